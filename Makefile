@@ -1,0 +1,79 @@
+# registry-sidecar: the two commands a newcomer needs are `make run` and
+# `make test`; everything else here serves those two.
+
+GO        ?= go
+PYTHON    ?= python3
+VENV      ?= .venv
+PY        := $(VENV)/bin/python
+BIN       := bin/registry-sidecar
+LISTEN    ?= 127.0.0.1:8765
+WORKSPACE ?= ./workspace
+FUZZTIME  ?= 15s
+BENCHTIME ?= 1s
+
+.PHONY: all build run test lint go-test golden golden-check docs docs-check venv py-test bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/registry-sidecar
+
+## run: start the sidecar on 127.0.0.1 with the spreadsheet tools over ./workspace
+run: build
+	mkdir -p $(WORKSPACE)
+	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE)
+
+## test: everything, Go and Python, end to end
+test: lint go-test golden-check docs-check py-test
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+go-test:
+	$(GO) test -race -count=1 ./...
+
+## golden: rewrite every golden file from Python's own json.dumps
+golden:
+	$(PYTHON) tests/vectors/generate.py
+	$(GO) test ./errorsjson/... ./registry/... -run Golden -update
+
+golden-check:
+	$(PYTHON) tests/vectors/generate.py --check
+
+## docs: regenerate docs/TOOLS.md from the registered tools
+docs: build
+	./$(BIN) tools --format markdown > docs/TOOLS.md
+
+docs-check: build
+	@./$(BIN) tools --format markdown | diff -u docs/TOOLS.md - \
+	  || { echo "docs/TOOLS.md is stale: run 'make docs'"; exit 1; }
+
+$(VENV)/.installed: tests/requirements.txt adapters/python/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r tests/requirements.txt
+	$(PY) -m pip install --quiet -e ./adapters/python
+	touch $@
+
+venv: $(VENV)/.installed
+
+py-test: build venv
+	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) $(PY) -m pytest -q adapters/python/tests tests/python
+	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
+
+## bench: Go benchmarks, then the Python peers measured in the same run
+bench: build venv
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+	@for f in tests/bench/bench_*.py; do \
+	  [ -e "$$f" ] || continue; \
+	  echo "== $$f"; REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) $(PY) $$f || exit 1; \
+	done
+
+## fuzz: run every fuzz target for FUZZTIME
+fuzz:
+	bash scripts/fuzz.sh $(FUZZTIME)
+
+clean:
+	rm -rf bin $(VENV)

@@ -1,0 +1,63 @@
+package registry
+
+import (
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Defaults of a new Registry.
+const (
+	// DefaultTimeout is the per-call deadline of a tool without its own.
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxTimeout caps any per-call deadline, including a caller's.
+	DefaultMaxTimeout = 10 * time.Minute
+	// DefaultMaxResultChars is excelmanus's ToolDef.max_result_chars.
+	DefaultMaxResultChars = 3000
+)
+
+// Option configures a Registry.
+type Option func(*config)
+
+type config struct {
+	log            logrus.FieldLogger
+	defaultTimeout time.Duration
+	maxTimeout     time.Duration
+	maxResultChars int
+}
+
+// WithLogger sets the logger; the default discards logs.
+func WithLogger(l logrus.FieldLogger) Option { return func(c *config) { c.log = l } }
+
+// WithDefaultTimeout sets the deadline of tools without their own.
+func WithDefaultTimeout(d time.Duration) Option { return func(c *config) { c.defaultTimeout = d } }
+
+// WithMaxTimeout caps every per-call deadline (the server maximum).
+func WithMaxTimeout(d time.Duration) Option { return func(c *config) { c.maxTimeout = d } }
+
+// WithMaxResultChars sets the default result cap in code points; a negative
+// value disables truncation.
+func WithMaxResultChars(n int) Option { return func(c *config) { c.maxResultChars = n } }
+
+// CallOption configures one CallTool.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	scope    []string
+	hasScope bool
+	timeout  time.Duration
+	progress ProgressFunc
+}
+
+// WithScope restricts the call to the named tools (excelmanus tool_scope).
+// A nil scope means no restriction; an empty non-nil scope allows nothing.
+func WithScope(names []string) CallOption {
+	return func(c *callConfig) { c.scope, c.hasScope = names, names != nil }
+}
+
+// WithTimeout overrides the tool's deadline for this call, capped by the
+// registry maximum.
+func WithTimeout(d time.Duration) CallOption { return func(c *callConfig) { c.timeout = d } }
+
+// WithProgress receives the tool's progress reports.
+func WithProgress(f ProgressFunc) CallOption { return func(c *callConfig) { c.progress = f } }

@@ -1,0 +1,35 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Func is the body of a tool. args is the call's JSON object, already
+// checked against the tool's schema. The returned value is encoded with
+// errorsjson (use errorsjson.Object or a struct to fix key order); a returned
+// error becomes an error payload. Return *errorsjson.FallbackRequest to ask
+// the agent for fallback routing, and wrap with errorsjson.Fatal to mark the
+// failure non-recoverable. ctx carries the deadline, cancellation and a
+// progress reporter (see ReportProgress).
+type Func func(ctx context.Context, args json.RawMessage) (any, error)
+
+// Tool is one registered tool.
+type Tool struct {
+	// Name is the tool's unique name, as the model calls it.
+	Name string
+	// Description is the one line the model reads.
+	Description string
+	// InputSchema is a JSON Schema (draft 2020-12) for the arguments
+	// object. Empty means {"type": "object"}.
+	InputSchema json.RawMessage
+	// Func runs the tool.
+	Func Func
+	// Timeout is this tool's default per-call deadline; zero means the
+	// registry default.
+	Timeout time.Duration
+	// MaxResultChars caps the result text in code points; zero means the
+	// registry default, negative means no cap.
+	MaxResultChars int
+}
