@@ -1,0 +1,22 @@
+"""Shared fixtures for the cross-language Python suites under tests/python."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def sidecar_bin() -> pathlib.Path:
+    """The registry-sidecar binary: $REGISTRY_SIDECAR_BIN, else built into bin/."""
+    env = os.environ.get("REGISTRY_SIDECAR_BIN")
+    if env:
+        return pathlib.Path(env)
+    out = ROOT / "bin" / "registry-sidecar"
+    subprocess.run(["go", "build", "-o", str(out), "./cmd/registry-sidecar"], cwd=ROOT, check=True)
+    return out
