@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -31,13 +32,43 @@ func (e *UnsupportedValueError) PythonException() string { return "TypeError" }
 
 // Marshal encodes v as json.dumps(v, ensure_ascii=False) would.
 func Marshal(v any) ([]byte, error) {
-	return Append(make([]byte, 0, 128), v)
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := e.value(v, 0); err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), e.buf...), nil
 }
 
 // MarshalString is Marshal returning a string, the form tool results travel in.
 func MarshalString(v any) (string, error) {
-	b, err := Marshal(v)
-	return string(b), err
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := e.value(v, 0); err != nil {
+		return "", err
+	}
+	return string(e.buf), nil
+}
+
+// Scratch buffers: Marshal encodes into a pooled buffer and copies the
+// result out once, so a payload costs one allocation for its bytes.
+const (
+	// initialBufSize fits a typical error payload without growing.
+	initialBufSize = 512
+	// maxPooledBufSize keeps a one-off huge result from pinning memory.
+	maxPooledBufSize = 64 << 10
+)
+
+var encoders = sync.Pool{New: func() any { return &encoder{buf: make([]byte, 0, initialBufSize)} }}
+
+func getEncoder() *encoder { return encoders.Get().(*encoder) }
+
+func putEncoder(e *encoder) {
+	if cap(e.buf) > maxPooledBufSize {
+		return
+	}
+	e.buf = e.buf[:0]
+	encoders.Put(e)
 }
 
 // Append appends the encoding of v to dst and returns the extended buffer.

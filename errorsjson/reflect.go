@@ -1,9 +1,12 @@
 package errorsjson
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,202 +17,357 @@ import (
 var ErrRecursion = errors.New("recursion limit")
 
 // fieldInfo describes one exported struct field the way encoding/json would
-// see it: its JSON name, index and omitempty flag.
+// see it: its JSON name, index path and omit options.
 type fieldInfo struct {
 	name      string
 	index     []int
 	omitEmpty bool
-	quoted    []byte
+	omitZero  bool
+	quoted    []byte // `"name": `, precomputed
 }
 
-// structFields memoises the field list of each struct type. It is a cache of
-// pure functions of the type, not program state.
-var structFields sync.Map // map[reflect.Type][]fieldInfo
-
-func fieldsOf(t reflect.Type) []fieldInfo {
-	if f, ok := structFields.Load(t); ok {
-		return f.([]fieldInfo)
-	}
-	var fields []fieldInfo
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
-		}
-		tag := sf.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = sf.Name
-		}
-		fields = append(fields, fieldInfo{
-			name:      name,
-			index:     sf.Index,
-			omitEmpty: strings.Contains(","+opts+",", ",omitempty,"),
-			quoted:    append(AppendString(nil, name), ": "...),
-		})
-	}
-	actual, _ := structFields.LoadOrStore(t, fields)
-	return actual.([]fieldInfo)
+// typeInfo is what the encoder needs to know about a Go type, computed once.
+type typeInfo struct {
+	special specialKind
+	fields  []fieldInfo // for structs
 }
+
+type specialKind uint8
+
+const (
+	specialNone specialKind = iota
+	specialObject
+	specialNumber
+	specialRaw
+	specialBigInt
+	specialMarshaler
+	specialText
+)
+
+var (
+	objectType        = reflect.TypeFor[Object]()
+	numberType        = reflect.TypeFor[json.Number]()
+	rawType           = reflect.TypeFor[json.RawMessage]()
+	bigIntPtrType     = reflect.TypeFor[*big.Int]()
+	bigIntType        = reflect.TypeFor[big.Int]()
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// typeInfos memoises typeInfo per reflect.Type. It is a cache of pure
+// functions of the type, not program state.
+var typeInfos sync.Map // map[reflect.Type]*typeInfo
+
+func infoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{}
+	switch {
+	case t == objectType:
+		ti.special = specialObject
+	case t == numberType:
+		ti.special = specialNumber
+	case t == rawType:
+		ti.special = specialRaw
+	case t == bigIntPtrType || t == bigIntType:
+		ti.special = specialBigInt
+	case t.Implements(marshalerType):
+		ti.special = specialMarshaler
+	case t.Implements(textMarshalerType):
+		ti.special = specialText
+	}
+	if t.Kind() == reflect.Struct && ti.special == specialNone {
+		ti.fields = structFields(t)
+	}
+	actual, _ := typeInfos.LoadOrStore(t, ti)
+	return actual.(*typeInfo)
+}
+
+// structFields lists the fields encoding/json would encode, in field order,
+// with the fields of untagged embedded structs promoted. A name defined at a
+// shallower depth wins; two at the same depth cancel out, as in
+// encoding/json.
+func structFields(t reflect.Type) []fieldInfo {
+	type candidate struct {
+		fieldInfo
+		depth  int
+		tagged bool
+	}
+	var all []candidate
+	var walk func(t reflect.Type, index []int, depth int)
+	walk = func(t reflect.Type, index []int, depth int) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			idx := append(append([]int(nil), index...), i)
+			if sf.Anonymous && name == "" {
+				ft := sf.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct && depth < maxEmbedDepth {
+					walk(ft, idx, depth+1)
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			tagged := name != ""
+			if !tagged {
+				name = sf.Name
+			}
+			opts = "," + opts + ","
+			all = append(all, candidate{fieldInfo: fieldInfo{
+				name:      name,
+				index:     idx,
+				omitEmpty: strings.Contains(opts, ",omitempty,"),
+				omitZero:  strings.Contains(opts, ",omitzero,"),
+				quoted:    append(AppendString(nil, name), ": "...),
+			}, depth: depth, tagged: tagged})
+		}
+	}
+	walk(t, nil, 0)
+	// Resolve name conflicts: the shallowest field wins, a tagged field
+	// beats an untagged one at the same depth, otherwise all are dropped.
+	best := map[string][]candidate{}
+	for _, c := range all {
+		best[c.name] = append(best[c.name], c)
+	}
+	var out []fieldInfo
+	for _, c := range all {
+		keep := true
+		for _, r := range best[c.name] {
+			if slices.Equal(r.index, c.index) {
+				continue
+			}
+			if r.depth <= c.depth && (r.depth != c.depth || !c.tagged || r.tagged) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, c.fieldInfo)
+		}
+	}
+	return out
+}
+
+// maxEmbedDepth bounds how deep embedded structs are promoted; it also
+// stops a recursive embedding through pointers.
+const maxEmbedDepth = 10
 
 func (e *encoder) reflectValue(v reflect.Value, depth int) error {
 	if depth > maxDepth {
 		return ErrRecursion
 	}
-	switch v.Kind() {
-	case reflect.Invalid:
+	if !v.IsValid() {
 		e.buf = append(e.buf, "null"...)
-	case reflect.Pointer, reflect.Interface:
+		return nil
+	}
+	t := v.Type()
+	switch v.Kind() {
+	case reflect.Bool:
+		e.buf = strconv.AppendBool(e.buf, v.Bool())
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
+		return nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
+		return nil
+	case reflect.Float32, reflect.Float64:
+		e.buf = AppendFloat(e.buf, v.Float())
+		return nil
+	case reflect.String:
+		if t == numberType {
+			return e.number(json.Number(v.String()))
+		}
+		if infoOf(t).special == specialNone {
+			e.buf = AppendString(e.buf, v.String())
+			return nil
+		}
+	case reflect.Interface:
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
 		return e.value(v.Elem().Interface(), depth+1)
-	case reflect.Bool:
-		e.buf = strconv.AppendBool(e.buf, v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
-	case reflect.Float32, reflect.Float64:
-		e.buf = AppendFloat(e.buf, v.Float())
-	case reflect.String:
-		e.buf = AppendString(e.buf, v.String())
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+	}
+	ti := infoOf(t)
+	switch ti.special {
+	case specialObject, specialRaw, specialBigInt:
+		if v.Kind() == reflect.Struct { // big.Int by value
+			b := v.Interface().(big.Int)
+			e.buf = b.Append(e.buf, 10)
+			return nil
+		}
+		return e.value(v.Interface(), depth)
+	case specialNumber:
+		return e.number(json.Number(v.String()))
+	case specialMarshaler:
+		data, err := v.Interface().(json.Marshaler).MarshalJSON()
+		if err != nil {
+			return err
+		}
+		return e.raw(data, depth+1)
+	case specialText:
+		text, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return err
+		}
+		e.buf = AppendString(e.buf, string(text))
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		return e.reflectValue(v.Elem(), depth+1)
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			// Python's json.dumps refuses bytes; so do we.
+			return &UnsupportedValueError{Type: "bytes"}
+		}
 		if v.IsNil() {
 			// A nil Go slice is an empty Python list, not None.
 			e.buf = append(e.buf, "[]"...)
 			return nil
 		}
-		fallthrough
+		return e.array(v, depth)
 	case reflect.Array:
-		e.buf = append(e.buf, '[')
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				e.buf = append(e.buf, ", "...)
-			}
-			if err := e.value(v.Index(i).Interface(), depth+1); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, ']')
+		return e.array(v, depth)
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return &UnsupportedValueError{Type: v.Type().String()}
-		}
-		keys := v.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		e.buf = append(e.buf, '{')
-		for i, k := range keys {
-			if i > 0 {
-				e.buf = append(e.buf, ", "...)
-			}
-			e.buf = AppendString(e.buf, k.String())
-			e.buf = append(e.buf, ": "...)
-			if err := e.value(v.MapIndex(k).Interface(), depth+1); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, '}')
+		return e.mapValue(v, depth)
 	case reflect.Struct:
-		e.buf = append(e.buf, '{')
-		first := true
-		for _, f := range fieldsOf(v.Type()) {
-			fv := v.FieldByIndex(f.index)
-			if f.omitEmpty && fv.IsZero() {
-				continue
-			}
-			if !first {
-				e.buf = append(e.buf, ", "...)
-			}
-			first = false
-			e.buf = append(e.buf, f.quoted...)
-			if err := e.value(fv.Interface(), depth+1); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, '}')
-	default:
-		return &UnsupportedValueError{Type: v.Type().String()}
+		return e.structValue(v, ti.fields, depth)
 	}
+	return &UnsupportedValueError{Type: t.String()}
+}
+
+func (e *encoder) array(v reflect.Value, depth int) error {
+	e.buf = append(e.buf, '[')
+	for i := 0; i < v.Len(); i++ {
+		if i > 0 {
+			e.buf = append(e.buf, ", "...)
+		}
+		if err := e.reflectValue(v.Index(i), depth+1); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, ']')
 	return nil
 }
 
-// raw re-encodes JSON text with Python's separators, keeping key order.
-func (e *encoder) raw(data json.RawMessage, depth int) error {
-	v, err := DecodeOrdered(data)
-	if err != nil {
-		return err
+// mapValue encodes a Go map with its keys sorted: Go maps have no insertion
+// order to keep, and sorted keys make the output deterministic. Integer keys
+// become strings, as json.dumps does with int keys.
+func (e *encoder) mapValue(v reflect.Value, depth int) error {
+	if v.IsNil() {
+		e.buf = append(e.buf, "{}"...)
+		return nil
 	}
-	return e.value(v, depth)
-}
-
-// DecodeOrdered parses JSON text into Object (keys in document order),
-// []any, string, json.Number, bool and nil, so that re-encoding keeps the
-// document's key order as Python's json.loads does.
-func DecodeOrdered(data []byte) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.UseNumber()
-	v, err := decodeValue(dec, 0)
-	if err != nil {
-		return nil, err
+	type kv struct {
+		key string
+		val reflect.Value
 	}
-	if _, err := dec.Token(); err == nil {
-		return nil, errors.New("extra data after JSON value")
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, ErrRecursion
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string)
-				val, err := decodeValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				// Python's json.loads keeps the last duplicate key, in the
-				// position the key first appeared.
-				obj = obj.Set(key, val)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return obj, nil
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				val, err := decodeValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, val)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return arr, nil
+	items := make([]kv, 0, v.Len())
+	iter := v.MapRange()
+	for iter.Next() {
+		k := iter.Key()
+		var key string
+		switch k.Kind() {
+		case reflect.String:
+			key = k.String()
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			key = strconv.FormatInt(k.Int(), 10)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			key = strconv.FormatUint(k.Uint(), 10)
+		default:
+			return &UnsupportedValueError{Type: v.Type().String()}
 		}
-		return nil, errors.New("unexpected delimiter")
-	default:
-		return t, nil
+		items = append(items, kv{key, iter.Value()})
 	}
+	sort.Slice(items, func(i, j int) bool { return items[i].key < items[j].key })
+	e.buf = append(e.buf, '{')
+	for i, it := range items {
+		if i > 0 {
+			e.buf = append(e.buf, ", "...)
+		}
+		e.buf = AppendString(e.buf, it.key)
+		e.buf = append(e.buf, ": "...)
+		if err := e.reflectValue(it.val, depth+1); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return nil
+}
+
+func (e *encoder) structValue(v reflect.Value, fields []fieldInfo, depth int) error {
+	e.buf = append(e.buf, '{')
+	first := true
+	for i := range fields {
+		f := &fields[i]
+		fv, ok := fieldByIndex(v, f.index)
+		if !ok {
+			continue // promoted through a nil embedded pointer
+		}
+		if (f.omitEmpty && isEmptyValue(fv)) || (f.omitZero && fv.IsZero()) {
+			continue
+		}
+		if !first {
+			e.buf = append(e.buf, ", "...)
+		}
+		first = false
+		e.buf = append(e.buf, f.quoted...)
+		if err := e.reflectValue(fv, depth+1); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return nil
+}
+
+// fieldByIndex is reflect.Value.FieldByIndex that reports a nil embedded
+// pointer instead of panicking.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// isEmptyValue is encoding/json's omitempty rule: false, 0, "", nil
+// pointers and interfaces, and empty arrays, slices and maps.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
 }

@@ -1,31 +1,77 @@
 package excelops
 
 import (
+	"io"
+	"os"
+	"sync"
+
 	"github.com/sirupsen/logrus"
 
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// Service holds the spreadsheet tools over one workspace root.
+// Service holds the spreadsheet tools over one workspace root. It is safe
+// for concurrent use: calls on different files run in parallel, calls on
+// the same file are serialised by a per-path lock.
 type Service struct {
-	root string
-	log  logrus.FieldLogger
+	box    *sandbox
+	log    logrus.FieldLogger
+	limits Limits
+	locks  *pathLocks
+	// iconMu serialises icon-set conditional formats from adding the rule
+	// through saving the workbook: excelize builds those rules from shared
+	// package-level presets (DESIGN §5).
+	iconMu sync.Mutex
+	// wrapSave, when set, wraps the writer of every save (tests inject
+	// write failures through it).
+	wrapSave func(io.Writer) io.Writer
+	// tmpBase is the folder private per-call temporary folders go under.
+	tmpBase string
 }
 
 // Option configures a Service.
 type Option func(*Service)
 
-// WithLogger sets the logger.
+// WithLogger sets the logger (default: a logger that discards).
 func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.log = l } }
 
-// New returns the tools over the workspace folder root.
+// WithLimits sets the size limits; zero fields keep their defaults (see
+// DefaultLimits).
+func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
+
+// WithTempDir sets the folder under which each call gets a private
+// temporary folder for excelize's spill files (default: os.TempDir()).
+func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir } }
+
+// New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{root: root}
+	s := &Service{locks: newPathLocks(), tmpBase: os.TempDir()}
 	for _, o := range opts {
 		o(s)
 	}
+	if s.log == nil {
+		l := logrus.New()
+		l.SetOutput(io.Discard)
+		s.log = l
+	}
+	s.limits = s.limits.withDefaults()
+	box, err := newSandbox(root)
+	if err != nil {
+		return nil, err
+	}
+	s.box = box
 	return s, nil
 }
 
-// Register adds every spreadsheet tool to r.
-func (s *Service) Register(r *registry.Registry) error { return nil }
+// Root returns the real path of the workspace folder.
+func (s *Service) Root() string { return s.box.root }
+
+// Register adds every spreadsheet tool to r, in a stable order.
+func (s *Service) Register(r *registry.Registry) error {
+	for _, t := range s.tools() {
+		if err := r.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -42,15 +42,20 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 	if !ok {
 		return r.errorResult(name, errorsjson.NotFound(name))
 	}
-	instance, provided, violations := parseArguments(args)
-	if violations == nil {
-		violations = validate(e.schema, instance)
-	}
-	if violations != nil {
-		return r.errorResult(name, errorsjson.Validation(name, violations, e.required, e.accepted, provided))
+	args = normaliseArgs(args)
+	// The fast path proves most valid arguments valid on the bytes alone;
+	// anything else is decoded and checked by the full validator.
+	if e.fast == nil || !e.fast.valid(args) {
+		instance, provided, violations := parseArguments(args)
+		if violations == nil {
+			violations = validate(e.schema, instance)
+		}
+		if violations != nil {
+			return r.errorResult(name, errorsjson.Validation(name, violations, e.required, e.accepted, provided))
+		}
 	}
 
-	value, err, panicked := r.run(ctx, e, normaliseArgs(args), &cc)
+	value, err, panicked := r.run(ctx, e, args, &cc)
 	switch {
 	case panicked:
 		return r.errorResult(name, errorsjson.Internal(name, value))
@@ -174,7 +179,6 @@ func normaliseArgs(args []byte) []byte {
 // sorted provided field names, and violations when args is not a JSON
 // object.
 func parseArguments(args []byte) (any, []string, []string) {
-	args = normaliseArgs(args)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
 		return nil, nil, []string{"$: arguments are not valid JSON: " + err.Error()}

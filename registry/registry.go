@@ -26,7 +26,8 @@ var ErrInvalidTool = errors.New("invalid tool")
 type entry struct {
 	tool     Tool
 	schema   *jsonschema.Schema
-	params   any // the schema, decoded in key order, for OpenAI schemas
+	fast     *fastSchema // nil when the schema is outside the fast subset
+	params   any         // the schema, decoded in key order, for OpenAI schemas
 	required []string
 	accepted []string
 }
@@ -105,7 +106,7 @@ func compileEntry(t Tool) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{tool: t, schema: sch, params: params}
+	e := &entry{tool: t, schema: sch, params: params, fast: compileFast(doc)}
 	if m, ok := doc.(map[string]any); ok {
 		if props, ok := m["properties"].(map[string]any); ok {
 			for k := range props {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -22,11 +23,15 @@ func validate(sch *jsonschema.Schema, inst any) []string {
 		return []string{"$: " + err.Error()}
 	}
 	p := message.NewPrinter(language.English)
-	var out []string
+	var leaves []leaf
 	var walk func(*jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			out = append(out, instancePath(e.InstanceLocation)+": "+e.ErrorKind.LocalizedString(p))
+			if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+				// Collected from a map: sort for a stable message.
+				sort.Strings(ap.Properties)
+			}
+			leaves = append(leaves, leaf{e.InstanceLocation, instancePath(e.InstanceLocation) + ": " + e.ErrorKind.LocalizedString(p)})
 			return
 		}
 		for _, c := range e.Causes {
@@ -34,10 +39,44 @@ func validate(sch *jsonschema.Schema, inst any) []string {
 		}
 	}
 	walk(ve)
-	if len(out) == 0 {
-		out = []string{"$: " + ve.Error()}
+	if len(leaves) == 0 {
+		return []string{"$: " + ve.Error()}
+	}
+	// The validator walks properties in map order; sort so the payload is
+	// the same on every call: by instance location (array indices
+	// numerically, a parent before its children), then by text.
+	sort.SliceStable(leaves, func(i, j int) bool {
+		if c := compareLocations(leaves[i].loc, leaves[j].loc); c != 0 {
+			return c < 0
+		}
+		return leaves[i].text < leaves[j].text
+	})
+	out := make([]string, len(leaves))
+	for i, l := range leaves {
+		out[i] = l.text
 	}
 	return out
+}
+
+// leaf is one violation with its instance location.
+type leaf struct {
+	loc  []string
+	text string
+}
+
+func compareLocations(a, b []string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		ai, errA := strconv.Atoi(a[i])
+		bi, errB := strconv.Atoi(b[i])
+		if errA == nil && errB == nil {
+			return ai - bi
+		}
+		return strings.Compare(a[i], b[i])
+	}
+	return len(a) - len(b)
 }
 
 // instancePath renders a JSON pointer as a JSONPath like $.a.b[2].

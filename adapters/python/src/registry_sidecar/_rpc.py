@@ -1,0 +1,129 @@
+"""JSON-RPC messages (MCP method names) shared by Client and AsyncClient."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ._version import __version__
+from .errors import RPCError
+
+#: MCP protocol revision sent in initialize.
+MCP_PROTOCOL_VERSION: Final = "2025-11-25"
+
+#: A progress callback: (progress, total or None, message or None). Client
+#: runs it on whichever calling thread is reading the connection;
+#: AsyncClient runs it on the event loop, and awaits nothing it returns but
+#: schedules an awaitable result as a task.
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+@dataclass(frozen=True, slots=True)
+class CallResult:
+    """The outcome of one tool call: the exact payload text and whether it is
+    an error payload (the sidecar's ``isError``)."""
+
+    text: str
+    is_error: bool
+
+
+def initialize_params() -> dict[str, Any]:
+    """The params of the MCP initialize request."""
+    return {
+        "protocolVersion": MCP_PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "registry-sidecar-python", "version": __version__},
+    }
+
+
+def encode_request(rid: int, method: str, params: Mapping[str, Any]) -> bytes:
+    """Encode a JSON-RPC request."""
+    return _dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}).encode()
+
+
+def encode_notification(method: str, params: Mapping[str, Any] | None = None) -> bytes:
+    """Encode a JSON-RPC notification."""
+    msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        msg["params"] = params
+    return _dumps(msg).encode()
+
+
+def encode_cancel(rid: int, reason: str) -> bytes:
+    """Encode notifications/cancelled for request rid."""
+    return encode_notification("notifications/cancelled", {"requestId": rid, "reason": reason})
+
+
+def encode_call(
+    rid: int,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    tool_scope: Sequence[str] | None,
+    timeout: float | None,
+    progress: bool,
+) -> bytes:
+    """Encode a tools/call request; _meta carries progressToken (= rid),
+    toolScope and timeoutMs when given."""
+    params: dict[str, Any] = {"name": name, "arguments": {} if arguments is None else arguments}
+    if progress or tool_scope is not None or timeout is not None:
+        meta: dict[str, Any] = {}
+        if progress:
+            meta["progressToken"] = rid
+        if tool_scope is not None:
+            meta["toolScope"] = list(tool_scope)
+        if timeout is not None:
+            meta["timeoutMs"] = max(1, round(timeout * 1000))
+        params["_meta"] = meta
+    return encode_request(rid, "tools/call", params)
+
+
+def result_of(msg: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a response's result object; raise RPCError for an error one."""
+    err = msg.get("error")
+    if err is not None:
+        if isinstance(err, dict):
+            code = err.get("code", 0)
+            return _raise(int(code) if isinstance(code, int) else 0, str(err.get("message", "")), err.get("data"))
+        return _raise(0, str(err), None)
+    result = msg.get("result")
+    if not isinstance(result, dict):
+        return _raise(0, "response without a result object", None)
+    return result
+
+
+def _raise(code: int, message: str, data: object) -> dict[str, Any]:
+    raise RPCError(code, message, data)
+
+
+def call_result(msg: Mapping[str, Any]) -> CallResult:
+    """Turn a tools/call response into a CallResult (its text content)."""
+    result = result_of(msg)
+    content = result.get("content")
+    text = ""
+    if isinstance(content, list):
+        if len(content) == 1 and isinstance(content[0], dict):
+            text = str(content[0].get("text", ""))
+        else:
+            text = "".join(str(c.get("text", "")) for c in content if isinstance(c, dict) and c.get("type") == "text")
+    return CallResult(text, result.get("isError") is True)
+
+
+def progress_args(params: Any) -> tuple[Any, float, float | None, str | None] | None:
+    """Return (token, progress, total, message) of a notifications/progress
+    params object, or None when it is malformed."""
+    if not isinstance(params, dict) or "progressToken" not in params:
+        return None
+    progress = params.get("progress")
+    total = params.get("total")
+    message = params.get("message")
+    return (
+        params["progressToken"],
+        float(progress) if isinstance(progress, (int, float)) else 0.0,
+        float(total) if isinstance(total, (int, float)) else None,
+        message if isinstance(message, str) else None,
+    )

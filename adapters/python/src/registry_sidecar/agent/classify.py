@@ -1,0 +1,199 @@
+"""Classification of tool-call outcomes by error code alone (DESIGN §3).
+
+A registry call ends in one of three ways: a payload text, a raised exception,
+or (for in-process registries) a returned :class:`ToolError`. :func:`classify`
+turns each into a :class:`CallOutcome`: the text the model may see, and the
+:class:`ToolError` when the call failed.
+
+=================================  ==========================================
+error_code                         agent treats as
+=================================  ==========================================
+TOOL_EXECUTION_ERROR               recoverable
+TOOL_ARGUMENT_VALIDATION_ERROR     recoverable
+TOOL_TIMEOUT                       recoverable
+TOOL_UNAVAILABLE                   recoverable once per job, then critical
+TOOL_FATAL_ERROR                   critical
+TOOL_NOT_FOUND                     critical
+TOOL_NOT_ALLOWED                   critical
+TOOL_INTERNAL_ERROR                critical
+FALLBACK_* (routing errors)        critical: no retry can fix the route
+TOOL_CANCELLED                     not shown to the model; the job is cancelled
+any other ``"status": "error"``    recoverable
+=================================  ==========================================
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..errors import ToolNotAllowedError, ToolNotFoundError
+from .errors import ROUTING_ERROR_CODES, ToolError, _exception_text
+
+#: Error code of an error a tool returned.
+CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"
+#: Error code of an error the tool marked non-recoverable.
+CODE_FATAL: Final = "TOOL_FATAL_ERROR"
+#: Error code of arguments that failed the tool's schema.
+CODE_VALIDATION: Final = "TOOL_ARGUMENT_VALIDATION_ERROR"
+#: Error code of a call to an unknown tool.
+CODE_NOT_FOUND: Final = "TOOL_NOT_FOUND"
+#: Error code of a call outside the caller's tool scope.
+CODE_NOT_ALLOWED: Final = "TOOL_NOT_ALLOWED"
+#: Error code of a call whose deadline passed.
+CODE_TIMEOUT: Final = "TOOL_TIMEOUT"
+#: Error code of a call the caller cancelled.
+CODE_CANCELLED: Final = "TOOL_CANCELLED"
+#: Error code of a tool that crashed (Go panic).
+CODE_INTERNAL: Final = "TOOL_INTERNAL_ERROR"
+#: Error code of a sidecar that cannot be reached.
+CODE_UNAVAILABLE: Final = "TOOL_UNAVAILABLE"
+
+#: Codes that end the job at once.
+CRITICAL_CODES: Final = (
+    frozenset({CODE_FATAL, CODE_NOT_FOUND, CODE_NOT_ALLOWED, CODE_INTERNAL}) | ROUTING_ERROR_CODES
+)
+
+# Exception class names matched along the MRO, so an in-process excelmanus
+# registry's own exceptions of these names classify like the adapter's.
+_NAMED_CODES: Final = {"ToolNotFoundError": CODE_NOT_FOUND, "ToolNotAllowedError": CODE_NOT_ALLOWED}
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """CallOutcome is one classified tool call.
+
+    text is what the model sees as the call's result: the payload text for
+    successes and payload errors, a serialized error for raised recoverable
+    errors, ``None`` for critical errors and cancellations. error is set when
+    the call failed. cancelled marks ``TOOL_CANCELLED``; fallback marks an
+    unrouted fallback request (shown to the model, not an error).
+    """
+
+    text: str | None
+    error: ToolError | None = None
+    cancelled: bool = False
+    fallback: bool = False
+
+    @property
+    def critical(self) -> bool:
+        """Whether the call failed non-recoverably."""
+        return self.error is not None and not self.error.is_recoverable
+
+
+def classify(tool: str, result: object) -> CallOutcome:
+    """Classify what a registry call returned (a payload text, a ToolError, or
+    any other value, which is rendered as JSON text)."""
+    if isinstance(result, ToolError):
+        return outcome_of_error(result)
+    if isinstance(result, BaseException):
+        return outcome_of_error(error_from_exception(tool, result))
+    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
+    payload = _parse(text)
+    if payload is None:
+        return CallOutcome(text=text)
+    status = payload.get("status")
+    if status == "fallback" or payload.get("use_fallback"):
+        return CallOutcome(text=text, fallback=True)
+    if status != "error":
+        return CallOutcome(text=text)
+    code = payload.get("error_code")
+    code = code if isinstance(code, str) and code else CODE_EXECUTION
+    if code == CODE_CANCELLED:
+        return CallOutcome(text=None, error=_payload_error(tool, code, payload), cancelled=True)
+    err = _payload_error(tool, code, payload)
+    return CallOutcome(text=None if not err.is_recoverable else text, error=err)
+
+
+def outcome_of_error(err: ToolError) -> CallOutcome:
+    """Return the outcome of a raised or returned ToolError: critical errors
+    are hidden from the model; recoverable ones are shown as an error payload."""
+    if err.code == CODE_CANCELLED:
+        return CallOutcome(text=None, error=err, cancelled=True)
+    if not err.is_recoverable:
+        return CallOutcome(text=None, error=err)
+    return CallOutcome(text=serialize_error(err), error=err)
+
+
+def error_from_exception(tool: str, exc: BaseException) -> ToolError:
+    """Return the ToolError for an exception a registry call raised."""
+    if isinstance(exc, ToolError):
+        return exc
+    text = _exception_text(exc) or type(exc).__name__
+    code = exception_code(exc)
+    if code is not None:
+        return ToolError(text, tool, exc, is_recoverable=False, code=code)
+    if isinstance(exc, TimeoutError):
+        return ToolError(text, tool, exc, is_recoverable=True, code=CODE_TIMEOUT)
+    if isinstance(exc, ConnectionError):
+        return ToolError(text, tool, exc, is_recoverable=True, code=CODE_UNAVAILABLE)
+    return ToolError(text, tool, exc, is_recoverable=False, code=CODE_INTERNAL)
+
+
+def serialize_error(err: ToolError) -> str:
+    """Return the payload text the model sees for a recoverable ToolError, in
+    the execution-family shape (``status, error_code, tool, exception, message``,
+    plus ``cause`` when the error has a different underlying cause)."""
+    raised: BaseException = err
+    orig = err.original_error
+    if orig is not None and _exception_text(orig) == err.message:
+        raised = orig  # a wrapper that adds no text of its own: report what was raised
+    payload: dict[str, Any] = {
+        "status": "error",
+        "error_code": err.code or CODE_EXECUTION,
+        "tool": err.tool_name,
+        "exception": type(raised).__name__,
+        "message": err.message,
+    }
+    cause = raised.__cause__
+    if cause is not None and _exception_text(cause) != err.message:
+        payload["cause"] = _exception_text(cause)
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def _payload_error(tool: str, code: str, payload: dict[str, Any]) -> ToolError:
+    message = payload.get("message")
+    message = message if isinstance(message, str) else ""
+    cause = payload.get("cause")
+    details: dict[str, Any] = {
+        "error_code": code,
+        "message": cause if isinstance(cause, str) and cause else message,
+    }
+    exception = payload.get("exception")
+    if isinstance(exception, str):
+        details["exception"] = exception
+    if isinstance(cause, str):
+        details["cause"] = cause
+    named = payload.get("tool")
+    return ToolError(
+        message,
+        named if isinstance(named, str) and named else tool,
+        is_recoverable=code not in CRITICAL_CODES,
+        details=details,
+        code=code,
+    )
+
+
+def exception_code(exc: BaseException) -> str | None:
+    """Return the error code an exception stands for (``TOOL_NOT_FOUND`` for
+    ``ToolNotFoundError``, ``TOOL_NOT_ALLOWED`` for ``ToolNotAllowedError``,
+    matched by class or by class name along the MRO), else None."""
+    if isinstance(exc, ToolNotFoundError):
+        return CODE_NOT_FOUND
+    if isinstance(exc, ToolNotAllowedError):
+        return CODE_NOT_ALLOWED
+    for cls in type(exc).__mro__:
+        if cls.__name__ in _NAMED_CODES:
+            return _NAMED_CODES[cls.__name__]
+    return None
+
+
+def _parse(text: str) -> dict[str, Any] | None:
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        parsed = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None

@@ -1,0 +1,55 @@
+"""Finding the registry-sidecar binary."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+from typing import Final
+
+from .errors import LaunchError
+
+#: Environment variable naming the binary to launch.
+ENV_BIN: Final = "REGISTRY_SIDECAR_BIN"
+#: The binary's name on PATH and in the repository's bin/ directory.
+BINARY_NAME: Final = "registry-sidecar"
+
+
+def _repository_build(start: pathlib.Path) -> pathlib.Path | None:
+    """Return <repo>/bin/registry-sidecar for the repository that holds start
+    (a checkout where the package is installed in editable mode), if built."""
+    for parent in start.parents:
+        candidate = parent / "bin" / BINARY_NAME
+        if (parent / "go.mod").is_file() and candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def find_binary(binary: str | os.PathLike[str] | None = None) -> pathlib.Path:
+    """Return the sidecar binary to run, looked up in this order: the binary
+    argument, ``$REGISTRY_SIDECAR_BIN``, ``registry-sidecar`` on PATH, and the
+    repository's own build (``<repo>/bin/registry-sidecar``).
+
+    Raises LaunchError when none of them exists.
+    """
+    if binary is not None:
+        path = pathlib.Path(binary)
+        if not path.is_file():
+            raise LaunchError(f"registry-sidecar binary {str(path)!r} does not exist")
+        return path
+    env = os.environ.get(ENV_BIN)
+    if env:
+        path = pathlib.Path(env)
+        if not path.is_file():
+            raise LaunchError(f"${ENV_BIN} names {env!r}, which does not exist")
+        return path
+    on_path = shutil.which(BINARY_NAME)
+    if on_path:
+        return pathlib.Path(on_path)
+    built = _repository_build(pathlib.Path(__file__).resolve())
+    if built is not None:
+        return built
+    raise LaunchError(
+        f"cannot find the {BINARY_NAME} binary: pass binary=..., set ${ENV_BIN}, "
+        f"put {BINARY_NAME} on PATH, or build it with `make build`"
+    )

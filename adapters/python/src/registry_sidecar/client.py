@@ -1,0 +1,456 @@
+"""AsyncClient: JSON-RPC (MCP method names) over one WebSocket connection."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Final
+
+from ._recovery import DEFAULT_MAX_SIZE, DEFAULT_OPEN_TIMEOUT, CLOSE_TIMEOUT, Recovery, check_recovery, refused
+from ._rpc import (
+    CallResult,
+    ProgressCallback,
+    call_result,
+    encode_call,
+    encode_cancel,
+    encode_notification,
+    encode_request,
+    initialize_params,
+    progress_args,
+    result_of,
+)
+from ._wire import Wire
+from .errors import SidecarConnectionError, SidecarError
+from .payloads import timeout_payload, unavailable_payload
+
+if TYPE_CHECKING:
+    from .sidecar import Sidecar
+
+__all__ = ["DEFAULT_MAX_SIZE", "AsyncClient", "CallResult", "ProgressCallback", "Recovery"]
+
+_log = logging.getLogger(__name__)
+
+#: Reason sent with notifications/cancelled when the awaiting task is cancelled.
+CANCEL_REASON: Final = "cancelled by the client"
+#: Reason sent with notifications/cancelled when the client's deadline passes.
+TIMEOUT_REASON: Final = "timeout"
+
+
+class _Lost(Exception):
+    """Internal: the connection dropped while a request was pending."""
+
+
+class _Conn(asyncio.Protocol):
+    """One WebSocket connection: an asyncio protocol driving a Wire."""
+
+    def __init__(self, client: AsyncClient, wire: Wire) -> None:
+        loop = asyncio.get_running_loop()
+        self.client = client
+        self.wire = wire
+        self.transport: asyncio.Transport | None = None
+        self.ready: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self.alive = True
+        self._resumed: asyncio.Future[None] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self._flush()
+
+    def _flush(self) -> None:
+        data, eof = self.wire.outgoing()
+        assert self.transport is not None
+        if data:
+            self.transport.write(data)
+        if eof and self.transport.can_write_eof():
+            self.transport.write_eof()
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            messages = self.wire.feed(data)
+        except SidecarConnectionError as exc:
+            if not self.ready.done():
+                self.ready.set_exception(exc)
+            self.abort()
+            return
+        self._flush()
+        if not self.ready.done() and self.wire.handshake_done:
+            self.ready.set_result(None)
+        for raw in messages:
+            self.client._on_message(self, raw)
+        if self.wire.handshake_done and not self.wire.is_open and self.transport is not None:
+            self.transport.close()
+
+    def eof_received(self) -> bool | None:
+        try:
+            self.wire.feed(b"")
+        except SidecarConnectionError:
+            pass
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.alive = False
+        reason = self.wire.close_reason()
+        if exc is not None and "no close frame" in reason:
+            reason = f"the connection to the sidecar was lost: {exc}"
+        if not self.ready.done():
+            self.ready.set_exception(SidecarConnectionError(f"cannot connect to {self.wire.url}: {reason}"))
+        if self._resumed is not None and not self._resumed.done():
+            self._resumed.set_result(None)
+        if not self.closed.done():
+            self.closed.set_result(None)
+        self.client._on_lost(self, reason)
+
+    def pause_writing(self) -> None:
+        self._resumed = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self._resumed is not None and not self._resumed.done():
+            self._resumed.set_result(None)
+        self._resumed = None
+
+    def send(self, message: bytes) -> None:
+        """Write one text message (no-op once the connection is gone)."""
+        if self.alive and self.wire.is_open and self.transport is not None:
+            self.transport.write(self.wire.send_text(message))
+
+    async def drain(self) -> None:
+        """Wait while the transport's write buffer is over its limit."""
+        if self._resumed is not None:
+            await self._resumed
+
+    async def close(self) -> None:
+        """Run the closing handshake, then drop the socket."""
+        if self.transport is None or not self.alive:
+            return
+        self.wire.send_close()
+        self._flush()
+        try:
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await asyncio.shield(self.closed)
+        except TimeoutError:
+            self.abort()
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+
+class AsyncClient:
+    """An asyncio client of the sidecar's WebSocket endpoint.
+
+    Many calls run concurrently over one connection, matched by JSON-RPC id.
+    Tool failures, timeouts and a lost sidecar are returned as payload texts
+    (never raised), as excelmanus's in-process registry returns them:
+
+    - ``timeout`` (per call, default ``call_timeout``) is sent as
+      ``_meta.timeoutMs``; when it passes the client sends
+      ``notifications/cancelled`` and returns the same ``TOOL_TIMEOUT``
+      payload text the sidecar's registry produces (it does not raise).
+    - cancelling the awaiting task sends ``notifications/cancelled`` and
+      re-raises ``asyncio.CancelledError``.
+    - a lost connection turns the calls in flight into ``TOOL_UNAVAILABLE``
+      payloads; the next call reconnects (``recovery="reconnect"``), also
+      relaunches a dead sidecar first (``recovery="relaunch"``, needs
+      ``sidecar=``), or keeps returning TOOL_UNAVAILABLE (``"none"``).
+
+    The token is sent as ``Authorization: Bearer <token>``. ``max_size``
+    bounds incoming messages in bytes (a bigger one closes the connection
+    with 1009); the sidecar's registry caps results well below the default.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        token: str | None = None,
+        max_size: int = DEFAULT_MAX_SIZE,
+        call_timeout: float | None = None,
+        open_timeout: float = DEFAULT_OPEN_TIMEOUT,
+        recovery: Recovery = "reconnect",
+        sidecar: Sidecar | None = None,
+    ) -> None:
+        check_recovery(recovery, sidecar)
+        self.url = url
+        self.token = token
+        self.max_size = max_size
+        self.call_timeout = call_timeout
+        self.open_timeout = open_timeout
+        self.recovery: Recovery = recovery
+        self.sidecar = sidecar
+        self.server_info: dict[str, Any] = {}
+        self._conn: _Conn | None = None
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._progress: dict[int, ProgressCallback] = {}
+        self._ids = itertools.count(1)
+        self._connect_lock: asyncio.Lock | None = None
+        self._closed = False
+        self._ever_connected = False
+        self._lost: str | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    @property
+    def connected(self) -> bool:
+        """Whether a connection is open."""
+        return self._conn is not None
+
+    async def __aenter__(self) -> AsyncClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- connection -------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Open the connection and run the MCP ``initialize`` exchange.
+
+        Raises AuthenticationError for a refused token and
+        SidecarConnectionError for anything else that prevents connecting.
+        """
+        if self._connect_lock is None:
+            self._connect_lock = asyncio.Lock()
+        async with self._connect_lock:
+            self._closed = False
+            if self._conn is None:
+                await self._open()
+
+    async def _open(self) -> None:
+        if self.sidecar is not None and self.sidecar.url:
+            self.url = self.sidecar.url
+        wire = Wire(self.url, token=self.token, max_size=self.max_size)
+        loop = asyncio.get_running_loop()
+        conn: _Conn | None = None
+        try:
+            async with asyncio.timeout(self.open_timeout):
+                _, conn = await loop.create_connection(
+                    lambda: _Conn(self, wire),
+                    wire.uri.host,
+                    wire.uri.port,
+                    ssl=True if wire.uri.secure else None,
+                )
+                await conn.ready
+                self._conn = conn
+                self._lost = None
+                result = await self._request(conn, "initialize", initialize_params())
+                conn.send(encode_notification("notifications/initialized"))
+        except SidecarConnectionError:
+            # Before OSError: SidecarConnectionError is a ConnectionError.
+            await self._discard(conn)
+            raise
+        except (_Lost, SidecarError) as exc:
+            await self._discard(conn)
+            raise SidecarConnectionError(f"MCP initialize with {self.url} failed: {exc}") from exc
+        except TimeoutError as exc:
+            await self._discard(conn)
+            raise SidecarConnectionError(f"cannot connect to {self.url}: no answer within {self.open_timeout:g} s") from exc
+        except OSError as exc:
+            await self._discard(conn)
+            raise SidecarConnectionError(f"cannot connect to {self.url}: {exc}") from exc
+        self.server_info = result
+        self._ever_connected = True
+
+    async def _discard(self, conn: _Conn | None) -> None:
+        if conn is not None:
+            if self._conn is conn:
+                self._conn = None
+            conn.abort()
+
+    async def close(self) -> None:
+        """Close the connection; calls in flight return TOOL_UNAVAILABLE."""
+        self._closed = True
+        conn = self._conn
+        if conn is not None:
+            await conn.close()
+        for task in list(self._background):
+            task.cancel()
+
+    async def _ensure(self) -> _Conn | str:
+        """Return an open connection, recovering per self.recovery, or a
+        message saying why there is none."""
+        conn = self._conn
+        if conn is not None:
+            return conn
+        if self._closed:
+            return "the client is closed"
+        reason = refused(self.recovery, self._ever_connected, self._lost, self.sidecar)
+        if reason is not None:
+            return reason
+        if self._connect_lock is None:
+            self._connect_lock = asyncio.Lock()
+        async with self._connect_lock:
+            if self._conn is not None:
+                return self._conn
+            if self.recovery == "relaunch" and self.sidecar is not None and not self.sidecar.alive:
+                try:
+                    await asyncio.to_thread(self.sidecar.relaunch_if_dead)
+                except SidecarError as exc:
+                    return f"relaunching the sidecar failed: {exc}"
+            try:
+                await self._open()
+            except SidecarConnectionError as exc:
+                return str(exc)
+            assert self._conn is not None
+            return self._conn
+
+    # -- inbound ----------------------------------------------------------
+
+    def _on_message(self, conn: _Conn, raw: bytes) -> None:
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            _log.warning("the sidecar sent a frame that is not JSON")
+            return
+        if not isinstance(msg, dict):
+            return
+        method = msg.get("method")
+        if method is None:
+            fut = self._pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        elif method == "notifications/progress":
+            self._on_progress(msg.get("params"))
+        elif method == "ping" and "id" in msg:
+            conn.send(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode())
+
+    def _on_progress(self, params: Any) -> None:
+        args = progress_args(params)
+        if args is None:
+            return
+        cb = self._progress.get(args[0])
+        if cb is None:
+            return
+        try:
+            out = cb(args[1], args[2], args[3])
+            if out is not None:
+                task = asyncio.ensure_future(out)
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+        except Exception:
+            _log.exception("progress callback failed")
+
+    def _on_lost(self, conn: _Conn, reason: str) -> None:
+        if self._conn is conn:
+            self._conn = None
+            self._lost = reason
+            if not self._closed:
+                _log.warning("connection to registry-sidecar lost: %s", reason)
+        lost = _Lost(reason)
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(lost)
+        self._pending.clear()
+
+    # -- requests ---------------------------------------------------------
+
+    async def _request(self, conn: _Conn, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        rid = next(self._ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        try:
+            conn.send(encode_request(rid, method, params))
+            return result_of(await fut)
+        finally:
+            self._pending.pop(rid, None)
+
+    async def _connected(self) -> _Conn:
+        got = await self._ensure()
+        if isinstance(got, str):
+            raise SidecarConnectionError(got)
+        return got
+
+    async def ping(self) -> None:
+        """Send a JSON-RPC ``ping`` and wait for its answer."""
+        try:
+            await self._request(await self._connected(), "ping", {})
+        except _Lost as exc:
+            raise SidecarConnectionError(str(exc)) from exc
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Return the sidecar's tools (MCP ``tools/list``: name, description,
+        inputSchema) in registration order, following pagination."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        try:
+            while True:
+                params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
+                result = await self._request(await self._connected(), "tools/list", params)
+                tools.extend(t for t in result.get("tools", []) if isinstance(t, dict))
+                nxt = result.get("nextCursor")
+                if not isinstance(nxt, str) or not nxt:
+                    return tools
+                cursor = nxt
+        except _Lost as exc:
+            raise SidecarConnectionError(str(exc)) from exc
+
+    def _cancel(self, conn: _Conn, rid: int, reason: str) -> None:
+        conn.send(encode_cancel(rid, reason))
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        tool_scope: Sequence[str] | None = None,
+        timeout: float | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> CallResult:
+        """Call the tool name with arguments and return its payload text.
+
+        tool_scope restricts the call to the listed tools (None: no
+        restriction); timeout defaults to the client's call_timeout; progress
+        receives the tool's ``notifications/progress``. Raises RPCError only
+        when the sidecar rejects the request itself.
+        """
+        conn = self._conn
+        if conn is None:
+            got = await self._ensure()
+            if isinstance(got, str):
+                return CallResult(unavailable_payload(name, got), True)
+            conn = got
+        if timeout is None:
+            timeout = self.call_timeout
+        rid = next(self._ids)
+        frame = encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress is not None)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        if progress is not None:
+            self._progress[rid] = progress
+        try:
+            conn.send(frame)
+            await conn.drain()
+            if timeout is None:
+                msg = await fut
+            else:
+                try:
+                    async with asyncio.timeout(timeout):
+                        msg = await asyncio.shield(fut)
+                except TimeoutError:
+                    if not fut.done():
+                        self._cancel(conn, rid, TIMEOUT_REASON)
+                        return CallResult(timeout_payload(name), True)
+                    msg = fut.result()
+        except _Lost as exc:
+            return CallResult(unavailable_payload(name, str(exc)), True)
+        except asyncio.CancelledError:
+            # Awaiting fut directly cancels it too; only an answer that
+            # already arrived makes the notification pointless.
+            if not fut.done() or fut.cancelled():
+                self._cancel(conn, rid, CANCEL_REASON)
+            raise
+        finally:
+            self._pending.pop(rid, None)
+            if progress is not None:
+                self._progress.pop(rid, None)
+        return call_result(msg)

@@ -1,0 +1,77 @@
+"""Payload texts built on the Python side, and excelmanus's error check.
+
+Payloads are encoded exactly like the Go ``errorsjson`` package encodes them:
+``json.dumps(payload, ensure_ascii=False)`` with the execution-family key order
+``status, error_code, tool, exception, message``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+#: Error code of a call that could not reach the sidecar.
+CODE_UNAVAILABLE: Final = "TOOL_UNAVAILABLE"
+#: Error code of a call whose deadline passed.
+CODE_TIMEOUT: Final = "TOOL_TIMEOUT"
+#: Error code of a call to an unregistered tool.
+CODE_NOT_FOUND: Final = "TOOL_NOT_FOUND"
+#: Error code of a call outside the caller's tool scope.
+CODE_NOT_ALLOWED: Final = "TOOL_NOT_ALLOWED"
+
+_ERROR_PREFIX: Final = '{"status": "error"'
+
+
+def error_payload(code: str, tool: str, exception: str, message: str) -> str:
+    """Return an execution-family error payload text, byte-identical to Go's."""
+    return json.dumps(
+        {
+            "status": "error",
+            "error_code": code,
+            "tool": tool,
+            "exception": exception,
+            "message": message,
+        },
+        ensure_ascii=False,
+    )
+
+
+def unavailable_payload(tool: str, message: str) -> str:
+    """Return the ``TOOL_UNAVAILABLE`` payload (exception ``ConnectionError``)."""
+    return error_payload(CODE_UNAVAILABLE, tool, "ConnectionError", message)
+
+
+def timeout_payload(tool: str) -> str:
+    """Return the ``TOOL_TIMEOUT`` payload; its text equals the one the Go
+    registry produces when a tool's own deadline passes."""
+    return error_payload(CODE_TIMEOUT, tool, "TimeoutError", f"tool '{tool}' timed out")
+
+
+def is_error_result(result: Any) -> bool:
+    """Report whether result is an error payload, with excelmanus's verdicts:
+    only a ``str`` that starts with ``{"status": "error"`` and parses as a JSON
+    object whose status is ``"error"``."""
+    if not isinstance(result, str):
+        return False
+    if not result.startswith(_ERROR_PREFIX):
+        return False
+    try:
+        parsed = json.loads(result)
+        return isinstance(parsed, dict) and parsed.get("status") == "error"
+    except (json.JSONDecodeError, AttributeError):
+        return False
+
+
+def error_code(result: str) -> str | None:
+    """Return the ``error_code`` of an error payload text, else None."""
+    if not result.startswith(_ERROR_PREFIX):
+        return None
+    try:
+        parsed = json.loads(result)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(parsed, dict):
+        code = parsed.get("error_code")
+        if isinstance(code, str):
+            return code
+    return None

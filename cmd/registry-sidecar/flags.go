@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+	"github.com/registry-sidecar/registry-sidecar/server"
+	"github.com/registry-sidecar/registry-sidecar/testtools"
+)
+
+// envPrefix starts the environment variable of every flag:
+// --max-call-timeout is REGISTRY_SIDECAR_MAX_CALL_TIMEOUT.
+const envPrefix = "REGISTRY_SIDECAR_"
+
+// Defaults of the flags.
+const (
+	defaultListen    = "127.0.0.1:8765"
+	defaultWorkspace = "./workspace"
+	// defaultGrace is how long SIGTERM waits for in-flight calls.
+	defaultGrace = 10 * time.Second
+)
+
+// options are every flag's value; each subcommand defines the ones it uses.
+type options struct {
+	listen         string
+	workspace      string
+	token          string
+	tokenFile      string
+	testTools      bool
+	callTimeout    time.Duration
+	maxCallTimeout time.Duration
+	maxResultChars int
+	concurrency    int
+	maxConnections int
+	readLimit      int64
+	queue          int
+	writeTimeout   time.Duration
+	grace          time.Duration
+	allowOrigins   string
+	logLevel       string
+	format         string
+	scope          string
+	showVersion    bool
+}
+
+func (o *options) registryFlags(fs *flag.FlagSet) {
+	fs.StringVar(&o.workspace, "workspace", defaultWorkspace, "folder the spreadsheet tools work in (created if missing)")
+	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, fail, panic, fallback, big, env_error)")
+	fs.DurationVar(&o.callTimeout, "call-timeout", registry.DefaultTimeout, "per-call deadline of tools without their own")
+	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
+	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
+	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+}
+
+func (o *options) serveFlags(fs *flag.FlagSet) {
+	o.registryFlags(fs)
+	fs.StringVar(&o.listen, "listen", defaultListen, "address to listen on; a non-loopback address requires a token")
+	fs.StringVar(&o.token, "token", "", "bearer token clients must send (prefer --token-file or the env var)")
+	fs.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token")
+	fs.IntVar(&o.concurrency, "concurrency", server.DefaultMaxConcurrentCalls, "calls running at once per connection")
+	fs.IntVar(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "simultaneous WebSocket connections")
+	fs.Int64Var(&o.readLimit, "read-limit", server.DefaultReadLimit, "largest inbound frame in bytes (bigger: close 1009)")
+	fs.IntVar(&o.queue, "queue", server.DefaultOutboundQueue, "outbound messages queued per connection")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", server.DefaultWriteTimeout, "longest frame write or wait for queue room before a client is dropped (close 1008)")
+	fs.DurationVar(&o.grace, "grace", defaultGrace, "on SIGTERM, how long in-flight calls may take to finish")
+	fs.StringVar(&o.allowOrigins, "allow-origin", "", "comma-separated browser Origins to accept besides same-host and loopback")
+	fs.BoolVar(&o.showVersion, "version", false, "print the version and exit")
+}
+
+// parse defines nothing itself: it applies REGISTRY_SIDECAR_<FLAG> env
+// vars as defaults, then parses args (flags win over env).
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		f.Usage += " [$" + name + "]"
+		if v, ok := os.LookupEnv(name); ok && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = fmt.Errorf("%w: $%s: %w", errUsage, name, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return nil
+}
+
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
+	lvl, err := logrus.ParseLevel(o.logLevel)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --log-level: %w", errUsage, err)
+	}
+	l := logrus.New()
+	l.Out = stderr
+	l.Formatter = &logrus.JSONFormatter{}
+	l.Level = lvl
+	return l, nil
+}
+
+// buildRegistry makes the workspace and registers every tool.
+func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, error) {
+	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	reg := registry.New(
+		registry.WithLogger(log),
+		registry.WithDefaultTimeout(o.callTimeout),
+		registry.WithMaxTimeout(o.maxCallTimeout),
+		registry.WithMaxResultChars(o.maxResultChars),
+	)
+	svc, err := excelops.New(o.workspace, excelops.WithLogger(log))
+	if err != nil {
+		return nil, fmt.Errorf("spreadsheet tools: %w", err)
+	}
+	if err := svc.Register(reg); err != nil {
+		return nil, fmt.Errorf("spreadsheet tools: %w", err)
+	}
+	if o.testTools {
+		if err := testtools.Register(reg); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}

@@ -1,0 +1,73 @@
+// Command registry-sidecar serves the registry's tools over WebSocket
+// (JSON-RPC 2.0, MCP method names), runs one call in-process, or lists the
+// tools. Run it with --help for the flags and their environment variables.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitFailure   = 1
+	exitUsage     = 2
+	exitToolError = 3
+)
+
+// errUsage marks command-line mistakes (exit 2).
+var errUsage = errors.New("usage")
+
+// errToolError marks a `call` whose result is an error payload (exit 3).
+var errToolError = errors.New("the tool returned an error payload")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitCode maps run's error to the process exit status, printing it.
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errToolError):
+		return exitToolError
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "registry-sidecar:", err)
+		return exitUsage
+	}
+	fmt.Fprintln(stderr, "registry-sidecar:", err)
+	return exitFailure
+}
+
+// run is the whole program: args without the program name. Subcommands:
+// (none) or serve, call, tools, version.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	_ = stdin
+	cmd := "serve"
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve", "call", "tools", "version":
+			cmd, args = args[0], args[1:]
+		}
+	}
+	switch cmd {
+	case "call":
+		return runCall(ctx, args, stdout, stderr)
+	case "tools":
+		return runTools(args, stdout, stderr)
+	case "version":
+		_, err := fmt.Fprintln(stdout, versionLine())
+		return err
+	}
+	return runServe(ctx, args, stdout, stderr)
+}

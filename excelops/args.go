@@ -1,0 +1,200 @@
+package excelops
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// decodeArgs decodes the (schema-checked) arguments into v, keeping
+// numbers exact.
+func decodeArgs(args json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return newError(KindInvalidArgument, "arguments: "+err.Error(), err)
+	}
+	return nil
+}
+
+// invalid builds a ValueError-class error.
+func invalid(format string, a ...any) error {
+	return newError(KindInvalidArgument, fmt.Sprintf(format, a...), nil)
+}
+
+// cellRange is a rectangle of cells, 1-based and inclusive.
+type cellRange struct{ c1, r1, c2, r2 int }
+
+// String renders the range as "A1:C3" (or "A1" for one cell).
+func (r cellRange) String() string {
+	if r.c1 == r.c2 && r.r1 == r.r2 {
+		return cellName(r.c1, r.r1)
+	}
+	return rangeRef(r.c1, r.r1, r.c2, r.r2)
+}
+
+// cells is the number of cells in r.
+func (r cellRange) cells() int64 { return int64(r.c2-r.c1+1) * int64(r.r2-r.r1+1) }
+
+// parseCell parses "B7" (also "$B$7").
+func parseCell(ref string) (col, row int, err error) {
+	clean := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(ref), "$", ""))
+	col, row, err = excelize.CellNameToCoordinates(clean)
+	if err != nil {
+		return 0, 0, newError(KindInvalidArgument, fmt.Sprintf("invalid cell reference %q", ref), err)
+	}
+	return col, row, nil
+}
+
+// parseRange parses "A1:C3" or "A1" into a normalised rectangle.
+func parseRange(ref string) (cellRange, error) {
+	parts := strings.Split(ref, ":")
+	if len(parts) > 2 {
+		return cellRange{}, invalid("invalid cell range %q", ref)
+	}
+	c1, r1, err := parseCell(parts[0])
+	if err != nil {
+		return cellRange{}, newError(KindInvalidArgument, fmt.Sprintf("invalid cell range %q", ref), err)
+	}
+	c2, r2 := c1, r1
+	if len(parts) == 2 {
+		if c2, r2, err = parseCell(parts[1]); err != nil {
+			return cellRange{}, newError(KindInvalidArgument, fmt.Sprintf("invalid cell range %q", ref), err)
+		}
+	}
+	if c1 > c2 {
+		c1, c2 = c2, c1
+	}
+	if r1 > r2 {
+		r1, r2 = r2, r1
+	}
+	return cellRange{c1, r1, c2, r2}, nil
+}
+
+// cellName renders (col, row) as "B7"; inputs are always in range.
+func cellName(col, row int) string {
+	n, _ := excelize.CoordinatesToCellName(col, row)
+	return n
+}
+
+// rangeRef renders a rectangle as "A1:C3".
+func rangeRef(c1, r1, c2, r2 int) string { return cellName(c1, r1) + ":" + cellName(c2, r2) }
+
+// columnName renders a column number as letters.
+func columnName(col int) string {
+	n, _ := excelize.ColumnNumberToName(col)
+	return n
+}
+
+// parseColumn accepts a column as letters ("C"), a numeric string or a number.
+func parseColumn(v any) (int, error) {
+	switch t := v.(type) {
+	case json.Number:
+		n, err := strconv.Atoi(t.String())
+		if err != nil || n < 1 || n > excelize.MaxColumns {
+			return 0, invalid("column must be between 1 and %d, got %s", excelize.MaxColumns, t)
+		}
+		return n, nil
+	case string:
+		s := strings.TrimSpace(t)
+		if n, err := strconv.Atoi(s); err == nil {
+			return parseColumn(json.Number(strconv.Itoa(n)))
+		}
+		n, err := excelize.ColumnNameToNumber(strings.ToUpper(s))
+		if err != nil {
+			return 0, newError(KindInvalidArgument, fmt.Sprintf("invalid column %q: use letters like \"C\" or a number", t), err)
+		}
+		return n, nil
+	}
+	return 0, invalid("column must be letters or a number")
+}
+
+// cellValue converts one JSON value to what excelize stores, as
+// excelmanus does: strings starting with "=" are formulas, numeric strings
+// become numbers, null clears the cell. isFormula reports a formula.
+func cellValue(v any) (val any, formula string, err error) {
+	switch t := v.(type) {
+	case nil:
+		return nil, "", nil
+	case bool:
+		return t, "", nil
+	case json.Number:
+		return number(t.String())
+	case string:
+		s := strings.TrimSpace(t)
+		if strings.HasPrefix(s, "=") && len(s) > 1 {
+			return nil, s[1:], nil
+		}
+		if s != "" && looksNumeric(s) {
+			if n, _, err := number(s); err == nil {
+				return n, "", nil
+			}
+		}
+		return t, "", nil
+	}
+	return nil, "", invalid("cell values must be strings, numbers, booleans or null, got %T", v)
+}
+
+// number parses a JSON number as int when integral and exact, else float64.
+func number(s string) (any, string, error) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i, "", nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, "", invalid("invalid number %q", s)
+	}
+	return f, "", nil
+}
+
+// looksNumeric reports whether s is a plain decimal number ("12", "-3.5",
+// "1e3"), not a code with leading zeros like "007".
+func looksNumeric(s string) bool {
+	digits := strings.TrimLeft(s, "+-")
+	if len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil && !strings.ContainsAny(s, "xXnNiI_")
+}
+
+// setCell writes one converted value (or formula) into sheet.
+func setCell(f *excelize.File, sheet string, col, row int, v any) error {
+	val, formula, err := cellValue(v)
+	if err != nil {
+		return err
+	}
+	ref := cellName(col, row)
+	if formula != "" {
+		if err := f.SetCellFormula(sheet, ref, formula); err != nil {
+			return newError(KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
+		}
+		return nil
+	}
+	if err := f.SetCellValue(sheet, ref, val); err != nil {
+		return newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+	}
+	return nil
+}
+
+// jsonCell converts a raw cell text read from a sheet to a JSON value: ""
+// is null, text that round-trips as a number is a number, the rest stays text.
+func jsonCell(s string) any {
+	if s == "" {
+		return nil
+	}
+	if looksNumeric(s) {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil && strconv.FormatInt(i, 10) == s {
+			return i
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
+			return f
+		}
+	}
+	return s
+}

@@ -1,0 +1,111 @@
+package excelops
+
+import "time"
+
+// Limits bounds what one call may make the process read, hold or write. The
+// defaults are sized for a 24 GiB machine running a handful of concurrent
+// calls: no single call should be able to claim more than a few GiB.
+type Limits struct {
+	// MaxFileSize caps the size of a workbook file on disk (bytes).
+	MaxFileSize int64
+	// UnzipSizeLimit caps the total uncompressed size of all parts of a
+	// workbook (bytes); a zip bomb is refused before it is inflated.
+	UnzipSizeLimit int64
+	// UnzipXMLSizeLimit is the size above which a worksheet or the shared
+	// string table is inflated to a private temporary file and streamed
+	// from disk instead of held in memory (bytes).
+	UnzipXMLSizeLimit int64
+	// MaxRows caps the rows of a sheet that is parsed for editing, counting
+	// empty rows up to the highest row number it declares.
+	MaxRows int
+	// MaxCells caps the cells a sheet expands to when parsed for editing:
+	// each row is padded up to its highest column, so a few cells at
+	// column XFD cost 16,384 cells per row.
+	MaxCells int64
+	// MaxReadCells caps the cells one read_excel page returns.
+	MaxReadCells int
+	// MaxWriteCells caps the cells one write_cells call writes.
+	MaxWriteCells int
+}
+
+// Default limits (see Limits for what each bounds).
+const (
+	// DefaultMaxFileSize: 512 MiB on disk is far above any workbook Excel
+	// itself opens comfortably.
+	DefaultMaxFileSize = 512 << 20
+	// DefaultUnzipSizeLimit: 4 GiB of XML in total.
+	DefaultUnzipSizeLimit = 4 << 30
+	// DefaultUnzipXMLSizeLimit: parts above 64 MiB stream from disk.
+	DefaultUnzipXMLSizeLimit = 64 << 20
+	// DefaultMaxRows is Excel's own row limit.
+	DefaultMaxRows = 1 << 20
+	// DefaultMaxCells: about 2-3 GiB of parsed cells in excelize.
+	DefaultMaxCells = 20_000_000
+	// DefaultMaxReadCells: one page of read_excel returns at most 4M cells.
+	DefaultMaxReadCells = 4_000_000
+	// DefaultMaxWriteCells: one write_cells call writes at most 1M cells.
+	DefaultMaxWriteCells = 1_000_000
+)
+
+// DefaultLimits returns the limits New uses unless WithLimits overrides them.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFileSize:       DefaultMaxFileSize,
+		UnzipSizeLimit:    DefaultUnzipSizeLimit,
+		UnzipXMLSizeLimit: DefaultUnzipXMLSizeLimit,
+		MaxRows:           DefaultMaxRows,
+		MaxCells:          DefaultMaxCells,
+		MaxReadCells:      DefaultMaxReadCells,
+		MaxWriteCells:     DefaultMaxWriteCells,
+	}
+}
+
+// withDefaults fills every zero field of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxFileSize <= 0 {
+		l.MaxFileSize = d.MaxFileSize
+	}
+	if l.UnzipSizeLimit <= 0 {
+		l.UnzipSizeLimit = d.UnzipSizeLimit
+	}
+	if l.UnzipXMLSizeLimit <= 0 {
+		l.UnzipXMLSizeLimit = d.UnzipXMLSizeLimit
+	}
+	if l.UnzipXMLSizeLimit > l.UnzipSizeLimit {
+		l.UnzipXMLSizeLimit = l.UnzipSizeLimit
+	}
+	if l.MaxRows <= 0 {
+		l.MaxRows = d.MaxRows
+	}
+	if l.MaxCells <= 0 {
+		l.MaxCells = d.MaxCells
+	}
+	if l.MaxReadCells <= 0 {
+		l.MaxReadCells = d.MaxReadCells
+	}
+	if l.MaxWriteCells <= 0 {
+		l.MaxWriteCells = d.MaxWriteCells
+	}
+	return l
+}
+
+// Tool timeouts.
+const (
+	// readTimeout is the default deadline of read tools.
+	readTimeout = 2 * time.Minute
+	// writeTimeout is the default deadline of tools that parse and save a
+	// workbook; a 50k-row sheet takes a few seconds.
+	writeTimeout = 5 * time.Minute
+)
+
+// Sandbox limits.
+const (
+	// maxPathBytes caps a requested path (Linux PATH_MAX).
+	maxPathBytes = 4096
+	// maxNameBytes caps one path component (NAME_MAX).
+	maxNameBytes = 255
+	// maxDecodeRounds is how many times a path is percent-decoded to look
+	// for hidden dots and separators (double encoding and beyond).
+	maxDecodeRounds = 4
+)

@@ -1,0 +1,267 @@
+package excelops
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+)
+
+// failingWriter passes the first budget bytes through, then fails with err.
+type failingWriter struct {
+	w      io.Writer
+	budget int
+	err    error
+}
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if f.budget <= 0 {
+		return 0, f.err
+	}
+	if len(p) > f.budget {
+		n, _ := f.w.Write(p[:f.budget])
+		f.budget = 0
+		return n, f.err
+	}
+	f.budget -= len(p)
+	return f.w.Write(p)
+}
+
+// tempFiles lists leftover save temporaries in dir.
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, ".~registry-sidecar-*"))
+	require.NoError(t, err)
+	return m
+}
+
+func TestFailedSaveLeavesOriginalBytes(t *testing.T) {
+	cases := []struct {
+		name   string
+		budget int
+		err    error
+	}{
+		{"writer error at once", 0, errors.New("injected write failure")},
+		{"writer error midway", 3000, errors.New("injected write failure")},
+		{"disk full midway", 5000, syscall.ENOSPC},
+		{"disk full late", 20000, syscall.ENOSPC},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			rows := make([][]any, 3000)
+			for i := range rows {
+				rows[i] = []any{i, fmt.Sprintf("row %d with some text", i), float64(i) / 7}
+			}
+			e.workbook("a.xlsx", rows)
+			require.NoError(t, os.Chmod(e.path("a.xlsx"), 0o640))
+			orig, err := os.ReadFile(e.path("a.xlsx"))
+			require.NoError(t, err)
+			e.svc.wrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: c.budget, err: c.err} }
+
+			p := e.fail("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": "changed"})
+			assert.Equal(t, "OSError", p["exception"])
+			assert.Contains(t, p["message"], "original file is unchanged")
+			got, err := os.ReadFile(e.path("a.xlsx"))
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(orig, got), "original bytes must be identical")
+			assert.Empty(t, tempFiles(t, e.dir))
+
+			e.svc.wrapSave = nil
+			e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": "changed"})
+			assert.Equal(t, "changed", e.value("a.xlsx", "Sheet1", "A1"))
+			st, err := os.Stat(e.path("a.xlsx"))
+			require.NoError(t, err)
+			assert.Equal(t, os.FileMode(0o640), st.Mode().Perm(), "save keeps the original mode")
+		})
+	}
+}
+
+func TestFailedMutationIsNeverSaved(t *testing.T) {
+	cases := []struct {
+		name string
+		tool string
+		args map[string]any
+	}{
+		{"valid data bar then invalid rule", "add_conditional_rule", map[string]any{"rules": []any{
+			map[string]any{"cell_range": "A1:A5", "rule_type": "data_bar"},
+			map[string]any{"cell_range": "A1:A5", "rule_type": "icon_set", "icon_style": "NoSuchIcons"},
+		}}},
+		{"valid then bad operator", "add_conditional_rule", map[string]any{"rules": []any{
+			map[string]any{"cell_range": "A1:A5", "rule_type": "color_scale"},
+			map[string]any{"cell_range": "A1:A5", "rule_type": "cell_is", "operator": "between", "values": []any{1}},
+		}}},
+		{"block with a bad value late", "write_cells", map[string]any{"cell_range": "A1", "values": []any{[]any{1, 2}, []any{3, map[string]any{"x": 1}}}}},
+		{"format with bad colour", "format_cells", map[string]any{"cell_range": "A1:B2", "font": map[string]any{"bold": true}, "fill": map[string]any{"color": "nope"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.workbook("a.xlsx", [][]any{{1}, {2}, {3}, {4}, {5}})
+			orig, err := os.ReadFile(e.path("a.xlsx"))
+			require.NoError(t, err)
+			c.args["file_path"] = "a.xlsx"
+			e.fail(c.tool, c.args)
+			got, err := os.ReadFile(e.path("a.xlsx"))
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(orig, got))
+			assert.Empty(t, tempFiles(t, e.dir))
+		})
+	}
+}
+
+func TestCancelledCallDoesNotSave(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("a.xlsx", [][]any{{1}})
+	orig, err := os.ReadFile(e.path("a.xlsx"))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := e.reg.CallTool(ctx, "write_cells", []byte(`{"file_path": "a.xlsx", "cell": "A1", "value": 2}`))
+	require.True(t, res.IsError)
+	got, err := os.ReadFile(e.path("a.xlsx"))
+	require.NoError(t, err)
+	assert.Equal(t, orig, got)
+}
+
+// killChildEnv names the env var that turns the test binary into the
+// saving child of TestSIGKILLDuringSaves.
+const killChildEnv = "EXCELOPS_KILL_CHILD"
+
+// TestMain lets the test binary double as the child that saves in a loop.
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(killChildEnv); spec != "" {
+		os.Exit(saveLoopChild(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// saveLoopChild alternately saves two versions over target until killed.
+// spec is "target|versionA|versionB".
+func saveLoopChild(spec string) int {
+	var parts [3]string
+	n := 0
+	for i, start := 0, 0; i <= len(spec); i++ {
+		if i == len(spec) || spec[i] == '|' {
+			parts[n] = spec[start:i]
+			n++
+			start = i + 1
+		}
+	}
+	versions := [2][]byte{}
+	for i := range versions {
+		b, err := os.ReadFile(parts[i+1])
+		if err != nil {
+			return 2
+		}
+		versions[i] = b
+	}
+	_, _ = os.Stdout.WriteString("ready\n")
+	for i := 0; ; i++ {
+		v := versions[i%2]
+		err := writeAtomic(context.Background(), parts[0], 0o644, nil, func(w io.Writer) error {
+			// Write in chunks so a kill can land mid-file.
+			for off := 0; off < len(v); off += 64 << 10 {
+				if _, err := w.Write(v[off:min(off+64<<10, len(v))]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 3
+		}
+	}
+}
+
+// bigWorkbook writes a multi-MB workbook and returns its bytes; marker
+// goes into A1 so two versions differ.
+func bigWorkbook(t *testing.T, path, marker string) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	sw, err := f.NewStreamWriter("Sheet1")
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 2))
+	require.NoError(t, sw.SetRow("A1", []any{marker}))
+	for r := 2; r <= 40000; r++ {
+		row := make([]any, 8)
+		for c := range row {
+			row[c] = rng.Float64() * 1e6
+		}
+		cell, _ := excelize.CoordinatesToCellName(1, r)
+		require.NoError(t, sw.SetRow(cell, row))
+	}
+	require.NoError(t, sw.Flush())
+	require.NoError(t, f.SaveAs(path))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
+
+func TestSIGKILLDuringSaves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill loop skipped in -short mode")
+	}
+	dir := t.TempDir()
+	a := bigWorkbook(t, filepath.Join(dir, "version_a.xlsx"), "A")
+	b := bigWorkbook(t, filepath.Join(dir, "version_b.xlsx"), "B")
+	require.Greater(t, len(a), 2<<20, "the workbook must be multi-MB")
+	target := filepath.Join(dir, "target.xlsx")
+	require.NoError(t, os.WriteFile(target, a, 0o644))
+	hashes := map[[32]byte]string{sha256.Sum256(a): "A", sha256.Sum256(b): "B"}
+
+	const kills = 200
+	rng := rand.New(rand.NewPCG(7, 7))
+	seen := map[string]int{}
+	midSave := 0
+	for i := 0; i < kills; i++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), killChildEnv+"="+target+"|"+filepath.Join(dir, "version_a.xlsx")+"|"+filepath.Join(dir, "version_b.xlsx"))
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		ready := make([]byte, 6)
+		_, err = io.ReadFull(out, ready)
+		require.NoError(t, err, "child did not start")
+		time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		_ = cmd.Wait()
+
+		got, err := os.ReadFile(target)
+		require.NoError(t, err)
+		which, ok := hashes[sha256.Sum256(got)]
+		require.True(t, ok, "kill %d left a file that is neither version (%d bytes)", i, len(got))
+		seen[which]++
+		if leftovers := tempFiles(t, dir); len(leftovers) > 0 {
+			midSave++
+			for _, l := range leftovers {
+				require.NoError(t, os.Remove(l))
+			}
+		}
+	}
+	// The file opens as a workbook and carries its version's marker.
+	f, err := excelize.OpenFile(target)
+	require.NoError(t, err)
+	defer f.Close()
+	v, err := f.GetCellValue("Sheet1", "A1")
+	require.NoError(t, err)
+	assert.Contains(t, []string{"A", "B"}, v)
+	t.Logf("kills=%d versions seen=%v kills that interrupted a save (temp file left)=%d", kills, seen, midSave)
+	assert.Greater(t, midSave, kills/4, "most kills should land mid-save for the test to mean something")
+	assert.Equal(t, strconv.Itoa(kills), strconv.Itoa(seen["A"]+seen["B"]))
+}

@@ -1,0 +1,278 @@
+package excelops
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// fontArgs, fillArgs, borderArgs and alignArgs are format_cells' style
+// objects, named as excelmanus (openpyxl) names them.
+type fontArgs struct {
+	Name      *string  `json:"name"`
+	Size      *float64 `json:"size"`
+	Bold      *bool    `json:"bold"`
+	Italic    *bool    `json:"italic"`
+	Underline *string  `json:"underline"`
+	Strike    *bool    `json:"strike"`
+	Color     *string  `json:"color"`
+}
+
+type fillArgs struct {
+	Color string `json:"color"`
+}
+
+type borderArgs struct {
+	Style string `json:"style"`
+	Color string `json:"color"`
+	// Per-side overrides: {"left": {"style": "thick"}}.
+	Left   *borderSide `json:"left"`
+	Right  *borderSide `json:"right"`
+	Top    *borderSide `json:"top"`
+	Bottom *borderSide `json:"bottom"`
+}
+
+type borderSide struct {
+	Style string `json:"style"`
+	Color string `json:"color"`
+}
+
+type alignArgs struct {
+	Horizontal   *string `json:"horizontal"`
+	Vertical     *string `json:"vertical"`
+	WrapText     *bool   `json:"wrap_text"`
+	TextRotation *int    `json:"text_rotation"`
+	Indent       *int    `json:"indent"`
+	ShrinkToFit  *bool   `json:"shrink_to_fit"`
+}
+
+// namedColor maps the colour names a model tends to use to RGB hex.
+func namedColor(name string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "red":
+		return "FF0000", true
+	case "green":
+		return "00B050", true
+	case "blue":
+		return "0000FF", true
+	case "yellow":
+		return "FFFF00", true
+	case "white":
+		return "FFFFFF", true
+	case "black":
+		return "000000", true
+	case "orange":
+		return "FFC000", true
+	case "purple":
+		return "7030A0", true
+	case "gray", "grey":
+		return "808080", true
+	case "lightgray", "lightgrey":
+		return "D3D3D3", true
+	case "lightblue":
+		return "ADD8E6", true
+	case "lightgreen":
+		return "90EE90", true
+	case "darkblue":
+		return "00008B", true
+	case "darkred":
+		return "8B0000", true
+	}
+	return "", false
+}
+
+// parseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB" or a colour name and
+// returns "RRGGBB" (alpha dropped).
+func parseColor(c string) (string, error) {
+	if hex, ok := namedColor(c); ok {
+		return hex, nil
+	}
+	h := strings.ToUpper(strings.TrimPrefix(strings.TrimSpace(c), "#"))
+	if len(h) == 8 {
+		h = h[2:]
+	}
+	if len(h) != 6 || strings.Trim(h, "0123456789ABCDEF") != "" {
+		return "", invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
+	}
+	return h, nil
+}
+
+// borderStyleID maps openpyxl border style names to excelize's ids.
+func borderStyleID(name string) (int, error) {
+	names := []string{"none", "thin", "medium", "dashed", "dotted", "thick", "double", "hair",
+		"mediumDashed", "dashDot", "mediumDashDot", "dashDotDot", "mediumDashDotDot", "slantDashDot"}
+	for i, n := range names {
+		if strings.EqualFold(n, name) {
+			return i, nil
+		}
+	}
+	return 0, invalid("invalid border style %q: one of %s", name, strings.Join(names, ", "))
+}
+
+// borderStyleName is the inverse of borderStyleID.
+func borderStyleName(id int) string {
+	names := []string{"none", "thin", "medium", "dashed", "dotted", "thick", "double", "hair",
+		"mediumDashed", "dashDot", "mediumDashDot", "dashDotDot", "mediumDashDotDot", "slantDashDot"}
+	if id >= 0 && id < len(names) {
+		return names[id]
+	}
+	return fmt.Sprint(id)
+}
+
+// styleChange is a parsed format_cells request, applied on top of a
+// cell's existing style so unspecified attributes survive (as in openpyxl,
+// where setting the fill keeps the font).
+type styleChange struct {
+	font         *fontArgs
+	fill         string
+	borders      map[string]excelize.Border
+	align        *alignArgs
+	numberFormat *string
+}
+
+// parseStyleChange validates format_cells' style arguments.
+func parseStyleChange(font *fontArgs, fill *fillArgs, border *borderArgs, align *alignArgs, numFmt *string) (*styleChange, error) {
+	sc := &styleChange{font: font, align: align, numberFormat: numFmt}
+	if font != nil && font.Color != nil {
+		c, err := parseColor(*font.Color)
+		if err != nil {
+			return nil, err
+		}
+		font.Color = &c
+	}
+	if fill != nil {
+		c, err := parseColor(fill.Color)
+		if err != nil {
+			return nil, err
+		}
+		sc.fill = c
+	}
+	if border != nil {
+		sc.borders = map[string]excelize.Border{}
+		base := borderSide{Style: border.Style, Color: border.Color}
+		sides := map[string]*borderSide{"left": border.Left, "right": border.Right, "top": border.Top, "bottom": border.Bottom}
+		for _, side := range []string{"left", "right", "top", "bottom"} {
+			spec := base
+			if o := sides[side]; o != nil {
+				spec = *o
+			}
+			if spec.Style == "" {
+				continue
+			}
+			id, err := borderStyleID(spec.Style)
+			if err != nil {
+				return nil, err
+			}
+			color := "000000"
+			if spec.Color != "" {
+				if color, err = parseColor(spec.Color); err != nil {
+					return nil, err
+				}
+			}
+			sc.borders[side] = excelize.Border{Type: side, Color: color, Style: id}
+		}
+	}
+	if align != nil {
+		if align.Horizontal != nil && !oneOf(*align.Horizontal, "general", "left", "center", "right", "fill", "justify", "centerContinuous", "distributed") {
+			return nil, invalid("invalid horizontal alignment %q", *align.Horizontal)
+		}
+		if align.Vertical != nil && !oneOf(*align.Vertical, "top", "center", "bottom", "justify", "distributed") {
+			return nil, invalid("invalid vertical alignment %q", *align.Vertical)
+		}
+	}
+	return sc, nil
+}
+
+// oneOf reports whether s equals one of options.
+func oneOf(s string, options ...string) bool {
+	for _, o := range options {
+		if s == o {
+			return true
+		}
+	}
+	return false
+}
+
+// apply returns base with the change laid over it.
+func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
+	st := *base
+	if sc.font != nil {
+		f := excelize.Font{}
+		if base.Font != nil {
+			f = *base.Font
+		}
+		if sc.font.Name != nil {
+			f.Family = *sc.font.Name
+		}
+		if sc.font.Size != nil {
+			f.Size = *sc.font.Size
+		}
+		if sc.font.Bold != nil {
+			f.Bold = *sc.font.Bold
+		}
+		if sc.font.Italic != nil {
+			f.Italic = *sc.font.Italic
+		}
+		if sc.font.Underline != nil {
+			f.Underline = *sc.font.Underline
+		}
+		if sc.font.Strike != nil {
+			f.Strike = *sc.font.Strike
+		}
+		if sc.font.Color != nil {
+			f.Color, f.ColorTheme, f.ColorIndexed = *sc.font.Color, nil, 0
+		}
+		st.Font = &f
+	}
+	if sc.fill != "" {
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{sc.fill}}
+	}
+	if sc.borders != nil {
+		var out []excelize.Border
+		for _, b := range base.Border {
+			if _, replaced := sc.borders[b.Type]; !replaced {
+				out = append(out, b)
+			}
+		}
+		for _, side := range []string{"left", "right", "top", "bottom"} {
+			if b, ok := sc.borders[side]; ok {
+				out = append(out, b)
+			}
+		}
+		st.Border = out
+	}
+	if sc.align != nil {
+		a := excelize.Alignment{}
+		if base.Alignment != nil {
+			a = *base.Alignment
+		}
+		if sc.align.Horizontal != nil {
+			a.Horizontal = *sc.align.Horizontal
+		}
+		if sc.align.Vertical != nil {
+			a.Vertical = *sc.align.Vertical
+		}
+		if sc.align.WrapText != nil {
+			a.WrapText = *sc.align.WrapText
+		}
+		if sc.align.TextRotation != nil {
+			a.TextRotation = *sc.align.TextRotation
+		}
+		if sc.align.Indent != nil {
+			a.Indent = *sc.align.Indent
+		}
+		if sc.align.ShrinkToFit != nil {
+			a.ShrinkToFit = *sc.align.ShrinkToFit
+		}
+		st.Alignment = &a
+	}
+	if sc.numberFormat != nil {
+		nf := *sc.numberFormat
+		st.CustomNumFmt, st.NumFmt = &nf, 0
+		if nf == "General" {
+			st.CustomNumFmt = nil
+		}
+	}
+	return &st
+}

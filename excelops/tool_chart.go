@@ -1,0 +1,193 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// Chart geometry.
+const (
+	// pixelsPerCm converts excelmanus's centimetre sizes to excelize pixels (96 dpi).
+	pixelsPerCm = 96 / 2.54
+	// defaultChartWidthCm and defaultChartHeightCm are excelmanus's defaults.
+	defaultChartWidthCm  = 15.0
+	defaultChartHeightCm = 10.0
+	// maxChartSeries caps the series of one chart.
+	maxChartSeries = 255
+)
+
+// chartType maps excelmanus chart types to excelize's.
+func chartType(name string) (excelize.ChartType, bool) {
+	switch name {
+	case "bar":
+		return excelize.Col, true
+	case "line":
+		return excelize.Line, true
+	case "pie":
+		return excelize.Pie, true
+	case "scatter":
+		return excelize.Scatter, true
+	case "area":
+		return excelize.Area, true
+	}
+	return 0, false
+}
+
+// quoteSheet renders a sheet name for a formula reference.
+func quoteSheet(name string) string {
+	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
+}
+
+// absRef renders a rectangle as "$A$1:$B$2" on sheet.
+func absRef(sheet string, c1, r1, c2, r2 int) string {
+	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), columnName(c1), r1, columnName(c2), r2)
+}
+
+// createChart implements create_excel_chart: a native chart whose series are
+// the columns (or rows) of data_range, the first row (column) naming them.
+func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath        string   `json:"file_path"`
+		ChartType       string   `json:"chart_type"`
+		DataRange       string   `json:"data_range"`
+		CategoriesRange string   `json:"categories_range"`
+		SheetName       string   `json:"sheet_name"`
+		TargetCell      string   `json:"target_cell"`
+		TargetSheet     string   `json:"target_sheet"`
+		Title           string   `json:"title"`
+		XTitle          string   `json:"x_title"`
+		YTitle          string   `json:"y_title"`
+		Width           *float64 `json:"width"`
+		Height          *float64 `json:"height"`
+		FromRows        bool     `json:"from_rows"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	ct, ok := chartType(a.ChartType)
+	if !ok {
+		return nil, invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
+	}
+	data, err := parseRange(a.DataRange)
+	if err != nil {
+		return nil, err
+	}
+	var cats *cellRange
+	if a.CategoriesRange != "" {
+		c, err := parseRange(a.CategoriesRange)
+		if err != nil {
+			return nil, err
+		}
+		cats = &c
+	}
+	if a.TargetCell == "" {
+		a.TargetCell = cellName(data.c2+2, data.r1)
+	}
+	if _, _, err := parseCell(a.TargetCell); err != nil {
+		return nil, err
+	}
+	w, h := defaultChartWidthCm, defaultChartHeightCm
+	if a.Width != nil {
+		w = *a.Width
+	}
+	if a.Height != nil {
+		h = *a.Height
+	}
+	if w <= 0 || h <= 0 || w > 200 || h > 200 {
+		return nil, invalid("width and height must be in (0, 200] cm")
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		sheet, _, err := b.edit(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		series := chartSeries(sheet, data, cats, a.FromRows)
+		if len(series) == 0 {
+			return nil, invalid("data_range %s needs a header row and at least one data row", data)
+		}
+		if len(series) > maxChartSeries {
+			return nil, invalid("data_range %s has more than %d series", data, maxChartSeries)
+		}
+		target := sheet
+		if a.TargetSheet != "" {
+			if !b.hasSheet(a.TargetSheet) {
+				if err := checkSheetName(a.TargetSheet); err != nil {
+					return nil, err
+				}
+				if _, err := b.f.NewSheet(a.TargetSheet); err != nil {
+					return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+				}
+				b.track(a.TargetSheet)
+			}
+			if target, _, err = b.edit(a.TargetSheet); err != nil {
+				return nil, err
+			}
+		}
+		chart := &excelize.Chart{
+			Type:      ct,
+			Series:    series,
+			Dimension: excelize.ChartDimension{Width: uint(w * pixelsPerCm), Height: uint(h * pixelsPerCm)},
+		}
+		if a.Title != "" {
+			chart.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: a.Title}}}
+		}
+		if a.XTitle != "" {
+			chart.XAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: a.XTitle}}}
+		}
+		if a.YTitle != "" {
+			chart.YAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: a.YTitle}}}
+		}
+		if err := b.f.AddChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot add chart: "+err.Error(), err)
+		}
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "chart_type", Value: a.ChartType},
+			{Key: "data_sheet", Value: sheet},
+			{Key: "sheet", Value: target},
+			{Key: "anchor", Value: strings.ToUpper(a.TargetCell)},
+			{Key: "series_count", Value: len(series)},
+		}, nil
+	})
+}
+
+// chartSeries builds one series per column (or row) of data; the first
+// row (column) holds the series names.
+func chartSeries(sheet string, data cellRange, cats *cellRange, fromRows bool) []excelize.ChartSeries {
+	var out []excelize.ChartSeries
+	catRef := ""
+	if cats != nil {
+		catRef = absRef(sheet, cats.c1, cats.r1, cats.c2, cats.r2)
+	}
+	if !fromRows {
+		if data.r2 <= data.r1 {
+			return nil
+		}
+		for c := data.c1; c <= data.c2; c++ {
+			out = append(out, excelize.ChartSeries{
+				Name:       absRef(sheet, c, data.r1, c, data.r1),
+				Categories: catRef,
+				Values:     absRef(sheet, c, data.r1+1, c, data.r2),
+			})
+		}
+		return out
+	}
+	if data.c2 <= data.c1 {
+		return nil
+	}
+	for r := data.r1; r <= data.r2; r++ {
+		out = append(out, excelize.ChartSeries{
+			Name:       absRef(sheet, data.c1, r, data.c1, r),
+			Categories: catRef,
+			Values:     absRef(sheet, data.c1+1, r, data.c2, r),
+		})
+	}
+	return out
+}

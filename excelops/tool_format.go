@@ -1,0 +1,346 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// Style tool caps.
+const (
+	// maxStyledCells caps the cells read_cell_styles describes (as excelmanus).
+	maxStyledCells = 200
+	// maxColumnWidth is Excel's widest column.
+	maxColumnWidth = 255
+	// autoFitScanRows caps the rows auto_fit measures.
+	autoFitScanRows = 10000
+)
+
+// formatCells implements format_cells.
+func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath     string      `json:"file_path"`
+		SheetName    string      `json:"sheet_name"`
+		CellRange    string      `json:"cell_range"`
+		Font         *fontArgs   `json:"font"`
+		Fill         *fillArgs   `json:"fill"`
+		Border       *borderArgs `json:"border"`
+		Alignment    *alignArgs  `json:"alignment"`
+		NumberFormat *string     `json:"number_format"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	rng, err := parseRange(a.CellRange)
+	if err != nil {
+		return nil, err
+	}
+	if a.Font == nil && a.Fill == nil && a.Border == nil && a.Alignment == nil && a.NumberFormat == nil {
+		return nil, invalid("give at least one of font, fill, border, alignment, number_format")
+	}
+	if rng.cells() > s.limits.MaxCells {
+		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", rng, s.limits.MaxCells))
+	}
+	sc, err := parseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		sheet, ext, err := b.edit(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.restyle(ctx, sheet, rng, sc); err != nil {
+			return nil, err
+		}
+		ext.widen(rng.r1, rng.c1)
+		ext.widen(rng.r2, rng.c2)
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "range", Value: a.CellRange},
+			{Key: "cells_formatted", Value: rng.cells()},
+		}, nil
+	})
+}
+
+// restyle lays sc over the style of every cell in rng. Cells sharing a
+// style get one new style; runs of equal styles in a row are set at once.
+func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
+	derived := map[int]int{}
+	for r := rng.r1; r <= rng.r2; r++ {
+		if r%streamCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		runStart, runStyle := rng.c1, -1
+		flush := func(end int) error {
+			if runStyle < 0 {
+				return nil
+			}
+			id, ok := derived[runStyle]
+			if !ok {
+				base, err := b.f.GetStyle(runStyle)
+				if err != nil {
+					return newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
+				}
+				if id, err = b.f.NewStyle(sc.apply(base)); err != nil {
+					return newError(KindInvalidArgument, "invalid style: "+err.Error(), err)
+				}
+				derived[runStyle] = id
+			}
+			return b.f.SetCellStyle(sheet, cellName(runStart, r), cellName(end, r), id)
+		}
+		for c := rng.c1; c <= rng.c2; c++ {
+			cur, err := b.f.GetCellStyle(sheet, cellName(c, r))
+			if err != nil {
+				return newError(KindInvalidArgument, "cannot read style: "+err.Error(), err)
+			}
+			if cur != runStyle {
+				if err := flush(c - 1); err != nil {
+					return err
+				}
+				runStart, runStyle = c, cur
+			}
+		}
+		if err := flush(rng.c2); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readCellStyles implements read_cell_styles.
+func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+		CellRange string `json:"cell_range"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	rng, err := parseRange(a.CellRange)
+	if err != nil {
+		return nil, err
+	}
+	return s.read(ctx, a.FilePath, func(b *book) (any, error) {
+		sheet, _, err := b.edit(a.SheetName) // bounds-checks the sheet before excelize parses it
+		if err != nil {
+			return nil, err
+		}
+		merged, err := b.f.GetMergeCells(sheet, true)
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		mergedRefs := make([]any, 0, len(merged))
+		for _, m := range merged {
+			mergedRefs = append(mergedRefs, m.GetStartAxis()+":"+m.GetEndAxis())
+		}
+		cells := []any{}
+		total := 0
+		truncated := false
+		for r := rng.r1; r <= rng.r2 && !truncated; r++ {
+			for c := rng.c1; c <= rng.c2; c++ {
+				total++
+				id, err := b.f.GetCellStyle(sheet, cellName(c, r))
+				if err != nil || id == 0 {
+					continue
+				}
+				st, err := b.f.GetStyle(id)
+				if err != nil {
+					continue
+				}
+				if len(cells) == maxStyledCells {
+					truncated = true
+					break
+				}
+				cells = append(cells, describeStyle(cellName(c, r), st))
+			}
+		}
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "range", Value: a.CellRange},
+			{Key: "total_cells", Value: rng.cells()},
+			{Key: "merged_ranges", Value: mergedRefs},
+			{Key: "truncated", Value: truncated},
+			{Key: "styled_cells", Value: cells},
+		}, nil
+	})
+}
+
+// describeStyle renders a style the way read_cell_styles reports it.
+func describeStyle(cell string, st *excelize.Style) errorsjson.Object {
+	o := errorsjson.Object{{Key: "cell", Value: cell}}
+	if f := st.Font; f != nil {
+		o = append(o, errorsjson.Field{Key: "font", Value: errorsjson.Object{
+			{Key: "name", Value: f.Family}, {Key: "size", Value: f.Size}, {Key: "bold", Value: f.Bold},
+			{Key: "italic", Value: f.Italic}, {Key: "underline", Value: f.Underline},
+			{Key: "strike", Value: f.Strike}, {Key: "color", Value: f.Color},
+		}})
+	}
+	if st.Fill.Type == "pattern" && len(st.Fill.Color) > 0 {
+		o = append(o, errorsjson.Field{Key: "fill", Value: errorsjson.Object{{Key: "color", Value: st.Fill.Color[0]}}})
+	}
+	if len(st.Border) > 0 {
+		bo := errorsjson.Object{}
+		for _, b := range st.Border {
+			bo = append(bo, errorsjson.Field{Key: b.Type, Value: borderStyleName(b.Style)})
+		}
+		o = append(o, errorsjson.Field{Key: "border", Value: bo})
+	}
+	if a := st.Alignment; a != nil {
+		o = append(o, errorsjson.Field{Key: "alignment", Value: errorsjson.Object{
+			{Key: "horizontal", Value: a.Horizontal}, {Key: "vertical", Value: a.Vertical},
+			{Key: "wrap_text", Value: a.WrapText},
+		}})
+	}
+	if st.CustomNumFmt != nil {
+		o = append(o, errorsjson.Field{Key: "number_format", Value: *st.CustomNumFmt})
+	} else if st.NumFmt != 0 {
+		o = append(o, errorsjson.Field{Key: "number_format_id", Value: st.NumFmt})
+	}
+	return o
+}
+
+// adjustColumnWidth implements adjust_column_width.
+func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath  string             `json:"file_path"`
+		SheetName string             `json:"sheet_name"`
+		Columns   map[string]float64 `json:"columns"`
+		AutoFit   bool               `json:"auto_fit"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if len(a.Columns) == 0 && !a.AutoFit {
+		return nil, invalid("give columns (e.g. {\"A\": 20}) or auto_fit=true")
+	}
+	widths := map[int]float64{}
+	for k, w := range a.Columns {
+		col, err := parseColumn(k)
+		if err != nil {
+			return nil, err
+		}
+		if w <= 0 || w > maxColumnWidth {
+			return nil, invalid("width of column %s must be in (0, %d], got %v", k, maxColumnWidth, w)
+		}
+		widths[col] = w
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		sheet, _, err := b.edit(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		if len(widths) == 0 {
+			err := b.stream(ctx, sheet, 1, autoFitScanRows, func(_ int, cols []string) {
+				for i, v := range cols {
+					if w := float64(utf8.RuneCountInString(v) + 2); v != "" && w > widths[i+1] {
+						widths[i+1] = min(w, maxColumnWidth)
+					}
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		cols := make([]int, 0, len(widths))
+		for c := range widths {
+			cols = append(cols, c)
+		}
+		sort.Ints(cols)
+		adjusted := errorsjson.Object{}
+		for _, c := range cols {
+			name := columnName(c)
+			if err := b.f.SetColWidth(sheet, name, name, widths[c]); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
+			}
+			adjusted = append(adjusted, errorsjson.Field{Key: name, Value: widths[c]})
+		}
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "columns_adjusted", Value: adjusted},
+		}, nil
+	})
+}
+
+// mergeArgs are the arguments of merge_cells and unmerge_cells.
+type mergeArgs struct {
+	FilePath  string `json:"file_path"`
+	SheetName string `json:"sheet_name"`
+	CellRange string `json:"cell_range"`
+}
+
+// mergeCells implements merge_cells and unmerge_cells.
+func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) (any, error) {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var a mergeArgs
+		if err := decodeArgs(raw, &a); err != nil {
+			return nil, err
+		}
+		rng, err := parseRange(a.CellRange)
+		if err != nil {
+			return nil, err
+		}
+		if rng.cells() < 2 {
+			return nil, invalid("cell_range %q must span at least two cells", a.CellRange)
+		}
+		return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+			sheet, ext, err := b.edit(a.SheetName)
+			if err != nil {
+				return nil, err
+			}
+			tl, br := cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)
+			key := "merged_range"
+			if merge {
+				err = b.f.MergeCell(sheet, tl, br)
+				ext.widen(rng.r1, rng.c1)
+				ext.widen(rng.r2, rng.c2)
+			} else {
+				key = "unmerged_range"
+				if err = b.requireMerged(sheet, tl+":"+br); err == nil {
+					err = b.f.UnmergeCell(sheet, tl, br)
+				}
+			}
+			if err != nil {
+				if kindOf(err) != "" {
+					return nil, err
+				}
+				return nil, newError(KindInvalidArgument, err.Error(), err)
+			}
+			return errorsjson.Object{
+				{Key: "status", Value: "success"},
+				{Key: "file", Value: b.name()},
+				{Key: "sheet", Value: sheet},
+				{Key: key, Value: rng.String()},
+			}, nil
+		})
+	}
+}
+
+// requireMerged fails unless ref is exactly one merged range, as openpyxl does.
+func (b *book) requireMerged(sheet, ref string) error {
+	merged, err := b.f.GetMergeCells(sheet, true)
+	if err != nil {
+		return err
+	}
+	for _, m := range merged {
+		if m.GetStartAxis()+":"+m.GetEndAxis() == ref {
+			return nil
+		}
+	}
+	return invalid("Cell range %s is not merged", ref)
+}

@@ -1,0 +1,364 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// ruleArgs is one conditional-formatting rule of add_conditional_rule.
+type ruleArgs struct {
+	CellRange  string        `json:"cell_range"`
+	RuleType   string        `json:"rule_type"`
+	Operator   string        `json:"operator"`
+	Values     []json.Number `json:"values"`
+	Formula    string        `json:"formula"`
+	Format     *ruleFormat   `json:"format"`
+	IconStyle  string        `json:"icon_style"`
+	MinColor   string        `json:"min_color"`
+	MidColor   string        `json:"mid_color"`
+	MaxColor   string        `json:"max_color"`
+	BarColor   string        `json:"bar_color"`
+	StopIfTrue bool          `json:"stop_if_true"`
+}
+
+// ruleFormat is the differential style of a cell_is or formula rule.
+type ruleFormat struct {
+	FontColor string `json:"font_color"`
+	FillColor string `json:"fill_color"`
+	Bold      bool   `json:"bold"`
+	Italic    bool   `json:"italic"`
+}
+
+// cellIsCriteria maps cell_is operators (openpyxl's names) to excelize criteria.
+func cellIsCriteria(op string) (string, bool) {
+	switch op {
+	case "equal":
+		return "==", true
+	case "notEqual":
+		return "!=", true
+	case "greaterThan":
+		return ">", true
+	case "greaterThanOrEqual":
+		return ">=", true
+	case "lessThan":
+		return "<", true
+	case "lessThanOrEqual":
+		return "<=", true
+	case "between":
+		return "between", true
+	case "notBetween":
+		return "not between", true
+	}
+	return "", false
+}
+
+// validIconStyle reports whether name is an icon set Excel knows.
+func validIconStyle(name string) bool {
+	return oneOf(name, "3Arrows", "3ArrowsGray", "3Flags", "3Signs", "3Stars", "3Symbols", "3Symbols2",
+		"3TrafficLights1", "3TrafficLights2", "3Triangles", "4Arrows", "4ArrowsGray", "4Rating",
+		"4RedToBlack", "4TrafficLights", "5Arrows", "5ArrowsGray", "5Boxes", "5Quarters", "5Rating")
+}
+
+// addConditionalRule implements add_conditional_rule: one rule from the
+// top-level fields, or several from "rules"; all are applied or none.
+func (s *Service) addConditionalRule(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		ruleArgs
+		FilePath  string     `json:"file_path"`
+		SheetName string     `json:"sheet_name"`
+		Rules     []ruleArgs `json:"rules"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	rules := a.Rules
+	if a.RuleType != "" {
+		rules = append([]ruleArgs{a.ruleArgs}, rules...)
+	}
+	if len(rules) == 0 {
+		return nil, invalid("give rule_type (one rule) or rules (several)")
+	}
+	icon := false
+	for i := range rules {
+		if rules[i].CellRange == "" {
+			rules[i].CellRange = a.CellRange
+		}
+		icon = icon || rules[i].RuleType == "icon_set"
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{icon: icon}, func(b *book) (any, error) {
+		sheet, _, err := b.edit(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		applied := make([]any, 0, len(rules))
+		for i, r := range rules {
+			opt, err := b.conditionalOption(r)
+			if err != nil {
+				return nil, fmt.Errorf("rule %d: %w", i+1, err)
+			}
+			rng, err := parseRange(r.CellRange)
+			if err != nil {
+				return nil, fmt.Errorf("rule %d: %w", i+1, err)
+			}
+			if err := b.f.SetConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
+				return nil, newError(KindInvalidArgument, fmt.Sprintf("rule %d: invalid %s rule: %v", i+1, r.RuleType, err), err)
+			}
+			applied = append(applied, errorsjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
+		}
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "rules_added", Value: len(applied)},
+			{Key: "rules", Value: applied},
+		}, nil
+	})
+}
+
+// conditionalOption turns one rule into excelize options, validating it.
+func (b *book) conditionalOption(r ruleArgs) (excelize.ConditionalFormatOptions, error) {
+	opt := excelize.ConditionalFormatOptions{StopIfTrue: r.StopIfTrue}
+	if r.CellRange == "" {
+		return opt, invalid("cell_range is required")
+	}
+	switch r.RuleType {
+	case "cell_is":
+		crit, ok := cellIsCriteria(r.Operator)
+		if !ok {
+			return opt, invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
+		}
+		opt.Type, opt.Criteria = "cell", crit
+		if crit == "between" || crit == "not between" {
+			if len(r.Values) != 2 {
+				return opt, invalid("%s needs exactly two values", r.Operator)
+			}
+			opt.MinValue, opt.MaxValue = r.Values[0].String(), r.Values[1].String()
+		} else {
+			if len(r.Values) != 1 {
+				return opt, invalid("%s needs exactly one value", r.Operator)
+			}
+			opt.Value = r.Values[0].String()
+		}
+		return opt, b.ruleFormat(&opt, r.Format)
+	case "formula":
+		f := strings.TrimPrefix(strings.TrimSpace(r.Formula), "=")
+		if f == "" {
+			return opt, invalid("formula rules need a formula")
+		}
+		opt.Type, opt.Criteria, opt.Value = "formula", "=", f
+		return opt, b.ruleFormat(&opt, r.Format)
+	case "icon_set":
+		if !validIconStyle(r.IconStyle) {
+			return opt, invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
+		}
+		opt.Type, opt.IconStyle = "icon_set", r.IconStyle
+		return opt, nil
+	case "color_scale":
+		minC, err := colorOr(r.MinColor, "F8696B")
+		if err != nil {
+			return opt, err
+		}
+		maxC, err := colorOr(r.MaxColor, "63BE7B")
+		if err != nil {
+			return opt, err
+		}
+		opt.Type, opt.Criteria = "2_color_scale", "="
+		opt.MinType, opt.MaxType, opt.MinColor, opt.MaxColor = "min", "max", "#"+minC, "#"+maxC
+		if r.MidColor != "" {
+			midC, err := parseColor(r.MidColor)
+			if err != nil {
+				return opt, err
+			}
+			opt.Type, opt.MidType, opt.MidValue, opt.MidColor = "3_color_scale", "percentile", "50", "#"+midC
+		}
+		return opt, nil
+	case "data_bar":
+		c, err := colorOr(r.BarColor, "638EC6")
+		if err != nil {
+			return opt, err
+		}
+		opt.Type, opt.Criteria, opt.MinType, opt.MaxType, opt.BarColor = "data_bar", "=", "min", "max", "#"+c
+		return opt, nil
+	}
+	return opt, invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
+}
+
+// colorOr parses c, or returns def when c is empty.
+func colorOr(c, def string) (string, error) {
+	if c == "" {
+		return def, nil
+	}
+	return parseColor(c)
+}
+
+// ruleFormat registers the differential style of a rule.
+func (b *book) ruleFormat(opt *excelize.ConditionalFormatOptions, f *ruleFormat) error {
+	if f == nil {
+		f = &ruleFormat{FontColor: "9C0006", FillColor: "FFC7CE"} // Excel's "light red fill"
+	}
+	st := &excelize.Style{}
+	if f.FontColor != "" || f.Bold || f.Italic {
+		st.Font = &excelize.Font{Bold: f.Bold, Italic: f.Italic}
+		if f.FontColor != "" {
+			c, err := parseColor(f.FontColor)
+			if err != nil {
+				return err
+			}
+			st.Font.Color = c
+		}
+	}
+	if f.FillColor != "" {
+		c, err := parseColor(f.FillColor)
+		if err != nil {
+			return err
+		}
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{c}}
+	}
+	id, err := b.f.NewConditionalStyle(st)
+	if err != nil {
+		return newError(KindInvalidArgument, "invalid rule format: "+err.Error(), err)
+	}
+	opt.Format = &id
+	return nil
+}
+
+// dvTypes maps validation_type names to excelize's.
+func dvType(name string) (excelize.DataValidationType, bool) {
+	switch name {
+	case "whole":
+		return excelize.DataValidationTypeWhole, true
+	case "decimal":
+		return excelize.DataValidationTypeDecimal, true
+	case "date":
+		return excelize.DataValidationTypeDate, true
+	case "time":
+		return excelize.DataValidationTypeTime, true
+	case "textLength":
+		return excelize.DataValidationTypeTextLength, true
+	}
+	return 0, false
+}
+
+// dvOperator maps operator names to excelize's.
+func dvOperator(name string) (excelize.DataValidationOperator, bool) {
+	switch name {
+	case "", "between":
+		return excelize.DataValidationOperatorBetween, true
+	case "notBetween":
+		return excelize.DataValidationOperatorNotBetween, true
+	case "equal":
+		return excelize.DataValidationOperatorEqual, true
+	case "notEqual":
+		return excelize.DataValidationOperatorNotEqual, true
+	case "greaterThan":
+		return excelize.DataValidationOperatorGreaterThan, true
+	case "greaterThanOrEqual":
+		return excelize.DataValidationOperatorGreaterThanOrEqual, true
+	case "lessThan":
+		return excelize.DataValidationOperatorLessThan, true
+	case "lessThanOrEqual":
+		return excelize.DataValidationOperatorLessThanOrEqual, true
+	}
+	return 0, false
+}
+
+// addDataValidation implements add_data_validation.
+func (s *Service) addDataValidation(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath       string   `json:"file_path"`
+		SheetName      string   `json:"sheet_name"`
+		CellRange      string   `json:"cell_range"`
+		ValidationType string   `json:"validation_type"`
+		Operator       string   `json:"operator"`
+		Formula1       string   `json:"formula1"`
+		Formula2       string   `json:"formula2"`
+		Values         []string `json:"values"`
+		AllowBlank     *bool    `json:"allow_blank"`
+		ErrorTitle     string   `json:"error_title"`
+		ErrorMessage   string   `json:"error_message"`
+		PromptTitle    string   `json:"prompt_title"`
+		Prompt         string   `json:"prompt"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	rng, err := parseRange(a.CellRange)
+	if err != nil {
+		return nil, err
+	}
+	dv := excelize.NewDataValidation(a.AllowBlank == nil || *a.AllowBlank)
+	dv.Sqref = rng.String()
+	switch a.ValidationType {
+	case "list":
+		switch {
+		case len(a.Values) > 0:
+			if err := dv.SetDropList(a.Values); err != nil {
+				return nil, newError(KindInvalidArgument, "invalid list: "+err.Error(), err)
+			}
+		case a.Formula1 != "":
+			dv.SetSqrefDropList(strings.TrimPrefix(a.Formula1, "="))
+		default:
+			return nil, invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
+		}
+	case "custom":
+		if a.Formula1 == "" {
+			return nil, invalid("custom validation needs formula1")
+		}
+		dv.Type = "custom"
+		dv.Formula1 = strings.TrimPrefix(a.Formula1, "=")
+	default:
+		t, ok := dvType(a.ValidationType)
+		if !ok {
+			return nil, invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
+		}
+		op, ok := dvOperator(a.Operator)
+		if !ok {
+			return nil, invalid("invalid operator %q", a.Operator)
+		}
+		if a.Formula1 == "" {
+			return nil, invalid("%s validation needs formula1", a.ValidationType)
+		}
+		needsTwo := op == excelize.DataValidationOperatorBetween || op == excelize.DataValidationOperatorNotBetween
+		if needsTwo && a.Formula2 == "" {
+			return nil, invalid("operator %s needs formula2", a.Operator)
+		}
+		f2 := any(a.Formula2)
+		if !needsTwo {
+			f2 = a.Formula1
+		}
+		if err := dv.SetRange(a.Formula1, f2, t, op); err != nil {
+			return nil, newError(KindInvalidArgument, "invalid validation: "+err.Error(), err)
+		}
+		if !needsTwo {
+			dv.Formula2 = ""
+		}
+	}
+	if a.ErrorMessage != "" || a.ErrorTitle != "" {
+		dv.SetError(excelize.DataValidationErrorStyleStop, a.ErrorTitle, a.ErrorMessage)
+	}
+	if a.Prompt != "" || a.PromptTitle != "" {
+		dv.SetInput(a.PromptTitle, a.Prompt)
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		sheet, _, err := b.edit(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.f.AddDataValidation(sheet, dv); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot add validation: "+err.Error(), err)
+		}
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "range", Value: rng.String()},
+			{Key: "validation_type", Value: a.ValidationType},
+		}, nil
+	})
+}

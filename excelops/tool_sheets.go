@@ -1,0 +1,322 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// maxSheetName is Excel's longest sheet name.
+const maxSheetName = 31
+
+// checkSheetName refuses names Excel cannot store.
+func checkSheetName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return invalid("sheet name is empty")
+	}
+	if len([]rune(name)) > maxSheetName {
+		return invalid("sheet name %q is longer than %d characters", name, maxSheetName)
+	}
+	if strings.ContainsAny(name, `:\/?*[]`) || strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'") {
+		return invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
+	}
+	return nil
+}
+
+// hasSheet reports whether b has a sheet named name (case-insensitively, as Excel).
+func (b *book) hasSheet(name string) bool {
+	for _, s := range b.f.GetSheetList() {
+		if strings.EqualFold(s, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// sheetNames lists the sheets as JSON values.
+func (b *book) sheetNames() []any {
+	list := b.f.GetSheetList()
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}
+
+// createSheet implements create_sheet.
+func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+		Position  *int   `json:"position"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if err := checkSheetName(a.SheetName); err != nil {
+		return nil, err
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		if b.hasSheet(a.SheetName) {
+			return nil, invalid("sheet %q already exists", a.SheetName)
+		}
+		count := len(b.f.GetSheetList())
+		pos := count
+		if a.Position != nil {
+			if *a.Position < 0 || *a.Position > count {
+				return nil, invalid("position must be between 0 and %d, got %d", count, *a.Position)
+			}
+			pos = *a.Position
+		}
+		if _, err := b.f.NewSheet(a.SheetName); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+		}
+		if pos < count {
+			if err := b.f.MoveSheet(a.SheetName, b.f.GetSheetName(pos)); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot move sheet: "+err.Error(), err)
+			}
+		}
+		b.track(a.SheetName)
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: a.SheetName},
+			{Key: "position", Value: pos},
+			{Key: "sheets", Value: b.sheetNames()},
+		}, nil
+	})
+}
+
+// renameSheet implements rename_sheet.
+func (s *Service) renameSheet(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath string `json:"file_path"`
+		OldName  string `json:"old_name"`
+		NewName  string `json:"new_name"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if err := checkSheetName(a.NewName); err != nil {
+		return nil, err
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		old, err := b.sheet(a.OldName)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(old, a.NewName) && b.hasSheet(a.NewName) {
+			return nil, invalid("sheet %q already exists", a.NewName)
+		}
+		if err := b.f.SetSheetName(old, a.NewName); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
+		}
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "old_name", Value: old},
+			{Key: "new_name", Value: a.NewName},
+			{Key: "sheets", Value: b.sheetNames()},
+		}, nil
+	})
+}
+
+// deleteSheet implements delete_sheet (confirm=true required, as excelmanus).
+func (s *Service) deleteSheet(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+		Confirm   bool   `json:"confirm"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if !a.Confirm {
+		return nil, invalid("deleting sheet %q needs confirm=true", a.SheetName)
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		sheet, err := b.sheet(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		if len(b.f.GetSheetList()) == 1 {
+			return nil, invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
+		}
+		if err := b.f.DeleteSheet(sheet); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
+		}
+		delete(b.extents, sheet)
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "deleted_sheet", Value: sheet},
+			{Key: "remaining_sheets", Value: b.sheetNames()},
+		}, nil
+	})
+}
+
+// copiedCell is one source cell of copy_range_between_sheets.
+type copiedCell struct {
+	value   any
+	formula string
+}
+
+// copyRange implements copy_range_between_sheets (values and formulas, not
+// styles), within one workbook or across two.
+func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a struct {
+		SourceFile  string `json:"source_file"`
+		SourceSheet string `json:"source_sheet"`
+		SourceRange string `json:"source_range"`
+		TargetFile  string `json:"target_file"`
+		TargetSheet string `json:"target_sheet"`
+		TargetStart string `json:"target_start"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.TargetFile == "" {
+		a.TargetFile = a.SourceFile
+	}
+	if a.TargetSheet == "" {
+		a.TargetSheet = "Sheet1"
+	}
+	if a.TargetStart == "" {
+		a.TargetStart = "A1"
+	}
+	src, err := parseRange(a.SourceRange)
+	if err != nil {
+		return nil, err
+	}
+	if src.cells() > int64(s.limits.MaxWriteCells) {
+		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", src, s.limits.MaxWriteCells))
+	}
+	tc, tr, err := parseCell(a.TargetStart)
+	if err != nil {
+		return nil, err
+	}
+	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
+	if dst.c2 > excelize.MaxColumns || dst.r2 > excelize.TotalRows {
+		return nil, invalid("the copy starting at %s does not fit in a sheet", a.TargetStart)
+	}
+	if err := checkSheetName(a.TargetSheet); err != nil {
+		return nil, err
+	}
+	srcPath, err := s.box.resolve(a.SourceFile)
+	if err != nil {
+		return nil, err
+	}
+	dstPath, err := s.box.resolve(a.TargetFile)
+	if err != nil {
+		return nil, err
+	}
+	var cells [][]copiedCell
+	var srcSheet, srcName string
+	load := func(b *book) error {
+		sheet, _, err := b.edit(a.SourceSheet)
+		if err != nil {
+			return err
+		}
+		srcSheet, srcName = sheet, b.name()
+		cells, err = b.cells(sheet, src)
+		return err
+	}
+	if srcPath != dstPath {
+		// Read the source under its own shared lock first; the target
+		// is then changed under its exclusive lock.
+		if _, err := s.read(ctx, a.SourceFile, func(b *book) (any, error) { return nil, load(b) }); err != nil {
+			return nil, err
+		}
+	}
+	return s.mutate(ctx, a.TargetFile, mutateOpts{}, func(b *book) (any, error) {
+		if srcPath == dstPath {
+			if err := load(b); err != nil {
+				return nil, err
+			}
+		}
+		if !b.hasSheet(a.TargetSheet) {
+			if _, err := b.f.NewSheet(a.TargetSheet); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+			}
+			b.track(a.TargetSheet)
+		}
+		sheet, ext, err := b.edit(a.TargetSheet)
+		if err != nil {
+			return nil, err
+		}
+		written := 0
+		for i, row := range cells {
+			for j, c := range row {
+				ref := cellName(dst.c1+j, dst.r1+i)
+				if c.formula != "" {
+					err = b.f.SetCellFormula(sheet, ref, c.formula)
+				} else {
+					err = b.f.SetCellValue(sheet, ref, c.value)
+				}
+				if err != nil {
+					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+				}
+				written++
+			}
+		}
+		ext.widen(dst.r1, dst.c1)
+		ext.widen(dst.r2, dst.c2)
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "source", Value: errorsjson.Object{{Key: "file", Value: srcName}, {Key: "sheet", Value: srcSheet}, {Key: "range", Value: src.String()}}},
+			{Key: "target", Value: errorsjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}},
+			{Key: "rows_copied", Value: len(cells)},
+			{Key: "cells_written", Value: written},
+		}, nil
+	})
+}
+
+// cells reads the values and formulas of rng with their types.
+func (b *book) cells(sheet string, rng cellRange) ([][]copiedCell, error) {
+	out := make([][]copiedCell, 0, rng.r2-rng.r1+1)
+	for r := rng.r1; r <= rng.r2; r++ {
+		row := make([]copiedCell, 0, rng.c2-rng.c1+1)
+		for c := rng.c1; c <= rng.c2; c++ {
+			ref := cellName(c, r)
+			formula, err := b.f.GetCellFormula(sheet, ref)
+			if err != nil {
+				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			}
+			if formula != "" {
+				row = append(row, copiedCell{formula: formula})
+				continue
+			}
+			v, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+			if err != nil {
+				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			}
+			t, _ := b.f.GetCellType(sheet, ref)
+			row = append(row, copiedCell{value: typedValue(v, t)})
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// typedValue converts a raw cell text to the Go value excelize writes back
+// with the same type.
+func typedValue(v string, t excelize.CellType) any {
+	switch {
+	case v == "":
+		return nil
+	case t == excelize.CellTypeBool:
+		return v == "1" || strings.EqualFold(v, "true")
+	case t == excelize.CellTypeNumber || t == excelize.CellTypeUnset:
+		if n := jsonCell(v); n != nil {
+			if _, isText := n.(string); !isText || t == excelize.CellTypeNumber {
+				return n
+			}
+		}
+	}
+	return v
+}

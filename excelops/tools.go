@@ -1,0 +1,166 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// Shared schema fragments (argument names follow excelmanus).
+const (
+	pFile  = `"file_path": {"type": "string", "description": "Workbook path inside the workspace (.xlsx)"}`
+	pSheet = `"sheet_name": {"type": "string", "description": "Sheet name; default the active sheet"}`
+	pRange = `"cell_range": {"type": "string", "description": "A1-style range such as \"A1:C3\" or \"A1\""}`
+)
+
+// toolSpec is one tool before registration.
+type toolSpec struct {
+	name, desc, schema string
+	fn                 func(context.Context, json.RawMessage) (any, error)
+	timeout            time.Duration
+}
+
+// tools lists every spreadsheet tool in registration order.
+func (s *Service) tools() []registry.Tool {
+	specs := []toolSpec{
+		{"list_sheets", "List the sheets of an Excel workbook with their order and which one is active.",
+			`{"type": "object", "properties": {` + pFile + `}, "required": ["file_path"], "additionalProperties": false}`,
+			s.listSheets, readTimeout},
+		{"read_excel", "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"range": {"type": "string", "description": "Exact A1 range to read, e.g. \"A1:T100\"; omit for summary mode"},
+			"max_rows": {"type": "integer", "minimum": 1, "description": "Rows per page (summary default 50)"},
+			"offset": {"type": "integer", "minimum": 0, "description": "Rows to skip (paging); use next_offset"}},
+			"required": ["file_path"], "additionalProperties": false}`,
+			s.readExcel, readTimeout},
+		{"write_cells", "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"cell": {"type": "string", "description": "Target cell such as \"A1\" (single-cell mode)"},
+			"value": {"description": "Value for cell: number, string, boolean, null or \"=FORMULA\""},
+			"cell_range": {"type": "string", "description": "Top-left cell or range of the block (block mode)"},
+			"values": {"type": "array", "items": {"type": "array", "items": {}}, "description": "Rows of values (block mode)"}},
+			"required": ["file_path"], "additionalProperties": false}`,
+			s.writeCells, writeTimeout},
+		{"insert_rows", "Insert empty rows before a row number; existing rows move down.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"row": {"type": "integer", "minimum": 1, "description": "Row number (1-based) to insert before"},
+			"count": {"type": "integer", "minimum": 1, "maximum": 10000, "description": "Rows to insert, default 1"}},
+			"required": ["file_path", "row"], "additionalProperties": false}`,
+			s.insertRows, writeTimeout},
+		{"insert_columns", "Insert empty columns before a column (letter like \"C\" or number); existing columns move right.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"column": {"type": ["string", "integer"], "description": "Column letter (\"C\") or number (3) to insert before"},
+			"count": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Columns to insert, default 1"}},
+			"required": ["file_path", "column"], "additionalProperties": false}`,
+			s.insertColumns, writeTimeout},
+		{"delete_rows", "Delete rows starting at a row number; rows below move up.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"row": {"type": "integer", "minimum": 1, "description": "First row (1-based) to delete"},
+			"count": {"type": "integer", "minimum": 1, "maximum": 10000, "description": "Rows to delete, default 1"}},
+			"required": ["file_path", "row"], "additionalProperties": false}`,
+			s.deleteRows, writeTimeout},
+		{"format_cells", "Apply font, fill, border, alignment and number format to a range; unspecified attributes are kept.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `,
+			"font": {"type": "object", "properties": {"name": {"type": "string"}, "size": {"type": "number"}, "bold": {"type": "boolean"}, "italic": {"type": "boolean"}, "underline": {"type": "string", "enum": ["single", "double", "none"]}, "strike": {"type": "boolean"}, "color": {"type": "string"}}, "additionalProperties": false},
+			"fill": {"type": "object", "properties": {"color": {"type": "string"}}, "required": ["color"], "additionalProperties": false},
+			"border": {"type": "object", "properties": {"style": {"type": "string"}, "color": {"type": "string"},
+				"left": {"$ref": "#/$defs/side"}, "right": {"$ref": "#/$defs/side"}, "top": {"$ref": "#/$defs/side"}, "bottom": {"$ref": "#/$defs/side"}}, "additionalProperties": false},
+			"alignment": {"type": "object", "properties": {"horizontal": {"type": "string"}, "vertical": {"type": "string"}, "wrap_text": {"type": "boolean"}, "text_rotation": {"type": "integer", "minimum": 0, "maximum": 180}, "indent": {"type": "integer", "minimum": 0, "maximum": 250}, "shrink_to_fit": {"type": "boolean"}}, "additionalProperties": false},
+			"number_format": {"type": "string", "description": "Excel number format such as \"#,##0.00\""}},
+			"required": ["file_path", "cell_range"], "additionalProperties": false,
+			"$defs": {"side": {"type": "object", "properties": {"style": {"type": "string"}, "color": {"type": "string"}}, "additionalProperties": false}}}`,
+			s.formatCells, writeTimeout},
+		{"read_cell_styles", "Read the font, fill, border, alignment and number format of the cells of a range (first 200 styled cells).",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `}, "required": ["file_path", "cell_range"], "additionalProperties": false}`,
+			s.readCellStyles, readTimeout},
+		{"adjust_column_width", "Set column widths ({\"A\": 20}) or fit them to their content (auto_fit).",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"columns": {"type": "object", "additionalProperties": {"type": "number"}, "description": "Column letter to width, e.g. {\"A\": 20}"},
+			"auto_fit": {"type": "boolean", "description": "Fit every used column to its longest value"}},
+			"required": ["file_path"], "additionalProperties": false}`,
+			s.adjustColumnWidth, writeTimeout},
+		{"merge_cells", "Merge a range of cells into one.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `}, "required": ["file_path", "cell_range"], "additionalProperties": false}`,
+			s.mergeCells(true), writeTimeout},
+		{"unmerge_cells", "Unmerge a merged range.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `}, "required": ["file_path", "cell_range"], "additionalProperties": false}`,
+			s.mergeCells(false), writeTimeout},
+		{"add_conditional_rule", "Add conditional formatting (cell_is, formula, icon_set, color_scale, data_bar) to a range; several rules apply all-or-nothing.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `, ` + ruleProps + `,
+			"rules": {"type": "array", "minItems": 1, "items": {"type": "object", "properties": {` + pRange + `, ` + ruleProps + `}, "required": ["rule_type"], "additionalProperties": false}}},
+			"required": ["file_path"], "additionalProperties": false,
+			"$defs": {"format": {"type": "object", "properties": {"font_color": {"type": "string"}, "fill_color": {"type": "string"}, "bold": {"type": "boolean"}, "italic": {"type": "boolean"}}, "additionalProperties": false}}}`,
+			s.addConditionalRule, writeTimeout},
+		{"add_data_validation", "Add data validation (list, whole, decimal, date, time, textLength, custom) to a range.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `,
+			"validation_type": {"type": "string", "enum": ["list", "whole", "decimal", "date", "time", "textLength", "custom"]},
+			"operator": {"type": "string", "enum": ["between", "notBetween", "equal", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual"]},
+			"formula1": {"type": "string"}, "formula2": {"type": "string"},
+			"values": {"type": "array", "items": {"type": "string"}, "description": "Allowed values of a list validation"},
+			"allow_blank": {"type": "boolean"}, "error_title": {"type": "string"}, "error_message": {"type": "string"},
+			"prompt_title": {"type": "string"}, "prompt": {"type": "string"}},
+			"required": ["file_path", "cell_range", "validation_type"], "additionalProperties": false}`,
+			s.addDataValidation, writeTimeout},
+		{"create_sheet", "Create an empty sheet, optionally at a position (0 = first).",
+			`{"type": "object", "properties": {` + pFile + `,
+			"sheet_name": {"type": "string", "description": "New sheet name"},
+			"position": {"type": "integer", "minimum": 0, "description": "Index to insert at; default last"}},
+			"required": ["file_path", "sheet_name"], "additionalProperties": false}`,
+			s.createSheet, writeTimeout},
+		{"rename_sheet", "Rename a sheet.",
+			`{"type": "object", "properties": {` + pFile + `,
+			"old_name": {"type": "string"}, "new_name": {"type": "string"}},
+			"required": ["file_path", "old_name", "new_name"], "additionalProperties": false}`,
+			s.renameSheet, writeTimeout},
+		{"delete_sheet", "Delete a sheet (needs confirm=true).",
+			`{"type": "object", "properties": {` + pFile + `,
+			"sheet_name": {"type": "string", "description": "Sheet to delete"},
+			"confirm": {"type": "boolean", "description": "Must be true"}},
+			"required": ["file_path", "sheet_name"], "additionalProperties": false}`,
+			s.deleteSheet, writeTimeout},
+		{"copy_range_between_sheets", "Copy the values and formulas of a range to another sheet, in the same or another workbook.",
+			`{"type": "object", "properties": {
+			"source_file": {"type": "string", "description": "Source workbook path"},
+			"source_sheet": {"type": "string"}, "source_range": {"type": "string", "description": "e.g. \"A1:D10\""},
+			"target_file": {"type": "string", "description": "Target workbook; default the source"},
+			"target_sheet": {"type": "string", "description": "Default Sheet1; created when missing"},
+			"target_start": {"type": "string", "description": "Top-left target cell, default A1"}},
+			"required": ["source_file", "source_sheet", "source_range"], "additionalProperties": false}`,
+			s.copyRange, writeTimeout},
+		{"create_excel_chart", "Insert a native Excel chart (bar, line, pie, scatter, area) built from a data range.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
+			"chart_type": {"type": "string", "enum": ["bar", "line", "pie", "scatter", "area"]},
+			"data_range": {"type": "string", "description": "Data with a header row naming the series, e.g. \"B1:D20\""},
+			"categories_range": {"type": "string", "description": "Category labels, e.g. \"A2:A20\""},
+			"target_cell": {"type": "string", "description": "Top-left cell of the chart"},
+			"target_sheet": {"type": "string", "description": "Sheet to place the chart on; created when missing"},
+			"title": {"type": "string"}, "x_title": {"type": "string"}, "y_title": {"type": "string"},
+			"width": {"type": "number", "description": "cm, default 15"}, "height": {"type": "number", "description": "cm, default 10"},
+			"from_rows": {"type": "boolean", "description": "Series are rows instead of columns"}},
+			"required": ["file_path", "chart_type", "data_range"], "additionalProperties": false}`,
+			s.createChart, writeTimeout},
+	}
+	out := make([]registry.Tool, len(specs))
+	for i, sp := range specs {
+		out[i] = registry.Tool{
+			Name:        sp.name,
+			Description: sp.desc,
+			InputSchema: json.RawMessage(sp.schema),
+			Func:        sp.fn,
+			Timeout:     sp.timeout,
+		}
+	}
+	return out
+}
+
+// ruleProps are the properties of one conditional rule.
+const ruleProps = `"rule_type": {"type": "string", "enum": ["cell_is", "formula", "icon_set", "color_scale", "data_bar"]},
+	"operator": {"type": "string", "description": "cell_is: equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween"},
+	"values": {"type": "array", "items": {"type": "number"}, "maxItems": 2, "description": "cell_is operands (two for between/notBetween)"},
+	"formula": {"type": "string", "description": "formula rule, e.g. \"$A1>10\""},
+	"format": {"$ref": "#/$defs/format"},
+	"icon_style": {"type": "string", "description": "icon_set style, e.g. 3TrafficLights1"},
+	"min_color": {"type": "string"}, "mid_color": {"type": "string"}, "max_color": {"type": "string"},
+	"bar_color": {"type": "string"}, "stop_if_true": {"type": "boolean"}`

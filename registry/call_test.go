@@ -1,0 +1,255 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// update rewrites testdata/call_*.golden: go test ./registry -run Golden -update.
+// tests/vectors/generate.py --check proves each is Python's json.dumps.
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// shortTimeout is the per-call deadline of the timeout cases: long enough
+// for a trivial tool on a loaded machine, short enough to keep tests fast.
+const shortTimeout = 50 * time.Millisecond
+
+// strictSchema exercises every validation keyword issue 2 lists.
+const strictSchema = `{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "minLength": 1, "maxLength": 8},
+    "count": {"type": "integer", "minimum": 1, "maximum": 10},
+    "mode": {"type": "string", "enum": ["read", "write"]},
+    "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]+$"},
+    "a": {"type": "object", "properties": {"b": {"type": "array", "items": {"type": "integer"}}}}
+  },
+  "required": ["file_path", "count"],
+  "additionalProperties": false
+}`
+
+// testRegistry builds the tools of the CallTool table. release unblocks the
+// tool that ignores its context once the test is over.
+func testRegistry(t *testing.T) *registry.Registry {
+	t.Helper()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	reg := registry.New()
+	ok := func(context.Context, json.RawMessage) (any, error) {
+		return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "结果", Value: "完成 😀"}}, nil
+	}
+	tools := []registry.Tool{
+		{Name: "strict", Description: "validates", InputSchema: json.RawMessage(strictSchema), Func: ok},
+		{Name: "open_object", Func: func(_ context.Context, args json.RawMessage) (any, error) {
+			return json.RawMessage(args), nil
+		}},
+		{Name: "fails", Func: func(context.Context, json.RawMessage) (any, error) {
+			return nil, fmt.Errorf("open 销售.xlsx: %w", fs.ErrNotExist)
+		}},
+		{Name: "fatal", Func: func(context.Context, json.RawMessage) (any, error) {
+			return nil, errorsjson.Fatal(errorsjson.Exception("RuntimeError", "workbook is corrupt"))
+		}},
+		{Name: "panic_string", Func: func(context.Context, json.RawMessage) (any, error) { panic("boom") }},
+		{Name: "panic_error", Func: func(context.Context, json.RawMessage) (any, error) {
+			panic(fmt.Errorf("wrapped: %w", fs.ErrClosed))
+		}},
+		{Name: "panic_nil_deref", Func: func(context.Context, json.RawMessage) (any, error) {
+			var m *struct{ n int }
+			return m.n, nil
+		}},
+		{Name: "ignores_ctx", Func: func(context.Context, json.RawMessage) (any, error) {
+			<-release
+			return "late", nil
+		}},
+		{Name: "returns_ctx_err", Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}},
+		{Name: "fallback", Func: func(context.Context, json.RawMessage) (any, error) {
+			return nil, &errorsjson.FallbackRequest{To: errorsjson.FallbackChatService, Reason: "PREVIEW_MODE"}
+		}},
+		{Name: "unencodable", Func: func(context.Context, json.RawMessage) (any, error) { return make(chan int), nil }},
+	}
+	for _, tool := range tools {
+		require.NoError(t, reg.Register(tool))
+	}
+	return reg
+}
+
+func TestCallToolGolden(t *testing.T) {
+	reg := testRegistry(t)
+	valid := `{"file_path": "a.xlsx", "count": 3}`
+	tests := []struct {
+		name    string
+		tool    string
+		args    string
+		opts    []registry.CallOption
+		cancel  bool // cancel the caller's context while the tool runs
+		code    errorsjson.Code
+		isError bool
+	}{
+		{name: "success", tool: "strict", args: valid},
+		{name: "success_multibyte_within_code_points", tool: "strict", args: `{"file_path": "销售.xlsx", "count": 1}`},
+		{name: "success_multibyte_8_code_points", tool: "strict", args: `{"file_path": "销售数据表格😀é", "count": 1}`},
+		{name: "unknown_tool", tool: "nope", args: valid, code: errorsjson.CodeNotFound, isError: true},
+		{name: "scope_refused", tool: "strict", args: valid, opts: []registry.CallOption{registry.WithScope([]string{"fails"})}, code: errorsjson.CodeNotAllowed, isError: true},
+		{name: "scope_checked_before_lookup", tool: "nope", args: valid, opts: []registry.CallOption{registry.WithScope([]string{"strict"})}, code: errorsjson.CodeNotAllowed, isError: true},
+		{name: "empty_scope_allows_nothing", tool: "strict", args: valid, opts: []registry.CallOption{registry.WithScope([]string{})}, code: errorsjson.CodeNotAllowed, isError: true},
+		{name: "scope_allows", tool: "strict", args: valid, opts: []registry.CallOption{registry.WithScope([]string{"strict"})}},
+		{name: "malformed_json", tool: "strict", args: `{"file_path": `, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "not_object_array", tool: "strict", args: `[1, 2]`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "not_object_string", tool: "open_object", args: `"x"`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "not_object_null", tool: "open_object", args: `null`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "empty_args_are_empty_object", tool: "open_object", args: ``},
+		{name: "missing_required", tool: "strict", args: `{}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "wrong_type", tool: "strict", args: `{"file_path": 5, "count": "3"}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "enum", tool: "strict", args: `{"file_path": "a", "count": 1, "mode": "delete"}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "minimum", tool: "strict", args: `{"file_path": "a", "count": 0}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "maximum", tool: "strict", args: `{"file_path": "a", "count": 11}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "min_length", tool: "strict", args: `{"file_path": "", "count": 1}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "max_length_code_points", tool: "strict", args: `{"file_path": "销售数据表格😀éX", "count": 1}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "pattern", tool: "strict", args: `{"file_path": "a", "count": 1, "code": "ab12"}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "additional_properties", tool: "strict", args: `{"file_path": "a", "count": 1, "sheet": "S1", "extra": 1}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "nested_path", tool: "strict", args: `{"file_path": "a", "count": 1, "a": {"b": [1, 2, "three"]}}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "many_violations", tool: "strict", args: `{"file_path": "", "count": 0, "mode": 1, "code": "x", "a": {"b": ["1", "2", "3"]}, "z": 1}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "tool_error", tool: "fails", args: `{}`, code: errorsjson.CodeExecution, isError: true},
+		{name: "tool_error_fatal", tool: "fatal", args: `{}`, code: errorsjson.CodeFatal, isError: true},
+		{name: "panic_string", tool: "panic_string", args: `{}`, code: errorsjson.CodeInternal, isError: true},
+		{name: "panic_error", tool: "panic_error", args: `{}`, code: errorsjson.CodeInternal, isError: true},
+		{name: "panic_nil_deref", tool: "panic_nil_deref", args: `{}`, code: errorsjson.CodeInternal, isError: true},
+		{name: "deadline_tool_ignores_ctx", tool: "ignores_ctx", args: `{}`, opts: []registry.CallOption{registry.WithTimeout(shortTimeout)}, code: errorsjson.CodeTimeout, isError: true},
+		{name: "deadline_tool_returns_ctx_err", tool: "returns_ctx_err", args: `{}`, opts: []registry.CallOption{registry.WithTimeout(shortTimeout)}, code: errorsjson.CodeTimeout, isError: true},
+		{name: "cancelled_by_caller", tool: "ignores_ctx", args: `{}`, cancel: true, code: errorsjson.CodeCancelled, isError: true},
+		{name: "cancelled_tool_returns_ctx_err", tool: "returns_ctx_err", args: `{}`, cancel: true, code: errorsjson.CodeCancelled, isError: true},
+		{name: "fallback_request", tool: "fallback", args: `{}`},
+		{name: "result_not_encodable", tool: "unencodable", args: `{}`, code: errorsjson.CodeExecution, isError: true},
+		{name: "raw_result_reencoded", tool: "open_object", args: `{"z":1,"a":[1.0,"表"],"n":null}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			if tc.cancel {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				time.AfterFunc(shortTimeout, cancel)
+				defer cancel()
+			}
+			res := reg.CallTool(ctx, tc.tool, []byte(tc.args), tc.opts...)
+			assert.Equal(t, tc.isError, res.IsError)
+			assert.Equal(t, tc.code, res.Code)
+			assert.Equal(t, tc.tool == "fallback", res.Fallback)
+			assert.Positive(t, res.Elapsed)
+			checkGolden(t, "call_"+tc.name, res.Text)
+		})
+	}
+}
+
+// TestCallToolAfterDeadlineReported: a tool that finishes but only after
+// the caller cancelled is reported as cancelled, not as a success.
+func TestCallToolCancelledBeforeStart(t *testing.T) {
+	reg := testRegistry(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := reg.CallTool(ctx, "returns_ctx_err", []byte(`{}`))
+	assert.Equal(t, errorsjson.CodeCancelled, res.Code)
+}
+
+func TestCallToolTimeoutSources(t *testing.T) {
+	seen := make(chan time.Duration, 1)
+	deadlineOf := func(ctx context.Context, _ json.RawMessage) (any, error) {
+		d, ok := ctx.Deadline()
+		if !ok {
+			return nil, errors.New("no deadline")
+		}
+		seen <- time.Until(d)
+		return "ok", nil
+	}
+	tests := []struct {
+		name    string
+		regOpts []registry.Option
+		tool    time.Duration
+		call    []registry.CallOption
+		atMost  time.Duration
+		atLeast time.Duration
+	}{
+		{"registry default", []registry.Option{registry.WithDefaultTimeout(time.Hour), registry.WithMaxTimeout(2 * time.Hour)}, 0, nil, time.Hour, 59 * time.Minute},
+		{"tool default", nil, 3 * time.Second, nil, 3 * time.Second, 2 * time.Second},
+		{"caller override", nil, 3 * time.Second, []registry.CallOption{registry.WithTimeout(time.Minute)}, time.Minute, 59 * time.Second},
+		{"server maximum caps the caller", []registry.Option{registry.WithMaxTimeout(5 * time.Second)}, 0, []registry.CallOption{registry.WithTimeout(time.Hour)}, 5 * time.Second, 4 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registry.New(tc.regOpts...)
+			require.NoError(t, reg.Register(registry.Tool{Name: "d", Func: deadlineOf, Timeout: tc.tool}))
+			res := reg.CallTool(context.Background(), "d", nil, tc.call...)
+			require.False(t, res.IsError, res.Text)
+			got := <-seen
+			assert.LessOrEqual(t, got, tc.atMost)
+			assert.GreaterOrEqual(t, got, tc.atLeast)
+		})
+	}
+}
+
+func TestCallToolProgress(t *testing.T) {
+	reg := registry.New()
+	require.NoError(t, reg.Register(registry.Tool{Name: "p", Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
+		for i := range 3 {
+			registry.ReportProgress(ctx, float64(i+1), 3, fmt.Sprintf("step %d", i+1))
+		}
+		return "done", nil
+	}}))
+	var got []string
+	res := reg.CallTool(context.Background(), "p", nil, registry.WithProgress(func(p, total float64, msg string) {
+		got = append(got, fmt.Sprintf("%g/%g %s", p, total, msg))
+	}))
+	require.False(t, res.IsError, res.Text)
+	assert.Equal(t, []string{"1/3 step 1", "2/3 step 2", "3/3 step 3"}, got)
+	// Without a receiver, reporting is a no-op.
+	assert.NotPanics(t, func() { registry.ReportProgress(context.Background(), 1, 1, "x") })
+}
+
+func TestCallToolTruncates(t *testing.T) {
+	reg := registry.New(registry.WithMaxResultChars(120))
+	rows := make([]any, 50)
+	for i := range rows {
+		rows[i] = []any{i, "数据😀"}
+	}
+	require.NoError(t, reg.Register(registry.Tool{Name: "big", Func: func(context.Context, json.RawMessage) (any, error) {
+		return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "rows", Value: rows}}, nil
+	}}))
+	require.NoError(t, reg.Register(registry.Tool{Name: "uncapped", MaxResultChars: -1, Func: func(context.Context, json.RawMessage) (any, error) {
+		return rows, nil
+	}}))
+	res := reg.CallTool(context.Background(), "big", nil)
+	assert.False(t, res.IsError)
+	checkGolden(t, "call_truncated_list", res.Text)
+	res = reg.CallTool(context.Background(), "uncapped", nil)
+	full, err := errorsjson.MarshalString(rows)
+	require.NoError(t, err)
+	assert.Equal(t, full, res.Text)
+}
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run `go test ./registry -run Golden -update`")
+	assert.Equal(t, string(want), got)
+}

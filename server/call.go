@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"github.com/tidwall/gjson"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// ErrInvalidParams is the kind of every params error (JSON-RPC -32602).
+var ErrInvalidParams = errors.New("Invalid params")
+
+// call is one tools/call in flight.
+type call struct {
+	id        string // raw JSON id
+	name      string
+	args      []byte
+	opts      []registry.CallOption
+	ctx       context.Context
+	cancel    context.CancelFunc
+	cancelled atomic.Bool // by notifications/cancelled: send no answer
+	answered  atomic.Bool // no progress after the answer
+}
+
+// parseScope reads _meta.toolScope: absent, or a list of strings.
+func parseScope(meta gjson.Result) ([]string, bool, error) {
+	v := meta.Get("toolScope")
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil, false, nil
+	}
+	if !v.IsArray() {
+		return nil, false, fmt.Errorf("%w: _meta.toolScope must be a list of tool names", ErrInvalidParams)
+	}
+	scope := []string{}
+	var err error
+	v.ForEach(func(_, n gjson.Result) bool {
+		if n.Type != gjson.String {
+			err = fmt.Errorf("%w: _meta.toolScope must be a list of tool names", ErrInvalidParams)
+			return false
+		}
+		scope = append(scope, n.Str)
+		return true
+	})
+	return scope, err == nil, err
+}
+
+// newCall validates tools/call params into a call (not yet started).
+func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
+	name := params.Get("name")
+	if name.Type != gjson.String {
+		return nil, fmt.Errorf("%w: params.name must be a string", ErrInvalidParams)
+	}
+	cl := &call{id: id, name: name.Str}
+	if args := params.Get("arguments"); args.Exists() {
+		cl.args = []byte(args.Raw)
+	}
+	meta := params.Get("_meta")
+	if meta.Exists() && !meta.IsObject() {
+		return nil, fmt.Errorf("%w: params._meta must be an object", ErrInvalidParams)
+	}
+	scope, hasScope, err := parseScope(meta)
+	if err != nil {
+		return nil, err
+	}
+	if hasScope {
+		cl.opts = append(cl.opts, registry.WithScope(scope))
+	}
+	if t := meta.Get("timeoutMs"); t.Exists() {
+		if t.Type != gjson.Number || t.Num <= 0 {
+			return nil, fmt.Errorf("%w: _meta.timeoutMs must be a positive number", ErrInvalidParams)
+		}
+		cl.opts = append(cl.opts, registry.WithTimeout(time.Duration(t.Num*float64(time.Millisecond))))
+	}
+	if tok := meta.Get("progressToken"); tok.Exists() {
+		if tok.Type != gjson.String && tok.Type != gjson.Number {
+			return nil, fmt.Errorf("%w: _meta.progressToken must be a string or a number", ErrInvalidParams)
+		}
+		token := tok.Raw
+		cl.opts = append(cl.opts, registry.WithProgress(func(progress, total float64, message string) {
+			if !cl.answered.Load() {
+				c.notify(appendProgress(nil, token, progress, total, message))
+			}
+		}))
+	}
+	return cl, nil
+}
+
+// startCall admits a tools/call: it waits for admission (the reader stops
+// reading while 2*MaxConcurrentCalls calls are admitted) and runs the call
+// on its own goroutine.
+func (c *conn) startCall(id string, params gjson.Result) {
+	cl, err := c.newCall(id, params)
+	if err != nil {
+		c.send(appendError(nil, id, CodeInvalidParams, err.Error()))
+		return
+	}
+	select {
+	case c.admit <- struct{}{}:
+	case <-c.closed:
+		return
+	}
+	c.mu.Lock()
+	switch _, dup := c.inflight[id]; {
+	case c.draining:
+		c.mu.Unlock()
+		<-c.admit
+		c.send(appendError(nil, id, CodeShuttingDown, "server is shutting down"))
+		return
+	case dup:
+		c.mu.Unlock()
+		<-c.admit
+		c.send(appendError(nil, id, CodeInvalidRequest, "Invalid Request: a request with this id is already in flight"))
+		return
+	}
+	cl.ctx, cl.cancel = context.WithCancel(c.ctx)
+	c.inflight[id] = cl
+	c.mu.Unlock()
+	c.nCalls.Add(1)
+	c.calls.Add(1)
+	go c.runCall(cl)
+}
+
+func (c *conn) runCall(cl *call) {
+	defer c.calls.Done()
+	defer func() { <-c.admit }()
+	defer c.finish(cl)
+	select {
+	case c.slots <- struct{}{}:
+		defer func() { <-c.slots }()
+	case <-cl.ctx.Done():
+		if cl.cancelled.Load() {
+			return // cancelled while waiting for a slot: no answer
+		}
+		// The connection is going away: CallTool answers "cancelled" at once.
+	}
+	res := c.s.reg.CallTool(cl.ctx, cl.name, cl.args, cl.opts...)
+	cl.answered.Store(true)
+	if c.infoEnabled() {
+		c.log.WithFields(logrus.Fields{
+			"tool":        cl.name,
+			"error_code":  string(res.Code),
+			"is_error":    res.IsError,
+			"fallback":    res.Fallback,
+			"cancelled":   cl.cancelled.Load(),
+			"duration_ms": float64(res.Elapsed.Microseconds()) / 1000,
+		}).Info("call")
+	}
+	if cl.cancelled.Load() {
+		return
+	}
+	c.send(appendCallResult(make([]byte, 0, len(res.Text)+96), cl.id, res.Text, res.IsError))
+}
+
+func (c *conn) finish(cl *call) {
+	cl.cancel()
+	c.mu.Lock()
+	delete(c.inflight, cl.id)
+	c.markIdleLocked()
+	c.mu.Unlock()
+}
+
+type levelChecker interface {
+	IsLevelEnabled(logrus.Level) bool
+}
+
+// infoEnabled skips building per-call fields when info is off.
+func (c *conn) infoEnabled() bool {
+	if lc, ok := c.log.(levelChecker); ok {
+		return lc.IsLevelEnabled(logrus.InfoLevel)
+	}
+	return true
+}

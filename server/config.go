@@ -1,0 +1,107 @@
+package server
+
+import (
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Defaults of Config fields left zero.
+const (
+	// DefaultReadLimit caps one inbound frame (a JSON-RPC message) at 16 MiB.
+	DefaultReadLimit = 16 << 20
+	// DefaultMaxConcurrentCalls is how many tools/call run at once on one
+	// connection.
+	DefaultMaxConcurrentCalls = 64
+	// DefaultOutboundQueue is how many messages may wait for the writer of
+	// one connection.
+	DefaultOutboundQueue = 256
+	// DefaultWriteTimeout is how long one frame write, or a wait for room in
+	// the outbound queue, may take before the client is dropped as too slow.
+	DefaultWriteTimeout = 10 * time.Second
+	// DefaultPingInterval is how often the server pings an idle client.
+	DefaultPingInterval = 30 * time.Second
+	// DefaultPongWait is how long the server waits for any frame (a pong
+	// included) before it drops the client.
+	DefaultPongWait = 75 * time.Second
+	// DefaultMaxConnections caps simultaneous WebSocket connections.
+	DefaultMaxConnections = 4096
+	// DefaultHandshakeTimeout bounds the HTTP upgrade.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// closeWriteTimeout bounds writing a close frame.
+	closeWriteTimeout = time.Second
+	// ioBufferSize is the read and write buffer size of a connection.
+	ioBufferSize = 16 << 10
+)
+
+// Config configures a Server. Zero fields take the defaults above.
+type Config struct {
+	// Token, when set, is required as "Authorization: Bearer <token>".
+	Token string
+	// AllowedOrigins are Origin values accepted besides same-host and
+	// loopback origins (e.g. "https://app.example.com").
+	AllowedOrigins []string
+	// ReadLimit caps one inbound frame in bytes; bigger frames are closed
+	// with 1009.
+	ReadLimit int64
+	// MaxConcurrentCalls bounds concurrently running calls per connection.
+	MaxConcurrentCalls int
+	// OutboundQueue bounds the messages waiting for the writer.
+	OutboundQueue int
+	// WriteTimeout bounds one frame write and a wait for queue room.
+	WriteTimeout time.Duration
+	// PingInterval is the keepalive ping period.
+	PingInterval time.Duration
+	// PongWait is the read deadline renewed by every frame and pong.
+	PongWait time.Duration
+	// MaxConnections caps simultaneous connections (503 beyond).
+	MaxConnections int
+	// Name and Version are reported as serverInfo by initialize.
+	Name, Version string
+	// Log receives one line per connection and per call.
+	Log logrus.FieldLogger
+}
+
+func (c Config) withDefaults() Config {
+	if c.ReadLimit <= 0 {
+		c.ReadLimit = DefaultReadLimit
+	}
+	if c.MaxConcurrentCalls <= 0 {
+		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
+	if c.OutboundQueue <= 0 {
+		c.OutboundQueue = DefaultOutboundQueue
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.PingInterval <= 0 {
+		c.PingInterval = DefaultPingInterval
+	}
+	if c.PongWait <= 0 {
+		c.PongWait = DefaultPongWait
+	}
+	if c.PongWait <= c.PingInterval {
+		c.PongWait = c.PingInterval * 5 / 2
+	}
+	if c.MaxConnections <= 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.Name == "" {
+		c.Name = "registry-sidecar"
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.Log == nil {
+		l := logrus.New()
+		l.Out = discard{}
+		l.Level = logrus.PanicLevel // nothing is formatted for nobody
+		c.Log = l
+	}
+	return c
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// JSON-RPC 2.0 error codes the server answers with.
+const (
+	// CodeParseError: the frame is not JSON.
+	CodeParseError = -32700
+	// CodeInvalidRequest: JSON, but not a valid request object (also
+	// batches, which MCP 2025-11-25 does not allow, and a duplicate id).
+	CodeInvalidRequest = -32600
+	// CodeMethodNotFound: unknown method.
+	CodeMethodNotFound = -32601
+	// CodeInvalidParams: params of the wrong shape.
+	CodeInvalidParams = -32602
+	// CodeShuttingDown: a tools/call that arrived after shutdown began.
+	CodeShuttingDown = -32000
+)
+
+// ProtocolVersion is the MCP revision the server implements.
+const ProtocolVersion = "2025-11-25"
+
+// supportedVersions are the MCP revisions whose shapes the server's
+// subset (tools only) is compatible with; initialize echoes the client's
+// when it is one of them.
+var supportedVersions = [...]string{ProtocolVersion, "2025-06-18", "2025-03-26", "2024-11-05"}
+
+const nullID = "null"
+
+// appendResult appends a JSON-RPC response carrying result (raw JSON).
+func appendResult(buf []byte, id string, result []byte) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"result":`...)
+	buf = append(buf, result...)
+	return append(buf, '}')
+}
+
+// appendError appends a JSON-RPC error response.
+func appendError(buf []byte, id string, code int, msg string) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"error":{"code":`...)
+	buf = strconv.AppendInt(buf, int64(code), 10)
+	buf = append(buf, `,"message":`...)
+	buf = appendString(buf, msg)
+	return append(buf, "}}"...)
+}
+
+// appendCallResult appends the tools/call response for a registry result.
+func appendCallResult(buf []byte, id, text string, isError bool) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"result":{"content":[{"type":"text","text":`...)
+	buf = appendString(buf, text)
+	buf = append(buf, `}],"isError":`...)
+	buf = strconv.AppendBool(buf, isError)
+	return append(buf, "}}"...)
+}
+
+// appendProgress appends a notifications/progress message; total and
+// message are left out when zero.
+func appendProgress(buf []byte, token string, progress, total float64, message string) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)
+	buf = append(buf, token...)
+	buf = append(buf, `,"progress":`...)
+	buf = strconv.AppendFloat(buf, progress, 'g', -1, 64)
+	if total > 0 {
+		buf = append(buf, `,"total":`...)
+		buf = strconv.AppendFloat(buf, total, 'g', -1, 64)
+	}
+	if message != "" {
+		buf = append(buf, `,"message":`...)
+		buf = appendString(buf, message)
+	}
+	return append(buf, "}}"...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Only '"', '\\' and control
+// characters are escaped; invalid UTF-8 becomes U+FFFD so the frame stays
+// valid text.
+func appendString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				buf = append(buf, '\\', b)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}

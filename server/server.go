@@ -1,0 +1,259 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/sirupsen/logrus"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// Paths served by a Server.
+const (
+	// PathWS is the WebSocket endpoint.
+	PathWS = "/ws"
+	// PathHealth answers 200 while the server accepts connections, 503
+	// while it shuts down.
+	PathHealth = "/healthz"
+	// Subprotocol is the WebSocket subprotocol a client may ask for.
+	Subprotocol = "mcp"
+)
+
+// ErrGraceExpired is returned by Shutdown when in-flight calls had to be
+// cancelled because the grace period ran out.
+var ErrGraceExpired = errors.New("server: grace period expired with calls in flight")
+
+// Server serves a registry over WebSocket. Create it with New; it is an
+// http.Handler (routes PathWS and PathHealth) and can own a listener with
+// Serve.
+type Server struct {
+	reg      *registry.Registry
+	cfg      Config
+	log      logrus.FieldLogger
+	upgrader websocket.Upgrader
+	tokenSum [sha256.Size]byte
+
+	nextID   atomic.Uint64
+	active   atomic.Int64
+	draining atomic.Bool
+
+	mu    sync.Mutex
+	conns map[*conn]struct{}
+	wg    sync.WaitGroup
+}
+
+// New returns a Server for reg.
+func New(reg *registry.Registry, cfg Config) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{reg: reg, cfg: cfg, log: cfg.Log, conns: map[*conn]struct{}{}}
+	if cfg.Token != "" {
+		s.tokenSum = sha256.Sum256([]byte(cfg.Token))
+	}
+	s.upgrader = websocket.Upgrader{
+		HandshakeTimeout: DefaultHandshakeTimeout,
+		ReadBufferSize:   ioBufferSize,
+		WriteBufferSize:  ioBufferSize,
+		Subprotocols:     []string{Subprotocol},
+		CheckOrigin:      s.checkOrigin,
+	}
+	return s
+}
+
+// ServeHTTP routes PathWS to the WebSocket endpoint and PathHealth to the
+// readiness probe.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case PathHealth:
+		s.serveHealth(w)
+	case PathWS:
+		s.serveWS(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (s *Server) serveHealth(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	if s.draining.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"status": "shutting_down"}`))
+		return
+	}
+	_, _ = w.Write([]byte(`{"status": "ok"}`))
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	if !s.authorized(r) {
+		s.log.WithField("remote", r.RemoteAddr).Warn("connection refused: missing or wrong token")
+		w.Header().Set("WWW-Authenticate", `Bearer realm="registry-sidecar"`)
+		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+		return
+	}
+	if n := s.active.Add(1); n > int64(s.cfg.MaxConnections) {
+		s.active.Add(-1)
+		http.Error(w, "too many connections", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.active.Add(-1)
+	bw := &batchingWriter{ResponseWriter: w}
+	ws, err := s.upgrader.Upgrade(bw, r, nil)
+	if err != nil {
+		// Upgrade has already answered (403 for a foreign Origin, 400 for
+		// a bad handshake).
+		s.log.WithFields(logrus.Fields{"remote": r.RemoteAddr, "error": err.Error()}).Warn("connection refused")
+		return
+	}
+	c := newConn(s, ws, bw.conn, "c"+strconv.FormatUint(s.nextID.Add(1), 10), r.RemoteAddr)
+	if !s.track(c) {
+		c.closeNow(websocket.CloseGoingAway, "server is shutting down")
+		return
+	}
+	defer s.untrack(c)
+	c.serve()
+}
+
+func (s *Server) track(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining.Load() {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	s.wg.Add(1)
+	return true
+}
+
+func (s *Server) untrack(c *conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// authorized reports whether r carries the configured bearer token. Both
+// sides are hashed first so the comparison is constant-time in the
+// token's length too.
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.Token == "" {
+		return true
+	}
+	h := r.Header.Get("Authorization")
+	const prefix = "bearer "
+	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(h[len(prefix):])))
+	return subtle.ConstantTimeCompare(got[:], s.tokenSum[:]) == 1
+}
+
+// checkOrigin accepts a request without Origin (non-browser clients), an
+// Origin on the request's own host, a loopback Origin when the server is
+// reached over loopback, and the configured AllowedOrigins.
+func (s *Server) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	for _, o := range s.cfg.AllowedOrigins {
+		if strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	return isLoopbackHost(u.Hostname()) && isLoopbackHost(hostOnly(r.Host))
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(h, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Serve accepts connections on ln until ctx is done, then shuts down
+// gracefully: it stops accepting, lets in-flight calls finish within grace,
+// closes every connection with 1001 and returns. A grace period that runs
+// out is reported as ErrGraceExpired.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: DefaultHandshakeTimeout}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+	defer cancel()
+	// Stop accepting first; hijacked WebSocket connections are ours.
+	_ = hs.Shutdown(sctx)
+	<-errc
+	return s.Shutdown(sctx)
+}
+
+// Shutdown refuses new connections, waits for in-flight calls to finish
+// (until ctx is done, then cancels them), closes every connection with
+// 1001 and waits for them to end.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.draining.Store(true)
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	s.log.WithField("connections", len(conns)).Info("shutting down")
+	var expired atomic.Bool
+	var drains sync.WaitGroup
+	for _, c := range conns {
+		drains.Go(func() {
+			if !c.drain(ctx) {
+				expired.Store(true)
+			}
+		})
+	}
+	drains.Wait()
+	s.wg.Wait()
+	if expired.Load() {
+		return ErrGraceExpired
+	}
+	return nil
+}
+
+// Connections returns the number of open WebSocket connections.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
