@@ -73,15 +73,22 @@ func putEncoder(e *encoder) {
 
 // Append appends the encoding of v to dst and returns the extended buffer.
 func Append(dst []byte, v any) ([]byte, error) {
-	e := encoder{buf: dst}
-	if err := e.value(v, 0); err != nil {
+	e := getEncoder()
+	defer putEncoder(e)
+	scratch := e.buf
+	e.buf = dst
+	err := e.value(v, 0)
+	out := e.buf
+	e.buf = scratch
+	if err != nil {
 		return dst, err
 	}
-	return e.buf, nil
+	return out, nil
 }
 
 type encoder struct {
-	buf []byte
+	buf   []byte
+	cache typeCache
 }
 
 func (e *encoder) value(v any, depth int) error {

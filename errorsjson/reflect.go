@@ -23,7 +23,36 @@ type fieldInfo struct {
 	index     []int
 	omitEmpty bool
 	omitZero  bool
+	plain     bool   // a basic kind encoded without a type lookup
 	quoted    []byte // `"name": `, precomputed
+}
+
+// isPlain reports whether values of t are bools, numbers or strings with
+// no special encoding (no Marshaler, not json.Number).
+func isPlain(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return t != numberType && !t.Implements(marshalerType) && !t.Implements(textMarshalerType)
+	}
+	return false
+}
+
+// plain encodes a value whose type passed isPlain.
+func (e *encoder) plain(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		e.buf = AppendString(e.buf, v.String())
+	case reflect.Bool:
+		e.buf = strconv.AppendBool(e.buf, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
+	case reflect.Float32, reflect.Float64:
+		e.buf = AppendFloat(e.buf, v.Float())
+	default:
+		e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
+	}
 }
 
 // typeInfo is what the encoder needs to know about a Go type, computed once.
@@ -128,6 +157,7 @@ func structFields(t reflect.Type) []fieldInfo {
 				index:     idx,
 				omitEmpty: strings.Contains(opts, ",omitempty,"),
 				omitZero:  strings.Contains(opts, ",omitzero,"),
+				plain:     isPlain(sf.Type),
 				quoted:    append(AppendString(nil, name), ": "...),
 			}, depth: depth, tagged: tagged})
 		}
@@ -162,6 +192,33 @@ func structFields(t reflect.Type) []fieldInfo {
 // stops a recursive embedding through pointers.
 const maxEmbedDepth = 10
 
+// stringType is the plain string type, which never needs a typeInfo.
+var stringType = reflect.TypeFor[string]()
+
+// typeCacheSize is the number of recent types an encoder remembers, so a
+// list of structs does not pay a sync.Map lookup per element and field.
+const typeCacheSize = 8
+
+type typeCache struct {
+	types [typeCacheSize]reflect.Type
+	infos [typeCacheSize]*typeInfo
+	next  int
+}
+
+// info is infoOf behind the encoder's small per-call cache.
+func (e *encoder) info(t reflect.Type) *typeInfo {
+	c := &e.cache
+	for i := range c.types {
+		if c.types[i] == t {
+			return c.infos[i]
+		}
+	}
+	ti := infoOf(t)
+	c.types[c.next], c.infos[c.next] = t, ti
+	c.next = (c.next + 1) % typeCacheSize
+	return ti
+}
+
 func (e *encoder) reflectValue(v reflect.Value, depth int) error {
 	if depth > maxDepth {
 		return ErrRecursion
@@ -185,10 +242,7 @@ func (e *encoder) reflectValue(v reflect.Value, depth int) error {
 		e.buf = AppendFloat(e.buf, v.Float())
 		return nil
 	case reflect.String:
-		if t == numberType {
-			return e.number(json.Number(v.String()))
-		}
-		if infoOf(t).special == specialNone {
+		if t == stringType || e.info(t).special == specialNone {
 			e.buf = AppendString(e.buf, v.String())
 			return nil
 		}
@@ -204,7 +258,7 @@ func (e *encoder) reflectValue(v reflect.Value, depth int) error {
 			return nil
 		}
 	}
-	ti := infoOf(t)
+	ti := e.info(t)
 	switch ti.special {
 	case specialObject, specialRaw, specialBigInt:
 		if v.Kind() == reflect.Struct { // big.Int by value
@@ -255,9 +309,14 @@ func (e *encoder) reflectValue(v reflect.Value, depth int) error {
 
 func (e *encoder) array(v reflect.Value, depth int) error {
 	e.buf = append(e.buf, '[')
+	plain := isPlain(v.Type().Elem())
 	for i := 0; i < v.Len(); i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ", "...)
+		}
+		if plain {
+			e.plain(v.Index(i))
+			continue
 		}
 		if err := e.reflectValue(v.Index(i), depth+1); err != nil {
 			return err
@@ -329,6 +388,10 @@ func (e *encoder) structValue(v reflect.Value, fields []fieldInfo, depth int) er
 		}
 		first = false
 		e.buf = append(e.buf, f.quoted...)
+		if f.plain {
+			e.plain(fv)
+			continue
+		}
 		if err := e.reflectValue(fv, depth+1); err != nil {
 			return err
 		}
@@ -340,6 +403,9 @@ func (e *encoder) structValue(v reflect.Value, fields []fieldInfo, depth int) er
 // fieldByIndex is reflect.Value.FieldByIndex that reports a nil embedded
 // pointer instead of panicking.
 func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	if len(index) == 1 {
+		return v.Field(index[0]), true
+	}
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {

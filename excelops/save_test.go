@@ -138,54 +138,18 @@ func TestCancelledCallDoesNotSave(t *testing.T) {
 	assert.Equal(t, orig, got)
 }
 
-// killChildEnv names the env var that turns the test binary into the
-// saving child of TestSIGKILLDuringSaves.
-const killChildEnv = "EXCELOPS_KILL_CHILD"
-
-// TestMain lets the test binary double as the child that saves in a loop.
-func TestMain(m *testing.M) {
-	if spec := os.Getenv(killChildEnv); spec != "" {
-		os.Exit(saveLoopChild(spec))
+// buildSaveChild compiles internal/savechild (without -race, so 200
+// child starts stay cheap) and returns the binary's path.
+func buildSaveChild(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go toolchain not in PATH")
 	}
-	os.Exit(m.Run())
-}
-
-// saveLoopChild alternately saves two versions over target until killed.
-// spec is "target|versionA|versionB".
-func saveLoopChild(spec string) int {
-	var parts [3]string
-	n := 0
-	for i, start := 0, 0; i <= len(spec); i++ {
-		if i == len(spec) || spec[i] == '|' {
-			parts[n] = spec[start:i]
-			n++
-			start = i + 1
-		}
-	}
-	versions := [2][]byte{}
-	for i := range versions {
-		b, err := os.ReadFile(parts[i+1])
-		if err != nil {
-			return 2
-		}
-		versions[i] = b
-	}
-	_, _ = os.Stdout.WriteString("ready\n")
-	for i := 0; ; i++ {
-		v := versions[i%2]
-		err := writeAtomic(context.Background(), parts[0], 0o644, nil, func(w io.Writer) error {
-			// Write in chunks so a kill can land mid-file.
-			for off := 0; off < len(v); off += 64 << 10 {
-				if _, err := w.Write(v[off:min(off+64<<10, len(v))]); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return 3
-		}
-	}
+	bin := filepath.Join(t.TempDir(), "savechild")
+	out, err := exec.Command(goBin, "build", "-o", bin, "./internal/savechild").CombinedOutput()
+	require.NoError(t, err, string(out))
+	return bin
 }
 
 // bigWorkbook writes a multi-MB workbook and returns its bytes; marker
@@ -217,6 +181,7 @@ func TestSIGKILLDuringSaves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill loop skipped in -short mode")
 	}
+	child := buildSaveChild(t)
 	dir := t.TempDir()
 	a := bigWorkbook(t, filepath.Join(dir, "version_a.xlsx"), "A")
 	b := bigWorkbook(t, filepath.Join(dir, "version_b.xlsx"), "B")
@@ -230,15 +195,14 @@ func TestSIGKILLDuringSaves(t *testing.T) {
 	seen := map[string]int{}
 	midSave := 0
 	for i := 0; i < kills; i++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), killChildEnv+"="+target+"|"+filepath.Join(dir, "version_a.xlsx")+"|"+filepath.Join(dir, "version_b.xlsx"))
+		cmd := exec.Command(child, target, filepath.Join(dir, "version_a.xlsx"), filepath.Join(dir, "version_b.xlsx"))
 		out, err := cmd.StdoutPipe()
 		require.NoError(t, err)
 		require.NoError(t, cmd.Start())
 		ready := make([]byte, 6)
 		_, err = io.ReadFull(out, ready)
 		require.NoError(t, err, "child did not start")
-		time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
+		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
 		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 		_ = cmd.Wait()
 

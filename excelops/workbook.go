@@ -66,16 +66,17 @@ func (s *Service) openBook(path string, create bool) (_ *book, err error) {
 			b.close()
 		}
 	}()
-	if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
-		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
-	}
 	opts := excelize.Options{
 		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
 		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
-		TmpDir:            b.tmpDir,
+		TmpDir:            s.tmpBase,
 	}
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if errors.Is(err, fs.ErrNotExist) && create {
+		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
+			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+		}
+		opts.TmpDir = b.tmpDir
 		b.f, b.mode, b.created = excelize.NewFile(opts), newFileMode, true
 		return b, nil
 	}
@@ -108,11 +109,21 @@ func (s *Service) openBook(path string, create bool) (_ *book, err error) {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
 	}
 	var total uint64
+	spills := false
 	for _, zf := range b.zr.File {
 		total += zf.UncompressedSize64
+		spills = spills || zf.UncompressedSize64 > uint64(s.limits.UnzipXMLSizeLimit)
 	}
 	if total > uint64(s.limits.UnzipSizeLimit) {
 		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+	}
+	if spills {
+		// excelize inflates big parts to temporary files: give it a
+		// private folder, removed when the call ends.
+		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
+			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+		}
+		opts.TmpDir = b.tmpDir
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(raw), opts)
 	if err != nil {

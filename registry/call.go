@@ -55,68 +55,86 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 		}
 	}
 
-	value, err, panicked := r.run(ctx, e, args, &cc)
+	o := r.run(ctx, e, args, &cc)
 	switch {
-	case panicked:
-		return r.errorResult(name, errorsjson.Internal(name, value))
-	case err != nil:
-		return r.failure(ctx, name, err)
+	case o.panicked:
+		return r.errorResult(name, errorsjson.Internal(name, o.value))
+	case o.expired != nil:
+		return r.expired(ctx, name, o.expired)
+	case o.err != nil:
+		return r.failure(name, o.err)
 	}
-	text, encErr := errorsjson.MarshalString(value)
+	text, encErr := errorsjson.MarshalString(o.value)
 	if encErr != nil {
 		return r.errorResult(name, errorsjson.Execution(name, encErr))
 	}
 	return Result{Text: truncate(text, r.limit(e))}
 }
 
-// outcome is what the tool goroutine hands back.
+// outcome is what running a tool gave.
 type outcome struct {
 	value    any
 	err      error
 	panicked bool
+	// expired is the call context's error when the call's deadline
+	// passed or the caller cancelled before the tool returned (panics
+	// are reported as panics regardless).
+	expired error
 }
 
 // run calls the tool under its deadline and recover. It returns as soon as
-// the deadline passes or the caller cancels, even if the tool ignores ctx.
-func (r *Registry) run(ctx context.Context, e *entry, args []byte, cc *callConfig) (any, error, bool) {
+// the deadline passes or the caller cancels, even if the tool ignores ctx
+// (the tool's goroutine is then left to finish on its own).
+func (r *Registry) run(ctx context.Context, e *entry, args []byte, cc *callConfig) outcome {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout(e, cc))
 	defer cancel()
 	ctx = withProgress(ctx, cc.progress)
 	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r.cfg.log.WithFields(logrus.Fields{"tool": e.tool.Name, "panic": fmt.Sprint(p), "stack": string(debug.Stack())}).Error("tool panicked")
-				done <- outcome{value: p, panicked: true}
-			}
-		}()
-		v, err := e.tool.Func(ctx, args)
-		done <- outcome{value: v, err: err}
-	}()
+	go r.invoke(ctx, e, args, done)
 	select {
 	case o := <-done:
-		if o.err == nil && !o.panicked && ctx.Err() != nil {
-			// Finished, but after the deadline or a cancel: the caller
-			// has given up on it, so report why.
-			return nil, ctx.Err(), false
+		if !o.panicked {
+			// A result or error that arrives after the deadline or a
+			// cancel is superseded: the caller has given up on it.
+			o.expired = ctx.Err()
 		}
-		return o.value, o.err, o.panicked
+		return o
 	case <-ctx.Done():
-		return nil, context.Cause(ctx), false
+		return outcome{expired: ctx.Err()}
 	}
 }
 
-// failure turns a tool error into its payload.
-func (r *Registry) failure(ctx context.Context, name string, err error) Result {
+// invoke runs the tool function and recovers its panic.
+func (r *Registry) invoke(ctx context.Context, e *entry, args []byte, done chan<- outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.cfg.log.WithFields(logrus.Fields{"tool": e.tool.Name, "panic": fmt.Sprint(p), "stack": string(debug.Stack())}).Error("tool panicked")
+			done <- outcome{value: p, panicked: true}
+		}
+	}()
+	v, err := e.tool.Func(ctx, args)
+	done <- outcome{value: v, err: err}
+}
+
+// expired is the payload of a call whose context ended first: cancelled
+// when the caller cancelled, otherwise a timeout (the per-call deadline or
+// the caller's own deadline).
+func (r *Registry) expired(caller context.Context, name string, err error) Result {
+	if errors.Is(err, context.Canceled) && errors.Is(caller.Err(), context.Canceled) {
+		return r.errorResult(name, errorsjson.Cancelled(name))
+	}
+	return r.errorResult(name, errorsjson.Timeout(name, fmt.Errorf("tool '%s' timed out", name)))
+}
+
+// failure turns an error the tool returned in time into its payload. A
+// tool's own timeout (say, a lock wait) is an execution error whose
+// exception is TimeoutError, not TOOL_TIMEOUT: that code means the call's
+// deadline.
+func (r *Registry) failure(name string, err error) Result {
 	var fb *errorsjson.FallbackRequest
-	switch {
-	case errors.As(err, &fb):
+	if errors.As(err, &fb) {
 		text, _ := errorsjson.MarshalString(errorsjson.Fallback(name, fb))
 		return Result{Text: text, Fallback: true}
-	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		return r.errorResult(name, errorsjson.Cancelled(name))
-	case errors.Is(err, context.DeadlineExceeded):
-		return r.errorResult(name, errorsjson.Timeout(name, fmt.Errorf("tool '%s' timed out", name)))
 	}
 	return r.errorResult(name, errorsjson.Execution(name, err))
 }

@@ -81,6 +81,9 @@ func testRegistry(t *testing.T) *registry.Registry {
 		{Name: "fallback", Func: func(context.Context, json.RawMessage) (any, error) {
 			return nil, &errorsjson.FallbackRequest{To: errorsjson.FallbackChatService, Reason: "PREVIEW_MODE"}
 		}},
+		{Name: "own_timeout", Func: func(context.Context, json.RawMessage) (any, error) {
+			return nil, fmt.Errorf("waiting for lock: %w", context.DeadlineExceeded)
+		}},
 		{Name: "unencodable", Func: func(context.Context, json.RawMessage) (any, error) { return make(chan int), nil }},
 	}
 	for _, tool := range tools {
@@ -132,8 +135,10 @@ func TestCallToolGolden(t *testing.T) {
 		{name: "panic_nil_deref", tool: "panic_nil_deref", args: `{}`, code: errorsjson.CodeInternal, isError: true},
 		{name: "deadline_tool_ignores_ctx", tool: "ignores_ctx", args: `{}`, opts: []registry.CallOption{registry.WithTimeout(shortTimeout)}, code: errorsjson.CodeTimeout, isError: true},
 		{name: "deadline_tool_returns_ctx_err", tool: "returns_ctx_err", args: `{}`, opts: []registry.CallOption{registry.WithTimeout(shortTimeout)}, code: errorsjson.CodeTimeout, isError: true},
+		{name: "caller_deadline", tool: "ignores_ctx", args: `{}`, code: errorsjson.CodeTimeout, isError: true},
 		{name: "cancelled_by_caller", tool: "ignores_ctx", args: `{}`, cancel: true, code: errorsjson.CodeCancelled, isError: true},
 		{name: "cancelled_tool_returns_ctx_err", tool: "returns_ctx_err", args: `{}`, cancel: true, code: errorsjson.CodeCancelled, isError: true},
+		{name: "tool_own_timeout_is_execution_error", tool: "own_timeout", args: `{}`, code: errorsjson.CodeExecution, isError: true},
 		{name: "fallback_request", tool: "fallback", args: `{}`},
 		{name: "result_not_encodable", tool: "unencodable", args: `{}`, code: errorsjson.CodeExecution, isError: true},
 		{name: "raw_result_reencoded", tool: "open_object", args: `{"z":1,"a":[1.0,"表"],"n":null}`},
@@ -141,6 +146,11 @@ func TestCallToolGolden(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
+			if tc.name == "caller_deadline" {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, shortTimeout)
+				defer cancel()
+			}
 			if tc.cancel {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithCancel(ctx)
@@ -157,8 +167,8 @@ func TestCallToolGolden(t *testing.T) {
 	}
 }
 
-// TestCallToolAfterDeadlineReported: a tool that finishes but only after
-// the caller cancelled is reported as cancelled, not as a success.
+// TestCallToolCancelledBeforeStart: a caller that already gave up gets
+// the cancelled payload.
 func TestCallToolCancelledBeforeStart(t *testing.T) {
 	reg := testRegistry(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -221,7 +231,7 @@ func TestCallToolProgress(t *testing.T) {
 	assert.NotPanics(t, func() { registry.ReportProgress(context.Background(), 1, 1, "x") })
 }
 
-func TestCallToolTruncates(t *testing.T) {
+func TestCallToolGoldenTruncated(t *testing.T) {
 	reg := registry.New(registry.WithMaxResultChars(120))
 	rows := make([]any, 50)
 	for i := range rows {

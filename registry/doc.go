@@ -12,4 +12,19 @@
 //	}
 //	res := reg.CallTool(ctx, "add", []byte(`{"a": 1, "b": 2}`))
 //	fmt.Println(res.Text, res.IsError)
+//
+// The order of checks is: tool scope, lookup, arguments are a JSON object,
+// JSON Schema (draft 2020-12, compiled once at Register), then the tool
+// under its per-call deadline and recover, then encoding and truncation.
+// Schemas written in the common keyword subset (type, properties, required,
+// additionalProperties, items, enum of strings, bounds, lengths, pattern)
+// also get a fast path that proves valid arguments valid on the raw bytes;
+// every doubt and every violation goes through the full validator, which
+// alone writes violation messages, sorted by instance path.
+//
+// Results longer than the tool's MaxResultChars (in code points) are
+// truncated as excelmanus's truncate_result does: a JSON object shrinks its
+// largest list, then its largest object, then the tail of its largest
+// string, with "_<field>_truncated" and "_<field>_note" markers, and stays
+// valid JSON; other text is cut with a plain-text note.
 package registry

@@ -120,6 +120,7 @@ func (c *conn) startCall(id string, params gjson.Result) {
 	}
 	cl.ctx, cl.cancel = context.WithCancel(c.ctx)
 	c.inflight[id] = cl
+	c.active++
 	c.mu.Unlock()
 	c.nCalls.Add(1)
 	c.calls.Add(1)
@@ -129,7 +130,8 @@ func (c *conn) startCall(id string, params gjson.Result) {
 func (c *conn) runCall(cl *call) {
 	defer c.calls.Done()
 	defer func() { <-c.admit }()
-	defer c.finish(cl)
+	defer c.done()
+	defer c.forget(cl) // for the early returns; idempotent
 	select {
 	case c.slots <- struct{}{}:
 		defer func() { <-c.slots }()
@@ -151,16 +153,30 @@ func (c *conn) runCall(cl *call) {
 			"duration_ms": float64(res.Elapsed.Microseconds()) / 1000,
 		}).Info("call")
 	}
+	// Forget the id before answering: a client may reuse it as soon as it
+	// has the answer.
+	c.forget(cl)
 	if cl.cancelled.Load() {
 		return
 	}
 	c.send(appendCallResult(make([]byte, 0, len(res.Text)+96), cl.id, res.Text, res.IsError))
 }
 
-func (c *conn) finish(cl *call) {
+// forget removes the call from the in-flight table (idempotent).
+func (c *conn) forget(cl *call) {
 	cl.cancel()
 	c.mu.Lock()
-	delete(c.inflight, cl.id)
+	if c.inflight[cl.id] == cl {
+		delete(c.inflight, cl.id)
+	}
+	c.mu.Unlock()
+}
+
+// done ends an admitted call after its answer was queued: a draining
+// connection closes only after every answer is in the queue.
+func (c *conn) done() {
+	c.mu.Lock()
+	c.active--
 	c.markIdleLocked()
 	c.mu.Unlock()
 }

@@ -64,6 +64,7 @@ type conn struct {
 
 	mu       sync.Mutex
 	inflight map[string]*call // by the request id's raw JSON
+	active   int              // admitted calls whose answer is not queued yet
 	draining bool
 	idle     chan struct{} // closed once draining and nothing is in flight
 	idleDone bool
@@ -338,7 +339,7 @@ func (c *conn) drain(ctx context.Context) bool {
 
 // markIdleLocked closes idle when draining and nothing is in flight.
 func (c *conn) markIdleLocked() {
-	if c.draining && len(c.inflight) == 0 && !c.idleDone {
+	if c.draining && c.active == 0 && !c.idleDone {
 		c.idleDone = true
 		close(c.idle)
 	}

@@ -82,6 +82,9 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "version" {
+			return // an environment variable must not turn the server into --version
+		}
 		name := envName(f.Name)
 		f.Usage += " [$" + name + "]"
 		if v, ok := os.LookupEnv(name); ok && envErr == nil {

@@ -34,6 +34,10 @@ class FakeServer:
     server: Server | None = None
     url: str = ""
     got_message: asyncio.Event = field(default_factory=asyncio.Event)
+    #: websockets' keepalive: ping every ping_interval s, drop the client
+    #: when no pong came within ping_timeout s (None: never).
+    ping_interval: float | None = None
+    ping_timeout: float | None = None
 
     def methods(self) -> list[str]:
         """The method of every received message, in order."""
@@ -71,6 +75,8 @@ class FakeServer:
                         {"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": "2025-11-25", "capabilities": {}}}
                     )
                 )
+            elif method == "ping":
+                await conn.send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {}}))
             elif method == "tools/list":
                 tools = [{"name": n, "description": n, "inputSchema": {"type": "object"}} for n in ("echo", "hang")]
                 await conn.send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"tools": tools}}))
@@ -97,7 +103,15 @@ class FakeServer:
 
     async def start(self) -> None:
         """Listen on an ephemeral loopback port."""
-        self.server = await serve(self._handle, "127.0.0.1", 0, process_request=self._auth, compression=None)
+        self.server = await serve(
+            self._handle,
+            "127.0.0.1",
+            0,
+            process_request=self._auth,
+            compression=None,
+            ping_interval=self.ping_interval,
+            ping_timeout=self.ping_timeout,
+        )
         port = self.server.sockets[0].getsockname()[1]
         self.url = f"ws://127.0.0.1:{port}/ws"
 

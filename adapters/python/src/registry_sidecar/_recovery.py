@@ -16,6 +16,9 @@ DEFAULT_MAX_SIZE: Final = 16 * 1024 * 1024
 DEFAULT_OPEN_TIMEOUT: Final = 10.0
 #: Seconds to wait for the closing handshake before dropping the socket.
 CLOSE_TIMEOUT: Final = 2.0
+#: Seconds a failed reconnect waits for the sidecar's exit status, to tell a
+#: dead sidecar (relaunch it, or say so) from an unreachable one.
+EXIT_WAIT: Final = 1.0
 
 #: What a call does after the connection was lost: open a new connection
 #: ("reconnect"), relaunch a dead sidecar first ("relaunch", needs the
@@ -41,3 +44,14 @@ def refused(recovery: Recovery, ever_connected: bool, lost: str | None, sidecar:
     if recovery == "reconnect" and sidecar is not None and not sidecar.alive:
         return f"the sidecar exited with status {sidecar.returncode}"
     return None
+
+
+def after_failed_connect(recovery: Recovery, sidecar: Sidecar | None, error: str) -> str | None:
+    """Decide what follows a failed (re)connect: None means the sidecar
+    is dead and recovery is "relaunch" (relaunch and retry once); a string is
+    the reason to report."""
+    if sidecar is None or not sidecar.exited(EXIT_WAIT):
+        return error
+    if recovery == "relaunch":
+        return None
+    return f"the sidecar exited with status {sidecar.returncode}"

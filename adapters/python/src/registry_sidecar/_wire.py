@@ -33,7 +33,7 @@ def parse_url(url: str) -> WebSocketURI:
     """Parse a ws:// or wss:// URL; raise SidecarConnectionError if invalid."""
     try:
         return parse_uri(url)
-    except InvalidURI as exc:
+    except (InvalidURI, ValueError) as exc:
         raise SidecarConnectionError(f"cannot connect to {url}: {exc}") from exc
 
 

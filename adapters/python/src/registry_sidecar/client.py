@@ -10,7 +10,15 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final
 
-from ._recovery import DEFAULT_MAX_SIZE, DEFAULT_OPEN_TIMEOUT, CLOSE_TIMEOUT, Recovery, check_recovery, refused
+from ._recovery import (
+    CLOSE_TIMEOUT,
+    DEFAULT_MAX_SIZE,
+    DEFAULT_OPEN_TIMEOUT,
+    Recovery,
+    after_failed_connect,
+    check_recovery,
+    refused,
+)
 from ._rpc import (
     CallResult,
     ProgressCallback,
@@ -300,7 +308,15 @@ class AsyncClient:
             try:
                 await self._open()
             except SidecarConnectionError as exc:
-                return str(exc)
+                why = await asyncio.to_thread(after_failed_connect, self.recovery, self.sidecar, str(exc))
+                if why is not None:
+                    return why
+                assert self.sidecar is not None
+                try:
+                    await asyncio.to_thread(self.sidecar.relaunch_if_dead)
+                    await self._open()
+                except SidecarError as exc2:
+                    return f"relaunching the sidecar failed: {exc2}"
             assert self._conn is not None
             return self._conn
 

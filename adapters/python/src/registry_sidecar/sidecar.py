@@ -308,6 +308,19 @@ class Sidecar:
             self.start()
             return self._url
 
+    def exited(self, wait: float) -> bool:
+        """Wait up to wait seconds for the process to exit; report whether
+        it has. (A killed process closes its sockets a moment before its
+        exit status can be collected.)"""
+        proc = self._proc
+        if proc is None:
+            return True
+        try:
+            proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     def relaunch_if_dead(self) -> str:
         """Start a new process if this one has exited (a crash), and return
         the URL. Safe to call from several clients at once: only the first

@@ -11,7 +11,14 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from ._recovery import DEFAULT_MAX_SIZE, DEFAULT_OPEN_TIMEOUT, Recovery, check_recovery, refused
+from ._recovery import (
+    DEFAULT_MAX_SIZE,
+    DEFAULT_OPEN_TIMEOUT,
+    Recovery,
+    after_failed_connect,
+    check_recovery,
+    refused,
+)
 from ._rpc import (
     CallResult,
     ProgressCallback,
@@ -156,7 +163,15 @@ class Client:
             try:
                 self._open()
             except SidecarConnectionError as exc:
-                return str(exc)
+                why = after_failed_connect(self.recovery, self.sidecar, str(exc))
+                if why is not None:
+                    return why
+                assert self.sidecar is not None
+                try:
+                    self.sidecar.relaunch_if_dead()
+                    self._open()
+                except SidecarError as exc2:
+                    return f"relaunching the sidecar failed: {exc2}"
             assert self._conn is not None
             return self._conn
 

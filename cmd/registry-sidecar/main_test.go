@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// testWait bounds every wait in these tests.
+const testWait = 15 * time.Second
+
+var handshakeRE = regexp.MustCompile(`^REGISTRY-SIDECAR\|1\|(ws://127\.0\.0\.1:\d+/ws)$`)
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out bytes.Buffer
+			require.NoError(t, run(context.Background(), args, nil, &out, io.Discard))
+			assert.Equal(t, "registry-sidecar "+version+" protocol 1\n", out.String())
+		})
+	}
+}
+
+// TestCall: `call` prints Result.Text and exits 0 for success and
+// fallback payloads, 3 for error payloads, 2 for usage errors.
+func TestCall(t *testing.T) {
+	ws := filepath.Join(t.TempDir(), "new", "ws")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		text string
+	}{
+		{"success", []string{"add", `{"a":1,"b":2}`}, exitOK, `{"status": "success", "sum": 3}`},
+		{"fallback", []string{"fallback", `{"to":"TOOL_ROUTER"}`}, exitOK, `{"status": "fallback", "error": "FALLBACK_REQUIRED", "tool": "fallback", "use_fallback": true, "fallback_to": "TOOL_ROUTER", "reason": ""}`},
+		{"error payload", []string{"fail", `{"exception":"KeyError","message":"k"}`}, exitToolError, `{"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "fail", "exception": "KeyError", "message": "k"}`},
+		{"validation", []string{"add", `{}`}, exitToolError, ""},
+		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "Tool 'nope' not found."}`},
+		{"no tool", nil, exitUsage, ""},
+		{"too many args", []string{"add", "{}", "x"}, exitUsage, ""},
+		{"bad flag", []string{"--nope", "add"}, exitUsage, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			args := append([]string{"call", "--workspace", ws, "--test-tools", "--log-level", "error"}, tc.args...)
+			err := run(context.Background(), args, nil, &out, io.Discard)
+			assert.Equal(t, tc.code, exitCode(err, io.Discard), "err %v", err)
+			if tc.text != "" {
+				assert.Equal(t, tc.text, strings.TrimSuffix(out.String(), "\n"))
+			}
+		})
+	}
+	assert.DirExists(t, ws, "the workspace is created when missing")
+}
+
+// TestTools lists the tools as markdown and JSON.
+func TestTools(t *testing.T) {
+	var md bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, nil, &md, io.Discard))
+	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n")
+	assert.Contains(t, md.String(), "| `note` | string | no | max length `64` |\n")
+	assert.Contains(t, md.String(), "| `kind` | string | yes | one of `\"string\"`, `\"error\"`, `\"nil\"` |\n")
+
+	var js bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"tools", "--format", "json", "--test-tools"}, nil, &js, io.Discard))
+	var list []struct {
+		Name        string         `json:"name"`
+		InputSchema map[string]any `json:"inputSchema"`
+	}
+	require.NoError(t, json.Unmarshal(js.Bytes(), &list))
+	names := map[string]bool{}
+	for _, tool := range list {
+		names[tool.Name] = true
+		assert.Equal(t, "object", tool.InputSchema["type"], tool.Name)
+	}
+	assert.True(t, names["echo"] && names["env_error"])
+
+	var plain bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"tools"}, nil, &plain, io.Discard))
+	assert.NotContains(t, plain.String(), "## `echo`", "test tools are off by default")
+
+	err := run(context.Background(), []string{"tools", "--format", "yaml"}, nil, io.Discard, io.Discard)
+	assert.Equal(t, exitUsage, exitCode(err, io.Discard))
+}
+
+// TestHelp documents every flag with its environment variable.
+func TestHelp(t *testing.T) {
+	var errOut bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"--help"}, nil, io.Discard, &errOut))
+	for _, name := range []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools"} {
+		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
+		assert.Contains(t, errOut.String(), "$"+envName(name))
+	}
+}
+
+// startRun runs the server through run and returns its ws:// URL and a
+// stop function that returns run's error.
+func startRun(t *testing.T, args ...string) (string, func() error) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0", "--workspace", t.TempDir(), "--log-level", "error"}, args...), nil, pw, io.Discard)
+		_ = pw.Close()
+	}()
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(pr).ReadString('\n')
+		line <- s
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	var url string
+	select {
+	case l := <-line:
+		m := handshakeRE.FindStringSubmatch(strings.TrimSuffix(l, "\n"))
+		require.NotNil(t, m, "handshake line %q", l)
+		url = m[1]
+	case err := <-done:
+		cancel()
+		t.Fatalf("run returned before the handshake: %v", err)
+	case <-time.After(testWait):
+		cancel()
+		t.Fatal("no handshake line")
+	}
+	stop := func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(testWait):
+			t.Fatal("run did not return after cancel")
+			return nil
+		}
+	}
+	t.Cleanup(func() { cancel() })
+	return url, stop
+}
+
+// TestServe: the handshake line, a call over WebSocket, and a clean stop.
+func TestServe(t *testing.T) {
+	url, stop := startRun(t, "--test-tools")
+	ws, resp, err := websocket.DefaultDialer.Dial(url, nil)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	defer ws.Close()
+	require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":20,"b":22}}}`)))
+	_, data, err := ws.ReadMessage()
+	require.NoError(t, err)
+	assert.Equal(t, `{"status": "success", "sum": 42}`, gjson.GetBytes(data, "result.content.0.text").String())
+
+	health, err := http.Get(strings.Replace(strings.TrimSuffix(url, "/ws"), "ws://", "http://", 1) + "/healthz")
+	require.NoError(t, err)
+	_ = health.Body.Close()
+	assert.Equal(t, http.StatusOK, health.StatusCode)
+	assert.NoError(t, stop())
+}
+
+// TestServeToken: a token from the environment or a file is required at
+// upgrade.
+func TestServeToken(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(file, []byte("from-file\n"), 0o600))
+	for _, tc := range []struct {
+		name, env, token string
+		args             []string
+	}{
+		{"env", "from-env", "from-env", nil},
+		{"file", "", "from-file", []string{"--token-file", file}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("REGISTRY_SIDECAR_TOKEN", tc.env)
+			}
+			url, stop := startRun(t, tc.args...)
+			_, resp, err := websocket.DefaultDialer.Dial(url, nil)
+			require.Error(t, err)
+			assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+			ws, resp, err := websocket.DefaultDialer.Dial(url, http.Header{"Authorization": {"Bearer " + tc.token}})
+			require.NoError(t, err)
+			_ = resp.Body.Close()
+			_ = ws.Close()
+			assert.NoError(t, stop())
+		})
+	}
+}
+
+// TestServeUsageErrors: bad flags and env values, a non-loopback listen
+// without a token.
+func TestServeUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"non-loopback without token", []string{"--listen", "0.0.0.0:0"}, nil},
+		{"token and token file", []string{"--token", "a", "--token-file", "b"}, nil},
+		{"bad log level", []string{"--log-level", "loud"}, nil},
+		{"bad env duration", nil, map[string]string{"REGISTRY_SIDECAR_GRACE": "soon"}},
+		{"stray argument", []string{"extra"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			args := append([]string{"--workspace", t.TempDir(), "--listen", "127.0.0.1:0"}, tc.args...)
+			err := run(context.Background(), args, nil, io.Discard, io.Discard)
+			assert.Equal(t, exitUsage, exitCode(err, io.Discard), "err %v", err)
+		})
+	}
+}
+
+func TestLoopbackAddr(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:0": true, "localhost:80": true, "[::1]:1": true,
+		"0.0.0.0:8765": false, ":8765": false, "10.0.0.2:1": false, "example.com:1": false,
+	} {
+		t.Run(addr, func(t *testing.T) { assert.Equal(t, want, loopbackAddr(addr)) })
+	}
+}

@@ -1,0 +1,143 @@
+package excelops
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestConcurrentWritersLoseNoWrite(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("shared.xlsx", [][]any{{"header"}})
+	const writers, perWriter = 16, 4
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < perWriter; i++ {
+				cell := cellName(w+1, i+2)
+				res := e.reg.CallTool(context.Background(), "write_cells",
+					[]byte(fmt.Sprintf(`{"file_path": "shared.xlsx", "cell": %q, "value": "w%d-%d"}`, cell, w, i)))
+				assert.False(t, res.IsError, res.Text)
+			}
+		}(w)
+	}
+	wg.Wait()
+	f := e.open("shared.xlsx")
+	for w := 0; w < writers; w++ {
+		for i := 0; i < perWriter; i++ {
+			v, err := f.GetCellValue("Sheet1", cellName(w+1, i+2))
+			require.NoError(t, err)
+			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
+		}
+	}
+	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
+	assert.Empty(t, tempFiles(t, e.dir))
+}
+
+func TestConcurrentIconSetsOnDifferentWorkbooks(t *testing.T) {
+	e := newEnv(t)
+	styles := []string{"3Arrows", "3TrafficLights1", "5Rating", "4Arrows", "3Stars", "5Boxes"}
+	const books = 12
+	for i := 0; i < books; i++ {
+		e.workbook(fmt.Sprintf("b%d.xlsx", i), [][]any{{1}, {2}, {3}, {4}, {5}})
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < books; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 2; j++ {
+				style := styles[(i+j)%len(styles)]
+				res := e.reg.CallTool(context.Background(), "add_conditional_rule", []byte(fmt.Sprintf(
+					`{"file_path": "b%d.xlsx", "cell_range": "A1:A5", "rule_type": "icon_set", "icon_style": %q}`, i, style)))
+				assert.False(t, res.IsError, res.Text)
+			}
+		}(i)
+	}
+	wg.Wait()
+	// Each workbook holds exactly its own two icon sets.
+	for i := 0; i < books; i++ {
+		f := e.open(fmt.Sprintf("b%d.xlsx", i))
+		cf, err := f.GetConditionalFormats("Sheet1")
+		require.NoError(t, err)
+		var got []string
+		for _, opts := range cf {
+			for _, o := range opts {
+				got = append(got, o.IconStyle)
+			}
+		}
+		assert.ElementsMatch(t, []string{styles[i%len(styles)], styles[(i+1)%len(styles)]}, got, "book %d", i)
+	}
+}
+
+// openFDs counts this process's open file descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	require.NoError(t, err)
+	return len(ents)
+}
+
+func TestManyFailingCallsLeakNothing(t *testing.T) {
+	tmp := t.TempDir()
+	e := newEnv(t, WithTempDir(tmp))
+	e.workbook("ok.xlsx", [][]any{{1, 2}, {3, 4}})
+	require.NoError(t, os.WriteFile(e.path("broken.xlsx"), []byte("PK\x03\x04 not really a zip"), 0o644))
+	calls := []struct{ tool, args string }{
+		{"read_excel", `{"file_path": "../escape.xlsx"}`},
+		{"read_excel", `{"file_path": "missing.xlsx"}`},
+		{"read_excel", `{"file_path": "broken.xlsx"}`},
+		{"read_excel", `{"file_path": "ok.xlsx", "sheet_name": "NoSuchSheet"}`},
+		{"write_cells", `{"file_path": "ok.xlsx", "cell": "NOT_A_CELL", "value": 1}`},
+		{"write_cells", `{"file_path": "ok.xlsx", "sheet_name": "Nope", "cell": "A1", "value": 1}`},
+		{"add_conditional_rule", `{"file_path": "ok.xlsx", "cell_range": "A1:A2", "rule_type": "icon_set", "icon_style": "bad"}`},
+		{"delete_sheet", `{"file_path": "ok.xlsx", "sheet_name": "Sheet1", "confirm": true}`},
+	}
+	// Warm up so lazily opened descriptors (e.g. /dev/urandom) are counted.
+	for _, c := range calls {
+		e.reg.CallTool(context.Background(), c.tool, []byte(c.args))
+	}
+	orig, err := os.ReadFile(e.path("ok.xlsx"))
+	require.NoError(t, err)
+	before := openFDs(t)
+	// 10,000 failing calls from 4 goroutines; the cheap refusals (sandbox,
+	// missing file) are most of them, every failure path is in the mix.
+	mix := []int{0, 1, 0, 1, 0, 1, 2, 3, 4, 5, 6, 7}
+	const n, workers = 10000, 4
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				c := calls[mix[i%len(mix)]]
+				res := e.reg.CallTool(context.Background(), c.tool, []byte(c.args))
+				assert.True(t, res.IsError, "%s %s: %s", c.tool, c.args, res.Text)
+			}
+		}(w)
+	}
+	wg.Wait()
+	after := openFDs(t)
+	assert.LessOrEqual(t, after, before, "open descriptors grew from %d to %d", before, after)
+	assert.Empty(t, tempFiles(t, e.dir), "no save temporaries left")
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "no private temp folders left")
+	got, err := os.ReadFile(e.path("ok.xlsx"))
+	require.NoError(t, err)
+	assert.Equal(t, orig, got, "failed calls never touch the file")
+	ents, err := os.ReadDir(e.dir)
+	require.NoError(t, err)
+	var names []string
+	for _, d := range ents {
+		names = append(names, d.Name())
+	}
+	assert.ElementsMatch(t, []string{"ok.xlsx", "broken.xlsx"}, names)
+}

@@ -1,0 +1,93 @@
+// Package atomicfile replaces a file's content so that a failure or a kill
+// at any instant leaves either the old bytes or the complete new ones.
+package atomicfile
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// TempPattern names the temporary files of a replacement; the leading dot
+// hides them from casual listings.
+const TempPattern = ".~registry-sidecar-*.tmp"
+
+// bufferSize is the write buffer between the producer and the file.
+const bufferSize = 256 << 10
+
+// StepError reports which step of a replacement failed; the target is
+// unchanged whenever Step is not "syncing the folder".
+type StepError struct {
+	// Step names the failed step, e.g. "writing".
+	Step string
+	// Err is the operating-system error.
+	Err error
+}
+
+// Error describes the failure.
+func (e *StepError) Error() string { return fmt.Sprintf("%s: %v", e.Step, e.Err) }
+
+// Unwrap returns the operating-system error.
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Replace writes what produce writes into a temporary file in path's folder,
+// flushes and fsyncs it, gives it mode, renames it over path and fsyncs the
+// folder. wrap, when not nil, wraps the file writer (tests inject failures
+// there). If ctx ends before the rename, nothing is replaced. On any error
+// the temporary file is removed and path keeps its old bytes.
+func Replace(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, produce func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, TempPattern)
+	if err != nil {
+		return &StepError{Step: "creating a temporary file", Err: err}
+	}
+	tmpName := tmp.Name()
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmpName)
+		}
+	}()
+	var w io.Writer = tmp
+	if wrap != nil {
+		w = wrap(w)
+	}
+	bw := bufio.NewWriterSize(w, bufferSize)
+	if err = produce(bw); err != nil {
+		return &StepError{Step: "writing", Err: err}
+	}
+	if err = bw.Flush(); err != nil {
+		return &StepError{Step: "writing", Err: err}
+	}
+	if err = tmp.Sync(); err != nil {
+		return &StepError{Step: "syncing", Err: err}
+	}
+	if err = tmp.Chmod(mode.Perm()); err != nil {
+		return &StepError{Step: "setting the mode", Err: err}
+	}
+	if err = tmp.Close(); err != nil {
+		return &StepError{Step: "closing", Err: err}
+	}
+	if err = ctx.Err(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmpName, path); err != nil {
+		return &StepError{Step: "renaming", Err: err}
+	}
+	// The new content is in place; a failed folder sync only weakens
+	// durability after a power loss, so it is reported, nothing is undone.
+	d, err := os.Open(dir)
+	if err != nil {
+		return &StepError{Step: "syncing the folder", Err: err}
+	}
+	serr := d.Sync()
+	_ = d.Close()
+	if serr != nil {
+		return &StepError{Step: "syncing the folder", Err: serr}
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// Register adds a tool: a name, a JSON Schema for its arguments and a Go
+// function. A duplicate name or a schema that does not compile is refused.
+func ExampleRegistry_Register() {
+	reg := registry.New()
+	add := registry.Tool{
+		Name:        "add",
+		Description: "Add two integers.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]}`),
+		Func: func(_ context.Context, args json.RawMessage) (any, error) {
+			var in struct{ A, B int }
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, err
+			}
+			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "sum", Value: in.A + in.B}}, nil
+		},
+	}
+	fmt.Println(reg.Register(add))
+	fmt.Println(reg.Register(add))
+	// Output:
+	// <nil>
+	// register "add": tool already registered
+}
+
+// CallTool always answers with a payload: the tool's result, or an error
+// payload an agent can act on.
+func ExampleRegistry_CallTool() {
+	reg := registry.New()
+	_ = reg.Register(registry.Tool{
+		Name:        "greet",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string", "minLength": 1}}, "required": ["name"]}`),
+		Func: func(_ context.Context, args json.RawMessage) (any, error) {
+			var in struct{ Name string }
+			_ = json.Unmarshal(args, &in)
+			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "greeting", Value: "你好, " + in.Name}}, nil
+		},
+	})
+	ctx := context.Background()
+	fmt.Println(reg.CallTool(ctx, "greet", []byte(`{"name": "Ada"}`)).Text)
+	res := reg.CallTool(ctx, "greet", []byte(`{}`))
+	fmt.Println(res.IsError, res.Code)
+	res = reg.CallTool(ctx, "greet", []byte(`{"name": "Ada"}`), registry.WithScope([]string{"other"}))
+	fmt.Println(res.Text)
+	// Output:
+	// {"status": "success", "greeting": "你好, Ada"}
+	// true TOOL_ARGUMENT_VALIDATION_ERROR
+	// {"status": "error", "error_code": "TOOL_NOT_ALLOWED", "tool": "greet", "exception": "ToolNotAllowedError", "message": "Tool 'greet' is not in the allowed tool scope."}
+}

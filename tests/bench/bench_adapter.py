@@ -1,0 +1,197 @@
+"""Round-trip cost of the Python adapter, beside its peers, in one run.
+
+Rows (the trivial 3-field ``add`` tool everywhere):
+
+- reference registry, in-process: tests' stdlib ReferenceRegistry calling an
+  equivalent Python ``add`` (the cost an in-process excelmanus registry pays);
+- websockets.sync client: websockets' own synchronous client sending the same
+  JSON-RPC frame and waiting for the answer (a naive adapter's transport);
+- Client (sync), 1 thread and 8 threads;
+- AsyncClient with 1 and with 64 calls in flight.
+
+Latencies are per call (p50/p99 in microseconds); calls/s is calls divided by
+the wall time of the whole batch. Ratios are against the websockets.sync
+peer measured in this same run. Targets: sync p50 <= 150 us; async >= 10,000
+calls/s with 64 in flight.
+
+Usage: python tests/bench/bench_adapter.py [--calls N] [--json FILE]
+(needs the binary: $REGISTRY_SIDECAR_BIN or bin/registry-sidecar).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import pathlib
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "adapters" / "python" / "tests"))
+
+from reference_registry import ReferenceRegistry  # noqa: E402
+from websockets.sync.client import connect as ws_connect  # noqa: E402
+
+from registry_sidecar import AsyncClient, Client, Sidecar  # noqa: E402
+
+#: Target: sync round trip p50 in microseconds.
+TARGET_SYNC_P50_US = 150.0
+#: Target: async calls per second with 64 in flight.
+TARGET_ASYNC64_CPS = 10_000.0
+#: Calls before each measured batch.
+WARMUP = 300
+ARGS = {"a": 1, "b": 2}
+
+
+@dataclass
+class Row:
+    name: str
+    calls: int
+    p50_us: float
+    p99_us: float
+    calls_per_s: float
+
+
+def _row(name: str, lat: list[float], wall: float) -> Row:
+    lat.sort()
+    return Row(
+        name=name,
+        calls=len(lat),
+        p50_us=statistics.median(lat) * 1e6,
+        p99_us=lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1e6,
+        calls_per_s=len(lat) / wall,
+    )
+
+
+def _timed(fn: Callable[[], object], n: int) -> tuple[list[float], float]:
+    for _ in range(WARMUP):
+        fn()
+    lat = []
+    perf = time.perf_counter
+    start = perf()
+    for _ in range(n):
+        t = perf()
+        fn()
+        lat.append(perf() - t)
+    return lat, perf() - start
+
+
+def bench_reference(n: int) -> Row:
+    reg = ReferenceRegistry()
+
+    def add(a: int, b: int, note: str = "") -> dict[str, object]:
+        return {"status": "success", "sum": a + b}
+
+    reg.register("add", add, {"type": "object", "required": ["a", "b"], "properties": {"a": {}, "b": {}, "note": {}}})
+    want = '{"status": "success", "sum": 3}'
+    assert reg.call_tool("add", ARGS) == want
+    return _row("reference registry, in-process", *_timed(lambda: reg.call_tool("add", ARGS), n))
+
+
+def bench_websockets_sync(sc: Sidecar, n: int) -> Row:
+    with ws_connect(sc.url, additional_headers={"Authorization": f"Bearer {sc.token}"}, compression=None) as ws:
+        ids = iter(range(1, 10**9))
+
+        def call() -> str:
+            frame = json.dumps(
+                {"jsonrpc": "2.0", "id": next(ids), "method": "tools/call", "params": {"name": "add", "arguments": ARGS}}
+            )
+            ws.send(frame)
+            return str(json.loads(ws.recv())["result"]["content"][0]["text"])
+
+        return _row("websockets.sync client (peer)", *_timed(call, n))
+
+
+def bench_sync(sc: Sidecar, n: int) -> Row:
+    with Client(sc.url, token=sc.token) as c:
+        assert c.call_tool("add", ARGS).text == '{"status": "success", "sum": 3}'
+        return _row("Client (sync), 1 thread", *_timed(lambda: c.call_tool("add", ARGS), n))
+
+
+def bench_sync_threads(sc: Sidecar, n: int, threads: int) -> Row:
+    with Client(sc.url, token=sc.token) as c:
+        for _ in range(WARMUP):
+            c.call_tool("add", ARGS)
+        per = n // threads
+        lats: list[list[float]] = [[] for _ in range(threads)]
+        barrier = threading.Barrier(threads + 1)
+
+        def work(i: int) -> None:
+            out = lats[i]
+            barrier.wait()
+            for _ in range(per):
+                t = time.perf_counter()
+                c.call_tool("add", ARGS)
+                out.append(time.perf_counter() - t)
+
+        ts = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+        for t in ts:
+            t.start()
+        barrier.wait()
+        start = time.perf_counter()
+        for t in ts:
+            t.join()
+        wall = time.perf_counter() - start
+        return _row(f"Client (sync), {threads} threads", [x for l in lats for x in l], wall)
+
+
+async def _bench_async(sc: Sidecar, n: int, inflight: int) -> Row:
+    async with AsyncClient(sc.url, token=sc.token) as c:
+        for _ in range(WARMUP):
+            await c.call_tool("add", ARGS)
+        per = n // inflight
+        lat: list[float] = []
+        perf = time.perf_counter
+
+        async def worker() -> None:
+            for _ in range(per):
+                t = perf()
+                await c.call_tool("add", ARGS)
+                lat.append(perf() - t)
+
+        start = perf()
+        await asyncio.gather(*(worker() for _ in range(inflight)))
+        return _row(f"AsyncClient, {inflight} in flight", lat, perf() - start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=5000, help="measured calls per row (default 5000)")
+    parser.add_argument("--json", type=pathlib.Path, help="also write the rows as JSON here")
+    ns = parser.parse_args()
+    n = ns.calls
+    with tempfile.TemporaryDirectory() as ws, Sidecar.launch(ws, args=["--test-tools"]) as sc:
+        rows = [
+            bench_reference(n * 4),
+            bench_websockets_sync(sc, n),
+            bench_sync(sc, n),
+            bench_sync_threads(sc, n, 8),
+            asyncio.run(_bench_async(sc, n, 1)),
+            asyncio.run(_bench_async(sc, n * 2, 64)),
+        ]
+    peer = rows[1]
+    print(f"{'':34} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}")
+    for r in rows:
+        print(
+            f"{r.name:34} {r.calls:7d} {r.p50_us:9.1f} {r.p99_us:9.1f} {r.calls_per_s:9.0f} "
+            f"{r.p50_us / peer.p50_us:11.2f}x {r.calls_per_s / peer.calls_per_s:15.2f}x"
+        )
+    sync, async64 = rows[2], rows[5]
+    ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
+    ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
+    print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")
+    print(f"target async(64) >= {TARGET_ASYNC64_CPS:.0f} calls/s: {async64.calls_per_s:.0f} {'OK' if ok_async else 'MISSED'}")
+    if ns.json:
+        ns.json.parent.mkdir(parents=True, exist_ok=True)
+        ns.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
