@@ -3,7 +3,9 @@ package excelops
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -98,3 +100,9 @@ func (e *env) value(name, sheet, cell string) string {
 	require.NoError(e.t, err)
 	return v
 }
+
+// stringsReader is strings.NewReader (kept here so tests share one import set).
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// writeFile writes text to path.
+func writeFile(path, text string) error { return os.WriteFile(path, []byte(text), 0o644) }

@@ -35,8 +35,9 @@ const (
 	DefaultMaxFileSize = 512 << 20
 	// DefaultUnzipSizeLimit: 4 GiB of XML in total.
 	DefaultUnzipSizeLimit = 4 << 30
-	// DefaultUnzipXMLSizeLimit: parts above 64 MiB stream from disk.
-	DefaultUnzipXMLSizeLimit = 64 << 20
+	// DefaultUnzipXMLSizeLimit: parts above 16 MiB stream from disk (keeps
+	// reads of big sheets lean; excelize uses the same default).
+	DefaultUnzipXMLSizeLimit = 16 << 20
 	// DefaultMaxRows is Excel's own row limit.
 	DefaultMaxRows = 1 << 20
 	// DefaultMaxCells: about 2-3 GiB of parsed cells in excelize.

@@ -151,7 +151,7 @@ func (b *book) conditionalOption(r ruleArgs) (excelize.ConditionalFormatOptions,
 		if f == "" {
 			return opt, invalid("formula rules need a formula")
 		}
-		opt.Type, opt.Criteria, opt.Value = "formula", "=", f
+		opt.Type, opt.Criteria = "formula", f // excelize takes the expression from Criteria
 		return opt, b.ruleFormat(&opt, r.Format)
 	case "icon_set":
 		if !validIconStyle(r.IconStyle) {

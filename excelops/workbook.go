@@ -27,6 +27,7 @@ type book struct {
 	mode    fs.FileMode
 	zr      *zip.Reader // the package as it was on disk (nil for a new workbook)
 	parts   map[string]string
+	sst     []string // shared strings as on disk, loaded by the first read
 	extents map[string]*sheetExtent // sheets parsed for editing: their used range
 	tmpDir  string
 	created bool
@@ -213,6 +214,11 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	ext, err := b.scan(sheet)
 	if err != nil {
 		return "", nil, err
+	}
+	// Parse the sheet now, so broken XML is reported as damage rather
+	// than as the failure of whatever edit comes first.
+	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+		return "", nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}
 	b.extents[sheet] = &ext
 	return sheet, &ext, nil

@@ -187,8 +187,11 @@ type levelChecker interface {
 
 // infoEnabled skips building per-call fields when info is off.
 func (c *conn) infoEnabled() bool {
-	if lc, ok := c.log.(levelChecker); ok {
-		return lc.IsLevelEnabled(logrus.InfoLevel)
+	switch l := c.log.(type) {
+	case *logrus.Entry:
+		return l.Logger.IsLevelEnabled(logrus.InfoLevel)
+	case levelChecker:
+		return l.IsLevelEnabled(logrus.InfoLevel)
 	}
 	return true
 }

@@ -163,3 +163,29 @@ func TestMaxConnections(t *testing.T) {
 	f.dial(t)
 	assert.Equal(t, http.StatusServiceUnavailable, f.dialStatus(t, nil))
 }
+
+// TestKeepalive: a client that answers pings (any reading gorilla client
+// does) stays connected; one that never reads (no pongs) is dropped after
+// PongWait.
+func TestKeepalive(t *testing.T) {
+	f := startServer(t, server.Config{PingInterval: 20 * time.Millisecond, PongWait: 150 * time.Millisecond})
+	alive := f.dial(t)
+	pings := make(chan struct{}, 100)
+	alive.ws.SetPingHandler(func(data string) error {
+		pings <- struct{}{}
+		return alive.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+	})
+	go func() {
+		for {
+			if _, _, err := alive.ws.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	silent := f.dial(t)
+	_ = silent
+	eventually(t, func() bool { return f.srv.Connections() == 1 }, "the silent client was not dropped")
+	time.Sleep(300 * time.Millisecond) // two PongWaits: alive survives them
+	assert.Equal(t, 1, f.srv.Connections())
+	assert.GreaterOrEqual(t, len(pings), 5)
+}

@@ -1,6 +1,3 @@
-// Command registry-sidecar serves the registry's tools over WebSocket
-// (JSON-RPC 2.0, MCP method names), runs one call in-process, or lists the
-// tools. Run it with --help for the flags and their environment variables.
 package main
 
 import (
@@ -29,6 +26,12 @@ var errToolError = errors.New("the tool returned an error payload")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	go func() {
+		// After the first signal starts the graceful shutdown, a second
+		// one gets the default behaviour: the process dies at once.
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))

@@ -12,6 +12,10 @@ from .errors import RPCError
 
 #: MCP protocol revision sent in initialize.
 MCP_PROTOCOL_VERSION: Final = "2025-11-25"
+#: Reason sent with notifications/cancelled when the caller gives up.
+CANCEL_REASON: Final = "cancelled by the client"
+#: Reason sent with notifications/cancelled when the client's deadline passes.
+TIMEOUT_REASON: Final = "timeout"
 
 #: A progress callback: (progress, total or None, message or None). Client
 #: runs it on whichever calling thread is reading the connection;

@@ -25,6 +25,10 @@ from .errors import SidecarConnectionError
 #: Seconds between keepalive passes on an idle connection (the sidecar drops
 #: a client that sends nothing, pongs included, for 75 s).
 KEEPALIVE_INTERVAL: Final = 10.0
+#: Seconds without reading after which a call first checks, without
+#: blocking, whether the connection died while idle (back-to-back calls skip
+#: that extra system call).
+IDLE_CHECK_AFTER: Final = 0.05
 
 _log = logging.getLogger(__name__)
 
@@ -61,6 +65,7 @@ class SyncConn:
         self.read_lock = threading.Lock()  # held by the leader
         self.alive = True
         self.reason = ""
+        self.last_read = time.monotonic()
         self._stop = threading.Event()
         self._keepalive: threading.Thread | None = None
         # A plain socket can peek without blocking by flag (one syscall);
@@ -134,6 +139,7 @@ class SyncConn:
     # -- reading (leader only) ----------------------------------------------
 
     def _process(self, data: bytes) -> None:
+        self.last_read = time.monotonic()
         with self.lock:
             try:
                 messages = self.wire.feed(data)
@@ -150,6 +156,10 @@ class SyncConn:
             self.dispatch(self, raw)
         if not data or not self.wire.is_open:
             self.die(self.wire.close_reason())
+
+    def idle(self) -> bool:
+        """Whether nothing was read for IDLE_CHECK_AFTER seconds."""
+        return time.monotonic() - self.last_read > IDLE_CHECK_AFTER
 
     def drain(self) -> None:
         """Process whatever is readable now, without blocking (leader only)."""

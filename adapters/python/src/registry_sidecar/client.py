@@ -8,10 +8,9 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from ._recovery import (
-    CLOSE_TIMEOUT,
     DEFAULT_MAX_SIZE,
     DEFAULT_OPEN_TIMEOUT,
     Recovery,
@@ -20,6 +19,8 @@ from ._recovery import (
     refused,
 )
 from ._rpc import (
+    CANCEL_REASON,
+    TIMEOUT_REASON,
     CallResult,
     ProgressCallback,
     call_result,
@@ -31,6 +32,7 @@ from ._rpc import (
     progress_args,
     result_of,
 )
+from ._asyncconn import Conn, Lost
 from ._wire import Wire
 from .errors import SidecarConnectionError, SidecarError
 from .payloads import timeout_payload, unavailable_payload
@@ -42,111 +44,6 @@ __all__ = ["DEFAULT_MAX_SIZE", "AsyncClient", "CallResult", "ProgressCallback", 
 
 _log = logging.getLogger(__name__)
 
-#: Reason sent with notifications/cancelled when the awaiting task is cancelled.
-CANCEL_REASON: Final = "cancelled by the client"
-#: Reason sent with notifications/cancelled when the client's deadline passes.
-TIMEOUT_REASON: Final = "timeout"
-
-
-class _Lost(Exception):
-    """Internal: the connection dropped while a request was pending."""
-
-
-class _Conn(asyncio.Protocol):
-    """One WebSocket connection: an asyncio protocol driving a Wire."""
-
-    def __init__(self, client: AsyncClient, wire: Wire) -> None:
-        loop = asyncio.get_running_loop()
-        self.client = client
-        self.wire = wire
-        self.transport: asyncio.Transport | None = None
-        self.ready: asyncio.Future[None] = loop.create_future()
-        self.closed: asyncio.Future[None] = loop.create_future()
-        self.alive = True
-        self._resumed: asyncio.Future[None] | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        self._flush()
-
-    def _flush(self) -> None:
-        data, eof = self.wire.outgoing()
-        assert self.transport is not None
-        if data:
-            self.transport.write(data)
-        if eof and self.transport.can_write_eof():
-            self.transport.write_eof()
-
-    def data_received(self, data: bytes) -> None:
-        try:
-            messages = self.wire.feed(data)
-        except SidecarConnectionError as exc:
-            if not self.ready.done():
-                self.ready.set_exception(exc)
-            self.abort()
-            return
-        self._flush()
-        if not self.ready.done() and self.wire.handshake_done:
-            self.ready.set_result(None)
-        for raw in messages:
-            self.client._on_message(self, raw)
-        if self.wire.handshake_done and not self.wire.is_open and self.transport is not None:
-            self.transport.close()
-
-    def eof_received(self) -> bool | None:
-        try:
-            self.wire.feed(b"")
-        except SidecarConnectionError:
-            pass
-        return None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.alive = False
-        reason = self.wire.close_reason()
-        if exc is not None and "no close frame" in reason:
-            reason = f"the connection to the sidecar was lost: {exc}"
-        if not self.ready.done():
-            self.ready.set_exception(SidecarConnectionError(f"cannot connect to {self.wire.url}: {reason}"))
-        if self._resumed is not None and not self._resumed.done():
-            self._resumed.set_result(None)
-        if not self.closed.done():
-            self.closed.set_result(None)
-        self.client._on_lost(self, reason)
-
-    def pause_writing(self) -> None:
-        self._resumed = asyncio.get_running_loop().create_future()
-
-    def resume_writing(self) -> None:
-        if self._resumed is not None and not self._resumed.done():
-            self._resumed.set_result(None)
-        self._resumed = None
-
-    def send(self, message: bytes) -> None:
-        """Write one text message (no-op once the connection is gone)."""
-        if self.alive and self.wire.is_open and self.transport is not None:
-            self.transport.write(self.wire.send_text(message))
-
-    async def drain(self) -> None:
-        """Wait while the transport's write buffer is over its limit."""
-        if self._resumed is not None:
-            await self._resumed
-
-    async def close(self) -> None:
-        """Run the closing handshake, then drop the socket."""
-        if self.transport is None or not self.alive:
-            return
-        self.wire.send_close()
-        self._flush()
-        try:
-            async with asyncio.timeout(CLOSE_TIMEOUT):
-                await asyncio.shield(self.closed)
-        except TimeoutError:
-            self.abort()
-
-    def abort(self) -> None:
-        if self.transport is not None:
-            self.transport.abort()
 
 
 class AsyncClient:
@@ -192,7 +89,7 @@ class AsyncClient:
         self.recovery: Recovery = recovery
         self.sidecar = sidecar
         self.server_info: dict[str, Any] = {}
-        self._conn: _Conn | None = None
+        self._conn: Conn | None = None
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._progress: dict[int, ProgressCallback] = {}
         self._ids = itertools.count(1)
@@ -239,11 +136,11 @@ class AsyncClient:
             self.url = self.sidecar.url
         wire = Wire(self.url, token=self.token, max_size=self.max_size)
         loop = asyncio.get_running_loop()
-        conn: _Conn | None = None
+        conn: Conn | None = None
         try:
             async with asyncio.timeout(self.open_timeout):
                 _, conn = await loop.create_connection(
-                    lambda: _Conn(self, wire),
+                    lambda: Conn(wire, self._on_message, self._on_lost),
                     wire.uri.host,
                     wire.uri.port,
                     ssl=True if wire.uri.secure else None,
@@ -257,7 +154,7 @@ class AsyncClient:
             # Before OSError: SidecarConnectionError is a ConnectionError.
             await self._discard(conn)
             raise
-        except (_Lost, SidecarError) as exc:
+        except (Lost, SidecarError) as exc:
             await self._discard(conn)
             raise SidecarConnectionError(f"MCP initialize with {self.url} failed: {exc}") from exc
         except TimeoutError as exc:
@@ -269,7 +166,7 @@ class AsyncClient:
         self.server_info = result
         self._ever_connected = True
 
-    async def _discard(self, conn: _Conn | None) -> None:
+    async def _discard(self, conn: Conn | None) -> None:
         if conn is not None:
             if self._conn is conn:
                 self._conn = None
@@ -284,7 +181,7 @@ class AsyncClient:
         for task in list(self._background):
             task.cancel()
 
-    async def _ensure(self) -> _Conn | str:
+    async def _ensure(self) -> Conn | str:
         """Return an open connection, recovering per self.recovery, or a
         message saying why there is none."""
         conn = self._conn
@@ -322,7 +219,7 @@ class AsyncClient:
 
     # -- inbound ----------------------------------------------------------
 
-    def _on_message(self, conn: _Conn, raw: bytes) -> None:
+    def _on_message(self, conn: Conn, raw: bytes) -> None:
         try:
             msg = json.loads(raw)
         except ValueError:
@@ -356,13 +253,13 @@ class AsyncClient:
         except Exception:
             _log.exception("progress callback failed")
 
-    def _on_lost(self, conn: _Conn, reason: str) -> None:
+    def _on_lost(self, conn: Conn, reason: str) -> None:
         if self._conn is conn:
             self._conn = None
             self._lost = reason
             if not self._closed:
                 _log.warning("connection to registry-sidecar lost: %s", reason)
-        lost = _Lost(reason)
+        lost = Lost(reason)
         for fut in self._pending.values():
             if not fut.done():
                 fut.set_exception(lost)
@@ -370,7 +267,7 @@ class AsyncClient:
 
     # -- requests ---------------------------------------------------------
 
-    async def _request(self, conn: _Conn, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    async def _request(self, conn: Conn, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
         rid = next(self._ids)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = fut
@@ -380,7 +277,7 @@ class AsyncClient:
         finally:
             self._pending.pop(rid, None)
 
-    async def _connected(self) -> _Conn:
+    async def _connected(self) -> Conn:
         got = await self._ensure()
         if isinstance(got, str):
             raise SidecarConnectionError(got)
@@ -390,7 +287,7 @@ class AsyncClient:
         """Send a JSON-RPC ``ping`` and wait for its answer."""
         try:
             await self._request(await self._connected(), "ping", {})
-        except _Lost as exc:
+        except Lost as exc:
             raise SidecarConnectionError(str(exc)) from exc
 
     async def list_tools(self) -> list[dict[str, Any]]:
@@ -407,10 +304,10 @@ class AsyncClient:
                 if not isinstance(nxt, str) or not nxt:
                     return tools
                 cursor = nxt
-        except _Lost as exc:
+        except Lost as exc:
             raise SidecarConnectionError(str(exc)) from exc
 
-    def _cancel(self, conn: _Conn, rid: int, reason: str) -> None:
+    def _cancel(self, conn: Conn, rid: int, reason: str) -> None:
         conn.send(encode_cancel(rid, reason))
 
     async def call_tool(
@@ -457,7 +354,7 @@ class AsyncClient:
                         self._cancel(conn, rid, TIMEOUT_REASON)
                         return CallResult(timeout_payload(name), True)
                     msg = fut.result()
-        except _Lost as exc:
+        except Lost as exc:
             return CallResult(unavailable_payload(name, str(exc)), True)
         except asyncio.CancelledError:
             # Awaiting fut directly cancels it too; only an answer that

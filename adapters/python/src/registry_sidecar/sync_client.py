@@ -20,6 +20,8 @@ from ._recovery import (
     refused,
 )
 from ._rpc import (
+    CANCEL_REASON,
+    TIMEOUT_REASON,
     CallResult,
     ProgressCallback,
     call_result,
@@ -40,8 +42,6 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-_CANCEL_REASON = "cancelled by the client"
-_TIMEOUT_REASON = "timeout"
 
 
 class Client:
@@ -290,7 +290,7 @@ class Client:
             if isinstance(got, str):
                 return CallResult(unavailable_payload(name, got), True)
             conn = got
-        elif conn.read_lock.acquire(blocking=False):
+        elif conn.idle() and conn.read_lock.acquire(blocking=False):
             # Nobody is reading: notice a sidecar that died (or closed us)
             # while idle before sending, so this call can recover instead.
             try:
@@ -314,7 +314,7 @@ class Client:
         except BaseException:
             # KeyboardInterrupt and the like: tell the sidecar to stop.
             if not waiter.done:
-                self._cancel(conn, rid, _CANCEL_REASON)
+                self._cancel(conn, rid, CANCEL_REASON)
             raise
         finally:
             conn.pending.pop(rid, None)
@@ -322,7 +322,7 @@ class Client:
             return call_result(waiter.msg)
         if waiter.error is not None:
             return CallResult(unavailable_payload(name, waiter.error), True)
-        self._cancel(conn, rid, _TIMEOUT_REASON)
+        self._cancel(conn, rid, TIMEOUT_REASON)
         return CallResult(timeout_payload(name), True)
 
     @staticmethod

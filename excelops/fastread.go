@@ -1,0 +1,321 @@
+package excelops
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+)
+
+// rowReader streams cell values out of worksheet XML without building a
+// DOM: a byte-level tag scanner (like scanSheet) that keeps the text of
+// <v> and <t> elements. It is several times faster than an encoding/xml
+// decoder and holds one row at a time.
+type rowReader struct {
+	br     *bufio.Reader
+	sst    []string
+	c1, c2 int // column window (1-based, inclusive); c2 == 0 means no right edge
+
+	row, lastRow   int
+	col            int
+	typ            []byte
+	text           []byte
+	inText, inCell bool
+	vals           []any
+	closed         bool
+}
+
+// errStop ends a row walk early without an error.
+var errStop = errors.New("stop")
+
+// sharedStrings loads the shared string table of the package as on disk.
+func (b *book) sharedStrings() ([]string, error) {
+	if b.sst != nil || b.zr == nil {
+		return b.sst, nil
+	}
+	zf := findPart(b.zr, "xl/sharedStrings.xml")
+	if zf == nil {
+		b.sst = []string{}
+		return b.sst, nil
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+	}
+	defer rc.Close()
+	dec := xml.NewDecoder(bufio.NewReaderSize(rc, scanBufferSize))
+	var (
+		out   []string
+		cur   []byte
+		depth int // >0 inside a phonetic run, whose text is not the value
+		inT   bool
+		inSI  bool
+	)
+	for {
+		tok, err := dec.RawToken()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "si":
+				inSI, cur = true, cur[:0]
+			case "rPh":
+				depth++
+			case "t":
+				inT = inSI && depth == 0
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "si":
+				out = append(out, string(cur))
+				inSI = false
+			case "rPh":
+				depth--
+			case "t":
+				inT = false
+			}
+		case xml.CharData:
+			if inT {
+				cur = append(cur, t...)
+			}
+		}
+	}
+	b.sst = out
+	return out, nil
+}
+
+// rows calls fn for every row from first to last (1-based, inclusive) that
+// holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
+// row goes). It stops reading after last. A sheet whose XML ends before
+// </sheetData> is reported as damaged, so a broken file never reads as a
+// shorter one.
+func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any)) error {
+	if last < first {
+		return nil
+	}
+	zf, err := b.part(sheet)
+	if err != nil || zf == nil {
+		return err
+	}
+	sst, err := b.sharedStrings()
+	if err != nil {
+		return err
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	}
+	defer rc.Close()
+	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2}
+	n := 0
+	err = rr.walk(func(row int, vals []any) error {
+		if n++; n%streamCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if row > last {
+			return errStop
+		}
+		if row >= first && len(vals) > 0 {
+			fn(row, vals)
+		}
+		if row == last {
+			return errStop
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStop):
+		return nil
+	case err != nil:
+		return err
+	case !rr.closed:
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.row), nil)
+	}
+	return nil
+}
+
+// walk scans the sheet and calls emit at the end of every row.
+func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
+	for {
+		text, err := rr.br.ReadSlice('<')
+		if rr.inText {
+			rr.text = append(rr.text, bytes.TrimSuffix(text, []byte("<"))...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		tag, err := rr.br.ReadSlice('>')
+		if err != nil {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				for errors.Is(err, bufio.ErrBufferFull) {
+					_, err = rr.br.ReadSlice('>')
+				}
+				continue
+			}
+			return nil // truncated inside a tag: rr.closed stays false
+		}
+		if len(tag) < 2 || !validTagStart(tag[0]) {
+			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", rr.row), nil)
+		}
+		name, attrs := rowTag(tag)
+		switch name {
+		case "row":
+			n := attrInt(attrs, "r")
+			if n <= 0 {
+				n = rr.row + 1
+			}
+			if n > maxSheetRows {
+				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", n), nil)
+			}
+			rr.row, rr.col, rr.vals = n, 0, nil
+			if bytes.HasSuffix(attrs, []byte("/")) {
+				if err := emit(rr.row, nil); err != nil {
+					return err
+				}
+			}
+		case "/row":
+			if err := emit(rr.row, rr.vals); err != nil {
+				return err
+			}
+			rr.vals = nil
+		case "c":
+			col := 0
+			if ref := attrValue(attrs, "r"); ref != nil {
+				col = columnOfRef(ref)
+			}
+			if col <= 0 {
+				col = rr.col + 1
+			}
+			rr.col, rr.typ, rr.text, rr.inCell = col, attrValue(attrs, "t"), rr.text[:0], true
+			if bytes.HasSuffix(attrs, []byte("/")) {
+				rr.inCell = false
+			}
+		case "v", "t":
+			if rr.inCell {
+				rr.inText = !bytes.HasSuffix(attrs, []byte("/"))
+			}
+		case "/v", "/t":
+			rr.inText = false
+		case "/c":
+			if err := rr.endCell(); err != nil {
+				return err
+			}
+			rr.inCell = false
+		case "/sheetData":
+			rr.closed = true
+			return nil
+		case "sheetData":
+			if bytes.HasSuffix(attrs, []byte("/")) {
+				rr.closed = true
+				return nil
+			}
+		}
+	}
+}
+
+// maxSheetRows is Excel's last row number.
+const maxSheetRows = 1 << 20
+
+// validTagStart reports whether b can start a tag: a name, '/', '?' or '!'.
+func validTagStart(b byte) bool {
+	return b == '/' || b == '?' || b == '!' || b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
+}
+
+// rowTag is splitTag for the names rowReader needs.
+func rowTag(tag []byte) (string, []byte) {
+	tag = bytes.TrimSuffix(tag, []byte(">"))
+	closing := len(tag) > 0 && tag[0] == '/'
+	body := tag
+	if closing {
+		body = tag[1:]
+	}
+	end := bytes.IndexAny(body, " \t\r\n/")
+	if end < 0 {
+		end = len(body)
+	}
+	name := body[:end]
+	if i := bytes.IndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	var s string
+	switch string(name) {
+	case "row", "c", "v", "t", "sheetData":
+		s = string(name)
+	default:
+		return "", nil
+	}
+	if closing {
+		return "/" + s, nil
+	}
+	return s, body[end:]
+}
+
+// endCell converts the finished cell's text by its type and stores it.
+func (rr *rowReader) endCell() error {
+	col := rr.col
+	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.text) == 0 && string(rr.typ) != "inlineStr" {
+		return nil
+	}
+	var v any
+	text := rr.text
+	if bytes.IndexByte(text, '&') >= 0 {
+		text = []byte(html.UnescapeString(string(text)))
+	}
+	switch string(rr.typ) {
+	case "s":
+		i, err := strconv.Atoi(string(text))
+		if err != nil || i < 0 || i >= len(rr.sst) {
+			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.row), text), nil)
+		}
+		v = rr.sst[i]
+	case "inlineStr", "str", "e", "d":
+		v = string(text)
+	case "b":
+		v = string(text) == "1" || string(text) == "true"
+	default:
+		v = numberValue(text)
+	}
+	idx := col - rr.c1
+	for len(rr.vals) <= idx {
+		rr.vals = append(rr.vals, nil)
+	}
+	rr.vals[idx] = v
+	return nil
+}
+
+// numberValue parses a numeric cell like openpyxl: int unless it has a
+// '.' or an exponent; text that is not a number stays text.
+func numberValue(text []byte) any {
+	s := string(text)
+	if bytes.ContainsAny(text, ".eE") {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return s
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return s
+}

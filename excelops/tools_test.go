@@ -1,0 +1,242 @@
+package excelops
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// minimalArgs are valid arguments for each tool against data.xlsx / Sheet1.
+func minimalArgs() map[string]map[string]any {
+	return map[string]map[string]any{
+		"list_sheets":               {},
+		"read_excel":                {},
+		"write_cells":               {"cell": "D1", "value": 1},
+		"insert_rows":               {"row": 2},
+		"insert_columns":            {"column": "B"},
+		"delete_rows":               {"row": 2},
+		"format_cells":              {"cell_range": "A1:B2", "font": map[string]any{"bold": true}},
+		"read_cell_styles":          {"cell_range": "A1:B2"},
+		"adjust_column_width":       {"columns": map[string]any{"A": 20}},
+		"merge_cells":               {"cell_range": "E1:F1"},
+		"unmerge_cells":             {"cell_range": "G1:H1"},
+		"add_conditional_rule":      {"cell_range": "B2:B3", "rule_type": "data_bar"},
+		"add_data_validation":       {"cell_range": "C2:C3", "validation_type": "list", "values": []any{"a", "b"}},
+		"create_sheet":              {"sheet_name": "New"},
+		"rename_sheet":              {"old_name": "Other", "new_name": "Renamed"},
+		"delete_sheet":              {"sheet_name": "Other", "confirm": true},
+		"copy_range_between_sheets": {"source_sheet": "Sheet1", "source_range": "A1:B2", "target_sheet": "Other"},
+		"create_excel_chart":        {"chart_type": "line", "data_range": "B1:B3", "categories_range": "A2:A3"},
+	}
+}
+
+// withFile adds the file argument under the tool's name for it.
+func withFile(tool, file string, args map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range args {
+		out[k] = v
+	}
+	if tool == "copy_range_between_sheets" {
+		out["source_file"] = file
+	} else {
+		out["file_path"] = file
+	}
+	return out
+}
+
+// dataBook writes data.xlsx: a header, two rows, a merged G1:H1, sheet Other.
+func dataBook(e *env) {
+	e.workbook("data.xlsx", [][]any{{"name", "qty"}, {"a", 1}, {"b", 2}})
+	f, err := excelize.OpenFile(e.path("data.xlsx"))
+	require.NoError(e.t, err)
+	defer f.Close()
+	require.NoError(e.t, f.MergeCell("Sheet1", "G1", "H1"))
+	_, err = f.NewSheet("Other")
+	require.NoError(e.t, err)
+	require.NoError(e.t, f.Save())
+}
+
+func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
+	e := newEnv(t)
+	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows",
+		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
+		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
+		"copy_range_between_sheets", "create_excel_chart"}
+	var got []string
+	for _, tool := range e.reg.Tools() {
+		got = append(got, tool.Name)
+		assert.NotEmpty(t, tool.Description)
+		assert.NotContains(t, tool.Description, "\n", "descriptions are one line")
+		var schema map[string]any
+		require.NoError(t, json.Unmarshal(tool.InputSchema, &schema), tool.Name)
+		assert.Equal(t, false, schema["additionalProperties"], tool.Name)
+	}
+	assert.Equal(t, want, got)
+	assert.Len(t, minimalArgs(), len(want))
+}
+
+func TestToolsSucceedWithTheirResultShape(t *testing.T) {
+	firstKeys := map[string][]string{
+		"list_sheets":               {"status", "file", "sheet_count", "active_sheet", "sheets"},
+		"read_excel":                {"status", "file", "sheet", "columns", "offset", "rows_returned", "has_more", "rows"},
+		"write_cells":               {"status", "file", "sheet", "cell", "value_written", "cells_written"},
+		"insert_rows":               {"status", "file", "sheet", "inserted_at_row", "count", "rows_before", "rows_after"},
+		"insert_columns":            {"status", "file", "sheet", "inserted_at_column", "inserted_at_column_index", "count", "columns_before", "columns_after"},
+		"delete_rows":               {"status", "file", "sheet", "deleted_from_row", "count", "rows_before", "rows_after"},
+		"format_cells":              {"status", "file", "sheet", "range", "cells_formatted"},
+		"read_cell_styles":          {"status", "file", "sheet", "range", "total_cells", "merged_ranges", "truncated", "styled_cells"},
+		"adjust_column_width":       {"status", "file", "sheet", "columns_adjusted"},
+		"merge_cells":               {"status", "file", "sheet", "merged_range"},
+		"unmerge_cells":             {"status", "file", "sheet", "unmerged_range"},
+		"add_conditional_rule":      {"status", "file", "sheet", "rules_added", "rules"},
+		"add_data_validation":       {"status", "file", "sheet", "range", "validation_type"},
+		"create_sheet":              {"status", "file", "sheet", "position", "sheets"},
+		"rename_sheet":              {"status", "file", "old_name", "new_name", "sheets"},
+		"delete_sheet":              {"status", "file", "deleted_sheet", "remaining_sheets"},
+		"copy_range_between_sheets": {"status", "source", "target", "rows_copied", "cells_written"},
+		"create_excel_chart":        {"status", "file", "chart_type", "data_sheet", "sheet", "anchor", "series_count"},
+	}
+	for tool, args := range minimalArgs() {
+		t.Run(tool, func(t *testing.T) {
+			e := newEnv(t)
+			dataBook(e)
+			res := e.call(tool, withFile(tool, "data.xlsx", args))
+			require.False(t, res.IsError, res.Text)
+			assert.Equal(t, firstKeys[tool], keyOrder(t, res.Text))
+		})
+	}
+}
+
+// keyOrder returns the top-level keys of a JSON object in document order.
+func keyOrder(t *testing.T, text string) []string {
+	t.Helper()
+	dec := json.NewDecoder(stringsReader(text))
+	_, err := dec.Token()
+	require.NoError(t, err)
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		require.NoError(t, err)
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return keys
+}
+
+func TestToolsReportCommonErrors(t *testing.T) {
+	for tool, args := range minimalArgs() {
+		t.Run(tool, func(t *testing.T) {
+			e := newEnv(t)
+			dataBook(e)
+			cases := []struct {
+				name, file, sheet, exception string
+			}{
+				{"outside the workspace", "../data.xlsx", "", "PermissionError"},
+				{"missing file", "missing.xlsx", "", "FileNotFoundError"},
+				{"not a workbook", "notes.txt", "", "ValueError"},
+				{"damaged file", "broken.xlsx", "", "BadZipFile"},
+			}
+			require.NoError(t, writeFile(e.path("broken.xlsx"), "not a zip"))
+			for _, c := range cases {
+				if tool == "write_cells" && c.name == "missing file" {
+					continue // write_cells creates missing workbooks
+				}
+				p := e.fail(tool, withFile(tool, c.file, args))
+				assert.Equal(t, c.exception, p["exception"], "%s: %v", c.name, p)
+				assert.Equal(t, "TOOL_EXECUTION_ERROR", p["error_code"])
+			}
+		})
+	}
+}
+
+func TestToolsReportMissingSheet(t *testing.T) {
+	for tool, args := range minimalArgs() {
+		a := withFile(tool, "data.xlsx", args)
+		switch tool {
+		case "list_sheets", "create_sheet":
+			continue // no sheet argument to get wrong
+		case "rename_sheet":
+			a["old_name"] = "Nope"
+		case "delete_sheet":
+			a["sheet_name"] = "Nope"
+		case "copy_range_between_sheets":
+			a["source_sheet"] = "Nope"
+		default:
+			a["sheet_name"] = "Nope"
+		}
+		t.Run(tool, func(t *testing.T) {
+			e := newEnv(t)
+			dataBook(e)
+			p := e.fail(tool, a)
+			assert.Equal(t, "KeyError", p["exception"], p)
+			assert.Contains(t, p["message"], "Nope")
+		})
+	}
+}
+
+func TestToolsReportInvalidArguments(t *testing.T) {
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_excel", map[string]any{"range": "A0:B2"}, "invalid cell range"},
+		{"write_cells", map[string]any{}, "give cell+value"},
+		{"write_cells", map[string]any{"cell": "A1", "value": 1, "values": [][]any{{1}}}, "exclusive"},
+		{"write_cells", map[string]any{"cell": "ZZZZ1", "value": 1}, "invalid cell range"},
+		{"insert_rows", map[string]any{"row": 2000000}, "row must be between"},
+		{"insert_columns", map[string]any{"column": "1A"}, "invalid column"},
+		{"delete_rows", map[string]any{"row": 2000000}, "row must be between"},
+		{"format_cells", map[string]any{"cell_range": "A1"}, "at least one of"},
+		{"format_cells", map[string]any{"cell_range": "A1", "border": map[string]any{"style": "wavy"}}, "invalid border style"},
+		{"format_cells", map[string]any{"cell_range": "A1", "alignment": map[string]any{"horizontal": "middle"}}, "invalid horizontal"},
+		{"read_cell_styles", map[string]any{"cell_range": "A1:B"}, "invalid cell range"},
+		{"adjust_column_width", map[string]any{}, "give columns"},
+		{"adjust_column_width", map[string]any{"columns": map[string]any{"A": 300}}, "width of column A"},
+		{"merge_cells", map[string]any{"cell_range": "A1"}, "at least two cells"},
+		{"unmerge_cells", map[string]any{"cell_range": "A1:B2"}, "is not merged"},
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A3"}, "give rule_type"},
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A3", "rule_type": "cell_is", "operator": "bigger", "values": []any{1}}, "invalid operator"},
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A3", "rule_type": "cell_is", "operator": "between", "values": []any{1}}, "exactly two values"},
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A3", "rule_type": "formula"}, "need a formula"},
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A3", "rule_type": "color_scale", "min_color": "teal-ish"}, "invalid colour"},
+		{"add_data_validation", map[string]any{"cell_range": "A1", "validation_type": "list"}, "needs values or formula1"},
+		{"add_data_validation", map[string]any{"cell_range": "A1", "validation_type": "whole", "formula1": "1"}, "needs formula2"},
+		{"create_sheet", map[string]any{"sheet_name": "bad/name"}, "may not contain"},
+		{"create_sheet", map[string]any{"sheet_name": "sheet1"}, "already exists"},
+		{"create_sheet", map[string]any{"sheet_name": "X", "position": 9}, "position must be"},
+		{"rename_sheet", map[string]any{"old_name": "Sheet1", "new_name": "Other"}, "already exists"},
+		{"delete_sheet", map[string]any{"sheet_name": "Other"}, "confirm=true"},
+		{"copy_range_between_sheets", map[string]any{"source_sheet": "Sheet1", "source_range": "A1:B2", "target_start": "XFD1"}, "does not fit"},
+		{"create_excel_chart", map[string]any{"chart_type": "line", "data_range": "B1"}, "header row"},
+		{"create_excel_chart", map[string]any{"chart_type": "line", "data_range": "B1:B3", "width": -1}, "width and height"},
+	}
+	for _, c := range cases {
+		t.Run(c.tool+"/"+c.want, func(t *testing.T) {
+			e := newEnv(t)
+			dataBook(e)
+			p := e.fail(c.tool, withFile(c.tool, "data.xlsx", c.args))
+			assert.Equal(t, "ValueError", p["exception"], p)
+			assert.Contains(t, p["message"], c.want)
+		})
+	}
+	t.Run("deleting the last sheet", func(t *testing.T) {
+		e := newEnv(t)
+		e.workbook("one.xlsx", [][]any{{1}})
+		p := e.fail("delete_sheet", map[string]any{"file_path": "one.xlsx", "sheet_name": "Sheet1", "confirm": true})
+		assert.Contains(t, p["message"], "at least one sheet")
+	})
+}
+
+func TestSchemaRejectsUnknownArguments(t *testing.T) {
+	e := newEnv(t)
+	p := e.fail("read_excel", map[string]any{"file_path": "a.xlsx", "bogus": 1})
+	assert.Equal(t, "TOOL_ARGUMENT_VALIDATION_ERROR", p["error_code"])
+	_ = registry.Result{}
+}

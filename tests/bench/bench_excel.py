@@ -1,0 +1,216 @@
+"""Spreadsheet tools vs openpyxl, measured in the same run.
+
+For each operation this runs our tool through the binary's `call` subcommand
+in a child process, and the same work in openpyxl in-process inside a separate
+child Python process, and records wall time and peak RSS (ru_maxrss of each
+child, from os.wait4). Workbooks are generated first. Prints a table with
+ratios (openpyxl / ours: above 1 means we are faster or leaner).
+
+    REGISTRY_SIDECAR_BIN=bin/registry-sidecar python tests/bench/bench_excel.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from typing import Any
+
+READ_ROWS, READ_COLS = 100_000, 20
+RULE_ROWS, RULE_COLS = 50_000, 10
+WRITE_ROWS, WRITE_COLS = 1_000, 10  # a 10k-cell block
+FORMAT_RANGE = f"A1:J{RULE_ROWS + 1}"  # every cell of the 50k-row sheet
+REPEATS = 1  # each measurement is the best of REPEATS runs
+
+CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+    '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>'
+    "</Types>"
+)
+ROOT_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>'
+    "</Relationships>"
+)
+WORKBOOK = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    '<sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>'
+)
+WORKBOOK_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'
+    '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
+    "</Relationships>"
+)
+STYLES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+    '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>'
+    '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>'
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+    '<cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs>'
+    "</styleSheet>"
+)
+
+
+def col_name(n: int) -> str:
+    s = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def generate(path: pathlib.Path, rows: int, cols: int) -> None:
+    """Write a rows x cols workbook (header row of text, then numbers) fast,
+    straight as XML, so generation does not dominate the benchmark."""
+    letters = [col_name(c + 1) for c in range(cols)]
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        f'<dimension ref="A1:{letters[-1]}{rows + 1}"/><sheetData>'
+    ]
+    head = "".join(f'<c r="{l}1" t="inlineStr"><is><t>col{l}</t></is></c>' for l in letters)
+    parts.append(f'<row r="1">{head}</row>')
+    for r in range(2, rows + 2):
+        cells = "".join(f'<c r="{l}{r}"><v>{(r * 31 + i * 17) % 1000 + i / 8}</v></c>' for i, l in enumerate(letters))
+        parts.append(f'<row r="{r}">{cells}</row>')
+    parts.append("</sheetData></worksheet>")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", CONTENT_TYPES)
+        z.writestr("_rels/.rels", ROOT_RELS)
+        z.writestr("xl/workbook.xml", WORKBOOK)
+        z.writestr("xl/_rels/workbook.xml.rels", WORKBOOK_RELS)
+        z.writestr("xl/styles.xml", STYLES)
+        z.writestr("xl/worksheets/sheet1.xml", "".join(parts))
+
+
+# openpyxl peers, run in a child interpreter: argv = op, path
+PEER = r'''
+import json, sys
+import openpyxl
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.styles import Font, PatternFill
+op, path = sys.argv[1], sys.argv[2]
+if op == "read":
+    wb = openpyxl.load_workbook(path, read_only=True)
+    ws = wb["Data"]
+    values = [list(r) for r in ws.iter_rows(min_row=1, max_row=%(read_rows)d, max_col=%(read_cols)d, values_only=True)]
+    text = json.dumps({"status": "success", "values": values}, ensure_ascii=False)
+    wb.close()
+    assert len(values) == %(read_rows)d
+elif op == "write":
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Data"]
+    for r in range(%(write_rows)d):
+        for c in range(%(write_cols)d):
+            ws.cell(row=r + 2, column=c + 12, value=r * c + 0.5)
+    wb.save(path)
+elif op == "rule":
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Data"]
+    ws.conditional_formatting.add("A2:J%(rule_last)d", CellIsRule(operator="greaterThan", formula=["500"], fill=PatternFill("solid", fgColor="FFC7CE")))
+    wb.save(path)
+elif op == "format":
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Data"]
+    font, fill = Font(bold=True, color="FF0000"), PatternFill("solid", fgColor="FFFF00")
+    for row in ws["%(format_range)s"]:
+        for cell in row:
+            cell.font = font
+            cell.fill = fill
+    wb.save(path)
+'''
+
+
+def run_child(argv: list[str]) -> tuple[float, int, str]:
+    """Run argv, return (wall seconds, peak RSS bytes, stdout)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = proc.stdout.read() if proc.stdout else b""
+    err = proc.stderr.read() if proc.stderr else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{argv[:4]} failed ({proc.returncode}): {out[-500:]!r} {err[-500:]!r}")
+    return wall, usage.ru_maxrss * 1024, out.decode("utf-8", "replace")
+
+
+def main() -> int:
+    binary = os.environ.get("REGISTRY_SIDECAR_BIN", "bin/registry-sidecar")
+    if not pathlib.Path(binary).exists():
+        print(f"bench_excel: {binary} not built; skipping", file=sys.stderr)
+        return 1
+    work = pathlib.Path(tempfile.mkdtemp(prefix="bench-excel-"))
+    try:
+        t0 = time.perf_counter()
+        generate(work / "read.xlsx", READ_ROWS, READ_COLS)
+        generate(work / "rules.xlsx", RULE_ROWS, RULE_COLS)
+        print(f"generated workbooks in {time.perf_counter() - t0:.1f}s: "
+              f"read.xlsx {READ_ROWS}x{READ_COLS} ({(work / 'read.xlsx').stat().st_size >> 10} KiB), "
+              f"rules.xlsx {RULE_ROWS}x{RULE_COLS} ({(work / 'rules.xlsx').stat().st_size >> 10} KiB)")
+        peer = PEER % {
+            "read_rows": READ_ROWS, "read_cols": READ_COLS, "write_rows": WRITE_ROWS, "write_cols": WRITE_COLS,
+            "rule_last": RULE_ROWS + 1, "format_range": FORMAT_RANGE,
+        }
+        block = [[r * c + 0.5 for c in range(WRITE_COLS)] for r in range(WRITE_ROWS)]
+        ops: list[tuple[str, str, str, dict[str, Any]]] = [
+            (f"read {READ_ROWS // 1000}k x {READ_COLS} range", "read", "read.xlsx",
+             {"tool": "read_excel", "args": {"range": f"A1:{col_name(READ_COLS)}{READ_ROWS}"}}),
+            (f"write {WRITE_ROWS * WRITE_COLS // 1000}k-cell block", "write", "rules.xlsx",
+             {"tool": "write_cells", "args": {"cell_range": "L2", "values": block}}),
+            (f"add conditional rule ({RULE_ROWS // 1000}k rows)", "rule", "rules.xlsx",
+             {"tool": "add_conditional_rule", "args": {"cell_range": f"A2:J{RULE_ROWS + 1}", "rule_type": "cell_is",
+                                                       "operator": "greaterThan", "values": [500]}}),
+            (f"format {FORMAT_RANGE} ({RULE_ROWS // 1000}k rows)", "format", "rules.xlsx",
+             {"tool": "format_cells", "args": {"cell_range": FORMAT_RANGE, "font": {"bold": True, "color": "FF0000"},
+                                               "fill": {"color": "FFFF00"}}}),
+        ]
+        rows = []
+        for label, op, source, spec in ops:
+            best: dict[str, tuple[float, int]] = {}
+            for _ in range(REPEATS):
+                for who in ("ours", "openpyxl"):
+                    target = work / f"{who}-{source}"
+                    shutil.copyfile(work / source, target)
+                    if who == "ours":
+                        args = dict(spec["args"], file_path=target.name, sheet_name="Data")
+                        argv = [binary, "call", "--workspace", str(work), spec["tool"], json.dumps(args)]
+                    else:
+                        argv = [sys.executable, "-c", peer, op, str(target)]
+                    wall, rss, out = run_child(argv)
+                    if who == "ours":
+                        assert out.startswith('{"status": "success"'), out[:300]
+                    prev = best.get(who)
+                    best[who] = (min(wall, prev[0]) if prev else wall, min(rss, prev[1]) if prev else rss)
+            (ow, orss), (pw, prss) = best["ours"], best["openpyxl"]
+            rows.append((label, ow, pw, pw / ow, orss, prss, prss / orss))
+        print()
+        print(f"{'operation':38} {'ours s':>8} {'openpyxl s':>10} {'speedup':>8} {'ours MiB':>9} {'openpyxl MiB':>12} {'RSS ratio':>9}")
+        for label, ow, pw, sp, orss, prss, rr in rows:
+            print(f"{label:38} {ow:8.2f} {pw:10.2f} {sp:7.1f}x {orss / 2**20:9.0f} {prss / 2**20:12.0f} {rr:8.2f}x")
+        print(f"\n(best of {REPEATS}; speedup = openpyxl time / ours; RSS ratio = openpyxl peak RSS / ours; both > 1 favour ours)")
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,276 @@
+"""openpyxl reads back everything the spreadsheet tools write.
+
+Every test writes through the real binary (`registry-sidecar call`) and checks
+the saved workbook with openpyxl, the peer most Python agents use.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+from typing import Any
+
+import openpyxl
+import pytest
+from openpyxl.formatting.rule import CellIsRule, ColorScaleRule, DataBarRule, FormulaRule, IconSetRule, Rule
+
+
+def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True) -> dict[str, Any]:
+    """Run one tool through the binary and return the decoded payload."""
+    proc = subprocess.run(
+        [str(sidecar_bin), "call", "--workspace", str(ws), tool, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    text = proc.stdout.removesuffix("\n")
+    payload: dict[str, Any] = json.loads(text)
+    if ok:
+        assert proc.returncode == 0, (proc.returncode, text, proc.stderr)
+        assert payload["status"] == "success", text
+    else:
+        assert proc.returncode == 3, (proc.returncode, text)
+        assert payload["status"] == "error", text
+    return payload
+
+
+@pytest.fixture()
+def ws(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A workspace holding data.xlsx: a header and 5 numeric rows."""
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    assert sheet is not None
+    sheet.title = "Data"
+    sheet.append(["name", "qty", "price"])
+    for i in range(1, 6):
+        sheet.append([f"item{i}", i * 10, i * 1.5])
+    wb.save(tmp_path / "data.xlsx")
+    return tmp_path
+
+
+def load(ws: pathlib.Path, name: str = "data.xlsx", **kw: Any) -> Any:
+    return openpyxl.load_workbook(ws / name, **kw)
+
+
+def test_values_types_and_formulas(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "write_cells", {
+        "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "E1",
+        "values": [["int", "float", "text", "bool", "formula", "code"], [42, 2.5, "héllo", True, "=SUM(B2:B6)", "007"]],
+    })
+    sheet = load(ws)["Data"]
+    assert [c.value for c in sheet[2][4:10]] == [42, 2.5, "héllo", True, "=SUM(B2:B6)", "007"]
+    assert isinstance(sheet["E2"].value, int)
+    assert isinstance(sheet["F2"].value, float)
+    assert sheet["I2"].data_type == "f"
+
+
+def test_single_cell_and_new_workbook(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    got = call(sidecar_bin, ws, "write_cells", {"file_path": "new.xlsx", "cell": "B3", "value": "x"})
+    assert got["created"] is True
+    assert load(ws, "new.xlsx").active["B3"].value == "x"
+
+
+def test_number_format_font_fill_border_alignment(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "format_cells", {
+        "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "A1:C1",
+        "font": {"name": "Arial", "size": 14, "bold": True, "italic": True, "color": "FF0000"},
+        "fill": {"color": "FFFF00"},
+        "border": {"style": "thin", "color": "0000FF", "bottom": {"style": "thick"}},
+        "alignment": {"horizontal": "center", "vertical": "top", "wrap_text": True},
+    })
+    call(sidecar_bin, ws, "format_cells", {
+        "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "C2:C6", "number_format": "#,##0.00",
+    })
+    sheet = load(ws)["Data"]
+    c = sheet["B1"]
+    assert c.font.name == "Arial" and c.font.sz == 14 and c.font.b and c.font.i
+    assert c.font.color.rgb.endswith("FF0000")
+    assert c.fill.fill_type == "solid" and c.fill.fgColor.rgb.endswith("FFFF00")
+    assert c.border.left.style == "thin" and c.border.left.color.rgb.endswith("0000FF")
+    assert c.border.bottom.style == "thick"
+    assert c.alignment.horizontal == "center" and c.alignment.vertical == "top" and c.alignment.wrap_text
+    assert sheet["C3"].number_format == "#,##0.00"
+    assert sheet["C3"].value == 3.0  # formatting keeps values
+
+
+def test_format_keeps_unspecified_attributes(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "format_cells", {"file_path": "data.xlsx", "cell_range": "A2", "font": {"bold": True}})
+    call(sidecar_bin, ws, "format_cells", {"file_path": "data.xlsx", "cell_range": "A2", "fill": {"color": "00FF00"}})
+    c = load(ws)["Data"]["A2"]
+    assert c.font.b and c.fill.fgColor.rgb.endswith("00FF00")
+
+
+def test_merge_unmerge_and_column_widths(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "merge_cells", {"file_path": "data.xlsx", "cell_range": "E1:G2"})
+    call(sidecar_bin, ws, "merge_cells", {"file_path": "data.xlsx", "cell_range": "A8:B8"})
+    call(sidecar_bin, ws, "unmerge_cells", {"file_path": "data.xlsx", "cell_range": "A8:B8"})
+    call(sidecar_bin, ws, "adjust_column_width", {"file_path": "data.xlsx", "columns": {"A": 25, "C": 12.5}})
+    sheet = load(ws)["Data"]
+    assert [str(r) for r in sheet.merged_cells.ranges] == ["E1:G2"]
+    assert sheet.column_dimensions["A"].width == pytest.approx(25, abs=0.8)
+    assert sheet.column_dimensions["C"].width == pytest.approx(12.5, abs=0.8)
+    bad = call(sidecar_bin, ws, "unmerge_cells", {"file_path": "data.xlsx", "cell_range": "A1:B1"}, ok=False)
+    assert bad["exception"] == "ValueError"
+
+
+CELL_IS = [
+    ("equal", [10], "equal", ["10"]),
+    ("notEqual", [10], "notEqual", ["10"]),
+    ("greaterThan", [10], "greaterThan", ["10"]),
+    ("greaterThanOrEqual", [10], "greaterThanOrEqual", ["10"]),
+    ("lessThan", [10], "lessThan", ["10"]),
+    ("lessThanOrEqual", [10], "lessThanOrEqual", ["10"]),
+    ("between", [10, 30], "between", ["10", "30"]),
+    ("notBetween", [10, 30], "notBetween", ["10", "30"]),
+]
+
+
+@pytest.mark.parametrize("op,values,want_op,want_formula", CELL_IS)
+def test_cell_is_rules(sidecar_bin: pathlib.Path, ws: pathlib.Path, op: str, values: list[int], want_op: str, want_formula: list[str]) -> None:
+    call(sidecar_bin, ws, "add_conditional_rule", {
+        "file_path": "data.xlsx", "cell_range": "B2:B6", "rule_type": "cell_is", "operator": op, "values": values,
+        "format": {"font_color": "9C0006", "fill_color": "FFC7CE", "bold": True},
+    })
+    rules = rules_of(load(ws)["Data"])
+    assert len(rules) == 1
+    rng, rule = rules[0]
+    assert rng == "B2:B6"
+    assert rule.type == "cellIs" and rule.operator == want_op and rule.formula == want_formula
+    assert rule.dxf is not None and rule.dxf.font.b
+    assert rule.dxf.fill.fgColor.rgb.endswith("FFC7CE") or rule.dxf.fill.bgColor.rgb.endswith("FFC7CE")
+
+
+def rules_of(sheet: Any) -> list[tuple[str, Rule]]:
+    out = []
+    for cf in sheet.conditional_formatting:
+        for rule in cf.rules:
+            out.append((str(cf.sqref), rule))
+    return out
+
+
+def test_formula_icon_colorscale_databar_rules(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "add_conditional_rule", {
+        "file_path": "data.xlsx", "rules": [
+            {"cell_range": "A2:C6", "rule_type": "formula", "formula": "=$B2>20", "format": {"fill_color": "C6EFCE"}},
+            {"cell_range": "B2:B6", "rule_type": "icon_set", "icon_style": "3TrafficLights1"},
+            {"cell_range": "C2:C6", "rule_type": "color_scale", "min_color": "F8696B", "mid_color": "FFEB84", "max_color": "63BE7B"},
+            {"cell_range": "B2:B6", "rule_type": "data_bar", "bar_color": "638EC6"},
+        ],
+    })
+    by_type = {rule.type: (rng, rule) for rng, rule in rules_of(load(ws)["Data"])}
+    assert set(by_type) == {"expression", "iconSet", "colorScale", "dataBar"}
+    assert by_type["expression"][1].formula == ["$B2>20"]
+    assert by_type["iconSet"][1].iconSet.iconSet == "3TrafficLights1"
+    cs = by_type["colorScale"][1].colorScale
+    assert [c.rgb[-6:] for c in cs.color] == ["F8696B", "FFEB84", "63BE7B"]
+    assert by_type["dataBar"][1].dataBar.color.rgb.endswith("638EC6")
+    assert by_type["dataBar"][0] == "B2:B6"
+
+
+def test_failed_rule_batch_changes_nothing(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    before = (ws / "data.xlsx").read_bytes()
+    bad = call(sidecar_bin, ws, "add_conditional_rule", {
+        "file_path": "data.xlsx", "rules": [
+            {"cell_range": "B2:B6", "rule_type": "data_bar"},
+            {"cell_range": "B2:B6", "rule_type": "icon_set", "icon_style": "NoSuchIcons"},
+        ],
+    }, ok=False)
+    assert bad["exception"] == "ValueError"
+    assert (ws / "data.xlsx").read_bytes() == before
+
+
+def test_data_validation(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "add_data_validation", {
+        "file_path": "data.xlsx", "cell_range": "D2:D6", "validation_type": "list", "values": ["yes", "no"],
+        "error_message": "pick one", "prompt": "yes or no",
+    })
+    call(sidecar_bin, ws, "add_data_validation", {
+        "file_path": "data.xlsx", "cell_range": "B2:B6", "validation_type": "whole", "operator": "between",
+        "formula1": "0", "formula2": "100",
+    })
+    dvs = {str(dv.sqref): dv for dv in load(ws)["Data"].data_validations.dataValidation}
+    assert dvs["D2:D6"].type == "list" and dvs["D2:D6"].formula1 == '"yes,no"'
+    assert dvs["D2:D6"].error == "pick one" and dvs["D2:D6"].prompt == "yes or no"
+    assert dvs["B2:B6"].type == "whole" and dvs["B2:B6"].operator == "between"
+    assert (dvs["B2:B6"].formula1, dvs["B2:B6"].formula2) == ("0", "100")
+
+
+@pytest.mark.parametrize("kind,tag", [("bar", "barChart"), ("line", "lineChart"), ("pie", "pieChart"), ("scatter", "scatterChart"), ("area", "areaChart")])
+def test_charts(sidecar_bin: pathlib.Path, ws: pathlib.Path, kind: str, tag: str) -> None:
+    call(sidecar_bin, ws, "create_excel_chart", {
+        "file_path": "data.xlsx", "chart_type": kind, "data_range": "B1:C6", "categories_range": "A2:A6",
+        "title": "Sales", "target_cell": "E2",
+    })
+    sheet = load(ws)["Data"]
+    assert len(sheet._charts) == 1
+    chart = sheet._charts[0]
+    assert chart.tagname == tag
+    assert len(chart.series) == 2  # one series per data column
+    refs = [s.val.numRef.f if s.val is not None else s.yVal.numRef.f for s in chart.series]
+    assert "$B$2:$B$6" in refs[0]
+
+
+def test_sheets_names_and_order(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "create_sheet", {"file_path": "data.xlsx", "sheet_name": "First", "position": 0})
+    call(sidecar_bin, ws, "create_sheet", {"file_path": "data.xlsx", "sheet_name": "Last"})
+    call(sidecar_bin, ws, "rename_sheet", {"file_path": "data.xlsx", "old_name": "Last", "new_name": "Summary"})
+    call(sidecar_bin, ws, "create_sheet", {"file_path": "data.xlsx", "sheet_name": "Tmp"})
+    call(sidecar_bin, ws, "delete_sheet", {"file_path": "data.xlsx", "sheet_name": "Tmp", "confirm": True})
+    assert load(ws).sheetnames == ["First", "Data", "Summary"]
+    listed = call(sidecar_bin, ws, "list_sheets", {"file_path": "data.xlsx"})
+    assert [s["name"] for s in listed["sheets"]] == ["First", "Data", "Summary"]
+    dup = call(sidecar_bin, ws, "create_sheet", {"file_path": "data.xlsx", "sheet_name": "data"}, ok=False)
+    assert dup["exception"] == "ValueError"
+
+
+def test_rows_columns_and_copy(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    call(sidecar_bin, ws, "insert_rows", {"file_path": "data.xlsx", "row": 2, "count": 2})
+    call(sidecar_bin, ws, "insert_columns", {"file_path": "data.xlsx", "column": "B"})
+    call(sidecar_bin, ws, "delete_rows", {"file_path": "data.xlsx", "row": 2})
+    sheet = load(ws)["Data"]
+    assert sheet["A1"].value == "name" and sheet["B1"].value is None and sheet["C1"].value == "qty"
+    assert sheet["A2"].value is None and sheet["A3"].value == "item1" and sheet["C3"].value == 10
+    call(sidecar_bin, ws, "copy_range_between_sheets", {
+        "source_file": "data.xlsx", "source_sheet": "Data", "source_range": "A3:D4",
+        "target_sheet": "Copy", "target_start": "B2",
+    })
+    want = [["item1", None, 10, 1.5], ["item2", None, 20, 3.0]]
+    assert [[c.value for c in row] for row in load(ws)["Copy"]["B2:E3"]] == want
+    # Across workbooks: the target is created on the fly.
+    call(sidecar_bin, ws, "write_cells", {"file_path": "other.xlsx", "cell": "A1", "value": "x"})
+    call(sidecar_bin, ws, "copy_range_between_sheets", {
+        "source_file": "data.xlsx", "source_sheet": "Data", "source_range": "A3:D4",
+        "target_file": "other.xlsx", "target_sheet": "Sheet1", "target_start": "A2",
+    })
+    assert [[c.value for c in row] for row in load(ws, "other.xlsx")["Sheet1"]["A2:D3"]] == want
+
+
+def test_read_only_dimensions_cover_every_cell(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    # A write far from the data must grow the used range, not shrink it to the block.
+    call(sidecar_bin, ws, "write_cells", {"file_path": "data.xlsx", "cell_range": "H20", "values": [[1, 2]]})
+    ro = load(ws, read_only=True)["Data"]
+    assert (ro.max_row, ro.max_column) == (20, 9)
+    call(sidecar_bin, ws, "write_cells", {"file_path": "data.xlsx", "cell": "B2", "value": 99})
+    ro = load(ws, read_only=True)["Data"]
+    assert (ro.max_row, ro.max_column) == (20, 9)
+    call(sidecar_bin, ws, "insert_rows", {"file_path": "data.xlsx", "row": 1, "count": 3})
+    ro = load(ws, read_only=True)["Data"]
+    assert ro.max_row == 23
+    rows = list(ro.iter_rows(values_only=True))
+    assert rows[3][:3] == ("name", "qty", "price")
+
+
+def test_read_excel_matches_openpyxl(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    got = call(sidecar_bin, ws, "read_excel", {"file_path": "data.xlsx", "range": "A1:C6"})
+    want = [list(r) for r in load(ws, read_only=True)["Data"].iter_rows(min_row=1, max_row=6, max_col=3, values_only=True)]
+    assert got["values"] == want
+    page = call(sidecar_bin, ws, "read_excel", {"file_path": "data.xlsx", "max_rows": 2, "offset": 1})
+    assert page["columns"] == ["name", "qty", "price"]
+    assert page["rows"] == want[2:4] and page["has_more"] is True and page["next_offset"] == 3
+
+
+def test_errors_are_python_exceptions(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    assert call(sidecar_bin, ws, "read_excel", {"file_path": "../x.xlsx"}, ok=False)["exception"] == "PermissionError"
+    assert call(sidecar_bin, ws, "read_excel", {"file_path": "nope.xlsx"}, ok=False)["exception"] == "FileNotFoundError"
+    assert call(sidecar_bin, ws, "read_excel", {"file_path": "data.xlsx", "sheet_name": "Nope"}, ok=False)["exception"] == "KeyError"
