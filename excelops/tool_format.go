@@ -244,9 +244,12 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 			return nil, err
 		}
 		if len(widths) == 0 {
-			err := b.stream(ctx, sheet, 1, autoFitScanRows, func(_ int, cols []string) {
-				for i, v := range cols {
-					if w := float64(utf8.RuneCountInString(v) + 2); v != "" && w > widths[i+1] {
+			err := b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) {
+				for i, v := range vals {
+					if v == nil {
+						continue
+					}
+					if w := float64(utf8.RuneCountInString(fmt.Sprint(v)) + 2); w > widths[i+1] {
 						widths[i+1] = min(w, maxColumnWidth)
 					}
 				}

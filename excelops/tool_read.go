@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
@@ -109,13 +108,17 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	}
 	first := rng.r1 + a.Offset
 	values := make([]any, 0, want)
-	err := b.stream(ctx, sheet, first, first+want-1, func(row int, cols []string) {
-		out := make([]any, width)
-		for c := rng.c1; c <= rng.c2 && c-1 < len(cols); c++ {
-			out[c-rng.c1] = jsonCell(cols[c-1])
+	err := b.rows(ctx, sheet, first, first+want-1, rng.c1, rng.c2, func(row int, vals []any) {
+		for len(vals) < width {
+			vals = append(vals, nil)
 		}
-		values = append(values, out)
+		// Rows without cells in the range still take their place.
+		for len(values) < row-first {
+			values = append(values, make([]any, width))
+		}
+		values = append(values, vals)
 	})
+
 	if err != nil {
 		return nil, err
 	}
@@ -148,24 +151,17 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 	first := 2 + a.Offset
 	last := first + want // one extra row tells whether there is more
 	more := false
-	err := b.stream(ctx, sheet, 1, last, func(row int, cols []string) {
-		if len(cols) > width && row < last {
-			width = len(cols)
+	err := b.rows(ctx, sheet, 1, last, 1, 0, func(row int, vals []any) {
+		if len(vals) > width && row < last {
+			width = len(vals)
 		}
 		switch {
 		case row == 1:
-			header = make([]any, len(cols))
-			for i, c := range cols {
-				header[i] = jsonCell(c)
-			}
+			header = vals
 		case row == last:
 			more = true
 		case row >= first:
-			out := make([]any, len(cols))
-			for i, c := range cols {
-				out[i] = jsonCell(c)
-			}
-			rows = append(rows, out)
+			rows = append(rows, vals)
 		}
 	})
 	if err != nil {
@@ -202,52 +198,3 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 
 // streamCheckEvery is how many rows pass between cancellation checks.
 const streamCheckEvery = 4096
-
-// stream calls fn for every row from first to last (1-based, inclusive)
-// that holds cells, reading the sheet XML as a stream and stopping after
-// last. If the iterator ends early, the sheet is checked: a truncated or
-// broken sheet is reported as damaged instead of silently returning fewer
-// rows (excelize's iterator stops quietly on bad XML).
-func (b *book) stream(ctx context.Context, sheet string, first, last int, fn func(row int, cols []string)) error {
-	if last < first {
-		return nil
-	}
-	rows, err := b.f.Rows(sheet)
-	if err != nil {
-		return newError(KindDamaged, "file is damaged: cannot read sheet "+sheet+": "+err.Error(), err)
-	}
-	defer rows.Close()
-	row := 0
-	for rows.Next() {
-		row++
-		if row%streamCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if row < first {
-			continue
-		}
-		cols, err := rows.Columns(excelize.Options{RawCellValue: true})
-		if err != nil {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %s, row %d: %v", sheet, row, err), err)
-		}
-		if len(cols) > 0 {
-			fn(row, cols)
-		}
-		if row >= last {
-			return nil
-		}
-	}
-	if err := rows.Error(); err != nil {
-		return newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %s: %v", sheet, err), err)
-	}
-	ext, err := b.scan(sheet)
-	if err != nil {
-		return err
-	}
-	if ext.maxRow > row {
-		return newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %s could only be read up to row %d of %d", sheet, row, ext.maxRow), nil)
-	}
-	return nil
-}
