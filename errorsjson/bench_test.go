@@ -12,8 +12,10 @@ import (
 var benchError = errorsjson.ErrorPayload{
 	Status: errorsjson.StatusError, ErrorCode: errorsjson.CodeExecution, Tool: "write_cells",
 	Exception: "FileNotFoundError", Message: "open 销售数据.xlsx: no such file or directory",
-	Cause: "no such file or directory",
+	Cause: &benchCause,
 }
+
+var benchCause = "no such file or directory"
 
 // benchRow and benchSuccess are a larger success result: the shape a
 // spreadsheet read returns (metadata plus 50 rows of mixed cells).

@@ -61,17 +61,18 @@ func TestExecutionCause(t *testing.T) {
 		err       error
 		code      errorsjson.Code
 		message   string
-		cause     string
+		cause     *string
 		exception string
 	}{
-		{"no wrap", errors.New("boom"), errorsjson.CodeExecution, "boom", "", "Exception"},
-		{"wrap adds text", fmt.Errorf("open a.xlsx: %w", inner), errorsjson.CodeExecution, "open a.xlsx: no such file", "no such file", "Exception"},
-		{"wrap same text", fmt.Errorf("%w", inner), errorsjson.CodeExecution, "no such file", "", "Exception"},
-		{"ExceptionFrom", errorsjson.ExceptionFrom("ValueError", "bad row", inner), errorsjson.CodeExecution, "bad row", "no such file", "ValueError"},
-		{"Fatal looked through", errorsjson.Fatal(fmt.Errorf("save: %w", inner)), errorsjson.CodeFatal, "save: no such file", "no such file", "Exception"},
-		{"Fatal plain", errorsjson.Fatal(errors.New("corrupt")), errorsjson.CodeFatal, "corrupt", "", "Exception"},
-		{"Fatal wrapped deeper", fmt.Errorf("step 2: %w", errorsjson.Fatal(inner)), errorsjson.CodeFatal, "step 2: no such file", "no such file", "Exception"},
-		{"multi wrap has no single cause", fmt.Errorf("%w and %w", inner, fs.ErrExist), errorsjson.CodeExecution, "no such file and file already exists", "", "FileExistsError"},
+		{"no wrap", errors.New("boom"), errorsjson.CodeExecution, "boom", nil, "Exception"},
+		{"wrap adds text", fmt.Errorf("open a.xlsx: %w", inner), errorsjson.CodeExecution, "open a.xlsx: no such file", ptr("no such file"), "Exception"},
+		{"wrap same text", fmt.Errorf("%w", inner), errorsjson.CodeExecution, "no such file", nil, "Exception"},
+		{"ExceptionFrom", errorsjson.ExceptionFrom("ValueError", "bad row", inner), errorsjson.CodeExecution, "bad row", ptr("no such file"), "ValueError"},
+		{"Fatal looked through", errorsjson.Fatal(fmt.Errorf("save: %w", inner)), errorsjson.CodeFatal, "save: no such file", ptr("no such file"), "Exception"},
+		{"Fatal plain", errorsjson.Fatal(errors.New("corrupt")), errorsjson.CodeFatal, "corrupt", nil, "Exception"},
+		{"Fatal wrapped deeper", fmt.Errorf("step 2: %w", errorsjson.Fatal(inner)), errorsjson.CodeFatal, "step 2: no such file", ptr("no such file"), "Exception"},
+		{"empty cause text is kept", errorsjson.ExceptionFrom("ValueError", "m", errors.New("")), errorsjson.CodeExecution, "m", ptr(""), "ValueError"},
+		{"multi wrap has no single cause", fmt.Errorf("%w and %w", inner, fs.ErrExist), errorsjson.CodeExecution, "no such file and file already exists", nil, "FileExistsError"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,7 +84,7 @@ func TestExecutionCause(t *testing.T) {
 			assert.Equal(t, tc.exception, p.Exception)
 			text, err := errorsjson.MarshalString(p)
 			require.NoError(t, err)
-			assert.Equal(t, tc.cause != "", containsKey(text, "cause"), text)
+			assert.Equal(t, tc.cause != nil, containsKey(text, "cause"), text)
 		})
 	}
 }
@@ -120,3 +121,5 @@ func TestValidationLimits(t *testing.T) {
 	assert.Equal(t, []string{}, p.ProvidedFields)
 	assert.Equal(t, errorsjson.ValidationMessage, p.Message)
 }
+
+func ptr(s string) *string { return &s }

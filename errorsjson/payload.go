@@ -16,7 +16,10 @@ type ErrorPayload struct {
 	Tool      string `json:"tool"`
 	Exception string `json:"exception"`
 	Message   string `json:"message"`
-	Cause     string `json:"cause,omitempty"`
+	// Cause is the wrapped error's text (Python's __cause__); nil when
+	// there is no wrapped error or its text equals Message. An empty text
+	// is kept, as Python keeps str(KeyError()) == "".
+	Cause *string `json:"cause,omitempty"`
 }
 
 // newError builds an error payload of code for tool from err.
@@ -33,7 +36,7 @@ func newError(code Code, tool, exception string, err error) ErrorPayload {
 // causeOf follows Python's __cause__ rule: the text of the wrapped error when
 // there is one and it differs from the error's own text. Marker wrappers that
 // add no text (Fatal) are looked through.
-func causeOf(err error) string {
+func causeOf(err error) *string {
 	for {
 		var f *fatalError
 		if errors.As(err, &f) && f == err {
@@ -44,12 +47,12 @@ func causeOf(err error) string {
 	}
 	inner := errors.Unwrap(err)
 	if inner == nil {
-		return ""
+		return nil
 	}
 	if c := inner.Error(); c != err.Error() {
-		return c
+		return &c
 	}
-	return ""
+	return nil
 }
 
 // Execution is the payload for an error a tool returned: TOOL_EXECUTION_ERROR,

@@ -182,7 +182,7 @@ func rebuildStruct(name string, f errorsjson.Object) (any, error) {
 	case "ErrorPayload":
 		return errorsjson.ErrorPayload{
 			Status: str("status"), ErrorCode: errorsjson.Code(str("error_code")), Tool: str("tool"),
-			Exception: str("exception"), Message: str("message"), Cause: str("cause"),
+			Exception: str("exception"), Message: str("message"), Cause: optStr(f, "cause"),
 		}, nil
 	case "Inner":
 		return rebuildInner(f), nil
@@ -220,4 +220,14 @@ func strings(v any) []string {
 		out = append(out, it.(string))
 	}
 	return out
+}
+
+// optStr returns a pointer to f[k] when present, nil otherwise.
+func optStr(f errorsjson.Object, k string) *string {
+	v, ok := f.Get(k)
+	if !ok {
+		return nil
+	}
+	s, _ := v.(string)
+	return &s
 }

@@ -236,8 +236,21 @@ func columnOfRef(ref []byte) int {
 	return n
 }
 
-// sheetParts maps sheet names to their part names inside the zip.
-func sheetParts(zr *zip.Reader) (map[string]string, error) {
+// pkgSheet is one sheet as workbook.xml lists it.
+type pkgSheet struct {
+	name, part string
+	hidden     bool
+}
+
+// pkgIndex is what the workbook-level parts say about the sheets.
+type pkgIndex struct {
+	sheets    []pkgSheet // in workbook order
+	activeTab int
+}
+
+// sheetParts reads workbook.xml and its relationships: the sheets in order,
+// the zip part of each, and the active tab.
+func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 	wbPath := "xl/workbook.xml"
 	if data, err := readPart(zr, "_rels/.rels"); err == nil {
 		for _, rel := range parseRels(data) {
@@ -251,8 +264,12 @@ func sheetParts(zr *zip.Reader) (map[string]string, error) {
 		return nil, err
 	}
 	var wb struct {
+		Views []struct {
+			ActiveTab int `xml:"activeTab,attr"`
+		} `xml:"bookViews>workbookView"`
 		Sheets []struct {
 			Name  string     `xml:"name,attr"`
+			State string     `xml:"state,attr"`
 			Attrs []xml.Attr `xml:",any,attr"`
 		} `xml:"sheets>sheet"`
 	}
@@ -274,15 +291,26 @@ func sheetParts(zr *zip.Reader) (map[string]string, error) {
 		}
 		targets[rel.ID] = t
 	}
-	out := map[string]string{}
+	idx := &pkgIndex{}
+	if len(wb.Views) > 0 {
+		idx.activeTab = wb.Views[0].ActiveTab
+	}
 	for _, s := range wb.Sheets {
+		ps := pkgSheet{name: s.Name, hidden: s.State == "hidden" || s.State == "veryHidden"}
 		for _, a := range s.Attrs {
 			if a.Name.Local == "id" && a.Name.Space != "" {
-				out[s.Name] = targets[a.Value]
+				ps.part = targets[a.Value]
 			}
 		}
+		idx.sheets = append(idx.sheets, ps)
 	}
-	return out, nil
+	if idx.activeTab < 0 || idx.activeTab >= len(idx.sheets) {
+		idx.activeTab = 0
+	}
+	if len(idx.sheets) == 0 {
+		return nil, newError(KindDamaged, "file is damaged: the workbook lists no sheets", nil)
+	}
+	return idx, nil
 }
 
 // relationship is one entry of a .rels part.

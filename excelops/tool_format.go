@@ -132,7 +132,7 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, func(b *book) (any, error) {
+	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName) // bounds-checks the sheet before excelize parses it
 		if err != nil {
 			return nil, err

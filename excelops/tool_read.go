@@ -23,24 +23,22 @@ func (s *Service) listSheets(ctx context.Context, raw json.RawMessage) (any, err
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, func(b *book) (any, error) {
-		active := b.f.GetActiveSheetIndex()
-		list := b.f.GetSheetList()
+	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
+		list, active := b.sheetList()
 		sheets := make([]any, 0, len(list))
-		for i, name := range list {
-			visible, _ := b.f.GetSheetVisible(name)
+		for i, ps := range b.index.sheets {
 			sheets = append(sheets, errorsjson.Object{
-				{Key: "name", Value: name},
+				{Key: "name", Value: ps.name},
 				{Key: "index", Value: i},
 				{Key: "is_active", Value: i == active},
-				{Key: "visible", Value: visible},
+				{Key: "visible", Value: !ps.hidden},
 			})
 		}
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "file", Value: b.name()},
 			{Key: "sheet_count", Value: len(list)},
-			{Key: "active_sheet", Value: b.f.GetSheetName(active)},
+			{Key: "active_sheet", Value: list[active]},
 			{Key: "sheets", Value: sheets},
 		}, nil
 	})
@@ -77,7 +75,7 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		rng = &r
 	}
-	return s.read(ctx, a.FilePath, func(b *book) (any, error) {
+	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
 		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err

@@ -229,7 +229,7 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	if srcPath != dstPath {
 		// Read the source under its own shared lock first; the target
 		// is then changed under its exclusive lock.
-		if _, err := s.read(ctx, a.SourceFile, func(b *book) (any, error) { return nil, load(b) }); err != nil {
+		if _, err := s.read(ctx, a.SourceFile, false, func(b *book) (any, error) { return nil, load(b) }); err != nil {
 			return nil, err
 		}
 	}

@@ -26,7 +26,7 @@ type book struct {
 	path    string // resolved real path
 	mode    fs.FileMode
 	zr      *zip.Reader // the package as it was on disk (nil for a new workbook)
-	parts   map[string]string
+	index   *pkgIndex // sheets as workbook.xml lists them (nil until needed)
 	sst     []string // shared strings as on disk, loaded by the first read
 	extents map[string]*sheetExtent // sheets parsed for editing: their used range
 	tmpDir  string
@@ -57,7 +57,9 @@ func checkExtension(path string) error {
 
 // openBook opens the workbook at the resolved path. When create is true a
 // missing file becomes a new empty workbook (saved only if the call succeeds).
-func (s *Service) openBook(path string, create bool) (_ *book, err error) {
+// When light is true excelize is not involved: only the package index is
+// read, for tools that stream sheets themselves.
+func (s *Service) openBook(path string, create, light bool) (_ *book, err error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
@@ -126,6 +128,12 @@ func (s *Service) openBook(path string, create bool) (_ *book, err error) {
 		}
 		opts.TmpDir = b.tmpDir
 	}
+	if light {
+		if b.index, err = sheetParts(b.zr); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
 	f, err := excelize.OpenReader(bytes.NewReader(raw), opts)
 	if err != nil {
 		if f != nil {
@@ -143,9 +151,9 @@ func (s *Service) openBook(path string, create bool) (_ *book, err error) {
 // sheet returns the exact name of the sheet the user means: name itself,
 // a case-insensitive match, or the active sheet when name is empty.
 func (b *book) sheet(name string) (string, error) {
-	list := b.f.GetSheetList()
+	list, active := b.sheetList()
 	if name == "" {
-		return b.f.GetSheetName(b.f.GetActiveSheetIndex()), nil
+		return list[active], nil
 	}
 	for _, s := range list {
 		if s == name {
@@ -160,23 +168,36 @@ func (b *book) sheet(name string) (string, error) {
 	return "", newError(KindSheetNotFound, fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, strings.Join(list, ", ")), nil)
 }
 
+// sheetList returns the sheet names in order and the active sheet's index.
+func (b *book) sheetList() ([]string, int) {
+	if b.f != nil {
+		return b.f.GetSheetList(), b.f.GetActiveSheetIndex()
+	}
+	names := make([]string, len(b.index.sheets))
+	for i, s := range b.index.sheets {
+		names[i] = s.name
+	}
+	return names, b.index.activeTab
+}
+
 // part returns the zip entry of sheet as it is on disk, or nil.
 func (b *book) part(sheet string) (*zip.File, error) {
 	if b.zr == nil {
 		return nil, nil
 	}
-	if b.parts == nil {
-		parts, err := sheetParts(b.zr)
+	if b.index == nil {
+		idx, err := sheetParts(b.zr)
 		if err != nil {
 			return nil, err
 		}
-		b.parts = parts
+		b.index = idx
 	}
-	name, ok := b.parts[sheet]
-	if !ok {
-		return nil, nil
+	for _, s := range b.index.sheets {
+		if s.name == sheet && s.part != "" {
+			return findPart(b.zr, s.part), nil
+		}
 	}
-	return findPart(b.zr, name), nil
+	return nil, nil
 }
 
 // scan measures sheet as it is on disk (see scanSheet).
@@ -271,7 +292,7 @@ func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b, err := s.openBook(path, o.create)
+	b, err := s.openBook(path, o.create, false)
 	if err != nil {
 		return nil, err
 	}
@@ -294,8 +315,9 @@ func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn 
 	return res, nil
 }
 
-// read runs fn on the workbook at filePath under the file's shared lock.
-func (s *Service) read(ctx context.Context, filePath string, fn func(*book) (any, error)) (any, error) {
+// read runs fn on the workbook at filePath under the file's shared lock;
+// light skips excelize (see openBook).
+func (s *Service) read(ctx context.Context, filePath string, light bool, fn func(*book) (any, error)) (any, error) {
 	path, err := s.box.resolve(filePath)
 	if err != nil {
 		return nil, err
@@ -305,7 +327,7 @@ func (s *Service) read(ctx context.Context, filePath string, fn func(*book) (any
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b, err := s.openBook(path, false)
+	b, err := s.openBook(path, false, light)
 	if err != nil {
 		return nil, err
 	}

@@ -177,11 +177,6 @@ def test_not_found_and_not_allowed_raise_like_the_reference(client: Client, refe
         assert str(go_info.value).replace("'fail'", "'ValueError'") == str(ref_info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap in errorsjson: ErrorPayload.Cause is omitempty, so a cause whose text is empty "
-    "(raise X('m') from KeyError()) is dropped, while Python sends \"cause\": \"\"",
-)
 def test_empty_cause_text_is_kept(client: Client) -> None:
     ref = ReferenceRegistry()
     ref.register("fail", _raiser(lambda: _chain(ValueError("m"), KeyError())))
