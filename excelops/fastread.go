@@ -10,6 +10,7 @@ import (
 	"html"
 	"io"
 	"strconv"
+	"unsafe"
 )
 
 // rowReader streams cell values out of worksheet XML without building a
@@ -294,6 +295,9 @@ func (rr *rowReader) endCell() error {
 		v = numberValue(text)
 	}
 	idx := col - rr.c1
+	if rr.vals == nil && rr.c2 > 0 {
+		rr.vals = make([]any, 0, rr.c2-rr.c1+1)
+	}
 	for len(rr.vals) <= idx {
 		rr.vals = append(rr.vals, nil)
 	}
@@ -304,12 +308,14 @@ func (rr *rowReader) endCell() error {
 // numberValue parses a numeric cell like openpyxl: int unless it has a
 // '.' or an exponent; text that is not a number stays text.
 func numberValue(text []byte) any {
-	s := string(text)
+	// strconv copies its input into any error it returns, so viewing the
+	// bytes as a string without a copy is safe here.
+	s := unsafe.String(unsafe.SliceData(text), len(text))
 	if bytes.ContainsAny(text, ".eE") {
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return f
 		}
-		return s
+		return string(text)
 	}
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return i
@@ -317,5 +323,5 @@ func numberValue(text []byte) any {
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		return f
 	}
-	return s
+	return string(text)
 }

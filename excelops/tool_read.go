@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 

@@ -104,8 +104,8 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
-	raw, err := io.ReadAll(io.LimitReader(fh, s.limits.MaxFileSize+1))
-	if err != nil {
+	raw := make([]byte, st.Size())
+	if _, err := io.ReadFull(fh, raw); err != nil {
 		return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
 	}
 	if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
@@ -120,7 +120,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 	if total > uint64(s.limits.UnzipSizeLimit) {
 		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
-	if spills {
+	if spills && !light {
 		// excelize inflates big parts to temporary files: give it a
 		// private folder, removed when the call ends.
 		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {

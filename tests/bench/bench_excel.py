@@ -163,6 +163,7 @@ def main() -> int:
         t0 = time.perf_counter()
         generate(work / "read.xlsx", READ_ROWS, READ_COLS)
         generate(work / "rules.xlsx", RULE_ROWS, RULE_COLS)
+        generate(work / "small.xlsx", 100, RULE_COLS)
         print(f"generated workbooks in {time.perf_counter() - t0:.1f}s: "
               f"read.xlsx {READ_ROWS}x{READ_COLS} ({(work / 'read.xlsx').stat().st_size >> 10} KiB), "
               f"rules.xlsx {RULE_ROWS}x{RULE_COLS} ({(work / 'rules.xlsx').stat().st_size >> 10} KiB)")
@@ -174,7 +175,9 @@ def main() -> int:
         ops: list[tuple[str, str, str, dict[str, Any]]] = [
             (f"read {READ_ROWS // 1000}k x {READ_COLS} range", "read", "read.xlsx",
              {"tool": "read_excel", "args": {"range": f"A1:{col_name(READ_COLS)}{READ_ROWS}"}}),
-            (f"write {WRITE_ROWS * WRITE_COLS // 1000}k-cell block", "write", "rules.xlsx",
+            (f"write {WRITE_ROWS * WRITE_COLS // 1000}k-cell block (small book)", "write", "small.xlsx",
+             {"tool": "write_cells", "args": {"cell_range": "L2", "values": block}}),
+            (f"write {WRITE_ROWS * WRITE_COLS // 1000}k-cell block ({RULE_ROWS // 1000}k rows)", "write", "rules.xlsx",
              {"tool": "write_cells", "args": {"cell_range": "L2", "values": block}}),
             (f"add conditional rule ({RULE_ROWS // 1000}k rows)", "rule", "rules.xlsx",
              {"tool": "add_conditional_rule", "args": {"cell_range": f"A2:J{RULE_ROWS + 1}", "rule_type": "cell_is",
@@ -192,7 +195,9 @@ def main() -> int:
                     shutil.copyfile(work / source, target)
                     if who == "ours":
                         args = dict(spec["args"], file_path=target.name, sheet_name="Data")
-                        argv = [binary, "call", "--workspace", str(work), spec["tool"], json.dumps(args)]
+                        # No result cap: both sides produce the full JSON text.
+                        argv = [binary, "call", "--max-result-chars", "-1", "--workspace", str(work),
+                                spec["tool"], json.dumps(args)]
                     else:
                         argv = [sys.executable, "-c", peer, op, str(target)]
                     wall, rss, out = run_child(argv)

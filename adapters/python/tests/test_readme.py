@@ -26,3 +26,10 @@ def test_readme_example_runs(sidecar_binary: pathlib.Path, tmp_path: pathlib.Pat
     assert json.loads(lines[1])["status"] == "success"
     assert json.loads(lines[2])["rows"] == [["apple", 3]]
     assert (tmp_path / "workspace" / "demo.xlsx").is_file()
+
+
+def test_top_level_readme_shows_the_same_example() -> None:
+    top = README.parents[2] / "README.md"
+    ours = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)[0]
+    theirs = re.findall(r"```python\n(.*?)```", top.read_text(encoding="utf-8"), re.S)
+    assert ours in theirs, "README.md's Python example drifted from adapters/python/README.md"
