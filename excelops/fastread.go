@@ -4,13 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strconv"
 	"unsafe"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // rowReader streams cell values out of worksheet XML without building a
@@ -29,6 +33,12 @@ type rowReader struct {
 	inText, inCell bool
 	vals           []any
 	closed         bool
+
+	// encode mode: cells go straight into enc as JSON array items
+	// (Python json.dumps formatting), no boxed values at all.
+	encode bool
+	enc    []byte
+	next   int // cells (relative to c1) already in enc
 }
 
 // errStop ends a row walk early without an error.
@@ -101,6 +111,17 @@ func (b *book) sharedStrings() ([]string, error) {
 // </sheetData> is reported as damaged, so a broken file never reads as a
 // shorter one.
 func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any)) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) { fn(row, rr.vals) })
+}
+
+// rowsJSON is rows for exact ranges: fn gets each row's cells already
+// encoded as JSON array items (count of them in cells), no boxed values.
+func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int)) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) { fn(row, rr.enc, rr.next) })
+}
+
+// walkRows drives a rowReader over sheet from first to last.
+func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader)) error {
 	if last < first {
 		return nil
 	}
@@ -117,7 +138,7 @@ func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, 
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2}
+	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode}
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -128,8 +149,8 @@ func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, 
 		if row > last {
 			return errStop
 		}
-		if row >= first && len(vals) > 0 {
-			fn(row, vals)
+		if row >= first && (len(vals) > 0 || rr.next > 0) {
+			fn(row, rr)
 		}
 		if row == last {
 			return errStop
@@ -186,7 +207,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if n > maxSheetRows {
 				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", n), nil)
 			}
-			rr.row, rr.col, rr.vals = n, 0, nil
+			rr.row, rr.col, rr.vals, rr.enc, rr.next = n, 0, nil, rr.enc[:0], 0
 			if bytes.HasSuffix(attrs, []byte("/")) {
 				if err := emit(rr.row, nil); err != nil {
 					return err
@@ -196,7 +217,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if err := emit(rr.row, rr.vals); err != nil {
 				return err
 			}
-			rr.vals = nil
+			rr.vals, rr.next = nil, 0
 		case "c":
 			col := 0
 			if ref := attrValue(attrs, "r"); ref != nil {
@@ -275,11 +296,14 @@ func (rr *rowReader) endCell() error {
 	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.text) == 0 && string(rr.typ) != "inlineStr" {
 		return nil
 	}
-	var v any
 	text := rr.text
 	if bytes.IndexByte(text, '&') >= 0 {
 		text = []byte(html.UnescapeString(string(text)))
 	}
+	if rr.encode {
+		return rr.encodeCell(col-rr.c1, text)
+	}
+	var v any
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))
@@ -324,4 +348,77 @@ func numberValue(text []byte) any {
 		return f
 	}
 	return string(text)
+}
+
+// encodeCell appends the cell at index idx (relative to c1) to the row's
+// JSON, with nulls for skipped columns.
+func (rr *rowReader) encodeCell(idx int, text []byte) error {
+	if idx < rr.next {
+		return nil // a repeated column: the first one wins
+	}
+	for ; rr.next < idx; rr.next++ {
+		rr.enc = appendItem(rr.enc, rr.next, "null")
+	}
+	if rr.next > 0 {
+		rr.enc = append(rr.enc, ", "...)
+	}
+	rr.next++
+	switch string(rr.typ) {
+	case "s":
+		i, err := strconv.Atoi(unsafe.String(unsafe.SliceData(text), len(text)))
+		if err != nil || i < 0 || i >= len(rr.sst) {
+			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(rr.col, rr.row), text), nil)
+		}
+		rr.enc = errorsjson.AppendString(rr.enc, rr.sst[i])
+	case "inlineStr", "str", "e", "d":
+		rr.enc = errorsjson.AppendString(rr.enc, string(text))
+	case "b":
+		rr.enc = strconv.AppendBool(rr.enc, string(text) == "1" || string(text) == "true")
+	default:
+		s := unsafe.String(unsafe.SliceData(text), len(text))
+		if !bytes.ContainsAny(text, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				rr.enc = strconv.AppendInt(rr.enc, i, 10)
+				return nil
+			}
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			rr.enc = errorsjson.AppendFloat(rr.enc, f)
+			return nil
+		}
+		rr.enc = errorsjson.AppendString(rr.enc, s)
+	}
+	return nil
+}
+
+// appendItem appends a literal array item, with its separator.
+func appendItem(buf []byte, i int, lit string) []byte {
+	if i > 0 {
+		buf = append(buf, ", "...)
+	}
+	return append(buf, lit...)
+}
+
+// rowArena stores encoded rows in large chunks, so a big read costs one
+// allocation per megabyte instead of one per row.
+type rowArena struct{ cur []byte }
+
+// arenaChunk is the size of one rowArena chunk.
+const arenaChunk = 1 << 20
+
+// add copies a row (wrapped as a JSON array, padded with nulls up to
+// width) into the arena and returns it.
+func (a *rowArena) add(inner []byte, cells, width int) json.RawMessage {
+	need := len(inner) + 2 + (width-cells)*6
+	if cap(a.cur)-len(a.cur) < need {
+		a.cur = make([]byte, 0, max(arenaChunk, need))
+	}
+	start := len(a.cur)
+	a.cur = append(a.cur, '[')
+	a.cur = append(a.cur, inner...)
+	for i := cells; i < width; i++ {
+		a.cur = appendItem(a.cur, i, "null")
+	}
+	a.cur = append(a.cur, ']')
+	return json.RawMessage(a.cur[start:len(a.cur):len(a.cur)])
 }

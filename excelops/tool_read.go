@@ -105,17 +105,17 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	}
 	first := rng.r1 + a.Offset
 	values := make([]any, 0, want)
-	err := b.rows(ctx, sheet, first, first+want-1, rng.c1, rng.c2, func(row int, vals []any) {
-		for len(vals) < width {
-			vals = append(vals, nil)
-		}
+	var arena rowArena
+	empty := arena.add(nil, 0, width)
+	err := b.rowsJSON(ctx, sheet, first, first+want-1, rng.c1, rng.c2, func(row int, inner []byte, cells int) {
 		// Rows without cells in the range still take their place.
 		for len(values) < row-first {
-			values = append(values, make([]any, width))
+			values = append(values, empty)
 		}
-		values = append(values, vals)
+		// Rows stay encoded (in large shared chunks): a few bytes per
+		// cell instead of a boxed value, which keeps big reads lean.
+		values = append(values, arena.add(inner, cells, width))
 	})
-
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +165,9 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 		return nil, err
 	}
 	// Square the page up to the widest row so columns line up.
+	if header == nil {
+		header = []any{}
+	}
 	for len(header) < width {
 		header = append(header, nil)
 	}

@@ -25,9 +25,9 @@ type book struct {
 	f       *excelize.File
 	path    string // resolved real path
 	mode    fs.FileMode
-	zr      *zip.Reader // the package as it was on disk (nil for a new workbook)
-	index   *pkgIndex // sheets as workbook.xml lists them (nil until needed)
-	sst     []string // shared strings as on disk, loaded by the first read
+	zr      *zip.Reader             // the package as it was on disk (nil for a new workbook)
+	index   *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
+	sst     []string                // shared strings as on disk, loaded by the first read
 	extents map[string]*sheetExtent // sheets parsed for editing: their used range
 	tmpDir  string
 	created bool

@@ -1,5 +1,3 @@
-// Package atomicfile replaces a file's content so that a failure or a kill
-// at any instant leaves either the old bytes or the complete new ones.
 package atomicfile
 
 import (

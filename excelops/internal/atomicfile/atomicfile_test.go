@@ -1,0 +1,74 @@
+package atomicfile
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// brokenWriter fails every write with err.
+type brokenWriter struct{ err error }
+
+func (b brokenWriter) Write([]byte) (int, error) { return 0, b.err }
+
+func TestReplace(t *testing.T) {
+	cases := []struct {
+		name     string
+		wrap     func(io.Writer) io.Writer
+		produce  func(io.Writer) error
+		ctx      func() context.Context
+		wantErr  bool
+		wantStep string
+		want     string
+	}{
+		{"success", nil, writeString("new"), context.Background, false, "", "new"},
+		{"producer fails", nil, func(io.Writer) error { return errors.New("boom") }, context.Background, true, "writing", "old"},
+		{"disk full", func(io.Writer) io.Writer { return brokenWriter{syscall.ENOSPC} }, writeString(string(make([]byte, 1<<20))), context.Background, true, "writing", "old"},
+		{"cancelled before rename", nil, writeString("new"), func() context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx
+		}, true, "", "old"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target := filepath.Join(dir, "f.bin")
+			require.NoError(t, os.WriteFile(target, []byte("old"), 0o600))
+			err := Replace(c.ctx(), target, 0o640, c.wrap, c.produce)
+			got, rerr := os.ReadFile(target)
+			require.NoError(t, rerr)
+			assert.Equal(t, c.want, string(got))
+			ents, _ := os.ReadDir(dir)
+			assert.Len(t, ents, 1, "no temporary file is left")
+			if !c.wantErr {
+				require.NoError(t, err)
+				st, err := os.Stat(target)
+				require.NoError(t, err)
+				assert.Equal(t, os.FileMode(0o640), st.Mode().Perm())
+				return
+			}
+			require.Error(t, err)
+			var step *StepError
+			if c.wantStep != "" {
+				require.ErrorAs(t, err, &step)
+				assert.Equal(t, c.wantStep, step.Step)
+			}
+		})
+	}
+}
+
+// writeString returns a producer writing s.
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
+		return err
+	}
+}
