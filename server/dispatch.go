@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // Method names of MCP revision 2025-11-25 the server understands.
@@ -147,11 +149,11 @@ func (s *Server) initializeResult(params gjson.Result) []byte {
 		}
 	}
 	buf := []byte(`{"protocolVersion":`)
-	buf = appendString(buf, version)
+	buf = errorsjson.AppendString(buf, version)
 	buf = append(buf, `,"capabilities":{"tools":{}},"serverInfo":{"name":`...)
-	buf = appendString(buf, s.cfg.Name)
+	buf = errorsjson.AppendString(buf, s.cfg.Name)
 	buf = append(buf, `,"version":`...)
-	buf = appendString(buf, s.cfg.Version)
+	buf = errorsjson.AppendString(buf, s.cfg.Version)
 	return append(buf, "}}"...)
 }
 
@@ -175,9 +177,9 @@ func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
 		}
 		first = false
 		buf = append(buf, `{"name":`...)
-		buf = appendString(buf, t.Name)
+		buf = errorsjson.AppendString(buf, t.Name)
 		buf = append(buf, `,"description":`...)
-		buf = appendString(buf, t.Description)
+		buf = errorsjson.AppendString(buf, t.Description)
 		buf = append(buf, `,"inputSchema":`...)
 		schema := bytes.TrimSpace(t.InputSchema)
 		if len(schema) == 0 {

@@ -58,25 +58,3 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
-
-// TestAppendString: the JSON string encoder round-trips through a JSON
-// parser, escapes control characters and replaces invalid UTF-8.
-func TestAppendString(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain", `"plain"`},
-		{"q\"b\\", `"q\"b\\"`},
-		{"\n\r\t\x00\x1f", `"\n\r\t\u0000\u001f"`},
-		{"数据\u2028", "\"数据\u2028\""},
-		{"bad\xffutf8", `"bad\ufffdutf8"`},
-	} {
-		t.Run(tc.want, func(t *testing.T) {
-			got := string(appendString(nil, tc.in))
-			if got != tc.want {
-				t.Fatalf("appendString(%q) = %s, want %s", tc.in, got, tc.want)
-			}
-			if !gjson.Valid(got) {
-				t.Fatalf("not valid JSON: %s", got)
-			}
-		})
-	}
-}

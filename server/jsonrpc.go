@@ -2,7 +2,8 @@ package server
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // JSON-RPC 2.0 error codes the server answers with.
@@ -46,7 +47,7 @@ func appendError(buf []byte, id string, code int, msg string) []byte {
 	buf = append(buf, `,"error":{"code":`...)
 	buf = strconv.AppendInt(buf, int64(code), 10)
 	buf = append(buf, `,"message":`...)
-	buf = appendString(buf, msg)
+	buf = errorsjson.AppendString(buf, msg)
 	return append(buf, "}}"...)
 }
 
@@ -55,7 +56,7 @@ func appendCallResult(buf []byte, id, text string, isError bool) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = append(buf, id...)
 	buf = append(buf, `,"result":{"content":[{"type":"text","text":`...)
-	buf = appendString(buf, text)
+	buf = errorsjson.AppendString(buf, text)
 	buf = append(buf, `}],"isError":`...)
 	buf = strconv.AppendBool(buf, isError)
 	return append(buf, "}}"...)
@@ -74,53 +75,7 @@ func appendProgress(buf []byte, token string, progress, total float64, message s
 	}
 	if message != "" {
 		buf = append(buf, `,"message":`...)
-		buf = appendString(buf, message)
+		buf = errorsjson.AppendString(buf, message)
 	}
 	return append(buf, "}}"...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Only '"', '\\' and control
-// characters are escaped; invalid UTF-8 becomes U+FFFD so the frame stays
-// valid text.
-func appendString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				buf = append(buf, '\\', b)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
 }
