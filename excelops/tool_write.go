@@ -127,7 +127,24 @@ type rowEditArgs struct {
 	Count     *int   `json:"count"`
 }
 
-// count returns the count argument, default 1, checked against limit.
+// decodeRowEdit decodes insert_rows/delete_rows arguments and returns them
+// with the checked row count.
+func decodeRowEdit(raw json.RawMessage) (rowEditArgs, int, error) {
+	var a rowEditArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return a, 0, err
+	}
+	n, err := editCount(a.Count, maxInsertRows)
+	if err != nil {
+		return a, 0, err
+	}
+	if a.Row < 1 || a.Row > excelize.TotalRows {
+		return a, 0, invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
+	}
+	return a, n, nil
+}
+
+// editCount returns the count argument, default 1, checked against limit.
 func editCount(c *int, limit int) (int, error) {
 	n := 1
 	if c != nil {
@@ -141,16 +158,9 @@ func editCount(c *int, limit int) (int, error) {
 
 // insertRows implements insert_rows.
 func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a rowEditArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
-	n, err := editCount(a.Count, maxInsertRows)
+	a, n, err := decodeRowEdit(raw)
 	if err != nil {
 		return nil, err
-	}
-	if a.Row < 1 || a.Row > excelize.TotalRows {
-		return nil, invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
@@ -184,16 +194,9 @@ func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, err
 
 // deleteRows implements delete_rows.
 func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a rowEditArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
-	n, err := editCount(a.Count, maxInsertRows)
+	a, n, err := decodeRowEdit(raw)
 	if err != nil {
 		return nil, err
-	}
-	if a.Row < 1 || a.Row > excelize.TotalRows {
-		return nil, invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)

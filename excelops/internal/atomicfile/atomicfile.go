@@ -8,11 +8,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // TempPattern names the temporary files of a replacement; the leading dot
 // hides them from casual listings.
 const TempPattern = ".~registry-sidecar-*.tmp"
+
+// StaleAfter is the age past which a temporary file left in a folder is
+// taken as the remains of a process killed mid-save and swept: no save
+// writes for this long.
+const StaleAfter = 15 * time.Minute
 
 // bufferSize is the write buffer between the producer and the file.
 const bufferSize = 256 << 10
@@ -39,6 +45,7 @@ func (e *StepError) Unwrap() error { return e.Err }
 // the temporary file is removed and path keeps its old bytes.
 func Replace(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, produce func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
+	SweepStale(dir, time.Now().Add(-StaleAfter))
 	tmp, err := os.CreateTemp(dir, TempPattern)
 	if err != nil {
 		return &StepError{Step: "creating a temporary file", Err: err}
@@ -88,4 +95,26 @@ func Replace(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Wr
 		return &StepError{Step: "syncing the folder", Err: serr}
 	}
 	return nil
+}
+
+// SweepStale removes the temporary files of replacements in dir last
+// modified before cutoff (left behind by a killed process) and returns how
+// many it removed. Errors are ignored: a file it cannot remove is left for
+// the next sweep, and the user's files are never touched.
+func SweepStale(dir string, cutoff time.Time) int {
+	matches, err := filepath.Glob(filepath.Join(dir, TempPattern))
+	if err != nil {
+		return 0
+	}
+	removed := 0
+	for _, m := range matches {
+		info, err := os.Lstat(m)
+		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if os.Remove(m) == nil {
+			removed++
+		}
+	}
+	return removed
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,4 +72,33 @@ func writeString(s string) func(io.Writer) error {
 		_, err := io.WriteString(w, s)
 		return err
 	}
+}
+
+// TestReplaceSweepsStaleTemporaries: a temporary file older than StaleAfter
+// (a killed save) is removed by the next save in that folder; a fresh one,
+// possibly another process's save in flight, is kept.
+func TestReplaceSweepsStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".~registry-sidecar-111.tmp")
+	fresh := filepath.Join(dir, ".~registry-sidecar-222.tmp")
+	other := filepath.Join(dir, "old-report.tmp")
+	for _, p := range []string{stale, fresh, other} {
+		require.NoError(t, os.WriteFile(p, []byte("partial"), 0o600))
+	}
+	old := time.Now().Add(-2 * StaleAfter)
+	require.NoError(t, os.Chtimes(stale, old, old))
+	require.NoError(t, os.Chtimes(other, old, old))
+
+	target := filepath.Join(dir, "book.xlsx")
+	require.NoError(t, Replace(context.Background(), target, 0o644, nil, func(w io.Writer) error {
+		_, err := w.Write([]byte("new"))
+		return err
+	}))
+
+	assert.NoFileExists(t, stale)
+	assert.FileExists(t, fresh)
+	assert.FileExists(t, other, "files not named like our temporaries are never touched")
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
 }
