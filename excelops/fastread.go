@@ -12,7 +12,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"unsafe"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
@@ -332,9 +331,7 @@ func (rr *rowReader) endCell() error {
 // numberValue parses a numeric cell like openpyxl: int unless it has a
 // '.' or an exponent; text that is not a number stays text.
 func numberValue(text []byte) any {
-	// strconv copies its input into any error it returns, so viewing the
-	// bytes as a string without a copy is safe here.
-	s := unsafe.String(unsafe.SliceData(text), len(text))
+	s := string(text)
 	if bytes.ContainsAny(text, ".eE") {
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return f
@@ -365,7 +362,7 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 	rr.next++
 	switch string(rr.typ) {
 	case "s":
-		i, err := strconv.Atoi(unsafe.String(unsafe.SliceData(text), len(text)))
+		i, err := strconv.Atoi(string(text))
 		if err != nil || i < 0 || i >= len(rr.sst) {
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(rr.col, rr.row), text), nil)
 		}
@@ -375,7 +372,7 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 	case "b":
 		rr.enc = strconv.AppendBool(rr.enc, string(text) == "1" || string(text) == "true")
 	default:
-		s := unsafe.String(unsafe.SliceData(text), len(text))
+		s := string(text)
 		if !bytes.ContainsAny(text, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 				rr.enc = strconv.AppendInt(rr.enc, i, 10)
