@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -317,3 +318,20 @@ def test_routing_errors_are_critical(answer: dict[str, Any], code: str) -> None:
     assert info is not None and info.details["error_code"] == code
     assert tool_results(job) == []
     assert len(llm.seen) == 1
+
+
+def test_unreachable_registry_at_job_start_ends_the_job_saved() -> None:
+    class Unreachable(InProcessToolRegistry):
+        def get_openai_schemas(
+            self, mode: str = "chat_completions", tool_scope: Sequence[str] | None = None
+        ) -> list[dict[str, Any]]:
+            raise ConnectionError("sidecar is gone")
+
+    llm = ScriptedLLM([LLMResponse(content="never asked")])
+    job, repo = run(llm, Unreachable())
+    assert job.status is JobStatus.FAILED
+    assert job.execution_result is not None
+    assert job.execution_result.status is ExecutionStatus.FAILURE_TOOL
+    assert job.last_failure_summary == "Tool schemas unavailable: ConnectionError: sidecar is gone"
+    assert llm.seen == []
+    assert repo.last.status is JobStatus.FAILED

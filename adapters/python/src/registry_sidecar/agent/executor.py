@@ -144,7 +144,15 @@ class AgentExecutor:
 
     async def _loop(self, job: Job) -> Job:
         tracker = BudgetTracker(self._budgets)
-        tools = await self._tool_schemas(job)
+        try:
+            tools = await self._tool_schemas(job)
+        except Exception as exc:  # noqa: BLE001 - an unreachable registry ends the job, saved
+            self._log.warning("job %s: tool schemas unavailable (%s)", job.id, type(exc).__name__)
+            message = f"Tool schemas unavailable: {type(exc).__name__}: {exc}"
+            self._end(job, JobStatus.FAILED, ExecutionStatus.FAILURE_TOOL, message)
+            job.last_failure_summary = message
+            await self._save(job)
+            return job
         for _ in range(self._budgets.max_turns):
             try:
                 response: LLMResponse = await resolve(
