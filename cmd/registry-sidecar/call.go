@@ -36,10 +36,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	reg, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log)
 	if err != nil {
 		return err
 	}
+	defer closeService(svc, log)
 	var callArgs []byte
 	if fs.NArg() == 2 {
 		callArgs = []byte(fs.Arg(1))

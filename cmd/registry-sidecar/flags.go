@@ -50,6 +50,7 @@ type options struct {
 	format         string
 	scope          string
 	showVersion    bool
+	limits         sheetLimits
 }
 
 func (o *options) registryFlags(fs *flag.FlagSet) {
@@ -59,6 +60,7 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
 	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	o.limits.limitFlags(fs)
 }
 
 func (o *options) serveFlags(fs *flag.FlagSet) {
@@ -121,10 +123,11 @@ func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
 	return l, nil
 }
 
-// buildRegistry makes the workspace and registers every tool.
-func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, error) {
+// buildRegistry makes the workspace and registers every tool. The caller
+// passes the returned service to closeService once no call runs any more.
+func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *excelops.Service, error) {
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
-		return nil, fmt.Errorf("workspace: %w", err)
+		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
 	reg := registry.New(
 		registry.WithLogger(log),
@@ -132,17 +135,29 @@ func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, err
 		registry.WithMaxTimeout(o.maxCallTimeout),
 		registry.WithMaxResultChars(o.maxResultChars),
 	)
-	svc, err := excelops.New(o.workspace, excelops.WithLogger(log))
+	svc, err := excelops.New(o.workspace, excelops.WithLogger(log), excelops.WithLimits(o.limits.excelopsLimits()))
 	if err != nil {
-		return nil, fmt.Errorf("spreadsheet tools: %w", err)
+		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}
 	if err := svc.Register(reg); err != nil {
-		return nil, fmt.Errorf("spreadsheet tools: %w", err)
+		closeService(svc, log)
+		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}
 	if o.testTools {
 		if err := testtools.Register(reg); err != nil {
-			return nil, err
+			closeService(svc, log)
+			return nil, nil, err
 		}
 	}
-	return reg, nil
+	return reg, svc, nil
+}
+
+// closeService releases what the spreadsheet tools hold (workbooks cached
+// between calls and their temporary files); call it once no call runs any
+// more. A failure is logged, not returned: every call has already saved its
+// work.
+func closeService(svc *excelops.Service, log logrus.FieldLogger) {
+	if err := svc.Close(); err != nil {
+		log.WithError(err).Warn("closing the spreadsheet tools failed")
+	}
 }

@@ -101,7 +101,8 @@ func TestTools(t *testing.T) {
 func TestHelp(t *testing.T) {
 	var errOut bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"--help"}, nil, io.Discard, &errOut))
-	for _, name := range []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools"} {
+	for _, name := range []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
+		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells"} {
 		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
 		assert.Contains(t, errOut.String(), "$"+envName(name))
 	}

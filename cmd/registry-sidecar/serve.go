@@ -58,10 +58,13 @@ Flags:
 	if err != nil {
 		return err
 	}
-	reg, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log)
 	if err != nil {
 		return err
 	}
+	// Deferred: runs after Serve has drained every call (or on an early
+	// return, when none ever started).
+	defer closeService(svc, log)
 	var origins []string
 	for _, s := range strings.Split(o.allowOrigins, ",") {
 		if s = strings.TrimSpace(s); s != "" {

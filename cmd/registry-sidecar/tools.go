@@ -44,10 +44,11 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	log.Out = stderr
 	log.Level = logrus.WarnLevel
 	o.callTimeout, o.maxCallTimeout, o.maxResultChars = registry.DefaultTimeout, registry.DefaultMaxTimeout, registry.DefaultMaxResultChars
-	reg, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log)
 	if err != nil {
 		return err
 	}
+	defer closeService(svc, log)
 	var out string
 	if o.format == "json" {
 		out, err = toolsJSON(reg.Tools())

@@ -1,8 +1,18 @@
-"""Connection settings and the recovery policy shared by both clients."""
+"""Connection settings and the recovery policy shared by both clients.
+
+:class:`ClientCore` holds what AsyncClient and Client have in common: their
+settings, the request ids, and the state the recovery decisions read
+(closed, ever connected, why the connection was lost). The clients add only
+their I/O: how they connect, send, wait and lock.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
+
+from ._rpc import encode_call, encode_request
 
 if TYPE_CHECKING:
     from .sidecar import Sidecar
@@ -55,3 +65,111 @@ def after_failed_connect(recovery: Recovery, sidecar: Sidecar | None, error: str
     if recovery == "relaunch":
         return None
     return f"the sidecar exited with status {sidecar.returncode}"
+
+
+def relaunch_failed(exc: BaseException) -> str:
+    """The reason a call reports when relaunching the sidecar failed."""
+    return f"relaunching the sidecar failed: {exc}"
+
+
+class ClientSettings(TypedDict):
+    """The constructor arguments of a client, to build a peer client with
+    the same settings (``AsyncClient(**client.settings())``)."""
+
+    url: str
+    token: str | None
+    max_size: int
+    call_timeout: float | None
+    open_timeout: float
+    recovery: Recovery
+    sidecar: Sidecar | None
+
+
+class ClientCore:
+    """Settings, request building and recovery state shared by Client and
+    AsyncClient; the subclasses add the I/O."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        token: str | None = None,
+        max_size: int = DEFAULT_MAX_SIZE,
+        call_timeout: float | None = None,
+        open_timeout: float = DEFAULT_OPEN_TIMEOUT,
+        recovery: Recovery = "reconnect",
+        sidecar: Sidecar | None = None,
+    ) -> None:
+        check_recovery(recovery, sidecar)
+        self.url = url
+        self.token = token
+        self.max_size = max_size
+        self.call_timeout = call_timeout
+        self.open_timeout = open_timeout
+        self.recovery: Recovery = recovery
+        self.sidecar = sidecar
+        self.server_info: dict[str, Any] = {}
+        self._ids = itertools.count(1)
+        self._closed = False
+        self._ever_connected = False
+        self._lost: str | None = None
+
+    def settings(self) -> ClientSettings:
+        """Return this client's settings as constructor arguments."""
+        return ClientSettings(
+            url=self.url,
+            token=self.token,
+            max_size=self.max_size,
+            call_timeout=self.call_timeout,
+            open_timeout=self.open_timeout,
+            recovery=self.recovery,
+            sidecar=self.sidecar,
+        )
+
+    # -- request building ---------------------------------------------------
+
+    def _request_frame(self, method: str, params: Mapping[str, Any]) -> tuple[int, bytes]:
+        """Return a new request id and the encoded request."""
+        rid = next(self._ids)
+        return rid, encode_request(rid, method, params)
+
+    def _call_frame(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        tool_scope: Sequence[str] | None,
+        timeout: float | None,
+        progress: bool,
+    ) -> tuple[int, bytes, float | None]:
+        """Return a new request id, the encoded tools/call and the call's
+        timeout (the client's call_timeout when timeout is None)."""
+        if timeout is None:
+            timeout = self.call_timeout
+        rid = next(self._ids)
+        return rid, encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress), timeout
+
+    # -- recovery decisions -------------------------------------------------
+
+    def _dial_url(self) -> str:
+        """Return the URL to connect to: the sidecar's current one (it
+        changes when the sidecar is relaunched), else the configured one."""
+        if self.sidecar is not None and self.sidecar.url:
+            self.url = self.sidecar.url
+        return self.url
+
+    def _why_not_connect(self) -> str | None:
+        """Return why a disconnected client must not (re)connect now, or None."""
+        if self._closed:
+            return "the client is closed"
+        return refused(self.recovery, self._ever_connected, self._lost, self.sidecar)
+
+    def _relaunch_first(self) -> bool:
+        """Whether the sidecar is known dead and recovery relaunches it
+        before connecting."""
+        return self.recovery == "relaunch" and self.sidecar is not None and not self.sidecar.alive
+
+    def _opened(self, server_info: dict[str, Any]) -> None:
+        """Record a successful connect and initialize."""
+        self.server_info = server_info
+        self._lost = None
+        self._ever_connected = True

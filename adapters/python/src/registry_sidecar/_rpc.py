@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ._version import __version__
 from .errors import RPCError
+from .payloads import timeout_payload, unavailable_payload
 
 #: MCP protocol revision sent in initialize.
 MCP_PROTOCOL_VERSION: Final = "2025-11-25"
@@ -24,6 +26,8 @@ TIMEOUT_REASON: Final = "timeout"
 ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_loads = json.loads
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,18 @@ class CallResult:
 
     text: str
     is_error: bool
+
+
+def unavailable(name: str, why: str) -> CallResult:
+    """The result of a call that cannot reach the sidecar: a
+    ``TOOL_UNAVAILABLE`` payload saying why."""
+    return CallResult(unavailable_payload(name, why), True)
+
+
+def timed_out(name: str) -> CallResult:
+    """The result of a call whose client-side deadline passed: the same
+    ``TOOL_TIMEOUT`` payload the sidecar's registry produces."""
+    return CallResult(timeout_payload(name), True)
 
 
 def initialize_params() -> dict[str, Any]:
@@ -115,6 +131,75 @@ def call_result(msg: Mapping[str, Any]) -> CallResult:
         else:
             text = "".join(str(c.get("text", "")) for c in content if isinstance(c, dict) and c.get("type") == "text")
     return CallResult(text, result.get("isError") is True)
+
+
+class ToolListing:
+    """The pages of a ``tools/list`` exchange: send :meth:`params`, feed each
+    result to :meth:`add` until it returns True, then read :attr:`tools`."""
+
+    __slots__ = ("tools", "_cursor")
+
+    def __init__(self) -> None:
+        self.tools: list[dict[str, Any]] = []
+        self._cursor: str | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The params of the next tools/list request."""
+        return {} if self._cursor is None else {"cursor": self._cursor}
+
+    def add(self, result: Mapping[str, Any]) -> bool:
+        """Keep a page's tools; return True when it was the last page."""
+        self.tools.extend(t for t in result.get("tools", []) if isinstance(t, dict))
+        nxt = result.get("nextCursor")
+        if not isinstance(nxt, str) or not nxt:
+            return True
+        self._cursor = nxt
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A ``notifications/progress`` for the request whose progressToken is
+    token."""
+
+    token: Any
+    progress: float
+    total: float | None
+    message: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PingReply:
+    """The frame answering a ping the sidecar sent."""
+
+    frame: bytes
+
+
+#: What an incoming frame asks of a client: a response (the message, to hand
+#: to the request with its ``id``), a progress notification, a ping to
+#: answer, or nothing (None).
+Inbound = dict[str, Any] | Progress | PingReply | None
+
+
+def decode_inbound(raw: bytes) -> Inbound:
+    """Decode one incoming frame (see Inbound). A frame that is not JSON is
+    logged and ignored; so are notifications no client acts on."""
+    try:
+        msg = _loads(raw)
+    except ValueError:
+        _log.warning("the sidecar sent a frame that is not JSON")
+        return None
+    if not isinstance(msg, dict):
+        return None
+    method = msg.get("method")
+    if method is None:
+        return msg
+    if method == "notifications/progress":
+        args = progress_args(msg.get("params"))
+        return None if args is None else Progress(*args)
+    if method == "ping" and "id" in msg:
+        return PingReply(_dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode())
+    return None
 
 
 def progress_args(params: Any) -> tuple[Any, float, float | None, str | None] | None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from types import TracebackType
@@ -13,29 +11,31 @@ from typing import TYPE_CHECKING, Any
 from ._recovery import (
     DEFAULT_MAX_SIZE,
     DEFAULT_OPEN_TIMEOUT,
+    ClientCore,
     Recovery,
     after_failed_connect,
-    check_recovery,
-    refused,
+    relaunch_failed,
 )
 from ._rpc import (
     CANCEL_REASON,
     TIMEOUT_REASON,
     CallResult,
+    PingReply,
+    Progress,
     ProgressCallback,
+    ToolListing,
     call_result,
-    encode_call,
+    decode_inbound,
     encode_cancel,
     encode_notification,
-    encode_request,
     initialize_params,
-    progress_args,
     result_of,
+    timed_out,
+    unavailable,
 )
 from ._asyncconn import Conn, Lost
 from ._wire import Wire
 from .errors import SidecarConnectionError, SidecarError
-from .payloads import timeout_payload, unavailable_payload
 
 if TYPE_CHECKING:
     from .sidecar import Sidecar
@@ -45,8 +45,7 @@ __all__ = ["DEFAULT_MAX_SIZE", "AsyncClient", "CallResult", "ProgressCallback", 
 _log = logging.getLogger(__name__)
 
 
-
-class AsyncClient:
+class AsyncClient(ClientCore):
     """An asyncio client of the sidecar's WebSocket endpoint.
 
     Many calls run concurrently over one connection, matched by JSON-RPC id.
@@ -80,23 +79,19 @@ class AsyncClient:
         recovery: Recovery = "reconnect",
         sidecar: Sidecar | None = None,
     ) -> None:
-        check_recovery(recovery, sidecar)
-        self.url = url
-        self.token = token
-        self.max_size = max_size
-        self.call_timeout = call_timeout
-        self.open_timeout = open_timeout
-        self.recovery: Recovery = recovery
-        self.sidecar = sidecar
-        self.server_info: dict[str, Any] = {}
+        super().__init__(
+            url,
+            token=token,
+            max_size=max_size,
+            call_timeout=call_timeout,
+            open_timeout=open_timeout,
+            recovery=recovery,
+            sidecar=sidecar,
+        )
         self._conn: Conn | None = None
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._progress: dict[int, ProgressCallback] = {}
-        self._ids = itertools.count(1)
         self._connect_lock: asyncio.Lock | None = None
-        self._closed = False
-        self._ever_connected = False
-        self._lost: str | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
     @property
@@ -132,9 +127,7 @@ class AsyncClient:
                 await self._open()
 
     async def _open(self) -> None:
-        if self.sidecar is not None and self.sidecar.url:
-            self.url = self.sidecar.url
-        wire = Wire(self.url, token=self.token, max_size=self.max_size)
+        wire = Wire(self._dial_url(), token=self.token, max_size=self.max_size)
         loop = asyncio.get_running_loop()
         conn: Conn | None = None
         try:
@@ -163,8 +156,7 @@ class AsyncClient:
         except OSError as exc:
             await self._discard(conn)
             raise SidecarConnectionError(f"cannot connect to {self.url}: {exc}") from exc
-        self.server_info = result
-        self._ever_connected = True
+        self._opened(result)
 
     async def _discard(self, conn: Conn | None) -> None:
         if conn is not None:
@@ -187,9 +179,7 @@ class AsyncClient:
         conn = self._conn
         if conn is not None:
             return conn
-        if self._closed:
-            return "the client is closed"
-        reason = refused(self.recovery, self._ever_connected, self._lost, self.sidecar)
+        reason = self._why_not_connect()
         if reason is not None:
             return reason
         if self._connect_lock is None:
@@ -197,11 +187,12 @@ class AsyncClient:
         async with self._connect_lock:
             if self._conn is not None:
                 return self._conn
-            if self.recovery == "relaunch" and self.sidecar is not None and not self.sidecar.alive:
+            if self._relaunch_first():
+                assert self.sidecar is not None
                 try:
                     await asyncio.to_thread(self.sidecar.relaunch_if_dead)
                 except SidecarError as exc:
-                    return f"relaunching the sidecar failed: {exc}"
+                    return relaunch_failed(exc)
             try:
                 await self._open()
             except SidecarConnectionError as exc:
@@ -213,39 +204,29 @@ class AsyncClient:
                     await asyncio.to_thread(self.sidecar.relaunch_if_dead)
                     await self._open()
                 except SidecarError as exc2:
-                    return f"relaunching the sidecar failed: {exc2}"
+                    return relaunch_failed(exc2)
             assert self._conn is not None
             return self._conn
 
     # -- inbound ----------------------------------------------------------
 
     def _on_message(self, conn: Conn, raw: bytes) -> None:
-        try:
-            msg = json.loads(raw)
-        except ValueError:
-            _log.warning("the sidecar sent a frame that is not JSON")
-            return
-        if not isinstance(msg, dict):
-            return
-        method = msg.get("method")
-        if method is None:
-            fut = self._pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
+        inbound = decode_inbound(raw)
+        if isinstance(inbound, dict):
+            fut = self._pending.pop(inbound.get("id"), None)  # type: ignore[arg-type]
             if fut is not None and not fut.done():
-                fut.set_result(msg)
-        elif method == "notifications/progress":
-            self._on_progress(msg.get("params"))
-        elif method == "ping" and "id" in msg:
-            conn.send(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode())
+                fut.set_result(inbound)
+        elif isinstance(inbound, Progress):
+            self._on_progress(inbound)
+        elif isinstance(inbound, PingReply):
+            conn.send(inbound.frame)
 
-    def _on_progress(self, params: Any) -> None:
-        args = progress_args(params)
-        if args is None:
-            return
-        cb = self._progress.get(args[0])
+    def _on_progress(self, p: Progress) -> None:
+        cb = self._progress.get(p.token)
         if cb is None:
             return
         try:
-            out = cb(args[1], args[2], args[3])
+            out = cb(p.progress, p.total, p.message)
             if out is not None:
                 task = asyncio.ensure_future(out)
                 self._background.add(task)
@@ -268,11 +249,11 @@ class AsyncClient:
     # -- requests ---------------------------------------------------------
 
     async def _request(self, conn: Conn, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        rid = next(self._ids)
+        rid, frame = self._request_frame(method, params)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = fut
         try:
-            conn.send(encode_request(rid, method, params))
+            conn.send(frame)
             return result_of(await fut)
         finally:
             self._pending.pop(rid, None)
@@ -293,17 +274,12 @@ class AsyncClient:
     async def list_tools(self) -> list[dict[str, Any]]:
         """Return the sidecar's tools (MCP ``tools/list``: name, description,
         inputSchema) in registration order, following pagination."""
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
+        listing = ToolListing()
         try:
             while True:
-                params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
-                result = await self._request(await self._connected(), "tools/list", params)
-                tools.extend(t for t in result.get("tools", []) if isinstance(t, dict))
-                nxt = result.get("nextCursor")
-                if not isinstance(nxt, str) or not nxt:
-                    return tools
-                cursor = nxt
+                result = await self._request(await self._connected(), "tools/list", listing.params())
+                if listing.add(result):
+                    return listing.tools
         except Lost as exc:
             raise SidecarConnectionError(str(exc)) from exc
 
@@ -330,12 +306,9 @@ class AsyncClient:
         if conn is None:
             got = await self._ensure()
             if isinstance(got, str):
-                return CallResult(unavailable_payload(name, got), True)
+                return unavailable(name, got)
             conn = got
-        if timeout is None:
-            timeout = self.call_timeout
-        rid = next(self._ids)
-        frame = encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress is not None)
+        rid, frame, timeout = self._call_frame(name, arguments, tool_scope, timeout, progress is not None)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = fut
         if progress is not None:
@@ -352,10 +325,10 @@ class AsyncClient:
                 except TimeoutError:
                     if not fut.done():
                         self._cancel(conn, rid, TIMEOUT_REASON)
-                        return CallResult(timeout_payload(name), True)
+                        return timed_out(name)
                     msg = fut.result()
         except Lost as exc:
-            return CallResult(unavailable_payload(name, str(exc)), True)
+            return unavailable(name, str(exc))
         except asyncio.CancelledError:
             # Awaiting fut directly cancels it too; only an answer that
             # already arrived makes the notification pointless.

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 
+from ._loops import LoopClients
 from .client import AsyncClient
 from .errors import ToolNotAllowedError, ToolNotFoundError
 from .payloads import CODE_NOT_ALLOWED, CODE_NOT_FOUND, is_error_result
@@ -78,7 +77,10 @@ class ToolRegistry:
     ``call_tool`` (and thus ``asyncio.to_thread(registry.call_tool, ...)``)
     uses the thread-safe Client; ``call_tool_async`` uses one AsyncClient
     per event loop with the same settings, so cancelling the awaiting task
-    cancels the call in the sidecar.
+    cancels the call in the sidecar. That client is closed when its loop
+    shuts down (``asyncio.run(registry.call_tool_async(...))`` leaves no
+    socket behind); a hand-made loop ended by ``loop.close()`` alone should
+    ``await registry.aclose()`` first.
     """
 
     def __init__(self, client: Client, *, owns_client: bool = False) -> None:
@@ -86,7 +88,8 @@ class ToolRegistry:
         self._owns_client = owns_client
         self._lock = threading.Lock()
         self._tools: dict[str, ToolDef] | None = None
-        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient] = weakref.WeakKeyDictionary()
+        # One AsyncClient per event loop, with the Client's settings.
+        self._async = LoopClients(lambda: AsyncClient(**client.settings()))
 
     @classmethod
     def from_sidecar(
@@ -125,30 +128,15 @@ class ToolRegistry:
         if not self._owns_client:
             return
         self._client.close()
-        with self._lock:
-            clients = list(self._async.items())
-            self._async.clear()
-        for loop, aclient in clients:
-            if loop.is_running():
-                asyncio.run_coroutine_threadsafe(aclient.close(), loop)
+        self._async.close()
 
-    def _async_client(self) -> AsyncClient:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            aclient = self._async.get(loop)
-            if aclient is None:
-                c = self._client
-                aclient = AsyncClient(
-                    c.url,
-                    token=c.token,
-                    max_size=c.max_size,
-                    call_timeout=c.call_timeout,
-                    open_timeout=c.open_timeout,
-                    recovery=c.recovery,
-                    sidecar=c.sidecar,
-                )
-                self._async[loop] = aclient
-        return aclient
+    async def aclose(self) -> None:
+        """If this registry created its client: close the running loop's
+        async client now (the next ``call_tool_async`` on this loop opens a
+        new one). Needed only before closing a loop by hand; ``asyncio.run``
+        closes it by itself."""
+        if self._owns_client:
+            await self._async.aclose()
 
     def __enter__(self) -> ToolRegistry:
         return self
@@ -239,7 +227,8 @@ class ToolRegistry:
         tool_scope: Sequence[str] | None = None,
     ) -> str:
         """call_tool for asyncio callers, on any event loop."""
-        result = await self._async_client().call_tool(tool_name, arguments, tool_scope=tool_scope)
+        aclient = await self._async.get()
+        result = await aclient.call_tool(tool_name, arguments, tool_scope=tool_scope)
         if result.is_error:
             _raise_for_code(result.text)
         return result.text

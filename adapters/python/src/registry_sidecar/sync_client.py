@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-import json
 import logging
 import threading
 import time
@@ -14,28 +12,30 @@ from typing import TYPE_CHECKING, Any
 from ._recovery import (
     DEFAULT_MAX_SIZE,
     DEFAULT_OPEN_TIMEOUT,
+    ClientCore,
     Recovery,
     after_failed_connect,
-    check_recovery,
-    refused,
+    relaunch_failed,
 )
 from ._rpc import (
     CANCEL_REASON,
     TIMEOUT_REASON,
     CallResult,
+    PingReply,
+    Progress,
     ProgressCallback,
+    ToolListing,
     call_result,
-    encode_call,
+    decode_inbound,
     encode_cancel,
     encode_notification,
-    encode_request,
     initialize_params,
-    progress_args,
     result_of,
+    timed_out,
+    unavailable,
 )
 from ._syncconn import Lost, SyncConn, Waiter
 from .errors import SidecarConnectionError, SidecarError
-from .payloads import timeout_payload, unavailable_payload
 
 if TYPE_CHECKING:
     from .sidecar import Sidecar
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 
-
-class Client:
+class Client(ClientCore):
     """A synchronous client, safe to call from many threads at once.
 
     All threads share one connection; calls run concurrently and are matched
@@ -68,21 +67,17 @@ class Client:
         recovery: Recovery = "reconnect",
         sidecar: Sidecar | None = None,
     ) -> None:
-        check_recovery(recovery, sidecar)
-        self.url = url
-        self.token = token
-        self.max_size = max_size
-        self.call_timeout = call_timeout
-        self.open_timeout = open_timeout
-        self.recovery: Recovery = recovery
-        self.sidecar = sidecar
-        self.server_info: dict[str, Any] = {}
+        super().__init__(
+            url,
+            token=token,
+            max_size=max_size,
+            call_timeout=call_timeout,
+            open_timeout=open_timeout,
+            recovery=recovery,
+            sidecar=sidecar,
+        )
         self._conn: SyncConn | None = None
-        self._ids = itertools.count(1)
         self._connect_lock = threading.Lock()
-        self._closed = False
-        self._ever_connected = False
-        self._lost: str | None = None
 
     @property
     def connected(self) -> bool:
@@ -116,22 +111,18 @@ class Client:
                 self._open()
 
     def _open(self) -> None:
-        if self.sidecar is not None and self.sidecar.url:
-            self.url = self.sidecar.url
         conn = SyncConn.open(
-            self.url, token=self.token, max_size=self.max_size, timeout=self.open_timeout, dispatch=self._dispatch
+            self._dial_url(), token=self.token, max_size=self.max_size, timeout=self.open_timeout, dispatch=self._dispatch
         )
         try:
-            msg = self._roundtrip(conn, "initialize", initialize_params(), self.open_timeout)
-            self.server_info = result_of(msg)
+            server_info = result_of(self._roundtrip(conn, "initialize", initialize_params(), self.open_timeout))
             conn.send(encode_notification("notifications/initialized"))
         except (Lost, SidecarError) as exc:
             conn.die("initialize failed")
             raise SidecarConnectionError(f"MCP initialize with {self.url} failed: {exc}") from exc
         conn.start_keepalive()
         self._conn = conn
-        self._lost = None
-        self._ever_connected = True
+        self._opened(server_info)
 
     def close(self) -> None:
         """Close the connection; calls in flight return TOOL_UNAVAILABLE."""
@@ -144,22 +135,21 @@ class Client:
         conn = self._conn
         if conn is not None and conn.alive:
             return conn
-        if self._closed:
-            return "the client is closed"
-        if conn is not None:
+        if conn is not None and not self._closed:
             self._lost = conn.reason
-        reason = refused(self.recovery, self._ever_connected, self._lost, self.sidecar)
+        reason = self._why_not_connect()
         if reason is not None:
             return reason
         with self._connect_lock:
             conn = self._conn
             if conn is not None and conn.alive:
                 return conn
-            if self.recovery == "relaunch" and self.sidecar is not None and not self.sidecar.alive:
+            if self._relaunch_first():
+                assert self.sidecar is not None
                 try:
                     self.sidecar.relaunch_if_dead()
                 except SidecarError as exc:
-                    return f"relaunching the sidecar failed: {exc}"
+                    return relaunch_failed(exc)
             try:
                 self._open()
             except SidecarConnectionError as exc:
@@ -171,7 +161,7 @@ class Client:
                     self.sidecar.relaunch_if_dead()
                     self._open()
                 except SidecarError as exc2:
-                    return f"relaunching the sidecar failed: {exc2}"
+                    return relaunch_failed(exc2)
             assert self._conn is not None
             return self._conn
 
@@ -184,32 +174,22 @@ class Client:
     # -- inbound ----------------------------------------------------------
 
     def _dispatch(self, conn: SyncConn, raw: bytes) -> None:
-        try:
-            msg = json.loads(raw)
-        except ValueError:
-            _log.warning("the sidecar sent a frame that is not JSON")
-            return
-        if not isinstance(msg, dict):
-            return
-        method = msg.get("method")
-        if method is None:
-            waiter = conn.pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
+        inbound = decode_inbound(raw)
+        if isinstance(inbound, dict):
+            waiter = conn.pending.pop(inbound.get("id"), None)  # type: ignore[arg-type]
             if waiter is not None:
-                waiter.msg = msg
+                waiter.msg = inbound
                 waiter.event.set()
-        elif method == "notifications/progress":
-            args = progress_args(msg.get("params"))
-            if args is None:
-                return
-            w = conn.pending.get(args[0])
+        elif isinstance(inbound, Progress):
+            w = conn.pending.get(inbound.token)
             if w is not None and w.progress is not None:
                 try:
-                    w.progress(args[1], args[2], args[3])
+                    w.progress(inbound.progress, inbound.total, inbound.message)
                 except Exception:
                     _log.exception("progress callback failed")
-        elif method == "ping" and "id" in msg:
+        elif isinstance(inbound, PingReply):
             try:
-                conn.send(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode())
+                conn.send(inbound.frame)
             except Lost:
                 pass
 
@@ -238,11 +218,11 @@ class Client:
             conn.wake_leader()
 
     def _roundtrip(self, conn: SyncConn, method: str, params: Mapping[str, Any], timeout: float | None) -> dict[str, Any]:
-        rid = next(self._ids)
+        rid, frame = self._request_frame(method, params)
         waiter = Waiter(None)
         conn.pending[rid] = waiter
         try:
-            conn.send(encode_request(rid, method, params))
+            conn.send(frame)
             self._wait(conn, waiter, None if timeout is None else time.monotonic() + timeout)
         finally:
             conn.pending.pop(rid, None)
@@ -260,17 +240,12 @@ class Client:
     def list_tools(self) -> list[dict[str, Any]]:
         """Return the sidecar's tools (MCP ``tools/list``) in registration
         order, following pagination."""
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
+        listing = ToolListing()
         try:
             while True:
-                params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
-                result = result_of(self._roundtrip(self._connected(), "tools/list", params, None))
-                tools.extend(t for t in result.get("tools", []) if isinstance(t, dict))
-                nxt = result.get("nextCursor")
-                if not isinstance(nxt, str) or not nxt:
-                    return tools
-                cursor = nxt
+                result = result_of(self._roundtrip(self._connected(), "tools/list", listing.params(), None))
+                if listing.add(result):
+                    return listing.tools
         except Lost as exc:
             raise SidecarConnectionError(str(exc)) from exc
 
@@ -288,7 +263,7 @@ class Client:
         if conn is None or not conn.alive:
             got = self._ensure()
             if isinstance(got, str):
-                return CallResult(unavailable_payload(name, got), True)
+                return unavailable(name, got)
             conn = got
         elif conn.idle() and conn.read_lock.acquire(blocking=False):
             # Nobody is reading: notice a sidecar that died (or closed us)
@@ -299,10 +274,7 @@ class Client:
                 conn.read_lock.release()
             if not conn.alive:
                 return self.call_tool(name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress)
-        if timeout is None:
-            timeout = self.call_timeout
-        rid = next(self._ids)
-        frame = encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress is not None)
+        rid, frame, timeout = self._call_frame(name, arguments, tool_scope, timeout, progress is not None)
         waiter = Waiter(progress)
         conn.pending[rid] = waiter
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -310,7 +282,7 @@ class Client:
             conn.send(frame)
             self._wait(conn, waiter, deadline)
         except Lost as exc:
-            return CallResult(unavailable_payload(name, str(exc)), True)
+            return unavailable(name, str(exc))
         except BaseException:
             # KeyboardInterrupt and the like: tell the sidecar to stop.
             if not waiter.done:
@@ -321,9 +293,9 @@ class Client:
         if waiter.msg is not None:
             return call_result(waiter.msg)
         if waiter.error is not None:
-            return CallResult(unavailable_payload(name, waiter.error), True)
+            return unavailable(name, waiter.error)
         self._cancel(conn, rid, TIMEOUT_REASON)
-        return CallResult(timeout_payload(name), True)
+        return timed_out(name)
 
     @staticmethod
     def _cancel(conn: SyncConn, rid: int, reason: str) -> None:
