@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,6 +101,10 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 		{"add_conditional_rule", `{"file_path": "ok.xlsx", "cell_range": "A1:A2", "rule_type": "icon_set", "icon_style": "bad"}`},
 		{"delete_sheet", `{"file_path": "ok.xlsx", "sheet_name": "Sheet1", "confirm": true}`},
 	}
+	// The workbook starts in the cache: failing calls must drop it, never
+	// grow the cache nor keep descriptors.
+	e.ok("write_cells", map[string]any{"file_path": "ok.xlsx", "cell": "C1", "value": "cached"})
+	require.NotNil(t, e.cached("ok.xlsx"))
 	// Warm up so lazily opened descriptors (e.g. /dev/urandom) are counted.
 	for _, c := range calls {
 		e.reg.CallTool(context.Background(), c.tool, []byte(c.args))
@@ -125,6 +130,8 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 	}
 	wg.Wait()
 	after := openFDs(t)
+	cachedBooks, _ := e.svc.cache.stats()
+	assert.Zero(t, cachedBooks, "failed calls drop the cached workbook and add none")
 	assert.LessOrEqual(t, after, before, "open descriptors grew from %d to %d", before, after)
 	assert.Empty(t, tempFiles(t, e.dir), "no save temporaries left")
 	left, err := os.ReadDir(tmp)
@@ -140,4 +147,101 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 		names = append(names, d.Name())
 	}
 	assert.ElementsMatch(t, []string{"ok.xlsx", "broken.xlsx"}, names)
+}
+
+func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
+	probe := newEnv(t)
+	probe.workbook("p.xlsx", [][]any{{"header"}})
+	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "A2", "value": "w0-0"})
+	_, one := probe.svc.cache.stats()
+	// Room for about two of the four workbooks: evictions interleave with
+	// checkouts of the others.
+	e := newEnv(t, WithCacheBudget(one*5/2))
+	const files, writers, perWriter = 4, 16, 4
+	for f := 0; f < files; f++ {
+		e.workbook(fmt.Sprintf("f%d.xlsx", f), [][]any{{"header"}})
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			file := fmt.Sprintf("f%d.xlsx", w%files)
+			for i := 0; i < perWriter; i++ {
+				cell := cellName(w/files+1, i+2)
+				res := e.reg.CallTool(context.Background(), "write_cells",
+					[]byte(fmt.Sprintf(`{"file_path": %q, "cell": %q, "value": "w%d-%d"}`, file, cell, w, i)))
+				assert.False(t, res.IsError, res.Text)
+				// A full read (cached) and a streaming read of what was just written.
+				res = e.reg.CallTool(context.Background(), "read_cell_styles",
+					[]byte(fmt.Sprintf(`{"file_path": %q, "cell_range": %q}`, file, cell)))
+				assert.False(t, res.IsError, res.Text)
+				res = e.reg.CallTool(context.Background(), "read_excel",
+					[]byte(fmt.Sprintf(`{"file_path": %q, "range": %q}`, file, cell)))
+				assert.Contains(t, res.Text, fmt.Sprintf("w%d-%d", w, i))
+			}
+		}(w)
+	}
+	wg.Wait()
+	for w := 0; w < writers; w++ {
+		f := e.open(fmt.Sprintf("f%d.xlsx", w%files))
+		for i := 0; i < perWriter; i++ {
+			v, err := f.GetCellValue("Sheet1", cellName(w/files+1, i+2))
+			require.NoError(t, err)
+			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
+		}
+	}
+	_, used := e.svc.cache.stats()
+	assert.LessOrEqual(t, used, one*5/2)
+	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
+}
+
+// copyDeadline bounds TestOppositeCopiesBetweenFiles: opposite copies that
+// deadlocked would never finish.
+const copyDeadline = 60 * time.Second
+
+func TestOppositeCopiesBetweenFiles(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("a.xlsx", [][]any{{"from-a"}})
+	e.workbook("b.xlsx", [][]any{{"from-b"}})
+	const workers, perWorker = 4, 6 // per direction
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		for w := 0; w < 2*workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				src, dst := "a.xlsx", "b.xlsx"
+				if w%2 == 1 {
+					src, dst = dst, src
+				}
+				for i := 0; i < perWorker; i++ {
+					target := cellName(w/2+2, i+1) // unique per direction
+					res := e.reg.CallTool(context.Background(), "copy_range_between_sheets", []byte(fmt.Sprintf(
+						`{"source_file": %q, "source_sheet": "Sheet1", "source_range": "A1", "target_file": %q, "target_sheet": "Sheet1", "target_start": %q}`,
+						src, dst, target)))
+					assert.False(t, res.IsError, res.Text)
+				}
+			}(w)
+		}
+		wg.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(copyDeadline):
+		t.Fatal("opposite copies did not finish: deadlock")
+	}
+	for _, c := range []struct{ file, want string }{{"b.xlsx", "from-a"}, {"a.xlsx", "from-b"}} {
+		f := e.open(c.file)
+		for w := 0; w < workers; w++ {
+			for i := 0; i < perWorker; i++ {
+				v, err := f.GetCellValue("Sheet1", cellName(w+2, i+1))
+				require.NoError(t, err)
+				assert.Equal(t, c.want, v, "%s %s", c.file, cellName(w+2, i+1))
+			}
+		}
+	}
+	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
 }

@@ -27,6 +27,18 @@
 //     as damaged instead of returning fewer rows.
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
+//   - Parsed workbooks stay in memory between calls (WithCacheBudget,
+//     cache.go), keyed by path and the file's device, inode, size, mtime
+//     and ctime, so a file changed on disk is parsed again; least recently
+//     used books are closed beyond the budget; a book is checked out for a
+//     call and put back only after its save succeeded, so a failed or
+//     cancelled mutation is never served afterwards. Service.Close closes
+//     them on shutdown. excelize drops sheets from memory when it writes
+//     them; keepparsed.go keeps them parsed across saves.
+//   - copy_range_between_sheets holds both files' locks, taken in sorted
+//     path order, for the whole call.
 //   - Icon-set conditional formats are serialised by a Service mutex held
-//     through the save, because excelize builds them from shared presets.
+//     through the save, because excelize builds them from shared presets;
+//     a workbook that just got one is not kept in the cache (the new rule
+//     points into those presets).
 package excelops

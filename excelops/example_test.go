@@ -54,3 +54,28 @@ func ExampleDefaultLimits() {
 		l.MaxFileSize>>20, l.UnzipSizeLimit>>30, l.UnzipXMLSizeLimit>>20, l.MaxRows, l.MaxCells)
 	// Output: file 512 MiB, unzip 4 GiB, in-memory part 16 MiB, rows 1048576, cells 20000000
 }
+
+// ExampleWithCacheBudget keeps parsed workbooks in memory between calls (up
+// to an estimated 512 MiB here) and closes them on shutdown with Close.
+func ExampleWithCacheBudget() {
+	dir, _ := os.MkdirTemp("", "excelops-example-")
+	defer os.RemoveAll(dir)
+	svc, err := excelops.New(dir, excelops.WithCacheBudget(512<<20)) // 0 disables the cache
+	if err != nil {
+		panic(err)
+	}
+	defer svc.Close()
+	reg := registry.New()
+	if err := svc.Register(reg); err != nil {
+		panic(err)
+	}
+	for i := 1; i <= 3; i++ { // the second and third edits reuse the parsed workbook
+		res := reg.CallTool(context.Background(), "write_cells",
+			[]byte(fmt.Sprintf(`{"file_path": "log.xlsx", "cell": "A%d", "value": %d}`, i, i)))
+		fmt.Println(res.IsError)
+	}
+	// Output:
+	// false
+	// false
+	// false
+}

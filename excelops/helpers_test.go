@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
@@ -36,6 +37,7 @@ func newEnvAt(t *testing.T, dir string, opts ...Option) *env {
 	opts = append([]Option{WithTempDir(t.TempDir())}, opts...)
 	svc, err := New(dir, opts...)
 	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, svc.Close()) })
 	reg := registry.New(registry.WithMaxResultChars(-1))
 	require.NoError(t, svc.Register(reg))
 	return &env{t: t, dir: svc.Root(), svc: svc, reg: reg}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sirupsen/logrus"
 
@@ -27,6 +28,13 @@ type Service struct {
 	wrapSave func(io.Writer) io.Writer
 	// tmpBase is the folder private per-call temporary folders go under.
 	tmpBase string
+	// cacheBudget is the estimated memory the workbook cache may hold;
+	// cache is nil when it is 0.
+	cacheBudget int64
+	cache       *bookCache
+	// opens counts workbooks parsed by excelize (tests observe the cache
+	// through it).
+	opens atomic.Int64
 }
 
 // Option configures a Service.
@@ -43,9 +51,17 @@ func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
 // temporary folder for excelize's spill files (default: os.TempDir()).
 func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir } }
 
+// WithCacheBudget sets the estimated memory, in bytes, that parsed
+// workbooks kept between calls may take (default DefaultCacheBudget); 0
+// disables the cache, so every call parses its workbook again.
+//
+// The estimate is the unzipped size of a workbook's parts times a measured
+// factor; the least recently used workbooks are closed to make room.
+func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.cacheBudget = bytes } }
+
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{locks: newPathLocks(), tmpBase: os.TempDir()}
+	s := &Service{locks: newPathLocks(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
 	for _, o := range opts {
 		o(s)
 	}
@@ -60,8 +76,14 @@ func New(root string, opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	s.box = box
+	s.cache = newBookCache(s.cacheBudget)
 	return s, nil
 }
+
+// Close closes the workbooks kept in memory between calls and removes their
+// temporary files. Call it once on shutdown, after the last call returned;
+// the Service stays usable, without the cache.
+func (s *Service) Close() error { return s.cache.close() }
 
 // Root returns the real path of the workspace folder.
 func (s *Service) Root() string { return s.box.root }

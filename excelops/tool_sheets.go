@@ -116,6 +116,10 @@ func (s *Service) renameSheet(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.f.SetSheetName(old, a.NewName); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
 		}
+		if ext, ok := b.extents[old]; ok && old != a.NewName {
+			delete(b.extents, old)
+			b.extents[a.NewName] = ext
+		}
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "file", Value: b.name()},
@@ -226,14 +230,18 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 		cells, err = b.cells(sheet, src)
 		return err
 	}
+	// Hold both files' locks for the whole call, taken in sorted order by
+	// lockAll so two opposite copies (A to B, B to A) cannot deadlock; the
+	// source is locked exclusively too, as its parsed workbook may come
+	// from the cache (a path listed twice is locked once).
+	unlock := s.locks.lockAll(lockSpec{path: srcPath, write: true}, lockSpec{path: dstPath, write: true})
+	defer unlock()
 	if srcPath != dstPath {
-		// Read the source under its own shared lock first; the target
-		// is then changed under its exclusive lock.
-		if _, err := s.read(ctx, a.SourceFile, false, func(b *book) (any, error) { return nil, load(b) }); err != nil {
+		if _, err := s.readLocked(ctx, srcPath, false, func(b *book) (any, error) { return nil, load(b) }); err != nil {
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.TargetFile, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutateLocked(ctx, dstPath, mutateOpts{}, func(b *book) (any, error) {
 		if srcPath == dstPath {
 			if err := load(b); err != nil {
 				return nil, err

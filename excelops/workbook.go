@@ -31,19 +31,26 @@ type book struct {
 	extents map[string]*sheetExtent // sheets parsed for editing: their used range
 	tmpDir  string
 	created bool
+	id      fileID // the version of the file f was parsed from (cache key)
+	cost    int64  // estimated heap of the parsed workbook (cache budget)
 }
 
 // name is the file name reported in results.
 func (b *book) name() string { return filepath.Base(b.path) }
 
-// close releases everything the book holds; it is safe on a partly opened book.
-func (b *book) close() {
+// close releases everything the book holds; it is safe on a partly opened
+// book and reports the first failure to remove a temporary file.
+func (b *book) close() error {
+	var err error
 	if b.f != nil {
-		_ = b.f.Close()
+		err = b.f.Close()
 	}
 	if b.tmpDir != "" {
-		_ = os.RemoveAll(b.tmpDir)
+		if rerr := os.RemoveAll(b.tmpDir); err == nil {
+			err = rerr
+		}
 	}
+	return err
 }
 
 // checkExtension refuses files excelize cannot open as workbooks.
@@ -66,7 +73,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 	b := &book{svc: s, path: path, extents: map[string]*sheetExtent{}}
 	defer func() {
 		if err != nil {
-			b.close()
+			_ = b.close()
 		}
 	}()
 	opts := excelize.Options{
@@ -80,7 +87,8 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
-		b.f, b.mode, b.created = excelize.NewFile(opts), newFileMode, true
+		b.f, b.mode, b.created, b.cost = excelize.NewFile(opts), newFileMode, true, newBookCost
+		s.opens.Add(1)
 		return b, nil
 	}
 	if err != nil {
@@ -104,6 +112,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
+	b.id, _ = idOf(st)
 	raw := make([]byte, st.Size())
 	if _, err := io.ReadFull(fh, raw); err != nil {
 		return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
@@ -120,6 +129,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 	if total > uint64(s.limits.UnzipSizeLimit) {
 		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
+	b.cost = int64(total) * parsedBytesPerXMLByte
 	if spills && !light {
 		// excelize inflates big parts to temporary files: give it a
 		// private folder, removed when the call ends.
@@ -145,6 +155,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
 	}
 	b.f = f
+	s.opens.Add(1)
 	return b, nil
 }
 
@@ -180,8 +191,20 @@ func (b *book) sheetList() ([]string, int) {
 	return names, b.index.activeTab
 }
 
-// part returns the zip entry of sheet as it is on disk, or nil.
+// part returns the zip entry of sheet as it is on disk, or nil. A book
+// kept in the cache has dropped its package; it is read again from disk,
+// which holds what the book last saved or was parsed from (the cache
+// checked the file's identity before handing the book out).
 func (b *book) part(sheet string) (*zip.File, error) {
+	if b.zr == nil && !b.created {
+		raw, err := os.ReadFile(b.path)
+		if err != nil {
+			return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
+		}
+		if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
+			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", b.name()), err)
+		}
+	}
 	if b.zr == nil {
 		return nil, nil
 	}
@@ -268,69 +291,26 @@ func (b *book) save(ctx context.Context) error {
 		}
 	}
 	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, func(w io.Writer) error {
+		if b.svc.cache != nil {
+			return writeKeepingSheets(b.f, w)
+		}
 		_, err := b.f.WriteTo(w)
 		return err
 	})
 }
 
-// mutateOpts tunes one mutation.
-type mutateOpts struct {
-	create bool // a missing file becomes a new workbook
-	icon   bool // hold the icon-set lock from mutation through save
-}
-
-// mutate runs fn on the workbook at filePath under the file's exclusive lock
-// and saves it atomically only if fn succeeded; on any failure the
-// in-memory workbook is discarded and the error returned as is.
-func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
-	path, err := s.box.resolve(filePath)
-	if err != nil {
-		return nil, err
+// settle prepares a book that succeeded for the cache: it drops what only
+// described the file as it was when opened (the package bytes, the sheet
+// index, shared strings) and the used ranges of sheets that no longer exist.
+func (b *book) settle() {
+	b.zr, b.index, b.sst, b.created = nil, nil, nil, false
+	names := map[string]bool{}
+	for _, n := range b.f.GetSheetList() {
+		names[n] = true
 	}
-	unlock := s.locks.lockAll(lockSpec{path: path, write: true})
-	defer unlock()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	for n := range b.extents {
+		if !names[n] {
+			delete(b.extents, n)
+		}
 	}
-	b, err := s.openBook(path, o.create, false)
-	if err != nil {
-		return nil, err
-	}
-	defer b.close()
-	if o.icon {
-		s.iconMu.Lock()
-		defer s.iconMu.Unlock()
-	}
-	res, err := fn(b)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := b.save(ctx); err != nil {
-		return nil, err
-	}
-	s.log.WithFields(map[string]any{"file": b.name()}).Debug("workbook saved")
-	return res, nil
-}
-
-// read runs fn on the workbook at filePath under the file's shared lock;
-// light skips excelize (see openBook).
-func (s *Service) read(ctx context.Context, filePath string, light bool, fn func(*book) (any, error)) (any, error) {
-	path, err := s.box.resolve(filePath)
-	if err != nil {
-		return nil, err
-	}
-	unlock := s.locks.lockAll(lockSpec{path: path})
-	defer unlock()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	b, err := s.openBook(path, false, light)
-	if err != nil {
-		return nil, err
-	}
-	defer b.close()
-	return fn(b)
 }

@@ -6,11 +6,17 @@ child Python process, and records wall time and peak RSS (ru_maxrss of each
 child, from os.wait4). Workbooks are generated first. Prints a table with
 ratios (openpyxl / ours: above 1 means we are faster or leaner).
 
-    REGISTRY_SIDECAR_BIN=bin/registry-sidecar python tests/bench/bench_excel.py
+It then measures an agent's editing session: 10 consecutive edits of the
+50k-row workbook in one long-lived process, ours through the real sidecar
+over WebSocket (the parsed workbook stays cached between calls) vs openpyxl
+loading the workbook once and saving after each edit (its best case).
+
+    REGISTRY_SIDECAR_BIN=bin/registry-sidecar python tests/bench/bench_excel.py [--session]
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pathlib
@@ -27,6 +33,9 @@ RULE_ROWS, RULE_COLS = 50_000, 10
 WRITE_ROWS, WRITE_COLS = 1_000, 10  # a 10k-cell block
 FORMAT_RANGE = f"A1:J{RULE_ROWS + 1}"  # every cell of the 50k-row sheet
 REPEATS = 2  # each measurement is the best of REPEATS runs
+SESSION_EDITS = 10  # edits of one workbook in one long-lived process
+HANDSHAKE_TIMEOUT = 30.0  # seconds to wait for the sidecar's ready line
+CALL_TIMEOUT = 300.0  # seconds one tools/call may take
 
 CONTENT_TYPES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
@@ -139,6 +148,122 @@ elif op == "format":
 '''
 
 
+# openpyxl peer of the editing session: load once, then edit + save each time.
+SESSION_PEER = r"""
+import json, sys, time
+import openpyxl
+path, edits, cols = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+t0 = time.perf_counter()
+wb = openpyxl.load_workbook(path)
+load = time.perf_counter() - t0
+ws = wb["Data"]
+times = []
+for i in range(edits):
+    t0 = time.perf_counter()
+    for c in range(cols):
+        ws.cell(row=i + 2, column=c + 12, value=i * 100 + c + 0.5)
+    wb.save(path)
+    times.append(time.perf_counter() - t0)
+print(json.dumps({"load": load, "edits": times}))
+"""
+
+
+def session_values(i: int) -> list[list[float]]:
+    """The row edit i writes (the same on both sides)."""
+    return [[i * 100 + c + 0.5 for c in range(WRITE_COLS)]]
+
+
+async def sidecar_session(binary: str, work: pathlib.Path, name: str) -> list[float]:
+    """Run SESSION_EDITS write_cells calls on one sidecar over WebSocket and
+    return the wall time of each, as the agent sees it (save included)."""
+    from websockets.asyncio.client import connect  # in the venv with the adapter
+
+    proc = await asyncio.create_subprocess_exec(
+        binary, "--listen", "127.0.0.1:0", "--workspace", str(work),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        line = (await asyncio.wait_for(proc.stdout.readline(), HANDSHAKE_TIMEOUT)).decode().strip()
+        parts = line.split("|")
+        if len(parts) != 3 or parts[0] != "REGISTRY-SIDECAR":
+            raise SystemExit(f"bench_excel: unexpected handshake {line!r}")
+        async with connect(parts[2], subprotocols=["mcp"], max_size=64 << 20) as ws:  # type: ignore[list-item]
+            next_id = 0
+
+            async def rpc(method: str, params: dict[str, Any]) -> dict[str, Any]:
+                nonlocal next_id
+                next_id += 1
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params}))
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), CALL_TIMEOUT))
+                    if msg.get("id") == next_id:
+                        if "error" in msg:
+                            raise SystemExit(f"bench_excel: {method} failed: {msg['error']}")
+                        return dict(msg["result"])
+
+            await rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                     "clientInfo": {"name": "bench_excel", "version": "1"}})
+            await ws.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            times = []
+            for i in range(SESSION_EDITS):
+                args = {"file_path": name, "sheet_name": "Data", "cell_range": f"L{i + 2}", "values": session_values(i)}
+                t0 = time.perf_counter()
+                res = await rpc("tools/call", {"name": "write_cells", "arguments": args})
+                times.append(time.perf_counter() - t0)
+                text = res["content"][0]["text"]
+                if res.get("isError") or not text.startswith('{"status": "success"'):
+                    raise SystemExit(f"bench_excel: edit {i} failed: {text[:300]}")
+        return times
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+        await proc.wait()
+
+
+def check_session(path: pathlib.Path) -> None:
+    """Both sides must leave the same edited cells behind."""
+    import warnings
+
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the generated workbook has no default style
+        wb = openpyxl.load_workbook(path, read_only=True)
+    ws = wb["Data"]
+    got = [list(r) for r in ws.iter_rows(min_row=2, max_row=SESSION_EDITS + 1, min_col=12,
+                                         max_col=11 + WRITE_COLS, values_only=True)]
+    wb.close()
+    want = [session_values(i)[0] for i in range(SESSION_EDITS)]
+    if got != want:
+        raise SystemExit(f"bench_excel: {path.name} does not hold the session's edits")
+
+
+def session_bench(binary: str, work: pathlib.Path) -> None:
+    """Measure and print the editing session, ours vs openpyxl."""
+    ours, peer = work / "ours-session.xlsx", work / "openpyxl-session.xlsx"
+    shutil.copyfile(work / "rules.xlsx", ours)
+    shutil.copyfile(work / "rules.xlsx", peer)
+    t0 = time.perf_counter()
+    times = asyncio.run(sidecar_session(binary, work, ours.name))
+    ours_total = time.perf_counter() - t0  # includes the sidecar's start
+    _, _, out = run_child([sys.executable, "-c", SESSION_PEER, str(peer), str(SESSION_EDITS), str(WRITE_COLS)])
+    res = json.loads(out)
+    check_session(ours)
+    check_session(peer)
+    ours_mean = sum(times) / len(times)
+    peer_times: list[float] = res["edits"]
+    peer_mean = sum(peer_times) / len(peer_times)
+    peer_total = res["load"] + sum(peer_times)
+    print(f"\n{SESSION_EDITS} consecutive edits of the {RULE_ROWS // 1000}k-row workbook in one long-lived process "
+          f"({WRITE_COLS} cells each, saved every time):")
+    print(f"  ours (sidecar over WebSocket, cached workbook): first edit {times[0]:.2f}s, tenth edit {times[-1]:.2f}s, "
+          f"mean {ours_mean:.2f}s/edit, session {ours_total:.2f}s incl. start")
+    print(f"  openpyxl in-process (load once {res['load']:.2f}s): first edit {peer_times[0]:.2f}s, "
+          f"tenth edit {peer_times[-1]:.2f}s, mean {peer_mean:.2f}s/edit, session {peer_total:.2f}s incl. load")
+    print(f"  per-edit speedup (openpyxl mean / ours mean): {peer_mean / ours_mean:.1f}x; "
+          f"whole session: {peer_total / ours_total:.1f}x; ours first/tenth edit: {times[0] / times[-1]:.1f}x")
+
+
 def run_child(argv: list[str]) -> tuple[float, int, str]:
     """Run argv, return (wall seconds, peak RSS bytes, stdout)."""
     start = time.perf_counter()
@@ -214,6 +339,20 @@ def main() -> int:
         for label, ow, pw, sp, orss, prss, rr in rows:
             print(f"{label:38} {ow:8.2f} {pw:10.2f} {sp:7.1f}x {orss / 2**20:9.0f} {prss / 2**20:12.0f} {rr:8.2f}x")
         print(f"\n(best of {REPEATS}; speedup = openpyxl time / ours; RSS ratio = openpyxl peak RSS / ours; both > 1 favour ours)")
+        session_bench(binary, work)
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def session_only() -> int:
+    """Run only the editing-session measurement (--session)."""
+    binary = os.environ.get("REGISTRY_SIDECAR_BIN", "bin/registry-sidecar")
+    work = pathlib.Path(tempfile.mkdtemp(prefix="bench-excel-"))
+    try:
+        subprocess.run([sys.executable, __file__, "--generate", str(work / "rules.xlsx"), str(RULE_ROWS), str(RULE_COLS)],
+                       check=True)
+        session_bench(binary, work)
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -223,4 +362,6 @@ if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "--generate":
         generate(pathlib.Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
         sys.exit(0)
+    if sys.argv[1:] == ["--session"]:
+        sys.exit(session_only())
     sys.exit(main())

@@ -1,0 +1,138 @@
+package excelops
+
+import (
+	"context"
+)
+
+// mutateOpts tunes one mutation.
+type mutateOpts struct {
+	create bool // a missing file becomes a new workbook
+	icon   bool // hold the icon-set lock from mutation through save
+}
+
+// mutate runs fn on the workbook at filePath under the file's exclusive lock
+// and saves it atomically only if fn succeeded; on any failure the
+// in-memory workbook is discarded and the error returned as is.
+func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
+	path, err := s.box.resolve(filePath)
+	if err != nil {
+		return nil, err
+	}
+	unlock := s.locks.lockAll(lockSpec{path: path, write: true})
+	defer unlock()
+	return s.mutateLocked(ctx, path, o, fn)
+}
+
+// mutateLocked is mutate on a resolved path whose exclusive lock the caller
+// holds. The workbook comes from the cache when the file is unchanged since
+// it was cached; it goes back to the cache only after the save succeeded
+// and the call is still wanted. On any error, panic or cancellation it is
+// closed and forgotten: a half-mutated workbook is never saved nor served.
+func (s *Service) mutateLocked(ctx context.Context, path string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b, err := s.checkout(path, o.create)
+	if err != nil {
+		return nil, err
+	}
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			_ = b.close()
+		}
+	}()
+	if o.icon {
+		s.iconMu.Lock()
+		defer s.iconMu.Unlock()
+	}
+	res, err := fn(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := b.save(ctx); err != nil {
+		return nil, err
+	}
+	s.log.WithFields(map[string]any{"file": b.name()}).Debug("workbook saved")
+	// A workbook holding icon-set rules points into excelize's shared
+	// presets, which the next icon-set call rewrites: never keep one.
+	if !o.icon {
+		if id, ok := statID(path); ok {
+			b.id = id
+			if n, err := unzippedSize(path); err == nil {
+				b.cost = n * parsedBytesPerXMLByte
+			}
+			handedOff = true
+			s.checkin(ctx, b)
+		}
+	}
+	return res, nil
+}
+
+// read runs fn on the workbook at filePath. Light reads (see openBook)
+// stream the file under the shared lock and never use the cache; full
+// reads take the exclusive lock when the cache is on, because excelize
+// mutates its in-memory model while reading a sheet the first time.
+func (s *Service) read(ctx context.Context, filePath string, light bool, fn func(*book) (any, error)) (any, error) {
+	path, err := s.box.resolve(filePath)
+	if err != nil {
+		return nil, err
+	}
+	unlock := s.locks.lockAll(lockSpec{path: path, write: !light && s.cache != nil})
+	defer unlock()
+	return s.readLocked(ctx, path, light, fn)
+}
+
+// readLocked is read on a resolved path whose lock the caller holds
+// (exclusively for a full read when the cache is on).
+func (s *Service) readLocked(ctx context.Context, path string, light bool, fn func(*book) (any, error)) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if light {
+		b, err := s.openBook(path, false, true)
+		if err != nil {
+			return nil, err
+		}
+		defer b.close()
+		return fn(b)
+	}
+	b, err := s.checkout(path, false)
+	if err != nil {
+		return nil, err
+	}
+	res, err := fn(b)
+	if err != nil {
+		_ = b.close()
+		return nil, err
+	}
+	s.checkin(ctx, b)
+	return res, nil
+}
+
+// checkout returns the parsed workbook at path: the cached one when the
+// file on disk is still the version it was parsed from, else a fresh open.
+// The caller holds path's exclusive lock (or the cache is off).
+func (s *Service) checkout(path string, create bool) (*book, error) {
+	if s.cache != nil {
+		id, ok := statID(path)
+		if b := s.cache.take(path, id, ok); b != nil {
+			return b, nil
+		}
+	}
+	return s.openBook(path, create, false)
+}
+
+// checkin hands a book whose call succeeded to the cache (or closes it
+// when the cache is off or the call was cancelled meanwhile).
+func (s *Service) checkin(ctx context.Context, b *book) {
+	if s.cache == nil || ctx.Err() != nil {
+		_ = b.close()
+		return
+	}
+	b.settle()
+	s.cache.put(b.path, b.id, b, b.cost)
+}
