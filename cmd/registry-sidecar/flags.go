@@ -135,7 +135,7 @@ func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *ex
 		registry.WithMaxTimeout(o.maxCallTimeout),
 		registry.WithMaxResultChars(o.maxResultChars),
 	)
-	svc, err := excelops.New(o.workspace, excelops.WithLogger(log), excelops.WithLimits(o.limits.excelopsLimits()))
+	svc, err := excelops.New(o.workspace, append([]excelops.Option{excelops.WithLogger(log)}, o.limits.excelopsOptions()...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}

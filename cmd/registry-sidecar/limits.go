@@ -75,6 +75,29 @@ func (b *byteSize) String() string {
 	return strconv.FormatInt(n, 10)
 }
 
+// budgetSize is a byteSize that may also be 0 (meaning "off").
+type budgetSize int64
+
+// Set implements flag.Value.
+func (b *budgetSize) Set(s string) error {
+	if strings.TrimSpace(s) == "0" {
+		*b = 0
+		return nil
+	}
+	var n byteSize
+	if err := n.Set(s); err != nil {
+		return err
+	}
+	*b = budgetSize(n)
+	return nil
+}
+
+// String implements flag.Value.
+func (b *budgetSize) String() string {
+	n := byteSize(*b)
+	return n.String()
+}
+
 // positiveInt is a flag.Value holding an int greater than zero.
 type positiveInt int
 
@@ -103,6 +126,8 @@ type sheetLimits struct {
 	maxCells          positiveInt
 	maxReadCells      positiveInt
 	maxWriteCells     positiveInt
+	cacheBudget       budgetSize
+	defined           bool
 }
 
 // limitFlags defines the spreadsheet limit flags, defaulting to
@@ -117,6 +142,17 @@ func (l *sheetLimits) limitFlags(fs *flag.FlagSet) {
 	fs.Var(&l.maxCells, "max-cells", "most `cells` a sheet may expand to when parsed for editing (bounds memory per call)")
 	fs.Var(&l.maxReadCells, "max-read-cells", "most `cells` one read_excel page returns")
 	fs.Var(&l.maxWriteCells, "max-write-cells", "most `cells` one write_cells call writes")
+	l.cacheBudget, l.defined = budgetSize(excelops.DefaultCacheBudget), true
+	fs.Var(&l.cacheBudget, "cache-budget", "estimated memory `size` parsed workbooks may keep between calls (least recently used are dropped first); 0 turns the cache off")
+}
+
+// excelopsOptions returns the spreadsheet options the limit flags set.
+func (l *sheetLimits) excelopsOptions() []excelops.Option {
+	opts := []excelops.Option{excelops.WithLimits(l.excelopsLimits())}
+	if l.defined {
+		opts = append(opts, excelops.WithCacheBudget(int64(l.cacheBudget)))
+	}
+	return opts
 }
 
 // excelopsLimits returns the limits to give excelops.WithLimits.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -92,6 +93,31 @@ func TestLimitFlagsReachExcelops(t *testing.T) {
 
 	var none sheetLimits
 	assert.Equal(t, excelops.DefaultLimits(), none.excelopsLimits(), "subcommands without limit flags keep the defaults")
+}
+
+// TestCacheBudgetFlag: the workbook cache budget defaults to excelops',
+// takes a size, and 0 turns the cache off.
+func TestCacheBudgetFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int64
+	}{
+		{nil, excelops.DefaultCacheBudget},
+		{[]string{"--cache-budget", "0"}, 0},
+		{[]string{"--cache-budget", "1GiB"}, 1 << 30},
+		{[]string{"--cache-budget", "64m"}, 64 << 20},
+	} {
+		t.Run(fmt.Sprint(tc.args), func(t *testing.T) {
+			var l sheetLimits
+			fs := flag.NewFlagSet("t", flag.ContinueOnError)
+			l.limitFlags(fs)
+			require.NoError(t, fs.Parse(tc.args))
+			assert.Equal(t, tc.want, int64(l.cacheBudget))
+			assert.Len(t, l.excelopsOptions(), 2, "limits and the cache budget")
+		})
+	}
+	var none sheetLimits
+	assert.Len(t, none.excelopsOptions(), 1, "subcommands without limit flags keep excelops' cache default")
 }
 
 // callTool runs `call` and returns the exit code and the payload.
@@ -186,6 +212,8 @@ func TestLimitUsageErrors(t *testing.T) {
 		{"not a count", []string{"--max-read-cells", "many"}, nil},
 		{"bad env size", nil, map[string]string{"REGISTRY_SIDECAR_MAX_FILE_SIZE": "lots"}},
 		{"bad env unzip", nil, map[string]string{"REGISTRY_SIDECAR_UNZIP_SIZE_LIMIT": "0"}},
+		{"negative cache budget", []string{"--cache-budget", "-1"}, nil},
+		{"bad env cache budget", nil, map[string]string{"REGISTRY_SIDECAR_CACHE_BUDGET": "half"}},
 	} {
 		for _, sub := range []string{"serve", "call"} {
 			t.Run(sub+" "+tc.name, func(t *testing.T) {
