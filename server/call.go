@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -83,9 +84,15 @@ func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
 		}
 		token := tok.Raw
 		cl.opts = append(cl.opts, registry.WithProgress(func(progress, total float64, message string) {
-			if !cl.answered.Load() {
-				c.notify(appendProgress(nil, token, progress, total, message))
+			// JSON has no NaN or infinity: such a report is skipped, such a
+			// total left out.
+			if cl.answered.Load() || math.IsNaN(progress) || math.IsInf(progress, 0) {
+				return
 			}
+			if math.IsNaN(total) || math.IsInf(total, 0) {
+				total = 0
+			}
+			c.notify(appendProgress(nil, token, progress, total, message))
 		}))
 	}
 	return cl, nil
@@ -107,7 +114,7 @@ func (c *conn) startCall(id string, params gjson.Result) {
 	}
 	c.mu.Lock()
 	switch _, dup := c.inflight[id]; {
-	case c.draining:
+	case c.draining || c.s.draining.Load():
 		c.mu.Unlock()
 		<-c.admit
 		c.send(appendError(nil, id, CodeShuttingDown, "server is shutting down"))

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -111,4 +112,39 @@ func TestTimeoutMsIsCappedByRegistry(t *testing.T) {
 	got := c.roundTrip(callFrame(1, "sleep", `{"ms":5000}`, `{"timeoutMs":600000}`))
 	assert.Contains(t, got.Get("result.content.0.text").String(), `"error_code": "TOOL_TIMEOUT"`)
 	assert.Less(t, time.Since(start), 4*time.Second)
+}
+
+// TestProgressNonFinite: JSON has no NaN or infinity, so a progress report
+// of NaN or ±Inf is skipped and a non-finite total is left out; every frame
+// stays valid JSON.
+func TestProgressNonFinite(t *testing.T) {
+	reg := registry.New()
+	require.NoError(t, reg.Register(registry.Tool{
+		Name: "odd_progress",
+		Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
+			registry.ReportProgress(ctx, math.NaN(), 10, "nan")
+			registry.ReportProgress(ctx, math.Inf(1), 10, "inf")
+			registry.ReportProgress(ctx, 1, math.NaN(), "nan total")
+			registry.ReportProgress(ctx, 2, math.Inf(-1), "inf total")
+			registry.ReportProgress(ctx, 3, 10, "fine")
+			return nil, nil
+		},
+	}))
+	f := serveRegistry(t, server.New(reg, server.Config{}))
+	c := f.dial(t)
+	c.send(callFrame(1, "odd_progress", `{}`, `{"progressToken":"p"}`))
+	var got []string
+	for {
+		msg := c.next() // fails on a frame that is not valid JSON
+		if msg.Get("id").Exists() {
+			assert.False(t, msg.Get("result.isError").Bool(), msg.Raw)
+			break
+		}
+		got = append(got, msg.Get("params").Raw)
+	}
+	assert.Equal(t, []string{
+		`{"progressToken":"p","progress":1,"message":"nan total"}`,
+		`{"progressToken":"p","progress":2,"message":"inf total"}`,
+		`{"progressToken":"p","progress":3,"total":10,"message":"fine"}`,
+	}, got)
 }

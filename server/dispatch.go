@@ -11,13 +11,23 @@ import (
 
 // Method names of MCP revision 2025-11-25 the server understands.
 const (
-	MethodInitialize  = "initialize"
+	// MethodInitialize opens a session: the server answers its version
+	// and capabilities.
+	MethodInitialize = "initialize"
+	// MethodInitialized is the client's notification that follows
+	// initialize; nothing is answered.
 	MethodInitialized = "notifications/initialized"
-	MethodPing        = "ping"
-	MethodToolsList   = "tools/list"
-	MethodToolsCall   = "tools/call"
-	MethodCancelled   = "notifications/cancelled"
-	MethodProgress    = "notifications/progress"
+	// MethodPing is answered with an empty result.
+	MethodPing = "ping"
+	// MethodToolsList lists the tools with their input schemas.
+	MethodToolsList = "tools/list"
+	// MethodToolsCall runs one tool.
+	MethodToolsCall = "tools/call"
+	// MethodCancelled is the client's notification that cancels a call in
+	// flight; the call is never answered.
+	MethodCancelled = "notifications/cancelled"
+	// MethodProgress is the server's notification of a call's progress.
+	MethodProgress = "notifications/progress"
 )
 
 // envelope is the top level of an inbound message, peeked with gjson in

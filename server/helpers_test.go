@@ -2,10 +2,12 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/server"
 	"github.com/registry-sidecar/registry-sidecar/testtools"
@@ -146,4 +149,43 @@ func serveRegistry(t testing.TB, srv *server.Server) *fixture {
 		hs.Close()
 	})
 	return &fixture{srv: srv, http: hs, url: "ws" + strings.TrimPrefix(hs.URL, "http") + server.PathWS}
+}
+
+// gauge is a tool that counts how many of its calls run at once. Each call
+// holds until release is closed (or its context ends), so a test can see
+// concurrency directly instead of inferring it from timings.
+type gauge struct {
+	running, peak atomic.Int64
+	release       chan struct{}
+}
+
+func newGauge() *gauge { return &gauge{release: make(chan struct{})} }
+
+// tool is the "hold" tool backed by g.
+func (g *gauge) tool() registry.Tool {
+	return registry.Tool{
+		Name:        "hold",
+		Description: "Hold until the test releases every call.",
+		Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
+			n := g.running.Add(1)
+			defer g.running.Add(-1)
+			for p := g.peak.Load(); n > p && !g.peak.CompareAndSwap(p, n); p = g.peak.Load() {
+			}
+			select {
+			case <-g.release:
+				return errorsjson.Object{{Key: "status", Value: "success"}}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		},
+	}
+}
+
+// startGauge serves the test tools plus g's hold tool with cfg.
+func startGauge(t testing.TB, cfg server.Config, g *gauge) *fixture {
+	t.Helper()
+	reg := registry.New()
+	require.NoError(t, testtools.Register(reg))
+	require.NoError(t, reg.Register(g.tool()))
+	return serveRegistry(t, server.New(reg, cfg))
 }

@@ -8,16 +8,18 @@ import (
 
 // JSON-RPC 2.0 error codes the server answers with.
 const (
-	// CodeParseError: the frame is not JSON.
+	// CodeParseError answers a frame that is not JSON (or not UTF-8).
 	CodeParseError = -32700
-	// CodeInvalidRequest: JSON, but not a valid request object (also
-	// batches, which MCP 2025-11-25 does not allow, and a duplicate id).
+	// CodeInvalidRequest answers JSON that is not a valid request object
+	// (also batches, which MCP 2025-11-25 does not allow, and a duplicate
+	// in-flight id).
 	CodeInvalidRequest = -32600
-	// CodeMethodNotFound: unknown method.
+	// CodeMethodNotFound answers an unknown method.
 	CodeMethodNotFound = -32601
-	// CodeInvalidParams: params of the wrong shape.
+	// CodeInvalidParams answers params of the wrong shape.
 	CodeInvalidParams = -32602
-	// CodeShuttingDown: a tools/call that arrived after shutdown began.
+	// CodeShuttingDown answers a tools/call that arrived after shutdown
+	// began.
 	CodeShuttingDown = -32000
 )
 

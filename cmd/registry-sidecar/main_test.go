@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -97,14 +98,22 @@ func TestTools(t *testing.T) {
 	assert.Equal(t, exitUsage, exitCode(err, io.Discard))
 }
 
-// TestHelp documents every flag with its environment variable.
+// TestHelp documents every flag with its environment variable: the ones
+// the issue names, and every other flag serve defines.
 func TestHelp(t *testing.T) {
 	var errOut bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"--help"}, nil, io.Discard, &errOut))
-	for _, name := range []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
-		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells"} {
+	names := []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
+		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells"}
+	var o options
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	o.serveFlags(fs)
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	for _, name := range names {
 		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
-		assert.Contains(t, errOut.String(), "$"+envName(name))
+		if name != "version" {
+			assert.Contains(t, errOut.String(), "$"+envName(name))
+		}
 	}
 }
 
@@ -152,15 +161,38 @@ func startRun(t *testing.T, args ...string) (string, func() error) {
 	return url, stop
 }
 
-// TestServe: the handshake line, a call over WebSocket, and a clean stop.
+// TestServe: the handshake line, every spreadsheet tool (the ones `tools`
+// documents) served over a workspace created on the fly, a call over
+// WebSocket, and a clean stop.
 func TestServe(t *testing.T) {
-	url, stop := startRun(t, "--test-tools")
+	var js bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"tools", "--format", "json"}, nil, &js, io.Discard))
+	var want []string
+	for _, n := range gjson.Get(js.String(), "#.name").Array() {
+		want = append(want, n.String())
+	}
+	require.Contains(t, want, "write_cells")
+
+	workspace := filepath.Join(t.TempDir(), "missing", "workspace")
+	url, stop := startRun(t, "--test-tools", "--workspace", workspace)
+	assert.DirExists(t, workspace, "the workspace is created when missing")
 	ws, resp, err := websocket.DefaultDialer.Dial(url, nil)
 	require.NoError(t, err)
 	_ = resp.Body.Close()
 	defer ws.Close()
-	require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":20,"b":22}}}`)))
+	require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":"l","method":"tools/list"}`)))
 	_, data, err := ws.ReadMessage()
+	require.NoError(t, err)
+	served := map[string]bool{}
+	for _, n := range gjson.GetBytes(data, "result.tools.#.name").Array() {
+		served[n.String()] = true
+	}
+	for _, name := range want {
+		assert.True(t, served[name], "spreadsheet tool %s is not served", name)
+	}
+
+	require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":20,"b":22}}}`)))
+	_, data, err = ws.ReadMessage()
 	require.NoError(t, err)
 	assert.Equal(t, `{"status": "success", "sum": 42}`, gjson.GetBytes(data, "result.content.0.text").String())
 

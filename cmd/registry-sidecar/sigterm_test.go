@@ -60,15 +60,19 @@ func TestSIGTERMWithCallsInFlight(t *testing.T) {
 		require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":"ARG-VALUE-secret"}}}`)))
 		_, _, err = ws.ReadMessage()
 		require.NoError(t, err)
-		require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":`+strconv.Itoa(400+100*i)+`}}}`)))
+		require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":`+strconv.Itoa(400+100*i)+`},"_meta":{"progressToken":"p"}}}`)))
 	}
-	time.Sleep(100 * time.Millisecond) // the sleeps are running
+	for i, ws := range wss {
+		// The first progress notification: the sleep is running.
+		require.NoError(t, ws.SetReadDeadline(time.Now().Add(testWait)))
+		_, data, err := ws.ReadMessage()
+		require.NoError(t, err)
+		require.Equal(t, "notifications/progress", gjson.GetBytes(data, "method").String(), "connection %d: %s", i, data)
+	}
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 
 	for i, ws := range wss {
-		require.NoError(t, ws.SetReadDeadline(time.Now().Add(testWait)))
-		_, data, err := ws.ReadMessage()
-		require.NoError(t, err, "connection %d got no answer", i)
+		data := nextAnswer(t, ws)
 		assert.Equal(t, `{"status": "success", "slept_ms": `+strconv.Itoa(400+100*i)+`}`, gjson.GetBytes(data, "result.content.0.text").String())
 		_, _, err = ws.ReadMessage()
 		assert.True(t, websocket.IsCloseError(err, websocket.CloseGoingAway), "connection %d: %v", i, err)
@@ -105,4 +109,17 @@ func TestSIGTERMWithCallsInFlight(t *testing.T) {
 	assert.Equal(t, conns, opened)
 	assert.Equal(t, conns, closed)
 	assert.Equal(t, 2*conns, calls)
+}
+
+// nextAnswer reads frames, skipping notifications, until an answer.
+func nextAnswer(t *testing.T, ws *websocket.Conn) []byte {
+	t.Helper()
+	require.NoError(t, ws.SetReadDeadline(time.Now().Add(testWait)))
+	for {
+		_, data, err := ws.ReadMessage()
+		require.NoError(t, err, "no answer")
+		if gjson.GetBytes(data, "id").Exists() {
+			return data
+		}
+	}
 }
