@@ -12,34 +12,48 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestConcurrentWritersLoseNoWrite: 16 goroutines write disjoint cells of
+// one file through CallTool, with the workbook cache on and off; every
+// write is in the saved file.
 func TestConcurrentWritersLoseNoWrite(t *testing.T) {
-	e := newEnv(t)
-	e.workbook("shared.xlsx", [][]any{{"header"}})
-	const writers, perWriter = 16, 4
-	var wg sync.WaitGroup
-	for w := 0; w < writers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < perWriter; i++ {
-				cell := cellName(w+1, i+2)
-				res := e.reg.CallTool(context.Background(), "write_cells",
-					[]byte(fmt.Sprintf(`{"file_path": "shared.xlsx", "cell": %q, "value": "w%d-%d"}`, cell, w, i)))
-				assert.False(t, res.IsError, res.Text)
+	cases := []struct {
+		name   string
+		budget int64
+	}{
+		{"cache on", DefaultCacheBudget},
+		{"cache off", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, WithCacheBudget(c.budget))
+			e.workbook("shared.xlsx", [][]any{{"header"}})
+			const writers, perWriter = 16, 4
+			var wg sync.WaitGroup
+			for w := 0; w < writers; w++ {
+				wg.Add(1)
+				go func(w int) {
+					defer wg.Done()
+					for i := 0; i < perWriter; i++ {
+						cell := cellName(w+1, i+2)
+						res := e.reg.CallTool(context.Background(), "write_cells",
+							[]byte(fmt.Sprintf(`{"file_path": "shared.xlsx", "cell": %q, "value": "w%d-%d"}`, cell, w, i)))
+						assert.False(t, res.IsError, res.Text)
+					}
+				}(w)
 			}
-		}(w)
+			wg.Wait()
+			f := e.open("shared.xlsx")
+			for w := 0; w < writers; w++ {
+				for i := 0; i < perWriter; i++ {
+					v, err := f.GetCellValue("Sheet1", cellName(w+1, i+2))
+					require.NoError(t, err)
+					assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
+				}
+			}
+			assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
+			assert.Empty(t, tempFiles(t, e.dir))
+		})
 	}
-	wg.Wait()
-	f := e.open("shared.xlsx")
-	for w := 0; w < writers; w++ {
-		for i := 0; i < perWriter; i++ {
-			v, err := f.GetCellValue("Sheet1", cellName(w+1, i+2))
-			require.NoError(t, err)
-			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
-		}
-	}
-	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
-	assert.Empty(t, tempFiles(t, e.dir))
 }
 
 func TestConcurrentIconSetsOnDifferentWorkbooks(t *testing.T) {

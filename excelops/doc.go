@@ -21,7 +21,9 @@
 //     file at a time (a per-path lock), readers never see a half-written file.
 //   - Limits (Limits, DefaultLimits): a file-size cap, excelize's unzip
 //     limits, a pre-scan of every sheet about to be parsed for editing that
-//     refuses row-number and column bombs before excelize allocates them.
+//     refuses row-number and column bombs before excelize allocates them
+//     (all sheets, for the edits where excelize parses every sheet: row and
+//     column inserts and deletes, deleting or moving a sheet).
 //   - Reads stream the sheet XML with a byte-level scanner (fastread.go),
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows.

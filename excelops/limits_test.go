@@ -206,3 +206,80 @@ func TestDefaultLimits(t *testing.T) {
 	custom := Limits{UnzipSizeLimit: 10, UnzipXMLSizeLimit: 20}.withDefaults()
 	assert.Equal(t, int64(10), custom.UnzipXMLSizeLimit, "the XML limit never exceeds the unzip limit")
 }
+
+// TestBombInAnotherSheetIsRefused: some excelize operations parse every
+// sheet of the workbook, not just the one edited (inserting or deleting
+// rows or columns adjusts formulas everywhere; deleting or moving a sheet
+// rewrites every sheet's view). A bomb in a sheet the call does not name
+// must still be refused before excelize expands it.
+func TestBombInAnotherSheetIsRefused(t *testing.T) {
+	var bomb strings.Builder
+	for r := 1; r <= 2000; r++ {
+		fmt.Fprintf(&bomb, `<row r="%d"><c r="CV%d"><v>1</v></c></row>`, r, r)
+	}
+	// 2,000 rows padded to column CV (100) expand to 200,000 cells.
+	lim := Limits{MaxCells: 100_000}
+	cases := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"insert_rows", map[string]any{"sheet_name": "Sheet1", "row": 1}},
+		{"delete_rows", map[string]any{"sheet_name": "Sheet1", "row": 1}},
+		{"insert_columns", map[string]any{"sheet_name": "Sheet1", "column": "A"}},
+		{"delete_sheet", map[string]any{"sheet_name": "Extra", "confirm": true}},
+		{"create_sheet", map[string]any{"sheet_name": "First", "position": 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			e := newEnv(t, WithLimits(lim))
+			e.workbook("two.xlsx", [][]any{{1}})
+			f := e.open("two.xlsx")
+			_, err := f.NewSheet("Bomb")
+			require.NoError(t, err)
+			_, err = f.NewSheet("Extra")
+			require.NoError(t, err)
+			require.NoError(t, f.Save())
+			withPart(t, e.path("two.xlsx"), "xl/worksheets/sheet2.xml", sheetXML("A1:CV2000", bomb.String()))
+			orig, err := os.ReadFile(e.path("two.xlsx"))
+			require.NoError(t, err)
+			args := map[string]any{"file_path": "two.xlsx"}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			p := e.fail(c.tool, args)
+			assert.Equal(t, "MemoryError", p["exception"], p)
+			assert.Contains(t, p["message"], "more than 100000 cells")
+			got, err := os.ReadFile(e.path("two.xlsx"))
+			require.NoError(t, err)
+			assert.Equal(t, orig, got)
+		})
+	}
+	t.Run("deleting the bomb sheet itself is allowed", func(t *testing.T) {
+		e := newEnv(t, WithLimits(lim))
+		e.workbook("two.xlsx", [][]any{{1}})
+		f := e.open("two.xlsx")
+		_, err := f.NewSheet("Bomb")
+		require.NoError(t, err)
+		require.NoError(t, f.Save())
+		withPart(t, e.path("two.xlsx"), "xl/worksheets/sheet2.xml", sheetXML("A1:CV2000", bomb.String()))
+		got := e.ok("delete_sheet", map[string]any{"file_path": "two.xlsx", "sheet_name": "Bomb", "confirm": true})
+		assert.Equal(t, []any{"Sheet1"}, got["remaining_sheets"])
+	})
+}
+
+// withPart rewrites the workbook at path so that the zip entry name holds
+// body.
+func withPart(t *testing.T, path, name string, body []byte) {
+	t.Helper()
+	rewriteZip(t, path, func(zw *zip.Writer, entry string) (bool, error) {
+		if entry != name {
+			return false, nil
+		}
+		w, err := zw.Create(entry)
+		if err != nil {
+			return true, err
+		}
+		_, err = w.Write(body)
+		return true, err
+	})
+}

@@ -19,7 +19,7 @@ func writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(i
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &step) && step.Step == "syncing the folder":
+	case errors.As(err, &step) && step.Replaced():
 		return newError(KindIO, "the workbook was saved but its folder could not be synced: "+step.Err.Error(), step.Err)
 	case errors.As(err, &step):
 		return newError(KindIO, fmt.Sprintf("save failed while %s (the original file is unchanged): %v", step.Step, step.Err), step.Err)

@@ -77,6 +77,9 @@ func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 		}
 		if pos < count {
+			if err := b.prepareMove(); err != nil {
+				return nil, err
+			}
 			if err := b.f.MoveSheet(a.SheetName, b.f.GetSheetName(pos)); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot move sheet: "+err.Error(), err)
 			}
@@ -90,6 +93,32 @@ func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, er
 			{Key: "sheets", Value: b.sheetNames()},
 		}, nil
 	})
+}
+
+// prepareMove readies the workbook for excelize's MoveSheet, which parses
+// every sheet and dereferences each one's sheet views: every worksheet is
+// bounds-checked, gets a view when it has none (excelize would crash on
+// it), and a workbook holding chart sheets is refused (excelize would crash
+// on those too).
+func (b *book) prepareMove() error {
+	if err := b.guardAllSheets(""); err != nil {
+		return err
+	}
+	list, _ := b.sheetList()
+	for _, name := range list {
+		zf, err := b.part(name)
+		if err != nil {
+			return err
+		}
+		if zf != nil && !isWorksheetPart(zf.Name) {
+			return invalid("cannot place a sheet by position in a workbook that holds the chart sheet %q; omit position to append the sheet", name)
+		}
+		// GetSheetView adds the missing view as a side effect; an error
+		// only says the sheet has no view at index 0, which MoveSheet
+		// handles.
+		_, _ = b.f.GetSheetView(name, 0)
+	}
+	return nil
 }
 
 // renameSheet implements rename_sheet.
@@ -150,6 +179,10 @@ func (s *Service) deleteSheet(ctx context.Context, raw json.RawMessage) (any, er
 		}
 		if len(b.f.GetSheetList()) == 1 {
 			return nil, invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
+		}
+		// excelize then rewrites the view of every other sheet.
+		if err := b.guardAllSheets(sheet); err != nil {
+			return nil, err
 		}
 		if err := b.f.DeleteSheet(sheet); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)

@@ -167,6 +167,10 @@ func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, err
 		if err != nil {
 			return nil, err
 		}
+		// excelize adjusts the formulas of every sheet.
+		if err := b.guardAllSheets(sheet); err != nil {
+			return nil, err
+		}
 		before := ext.maxRow
 		if before+n > excelize.TotalRows && a.Row <= before {
 			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
@@ -201,6 +205,10 @@ func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, err
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
 		if err != nil {
+			return nil, err
+		}
+		// excelize adjusts the formulas of every sheet.
+		if err := b.guardAllSheets(sheet); err != nil {
 			return nil, err
 		}
 		before := ext.maxRow
@@ -250,6 +258,10 @@ func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, 
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
 		if err != nil {
+			return nil, err
+		}
+		// excelize adjusts the formulas of every sheet.
+		if err := b.guardAllSheets(sheet); err != nil {
 			return nil, err
 		}
 		before := ext.maxCol

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -239,4 +240,45 @@ func TestSchemaRejectsUnknownArguments(t *testing.T) {
 	p := e.fail("read_excel", map[string]any{"file_path": "a.xlsx", "bogus": 1})
 	assert.Equal(t, "TOOL_ARGUMENT_VALIDATION_ERROR", p["error_code"])
 	_ = registry.Result{}
+}
+
+// TestCreateSheetAtPositionInUnusualWorkbooks: placing a sheet by position
+// goes through excelize's MoveSheet, which crashes on a worksheet without
+// <sheetViews> (many generators omit it) and on chart sheets. The first
+// must work, the second must be a clear ValueError; neither may panic.
+func TestCreateSheetAtPositionInUnusualWorkbooks(t *testing.T) {
+	t.Run("sheet without sheetViews", func(t *testing.T) {
+		e := newEnv(t)
+		e.workbook("v.xlsx", [][]any{{1}})
+		f := e.open("v.xlsx")
+		_, err := f.NewSheet("Bare")
+		require.NoError(t, err)
+		require.NoError(t, f.Save())
+		withPart(t, e.path("v.xlsx"), "xl/worksheets/sheet2.xml", sheetXML("A1", `<row r="1"><c r="A1"><v>7</v></c></row>`))
+		got := e.ok("create_sheet", map[string]any{"file_path": "v.xlsx", "sheet_name": "First", "position": 0})
+		assert.Equal(t, []any{"First", "Sheet1", "Bare"}, got["sheets"])
+		assert.Equal(t, []string{"First", "Sheet1", "Bare"}, e.open("v.xlsx").GetSheetList())
+		assert.Equal(t, "7", e.value("v.xlsx", "Bare", "A1"))
+	})
+	t.Run("workbook with a chart sheet", func(t *testing.T) {
+		e := newEnv(t)
+		e.workbook("c.xlsx", [][]any{{"k", "v"}, {"a", 1}, {"b", 2}})
+		f := e.open("c.xlsx")
+		require.NoError(t, f.AddChartSheet("Chart", &excelize.Chart{Type: excelize.Line,
+			Series: []excelize.ChartSeries{{Name: "Sheet1!$B$1", Categories: "Sheet1!$A$2:$A$3", Values: "Sheet1!$B$2:$B$3"}}}))
+		require.NoError(t, f.Save())
+		orig, err := os.ReadFile(e.path("c.xlsx"))
+		require.NoError(t, err)
+		p := e.fail("create_sheet", map[string]any{"file_path": "c.xlsx", "sheet_name": "First", "position": 0})
+		assert.Equal(t, "ValueError", p["exception"], p)
+		assert.Contains(t, p["message"], "chart sheet")
+		got, err := os.ReadFile(e.path("c.xlsx"))
+		require.NoError(t, err)
+		assert.Equal(t, orig, got)
+		// Appending works: it does not move sheets.
+		e.ok("create_sheet", map[string]any{"file_path": "c.xlsx", "sheet_name": "Last"})
+		// Row edits and sheet deletion skip the chart sheet.
+		e.ok("insert_rows", map[string]any{"file_path": "c.xlsx", "sheet_name": "Sheet1", "row": 1})
+		e.ok("delete_sheet", map[string]any{"file_path": "c.xlsx", "sheet_name": "Last", "confirm": true})
+	})
 }

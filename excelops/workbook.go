@@ -149,9 +149,8 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		if f != nil {
 			_ = f.Close()
 		}
-		if strings.Contains(err.Error(), "unzip size exceeds") {
-			return nil, limitErr(err.Error())
-		}
+		// excelize's own unzip limit sums the same sizes the check above
+		// already bounded, so every error left here is damage.
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
 	}
 	b.f = f
@@ -266,6 +265,38 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	}
 	b.extents[sheet] = &ext
 	return sheet, &ext, nil
+}
+
+// guardAllSheets bounds-checks, as edit does, every worksheet but skip that
+// this call has not edited yet. Call it before an excelize operation that
+// parses every sheet of the workbook (inserting or deleting rows or columns
+// adjusts formulas in all sheets; deleting or moving a sheet rewrites every
+// sheet's view), so a bomb in a sheet the call does not name is refused
+// before excelize expands it. Chart sheets are not scanned.
+func (b *book) guardAllSheets(skip string) error {
+	list, _ := b.sheetList()
+	for _, name := range list {
+		if _, edited := b.extents[name]; edited || name == skip {
+			continue
+		}
+		zf, err := b.part(name)
+		if err != nil {
+			return err
+		}
+		if zf == nil || !isWorksheetPart(zf.Name) {
+			continue
+		}
+		if _, err := b.scan(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isWorksheetPart reports whether the package part name holds a worksheet
+// (not a chart sheet, macro sheet or dialog sheet).
+func isWorksheetPart(name string) bool {
+	return strings.Contains(strings.ToLower(name), "worksheets/")
 }
 
 // track starts tracking a sheet created during this call.

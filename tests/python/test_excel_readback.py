@@ -60,8 +60,10 @@ def test_values_types_and_formulas(sidecar_bin: pathlib.Path, ws: pathlib.Path) 
     })
     sheet = load(ws)["Data"]
     assert [c.value for c in sheet[2][4:10]] == [42, 2.5, "héllo", True, "=SUM(B2:B6)", "007"]
-    assert isinstance(sheet["E2"].value, int)
-    assert isinstance(sheet["F2"].value, float)
+    assert type(sheet["E2"].value) is int
+    assert type(sheet["F2"].value) is float
+    assert type(sheet["H2"].value) is bool and sheet["H2"].data_type == "b"
+    assert sheet["J2"].data_type == "s"  # "007" stays text, not the number 7
     assert sheet["I2"].data_type == "f"
 
 
@@ -74,10 +76,14 @@ def test_single_cell_and_new_workbook(sidecar_bin: pathlib.Path, ws: pathlib.Pat
 def test_number_format_font_fill_border_alignment(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
     call(sidecar_bin, ws, "format_cells", {
         "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "A1:C1",
-        "font": {"name": "Arial", "size": 14, "bold": True, "italic": True, "color": "FF0000"},
+        "font": {"name": "Arial", "size": 14, "bold": True, "italic": True, "underline": "double", "strike": True, "color": "FF0000"},
         "fill": {"color": "FFFF00"},
         "border": {"style": "thin", "color": "0000FF", "bottom": {"style": "thick"}},
         "alignment": {"horizontal": "center", "vertical": "top", "wrap_text": True},
+    })
+    call(sidecar_bin, ws, "format_cells", {
+        "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "A2",
+        "alignment": {"horizontal": "left", "text_rotation": 45, "indent": 2, "shrink_to_fit": True},
     })
     call(sidecar_bin, ws, "format_cells", {
         "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "C2:C6", "number_format": "#,##0.00",
@@ -85,11 +91,14 @@ def test_number_format_font_fill_border_alignment(sidecar_bin: pathlib.Path, ws:
     sheet = load(ws)["Data"]
     c = sheet["B1"]
     assert c.font.name == "Arial" and c.font.sz == 14 and c.font.b and c.font.i
+    assert c.font.u == "double" and c.font.strike
     assert c.font.color.rgb.endswith("FF0000")
     assert c.fill.fill_type == "solid" and c.fill.fgColor.rgb.endswith("FFFF00")
     assert c.border.left.style == "thin" and c.border.left.color.rgb.endswith("0000FF")
     assert c.border.bottom.style == "thick"
     assert c.alignment.horizontal == "center" and c.alignment.vertical == "top" and c.alignment.wrap_text
+    a2 = sheet["A2"].alignment
+    assert (a2.horizontal, a2.textRotation, a2.indent, a2.shrink_to_fit) == ("left", 45, 2, True)
     assert sheet["C3"].number_format == "#,##0.00"
     assert sheet["C3"].value == 3.0  # formatting keeps values
 
@@ -108,8 +117,15 @@ def test_merge_unmerge_and_column_widths(sidecar_bin: pathlib.Path, ws: pathlib.
     call(sidecar_bin, ws, "adjust_column_width", {"file_path": "data.xlsx", "columns": {"A": 25, "C": 12.5}})
     sheet = load(ws)["Data"]
     assert [str(r) for r in sheet.merged_cells.ranges] == ["E1:G2"]
-    assert sheet.column_dimensions["A"].width == pytest.approx(25, abs=0.8)
-    assert sheet.column_dimensions["C"].width == pytest.approx(12.5, abs=0.8)
+    assert sheet.column_dimensions["A"].width == pytest.approx(25)
+    assert sheet.column_dimensions["C"].width == pytest.approx(12.5)
+    # auto_fit: the reported widths are the ones openpyxl reads, and the
+    # column of long item names gets wider than the short numeric one.
+    fitted = call(sidecar_bin, ws, "adjust_column_width", {"file_path": "data.xlsx", "auto_fit": True})["columns_adjusted"]
+    sheet = load(ws)["Data"]
+    for col, width in fitted.items():
+        assert sheet.column_dimensions[col].width == pytest.approx(width)
+    assert fitted["A"] > fitted["B"] > 0
     bad = call(sidecar_bin, ws, "unmerge_cells", {"file_path": "data.xlsx", "cell_range": "A1:B1"}, ok=False)
     assert bad["exception"] == "ValueError"
 
@@ -208,7 +224,13 @@ def test_charts(sidecar_bin: pathlib.Path, ws: pathlib.Path, kind: str, tag: str
     assert chart.tagname == tag
     assert len(chart.series) == 2  # one series per data column
     refs = [s.val.numRef.f if s.val is not None else s.yVal.numRef.f for s in chart.series]
-    assert "$B$2:$B$6" in refs[0]
+    assert "$B$2:$B$6" in refs[0] and "$C$2:$C$6" in refs[1]
+    cats = [s.cat.numRef.f if s.cat.numRef is not None else s.cat.strRef.f for s in chart.series if s.cat is not None]
+    cats += [s.xVal.numRef.f if s.xVal.numRef is not None else s.xVal.strRef.f for s in chart.series if s.xVal is not None]
+    assert cats and all("$A$2:$A$6" in f for f in cats)
+    title = "".join(r.t for p in chart.title.tx.rich.p for r in (p.r or []))
+    assert title == "Sales"
+    assert (chart.anchor._from.col, chart.anchor._from.row) == (4, 1)  # E2, zero-based
 
 
 def test_sheets_names_and_order(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:

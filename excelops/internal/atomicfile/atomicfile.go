@@ -23,11 +23,27 @@ const StaleAfter = 15 * time.Minute
 // bufferSize is the write buffer between the producer and the file.
 const bufferSize = 256 << 10
 
+// Step names one step of a replacement.
+type Step string
+
+// The steps of a replacement, in order. A failure at any step before
+// StepSyncFolder leaves the target unchanged; at StepSyncFolder the new
+// content is already in place.
+const (
+	StepCreate     Step = "creating a temporary file"
+	StepWrite      Step = "writing"
+	StepSync       Step = "syncing"
+	StepChmod      Step = "setting the mode"
+	StepClose      Step = "closing"
+	StepRename     Step = "renaming"
+	StepSyncFolder Step = "syncing the folder"
+)
+
 // StepError reports which step of a replacement failed; the target is
-// unchanged whenever Step is not "syncing the folder".
+// unchanged unless Step is StepSyncFolder (see Replaced).
 type StepError struct {
-	// Step names the failed step, e.g. "writing".
-	Step string
+	// Step is the failed step.
+	Step Step
 	// Err is the operating-system error.
 	Err error
 }
@@ -37,6 +53,10 @@ func (e *StepError) Error() string { return fmt.Sprintf("%s: %v", e.Step, e.Err)
 
 // Unwrap returns the operating-system error.
 func (e *StepError) Unwrap() error { return e.Err }
+
+// Replaced reports whether the target already holds the new content (only
+// the folder sync after the rename failed).
+func (e *StepError) Replaced() bool { return e.Step == StepSyncFolder }
 
 // Replace writes what produce writes into a temporary file in path's folder,
 // flushes and fsyncs it, gives it mode, renames it over path and fsyncs the
@@ -48,7 +68,7 @@ func Replace(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Wr
 	SweepStale(dir, time.Now().Add(-StaleAfter))
 	tmp, err := os.CreateTemp(dir, TempPattern)
 	if err != nil {
-		return &StepError{Step: "creating a temporary file", Err: err}
+		return &StepError{Step: StepCreate, Err: err}
 	}
 	tmpName := tmp.Name()
 	defer func() {
@@ -63,36 +83,36 @@ func Replace(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Wr
 	}
 	bw := bufio.NewWriterSize(w, bufferSize)
 	if err = produce(bw); err != nil {
-		return &StepError{Step: "writing", Err: err}
+		return &StepError{Step: StepWrite, Err: err}
 	}
 	if err = bw.Flush(); err != nil {
-		return &StepError{Step: "writing", Err: err}
+		return &StepError{Step: StepWrite, Err: err}
 	}
 	if err = tmp.Sync(); err != nil {
-		return &StepError{Step: "syncing", Err: err}
+		return &StepError{Step: StepSync, Err: err}
 	}
 	if err = tmp.Chmod(mode.Perm()); err != nil {
-		return &StepError{Step: "setting the mode", Err: err}
+		return &StepError{Step: StepChmod, Err: err}
 	}
 	if err = tmp.Close(); err != nil {
-		return &StepError{Step: "closing", Err: err}
+		return &StepError{Step: StepClose, Err: err}
 	}
 	if err = ctx.Err(); err != nil {
 		return err
 	}
 	if err = os.Rename(tmpName, path); err != nil {
-		return &StepError{Step: "renaming", Err: err}
+		return &StepError{Step: StepRename, Err: err}
 	}
 	// The new content is in place; a failed folder sync only weakens
 	// durability after a power loss, so it is reported, nothing is undone.
 	d, err := os.Open(dir)
 	if err != nil {
-		return &StepError{Step: "syncing the folder", Err: err}
+		return &StepError{Step: StepSyncFolder, Err: err}
 	}
 	serr := d.Sync()
 	_ = d.Close()
 	if serr != nil {
-		return &StepError{Step: "syncing the folder", Err: serr}
+		return &StepError{Step: StepSyncFolder, Err: serr}
 	}
 	return nil
 }

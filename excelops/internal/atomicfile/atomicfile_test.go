@@ -26,12 +26,12 @@ func TestReplace(t *testing.T) {
 		produce  func(io.Writer) error
 		ctx      func() context.Context
 		wantErr  bool
-		wantStep string
+		wantStep Step
 		want     string
 	}{
 		{"success", nil, writeString("new"), context.Background, false, "", "new"},
-		{"producer fails", nil, func(io.Writer) error { return errors.New("boom") }, context.Background, true, "writing", "old"},
-		{"disk full", func(io.Writer) io.Writer { return brokenWriter{syscall.ENOSPC} }, writeString(string(make([]byte, 1<<20))), context.Background, true, "writing", "old"},
+		{"producer fails", nil, func(io.Writer) error { return errors.New("boom") }, context.Background, true, StepWrite, "old"},
+		{"disk full", func(io.Writer) io.Writer { return brokenWriter{syscall.ENOSPC} }, writeString(string(make([]byte, 1<<20))), context.Background, true, StepWrite, "old"},
 		{"cancelled before rename", nil, writeString("new"), func() context.Context {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
