@@ -109,6 +109,10 @@ def test_3b_unknown_tool_ends_the_job() -> None:
     assert len(llm.seen) == 1
     assert reg.calls == []
     assert_critical(job, repo, "make_coffee", "Tool 'make_coffee' not found.")
+    info = job.critical_tool_failure_info
+    assert info is not None
+    assert info.details["message"] == "Tool 'make_coffee' not found.", "details.message = the cause"
+    assert info.details["type"] == "ToolNotFoundError"
     history = job.execution_history
     assert history[0].params == {"cups": 2}
 

@@ -17,6 +17,8 @@ from registry_sidecar.agent import (
     FALLBACK_DESTINATION_MISSING,
     FALLBACK_LOOP,
     FALLBACK_NOT_IMPLEMENTED,
+    FALLBACK_REQUIRED,
+    HANDLER_NOT_FOUND,
     FallbackRouter,
     Route,
     RoutedResult,
@@ -102,32 +104,39 @@ def decisions(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str, str]]:
             if r.name == LOGGER]
 
 
+def signals(caplog: pytest.LogCaptureFixture) -> list[object]:
+    return [r.signal for r in caplog.records if r.name == LOGGER]  # type: ignore[attr-defined]
+
+
 def make(router: RecordingRouter | None = None, legacy: Legacy | None = None,
          reg: InProcessToolRegistry | None = None) -> FallbackRouter:
     return FallbackRouter(reg or primary(), legacy_handlers=(legacy or Legacy()).handlers(),
                           router=router, logger=logging.getLogger(LOGGER))
 
 
-# (tool, want route, want error_code, legacy calls, router calls, want decision)
+# (tool, want route, want error_code, legacy calls, router calls, want decision, want signal)
 ROUTES = [
-    ("plain", Route.PRIMARY, None, 0, 0, ("plain", "PRIMARY", "primary")),
-    ("preview", Route.CHAT_SERVICE, None, 1, 0, ("preview", "CHAT_SERVICE", "fallback")),
-    ("routed", Route.TOOL_ROUTER, None, 0, 1, ("routed", "TOOL_ROUTER", "fallback")),
-    ("absent", Route.TOOL_ROUTER, None, 0, 1, ("absent", "TOOL_ROUTER", "fallback")),
+    ("plain", Route.PRIMARY, None, 0, 0, ("plain", "PRIMARY", "primary"), None),
+    ("preview", Route.CHAT_SERVICE, None, 1, 0, ("preview", "CHAT_SERVICE", "fallback"),
+     FALLBACK_REQUIRED),
+    ("routed", Route.TOOL_ROUTER, None, 0, 1, ("routed", "TOOL_ROUTER", "fallback"),
+     FALLBACK_REQUIRED),
+    ("absent", Route.TOOL_ROUTER, None, 0, 1, ("absent", "TOOL_ROUTER", "fallback"),
+     HANDLER_NOT_FOUND),
     ("nowhere", Route.ERROR, FALLBACK_DESTINATION_MISSING, 0, 0,
-     ("nowhere", "ERROR", FALLBACK_DESTINATION_MISSING)),
+     ("nowhere", "ERROR", FALLBACK_DESTINATION_MISSING), None),
     ("mars", Route.ERROR, FALLBACK_DESTINATION_MISSING, 0, 0,
-     ("mars", "ERROR", FALLBACK_DESTINATION_MISSING)),
+     ("mars", "ERROR", FALLBACK_DESTINATION_MISSING), None),
     ("unlisted", Route.ERROR, FALLBACK_NOT_IMPLEMENTED, 0, 0,
-     ("unlisted", "ERROR", FALLBACK_NOT_IMPLEMENTED)),
+     ("unlisted", "ERROR", FALLBACK_NOT_IMPLEMENTED), None),
 ]
 
 
 @pytest.mark.parametrize("drive", DRIVERS)
-@pytest.mark.parametrize(("tool", "route", "code", "n_legacy", "n_router", "decision"), ROUTES,
-                         ids=[r[0] for r in ROUTES])
+@pytest.mark.parametrize(("tool", "route", "code", "n_legacy", "n_router", "decision", "signal"),
+                         ROUTES, ids=[r[0] for r in ROUTES])
 def test_routes(drive: Driver, tool: str, route: Route, code: str | None, n_legacy: int,
-                n_router: int, decision: tuple[str, str, str],
+                n_router: int, decision: tuple[str, str, str], signal: str | None,
                 caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger=LOGGER)
     router, legacy = RecordingRouter(), Legacy()
@@ -140,6 +149,7 @@ def test_routes(drive: Driver, tool: str, route: Route, code: str | None, n_lega
     for _, seen in legacy.calls + router.calls:
         assert seen == args
     assert decisions(caplog) == [decision], "exactly one log line per decision"
+    assert signals(caplog) == [signal], "a hop logs the fallback signal it followed"
     assert all(SECRET not in r.getMessage() for r in caplog.records), "argument values logged"
     if code is not None:
         payload = json.loads(got.text)

@@ -105,6 +105,11 @@ def test_3b_unknown_tool_from_go(reg: ToolRegistry, use_async: bool) -> None:
     job, repo = run(llm, reg, use_async=use_async)
     assert len(llm.seen) == 1
     assert_critical(job, repo, "make_coffee", "Tool 'make_coffee' not found.")
+    info = job.critical_tool_failure_info
+    assert info is not None
+    assert info.details["message"] == "Tool 'make_coffee' not found.", "details.message = the cause"
+    assert info.details["type"] == "ToolNotFoundError"
+    assert job.execution_history[0].params == {"cups": 2}
 
 
 @pytest.mark.parametrize("use_async", MODES)
@@ -167,22 +172,23 @@ class Router:
         return {"ok": True, "text": f"router handled {name}"}
 
 
-# (id, tool, args, want route, want routing error)
+# (id, tool, args, want route, want routing error, want logged signal)
 GO_ROUTES = [
     ("go asks CHAT_SERVICE", "fallback", {"to": "CHAT_SERVICE", "reason": "PREVIEW_MODE"},
-     Route.CHAT_SERVICE, None),
+     Route.CHAT_SERVICE, None, "FALLBACK_REQUIRED"),
     ("go asks TOOL_ROUTER", "fallback", {"to": "TOOL_ROUTER", "reason": "NOT_HERE"},
-     Route.TOOL_ROUTER, None),
-    ("go lacks the tool", "not_in_go", {}, Route.TOOL_ROUTER, None),
-    ("go names no destination", "fallback", {"to": ""}, Route.ERROR, FALLBACK_DESTINATION_MISSING),
-    ("go success", "add", {"a": 1, "b": 1}, Route.PRIMARY, None),
+     Route.TOOL_ROUTER, None, "FALLBACK_REQUIRED"),
+    ("go lacks the tool", "not_in_go", {}, Route.TOOL_ROUTER, None, "HANDLER_NOT_FOUND"),
+    ("go names no destination", "fallback", {"to": ""}, Route.ERROR, FALLBACK_DESTINATION_MISSING,
+     None),
+    ("go success", "add", {"a": 1, "b": 1}, Route.PRIMARY, None, None),
 ]
 
 
-@pytest.mark.parametrize(("tool", "args", "route", "code"), [c[1:] for c in GO_ROUTES],
+@pytest.mark.parametrize(("tool", "args", "route", "code", "signal"), [c[1:] for c in GO_ROUTES],
                          ids=[c[0] for c in GO_ROUTES])
 def test_go_tool_requests_fallback(reg: ToolRegistry, tool: str, args: dict[str, Any],
-                                   route: Route, code: str | None,
+                                   route: Route, code: str | None, signal: str | None,
                                    caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="test.agent.sidecar")
     legacy_calls: list[dict[str, Any]] = []
@@ -200,6 +206,7 @@ def test_go_tool_requests_fallback(reg: ToolRegistry, tool: str, args: dict[str,
     assert router.calls == ([tool] if route is Route.TOOL_ROUTER else [])
     records = [r for r in caplog.records if r.name == "test.agent.sidecar"]
     assert len(records) == 1 and records[0].route == route.value  # type: ignore[attr-defined]
+    assert records[0].signal == signal  # type: ignore[attr-defined]
     assert fr.execute(tool, args).route is route, "the sync API routes the same way"
 
 

@@ -93,6 +93,19 @@ async def test_timeout_returns_timeout_payload_and_cancels(fake_server: FakeServ
 
 
 @pytest.mark.asyncio
+async def test_per_call_timeout_overrides_the_clients(fake_server: FakeServer) -> None:
+    async with AsyncClient(fake_server.url, call_timeout=30.0) as client:
+        res = await client.call_tool("hang", {}, timeout=0.1)
+        note = await fake_server.wait_for("notifications/cancelled")
+        ok = await client.call_tool("echo", {"value": "default"})
+    calls = [m for m in fake_server.received if m.get("method") == "tools/call"]
+    assert res.text == timeout_payload("hang")
+    assert [c["params"]["_meta"]["timeoutMs"] for c in calls] == [100, 30_000]
+    assert note["params"] == {"requestId": calls[0]["id"], "reason": "timeout"}
+    assert _value(ok.text) == "default"
+
+
+@pytest.mark.asyncio
 async def test_progress_callback_receives_every_step(fake_server: FakeServer) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
 

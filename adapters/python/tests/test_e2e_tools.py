@@ -146,6 +146,24 @@ def test_32_threads_x_200_calls_get_their_own_answers(client: Client) -> None:
     assert not any(th.is_alive() for th in pool)
 
 
+def test_registry_call_tool_through_asyncio_to_thread(sidecar: Sidecar) -> None:
+    """excelmanus's pattern: the sync registry.call_tool run by asyncio.to_thread
+    from many tasks at once, all on the one shared Client."""
+    import asyncio
+
+    calls = 300
+    with ToolRegistry.from_sidecar(sidecar) as reg:
+
+        def add(i: int) -> str:
+            return reg.call_tool("add", {"a": i, "b": 1000})
+
+        async def main() -> list[str]:
+            return list(await asyncio.gather(*(asyncio.to_thread(add, i) for i in range(calls))))
+
+        got = asyncio.run(main())
+    assert got == [f'{{"status": "success", "sum": {i + 1000}}}' for i in range(calls)]
+
+
 def test_result_bigger_than_the_frame_limit_is_truncated_not_1009(sidecar: Sidecar) -> None:
     max_size = 64 * 1024
     items, text = 20_000, "数据" * 10
@@ -164,14 +182,15 @@ def test_result_bigger_than_the_frame_limit_is_truncated_not_1009(sidecar: Sidec
 
 def test_registry_facade_returns_the_sidecars_exact_text(sidecar: Sidecar, sidecar_binary: pathlib.Path, workspace: pathlib.Path) -> None:
     reg = ToolRegistry.from_sidecar(sidecar)
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("add", {"a": 1, "b": 2}),
+        ("add", {"a": 1}),
+        ("fail", {"exception": "ValueError", "message": "坏了 📉\n", "cause": "原因"}),
+        ("fallback", {"to": "TOOL_ROUTER"}),
+        ("echo", {"value": "\u2028\x00"}),
+    ]
     with reg:
-        for tool, args in [
-            ("add", {"a": 1, "b": 2}),
-            ("add", {"a": 1}),
-            ("fail", {"exception": "ValueError", "message": "坏了 📉\n", "cause": "原因"}),
-            ("fallback", {"to": "TOOL_ROUTER"}),
-            ("echo", {"value": "\u2028\x00"}),
-        ]:
+        for tool, args in cases:
             cli = subprocess.run(
                 [str(sidecar_binary), "call", "--workspace", str(workspace), "--test-tools", tool, json.dumps(args)],
                 capture_output=True,

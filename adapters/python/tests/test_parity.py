@@ -161,7 +161,7 @@ def test_validation_payload_has_the_same_shape(client: Client, args: dict[str, A
 
 def test_not_found_and_not_allowed_raise_like_the_reference(client: Client, reference: ReferenceRegistry) -> None:
     facade = ToolRegistry(client)
-    for call_ref, call_go, ref_exc, go_exc in [
+    pairs: list[tuple[Callable[[], str], Callable[[], str], type[Exception], type[Exception]]] = [
         (lambda: reference.call_tool("nope", {}), lambda: facade.call_tool("nope", {}), ToolNotFoundError, SidecarNotFound),
         (
             lambda: reference.call_tool("ValueError", {}, tool_scope=["x"]),
@@ -169,7 +169,8 @@ def test_not_found_and_not_allowed_raise_like_the_reference(client: Client, refe
             ToolNotAllowedError,
             SidecarNotAllowed,
         ),
-    ]:
+    ]
+    for call_ref, call_go, ref_exc, go_exc in pairs:
         with pytest.raises(ref_exc) as ref_info:
             call_ref()
         with pytest.raises(go_exc) as go_info:

@@ -15,7 +15,7 @@ import pytest
 
 from registry_sidecar import LaunchError, Sidecar, find_binary
 from registry_sidecar.binary import _repository_build
-from registry_sidecar.sidecar import STDERR_TAIL_LINES, parse_handshake
+from registry_sidecar.sidecar import STDERR_TAIL_LINES, STOP_GRACE_SECONDS, parse_handshake
 
 FAKE = textwrap.dedent(
     """\
@@ -160,12 +160,28 @@ def test_stop_kills_a_child_that_ignores_sigterm(fake_bin: pathlib.Path, tmp_pat
     assert sc.stop() == -signal.SIGKILL  # idempotent
 
 
-def test_interpreter_exit_stops_the_sidecar(fake_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def test_context_exit_kills_a_stubborn_child_after_the_default_grace(fake_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    assert STOP_GRACE_SECONDS == 2.0
+    with Sidecar.launch(tmp_path, binary=fake_bin, env={"FAKE_MODE": "stubborn"}) as sc:
+        assert sc.alive
+        start = time.monotonic()
+    took = time.monotonic() - start
+    assert sc.returncode == -signal.SIGKILL
+    assert STOP_GRACE_SECONDS <= took < STOP_GRACE_SECONDS + 3
+
+
+@pytest.mark.parametrize(
+    "epilogue",
+    ["", "del sc; import gc; gc.collect()\n"],
+    ids=["kept", "dropped without stop"],
+)
+def test_interpreter_exit_stops_the_sidecar(fake_bin: pathlib.Path, tmp_path: pathlib.Path, epilogue: str) -> None:
     record = tmp_path / "record.json"
     script = (
         "import sys; from registry_sidecar import Sidecar\n"
         f"sc = Sidecar.launch({str(tmp_path)!r}, binary={str(fake_bin)!r}, env={{'FAKE_RECORD': {str(record)!r}}})\n"
         "print(sc.pid, flush=True)\n"
+        f"{epilogue}"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True)
     pid = int(out.stdout.strip())

@@ -9,6 +9,7 @@ from ._recovery import CLOSE_TIMEOUT
 from ._wire import READ_CHUNK, Wire
 from .errors import SidecarConnectionError
 
+
 class Lost(Exception):
     """Internal: the connection dropped while a request was pending."""
 
@@ -124,5 +125,6 @@ class Conn(asyncio.BufferedProtocol):
             self.abort()
 
     def abort(self) -> None:
+        """Drop the socket at once, without a closing handshake."""
         if self.transport is not None:
             self.transport.abort()

@@ -50,6 +50,7 @@ class Waiter:
 
     @property
     def done(self) -> bool:
+        """Whether the request has its answer or its error."""
         return self.msg is not None or self.error is not None
 
 

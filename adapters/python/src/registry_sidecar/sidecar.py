@@ -13,8 +13,7 @@ import selectors
 import subprocess
 import threading
 import time
-import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import IO, Final
 
@@ -101,10 +100,19 @@ class _StreamTail:
             return list(self._lines)
 
 
-def _stop_at_exit(ref: weakref.ref[Sidecar]) -> None:
-    sidecar = ref()
-    if sidecar is not None:
-        sidecar.stop()
+def _stop_process(proc: subprocess.Popen[bytes], grace: float) -> int:
+    """Stop proc: SIGTERM, then SIGKILL after grace seconds; return its exit
+    status. Also the interpreter-exit hook, which holds the process itself
+    (not the Sidecar), so a Sidecar dropped without stop() is still stopped."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            _log.warning("registry-sidecar ignored SIGTERM; killing it", extra={"pid": proc.pid})
+            proc.kill()
+            proc.wait()
+    return proc.returncode
 
 
 class Sidecar:
@@ -134,8 +142,8 @@ class Sidecar:
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: _StreamTail | None = None
         self._url = ""
-        # One callable per instance, so atexit.unregister removes only ours.
-        self._atexit_cb = functools.partial(_stop_at_exit, weakref.ref(self))
+        # The interpreter-exit hook of the running process (see start).
+        self._atexit_cb: Callable[[], int] | None = None
 
     @classmethod
     def launch(
@@ -234,6 +242,9 @@ class Sidecar:
                 self._kill()
                 raise LaunchError(f"{exc}{self._quote_stderr()}") from None
             _StreamTail(proc.stdout, f"registry-sidecar-stdout-{proc.pid}", STDERR_TAIL_LINES)
+            # One callable per process, so atexit.unregister removes only
+            # this one; it references the process, not self.
+            self._atexit_cb = functools.partial(_stop_process, proc, STOP_GRACE_SECONDS)
             atexit.register(self._atexit_cb)
             _log.info("registry-sidecar started", extra={"pid": proc.pid})
 
@@ -288,16 +299,10 @@ class Sidecar:
             proc = self._proc
             if proc is None:
                 return None
-            atexit.unregister(self._atexit_cb)
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=grace)
-                except subprocess.TimeoutExpired:
-                    _log.warning("registry-sidecar ignored SIGTERM; killing it", extra={"pid": proc.pid})
-                    proc.kill()
-                    proc.wait()
-            return proc.returncode
+            if self._atexit_cb is not None:
+                atexit.unregister(self._atexit_cb)
+                self._atexit_cb = None
+            return _stop_process(proc, grace)
 
     def restart(self) -> str:
         """Stop the process if it runs, start a new one with the same

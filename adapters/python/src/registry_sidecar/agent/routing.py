@@ -21,7 +21,9 @@ Routing errors are returned as execution-family error payloads
 (``{"status": "error", "error_code": "FALLBACK_LOOP", "tool": ..., "exception":
 "ToolError", "message": ...}``); the executor treats them as critical. Every
 decision logs one line on the injected ``logging.Logger`` with the fields
-``tool``, ``route`` and ``decision`` in ``extra`` (argument values are never logged).
+``tool``, ``route``, ``decision`` and ``signal`` (a hop's fallback ``error``:
+``FALLBACK_REQUIRED``, or ``HANDLER_NOT_FOUND`` for a tool the primary lacks;
+else None) in ``extra`` (argument values are never logged).
 """
 
 from __future__ import annotations
@@ -193,12 +195,13 @@ class FallbackRouter:
                                   f"Tool '{name}' asked for a CHAT_SERVICE fallback, "
                                   "but no legacy handler implements it.")
             self._decide(logging.INFO, name, Route.CHAT_SERVICE, "fallback",
-                         "tool %r: fallback to CHAT_SERVICE legacy handler (reason %s)",
-                         name, reason)
+                         "tool %r: fallback to CHAT_SERVICE legacy handler (%s, reason %s)",
+                         name, result["error"], reason, signal=result["error"])
             return _Hop(Route.CHAT_SERVICE, str(reason))
         if dest == TOOL_ROUTER and self._router is not None:
             self._decide(logging.INFO, name, Route.TOOL_ROUTER, "fallback",
-                         "tool %r: fallback to TOOL_ROUTER (reason %s)", name, reason)
+                         "tool %r: fallback to TOOL_ROUTER (%s, reason %s)", name,
+                         result["error"], reason, signal=result["error"])
             return _Hop(Route.TOOL_ROUTER, str(reason))
         if dest == TOOL_ROUTER:
             why = "no router is configured"
@@ -233,9 +236,10 @@ class FallbackRouter:
         return RoutedResult(text, normalize_tool_result(name, payload), Route.ERROR, code)
 
     def _decide(self, level: int, name: str, route: Route, decision: str, msg: str,
-                *args: object) -> None:
+                *args: object, signal: object = None) -> None:
         self._log.log(level, "routing: " + msg, *args,
-                      extra={"tool": name, "route": route.value, "decision": decision})
+                      extra={"tool": name, "route": route.value, "decision": decision,
+                             "signal": signal})
 
 
 def _text(raw: object, result: Mapping[str, Any]) -> str:
