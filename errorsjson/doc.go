@@ -22,8 +22,9 @@
 // Infinity included) into Object, so re-encoding keeps key order.
 //
 // Go strings that are not valid UTF-8 cannot exist in Python; the encoder
-// replaces each invalid byte with U+FFFD, as Python's
-// bytes.decode("utf-8", "replace") does.
+// replaces each maximal ill-formed subpart with one U+FFFD, exactly as
+// Python's bytes.decode("utf-8", "replace") does (the corpus pins this
+// with byte strings decoded by Python itself).
 //
 // Payload constructors cover every row of the error-code table (Execution,
 // NotFound, NotAllowed, Timeout, Cancelled, Internal, Unavailable), the

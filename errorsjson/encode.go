@@ -254,7 +254,10 @@ const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string literal the way json.dumps with
 // ensure_ascii=False writes it: only '"', '\\' and U+0000-U+001F are
-// escaped; invalid UTF-8 bytes become U+FFFD.
+// escaped. Invalid UTF-8 becomes U+FFFD the way Python's
+// bytes.decode("utf-8", "replace") does it: one U+FFFD per maximal
+// subpart, so a truncated multi-byte sequence ("\xe4\xb8") is one U+FFFD
+// and a byte that can start nothing ("\xff", "\xc0") is one each.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -292,7 +295,7 @@ func AppendString(dst []byte, s string) []byte {
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\ufffd"...)
-			i++
+			i += invalidLen(s[i:])
 			start = i
 			continue
 		}
@@ -300,4 +303,37 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// invalidLen is the length of the maximal subpart of an ill-formed UTF-8
+// sequence at the start of s (Unicode §3.9, Table 3-7): the lead byte plus
+// every following byte that could still continue a well-formed sequence.
+// CPython's UTF-8 decoder replaces exactly that many bytes with one U+FFFD.
+// s must start with an invalid sequence.
+func invalidLen(s string) int {
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch b := s[0]; {
+	case b >= 0xC2 && b <= 0xDF:
+		need = 1
+	case b == 0xE0:
+		lo, need = 0xA0, 2
+	case b == 0xED:
+		hi, need = 0x9F, 2
+	case b >= 0xE1 && b <= 0xEF:
+		need = 2
+	case b == 0xF0:
+		lo, need = 0x90, 3
+	case b == 0xF4:
+		hi, need = 0x8F, 3
+	case b >= 0xF1 && b <= 0xF3:
+		need = 3
+	}
+	n := 1
+	for ; n <= need && n < len(s); n++ {
+		if c := s[n]; c < lo || c > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF // only the second byte has a narrowed range
+	}
+	return n
 }

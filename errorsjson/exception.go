@@ -20,9 +20,14 @@ type pyError struct {
 	err  error
 }
 
-func (e *pyError) Error() string           { return e.msg }
+// Error returns the message, as str(exc) does in Python.
+func (e *pyError) Error() string { return e.msg }
+
+// PythonException returns the exception class name.
 func (e *pyError) PythonException() string { return e.name }
-func (e *pyError) Unwrap() error           { return e.err }
+
+// Unwrap returns the cause given to ExceptionFrom, or nil.
+func (e *pyError) Unwrap() error { return e.err }
 
 // Exception returns an error whose Python exception name is name and whose
 // text is msg, like raising name(msg) in Python.
@@ -68,7 +73,10 @@ func ExceptionName(err error) string {
 // fatalError marks a tool error as non-recoverable.
 type fatalError struct{ err error }
 
+// Error returns the marked error's text unchanged.
 func (e *fatalError) Error() string { return e.err.Error() }
+
+// Unwrap returns the marked error.
 func (e *fatalError) Unwrap() error { return e.err }
 
 // Fatal marks err as non-recoverable: the registry reports it as

@@ -1,11 +1,13 @@
 package errorsjson_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -81,5 +83,70 @@ func FuzzDecodeOrdered(f *testing.F) {
 		text2, err := errorsjson.Marshal(again)
 		require.NoError(t, err)
 		assert.Equal(t, string(text), string(text2))
+	})
+}
+
+// FuzzAppendFloat: every float64 bit pattern encodes deterministically as
+// text that json.loads reads back to the same float (NaN and Infinity as
+// json.dumps spells them), in repr's notation: scientific exactly when the
+// magnitude is below 1e-4 or at least 1e16, otherwise with a '.'.
+func FuzzAppendFloat(f *testing.F) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1e-5, 1e-4, 1e15, 1e16, 0.1 + 0.2, 5e-324, math.MaxFloat64, math.Inf(1), math.NaN()} {
+		f.Add(math.Float64bits(v))
+	}
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		v := math.Float64frombits(bits)
+		out := errorsjson.AppendFloat(nil, v)
+		require.Equal(t, out, errorsjson.AppendFloat(nil, v), "not deterministic")
+		back, err := errorsjson.DecodeOrdered(out)
+		require.NoError(t, err, "%q", out)
+		var got float64
+		switch b := back.(type) {
+		case float64: // NaN and the infinities
+			got = b
+		case json.Number:
+			got, err = b.Float64()
+			require.NoError(t, err, "%q", out)
+		default:
+			t.Fatalf("%q decoded as %T", out, back)
+		}
+		if math.IsNaN(v) {
+			require.True(t, math.IsNaN(got), "%q", out)
+			return
+		}
+		require.Equal(t, bits, math.Float64bits(got), "%q does not round-trip", out)
+		if math.IsInf(v, 0) {
+			return
+		}
+		abs := math.Abs(v)
+		sci := abs != 0 && (abs < 1e-4 || abs >= 1e16)
+		require.Equal(t, sci, bytes.ContainsAny(out, "e"), "%q", out)
+		require.True(t, sci || bytes.Contains(out, []byte(".")), "%q has no '.'", out)
+	})
+}
+
+// FuzzAppendString: any Go string, valid UTF-8 or not, encodes as a JSON
+// string literal that parses back; valid text comes back unchanged, and
+// only '"', '\\' and U+0000-U+001F are escaped.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a\"b\\c", "\x00\x1f\x7f", "\u2028\u2029", "表😀", "\xe4\xb8", "\xff\xfe", "\xf0\x9f\x98x", "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := errorsjson.AppendString(nil, s)
+		require.Equal(t, out, errorsjson.AppendString(nil, s), "not deterministic")
+		require.True(t, utf8.Valid(out), "output is not UTF-8: %q", out)
+		var back string
+		require.NoError(t, json.Unmarshal(out, &back), "%q", out)
+		if utf8.ValidString(s) {
+			require.Equal(t, s, back)
+		} else {
+			// Every invalid byte is covered by one U+FFFD at most.
+			require.LessOrEqual(t, utf8.RuneCountInString(back), len(s))
+			require.Contains(t, back, "\ufffd")
+		}
+		for _, c := range out[1 : len(out)-1] {
+			require.GreaterOrEqual(t, c, byte(0x20), "raw control byte in %q", out)
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package errorsjson_test
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -95,6 +96,13 @@ func rebuild(raw json.RawMessage) (any, error) {
 		var s string
 		err := json.Unmarshal(node[1], &s)
 		return s, err
+	case "bytes":
+		var h string
+		if err := json.Unmarshal(node[1], &h); err != nil {
+			return nil, err
+		}
+		b, err := hex.DecodeString(h)
+		return string(b), err
 	case "int":
 		var s string
 		if err := json.Unmarshal(node[1], &s); err != nil {

@@ -104,15 +104,26 @@ func (r *Registry) run(ctx context.Context, e *entry, args []byte, cc *callConfi
 	}
 }
 
+// errGoexit is the panic value reported for a tool that ended its
+// goroutine with runtime.Goexit (say, t.FailNow in a shared helper) instead of
+// returning: the caller gets TOOL_INTERNAL_ERROR at once, not a timeout.
+var errGoexit = errors.New("tool exited without returning (runtime.Goexit)")
+
 // invoke runs the tool function and recovers its panic.
 func (r *Registry) invoke(ctx context.Context, e *entry, args []byte, done chan<- outcome) {
+	returned := false
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		if p == nil && !returned {
+			p = errGoexit // recover is nil during Goexit
+		}
+		if p != nil {
 			r.cfg.log.WithFields(logrus.Fields{"tool": e.tool.Name, "panic": fmt.Sprint(p), "stack": string(debug.Stack())}).Error("tool panicked")
 			done <- outcome{value: p, panicked: true}
 		}
 	}()
 	v, err := e.tool.Func(ctx, args)
+	returned = true
 	done <- outcome{value: v, err: err}
 }
 

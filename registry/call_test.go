@@ -9,9 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -85,6 +88,10 @@ func testRegistry(t *testing.T) *registry.Registry {
 			return nil, fmt.Errorf("waiting for lock: %w", context.DeadlineExceeded)
 		}},
 		{Name: "unencodable", Func: func(context.Context, json.RawMessage) (any, error) { return make(chan int), nil }},
+		{Name: "goexit", Func: func(context.Context, json.RawMessage) (any, error) {
+			runtime.Goexit()
+			return "unreachable", nil
+		}},
 	}
 	for _, tool := range tools {
 		require.NoError(t, reg.Register(tool))
@@ -133,6 +140,9 @@ func TestCallToolGolden(t *testing.T) {
 		{name: "panic_string", tool: "panic_string", args: `{}`, code: errorsjson.CodeInternal, isError: true},
 		{name: "panic_error", tool: "panic_error", args: `{}`, code: errorsjson.CodeInternal, isError: true},
 		{name: "panic_nil_deref", tool: "panic_nil_deref", args: `{}`, code: errorsjson.CodeInternal, isError: true},
+		// Without the Goexit guard this would wait out the 60 s default
+		// deadline and answer TOOL_TIMEOUT.
+		{name: "tool_goexit", tool: "goexit", args: `{}`, code: errorsjson.CodeInternal, isError: true},
 		{name: "deadline_tool_ignores_ctx", tool: "ignores_ctx", args: `{}`, opts: []registry.CallOption{registry.WithTimeout(shortTimeout)}, code: errorsjson.CodeTimeout, isError: true},
 		{name: "deadline_tool_returns_ctx_err", tool: "returns_ctx_err", args: `{}`, opts: []registry.CallOption{registry.WithTimeout(shortTimeout)}, code: errorsjson.CodeTimeout, isError: true},
 		{name: "caller_deadline", tool: "ignores_ctx", args: `{}`, code: errorsjson.CodeTimeout, isError: true},
@@ -262,4 +272,28 @@ func checkGolden(t *testing.T, name, got string) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run `go test ./registry -run Golden -update`")
 	assert.Equal(t, string(want), got)
+}
+
+// TestCallToolPanicStackLoggedNotSent: a panic's stack goes to the injected
+// logger at error level and never into the payload the model reads.
+func TestCallToolPanicStackLoggedNotSent(t *testing.T) {
+	log, hook := logtest.NewNullLogger()
+	reg := registry.New(registry.WithLogger(log))
+	require.NoError(t, reg.Register(registry.Tool{Name: "boom", Func: func(context.Context, json.RawMessage) (any, error) {
+		var m map[string]int
+		m["x"] = 1 // assignment to entry in nil map
+		return nil, nil
+	}}))
+	res := reg.CallTool(context.Background(), "boom", []byte(`{"secret": "s3cr3t"}`))
+	require.Equal(t, errorsjson.CodeInternal, res.Code, res.Text)
+	assert.NotContains(t, res.Text, "goroutine")
+	assert.NotContains(t, res.Text, "call_test.go")
+	entries := hook.AllEntries()
+	require.Len(t, entries, 1)
+	assert.Equal(t, logrus.ErrorLevel, entries[0].Level)
+	assert.Equal(t, "boom", entries[0].Data["tool"])
+	assert.Contains(t, entries[0].Data["stack"], "call_test.go", "the stack names the panicking line")
+	for _, e := range entries {
+		assert.NotContains(t, fmt.Sprint(e.Data), "s3cr3t", "argument values are never logged")
+	}
 }

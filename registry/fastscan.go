@@ -68,8 +68,14 @@ func (sc *scanner) value(s *fastSchema, depth int) bool {
 	case sc.lit("null"):
 		kind, ok = tNull, true
 	}
-	if !ok || s == nil || s.types == 0 {
+	if !ok || s == nil {
 		return ok
+	}
+	if s.enum != nil && kind != tString {
+		return false // the enum lists strings only: no other value is in it
+	}
+	if s.types == 0 {
+		return true
 	}
 	if kind == tInteger {
 		return s.types&(tInteger|tNumber) != 0

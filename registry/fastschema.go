@@ -46,11 +46,20 @@ var typeNames = map[string]typeSet{
 
 // annotations are keywords that never affect validity (format is an
 // annotation in draft 2020-12 unless format assertion is switched on,
-// which this registry does not do).
+// which this registry does not do). "$schema" is not one: an older draft
+// changes what the subset means (drafts before 2019-09 assert format), so
+// only the 2020-12 meta-schema keeps the fast path (see draft2020).
 var annotations = map[string]bool{
 	"description": true, "title": true, "default": true, "examples": true,
-	"$schema": true, "$comment": true, "format": true, "deprecated": true,
+	"$comment": true, "format": true, "deprecated": true,
 	"readOnly": true, "writeOnly": true,
+}
+
+// draft2020 are the "$schema" values under which the fast subset means
+// what the registry's default draft (2020-12) says.
+var draft2020 = map[string]bool{
+	"https://json-schema.org/draft/2020-12/schema":  true,
+	"https://json-schema.org/draft/2020-12/schema#": true,
 }
 
 // maxFastRequired bounds the required list the fast path tracks in a bitmask.
@@ -80,6 +89,9 @@ func compileFast(doc any) *fastSchema {
 
 func (s *fastSchema) keyword(k string, v any) bool {
 	switch k {
+	case "$schema":
+		uri, _ := v.(string)
+		return draft2020[uri]
 	case "type":
 		return s.setTypes(v)
 	case "properties":

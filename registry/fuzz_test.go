@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,12 +25,16 @@ const fuzzSchema = `{"type": "object", "properties": {
   "o": {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"], "additionalProperties": {"type": "integer"}}
 }, "required": ["s"], "additionalProperties": false}`
 
-func fuzzSeeds(f *testing.F) {
+// seeder is the part of *testing.F that fuzzSeeds uses.
+type seeder interface{ Add(args ...any) }
+
+func fuzzSeeds(f seeder) {
 	for _, s := range []string{
 		`{"s": "ab"}`, `{"s": "表😀", "e": "x", "n": -1.5, "i": 10, "b": null, "l": [1], "o": {"k": "v", "z": 1}}`,
 		`{"s": "ab", "n": 1e400}`, `{"s": "a\u0062"}`, `{"s": "ab", "s": ""}`, `{"s": "ab", "i": 1.0}`,
 		`{"s": "\xff"}`, `{}`, `[]`, `null`, ``, `{"s": "ab",}`, `{"s": "ab"} x`, `{"\u0073": "ab"}`,
 		`{"s": "ab", "l": []}`, `{"s": "ab", "o": {"z": 1}}`, `{"s": "ab", "i": 0}`, `{"s": "ab", "n": 100}`,
+		`{"s": "ab", "e": 1}`, `{"s": "ab", "e": null}`, `{"s": "ab", "e": ["x"]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -55,10 +60,40 @@ func FuzzFastSchema(f *testing.F) {
 	})
 }
 
-// FuzzCallTool: CallTool never panics and always answers a JSON object
-// with a status that agrees with Result.
-func FuzzCallTool(f *testing.F) {
+// fuzzArgSeeds are the argument seeds as strings, for targets that take
+// more than the argument bytes.
+func fuzzArgSeeds() []string {
+	var out []string
+	f := &seedCollector{}
 	fuzzSeeds(f)
+	for _, b := range f.seeds {
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// seedCollector captures fuzzSeeds' corpus without a *testing.F.
+type seedCollector struct{ seeds [][]byte }
+
+func (c *seedCollector) Add(args ...any) { c.seeds = append(c.seeds, args[0].([]byte)) }
+
+// FuzzCallTool: over (tool name, argument bytes, scope), CallTool never
+// panics and always answers a JSON object whose status and error_code agree
+// with Result. A tool that does not panic never yields TOOL_INTERNAL_ERROR
+// (CallTool's own last-resort recover would otherwise hide a registry bug),
+// the scope is checked before the lookup, and an unknown name is
+// TOOL_NOT_FOUND.
+func FuzzCallTool(f *testing.F) {
+	for _, args := range fuzzArgSeeds() {
+		for _, name := range []string{"strict", "open", "panics", ""} {
+			f.Add(name, []byte(args), "", false)
+		}
+		f.Add("open", []byte(args), "strict", true)
+		f.Add(args, []byte(args), args, true)
+	}
+	f.Add("open", []byte(`{}`), "", true)
+	f.Add("nope", []byte(`{}`), "strict", true)
+	f.Add("strict", []byte(`{"s": "ab"}`), "open,strict", true)
 	r := New(WithMaxResultChars(200))
 	echo := func(_ context.Context, args json.RawMessage) (any, error) {
 		return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "echo", Value: args}}, nil
@@ -70,26 +105,41 @@ func FuzzCallTool(f *testing.F) {
 	} {
 		require.NoError(f, r.Register(tool))
 	}
-	f.Fuzz(func(t *testing.T, args []byte) {
-		for _, call := range []struct {
-			name  string
-			scope []string
-		}{{"strict", nil}, {"open", nil}, {"panics", nil}, {string(args), nil}, {"open", []string{"strict"}}, {"open", []string{string(args)}}} {
-			res := r.CallTool(context.Background(), call.name, args, WithScope(call.scope))
-			// Python's json.loads grammar: an argument number past
-			// float64 comes back as Infinity, as Python writes it.
-			v, err := errorsjson.DecodeOrdered([]byte(res.Text))
-			require.NoError(t, err, "not JSON: %q", res.Text)
-			obj, ok := v.(errorsjson.Object)
-			require.True(t, ok, res.Text)
-			status, ok := obj.Get("status")
-			require.True(t, ok, res.Text)
-			require.Equal(t, res.IsError, status == "error", res.Text)
-			if res.IsError {
-				code, _ := obj.Get("error_code")
-				require.Equal(t, string(res.Code), code)
+	f.Fuzz(func(t *testing.T, name string, args []byte, scopeList string, scoped bool) {
+		var scope []string
+		if scoped {
+			scope = []string{}
+			if scopeList != "" {
+				scope = strings.Split(scopeList, ",")
 			}
-			require.False(t, bytes.Contains([]byte(res.Text), []byte("\n[结果已截断")), "object cut as plain text: %q", res.Text)
+		}
+		res := r.CallTool(context.Background(), name, args, WithScope(scope))
+		// Python's json.loads grammar: an argument number past
+		// float64 comes back as Infinity, as Python writes it.
+		v, err := errorsjson.DecodeOrdered([]byte(res.Text))
+		require.NoError(t, err, "not JSON: %q", res.Text)
+		obj, ok := v.(errorsjson.Object)
+		require.True(t, ok, res.Text)
+		status, ok := obj.Get("status")
+		require.True(t, ok, res.Text)
+		require.Equal(t, res.IsError, status == "error", res.Text)
+		require.False(t, bytes.Contains([]byte(res.Text), []byte("\n[结果已截断")), "object cut as plain text: %q", res.Text)
+		if !res.IsError {
+			return
+		}
+		code, _ := obj.Get("error_code")
+		require.Equal(t, string(res.Code), code)
+		inScope := !scoped || slices.Contains(scope, name)
+		_, known := r.Tool(name)
+		switch {
+		case !inScope:
+			require.Equal(t, errorsjson.CodeNotAllowed, res.Code, res.Text)
+		case !known:
+			require.Equal(t, errorsjson.CodeNotFound, res.Code, res.Text)
+		case name == "panics" && res.Code != errorsjson.CodeArgumentValidation:
+			require.Equal(t, errorsjson.CodeInternal, res.Code, res.Text)
+		default:
+			require.Equal(t, errorsjson.CodeArgumentValidation, res.Code, "a tool that returns cleanly: %s", res.Text)
 		}
 	})
 }

@@ -58,8 +58,10 @@ func New(opts ...Option) *Registry {
 	return &Registry{cfg: cfg, tools: map[string]*entry{}}
 }
 
+// discard is the io.Writer of the default logger: logs go nowhere.
 type discard struct{}
 
+// Write drops p.
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // Register adds t. It refuses a duplicate name, a tool without a name or

@@ -31,7 +31,7 @@ func validate(sch *jsonschema.Schema, inst any) []string {
 				// Collected from a map: sort for a stable message.
 				sort.Strings(ap.Properties)
 			}
-			leaves = append(leaves, leaf{e.InstanceLocation, instancePath(e.InstanceLocation) + ": " + e.ErrorKind.LocalizedString(p)})
+			leaves = append(leaves, leaf{e.InstanceLocation, instancePath(e.InstanceLocation, inst) + ": " + e.ErrorKind.LocalizedString(p)})
 			return
 		}
 		for _, c := range e.Causes {
@@ -79,18 +79,50 @@ func compareLocations(a, b []string) int {
 	return len(a) - len(b)
 }
 
-// instancePath renders a JSON pointer as a JSONPath like $.a.b[2].
-func instancePath(loc []string) string {
+// instancePath renders a JSON pointer into inst as a JSONPath like
+// $.a.b[2]. Whether a token is an array index is read from the instance
+// itself, so an object key "2" stays a key ($.a.2); a key that would not
+// read back as one name (empty, or holding '.', '[', ']', quotes,
+// backslashes, spaces or controls) is bracketed: $['a.b'].
+func instancePath(loc []string, inst any) string {
 	var b strings.Builder
 	b.WriteByte('$')
+	node := inst
 	for _, tok := range loc {
-		if _, err := strconv.Atoi(tok); err == nil {
+		switch n := node.(type) {
+		case []any:
 			b.WriteString("[" + tok + "]")
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n) {
+				node = n[i]
+			} else {
+				node = nil
+			}
+			continue
+		case map[string]any:
+			node = n[tok]
+		default:
+			node = nil
+		}
+		if plainKey(tok) {
+			b.WriteString("." + tok)
 			continue
 		}
-		b.WriteString("." + tok)
+		b.WriteString("['" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(tok) + "']")
 	}
 	return b.String()
+}
+
+// plainKey reports whether key can follow a '.' in a JSONPath unquoted.
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, c := range key {
+		if c <= ' ' || c == 0x7f || strings.ContainsRune(`.[]'"\`, c) {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -36,6 +36,8 @@ GOLDEN_GLOBS = ("errorsjson/testdata/*.golden", "registry/testdata/*.golden")
 #   ["null", null] ["bool", b] ["int", "<decimal>"] ["float", "<float.hex()>"]
 #   ["str", s] ["list", [typed...]] ["obj", [[key, typed]...]]
 #   ["struct", [name, [[json_key, typed]...]]]  -- a Go struct the test knows
+#   ["bytes", "<hex>"]  -- a Go string holding these bytes, possibly not
+#                          UTF-8; Python sees bytes.decode("utf-8", "replace")
 Typed = List[Any]
 Case = Tuple[str, Any, Typed]
 
@@ -77,8 +79,26 @@ class GoStruct:
         return ["struct", [self.name, [[k, typed_any(v)] for k, v in self.pairs]]]
 
 
+class GoBytes:
+    """A Go string made of raw bytes that need not be valid UTF-8.
+
+    Python cannot hold such a string; the encoder's documented decision is
+    to write what bytes.decode("utf-8", "replace") gives, so that is the
+    expected text.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def plain(self) -> str:
+        return self.data.decode("utf-8", "replace")
+
+    def typed(self) -> Typed:
+        return ["bytes", self.data.hex()]
+
+
 def plain(v: Any) -> Any:
-    if isinstance(v, GoStruct):
+    if isinstance(v, (GoStruct, GoBytes)):
         return v.plain()
     if isinstance(v, list):
         return [plain(x) for x in v]
@@ -88,7 +108,7 @@ def plain(v: Any) -> Any:
 
 
 def typed_any(v: Any) -> Typed:
-    if isinstance(v, GoStruct):
+    if isinstance(v, (GoStruct, GoBytes)):
         return v.typed()
     if isinstance(v, list):
         return ["list", [typed_any(x) for x in v]]
@@ -312,9 +332,35 @@ def struct_cases() -> List[Tuple[str, Any]]:
     ]
 
 
+def invalid_utf8_cases() -> List[Tuple[str, Any]]:
+    """Go strings that are not UTF-8: every kind of ill-formed subpart."""
+    named = {
+        "lone 0xFF": b"a\xffb",
+        "0xFF 0xFE": b"\xff\xfe",
+        "lone continuation": b"x\x80y",
+        "overlong C0 AF": b"\xc0\xaf",
+        "truncated 2-byte at end": b"ab\xc3",
+        "truncated 3-byte at end": b"\xe4\xb8",
+        "truncated 3-byte before ASCII": b"\xe4\xb8x",
+        "truncated 4-byte emoji": b"\xf0\x9f\x98",
+        "truncated 4-byte then CJK": b"\xf0\x9f\x98\xe4\xb8\xad",
+        "surrogate encoded ED A0 80": b"\xed\xa0\x80",
+        "overlong E0 80 80": b"\xe0\x80\x80",
+        "overlong F0 80 80 80": b"\xf0\x80\x80\x80",
+        "above U+10FFFF F4 90": b"\xf4\x90\x80\x80",
+        "F5 lead": b"\xf5\x80",
+        "invalid between escapes": b"\"\xff\n\xe4\xb8\\",
+        "invalid around valid CJK": b"\xff\xe4\xb8\xad\xe6\x96",
+    }
+    out: List[Tuple[str, Any]] = [(k, GoBytes(v)) for k, v in named.items()]
+    out.append(("object key and value not UTF-8", {"k": GoBytes(b"\xe4\xb8"), "list": [GoBytes(b"\xc3"), "ok"]}))
+    return out
+
+
 def build_cases() -> List[dict]:
     groups: List[Callable[[], List[Tuple[str, Any]]]] = [
         string_cases, float_cases, int_cases, nesting_cases, object_cases, struct_cases,
+        invalid_utf8_cases,
     ]
     cases: List[dict] = []
     seen = set()

@@ -1,0 +1,44 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestViolationPaths: instance paths come from the instance, so an array
+// index, an object key that looks like one and a key that needs quoting
+// each read back unambiguously.
+func TestViolationPaths(t *testing.T) {
+	schema := `{"type": "object", "properties": {
+	  "a": {"type": "object", "properties": {"b": {"type": "array", "items": {"type": "integer"}}}},
+	  "m": {"type": "object", "additionalProperties": {"type": "integer"}},
+	  "rows": {"type": "array", "items": {"type": "array", "items": {"type": "string", "maxLength": 2}}}
+	}}`
+	e, err := compileEntry(Tool{Name: "t", InputSchema: json.RawMessage(schema), Func: func(context.Context, json.RawMessage) (any, error) { return nil, nil }})
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		args string
+		want []string
+	}{
+		{"array index", `{"a": {"b": [1, 2, "three"]}}`, []string{"$.a.b[2]: got string, want integer"}},
+		{"numeric object key is a key", `{"m": {"2": "x"}}`, []string{"$.m.2: got string, want integer"}},
+		{"dotted key is bracketed", `{"m": {"a.b": "x"}}`, []string{"$.m['a.b']: got string, want integer"}},
+		{"quote and backslash escaped", `{"m": {"it's\\": "x"}}`, []string{`$.m['it\'s\\']: got string, want integer`}},
+		{"empty key is bracketed", `{"m": {"": "x"}}`, []string{"$.m['']: got string, want integer"}},
+		{"CJK key stays plain", `{"m": {"工作表": "x"}}`, []string{"$.m.工作表: got string, want integer"}},
+		{"nested arrays, code points", `{"rows": [["ab"], ["ok", "表格😀"]]}`, []string{"$.rows[1][1]: maxLength: got 3, want 2"}},
+		{"indices sort numerically", `{"a": {"b": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, "10", "2"]}}`, []string{"$.a.b[10]: got string, want integer", "$.a.b[11]: got string, want integer"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			inst, _, violations := parseArguments([]byte(tc.args))
+			require.Nil(t, violations)
+			assert.Equal(t, tc.want, validate(e.schema, inst))
+		})
+	}
+}
