@@ -53,9 +53,27 @@ func validate(sch *jsonschema.Schema, inst any) []string {
 	})
 	out := make([]string, len(leaves))
 	for i, l := range leaves {
-		out[i] = l.text
+		out[i] = clipViolation(l.text)
 	}
 	return out
+}
+
+// maxViolationChars caps one violation line in code points. Some messages
+// quote the offending argument ("'...' does not match pattern"), and an
+// agent may send megabytes; the model needs the gist, not the value back.
+const maxViolationChars = 300
+
+// clipViolation shortens text to maxViolationChars code points, marking the
+// cut with an ellipsis.
+func clipViolation(text string) string {
+	n := 0
+	for i := range text {
+		if n == maxViolationChars-1 {
+			return text[:i] + "…"
+		}
+		n++
+	}
+	return text
 }
 
 // leaf is one violation with its instance location.

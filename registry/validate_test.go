@@ -3,8 +3,11 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -41,4 +44,28 @@ func TestViolationPaths(t *testing.T) {
 			assert.Equal(t, tc.want, validate(e.schema, inst))
 		})
 	}
+}
+
+// TestValidationPayloadClipsQuotedValues: a huge argument quoted by a
+// violation message (pattern) does not come back whole in the payload.
+func TestValidationPayloadClipsQuotedValues(t *testing.T) {
+	reg := New()
+	require.NoError(t, reg.Register(Tool{
+		Name:        "p",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"s": {"type": "string", "pattern": "^[a-z]+$"}}}`),
+		Func:        func(context.Context, json.RawMessage) (any, error) { return "ok", nil },
+	}))
+	huge := strings.Repeat("数", 200_000) + "!"
+	args, err := json.Marshal(map[string]string{"s": huge})
+	require.NoError(t, err)
+	res := reg.CallTool(context.Background(), "p", args)
+	require.True(t, res.IsError)
+	assert.Equal(t, errorsjson.CodeArgumentValidation, res.Code)
+	var p errorsjson.ValidationPayload
+	require.NoError(t, json.Unmarshal([]byte(res.Text), &p))
+	require.Len(t, p.Violations, 1)
+	assert.True(t, strings.HasPrefix(p.Violations[0], "$.s: "), p.Violations[0])
+	assert.Equal(t, maxViolationChars, utf8.RuneCountInString(p.Violations[0]))
+	assert.True(t, strings.HasSuffix(p.Violations[0], "…"))
+	assert.Less(t, len(res.Text), 4000, "the payload stays small")
 }
