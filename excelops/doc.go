@@ -27,6 +27,11 @@
 //   - Reads stream the sheet XML with a byte-level scanner (fastread.go),
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows.
+//   - Dates read like openpyxl (dates.go): a number whose style has a date
+//     or time format (openpyxl's builtin table and is_date_format) comes
+//     back as the isoformat() text of openpyxl's value, in the 1900 system
+//     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
+//     negative serials and serials past 9999 stay numbers.
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
 //   - Parsed workbooks stay in memory between calls (WithCacheBudget,

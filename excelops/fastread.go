@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"html"
@@ -33,6 +32,11 @@ type rowReader struct {
 	vals           []any
 	closed         bool
 
+	// dates says which styles are dates (nil: none are); date is whether
+	// the current cell has one.
+	dates *dateStyles
+	date  bool
+
 	// encode mode: cells go straight into enc as JSON array items
 	// (Python json.dumps formatting), no boxed values at all.
 	encode bool
@@ -42,67 +46,6 @@ type rowReader struct {
 
 // errStop ends a row walk early without an error.
 var errStop = errors.New("stop")
-
-// sharedStrings loads the shared string table of the package as on disk.
-func (b *book) sharedStrings() ([]string, error) {
-	if b.sst != nil || b.zr == nil {
-		return b.sst, nil
-	}
-	zf := findPart(b.zr, "xl/sharedStrings.xml")
-	if zf == nil {
-		b.sst = []string{}
-		return b.sst, nil
-	}
-	rc, err := zf.Open()
-	if err != nil {
-		return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
-	}
-	defer rc.Close()
-	dec := xml.NewDecoder(bufio.NewReaderSize(rc, scanBufferSize))
-	var (
-		out   []string
-		cur   []byte
-		depth int // >0 inside a phonetic run, whose text is not the value
-		inT   bool
-		inSI  bool
-	)
-	for {
-		tok, err := dec.RawToken()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "si":
-				inSI, cur = true, cur[:0]
-			case "rPh":
-				depth++
-			case "t":
-				inT = inSI && depth == 0
-			}
-		case xml.EndElement:
-			switch t.Name.Local {
-			case "si":
-				out = append(out, string(cur))
-				inSI = false
-			case "rPh":
-				depth--
-			case "t":
-				inT = false
-			}
-		case xml.CharData:
-			if inT {
-				cur = append(cur, t...)
-			}
-		}
-	}
-	b.sst = out
-	return out, nil
-}
 
 // rows calls fn for every row from first to last (1-based, inclusive) that
 // holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
@@ -132,12 +75,19 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	if err != nil {
 		return err
 	}
+	ds, err := b.dateStyles()
+	if err != nil {
+		return err
+	}
 	rc, err := zf.Open()
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode}
+	if ds != nil && ds.isDate != nil {
+		rr.dates = ds
+	}
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -226,6 +176,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 				col = rr.col + 1
 			}
 			rr.col, rr.typ, rr.text, rr.inCell = col, attrValue(attrs, "t"), rr.text[:0], true
+			rr.date = rr.dates != nil && rr.dates.isDateStyle(attrs)
 			if bytes.HasSuffix(attrs, []byte("/")) {
 				rr.inCell = false
 			}
@@ -315,7 +266,11 @@ func (rr *rowReader) endCell() error {
 	case "b":
 		v = string(text) == "1" || string(text) == "true"
 	default:
-		v = numberValue(text)
+		if iso, ok := rr.dateValue(text); ok {
+			v = iso
+		} else {
+			v = numberValue(text)
+		}
 	}
 	idx := col - rr.c1
 	if rr.vals == nil && rr.c2 > 0 {
@@ -372,6 +327,9 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 	case "b":
 		rr.enc = strconv.AppendBool(rr.enc, string(text) == "1" || string(text) == "true")
 	default:
+		if rr.appendDate(text) {
+			return nil
+		}
 		s := string(text)
 		if !bytes.ContainsAny(text, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {

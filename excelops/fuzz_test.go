@@ -30,10 +30,28 @@ func FuzzScanSheet(f *testing.F) {
 func FuzzRowReader(f *testing.F) {
 	f.Add([]byte(`<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>a&amp;b</t></is></c><c r="C1"><v>1.5</v></c></row></sheetData>`))
 	f.Add([]byte(`<sheetData><row r="2"><c t="b"><v>1</v></c><c t="e"><v>#N/A</v></c></row>`))
+	f.Add([]byte(`<sheetData><row r="3"><c r="A3" s="2"><v>45322.5</v></c><c s="1"><v>-1</v></c><c s="99"><v>1e400</v></c></row></sheetData>`))
+	dates := &dateStyles{isDate: []bool{false, true, true}, date1904: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, encode := range []bool{false, true} {
-			rr := &rowReader{br: newBufReader(data), sst: []string{"x"}, c1: 1, c2: 5, encode: encode}
+			rr := &rowReader{br: newBufReader(data), sst: []string{"x"}, c1: 1, c2: 5, encode: encode, dates: dates}
 			_ = rr.walk(func(int, []any) error { return nil })
+		}
+	})
+}
+
+// FuzzDateStyles: styles.xml decoding and the number format classifier
+// never panic, and only the first section of a format code counts.
+func FuzzDateStyles(f *testing.F) {
+	f.Add([]byte(`<styleSheet><numFmts><numFmt numFmtId="164" formatCode="yyyy/mm/dd"/></numFmts><cellXfs><xf numFmtId="164"/><xf/></cellXfs></styleSheet>`))
+	f.Add([]byte(`[h]:mm:ss;"a"[Red]d\y_m`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = parseDateStyles(data)
+		code := string(data)
+		for _, tail := range []string{";yyyy", ";[h]", ";0"} {
+			if isDateFormat(code) != isDateFormat(code+tail) || isDurationFormat(code) != isDurationFormat(code+tail) {
+				t.Fatalf("%q: a later section %q changed the class", code, tail)
+			}
 		}
 	})
 }

@@ -246,6 +246,8 @@ type pkgSheet struct {
 type pkgIndex struct {
 	sheets    []pkgSheet // in workbook order
 	activeTab int
+	styles    string // the styles part, from the workbook's relationships
+	date1904  bool   // workbookPr date1904: the 1904 date system
 }
 
 // sheetParts reads workbook.xml and its relationships: the sheets in order,
@@ -264,6 +266,9 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		return nil, err
 	}
 	var wb struct {
+		Pr struct {
+			Date1904 string `xml:"date1904,attr"`
+		} `xml:"workbookPr"`
 		Views []struct {
 			ActiveTab int `xml:"activeTab,attr"`
 		} `xml:"bookViews>workbookView"`
@@ -282,6 +287,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		return nil, err
 	}
 	targets := map[string]string{}
+	styles := ""
 	for _, rel := range parseRels(relData) {
 		t := rel.Target
 		if strings.HasPrefix(t, "/") {
@@ -290,8 +296,13 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 			t = path.Join(path.Dir(wbPath), t)
 		}
 		targets[rel.ID] = t
+		if strings.HasSuffix(rel.Type, "/styles") {
+			styles = t
+		}
 	}
-	idx := &pkgIndex{}
+	// openpyxl's Bool: "false", "f", "0" and "" are false, any other text true.
+	d := wb.Pr.Date1904
+	idx := &pkgIndex{styles: styles, date1904: d != "" && d != "false" && d != "f" && d != "0"}
 	if len(wb.Views) > 0 {
 		idx.activeTab = wb.Views[0].ActiveTab
 	}

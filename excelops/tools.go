@@ -28,7 +28,7 @@ func (s *Service) tools() []registry.Tool {
 		{"list_sheets", "List the sheets of an Excel workbook with their order and which one is active.",
 			`{"type": "object", "properties": {` + pFile + `}, "required": ["file_path"], "additionalProperties": false}`,
 			s.listSheets, readTimeout},
-		{"read_excel", "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging.",
+		{"read_excel", "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging; dates and times come back as ISO-8601 text.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"range": {"type": "string", "description": "Exact A1 range to read, e.g. \"A1:T100\"; omit for summary mode"},
 			"max_rows": {"type": "integer", "minimum": 1, "description": "Rows per page (summary default 50)"},

@@ -28,6 +28,7 @@ type book struct {
 	zr      *zip.Reader             // the package as it was on disk (nil for a new workbook)
 	index   *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
 	sst     []string                // shared strings as on disk, loaded by the first read
+	dates   *dateStyles             // date styles as on disk, loaded by the first read
 	extents map[string]*sheetExtent // sheets parsed for editing: their used range
 	tmpDir  string
 	created bool
@@ -334,7 +335,7 @@ func (b *book) save(ctx context.Context) error {
 // described the file as it was when opened (the package bytes, the sheet
 // index, shared strings) and the used ranges of sheets that no longer exist.
 func (b *book) settle() {
-	b.zr, b.index, b.sst, b.created = nil, nil, nil, false
+	b.zr, b.index, b.sst, b.dates, b.created = nil, nil, nil, nil, false
 	names := map[string]bool{}
 	for _, n := range b.f.GetSheetList() {
 		names[n] = true

@@ -6,6 +6,7 @@ the saved workbook with openpyxl, the peer most Python agents use.
 
 from __future__ import annotations
 
+import datetime
 import json
 import pathlib
 import subprocess
@@ -335,3 +336,67 @@ def test_read_excel_matches_openpyxl_on_varied_cells(sidecar_bin: pathlib.Path, 
         assert [None if v == "" else v for v in got_row] == [None if v == "" else v for v in want_row]
     assert got["values"][1][0] in (2**53, 2**53 + 1) and got["values"][2][2] == "bold part"
     assert got["values"][0][:2] == ["销售数据", "emoji 😀"] and got["values"][3][5] == "last"
+
+
+def iso(v: Any) -> Any:
+    """openpyxl's value as a JSON payload carries it: dates and times as isoformat() text."""
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    return v
+
+
+@pytest.mark.parametrize("epoch", ["1900", "1904"])
+def test_read_excel_matches_openpyxl_on_dates(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, epoch: str) -> None:
+    """A differential check of date handling against openpyxl on a workbook openpyxl wrote, in
+    both date systems: dates, datetimes (with milliseconds), times, the serials around Excel's
+    fictitious 1900-02-29, builtin and custom date formats, and number formats that must stay
+    numbers (percentage, plain, a duration, a negative serial under a date format)."""
+    from openpyxl.utils.datetime import CALENDAR_MAC_1904
+
+    wb = openpyxl.Workbook()
+    if epoch == "1904":
+        wb.epoch = CALENDAR_MAC_1904
+    sheet = wb.active
+    assert sheet is not None
+    sheet.title = "Dates"
+    sheet.append(["date", "datetime", "time", "custom", "percent", "plain", "builtin 14", "builtin 22"])
+    rows: list[list[Any]] = [
+        [datetime.date(2024, 1, 31), datetime.datetime(2024, 1, 31, 13, 45, 10), datetime.time(13, 45, 10),
+         datetime.datetime(2024, 2, 29, 8, 5), 0.125, 45322, 45322, 45322.75],
+        [datetime.date(1999, 12, 31), datetime.datetime(2000, 2, 29, 23, 59, 59, 500000), datetime.time(0, 0, 0, 250000),
+         datetime.datetime(1970, 1, 1), 1.5, 0.5, 59, 60.5],
+        [datetime.date(9999, 12, 31), datetime.datetime(1904, 3, 1, 0, 0, 1), datetime.time(23, 59, 59),
+         datetime.datetime(2100, 12, 31, 12), -0.25, 7.25, 61, 0.75],
+    ]
+    for row in rows:
+        sheet.append(row)
+    for r in range(2, 5):
+        sheet.cell(r, 4).number_format = "yyyy/mm/dd hh:mm"
+        sheet.cell(r, 5).number_format = "0.00%"
+        sheet.cell(r, 6).number_format = "#,##0.00"
+        sheet.cell(r, 7).number_format = "mm-dd-yy"  # builtin 14
+        sheet.cell(r, 8).number_format = "m/d/yy h:mm"  # builtin 22
+    sheet["I1"], sheet["I2"] = "duration", 1.5
+    sheet["I2"].number_format = "[h]:mm:ss"  # openpyxl: a timedelta; we keep the serial
+    sheet["J1"], sheet["J2"] = "negative", -3
+    sheet["J2"].number_format = "yyyy-mm-dd"  # openpyxl: a date before 1900; we keep the serial
+    wb.save(tmp_path / "dates.xlsx")
+
+    read = load(tmp_path, "dates.xlsx", read_only=True)
+    assert read.epoch == (CALENDAR_MAC_1904 if epoch == "1904" else datetime.datetime(1899, 12, 30))
+    want = [[iso(v) for v in r] for r in read["Dates"].iter_rows(min_row=1, max_row=4, max_col=8, values_only=True)]
+    got = call(sidecar_bin, tmp_path, "read_excel", {"file_path": "dates.xlsx", "range": "A1:H4"})
+    assert got["values"] == want
+    summary = call(sidecar_bin, tmp_path, "read_excel", {"file_path": "dates.xlsx", "max_rows": 3})
+    assert summary["columns"][:8] == want[0] and [r[:8] for r in summary["rows"]] == want[1:]
+    # The checks above must not pass vacuously: dates are text, the rest stay numbers.
+    assert got["values"][1][:3] == ["2024-01-31T00:00:00", "2024-01-31T13:45:10", "13:45:10"]
+    assert got["values"][2][1] == "2000-02-29T23:59:59.500000" and got["values"][2][2] == "00:00:00.250000"
+    assert got["values"][1][4:6] == [0.125, 45322]
+    if epoch == "1900":
+        assert got["values"][2][6:] == ["1900-02-28T00:00:00", "1900-02-28T12:00:00"]
+    # Where openpyxl's value has no JSON form (a timedelta) or is a date Excel shows as ####,
+    # the serial stays a number.
+    assert [r[8:] for r in summary["rows"]] == [[1.5, -3], [None, None], [None, None]]
+    odd = read["Dates"]
+    assert isinstance(next(odd.iter_rows(min_row=2, max_row=2, min_col=9, max_col=9, values_only=True))[0], datetime.timedelta)

@@ -1,0 +1,193 @@
+package excelops
+
+import (
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+)
+
+// TestSerialISO checks the serial → ISO text conversion against what
+// openpyxl 3.1's from_excel(v, epoch).isoformat() gives (the want column
+// was produced by running openpyxl on each serial).
+func TestSerialISO(t *testing.T) {
+	cases := []struct {
+		name     string
+		v        float64
+		date1904 bool
+		want     string // "" means the serial stays a number
+	}{
+		{"zero is midnight", 0, false, "00:00:00"},
+		{"zero is midnight 1904", 0, true, "00:00:00"},
+		{"half day is noon", 0.5, false, "12:00:00"},
+		{"time with milliseconds", 0.999999, false, "23:59:59.914000"},
+		{"time rounds to ms", 0.99999999, true, "23:59:59.999000"},
+		{"time rounding into the next day", 0.9999999999, false, "1900-01-01T00:00:00"},
+		{"time rounding into the next day 1904", 0.9999999999, true, "1904-01-02T00:00:00"},
+		{"50 ms", 0.0000005787, false, "00:00:00.050000"},
+		{"half a second", 0.0000057870, false, "00:00:00.500000"},
+		{"fraction of a second", 0.001, false, "00:01:26.400000"},
+		{"below a millisecond", 1e-9, false, "00:00:00"},
+		{"serial 1", 1, false, "1900-01-01T00:00:00"},
+		{"serial 1 in 1904", 1, true, "1904-01-02T00:00:00"},
+		{"serial 1.5", 1.5, false, "1900-01-01T12:00:00"},
+		{"serial 59", 59, false, "1900-02-28T00:00:00"},
+		{"serial 59.75", 59.75, false, "1900-02-28T18:00:00"},
+		{"serial 60 is the fictitious 1900-02-29", 60, false, "1900-02-28T00:00:00"},
+		{"serial 60.5", 60.5, false, "1900-02-28T12:00:00"},
+		{"serial 61", 61, false, "1900-03-01T00:00:00"},
+		{"serial 59 in 1904 is a real leap day", 59, true, "1904-02-29T00:00:00"},
+		{"serial 60 in 1904", 60, true, "1904-03-01T00:00:00"},
+		{"date", 45322, false, "2024-01-31T00:00:00"},
+		{"date 1904", 45322, true, "2028-02-01T00:00:00"},
+		{"datetime", 45322.5729166667, false, "2024-01-31T13:45:00"},
+		{"datetime one second", 45322.000011574, false, "2024-01-31T00:00:01"},
+		{"datetime with ms", 45322.1234567, true, "2028-02-01T02:57:46.659000"},
+		{"last day", 2958465, false, "9999-12-31T00:00:00"},
+		{"last millisecond", 2958465.99999999, false, "9999-12-31T23:59:59.999000"},
+		{"last day 1904", 2957003, true, "9999-12-31T00:00:00"},
+		{"past year 9999", 2958466, false, ""},
+		{"past year 9999 in 1904", 2957004, true, ""},
+		{"huge", 1e300, false, ""},
+		{"negative", -1, false, ""},
+		{"negative fraction", -0.5, true, ""},
+		{"NaN", math.NaN(), false, ""},
+		{"infinity", math.Inf(1), false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := serialISO(c.v, c.date1904)
+			assert.Equal(t, c.want != "", ok)
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+// TestIsDateFormat checks the format classifier against openpyxl's
+// is_date_format and is_timedelta_format (outputs taken from openpyxl).
+func TestIsDateFormat(t *testing.T) {
+	cases := []struct {
+		code           string
+		date, duration bool
+	}{
+		{"General", false, false},
+		{"0.00", false, false},
+		{"0%", false, false},
+		{"0.00E+00", false, false},
+		{"@", false, false},
+		{"yyyy/mm/dd hh:mm", true, false},
+		{"mm-dd-yy", true, false},
+		{"h:mm AM/PM", true, false},
+		{"mm:ss.0", true, false},
+		{"yyyy年m月d日", true, false},
+		{`"Date: "0`, false, false},
+		{`#,##0 "days"`, false, false},
+		{`0"d"`, false, false},
+		{`"a"d`, true, false},
+		{`"unterminated d`, true, false},
+		{"[Red]0.00", false, false},
+		{"[DBNum1]0", false, false},
+		{"[$-409]yyyy-mm-dd", true, false},
+		{"[$-F800]dddd, mmmm dd, yyyy", true, false},
+		{"[h]:mm:ss", true, true},
+		{"[mm]:ss", true, true},
+		{"[H]:MM", true, true},
+		{"[ss].00", true, true},
+		{"[h]", true, true},
+		{`\d0`, false, false},
+		{"_d0", false, false},
+		{`_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-`, false, false},
+		{"0.0;[Red]yyyy", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.code, func(t *testing.T) {
+			assert.Equal(t, c.date, isDateFormat(c.code), "date")
+			assert.Equal(t, c.duration, isDurationFormat(c.code), "duration")
+		})
+	}
+}
+
+// TestParseDateStyles classifies cellXfs entries by builtin and custom
+// number formats the way openpyxl indexes its date styles.
+func TestParseDateStyles(t *testing.T) {
+	cases := []struct {
+		name string
+		xml  string
+		want []bool
+	}{
+		{"builtins", `<styleSheet><cellXfs>` +
+			`<xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="22"/><xf numFmtId="9"/>` +
+			`<xf numFmtId="45"/><xf numFmtId="46"/><xf numFmtId="47"/><xf numFmtId="31"/><xf numFmtId="57"/><xf/>` +
+			`</cellXfs></styleSheet>`,
+			[]bool{false, true, true, false, true, false, true, false, false, false}},
+		{"custom formats win over builtin ids", `<styleSheet><numFmts count="3">` +
+			`<numFmt numFmtId="164" formatCode="yyyy/mm/dd hh:mm"/><numFmt numFmtId="165" formatCode="0.000"/>` +
+			`<numFmt numFmtId="14" formatCode="0.0"/></numFmts>` +
+			`<cellXfs><xf numFmtId="165"/><xf numFmtId="164"/><xf numFmtId="14"/></cellXfs></styleSheet>`,
+			[]bool{false, true, false}},
+		{"no date style", `<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="10"/></cellXfs></styleSheet>`, nil},
+		{"no cellXfs", `<styleSheet/>`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := parseDateStyles([]byte(c.xml))
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got)
+		})
+	}
+	_, err := parseDateStyles([]byte(`<styleSheet><cellXfs><xf numFmtId="x"/>`))
+	assert.Error(t, err)
+}
+
+// TestReadExcelDates reads dates written by excelize through read_excel in
+// both modes and both date systems.
+func TestReadExcelDates(t *testing.T) {
+	for _, date1904 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "1900", true: "1904"}[date1904], func(t *testing.T) {
+			e := newEnv(t)
+			f := excelize.NewFile()
+			t.Cleanup(func() { _ = f.Close() })
+			require.NoError(t, f.SetWorkbookProps(&excelize.WorkbookPropsOptions{Date1904: &date1904}))
+			dateStyle, err := f.NewStyle(&excelize.Style{NumFmt: 14})
+			require.NoError(t, err)
+			custom := "yyyy/mm/dd hh:mm"
+			customStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &custom})
+			require.NoError(t, err)
+			pct, err := f.NewStyle(&excelize.Style{NumFmt: 10})
+			require.NoError(t, err)
+			timeStyle, err := f.NewStyle(&excelize.Style{NumFmt: 21})
+			require.NoError(t, err)
+			base := 45322.0 // 2024-01-31 in the 1900 system
+			want := "2024-01-31T00:00:00"
+			if date1904 {
+				base -= 1462
+			}
+			cells := []struct {
+				cell  string
+				v     any
+				style int
+			}{
+				{"A1", "when", 0}, {"B1", "pct", 0}, {"C1", "clock", 0}, {"D1", "plain", 0},
+				{"A2", base, dateStyle}, {"B2", 0.25, pct}, {"C2", 0.5729166667, timeStyle}, {"D2", base, 0},
+				{"A3", base + 0.5, customStyle}, {"B3", -3, dateStyle}, {"C3", "text", dateStyle}, {"D3", 7, 0},
+			}
+			for _, c := range cells {
+				require.NoError(t, f.SetCellValue("Sheet1", c.cell, c.v))
+				if c.style != 0 {
+					require.NoError(t, f.SetCellStyle("Sheet1", c.cell, c.cell, c.style))
+				}
+			}
+			require.NoError(t, f.SaveAs(e.path("d.xlsx")))
+			wantRows := `[["` + want + `", 0.25, "13:45:00", ` + strconv.Itoa(int(base)) + `], ["2024-01-31T12:00:00", -3, "text", 7]]`
+			res := e.call("read_excel", map[string]any{"file_path": "d.xlsx", "range": "A2:D3"})
+			require.False(t, res.IsError, res.Text)
+			assert.Contains(t, res.Text, `"values": `+wantRows)
+			res = e.call("read_excel", map[string]any{"file_path": "d.xlsx"})
+			require.False(t, res.IsError, res.Text)
+			assert.Contains(t, res.Text, `"rows": `+wantRows)
+		})
+	}
+}
