@@ -194,6 +194,13 @@ func oneOf(s string, options ...string) bool {
 	return false
 }
 
+// overlay sets *dst to *src when src is given (a field the change names).
+func overlay[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}
+
 // apply returns base with the change laid over it.
 func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 	st := *base
@@ -202,24 +209,12 @@ func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 		if base.Font != nil {
 			f = *base.Font
 		}
-		if sc.font.Name != nil {
-			f.Family = *sc.font.Name
-		}
-		if sc.font.Size != nil {
-			f.Size = *sc.font.Size
-		}
-		if sc.font.Bold != nil {
-			f.Bold = *sc.font.Bold
-		}
-		if sc.font.Italic != nil {
-			f.Italic = *sc.font.Italic
-		}
-		if sc.font.Underline != nil {
-			f.Underline = *sc.font.Underline
-		}
-		if sc.font.Strike != nil {
-			f.Strike = *sc.font.Strike
-		}
+		overlay(&f.Family, sc.font.Name)
+		overlay(&f.Size, sc.font.Size)
+		overlay(&f.Bold, sc.font.Bold)
+		overlay(&f.Italic, sc.font.Italic)
+		overlay(&f.Underline, sc.font.Underline)
+		overlay(&f.Strike, sc.font.Strike)
 		if sc.font.Color != nil {
 			f.Color, f.ColorTheme, f.ColorIndexed = *sc.font.Color, nil, 0
 		}
@@ -247,24 +242,12 @@ func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 		if base.Alignment != nil {
 			a = *base.Alignment
 		}
-		if sc.align.Horizontal != nil {
-			a.Horizontal = *sc.align.Horizontal
-		}
-		if sc.align.Vertical != nil {
-			a.Vertical = *sc.align.Vertical
-		}
-		if sc.align.WrapText != nil {
-			a.WrapText = *sc.align.WrapText
-		}
-		if sc.align.TextRotation != nil {
-			a.TextRotation = *sc.align.TextRotation
-		}
-		if sc.align.Indent != nil {
-			a.Indent = *sc.align.Indent
-		}
-		if sc.align.ShrinkToFit != nil {
-			a.ShrinkToFit = *sc.align.ShrinkToFit
-		}
+		overlay(&a.Horizontal, sc.align.Horizontal)
+		overlay(&a.Vertical, sc.align.Vertical)
+		overlay(&a.WrapText, sc.align.WrapText)
+		overlay(&a.TextRotation, sc.align.TextRotation)
+		overlay(&a.Indent, sc.align.Indent)
+		overlay(&a.ShrinkToFit, sc.align.ShrinkToFit)
 		st.Alignment = &a
 	}
 	if sc.numberFormat != nil {
