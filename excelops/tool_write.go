@@ -163,12 +163,8 @@ func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, err
 		return nil, err
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
+		sheet, ext, err := b.editShifting(a.SheetName)
 		if err != nil {
-			return nil, err
-		}
-		// excelize adjusts the formulas of every sheet.
-		if err := b.guardAllSheets(sheet); err != nil {
 			return nil, err
 		}
 		before := ext.maxRow
@@ -203,12 +199,8 @@ func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, err
 		return nil, err
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
+		sheet, ext, err := b.editShifting(a.SheetName)
 		if err != nil {
-			return nil, err
-		}
-		// excelize adjusts the formulas of every sheet.
-		if err := b.guardAllSheets(sheet); err != nil {
 			return nil, err
 		}
 		before := ext.maxRow
@@ -256,12 +248,8 @@ func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, 
 		return nil, err
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
+		sheet, ext, err := b.editShifting(a.SheetName)
 		if err != nil {
-			return nil, err
-		}
-		// excelize adjusts the formulas of every sheet.
-		if err := b.guardAllSheets(sheet); err != nil {
 			return nil, err
 		}
 		before := ext.maxCol
