@@ -155,20 +155,27 @@ func (d *decoder) object(depth int) (any, error) {
 			return nil, err
 		}
 		obj, index = setKey(obj, index, key, val)
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail("expecting ',' delimiter")
+		if done, err := d.next('}'); done || err != nil {
+			return obj, err
 		}
+	}
+}
+
+// next consumes the ',' between members or the closing delimiter end and
+// reports whether the container ended.
+func (d *decoder) next(end byte) (bool, error) {
+	d.skipSpace()
+	if d.pos < len(d.data) {
 		switch d.data[d.pos] {
 		case ',':
 			d.pos++
-		case '}':
+			return false, nil
+		case end:
 			d.pos++
-			return obj, nil
-		default:
-			return nil, d.fail("expecting ',' delimiter")
+			return true, nil
 		}
 	}
+	return false, d.fail("expecting ',' delimiter")
 }
 
 // setKey is Object.Set with an index once the object grows large.
@@ -205,18 +212,8 @@ func (d *decoder) array(depth int) (any, error) {
 			return nil, err
 		}
 		arr = append(arr, v)
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail("expecting ',' delimiter")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return arr, nil
-		default:
-			return nil, d.fail("expecting ',' delimiter")
+		if done, err := d.next(']'); done || err != nil {
+			return arr, err
 		}
 	}
 }
