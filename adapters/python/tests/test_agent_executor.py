@@ -19,7 +19,6 @@ from registry_sidecar.agent import (
     Job,
     JobStatus,
     LLMResponse,
-    MessageType,
     ToolCall,
     ToolError,
 )
@@ -28,6 +27,8 @@ from registry_sidecar.agent.testing import (
     InProcessToolRegistry,
     ScriptedLLM,
 )
+
+from agent_asserts import assert_critical, tool_results
 
 WRITE_SCHEMA = {
     "type": "object",
@@ -60,30 +61,6 @@ def run(llm: ScriptedLLM, reg: Any, **kw: Any) -> tuple[Job, InMemoryJobReposito
     job = Job(input="fill the sheet")
     AgentExecutor(llm, reg, repo, **kw).run_sync(job)
     return job, repo
-
-
-def tool_results(job: Job) -> list[Any]:
-    return [m for m in job.conversation_history if m.type is MessageType.TOOL_RESULT]
-
-
-def assert_critical(job: Job, repo: InMemoryJobRepository, tool: str, message: str) -> None:
-    summary = f"Critical: Tool '{tool}' failed non-recoverably: {message}"
-    assert job.status is JobStatus.FAILED
-    assert job.execution_result is not None
-    assert job.execution_result.status is ExecutionStatus.FAILURE_TOOL
-    assert summary in job.execution_result.message
-    assert job.last_failure_summary is not None and summary in job.last_failure_summary
-    info = job.critical_tool_failure_info
-    assert info is not None
-    assert (info.tool_name, info.error_type, info.message, info.is_recoverable) == (
-        tool, "ToolError", message, False)
-    errors = [e for e in job.execution_history if e.type is HistoryType.TOOL_ERROR]
-    assert len(errors) == 1 and errors[0].is_critical and errors[0].tool_name == tool
-    assert not any(m.tool_call_id == errors[0].tool_call_id for m in tool_results(job))
-    last = repo.last
-    assert last.status is JobStatus.FAILED
-    assert last.critical_tool_failure_info == info
-    assert last.last_failure_summary == job.last_failure_summary
 
 
 def test_3a_non_recoverable_tool_error_ends_the_job() -> None:

@@ -24,11 +24,12 @@ from registry_sidecar.agent import (
     Job,
     JobStatus,
     LLMResponse,
-    MessageType,
     Route,
     ToolCall,
 )
 from registry_sidecar.agent.testing import InMemoryJobRepository, ScriptedLLM
+
+from agent_asserts import assert_critical, tool_results
 
 FATAL_ARGS = {"exception": "OSError", "message": "disk on fire", "cause": "sector 7 unreadable",
               "fatal": True}
@@ -54,28 +55,6 @@ def run(llm: ScriptedLLM, registry: Any, *, use_async: bool, **kw: Any
     else:
         executor.run_sync(job)
     return job, repo
-
-
-def tool_results(job: Job) -> list[Any]:
-    return [m for m in job.conversation_history if m.type is MessageType.TOOL_RESULT]
-
-
-def assert_critical(job: Job, repo: InMemoryJobRepository, tool: str, message: str) -> None:
-    summary = f"Critical: Tool '{tool}' failed non-recoverably: {message}"
-    assert job.status is JobStatus.FAILED
-    assert job.execution_result is not None
-    assert job.execution_result.status is ExecutionStatus.FAILURE_TOOL
-    assert summary in job.execution_result.message
-    assert job.last_failure_summary is not None and summary in job.last_failure_summary
-    info = job.critical_tool_failure_info
-    assert info is not None
-    assert (info.tool_name, info.error_type, info.message, info.is_recoverable) == (
-        tool, "ToolError", message, False)
-    errors = [e for e in job.execution_history if e.type is HistoryType.TOOL_ERROR]
-    assert len(errors) == 1 and errors[0].is_critical
-    assert not any(m.tool_call_id == errors[0].tool_call_id for m in tool_results(job))
-    assert repo.last.status is JobStatus.FAILED
-    assert repo.last.critical_tool_failure_info == info
 
 
 MODES = [pytest.param(False, id="run_sync"), pytest.param(True, id="async")]
