@@ -16,7 +16,6 @@ loading the workbook once and saving after each edit (its best case).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import pathlib
@@ -173,51 +172,22 @@ def session_values(i: int) -> list[list[float]]:
     return [[i * 100 + c + 0.5 for c in range(WRITE_COLS)]]
 
 
-async def sidecar_session(binary: str, work: pathlib.Path, name: str) -> list[float]:
+def sidecar_session(binary: str, work: pathlib.Path, name: str) -> list[float]:
     """Run SESSION_EDITS write_cells calls on one sidecar over WebSocket and
     return the wall time of each, as the agent sees it (save included)."""
-    from websockets.asyncio.client import connect  # in the venv with the adapter
+    from registry_sidecar import Client, Sidecar  # in the venv with the adapter
 
-    proc = await asyncio.create_subprocess_exec(
-        binary, "--listen", "127.0.0.1:0", "--workspace", str(work),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-    try:
-        assert proc.stdout is not None
-        line = (await asyncio.wait_for(proc.stdout.readline(), HANDSHAKE_TIMEOUT)).decode().strip()
-        parts = line.split("|")
-        if len(parts) != 3 or parts[0] != "REGISTRY-SIDECAR":
-            raise SystemExit(f"bench_excel: unexpected handshake {line!r}")
-        async with connect(parts[2], subprotocols=["mcp"], max_size=64 << 20) as ws:  # type: ignore[list-item]
-            next_id = 0
-
-            async def rpc(method: str, params: dict[str, Any]) -> dict[str, Any]:
-                nonlocal next_id
-                next_id += 1
-                await ws.send(json.dumps({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params}))
-                while True:
-                    msg = json.loads(await asyncio.wait_for(ws.recv(), CALL_TIMEOUT))
-                    if msg.get("id") == next_id:
-                        if "error" in msg:
-                            raise SystemExit(f"bench_excel: {method} failed: {msg['error']}")
-                        return dict(msg["result"])
-
-            await rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                     "clientInfo": {"name": "bench_excel", "version": "1"}})
-            await ws.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            times = []
-            for i in range(SESSION_EDITS):
-                args = {"file_path": name, "sheet_name": "Data", "cell_range": f"L{i + 2}", "values": session_values(i)}
-                t0 = time.perf_counter()
-                res = await rpc("tools/call", {"name": "write_cells", "arguments": args})
-                times.append(time.perf_counter() - t0)
-                text = res["content"][0]["text"]
-                if res.get("isError") or not text.startswith('{"status": "success"'):
-                    raise SystemExit(f"bench_excel: edit {i} failed: {text[:300]}")
+    with Sidecar.launch(work, binary=binary, startup_timeout=HANDSHAKE_TIMEOUT) as sc, \
+            Client(sc.url, token=sc.token, max_size=64 << 20, call_timeout=CALL_TIMEOUT) as client:
+        times = []
+        for i in range(SESSION_EDITS):
+            args = {"file_path": name, "sheet_name": "Data", "cell_range": f"L{i + 2}", "values": session_values(i)}
+            t0 = time.perf_counter()
+            res = client.call_tool("write_cells", args)
+            times.append(time.perf_counter() - t0)
+            if res.is_error or not res.text.startswith('{"status": "success"'):
+                raise SystemExit(f"bench_excel: edit {i} failed: {res.text[:300]}")
         return times
-    finally:
-        if proc.returncode is None:
-            proc.terminate()
-        await proc.wait()
 
 
 def check_session(path: pathlib.Path) -> None:
@@ -244,7 +214,7 @@ def session_bench(binary: str, work: pathlib.Path) -> None:
     shutil.copyfile(work / "rules.xlsx", ours)
     shutil.copyfile(work / "rules.xlsx", peer)
     t0 = time.perf_counter()
-    times = asyncio.run(sidecar_session(binary, work, ours.name))
+    times = sidecar_session(binary, work, ours.name)
     ours_total = time.perf_counter() - t0  # includes the sidecar's start
     _, _, out = run_child([sys.executable, "-c", SESSION_PEER, str(peer), str(SESSION_EDITS), str(WRITE_COLS)])
     res = json.loads(out)

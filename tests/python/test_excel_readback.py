@@ -14,7 +14,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from openpyxl.formatting.rule import CellIsRule, ColorScaleRule, DataBarRule, FormulaRule, IconSetRule, Rule
+from openpyxl.formatting.rule import Rule
 
 
 def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True) -> dict[str, Any]:

@@ -22,18 +22,19 @@ CODE_NOT_ALLOWED: Final = "TOOL_NOT_ALLOWED"
 _ERROR_PREFIX: Final = '{"status": "error"'
 
 
-def error_payload(code: str, tool: str, exception: str, message: str) -> str:
-    """Return an execution-family error payload text, byte-identical to Go's."""
-    return json.dumps(
-        {
-            "status": "error",
-            "error_code": code,
-            "tool": tool,
-            "exception": exception,
-            "message": message,
-        },
-        ensure_ascii=False,
-    )
+def error_payload(code: str, tool: str, exception: str, message: str, cause: str | None = None) -> str:
+    """Return an execution-family error payload text, byte-identical to Go's;
+    ``cause`` is appended only when given."""
+    payload = {
+        "status": "error",
+        "error_code": code,
+        "tool": tool,
+        "exception": exception,
+        "message": message,
+    }
+    if cause is not None:
+        payload["cause"] = cause
+    return json.dumps(payload, ensure_ascii=False)
 
 
 def unavailable_payload(tool: str, message: str) -> str:
@@ -47,31 +48,31 @@ def timeout_payload(tool: str) -> str:
     return error_payload(CODE_TIMEOUT, tool, "TimeoutError", f"tool '{tool}' timed out")
 
 
-def is_error_result(result: Any) -> bool:
-    """Report whether result is an error payload, with excelmanus's verdicts:
-    only a ``str`` that starts with ``{"status": "error"`` and parses as a JSON
-    object whose status is ``"error"``."""
-    if not isinstance(result, str):
-        return False
-    if not result.startswith(_ERROR_PREFIX):
-        return False
-    try:
-        parsed = json.loads(result)
-        return isinstance(parsed, dict) and parsed.get("status") == "error"
-    except (json.JSONDecodeError, AttributeError):
-        return False
-
-
-def error_code(result: str) -> str | None:
-    """Return the ``error_code`` of an error payload text, else None."""
+def error_fields(result: str) -> dict[str, Any] | None:
+    """Return the JSON object of a text that starts like an error payload
+    (``{"status": "error"``), else None. Its ``status`` is not checked: a
+    duplicate key may have overridden it."""
     if not result.startswith(_ERROR_PREFIX):
         return None
     try:
         parsed = json.loads(result)
     except json.JSONDecodeError:
         return None
-    if isinstance(parsed, dict):
-        code = parsed.get("error_code")
-        if isinstance(code, str):
-            return code
-    return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def is_error_result(result: Any) -> bool:
+    """Report whether result is an error payload, with excelmanus's verdicts:
+    only a ``str`` that starts with ``{"status": "error"`` and parses as a JSON
+    object whose status is ``"error"``."""
+    if not isinstance(result, str):
+        return False
+    fields = error_fields(result)
+    return fields is not None and fields.get("status") == "error"
+
+
+def error_code(result: str) -> str | None:
+    """Return the ``error_code`` of an error payload text, else None."""
+    fields = error_fields(result)
+    code = None if fields is None else fields.get("error_code")
+    return code if isinstance(code, str) else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ._loops import LoopClients
 from .client import AsyncClient
 from .errors import ToolNotAllowedError, ToolNotFoundError
-from .payloads import CODE_NOT_ALLOWED, CODE_NOT_FOUND, is_error_result
+from .payloads import CODE_NOT_ALLOWED, CODE_NOT_FOUND, error_fields, is_error_result
 from .sync_client import Client
 
 if TYPE_CHECKING:
@@ -51,11 +50,8 @@ class ToolDef:
 def _raise_for_code(text: str) -> None:
     """Raise ToolNotFoundError / ToolNotAllowedError for those payloads, with
     the payload's message as the exception text."""
-    try:
-        payload = json.loads(text)
-    except json.JSONDecodeError:
-        return
-    if not isinstance(payload, dict):
+    payload = error_fields(text)
+    if payload is None:
         return
     code = payload.get("error_code")
     if code == CODE_NOT_FOUND:

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..payloads import CODE_UNAVAILABLE
 from .errors import BudgetExceededError, ToolError
 
 #: Default recoverable failures allowed per tool beyond its first failure.
@@ -127,7 +128,7 @@ class BudgetTracker:
         self.consecutive_errors += 1
         if not err.is_recoverable:
             return err
-        if err.code == "TOOL_UNAVAILABLE":
+        if err.code == CODE_UNAVAILABLE:
             self.unavailable += 1
             if self.unavailable > self.budgets.max_unavailable:
                 return ToolError(

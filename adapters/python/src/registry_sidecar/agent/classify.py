@@ -29,7 +29,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import ToolNotAllowedError, ToolNotFoundError
+# The codes the Python side also produces, re-exported for callers of this module.
+from ..payloads import CODE_NOT_ALLOWED as CODE_NOT_ALLOWED
+from ..payloads import CODE_NOT_FOUND as CODE_NOT_FOUND
+from ..payloads import CODE_TIMEOUT as CODE_TIMEOUT
+from ..payloads import CODE_UNAVAILABLE as CODE_UNAVAILABLE
+from ..payloads import error_payload
 from .errors import ROUTING_ERROR_CODES, ToolError, _exception_text
+from .results import _parse_object
 
 #: Error code of an error a tool returned.
 CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"
@@ -37,18 +44,10 @@ CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"
 CODE_FATAL: Final = "TOOL_FATAL_ERROR"
 #: Error code of arguments that failed the tool's schema.
 CODE_VALIDATION: Final = "TOOL_ARGUMENT_VALIDATION_ERROR"
-#: Error code of a call to an unknown tool.
-CODE_NOT_FOUND: Final = "TOOL_NOT_FOUND"
-#: Error code of a call outside the caller's tool scope.
-CODE_NOT_ALLOWED: Final = "TOOL_NOT_ALLOWED"
-#: Error code of a call whose deadline passed.
-CODE_TIMEOUT: Final = "TOOL_TIMEOUT"
 #: Error code of a call the caller cancelled.
 CODE_CANCELLED: Final = "TOOL_CANCELLED"
 #: Error code of a tool that crashed (Go panic).
 CODE_INTERNAL: Final = "TOOL_INTERNAL_ERROR"
-#: Error code of a sidecar that cannot be reached.
-CODE_UNAVAILABLE: Final = "TOOL_UNAVAILABLE"
 
 #: Codes that end the job at once.
 CRITICAL_CODES: Final = (
@@ -90,7 +89,7 @@ def classify(tool: str, result: object) -> CallOutcome:
     if isinstance(result, BaseException):
         return outcome_of_error(error_from_exception(tool, result))
     text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
-    payload = _parse(text)
+    payload = _parse_object(text)
     if payload is None:
         return CallOutcome(text=text)
     status = payload.get("status")
@@ -139,17 +138,15 @@ def serialize_error(err: ToolError) -> str:
     orig = err.original_error
     if orig is not None and _exception_text(orig) == err.message:
         raised = orig  # a wrapper that adds no text of its own: report what was raised
-    payload: dict[str, Any] = {
-        "status": "error",
-        "error_code": err.code or CODE_EXECUTION,
-        "tool": err.tool_name,
-        "exception": type(raised).__name__,
-        "message": err.message,
-    }
     cause = raised.__cause__
-    if cause is not None and _exception_text(cause) != err.message:
-        payload["cause"] = _exception_text(cause)
-    return json.dumps(payload, ensure_ascii=False)
+    cause_text = None if cause is None else _exception_text(cause)
+    return error_payload(
+        err.code or CODE_EXECUTION,
+        err.tool_name,
+        type(raised).__name__,
+        err.message,
+        None if cause_text == err.message else cause_text,
+    )
 
 
 def _payload_error(tool: str, code: str, payload: dict[str, Any]) -> ToolError:
@@ -188,12 +185,3 @@ def exception_code(exc: BaseException) -> str | None:
             return _NAMED_CODES[cls.__name__]
     return None
 
-
-def _parse(text: str) -> dict[str, Any] | None:
-    if not text.lstrip().startswith("{"):
-        return None
-    try:
-        parsed = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return None
-    return parsed if isinstance(parsed, dict) else None

@@ -148,22 +148,16 @@ class AgentExecutor:
             tools = await self._tool_schemas(job)
         except Exception as exc:  # noqa: BLE001 - an unreachable registry ends the job, saved
             self._log.warning("job %s: tool schemas unavailable (%s)", job.id, type(exc).__name__)
-            message = f"Tool schemas unavailable: {type(exc).__name__}: {exc}"
-            self._end(job, JobStatus.FAILED, ExecutionStatus.FAILURE_TOOL, message)
-            job.last_failure_summary = message
-            await self._save(job)
-            return job
+            return await self._fail(job, ExecutionStatus.FAILURE_TOOL,
+                                    f"Tool schemas unavailable: {type(exc).__name__}: {exc}")
         for _ in range(self._budgets.max_turns):
             try:
                 response: LLMResponse = await resolve(
                     self._llm.generate(list(job.conversation_history), tools))
             except Exception as exc:  # noqa: BLE001 - any model failure ends the job
                 self._log.warning("job %s: model call failed (%s)", job.id, type(exc).__name__)
-                message = f"Model call failed: {type(exc).__name__}: {exc}"
-                self._end(job, JobStatus.FAILED, ExecutionStatus.FAILURE_LLM, message)
-                job.last_failure_summary = message
-                await self._save(job)
-                return job
+                return await self._fail(job, ExecutionStatus.FAILURE_LLM,
+                                        f"Model call failed: {type(exc).__name__}: {exc}")
             if not response.tool_calls:
                 content = response.content or ""
                 job.conversation_history.append(
@@ -182,10 +176,7 @@ class AgentExecutor:
             await self._save(job)
         message = (f"max_turns exhausted: the model was called {self._budgets.max_turns} "
                    "times without finishing.")
-        self._end(job, JobStatus.FAILED, ExecutionStatus.FAILURE_MAX_TURNS, message)
-        job.last_failure_summary = message
-        await self._save(job)
-        return job
+        return await self._fail(job, ExecutionStatus.FAILURE_MAX_TURNS, message)
 
     async def _turn(
         self, job: Job, calls: Sequence[ToolCall], tracker: BudgetTracker
@@ -300,6 +291,13 @@ class AgentExecutor:
             is_recoverable=err.is_recoverable, details=dict(err.details))
         job.last_failure_summary = summary
         self._end(job, JobStatus.FAILED, ExecutionStatus.FAILURE_TOOL, summary)
+
+    async def _fail(self, job: Job, result: ExecutionStatus, message: str) -> Job:
+        """End job FAILED with message as its result and failure summary, and save it."""
+        self._end(job, JobStatus.FAILED, result, message)
+        job.last_failure_summary = message
+        await self._save(job)
+        return job
 
     @staticmethod
     def _end(job: Job, status: JobStatus, result: ExecutionStatus, message: str,

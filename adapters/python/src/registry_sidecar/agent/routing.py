@@ -36,7 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .classify import CODE_NOT_FOUND, exception_code
+from ..payloads import CODE_NOT_FOUND, error_payload
+from .classify import exception_code
 from .errors import FALLBACK_DESTINATION_MISSING, FALLBACK_LOOP, FALLBACK_NOT_IMPLEMENTED
 from .protocols import LegacyHandler, ToolRouterService, ToolService, resolve, resolve_sync
 from .results import HANDLER_NOT_FOUND, fallback_result, normalize_tool_result
@@ -128,10 +129,7 @@ class FallbackRouter:
         try:
             raw = await self._primary_async(name, arguments, tool_scope)
         except Exception as exc:
-            if exception_code(exc) != CODE_NOT_FOUND:
-                raise
-            if self._router is None:
-                self._no_router(name)
+            if not self._routes_not_found(name, exc):
                 raise
             raw = self._not_found(name)
         hop = self._after_primary(name, raw)
@@ -147,10 +145,7 @@ class FallbackRouter:
         try:
             raw = self._primary.call_tool(name, arguments, tool_scope)
         except Exception as exc:
-            if exception_code(exc) != CODE_NOT_FOUND:
-                raise
-            if self._router is None:
-                self._no_router(name)
+            if not self._routes_not_found(name, exc):
                 raise
             raw = self._not_found(name)
         hop = self._after_primary(name, raw)
@@ -166,6 +161,16 @@ class FallbackRouter:
         if call_async is not None:
             return await resolve(call_async(name, arguments, tool_scope))
         return await asyncio.to_thread(self._primary.call_tool, name, arguments, tool_scope)
+
+    def _routes_not_found(self, name: str, exc: Exception) -> bool:
+        """Whether the primary's exception is a not-found the router takes
+        over; a not-found with no router is logged and stands."""
+        if exception_code(exc) != CODE_NOT_FOUND:
+            return False
+        if self._router is None:
+            self._no_router(name)
+            return False
+        return True
 
     def _not_found(self, name: str) -> dict[str, Any]:
         return fallback_result(name, TOOL_ROUTER, "tool not found in the primary service",
@@ -230,10 +235,8 @@ class FallbackRouter:
     def _fail(self, name: str, code: str, message: str) -> RoutedResult:
         self._decide(logging.WARNING, name, Route.ERROR, code, "tool %r: %s: %s",
                      name, code, message)
-        payload = {"status": "error", "error_code": code, "tool": name,
-                   "exception": "ToolError", "message": message}
-        text = json.dumps(payload, ensure_ascii=False)
-        return RoutedResult(text, normalize_tool_result(name, payload), Route.ERROR, code)
+        text = error_payload(code, name, "ToolError", message)
+        return RoutedResult(text, normalize_tool_result(name, text), Route.ERROR, code)
 
     def _decide(self, level: int, name: str, route: Route, decision: str, msg: str,
                 *args: object, signal: object = None) -> None:

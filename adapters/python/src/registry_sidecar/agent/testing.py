@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..errors import ToolNotAllowedError, ToolNotFoundError
+from ..payloads import error_payload
+from .classify import CODE_EXECUTION, CODE_VALIDATION
 from .errors import ToolError
 from .models import Job, LLMResponse, Message
 
@@ -99,11 +101,9 @@ class InProcessToolRegistry:
         except ToolError:
             raise
         except Exception as exc:  # noqa: BLE001 - becomes the payload, like excelmanus
-            payload = {"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": name,
-                       "exception": type(exc).__name__, "message": str(exc)}
-            if exc.__cause__ is not None and str(exc.__cause__) != str(exc):
-                payload["cause"] = str(exc.__cause__)
-            return json.dumps(payload, ensure_ascii=False)
+            cause = None if exc.__cause__ is None else str(exc.__cause__)
+            return error_payload(CODE_EXECUTION, name, type(exc).__name__, str(exc),
+                                 None if cause == str(exc) else cause)
         if isinstance(result, ToolError):
             raise result
         return result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
@@ -127,7 +127,7 @@ def _validate(name: str, schema: Mapping[str, Any], args: Mapping[str, Any]) -> 
     if not violations:
         return None
     return json.dumps({
-        "status": "error", "error_code": "TOOL_ARGUMENT_VALIDATION_ERROR", "tool": name,
+        "status": "error", "error_code": CODE_VALIDATION, "tool": name,
         "message": VALIDATION_MESSAGE, "detail": "; ".join(violations[:5]),
         "violations": violations[:20], "required_fields": required,
         "accepted_fields": sorted(props), "provided_fields": sorted(args),
