@@ -24,7 +24,7 @@ type rowReader struct {
 	sst    []string
 	c1, c2 int // column window (1-based, inclusive); c2 == 0 means no right edge
 
-	row, lastRow   int
+	row            int
 	col            int
 	typ            []byte
 	text           []byte

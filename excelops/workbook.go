@@ -315,10 +315,8 @@ func isWorksheetPart(name string) bool {
 }
 
 // track starts tracking a sheet created during this call.
-func (b *book) track(sheet string) *sheetExtent {
-	ext := &sheetExtent{closed: true}
-	b.extents[sheet] = ext
-	return ext
+func (b *book) track(sheet string) {
+	b.extents[sheet] = &sheetExtent{closed: true}
 }
 
 // save writes the workbook atomically over its path, after setting every

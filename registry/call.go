@@ -30,17 +30,17 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 		// does the caller still gets a payload.
 		if p := recover(); p != nil {
 			r.cfg.log.WithFields(logrus.Fields{"tool": name, "panic": fmt.Sprint(p), "stack": string(debug.Stack())}).Error("registry panicked")
-			res = r.errorResult(name, errorsjson.Internal(name, p))
+			res = r.errorResult(errorsjson.Internal(name, p))
 		}
 		res.Elapsed = time.Since(start)
 	}()
 
 	if cc.hasScope && !contains(cc.scope, name) {
-		return r.errorResult(name, errorsjson.NotAllowed(name))
+		return r.errorResult(errorsjson.NotAllowed(name))
 	}
 	e, ok := r.lookup(name)
 	if !ok {
-		return r.errorResult(name, errorsjson.NotFound(name))
+		return r.errorResult(errorsjson.NotFound(name))
 	}
 	args = normaliseArgs(args)
 	// The fast path proves most valid arguments valid on the bytes alone;
@@ -51,14 +51,14 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 			violations = validate(e.schema, instance)
 		}
 		if violations != nil {
-			return r.errorResult(name, errorsjson.Validation(name, violations, e.required, e.accepted, provided))
+			return r.errorResult(errorsjson.Validation(name, violations, e.required, e.accepted, provided))
 		}
 	}
 
 	o := r.run(ctx, e, args, &cc)
 	switch {
 	case o.panicked:
-		return r.errorResult(name, errorsjson.Internal(name, o.value))
+		return r.errorResult(errorsjson.Internal(name, o.value))
 	case o.expired != nil:
 		return r.expired(ctx, name, o.expired)
 	case o.err != nil:
@@ -66,7 +66,7 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 	}
 	text, encErr := errorsjson.MarshalString(o.value)
 	if encErr != nil {
-		return r.errorResult(name, errorsjson.Execution(name, encErr))
+		return r.errorResult(errorsjson.Execution(name, encErr))
 	}
 	return Result{Text: truncate(text, r.limit(e))}
 }
@@ -132,9 +132,9 @@ func (r *Registry) invoke(ctx context.Context, e *entry, args []byte, done chan<
 // the caller's own deadline).
 func (r *Registry) expired(caller context.Context, name string, err error) Result {
 	if errors.Is(err, context.Canceled) && errors.Is(caller.Err(), context.Canceled) {
-		return r.errorResult(name, errorsjson.Cancelled(name))
+		return r.errorResult(errorsjson.Cancelled(name))
 	}
-	return r.errorResult(name, errorsjson.Timeout(name, fmt.Errorf("tool '%s' timed out", name)))
+	return r.errorResult(errorsjson.Timeout(name, fmt.Errorf("tool '%s' timed out", name)))
 }
 
 // failure turns an error the tool returned in time into its payload. A
@@ -147,10 +147,10 @@ func (r *Registry) failure(name string, err error) Result {
 		text, _ := errorsjson.MarshalString(errorsjson.Fallback(name, fb))
 		return Result{Text: text, Fallback: true}
 	}
-	return r.errorResult(name, errorsjson.Execution(name, err))
+	return r.errorResult(errorsjson.Execution(name, err))
 }
 
-func (r *Registry) errorResult(name string, p any) Result {
+func (r *Registry) errorResult(p any) Result {
 	text, err := errorsjson.MarshalString(p)
 	if err != nil {
 		// Payload types are plain strings and slices; this cannot fail.

@@ -89,6 +89,7 @@ func compileEntry(t Tool) (*entry, error) {
 	raw := t.InputSchema
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage(`{"type": "object"}`)
+		t.InputSchema = raw
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {

@@ -54,6 +54,32 @@ func TestToolsOrderAndLookup(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestToolsReportDefaultSchema: a tool registered without a schema is listed
+// with the schema it is validated against, so front ends need no default.
+func TestToolsReportDefaultSchema(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema json.RawMessage
+		want   string
+	}{
+		{"absent", nil, `{"type": "object"}`},
+		{"blank", json.RawMessage(" \n"), `{"type": "object"}`},
+		{"given", json.RawMessage(`{"type": "object", "required": ["a"]}`), `{"type": "object", "required": ["a"]}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registry.New()
+			require.NoError(t, reg.Register(registry.Tool{Name: "t", InputSchema: tc.schema, Func: nop}))
+			tools := reg.Tools()
+			require.Len(t, tools, 1)
+			assert.Equal(t, tc.want, string(tools[0].InputSchema))
+			tool, ok := reg.Tool("t")
+			require.True(t, ok)
+			assert.Equal(t, tc.want, string(tool.InputSchema))
+		})
+	}
+}
+
 func TestFork(t *testing.T) {
 	parent := registry.New()
 	require.NoError(t, parent.Register(registry.Tool{Name: "shared", Func: nop}))

@@ -22,7 +22,8 @@ type Tool struct {
 	// Description is the one line the model reads.
 	Description string
 	// InputSchema is a JSON Schema (draft 2020-12) for the arguments
-	// object. Empty means {"type": "object"}.
+	// object. Empty means {"type": "object"}, which is what Registry.Tools
+	// then reports.
 	InputSchema json.RawMessage
 	// Func runs the tool.
 	Func Func

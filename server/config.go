@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -95,13 +96,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Log == nil {
 		l := logrus.New()
-		l.Out = discard{}
+		l.Out = io.Discard
 		l.Level = logrus.PanicLevel // nothing is formatted for nobody
 		c.Log = l
 	}
 	return c
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }

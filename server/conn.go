@@ -262,27 +262,25 @@ func (c *conn) closeNow(code int, reason string) {
 	_ = c.ws.Close()
 }
 
-// send queues a frame. When the queue stays full for WriteTimeout the
-// client is not reading: it is dropped with CloseSlowClient.
-func (c *conn) send(data []byte) bool {
+// send queues a frame; it is dropped when the connection is closing. When
+// the queue stays full for WriteTimeout the client is not reading: it is
+// dropped with CloseSlowClient.
+func (c *conn) send(data []byte) {
 	m := outMsg{data: data}
 	select {
 	case c.out <- m:
-		return true
+		return
 	case <-c.closed:
-		return false
+		return
 	default:
 	}
 	t := time.NewTimer(c.s.cfg.WriteTimeout)
 	defer t.Stop()
 	select {
 	case c.out <- m:
-		return true
 	case <-c.closed:
-		return false
 	case <-t.C:
 		c.dropSlow(reasonSlow)
-		return false
 	}
 }
 

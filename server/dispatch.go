@@ -191,11 +191,7 @@ func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
 		buf = append(buf, `,"description":`...)
 		buf = errorsjson.AppendString(buf, t.Description)
 		buf = append(buf, `,"inputSchema":`...)
-		schema := bytes.TrimSpace(t.InputSchema)
-		if len(schema) == 0 {
-			schema = []byte(`{"type":"object"}`)
-		}
-		buf = append(buf, schema...)
+		buf = append(buf, bytes.TrimSpace(t.InputSchema)...)
 		buf = append(buf, '}')
 	}
 	return append(buf, "]}"...), nil

@@ -127,13 +127,14 @@ type sheetLimits struct {
 	maxReadCells      positiveInt
 	maxWriteCells     positiveInt
 	cacheBudget       budgetSize
-	defined           bool
+	defined           bool // limitFlags ran: the subcommand has these flags
 }
 
 // limitFlags defines the spreadsheet limit flags, defaulting to
 // excelops.DefaultLimits.
 func (l *sheetLimits) limitFlags(fs *flag.FlagSet) {
 	d := excelops.DefaultLimits()
+	l.defined = true
 	l.maxFileSize, l.unzipSizeLimit, l.unzipXMLSizeLimit = byteSize(d.MaxFileSize), byteSize(d.UnzipSizeLimit), byteSize(d.UnzipXMLSizeLimit)
 	l.maxCells, l.maxReadCells, l.maxWriteCells = positiveInt(d.MaxCells), positiveInt(d.MaxReadCells), positiveInt(d.MaxWriteCells)
 	fs.Var(&l.maxFileSize, "max-file-size", "largest workbook file the spreadsheet tools open; a `size` is bytes with an optional unit: KiB, MiB, GiB, TiB (or KB, MB, GB, TB)")
@@ -142,7 +143,7 @@ func (l *sheetLimits) limitFlags(fs *flag.FlagSet) {
 	fs.Var(&l.maxCells, "max-cells", "most `cells` a sheet may expand to when parsed for editing (bounds memory per call)")
 	fs.Var(&l.maxReadCells, "max-read-cells", "most `cells` one read_excel page returns")
 	fs.Var(&l.maxWriteCells, "max-write-cells", "most `cells` one write_cells call writes")
-	l.cacheBudget, l.defined = budgetSize(excelops.DefaultCacheBudget), true
+	l.cacheBudget = budgetSize(excelops.DefaultCacheBudget)
 	fs.Var(&l.cacheBudget, "cache-budget", "estimated memory `size` parsed workbooks may keep between calls (least recently used are dropped first); 0 turns the cache off")
 }
 
@@ -158,7 +159,7 @@ func (l *sheetLimits) excelopsOptions() []excelops.Option {
 // excelopsLimits returns the limits to give excelops.WithLimits.
 func (l *sheetLimits) excelopsLimits() excelops.Limits {
 	lim := excelops.DefaultLimits()
-	if l.maxFileSize > 0 { // zero: the subcommand defines no limit flags
+	if l.defined {
 		lim.MaxFileSize = int64(l.maxFileSize)
 		lim.UnzipSizeLimit = int64(l.unzipSizeLimit)
 		lim.UnzipXMLSizeLimit = int64(l.unzipXMLSizeLimit)

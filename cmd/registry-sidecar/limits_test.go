@@ -125,7 +125,7 @@ func callTool(t *testing.T, ws string, flags []string, tool, args string) (int, 
 	t.Helper()
 	var out bytes.Buffer
 	argv := append([]string{"call", "--workspace", ws, "--log-level", "error"}, flags...)
-	err := run(context.Background(), append(argv, tool, args), nil, &out, io.Discard)
+	err := run(context.Background(), append(argv, tool, args), &out, io.Discard)
 	return exitCode(err, io.Discard), gjson.Parse(out.String())
 }
 
@@ -227,7 +227,7 @@ func TestLimitUsageErrors(t *testing.T) {
 					args = append(args, "list_sheets", `{"file_path":"a.xlsx"}`)
 				}
 				var stderr bytes.Buffer
-				err := run(context.Background(), args, nil, io.Discard, &stderr)
+				err := run(context.Background(), args, io.Discard, &stderr)
 				require.Error(t, err)
 				assert.Equal(t, exitUsage, exitCode(err, io.Discard), "err %v", err)
 				for k := range tc.env {

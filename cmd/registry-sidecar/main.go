@@ -32,7 +32,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
@@ -54,8 +54,7 @@ func exitCode(err error, stderr io.Writer) int {
 
 // run is the whole program: args without the program name. Subcommands:
 // (none) or serve, call, tools, version.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	_ = stdin
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 {
 		switch args[0] {

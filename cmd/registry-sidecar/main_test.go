@@ -30,7 +30,7 @@ func TestVersion(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out bytes.Buffer
-			require.NoError(t, run(context.Background(), args, nil, &out, io.Discard))
+			require.NoError(t, run(context.Background(), args, &out, io.Discard))
 			assert.Equal(t, "registry-sidecar "+version+" protocol 1\n", out.String())
 		})
 	}
@@ -58,7 +58,7 @@ func TestCall(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
 			args := append([]string{"call", "--workspace", ws, "--test-tools", "--log-level", "error"}, tc.args...)
-			err := run(context.Background(), args, nil, &out, io.Discard)
+			err := run(context.Background(), args, &out, io.Discard)
 			assert.Equal(t, tc.code, exitCode(err, io.Discard), "err %v", err)
 			if tc.text != "" {
 				assert.Equal(t, tc.text, strings.TrimSuffix(out.String(), "\n"))
@@ -71,13 +71,13 @@ func TestCall(t *testing.T) {
 // TestTools lists the tools as markdown and JSON.
 func TestTools(t *testing.T) {
 	var md bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, nil, &md, io.Discard))
+	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, &md, io.Discard))
 	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n")
 	assert.Contains(t, md.String(), "| `note` | string | no | max length `64` |\n")
 	assert.Contains(t, md.String(), "| `kind` | string | yes | one of `\"string\"`, `\"error\"`, `\"nil\"` |\n")
 
 	var js bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"tools", "--format", "json", "--test-tools"}, nil, &js, io.Discard))
+	require.NoError(t, run(context.Background(), []string{"tools", "--format", "json", "--test-tools"}, &js, io.Discard))
 	var list []struct {
 		Name        string         `json:"name"`
 		InputSchema map[string]any `json:"inputSchema"`
@@ -91,10 +91,10 @@ func TestTools(t *testing.T) {
 	assert.True(t, names["echo"] && names["env_error"])
 
 	var plain bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"tools"}, nil, &plain, io.Discard))
+	require.NoError(t, run(context.Background(), []string{"tools"}, &plain, io.Discard))
 	assert.NotContains(t, plain.String(), "## `echo`", "test tools are off by default")
 
-	err := run(context.Background(), []string{"tools", "--format", "yaml"}, nil, io.Discard, io.Discard)
+	err := run(context.Background(), []string{"tools", "--format", "yaml"}, io.Discard, io.Discard)
 	assert.Equal(t, exitUsage, exitCode(err, io.Discard))
 }
 
@@ -102,7 +102,7 @@ func TestTools(t *testing.T) {
 // the issue names, and every other flag serve defines.
 func TestHelp(t *testing.T) {
 	var errOut bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"--help"}, nil, io.Discard, &errOut))
+	require.NoError(t, run(context.Background(), []string{"--help"}, io.Discard, &errOut))
 	names := []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
 		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells"}
 	var o options
@@ -125,7 +125,7 @@ func startRun(t *testing.T, args ...string) (string, func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0", "--workspace", t.TempDir(), "--log-level", "error"}, args...), nil, pw, io.Discard)
+		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0", "--workspace", t.TempDir(), "--log-level", "error"}, args...), pw, io.Discard)
 		_ = pw.Close()
 	}()
 	line := make(chan string, 1)
@@ -166,7 +166,7 @@ func startRun(t *testing.T, args ...string) (string, func() error) {
 // WebSocket, and a clean stop.
 func TestServe(t *testing.T) {
 	var js bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"tools", "--format", "json"}, nil, &js, io.Discard))
+	require.NoError(t, run(context.Background(), []string{"tools", "--format", "json"}, &js, io.Discard))
 	var want []string
 	for _, n := range gjson.Get(js.String(), "#.name").Array() {
 		want = append(want, n.String())
@@ -251,7 +251,7 @@ func TestServeUsageErrors(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			args := append([]string{"--workspace", t.TempDir(), "--listen", "127.0.0.1:0"}, tc.args...)
-			err := run(context.Background(), args, nil, io.Discard, io.Discard)
+			err := run(context.Background(), args, io.Discard, io.Discard)
 			assert.Equal(t, exitUsage, exitCode(err, io.Discard), "err %v", err)
 		})
 	}

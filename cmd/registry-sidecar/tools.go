@@ -67,11 +67,7 @@ func toolsJSON(tools []registry.Tool) (string, error) {
 	var b strings.Builder
 	b.WriteString("[\n")
 	for i, t := range tools {
-		schema := t.InputSchema
-		if len(strings.TrimSpace(string(schema))) == 0 {
-			schema = []byte(`{"type": "object"}`)
-		}
-		decoded, err := errorsjson.DecodeOrdered(schema)
+		decoded, err := errorsjson.DecodeOrdered(t.InputSchema)
 		if err != nil {
 			return "", fmt.Errorf("tool %s: %w", t.Name, err)
 		}
