@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"path/filepath"
 )
 
 // mutateOpts tunes one mutation.
@@ -18,7 +19,10 @@ func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn 
 	if err != nil {
 		return nil, err
 	}
-	unlock := s.locks.lockAll(lockSpec{path: path, write: true})
+	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: true, replace: true})
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
 	return s.mutateLocked(ctx, path, o, fn)
 }
@@ -28,7 +32,22 @@ func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn 
 // it was cached; it goes back to the cache only after the save succeeded
 // and the call is still wanted. On any error, panic or cancellation it is
 // closed and forgotten: a half-mutated workbook is never saved nor served.
+//
+// The save replaces the file only if it is still the version the workbook
+// was read from (see unchangedOnDisk); when another program changed it
+// meanwhile, the call is done once more on the new version, and fails with
+// KindConflict if that too is overtaken.
 func (s *Service) mutateLocked(ctx context.Context, path string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
+	res, err := s.mutateOnce(ctx, path, o, fn)
+	if kindOf(err) == KindConflict {
+		s.log.WithFields(map[string]any{"file": filepath.Base(path)}).Warn("workbook changed on disk during a call; doing it again on the new version")
+		res, err = s.mutateOnce(ctx, path, o, fn)
+	}
+	return res, err
+}
+
+// mutateOnce is one attempt of mutateLocked.
+func (s *Service) mutateOnce(ctx context.Context, path string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -86,7 +105,10 @@ func (s *Service) read(ctx context.Context, filePath string, light bool, fn func
 	if err != nil {
 		return nil, err
 	}
-	unlock := s.locks.lockAll(lockSpec{path: path, write: !light && s.cache != nil})
+	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: !light && s.cache != nil})
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
 	return s.readLocked(ctx, path, light, fn)
 }

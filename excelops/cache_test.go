@@ -210,7 +210,9 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 			require.True(e.t, res.IsError, res.Text)
 			// The registry answers as soon as the context ends; the tool
 			// still holds the file's lock until it has cleaned up.
-			e.svc.locks.lockAll(lockSpec{path: e.path("a.xlsx"), write: true})()
+			unlock, err := e.svc.locks.lockAll(context.Background(), lockSpec{path: e.path("a.xlsx"), write: true})
+			require.NoError(e.t, err)
+			unlock()
 		}},
 	}
 	for _, c := range cases {

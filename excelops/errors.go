@@ -29,6 +29,10 @@ const (
 	KindLimit Kind = "limit exceeded"
 	// KindIO: reading or saving failed at the operating-system level (OSError).
 	KindIO Kind = "input/output error"
+	// KindConflict: another program changed the workbook on disk while a
+	// call was editing it, again after one retry; nothing was written
+	// (InterruptedError: the agent may simply call again).
+	KindConflict Kind = "workbook changed on disk"
 )
 
 // Error is the error every excelops tool returns: a kind, a message for the
@@ -80,6 +84,8 @@ func (e *Error) PythonException() string {
 		return "MemoryError"
 	case KindIO:
 		return "OSError"
+	case KindConflict:
+		return "InterruptedError"
 	}
 	return "Exception"
 }

@@ -1,8 +1,11 @@
 package excelops
 
 import (
+	"context"
 	"sort"
 	"sync"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
 )
 
 // pathLocks hands out one RWMutex per resolved path: one writer per file at
@@ -55,34 +58,62 @@ func (p *pathLocks) release(path string, l *pathLock, write bool) {
 	p.mu.Unlock()
 }
 
-// lockSpec is one path to lock and whether exclusively.
+// lockSpec is one path to lock and how.
 type lockSpec struct {
 	path  string
-	write bool
+	write bool // exclusive within this process
+	// replace: the call will replace the file, so it also takes the
+	// cross-process lock (filelock) for its whole read-modify-replace.
+	replace bool
 }
 
 // lockAll takes several path locks in a fixed (sorted) order so two calls
 // locking the same pair never deadlock; a path listed twice is locked once,
-// exclusively if any listing asks for it. It returns the release function.
-func (p *pathLocks) lockAll(specs ...lockSpec) func() {
-	merged := map[string]bool{}
+// exclusively if any listing asks for it. Paths to be replaced also get
+// their cross-process lock, after the in-process one (so one process waits
+// on the file lock with one goroutine at most per path). It returns the
+// release function, or an error (nothing held) when ctx ended while waiting
+// for another process or the lock file cannot be used.
+func (p *pathLocks) lockAll(ctx context.Context, specs ...lockSpec) (func(), error) {
+	merged := map[string]lockSpec{}
 	for _, s := range specs {
-		merged[s.path] = merged[s.path] || s.write
+		m := merged[s.path]
+		m.path, m.write, m.replace = s.path, m.write || s.write || s.replace, m.replace || s.replace
+		merged[s.path] = m
 	}
 	paths := make([]string, 0, len(merged))
 	for k := range merged {
 		paths = append(paths, k)
 	}
 	sort.Strings(paths)
-	held := make([]*pathLock, len(paths))
-	for i, path := range paths {
-		held[i] = p.acquire(path, merged[path])
-	}
-	return func() {
-		for i := len(paths) - 1; i >= 0; i-- {
-			p.release(paths[i], held[i], merged[paths[i]])
+	var held []*pathLock
+	var files []*filelock.Lock
+	release := func() {
+		for _, f := range files {
+			_ = f.Release()
+		}
+		for i := len(held) - 1; i >= 0; i-- {
+			p.release(paths[i], held[i], merged[paths[i]].write)
 		}
 	}
+	for _, path := range paths {
+		held = append(held, p.acquire(path, merged[path].write))
+	}
+	for _, path := range paths {
+		if !merged[path].replace {
+			continue
+		}
+		fl, err := filelock.Acquire(ctx, path)
+		if err != nil {
+			release()
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, newError(KindIO, "cannot lock the workbook against other processes: "+err.Error(), err)
+		}
+		files = append(files, fl)
+	}
+	return release, nil
 }
 
 // count reports how many paths currently have a lock entry (for tests).

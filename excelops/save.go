@@ -11,10 +11,11 @@ import (
 )
 
 // writeAtomic replaces path with what produce writes (see
-// atomicfile.Replace): at every instant path holds its old bytes or the
-// complete new ones.
-func writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, produce func(io.Writer) error) error {
-	err := atomicfile.Replace(ctx, path, mode, wrap, produce)
+// atomicfile.ReplaceWith): at every instant path holds its old bytes or the
+// complete new ones. unchanged, when not nil, runs right before the rename
+// and aborts the save with its error (the identity check).
+func writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
+	err := atomicfile.ReplaceWith(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
 	var step *atomicfile.StepError
 	switch {
 	case err == nil:

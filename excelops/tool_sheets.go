@@ -268,7 +268,10 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	// lockAll so two opposite copies (A to B, B to A) cannot deadlock; the
 	// source is locked exclusively too, as its parsed workbook may come
 	// from the cache (a path listed twice is locked once).
-	unlock := s.locks.lockAll(lockSpec{path: srcPath, write: true}, lockSpec{path: dstPath, write: true})
+	unlock, err := s.locks.lockAll(ctx, lockSpec{path: srcPath, write: true}, lockSpec{path: dstPath, write: true, replace: true})
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
 	if srcPath != dstPath {
 		if _, err := s.readLocked(ctx, srcPath, false, func(b *book) (any, error) { return nil, load(b) }); err != nil {

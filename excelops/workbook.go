@@ -334,7 +334,7 @@ func (b *book) save(ctx context.Context) error {
 			return err
 		}
 	}
-	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, func(w io.Writer) error {
+	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
 		if b.svc.cache != nil {
 			return writeKeepingSheets(b.f, w)
 		}
@@ -357,4 +357,24 @@ func (b *book) settle() {
 			delete(b.extents, n)
 		}
 	}
+}
+
+// unchangedOnDisk fails with KindConflict unless the file at b.path is still
+// the version b was read from (device, inode, size, mtime and ctime), or,
+// for a workbook this call creates, still does not exist. It runs right
+// before the new version is renamed into place, under the path's locks:
+// other registry-sidecar processes wait on the lock file, so a mismatch
+// means another program wrote the file, and overwriting it would lose that
+// write.
+func (b *book) unchangedOnDisk() error {
+	id, ok := statID(b.path)
+	switch {
+	case b.created && !ok:
+		if _, err := os.Lstat(b.path); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	case !b.created && ok && id == b.id:
+		return nil
+	}
+	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", b.name()), nil)
 }

@@ -3,8 +3,10 @@ package atomicfile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -101,4 +103,78 @@ func TestReplaceSweepsStaleTemporaries(t *testing.T) {
 	got, err := os.ReadFile(target)
 	require.NoError(t, err)
 	assert.Equal(t, "new", string(got))
+}
+
+// TestReplaceWritesAnUnnamedFile: while the new content is being written the
+// folder shows nothing but the target (the temporary file has no name until
+// it is complete), so a process killed mid-write leaves nothing behind.
+func TestReplaceWritesAnUnnamedFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "book.xlsx")
+	require.NoError(t, os.WriteFile(target, []byte("old"), 0o644))
+	var during []string
+	require.NoError(t, Replace(context.Background(), target, 0o644, nil, func(w io.Writer) error {
+		ents, err := os.ReadDir(dir)
+		for _, e := range ents {
+			during = append(during, e.Name())
+		}
+		_, _ = w.Write([]byte("new"))
+		return err
+	}))
+	if probe, _, err := createTemp(dir, 0o644); err == nil {
+		named := probe.Name() != filepath.Join(dir, "(unnamed)")
+		_ = probe.Close()
+		if named {
+			t.Skip("this file system has no O_TMPFILE; temporaries are named and swept")
+		}
+	}
+	assert.Equal(t, []string{"book.xlsx"}, during)
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
+}
+
+// TestBeforeRenameAbortsTheReplacement: the check's error comes back as is,
+// the target keeps its bytes, no temporary is left; a passing check lets
+// the replacement through.
+func TestBeforeRenameAbortsTheReplacement(t *testing.T) {
+	errChanged := errors.New("changed on disk")
+	for _, c := range []struct {
+		check func() error
+		want  string
+	}{
+		{func() error { return errChanged }, "old"},
+		{func() error { return nil }, "new"},
+	} {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "f.bin")
+		require.NoError(t, os.WriteFile(target, []byte("old"), 0o600))
+		err := ReplaceWith(context.Background(), target, 0o600, Options{BeforeRename: c.check}, writeString("new"))
+		if c.want == "old" {
+			require.ErrorIs(t, err, errChanged)
+		} else {
+			require.NoError(t, err)
+		}
+		got, rerr := os.ReadFile(target)
+		require.NoError(t, rerr)
+		assert.Equal(t, c.want, string(got))
+		ents, _ := os.ReadDir(dir)
+		assert.Len(t, ents, 1)
+	}
+}
+
+// TestSweepDeadRemovesOnlyDeadProcessesTemporaries: a named temporary of a
+// process that no longer exists goes; one of a live process stays.
+func TestSweepDeadRemovesOnlyDeadProcessesTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("true")
+	require.NoError(t, cmd.Run())
+	dead := filepath.Join(dir, fmt.Sprintf(".~registry-sidecar-%d-1.tmp", cmd.Process.Pid))
+	alive := filepath.Join(dir, fmt.Sprintf(".~registry-sidecar-%d-2.tmp", os.Getppid()))
+	for _, p := range []string{dead, alive} {
+		require.NoError(t, os.WriteFile(p, []byte("x"), 0o600))
+	}
+	assert.Equal(t, 1, SweepDead(dir))
+	assert.NoFileExists(t, dead)
+	assert.FileExists(t, alive)
 }

@@ -1,0 +1,97 @@
+package filelock
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLockExcludesOtherHolders: while one Lock is held a second Acquire
+// waits, and gets the lock once the first is released.
+func TestLockExcludesOtherHolders(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "book.xlsx")
+	l, err := Acquire(context.Background(), target)
+	require.NoError(t, err)
+	got := make(chan *Lock)
+	go func() {
+		l2, err := Acquire(context.Background(), target)
+		assert.NoError(t, err)
+		got <- l2
+	}()
+	select {
+	case <-got:
+		t.Fatal("a second holder got the lock while the first held it")
+	case <-time.After(100 * time.Millisecond):
+	}
+	require.NoError(t, l.Release())
+	l2 := <-got
+	require.NoError(t, l2.Release())
+	assert.FileExists(t, Path(target))
+}
+
+// TestLockWaitEndsWithContext: a waiter gives up when its context ends.
+func TestLockWaitEndsWithContext(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "book.xlsx")
+	l, err := Acquire(context.Background(), target)
+	require.NoError(t, err)
+	defer l.Release()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	_, err = Acquire(ctx, target)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+// TestLockRefusesALink: a lock file planted as a link is not followed.
+func TestLockRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "book.xlsx")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "elsewhere"), Path(target)))
+	_, err := Acquire(context.Background(), target)
+	assert.Error(t, err)
+	assert.NoFileExists(t, filepath.Join(dir, "elsewhere"))
+}
+
+// TestLockIsHonouredAcrossProcesses: flock(1), another process, holds the
+// lock file; Acquire waits until it lets go.
+func TestLockIsHonouredAcrossProcesses(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("flock(1) not installed")
+	}
+	target := filepath.Join(t.TempDir(), "book.xlsx")
+	release := filepath.Join(t.TempDir(), "go")
+	cmd := exec.Command("flock", Path(target), "sh", "-c", "echo held; while [ ! -e "+release+" ]; do sleep 0.01; done")
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	buf := make([]byte, 5)
+	_, err = out.Read(buf)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	acquired := false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l, err := Acquire(context.Background(), target)
+		if assert.NoError(t, err) {
+			mu.Lock()
+			acquired = true
+			mu.Unlock()
+			_ = l.Release()
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	assert.False(t, acquired, "the lock was taken while another process held it")
+	mu.Unlock()
+	require.NoError(t, os.WriteFile(release, nil, 0o600))
+	require.NoError(t, cmd.Wait())
+	<-done
+	assert.True(t, acquired)
+}
