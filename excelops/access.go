@@ -15,6 +15,9 @@ type mutateOpts struct {
 // and saves it atomically only if fn succeeded; on any failure the
 // in-memory workbook is discarded and the error returned as is.
 func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	path, err := s.box.resolve(filePath)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func (e *env) cachedNames() []string {
 }
 
 func TestCacheTenthEditDoesNotReparse(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, withoutSplice())
 	// Blank rows 3-4 and 7: excelize trims them when writing, which must
 	// not disturb the workbook kept parsed in memory.
 	orig := [][]any{{"h1", "h2"}, {1, 2}, {}, {}, {5, 6}, {7, 8}, {}, {9, 10}}
@@ -64,10 +64,7 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 		assert.Equal(t, []any{[]any{value}}, got["values"], "read after edit %d", i)
 	}
 	assert.Equal(t, int64(1), e.svc.opens.Load(), "one parse for ten edits")
-	b := e.cached("book.xlsx")
-	require.NotNil(t, b)
-	ws, ok := b.f.Sheet.Load("xl/worksheets/sheet1.xml")
-	assert.True(t, ok && ws != nil, "the sheet stays parsed across saves")
+	require.NotNil(t, e.cached("book.xlsx"))
 
 	f := e.open("book.xlsx")
 	rows, err := f.GetRows("Sheet1")
@@ -164,7 +161,7 @@ func TestCacheReparsesFileChangedOnDisk(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnv(t, withoutSplice())
 			path := e.path("a.xlsx")
 			require.NoError(t, os.WriteFile(path, workbookBytes(t, "old1"), 0o644))
 			// A full read parses and caches the file as it is on disk.
@@ -217,7 +214,7 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnv(t, withoutSplice())
 			e.workbook("a.xlsx", [][]any{{1}, {2}, {3}, {4}, {5}})
 			e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "B1", "value": "cached"})
 			require.NotNil(t, e.cached("a.xlsx"))
@@ -244,7 +241,7 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 
 func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	// Measure what one of the test workbooks costs in the cache.
-	probe := newEnv(t)
+	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{1, 2}, {3, 4}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "C1", "value": 1})
 	_, one := probe.svc.cache.stats()
@@ -253,7 +250,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	spill := t.TempDir()
 	// Room for two books; every part spills to a private temp folder, so
 	// closing a book is visible as its folder disappearing.
-	e := newEnv(t, WithCacheBudget(one*5/2), WithTempDir(spill), WithLimits(Limits{UnzipXMLSizeLimit: 1}))
+	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2), WithTempDir(spill), WithLimits(Limits{UnzipXMLSizeLimit: 1}))
 	for _, n := range []string{"a.xlsx", "b.xlsx", "c.xlsx"} {
 		e.workbook(n, [][]any{{1, 2}, {3, 4}})
 	}
@@ -293,7 +290,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestCacheDisabled(t *testing.T) {
-	e := newEnv(t, WithCacheBudget(0))
+	e := newEnv(t, withoutSplice(), WithCacheBudget(0))
 	e.workbook("a.xlsx", [][]any{{1}})
 	for i := 0; i < 3; i++ {
 		e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "B1", "value": i})

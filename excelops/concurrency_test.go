@@ -13,19 +13,20 @@ import (
 )
 
 // TestConcurrentWritersLoseNoWrite: 16 goroutines write disjoint cells of
-// one file through CallTool, with the workbook cache on and off; every
-// write is in the saved file.
+// one file through CallTool, on the splice path and on the excelize path
+// with the workbook cache on and off; every write is in the saved file.
 func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 	cases := []struct {
-		name   string
-		budget int64
+		name string
+		opts []Option
 	}{
-		{"cache on", DefaultCacheBudget},
-		{"cache off", 0},
+		{"splice", nil},
+		{"excelize, cache on", []Option{withoutSplice(), WithCacheBudget(DefaultCacheBudget)}},
+		{"excelize, cache off", []Option{withoutSplice(), WithCacheBudget(0)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, WithCacheBudget(c.budget))
+			e := newEnv(t, c.opts...)
 			e.workbook("shared.xlsx", [][]any{{"header"}})
 			const writers, perWriter = 16, 4
 			var wg sync.WaitGroup
@@ -102,7 +103,7 @@ func openFDs(t *testing.T) int {
 
 func TestManyFailingCallsLeakNothing(t *testing.T) {
 	tmp := t.TempDir()
-	e := newEnv(t, WithTempDir(tmp))
+	e := newEnv(t, withoutSplice(), WithTempDir(tmp))
 	e.workbook("ok.xlsx", [][]any{{1, 2}, {3, 4}})
 	require.NoError(t, os.WriteFile(e.path("broken.xlsx"), []byte("PK\x03\x04 not really a zip"), 0o644))
 	calls := []struct{ tool, args string }{
@@ -168,13 +169,13 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 }
 
 func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
-	probe := newEnv(t)
+	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{"header"}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "A2", "value": "w0-0"})
 	_, one := probe.svc.cache.stats()
 	// Room for about two of the four workbooks: evictions interleave with
 	// checkouts of the others.
-	e := newEnv(t, WithCacheBudget(one*5/2))
+	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2))
 	const files, writers, perWriter = 4, 16, 4
 	for f := 0; f < files; f++ {
 		e.workbook(fmt.Sprintf("f%d.xlsx", f), [][]any{{"header"}})

@@ -41,8 +41,9 @@
 //     used books are closed beyond the budget; a book is checked out for a
 //     call and put back only after its save succeeded, so a failed or
 //     cancelled mutation is never served afterwards. Service.Close closes
-//     them on shutdown. excelize drops sheets from memory when it writes
-//     them; keepparsed.go keeps them parsed across saves.
+//     them on shutdown. The cache serves the excelize path (structural
+//     edits); excelize drops a sheet's parsed cells when it writes them and
+//     parses the saved bytes again on the next edit of that sheet.
 //   - copy_range_between_sheets holds both files' locks, taken in sorted
 //     path order, for the whole call.
 //   - Icon-set conditional formats are serialised by a Service mutex held

@@ -115,20 +115,22 @@ func TestHugeRowNumberBombIsRefused(t *testing.T) {
 		limits Limits
 		rows   func() string
 		want   string
+		tool   string // default write_cells (the splice path refuses rows past the limit)
 	}{
+		// Padding only costs on the excelize path, which a structural edit takes.
 		{"cells at column XFD pad every row", Limits{}, func() string {
 			var sb strings.Builder
 			for r := 1; r <= 2000; r++ {
 				fmt.Fprintf(&sb, `<row r="%d"><c r="XFD%d"><v>1</v></c></row>`, r, r)
 			}
 			return sb.String()
-		}, "more than 20000000 cells"},
+		}, "more than 20000000 cells", "insert_rows"},
 		{"row 1048576 with a small row limit", Limits{MaxRows: 100000}, func() string {
 			return `<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="XFD1048576"><v>1</v></c></row>`
-		}, "row 1048576"},
+		}, "row 1048576", ""},
 		{"row number past Excel's last row", Limits{}, func() string {
 			return `<row r="1"><c r="A1"><v>1</v></c></row><row r="99999999"><c r="A99999999"><v>1</v></c></row>`
-		}, "row 99999999"},
+		}, "row 99999999", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,7 +139,12 @@ func TestHugeRowNumberBombIsRefused(t *testing.T) {
 			withSheetXML(t, e.path("bomb.xlsx"), sheetXML("A1:XFD1048576", c.rows()))
 			orig, err := os.ReadFile(e.path("bomb.xlsx"))
 			require.NoError(t, err)
-			p := e.fail("write_cells", map[string]any{"file_path": "bomb.xlsx", "cell": "B2", "value": 1})
+			var p map[string]any
+			if c.tool == "insert_rows" {
+				p = e.fail("insert_rows", map[string]any{"file_path": "bomb.xlsx", "row": 2})
+			} else {
+				p = e.fail("write_cells", map[string]any{"file_path": "bomb.xlsx", "cell": "B2", "value": 1})
+			}
 			assert.Equal(t, "MemoryError", p["exception"], p)
 			assert.Contains(t, p["message"], c.want)
 			got, err := os.ReadFile(e.path("bomb.xlsx"))

@@ -19,6 +19,7 @@ type pkgIndex struct {
 	sheets    []pkgSheet // in workbook order
 	activeTab int
 	styles    string // the styles part, from the workbook's relationships
+	workbook  string // the workbook part (xl/workbook.xml as a rule)
 	date1904  bool   // workbookPr date1904: the 1904 date system
 }
 
@@ -74,7 +75,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 	}
 	// openpyxl's Bool: "false", "f", "0" and "" are false, any other text true.
 	d := wb.Pr.Date1904
-	idx := &pkgIndex{styles: styles, date1904: d != "" && d != "false" && d != "f" && d != "0"}
+	idx := &pkgIndex{styles: styles, workbook: wbPath, date1904: d != "" && d != "false" && d != "f" && d != "0"}
 	if len(wb.Views) > 0 {
 		idx.activeTab = wb.Views[0].ActiveTab
 	}

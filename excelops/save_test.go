@@ -134,6 +134,9 @@ func TestCancelledCallDoesNotSave(t *testing.T) {
 	assert.Equal(t, orig, got)
 }
 
+// bigWorkbookRows makes bigWorkbook's file about 2 MB.
+const bigWorkbookRows = 21000
+
 // bigWorkbook writes a multi-MB workbook and returns its bytes; marker
 // goes into A1 so two versions differ.
 func bigWorkbook(t *testing.T, path, marker string) []byte {
@@ -144,7 +147,7 @@ func bigWorkbook(t *testing.T, path, marker string) []byte {
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(1, 2))
 	require.NoError(t, sw.SetRow("A1", []any{marker}))
-	for r := 2; r <= 40000; r++ {
+	for r := 2; r <= bigWorkbookRows; r++ {
 		row := make([]any, 8)
 		for c := range row {
 			row[c] = rng.Float64() * 1e6

@@ -32,6 +32,9 @@ type Service struct {
 	// cache is nil when it is 0.
 	cacheBudget int64
 	cache       *bookCache
+	// spliceOff sends cell edits down the excelize path too (tests and
+	// benchmarks compare the two paths).
+	spliceOff bool
 	// opens counts workbooks parsed by excelize (tests observe the cache
 	// through it).
 	opens atomic.Int64
@@ -58,6 +61,11 @@ func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir 
 // The estimate is the unzipped size of a workbook's parts times a measured
 // factor; the least recently used workbooks are closed to make room.
 func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.cacheBudget = bytes } }
+
+// WithSplice turns the splice path of cell edits on (the default) or off
+// (every edit parses the workbook with excelize; for comparisons and as an
+// escape hatch).
+func WithSplice(on bool) Option { return func(s *Service) { s.spliceOff = !on } }
 
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {

@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -10,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
 // Style tool caps.
@@ -51,6 +53,22 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
+	result := func(name, sheet string) errorsjson.Object {
+		return errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: name},
+			{Key: "sheet", Value: sheet},
+			{Key: "range", Value: a.CellRange},
+			{Key: "cells_formatted", Value: rng.cells()},
+		}
+	}
+	res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		plan, err := formatPlan(sb, rng, sc)
+		return plan, result(sb.name(), sheet), err
+	})
+	if !errors.Is(err, errNoSplice) {
+		return res, err
+	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
 		if err != nil {
@@ -61,13 +79,7 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 		}
 		ext.widen(rng.r1, rng.c1)
 		ext.widen(rng.r2, rng.c2)
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "range", Value: a.CellRange},
-			{Key: "cells_formatted", Value: rng.cells()},
-		}, nil
+		return result(b.name(), sheet), nil
 	})
 }
 
@@ -238,26 +250,23 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 		}
 		widths[col] = w
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
+	// autoFit measures the first rows of sheet in the package as on disk.
+	autoFit := func(b *book, sheet string) error {
+		if len(widths) > 0 {
+			return nil
 		}
-		if len(widths) == 0 {
-			err := b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) {
-				for i, v := range vals {
-					if v == nil {
-						continue
-					}
-					if w := float64(utf8.RuneCountInString(fmt.Sprint(v)) + 2); w > widths[i+1] {
-						widths[i+1] = min(w, maxColumnWidth)
-					}
+		return b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) {
+			for i, v := range vals {
+				if v == nil {
+					continue
 				}
-			})
-			if err != nil {
-				return nil, err
+				if w := float64(utf8.RuneCountInString(fmt.Sprint(v)) + 2); w > widths[i+1] {
+					widths[i+1] = min(w, maxColumnWidth)
+				}
 			}
-		}
+		})
+	}
+	result := func(name, sheet string) errorsjson.Object {
 		cols := make([]int, 0, len(widths))
 		for c := range widths {
 			cols = append(cols, c)
@@ -265,17 +274,38 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 		sort.Ints(cols)
 		adjusted := errorsjson.Object{}
 		for _, c := range cols {
-			name := columnName(c)
-			if err := b.f.SetColWidth(sheet, name, name, widths[c]); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
-			}
-			adjusted = append(adjusted, errorsjson.Field{Key: name, Value: widths[c]})
+			adjusted = append(adjusted, errorsjson.Field{Key: columnName(c), Value: widths[c]})
 		}
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
+			{Key: "file", Value: name},
 			{Key: "sheet", Value: sheet},
 			{Key: "columns_adjusted", Value: adjusted},
-		}, nil
+		}
+	}
+	res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		if err := autoFit(sb.streamBook(), sheet); err != nil {
+			return splice.Plan{}, nil, err
+		}
+		return widthPlan(widths), result(sb.name(), sheet), nil
+	})
+	if !errors.Is(err, errNoSplice) {
+		return res, err
+	}
+	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+		sheet, _, err := b.edit(a.SheetName)
+		if err != nil {
+			return nil, err
+		}
+		if err := autoFit(b, sheet); err != nil {
+			return nil, err
+		}
+		for c, w := range widths {
+			name := columnName(c)
+			if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
+			}
+		}
+		return result(b.name(), sheet), nil
 	})
 }

@@ -3,12 +3,14 @@ package excelops
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
 // Row and column edit caps per call.
@@ -77,6 +79,34 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 			return nil, invalid("the block starting at %s does not fit in a sheet", cellName(anchor.c1, anchor.r1))
 		}
 	}
+	values := a.Values
+	if single {
+		values = [][]any{{a.Value}}
+	}
+	result := func(name, sheet string) errorsjson.Object {
+		res := errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: name},
+			{Key: "sheet", Value: sheet},
+		}
+		if single {
+			return append(res,
+				errorsjson.Field{Key: "cell", Value: *a.Cell},
+				errorsjson.Field{Key: "value_written", Value: a.Value},
+				errorsjson.Field{Key: "cells_written", Value: 1})
+		}
+		return append(res,
+			errorsjson.Field{Key: "range", Value: anchor.String()},
+			errorsjson.Field{Key: "rows_written", Value: len(a.Values)},
+			errorsjson.Field{Key: "cells_written", Value: cells})
+	}
+	res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		plan, err := writePlan(sb, anchor.r1, anchor.c1, values)
+		return plan, result(sb.name(), sheet), err
+	})
+	if !errors.Is(err, errNoSplice) {
+		return res, err
+	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{create: createModeOf(a.Create)}, func(b *book) (any, error) {
 		sheet, ext, sheetCreated, err := b.editTarget(a.SheetName, a.Create != nil && *a.Create)
 		if err != nil {
@@ -97,22 +127,7 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		}
 		ext.widen(anchor.r1, anchor.c1)
 		ext.widen(anchor.r2, anchor.c2)
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-		}
-		if single {
-			res = append(res,
-				errorsjson.Field{Key: "cell", Value: *a.Cell},
-				errorsjson.Field{Key: "value_written", Value: a.Value},
-				errorsjson.Field{Key: "cells_written", Value: 1})
-		} else {
-			res = append(res,
-				errorsjson.Field{Key: "range", Value: anchor.String()},
-				errorsjson.Field{Key: "rows_written", Value: len(a.Values)},
-				errorsjson.Field{Key: "cells_written", Value: cells})
-		}
+		res := result(b.name(), sheet)
 		if b.created {
 			res = append(res, errorsjson.Field{Key: "created", Value: true})
 		} else if sheetCreated {

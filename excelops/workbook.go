@@ -335,9 +335,6 @@ func (b *book) save(ctx context.Context) error {
 		}
 	}
 	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
-		if b.svc.cache != nil {
-			return writeKeepingSheets(b.f, w)
-		}
 		_, err := b.f.WriteTo(w)
 		return err
 	})

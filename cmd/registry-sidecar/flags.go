@@ -50,6 +50,7 @@ type options struct {
 	format         string
 	scope          string
 	showVersion    bool
+	splice         bool
 	limits         sheetLimits
 }
 
@@ -60,6 +61,7 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
 	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&o.splice, "splice", true, "cell edits (write_cells, format_cells, adjust_column_width) of existing sheets stream the sheet XML instead of parsing the workbook; false sends them through excelize (for comparisons)")
 	o.limits.limitFlags(fs)
 }
 
@@ -135,7 +137,7 @@ func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *ex
 		registry.WithMaxTimeout(o.maxCallTimeout),
 		registry.WithMaxResultChars(o.maxResultChars),
 	)
-	svc, err := excelops.New(o.workspace, append([]excelops.Option{excelops.WithLogger(log)}, o.limits.excelopsOptions()...)...)
+	svc, err := excelops.New(o.workspace, append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice)}, o.limits.excelopsOptions()...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}

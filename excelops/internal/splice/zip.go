@@ -1,0 +1,135 @@
+package splice
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"hash/crc32"
+	"io"
+	"time"
+)
+
+// Level is the deflate level of rewritten parts: the fastest, as the
+// measured floor of an edit is inflating and deflating the one sheet.
+const Level = flate.BestSpeed
+
+// Part is one rewritten entry of a package.
+type Part interface {
+	// WriteTo writes the entry's content to zw as name, with the header
+	// fields of the original entry (nil for a new entry).
+	writePart(zw *zip.Writer, name string, orig *zip.File) error
+}
+
+// Bytes is a rewritten entry whose whole content is in memory (a small
+// part: workbook.xml, styles.xml, sharedStrings.xml).
+type Bytes []byte
+
+// writePart deflates the bytes into the entry.
+func (b Bytes) writePart(zw *zip.Writer, name string, orig *zip.File) error {
+	fh := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: time.Now()}
+	if orig != nil {
+		fh.Modified = orig.Modified
+	}
+	w, err := zw.CreateHeader(fh)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// Segments is an entry written as two independent deflate segments: Head
+// (small, finished last) and the body that Rewrite streamed into a
+// BodyWriter. Deflate streams are sequences of blocks, so a flushed but
+// unfinished stream followed by a finished one is one valid stream.
+type Segments struct {
+	Head []byte
+	Body *BodyWriter
+}
+
+// writePart writes head and body as one raw deflate entry.
+func (s Segments) writePart(zw *zip.Writer, name string, orig *zip.File) error {
+	var head bytes.Buffer
+	fw, err := flate.NewWriter(&head, Level)
+	if err != nil {
+		return err
+	}
+	if _, err := fw.Write(s.Head); err != nil {
+		return err
+	}
+	if err := fw.Flush(); err != nil { // byte-aligned, not final
+		return err
+	}
+	crc := crc32Combine(crc32.ChecksumIEEE(s.Head), s.Body.crc, s.Body.n)
+	fh := &zip.FileHeader{
+		Name: name, Method: zip.Deflate, Modified: time.Now(),
+		CRC32:              crc,
+		CompressedSize64:   uint64(head.Len() + s.Body.buf.Len()),
+		UncompressedSize64: uint64(len(s.Head)) + uint64(s.Body.n),
+	}
+	if orig != nil {
+		fh.Modified = orig.Modified
+	}
+	w, err := zw.CreateRaw(fh)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(head.Bytes()); err != nil {
+		return err
+	}
+	_, err = w.Write(s.Body.buf.Bytes())
+	return err
+}
+
+// BodyWriter deflates what is written to it into memory and keeps the
+// CRC-32 and length of the uncompressed bytes.
+type BodyWriter struct {
+	buf bytes.Buffer
+	fw  *flate.Writer
+	crc uint32
+	n   int64
+}
+
+// NewBodyWriter returns an empty BodyWriter.
+func NewBodyWriter() *BodyWriter {
+	b := &BodyWriter{}
+	b.fw, _ = flate.NewWriter(&b.buf, Level) // Level is valid
+	return b
+}
+
+// Write deflates p.
+func (b *BodyWriter) Write(p []byte) (int, error) {
+	b.crc = crc32.Update(b.crc, crc32.IEEETable, p)
+	b.n += int64(len(p))
+	return b.fw.Write(p)
+}
+
+// Close finishes the deflate stream.
+func (b *BodyWriter) Close() error { return b.fw.Close() }
+
+// WritePackage writes the package src to w with the entries named in parts
+// replaced; every other entry is copied raw, in its original order.
+func WritePackage(w io.Writer, src *zip.Reader, parts map[string]Part) error {
+	zw := zip.NewWriter(w)
+	done := map[string]bool{}
+	for _, f := range src.File {
+		if p, ok := parts[f.Name]; ok {
+			if err := p.writePart(zw, f.Name, f); err != nil {
+				return err
+			}
+			done[f.Name] = true
+			continue
+		}
+		if err := zw.Copy(f); err != nil {
+			return err
+		}
+	}
+	for name, p := range parts {
+		if !done[name] {
+			if err := p.writePart(zw, name, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return zw.Close()
+}

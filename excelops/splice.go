@@ -1,0 +1,299 @@
+package excelops
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+)
+
+// The splice path (DESIGN §5a): cell edits of an existing sheet stream the
+// sheet's XML once and copy everything else raw; see internal/splice.
+
+// spliceBook is one workbook opened for a splice edit: the package as on
+// disk (read through the open file, never held whole in memory), its sheet
+// index and, when an edit needs them, its styles.
+type spliceBook struct {
+	svc    *Service
+	path   string
+	file   *os.File
+	zr     *zip.Reader
+	index  *pkgIndex
+	id     fileID
+	mode   fs.FileMode
+	styles *styleBook             // loaded by the first edit that needs styles
+	parts  map[string]splice.Part // small parts rewritten besides the sheet
+	calc   bool                   // set fullCalcOnLoad: a formula was written
+}
+
+// name is the file name reported in results.
+func (sb *spliceBook) name() string { return filepath.Base(sb.path) }
+
+// sheetEdit builds the plan of one cells edit and the tool's result; it
+// runs under the workbook's locks with the sheet resolved.
+type sheetEdit func(sb *spliceBook, sheet string) (splice.Plan, any, error)
+
+// errNoSplice says the splice path does not take this call (a missing
+// file or sheet, a sheet that is not a plain worksheet, an edit the
+// splicer refuses); the caller runs the excelize path, which also reports
+// the proper error for a missing file or sheet.
+var errNoSplice = errors.New("take the excelize path")
+
+// spliceCells runs a cells edit of sheetName through the splice path. It
+// returns errNoSplice (nothing written, no lock held) when the excelize
+// path must do it. Like mutate it holds the path's locks (in-process and
+// cross-process) for the whole read-modify-replace, checks the file is
+// still the version it read right before the rename, and redoes the call
+// once on a conflict.
+func (s *Service) spliceCells(ctx context.Context, filePath, sheetName string, edit sheetEdit) (any, error) {
+	if s.spliceOff {
+		return nil, errNoSplice
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	path, err := s.box.resolve(filePath)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: true, replace: true})
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	res, err := s.spliceOnce(ctx, path, sheetName, edit)
+	if kindOf(err) == KindConflict {
+		s.log.WithFields(map[string]any{"file": filepath.Base(path)}).Warn("workbook changed on disk during a call; doing it again on the new version")
+		res, err = s.spliceOnce(ctx, path, sheetName, edit)
+	}
+	return res, err
+}
+
+// spliceOnce is one attempt of spliceCells.
+func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit sheetEdit) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sb, err := s.openSplice(path)
+	if err != nil {
+		return nil, err
+	}
+	defer sb.close()
+	sheet, part, ok := sb.resolveSheet(sheetName)
+	if !ok {
+		return nil, errNoSplice
+	}
+	plan, res, err := edit(sb, sheet)
+	if err != nil {
+		return nil, err
+	}
+	plan.MaxRow = min(s.limits.MaxRows, maxSheetRows)
+	zf := findPart(sb.zr, part)
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	}
+	body := splice.NewBodyWriter()
+	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
+	_ = rc.Close()
+	var rowErr *splice.RowLimitError
+	switch {
+	case errors.As(err, &rowErr):
+		return nil, limitErr(rowErr.Error())
+	case errors.Is(err, splice.ErrUnsupported):
+		s.log.WithFields(map[string]any{"file": sb.name(), "reason": err.Error()}).Debug("splice declined")
+		return nil, errNoSplice
+	case errors.Is(err, splice.ErrDamaged):
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
+	case err != nil:
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var rerr readError
+		if errors.As(err, &rerr) {
+			return nil, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
+		}
+		return nil, err
+	}
+	if err := body.Close(); err != nil {
+		return nil, err
+	}
+	parts := map[string]splice.Part{zf.Name: splice.Segments{Head: head, Body: body}}
+	if err := sb.smallParts(parts); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	err = writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
+		return splice.WritePackage(w, sb.zr, parts)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// A parsed copy of the old version is of no use any more.
+	if b := s.cache.take(path, fileID{}, false); b != nil {
+		_ = b.close()
+	}
+	s.log.WithFields(map[string]any{"file": sb.name(), "path": "splice"}).Debug("workbook saved")
+	return res, nil
+}
+
+// openSplice opens the workbook at path for a splice edit; a missing file
+// is errNoSplice (the excelize path creates it or reports it).
+func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
+	if err := checkExtension(path); err != nil {
+		return nil, err
+	}
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, errNoSplice // missing, a link, unreadable: the excelize path says which
+	}
+	sb := &spliceBook{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
+	defer func() {
+		if err != nil {
+			sb.close()
+		}
+	}()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, errNoSplice
+	}
+	if st.Size() > s.limits.MaxFileSize {
+		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
+	}
+	sb.mode = st.Mode()
+	sb.id, _ = idOf(st)
+	// The package is read whole (it is compressed: a few MB) so a program
+	// that rewrites the file in place cannot hand this call a torn mix;
+	// the identity check before the rename catches that it changed.
+	raw := make([]byte, st.Size())
+	if _, err := io.ReadFull(fh, raw); err != nil {
+		return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
+	}
+	if sb.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
+	}
+	var total uint64
+	for _, zf := range sb.zr.File {
+		total += zf.UncompressedSize64
+	}
+	if total > uint64(s.limits.UnzipSizeLimit) {
+		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+	}
+	if sb.index, err = sheetParts(sb.zr); err != nil {
+		return nil, err
+	}
+	return sb, nil
+}
+
+// close releases the open file and the styles workbook.
+func (sb *spliceBook) close() {
+	if sb.styles != nil {
+		sb.styles.close()
+	}
+	_ = sb.file.Close()
+}
+
+// resolveSheet finds the sheet as book.sheet does (exact name, then
+// case-insensitive, the active sheet when empty) and its worksheet part;
+// ok is false when there is none.
+func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
+	idx := sb.index
+	pick := -1
+	switch {
+	case name == "":
+		pick = idx.activeTab
+	default:
+		for i, s := range idx.sheets {
+			if s.name == name {
+				pick = i
+				break
+			}
+		}
+		if pick < 0 {
+			for i, s := range idx.sheets {
+				if strings.EqualFold(s.name, name) {
+					pick = i
+					break
+				}
+			}
+		}
+	}
+	if pick < 0 || pick >= len(idx.sheets) {
+		return "", "", false
+	}
+	ps := idx.sheets[pick]
+	if ps.part == "" || !isWorksheetPart(ps.part) || findPart(sb.zr, ps.part) == nil {
+		return "", "", false
+	}
+	return ps.name, ps.part, true
+}
+
+// unchangedOnDisk is book.unchangedOnDisk for a splice edit.
+func (sb *spliceBook) unchangedOnDisk() error {
+	if id, ok := statID(sb.path); ok && id == sb.id {
+		return nil
+	}
+	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.name()), nil)
+}
+
+// smallParts adds the rewritten small parts (styles, workbook) to parts.
+func (sb *spliceBook) smallParts(parts map[string]splice.Part) error {
+	if sb.styles != nil && sb.styles.changed() {
+		data, err := sb.styles.bytes()
+		if err != nil {
+			return err
+		}
+		parts[findPart(sb.zr, sb.stylesPart()).Name] = splice.Bytes(data)
+	}
+	if sb.calc {
+		wb := findPart(sb.zr, sb.workbookPart())
+		if wb == nil {
+			return newError(KindDamaged, "file is damaged: workbook.xml is missing", nil)
+		}
+		data, err := readPart(sb.zr, wb.Name)
+		if err != nil {
+			return err
+		}
+		if out, changed := setFullCalcOnLoad(data); changed {
+			parts[wb.Name] = splice.Bytes(out)
+		}
+	}
+	return nil
+}
+
+// readerWithContext stops a long read when ctx ends.
+func readerWithContext(ctx context.Context, r io.Reader) io.Reader { return &ctxReader{ctx: ctx, r: r} }
+
+// ctxReader is readerWithContext's reader.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+	n   int
+}
+
+// Read reads from r, checking ctx every few hundred reads.
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if c.n++; c.n%256 == 0 {
+		if err := c.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	return c.r.Read(p)
+}
+
+// streamBook is a light book over the same package, for the streaming
+// readers (auto_fit measures the sheet before the splice rewrites it).
+func (sb *spliceBook) streamBook() *book {
+	return &book{svc: sb.svc, path: sb.path, zr: sb.zr, index: sb.index, extents: map[string]*sheetExtent{}}
+}

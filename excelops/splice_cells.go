@@ -1,0 +1,173 @@
+package excelops
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+)
+
+// Splice plans of the cells tools: which cells each rebuilds and how.
+
+// blockPlan is a plan over the rows r1..r2 whose columns cols(row) lists.
+func blockPlan(r1, r2 int, cols func(row int) []int, cell func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error)) splice.Plan {
+	rows := make([]int, 0, r2-r1+1)
+	for r := r1; r <= r2; r++ {
+		if len(cols(r)) > 0 {
+			rows = append(rows, r)
+		}
+	}
+	return splice.Plan{Rows: rows, Cols: cols, Cell: cell}
+}
+
+// span returns the columns c1..c2.
+func span(c1, c2 int) []int {
+	out := make([]int, 0, c2-c1+1)
+	for c := c1; c <= c2; c++ {
+		out = append(out, c)
+	}
+	return out
+}
+
+// writePlan is write_cells' plan: values[i][j] goes to (r1+i, c1+j). The
+// values are converted up front, so a bad value fails before any I/O.
+func writePlan(sb *spliceBook, r1, c1 int, values [][]any) (splice.Plan, error) {
+	conv := make([][]cellContent, len(values))
+	widths := make([][]int, len(values))
+	for i, row := range values {
+		conv[i] = make([]cellContent, len(row))
+		for j, v := range row {
+			cc, err := contentOf(v)
+			if err != nil {
+				return splice.Plan{}, err
+			}
+			conv[i][j] = cc
+			sb.calc = sb.calc || cc.formula != ""
+		}
+		widths[i] = span(c1, c1+len(row)-1)
+	}
+	cols := func(row int) []int {
+		if i := row - r1; i >= 0 && i < len(widths) {
+			return widths[i]
+		}
+		return nil
+	}
+	return blockPlan(r1, r1+len(values)-1, cols, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
+		style := inherit
+		if old != nil {
+			style = old.Style
+		}
+		return conv[row-r1][col-c1].appendXML(dst, col, row, style), nil
+	}), nil
+}
+
+// cellContent is one value of write_cells converted for the sheet XML.
+type cellContent struct {
+	kind    byte   // 'n' number, 'b' boolean, 's' string, 'f' formula, 0 clear
+	text    string // the number's text, the string, or the formula
+	formula string
+}
+
+// contentOf converts a JSON value as cellValue (and the excelize path) does.
+func contentOf(v any) (cellContent, error) {
+	val, formula, err := cellValue(v)
+	if err != nil {
+		return cellContent{}, err
+	}
+	if formula != "" {
+		return cellContent{kind: 'f', formula: formula}, nil
+	}
+	switch t := val.(type) {
+	case nil:
+		return cellContent{}, nil
+	case bool:
+		if t {
+			return cellContent{kind: 'b', text: "1"}, nil
+		}
+		return cellContent{kind: 'b', text: "0"}, nil
+	case int64:
+		return cellContent{kind: 'n', text: strconv.FormatInt(t, 10)}, nil
+	case float64:
+		return cellContent{kind: 'n', text: strconv.FormatFloat(t, 'f', -1, 64)}, nil
+	case string:
+		return cellContent{kind: 's', text: t}, nil
+	}
+	return cellContent{}, invalid("cell values must be strings, numbers, booleans or null, got %T", v)
+}
+
+// appendXML appends the cell element. Strings are written inline
+// (t="inlineStr"), so the shared string table is never rewritten; readers
+// (Excel, LibreOffice, openpyxl, pandas) read both forms alike. A cleared
+// cell keeps its style, as openpyxl and excelize keep it; a cleared cell
+// without a style is removed.
+func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
+	if cc.kind == 0 && style == 0 {
+		return dst
+	}
+	dst = append(dst, `<c r="`...)
+	dst = splice.AppendRef(dst, col, row)
+	dst = append(dst, '"')
+	if style != 0 {
+		dst = append(dst, ` s="`...)
+		dst = strconv.AppendInt(dst, int64(style), 10)
+		dst = append(dst, '"')
+	}
+	switch cc.kind {
+	case 0:
+		return append(dst, "/>"...)
+	case 'n':
+		dst = append(dst, "><v>"...)
+		dst = append(dst, cc.text...)
+		return append(dst, "</v></c>"...)
+	case 'b':
+		dst = append(dst, ` t="b"><v>`...)
+		dst = append(dst, cc.text...)
+		return append(dst, "</v></c>"...)
+	case 'f':
+		dst = append(dst, "><f>"...)
+		dst = sheetxml.AppendEscaped(dst, cc.formula)
+		return append(dst, "</f></c>"...)
+	}
+	dst = append(dst, ` t="inlineStr"><is><t`...)
+	if strings.TrimSpace(cc.text) != cc.text {
+		dst = append(dst, ` xml:space="preserve"`...)
+	}
+	dst = append(dst, '>')
+	dst = sheetxml.AppendEscaped(dst, cc.text)
+	return append(dst, "</t></is></c>"...)
+}
+
+// formatPlan is format_cells' plan: every cell of rng gets its style (or
+// the style it would inherit) with sc laid over it.
+func formatPlan(sb *spliceBook, rng cellRange, sc *styleChange) (splice.Plan, error) {
+	st, err := sb.styleTable()
+	if err != nil {
+		return splice.Plan{}, err
+	}
+	derived := map[int]int{}
+	cols := span(rng.c1, rng.c2)
+	return blockPlan(rng.r1, rng.r2, func(int) []int { return cols }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
+		base := inherit
+		if old != nil {
+			base = old.Style
+		}
+		id, ok := derived[base]
+		if !ok {
+			var err error
+			if id, err = st.derive(base, sc); err != nil {
+				return dst, err
+			}
+			derived[base] = id
+		}
+		if old != nil {
+			return splice.SetStyle(dst, old.Raw, id), nil
+		}
+		return cellContent{}.appendXML(dst, col, row, id), nil
+	}), nil
+}
+
+// widthPlan is adjust_column_width's plan: no cell changes, new widths.
+func widthPlan(widths map[int]float64) splice.Plan {
+	return splice.Plan{Cols: func(int) []int { return nil }, Widths: widths}
+}
