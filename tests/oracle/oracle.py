@@ -136,7 +136,8 @@ def tool_calls(op: dict[str, Any], file: str) -> tuple[str, dict[str, Any]]:
         return kind, {"file_path": file, "sheet_name": op["name"], "confirm": True}
     if kind == "copy_range":
         args = {"source_file": file, "source_sheet": op["src_sheet"], "source_range": op["src_range"],
-                "target_file": file, "target_sheet": op["dst_sheet"], "target_start": op.get("dst_cell", "A1")}
+                "target_file": file, "target_sheet": op["dst_sheet"], "target_start": op.get("dst_cell", "A1"),
+                "create": True}
         if op.get("values_only"):
             args["values_only"] = True
         return "copy_range_between_sheets", args
