@@ -42,6 +42,16 @@ type rowReader struct {
 	encode bool
 	enc    []byte
 	next   int // cells (relative to c1) already in enc
+
+	// formulas: how formula cells come back (read_excel's formulas
+	// argument); the current cell's formula (inF while reading its text),
+	// and the shared formulas seen so far, by si.
+	formulas formulaMode
+	inF      bool
+	hasF     bool
+	fSI      int
+	ftext    []byte
+	shared   map[int]sharedFormula
 }
 
 // errStop ends a row walk early without an error.
@@ -84,7 +94,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode}
+	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode, formulas: b.formulas}
 	if ds != nil && ds.isDate != nil {
 		rr.dates = ds
 	}
@@ -123,6 +133,9 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 		text, err := rr.br.ReadSlice('<')
 		if rr.inText {
 			rr.text = append(rr.text, bytes.TrimSuffix(text, []byte("<"))...)
+		}
+		if rr.inF {
+			rr.ftext = append(rr.ftext, bytes.TrimSuffix(text, []byte("<"))...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -176,6 +189,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 				col = rr.col + 1
 			}
 			rr.col, rr.typ, rr.text, rr.inCell = col, attrValue(attrs, "t"), rr.text[:0], true
+			rr.hasF, rr.ftext = false, rr.ftext[:0]
 			rr.date = rr.dates != nil && rr.dates.isDateStyle(attrs)
 			if bytes.HasSuffix(attrs, []byte("/")) {
 				rr.inCell = false
@@ -186,6 +200,12 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			}
 		case "/v", "/t":
 			rr.inText = false
+		case "f":
+			if rr.inCell {
+				rr.startFormula(attrs)
+			}
+		case "/f":
+			rr.inF = false
 		case "/c":
 			if err := rr.endCell(); err != nil {
 				return err
@@ -229,7 +249,7 @@ func rowTag(tag []byte) (string, []byte) {
 	}
 	var s string
 	switch string(name) {
-	case "row", "c", "v", "t", "sheetData":
+	case "row", "c", "v", "t", "f", "sheetData":
 		s = string(name)
 	default:
 		return "", nil
@@ -243,22 +263,39 @@ func rowTag(tag []byte) (string, []byte) {
 // endCell converts the finished cell's text by its type and stores it.
 func (rr *rowReader) endCell() error {
 	col := rr.col
-	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.text) == 0 && string(rr.typ) != "inlineStr" {
+	formula := rr.endFormula()
+	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.text) == 0 && string(rr.typ) != "inlineStr" && formula == "" {
 		return nil
 	}
 	text := rr.text
 	if bytes.IndexByte(text, '&') >= 0 {
 		text = []byte(html.UnescapeString(string(text)))
 	}
+	switch {
+	case formula != "" && rr.formulas == formulasBoth:
+		return rr.storeFormula(col, "="+formula, text, true)
+	case formula != "" && (rr.formulas == formulasText || len(text) == 0):
+		return rr.storeFormula(col, "="+formula, nil, false) // never a silent null
+	}
 	if rr.encode {
 		return rr.encodeCell(col-rr.c1, text)
 	}
+	v, err := rr.cellValue(col, text)
+	if err != nil {
+		return err
+	}
+	rr.put(col, v)
+	return nil
+}
+
+// cellValue converts a cell's text by its type (the boxed-values path).
+func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))
 		if err != nil || i < 0 || i >= len(rr.sst) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.row), text), nil)
+			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.row), text), nil)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e", "d":
@@ -272,6 +309,11 @@ func (rr *rowReader) endCell() error {
 			v = numberValue(text)
 		}
 	}
+	return v, nil
+}
+
+// put stores the boxed value of the cell in column col.
+func (rr *rowReader) put(col int, v any) {
 	idx := col - rr.c1
 	if rr.vals == nil && rr.c2 > 0 {
 		rr.vals = make([]any, 0, rr.c2-rr.c1+1)
@@ -280,7 +322,6 @@ func (rr *rowReader) endCell() error {
 		rr.vals = append(rr.vals, nil)
 	}
 	rr.vals[idx] = v
-	return nil
 }
 
 // numberValue parses a numeric cell like openpyxl: int unless it has a
@@ -305,8 +346,18 @@ func numberValue(text []byte) any {
 // encodeCell appends the cell at index idx (relative to c1) to the row's
 // JSON, with nulls for skipped columns.
 func (rr *rowReader) encodeCell(idx int, text []byte) error {
+	if !rr.pad(idx) {
+		return nil
+	}
+	return rr.appendValue(text)
+}
+
+// pad appends nulls for the columns skipped before index idx and the
+// separator; false when idx was already written (a repeated column: the
+// first one wins).
+func (rr *rowReader) pad(idx int) bool {
 	if idx < rr.next {
-		return nil // a repeated column: the first one wins
+		return false
 	}
 	for ; rr.next < idx; rr.next++ {
 		rr.enc = appendItem(rr.enc, rr.next, "null")
@@ -315,6 +366,11 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 		rr.enc = append(rr.enc, ", "...)
 	}
 	rr.next++
+	return true
+}
+
+// appendValue appends the JSON of the current cell's text, by its type.
+func (rr *rowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))

@@ -77,6 +77,9 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 			return nil, invalid("the block starting at %s does not fit in a sheet", cellName(anchor.c1, anchor.r1))
 		}
 	}
+	if err := checkFormulas(anchor.c1, anchor.r1, single, a.Value, a.Values); err != nil {
+		return nil, err
+	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{create: createModeOf(a.Create)}, func(b *book) (any, error) {
 		sheet, ext, sheetCreated, err := b.editTarget(a.SheetName, a.Create != nil && *a.Create)
 		if err != nil {

@@ -21,19 +21,20 @@ const newFileMode fs.FileMode = 0o644
 
 // book is one workbook opened for the length of one call.
 type book struct {
-	svc     *Service
-	f       *excelize.File
-	path    string // resolved real path
-	mode    fs.FileMode
-	zr      *zip.Reader             // the package as it was on disk (nil for a new workbook)
-	index   *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
-	sst     []string                // shared strings as on disk, loaded by the first read
-	dates   *dateStyles             // date styles as on disk, loaded by the first read
-	extents map[string]*sheetExtent // sheets parsed for editing: their used range
-	tmpDir  string
-	created bool
-	id      fileID // the version of the file f was parsed from (cache key)
-	cost    int64  // estimated heap of the parsed workbook (cache budget)
+	svc      *Service
+	f        *excelize.File
+	path     string // resolved real path
+	mode     fs.FileMode
+	zr       *zip.Reader             // the package as it was on disk (nil for a new workbook)
+	index    *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
+	sst      []string                // shared strings as on disk, loaded by the first read
+	dates    *dateStyles             // date styles as on disk, loaded by the first read
+	extents  map[string]*sheetExtent // sheets parsed for editing: their used range
+	formulas formulaMode             // how this call's reads show formula cells
+	tmpDir   string
+	created  bool
+	id       fileID // the version of the file f was parsed from (cache key)
+	cost     int64  // estimated heap of the parsed workbook (cache budget)
 }
 
 // name is the file name reported in results.
