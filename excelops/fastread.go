@@ -37,6 +37,16 @@ type rowReader struct {
 	dates *dateStyles
 	date  bool
 
+	// maxText bounds one cell's text (Limits.MaxCellTextBytes); sheet
+	// names the sheet in errors.
+	maxText int
+	sheet   string
+	// lastRow is the number of the row before this one in file order, and
+	// stopAtRow asks walk to end (errStop) at the next row start, after
+	// checking that row is in order: a read stops one row after its last.
+	lastRow   int
+	stopAtRow bool
+
 	// encode mode: cells go straight into enc as JSON array items
 	// (Python json.dumps formatting), no boxed values at all.
 	encode bool
@@ -49,21 +59,22 @@ var errStop = errors.New("stop")
 
 // rows calls fn for every row from first to last (1-based, inclusive) that
 // holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
-// row goes). It stops reading after last. A sheet whose XML ends before
-// </sheetData> is reported as damaged, so a broken file never reads as a
-// shorter one.
-func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) { fn(row, rr.vals) })
+// row goes); fn returns false to end the walk early. It stops reading one
+// row after last (checking that row is in order). A sheet whose XML ends
+// before </sheetData> is reported as damaged, so a broken file never reads
+// as a shorter one; so are rows or cells out of order.
+func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
 }
 
 // rowsJSON is rows for exact ranges: fn gets each row's cells already
 // encoded as JSON array items (count of them in cells), no boxed values.
-func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) { fn(row, rr.enc, rr.next) })
+func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
 }
 
 // walkRows drives a rowReader over sheet from first to last.
-func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader)) error {
+func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader) bool) error {
 	if last < first {
 		return nil
 	}
@@ -84,7 +95,8 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode}
+	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode,
+		maxText: int(b.svc.limits.MaxCellTextBytes), sheet: sheet}
 	if ds != nil && ds.isDate != nil {
 		rr.dates = ds
 	}
@@ -95,14 +107,14 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 				return err
 			}
 		}
-		if row > last {
-			return errStop
+		if row >= last {
+			// Stop at the next row start, once its order is checked.
+			rr.stopAtRow = true
 		}
-		if row >= first && (len(vals) > 0 || rr.next > 0) {
-			fn(row, rr)
-		}
-		if row == last {
-			return errStop
+		if row >= first && row <= last && (len(vals) > 0 || rr.next > 0) {
+			if !fn(row, rr) {
+				rr.stopAtRow = true
+			}
 		}
 		return nil
 	})
@@ -114,7 +126,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	case !rr.closed:
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.row), nil)
 	}
-	return nil
+	return ctx.Err()
 }
 
 // walk scans the sheet and calls emit at the end of every row.
@@ -123,6 +135,9 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 		text, err := rr.br.ReadSlice('<')
 		if rr.inText {
 			rr.text = append(rr.text, bytes.TrimSuffix(text, []byte("<"))...)
+			if err := rr.checkText(); err != nil {
+				return err
+			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -156,6 +171,12 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if n > maxSheetRows {
 				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", n), nil)
 			}
+			if err := rr.checkRowOrder(n); err != nil {
+				return err
+			}
+			if rr.stopAtRow {
+				return errStop
+			}
 			rr.row, rr.col, rr.vals, rr.enc, rr.next = n, 0, nil, rr.enc[:0], 0
 			if bytes.HasSuffix(attrs, []byte("/")) {
 				if err := emit(rr.row, nil); err != nil {
@@ -174,6 +195,9 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			}
 			if col <= 0 {
 				col = rr.col + 1
+			}
+			if err := rr.checkCellOrder(col); err != nil {
+				return err
 			}
 			rr.col, rr.typ, rr.text, rr.inCell = col, attrValue(attrs, "t"), rr.text[:0], true
 			rr.date = rr.dates != nil && rr.dates.isDateStyle(attrs)

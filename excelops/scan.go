@@ -67,6 +67,9 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 			if errors.Is(err, io.EOF) {
 				break
 			}
+			if kindOf(err) != "" {
+				return ext, err // a bound (see runBound)
+			}
 			return ext, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
 		}
 		tag, err := br.ReadSlice('>')
@@ -76,6 +79,9 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 				_, err = br.ReadSlice('>')
 			}
 			continue
+		}
+		if kindOf(err) != "" {
+			return ext, err // a bound (see runBound)
 		}
 		if err != nil {
 			break // truncated inside a tag; ext.closed stays false
