@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // sharedStrings loads the shared string table of the package as on disk.
@@ -22,7 +24,7 @@ func (b *book) sharedStrings() ([]string, error) {
 		return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
-	dec := xml.NewDecoder(bufio.NewReaderSize(rc, scanBufferSize))
+	dec := xml.NewDecoder(bufio.NewReaderSize(rc, sheetxml.BufferSize))
 	var (
 		out   []string
 		cur   []byte
