@@ -94,7 +94,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, newError(KindNotFound, fmt.Sprintf("file not found: %s", filepath.Base(path)), nil)
+			return nil, fileNotFound(path)
 		}
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, refuse(filepath.Base(path), "it became a link")
@@ -176,7 +176,7 @@ func (b *book) sheet(name string) (string, error) {
 			return s, nil
 		}
 	}
-	return "", newError(KindSheetNotFound, fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, strings.Join(list, ", ")), nil)
+	return "", sheetNotFound(name, list, "")
 }
 
 // sheetList returns the sheet names in order and the active sheet's index.
