@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // sharedStrings loads the shared string table of the package as on disk.
@@ -27,7 +29,7 @@ func (b *book) sharedStrings() ([]string, error) {
 		return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
-	dec := xml.NewDecoder(bufio.NewReaderSize(lim.newRunBound(rc, "the shared strings"), scanBufferSize))
+	dec := xml.NewDecoder(bufio.NewReaderSize(lim.newRunBound(rc, "the shared strings"), sheetxml.BufferSize))
 	held := int64(0) // bytes the table holds so far
 	var (
 		out   []string

@@ -1,11 +1,11 @@
 package excelops
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // styledCell is a cell of the sheet XML that names a style.
@@ -38,36 +38,26 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 		return out, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), scanBufferSize)
+	z := sheetxml.New(failingReader{b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet))})
 	row, col, n := 0, 0, 0
 	for {
-		if _, err := br.ReadSlice('<'); err != nil {
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			if errors.Is(err, io.EOF) {
-				return out, nil
-			}
-			if kindOf(err) != "" {
-				return out, err
-			}
-			return out, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
+		t, err := z.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return out, nil
+		case kindOf(err) != "":
+			return out, err // a bound (see runBound)
+		case errors.Is(err, sheetxml.ErrTruncated):
+			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated", sheet), err)
+		case err != nil:
+			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
 		}
-		tag, err := br.ReadSlice('>')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			_, err = br.ReadSlice('>') // an over-long tag: nothing we need
-			tag = nil
+		if t.Kind != sheetxml.Start && t.Kind != sheetxml.Empty {
+			continue
 		}
-		if err != nil {
-			if kindOf(err) != "" {
-				return out, err
-			}
-			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated", sheet), nil)
-		}
-		name, attrs := localName(tag)
-		switch string(name) {
+		switch string(t.Name) {
 		case "row":
-			if r := attrInt(attrs, "r"); r > 0 {
+			if r := sheetxml.AttrInt(t.Attrs(), "r"); r > 0 {
 				row = r
 			} else {
 				row++
@@ -79,8 +69,12 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 				}
 			}
 		case "c":
-			col = nextCol(attrs, col)
-			s := attrInt(attrs, "s")
+			if c, _ := sheetxml.SplitRef(t.Attr("r")); c > 0 {
+				col = c
+			} else {
+				col++
+			}
+			s := sheetxml.AttrInt(t.Attrs(), "s")
 			if s <= 0 || row < rng.r1 || row > rng.r2 || col < rng.c1 || col > rng.c2 {
 				continue
 			}
@@ -90,8 +84,7 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 			}
 			out.cells = append(out.cells, styledCell{col: col, row: row, style: s})
 		case "mergeCell":
-			ref := attrValue(attrs, "ref")
-			m, err := parseRange(string(ref))
+			m, err := parseRange(string(t.Attr("ref")))
 			if err != nil || m.r2 < rng.r1 || m.r1 > rng.r2 || m.c2 < rng.c1 || m.c1 > rng.c2 {
 				continue
 			}
@@ -102,34 +95,4 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 			out.merges = append(out.merges, m.String())
 		}
 	}
-}
-
-// localName splits a tag's bytes into its local name (prefix dropped) and
-// its attributes; closing tags and declarations get a name starting with
-// '/', '?' or '!', which no caller matches.
-func localName(tag []byte) ([]byte, []byte) {
-	tag = bytes.TrimSuffix(tag, []byte(">"))
-	end := bytes.IndexAny(tag, " \t\r\n/")
-	if end == 0 || len(tag) == 0 {
-		return nil, nil
-	}
-	if end < 0 {
-		end = len(tag)
-	}
-	name := tag[:end]
-	if i := bytes.IndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
-	return name, tag[end:]
-}
-
-// nextCol is the column of a <c> whose attributes are attrs, after the
-// cell at column prev of the same row.
-func nextCol(attrs []byte, prev int) int {
-	if ref := attrValue(attrs, "r"); ref != nil {
-		if c := columnOfRef(ref); c > 0 {
-			return c
-		}
-	}
-	return prev + 1
 }

@@ -97,7 +97,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 			return nil, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, newError(KindNotFound, fmt.Sprintf("file not found: %s", filepath.Base(path)), nil)
+			return nil, fileNotFound(path)
 		}
 		return nil, newError(KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
@@ -170,7 +170,7 @@ func (b *book) sheet(name string) (string, error) {
 			return s, nil
 		}
 	}
-	return "", newError(KindSheetNotFound, fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, strings.Join(list, ", ")), nil)
+	return "", sheetNotFound(name, list, "")
 }
 
 // sheetList returns the sheet names in order and the active sheet's index.
