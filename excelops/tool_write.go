@@ -27,6 +27,7 @@ type writeCellsArgs struct {
 	Value     any     `json:"value"`
 	CellRange *string `json:"cell_range"`
 	Values    [][]any `json:"values"`
+	Create    *bool   `json:"create"`
 }
 
 // writeCells implements write_cells: one cell (cell+value) or a 2-D block
@@ -76,8 +77,8 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 			return nil, invalid("the block starting at %s does not fit in a sheet", cellName(anchor.c1, anchor.r1))
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{create: true}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
+	return s.mutate(ctx, a.FilePath, mutateOpts{create: createModeOf(a.Create)}, func(b *book) (any, error) {
+		sheet, ext, sheetCreated, err := b.editTarget(a.SheetName, a.Create != nil && *a.Create)
 		if err != nil {
 			return nil, err
 		}
@@ -114,6 +115,8 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		}
 		if b.created {
 			res = append(res, errorsjson.Field{Key: "created", Value: true})
+		} else if sheetCreated {
+			res = append(res, errorsjson.Field{Key: "sheet_created", Value: true})
 		}
 		return res, nil
 	})
