@@ -192,7 +192,10 @@ func render(tokens []efp.Token, refs map[int]reference) (string, bool) {
 // callers comparing formulas use it. ok is false when efp cannot tokenize
 // the formula.
 func Normalize(formula string) (string, bool) {
-	out, changed := rewrite(formula, func(*reference) bool { return true })
+	out, changed := rewrite(formula, func(r *reference) bool {
+		r.area = r.area.ordered()
+		return true
+	})
 	if !changed {
 		body := strings.TrimSpace(formula)
 		return formula, body == "" || body == "=" || !hasUnknown(body)

@@ -176,6 +176,18 @@ func (c coord) row() string {
 	return strconv.Itoa(c.n)
 }
 
+// ordered returns the area with its corners top-left then bottom-right, as
+// Excel stores A5:A1 (each coordinate keeps its $ flag).
+func (a area) ordered() area {
+	if a.c1.n > a.c2.n {
+		a.c1, a.c2 = a.c2, a.c1
+	}
+	if a.r1.n > a.r2.n {
+		a.r1, a.r2 = a.r2, a.r1
+	}
+	return a
+}
+
 // String renders the area in A1 notation.
 func (a area) String() string {
 	switch a.kind {

@@ -103,6 +103,7 @@ func (e Shift) moveArea(a area) (area, bool) {
 		a.c2, a.r2 = a.c1, a.r1
 		return a, true
 	}
+	a = a.ordered()
 	lo, hi := &a.r1, &a.r2
 	if e.Axis == Cols {
 		if a.kind == kindRows {
@@ -111,9 +112,6 @@ func (e Shift) moveArea(a area) (area, bool) {
 		lo, hi = &a.c1, &a.c2
 	} else if a.kind == kindCols {
 		return a, true
-	}
-	if lo.n > hi.n {
-		*lo, *hi = *hi, *lo
 	}
 	x, y, ok := e.span(lo.n, hi.n)
 	if !ok {
