@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+#: Error code of an error a tool returned.
+CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"
 #: Error code of a call that could not reach the sidecar.
 CODE_UNAVAILABLE: Final = "TOOL_UNAVAILABLE"
 #: Error code of a call whose deadline passed.
