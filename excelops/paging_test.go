@@ -125,7 +125,7 @@ func TestPagingNeverSkips(t *testing.T) {
 		capChars := 700 + r.IntN(2500)
 		lim := Limits{}
 		if r.IntN(3) == 0 {
-			capChars = -1 // no result cap: pages are bounded by cells only
+			capChars = -1                     // no result cap: pages are bounded by cells only
 			lim.MaxReadCells = 8 + r.IntN(40) // a row holds up to 7 cells
 		}
 		e := newEnv(t, WithLimits(lim))
