@@ -24,6 +24,7 @@ type config struct {
 	defaultTimeout time.Duration
 	maxTimeout     time.Duration
 	maxResultChars int
+	observer       Observer
 }
 
 // WithLogger sets the logger; the default discards logs.
