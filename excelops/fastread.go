@@ -26,6 +26,17 @@ type rowReader struct {
 	vals   []any
 	closed bool
 
+	// Bounds and order checks (readbounds.go): maxText bounds one cell's
+	// text; sheet names the sheet in errors; lastRow and lastCol are the
+	// previous row of the sheet and cell of the row in file order;
+	// stopAtRow asks walk to end (errStop) at the next row start, once
+	// that row's order is checked, so a read stops one row after its last.
+	maxText   int
+	sheet     string
+	lastRow   int
+	lastCol   int
+	stopAtRow bool
+
 	// dates says which styles are dates (nil: none are); date is whether
 	// the current cell has one.
 	dates *dateStyles
@@ -52,21 +63,22 @@ var errStop = errors.New("stop")
 
 // rows calls fn for every row from first to last (1-based, inclusive) that
 // holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
-// row goes). It stops reading after last. A sheet whose XML ends before
-// </sheetData> is reported as damaged, so a broken file never reads as a
-// shorter one.
-func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) { fn(row, rr.vals) })
+// row goes); fn returns false to end the walk early. It stops reading one
+// row after last (checking that row is in order). A sheet whose XML ends
+// before </sheetData> is reported as damaged, so a broken file never reads
+// as a shorter one; so are rows or cells out of order.
+func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
 }
 
 // rowsJSON is rows for exact ranges: fn gets each row's cells already
 // encoded as JSON array items (count of them in cells), no boxed values.
-func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) { fn(row, rr.enc, rr.next) })
+func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
 }
 
 // walkRows drives a rowReader over sheet from first to last.
-func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader)) error {
+func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader) bool) error {
 	if last < first {
 		return nil
 	}
@@ -87,7 +99,9 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	rr := newRowReader(rc, sst, c1, c2, encode, ds)
+	lim := b.svc.limits
+	rr := newRowReader(lim.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
+	rr.maxText, rr.sheet = int(lim.MaxCellTextBytes), sheet
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -95,14 +109,14 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 				return err
 			}
 		}
-		if row > last {
-			return errStop
+		if row >= last {
+			// Stop at the next row start, once its order is checked.
+			rr.stopAtRow = true
 		}
-		if row >= first && (len(vals) > 0 || rr.next > 0) {
-			fn(row, rr)
-		}
-		if row == last {
-			return errStop
+		if row >= first && row <= last && (len(vals) > 0 || rr.next > 0) {
+			if !fn(row, rr) {
+				rr.stopAtRow = true
+			}
 		}
 		return nil
 	})
@@ -114,7 +128,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	case !rr.closed:
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.w.Row), nil)
 	}
-	return nil
+	return ctx.Err()
 }
 
 // walk reads the sheet and calls emit at the end of every row.
@@ -130,6 +144,8 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			return nil // rr.closed stays false: reported as damage
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
+		case kindOf(err) != "":
+			return err // a bound (see runBound)
 		case err != nil:
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -138,6 +154,12 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if w.Row > maxSheetRows {
 				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
 			}
+			if err := rr.checkRowOrder(w.Row); err != nil {
+				return err
+			}
+			if rr.stopAtRow {
+				return errStop
+			}
 			rr.vals, rr.enc, rr.next = nil, rr.enc[:0], 0
 		case sheetxml.RowEnd:
 			if err := emit(w.Row, rr.vals); err != nil {
@@ -145,6 +167,9 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			}
 			rr.vals, rr.next = nil, 0
 		case sheetxml.CellDone:
+			if err := rr.checkCell(); err != nil {
+				return err
+			}
 			rr.typ = w.Cell.Type
 			rr.date = rr.dates != nil && rr.dates.isDateStyle(w.Cell.Style)
 			if err := rr.endCell(); err != nil {

@@ -49,6 +49,9 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 	}
 	for {
 		ev, err := w.Next()
+		if kindOf(err) != "" {
+			return ext, err // a bound (see runBound)
+		}
 		if err != nil {
 			var rerr readError
 			if errors.As(err, &rerr) {
