@@ -142,7 +142,7 @@ func (b *book) diskHasFormulas(sheet string) (bool, error) {
 		return false, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	buf := make([]byte, scanBufferSize)
+	buf := make([]byte, formulaScanChunk)
 	carry := 0
 	for {
 		n, err := rc.Read(buf[carry:])
@@ -161,6 +161,9 @@ func (b *book) diskHasFormulas(sheet string) (bool, error) {
 		}
 	}
 }
+
+// formulaScanChunk is how much sheet XML diskHasFormulas reads at a time.
+const formulaScanChunk = 64 << 10
 
 // hasFormulaTag reports whether XML text holds the start of an <f> element,
 // with or without a namespace prefix.

@@ -36,31 +36,13 @@ var commonFunctions = []string{
 	"XLOOKUP", "SUMIFS", "COUNTIFS", "DATE", "TODAY", "ABS", "HLOOKUP",
 }
 
-// checkFormulas checks every formula of a write_cells call before anything
-// is written: the single value at (col, row), or the block anchored there.
-func checkFormulas(col, row int, single bool, value any, values [][]any) error {
-	if single {
-		return checkCellValue(col, row, value)
-	}
-	for i, r := range values {
-		for j, v := range r {
-			if err := checkCellValue(col+j, row+i, v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// checkCellValue checks v when write_cells would write it as a formula.
-func checkCellValue(col, row int, v any) error {
-	_, formula, err := cellValue(v)
-	if err != nil || formula == "" {
-		return nil // not a formula; other checks report bad values
-	}
-	if err := checkFormula(formula); err != nil {
+// checkFormulaText refuses, before anything is written, a formula (given
+// without its "=") for the cell ref that does not parse or calls a function
+// Excel does not have, naming the cell and the problem.
+func checkFormulaText(ref, formula string) error {
+	if err := parseFormula(formula); err != nil {
 		return newError(KindInvalidArgument, fmt.Sprintf("cell %s: formula %q is not valid: %s; nothing was written",
-			cellName(col, row), "="+formula, err.Error()), err)
+			ref, "="+formula, err.Error()), err)
 	}
 	return nil
 }
@@ -73,10 +55,10 @@ type formulaError struct {
 // Error returns the reason.
 func (e *formulaError) Error() string { return e.msg }
 
-// checkFormula checks formula (without its leading "="): its strings and
+// parseFormula checks formula (without its leading "="): its strings and
 // quoted sheet names are closed, parentheses balance, every operator has its
 // operands, and every function is one Excel has.
-func checkFormula(formula string) error {
+func parseFormula(formula string) error {
 	if err := checkQuotes(formula); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func TestCheckFormulaAcceptsExcelFormulas(t *testing.T) {
 		"INDEX(A1:B3,2,2) INDEX(A1:B3,2,0)", "SUM(A:A)", "SUM(1:3)", "$A$1+A$2+$A3", "LET(x,1,x+1)",
 		"sum(a1)", "  A1 + B1 ", "NA()", "PI()*2",
 	} {
-		assert.NoError(t, checkFormula(f), f)
+		assert.NoError(t, parseFormula(f), f)
 	}
 }
 
@@ -37,27 +37,31 @@ func TestCheckFormulaRefusesBrokenFormulas(t *testing.T) {
 		{"SUM(A1+)", `the operator "+" has nothing on its right`},
 		{"()", "empty parentheses"},
 	} {
-		err := checkFormula(c.formula)
+		err := parseFormula(c.formula)
 		require.Error(t, err, c.formula)
 		assert.Contains(t, err.Error(), c.want, c.formula)
 	}
-	assert.NotContains(t, checkFormula("XYZZYQ(1)").Error(), "did you mean")
+	assert.NotContains(t, parseFormula("XYZZYQ(1)").Error(), "did you mean")
 }
 
-func TestCheckFormulasNamesTheCell(t *testing.T) {
-	err := checkFormulas(2, 2, false, nil, [][]any{{5, "=A1*2"}, {"=VLOOKUPP(1,A1:A2,1)", 7}})
+func TestCheckFormulaTextNamesTheCell(t *testing.T) {
+	err := checkFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
 	require.Error(t, err)
 	assert.ErrorIs(t, err, KindInvalidArgument)
-	assert.True(t, strings.HasPrefix(err.Error(), "cell B3: "), err.Error())
-	assert.NoError(t, checkFormulas(1, 1, true, "=", nil), "a lone = is text")
-	assert.NoError(t, checkFormulas(1, 1, true, "plain text (not a formula", nil))
+	assert.True(t, strings.HasPrefix(err.Error(), `cell B3: formula "=VLOOKUPP(1,A1:A2,1)" is not valid: `), err.Error())
+	_, err = planCell(1, 1, "=", valueTypesAuto)
+	assert.NoError(t, err, "a lone = is text")
+	_, err = planCell(1, 1, "=SUMME(A1)", valueTypesText)
+	assert.NoError(t, err, "value_types text stores formulas as text")
+	_, err = planCell(2, 2, "=SUMME(A1)", valueTypesAuto)
+	assert.ErrorContains(t, err, "cell B2: ")
 }
 
-func FuzzCheckFormula(f *testing.F) {
+func FuzzParseFormula(f *testing.F) {
 	for _, s := range []string{"SUM(A1:A3)", "1+", "== x", `"a`, "{1,2;3}", "'a''b'!A1", "((", "))"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_ = checkFormula(s) // never panics
+		_ = parseFormula(s) // never panics
 	})
 }

@@ -136,24 +136,6 @@ func TestReadExcelExpandsSharedFormulas(t *testing.T) {
 	assert.Equal(t, []any{[]any{"=A1*$A$1+Sheet1!A1"}, []any{"=A2*$A$1+Sheet1!A2"}, []any{"=A3*$A$1+Sheet1!A3"}}, got["values"])
 }
 
-func TestShiftFormula(t *testing.T) {
-	for _, c := range []struct {
-		in         string
-		dRow, dCol int
-		want       string
-	}{
-		{"A1*$A$1+A$1+$A1", 2, 1, "B3*$A$1+B$1+$A3"},
-		{`SUM(A1:B2)&"A1"`, 1, 0, `SUM(A2:B3)&"A1"`},
-		{"'Q1 ''A1'' v1'!A1+Sheet2!C3", 1, 1, "'Q1 ''A1'' v1'!B2+Sheet2!D4"},
-		{"LOG10(A1)+Total+_xlfn.XLOOKUP(A1,B:B,C:C)", 1, 0, "LOG10(A2)+Total+_xlfn.XLOOKUP(A2,B:B,C:C)"},
-		{"A1", -1, 0, "#REF!"},
-		{"XFD1", 0, 1, "#REF!"},
-		{"A1+1.5E3", 0, 0, "A1+1.5E3"},
-	} {
-		assert.Equal(t, c.want, shiftFormula(c.in, c.dRow, c.dCol), c.in)
-	}
-}
-
 func TestRejectedFormulaWritesNothing(t *testing.T) {
 	e := newEnv(t)
 	name := e.workbook("r.xlsx", [][]any{{1, 2}})

@@ -1,10 +1,9 @@
 package excelops
 
 import (
-	"bytes"
-	"html"
-
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // formulaMode is how a read shows formula cells (read_excel's formulas
@@ -41,44 +40,32 @@ type sharedFormula struct {
 	col, row int
 }
 
-// startFormula notes the current cell's <f> element.
-func (rr *rowReader) startFormula(attrs []byte) {
-	rr.hasF = true
-	rr.fSI = -1
-	if string(attrValue(attrs, "t")) == "shared" && attrValue(attrs, "si") != nil {
-		rr.fSI = attrInt(attrs, "si")
-	}
-	rr.inF = !bytes.HasSuffix(attrs, []byte("/"))
-}
-
-// endFormula returns the current cell's formula text ("" for none). The
+// formula returns the finished cell's formula text ("" for none). The
 // first cell of a shared formula is remembered, so a later cell of the same
-// formula (which holds only its si) gets the text with references moved
-// to its place, as Excel derives it.
-func (rr *rowReader) endFormula() string {
-	if !rr.hasF {
+// formula (which holds only its si) gets the text with its relative
+// references moved to its place, as Excel derives it.
+func (rr *rowReader) formula() string {
+	c := &rr.w.Cell
+	if !c.Formula {
 		return ""
 	}
-	rr.inF = false
-	text := string(rr.ftext)
-	if bytes.IndexByte(rr.ftext, '&') >= 0 {
-		text = html.UnescapeString(text)
-	}
-	if rr.fSI < 0 {
+	text := string(sheetxml.Unescape(c.FormulaText))
+	if c.SharedIndex < 0 {
 		return text
 	}
 	if text != "" {
 		if rr.shared == nil {
 			rr.shared = map[int]sharedFormula{}
 		}
-		rr.shared[rr.fSI] = sharedFormula{text: text, col: rr.col, row: rr.row}
+		rr.shared[c.SharedIndex] = sharedFormula{text: text, col: c.Col, row: c.Row}
 		return text
 	}
-	m, ok := rr.shared[rr.fSI]
+	m, ok := rr.shared[c.SharedIndex]
 	if !ok {
 		return ""
 	}
-	return shiftFormula(m.text, rr.row-m.row, rr.col-m.col)
+	moved, _ := formularef.Translate(m.text, c.Row-m.row, c.Col-m.col)
+	return moved
 }
 
 // storeFormula stores a formula cell as the mode says: the formula text, or

@@ -25,6 +25,7 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 	for _, o := range opts {
 		o(&cc)
 	}
+	finished := r.observe(name)
 	defer func() {
 		// Last line of defence: nothing below should panic, but if it
 		// does the caller still gets a payload.
@@ -33,6 +34,9 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 			res = r.errorResult(errorsjson.Internal(name, p))
 		}
 		res.Elapsed = time.Since(start)
+		if finished != nil {
+			finished(res)
+		}
 	}()
 
 	if cc.hasScope && !contains(cc.scope, name) {
@@ -89,6 +93,7 @@ func (r *Registry) run(ctx context.Context, e *entry, args []byte, cc *callConfi
 	ctx, cancel := context.WithTimeout(ctx, r.timeout(e, cc))
 	defer cancel()
 	ctx = withProgress(ctx, cc.progress)
+	ctx = WithResultLimit(ctx, r.limit(e))
 	done := make(chan outcome, 1)
 	go r.invoke(ctx, e, args, done)
 	select {
@@ -170,6 +175,9 @@ func (r *Registry) timeout(e *entry, cc *callConfig) time.Duration {
 	d := e.tool.Timeout
 	if d <= 0 {
 		d = r.cfg.defaultTimeout
+	}
+	if r.cfg.callTimeout > 0 {
+		d = r.cfg.callTimeout
 	}
 	if cc.timeout > 0 {
 		d = cc.timeout
