@@ -80,8 +80,11 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 // style get one new style; runs of equal styles in a row are set at once.
 func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
 	derived := map[int]int{}
+	width := rng.c2 - rng.c1 + 1
 	for r := rng.r1; r <= rng.r2; r++ {
-		if r%streamCheckEvery == 0 {
+		// Check the deadline every streamCheckEvery rows' worth of cells,
+		// so a wide range stops as soon as a narrow one does.
+		if (r-rng.r1)%max(1, streamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
