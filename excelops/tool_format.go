@@ -140,20 +140,26 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
+	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
 		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err
 		}
 		// The sheet is streamed, never parsed: only cells that exist are
-		// walked, whatever the size of the range.
+		// walked, whatever the size of the range; excelize sees only the
+		// style parts (styleBook).
 		found, err := b.scanStyles(sheet, rng, maxStyledCells, ctx.Err)
 		if err != nil {
 			return nil, err
 		}
+		styles, err := b.styleBook()
+		if err != nil {
+			return nil, err
+		}
+		defer styles.Close()
 		cells := make([]any, 0, len(found.cells))
 		for _, c := range found.cells {
-			st, err := b.f.GetStyle(c.style)
+			st, err := styles.GetStyle(c.style)
 			if err != nil {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
