@@ -6,8 +6,8 @@ import (
 
 // mutateOpts tunes one mutation.
 type mutateOpts struct {
-	create bool // a missing file becomes a new workbook
-	icon   bool // hold the icon-set lock from mutation through save
+	create createMode // whether a missing file becomes a new workbook
+	icon   bool       // hold the icon-set lock from mutation through save
 }
 
 // mutate runs fn on the workbook at filePath under the file's exclusive lock
@@ -32,7 +32,12 @@ func (s *Service) mutateLocked(ctx context.Context, path string, o mutateOpts, f
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b, err := s.checkout(path, o.create)
+	if o.create == createUnlessSimilar {
+		if err := refuseLikelyTypo(path); err != nil {
+			return nil, err
+		}
+	}
+	b, err := s.checkout(path, o.create != createNever)
 	if err != nil {
 		return nil, err
 	}

@@ -246,11 +246,10 @@ func appendPadded(buf []byte, n, width int) []byte {
 	return append(buf, d...)
 }
 
-// isDateStyle reports whether the <c> tag with attrs has a date style:
-// its s attribute (style 0 when absent, as openpyxl reads it).
-func (ds *dateStyles) isDateStyle(attrs []byte) bool {
-	i := attrInt(attrs, "s")
-	return i < len(ds.isDate) && ds.isDate[i]
+// isDateStyle reports whether the cell style i (the s attribute, 0 when
+// absent, as openpyxl reads it) is a date style.
+func (ds *dateStyles) isDateStyle(i int) bool {
+	return i >= 0 && i < len(ds.isDate) && ds.isDate[i]
 }
 
 // dateSerial returns the finished cell's number when it is a number with a

@@ -24,7 +24,8 @@
 //     refuses row-number and column bombs before excelize allocates them
 //     (all sheets, for the edits where excelize parses every sheet: row and
 //     column inserts and deletes, deleting or moving a sheet).
-//   - Reads stream the sheet XML with a byte-level scanner (fastread.go),
+//   - Reads stream the sheet XML through one byte-level layer
+//     (internal/sheetxml: a tokenizer and a row/cell walker, fuzzed),
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows.
 //   - Dates read like openpyxl (dates.go): a number whose style has a date

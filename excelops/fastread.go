@@ -1,36 +1,41 @@
 package excelops
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"strconv"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
-// rowReader streams cell values out of worksheet XML without building a
-// DOM: a byte-level tag scanner (like scanSheet) that keeps the text of
-// <v> and <t> elements. It is several times faster than an encoding/xml
-// decoder and holds one row at a time.
+// rowReader turns the cells of worksheet XML (walked by the shared
+// sheetxml layer, one row at a time, no DOM) into values: boxed for summary
+// pages, or encoded straight into JSON for exact ranges.
 type rowReader struct {
-	br     *bufio.Reader
+	w      *sheetxml.Walker
 	sst    []string
 	c1, c2 int // column window (1-based, inclusive); c2 == 0 means no right edge
 
-	row            int
-	col            int
-	typ            []byte
-	text           []byte
-	inText, inCell bool
-	vals           []any
-	closed         bool
+	typ    []byte
+	vals   []any
+	closed bool
+
+	// Bounds and order checks (readbounds.go): maxText bounds one cell's
+	// text; sheet names the sheet in errors; lastRow and lastCol are the
+	// previous row of the sheet and cell of the row in file order;
+	// stopAtRow asks walk to end (errStop) at the next row start, once
+	// that row's order is checked, so a read stops one row after its last.
+	maxText   int
+	sheet     string
+	lastRow   int
+	lastCol   int
+	stopAtRow bool
 
 	// dates says which styles are dates (nil: none are); date is whether
 	// the current cell has one.
@@ -44,26 +49,36 @@ type rowReader struct {
 	next   int // cells (relative to c1) already in enc
 }
 
+// newRowReader returns a rowReader over the worksheet XML in r.
+func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, dates *dateStyles) *rowReader {
+	rr := &rowReader{w: sheetxml.NewWalker(failingReader{r}), sst: sst, c1: c1, c2: c2, encode: encode}
+	if dates != nil && dates.isDate != nil {
+		rr.dates = dates
+	}
+	return rr
+}
+
 // errStop ends a row walk early without an error.
 var errStop = errors.New("stop")
 
 // rows calls fn for every row from first to last (1-based, inclusive) that
 // holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
-// row goes). It stops reading after last. A sheet whose XML ends before
-// </sheetData> is reported as damaged, so a broken file never reads as a
-// shorter one.
-func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) { fn(row, rr.vals) })
+// row goes); fn returns false to end the walk early. It stops reading one
+// row after last (checking that row is in order). A sheet whose XML ends
+// before </sheetData> is reported as damaged, so a broken file never reads
+// as a shorter one; so are rows or cells out of order.
+func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
 }
 
 // rowsJSON is rows for exact ranges: fn gets each row's cells already
 // encoded as JSON array items (count of them in cells), no boxed values.
-func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) { fn(row, rr.enc, rr.next) })
+func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
 }
 
 // walkRows drives a rowReader over sheet from first to last.
-func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader)) error {
+func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader) bool) error {
 	if last < first {
 		return nil
 	}
@@ -84,10 +99,9 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	rr := &rowReader{br: bufio.NewReaderSize(rc, scanBufferSize), sst: sst, c1: c1, c2: c2, encode: encode}
-	if ds != nil && ds.isDate != nil {
-		rr.dates = ds
-	}
+	lim := b.svc.limits
+	rr := newRowReader(lim.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
+	rr.maxText, rr.sheet = int(lim.MaxCellTextBytes), sheet
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -95,14 +109,14 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 				return err
 			}
 		}
-		if row > last {
-			return errStop
+		if row >= last {
+			// Stop at the next row start, once its order is checked.
+			rr.stopAtRow = true
 		}
-		if row >= first && (len(vals) > 0 || rr.next > 0) {
-			fn(row, rr)
-		}
-		if row == last {
-			return errStop
+		if row >= first && row <= last && (len(vals) > 0 || rr.next > 0) {
+			if !fn(row, rr) {
+				rr.stopAtRow = true
+			}
 		}
 		return nil
 	})
@@ -112,92 +126,57 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	case err != nil:
 		return err
 	case !rr.closed:
-		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.row), nil)
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.w.Row), nil)
 	}
-	return nil
+	return ctx.Err()
 }
 
-// walk scans the sheet and calls emit at the end of every row.
+// walk reads the sheet and calls emit at the end of every row.
 func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
+	w := rr.w
 	for {
-		text, err := rr.br.ReadSlice('<')
-		if rr.inText {
-			rr.text = append(rr.text, bytes.TrimSuffix(text, []byte("<"))...)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if errors.Is(err, io.EOF) {
+		ev, err := w.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			rr.closed = w.Closed
 			return nil
-		}
-		if err != nil {
+		case errors.Is(err, sheetxml.ErrTruncated):
+			return nil // rr.closed stays false: reported as damage
+		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
+			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
+		case errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
+			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
+		case kindOf(err) != "":
+			return err // a bound (see runBound)
+		case err != nil:
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		tag, err := rr.br.ReadSlice('>')
-		if err != nil {
-			if errors.Is(err, bufio.ErrBufferFull) {
-				for errors.Is(err, bufio.ErrBufferFull) {
-					_, err = rr.br.ReadSlice('>')
-				}
-				continue
+		switch ev {
+		case sheetxml.RowStart:
+			if w.Row > maxSheetRows {
+				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
 			}
-			return nil // truncated inside a tag: rr.closed stays false
-		}
-		if len(tag) < 2 || !validTagStart(tag[0]) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", rr.row), nil)
-		}
-		name, attrs := rowTag(tag)
-		switch name {
-		case "row":
-			n := attrInt(attrs, "r")
-			if n <= 0 {
-				n = rr.row + 1
+			if err := rr.checkRowOrder(w.Row); err != nil {
+				return err
 			}
-			if n > maxSheetRows {
-				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", n), nil)
+			if rr.stopAtRow {
+				return errStop
 			}
-			rr.row, rr.col, rr.vals, rr.enc, rr.next = n, 0, nil, rr.enc[:0], 0
-			if bytes.HasSuffix(attrs, []byte("/")) {
-				if err := emit(rr.row, nil); err != nil {
-					return err
-				}
-			}
-		case "/row":
-			if err := emit(rr.row, rr.vals); err != nil {
+			rr.vals, rr.enc, rr.next = nil, rr.enc[:0], 0
+		case sheetxml.RowEnd:
+			if err := emit(w.Row, rr.vals); err != nil {
 				return err
 			}
 			rr.vals, rr.next = nil, 0
-		case "c":
-			col := 0
-			if ref := attrValue(attrs, "r"); ref != nil {
-				col = columnOfRef(ref)
-			}
-			if col <= 0 {
-				col = rr.col + 1
-			}
-			rr.col, rr.typ, rr.text, rr.inCell = col, attrValue(attrs, "t"), rr.text[:0], true
-			rr.date = rr.dates != nil && rr.dates.isDateStyle(attrs)
-			if bytes.HasSuffix(attrs, []byte("/")) {
-				rr.inCell = false
-			}
-		case "v", "t":
-			if rr.inCell {
-				rr.inText = !bytes.HasSuffix(attrs, []byte("/"))
-			}
-		case "/v", "/t":
-			rr.inText = false
-		case "/c":
-			if err := rr.endCell(); err != nil {
+		case sheetxml.CellDone:
+			if err := rr.checkCell(); err != nil {
 				return err
 			}
-			rr.inCell = false
-		case "/sheetData":
-			rr.closed = true
-			return nil
-		case "sheetData":
-			if bytes.HasSuffix(attrs, []byte("/")) {
-				rr.closed = true
-				return nil
+			rr.typ = w.Cell.Type
+			rr.date = rr.dates != nil && rr.dates.isDateStyle(w.Cell.Style)
+			if err := rr.endCell(); err != nil {
+				return err
 			}
 		}
 	}
@@ -206,50 +185,13 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 // maxSheetRows is Excel's last row number.
 const maxSheetRows = 1 << 20
 
-// validTagStart reports whether b can start a tag: a name, '/', '?' or '!'.
-func validTagStart(b byte) bool {
-	return b == '/' || b == '?' || b == '!' || b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
-}
-
-// rowTag is splitTag for the names rowReader needs.
-func rowTag(tag []byte) (string, []byte) {
-	tag = bytes.TrimSuffix(tag, []byte(">"))
-	closing := len(tag) > 0 && tag[0] == '/'
-	body := tag
-	if closing {
-		body = tag[1:]
-	}
-	end := bytes.IndexAny(body, " \t\r\n/")
-	if end < 0 {
-		end = len(body)
-	}
-	name := body[:end]
-	if i := bytes.IndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
-	var s string
-	switch string(name) {
-	case "row", "c", "v", "t", "sheetData":
-		s = string(name)
-	default:
-		return "", nil
-	}
-	if closing {
-		return "/" + s, nil
-	}
-	return s, body[end:]
-}
-
 // endCell converts the finished cell's text by its type and stores it.
 func (rr *rowReader) endCell() error {
-	col := rr.col
-	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.text) == 0 && string(rr.typ) != "inlineStr" {
+	col := rr.w.Cell.Col
+	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.w.Cell.Value) == 0 && string(rr.typ) != "inlineStr" {
 		return nil
 	}
-	text := rr.text
-	if bytes.IndexByte(text, '&') >= 0 {
-		text = []byte(html.UnescapeString(string(text)))
-	}
+	text := sheetxml.Unescape(rr.w.Cell.Value)
 	if rr.encode {
 		return rr.encodeCell(col-rr.c1, text)
 	}
@@ -258,7 +200,7 @@ func (rr *rowReader) endCell() error {
 	case "s":
 		i, err := strconv.Atoi(string(text))
 		if err != nil || i < 0 || i >= len(rr.sst) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.row), text), nil)
+			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.w.Row), text), nil)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e", "d":
@@ -319,7 +261,7 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 	case "s":
 		i, err := strconv.Atoi(string(text))
 		if err != nil || i < 0 || i >= len(rr.sst) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(rr.col, rr.row), text), nil)
+			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(rr.w.Cell.Col, rr.w.Row), text), nil)
 		}
 		rr.enc = errorsjson.AppendString(rr.enc, rr.sst[i])
 	case "inlineStr", "str", "e", "d":

@@ -34,7 +34,7 @@ func FuzzRowReader(f *testing.F) {
 	dates := &dateStyles{isDate: []bool{false, true, true}, date1904: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, encode := range []bool{false, true} {
-			rr := &rowReader{br: newBufReader(data), sst: []string{"x"}, c1: 1, c2: 5, encode: encode, dates: dates}
+			rr := newRowReader(bytes.NewReader(data), []string{"x"}, 1, 5, encode, dates)
 			_ = rr.walk(func(int, []any) error { return nil })
 		}
 	})

@@ -1,8 +1,6 @@
 package excelops
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -110,8 +108,3 @@ func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 
 // writeFile writes text to path.
 func writeFile(path, text string) error { return os.WriteFile(path, []byte(text), 0o644) }
-
-// newBufReader wraps data for a rowReader.
-func newBufReader(data []byte) *bufio.Reader {
-	return bufio.NewReaderSize(bytes.NewReader(data), scanBufferSize)
-}

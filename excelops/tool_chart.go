@@ -66,6 +66,7 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 		Width           *float64 `json:"width"`
 		Height          *float64 `json:"height"`
 		FromRows        bool     `json:"from_rows"`
+		Create          bool     `json:"create"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -114,18 +115,9 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 		if len(series) > maxChartSeries {
 			return nil, invalid("data_range %s has more than %d series", data, maxChartSeries)
 		}
-		target := sheet
+		target, sheetCreated := sheet, false
 		if a.TargetSheet != "" {
-			if !b.hasSheet(a.TargetSheet) {
-				if err := checkSheetName(a.TargetSheet); err != nil {
-					return nil, err
-				}
-				if _, err := b.f.NewSheet(a.TargetSheet); err != nil {
-					return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
-				}
-				b.track(a.TargetSheet)
-			}
-			if target, _, err = b.edit(a.TargetSheet); err != nil {
+			if target, _, sheetCreated, err = b.editTarget(a.TargetSheet, a.Create); err != nil {
 				return nil, err
 			}
 		}
@@ -146,7 +138,7 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.f.AddChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add chart: "+err.Error(), err)
 		}
-		return errorsjson.Object{
+		res := errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "file", Value: b.name()},
 			{Key: "chart_type", Value: a.ChartType},
@@ -154,7 +146,11 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 			{Key: "sheet", Value: target},
 			{Key: "anchor", Value: strings.ToUpper(a.TargetCell)},
 			{Key: "series_count", Value: len(series)},
-		}, nil
+		}
+		if sheetCreated {
+			res = append(res, errorsjson.Field{Key: "sheet_created", Value: true})
+		}
+		return res, nil
 	})
 }
 

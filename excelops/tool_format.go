@@ -45,7 +45,12 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 		return nil, invalid("give at least one of font, fill, border, alignment, number_format")
 	}
 	if rng.cells() > s.limits.MaxCells {
-		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", rng, s.limits.MaxCells))
+		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.cells(), s.limits.MaxCells))
+	}
+	// Every cell of the range gets its own style, so each one that does
+	// not exist yet is created: refuse before allocating any of them.
+	if err := s.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.cells()), rng.cells()*parsedCellBytes); err != nil {
+		return nil, err
 	}
 	sc, err := parseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
 	if err != nil {
@@ -133,38 +138,27 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 		return nil, err
 	}
 	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName) // bounds-checks the sheet before excelize parses it
+		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err
 		}
-		merged, err := b.f.GetMergeCells(sheet, true)
+		// The sheet is streamed, never parsed: only cells that exist are
+		// walked, whatever the size of the range.
+		found, err := b.scanStyles(sheet, rng, maxStyledCells, ctx.Err)
 		if err != nil {
-			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, err
 		}
-		mergedRefs := make([]any, 0, len(merged))
-		for _, m := range merged {
-			mergedRefs = append(mergedRefs, m.GetStartAxis()+":"+m.GetEndAxis())
-		}
-		cells := []any{}
-		total := 0
-		truncated := false
-		for r := rng.r1; r <= rng.r2 && !truncated; r++ {
-			for c := rng.c1; c <= rng.c2; c++ {
-				total++
-				id, err := b.f.GetCellStyle(sheet, cellName(c, r))
-				if err != nil || id == 0 {
-					continue
-				}
-				st, err := b.f.GetStyle(id)
-				if err != nil {
-					continue
-				}
-				if len(cells) == maxStyledCells {
-					truncated = true
-					break
-				}
-				cells = append(cells, describeStyle(cellName(c, r), st))
+		cells := make([]any, 0, len(found.cells))
+		for _, c := range found.cells {
+			st, err := b.f.GetStyle(c.style)
+			if err != nil {
+				continue // a style id past the table: excelize's reader ignores it too
 			}
+			cells = append(cells, describeStyle(cellName(c.col, c.row), st))
+		}
+		merged := make([]any, 0, len(found.merges))
+		for _, m := range found.merges {
+			merged = append(merged, m)
 		}
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
@@ -172,8 +166,8 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 			{Key: "sheet", Value: sheet},
 			{Key: "range", Value: a.CellRange},
 			{Key: "total_cells", Value: rng.cells()},
-			{Key: "merged_ranges", Value: mergedRefs},
-			{Key: "truncated", Value: truncated},
+			{Key: "merged_ranges", Value: merged},
+			{Key: "truncated", Value: found.truncated || found.mergesCut},
 			{Key: "styled_cells", Value: cells},
 		}, nil
 	})
@@ -244,7 +238,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 			return nil, err
 		}
 		if len(widths) == 0 {
-			err := b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) {
+			err := b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) bool {
 				for i, v := range vals {
 					if v == nil {
 						continue
@@ -253,6 +247,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 						widths[i+1] = min(w, maxColumnWidth)
 					}
 				}
+				return true
 			})
 			if err != nil {
 				return nil, err
@@ -278,72 +273,4 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 			{Key: "columns_adjusted", Value: adjusted},
 		}, nil
 	})
-}
-
-// mergeArgs are the arguments of merge_cells and unmerge_cells.
-type mergeArgs struct {
-	FilePath  string `json:"file_path"`
-	SheetName string `json:"sheet_name"`
-	CellRange string `json:"cell_range"`
-}
-
-// mergeCells implements merge_cells and unmerge_cells.
-func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) (any, error) {
-	return func(ctx context.Context, raw json.RawMessage) (any, error) {
-		var a mergeArgs
-		if err := decodeArgs(raw, &a); err != nil {
-			return nil, err
-		}
-		rng, err := parseRange(a.CellRange)
-		if err != nil {
-			return nil, err
-		}
-		if rng.cells() < 2 {
-			return nil, invalid("cell_range %q must span at least two cells", a.CellRange)
-		}
-		return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-			sheet, ext, err := b.edit(a.SheetName)
-			if err != nil {
-				return nil, err
-			}
-			tl, br := cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)
-			key := "merged_range"
-			if merge {
-				err = b.f.MergeCell(sheet, tl, br)
-				ext.widen(rng.r1, rng.c1)
-				ext.widen(rng.r2, rng.c2)
-			} else {
-				key = "unmerged_range"
-				if err = b.requireMerged(sheet, tl+":"+br); err == nil {
-					err = b.f.UnmergeCell(sheet, tl, br)
-				}
-			}
-			if err != nil {
-				if kindOf(err) != "" {
-					return nil, err
-				}
-				return nil, newError(KindInvalidArgument, err.Error(), err)
-			}
-			return errorsjson.Object{
-				{Key: "status", Value: "success"},
-				{Key: "file", Value: b.name()},
-				{Key: "sheet", Value: sheet},
-				{Key: key, Value: rng.String()},
-			}, nil
-		})
-	}
-}
-
-// requireMerged fails unless ref is exactly one merged range, as openpyxl does.
-func (b *book) requireMerged(sheet, ref string) error {
-	merged, err := b.f.GetMergeCells(sheet, true)
-	if err != nil {
-		return err
-	}
-	for _, m := range merged {
-		if m.GetStartAxis()+":"+m.GetEndAxis() == ref {
-			return nil
-		}
-	}
-	return invalid("Cell range %s is not merged", ref)
 }

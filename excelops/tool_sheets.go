@@ -213,6 +213,7 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 		TargetFile  string `json:"target_file"`
 		TargetSheet string `json:"target_sheet"`
 		TargetStart string `json:"target_start"`
+		Create      bool   `json:"create"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -237,10 +238,10 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
-	if dst.c2 > excelize.MaxColumns || dst.r2 > excelize.TotalRows {
-		return nil, invalid("the copy starting at %s does not fit in a sheet", a.TargetStart)
+	if err := checkBlockFits("the copy", tc, tr, src.r2-src.r1+1, src.c2-src.c1+1); err != nil {
+		return nil, err
 	}
+	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
 	if err := checkSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
@@ -280,13 +281,7 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 				return nil, err
 			}
 		}
-		if !b.hasSheet(a.TargetSheet) {
-			if _, err := b.f.NewSheet(a.TargetSheet); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
-			}
-			b.track(a.TargetSheet)
-		}
-		sheet, ext, err := b.edit(a.TargetSheet)
+		sheet, ext, sheetCreated, err := b.editTarget(a.TargetSheet, a.Create)
 		if err != nil {
 			return nil, err
 		}
@@ -307,10 +302,14 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		ext.widen(dst.r1, dst.c1)
 		ext.widen(dst.r2, dst.c2)
+		target := errorsjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
+		if sheetCreated {
+			target = append(target, errorsjson.Field{Key: "sheet_created", Value: true})
+		}
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "source", Value: errorsjson.Object{{Key: "file", Value: srcName}, {Key: "sheet", Value: srcSheet}, {Key: "range", Value: src.String()}}},
-			{Key: "target", Value: errorsjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}},
+			{Key: "target", Value: target},
 			{Key: "rows_copied", Value: len(cells)},
 			{Key: "cells_written", Value: written},
 		}, nil

@@ -90,6 +90,7 @@ func (r *Registry) run(ctx context.Context, e *entry, args []byte, cc *callConfi
 	ctx, cancel := context.WithTimeout(ctx, r.timeout(e, cc))
 	defer cancel()
 	ctx = withProgress(ctx, cc.progress)
+	ctx = WithResultLimit(ctx, r.limit(e))
 	done := make(chan outcome, 1)
 	go r.invoke(ctx, e, args, done)
 	select {
@@ -171,6 +172,9 @@ func (r *Registry) timeout(e *entry, cc *callConfig) time.Duration {
 	d := e.tool.Timeout
 	if d <= 0 {
 		d = r.cfg.defaultTimeout
+	}
+	if r.cfg.callTimeout > 0 {
+		d = r.cfg.callTimeout
 	}
 	if cc.timeout > 0 {
 		d = cc.timeout

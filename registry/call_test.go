@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -251,6 +252,10 @@ func TestCallToolTimeoutSources(t *testing.T) {
 		{"tool default", nil, 3 * time.Second, nil, 3 * time.Second, 2 * time.Second},
 		{"caller override", nil, 3 * time.Second, []registry.CallOption{registry.WithTimeout(time.Minute)}, time.Minute, 59 * time.Second},
 		{"server maximum caps the caller", []registry.Option{registry.WithMaxTimeout(5 * time.Second)}, 0, []registry.CallOption{registry.WithTimeout(time.Hour)}, 5 * time.Second, 4 * time.Second},
+		{"operator call timeout replaces a longer tool default", []registry.Option{registry.WithCallTimeout(2 * time.Second)}, 5 * time.Minute, nil, 2 * time.Second, time.Second},
+		{"operator call timeout replaces a shorter tool default", []registry.Option{registry.WithCallTimeout(time.Hour), registry.WithMaxTimeout(2 * time.Hour)}, time.Second, nil, time.Hour, 59 * time.Minute},
+		{"caller overrides the operator call timeout", []registry.Option{registry.WithCallTimeout(2 * time.Second)}, 5 * time.Minute, []registry.CallOption{registry.WithTimeout(time.Minute)}, time.Minute, 59 * time.Second},
+		{"server maximum caps the operator call timeout", []registry.Option{registry.WithCallTimeout(time.Hour), registry.WithMaxTimeout(5 * time.Second)}, 0, nil, 5 * time.Second, 4 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -263,6 +268,35 @@ func TestCallToolTimeoutSources(t *testing.T) {
 			assert.GreaterOrEqual(t, got, tc.atLeast)
 		})
 	}
+}
+
+func TestCallToolResultLimit(t *testing.T) {
+	limitOf := func(ctx context.Context, _ json.RawMessage) (any, error) {
+		n, ok := registry.ResultLimit(ctx)
+		return fmt.Sprintf("%d %v", n, ok), nil
+	}
+	tests := []struct {
+		name    string
+		regOpts []registry.Option
+		tool    int
+		want    string
+	}{
+		{"registry default", nil, 0, "3000 true"},
+		{"registry option", []registry.Option{registry.WithMaxResultChars(500)}, 0, "500 true"},
+		{"tool's own cap", []registry.Option{registry.WithMaxResultChars(500)}, 80, "80 true"},
+		{"no cap", []registry.Option{registry.WithMaxResultChars(-1)}, 0, "0 false"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registry.New(tc.regOpts...)
+			require.NoError(t, reg.Register(registry.Tool{Name: "l", Func: limitOf, MaxResultChars: tc.tool}))
+			res := reg.CallTool(context.Background(), "l", nil)
+			require.False(t, res.IsError, res.Text)
+			assert.Equal(t, tc.want, strings.Trim(res.Text, `"`))
+		})
+	}
+	_, ok := registry.ResultLimit(context.Background())
+	assert.False(t, ok, "a context CallTool did not make has no cap")
 }
 
 func TestCallToolProgress(t *testing.T) {

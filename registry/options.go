@@ -22,6 +22,7 @@ type Option func(*config)
 type config struct {
 	log            logrus.FieldLogger
 	defaultTimeout time.Duration
+	callTimeout    time.Duration
 	maxTimeout     time.Duration
 	maxResultChars int
 	profile        Profile
@@ -32,6 +33,12 @@ func WithLogger(l logrus.FieldLogger) Option { return func(c *config) { c.log = 
 
 // WithDefaultTimeout sets the deadline of tools without their own.
 func WithDefaultTimeout(d time.Duration) Option { return func(c *config) { c.defaultTimeout = d } }
+
+// WithCallTimeout sets the operator's per-call deadline for every tool: it
+// replaces each tool's own default (Tool.Timeout), which is only a default.
+// A caller's WithTimeout still overrides it for one call; WithMaxTimeout
+// caps both. Zero keeps the tools' own defaults.
+func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.callTimeout = d } }
 
 // WithMaxTimeout caps every per-call deadline (the server maximum).
 func WithMaxTimeout(d time.Duration) Option { return func(c *config) { c.maxTimeout = d } }

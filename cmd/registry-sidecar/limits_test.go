@@ -85,8 +85,10 @@ func TestLimitFlagsReachExcelops(t *testing.T) {
 	require.NoError(t, fs.Parse([]string{
 		"--max-file-size", "3MiB", "--unzip-size-limit", "5MiB", "--unzip-xml-size-limit", "1MiB",
 		"--max-cells", "11", "--max-read-cells", "12", "--max-write-cells", "13",
+		"--call-memory-budget", "300MiB", "--max-cell-text", "64KiB",
 	}))
 	want := excelops.DefaultLimits()
+	want.CallMemoryBudget, want.MaxCellTextBytes = 300<<20, 64<<10
 	want.MaxFileSize, want.UnzipSizeLimit, want.UnzipXMLSizeLimit = 3<<20, 5<<20, 1<<20
 	want.MaxCells, want.MaxReadCells, want.MaxWriteCells = 11, 12, 13
 	assert.Equal(t, want, l.excelopsLimits())

@@ -104,7 +104,7 @@ func TestHelp(t *testing.T) {
 	var errOut bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"--help"}, io.Discard, &errOut))
 	names := []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
-		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells"}
+		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells", "call-memory-budget", "max-cell-text"}
 	var o options
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o.serveFlags(fs)

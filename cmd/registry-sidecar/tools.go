@@ -43,7 +43,7 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	log := logrus.New()
 	log.Out = stderr
 	log.Level = logrus.WarnLevel
-	o.callTimeout, o.maxCallTimeout, o.maxResultChars = registry.DefaultTimeout, registry.DefaultMaxTimeout, registry.DefaultMaxResultChars
+	o.maxCallTimeout, o.maxResultChars = registry.DefaultMaxTimeout, registry.DefaultMaxResultChars
 	reg, svc, err := o.buildRegistry(log)
 	if err != nil {
 		return err

@@ -256,7 +256,7 @@ def test_rows_columns_and_copy(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> N
     assert sheet["A2"].value is None and sheet["A3"].value == "item1" and sheet["C3"].value == 10
     call(sidecar_bin, ws, "copy_range_between_sheets", {
         "source_file": "data.xlsx", "source_sheet": "Data", "source_range": "A3:D4",
-        "target_sheet": "Copy", "target_start": "B2",
+        "target_sheet": "Copy", "target_start": "B2", "create": True,
     })
     want = [["item1", None, 10, 1.5], ["item2", None, 20, 3.0]]
     assert [[c.value for c in row] for row in load(ws)["Copy"]["B2:E3"]] == want

@@ -29,8 +29,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-#: The ``error`` value of a fallback request (Go ``errorsjson.FallbackRequired``).
-FALLBACK_REQUIRED: Final = "FALLBACK_REQUIRED"
+from ..payloads import CODE_EXECUTION, error_payload
+from ..payloads import FALLBACK_REQUIRED as FALLBACK_REQUIRED
+
 #: The ``error`` value the router gives a tool the primary service lacks.
 HANDLER_NOT_FOUND: Final = "HANDLER_NOT_FOUND"
 #: The ``error`` value of a ``None`` handler result.
@@ -80,7 +81,7 @@ def normalize_tool_result(tool: str, raw: object) -> dict[str, Any]:
     'EMPTY_RESULT'
     """
     if raw is None:
-        return _build(tool, {}, ok=False, kind="error", text=f"Tool '{tool}' returned no result.",
+        return _build(tool, {}, ok=False, kind="error", text=_empty_text(tool),
                       error=EMPTY_RESULT)
     if isinstance(raw, str):
         parsed = _parse_object(raw)
@@ -91,6 +92,31 @@ def normalize_tool_result(tool: str, raw: object) -> dict[str, Any]:
         return _normalize_mapping(tool, raw)
     text = json.dumps(raw, ensure_ascii=False, default=str)
     return _build(tool, {"data": raw}, ok=True, kind="success", text=text, error=None)
+
+
+def result_text(tool: str, raw: object) -> str:
+    """Return the text the model sees for a handler's raw result: a string
+    unchanged; ``None`` as the execution-family error payload ``Tool '<tool>'
+    returned no result.`` (exception ``ToolError``), so it reads as the error
+    it is; anything else (a dict, a list, a number) as its own JSON, never
+    wrapped in the normalized shape.
+
+    >>> result_text("t", [1, "a"])
+    '[1, "a"]'
+    >>> print(result_text("t", None))
+    {"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "t", "exception": "ToolError", "message": "Tool 't' returned no result."}
+    """
+    if isinstance(raw, str):
+        return raw
+    if raw is None:
+        return error_payload(CODE_EXECUTION, tool, "ToolError", _empty_text(tool))
+    if isinstance(raw, Mapping):
+        raw = dict(raw)
+    return json.dumps(raw, ensure_ascii=False, default=str)
+
+
+def _empty_text(tool: str) -> str:
+    return f"Tool '{tool}' returned no result."
 
 
 def ok_result(tool: str, text: str = "", **fields: Any) -> dict[str, Any]:

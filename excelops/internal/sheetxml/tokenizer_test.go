@@ -1,0 +1,158 @@
+package sheetxml
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// collect tokenizes data and returns the tokens (copied) and the final error.
+func collect(data []byte) ([]Token, error) {
+	z := New(bytes.NewReader(data))
+	var out []Token
+	for {
+		t, err := z.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return out, err
+		}
+		t.Raw = bytes.Clone(t.Raw)
+		t.Name = bytes.Clone(t.Name)
+		t.attrs = bytes.Clone(t.attrs)
+		out = append(out, t)
+	}
+}
+
+func TestTokenizerKinds(t *testing.T) {
+	in := `<?xml version="1.0"?><x:worksheet xmlns:x="u"><!-- a > b <c> --><sheetData>` +
+		`<row r="1" spans="1:2"><c r="A1" t="s"><v>0</v></c><c r="B1" a='x>y'/></row>` +
+		`<![CDATA[<c r="Z9">]]></sheetData></x:worksheet>`
+	toks, err := collect([]byte(in))
+	require.NoError(t, err)
+	var got []string
+	var raw bytes.Buffer
+	for _, tk := range toks {
+		raw.Write(tk.Raw)
+		got = append(got, []string{"T", "S", "E", "M", "X"}[tk.Kind]+":"+string(tk.Name))
+	}
+	assert.Equal(t, in, raw.String(), "raw bytes reproduce the input")
+	assert.Equal(t, []string{"X:", "S:worksheet", "X:", "S:sheetData", "S:row", "S:c", "S:v", "T:", "E:v", "E:c",
+		"M:c", "E:row", "X:", "E:sheetData", "E:worksheet"}, got)
+	assert.Equal(t, "1:2", string(toks[4].Attr("spans")))
+	assert.Equal(t, "x>y", string(toks[10].Attr("a")), "a quoted '>' does not end the tag")
+	assert.Nil(t, toks[10].Attr("t"))
+}
+
+func TestTokenizerLongTextAndTags(t *testing.T) {
+	long := strings.Repeat("x", 3*BufferSize+17)
+	attr := strings.Repeat("y", 2*BufferSize)
+	in := `<a>` + long + `</a><b k="` + attr + `"/>`
+	toks, err := collect([]byte(in))
+	require.NoError(t, err)
+	var raw bytes.Buffer
+	text := 0
+	for _, tk := range toks {
+		raw.Write(tk.Raw)
+		if tk.Kind == Text {
+			text += len(tk.Raw)
+		}
+	}
+	assert.Equal(t, in, raw.String())
+	assert.Equal(t, len(long), text, "long text comes in pieces, none lost")
+	last := toks[len(toks)-1]
+	assert.True(t, last.Is(Empty, "b"))
+	assert.Equal(t, attr, string(last.Attr("k")))
+}
+
+func TestTokenizerErrors(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want error
+	}{
+		{`<a><b r="1`, ErrTruncated},
+		{`<a>< b>`, ErrMalformed},
+		{`<a><!-- never closed`, ErrTruncated},
+		{`<a>` + strings.Repeat("<", 1), ErrTruncated},
+	} {
+		_, err := collect([]byte(c.in))
+		assert.ErrorIs(t, err, c.want, c.in)
+	}
+}
+
+func TestAttrAndRefs(t *testing.T) {
+	attrs := []byte(` r="B12" s = '3' x:t="s" t="n"`)
+	assert.Equal(t, "B12", string(AttrValue(attrs, "r")))
+	assert.Equal(t, "3", string(AttrValue(attrs, "s")))
+	assert.Equal(t, "n", string(AttrValue(attrs, "t")), "a prefixed name does not match")
+	assert.Equal(t, 3, AttrInt(attrs, "s"))
+	for ref, want := range map[string][2]int{"A1": {1, 1}, "$AB$12": {28, 12}, "xfd1048576": {16384, 1048576}, "A": {1, 0}, "12": {0, 12}, "": {0, 0}} {
+		c, r := SplitRef([]byte(ref))
+		assert.Equal(t, want, [2]int{c, r}, ref)
+	}
+	assert.Equal(t, `a&amp;b&lt;c&gt;&quot;`, string(AppendEscaped(nil, "a&b<c>\"\x01")))
+	assert.Equal(t, `a&b<`, string(Unescape([]byte(`a&amp;b&lt;`))))
+}
+
+// FuzzTokenizer: the tokenizer never panics, its tokens' raw bytes always
+// reproduce the input they consumed, and on XML that encoding/xml accepts it
+// sees the same start and end tags.
+func FuzzTokenizer(f *testing.F) {
+	f.Add([]byte(`<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData>`))
+	f.Add([]byte(`<?xml version="1.0"?><a x='>'><!-- <b> --><![CDATA[<c>]]></a>`))
+	f.Add([]byte(`<a/><b`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		toks, err := collect(data)
+		var raw bytes.Buffer
+		for _, tk := range toks {
+			raw.Write(tk.Raw)
+		}
+		if err == nil && !bytes.Equal(raw.Bytes(), data) {
+			t.Fatalf("raw bytes differ:\n%q\n%q", raw.Bytes(), data)
+		}
+		if !bytes.HasPrefix(data, raw.Bytes()) {
+			t.Fatalf("raw bytes are not a prefix of the input")
+		}
+		if err != nil {
+			return
+		}
+		var ours []string
+		for _, tk := range toks {
+			switch tk.Kind {
+			case Start, Empty:
+				ours = append(ours, "<"+string(tk.Name))
+			}
+			if tk.Kind == End || tk.Kind == Empty {
+				ours = append(ours, ">"+string(tk.Name))
+			}
+		}
+		dec := xml.NewDecoder(bytes.NewReader(data))
+		dec.Strict = true
+		var theirs []string
+		for {
+			tok, err := dec.RawToken()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					return // not XML encoding/xml accepts: nothing to compare
+				}
+				break
+			}
+			switch tt := tok.(type) {
+			case xml.StartElement:
+				theirs = append(theirs, "<"+tt.Name.Local)
+			case xml.EndElement:
+				theirs = append(theirs, ">"+tt.Name.Local)
+			}
+		}
+		if strings.Join(ours, ",") != strings.Join(theirs, ",") {
+			t.Fatalf("tags differ from encoding/xml:\n%v\n%v", ours, theirs)
+		}
+	})
+}

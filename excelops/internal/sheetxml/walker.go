@@ -1,0 +1,152 @@
+package sheetxml
+
+import (
+	"errors"
+	"io"
+)
+
+// Event is what Walker.Next found.
+type Event uint8
+
+// The events of a Walker.
+const (
+	// RowStart: a <row> begins; Walker.Row is its number.
+	RowStart Event = iota
+	// CellDone: a cell is complete; Walker.Cell describes it.
+	CellDone
+	// RowEnd: the current row ended.
+	RowEnd
+)
+
+// Cell is one <c> element as the Walker saw it. Its slices are valid until
+// the next call of Next.
+type Cell struct {
+	// Row and Col locate the cell (1-based); a cell without a reference
+	// takes the column after the previous cell of its row.
+	Row, Col int
+	// Type is the raw t attribute ("s", "str", "inlineStr", "b", "e",
+	// "n", "d" or empty).
+	Type []byte
+	// Style is the s attribute (cellXfs index), 0 when absent.
+	Style int
+	// Value is the raw (entity-encoded) text of <v>, or of the <t> runs of
+	// an inline string (phonetic runs excluded).
+	Value []byte
+	// Formula reports an <f> child.
+	Formula bool
+}
+
+// Walker reads the rows and cells of worksheet XML, one event at a time,
+// on top of a Tokenizer. It ends (io.EOF) at </sheetData>, or at the end of
+// the input; Closed tells the two apart, so a truncated sheet is never
+// mistaken for a short one.
+type Walker struct {
+	z *Tokenizer
+	// Row is the current row number (1-based; a <row> without r follows
+	// the previous one).
+	Row int
+	// Cell is the cell of the last CellDone event.
+	Cell Cell
+	// Closed reports that </sheetData> (or <sheetData/>) was seen.
+	Closed bool
+
+	col       int
+	inCell    bool
+	inText    bool
+	phonetic  int
+	typ       []byte
+	text      []byte
+	rowEnding bool
+}
+
+// NewWalker returns a Walker over the worksheet XML in r.
+func NewWalker(r io.Reader) *Walker { return &Walker{z: New(r)} }
+
+// Next returns the next event; io.EOF at the end of the sheet data (see
+// Closed). ErrTruncated and ErrMalformed report broken XML; errors of the
+// underlying reader are returned as they are.
+func (w *Walker) Next() (Event, error) {
+	if w.rowEnding {
+		w.rowEnding = false
+		return RowEnd, nil
+	}
+	for {
+		t, err := w.z.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0, io.EOF
+			}
+			return 0, err
+		}
+		switch t.Kind {
+		case Text:
+			if w.inText && w.phonetic == 0 {
+				w.text = append(w.text, t.Raw...)
+			}
+			continue
+		case Special:
+			continue
+		}
+		switch string(t.Name) {
+		case "row":
+			switch t.Kind {
+			case Start, Empty:
+				n := AttrInt(t.attrs, "r")
+				if n <= 0 {
+					n = w.Row + 1
+				}
+				w.Row, w.col, w.inCell = n, 0, false
+				w.rowEnding = t.Kind == Empty
+				return RowStart, nil
+			case End:
+				w.inCell = false
+				return RowEnd, nil
+			}
+		case "c":
+			switch t.Kind {
+			case Start, Empty:
+				col, _ := SplitRef(t.Attr("r"))
+				if col <= 0 {
+					col = w.col + 1
+				}
+				w.col = col
+				w.typ = append(w.typ[:0], t.Attr("t")...)
+				w.text = w.text[:0]
+				w.Cell = Cell{Row: w.Row, Col: col, Style: AttrInt(t.attrs, "s")}
+				w.inCell, w.inText, w.phonetic = t.Kind == Start, false, 0
+				if t.Kind == Empty {
+					w.finishCell()
+					return CellDone, nil
+				}
+			case End:
+				if w.inCell {
+					w.inCell = false
+					w.finishCell()
+					return CellDone, nil
+				}
+			}
+		case "v", "t":
+			w.inText = w.inCell && t.Kind == Start
+		case "rPh":
+			if w.inCell && t.Kind == Start {
+				w.phonetic++
+			} else if t.Kind == End && w.phonetic > 0 {
+				w.phonetic--
+			}
+		case "f":
+			if w.inCell {
+				w.Cell.Formula = true
+			}
+		case "sheetData":
+			if t.Kind == End || t.Kind == Empty {
+				w.Closed = true
+				return 0, io.EOF
+			}
+		}
+	}
+}
+
+// finishCell fills Cell's type and value from what the cell held.
+func (w *Walker) finishCell() {
+	w.Cell.Type, w.Cell.Value, w.inText = w.typ, w.text, false
+}

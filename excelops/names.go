@@ -1,0 +1,241 @@
+package excelops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Did-you-mean: a sheet or file name that does not exist is answered with
+// the names that do and the ones the caller most likely meant, so a typo
+// ("Cpoy", "Sales.xlsx" beside "sales.xlsx") is one retry, never a new
+// sheet or file.
+
+const (
+	// maxSuggestions caps the close matches one error names.
+	maxSuggestions = 3
+	// maxListedFiles caps the directory entries read to suggest a file
+	// name, so a folder with a million files costs a bounded read.
+	maxListedFiles = 10000
+	// maxNamedSheets caps the sheet names an error lists.
+	maxNamedSheets = 50
+)
+
+// closeMatches returns the names among candidates the caller most likely
+// meant by name, best first, at most maxSuggestions: equal ignoring case,
+// then within a small edit distance (optimal string alignment, so a swapped
+// pair of letters is one edit), or one containing the other.
+func closeMatches(name string, candidates []string) []string {
+	type scored struct {
+		name string
+		dist int
+	}
+	want := []rune(strings.ToLower(name))
+	var found []scored
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		have := []rune(strings.ToLower(c))
+		d := osaDistance(want, have)
+		longest := max(len(want), len(have))
+		shorter := min(len(want), len(have))
+		switch {
+		case d <= max(1, longest/3):
+		case shorter >= 3 && (strings.Contains(string(have), string(want)) || strings.Contains(string(want), string(have))):
+		default:
+			continue
+		}
+		found = append(found, scored{c, d})
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].dist != found[j].dist {
+			return found[i].dist < found[j].dist
+		}
+		return found[i].name < found[j].name
+	})
+	out := make([]string, 0, min(len(found), maxSuggestions))
+	for i := 0; i < len(found) && i < maxSuggestions; i++ {
+		out = append(out, found[i].name)
+	}
+	return out
+}
+
+// osaDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and transpositions of adjacent
+// runes each cost one.
+func osaDistance(a, b []rune) int {
+	// Three rolling rows: two back (for transpositions), previous, current.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// didYouMean renders suggestions as a sentence (empty when there are none).
+func didYouMean(suggestions []string) string {
+	switch len(suggestions) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" Did you mean %q?", suggestions[0])
+	}
+	quoted := make([]string, len(suggestions))
+	for i, s := range suggestions {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return " Did you mean one of " + strings.Join(quoted, ", ") + "?"
+}
+
+// listNames joins names for a message, eliding past maxNamedSheets.
+func listNames(names []string) string {
+	if len(names) <= maxNamedSheets {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:maxNamedSheets], ", ") + fmt.Sprintf(", ... (%d in all)", len(names))
+}
+
+// sheetNotFound is the KeyError for a sheet name that does not exist: the
+// available sheets, the close matches and hint (how to create it, for a
+// tool that can), as sentences.
+func sheetNotFound(name string, list []string, hint string) error {
+	return newError(KindSheetNotFound, sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, listNames(list)),
+		didYouMean(closeMatches(name, list)), hint), nil)
+}
+
+// sentences joins a message and further sentences (each empty or starting
+// with a space), ending the message with a period only when more follows.
+func sentences(msg string, more ...string) string {
+	tail := strings.Join(more, "")
+	if tail == "" {
+		return msg
+	}
+	return msg + "." + tail
+}
+
+// similarWorkbooks returns the workbook files beside path whose names are
+// close to path's (see closeMatches). It reads at most maxListedFiles
+// entries of the folder and never follows anything.
+func similarWorkbooks(path string) []string {
+	dir, base := filepath.Split(path)
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	entries, _ := d.ReadDir(maxListedFiles)
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() || checkExtension(e.Name()) != nil {
+			continue
+		}
+		names = append(names, e.Name())
+	}
+	return closeMatches(base, names)
+}
+
+// fileNotFound is the FileNotFoundError for a missing workbook, naming the
+// close matches in its folder.
+func fileNotFound(path string) error {
+	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(similarWorkbooks(path))), nil)
+}
+
+// createMode says whether a mutation may create a missing workbook.
+type createMode int
+
+const (
+	// createNever: a missing file is a FileNotFoundError (with did-you-mean).
+	createNever createMode = iota
+	// createUnlessSimilar: a missing file becomes a new workbook unless a
+	// workbook with a close name exists beside it (a likely typo), which is
+	// refused with did-you-mean.
+	createUnlessSimilar
+	// createAlways: a missing file becomes a new workbook.
+	createAlways
+)
+
+// createModeOf maps a tool's optional create argument to a createMode:
+// absent is createUnlessSimilar.
+func createModeOf(create *bool) createMode {
+	switch {
+	case create == nil:
+		return createUnlessSimilar
+	case *create:
+		return createAlways
+	}
+	return createNever
+}
+
+// refuseLikelyTypo fails when path does not exist but a workbook with a
+// close name does: creating it would be a surprise file.
+func refuseLikelyTypo(path string) error {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	similar := similarWorkbooks(path)
+	if len(similar) == 0 {
+		return nil
+	}
+	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(similar),
+		fmt.Sprintf(" Pass create: true to create a new workbook named %q.", filepath.Base(path))), nil)
+}
+
+// createSheetHint is the sentence that tells how to create a missing sheet.
+const createSheetHint = " Pass create: true to create it."
+
+// editTarget is edit for a sheet a tool writes into. A missing sheet is
+// created when create is true (in a workbook this call created, the empty
+// default sheet is renamed instead); otherwise it is refused with the
+// available sheets, the close matches and how to create it. created
+// reports a sheet this call made.
+func (b *book) editTarget(name string, create bool) (sheet string, ext *sheetExtent, created bool, err error) {
+	if name == "" || b.hasSheet(name) {
+		sheet, ext, err = b.edit(name)
+		return sheet, ext, false, err
+	}
+	if !create && !b.created {
+		list, _ := b.sheetList()
+		return "", nil, false, sheetNotFound(name, list, createSheetHint)
+	}
+	if err := checkSheetName(name); err != nil {
+		return "", nil, false, err
+	}
+	if list := b.f.GetSheetList(); b.created && len(list) == 1 && !b.touched(list[0]) {
+		if err := b.f.SetSheetName(list[0], name); err != nil {
+			return "", nil, false, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
+		}
+		delete(b.extents, list[0])
+	} else if _, err := b.f.NewSheet(name); err != nil {
+		return "", nil, false, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+	}
+	b.track(name)
+	sheet, ext, err = b.edit(name)
+	return sheet, ext, true, err
+}
+
+// touched reports whether this call already edited sheet.
+func (b *book) touched(sheet string) bool {
+	ext, ok := b.extents[sheet]
+	return ok && !ext.empty()
+}

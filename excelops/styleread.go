@@ -1,0 +1,98 @@
+package excelops
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+)
+
+// styledCell is a cell of the sheet XML that names a style.
+type styledCell struct {
+	col, row, style int
+}
+
+// sheetStyles is what read_cell_styles learns from one pass over a sheet.
+type sheetStyles struct {
+	cells     []styledCell // styled cells in the range, in file order, at most maxCells
+	truncated bool         // more styled cells were in the range
+	merges    []string     // merged ranges that meet the range, at most maxCells
+	mergesCut bool         // more merged ranges met the range
+}
+
+// scanStyles streams sheet's XML once and returns the styled cells (a <c>
+// with s > 0) and merged ranges that meet rng, at most maxCells of each. It
+// walks only the cells that exist, so its cost is the sheet's size, never
+// the size of the range asked for (A1:XFD1048576 costs what A1:B2 does);
+// what it holds is bounded by maxCells. Rows or cells out of order are
+// read as they come.
+func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+	var out sheetStyles
+	zf, err := b.part(sheet)
+	if err != nil || zf == nil {
+		return out, err
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return out, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	}
+	defer rc.Close()
+	z := sheetxml.New(failingReader{b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet))})
+	row, col, n := 0, 0, 0
+	for {
+		t, err := z.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return out, nil
+		case kindOf(err) != "":
+			return out, err // a bound (see runBound)
+		case errors.Is(err, sheetxml.ErrTruncated):
+			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated", sheet), err)
+		case err != nil:
+			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
+		}
+		if t.Kind != sheetxml.Start && t.Kind != sheetxml.Empty {
+			continue
+		}
+		switch string(t.Name) {
+		case "row":
+			if r := sheetxml.AttrInt(t.Attrs(), "r"); r > 0 {
+				row = r
+			} else {
+				row++
+			}
+			col = 0
+			if n++; n%streamCheckEvery == 0 {
+				if err := cancelled(); err != nil {
+					return out, err
+				}
+			}
+		case "c":
+			if c, _ := sheetxml.SplitRef(t.Attr("r")); c > 0 {
+				col = c
+			} else {
+				col++
+			}
+			s := sheetxml.AttrInt(t.Attrs(), "s")
+			if s <= 0 || row < rng.r1 || row > rng.r2 || col < rng.c1 || col > rng.c2 {
+				continue
+			}
+			if len(out.cells) == maxCells {
+				out.truncated = true
+				continue
+			}
+			out.cells = append(out.cells, styledCell{col: col, row: row, style: s})
+		case "mergeCell":
+			m, err := parseRange(string(t.Attr("ref")))
+			if err != nil || m.r2 < rng.r1 || m.r1 > rng.r2 || m.c2 < rng.c1 || m.c1 > rng.c2 {
+				continue
+			}
+			if len(out.merges) == maxCells {
+				out.mergesCut = true
+				continue
+			}
+			out.merges = append(out.merges, m.String())
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// Merges never eat data silently: merging keeps only the top-left value
+// (as Excel does), so merge_cells refuses a range whose other cells hold
+// values or formulas unless discard_values is true, and then lists what it
+// discarded. A merge that would overlap an existing one only partly is
+// refused (excelize would silently widen both into their bounding box);
+// existing merges wholly inside the range are replaced, and the payload
+// says so. The range reported is the one the sheet holds afterwards.
+
+const (
+	// maxListedCells caps the cells an error message names.
+	maxListedCells = 20
+	// maxDiscardedListed caps the discarded cells a payload lists.
+	maxDiscardedListed = 200
+)
+
+// mergeArgs are the arguments of merge_cells and unmerge_cells.
+type mergeArgs struct {
+	FilePath      string `json:"file_path"`
+	SheetName     string `json:"sheet_name"`
+	CellRange     string `json:"cell_range"`
+	DiscardValues bool   `json:"discard_values"`
+}
+
+// mergeCells implements merge_cells (merge true) and unmerge_cells.
+func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) (any, error) {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var a mergeArgs
+		if err := decodeArgs(raw, &a); err != nil {
+			return nil, err
+		}
+		rng, err := parseRange(a.CellRange)
+		if err != nil {
+			return nil, err
+		}
+		if rng.cells() < 2 {
+			return nil, invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
+		}
+		if merge && rng.cells() > int64(s.limits.MaxWriteCells) {
+			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.cells(), s.limits.MaxWriteCells))
+		}
+		return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+			sheet, ext, err := b.edit(a.SheetName)
+			if err != nil {
+				return nil, err
+			}
+			res := errorsjson.Object{
+				{Key: "status", Value: "success"},
+				{Key: "file", Value: b.name()},
+				{Key: "sheet", Value: sheet},
+			}
+			if !merge {
+				ref := rng.String()
+				if err := b.requireMerged(sheet, ref); err != nil {
+					return nil, err
+				}
+				if err := b.f.UnmergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
+					return nil, newError(KindInvalidArgument, err.Error(), err)
+				}
+				return append(res, errorsjson.Field{Key: "unmerged_range", Value: ref}), nil
+			}
+			fields, err := b.merge(sheet, ext, rng, a.DiscardValues)
+			if err != nil {
+				return nil, err
+			}
+			return append(res, fields...), nil
+		})
+	}
+}
+
+// mergedRanges returns the merged ranges of sheet.
+func (b *book) mergedRanges(sheet string) ([]cellRange, error) {
+	merged, err := b.f.GetMergeCells(sheet, true)
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
+	}
+	out := make([]cellRange, 0, len(merged))
+	for _, m := range merged {
+		r, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: merged range "+m.GetStartAxis()+":"+m.GetEndAxis(), err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// overlaps reports whether r and o share a cell.
+func (r cellRange) overlaps(o cellRange) bool {
+	return r.c1 <= o.c2 && o.c1 <= r.c2 && r.r1 <= o.r2 && o.r1 <= r.r2
+}
+
+// contains reports whether o lies wholly inside r.
+func (r cellRange) contains(o cellRange) bool {
+	return r.c1 <= o.c1 && o.c2 <= r.c2 && r.r1 <= o.r1 && o.r2 <= r.r2
+}
+
+// has reports whether the cell (col, row) lies inside r.
+func (r cellRange) has(col, row int) bool {
+	return r.c1 <= col && col <= r.c2 && r.r1 <= row && row <= r.r2
+}
+
+// lostCell is a cell whose content a merge discards.
+type lostCell struct {
+	cell  string
+	value any // the value, or "=FORMULA"
+}
+
+// merge merges rng on sheet after the checks described at the top of this
+// file, and returns the result fields.
+func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool) (errorsjson.Object, error) {
+	existing, err := b.mergedRanges(sheet)
+	if err != nil {
+		return nil, err
+	}
+	var absorbed, partial []cellRange
+	for _, m := range existing {
+		switch {
+		case m == rng:
+			return errorsjson.Object{{Key: "merged_range", Value: rng.String()}, {Key: "already_merged", Value: true}}, nil
+		case rng.contains(m):
+			absorbed = append(absorbed, m)
+		case rng.overlaps(m):
+			partial = append(partial, m)
+		}
+	}
+	if len(partial) > 0 {
+		return nil, invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
+			rng, joinRanges(partial))
+	}
+	lost, err := b.contentBesidesTopLeft(sheet, ext, rng, absorbed)
+	if err != nil {
+		return nil, err
+	}
+	if len(lost) > 0 && !discard {
+		return nil, invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
+			rng, len(lost), cellName(rng.c1, rng.r1), describeLost(lost))
+	}
+	for _, m := range absorbed {
+		if err := b.f.UnmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
+		}
+	}
+	// excelize clears every cell but the top-left one (value and formula).
+	if err := b.f.MergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
+		return nil, newError(KindInvalidArgument, err.Error(), err)
+	}
+	ext.widen(rng.r1, rng.c1)
+	ext.widen(rng.r2, rng.c2)
+	now, err := b.mergedRanges(sheet)
+	if err != nil {
+		return nil, err
+	}
+	held := rng
+	for _, m := range now {
+		if m.has(rng.c1, rng.r1) {
+			held = m
+		}
+	}
+	out := errorsjson.Object{{Key: "merged_range", Value: held.String()}}
+	if held != rng {
+		out = append(out, errorsjson.Field{Key: "requested_range", Value: rng.String()})
+	}
+	if len(absorbed) > 0 {
+		refs := make([]any, len(absorbed))
+		for i, m := range absorbed {
+			refs[i] = m.String()
+		}
+		out = append(out, errorsjson.Field{Key: "replaced_merges", Value: refs})
+	}
+	if len(lost) > 0 {
+		listed := make([]any, 0, min(len(lost), maxDiscardedListed))
+		for _, l := range lost[:min(len(lost), maxDiscardedListed)] {
+			listed = append(listed, errorsjson.Object{{Key: "cell", Value: l.cell}, {Key: "value", Value: l.value}})
+		}
+		out = append(out,
+			errorsjson.Field{Key: "discarded_count", Value: len(lost)},
+			errorsjson.Field{Key: "discarded", Value: listed})
+	}
+	return out, nil
+}
+
+// contentBesidesTopLeft lists the cells of rng, other than its top-left
+// one, that hold a value or a formula. Only the part of rng inside the
+// sheet's used range is visited; cells hidden under an absorbed merge
+// (all but its top-left) are skipped, as Excel keeps nothing there.
+func (b *book) contentBesidesTopLeft(sheet string, ext *sheetExtent, rng cellRange, absorbed []cellRange) ([]lostCell, error) {
+	if ext.empty() {
+		return nil, nil
+	}
+	var lost []lostCell
+	for r := max(rng.r1, ext.minRow); r <= min(rng.r2, ext.maxRow); r++ {
+	cells:
+		for c := max(rng.c1, ext.minCol); c <= min(rng.c2, ext.maxCol); c++ {
+			if c == rng.c1 && r == rng.r1 {
+				continue
+			}
+			for _, m := range absorbed {
+				if m.has(c, r) && (c != m.c1 || r != m.r1) {
+					continue cells
+				}
+			}
+			ref := cellName(c, r)
+			formula, err := b.f.GetCellFormula(sheet, ref)
+			if err != nil {
+				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			}
+			if formula != "" {
+				lost = append(lost, lostCell{ref, "=" + formula})
+				continue
+			}
+			v, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+			if err != nil {
+				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			}
+			if v != "" {
+				t, _ := b.f.GetCellType(sheet, ref)
+				lost = append(lost, lostCell{ref, typedValue(v, t)})
+			}
+		}
+	}
+	return lost, nil
+}
+
+// describeLost names up to maxListedCells cells with their contents.
+func describeLost(lost []lostCell) string {
+	parts := make([]string, 0, min(len(lost), maxListedCells))
+	for _, l := range lost[:min(len(lost), maxListedCells)] {
+		text, err := errorsjson.MarshalString(l.value)
+		if err != nil {
+			text = fmt.Sprint(l.value)
+		}
+		parts = append(parts, l.cell+"="+text)
+	}
+	out := strings.Join(parts, ", ")
+	if len(lost) > maxListedCells {
+		out += fmt.Sprintf(", ... (%d more)", len(lost)-maxListedCells)
+	}
+	return out
+}
+
+// joinRanges renders ranges as "A1:B2, C3:D4".
+func joinRanges(rs []cellRange) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// requireMerged fails unless ref is exactly one merged range, as openpyxl does.
+func (b *book) requireMerged(sheet, ref string) error {
+	merged, err := b.f.GetMergeCells(sheet, true)
+	if err != nil {
+		return err
+	}
+	for _, m := range merged {
+		if m.GetStartAxis()+":"+m.GetEndAxis() == ref {
+			return nil
+		}
+	}
+	return invalid("Cell range %s is not merged", ref)
+}
