@@ -26,6 +26,7 @@ type config struct {
 	maxTimeout     time.Duration
 	maxResultChars int
 	profile        Profile
+	observer       Observer
 }
 
 // WithLogger sets the logger; the default discards logs.
