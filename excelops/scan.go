@@ -49,10 +49,10 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 	}
 	for {
 		ev, err := w.Next()
-		if kindOf(err) != "" {
-			return ext, err // a bound (see runBound)
-		}
 		if err != nil {
+			if kindOf(err) != "" {
+				return ext, err // a bound (see runBound)
+			}
 			var rerr readError
 			if errors.As(err, &rerr) {
 				return ext, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)

@@ -48,6 +48,7 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 	for {
 		t, err := z.Next()
 		switch {
+		case err == nil:
 		case errors.Is(err, io.EOF):
 			return out, nil
 		case kindOf(err) != "":
