@@ -58,6 +58,9 @@ func (s *Service) mutateLocked(ctx context.Context, path string, o mutateOpts, f
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas); err != nil {
+		return nil, err
+	}
 	if err := b.save(ctx); err != nil {
 		return nil, err
 	}
