@@ -151,3 +151,22 @@ func TestRejectedFormulaWritesNothing(t *testing.T) {
 	assert.Contains(t, got["message"], `cell A1: formula "=1+" is not valid: it ends with the operator "+"`)
 	assert.NoFileExists(t, e.path("new.xlsx"))
 }
+
+func TestStyleEditsKeepCachedValues(t *testing.T) {
+	e := newEnv(t)
+	f := excelize.NewFile()
+	require.NoError(t, f.SetCellValue("Sheet1", "A1", 1))
+	require.NoError(t, f.SetCellValue("Sheet1", "B1", 99)) // what another program computed
+	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "SUM(OFFSET(A1,0,0,1,1))"))
+	require.NoError(t, f.SaveAs(e.path("k.xlsx")))
+	require.NoError(t, f.Close())
+
+	// Formatting changes no value: the cached value the engine cannot
+	// recompute stays; a value edit drops it.
+	e.ok("format_cells", map[string]any{"file_path": "k.xlsx", "cell_range": "A1", "font": map[string]any{"bold": true}})
+	got := e.ok("read_excel", map[string]any{"file_path": "k.xlsx", "range": "B1"})
+	assert.Equal(t, []any{[]any{"99"}}, got["values"], "excelize stored it as text (t=\"str\")")
+	e.ok("write_cells", map[string]any{"file_path": "k.xlsx", "cell": "A1", "value": 2})
+	got = e.ok("read_excel", map[string]any{"file_path": "k.xlsx", "range": "B1"})
+	assert.Equal(t, []any{[]any{"=SUM(OFFSET(A1,0,0,1,1))"}}, got["values"])
+}

@@ -56,7 +56,7 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -241,7 +241,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 		}
 		widths[col] = w
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err
