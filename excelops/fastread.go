@@ -107,6 +107,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	lim := b.svc.limits
 	rr := newRowReader(lim.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
 	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.formulas
+	rr.w.MaxText = rr.maxText
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -150,7 +151,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
 		case err == nil:
-		case errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
 			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 		case kindOf(err) != "":

@@ -5,6 +5,10 @@ import (
 	"io"
 )
 
+// ErrTextTooLong reports a cell whose text is longer than Walker.MaxText;
+// Walker.Cell locates the cell.
+var ErrTextTooLong = errors.New("sheetxml: a cell's text is longer than the bound")
+
 // Event is what Walker.Next found.
 type Event uint8
 
@@ -55,6 +59,10 @@ type Walker struct {
 	Cell Cell
 	// Closed reports that </sheetData> (or <sheetData/>) was seen.
 	Closed bool
+	// MaxText bounds the text one cell collects (bytes, as in the XML);
+	// past it Next returns ErrTextTooLong, so a cell made of many runs
+	// cannot grow without limit. 0 means no bound.
+	MaxText int
 
 	col       int
 	inCell    bool
@@ -89,6 +97,9 @@ func (w *Walker) Next() (Event, error) {
 		switch t.Kind {
 		case Text:
 			if w.inText && w.phonetic == 0 {
+				if w.MaxText > 0 && len(w.text)+len(t.Raw) > w.MaxText {
+					return 0, ErrTextTooLong
+				}
 				w.text = append(w.text, t.Raw...)
 			}
 			if w.inF {
