@@ -32,7 +32,8 @@ type formatIn struct {
 	Align    Align    `json:"align,omitempty"`
 	Strict   bool     `json:"strict,omitzero"`
 	Skipped  string   `json:"-"`
-	hidden   int
+	//lint:ignore U1000 an unexported field must stay out of the schema
+	hidden int
 }
 
 // schemaOf decodes a tool's inferred schema.
