@@ -34,10 +34,15 @@ type formulaStats struct {
 // Any write path (excelize's, a splice writer) calls this once per mutation,
 // after its edits and before saving.
 func refreshFormulaValues(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) (formulaStats, error) {
+	return refreshFormulaValuesUpTo(ctx, f, diskHasFormulas, maxRecalcFormulas)
+}
+
+// refreshFormulaValuesUpTo is refreshFormulaValues computing at most budget
+// formula cells; the cached values of the rest are dropped.
+func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), budget int) (formulaStats, error) {
 	var st formulaStats
 	paths := worksheetPaths(f)
 	touched := false
-	budget := maxRecalcFormulas
 	for _, sheet := range f.GetSheetList() {
 		p, ok := paths[sheet]
 		if !ok {
@@ -111,6 +116,13 @@ var excelErrors = map[string]bool{
 // calculator cannot compute it (an unsupported function, a formula it
 // cannot evaluate).
 func computeFormula(f *excelize.File, sheet, ref string) (t, v string) {
+	// A calculator panic on some formula must not fail every later edit of
+	// the workbook: that formula just gets no cached value.
+	defer func() {
+		if recover() != nil {
+			t, v = "", ""
+		}
+	}()
 	res, err := f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	formula, _ := f.GetCellFormula(sheet, ref)
 	if err != nil {

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"archive/zip"
+	"context"
 	"io"
 	"os"
 	"testing"
@@ -169,4 +170,27 @@ func TestStyleEditsKeepCachedValues(t *testing.T) {
 	e.ok("write_cells", map[string]any{"file_path": "k.xlsx", "cell": "A1", "value": 2})
 	got = e.ok("read_excel", map[string]any{"file_path": "k.xlsx", "range": "B1"})
 	assert.Equal(t, []any{[]any{"=SUM(OFFSET(A1,0,0,1,1))"}}, got["values"])
+}
+
+func TestRecalcBudgetDropsTheRest(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	require.NoError(t, f.SetCellValue("Sheet1", "A1", 2))
+	for _, c := range []string{"B1", "C1", "D1"} {
+		require.NoError(t, f.SetCellValue("Sheet1", c, 99)) // stale
+		require.NoError(t, f.SetCellFormula("Sheet1", c, "A1*2"))
+	}
+	none := func(string) (bool, error) { return false, nil }
+	st, err := refreshFormulaValuesUpTo(context.Background(), f, none, 2)
+	require.NoError(t, err)
+	assert.Equal(t, formulaStats{computed: 2, dropped: 1}, st)
+	for c, want := range map[string]string{"B1": "4", "C1": "4", "D1": ""} {
+		got, err := f.GetCellValue("Sheet1", c, excelize.Options{RawCellValue: true})
+		require.NoError(t, err)
+		assert.Equal(t, want, got, c)
+	}
+	props, err := f.GetCalcProps()
+	require.NoError(t, err)
+	require.NotNil(t, props.FullCalcOnLoad)
+	assert.True(t, *props.FullCalcOnLoad)
 }

@@ -28,11 +28,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "excelops" / "excel_functions.txt"
 
 # EXCEL_365: Excel functions (Microsoft 365) that openpyxl, LibreOffice 7.4 and excelize do not list.
-EXCEL_365 = """
-BYCOL BYROW CHOOSECOLS CHOOSEROWS DROP EXPAND FILTER GROUPBY HSTACK IMAGE ISOMITTED LAMBDA LET
-MAKEARRAY MAP PERCENTOF PIVOTBY RANDARRAY REDUCE REGEXEXTRACT REGEXREPLACE REGEXTEST SCAN SEQUENCE
-SORT STOCKHISTORY TAKE TEXTSPLIT TOCOL TOROW TRIMRANGE VSTACK WRAPCOLS WRAPROWS XMATCH
-""".split()
+EXCEL_365 = [
+    "BYCOL", "BYROW", "CHOOSECOLS", "CHOOSEROWS", "DROP", "EXPAND", "FILTER", "GROUPBY",
+    "HSTACK", "IMAGE", "ISOMITTED", "LAMBDA", "LET", "MAKEARRAY", "MAP", "PERCENTOF", "PIVOTBY",
+    "RANDARRAY", "REDUCE", "REGEXEXTRACT", "REGEXREPLACE", "REGEXTEST", "SCAN", "SEQUENCE",
+    "SORT", "STOCKHISTORY", "TAKE", "TEXTSPLIT", "TOCOL", "TOROW", "TRIMRANGE", "VSTACK",
+    "WRAPCOLS", "WRAPROWS", "XMATCH",
+]
 
 HEADER = """\
 # Excel function names write_cells accepts, one per line, sorted; the _xlfn. prefix is implied.
@@ -53,7 +55,7 @@ def excelize_names() -> set[str]:
                          cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
     src = (pathlib.Path(out) / "calc.go").read_text()
     block = src.split("Supported formula functions:", 1)[1].split("\nfunc ", 1)[0]
-    return set(re.findall(r"^//\t([A-Z][A-Z0-9.]*)$", block, re.M))
+    return set(re.findall(r"^//\t([A-Z][A-Z0-9.]*)$", block, re.MULTILINE))
 
 
 def libreoffice_names() -> set[str]:
