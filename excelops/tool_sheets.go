@@ -250,10 +250,10 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
-	if dst.c2 > excelize.MaxColumns || dst.r2 > excelize.TotalRows {
-		return nil, invalid("the copy starting at %s does not fit in a sheet", a.TargetStart)
+	if err := checkBlockFits("the copy", tc, tr, src.r2-src.r1+1, src.c2-src.c1+1); err != nil {
+		return nil, err
 	}
+	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
 	if err := checkSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}

@@ -22,13 +22,14 @@ const (
 
 // writeCellsArgs are write_cells' arguments.
 type writeCellsArgs struct {
-	FilePath  string  `json:"file_path"`
-	SheetName string  `json:"sheet_name"`
-	Cell      *string `json:"cell"`
-	Value     any     `json:"value"`
-	CellRange *string `json:"cell_range"`
-	Values    [][]any `json:"values"`
-	Create    *bool   `json:"create"`
+	FilePath   string  `json:"file_path"`
+	SheetName  string  `json:"sheet_name"`
+	Cell       *string `json:"cell"`
+	Value      any     `json:"value"`
+	CellRange  *string `json:"cell_range"`
+	Values     [][]any `json:"values"`
+	Create     *bool   `json:"create"`
+	ValueTypes string  `json:"value_types"`
 }
 
 // writeCells implements write_cells: one cell (cell+value) or a 2-D block
@@ -72,28 +73,33 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		if cells > s.limits.MaxWriteCells {
 			return nil, limitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.limits.MaxWriteCells))
 		}
+		if err := checkBlockFits("the block", anchor.c1, anchor.r1, len(a.Values), max(width, 1)); err != nil {
+			return nil, err
+		}
 		anchor.r2 = anchor.r1 + len(a.Values) - 1
 		anchor.c2 = anchor.c1 + max(width, 1) - 1
-		if anchor.r2 > excelize.TotalRows || anchor.c2 > excelize.MaxColumns {
-			return nil, invalid("the block starting at %s does not fit in a sheet", cellName(anchor.c1, anchor.r1))
-		}
+	}
+	plan, err := planWrite(a, anchor, single)
+	if err != nil {
+		return nil, err
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{create: createModeOf(a.Create)}, func(b *book) (any, error) {
 		sheet, ext, sheetCreated, err := b.editTarget(a.SheetName, a.Create != nil && *a.Create)
 		if err != nil {
 			return nil, err
 		}
-		if single {
-			if err := setCell(b.f, sheet, anchor.c1, anchor.r1, a.Value); err != nil {
+		dw, err := newDateWriter(b.f)
+		if err != nil {
+			return nil, err
+		}
+		dates := 0
+		for _, w := range plan {
+			kind, err := dw.put(sheet, w)
+			if err != nil {
 				return nil, err
 			}
-		} else {
-			for i, row := range a.Values {
-				for j, v := range row {
-					if err := setCell(b.f, sheet, anchor.c1+j, anchor.r1+i, v); err != nil {
-						return nil, err
-					}
-				}
+			if kind != notDate {
+				dates++
 			}
 		}
 		ext.widen(anchor.r1, anchor.c1)
@@ -114,6 +120,9 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 				errorsjson.Field{Key: "rows_written", Value: len(a.Values)},
 				errorsjson.Field{Key: "cells_written", Value: cells})
 		}
+		if dates > 0 {
+			res = append(res, errorsjson.Field{Key: "dates_written", Value: dates})
+		}
 		if b.created {
 			res = append(res, errorsjson.Field{Key: "created", Value: true})
 		} else if sheetCreated {
@@ -121,6 +130,34 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		}
 		return res, nil
 	})
+}
+
+// planWrite converts and checks every value of a write_cells call (see
+// planCell) before the workbook is opened: one value past Excel's limits
+// means nothing is written.
+func planWrite(a writeCellsArgs, anchor cellRange, single bool) ([]cellWrite, error) {
+	vt := a.ValueTypes
+	if vt == "" {
+		vt = valueTypesAuto
+	}
+	if vt != valueTypesAuto && vt != valueTypesText {
+		return nil, invalid("value_types must be %q or %q, got %q", valueTypesAuto, valueTypesText, a.ValueTypes)
+	}
+	if single {
+		w, err := planCell(anchor.c1, anchor.r1, a.Value, vt)
+		return []cellWrite{w}, err
+	}
+	var plan []cellWrite
+	for i, row := range a.Values {
+		for j, v := range row {
+			w, err := planCell(anchor.c1+j, anchor.r1+i, v, vt)
+			if err != nil {
+				return nil, err
+			}
+			plan = append(plan, w)
+		}
+	}
+	return plan, nil
 }
 
 // rowEditArgs are the arguments of insert_rows and delete_rows.

@@ -216,7 +216,7 @@ func TestToolsReportInvalidArguments(t *testing.T) {
 		{"create_sheet", map[string]any{"sheet_name": "X", "position": 9}, "position must be"},
 		{"rename_sheet", map[string]any{"old_name": "Sheet1", "new_name": "Other"}, "already exists"},
 		{"delete_sheet", map[string]any{"sheet_name": "Other"}, "confirm=true"},
-		{"copy_range_between_sheets", map[string]any{"source_sheet": "Sheet1", "source_range": "A1:B2", "target_start": "XFD1"}, "does not fit"},
+		{"copy_range_between_sheets", map[string]any{"source_sheet": "Sheet1", "source_range": "A1:B2", "target_start": "XFD1"}, "past Excel's last column XFD (16,384)"},
 		{"create_excel_chart", map[string]any{"chart_type": "line", "data_range": "B1"}, "header row"},
 		{"create_excel_chart", map[string]any{"chart_type": "line", "data_range": "B1:B3", "width": -1}, "width and height"},
 	}
