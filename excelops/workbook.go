@@ -30,6 +30,7 @@ type book struct {
 	sstChecked bool                    // guardParse checked the shared strings
 	dates      *dateStyles             // date styles as on disk, loaded by the first read
 	extents    map[string]*sheetExtent // sheets parsed for editing: their used range
+	formulas   formulaMode             // how this call's reads show formula cells
 	tmpDir     string
 	created    bool
 	id         fileID // the version of the file f was parsed from (cache key)
@@ -334,13 +335,15 @@ func (b *book) save(ctx context.Context) error {
 			return err
 		}
 	}
-	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, func(w io.Writer) error {
+	err := writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, func(w io.Writer) error {
 		if b.svc.cache != nil {
 			return writeKeepingSheets(b.f, w)
 		}
 		_, err := b.f.WriteTo(w)
 		return err
 	})
+	b.svc.observeSave(err)
+	return err
 }
 
 // settle prepares a book that succeeded for the cache: it drops what only
