@@ -141,6 +141,7 @@ def validation_cases() -> List[Dict[str, Any]]:
         ("open schema nested required", OPEN_SCHEMA, {"a": "x", "nested": {}, "extra": [1]}),
         ("non-ASCII keys and values", f, args(工作表="销售", format={"字体": {"粗体": True}})),
     ]
+    rows.extend(random_validation_rows())
     cases = []
     for name, schema, arguments in rows:
         text = json.dumps(arguments, ensure_ascii=False)
@@ -153,6 +154,46 @@ def validation_cases() -> List[Dict[str, Any]]:
             "expected": expected if expected is not None else "ok",
         })
     return cases
+
+
+# Values per field of FORMAT_SCHEMA, valid and invalid, chosen where JSON
+# Schema and Python agree on validity (no integral floats for integer or
+# oneOf fields, no bools against numeric enums).
+POOLS: Dict[str, List[Any]] = {
+    "file_path": ["a.xlsx", "", "销售数据表格😀é😀éXY", 5, None, ["a"]],
+    "sheet_name": ["S1", "a/b", "", 3, "表[1]"],
+    "cell_range": ["A1", "a1", "A1:B2", 1, "A1:"],
+    "row": [1, 0, 1048577, "3", 2.5, True, -1],
+    "ratio": [0.75, 0.25, 3e16, False, "x", 1],
+    "mode": ["read", "delete", "it's", 1, None, "写入"],
+    "level": [1, 4, 2.5, "1", [1], 3.0],
+    "note": ["ab", "long", None, 5],
+    "flag": [True, "no", 0],
+    "tags": [["aa"], [], ["aa", "bb", "cc", "dd"], ["a", 5], "aa"],
+    "rows": [[[1, 2]], [[1, 2, 3]], [[-1]], [["x"]], [[1], [2, -3]], "r"],
+    "format": [{}, {"font": {"bold": True}}, {"font": {"colour": 1}}, {"fill": "#00FF00"}, {"fill": "red", "x": 1},
+               "bold", {"font": {"size": 0}}, {"font": {"size": 500.5, "b": 1}, "z": None}],
+    "target": ["S", {"sheet": "S"}, 5, {"name": 1}, ""],
+    "either": [1, 1.5, "x", None],
+    "u1": [1], "工作表": ["x"], "Zeta": [[]],
+}
+
+
+def random_validation_rows() -> List[tuple]:
+    """Random combinations of POOLS in random argument order."""
+    rng = random.Random(31)
+    out = []
+    for i in range(80):
+        arguments = {}
+        keys = list(POOLS)
+        rng.shuffle(keys)
+        for k in keys:
+            required = k in ("file_path", "cell_range")
+            unknown = k not in FORMAT_SCHEMA["properties"]
+            if rng.random() < (0.85 if required else 0.15 if unknown else 0.4):
+                arguments[k] = rng.choice(POOLS[k])
+        out.append((f"random arguments {i}", FORMAT_SCHEMA, arguments))
+    return out
 
 
 def _rows(n: int) -> List[Any]:
