@@ -26,9 +26,9 @@ from __future__ import annotations
 import inspect
 import json
 import sys
-from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "vectors"))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from agent_asserts import assert_critical, tool_results
 
 from registry_sidecar.agent import (
     AgentExecutor,
@@ -27,8 +28,6 @@ from registry_sidecar.agent.testing import (
     InProcessToolRegistry,
     ScriptedLLM,
 )
-
-from agent_asserts import assert_critical, tool_results
 
 WRITE_SCHEMA = {
     "type": "object",
