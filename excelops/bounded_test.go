@@ -14,6 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // readTools are the calls every bounds test makes on one workbook: the
@@ -263,4 +266,20 @@ func mustJSON(t *testing.T, v any) []byte {
 	raw, err := json.Marshal(v)
 	require.NoError(t, err)
 	return raw
+}
+
+// TestCallTimeoutBoundsSpreadsheetTools: the operator's call timeout
+// replaces the spreadsheet tools' own 2- and 5-minute defaults, and a
+// caller's timeout still overrides it for one call.
+func TestCallTimeoutBoundsSpreadsheetTools(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("t.xlsx", [][]any{{"a"}, {1}})
+	reg := registry.New(registry.WithCallTimeout(time.Nanosecond))
+	require.NoError(t, e.svc.Register(reg))
+	for _, c := range boundedCalls("t.xlsx") {
+		res := reg.CallTool(context.Background(), c.tool, mustJSON(t, c.args))
+		assert.Equal(t, errorsjson.CodeTimeout, res.Code, "%s: %s", c.tool, res.Text)
+	}
+	res := reg.CallTool(context.Background(), "read_excel", []byte(`{"file_path": "t.xlsx"}`), registry.WithTimeout(time.Minute))
+	assert.False(t, res.IsError, res.Text)
 }

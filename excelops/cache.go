@@ -196,7 +196,7 @@ func (c *bookCache) close() error {
 }
 
 // stats reports how many books the cache holds and their estimated bytes
-// (for tests).
+// (0, 0 for a nil cache).
 func (c *bookCache) stats() (int, int64) {
 	if c == nil {
 		return 0, 0

@@ -144,6 +144,9 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			return nil // rr.closed stays false: reported as damage
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
+		case errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
+			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 		case kindOf(err) != "":
 			return err // a bound (see runBound)
 		case err != nil:

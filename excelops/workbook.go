@@ -334,13 +334,15 @@ func (b *book) save(ctx context.Context) error {
 			return err
 		}
 	}
-	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, func(w io.Writer) error {
+	err := writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, func(w io.Writer) error {
 		if b.svc.cache != nil {
 			return writeKeepingSheets(b.f, w)
 		}
 		_, err := b.f.WriteTo(w)
 		return err
 	})
+	b.svc.observeSave(err)
+	return err
 }
 
 // settle prepares a book that succeeded for the cache: it drops what only

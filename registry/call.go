@@ -25,6 +25,7 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 	for _, o := range opts {
 		o(&cc)
 	}
+	finished := r.observe(name)
 	defer func() {
 		// Last line of defence: nothing below should panic, but if it
 		// does the caller still gets a payload.
@@ -33,6 +34,9 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 			res = r.errorResult(errorsjson.Internal(name, p))
 		}
 		res.Elapsed = time.Since(start)
+		if finished != nil {
+			finished(res)
+		}
 	}()
 
 	if cc.hasScope && !contains(cc.scope, name) {

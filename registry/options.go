@@ -25,6 +25,7 @@ type config struct {
 	callTimeout    time.Duration
 	maxTimeout     time.Duration
 	maxResultChars int
+	observer       Observer
 }
 
 // WithLogger sets the logger; the default discards logs.

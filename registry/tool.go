@@ -33,4 +33,7 @@ type Tool struct {
 	// MaxResultChars caps the result text in code points; zero means the
 	// registry default, negative means no cap.
 	MaxResultChars int
+	// Annotations declare whether the tool only reads, only adds, or may
+	// delete; nil declares nothing (see Annotations).
+	Annotations *Annotations
 }

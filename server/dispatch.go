@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // Method names of MCP revision 2025-11-25 the server understands.
@@ -192,7 +193,23 @@ func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
 		buf = errorsjson.AppendString(buf, t.Description)
 		buf = append(buf, `,"inputSchema":`...)
 		buf = append(buf, bytes.TrimSpace(t.InputSchema)...)
+		buf = appendAnnotations(buf, t.Annotations)
 		buf = append(buf, '}')
 	}
 	return append(buf, "]}"...), nil
+}
+
+// appendAnnotations adds a tool's declaration as MCP tool annotations, as
+// the MCP doors list them: readOnlyHint for a read-only tool, otherwise
+// destructiveHint true or false; nothing for a tool that declares nothing.
+func appendAnnotations(buf []byte, a *registry.Annotations) []byte {
+	switch {
+	case a == nil:
+		return buf
+	case a.ReadOnly:
+		return append(buf, `,"annotations":{"readOnlyHint":true}`...)
+	case a.Destructive:
+		return append(buf, `,"annotations":{"readOnlyHint":false,"destructiveHint":true}`...)
+	}
+	return append(buf, `,"annotations":{"readOnlyHint":false,"destructiveHint":false}`...)
 }

@@ -32,6 +32,7 @@ const (
 // options are every flag's value; each subcommand defines the ones it uses.
 type options struct {
 	listen         string
+	mcpListen      string
 	workspace      string
 	token          string
 	tokenFile      string
@@ -65,7 +66,8 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 
 func (o *options) serveFlags(fs *flag.FlagSet) {
 	o.registryFlags(fs)
-	fs.StringVar(&o.listen, "listen", defaultListen, "address to listen on; a non-loopback address requires a token")
+	fs.StringVar(&o.listen, "listen", defaultListen, "address to listen on (host:port); a non-loopback address requires a token")
+	fs.StringVar(&o.mcpListen, "mcp-listen", "", "also serve MCP streamable HTTP at /mcp, on this address (host:port; the --listen address itself is allowed)")
 	fs.StringVar(&o.token, "token", "", "bearer token clients must send (prefer --token-file or the env var)")
 	fs.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token")
 	fs.IntVar(&o.concurrency, "concurrency", server.DefaultMaxConcurrentCalls, "calls running at once per connection")
@@ -79,9 +81,14 @@ func (o *options) serveFlags(fs *flag.FlagSet) {
 }
 
 // parse defines nothing itself: it applies REGISTRY_SIDECAR_<FLAG> env
-// vars as defaults, then parses args (flags win over env).
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	fs.SetOutput(stderr)
+// vars as defaults, then parses args (flags win over env). --help prints
+// the usage on stdout and returns flag.ErrHelp (the caller exits 0); a
+// usage mistake is returned (the caller prints it on stderr, exit 2).
+func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	// The flag package would print errors and usage itself: errors are
+	// returned instead, the usage goes to stdout when asked for.
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(stderr)
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
 		if f.Name == "version" {
@@ -100,6 +107,8 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
 			return err
 		}
 		return fmt.Errorf("%w: %w", errUsage, err)

@@ -79,7 +79,7 @@ func TestLimitFlagsReachExcelops(t *testing.T) {
 	var l sheetLimits
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	l.limitFlags(fs)
-	require.NoError(t, parse(fs, nil, io.Discard))
+	require.NoError(t, parse(fs, nil, io.Discard, io.Discard))
 	assert.Equal(t, excelops.DefaultLimits(), l.excelopsLimits())
 
 	require.NoError(t, fs.Parse([]string{

@@ -98,12 +98,13 @@ func TestTools(t *testing.T) {
 	assert.Equal(t, exitUsage, exitCode(err, io.Discard))
 }
 
-// TestHelp documents every flag with its environment variable: the ones
-// the issue names, and every other flag serve defines.
+// TestHelp documents every flag with its environment variable, on stdout:
+// the ones the issue names, and every other flag serve defines.
 func TestHelp(t *testing.T) {
-	var errOut bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"--help"}, io.Discard, &errOut))
-	names := []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
+	var errOut, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"--help"}, &errOut, &stderr))
+	assert.Empty(t, stderr.String(), "--help writes to stdout only")
+	names := []string{"listen", "mcp-listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
 		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells", "call-memory-budget", "max-cell-text"}
 	var o options
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
@@ -263,5 +264,35 @@ func TestLoopbackAddr(t *testing.T) {
 		"0.0.0.0:8765": false, ":8765": false, "10.0.0.2:1": false, "example.com:1": false,
 	} {
 		t.Run(addr, func(t *testing.T) { assert.Equal(t, want, loopbackAddr(addr)) })
+	}
+}
+
+// TestHelpEverySubcommand: -h and --help of every subcommand print the
+// usage on stdout, nothing on stderr, and succeed (exit 0).
+func TestHelpEverySubcommand(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"serve", "--help"}, {"mcp", "--help"}, {"call", "--help"}, {"tools", "-h"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), args, &stdout, &stderr)
+			require.NoError(t, err)
+			assert.Equal(t, exitOK, exitCode(err, &stderr))
+			assert.Contains(t, stdout.String(), "Usage")
+			assert.Empty(t, stderr.String())
+		})
+	}
+}
+
+// TestInvalidAddress: a malformed --listen or --mcp-listen is called an
+// invalid address (exit 2), before any token rule is applied.
+func TestInvalidAddress(t *testing.T) {
+	for _, args := range [][]string{{"--listen", "nonsense"}, {"--listen", "0.0.0.0:99999"}, {"--listen", "10.0.0.1"}, {"--mcp-listen", "nonsense"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := run(context.Background(), append(args, "--workspace", t.TempDir()), io.Discard, io.Discard)
+			require.Error(t, err)
+			assert.Equal(t, exitUsage, exitCode(err, &stderr))
+			assert.Contains(t, stderr.String(), "is not a valid address")
+			assert.NotContains(t, stderr.String(), "token")
+		})
 	}
 }

@@ -23,7 +23,7 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown or json")
 	fs.BoolVar(&o.testTools, "test-tools", false, "include the test tools")
 	fs.StringVar(&o.workspace, "workspace", "", "workspace folder (default: a temporary folder; tools are listed, not run)")
-	if err := parse(fs, args, stderr); err != nil {
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
