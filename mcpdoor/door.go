@@ -97,6 +97,12 @@ type Door struct {
 	// stop cancels every call in flight (grace expired).
 	stopCtx context.Context
 	stop    context.CancelFunc
+	// streamsCtx ends the HTTP GET streams (server-to-client SSE of older
+	// clients) once the calls are drained.
+	streamsCtx   context.Context
+	closeStreams context.CancelFunc
+	// stdio are the stdio sessions open, closed by Shutdown.
+	stdio map[*mcp.ServerSession]struct{}
 
 	open [2]atomic.Int64 // open connections: [0] stdio sessions, [1] HTTP requests
 }
@@ -106,6 +112,8 @@ func New(reg *registry.Registry, cfg Config) *Door {
 	cfg = cfg.withDefaults()
 	d := &Door{reg: reg, cfg: cfg, log: cfg.Log}
 	d.stopCtx, d.stop = context.WithCancel(context.Background())
+	d.streamsCtx, d.closeStreams = context.WithCancel(context.Background())
+	d.stdio = map[*mcp.ServerSession]struct{}{}
 	d.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
 		// Only tools: no logging capability (stdout is protocol only and
 		// logs go to stderr), no list-changed (the tool set is fixed).
@@ -175,8 +183,10 @@ func (d *Door) Connections(door string) int64 {
 
 // Shutdown stops the door: new calls are refused, calls in flight may
 // finish until ctx is done (then they are cancelled and answer
-// TOOL_CANCELLED), and finally every session is closed. It returns
-// ErrGraceExpired when calls had to be cancelled.
+// TOOL_CANCELLED). Then the stdio sessions are closed (their answers
+// written first) and the HTTP GET streams ended; HTTP requests that carry
+// answers end on their own, so the HTTP server's Shutdown can wait for
+// them. It returns ErrGraceExpired when calls had to be cancelled.
 func (d *Door) Shutdown(ctx context.Context) error {
 	d.mu.Lock()
 	d.draining = true
@@ -191,7 +201,15 @@ func (d *Door) Shutdown(ctx context.Context) error {
 		<-done
 		err = ErrGraceExpired
 	}
-	for ss := range d.srv.Sessions() {
+	d.closeStreams()
+	d.mu.Lock()
+	sessions := make([]*mcp.ServerSession, 0, len(d.stdio))
+	for ss := range d.stdio {
+		sessions = append(sessions, ss)
+	}
+	d.mu.Unlock()
+	for _, ss := range sessions {
+		// Close waits for the requests in flight to be answered.
 		_ = ss.Close()
 	}
 	return err

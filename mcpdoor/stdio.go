@@ -20,6 +20,17 @@ func (d *Door) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteClo
 	}
 	d.open[0].Add(1)
 	defer d.open[0].Add(-1)
+	d.mu.Lock()
+	d.stdio[ss] = struct{}{}
+	d.mu.Unlock()
+	if d.streamsCtx.Err() != nil {
+		_ = ss.Close() // Shutdown ran before the session was listed
+	}
+	defer func() {
+		d.mu.Lock()
+		delete(d.stdio, ss)
+		d.mu.Unlock()
+	}()
 	d.log.Info("stdio session opened")
 	err = ss.Wait()
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {

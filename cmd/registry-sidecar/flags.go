@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops"
+	"github.com/registry-sidecar/registry-sidecar/metrics"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/server"
 	"github.com/registry-sidecar/registry-sidecar/testtools"
@@ -132,19 +133,27 @@ func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
 	return l, nil
 }
 
-// buildRegistry makes the workspace and registers every tool. The caller
-// passes the returned service to closeService once no call runs any more.
-func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *excelops.Service, error) {
+// buildRegistry makes the workspace and registers every tool; m, when
+// not nil, observes the calls and the saves. The caller passes the returned
+// service to closeService once no call runs any more.
+func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*registry.Registry, *excelops.Service, error) {
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
+	excelOpts := append([]excelops.Option{excelops.WithLogger(log)}, o.limits.excelopsOptions()...)
+	var obs registry.Observer
+	if m != nil {
+		obs = m
+		excelOpts = append(excelOpts, excelops.WithObserver(m))
+	}
 	reg := registry.New(
+		registry.WithObserver(obs),
 		registry.WithLogger(log),
 		registry.WithCallTimeout(o.callTimeout),
 		registry.WithMaxTimeout(o.maxCallTimeout),
 		registry.WithMaxResultChars(o.maxResultChars),
 	)
-	svc, err := excelops.New(o.workspace, append([]excelops.Option{excelops.WithLogger(log)}, o.limits.excelopsOptions()...)...)
+	svc, err := excelops.New(o.workspace, excelOpts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}
