@@ -57,7 +57,7 @@ type options struct {
 
 func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.workspace, "workspace", defaultWorkspace, "folder the spreadsheet tools work in (created if missing)")
-	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, fail, panic, fallback, big, env_error)")
+	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, slow, fail, panic, fallback, big, env_error)")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "per-call deadline of every tool (a client's _meta.timeoutMs overrides it for one call); 0: each tool's own default (spreadsheet reads 2m, edits 5m, others 1m)")
 	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
 	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
