@@ -97,9 +97,10 @@ func Unavailable(tool string, err error) ErrorPayload {
 	return newError(CodeUnavailable, tool, "ConnectionError", err)
 }
 
-// ValidationMessage is the fixed message of argument-validation payloads,
-// the one excelmanus sends.
-const ValidationMessage = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
+// ValidationMessage is the message Validation puts in argument-validation
+// payloads: excelmanus's text for a schema mismatch. The registry sets the
+// message of its payloads from its message profile.
+const ValidationMessage = "工具参数与 schema 不匹配，请修正后重试。"
 
 // ValidationPayload is the argument-validation error payload.
 type ValidationPayload struct {
@@ -112,6 +113,12 @@ type ValidationPayload struct {
 	RequiredFields []string `json:"required_fields"`
 	AcceptedFields []string `json:"accepted_fields"`
 	ProvidedFields []string `json:"provided_fields"`
+	// NestedAcceptedFields maps the path of each nested object holding
+	// keys its schema does not declare to the keys it accepts (sorted), so
+	// a model that guessed a nested key learns the right ones. It is an
+	// extension of excelmanus's shape, present only in that case (absent
+	// otherwise, so every other payload stays byte-identical).
+	NestedAcceptedFields Object `json:"nested_accepted_fields,omitempty"`
 }
 
 // FallbackPayload asks the agent to route the call elsewhere (DESIGN §7).

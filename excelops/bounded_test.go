@@ -14,6 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // readTools are the calls every bounds test makes on one workbook: the
@@ -120,6 +123,10 @@ func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="s"><v>1</v></c></row>`),
 			sst:   sstXML("head", huge),
 		},
+		"rich text of many small runs": {
+			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="inlineStr"><is>`+strings.Repeat(`<r><t>`+strings.Repeat("R", 1000)+`</t></r>`, 4000)+`</is></c></row>`),
+			sst:   sstXML("head"),
+		},
 		"number": {
 			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2"><v>`+strings.Repeat("9", 4<<20)+`</v></c></row>`),
 			sst:   sstXML("head"),
@@ -130,8 +137,8 @@ func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 			e := newEnv(t, WithLimits(Limits{MaxCellTextBytes: bound}))
 			zipWith(t, e.path("bomb.xlsx"), c.sheet, c.sst)
 			for _, call := range boundedCalls("bomb.xlsx") {
-				if call.tool == "list_sheets" || name == "shared string" && call.tool == "read_cell_styles" {
-					continue // neither reads cell text
+				if call.tool == "list_sheets" || name != "inline string" && name != "number" && call.tool == "read_cell_styles" {
+					continue // they hold no cell text: small runs or shared strings cost them nothing
 				}
 				res := e.call(call.tool, call.args)
 				require.True(t, res.IsError, "%s: %s", call.tool, res.Text)
@@ -263,4 +270,20 @@ func mustJSON(t *testing.T, v any) []byte {
 	raw, err := json.Marshal(v)
 	require.NoError(t, err)
 	return raw
+}
+
+// TestCallTimeoutBoundsSpreadsheetTools: the operator's call timeout
+// replaces the spreadsheet tools' own 2- and 5-minute defaults, and a
+// caller's timeout still overrides it for one call.
+func TestCallTimeoutBoundsSpreadsheetTools(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("t.xlsx", [][]any{{"a"}, {1}})
+	reg := registry.New(registry.WithCallTimeout(time.Nanosecond))
+	require.NoError(t, e.svc.Register(reg))
+	for _, c := range boundedCalls("t.xlsx") {
+		res := reg.CallTool(context.Background(), c.tool, mustJSON(t, c.args))
+		assert.Equal(t, errorsjson.CodeTimeout, res.Code, "%s: %s", c.tool, res.Text)
+	}
+	res := reg.CallTool(context.Background(), "read_excel", []byte(`{"file_path": "t.xlsx"}`), registry.WithTimeout(time.Minute))
+	assert.False(t, res.IsError, res.Text)
 }

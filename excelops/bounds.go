@@ -131,6 +131,10 @@ type runBound struct {
 	where string // "sheet \"Data\"" or "the shared strings"
 }
 
+// errRunTooLong is the cause of runBound's error, so a reader that knows
+// which cell it was in can say so (see rowReader.walk).
+var errRunTooLong = errors.New("a text run is longer than the per-cell bound")
+
 // newRunBound bounds the text runs of r (see runBound).
 func (l Limits) newRunBound(r io.Reader, where string) io.Reader {
 	return &runBound{r: r, max: l.MaxCellTextBytes, where: where}
@@ -153,7 +157,7 @@ func (b *runBound) Read(p []byte) (int, error) {
 		b.run, chunk = 0, chunk[i+1:]
 	}
 	if b.run > b.max {
-		return n, Limits{MaxCellTextBytes: b.max}.cellTextErr("a cell or string in " + b.where)
+		return n, &Error{Kind: KindLimit, Msg: Limits{MaxCellTextBytes: b.max}.cellTextErr("a cell or string in " + b.where).Error(), Err: errRunTooLong}
 	}
 	return n, err
 }

@@ -63,7 +63,10 @@ const pageBudgetShare = 4
 // the page may take another row. A row that passes a bound is kept only as
 // the proof that more rows exist (see over).
 func (p *pageRows) add(row int, inner []byte, items int) bool {
-	r := pageRow{row: row, start: len(p.buf), items: items, runes: utf8.RuneCount(inner)}
+	r := pageRow{row: row, start: len(p.buf), items: items}
+	if p.limit > 0 {
+		r.runes = utf8.RuneCount(inner)
+	}
 	p.buf = append(p.buf, inner...)
 	r.end = len(p.buf)
 	p.rows = append(p.rows, r)

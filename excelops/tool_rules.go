@@ -91,7 +91,7 @@ func (s *Service) addConditionalRule(ctx context.Context, raw json.RawMessage) (
 		}
 		icon = icon || rules[i].RuleType == "icon_set"
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{icon: icon}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{icon: icon, sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -345,7 +345,7 @@ func (s *Service) addDataValidation(ctx context.Context, raw json.RawMessage) (a
 	if a.Prompt != "" || a.PromptTitle != "" {
 		dv.SetInput(a.PromptTitle, a.Prompt)
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err

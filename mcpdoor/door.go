@@ -101,8 +101,9 @@ type Door struct {
 	// clients) once the calls are drained.
 	streamsCtx   context.Context
 	closeStreams context.CancelFunc
-	// stdio are the stdio sessions open, closed by Shutdown.
-	stdio map[*mcp.ServerSession]struct{}
+	// stdio are the stdio sessions open, with what each still owes its
+	// client; Shutdown closes them once they owe nothing.
+	stdio map[*mcp.ServerSession]*answers
 
 	open [2]atomic.Int64 // open connections: [0] stdio sessions, [1] HTTP requests
 }
@@ -113,7 +114,7 @@ func New(reg *registry.Registry, cfg Config) *Door {
 	d := &Door{reg: reg, cfg: cfg, log: cfg.Log}
 	d.stopCtx, d.stop = context.WithCancel(context.Background())
 	d.streamsCtx, d.closeStreams = context.WithCancel(context.Background())
-	d.stdio = map[*mcp.ServerSession]struct{}{}
+	d.stdio = map[*mcp.ServerSession]*answers{}
 	d.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
 		// Only tools: no logging capability (stdout is protocol only and
 		// logs go to stderr), no list-changed (the tool set is fixed).
@@ -203,13 +204,17 @@ func (d *Door) Shutdown(ctx context.Context) error {
 	}
 	d.closeStreams()
 	d.mu.Lock()
-	sessions := make([]*mcp.ServerSession, 0, len(d.stdio))
-	for ss := range d.stdio {
-		sessions = append(sessions, ss)
+	sessions := make(map[*mcp.ServerSession]*answers, len(d.stdio))
+	for ss, owed := range d.stdio {
+		sessions[ss] = owed
 	}
 	d.mu.Unlock()
-	for _, ss := range sessions {
-		// Close waits for the requests in flight to be answered.
+	// The SDK writes nothing once a session is closing: let the answers of
+	// the calls that just ended reach the client first.
+	flush, cancel := context.WithTimeout(context.Background(), answerFlushTimeout)
+	defer cancel()
+	for ss, owed := range sessions {
+		owed.wait(flush)
 		_ = ss.Close()
 	}
 	return err

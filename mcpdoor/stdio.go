@@ -14,6 +14,9 @@ import (
 // or Shutdown closes the session. A client that hangs up is a normal end.
 func (d *Door) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	start := time.Now()
+	owed := newAnswers()
+	in = &tapReader{ReadCloser: in, tap: lineTap{each: owed.inbound}}
+	out = &tapWriter{WriteCloser: out, tap: lineTap{each: owed.outbound}}
 	ss, err := d.srv.Connect(ctx, &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: d.cfg.MaxLineBytes}, nil)
 	if err != nil {
 		return err
@@ -21,7 +24,7 @@ func (d *Door) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteClo
 	d.open[0].Add(1)
 	defer d.open[0].Add(-1)
 	d.mu.Lock()
-	d.stdio[ss] = struct{}{}
+	d.stdio[ss] = owed
 	d.mu.Unlock()
 	if d.streamsCtx.Err() != nil {
 		_ = ss.Close() // Shutdown ran before the session was listed

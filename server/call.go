@@ -57,7 +57,7 @@ func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
 	if name.Type != gjson.String {
 		return nil, fmt.Errorf("%w: params.name must be a string", ErrInvalidParams)
 	}
-	cl := &call{id: id, name: name.Str}
+	cl := &call{id: id, name: name.Str, opts: c.callProfile()}
 	if args := params.Get("arguments"); args.Exists() {
 		cl.args = []byte(args.Raw)
 	}

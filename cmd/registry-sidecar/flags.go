@@ -41,6 +41,7 @@ type options struct {
 	callTimeout    time.Duration
 	maxCallTimeout time.Duration
 	maxResultChars int
+	messageProfile string
 	concurrency    int
 	maxConnections int
 	readLimit      int64
@@ -61,6 +62,7 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "per-call deadline of every tool (a client's _meta.timeoutMs overrides it for one call); 0: each tool's own default (spreadsheet reads 2m, edits 5m, others 1m)")
 	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
 	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
+	fs.StringVar(&o.messageProfile, "message-profile", string(registry.DefaultProfile), "wording of the texts the registry writes itself (validation, not-found, not-allowed, truncation notes): excelmanus (excelmanus's exact Chinese texts) or en (English); a WebSocket client may choose its own in initialize")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	o.limits.limitFlags(fs)
 }
@@ -137,6 +139,14 @@ func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
 // not nil, observes the calls and the saves. The caller passes the returned
 // service to closeService once no call runs any more.
 func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*registry.Registry, *excelops.Service, error) {
+	profile := registry.DefaultProfile
+	if o.messageProfile != "" {
+		p, err := registry.ParseProfile(o.messageProfile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: --message-profile: %w", errUsage, err)
+		}
+		profile = p
+	}
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
@@ -148,6 +158,7 @@ func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*re
 	}
 	reg := registry.New(
 		registry.WithObserver(obs),
+		registry.WithProfile(profile),
 		registry.WithLogger(log),
 		registry.WithCallTimeout(o.callTimeout),
 		registry.WithMaxTimeout(o.maxCallTimeout),

@@ -50,7 +50,7 @@ func TestCall(t *testing.T) {
 		{"fallback", []string{"fallback", `{"to":"TOOL_ROUTER"}`}, exitOK, `{"status": "fallback", "error": "FALLBACK_REQUIRED", "tool": "fallback", "use_fallback": true, "fallback_to": "TOOL_ROUTER", "reason": ""}`},
 		{"error payload", []string{"fail", `{"exception":"KeyError","message":"k"}`}, exitToolError, `{"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "fail", "exception": "KeyError", "message": "k"}`},
 		{"validation", []string{"add", `{}`}, exitToolError, ""},
-		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "Tool 'nope' not found."}`},
+		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "工具 'nope' 未注册。"}`},
 		{"no tool", nil, exitUsage, ""},
 		{"too many args", []string{"add", "{}", "x"}, exitUsage, ""},
 		{"bad flag", []string{"--nope", "add"}, exitUsage, ""},

@@ -6,7 +6,7 @@ excelmanus's ``ToolRegistry.call_tool`` (kilolonion/excelmanus,
 excelmanus/tools/registry.py), with the sidecar's error-code table:
 
 - a name outside ``tool_scope`` raises ToolNotAllowedError, an unknown name
-  ToolNotFoundError (messages are the sidecar payloads' messages);
+  ToolNotFoundError, with excelmanus's messages;
 - arguments that do not bind to the function's signature, or miss a
   ``required`` field / add a field the schema forbids, give the
   argument-validation payload (``detail`` is the binding error's text);
@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: The fixed message of argument-validation payloads (excelmanus's text).
-VALIDATION_MESSAGE = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
+#: The message of excelmanus's schema-validation payloads.
+VALIDATION_MESSAGE = "工具参数与 schema 不匹配，请修正后重试。"
 
 
 class ToolNotFoundError(Exception):
@@ -77,10 +77,10 @@ class ReferenceRegistry:
     def call_tool(self, name: str, arguments: Mapping[str, Any], tool_scope: Sequence[str] | None = None) -> str:
         """Run a tool and return its payload text."""
         if tool_scope is not None and name not in set(tool_scope):
-            raise ToolNotAllowedError(f"Tool '{name}' is not in the allowed tool scope.")
+            raise ToolNotAllowedError(f"工具 '{name}' 不在授权范围内。")
         tool = self._tools.get(name)
         if tool is None:
-            raise ToolNotFoundError(f"Tool '{name}' not found.")
+            raise ToolNotFoundError(f"工具 '{name}' 未注册。")
         detail = self._binding_problem(tool, arguments)
         if detail is not None:
             return self._validation_payload(tool, arguments, detail)

@@ -36,24 +36,19 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import ToolNotAllowedError, ToolNotFoundError
-# The codes the Python side also produces, re-exported for callers of this module.
+# The error codes live in one table (payloads); re-exported for callers of this module.
+from ..payloads import CODE_CANCELLED as CODE_CANCELLED
 from ..payloads import CODE_EXECUTION as CODE_EXECUTION
+from ..payloads import CODE_FATAL as CODE_FATAL
+from ..payloads import CODE_INTERNAL as CODE_INTERNAL
 from ..payloads import CODE_NOT_ALLOWED as CODE_NOT_ALLOWED
 from ..payloads import CODE_NOT_FOUND as CODE_NOT_FOUND
 from ..payloads import CODE_TIMEOUT as CODE_TIMEOUT
 from ..payloads import CODE_UNAVAILABLE as CODE_UNAVAILABLE
+from ..payloads import CODE_VALIDATION as CODE_VALIDATION
 from ..payloads import error_payload
 from .errors import ROUTING_ERROR_CODES, ToolError, _exception_text
 from .results import normalize_tool_result, result_text
-
-#: Error code of an error the tool marked non-recoverable.
-CODE_FATAL: Final = "TOOL_FATAL_ERROR"
-#: Error code of arguments that failed the tool's schema.
-CODE_VALIDATION: Final = "TOOL_ARGUMENT_VALIDATION_ERROR"
-#: Error code of a call the caller cancelled.
-CODE_CANCELLED: Final = "TOOL_CANCELLED"
-#: Error code of a tool that crashed (Go panic).
-CODE_INTERNAL: Final = "TOOL_INTERNAL_ERROR"
 
 #: Codes that end the job at once.
 CRITICAL_CODES: Final = (

@@ -30,9 +30,8 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from ..payloads import CODE_EXECUTION, error_payload
+from ..payloads import FALLBACK_REQUIRED as FALLBACK_REQUIRED
 
-#: The ``error`` value of a fallback request (Go ``errorsjson.FallbackRequired``).
-FALLBACK_REQUIRED: Final = "FALLBACK_REQUIRED"
 #: The ``error`` value the router gives a tool the primary service lacks.
 HANDLER_NOT_FOUND: Final = "HANDLER_NOT_FOUND"
 #: The ``error`` value of a ``None`` handler result.

@@ -43,26 +43,24 @@ import enum
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
+from ..payloads import CHAT_SERVICE as CHAT_SERVICE
 from ..payloads import CODE_NOT_ALLOWED, CODE_NOT_FOUND, error_payload
+from ..payloads import TOOL_ROUTER as TOOL_ROUTER
 from .classify import exception_code
 from .errors import FALLBACK_DESTINATION_MISSING, FALLBACK_LOOP, FALLBACK_NOT_IMPLEMENTED
 from .protocols import LegacyHandler, ToolRouterService, ToolService, resolve, resolve_sync
 from .results import HANDLER_NOT_FOUND, fallback_result, normalize_tool_result, result_text
 
-#: ``fallback_to`` value that sends a call to the legacy handler map.
-CHAT_SERVICE: Final = "CHAT_SERVICE"
-#: ``fallback_to`` value that sends a call to the router.
-TOOL_ROUTER: Final = "TOOL_ROUTER"
 
 
 class Route(str, enum.Enum):
     """Route is where a routed call's answer came from."""
 
     PRIMARY = "PRIMARY"
-    CHAT_SERVICE = "CHAT_SERVICE"
-    TOOL_ROUTER = "TOOL_ROUTER"
+    CHAT_SERVICE = CHAT_SERVICE
+    TOOL_ROUTER = TOOL_ROUTER
     ERROR = "ERROR"
 
 
