@@ -67,11 +67,13 @@ func Execution(tool string, err error) ErrorPayload {
 
 // NotFound is the payload for a call to a tool that is not registered.
 func NotFound(tool string) ErrorPayload {
+	//lint:ignore ST1005 the message is the Python exception's text, quoted verbatim
 	return newError(CodeNotFound, tool, "ToolNotFoundError", fmt.Errorf("Tool '%s' not found.", tool))
 }
 
 // NotAllowed is the payload for a call outside the caller's tool scope.
 func NotAllowed(tool string) ErrorPayload {
+	//lint:ignore ST1005 the message is the Python exception's text, quoted verbatim
 	return newError(CodeNotAllowed, tool, "ToolNotAllowedError", fmt.Errorf("Tool '%s' is not in the allowed tool scope.", tool))
 }
 

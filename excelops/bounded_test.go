@@ -287,3 +287,17 @@ func TestCallTimeoutBoundsSpreadsheetTools(t *testing.T) {
 	res := reg.CallTool(context.Background(), "read_excel", []byte(`{"file_path": "t.xlsx"}`), registry.WithTimeout(time.Minute))
 	assert.False(t, res.IsError, res.Text)
 }
+
+// TestEmptyRowsCountAgainstThePage: rows without cells still take their
+// place in a range page, padded to the range's width, so they count
+// against the page's cell limit: a sheet with rows 1 and 1,000,000 pages
+// instead of padding a million rows into one result.
+func TestEmptyRowsCountAgainstThePage(t *testing.T) {
+	e := newEnv(t, WithLimits(Limits{MaxReadCells: 1000}))
+	e.workbook("gap.xlsx", [][]any{{1}})
+	withSheetXML(t, e.path("gap.xlsx"), sheetXML("A1:J1000000", `<row r="1"><c r="A1"><v>1</v></c></row><row r="1000000"><c r="J1000000"><v>2</v></c></row>`))
+	got := e.ok("read_excel", map[string]any{"file_path": "gap.xlsx", "range": "A1:J1000000"})
+	assert.EqualValues(t, 100, got["rows_returned"], "1000 cells of 10 columns")
+	assert.Equal(t, true, got["has_more"])
+	assert.EqualValues(t, 100, got["next_offset"])
+}

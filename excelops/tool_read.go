@@ -136,6 +136,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	if err != nil {
 		return nil, err
 	}
+	p.padTo = minWidth
 	more := false
 	if want > 0 {
 		err = b.rowsJSON(ctx, sheet, first, rng.r2, rng.c1, rng.c2, func(row int, inner []byte, cells int) bool {

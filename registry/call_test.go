@@ -371,6 +371,7 @@ func TestCallToolPanicStackLoggedNotSent(t *testing.T) {
 	reg := registry.New(registry.WithLogger(log))
 	require.NoError(t, reg.Register(registry.Tool{Name: "boom", Func: func(context.Context, json.RawMessage) (any, error) {
 		var m map[string]int
+		//lint:ignore SA5000 the panic is the point of this tool
 		m["x"] = 1 // assignment to entry in nil map
 		return nil, nil
 	}}))

@@ -15,6 +15,8 @@ import (
 )
 
 // ErrInvalidParams is the kind of every params error (JSON-RPC -32602).
+//
+//lint:ignore ST1005 JSON-RPC's own wording of -32602, quoted verbatim
 var ErrInvalidParams = errors.New("Invalid params")
 
 // call is one tools/call in flight.

@@ -7,9 +7,11 @@ excelmanus/tools/registry.py), with the sidecar's error-code table:
 
 - a name outside ``tool_scope`` raises ToolNotAllowedError, an unknown name
   ToolNotFoundError, with excelmanus's messages;
-- arguments that do not bind to the function's signature, or miss a
-  ``required`` field / add a field the schema forbids, give the
-  argument-validation payload (``detail`` is the binding error's text);
+- arguments that fail the tool's schema give excelmanus's schema-validation
+  payload, worded by tests/vectors/excelmanus_oracle.py (the oracle the Go
+  registry's goldens come from); arguments that then do not bind to the
+  function's signature give the binding payload (``detail`` is the binding
+  error's text);
 - an exception from the tool gives the execution payload:
   ``exception`` = ``type(exc).__name__``, ``message`` = ``str(exc)``, and
   ``cause`` = ``str(exc.__cause__)`` only when there is a cause and its text
@@ -23,12 +25,17 @@ from __future__ import annotations
 
 import inspect
 import json
+import sys
+from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: The message of excelmanus's schema-validation payloads.
-VALIDATION_MESSAGE = "工具参数与 schema 不匹配，请修正后重试。"
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "vectors"))
+import excelmanus_oracle  # noqa: E402 - stdlib-only oracle beside the goldens
+
+#: The message of excelmanus's signature-binding payloads.
+VALIDATION_MESSAGE = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
 
 
 class ToolNotFoundError(Exception):
@@ -81,6 +88,9 @@ class ReferenceRegistry:
         tool = self._tools.get(name)
         if tool is None:
             raise ToolNotFoundError(f"工具 '{name}' 未注册。")
+        schema_error = excelmanus_oracle.validation_payload(name, json.dumps(dict(arguments)), tool.input_schema)
+        if schema_error is not None:
+            return schema_error
         detail = self._binding_problem(tool, arguments)
         if detail is not None:
             return self._validation_payload(tool, arguments, detail)
@@ -103,14 +113,6 @@ class ReferenceRegistry:
 
     @staticmethod
     def _binding_problem(tool: RefTool, arguments: Mapping[str, Any]) -> str | None:
-        schema = tool.input_schema
-        for req in schema.get("required", []):
-            if req not in arguments:
-                return f"missing a required argument: {req!r}"
-        if schema.get("additionalProperties") is False:
-            extra = sorted(set(arguments) - set(schema.get("properties", {})))
-            if extra:
-                return f"got an unexpected keyword argument {extra[0]!r}"
         try:
             inspect.signature(tool.func).bind(**arguments)
         except TypeError as exc:
