@@ -51,7 +51,9 @@ oracle-deps:
 ## lint: gofmt, go vet and staticcheck (pinned; `go run pkg@version` fetches it from the Go
 ## module proxy into the module cache, nothing is installed system-wide). A finding that is
 ## intended carries a `//lint:ignore CHECK reason` comment on the line above.
-lint:
+## lint: gofmt, go vet, staticcheck, and ruff over every Python file (ruff.toml)
+lint: venv
+	$(VENV)/bin/ruff check .
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
