@@ -13,12 +13,13 @@ BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test bench fuzz clean
+.PHONY: all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel bench fuzz clean
 
 all: build
 
+## build: the sidecar binary, static (no cgo) so the platform wheel can carry it as is
 build:
-	$(GO) build -o $(BIN) ./cmd/registry-sidecar
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/registry-sidecar
 
 ## run: start the sidecar on 127.0.0.1 with the spreadsheet tools over ./workspace
 run: build
@@ -77,8 +78,20 @@ $(VENV)/.installed: tests/requirements.txt adapters/python/pyproject.toml
 
 venv: $(VENV)/.installed
 
-py-test: build venv
-	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) $(PY) -m pytest -q adapters/python/tests tests/python
+## wheel: the platform wheel of the Python package, carrying the binary built from this checkout
+wheel: build venv
+	rm -rf dist/registry_sidecar-*.whl adapters/python/build
+	@mkdir -p build
+	@env -u PYTHONDONTWRITEBYTECODE REGISTRY_SIDECAR_WHEEL_BINARY=$(abspath $(BIN)) \
+	  $(PY) -m pip wheel -v --no-deps -w dist ./adapters/python >build/wheel.log 2>&1 \
+	  || { cat build/wheel.log; exit 1; }
+	rm -rf adapters/python/build
+	@if grep -i -E 'warn|deprecat' build/wheel.log; then echo "make wheel: the build warned (build/wheel.log)"; exit 1; fi
+	@ls dist/registry_sidecar-*.whl
+
+py-test: build venv wheel
+	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
+	  $(PY) -m pytest -q adapters/python/tests tests/python
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
 
 ## bench: Go benchmarks, then the Python peers measured in the same run
@@ -94,4 +107,4 @@ fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
 
 clean:
-	rm -rf bin $(VENV)
+	rm -rf bin dist build adapters/python/build $(VENV)

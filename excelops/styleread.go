@@ -43,7 +43,13 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 		return out, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	z := sheetxml.New(failingReader{b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet))})
+	return scanStylesIn(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
+}
+
+// scanStylesIn is scanStyles over the worksheet XML in r.
+func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+	var out sheetStyles
+	z := sheetxml.New(failingReader{r})
 	row, col, n := 0, 0, 0
 	for {
 		t, err := z.Next()

@@ -9,6 +9,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
 // Row and column edit caps per call.
@@ -215,8 +216,14 @@ func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, err
 		if before+n > excelize.TotalRows && a.Row <= before {
 			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
 		}
-		if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
+		if err := b.shiftRefs(shift, func() error {
+			if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
+				return newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if !ext.empty() && a.Row <= ext.maxRow {
 			ext.maxRow += n
@@ -248,18 +255,18 @@ func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, err
 			return nil, err
 		}
 		before := ext.maxRow
-		for i := 0; i < n; i++ {
-			if err := b.f.RemoveRow(sheet, a.Row); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
+		if err := b.shiftRefs(shift, func() error {
+			for i := 0; i < n; i++ {
+				if err := b.f.RemoveRow(sheet, a.Row); err != nil {
+					return newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
+				}
 			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		if !ext.empty() && a.Row <= ext.maxRow {
-			removed := min(n, ext.maxRow-a.Row+1)
-			ext.maxRow -= removed
-			if ext.maxRow < ext.minRow {
-				*ext = sheetExtent{closed: true}
-			}
-		}
+		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "file", Value: b.name()},
@@ -300,8 +307,14 @@ func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, 
 		if before+n > excelize.MaxColumns && col <= before {
 			return nil, invalid("inserting %d columns would push data past column %s", n, columnName(excelize.MaxColumns))
 		}
-		if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
+		if err := b.shiftRefs(shift, func() error {
+			if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
+				return newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if !ext.empty() && col <= ext.maxCol {
 			ext.maxCol += n

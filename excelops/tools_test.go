@@ -21,6 +21,7 @@ func minimalArgs() map[string]map[string]any {
 		"insert_rows":               {"row": 2},
 		"insert_columns":            {"column": "B"},
 		"delete_rows":               {"row": 2},
+		"delete_columns":            {"column": "C"},
 		"format_cells":              {"cell_range": "A1:B2", "font": map[string]any{"bold": true}},
 		"read_cell_styles":          {"cell_range": "A1:B2"},
 		"adjust_column_width":       {"columns": map[string]any{"A": 20}},
@@ -64,7 +65,7 @@ func dataBook(e *env) {
 
 func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 	e := newEnv(t)
-	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows",
+	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows", "delete_columns",
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
 		"copy_range_between_sheets", "create_excel_chart"}
@@ -89,6 +90,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"insert_rows":               {"status", "file", "sheet", "inserted_at_row", "count", "rows_before", "rows_after"},
 		"insert_columns":            {"status", "file", "sheet", "inserted_at_column", "inserted_at_column_index", "count", "columns_before", "columns_after"},
 		"delete_rows":               {"status", "file", "sheet", "deleted_from_row", "count", "rows_before", "rows_after"},
+		"delete_columns":            {"status", "file", "sheet", "deleted_from_column", "deleted_from_column_index", "count", "columns_before", "columns_after"},
 		"format_cells":              {"status", "file", "sheet", "range", "cells_formatted"},
 		"read_cell_styles":          {"status", "file", "sheet", "range", "total_cells", "merged_ranges", "truncated", "styled_cells"},
 		"adjust_column_width":       {"status", "file", "sheet", "columns_adjusted"},

@@ -93,7 +93,7 @@ func (t *translator) visit(e *jsonschema.ValidationError) {
 	case *kind.Not:
 		t.add(loc, "not", path+": 不能匹配 not 指定的 schema")
 	case *kind.FalseSchema:
-		t.add(loc, "false", path+": schema 不接受任何值")
+		t.add(loc, "false", path+": "+falseSchemaText(t.inst, loc))
 	case *kind.Type:
 		want := any(k.Want[0])
 		if len(k.Want) > 1 {
@@ -174,6 +174,19 @@ func (t *translator) visit(e *jsonschema.ValidationError) {
 	default:
 		t.add(loc, "?", path+": 校验失败（"+validatorText(e)+"）")
 	}
+}
+
+// falseSchemaText words a value its schema ("false") refuses outright: an
+// item past what a list allows, a field an object does not allow, or any
+// value at the root.
+func falseSchemaText(inst any, loc []string) string {
+	if len(loc) == 0 {
+		return "schema 不接受任何值"
+	}
+	if _, isList := valueAt(inst, loc[:len(loc)-1]).([]any); isList {
+		return "列表不允许这一项（schema 为 false）"
+	}
+	return "不允许此字段（schema 为 false）"
 }
 
 // bound is a numeric keyword as Python's str() of the schema's literal,

@@ -44,6 +44,7 @@ SHEET_SESSION: list[tuple[str, dict[str, Any]]] = [
     ("insert_rows", {"file_path": F, "sheet_name": "Sheet1", "row": 10}),
     ("insert_columns", {"file_path": F, "sheet_name": "Sheet1", "column": 5}),
     ("delete_rows", {"file_path": F, "sheet_name": "Sheet1", "row": 10}),
+    ("delete_columns", {"file_path": F, "sheet_name": "Sheet1", "column": 5}),
     ("format_cells", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "A1:B1", "font": {"bold": True}, "fill": {"color": "FFFF00"}}),
     ("read_cell_styles", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "A1:B1"}),
     ("adjust_column_width", {"file_path": F, "sheet_name": "Sheet1", "columns": {"A": 20}}),
