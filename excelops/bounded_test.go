@@ -123,6 +123,10 @@ func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="s"><v>1</v></c></row>`),
 			sst:   sstXML("head", huge),
 		},
+		"rich text of many small runs": {
+			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="inlineStr"><is>`+strings.Repeat(`<r><t>`+strings.Repeat("R", 1000)+`</t></r>`, 4000)+`</is></c></row>`),
+			sst:   sstXML("head"),
+		},
 		"number": {
 			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2"><v>`+strings.Repeat("9", 4<<20)+`</v></c></row>`),
 			sst:   sstXML("head"),
@@ -133,8 +137,8 @@ func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 			e := newEnv(t, WithLimits(Limits{MaxCellTextBytes: bound}))
 			zipWith(t, e.path("bomb.xlsx"), c.sheet, c.sst)
 			for _, call := range boundedCalls("bomb.xlsx") {
-				if call.tool == "list_sheets" || name == "shared string" && call.tool == "read_cell_styles" {
-					continue // neither reads cell text
+				if call.tool == "list_sheets" || name != "inline string" && name != "number" && call.tool == "read_cell_styles" {
+					continue // they hold no cell text: small runs or shared strings cost them nothing
 				}
 				res := e.call(call.tool, call.args)
 				require.True(t, res.IsError, "%s: %s", call.tool, res.Text)
@@ -282,4 +286,18 @@ func TestCallTimeoutBoundsSpreadsheetTools(t *testing.T) {
 	}
 	res := reg.CallTool(context.Background(), "read_excel", []byte(`{"file_path": "t.xlsx"}`), registry.WithTimeout(time.Minute))
 	assert.False(t, res.IsError, res.Text)
+}
+
+// TestEmptyRowsCountAgainstThePage: rows without cells still take their
+// place in a range page, padded to the range's width, so they count
+// against the page's cell limit: a sheet with rows 1 and 1,000,000 pages
+// instead of padding a million rows into one result.
+func TestEmptyRowsCountAgainstThePage(t *testing.T) {
+	e := newEnv(t, WithLimits(Limits{MaxReadCells: 1000}))
+	e.workbook("gap.xlsx", [][]any{{1}})
+	withSheetXML(t, e.path("gap.xlsx"), sheetXML("A1:J1000000", `<row r="1"><c r="A1"><v>1</v></c></row><row r="1000000"><c r="J1000000"><v>2</v></c></row>`))
+	got := e.ok("read_excel", map[string]any{"file_path": "gap.xlsx", "range": "A1:J1000000"})
+	assert.EqualValues(t, 100, got["rows_returned"], "1000 cells of 10 columns")
+	assert.Equal(t, true, got["has_more"])
+	assert.EqualValues(t, 100, got["next_offset"])
 }

@@ -27,7 +27,25 @@
 //   - Reads stream the sheet XML through one byte-level layer
 //     (internal/sheetxml: a tokenizer and a row/cell walker, fuzzed),
 //     stop at the last requested row and report a truncated or broken sheet
-//     as damaged instead of returning fewer rows.
+//     as damaged instead of returning fewer rows; rows or cells out of
+//     order are reported as damage too, never read as an empty sheet.
+//   - Bounded by construction (bounds.go, page.go, styleread.go): only
+//     regular files are opened (lstat before, O_NONBLOCK open, fstat
+//     after: a FIFO, socket or device named .xlsx is refused at once); one
+//     cell's or shared string's inflated text is bounded while it streams
+//     (Limits.MaxCellTextBytes); the file, a sheet parse, the shared
+//     strings and a format's cells are checked against the per-call memory
+//     budget (Limits.CallMemoryBudget, sized for the machine) before they
+//     are allocated; read_cell_styles walks only the cells that exist.
+//   - Paging never skips: a read_excel page is sized to fit the registry's
+//     result cap (registry.ResultLimit, in code points), Limits.MaxReadCells
+//     and a share of the memory budget, so truncation never cuts it;
+//     rows_returned, has_more and next_offset describe exactly the rows in
+//     the payload. In summary mode offset counts the data rows below the
+//     header that hold cells; in range mode it counts rows from the range's
+//     first row (rows without cells are empty rows), and a page ends at the
+//     sheet's last row holding cells. Rows of ranges wider than 100 columns
+//     are as wide as the page's widest row.
 //   - Dates read like openpyxl (dates.go): a number whose style has a date
 //     or time format (openpyxl's builtin table and is_date_format) comes
 //     back as the isoformat() text of openpyxl's value, in the 1900 system

@@ -47,6 +47,11 @@ type rowReader struct {
 	encode bool
 	enc    []byte
 	next   int // cells (relative to c1) already in enc
+
+	// formulas is how formula cells come back (read_excel's formulas
+	// argument); shared holds the shared formulas seen so far, by si.
+	formulas formulaMode
+	shared   map[int]sharedFormula
 }
 
 // newRowReader returns a rowReader over the worksheet XML in r.
@@ -101,7 +106,8 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	defer rc.Close()
 	lim := b.svc.limits
 	rr := newRowReader(lim.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
-	rr.maxText, rr.sheet = int(lim.MaxCellTextBytes), sheet
+	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.formulas
+	rr.w.MaxText = rr.maxText
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -144,7 +150,8 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			return nil // rr.closed stays false: reported as damage
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
-		case errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+		case err == nil:
+		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
 			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 		case kindOf(err) != "":
@@ -188,19 +195,36 @@ const maxSheetRows = 1 << 20
 // endCell converts the finished cell's text by its type and stores it.
 func (rr *rowReader) endCell() error {
 	col := rr.w.Cell.Col
-	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.w.Cell.Value) == 0 && string(rr.typ) != "inlineStr" {
+	formula := rr.formula()
+	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.w.Cell.Value) == 0 && string(rr.typ) != "inlineStr" && formula == "" {
 		return nil
 	}
 	text := sheetxml.Unescape(rr.w.Cell.Value)
+	switch {
+	case formula != "" && rr.formulas == formulasBoth:
+		return rr.storeFormula(col, "="+formula, text, true)
+	case formula != "" && (rr.formulas == formulasText || len(text) == 0):
+		return rr.storeFormula(col, "="+formula, nil, false) // never a silent null
+	}
 	if rr.encode {
 		return rr.encodeCell(col-rr.c1, text)
 	}
+	v, err := rr.cellValue(col, text)
+	if err != nil {
+		return err
+	}
+	rr.put(col, v)
+	return nil
+}
+
+// cellValue converts a cell's text by its type (the boxed-values path).
+func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))
 		if err != nil || i < 0 || i >= len(rr.sst) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.w.Row), text), nil)
+			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.w.Row), text), nil)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e", "d":
@@ -214,6 +238,11 @@ func (rr *rowReader) endCell() error {
 			v = numberValue(text)
 		}
 	}
+	return v, nil
+}
+
+// put stores the boxed value of the cell in column col.
+func (rr *rowReader) put(col int, v any) {
 	idx := col - rr.c1
 	if rr.vals == nil && rr.c2 > 0 {
 		rr.vals = make([]any, 0, rr.c2-rr.c1+1)
@@ -222,7 +251,6 @@ func (rr *rowReader) endCell() error {
 		rr.vals = append(rr.vals, nil)
 	}
 	rr.vals[idx] = v
-	return nil
 }
 
 // numberValue parses a numeric cell like openpyxl: int unless it has a
@@ -247,8 +275,18 @@ func numberValue(text []byte) any {
 // encodeCell appends the cell at index idx (relative to c1) to the row's
 // JSON, with nulls for skipped columns.
 func (rr *rowReader) encodeCell(idx int, text []byte) error {
+	if !rr.pad(idx) {
+		return nil
+	}
+	return rr.appendValue(text)
+}
+
+// pad appends nulls for the columns skipped before index idx and the
+// separator; false when idx was already written (a repeated column: the
+// first one wins).
+func (rr *rowReader) pad(idx int) bool {
 	if idx < rr.next {
-		return nil // a repeated column: the first one wins
+		return false
 	}
 	for ; rr.next < idx; rr.next++ {
 		rr.enc = appendItem(rr.enc, rr.next, "null")
@@ -257,6 +295,11 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 		rr.enc = append(rr.enc, ", "...)
 	}
 	rr.next++
+	return true
+}
+
+// appendValue appends the JSON of the current cell's text, by its type.
+func (rr *rowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))

@@ -31,10 +31,12 @@ type pageRows struct {
 	maxCells int64 // cells the page may hold
 	maxBytes int64 // encoded bytes the page may hold
 	base     int   // code points of the result without rows (a lower bound)
+	padTo    int   // rows are padded with nulls to at least this many cells
 
 	buf   []byte
 	rows  []pageRow
 	cells int64
+	bytes int64 // encoded size of the rows once padded
 	runes int
 	// over is set once the last row collected passed a bound: that row is
 	// not part of the page, it only proves there is more.
@@ -63,14 +65,19 @@ const pageBudgetShare = 4
 // the page may take another row. A row that passes a bound is kept only as
 // the proof that more rows exist (see over).
 func (p *pageRows) add(row int, inner []byte, items int) bool {
-	r := pageRow{row: row, start: len(p.buf), items: items, runes: utf8.RuneCount(inner)}
+	r := pageRow{row: row, start: len(p.buf), items: items}
+	if p.limit > 0 {
+		r.runes = utf8.RuneCount(inner)
+	}
 	p.buf = append(p.buf, inner...)
 	r.end = len(p.buf)
 	p.rows = append(p.rows, r)
-	p.cells += int64(max(items, 1))
+	pad := max(p.padTo-items, 0) // nulls the row gets when encoded
+	p.cells += int64(max(items+pad, 1))
+	p.bytes += int64(len(inner) + 6*pad + 4)
 	p.runes += r.runes + 4 // brackets and the separator
 	switch {
-	case p.cells > p.maxCells, int64(len(p.buf)) > p.maxBytes, p.limit > 0 && p.base+p.runes > p.limit:
+	case p.cells > p.maxCells, p.bytes > p.maxBytes, p.limit > 0 && p.base+p.runes > p.limit:
 		p.over = true
 		return false
 	}

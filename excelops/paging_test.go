@@ -213,10 +213,7 @@ func window(row []any, c1, c2 int) []any {
 
 // toFloat returns row as JSON decoding gives it back ([]any{} for none).
 func toFloat(row []any) []any {
-	out := []any{}
-	for _, v := range row {
-		out = append(out, v)
-	}
+	out := append([]any{}, row...)
 	return trimNulls(out)
 }
 

@@ -1,9 +1,14 @@
 package excelops
 
 import (
+	"archive/zip"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
@@ -38,11 +43,18 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 		return out, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	z := sheetxml.New(failingReader{b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet))})
+	return scanStylesIn(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
+}
+
+// scanStylesIn is scanStyles over the worksheet XML in r.
+func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+	var out sheetStyles
+	z := sheetxml.New(failingReader{r})
 	row, col, n := 0, 0, 0
 	for {
 		t, err := z.Next()
 		switch {
+		case err == nil:
 		case errors.Is(err, io.EOF):
 			return out, nil
 		case kindOf(err) != "":
@@ -95,4 +107,37 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 			out.merges = append(out.merges, m.String())
 		}
 	}
+}
+
+// styleBook opens, with excelize, only the parts of b's package that style
+// lookups need: every part but the worksheets and the shared strings, copied
+// without inflating them. Its cost is the size of the styles, never of the
+// sheets, so read_cell_styles stays bounded by what it returns. The caller
+// closes the returned file; it is never saved nor cached.
+func (b *book) styleBook() (*excelize.File, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, zf := range b.zr.File {
+		name := strings.ToLower(zf.Name)
+		if strings.HasPrefix(name, "xl/worksheets/") || name == "xl/sharedstrings.xml" {
+			continue
+		}
+		if zf.UncompressedSize64 > uint64(b.svc.limits.UnzipXMLSizeLimit) {
+			continue // not a style part anyone writes that big; excelize would spill it
+		}
+		if err := zw.Copy(zf); err != nil {
+			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, newError(KindIO, err.Error(), err)
+	}
+	f, err := excelize.OpenReader(&buf, excelize.Options{UnzipSizeLimit: b.svc.limits.UnzipSizeLimit, UnzipXMLSizeLimit: b.svc.limits.UnzipXMLSizeLimit, TmpDir: b.svc.tmpBase})
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the styles of %s: %v", b.name(), err), err)
+	}
+	return f, nil
 }

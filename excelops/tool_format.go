@@ -56,7 +56,7 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -80,8 +80,11 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 // style get one new style; runs of equal styles in a row are set at once.
 func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
 	derived := map[int]int{}
+	width := rng.c2 - rng.c1 + 1
 	for r := rng.r1; r <= rng.r2; r++ {
-		if r%streamCheckEvery == 0 {
+		// Check the deadline every streamCheckEvery rows' worth of cells,
+		// so a wide range stops as soon as a narrow one does.
+		if (r-rng.r1)%max(1, streamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -137,20 +140,26 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
+	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
 		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err
 		}
 		// The sheet is streamed, never parsed: only cells that exist are
-		// walked, whatever the size of the range.
+		// walked, whatever the size of the range; excelize sees only the
+		// style parts (styleBook).
 		found, err := b.scanStyles(sheet, rng, maxStyledCells, ctx.Err)
 		if err != nil {
 			return nil, err
 		}
+		styles, err := b.styleBook()
+		if err != nil {
+			return nil, err
+		}
+		defer styles.Close()
 		cells := make([]any, 0, len(found.cells))
 		for _, c := range found.cells {
-			st, err := b.f.GetStyle(c.style)
+			st, err := styles.GetStyle(c.style)
 			if err != nil {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
@@ -232,7 +241,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 		}
 		widths[col] = w
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err

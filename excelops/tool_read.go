@@ -50,6 +50,7 @@ type readExcelArgs struct {
 	Range     string `json:"range"`
 	MaxRows   *int   `json:"max_rows"`
 	Offset    int    `json:"offset"`
+	Formulas  string `json:"formulas"`
 }
 
 // readExcel implements read_excel: summary mode (header row plus a page of
@@ -66,6 +67,10 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 	if a.MaxRows != nil && *a.MaxRows < 1 {
 		return nil, invalid("max_rows must be >= 1")
 	}
+	mode, err := parseFormulaMode(a.Formulas)
+	if err != nil {
+		return nil, err
+	}
 	var rng *cellRange
 	if a.Range != "" {
 		r, err := parseRange(a.Range)
@@ -75,6 +80,7 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 		rng = &r
 	}
 	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
+		b.formulas = mode
 		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -130,6 +136,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	if err != nil {
 		return nil, err
 	}
+	p.padTo = minWidth
 	more := false
 	if want > 0 {
 		err = b.rowsJSON(ctx, sheet, first, rng.r2, rng.c1, rng.c2, func(row int, inner []byte, cells int) bool {

@@ -62,7 +62,7 @@ func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, er
 	if err := checkSheetName(a.SheetName); err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		if b.hasSheet(a.SheetName) {
 			return nil, invalid("sheet %q already exists", a.SheetName)
 		}

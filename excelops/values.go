@@ -108,7 +108,10 @@ func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
 		return w, err
 	}
 	if formula != "" {
-		return w, checkFormula(ref, formula)
+		if err := checkFormula(ref, formula); err != nil {
+			return w, err
+		}
+		return w, checkFormulaText(ref, formula)
 	}
 	if s, ok := val.(string); ok {
 		return w, checkText(ref, s)

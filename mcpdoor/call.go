@@ -29,6 +29,8 @@ const codeShuttingDown = -32000
 var errShuttingDown = &jsonrpc.Error{Code: codeShuttingDown, Message: "server is shutting down"}
 
 // errInvalidMeta is the kind of a bad _meta extension value (-32602).
+//
+//lint:ignore ST1005 JSON-RPC's own wording of -32602, quoted verbatim
 var errInvalidMeta = errors.New("Invalid params")
 
 // middleware gives the registry the calls the SDK would refuse itself: a

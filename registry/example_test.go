@@ -54,5 +54,5 @@ func ExampleRegistry_CallTool() {
 	// Output:
 	// {"status": "success", "greeting": "你好, Ada"}
 	// true TOOL_ARGUMENT_VALIDATION_ERROR
-	// {"status": "error", "error_code": "TOOL_NOT_ALLOWED", "tool": "greet", "exception": "ToolNotAllowedError", "message": "Tool 'greet' is not in the allowed tool scope."}
+	// {"status": "error", "error_code": "TOOL_NOT_ALLOWED", "tool": "greet", "exception": "ToolNotAllowedError", "message": "工具 'greet' 不在授权范围内。"}
 }

@@ -25,6 +25,7 @@ type config struct {
 	callTimeout    time.Duration
 	maxTimeout     time.Duration
 	maxResultChars int
+	profile        Profile
 	observer       Observer
 }
 
@@ -47,6 +48,12 @@ func WithMaxTimeout(d time.Duration) Option { return func(c *config) { c.maxTime
 // value disables truncation.
 func WithMaxResultChars(n int) Option { return func(c *config) { c.maxResultChars = n } }
 
+// WithProfile sets the message profile of every call that does not choose
+// its own (WithCallProfile); the default is DefaultProfile (excelmanus).
+// An unknown profile is treated as the default; check names with
+// ParseProfile.
+func WithProfile(p Profile) Option { return func(c *config) { c.profile = p } }
+
 // CallOption configures one CallTool.
 type CallOption func(*callConfig)
 
@@ -55,6 +62,7 @@ type callConfig struct {
 	hasScope bool
 	timeout  time.Duration
 	progress ProgressFunc
+	profile  Profile
 }
 
 // WithScope restricts the call to the named tools (excelmanus tool_scope).
@@ -69,3 +77,22 @@ func WithTimeout(d time.Duration) CallOption { return func(c *callConfig) { c.ti
 
 // WithProgress receives the tool's progress reports.
 func WithProgress(f ProgressFunc) CallOption { return func(c *callConfig) { c.progress = f } }
+
+// WithCallProfile words this call's own texts (validation, not-found,
+// not-allowed, truncation notes) in profile p instead of the registry's;
+// the empty profile keeps the registry's. A server sets it per connection.
+func WithCallProfile(p Profile) CallOption { return func(c *callConfig) { c.profile = p } }
+
+// profile is the call's message profile.
+func (r *Registry) profile(cc *callConfig) Profile {
+	if cc.profile != "" {
+		return cc.profile
+	}
+	if r.cfg.profile != "" {
+		return r.cfg.profile
+	}
+	return DefaultProfile
+}
+
+// Profile is the registry's message profile (WithProfile, else the default).
+func (r *Registry) Profile() Profile { return r.profile(&callConfig{}) }

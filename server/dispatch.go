@@ -113,7 +113,7 @@ func (c *conn) handle(data []byte) {
 	}
 	switch e.method.Str {
 	case MethodInitialize:
-		c.send(appendResult(nil, id, c.s.initializeResult(e.params)))
+		c.initialize(id, e.params)
 	case MethodPing:
 		c.send(appendResult(nil, id, []byte("{}")))
 	case MethodToolsList:
@@ -150,7 +150,9 @@ func (c *conn) handleNotification(method string, params gjson.Result) {
 	}
 }
 
-func (s *Server) initializeResult(params gjson.Result) []byte {
+// initializeResult is the initialize answer; extra, when not empty, is
+// more members of its capabilities object.
+func (s *Server) initializeResult(params gjson.Result, extra []byte) []byte {
 	version := ProtocolVersion
 	if v := params.Get("protocolVersion"); v.Type == gjson.String {
 		for _, sv := range supportedVersions {
@@ -161,7 +163,11 @@ func (s *Server) initializeResult(params gjson.Result) []byte {
 	}
 	buf := []byte(`{"protocolVersion":`)
 	buf = errorsjson.AppendString(buf, version)
-	buf = append(buf, `,"capabilities":{"tools":{}},"serverInfo":{"name":`...)
+	buf = append(buf, `,"capabilities":{"tools":{}`...)
+	if len(extra) > 0 {
+		buf = append(append(buf, ','), extra...)
+	}
+	buf = append(buf, `},"serverInfo":{"name":`...)
 	buf = errorsjson.AppendString(buf, s.cfg.Name)
 	buf = append(buf, `,"version":`...)
 	buf = errorsjson.AppendString(buf, s.cfg.Version)

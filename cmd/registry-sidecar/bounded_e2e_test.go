@@ -69,7 +69,27 @@ func writeWorkbook(t *testing.T, path string, sheet func(w io.Writer) error) {
 type sidecar struct {
 	url    string
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while the process writes it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // startSidecar runs the binary under a shell line prefix (say a ulimit)
@@ -79,7 +99,7 @@ func startSidecar(t *testing.T, bin, prefix string, args ...string) *sidecar {
 	cmd := exec.Command("bash", append([]string{"-c", prefix + ` exec "$0" "$@"`, bin, "--listen", "127.0.0.1:0", "--log-level", "warn"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	s := &sidecar{cmd: cmd, stderr: &bytes.Buffer{}}
+	s := &sidecar{cmd: cmd, stderr: &lockedBuffer{}}
 	cmd.Stderr = s.stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
@@ -241,6 +261,7 @@ func TestBoundedUnderUlimit(t *testing.T) {
 	other := s.dial(t)
 	stop := make(chan struct{})
 	var served int
+	var otherErr error
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -251,11 +272,16 @@ func TestBoundedUnderUlimit(t *testing.T) {
 				return
 			default:
 			}
-			if err := other.WriteMessage(websocket.TextMessage, callFrame(1, "echo", `{"value": "ping"}`, "")); err != nil {
+			if otherErr = other.WriteMessage(websocket.TextMessage, callFrame(1, "echo", `{"value": "ping"}`, "")); otherErr != nil {
 				return
 			}
-			data := nextAnswer(t, other)
-			if !assert.Contains(t, gjson.GetBytes(data, "result.content.0.text").String(), "ping") {
+			_ = other.SetReadDeadline(time.Now().Add(heavyWait))
+			var data []byte
+			if _, data, otherErr = other.ReadMessage(); otherErr != nil {
+				return
+			}
+			if text := gjson.GetBytes(data, "result.content.0.text").String(); !strings.Contains(text, "ping") {
+				otherErr = fmt.Errorf("echo answered %s", data)
 				return
 			}
 			served++
@@ -280,6 +306,7 @@ func TestBoundedUnderUlimit(t *testing.T) {
 			c.check(t, p)
 		})
 	}
+	require.NoError(t, otherErr, "the other connection")
 	assert.Positive(t, served, "the other connection was served while the heavy calls ran")
 	s.healthy(t)
 	assert.NotContains(t, s.stderr.String(), "panic")

@@ -261,3 +261,37 @@ func FuzzParseByteSize(f *testing.F) {
 		assert.Equal(t, n, back)
 	})
 }
+
+// TestCallMemoryBudgetFlagAndEnv: the per-call memory budget comes from
+// --call-memory-budget or $REGISTRY_SIDECAR_CALL_MEMORY_BUDGET, and a call
+// over it gets a MemoryError payload naming the budget.
+func TestCallMemoryBudgetFlagAndEnv(t *testing.T) {
+	ws := t.TempDir()
+	code, res := callTool(t, ws, nil, "write_cells", `{"file_path":"book.xlsx","cell_range":"A1","values":[["x","y"],[1,2]]}`)
+	require.Equal(t, exitOK, code, res.Raw)
+	const format = `{"file_path":"book.xlsx","cell_range":"A1:Z1000","font":{"bold":true}}` // 26,000 cells
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		env   string
+		want  string
+	}{
+		{"flag", []string{"--call-memory-budget", "1MiB"}, "", "per-call memory budget of 1.0 MiB"},
+		{"env", nil, "2MiB", "per-call memory budget of 2.0 MiB"},
+		{"flag wins over env", []string{"--call-memory-budget", "3MiB"}, "1MiB", "per-call memory budget of 3.0 MiB"},
+		{"default fits", nil, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("REGISTRY_SIDECAR_CALL_MEMORY_BUDGET", tc.env)
+			}
+			code, res := callTool(t, ws, tc.flags, "format_cells", format)
+			if tc.want == "" {
+				assert.Equal(t, exitOK, code, res.Raw)
+				return
+			}
+			assert.Equal(t, "MemoryError", res.Get("exception").String(), res.Raw)
+			assert.Contains(t, res.Get("message").String(), tc.want)
+		})
+	}
+}

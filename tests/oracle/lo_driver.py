@@ -41,7 +41,7 @@ from typing import Any
 import uno  # type: ignore[import-not-found]
 from com.sun.star.beans import PropertyValue  # type: ignore[import-not-found]
 from com.sun.star.connection import NoConnectException  # type: ignore[import-not-found]
-from com.sun.star.table import CellAddress, CellRangeAddress  # type: ignore[import-not-found]
+from com.sun.star.table import CellAddress  # type: ignore[import-not-found]
 
 # CONNECT_TIMEOUT is how long soffice may take to accept the first connection
 # (a fresh profile on a busy machine takes several seconds).
@@ -134,7 +134,7 @@ class Office:
             if self.proc.poll() is None:
                 try:
                     self.desktop.terminate()
-                except Exception:
+                except Exception:  # noqa: BLE001,S110 - the office may already be gone; kill follows
                     pass
                 try:
                     self.proc.wait(timeout=10)
@@ -251,7 +251,7 @@ class Book:
     def formula(self, cell: Any) -> str:
         try:
             return "=" + self.parser.printFormula(cell.getTokens(), cell.CellAddress)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any UNO failure: fall back to Calc's own syntax
             return str(cell.getFormula())
 
     def snapshot(self) -> list[dict[str, Any]]:
@@ -325,7 +325,7 @@ def serve(office: Office) -> None:
             if req.get("cmd") != "run":
                 raise ValueError(f"unknown cmd {req.get('cmd')!r}")
             ans = run(office, req)
-        except Exception as exc:  # the server outlives one bad request
+        except Exception as exc:  # noqa: BLE001 - the server outlives one bad request
             ans = {"ok": False, "error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()}
         out.write(json.dumps(ans, ensure_ascii=False) + "\n")
         out.flush()
@@ -335,7 +335,10 @@ def main(argv: list[str]) -> int:
     office = Office()
     try:
         if len(argv) > 1:
-            ops = json.load(open(argv[2])) if len(argv) > 2 else []
+            ops = []
+            if len(argv) > 2:
+                with open(argv[2]) as fh:
+                    ops = json.load(fh)
             print(json.dumps(run(office, {"path": None if argv[1] == "-" else argv[1], "ops": ops}), ensure_ascii=False, indent=1))
         else:
             serve(office)

@@ -38,7 +38,7 @@ def unavailable() -> str | None:
         return "LibreOffice (soffice) is not installed: run `make oracle-deps` as root"
     if not os.path.exists(SYSTEM_PYTHON):
         return f"{SYSTEM_PYTHON} is missing (Debian's python3 with python3-uno)"
-    probe = subprocess.run([SYSTEM_PYTHON, "-c", "import uno"], capture_output=True, text=True)
+    probe = subprocess.run([SYSTEM_PYTHON, "-c", "import uno"], check=False, capture_output=True, text=True)
     if probe.returncode != 0:
         return f"`import uno` fails in {SYSTEM_PYTHON}: install python3-uno (`make oracle-deps`)"
     return None

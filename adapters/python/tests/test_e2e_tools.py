@@ -202,9 +202,9 @@ def test_registry_facade_returns_the_sidecars_exact_text(sidecar: Sidecar, sidec
             text = reg.call_tool(tool, args)
             assert text == cli.stdout.removesuffix("\n")
             assert reg.is_error_result(text) == (cli.returncode == 3)
-        with pytest.raises(ToolNotFoundError, match=r"^Tool 'nope' not found\.$"):
+        with pytest.raises(ToolNotFoundError, match=r"^工具 'nope' 未注册。$"):
             reg.call_tool("nope", {})
-        with pytest.raises(ToolNotAllowedError, match=r"^Tool 'add' is not in the allowed tool scope\.$"):
+        with pytest.raises(ToolNotAllowedError, match=r"^工具 'add' 不在授权范围内。$"):
             reg.call_tool("add", {"a": 1, "b": 2}, tool_scope=["echo"])
         assert reg.call_tool("add", {"a": 1, "b": 2}, tool_scope=["add"]) == '{"status": "success", "sum": 3}'
 

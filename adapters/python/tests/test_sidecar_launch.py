@@ -14,6 +14,7 @@ import time
 import pytest
 
 from registry_sidecar import LaunchError, Sidecar, find_binary
+from registry_sidecar import binary
 from registry_sidecar.binary import _repository_build
 from registry_sidecar.sidecar import STDERR_TAIL_LINES, STOP_GRACE_SECONDS, parse_handshake
 
@@ -213,11 +214,15 @@ def test_find_binary_lookup_order(tmp_path: pathlib.Path, monkeypatch: pytest.Mo
     arg = _exe(tmp_path / "arg" / "registry-sidecar")
     env = _exe(tmp_path / "env" / "registry-sidecar")
     on_path = _exe(tmp_path / "path" / "registry-sidecar")
+    bundled = _exe(tmp_path / "wheel" / "registry_sidecar" / "_bin" / "registry-sidecar")
     monkeypatch.setenv("REGISTRY_SIDECAR_BIN", str(env))
     monkeypatch.setenv("PATH", str(on_path.parent))
+    monkeypatch.setattr(binary, "BUNDLED_BINARY", bundled)
     assert find_binary(arg) == arg
     assert find_binary() == env
     monkeypatch.delenv("REGISTRY_SIDECAR_BIN")
+    assert find_binary() == bundled, "the binary a platform wheel carries comes before PATH"
+    monkeypatch.setattr(binary, "BUNDLED_BINARY", tmp_path / "no-wheel" / "registry-sidecar")
     assert find_binary() == on_path
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     # Last: the repository's own build, found from the package's location.
