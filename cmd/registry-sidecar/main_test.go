@@ -110,6 +110,7 @@ func TestHelp(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o.serveFlags(fs)
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	assert.Regexp(t, `-call-timeout duration\n\s+per-call deadline of every tool`, errOut.String(), "--call-timeout says it bounds every tool")
 	for _, name := range names {
 		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
 		if name != "version" {
