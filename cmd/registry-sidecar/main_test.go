@@ -51,6 +51,8 @@ func TestCall(t *testing.T) {
 		{"error payload", []string{"fail", `{"exception":"KeyError","message":"k"}`}, exitToolError, `{"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "fail", "exception": "KeyError", "message": "k"}`},
 		{"validation", []string{"add", `{}`}, exitToolError, ""},
 		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "工具 'nope' 未注册。"}`},
+		{"message profile en", []string{"--message-profile", "en", "nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "Tool 'nope' not found."}`},
+		{"unknown message profile", []string{"--message-profile", "fr", "add", `{"a":1,"b":2}`}, exitUsage, ""},
 		{"no tool", nil, exitUsage, ""},
 		{"too many args", []string{"add", "{}", "x"}, exitUsage, ""},
 		{"bad flag", []string{"--nope", "add"}, exitUsage, ""},
@@ -66,6 +68,23 @@ func TestCall(t *testing.T) {
 		})
 	}
 	assert.DirExists(t, ws, "the workspace is created when missing")
+}
+
+// TestMessageProfileEnv: $REGISTRY_SIDECAR_MESSAGE_PROFILE picks the
+// profile; the flag wins over it.
+func TestMessageProfileEnv(t *testing.T) {
+	t.Setenv("REGISTRY_SIDECAR_MESSAGE_PROFILE", "en")
+	ws := t.TempDir()
+	for flag, want := range map[string]string{"": "Tool 'nope' not found.", "excelmanus": "工具 'nope' 未注册。"} {
+		args := []string{"call", "--workspace", ws, "--log-level", "error"}
+		if flag != "" {
+			args = append(args, "--message-profile", flag)
+		}
+		var out bytes.Buffer
+		err := run(context.Background(), append(args, "nope"), &out, io.Discard)
+		assert.Equal(t, exitToolError, exitCode(err, io.Discard))
+		assert.Contains(t, out.String(), `"message": "`+want+`"`, "flag %q", flag)
+	}
 }
 
 // TestTools lists the tools as markdown and JSON.

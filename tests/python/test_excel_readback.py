@@ -190,7 +190,7 @@ def test_failed_rule_batch_changes_nothing(sidecar_bin: pathlib.Path, ws: pathli
     bad = call(sidecar_bin, ws, "add_conditional_rule", {
         "file_path": "data.xlsx", "rules": [
             {"cell_range": "B2:B6", "rule_type": "data_bar"},
-            {"cell_range": "B2:B6", "rule_type": "icon_set", "icon_style": "NoSuchIcons"},
+            {"cell_range": "B2:B6", "rule_type": "cell_is", "operator": "between", "values": [1]},
         ],
     }, ok=False)
     assert bad["exception"] == "ValueError"
