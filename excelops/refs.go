@@ -14,11 +14,12 @@ import (
 
 // Reference semantics (DESIGN §5, issue 9): every structural edit rewrites
 // the references that point into what it changed, everywhere a workbook
-// keeps them (cell formulas, defined names, conditional formats and data
-// validations (refs_rules.go), chart series), with formularef deciding each rewrite. excelize still moves
-// the cells; its own formula adjustment (which never yields #REF!, misses
-// charts and keeps old sheet names) is overwritten by the plan made before
-// the edit from the formulas as they were.
+// keeps them: cell formulas, defined names, conditional formats and data
+// validations (refs_rules.go) and chart series, with formularef deciding
+// each rewrite. excelize still moves the cells; its own formula adjustment
+// (which never yields #REF!, misses charts and keeps old sheet names) is
+// overwritten by the plan made before the edit from the formulas as they
+// were.
 
 // refRewrite is one structural edit seen by the places holding references.
 type refRewrite struct {
