@@ -65,3 +65,17 @@ func FuzzParseFormula(f *testing.F) {
 		_ = parseFormula(s) // never panics
 	})
 }
+
+func TestWithFilePrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		"SUM(A1:A3)":                          "SUM(A1:A3)",
+		`TEXTJOIN(",",TRUE,A1:A2)&concat(A1)`: `_xlfn.TEXTJOIN(",",TRUE,A1:A2)&_xlfn.CONCAT(A1)`,
+		"_xlfn.CONCAT(A1)+IFS(A1>1,2)":        "_xlfn.CONCAT(A1)+_xlfn.IFS(A1>1,2)",
+		"FILTER(A1:A9,B1:B9>0)":               "_xlfn._xlws.FILTER(A1:A9,B1:B9>0)",
+		`"CONCAT(x)"&'CONCAT(1)'!A1`:          `"CONCAT(x)"&'CONCAT(1)'!A1`,
+		"XLOOKUP(1,A:A,B:B)":                  "_xlfn.XLOOKUP(1,A:A,B:B)",
+		"MAXIFS(B1:B2,A1:A2,1)+CONCAT":        "_xlfn.MAXIFS(B1:B2,A1:A2,1)+CONCAT", // a name, not a call
+	} {
+		assert.Equal(t, want, withFilePrefixes(in), in)
+	}
+}

@@ -44,7 +44,7 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	log.Out = stderr
 	log.Level = logrus.WarnLevel
 	o.maxCallTimeout, o.maxResultChars = registry.DefaultMaxTimeout, registry.DefaultMaxResultChars
-	reg, svc, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log, nil)
 	if err != nil {
 		return err
 	}
