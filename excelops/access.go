@@ -63,7 +63,9 @@ func (s *Service) mutateLocked(ctx context.Context, path string, o mutateOpts, f
 		return nil, err
 	}
 	if !o.sameValues {
-		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas); err != nil {
+		edits := b.edits
+		b.edits = nil
+		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas, edits); err != nil {
 			return nil, err
 		}
 	}

@@ -180,7 +180,7 @@ func setCell(f *excelize.File, sheet string, col, row int, v any) error {
 	}
 	ref := cellName(col, row)
 	if formula != "" {
-		if err := f.SetCellFormula(sheet, ref, formula); err != nil {
+		if err := f.SetCellFormula(sheet, ref, withFilePrefixes(formula)); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
 		}
 		return nil

@@ -29,6 +29,9 @@ func (c formulaCell) setCached(t, v string) {
 	c.cell.FieldByName("V").SetString(v)
 }
 
+// cachedValue returns the cell's current cached text.
+func (c formulaCell) cachedValue() string { return c.cell.FieldByName("V").String() }
+
 // worksheetFormulaCells returns the formula cells of a parsed worksheet (a
 // *xlsxWorksheet from File.Sheet).
 //

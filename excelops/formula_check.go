@@ -16,13 +16,15 @@ import (
 //go:embed excel_functions.txt
 var excelFunctionsText string
 
-// excelFunctions returns the set of Excel function names (upper case, no
-// _xlfn. prefix), parsed once.
-var excelFunctions = sync.OnceValue(func() map[string]bool {
-	set := map[string]bool{}
+// excelFunctions returns Excel's function names (upper case, no _xlfn.
+// prefix), each with the prefix a file must spell it with ("" for the
+// functions of Excel 2007, "_xlfn." for newer ones), parsed once.
+var excelFunctions = sync.OnceValue(func() map[string]string {
+	set := map[string]string{}
 	for _, line := range strings.Split(excelFunctionsText, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			set[line] = true
+			name, prefix, _ := strings.Cut(line, "\t")
+			set[name] = prefix
 		}
 	}
 	return set
@@ -213,7 +215,7 @@ func checkFunctionName(name string) error {
 	for _, p := range []string{"_XLFN._XLWS.", "_XLFN.", "_XLWS."} {
 		up = strings.TrimPrefix(up, p)
 	}
-	if up == "ARRAY" || up == "ARRAYROW" || excelFunctions()[up] {
+	if _, ok := excelFunctions()[up]; ok || up == "ARRAY" || up == "ARRAYROW" {
 		return nil
 	}
 	msg := fmt.Sprintf("%s is not an Excel function", name)

@@ -22,27 +22,92 @@ type formulaStats struct {
 }
 
 // refreshFormulaValues makes every cached formula value of the workbook true
-// after an edit: each formula cell of every worksheet that holds formulas
-// gets the value excelize's calculator computes, typed (number, boolean,
-// error or text), or loses its cached value when the calculator cannot
-// compute it, rather than keep a stale one. The workbook is also marked to
-// be fully recalculated on open (calcPr fullCalcOnLoad), so Excel and
-// LibreOffice show fresh values even where the calculator had none.
+// after an edit: each formula cell the edit may have changed (see
+// dirtyFormulas; every formula when edits is nil, as after moving rows or
+// renaming sheets), on every worksheet, gets the value excelize's calculator
+// computes, typed (number, boolean, error or text), or loses its cached
+// value when the calculator cannot compute it, rather than keep a stale one.
+// Formula cells without a cached value are computed too. The workbook is
+// also marked to be fully recalculated on open (calcPr fullCalcOnLoad), so
+// Excel and LibreOffice show fresh values even where the calculator had none.
 //
 // diskHasFormulas tells, for a sheet excelize has not parsed yet, whether
 // its XML holds formulas at all, so sheets without any are never parsed.
 // Any write path (excelize's, a splice writer) calls this once per mutation,
 // after its edits and before saving.
-func refreshFormulaValues(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) (formulaStats, error) {
-	return refreshFormulaValuesUpTo(ctx, f, diskHasFormulas, maxRecalcFormulas)
+func refreshFormulaValues(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), edits *editSet) (formulaStats, error) {
+	return refreshFormulaValuesUpTo(ctx, f, diskHasFormulas, edits, maxRecalcFormulas)
+}
+
+// sheetFormula is one formula cell and its sheet.
+type sheetFormula struct {
+	sheet string
+	cell  formulaCell
 }
 
 // refreshFormulaValuesUpTo is refreshFormulaValues computing at most budget
-// formula cells; the cached values of the rest are dropped.
-func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), budget int) (formulaStats, error) {
+// formula cells; the cached values of the rest it would compute are dropped.
+func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), edits *editSet, budget int) (formulaStats, error) {
 	var st formulaStats
+	all, ok, err := workbookFormulaCells(f, diskHasFormulas)
+	if err != nil {
+		return st, err
+	}
+	if !ok {
+		// Unknown excelize shape: drop every cached formula value.
+		if err := f.UpdateLinkedValue(); err != nil {
+			return st, err
+		}
+	}
+	if !ok || len(all) == 0 {
+		return st, markFullCalcOnLoad(f, !ok)
+	}
+	var dirty []bool
+	if edits != nil {
+		dirty = dirtyFormulas(dependencies(f, all), edits.areas)
+	}
+	for i, sf := range all {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return st, err
+			}
+		}
+		c := sf.cell
+		if dirty != nil && !dirty[i] && c.cachedValue() != "" {
+			continue // the edit cannot have changed it
+		}
+		if budget <= 0 {
+			c.setCached("", "")
+			st.dropped++
+			continue
+		}
+		budget--
+		t, v := computeFormula(f, sf.sheet, c.ref)
+		c.setCached(t, v)
+		if v == "" {
+			st.dropped++
+		} else {
+			st.computed++
+		}
+	}
+	return st, markFullCalcOnLoad(f, true)
+}
+
+// markFullCalcOnLoad asks Excel and LibreOffice to recalculate the workbook
+// when they open it (when on).
+func markFullCalcOnLoad(f *excelize.File, on bool) error {
+	if !on {
+		return nil
+	}
+	return f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &on})
+}
+
+// workbookFormulaCells returns the formula cells of every worksheet that
+// holds formulas, parsing the sheets that do; ok is false when excelize's
+// worksheet shape is not the one worksheetFormulaCells knows.
+func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]sheetFormula, bool, error) {
 	paths := worksheetPaths(f)
-	touched := false
+	var all []sheetFormula
 	for _, sheet := range f.GetSheetList() {
 		p, ok := paths[sheet]
 		if !ok {
@@ -52,13 +117,13 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasForm
 		if !parsed {
 			has, err := diskHasFormulas(sheet)
 			if err != nil {
-				return st, err
+				return nil, false, err
 			}
 			if !has {
 				continue
 			}
 			if _, err := f.GetCellValue(sheet, "A1"); err != nil {
-				return st, newError(KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" cannot be parsed: "+err.Error(), err)
+				return nil, false, newError(KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" cannot be parsed: "+err.Error(), err)
 			}
 			if ws, parsed = f.Sheet.Load(p); !parsed {
 				continue
@@ -66,43 +131,29 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasForm
 		}
 		cells, ok := worksheetFormulaCells(ws)
 		if !ok {
-			// Unknown excelize shape: drop every cached formula value.
-			if err := f.UpdateLinkedValue(); err != nil {
-				return st, err
-			}
-			touched = true
-			break
+			return nil, false, nil
 		}
-		for i, c := range cells {
-			if i%256 == 0 {
-				if err := ctx.Err(); err != nil {
-					return st, err
-				}
-			}
-			touched = true
-			if budget <= 0 {
-				c.setCached("", "")
-				st.dropped++
-				continue
-			}
-			budget--
-			t, v := computeFormula(f, sheet, c.ref)
-			c.setCached(t, v)
-			if v == "" {
-				st.dropped++
-			} else {
-				st.computed++
-			}
+		for _, c := range cells {
+			all = append(all, sheetFormula{sheet: sheet, cell: c})
 		}
 	}
-	if !touched {
-		return st, nil
+	return all, true, nil
+}
+
+// dependencies describes each formula cell for dirtyFormulas.
+func dependencies(f *excelize.File, all []sheetFormula) []depCell {
+	out := make([]depCell, len(all))
+	for i, sf := range all {
+		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
+		out[i].at = sheetArea{sf.sheet, col, row, col, row}
+		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
+		if err != nil || ferr != nil {
+			out[i].wide = true
+			continue
+		}
+		out[i].deps, out[i].wide = formulaDeps(formula, sf.sheet)
 	}
-	on := true
-	if err := f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &on}); err != nil {
-		return st, err
-	}
-	return st, nil
+	return out
 }
 
 // excelErrors are the error values a formula can result in.

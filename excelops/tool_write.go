@@ -104,6 +104,10 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		}
 		ext.widen(anchor.r1, anchor.c1)
 		ext.widen(anchor.r2, anchor.c2)
+		if !sheetCreated {
+			// Only formulas reading this block need recomputing.
+			b.edits = &editSet{areas: []sheetArea{{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}}
+		}
 		res := errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "file", Value: b.name()},

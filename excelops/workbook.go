@@ -31,6 +31,7 @@ type book struct {
 	dates      *dateStyles             // date styles as on disk, loaded by the first read
 	extents    map[string]*sheetExtent // sheets parsed for editing: their used range
 	formulas   formulaMode             // how this call's reads show formula cells
+	edits      *editSet                // what this call changed, when known (see refreshFormulaValues)
 	tmpDir     string
 	created    bool
 	id         fileID // the version of the file f was parsed from (cache key)

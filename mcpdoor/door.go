@@ -97,6 +97,13 @@ type Door struct {
 	// stop cancels every call in flight (grace expired).
 	stopCtx context.Context
 	stop    context.CancelFunc
+	// streamsCtx ends the HTTP GET streams (server-to-client SSE of older
+	// clients) once the calls are drained.
+	streamsCtx   context.Context
+	closeStreams context.CancelFunc
+	// stdio are the stdio sessions open, with what each still owes its
+	// client; Shutdown closes them once they owe nothing.
+	stdio map[*mcp.ServerSession]*answers
 
 	open [2]atomic.Int64 // open connections: [0] stdio sessions, [1] HTTP requests
 }
@@ -106,6 +113,8 @@ func New(reg *registry.Registry, cfg Config) *Door {
 	cfg = cfg.withDefaults()
 	d := &Door{reg: reg, cfg: cfg, log: cfg.Log}
 	d.stopCtx, d.stop = context.WithCancel(context.Background())
+	d.streamsCtx, d.closeStreams = context.WithCancel(context.Background())
+	d.stdio = map[*mcp.ServerSession]*answers{}
 	d.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
 		// Only tools: no logging capability (stdout is protocol only and
 		// logs go to stderr), no list-changed (the tool set is fixed).
@@ -175,8 +184,10 @@ func (d *Door) Connections(door string) int64 {
 
 // Shutdown stops the door: new calls are refused, calls in flight may
 // finish until ctx is done (then they are cancelled and answer
-// TOOL_CANCELLED), and finally every session is closed. It returns
-// ErrGraceExpired when calls had to be cancelled.
+// TOOL_CANCELLED). Then the stdio sessions are closed (their answers
+// written first) and the HTTP GET streams ended; HTTP requests that carry
+// answers end on their own, so the HTTP server's Shutdown can wait for
+// them. It returns ErrGraceExpired when calls had to be cancelled.
 func (d *Door) Shutdown(ctx context.Context) error {
 	d.mu.Lock()
 	d.draining = true
@@ -191,7 +202,19 @@ func (d *Door) Shutdown(ctx context.Context) error {
 		<-done
 		err = ErrGraceExpired
 	}
-	for ss := range d.srv.Sessions() {
+	d.closeStreams()
+	d.mu.Lock()
+	sessions := make(map[*mcp.ServerSession]*answers, len(d.stdio))
+	for ss, owed := range d.stdio {
+		sessions[ss] = owed
+	}
+	d.mu.Unlock()
+	// The SDK writes nothing once a session is closing: let the answers of
+	// the calls that just ended reach the client first.
+	flush, cancel := context.WithTimeout(context.Background(), answerFlushTimeout)
+	defer cancel()
+	for ss, owed := range sessions {
+		owed.wait(flush)
 		_ = ss.Close()
 	}
 	return err

@@ -103,8 +103,11 @@ func TestSessionsEveryVersion(t *testing.T) {
 		"http 2025-11-25": httpSession(t, hs.URL, "2025-11-25", nil),
 		"http 2025-03-26": httpSession(t, hs.URL, "2025-03-26", nil),
 	}
+	versions := map[string]string{"stdio": "2026-07-28", "http newest": "2026-07-28", "http 2025-11-25": "2025-11-25", "http 2025-03-26": "2025-03-26"}
 	for name, cs := range sessions {
 		t.Run(name, func(t *testing.T) {
+			require.NotNil(t, cs.InitializeResult())
+			assert.Equal(t, versions[name], cs.InitializeResult().ProtocolVersion, "negotiated protocol")
 			ctx, cancel := context.WithTimeout(context.Background(), testWait)
 			defer cancel()
 			list, err := cs.ListTools(ctx, nil)
@@ -117,4 +120,12 @@ func TestSessionsEveryVersion(t *testing.T) {
 			assert.False(t, res.IsError)
 		})
 	}
+}
+
+// newObservedRegistry is newRegistry observed by obs.
+func newObservedRegistry(t testing.TB, obs registry.Observer) *registry.Registry {
+	t.Helper()
+	reg := registry.New(registry.WithObserver(obs))
+	require.NoError(t, testtools.Register(reg))
+	return reg
 }

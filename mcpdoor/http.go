@@ -1,6 +1,9 @@
 package mcpdoor
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+)
 
 // protocolStateless is the first protocol revision served without
 // sessions (SEP-2575); the SDK serves it only on a stateless handler.
@@ -15,6 +18,15 @@ const headerProtocolVersion = "Mcp-Protocol-Version"
 func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.open[1].Add(1)
 	defer d.open[1].Add(-1)
+	if r.Method == http.MethodGet {
+		// A GET holds a server-to-client stream open: Shutdown ends it
+		// once the calls are drained.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(d.streamsCtx, cancel)
+		defer stop()
+		r = r.WithContext(ctx)
+	}
 	if v := r.Header.Get(headerProtocolVersion); v >= protocolStateless {
 		d.stateless.ServeHTTP(w, r)
 		return

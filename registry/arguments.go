@@ -35,9 +35,12 @@ func (r *Registry) checkArguments(e *entry, args []byte, p Profile) *errorsjson.
 		// argument order, ints apart from floats.
 		ordered, derr := errorsjson.DecodeOrdered(args)
 		if derr != nil {
-			ordered = nil
+			// Python's json.loads would refuse it too (say, nested
+			// deeper than 1000 levels).
+			violations = []string{"$: 参数无法按 JSON 解析（" + derr.Error() + "）"}
+		} else {
+			violations, nested = excelmanusViolations(e.doc, verr, ordered)
 		}
-		violations, nested = excelmanusViolations(e.doc, verr, ordered)
 	}
 	for i, v := range violations {
 		violations[i] = clipViolation(v)

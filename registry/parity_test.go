@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -99,4 +100,43 @@ func TestExcelmanusParityTruncation(t *testing.T) {
 			assert.Equal(t, tc.Expected, res.Text)
 		})
 	}
+}
+
+// FuzzExcelmanusWalk: over arbitrary arguments to the corpus's richest
+// schema (oneOf, nested closed objects, enums, bounds, lists of lists), the
+// excelmanus wording never fails: a refused call has a payload with one
+// "$...: ..." line per violation, and both profiles refuse the same calls.
+func FuzzExcelmanusWalk(f *testing.F) {
+	data, err := os.ReadFile(parityFile)
+	require.NoError(f, err)
+	var c parityCorpus
+	require.NoError(f, json.Unmarshal(data, &c))
+	for _, tc := range c.Validation {
+		if tc.Schema == "format" {
+			f.Add([]byte(tc.Arguments))
+		}
+	}
+	ok := func(context.Context, json.RawMessage) (any, error) { return "ok", nil }
+	regs := map[registry.Profile]*registry.Registry{}
+	for _, p := range registry.Profiles() {
+		regs[p] = registry.New(registry.WithProfile(p))
+		require.NoError(f, regs[p].Register(registry.Tool{Name: "format_cells", InputSchema: json.RawMessage(c.Schemas["format"]), Func: ok}))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		xm := regs[registry.ProfileExcelmanus].CallTool(context.Background(), "format_cells", args)
+		en := regs[registry.ProfileEnglish].CallTool(context.Background(), "format_cells", args)
+		require.Equal(t, en.IsError, xm.IsError, "%s / %s", xm.Text, en.Text)
+		if !xm.IsError {
+			require.Equal(t, "ok", xm.Text)
+			return
+		}
+		require.Equal(t, errorsjson.CodeArgumentValidation, xm.Code, xm.Text)
+		var p errorsjson.ValidationPayload
+		require.NoError(t, json.Unmarshal([]byte(xm.Text), &p), xm.Text)
+		require.NotEmpty(t, p.Violations, xm.Text)
+		for _, v := range p.Violations {
+			require.True(t, strings.HasPrefix(v, "$"), v)
+			require.Contains(t, v, ": ", v)
+		}
+	})
 }

@@ -95,8 +95,10 @@ func (t *translator) visit(e *jsonschema.ValidationError) {
 	case *kind.FalseSchema:
 		t.add(loc, "false", path+": "+falseSchemaText(t.inst, loc))
 	case *kind.Type:
-		want := any(k.Want[0])
-		if len(k.Want) > 1 {
+		var want any
+		if len(k.Want) == 1 {
+			want = k.Want[0]
+		} else {
 			list := make([]any, len(k.Want))
 			for i, w := range k.Want {
 				list[i] = w

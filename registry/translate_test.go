@@ -3,6 +3,7 @@ package registry_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,4 +87,19 @@ func TestParseProfile(t *testing.T) {
 	_, err := registry.ParseProfile("fr")
 	assert.ErrorIs(t, err, registry.ErrUnknownProfile)
 	assert.Equal(t, registry.DefaultProfile, registry.New().Profile())
+}
+
+// TestExcelmanusTooDeep: arguments the validator refuses but json.loads
+// could not even parse (nesting past 1000) get one clear violation.
+func TestExcelmanusTooDeep(t *testing.T) {
+	reg := registry.New()
+	require.NoError(t, reg.Register(registry.Tool{Name: "t", InputSchema: json.RawMessage(`{"properties": {"v": {"type": "string"}}}`),
+		Func: func(context.Context, json.RawMessage) (any, error) { return "ok", nil }}))
+	deep := `{"v": ` + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + `}`
+	res := reg.CallTool(context.Background(), "t", []byte(deep))
+	require.Equal(t, errorsjson.CodeArgumentValidation, res.Code, res.Text)
+	var p errorsjson.ValidationPayload
+	require.NoError(t, json.Unmarshal([]byte(res.Text), &p))
+	require.Len(t, p.Violations, 1)
+	assert.True(t, strings.HasPrefix(p.Violations[0], "$: 参数无法按 JSON 解析（"), p.Violations[0])
 }

@@ -29,7 +29,7 @@ var exchanges = []struct {
 	{"initialize older version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`, "result.protocolVersion", "2025-03-26"},
 	{"initialize unknown version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}`, "result.protocolVersion", server.ProtocolVersion},
 	{"ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, "result", "{}"},
-	{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "result.tools.#", "8"},
+	{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "result.tools.#", "9"},
 	{"tools/list toolScope", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"toolScope":["add"]}}}`, "result.tools.0.name", "add"},
 	{"call success", callFrame(3, "add", `{"a":1,"b":2}`, ""), "result.isError", "false"},
 	{"call unicode", callFrame(3, "echo", `{"value":"数据\u2028\"q\"\n"}`, ""), "result.isError", "false"},

@@ -52,6 +52,13 @@ func Tools() []registry.Tool {
 			Annotations: registry.ReadOnly(),
 		},
 		{
+			Name:        "slow",
+			Description: "Report progress 0 (\"started\") at once, then wait ms milliseconds (default: the maximum) or until cancelled; for cancellation tests.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": ` + strconv.Itoa(MaxSleepMS) + `}}}`),
+			Func:        slow,
+			Annotations: registry.ReadOnly(),
+		},
+		{
 			Name:        "fail",
 			Description: "Return an error named like a Python exception, optionally with a cause and marked fatal.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"exception": {"type": "string"}, "message": {"type": "string"}, "cause": {"type": "string"}, "fatal": {"type": "boolean"}}, "required": ["exception", "message"]}`),
@@ -134,6 +141,22 @@ func sleep(ctx context.Context, args json.RawMessage) (any, error) {
 		}
 		registry.ReportProgress(ctx, float64(ms)*float64(i)/progressSteps, float64(ms), fmt.Sprintf("slept %d%%", i*100/progressSteps))
 		t.Reset(step)
+	}
+	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
+}
+
+func slow(ctx context.Context, args json.RawMessage) (any, error) {
+	ms := int64(MaxSleepMS)
+	if v := gjson.GetBytes(args, "ms"); v.Exists() {
+		ms = v.Int()
+	}
+	registry.ReportProgress(ctx, 0, float64(ms), "started")
+	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	case <-t.C:
 	}
 	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
 }

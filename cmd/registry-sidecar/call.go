@@ -36,7 +36,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	reg, svc, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log, nil)
 	if err != nil {
 		return err
 	}

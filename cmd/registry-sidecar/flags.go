@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops"
+	"github.com/registry-sidecar/registry-sidecar/metrics"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/server"
 	"github.com/registry-sidecar/registry-sidecar/testtools"
@@ -57,7 +58,7 @@ type options struct {
 
 func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.workspace, "workspace", defaultWorkspace, "folder the spreadsheet tools work in (created if missing)")
-	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, fail, panic, fallback, big, env_error)")
+	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, slow, fail, panic, fallback, big, env_error)")
 	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "per-call deadline of every tool (a client's _meta.timeoutMs overrides it for one call); 0: each tool's own default (spreadsheet reads 2m, edits 5m, others 1m)")
 	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
 	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
@@ -134,9 +135,10 @@ func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
 	return l, nil
 }
 
-// buildRegistry makes the workspace and registers every tool. The caller
-// passes the returned service to closeService once no call runs any more.
-func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *excelops.Service, error) {
+// buildRegistry makes the workspace and registers every tool; m, when
+// not nil, observes the calls and the saves. The caller passes the returned
+// service to closeService once no call runs any more.
+func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*registry.Registry, *excelops.Service, error) {
 	profile := registry.DefaultProfile
 	if o.messageProfile != "" {
 		p, err := registry.ParseProfile(o.messageProfile)
@@ -148,14 +150,21 @@ func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *ex
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
+	excelOpts := append([]excelops.Option{excelops.WithLogger(log)}, o.limits.excelopsOptions()...)
+	var obs registry.Observer
+	if m != nil {
+		obs = m
+		excelOpts = append(excelOpts, excelops.WithObserver(m))
+	}
 	reg := registry.New(
+		registry.WithObserver(obs),
 		registry.WithProfile(profile),
 		registry.WithLogger(log),
 		registry.WithCallTimeout(o.callTimeout),
 		registry.WithMaxTimeout(o.maxCallTimeout),
 		registry.WithMaxResultChars(o.maxResultChars),
 	)
-	svc, err := excelops.New(o.workspace, append([]excelops.Option{excelops.WithLogger(log)}, o.limits.excelopsOptions()...)...)
+	svc, err := excelops.New(o.workspace, excelOpts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}

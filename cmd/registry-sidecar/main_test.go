@@ -51,6 +51,8 @@ func TestCall(t *testing.T) {
 		{"error payload", []string{"fail", `{"exception":"KeyError","message":"k"}`}, exitToolError, `{"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "fail", "exception": "KeyError", "message": "k"}`},
 		{"validation", []string{"add", `{}`}, exitToolError, ""},
 		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "工具 'nope' 未注册。"}`},
+		{"message profile en", []string{"--message-profile", "en", "nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "Tool 'nope' not found."}`},
+		{"unknown message profile", []string{"--message-profile", "fr", "add", `{"a":1,"b":2}`}, exitUsage, ""},
 		{"no tool", nil, exitUsage, ""},
 		{"too many args", []string{"add", "{}", "x"}, exitUsage, ""},
 		{"bad flag", []string{"--nope", "add"}, exitUsage, ""},
@@ -68,11 +70,30 @@ func TestCall(t *testing.T) {
 	assert.DirExists(t, ws, "the workspace is created when missing")
 }
 
+// TestMessageProfileEnv: $REGISTRY_SIDECAR_MESSAGE_PROFILE picks the
+// profile; the flag wins over it.
+func TestMessageProfileEnv(t *testing.T) {
+	t.Setenv("REGISTRY_SIDECAR_MESSAGE_PROFILE", "en")
+	ws := t.TempDir()
+	for flag, want := range map[string]string{"": "Tool 'nope' not found.", "excelmanus": "工具 'nope' 未注册。"} {
+		args := []string{"call", "--workspace", ws, "--log-level", "error"}
+		if flag != "" {
+			args = append(args, "--message-profile", flag)
+		}
+		var out bytes.Buffer
+		err := run(context.Background(), append(args, "nope"), &out, io.Discard)
+		assert.Equal(t, exitToolError, exitCode(err, io.Discard))
+		assert.Contains(t, out.String(), `"message": "`+want+`"`, "flag %q", flag)
+	}
+}
+
 // TestTools lists the tools as markdown and JSON.
 func TestTools(t *testing.T) {
 	var md bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, &md, io.Discard))
-	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n")
+	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n\nAccess: read-only (MCP `readOnlyHint: true`).\n")
+	assert.Contains(t, md.String(), "Access: may delete or overwrite data (MCP `destructiveHint: true`).\n", "delete_sheet's declaration")
+	assert.Contains(t, md.String(), "Access: only adds (MCP `destructiveHint: false`).\n", "insert_rows' declaration")
 	assert.Contains(t, md.String(), "| `note` | string | no | max length `64` |\n")
 	assert.Contains(t, md.String(), "| `kind` | string | yes | one of `\"string\"`, `\"error\"`, `\"nil\"` |\n")
 
@@ -110,6 +131,7 @@ func TestHelp(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o.serveFlags(fs)
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	assert.Regexp(t, `-call-timeout duration\n\s+per-call deadline of every tool`, errOut.String(), "--call-timeout says it bounds every tool")
 	for _, name := range names {
 		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
 		if name != "version" {

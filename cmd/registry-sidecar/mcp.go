@@ -41,7 +41,7 @@ Flags:
 	if err != nil {
 		return err
 	}
-	reg, svc, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log, nil)
 	if err != nil {
 		return err
 	}

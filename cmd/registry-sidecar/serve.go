@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops"
 	"github.com/registry-sidecar/registry-sidecar/mcpdoor"
+	"github.com/registry-sidecar/registry-sidecar/metrics"
 	"github.com/registry-sidecar/registry-sidecar/server"
 )
 
@@ -71,7 +73,8 @@ Flags:
 	if err != nil {
 		return err
 	}
-	reg, svc, err := o.buildRegistry(log)
+	m := metrics.New()
+	reg, svc, err := o.buildRegistry(log, m)
 	if err != nil {
 		return err
 	}
@@ -101,7 +104,11 @@ Flags:
 		Version:            version,
 		Log:                log,
 		MCP:                mcpDoor(door),
+		Metrics:            m.Handler(),
 	})
+	if err := exportGauges(m, srv, door, svc); err != nil {
+		return err
+	}
 	lns, err := listen(o.listen, o.mcpListen)
 	if err != nil {
 		return err
@@ -220,6 +227,22 @@ func checkAddr(flagName, addr string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %s %q is not a valid address (want host:port, e.g. 127.0.0.1:8765): %w", errUsage, flagName, addr, err)
+	}
+	return nil
+}
+
+// exportGauges has m read the open connections of every door served and
+// the workbook cache at scrape time.
+func exportGauges(m *metrics.Metrics, srv *server.Server, door *mcpdoor.Door, svc *excelops.Service) error {
+	err := m.Connections("ws", func() float64 { return float64(srv.Connections()) })
+	if err == nil && door != nil {
+		err = m.Connections(mcpdoor.DoorHTTP, func() float64 { return float64(door.Connections(mcpdoor.DoorHTTP)) })
+	}
+	if err == nil {
+		err = m.WorkbookCache(svc.CacheStats)
+	}
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
 	}
 	return nil
 }

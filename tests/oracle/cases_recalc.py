@@ -228,3 +228,11 @@ CASES.append({
                 message=["parenthesis is not closed"]),
 })
 
+
+CASES.append({
+    "name": "write_functions_newer_than_2007",
+    "sheets": {"Sheet1": {"A1": "a", "A2": "b", "B1": 3, "B2": 4}},
+    "ops": sets("Sheet1", {"C1": '=TEXTJOIN(",",TRUE,A1:A2)', "C2": '=CONCAT(A1,A2)', "C3": "=IFS(B1>3,1,B2>3,2)",
+                           "C4": "=MAXIFS(B1:B2,A1:A2,\"b\")", "C5": "=_xlfn.CONCAT(A2,A1)"}),
+    "read": True,
+})

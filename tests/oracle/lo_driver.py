@@ -86,15 +86,18 @@ def col_name(i: int) -> str:
 BARE_BOOL = re.compile(r"(?<![\w.!$'])(TRUE|FALSE)(?![\w(!])", re.IGNORECASE)
 
 
-def bool_functions(formula: str) -> str:
-    """Bare TRUE/FALSE as the functions TRUE()/FALSE(), outside string literals.
+def input_form(formula: str) -> str:
+    """A formula as one types it into Calc, outside string literals.
 
-    Calc's API parser turns a bare TRUE into the number 1, while Calc's input line and its
-    xlsx import keep the function TRUE(); without this the two sides differ in text only.
+    Bare TRUE/FALSE become the functions TRUE()/FALSE(): Calc's API parser turns a bare TRUE
+    into the number 1, while its input line and its xlsx import keep the function. The file
+    prefixes of newer functions (_xlfn., _xlws.) go: one types TEXTJOIN, the file holds
+    _xlfn.TEXTJOIN, and Calc's parser knows only the former.
     """
     parts = formula.split('"')
     for i in range(0, len(parts), 2):
-        parts[i] = BARE_BOOL.sub(lambda m: m.group(1).upper() + "()", parts[i])
+        p = BARE_BOOL.sub(lambda m: m.group(1).upper() + "()", parts[i])
+        parts[i] = re.sub(r"(?i)_xl(fn|ws)\.", "", p)
     return '"'.join(parts)
 
 
@@ -122,10 +125,10 @@ class Office:
             try:
                 self.ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
                 break
-            except NoConnectException:
+            except NoConnectException as exc:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.close()
-                    raise RuntimeError("soffice did not accept a connection")
+                    raise RuntimeError("soffice did not accept a connection") from exc
                 time.sleep(0.2)
         self.desktop = self.ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", self.ctx)
 
@@ -182,7 +185,7 @@ class Book:
             cell.setValue(float(value))
         elif isinstance(value, str) and value.startswith("=") and len(value) > 1:
             addr = cell.CellAddress
-            tokens = self.parser.parseFormula(bool_functions(value), addr)
+            tokens = self.parser.parseFormula(input_form(value), addr)
             cell.setTokens(tokens)
         else:
             cell.setString(str(value))

@@ -21,7 +21,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))
 
-import oracle
+import oracle  # noqa: E402 - importable once tests/oracle is on sys.path
 
 # BOOK is the workbook's name inside each case's workspace.
 BOOK = "book.xlsx"
@@ -166,3 +166,14 @@ def test_diff_sheets_reports_every_kind_of_difference() -> None:
     got = oracle.diff_sheets(want, changed)
     assert [line.split(":")[0] for line in got] == ["S!A1", "S!B1", "S!C1", "S!D1"], got
     assert oracle.diff_sheets(want, [{"name": "T", "cells": {}}])[0].startswith("sheets:")
+
+
+def test_broken_references_compare_by_meaning() -> None:
+    """#REF! cells agree whatever spelling Calc gives their deleted references, never otherwise."""
+    ref = {"e": "#REF!"}
+    assert oracle.broken_alike({**ref, "f": '="A3"&A3'}, {**ref, "f": '="A3"&'})
+    assert oracle.broken_alike({**ref, "f": "=SUM('销售 2024'!)"}, {**ref, "f": "=SUM()"})
+    assert oracle.broken_alike({**ref, "f": "=#REF!!+1"}, {**ref, "f": "=+1"})
+    assert not oracle.broken_alike({**ref, "f": "=SUM(A1)*2"}, {**ref, "f": "=SUM()*3"})
+    assert not oracle.broken_alike({**ref, "f": '="A3"&A3'}, {**ref, "f": '="A1"&'})
+    assert not oracle.broken_alike({"e": "#VALUE!", "f": "=A3"}, {**ref, "f": "="})

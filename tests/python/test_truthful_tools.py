@@ -197,3 +197,69 @@ def test_read_modify_write_keeps_dates(sidecar_bin: pathlib.Path, ws: pathlib.Pa
     assert sheet["A5"].number_format == "dd/mm/yyyy hh:mm"  # the cell's own date format is kept
     assert sheet["B5"].value == datetime.datetime(2022, 12, 25)
     assert sheet["B5"].is_date
+
+
+# --- 7. schemas a model can follow ----------------------------------------------
+
+
+def undescribed(path: str, node: Any, is_property: bool) -> list[str]:
+    """Every property under node without a description, and every open object."""
+    if not isinstance(node, dict):
+        return []
+    gaps = []
+    if is_property and not str(node.get("description", "")).strip():
+        gaps.append(f"{path}: no description")
+    props = node.get("properties")
+    if isinstance(props, dict):
+        if node.get("additionalProperties") is not False:
+            gaps.append(f"{path}: unknown keys accepted")
+        for name, sub in props.items():
+            gaps += undescribed(f"{path}.{name}", sub, True)
+    elif node.get("type") == "object" and not isinstance(node.get("additionalProperties"), dict):
+        gaps.append(f"{path}: object without properties")
+    gaps += undescribed(f"{path}[]", node.get("items"), False)
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, branch in enumerate(node.get(key, [])):
+            gaps += undescribed(f"{path}.{key}[{i}]", branch, False)
+    for name, sub in node.get("$defs", {}).items():
+        gaps += undescribed(f"{path}.$defs.{name}", sub, False)
+    return gaps
+
+
+def test_every_property_of_every_listed_tool_is_described(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    proc = subprocess.run([str(sidecar_bin), "tools", "--format", "json"], capture_output=True, text=True, timeout=60, check=True)
+    tools = json.loads(proc.stdout)
+    assert len(tools) >= 18
+    gaps = [g for t in tools for g in undescribed(t["name"], t["inputSchema"], False)]
+    assert gaps == []
+    # The same schemas over the WebSocket (tools/list), as an agent gets them.
+    with Sidecar.launch(tmp_path, binary=sidecar_bin) as sc, Client(sc.url, token=sc.token, sidecar=sc) as client:
+        listed = {t["name"]: t["inputSchema"] for t in client.list_tools()}
+    fmt = listed["format_cells"]["properties"]
+    assert fmt["border"]["properties"]["left"]["properties"]["style"]["enum"][:3] == ["none", "thin", "medium"]
+    assert "description" in fmt["font"]["properties"]["color"]
+
+
+def test_off_list_values_and_bad_ranges_say_what_is_accepted(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    code, got = run(sidecar_bin, ws, "format_cells", {
+        "file_path": "book.xlsx", "cell_range": "A1", "alignment": {"horizontal": "middle"},
+    })
+    assert code == 3 and got["error_code"] == "TOOL_ARGUMENT_VALIDATION_ERROR"
+    assert any(v.startswith("$.alignment.horizontal") for v in got["violations"]), got
+    got = fail(sidecar_bin, ws, "read_excel", {"file_path": "book.xlsx", "range": "A:A"})
+    assert got["exception"] == "ValueError"
+    assert got["message"].startswith('invalid cell range "A:A": use a cell such as "A1" or a rectangle such as "A1:C3"')
+
+
+def test_guessed_nested_keys_get_the_accepted_ones(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    """The issue's guessed format: {"font": {...}}, over the WebSocket."""
+    with Sidecar.launch(ws, binary=sidecar_bin) as sc, Client(sc.url, token=sc.token, sidecar=sc) as client:
+        res = client.call_tool("add_conditional_rule", {
+            "file_path": "book.xlsx", "sheet_name": "Data", "cell_range": "B2:B2", "rule_type": "cell_is",
+            "operator": "greaterThan", "values": [1], "format": {"font": {"color": "red"}},
+        })
+    assert res.is_error
+    got = json.loads(res.text)
+    assert got["error_code"] == "TOOL_ARGUMENT_VALIDATION_ERROR"
+    assert any(v.startswith("$.format.font") for v in got["violations"]), got
+    assert got["nested_accepted_fields"]["$.format"] == ["bold", "fill_color", "font_color", "italic"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Dict, List
+from typing import Any
 
 import excelmanus_oracle as oracle
 
 # A format_cells-like schema: nested objects, enums, bounds, lists.
-FORMAT_SCHEMA: Dict[str, Any] = {
+FORMAT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "file_path": {"type": "string", "minLength": 1, "maxLength": 12},
@@ -55,7 +55,7 @@ FORMAT_SCHEMA: Dict[str, Any] = {
     "additionalProperties": False,
 }
 
-OPEN_SCHEMA: Dict[str, Any] = {
+OPEN_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"a": {"type": "integer"}, "nested": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}},
 }
@@ -63,7 +63,7 @@ OPEN_SCHEMA: Dict[str, Any] = {
 OK = {"file_path": "a.xlsx", "cell_range": "A1"}
 
 
-def args(**extra: Any) -> Dict[str, Any]:
+def args(**extra: Any) -> dict[str, Any]:
     """Valid base arguments plus extra (None values drop a key)."""
     out = dict(OK)
     for k, v in extra.items():
@@ -74,18 +74,18 @@ def args(**extra: Any) -> Dict[str, Any]:
     return out
 
 
-SCHEMAS: Dict[str, Dict[str, Any]] = {"format": FORMAT_SCHEMA, "open": OPEN_SCHEMA}
+SCHEMAS: dict[str, dict[str, Any]] = {"format": FORMAT_SCHEMA, "open": OPEN_SCHEMA}
 
 
-def schemas() -> Dict[str, str]:
+def schemas() -> dict[str, str]:
     """The corpus's schemas by name, as JSON text."""
     return {name: json.dumps(schema, ensure_ascii=False) for name, schema in SCHEMAS.items()}
 
 
-def validation_cases() -> List[Dict[str, Any]]:
+def validation_cases() -> list[dict[str, Any]]:
     """(name, schema name, arguments) for every violation kind."""
     f = FORMAT_SCHEMA
-    rows: List[tuple] = [
+    rows: list[tuple] = [
         ("valid", f, args()),
         ("valid nested and oneOf", f, args(format={"font": {"bold": True, "size": 11}}, target={"sheet": "S"}, either=1.5)),
         ("required missing, schema order", f, {"row": 2}),
@@ -159,7 +159,7 @@ def validation_cases() -> List[Dict[str, Any]]:
 # Values per field of FORMAT_SCHEMA, valid and invalid, chosen where JSON
 # Schema and Python agree on validity (no integral floats for integer or
 # oneOf fields, no bools against numeric enums).
-POOLS: Dict[str, List[Any]] = {
+POOLS: dict[str, list[Any]] = {
     "file_path": ["a.xlsx", "", "销售数据表格😀é😀éXY", 5, None, ["a"]],
     "sheet_name": ["S1", "a/b", "", 3, "表[1]"],
     "cell_range": ["A1", "a1", "A1:B2", 1, "A1:"],
@@ -179,7 +179,7 @@ POOLS: Dict[str, List[Any]] = {
 }
 
 
-def random_validation_rows() -> List[tuple]:
+def random_validation_rows() -> list[tuple]:
     """Random combinations of POOLS in random argument order."""
     rng = random.Random(31)
     out = []
@@ -196,7 +196,7 @@ def random_validation_rows() -> List[tuple]:
     return out
 
 
-def _rows(n: int) -> List[Any]:
+def _rows(n: int) -> list[Any]:
     return [[i, f"客户{i}😀", i * 1.5, None] for i in range(n)]
 
 
@@ -205,11 +205,11 @@ def _rows(n: int) -> List[Any]:
 PADDED = json.dumps({"status": "success", "data": [1, 2, 3], "note": "完成"}, indent=80, ensure_ascii=False)
 
 
-def truncation_cases() -> List[Dict[str, Any]]:
+def truncation_cases() -> list[dict[str, Any]]:
     """(name, result text, limit) covering each phase and the fallback."""
     styles = {f"列{i:02d}": "宋体 12pt 粗体" for i in range(40)}
     long_out = "行" * 300 + "尾巴😀END"
-    rows: List[tuple] = [
+    rows: list[tuple] = [
         ("list phase keeps a prefix", {"status": "success", "small": [1], "data": _rows(100), "total": 100}, 3000),
         ("list phase small limit", {"status": "success", "data": _rows(60)}, 400),
         ("list ties pick the first", {"status": "success", "a": _rows(20), "b": _rows(20)}, 600),
@@ -259,7 +259,7 @@ def truncation_cases() -> List[Dict[str, Any]]:
     return cases
 
 
-def message_cases() -> List[Dict[str, str]]:
+def message_cases() -> list[dict[str, str]]:
     return [
         {"name": "not found", "tool": "no_such_tool", "expected": oracle.not_found_message("no_such_tool")},
         {"name": "not allowed", "tool": "format_cells", "expected": oracle.not_allowed_message("format_cells")},

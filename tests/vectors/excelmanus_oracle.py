@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 VALIDATION_MESSAGE = "工具参数与 schema 不匹配，请修正后重试。"
 ERROR_CODE = "TOOL_ARGUMENT_VALIDATION_ERROR"
@@ -56,10 +56,10 @@ class Walk:
     """Collects violations for one call; ``nested`` gathers the extension."""
 
     def __init__(self) -> None:
-        self.violations: List[str] = []
-        self.nested: Dict[str, List[str]] = {}
+        self.violations: list[str] = []
+        self.nested: dict[str, list[str]] = {}
 
-    def node(self, value: Any, schema: Dict[str, Any], path: str) -> None:
+    def node(self, value: Any, schema: dict[str, Any], path: str) -> None:
         """Check one value against one schema node, in §3a's order."""
         out = self.violations
         one_of = schema.get("oneOf")
@@ -123,7 +123,7 @@ class Walk:
                 self.node(item, sub, f"{path}.{name}")
 
 
-def validation_payload(tool: str, arguments_text: str, schema: Dict[str, Any]) -> Optional[str]:
+def validation_payload(tool: str, arguments_text: str, schema: dict[str, Any]) -> str | None:
     """The payload excelmanus answers for these arguments, or None if valid."""
     arguments = json.loads(arguments_text)
     walk = Walk()
@@ -132,7 +132,7 @@ def validation_payload(tool: str, arguments_text: str, schema: Dict[str, Any]) -
         return None
     required = schema.get("required")
     props = schema.get("properties")
-    payload: Dict[str, Any] = {
+    payload: dict[str, Any] = {
         "status": "error",
         "error_code": ERROR_CODE,
         "tool": tool,
@@ -163,14 +163,14 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, default=str)
 
 
-def _largest(sizes: Dict[str, int]) -> Optional[str]:
+def _largest(sizes: dict[str, int]) -> str | None:
     """The key of the biggest size; the first one in insertion order on ties."""
     if not sizes:
         return None
-    return sorted(sizes, key=lambda k: sizes[k], reverse=True)[0]
+    return max(sizes, key=lambda k: sizes[k])  # max keeps the first of equals, as a stable sort
 
 
-def _search(n: int, limit: int, candidate: Any) -> Optional[str]:
+def _search(n: int, limit: int, candidate: Any) -> str | None:
     """Binary search over k in [0, n] for the largest candidate(k) that fits."""
     lo, hi, best = 0, n, None
     while lo <= hi:
@@ -183,13 +183,13 @@ def _search(n: int, limit: int, candidate: Any) -> Optional[str]:
     return best
 
 
-def _shrink_list(data: Dict[str, Any], limit: int) -> Optional[str]:
+def _shrink_list(data: dict[str, Any], limit: int) -> str | None:
     field = _largest({k: len(v) for k, v in data.items() if isinstance(v, list) and v})
     if field is None:
         return None
     full = data[field]
 
-    def candidate(k: int) -> Dict[str, Any]:
+    def candidate(k: int) -> dict[str, Any]:
         out = dict(data)
         out[field] = full[:k]
         if k < len(full):
@@ -206,7 +206,7 @@ def _shrink_list(data: Dict[str, Any], limit: int) -> Optional[str]:
     return _search(len(full), limit, candidate)
 
 
-def _shrink_dict(data: Dict[str, Any], limit: int) -> Optional[str]:
+def _shrink_dict(data: dict[str, Any], limit: int) -> str | None:
     sizes = {}
     for k, v in data.items():
         if isinstance(v, dict) and not k.startswith("_"):
@@ -218,7 +218,7 @@ def _shrink_dict(data: Dict[str, Any], limit: int) -> Optional[str]:
         return None
     items = list(data[field].items())
 
-    def candidate(k: int) -> Dict[str, Any]:
+    def candidate(k: int) -> dict[str, Any]:
         kept = dict(items[:k])
         if k < len(items):
             kept["__truncated__"] = f"保留 {k}/{len(items)} 项"
@@ -229,13 +229,13 @@ def _shrink_dict(data: Dict[str, Any], limit: int) -> Optional[str]:
     return _search(len(items), limit, candidate)
 
 
-def _shrink_string(data: Dict[str, Any], limit: int) -> Optional[str]:
+def _shrink_string(data: dict[str, Any], limit: int) -> str | None:
     field = _largest({k: len(v) for k, v in data.items() if isinstance(v, str) and len(v) > 100 and not k.startswith("_")})
     if field is None:
         return None
     full = data[field]
 
-    def candidate(k: int) -> Dict[str, Any]:
+    def candidate(k: int) -> dict[str, Any]:
         out = dict(data)
         if k < len(full):
             out[field] = full[len(full) - k:]

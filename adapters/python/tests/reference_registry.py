@@ -23,16 +23,27 @@ excelmanus/tools/registry.py), with the sidecar's error-code table:
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import json
-import sys
-from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "vectors"))
-import excelmanus_oracle  # noqa: E402 - stdlib-only oracle beside the goldens
+
+def _load_oracle() -> ModuleType:
+    """tests/vectors/excelmanus_oracle.py, the stdlib-only oracle of the goldens."""
+    path = Path(__file__).resolve().parents[3] / "tests" / "vectors" / "excelmanus_oracle.py"
+    spec = importlib.util.spec_from_file_location("excelmanus_oracle", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+excelmanus_oracle = _load_oracle()
 
 #: The message of excelmanus's signature-binding payloads.
 VALIDATION_MESSAGE = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
