@@ -51,6 +51,21 @@
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
 //     negative serials and serials past 9999 stay numbers.
+//   - Writes are told truthfully (tool_merge.go, names.go, excellimits.go,
+//     values.go): merge_cells refuses to clear cells other than the
+//     top-left that hold values or formulas unless discard_values is true
+//     (then it lists them), refuses to overlap an existing merge partly,
+//     and reports the range the sheet holds; a missing sheet or file is
+//     answered with the names that exist and the close matches ("did you
+//     mean"), and a tool creates a sheet only with create: true (write_cells
+//     creates a missing workbook unless its name is close to an existing
+//     one); text over 32,767 characters, formulas over 8,192 and cells past
+//     row 1,048,576 or column XFD are ValueErrors checked before anything
+//     is written; write_cells stores ISO-8601 dates, times and datetimes as
+//     Excel dates (openpyxl's formats, the cell's own date format kept),
+//     and keeps text as text with value_types "text" or a leading '.
+//   - Schemas: every property described, nested objects closed, fixed
+//     vocabularies as enums from vocab.go, the tables the code reads.
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
 //   - Parsed workbooks stay in memory between calls (WithCacheBudget,

@@ -156,3 +156,39 @@ func TestNestedStylesThroughCallTool(t *testing.T) {
 		assert.Contains(t, fmt.Sprint(got["violations"]), c.path)
 	}
 }
+
+// TestGuessedNestedKeysGetTheAcceptedOnes: the guessed
+// format: {"font": {...}} (and its kin) is refused with the keys accepted
+// at that level, so the model's retry can be right.
+func TestGuessedNestedKeysGetTheAcceptedOnes(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("s.xlsx", [][]any{{1}, {2}})
+	cases := []struct {
+		tool      string
+		args      map[string]any
+		violation string
+		level     string
+		accepted  []any
+	}{
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A2", "rule_type": "cell_is", "operator": "greaterThan", "values": []any{1},
+			"format": map[string]any{"font": map[string]any{"color": "red"}}},
+			"$.format.font", "$.format", []any{"bold", "fill_color", "font_color", "italic"}},
+		{"add_conditional_rule", map[string]any{"cell_range": "A1:A2", "rules": []any{map[string]any{"rule_type": "formula", "formula": "A1>1",
+			"format": map[string]any{"fill": "red"}}}},
+			"$.rules[0].format.fill", "$.rules[0].format", []any{"bold", "fill_color", "font_color", "italic"}},
+		{"format_cells", map[string]any{"cell_range": "A1", "font": map[string]any{"colour": "red"}},
+			"$.font.colour", "$.font", []any{"bold", "color", "italic", "name", "size", "strike", "underline"}},
+		{"format_cells", map[string]any{"cell_range": "A1", "border": map[string]any{"left": map[string]any{"width": 2}}},
+			"$.border.left.width", "$.border.left", []any{"color", "style"}},
+	}
+	for _, c := range cases {
+		t.Run(c.violation, func(t *testing.T) {
+			c.args["file_path"] = "s.xlsx"
+			got := e.fail(c.tool, c.args)
+			assert.Equal(t, "TOOL_ARGUMENT_VALIDATION_ERROR", got["error_code"])
+			assert.Contains(t, fmt.Sprint(got["violations"]), c.violation)
+			nested, _ := got["nested_accepted_fields"].(map[string]any)
+			assert.Equal(t, c.accepted, nested[c.level], "%v", got)
+		})
+	}
+}

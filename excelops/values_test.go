@@ -1,6 +1,8 @@
 package excelops
 
 import (
+	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -8,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // rawCell reads a cell's stored text, its type and its number format code.
@@ -180,5 +184,38 @@ func TestExcelSerialInvertsSerialISO(t *testing.T) {
 		back, kind := parseISODate(iso)
 		require.NotEqual(t, notDate, kind, iso)
 		assert.Equal(t, tm, back, "serial %v, 1904=%v", serial, date1904)
+	}
+}
+
+// BenchmarkWriteDates writes a 1,000 x 10 block through CallTool: ISO
+// dates (each becomes a serial plus a date style) against the same block
+// of plain numbers, the peer measured in the same run.
+func BenchmarkWriteDates(b *testing.B) {
+	for _, kind := range []string{"numbers", "dates"} {
+		b.Run(kind, func(b *testing.B) {
+			svc, err := New(b.TempDir(), WithCacheBudget(0))
+			require.NoError(b, err)
+			reg := registry.New(registry.WithMaxResultChars(-1))
+			require.NoError(b, svc.Register(reg))
+			rows := make([][]any, 1000)
+			for i := range rows {
+				rows[i] = make([]any, 10)
+				for j := range rows[i] {
+					if kind == "dates" {
+						rows[i][j] = time.Date(2020, 1, 1+i, j, 0, 0, 0, time.UTC).Format("2006-01-02T15:04:05")
+					} else {
+						rows[i][j] = 43000 + i + j
+					}
+				}
+			}
+			args, err := json.Marshal(map[string]any{"file_path": "b.xlsx", "cell_range": "A1", "values": rows})
+			require.NoError(b, err)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if res := reg.CallTool(context.Background(), "write_cells", args); res.IsError {
+					b.Fatal(res.Text)
+				}
+			}
+		})
 	}
 }

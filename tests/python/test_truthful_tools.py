@@ -249,3 +249,17 @@ def test_off_list_values_and_bad_ranges_say_what_is_accepted(sidecar_bin: pathli
     got = fail(sidecar_bin, ws, "read_excel", {"file_path": "book.xlsx", "range": "A:A"})
     assert got["exception"] == "ValueError"
     assert got["message"].startswith('invalid cell range "A:A": use a cell such as "A1" or a rectangle such as "A1:C3"')
+
+
+def test_guessed_nested_keys_get_the_accepted_ones(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    """The issue's guessed format: {"font": {...}}, over the WebSocket."""
+    with Sidecar.launch(ws, binary=sidecar_bin) as sc, Client(sc.url, token=sc.token, sidecar=sc) as client:
+        res = client.call_tool("add_conditional_rule", {
+            "file_path": "book.xlsx", "sheet_name": "Data", "cell_range": "B2:B2", "rule_type": "cell_is",
+            "operator": "greaterThan", "values": [1], "format": {"font": {"color": "red"}},
+        })
+    assert res.is_error
+    got = json.loads(res.text)
+    assert got["error_code"] == "TOOL_ARGUMENT_VALIDATION_ERROR"
+    assert any(v.startswith("$.format.font") for v in got["violations"]), got
+    assert got["nested_accepted_fields"]["$.format"] == ["bold", "fill_color", "font_color", "italic"]
