@@ -51,14 +51,16 @@ oracle-deps:
 ## lint: gofmt, go vet and staticcheck (pinned; `go run pkg@version` fetches it from the Go
 ## module proxy into the module cache, nothing is installed system-wide). A finding that is
 ## intended carries a `//lint:ignore CHECK reason` comment on the line above.
-lint:
+## lint: gofmt, go vet, staticcheck, and ruff over every Python file (ruff.toml)
+lint: venv
+	$(VENV)/bin/ruff check .
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
 go-test:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 ## golden: rewrite every golden file from Python (json.dumps, and the excelmanus oracle of tests/vectors)
 golden:

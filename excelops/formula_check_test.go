@@ -79,3 +79,23 @@ func TestWithFilePrefixes(t *testing.T) {
 		assert.Equal(t, want, withFilePrefixes(in), in)
 	}
 }
+
+func TestWithoutFilePrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		`_xlfn.TEXTJOIN(",",TRUE,A1:A2)&_xlfn.CONCAT(A1)`: `TEXTJOIN(",",TRUE,A1:A2)&CONCAT(A1)`,
+		"_xlfn._xlws.FILTER(A1:A9,B1:B9>0)":               "FILTER(A1:A9,B1:B9>0)",
+		`"_xlfn.CONCAT(x)"&SUM(A1)`:                       `"_xlfn.CONCAT(x)"&SUM(A1)`,
+		"SUM(A1)":                                         "SUM(A1)",
+	} {
+		assert.Equal(t, want, withoutFilePrefixes(in), in)
+		assert.Equal(t, withFilePrefixes(want), withFilePrefixes(withoutFilePrefixes(in)), "round trip")
+	}
+}
+
+func TestNewerFunctionsWrittenPrefixedReadAsTyped(t *testing.T) {
+	e := newEnv(t)
+	e.ok("write_cells", map[string]any{"file_path": "x.xlsx", "cell_range": "A1", "values": [][]any{{"a", "b", `=textjoin("-",TRUE,A1:B1)`}}})
+	assert.Contains(t, part(t, e.path("x.xlsx"), "xl/worksheets/sheet1.xml"), `<f>_xlfn.TEXTJOIN(&#34;-&#34;,TRUE,A1:B1)</f><v>a-b</v>`)
+	got := e.ok("read_excel", map[string]any{"file_path": "x.xlsx", "range": "C1", "formulas": "both"})
+	assert.Equal(t, []any{[]any{map[string]any{"formula": `=TEXTJOIN("-",TRUE,A1:B1)`, "value": "a-b"}}}, got["values"])
+}

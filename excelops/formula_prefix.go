@@ -11,6 +11,39 @@ import "strings"
 // written in upper case.
 func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
+	return rewriteNames(formula, func(name string, call bool) string {
+		if !call {
+			return name
+		}
+		if prefix := funcs[strings.ToUpper(name)]; prefix != "" {
+			return prefix + strings.ToUpper(name)
+		}
+		return name
+	})
+}
+
+// withoutFilePrefixes returns formula as Excel shows it: the file prefixes
+// of newer functions (_xlfn., _xlws.) dropped, outside text in quotes.
+func withoutFilePrefixes(formula string) string {
+	if !strings.Contains(strings.ToLower(formula), "_xl") {
+		return formula
+	}
+	return rewriteNames(formula, func(name string, call bool) string {
+		for {
+			lower := strings.ToLower(name)
+			if !call || !(strings.HasPrefix(lower, "_xlfn.") || strings.HasPrefix(lower, "_xlws.")) {
+				return name
+			}
+			name = name[len("_xlfn."):]
+		}
+	})
+}
+
+// rewriteNames returns formula with every run of name characters (a
+// function name, reference or defined name) replaced by fn(run, call), call
+// telling whether "(" follows; text in double quotes and quoted sheet names
+// are copied as they are.
+func rewriteNames(formula string, fn func(name string, call bool) string) string {
 	var out strings.Builder
 	n := len(formula)
 	changed := false
@@ -38,14 +71,9 @@ func withFilePrefixes(formula string) string {
 				j++
 			}
 			name := formula[i:j]
-			if j < n && formula[j] == '(' {
-				if prefix := funcs[strings.ToUpper(name)]; prefix != "" {
-					out.WriteString(prefix)
-					name = strings.ToUpper(name)
-					changed = true
-				}
-			}
-			out.WriteString(name)
+			repl := fn(name, j < n && formula[j] == '(')
+			changed = changed || repl != name
+			out.WriteString(repl)
 			i = j
 		default:
 			out.WriteByte(c)

@@ -40,7 +40,8 @@ type sharedFormula struct {
 	col, row int
 }
 
-// formula returns the finished cell's formula text ("" for none). The
+// formula returns the finished cell's formula text ("" for none), as Excel
+// shows it (without the _xlfn. prefixes of newer functions). The
 // first cell of a shared formula is remembered, so a later cell of the same
 // formula (which holds only its si) gets the text with its relative
 // references moved to its place, as Excel derives it.
@@ -49,7 +50,7 @@ func (rr *rowReader) formula() string {
 	if !c.Formula {
 		return ""
 	}
-	text := string(sheetxml.Unescape(c.FormulaText))
+	text := withoutFilePrefixes(string(sheetxml.Unescape(c.FormulaText)))
 	if c.SharedIndex < 0 {
 		return text
 	}

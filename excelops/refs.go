@@ -14,10 +14,12 @@ import (
 
 // Reference semantics (DESIGN §5, issue 9): every structural edit rewrites
 // the references that point into what it changed, everywhere a workbook
-// keeps them, with formularef deciding each rewrite. excelize still moves
-// the cells; its own formula adjustment (which never yields #REF!, misses
-// charts and keeps old sheet names) is overwritten by the plan made before
-// the edit from the formulas as they were.
+// keeps them: cell formulas, defined names, conditional formats and data
+// validations (refs_rules.go) and chart series, with formularef deciding
+// each rewrite. excelize still moves the cells; its own formula adjustment
+// (which never yields #REF!, misses charts and keeps old sheet names) is
+// overwritten by the plan made before the edit from the formulas as they
+// were.
 
 // refRewrite is one structural edit seen by the places holding references.
 type refRewrite struct {
@@ -28,6 +30,14 @@ type refRewrite struct {
 	cell func(sheet, ref string) (string, bool)
 	// sheet gives a sheet's name after the edit; nil when names stay.
 	sheet func(name string) string
+	// sqref moves the cells a rule of sheet applies to ("" when all are
+	// deleted); nil when cells do not move.
+	sqref func(sheet, sqref string) string
+	// anchor is how far the top-left cell of a rule's sqref moves to its
+	// first surviving cell (rows, columns): a rule's relative references
+	// count from that cell, so a rule whose first row is deleted is read
+	// from the next one. nil when no cell is deleted.
+	anchor func(sheet, sqref string) (int, int)
 }
 
 // sheetAfter is a sheet's name after the edit.
@@ -231,6 +241,34 @@ func shiftRewrite(e formularef.Shift) refRewrite {
 			moved, ok := e.Area(ref)
 			return moved, ok
 		},
+		sqref: func(sheet, sqref string) string {
+			if !strings.EqualFold(sheet, e.Sheet) {
+				return sqref
+			}
+			return e.Sqref(sqref)
+		},
+		anchor: func(sheet, sqref string) (int, int) {
+			if !e.Delete || !strings.EqualFold(sheet, e.Sheet) {
+				return 0, 0
+			}
+			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
+			rng, err := parseRange(first)
+			if err != nil {
+				return 0, 0
+			}
+			lo, hi := rng.r1, rng.r2
+			if e.Axis == formularef.Cols {
+				lo, hi = rng.c1, rng.c2
+			}
+			last := e.At + e.Count - 1
+			if lo < e.At || lo > last || hi <= last {
+				return 0, 0
+			}
+			if e.Axis == formularef.Cols {
+				return 0, last + 1 - lo
+			}
+			return last + 1 - lo, 0
+		},
 	}
 }
 
@@ -274,7 +312,23 @@ func (b *book) editRefs(rw refRewrite, skip string, edit func() error) error {
 	if err != nil {
 		return err
 	}
-	if err := edit(); err != nil {
+	var rules []*detachedRules
+	list, _ := b.sheetList()
+	for _, sheet := range list {
+		if sheet == skip {
+			continue
+		}
+		d, err := b.detachRules(sheet, rw)
+		if err != nil {
+			return err
+		}
+		rules = append(rules, d)
+	}
+	err = edit()
+	for _, d := range rules {
+		d.reattach()
+	}
+	if err != nil {
 		return err
 	}
 	if err := b.applyRefs(plan); err != nil {

@@ -25,8 +25,11 @@ import (
 // door's overhead), and for HTTP with 64 concurrent clients, calls/s.
 
 // benchClients is the number of concurrent clients of the HTTP throughput
-// benchmark.
-const benchClients = 64
+// benchmark; each calls roundCalls times per round.
+const (
+	benchClients = 64
+	roundCalls   = 10
+)
 
 // trivialText is what the trivial tool returns.
 const trivialText = "ok"
@@ -134,7 +137,8 @@ func httpPair(b *testing.B) (doorURL, bareURL string) {
 	reg := trivialRegistry(b)
 	door := mcpdoor.New(reg, mcpdoor.Config{})
 	ds := httptest.NewServer(server.New(reg, server.Config{MCP: door}))
-	bs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bareServer() }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	bare := bareServer()
+	bs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	b.Cleanup(func() { ds.Close(); bs.Close() })
 	return ds.URL + server.PathMCP, bs.URL
 }
@@ -172,14 +176,13 @@ func BenchmarkHTTPConcurrent64(b *testing.B) {
 	for i := range benchClients {
 		doorS[i], bareS[i] = urlSession(b, doorURL), urlSession(b, bareURL)
 	}
-	throughput(b, doorS, benchClients*10) // warm up
-	throughput(b, bareS, benchClients*10)
+	throughput(b, doorS, benchClients*roundCalls) // warm up
+	throughput(b, bareS, benchClients*roundCalls)
 	b.ResetTimer()
 	var doorRate, bareRate float64
-	const turns = 4
-	for range turns {
-		doorRate += throughput(b, doorS, b.N/turns+1) / turns
-		bareRate += throughput(b, bareS, b.N/turns+1) / turns
+	for range b.N { // one round: every client calls roundCalls times, door then bare
+		doorRate += throughput(b, doorS, benchClients*roundCalls) / float64(b.N)
+		bareRate += throughput(b, bareS, benchClients*roundCalls) / float64(b.N)
 	}
 	b.StopTimer()
 	b.ReportMetric(doorRate, "door-calls/s")

@@ -91,7 +91,9 @@ func TestMessageProfileEnv(t *testing.T) {
 func TestTools(t *testing.T) {
 	var md bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, &md, io.Discard))
-	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n")
+	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n\nAccess: read-only (MCP `readOnlyHint: true`).\n")
+	assert.Contains(t, md.String(), "Access: may delete or overwrite data (MCP `destructiveHint: true`).\n", "delete_sheet's declaration")
+	assert.Contains(t, md.String(), "Access: only adds (MCP `destructiveHint: false`).\n", "insert_rows' declaration")
 	assert.Contains(t, md.String(), "| `note` | string | no | max length `64` |\n")
 	assert.Contains(t, md.String(), "| `kind` | string | yes | one of `\"string\"`, `\"error\"`, `\"nil\"` |\n")
 
@@ -129,6 +131,7 @@ func TestHelp(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o.serveFlags(fs)
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	assert.Regexp(t, `-call-timeout duration\n\s+per-call deadline of every tool`, errOut.String(), "--call-timeout says it bounds every tool")
 	for _, name := range names {
 		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
 		if name != "version" {

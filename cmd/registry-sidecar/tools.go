@@ -99,6 +99,9 @@ func toolsMarkdown(tools []registry.Tool) string {
 	fmt.Fprintf(&b, "%d tools, in registration order.\n", len(tools))
 	for _, t := range tools {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, strings.TrimSpace(t.Description))
+		if access := accessLine(t.Annotations); access != "" {
+			b.WriteString(access + "\n\n")
+		}
 		schema := gjson.ParseBytes(t.InputSchema)
 		props := schema.Get("properties")
 		if !props.IsObject() || len(props.Map()) == 0 {
@@ -221,4 +224,18 @@ func describe(v gjson.Result) string {
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// accessLine says what a tool's declaration tells MCP clients
+// (readOnlyHint, destructiveHint); "" for a tool that declares nothing.
+func accessLine(a *registry.Annotations) string {
+	switch {
+	case a == nil:
+		return ""
+	case a.ReadOnly:
+		return "Access: read-only (MCP `readOnlyHint: true`)."
+	case a.Destructive:
+		return "Access: may delete or overwrite data (MCP `destructiveHint: true`)."
+	}
+	return "Access: only adds (MCP `destructiveHint: false`)."
 }

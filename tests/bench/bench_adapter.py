@@ -120,7 +120,12 @@ def bench_websockets_sync(sc: Sidecar, n: int) -> Row:
 
         def call() -> str:
             frame = json.dumps(
-                {"jsonrpc": "2.0", "id": next(ids), "method": "tools/call", "params": {"name": "add", "arguments": ARGS}}
+                {
+                    "jsonrpc": "2.0",
+                    "id": next(ids),
+                    "method": "tools/call",
+                    "params": {"name": "add", "arguments": ARGS},
+                }
             )
             ws.send(frame)
             return str(json.loads(ws.recv())["result"]["content"][0]["text"])
@@ -135,13 +140,16 @@ def bench_raw_floor(sc: Sidecar, n: int) -> Row:
         key = base64.b64encode(os.urandom(16)).decode()
         s.sendall(
             f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer {sc.token}\r\n\r\n".encode()
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Authorization: Bearer {sc.token}\r\n\r\n".encode()
         )
         head = b""
         while b"\r\n\r\n" not in head:
             head += s.recv(4096)
         assert head.startswith(b"HTTP/1.1 101"), head[:40]
-        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": ARGS}}).encode()
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": ARGS}}
+        ).encode()
         assert len(body) < 126
         frame = bytes([0x81, 0x80 | len(body)]) + b"\0\0\0\0" + body  # an all-zero mask
 
@@ -227,8 +235,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=5000, help="measured calls per row (default 5000)")
     parser.add_argument("--json", type=pathlib.Path, help="also write the rows as JSON here")
-    parser.add_argument("--threads-only", action="store_true",
-                        help="only the thread-scaling rows: 1 thread, shared by 8, pool of 8")
+    parser.add_argument(
+        "--threads-only", action="store_true", help="only the thread-scaling rows: 1 thread, shared by 8, pool of 8"
+    )
     parser.add_argument("--sidecar-log-level", default="warn", help="the sidecar's --log-level (default warn)")
     ns = parser.parse_args()
     n = ns.calls
@@ -250,9 +259,13 @@ def main() -> int:
             ]
             peer = rows[1]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"sidecar --log-level {ns.sidecar_log_level}; {n} calls per row; load average {load:.1f} "
-          f"on {os.cpu_count()} CPUs; peer: {peer.name}")
-    print(f"{'':36} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}")
+    print(
+        f"sidecar --log-level {ns.sidecar_log_level}; {n} calls per row; load average {load:.1f} "
+        f"on {os.cpu_count()} CPUs; peer: {peer.name}"
+    )
+    print(
+        f"{'':36} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}"
+    )
     for r in rows:
         print(
             f"{r.name:36} {r.calls:7d} {r.p50_us:9.1f} {r.p99_us:9.1f} {r.calls_per_s:9.0f} "
@@ -263,17 +276,21 @@ def main() -> int:
     pool = next(r for r in rows if r.name.endswith("(peer)") and "per thread" in r.name)
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
     ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
-    print(f"target {THREADS} threads sharing a Client: calls/s >= {TARGET_THREADS_CPS_RATIO:.1f}x and "
-          f"p50 <= {TARGET_THREADS_P50_RATIO:.0f}x 1 thread: {cps_ratio:.2f}x calls/s, {p50_ratio:.2f}x p50 "
-          f"{'OK' if ok_threads else 'MISSED'} (pool of {THREADS} connections: "
-          f"{pool.calls_per_s / one.calls_per_s:.2f}x calls/s, {pool.p50_us / one.p50_us:.2f}x p50)")
+    print(
+        f"target {THREADS} threads sharing a Client: calls/s >= {TARGET_THREADS_CPS_RATIO:.1f}x and "
+        f"p50 <= {TARGET_THREADS_P50_RATIO:.0f}x 1 thread: {cps_ratio:.2f}x calls/s, {p50_ratio:.2f}x p50 "
+        f"{'OK' if ok_threads else 'MISSED'} (pool of {THREADS} connections: "
+        f"{pool.calls_per_s / one.calls_per_s:.2f}x calls/s, {pool.p50_us / one.p50_us:.2f}x p50)"
+    )
     if not ns.threads_only:
         sync, async64 = rows[3], rows[7]
         ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
         ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
         print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")
-        print(f"target async(64) >= {TARGET_ASYNC64_CPS:.0f} calls/s: {async64.calls_per_s:.0f} "
-              f"{'OK' if ok_async else 'MISSED'}")
+        print(
+            f"target async(64) >= {TARGET_ASYNC64_CPS:.0f} calls/s: {async64.calls_per_s:.0f} "
+            f"{'OK' if ok_async else 'MISSED'}"
+        )
     if ns.json:
         ns.json.parent.mkdir(parents=True, exist_ok=True)
         ns.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))

@@ -125,10 +125,10 @@ class Office:
             try:
                 self.ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
                 break
-            except NoConnectException:
+            except NoConnectException as exc:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.close()
-                    raise RuntimeError("soffice did not accept a connection")
+                    raise RuntimeError("soffice did not accept a connection") from exc
                 time.sleep(0.2)
         self.desktop = self.ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", self.ctx)
 

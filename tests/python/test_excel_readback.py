@@ -331,7 +331,7 @@ def test_read_excel_matches_openpyxl_on_varied_cells(sidecar_bin: pathlib.Path, 
         )
     ]
     assert len(got["values"]) == len(want)
-    for got_row, want_row in zip(got["values"], want):
+    for got_row, want_row in zip(got["values"], want, strict=True):
         # openpyxl reads an empty string cell back as None; so may we.
         assert [None if v == "" else v for v in got_row] == [None if v == "" else v for v in want_row]
     assert got["values"][1][0] in (2**53, 2**53 + 1) and got["values"][2][2] == "bold part"

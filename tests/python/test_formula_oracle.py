@@ -21,7 +21,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "oracle"))
 
-import oracle
+import oracle  # noqa: E402 - importable once tests/oracle is on sys.path
 
 # BOOK is the workbook's name inside each case's workspace.
 BOOK = "book.xlsx"

@@ -10,13 +10,13 @@ import json
 import pathlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamablehttp_client
 from mcp.shared.session import RequestResponder
-
 from mcp_doors import Logs, http_sidecar, stdio_args
 
 # streamablehttp_client is the name the issue asks for; 1.x deprecates it for

@@ -11,7 +11,6 @@ import pathlib
 import anyio
 import mcp_types as types
 from mcp import Client
-
 from mcp_doors import Logs, http_sidecar
 
 CALL_TIMEOUT_S = 15.0

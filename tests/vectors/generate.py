@@ -32,8 +32,9 @@ import json
 import random
 import struct
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, List, Tuple
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors" / "encode.json"
@@ -46,8 +47,8 @@ GOLDEN_GLOBS = ("errorsjson/testdata/*.golden", "registry/testdata/*.golden")
 #   ["struct", [name, [[json_key, typed]...]]]  -- a Go struct the test knows
 #   ["bytes", "<hex>"]  -- a Go string holding these bytes, possibly not
 #                          UTF-8; Python sees bytes.decode("utf-8", "replace")
-Typed = List[Any]
-Case = Tuple[str, Any, Typed]
+Typed = list[Any]
+Case = tuple[str, Any, Typed]
 
 
 def typed(v: Any) -> Typed:
@@ -76,7 +77,7 @@ class GoStruct:
     omitempty fields are simply absent).
     """
 
-    def __init__(self, name: str, pairs: List[Tuple[str, Any]]) -> None:
+    def __init__(self, name: str, pairs: list[tuple[str, Any]]) -> None:
         self.name = name
         self.pairs = pairs
 
@@ -125,8 +126,8 @@ def typed_any(v: Any) -> Typed:
     return typed(v)
 
 
-def string_cases() -> List[Tuple[str, Any]]:
-    out: List[Tuple[str, Any]] = []
+def string_cases() -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
     for c in range(0x20):
         out.append((f"control U+{c:04X}", f"a{chr(c)}b"))
     out.append(("all controls", "".join(chr(c) for c in range(0x20))))
@@ -175,7 +176,7 @@ def string_cases() -> List[Tuple[str, Any]]:
     return out
 
 
-def float_cases() -> List[Tuple[str, Any]]:
+def float_cases() -> list[tuple[str, Any]]:
     named = {
         "zero": 0.0,
         "negative zero": -0.0,
@@ -220,7 +221,7 @@ def float_cases() -> List[Tuple[str, Any]]:
         "-1e-05": -1e-05,
         "-1e16": -1e16,
     }
-    out: List[Tuple[str, Any]] = list(named.items())
+    out: list[tuple[str, Any]] = list(named.items())
     rng = random.Random(1729)
     count = 0
     while count < 40:
@@ -236,7 +237,7 @@ def float_cases() -> List[Tuple[str, Any]]:
     return out
 
 
-def int_cases() -> List[Tuple[str, Any]]:
+def int_cases() -> list[tuple[str, Any]]:
     return [
         ("int zero", 0),
         ("int one", 1),
@@ -260,7 +261,7 @@ def int_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def nesting_cases() -> List[Tuple[str, Any]]:
+def nesting_cases() -> list[tuple[str, Any]]:
     def deep_list(n: int) -> Any:
         v: Any = []
         for _ in range(n):
@@ -287,7 +288,7 @@ def nesting_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def object_cases() -> List[Tuple[str, Any]]:
+def object_cases() -> list[tuple[str, Any]]:
     return [
         ("null", None),
         ("true", True),
@@ -312,7 +313,7 @@ def object_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def struct_cases() -> List[Tuple[str, Any]]:
+def struct_cases() -> list[tuple[str, Any]]:
     err = GoStruct("ErrorPayload", [
         ("status", "error"), ("error_code", "TOOL_EXECUTION_ERROR"), ("tool", "写入"),
         ("exception", "FileNotFoundError"), ("message", "open 表.xlsx: no such file"),
@@ -340,7 +341,7 @@ def struct_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def invalid_utf8_cases() -> List[Tuple[str, Any]]:
+def invalid_utf8_cases() -> list[tuple[str, Any]]:
     """Go strings that are not UTF-8: every kind of ill-formed subpart."""
     named = {
         "lone 0xFF": b"a\xffb",
@@ -360,17 +361,17 @@ def invalid_utf8_cases() -> List[Tuple[str, Any]]:
         "invalid between escapes": b"\"\xff\n\xe4\xb8\\",
         "invalid around valid CJK": b"\xff\xe4\xb8\xad\xe6\x96",
     }
-    out: List[Tuple[str, Any]] = [(k, GoBytes(v)) for k, v in named.items()]
+    out: list[tuple[str, Any]] = [(k, GoBytes(v)) for k, v in named.items()]
     out.append(("object key and value not UTF-8", {"k": GoBytes(b"\xe4\xb8"), "list": [GoBytes(b"\xc3"), "ok"]}))
     return out
 
 
-def build_cases() -> List[dict]:
-    groups: List[Callable[[], List[Tuple[str, Any]]]] = [
+def build_cases() -> list[dict]:
+    groups: list[Callable[[], list[tuple[str, Any]]]] = [
         string_cases, float_cases, int_cases, nesting_cases, object_cases, struct_cases,
         invalid_utf8_cases,
     ]
-    cases: List[dict] = []
+    cases: list[dict] = []
     seen = set()
     for group in groups:
         for name, value in group():
@@ -422,9 +423,9 @@ def check_golden(path: Path) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return f"not UTF-8: {exc}"
-    duplicates: List[str] = []
+    duplicates: list[str] = []
 
-    def pairs(items: List[Tuple[str, Any]]) -> dict:
+    def pairs(items: list[tuple[str, Any]]) -> dict:
         out: dict = {}
         for k, v in items:
             if k in out:

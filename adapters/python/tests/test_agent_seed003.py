@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 import pytest
+from agent_asserts import tool_results
 
 from registry_sidecar import SidecarConnectionError, ToolNotAllowedError
 from registry_sidecar.agent import (
@@ -31,8 +32,6 @@ from registry_sidecar.agent import (
     normalize_tool_result,
 )
 from registry_sidecar.agent.testing import InMemoryJobRepository, InProcessToolRegistry, ScriptedLLM
-
-from agent_asserts import tool_results
 
 LOGGER = "test.agent.seed003"
 SECRET = "s3cret-argument-value"

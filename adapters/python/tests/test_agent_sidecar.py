@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from agent_asserts import assert_critical, tool_results
 
 from registry_sidecar import Sidecar, ToolRegistry
 from registry_sidecar.agent import (
@@ -28,8 +29,6 @@ from registry_sidecar.agent import (
     ToolCall,
 )
 from registry_sidecar.agent.testing import InMemoryJobRepository, ScriptedLLM
-
-from agent_asserts import assert_critical, tool_results
 
 FATAL_ARGS = {"exception": "OSError", "message": "disk on fire", "cause": "sector 7 unreadable",
               "fatal": True}

@@ -79,14 +79,21 @@ CASES: list[tuple[str, Callable[[], BaseException], dict[str, Any]]] = [
     (
         "control-characters",
         lambda: ValueError('nul\x00 bell\x07 bs\x08 tab\t nl\n ff\x0c cr\r esc\x1b us\x1f del\x7f q" bs\\ /'),
-        {"exception": "ValueError", "message": 'nul\x00 bell\x07 bs\x08 tab\t nl\n ff\x0c cr\r esc\x1b us\x1f del\x7f q" bs\\ /'},
+        {
+            "exception": "ValueError",
+            "message": 'nul\x00 bell\x07 bs\x08 tab\t nl\n ff\x0c cr\r esc\x1b us\x1f del\x7f q" bs\\ /',
+        },
     ),
     (
         "line-separators",
         lambda: ValueError("ls\u2028ps\u2029nbsp\u00a0bom\ufeff"),
         {"exception": "ValueError", "message": "ls\u2028ps\u2029nbsp\u00a0bom\ufeff"},
     ),
-    ("custom-name", lambda: type("WorkbookLockedError", (Exception,), {})("锁定"), {"exception": "WorkbookLockedError", "message": "锁定"}),
+    (
+        "custom-name",
+        lambda: type("WorkbookLockedError", (Exception,), {})("锁定"),
+        {"exception": "WorkbookLockedError", "message": "锁定"},
+    ),
     ("fatal", lambda: _Fatal("corrupt"), {"exception": "_Fatal", "message": "corrupt", "fatal": True}),
 ]
 
@@ -101,7 +108,11 @@ def reference() -> ReferenceRegistry:
 
 @pytest.mark.parametrize(("case_id", "make", "go_args"), CASES, ids=[c[0] for c in CASES])
 def test_execution_error_payloads_are_byte_identical(
-    client: Client, reference: ReferenceRegistry, case_id: str, make: Callable[[], BaseException], go_args: dict[str, Any]
+    client: Client,
+    reference: ReferenceRegistry,
+    case_id: str,
+    make: Callable[[], BaseException],
+    go_args: dict[str, Any],
 ) -> None:
     want = reference.call_tool(case_id, {}).replace(f'"tool": {json.dumps(case_id)}', '"tool": "fail"', 1)
     got = client.call_tool("fail", go_args)
@@ -119,7 +130,12 @@ def test_fallback_payload_is_byte_identical(client: Client) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [{"表": "值", "emoji": "😀", "ctl": "\x01\n"}, [1, -2, 3.5, 1e-05, 1e16, -0.0, None, True], "\u2028", 12345678901234567890],
+    [
+        {"表": "值", "emoji": "😀", "ctl": "\x01\n"},
+        [1, -2, 3.5, 1e-05, 1e16, -0.0, None, True],
+        "\u2028",
+        12345678901234567890,
+    ],
 )
 def test_success_payload_is_byte_identical(client: Client, value: Any) -> None:
     ref = ReferenceRegistry()
@@ -162,7 +178,12 @@ def test_validation_payload_is_byte_identical(client: Client, args: dict[str, An
 def test_not_found_and_not_allowed_raise_like_the_reference(client: Client, reference: ReferenceRegistry) -> None:
     facade = ToolRegistry(client)
     pairs: list[tuple[Callable[[], str], Callable[[], str], type[Exception], type[Exception]]] = [
-        (lambda: reference.call_tool("nope", {}), lambda: facade.call_tool("nope", {}), ToolNotFoundError, SidecarNotFound),
+        (
+            lambda: reference.call_tool("nope", {}),
+            lambda: facade.call_tool("nope", {}),
+            ToolNotFoundError,
+            SidecarNotFound,
+        ),
         (
             lambda: reference.call_tool("ValueError", {}, tool_scope=["x"]),
             lambda: facade.call_tool("fail", {}, tool_scope=["x"]),
@@ -181,4 +202,6 @@ def test_not_found_and_not_allowed_raise_like_the_reference(client: Client, refe
 def test_empty_cause_text_is_kept(client: Client) -> None:
     ref = ReferenceRegistry()
     ref.register("fail", _raiser(lambda: _chain(ValueError("m"), KeyError())))
-    assert client.call_tool("fail", {"exception": "ValueError", "message": "m", "cause": ""}).text == ref.call_tool("fail", {})
+    assert client.call_tool("fail", {"exception": "ValueError", "message": "m", "cause": ""}).text == ref.call_tool(
+        "fail", {}
+    )

@@ -22,7 +22,9 @@ def test_readme_example_runs(sidecar_binary: pathlib.Path, tmp_path: pathlib.Pat
     assert len(code.strip().splitlines()) <= 10
     (tmp_path / "workspace").mkdir()
     env = {**os.environ, "REGISTRY_SIDECAR_BIN": str(sidecar_binary)}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert "write_cells" in lines[0]
@@ -47,9 +49,16 @@ def guide_examples() -> list[tuple[str, str]]:
 
 def test_porting_guide_has_one_example_per_seed_scenario() -> None:
     text = README.read_text(encoding="utf-8")
-    guide = text[text.index("## Porting a TypeScript executor"):]
-    for name in ("executeJob", "criticalToolFailureInfo", "lastFailureSummary", "ToolError", "DomainError",
-                 "isRecoverable", "history entries"):
+    guide = text[text.index("## Porting a TypeScript executor") :]
+    for name in (
+        "executeJob",
+        "criticalToolFailureInfo",
+        "lastFailureSummary",
+        "ToolError",
+        "DomainError",
+        "isRecoverable",
+        "history entries",
+    ):
         assert name in guide, name
     for scenario in ("**3a.", "**3b.", "**3c.", "**003. Fallback routing", "**003. Legacy failures"):
         assert scenario in guide, scenario
@@ -62,6 +71,8 @@ def test_porting_guide_example_runs(code: str, want: str, sidecar_binary: pathli
     what the README shows after it."""
     (tmp_path / "workspace").mkdir()
     env = {**os.environ, "REGISTRY_SIDECAR_BIN": str(sidecar_binary)}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout == want

@@ -142,8 +142,9 @@ func (e Shift) Formula(formula, host string) (string, bool) {
 	})
 }
 
-// Area moves one A1 area on the edited sheet (a merged range, a table):
-// ok is false when all its cells are deleted.
+// Area moves one A1 area on the edited sheet (a cell, a rule's range): ok
+// is false when all its cells are deleted; an area left with one cell is
+// written as that cell.
 func (e Shift) Area(ref string) (string, bool) {
 	a, ok := parseArea(ref)
 	if !ok {
@@ -152,6 +153,9 @@ func (e Shift) Area(ref string) (string, bool) {
 	moved, ok := e.moveArea(a)
 	if !ok {
 		return "", false
+	}
+	if moved.kind == kindCells && moved.c1.n == moved.c2.n && moved.r1.n == moved.r2.n {
+		moved.single = true // an area shrunk to one cell is written as that cell
 	}
 	return moved.String(), true
 }

@@ -87,7 +87,7 @@ func TestShiftLeavesUntokenizableAlone(t *testing.T) {
 
 func TestShiftSqrefAndArea(t *testing.T) {
 	e := Shift{Sheet: "S", Axis: Rows, At: 3, Count: 2, Delete: true}
-	assert.Equal(t, "A1:B2 C3 D2:D4", e.Sqref("A1:B2 C3:C4 C5 D2:D6"))
+	assert.Equal(t, "A1:B2 C3 D2:D4 E3", e.Sqref("A1:B2 C3:C4 C5 D2:D6 E4:E5"))
 	assert.Equal(t, "", e.Sqref("A3:Z4"))
 	a, ok := e.Area("A2:C8")
 	assert.True(t, ok)

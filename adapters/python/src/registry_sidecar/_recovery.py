@@ -209,7 +209,8 @@ class ClientCore:
         if timeout is None:
             timeout = self.call_timeout
         rid = next(self._ids)
-        return rid, encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress), timeout
+        frame = encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress)
+        return rid, frame, timeout
 
     # -- recovery decisions -------------------------------------------------
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from ._asyncconn import Conn, Lost
 from ._recovery import (
     DEFAULT_MAX_SIZE,
     DEFAULT_OPEN_TIMEOUT,
@@ -32,7 +33,6 @@ from ._rpc import (
     timed_out,
     unavailable,
 )
-from ._asyncconn import Conn, Lost
 from ._wire import Wire
 from .errors import SidecarConnectionError, SidecarError
 
@@ -151,7 +151,9 @@ class AsyncClient(ClientCore):
             raise SidecarConnectionError(f"MCP initialize with {self.url} failed: {exc}") from exc
         except TimeoutError as exc:
             await self._discard(conn)
-            raise SidecarConnectionError(f"cannot connect to {self.url}: no answer within {self.open_timeout:g} s") from exc
+            raise SidecarConnectionError(
+                f"cannot connect to {self.url}: no answer within {self.open_timeout:g} s"
+            ) from exc
         except OSError as exc:
             await self._discard(conn)
             raise SidecarConnectionError(f"cannot connect to {self.url}: {exc}") from exc

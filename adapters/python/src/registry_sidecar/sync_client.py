@@ -111,7 +111,11 @@ class Client(ClientCore):
 
     def _open(self) -> None:
         conn = SyncConn.open(
-            self._dial_url(), token=self.token, max_size=self.max_size, timeout=self.open_timeout, dispatch=self._dispatch
+            self._dial_url(),
+            token=self.token,
+            max_size=self.max_size,
+            timeout=self.open_timeout,
+            dispatch=self._dispatch,
         )
         try:
             server_info = result_of(self._roundtrip(conn, "initialize", initialize_params(), self.open_timeout))
@@ -179,7 +183,9 @@ class Client(ClientCore):
 
     # -- requests ---------------------------------------------------------
 
-    def _roundtrip(self, conn: SyncConn, method: str, params: Mapping[str, Any], timeout: float | None) -> dict[str, Any]:
+    def _roundtrip(
+        self, conn: SyncConn, method: str, params: Mapping[str, Any], timeout: float | None
+    ) -> dict[str, Any]:
         rid, frame = self._request_frame(method, params)
         waiter = Waiter(None)
         conn.pending[rid] = waiter

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import ToolNotAllowedError, ToolNotFoundError
+
 # The error codes live in one table (payloads); re-exported for callers of this module.
 from ..payloads import CODE_CANCELLED as CODE_CANCELLED
 from ..payloads import CODE_EXECUTION as CODE_EXECUTION

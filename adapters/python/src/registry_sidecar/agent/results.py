@@ -103,8 +103,9 @@ def result_text(tool: str, raw: object) -> str:
 
     >>> result_text("t", [1, "a"])
     '[1, "a"]'
-    >>> print(result_text("t", None))
-    {"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "t", "exception": "ToolError", "message": "Tool 't' returned no result."}
+    >>> payload = json.loads(result_text("t", None))
+    >>> payload["error_code"], payload["exception"], payload["message"]
+    ('TOOL_EXECUTION_ERROR', 'ToolError', "Tool 't' returned no result.")
     """
     if isinstance(raw, str):
         return raw
@@ -128,9 +129,7 @@ def ok_result(tool: str, text: str = "", **fields: Any) -> dict[str, Any]:
     return _build(tool, fields, ok=True, kind="success", text=text, error=None)
 
 
-def err_result(
-    tool: str, error: str | BaseException, text: str | None = None, **fields: Any
-) -> dict[str, Any]:
+def err_result(tool: str, error: str | BaseException, text: str | None = None, **fields: Any) -> dict[str, Any]:
     """Return a normalized final-error result for tool.
 
     error is an error code (``"TOOL_EXECUTION_ERROR"``) or an exception, whose
@@ -150,9 +149,7 @@ def err_result(
     if code == FALLBACK_REQUIRED:
         raise ValueError("a fallback request is not a final error; use fallback_result")
     body = dict(fields)
-    return _build(
-        tool, body, ok=False, kind="error", text=default_text if text is None else text, error=code
-    )
+    return _build(tool, body, ok=False, kind="error", text=default_text if text is None else text, error=code)
 
 
 def fallback_result(
@@ -193,7 +190,11 @@ def _normalize_mapping(tool: str, raw: Mapping[Any, Any]) -> dict[str, Any]:
     if is_fallback(body):
         body["use_fallback"] = True
         return _build(
-            tool, body, ok=False, kind="fallback", text=text,
+            tool,
+            body,
+            ok=False,
+            kind="fallback",
+            text=text,
             error=FALLBACK_REQUIRED if error is None else error,
         )
     ok = _decide_ok(body, error)

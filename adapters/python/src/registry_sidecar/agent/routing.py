@@ -54,7 +54,6 @@ from .protocols import LegacyHandler, ToolRouterService, ToolService, resolve, r
 from .results import HANDLER_NOT_FOUND, fallback_result, normalize_tool_result, result_text
 
 
-
 class Route(str, enum.Enum):
     """Route is where a routed call's answer came from."""
 
