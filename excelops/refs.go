@@ -335,5 +335,6 @@ func (b *book) editRefs(rw refRewrite, skip string, edit func() error) error {
 		return err
 	}
 	b.rewriteCharts(rw)
+	b.redeclareChartPrefix()
 	return nil
 }

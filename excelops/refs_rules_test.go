@@ -83,3 +83,11 @@ func TestRulesFollowEdits(t *testing.T) {
 	assert.Equal(t, map[string]string{"C2": "$B2>$E$6"}, cf)
 	assert.Equal(t, map[string]string{"D2": "'All Lists'!$A$1:$A$2"}, dv)
 }
+
+func TestDeclareChartPrefix(t *testing.T) {
+	lost := `<xdr:graphicFrame><a:graphic><a:graphicData uri="u"><c:chart r:id="rId1" /></a:graphicData></a:graphic></xdr:graphicFrame>`
+	assert.Contains(t, declareChartPrefix(lost), `<c:chart xmlns:c="`+chartNS+`" r:id="rId1" />`)
+	kept := `<c:chart xmlns:c="` + chartNS + `" r:id="rId1"/>`
+	assert.Equal(t, kept, declareChartPrefix(kept))
+	assert.Equal(t, "<xdr:pic/>", declareChartPrefix("<xdr:pic/>"))
+}
