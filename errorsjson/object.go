@@ -1,5 +1,7 @@
 package errorsjson
 
+import "fmt"
+
 // Field is one key/value pair of an ordered JSON object.
 type Field struct {
 	Key   string
@@ -40,4 +42,20 @@ func (o Object) Delete(key string) Object {
 		}
 	}
 	return o
+}
+
+// UnmarshalJSON decodes a JSON object keeping its key order, with the value
+// types of DecodeOrdered, so a payload holding an Object (say,
+// ValidationPayload) also decodes with encoding/json.
+func (o *Object) UnmarshalJSON(data []byte) error {
+	v, err := DecodeOrdered(data)
+	if err != nil {
+		return err
+	}
+	obj, ok := v.(Object)
+	if !ok {
+		return fmt.Errorf("%w: want a JSON object", ErrSyntax)
+	}
+	*o = obj
+	return nil
 }

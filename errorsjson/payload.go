@@ -67,11 +67,13 @@ func Execution(tool string, err error) ErrorPayload {
 
 // NotFound is the payload for a call to a tool that is not registered.
 func NotFound(tool string) ErrorPayload {
+	//lint:ignore ST1005 the message is the Python exception's text, quoted verbatim
 	return newError(CodeNotFound, tool, "ToolNotFoundError", fmt.Errorf("Tool '%s' not found.", tool))
 }
 
 // NotAllowed is the payload for a call outside the caller's tool scope.
 func NotAllowed(tool string) ErrorPayload {
+	//lint:ignore ST1005 the message is the Python exception's text, quoted verbatim
 	return newError(CodeNotAllowed, tool, "ToolNotAllowedError", fmt.Errorf("Tool '%s' is not in the allowed tool scope.", tool))
 }
 
@@ -97,9 +99,10 @@ func Unavailable(tool string, err error) ErrorPayload {
 	return newError(CodeUnavailable, tool, "ConnectionError", err)
 }
 
-// ValidationMessage is the fixed message of argument-validation payloads,
-// the one excelmanus sends.
-const ValidationMessage = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
+// ValidationMessage is the message Validation puts in argument-validation
+// payloads: excelmanus's text for a schema mismatch. The registry sets the
+// message of its payloads from its message profile.
+const ValidationMessage = "工具参数与 schema 不匹配，请修正后重试。"
 
 // ValidationPayload is the argument-validation error payload.
 type ValidationPayload struct {
@@ -112,6 +115,12 @@ type ValidationPayload struct {
 	RequiredFields []string `json:"required_fields"`
 	AcceptedFields []string `json:"accepted_fields"`
 	ProvidedFields []string `json:"provided_fields"`
+	// NestedAcceptedFields maps the path of each nested object holding
+	// keys its schema does not declare to the keys it accepts (sorted), so
+	// a model that guessed a nested key learns the right ones. It is an
+	// extension of excelmanus's shape, present only in that case (absent
+	// otherwise, so every other payload stays byte-identical).
+	NestedAcceptedFields Object `json:"nested_accepted_fields,omitempty"`
 }
 
 // FallbackPayload asks the agent to route the call elsewhere (DESIGN §7).

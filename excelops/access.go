@@ -9,6 +9,10 @@ import (
 type mutateOpts struct {
 	create createMode // whether a missing file becomes a new workbook
 	icon   bool       // hold the icon-set lock from mutation through save
+	// sameValues: the edit changes no cell value, formula or reference
+	// (styles, widths, rules, charts, a new empty sheet), so cached formula
+	// values stay as they are (see refreshFormulaValues).
+	sameValues bool
 }
 
 // mutate runs fn on the workbook at filePath under the file's exclusive lock
@@ -79,6 +83,13 @@ func (s *Service) mutateOnce(ctx context.Context, path string, o mutateOpts, fn 
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if !o.sameValues {
+		edits := b.edits
+		b.edits = nil
+		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas, edits); err != nil {
+			return nil, err
+		}
 	}
 	if err := b.save(ctx); err != nil {
 		return nil, err

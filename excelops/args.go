@@ -41,32 +41,41 @@ func (r cellRange) String() string {
 // cells is the number of cells in r.
 func (r cellRange) cells() int64 { return int64(r.c2-r.c1+1) * int64(r.r2-r.r1+1) }
 
-// parseCell parses "B7" (also "$B$7").
+// parseCell parses "B7" (also "$B$7"); the error says what is accepted,
+// or which edge of Excel's grid the cell is past.
 func parseCell(ref string) (col, row int, err error) {
-	clean := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(ref), "$", ""))
-	col, row, err = excelize.CellNameToCoordinates(clean)
-	if err != nil {
-		return 0, 0, newError(KindInvalidArgument, fmt.Sprintf("invalid cell reference %q", ref), err)
+	col, row, problem, syntax := cellCoords(ref)
+	switch {
+	case syntax:
+		return 0, 0, invalid("invalid cell reference %q: %s", ref, rangeForms)
+	case problem != "":
+		return 0, 0, invalid("cell %q %s", ref, problem)
 	}
 	return col, row, nil
 }
 
-// parseRange parses "A1:C3" or "A1" into a normalised rectangle.
+// parseRange parses "A1:C3" or "A1" into a normalised rectangle; the error
+// says which forms are accepted, or which edge of the grid a corner is past.
 func parseRange(ref string) (cellRange, error) {
 	parts := strings.Split(ref, ":")
 	if len(parts) > 2 {
-		return cellRange{}, invalid("invalid cell range %q", ref)
+		return cellRange{}, invalid("invalid cell range %q: %s", ref, rangeForms)
 	}
-	c1, r1, err := parseCell(parts[0])
-	if err != nil {
-		return cellRange{}, newError(KindInvalidArgument, fmt.Sprintf("invalid cell range %q", ref), err)
-	}
-	c2, r2 := c1, r1
-	if len(parts) == 2 {
-		if c2, r2, err = parseCell(parts[1]); err != nil {
-			return cellRange{}, newError(KindInvalidArgument, fmt.Sprintf("invalid cell range %q", ref), err)
+	var corners [2][2]int
+	for i, p := range parts {
+		col, row, problem, syntax := cellCoords(p)
+		switch {
+		case syntax:
+			return cellRange{}, invalid("invalid cell range %q: %s%s", ref, rangeForms, wholeLineHint(parts))
+		case problem != "":
+			return cellRange{}, invalid("invalid cell range %q: cell %q %s", ref, strings.TrimSpace(p), problem)
 		}
+		corners[i] = [2]int{col, row}
 	}
+	if len(parts) == 1 {
+		corners[1] = corners[0]
+	}
+	c1, r1, c2, r2 := corners[0][0], corners[0][1], corners[1][0], corners[1][1]
 	if c1 > c2 {
 		c1, c2 = c2, c1
 	}
@@ -171,7 +180,7 @@ func setCell(f *excelize.File, sheet string, col, row int, v any) error {
 	}
 	ref := cellName(col, row)
 	if formula != "" {
-		if err := f.SetCellFormula(sheet, ref, formula); err != nil {
+		if err := f.SetCellFormula(sheet, ref, withFilePrefixes(formula)); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
 		}
 		return nil

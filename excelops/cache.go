@@ -61,11 +61,15 @@ func statID(path string) (fileID, bool) {
 // unzippedSize sums the uncompressed sizes of the parts of the package at
 // path; only the zip's central directory is read.
 func unzippedSize(path string) (int64, error) {
-	zr, err := zip.OpenReader(path)
+	fh, st, err := openRegular(path) // never blocks on a FIFO swapped in
 	if err != nil {
 		return 0, err
 	}
-	defer zr.Close()
+	defer fh.Close()
+	zr, err := zip.NewReader(fh, st.Size())
+	if err != nil {
+		return 0, err
+	}
 	var total uint64
 	for _, f := range zr.File {
 		total += f.UncompressedSize64
@@ -196,7 +200,7 @@ func (c *bookCache) close() error {
 }
 
 // stats reports how many books the cache holds and their estimated bytes
-// (for tests).
+// (0, 0 for a nil cache).
 func (c *bookCache) stats() (int, int64) {
 	if c == nil {
 		return 0, 0

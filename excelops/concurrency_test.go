@@ -191,7 +191,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 				res := e.reg.CallTool(context.Background(), "write_cells",
 					[]byte(fmt.Sprintf(`{"file_path": %q, "cell": %q, "value": "w%d-%d"}`, file, cell, w, i)))
 				assert.False(t, res.IsError, res.Text)
-				// A full read (cached) and a streaming read of what was just written.
+				// A style read and a value read (both streamed) of what was just written.
 				res = e.reg.CallTool(context.Background(), "read_cell_styles",
 					[]byte(fmt.Sprintf(`{"file_path": %q, "cell_range": %q}`, file, cell)))
 				assert.False(t, res.IsError, res.Text)

@@ -27,12 +27,45 @@
 //   - Reads stream the sheet XML through one byte-level layer
 //     (internal/sheetxml: a tokenizer and a row/cell walker, fuzzed),
 //     stop at the last requested row and report a truncated or broken sheet
-//     as damaged instead of returning fewer rows.
+//     as damaged instead of returning fewer rows; rows or cells out of
+//     order are reported as damage too, never read as an empty sheet.
+//   - Bounded by construction (bounds.go, page.go, styleread.go): only
+//     regular files are opened (lstat before, O_NONBLOCK open, fstat
+//     after: a FIFO, socket or device named .xlsx is refused at once); one
+//     cell's or shared string's inflated text is bounded while it streams
+//     (Limits.MaxCellTextBytes); the file, a sheet parse, the shared
+//     strings and a format's cells are checked against the per-call memory
+//     budget (Limits.CallMemoryBudget, sized for the machine) before they
+//     are allocated; read_cell_styles walks only the cells that exist.
+//   - Paging never skips: a read_excel page is sized to fit the registry's
+//     result cap (registry.ResultLimit, in code points), Limits.MaxReadCells
+//     and a share of the memory budget, so truncation never cuts it;
+//     rows_returned, has_more and next_offset describe exactly the rows in
+//     the payload. In summary mode offset counts the data rows below the
+//     header that hold cells; in range mode it counts rows from the range's
+//     first row (rows without cells are empty rows), and a page ends at the
+//     sheet's last row holding cells. Rows of ranges wider than 100 columns
+//     are as wide as the page's widest row.
 //   - Dates read like openpyxl (dates.go): a number whose style has a date
 //     or time format (openpyxl's builtin table and is_date_format) comes
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
 //     negative serials and serials past 9999 stay numbers.
+//   - Writes are told truthfully (tool_merge.go, names.go, excellimits.go,
+//     values.go): merge_cells refuses to clear cells other than the
+//     top-left that hold values or formulas unless discard_values is true
+//     (then it lists them), refuses to overlap an existing merge partly,
+//     and reports the range the sheet holds; a missing sheet or file is
+//     answered with the names that exist and the close matches ("did you
+//     mean"), and a tool creates a sheet only with create: true (write_cells
+//     creates a missing workbook unless its name is close to an existing
+//     one); text over 32,767 characters, formulas over 8,192 and cells past
+//     row 1,048,576 or column XFD are ValueErrors checked before anything
+//     is written; write_cells stores ISO-8601 dates, times and datetimes as
+//     Excel dates (openpyxl's formats, the cell's own date format kept),
+//     and keeps text as text with value_types "text" or a leading '.
+//   - Schemas: every property described, nested objects closed, fixed
+//     vocabularies as enums from vocab.go, the tables the code reads.
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
 //   - Parsed workbooks stay in memory between calls (WithCacheBudget,
@@ -50,4 +83,28 @@
 //     through the save, because excelize builds them from shared presets;
 //     a workbook that just got one is not kept in the cache (the new rule
 //     points into those presets).
+//
+// Two paths for edits (DESIGN §5a; newcomers start here):
+//   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
+//     format_cells and adjust_column_width on an existing worksheet stream
+//     that sheet's XML once through the shared tokenizer
+//     (internal/sheetxml), rebuild only the rows they touch, recompute
+//     <dimension>, add style records through excelize on the small parts
+//     (styles.xml), write strings inline (the shared string table is never
+//     rewritten), copy every other zip entry raw and deflate the sheet at
+//     flate level 1. Cost: one inflate + one deflate of one sheet; memory:
+//     the compressed file plus the compressed new sheet.
+//   - excelize (access.go mutate): everything else, and the cell edits the
+//     splice declines so that issue 9 and 14 semantics hold: a missing file
+//     or sheet (created), formulas written (validated, cached values,
+//     dependents recomputed), dates and forced text (styles), any write
+//     into a workbook that holds a formula (its cached values must be
+//     recomputed), a shared-formula master, out-of-order rows, prefixed
+//     XML, a shared string table bigger than one cell's text bound.
+//     WithSplice(false) (--splice=false) forces this path for comparisons.
+//   - Both paths hold the per-path lock and the cross-process lock file
+//     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check
+//     the file's identity right before the rename (one redo, then a
+//     KindConflict error), and save through internal/atomicfile (an
+//     unnamed O_TMPFILE temporary linked into place only when complete).
 package excelops

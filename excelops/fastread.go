@@ -26,6 +26,17 @@ type rowReader struct {
 	vals   []any
 	closed bool
 
+	// Bounds and order checks (readbounds.go): maxText bounds one cell's
+	// text; sheet names the sheet in errors; lastRow and lastCol are the
+	// previous row of the sheet and cell of the row in file order;
+	// stopAtRow asks walk to end (errStop) at the next row start, once
+	// that row's order is checked, so a read stops one row after its last.
+	maxText   int
+	sheet     string
+	lastRow   int
+	lastCol   int
+	stopAtRow bool
+
 	// dates says which styles are dates (nil: none are); date is whether
 	// the current cell has one.
 	dates *dateStyles
@@ -36,6 +47,11 @@ type rowReader struct {
 	encode bool
 	enc    []byte
 	next   int // cells (relative to c1) already in enc
+
+	// formulas is how formula cells come back (read_excel's formulas
+	// argument); shared holds the shared formulas seen so far, by si.
+	formulas formulaMode
+	shared   map[int]sharedFormula
 }
 
 // newRowReader returns a rowReader over the worksheet XML in r.
@@ -52,21 +68,22 @@ var errStop = errors.New("stop")
 
 // rows calls fn for every row from first to last (1-based, inclusive) that
 // holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
-// row goes). It stops reading after last. A sheet whose XML ends before
-// </sheetData> is reported as damaged, so a broken file never reads as a
-// shorter one.
-func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) { fn(row, rr.vals) })
+// row goes); fn returns false to end the walk early. It stops reading one
+// row after last (checking that row is in order). A sheet whose XML ends
+// before </sheetData> is reported as damaged, so a broken file never reads
+// as a shorter one; so are rows or cells out of order.
+func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
 }
 
 // rowsJSON is rows for exact ranges: fn gets each row's cells already
 // encoded as JSON array items (count of them in cells), no boxed values.
-func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int)) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) { fn(row, rr.enc, rr.next) })
+func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
+	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
 }
 
 // walkRows drives a rowReader over sheet from first to last.
-func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader)) error {
+func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader) bool) error {
 	if last < first {
 		return nil
 	}
@@ -87,7 +104,10 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	rr := newRowReader(rc, sst, c1, c2, encode, ds)
+	lim := b.svc.limits
+	rr := newRowReader(lim.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
+	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.formulas
+	rr.w.MaxText = rr.maxText
 	n := 0
 	err = rr.walk(func(row int, vals []any) error {
 		if n++; n%streamCheckEvery == 0 {
@@ -95,14 +115,14 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 				return err
 			}
 		}
-		if row > last {
-			return errStop
+		if row >= last {
+			// Stop at the next row start, once its order is checked.
+			rr.stopAtRow = true
 		}
-		if row >= first && (len(vals) > 0 || rr.next > 0) {
-			fn(row, rr)
-		}
-		if row == last {
-			return errStop
+		if row >= first && row <= last && (len(vals) > 0 || rr.next > 0) {
+			if !fn(row, rr) {
+				rr.stopAtRow = true
+			}
 		}
 		return nil
 	})
@@ -114,7 +134,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	case !rr.closed:
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.w.Row), nil)
 	}
-	return nil
+	return ctx.Err()
 }
 
 // walk reads the sheet and calls emit at the end of every row.
@@ -130,6 +150,12 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			return nil // rr.closed stays false: reported as damage
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
+		case err == nil:
+		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
+			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
+		case kindOf(err) != "":
+			return err // a bound (see runBound)
 		case err != nil:
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -138,6 +164,12 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if w.Row > maxSheetRows {
 				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
 			}
+			if err := rr.checkRowOrder(w.Row); err != nil {
+				return err
+			}
+			if rr.stopAtRow {
+				return errStop
+			}
 			rr.vals, rr.enc, rr.next = nil, rr.enc[:0], 0
 		case sheetxml.RowEnd:
 			if err := emit(w.Row, rr.vals); err != nil {
@@ -145,6 +177,9 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			}
 			rr.vals, rr.next = nil, 0
 		case sheetxml.CellDone:
+			if err := rr.checkCell(); err != nil {
+				return err
+			}
 			rr.typ = w.Cell.Type
 			rr.date = rr.dates != nil && rr.dates.isDateStyle(w.Cell.Style)
 			if err := rr.endCell(); err != nil {
@@ -160,19 +195,36 @@ const maxSheetRows = 1 << 20
 // endCell converts the finished cell's text by its type and stores it.
 func (rr *rowReader) endCell() error {
 	col := rr.w.Cell.Col
-	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.w.Cell.Value) == 0 && string(rr.typ) != "inlineStr" {
+	formula := rr.formula()
+	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.w.Cell.Value) == 0 && string(rr.typ) != "inlineStr" && formula == "" {
 		return nil
 	}
 	text := sheetxml.Unescape(rr.w.Cell.Value)
+	switch {
+	case formula != "" && rr.formulas == formulasBoth:
+		return rr.storeFormula(col, "="+formula, text, true)
+	case formula != "" && (rr.formulas == formulasText || len(text) == 0):
+		return rr.storeFormula(col, "="+formula, nil, false) // never a silent null
+	}
 	if rr.encode {
 		return rr.encodeCell(col-rr.c1, text)
 	}
+	v, err := rr.cellValue(col, text)
+	if err != nil {
+		return err
+	}
+	rr.put(col, v)
+	return nil
+}
+
+// cellValue converts a cell's text by its type (the boxed-values path).
+func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))
 		if err != nil || i < 0 || i >= len(rr.sst) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.w.Row), text), nil)
+			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.w.Row), text), nil)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e", "d":
@@ -186,6 +238,11 @@ func (rr *rowReader) endCell() error {
 			v = numberValue(text)
 		}
 	}
+	return v, nil
+}
+
+// put stores the boxed value of the cell in column col.
+func (rr *rowReader) put(col int, v any) {
 	idx := col - rr.c1
 	if rr.vals == nil && rr.c2 > 0 {
 		rr.vals = make([]any, 0, rr.c2-rr.c1+1)
@@ -194,7 +251,6 @@ func (rr *rowReader) endCell() error {
 		rr.vals = append(rr.vals, nil)
 	}
 	rr.vals[idx] = v
-	return nil
 }
 
 // numberValue parses a numeric cell like openpyxl: int unless it has a
@@ -219,8 +275,18 @@ func numberValue(text []byte) any {
 // encodeCell appends the cell at index idx (relative to c1) to the row's
 // JSON, with nulls for skipped columns.
 func (rr *rowReader) encodeCell(idx int, text []byte) error {
+	if !rr.pad(idx) {
+		return nil
+	}
+	return rr.appendValue(text)
+}
+
+// pad appends nulls for the columns skipped before index idx and the
+// separator; false when idx was already written (a repeated column: the
+// first one wins).
+func (rr *rowReader) pad(idx int) bool {
 	if idx < rr.next {
-		return nil // a repeated column: the first one wins
+		return false
 	}
 	for ; rr.next < idx; rr.next++ {
 		rr.enc = appendItem(rr.enc, rr.next, "null")
@@ -229,6 +295,11 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 		rr.enc = append(rr.enc, ", "...)
 	}
 	rr.next++
+	return true
+}
+
+// appendValue appends the JSON of the current cell's text, by its type.
+func (rr *rowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
 		i, err := strconv.Atoi(string(text))

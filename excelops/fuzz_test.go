@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -106,6 +107,67 @@ func FuzzOpenWorkbook(f *testing.F) {
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 1 || strings.HasPrefix(ents[0].Name(), ".~") {
 			t.Fatalf("workspace changed: %v", ents)
+		}
+	})
+}
+
+// FuzzParseRange: any text is a range, or an error saying which forms are
+// accepted or which edge of the grid it is past; a range renders back to
+// itself.
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"A1", "A1:C3", "$B$7", "A:A", "1:3", "XFD1048576", "XFE1", "A1048577", "a1:b2", "A0", "ZZZZ9", "A1:B2:C3", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := parseRange(s)
+		if err != nil {
+			msg := err.Error()
+			if !strings.Contains(msg, "invalid cell range") {
+				t.Fatalf("%q: %s", s, msg)
+			}
+			return
+		}
+		if r.c1 < 1 || r.r1 < 1 || r.c2 > lastCol || r.r2 > lastRow || r.c1 > r.c2 || r.r1 > r.r2 {
+			t.Fatalf("%q parsed to %+v", s, r)
+		}
+		back, err := parseRange(r.String())
+		if err != nil || back != r {
+			t.Fatalf("%q -> %s -> %+v, %v", s, r, back, err)
+		}
+	})
+}
+
+// FuzzISODate: a string write_cells takes for a date comes back, through
+// the serial it stores and the reader's conversion, as the same instant
+// (to the millisecond openpyxl keeps).
+func FuzzISODate(f *testing.F) {
+	for _, s := range []string{"2024-01-31", "13:45:00", "2024-01-31T13:45:30.5", "2024-01-31 08:00", "9:05", "1900-02-28", "1900-03-01", "9999-12-31T23:59:59.999", "24:00", "2024-02-30"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, date1904 bool) {
+		tm, kind := parseISODate(s)
+		if kind == notDate {
+			return
+		}
+		serial, ok := excelSerial(tm, kind, date1904)
+		if !ok {
+			return // before the epoch: stored as text
+		}
+		if !date1904 && kind != kindTime && tm.Before(time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC)) {
+			return // the 1900 leap-year bug's first two months read one day off, as in openpyxl
+		}
+		iso, ok := serialISO(serial, date1904)
+		if !ok {
+			t.Fatalf("%q: serial %v does not read back", s, serial)
+		}
+		back, _ := parseISODate(iso)
+		// Within the millisecond openpyxl rounds to (and one more for a
+		// time of day rounded up to midnight, which reads as a date).
+		if d := back.Sub(tm.Truncate(time.Microsecond)); d > time.Millisecond || d < -time.Millisecond {
+			if kind == kindTime && tm.Round(time.Millisecond).Day() != tm.Day() {
+				return
+			}
+			t.Fatalf("%q -> %v -> %q -> %v", s, serial, iso, back)
 		}
 	})
 }

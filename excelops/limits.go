@@ -26,6 +26,14 @@ type Limits struct {
 	MaxReadCells int
 	// MaxWriteCells caps the cells one write_cells call writes.
 	MaxWriteCells int
+	// CallMemoryBudget caps what one call may allocate (bytes, estimated
+	// before allocating): reading the file, parsing a sheet for editing,
+	// the shared string table, the cells a format or a read page holds.
+	// A call that would exceed it gets a MemoryError payload instead.
+	CallMemoryBudget int64
+	// MaxCellTextBytes caps the inflated text of one cell or shared
+	// string (bytes of XML text); a bigger one is reported, not loaded.
+	MaxCellTextBytes int64
 }
 
 // Default limits (see Limits for what each bounds).
@@ -46,6 +54,9 @@ const (
 	DefaultMaxReadCells = 4_000_000
 	// DefaultMaxWriteCells: one write_cells call writes at most 1M cells.
 	DefaultMaxWriteCells = 1_000_000
+	// DefaultMaxCellTextBytes: 1 MiB, 32 times Excel's 32,767 characters
+	// even at 8 bytes each (UTF-8 plus XML escapes).
+	DefaultMaxCellTextBytes = 1 << 20
 )
 
 // DefaultLimits returns the limits New uses unless WithLimits overrides them.
@@ -58,6 +69,8 @@ func DefaultLimits() Limits {
 		MaxCells:          DefaultMaxCells,
 		MaxReadCells:      DefaultMaxReadCells,
 		MaxWriteCells:     DefaultMaxWriteCells,
+		CallMemoryBudget:  DefaultCallMemoryBudget(),
+		MaxCellTextBytes:  DefaultMaxCellTextBytes,
 	}
 }
 
@@ -87,6 +100,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxWriteCells <= 0 {
 		l.MaxWriteCells = d.MaxWriteCells
+	}
+	if l.CallMemoryBudget <= 0 {
+		l.CallMemoryBudget = d.CallMemoryBudget
+	}
+	if l.MaxCellTextBytes <= 0 {
+		l.MaxCellTextBytes = d.MaxCellTextBytes
 	}
 	return l
 }

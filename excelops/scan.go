@@ -33,6 +33,7 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 		inRow          bool
 		lastCountedRow int
 	)
+	w.MaxText = int(lim.MaxCellTextBytes)
 	closeRow := func() {
 		if !inRow {
 			return
@@ -50,6 +51,12 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 	for {
 		ev, err := w.Next()
 		if err != nil {
+			if kindOf(err) != "" {
+				return ext, err // a bound (see runBound)
+			}
+			if errors.Is(err, sheetxml.ErrTextTooLong) {
+				return ext, lim.cellTextErr(fmt.Sprintf("cell %s", cellName(max(w.Cell.Col, 1), max(w.Cell.Row, 1))))
+			}
 			var rerr readError
 			if errors.As(err, &rerr) {
 				return ext, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)

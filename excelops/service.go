@@ -38,6 +38,8 @@ type Service struct {
 	// opens counts workbooks parsed by excelize (tests observe the cache
 	// through it).
 	opens atomic.Int64
+	// observer, when set, is told about every save (metrics).
+	observer Observer
 }
 
 // Option configures a Service.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -19,12 +20,17 @@ func (b *book) sharedStrings() ([]string, error) {
 		b.sst = []string{}
 		return b.sst, nil
 	}
+	lim := b.svc.limits
+	if err := lim.within("loading the shared strings", 2*int64(zf.UncompressedSize64)); err != nil {
+		return nil, err
+	}
 	rc, err := zf.Open()
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
-	dec := xml.NewDecoder(bufio.NewReaderSize(rc, sheetxml.BufferSize))
+	dec := xml.NewDecoder(bufio.NewReaderSize(lim.newRunBound(rc, "the shared strings"), sheetxml.BufferSize))
+	held := int64(0) // bytes the table holds so far
 	var (
 		out   []string
 		cur   []byte
@@ -38,6 +44,9 @@ func (b *book) sharedStrings() ([]string, error) {
 			break
 		}
 		if err != nil {
+			if kindOf(err) != "" {
+				return nil, err
+			}
 			return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 		}
 		switch t := tok.(type) {
@@ -53,6 +62,9 @@ func (b *book) sharedStrings() ([]string, error) {
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "si":
+				if held += int64(len(cur)) + stringHeaderBytes; held > lim.CallMemoryBudget/2 {
+					return nil, lim.within("loading the shared strings", held*2)
+				}
 				out = append(out, string(cur))
 				inSI = false
 			case "rPh":
@@ -62,10 +74,15 @@ func (b *book) sharedStrings() ([]string, error) {
 			}
 		case xml.CharData:
 			if inT {
-				cur = append(cur, t...)
+				if cur = append(cur, t...); int64(len(cur)) > lim.MaxCellTextBytes {
+					return nil, lim.cellTextErr(fmt.Sprintf("shared string %d", len(out)))
+				}
 			}
 		}
 	}
 	b.sst = out
 	return out, nil
 }
+
+// stringHeaderBytes is what one Go string costs beyond its bytes.
+const stringHeaderBytes = 16

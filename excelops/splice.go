@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
@@ -97,6 +98,23 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 		return nil, err
 	}
 	plan.MaxRow = min(s.limits.MaxRows, maxSheetRows)
+	plan.MaxCellText = s.limits.MaxCellTextBytes
+	// A shared string table bigger than one cell may be goes through the
+	// excelize path, which bounds every shared string while it streams.
+	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
+		return nil, errNoSplice
+	}
+	if plan.NoFormulas {
+		for _, other := range sb.index.sheets {
+			if other.part == part || !isWorksheetPart(other.part) {
+				continue
+			}
+			has, err := partHasFormula(ctx, findPart(sb.zr, other.part))
+			if err != nil || has {
+				return nil, errNoSplice
+			}
+		}
+	}
 	zf := findPart(sb.zr, part)
 	rc, err := zf.Open()
 	if err != nil {
@@ -106,9 +124,12 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
 	_ = rc.Close()
 	var rowErr *splice.RowLimitError
+	var textErr *splice.CellTextError
 	switch {
 	case errors.As(err, &rowErr):
 		return nil, limitErr(rowErr.Error())
+	case errors.As(err, &textErr):
+		return nil, s.limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", cellName(textErr.Col, textErr.Row), sheet))
 	case errors.Is(err, splice.ErrUnsupported):
 		s.log.WithFields(map[string]any{"file": sb.name(), "reason": err.Error()}).Debug("splice declined")
 		return nil, errNoSplice
@@ -137,6 +158,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	err = writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
 		return splice.WritePackage(w, sb.zr, parts)
 	})
+	s.observeSave(err)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +176,10 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, errNoSplice // missing, a link, a FIFO...: the excelize path says which
+	}
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, errNoSplice // missing, a link, unreadable: the excelize path says which
 	}
@@ -296,4 +321,30 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 // readers (auto_fit measures the sheet before the splice rewrites it).
 func (sb *spliceBook) streamBook() *book {
 	return &book{svc: sb.svc, path: sb.path, zr: sb.zr, index: sb.index, extents: map[string]*sheetExtent{}}
+}
+
+// partHasFormula reports whether the worksheet part zf holds a formula
+// cell (an <f> element); a part that cannot be read counts as having one.
+func partHasFormula(ctx context.Context, zf *zip.File) (bool, error) {
+	if zf == nil {
+		return false, nil
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return true, err
+	}
+	defer rc.Close()
+	z := sheetxml.New(readerWithContext(ctx, rc))
+	for {
+		t, err := z.Next()
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		if err != nil {
+			return true, err
+		}
+		if (t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty) && string(t.Name) == "f" {
+			return true, nil
+		}
+	}
 }

@@ -30,36 +30,55 @@ func span(c1, c2 int) []int {
 	return out
 }
 
-// writePlan is write_cells' plan: values[i][j] goes to (r1+i, c1+j). The
-// values are converted up front, so a bad value fails before any I/O.
-func writePlan(sb *spliceBook, r1, c1 int, values [][]any) (splice.Plan, error) {
-	conv := make([][]cellContent, len(values))
-	widths := make([][]int, len(values))
-	for i, row := range values {
-		conv[i] = make([]cellContent, len(row))
-		for j, v := range row {
-			cc, err := contentOf(v)
-			if err != nil {
+// spliceable reports whether the splice path can write plan with the
+// excelize path's semantics (issues 9 and 14): plain values only.
+// Formulas (validated, given a cached value, dependents recomputed), dates
+// (a date style) and forced text (the "@" format) take the excelize path.
+func spliceable(plan []cellWrite) bool {
+	for _, w := range plan {
+		if w.kind != notDate {
+			return false
+		}
+		if w.text != nil {
+			return false // stored as text: the excelize path gives it the "@" format
+		}
+		if _, formula, err := cellValue(w.raw); err != nil || formula != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// writePlan is write_cells' plan: each planned value goes to its cell. The
+// splice declines (Plan.NoFormulas) when the workbook holds a formula, whose
+// cached value the write could make stale: the excelize path recomputes it.
+func writePlan(r1, c1 int, plan []cellWrite) (splice.Plan, error) {
+	conv := map[[2]int]cellContent{}
+	byRow := map[int][]int{}
+	r2 := r1
+	for _, w := range plan {
+		var cc cellContent
+		if w.text != nil {
+			cc = cellContent{kind: 's', text: *w.text}
+		} else {
+			var err error
+			if cc, err = contentOf(w.raw); err != nil {
 				return splice.Plan{}, err
 			}
-			conv[i][j] = cc
-			sb.calc = sb.calc || cc.formula != ""
 		}
-		widths[i] = span(c1, c1+len(row)-1)
+		conv[[2]int{w.row, w.col}] = cc
+		byRow[w.row] = append(byRow[w.row], w.col)
+		r2 = max(r2, w.row)
 	}
-	cols := func(row int) []int {
-		if i := row - r1; i >= 0 && i < len(widths) {
-			return widths[i]
-		}
-		return nil
-	}
-	return blockPlan(r1, r1+len(values)-1, cols, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
+	p := blockPlan(r1, r2, func(row int) []int { return byRow[row] }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		style := inherit
 		if old != nil {
 			style = old.Style
 		}
-		return conv[row-r1][col-c1].appendXML(dst, col, row, style), nil
-	}), nil
+		return conv[[2]int{row, col}].appendXML(dst, col, row, style), nil
+	})
+	p.NoFormulas = true
+	return p, nil
 }
 
 // cellContent is one value of write_cells converted for the sheet XML.
@@ -69,7 +88,8 @@ type cellContent struct {
 	formula string
 }
 
-// contentOf converts a JSON value as cellValue (and the excelize path) does.
+// contentOf converts a JSON value as cellValue (and the excelize path) does;
+// formulas are never given to it (see spliceable).
 func contentOf(v any) (cellContent, error) {
 	val, formula, err := cellValue(v)
 	if err != nil {

@@ -100,8 +100,7 @@ func parseColor(c string) (string, error) {
 
 // borderStyleID maps openpyxl border style names to excelize's ids.
 func borderStyleID(name string) (int, error) {
-	names := []string{"none", "thin", "medium", "dashed", "dotted", "thick", "double", "hair",
-		"mediumDashed", "dashDot", "mediumDashDot", "dashDotDot", "mediumDashDotDot", "slantDashDot"}
+	names := borderStyles()
 	for i, n := range names {
 		if strings.EqualFold(n, name) {
 			return i, nil
@@ -112,8 +111,7 @@ func borderStyleID(name string) (int, error) {
 
 // borderStyleName is the inverse of borderStyleID.
 func borderStyleName(id int) string {
-	names := []string{"none", "thin", "medium", "dashed", "dotted", "thick", "double", "hair",
-		"mediumDashed", "dashDot", "mediumDashDot", "dashDotDot", "mediumDashDotDot", "slantDashDot"}
+	names := borderStyles()
 	if id >= 0 && id < len(names) {
 		return names[id]
 	}
@@ -174,11 +172,11 @@ func parseStyleChange(font *fontArgs, fill *fillArgs, border *borderArgs, align 
 		}
 	}
 	if align != nil {
-		if align.Horizontal != nil && !oneOf(*align.Horizontal, "general", "left", "center", "right", "fill", "justify", "centerContinuous", "distributed") {
-			return nil, invalid("invalid horizontal alignment %q", *align.Horizontal)
+		if align.Horizontal != nil && !oneOf(*align.Horizontal, horizontalAlignments()...) {
+			return nil, invalid("invalid horizontal alignment %q: one of %s", *align.Horizontal, strings.Join(horizontalAlignments(), ", "))
 		}
-		if align.Vertical != nil && !oneOf(*align.Vertical, "top", "center", "bottom", "justify", "distributed") {
-			return nil, invalid("invalid vertical alignment %q", *align.Vertical)
+		if align.Vertical != nil && !oneOf(*align.Vertical, verticalAlignments()...) {
+			return nil, invalid("invalid vertical alignment %q: one of %s", *align.Vertical, strings.Join(verticalAlignments(), ", "))
 		}
 	}
 	return sc, nil

@@ -103,7 +103,7 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 	if w <= 0 || h <= 0 || w > 200 || h > 200 {
 		return nil, invalid("width and height must be in (0, 200] cm")
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err

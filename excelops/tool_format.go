@@ -47,7 +47,12 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 		return nil, invalid("give at least one of font, fill, border, alignment, number_format")
 	}
 	if rng.cells() > s.limits.MaxCells {
-		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", rng, s.limits.MaxCells))
+		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.cells(), s.limits.MaxCells))
+	}
+	// Every cell of the range gets its own style, so each one that does
+	// not exist yet is created: refuse before allocating any of them.
+	if err := s.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.cells()), rng.cells()*parsedCellBytes); err != nil {
+		return nil, err
 	}
 	sc, err := parseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
 	if err != nil {
@@ -69,7 +74,7 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 	if !errors.Is(err, errNoSplice) {
 		return res, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, ext, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -87,8 +92,11 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 // style get one new style; runs of equal styles in a row are set at once.
 func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
 	derived := map[int]int{}
+	width := rng.c2 - rng.c1 + 1
 	for r := rng.r1; r <= rng.r2; r++ {
-		if r%streamCheckEvery == 0 {
+		// Check the deadline every streamCheckEvery rows' worth of cells,
+		// so a wide range stops as soon as a narrow one does.
+		if (r-rng.r1)%max(1, streamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -144,39 +152,34 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName) // bounds-checks the sheet before excelize parses it
+	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
+		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err
 		}
-		merged, err := b.f.GetMergeCells(sheet, true)
+		// The sheet is streamed, never parsed: only cells that exist are
+		// walked, whatever the size of the range; excelize sees only the
+		// style parts (styleBook).
+		found, err := b.scanStyles(sheet, rng, maxStyledCells, ctx.Err)
 		if err != nil {
-			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, err
 		}
-		mergedRefs := make([]any, 0, len(merged))
-		for _, m := range merged {
-			mergedRefs = append(mergedRefs, m.GetStartAxis()+":"+m.GetEndAxis())
+		styles, err := b.styleBook()
+		if err != nil {
+			return nil, err
 		}
-		cells := []any{}
-		total := 0
-		truncated := false
-		for r := rng.r1; r <= rng.r2 && !truncated; r++ {
-			for c := rng.c1; c <= rng.c2; c++ {
-				total++
-				id, err := b.f.GetCellStyle(sheet, cellName(c, r))
-				if err != nil || id == 0 {
-					continue
-				}
-				st, err := b.f.GetStyle(id)
-				if err != nil {
-					continue
-				}
-				if len(cells) == maxStyledCells {
-					truncated = true
-					break
-				}
-				cells = append(cells, describeStyle(cellName(c, r), st))
+		defer styles.Close()
+		cells := make([]any, 0, len(found.cells))
+		for _, c := range found.cells {
+			st, err := styles.GetStyle(c.style)
+			if err != nil {
+				continue // a style id past the table: excelize's reader ignores it too
 			}
+			cells = append(cells, describeStyle(cellName(c.col, c.row), st))
+		}
+		merged := make([]any, 0, len(found.merges))
+		for _, m := range found.merges {
+			merged = append(merged, m)
 		}
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
@@ -184,8 +187,8 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 			{Key: "sheet", Value: sheet},
 			{Key: "range", Value: a.CellRange},
 			{Key: "total_cells", Value: rng.cells()},
-			{Key: "merged_ranges", Value: mergedRefs},
-			{Key: "truncated", Value: truncated},
+			{Key: "merged_ranges", Value: merged},
+			{Key: "truncated", Value: found.truncated || found.mergesCut},
 			{Key: "styled_cells", Value: cells},
 		}, nil
 	})
@@ -255,7 +258,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 		if len(widths) > 0 {
 			return nil
 		}
-		return b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) {
+		return b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) bool {
 			for i, v := range vals {
 				if v == nil {
 					continue
@@ -264,6 +267,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 					widths[i+1] = min(w, maxColumnWidth)
 				}
 			}
+			return true
 		})
 	}
 	result := func(name, sheet string) errorsjson.Object {
@@ -292,7 +296,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 	if !errors.Is(err, errNoSplice) {
 		return res, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err

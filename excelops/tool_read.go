@@ -3,7 +3,7 @@ package excelops
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
@@ -50,6 +50,7 @@ type readExcelArgs struct {
 	Range     string `json:"range"`
 	MaxRows   *int   `json:"max_rows"`
 	Offset    int    `json:"offset"`
+	Formulas  string `json:"formulas"`
 }
 
 // readExcel implements read_excel: summary mode (header row plus a page of
@@ -66,6 +67,10 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 	if a.MaxRows != nil && *a.MaxRows < 1 {
 		return nil, invalid("max_rows must be >= 1")
 	}
+	mode, err := parseFormulaMode(a.Formulas)
+	if err != nil {
+		return nil, err
+	}
 	var rng *cellRange
 	if a.Range != "" {
 		r, err := parseRange(a.Range)
@@ -75,6 +80,7 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 		rng = &r
 	}
 	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
+		b.formulas = mode
 		sheet, err := b.sheet(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -86,114 +92,137 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 	})
 }
 
-// readRange returns the cells of rng, paged by offset/max_rows.
+// wideRange is the widest range whose rows are always padded to its full
+// width; rows of a wider range (say A1:XFD1048576) are only as wide as the
+// widest row of the page, so a page never holds thousands of nulls.
+const wideRange = 100
+
+// readRange returns the cells of rng, paged by offset/max_rows and sized to
+// fit the result cap (see page.go). values[i] is row first+i; rows without
+// cells in the range take their place as empty rows; a page ends at the last
+// row holding cells when the sheet ends before the range does.
 func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cellRange, a readExcelArgs) (any, error) {
 	width := rng.c2 - rng.c1 + 1
-	rowCap := s.limits.MaxReadCells / width
-	if rowCap < 1 {
-		return nil, limitErr(fmt.Sprintf("range %s is wider than the read limit of %d cells", rng, s.limits.MaxReadCells))
-	}
-	want := rng.r2 - rng.r1 + 1 - a.Offset
-	if want < 0 {
-		want = 0
-	}
+	want := max(rng.r2-rng.r1+1-a.Offset, 0)
 	if a.MaxRows != nil && *a.MaxRows < want {
 		want = *a.MaxRows
 	}
-	if want > rowCap {
-		want = rowCap
+	minWidth := width
+	if width > wideRange {
+		minWidth = 0
 	}
 	first := rng.r1 + a.Offset
-	values := make([]any, 0, want)
-	var arena rowArena
-	empty := arena.add(nil, 0, width)
-	err := b.rowsJSON(ctx, sheet, first, first+want-1, rng.c1, rng.c2, func(row int, inner []byte, cells int) {
-		// Rows without cells in the range still take their place.
-		for len(values) < row-first {
-			values = append(values, empty)
+	var p *pageRows
+	build := func(k int, more bool) errorsjson.Object {
+		res := errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "range", Value: rng.String()},
+			{Key: "offset", Value: a.Offset},
+			{Key: "rows_returned", Value: k},
+			{Key: "has_more", Value: more},
 		}
-		// Rows stay encoded (in large shared chunks): a few bytes per
-		// cell instead of a boxed value, which keeps big reads lean.
-		values = append(values, arena.add(inner, cells, width))
-	})
+		if more {
+			res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + k})
+		}
+		values := []any{}
+		if p != nil {
+			values = p.encode(k, max(minWidth, p.widest(k)))
+		}
+		return append(res, errorsjson.Field{Key: "values", Value: values})
+	}
+	p, err := s.newPageRows(ctx, build(0, true))
 	if err != nil {
 		return nil, err
 	}
-	next := a.Offset + want
-	hasMore := rng.r1+next <= rng.r2
-	res := errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "file", Value: b.name()},
-		{Key: "sheet", Value: sheet},
-		{Key: "range", Value: rng.String()},
-		{Key: "offset", Value: a.Offset},
-		{Key: "rows_returned", Value: len(values)},
-		{Key: "has_more", Value: hasMore},
+	p.padTo = minWidth
+	more := false
+	if want > 0 {
+		err = b.rowsJSON(ctx, sheet, first, rng.r2, rng.c1, rng.c2, func(row int, inner []byte, cells int) bool {
+			for first+len(p.rows) < row { // rows without cells in the range
+				if len(p.rows) >= want {
+					more = true
+					return false
+				}
+				if !p.add(first+len(p.rows), nil, 0) {
+					return false
+				}
+			}
+			if len(p.rows) >= want {
+				more = true
+				return false
+			}
+			return p.add(row, inner, cells)
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
-	if hasMore {
-		res = append(res, errorsjson.Field{Key: "next_offset", Value: next})
-	}
-	return append(res, errorsjson.Field{Key: "values", Value: values}), nil
+	return p.fit(p.candidates(), more || p.over, build)
 }
 
-// readSummary returns the header row and one page of data rows.
+// readSummary returns the header row (row 1) and one page of data rows:
+// the rows below it that hold cells, offset of them skipped, sized to fit
+// the result cap (see page.go). Rows are squared up to the widest row of
+// the page so columns line up.
 func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a readExcelArgs) (any, error) {
 	want := defaultSummaryRows
 	if a.MaxRows != nil {
 		want = *a.MaxRows
 	}
-	var header []any
-	var rows []any
-	width := 0
-	first := 2 + a.Offset
-	last := first + want // one extra row tells whether there is more
-	more := false
-	err := b.rows(ctx, sheet, 1, last, 1, 0, func(row int, vals []any) {
-		if len(vals) > width && row < last {
-			width = len(vals)
+	var header []byte
+	hdrItems := 0
+	var p *pageRows
+	build := func(k int, more bool) errorsjson.Object {
+		w := hdrItems
+		var rows []any
+		if p != nil {
+			w = max(w, p.widest(k))
+			rows = p.encode(k, w)
 		}
+		var hdr rowArena
+		res := errorsjson.Object{
+			{Key: "status", Value: "success"},
+			{Key: "file", Value: b.name()},
+			{Key: "sheet", Value: sheet},
+			{Key: "columns", Value: hdr.add(header, hdrItems, w)},
+			{Key: "offset", Value: a.Offset},
+			{Key: "rows_returned", Value: k},
+			{Key: "has_more", Value: more},
+		}
+		if more {
+			res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + k})
+		}
+		if rows == nil {
+			rows = []any{}
+		}
+		return append(res, errorsjson.Field{Key: "rows", Value: rows})
+	}
+	p, err := s.newPageRows(ctx, build(0, true))
+	if err != nil {
+		return nil, err
+	}
+	skip, more := a.Offset, false
+	err = b.rowsJSON(ctx, sheet, 1, maxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
 		switch {
 		case row == 1:
-			header = vals
-		case row == last:
+			header, hdrItems = append([]byte(nil), inner...), cells
+			p.base += utf8.RuneCount(header)
+			return true
+		case skip > 0:
+			skip--
+			return true
+		case len(p.rows) >= want:
 			more = true
-		case row >= first:
-			rows = append(rows, vals)
+			return false
 		}
+		return p.add(row, inner, cells)
 	})
 	if err != nil {
 		return nil, err
 	}
-	// Square the page up to the widest row so columns line up.
-	if header == nil {
-		header = []any{}
-	}
-	for len(header) < width {
-		header = append(header, nil)
-	}
-	for i, r := range rows {
-		row := r.([]any)
-		for len(row) < width {
-			row = append(row, nil)
-		}
-		rows[i] = row
-	}
-	if rows == nil {
-		rows = []any{}
-	}
-	res := errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "file", Value: b.name()},
-		{Key: "sheet", Value: sheet},
-		{Key: "columns", Value: header},
-		{Key: "offset", Value: a.Offset},
-		{Key: "rows_returned", Value: len(rows)},
-		{Key: "has_more", Value: more},
-	}
-	if more {
-		res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + len(rows)})
-	}
-	return append(res, errorsjson.Field{Key: "rows", Value: rows}), nil
+	return p.fit(p.candidates(), more || p.over, build)
 }
 
 // streamCheckEvery is how many rows pass between cancellation checks.

@@ -60,9 +60,7 @@ func cellIsCriteria(op string) (string, bool) {
 
 // validIconStyle reports whether name is an icon set Excel knows.
 func validIconStyle(name string) bool {
-	return oneOf(name, "3Arrows", "3ArrowsGray", "3Flags", "3Signs", "3Stars", "3Symbols", "3Symbols2",
-		"3TrafficLights1", "3TrafficLights2", "3Triangles", "4Arrows", "4ArrowsGray", "4Rating",
-		"4RedToBlack", "4TrafficLights", "5Arrows", "5ArrowsGray", "5Boxes", "5Quarters", "5Rating")
+	return oneOf(name, iconStyles()...)
 }
 
 // addConditionalRule implements add_conditional_rule: one rule from the
@@ -91,7 +89,7 @@ func (s *Service) addConditionalRule(ctx context.Context, raw json.RawMessage) (
 		}
 		icon = icon || rules[i].RuleType == "icon_set"
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{icon: icon}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{icon: icon, sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err
@@ -345,7 +343,7 @@ func (s *Service) addDataValidation(ctx context.Context, raw json.RawMessage) (a
 	if a.Prompt != "" || a.PromptTitle != "" {
 		dv.SetInput(a.PromptTitle, a.Prompt)
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		sheet, _, err := b.edit(a.SheetName)
 		if err != nil {
 			return nil, err

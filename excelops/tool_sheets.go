@@ -9,6 +9,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
 // maxSheetName is Excel's longest sheet name.
@@ -61,7 +62,7 @@ func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, er
 	if err := checkSheetName(a.SheetName); err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
 		if b.hasSheet(a.SheetName) {
 			return nil, invalid("sheet %q already exists", a.SheetName)
 		}
@@ -142,8 +143,13 @@ func (s *Service) renameSheet(ctx context.Context, raw json.RawMessage) (any, er
 		if !strings.EqualFold(old, a.NewName) && b.hasSheet(a.NewName) {
 			return nil, invalid("sheet %q already exists", a.NewName)
 		}
-		if err := b.f.SetSheetName(old, a.NewName); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
+		if err := b.renameRefs(old, a.NewName, func() error {
+			if err := b.f.SetSheetName(old, a.NewName); err != nil {
+				return newError(KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if ext, ok := b.extents[old]; ok && old != a.NewName {
 			delete(b.extents, old)
@@ -184,8 +190,13 @@ func (s *Service) deleteSheet(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.guardAllSheets(sheet); err != nil {
 			return nil, err
 		}
-		if err := b.f.DeleteSheet(sheet); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
+		if err := b.deleteSheetRefs(sheet, func() error {
+			if err := b.f.DeleteSheet(sheet); err != nil {
+				return newError(KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		delete(b.extents, sheet)
 		return errorsjson.Object{
@@ -214,6 +225,7 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 		TargetSheet string `json:"target_sheet"`
 		TargetStart string `json:"target_start"`
 		Create      bool   `json:"create"`
+		ValuesOnly  bool   `json:"values_only"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -238,10 +250,10 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
-	if dst.c2 > excelize.MaxColumns || dst.r2 > excelize.TotalRows {
-		return nil, invalid("the copy starting at %s does not fit in a sheet", a.TargetStart)
+	if err := checkBlockFits("the copy", tc, tr, src.r2-src.r1+1, src.c2-src.c1+1); err != nil {
+		return nil, err
 	}
+	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
 	if err := checkSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
@@ -261,7 +273,7 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 			return err
 		}
 		srcSheet, srcName = sheet, b.name()
-		cells, err = b.cells(sheet, src)
+		cells, err = b.cells(sheet, src, a.ValuesOnly)
 		return err
 	}
 	// Hold both files' locks for the whole call, taken in sorted order by
@@ -293,7 +305,15 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 			for j, c := range row {
 				ref := cellName(dst.c1+j, dst.r1+i)
 				if c.formula != "" {
-					err = b.f.SetCellFormula(sheet, ref, c.formula)
+					// Relative references move by the copy's offset, as a
+					// paste in Excel does; absolute ones stay.
+					text, _ := formularef.Translate(c.formula, dst.r1-src.r1, dst.c1-src.c1)
+					if err := checkFormula(ref, text); err != nil {
+						return nil, err // moved references made it too long
+					}
+					if err = b.f.SetCellValue(sheet, ref, nil); err == nil {
+						err = b.f.SetCellFormula(sheet, ref, text)
+					}
 				} else {
 					err = b.f.SetCellValue(sheet, ref, c.value)
 				}
@@ -319,8 +339,9 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	})
 }
 
-// cells reads the values and formulas of rng with their types.
-func (b *book) cells(sheet string, rng cellRange) ([][]copiedCell, error) {
+// cells reads the values and formulas of rng with their types; with
+// valuesOnly a formula cell gives its value instead (see formulaValue).
+func (b *book) cells(sheet string, rng cellRange, valuesOnly bool) ([][]copiedCell, error) {
 	out := make([][]copiedCell, 0, rng.r2-rng.r1+1)
 	for r := rng.r1; r <= rng.r2; r++ {
 		row := make([]copiedCell, 0, rng.c2-rng.c1+1)
@@ -330,7 +351,7 @@ func (b *book) cells(sheet string, rng cellRange) ([][]copiedCell, error) {
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
-			if formula != "" {
+			if formula != "" && !valuesOnly {
 				row = append(row, copiedCell{formula: formula})
 				continue
 			}
@@ -339,6 +360,13 @@ func (b *book) cells(sheet string, rng cellRange) ([][]copiedCell, error) {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			t, _ := b.f.GetCellType(sheet, ref)
+			if formula != "" && v == "" {
+				// No cached result: compute it, as a paste of values would.
+				if v, err = b.f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true}); err != nil {
+					return nil, invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
+				}
+				t = excelize.CellTypeUnset
+			}
 			row = append(row, copiedCell{value: typedValue(v, t)})
 		}
 		out = append(out, row)

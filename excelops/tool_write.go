@@ -10,6 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
@@ -23,13 +24,14 @@ const (
 
 // writeCellsArgs are write_cells' arguments.
 type writeCellsArgs struct {
-	FilePath  string  `json:"file_path"`
-	SheetName string  `json:"sheet_name"`
-	Cell      *string `json:"cell"`
-	Value     any     `json:"value"`
-	CellRange *string `json:"cell_range"`
-	Values    [][]any `json:"values"`
-	Create    *bool   `json:"create"`
+	FilePath   string  `json:"file_path"`
+	SheetName  string  `json:"sheet_name"`
+	Cell       *string `json:"cell"`
+	Value      any     `json:"value"`
+	CellRange  *string `json:"cell_range"`
+	Values     [][]any `json:"values"`
+	Create     *bool   `json:"create"`
+	ValueTypes string  `json:"value_types"`
 }
 
 // writeCells implements write_cells: one cell (cell+value) or a 2-D block
@@ -73,15 +75,15 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		if cells > s.limits.MaxWriteCells {
 			return nil, limitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.limits.MaxWriteCells))
 		}
+		if err := checkBlockFits("the block", anchor.c1, anchor.r1, len(a.Values), max(width, 1)); err != nil {
+			return nil, err
+		}
 		anchor.r2 = anchor.r1 + len(a.Values) - 1
 		anchor.c2 = anchor.c1 + max(width, 1) - 1
-		if anchor.r2 > excelize.TotalRows || anchor.c2 > excelize.MaxColumns {
-			return nil, invalid("the block starting at %s does not fit in a sheet", cellName(anchor.c1, anchor.r1))
-		}
 	}
-	values := a.Values
-	if single {
-		values = [][]any{{a.Value}}
+	plan, err := planWrite(a, anchor, single)
+	if err != nil {
+		return nil, err
 	}
 	result := func(name, sheet string) errorsjson.Object {
 		res := errorsjson.Object{
@@ -100,34 +102,44 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 			errorsjson.Field{Key: "rows_written", Value: len(a.Values)},
 			errorsjson.Field{Key: "cells_written", Value: cells})
 	}
-	res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-		plan, err := writePlan(sb, anchor.r1, anchor.c1, values)
-		return plan, result(sb.name(), sheet), err
-	})
-	if !errors.Is(err, errNoSplice) {
-		return res, err
+	if spliceable(plan) {
+		res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+			p, err := writePlan(anchor.r1, anchor.c1, plan)
+			return p, result(sb.name(), sheet), err
+		})
+		if !errors.Is(err, errNoSplice) {
+			return res, err
+		}
 	}
 	return s.mutate(ctx, a.FilePath, mutateOpts{create: createModeOf(a.Create)}, func(b *book) (any, error) {
 		sheet, ext, sheetCreated, err := b.editTarget(a.SheetName, a.Create != nil && *a.Create)
 		if err != nil {
 			return nil, err
 		}
-		if single {
-			if err := setCell(b.f, sheet, anchor.c1, anchor.r1, a.Value); err != nil {
+		dw, err := newDateWriter(b.f)
+		if err != nil {
+			return nil, err
+		}
+		dates := 0
+		for _, w := range plan {
+			kind, err := dw.put(sheet, w)
+			if err != nil {
 				return nil, err
 			}
-		} else {
-			for i, row := range a.Values {
-				for j, v := range row {
-					if err := setCell(b.f, sheet, anchor.c1+j, anchor.r1+i, v); err != nil {
-						return nil, err
-					}
-				}
+			if kind != notDate {
+				dates++
 			}
 		}
 		ext.widen(anchor.r1, anchor.c1)
 		ext.widen(anchor.r2, anchor.c2)
+		if !sheetCreated {
+			// Only formulas reading this block need recomputing.
+			b.edits = &editSet{areas: []sheetArea{{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}}
+		}
 		res := result(b.name(), sheet)
+		if dates > 0 {
+			res = append(res, errorsjson.Field{Key: "dates_written", Value: dates})
+		}
 		if b.created {
 			res = append(res, errorsjson.Field{Key: "created", Value: true})
 		} else if sheetCreated {
@@ -135,6 +147,34 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		}
 		return res, nil
 	})
+}
+
+// planWrite converts and checks every value of a write_cells call (see
+// planCell) before the workbook is opened: one value past Excel's limits
+// means nothing is written.
+func planWrite(a writeCellsArgs, anchor cellRange, single bool) ([]cellWrite, error) {
+	vt := a.ValueTypes
+	if vt == "" {
+		vt = valueTypesAuto
+	}
+	if vt != valueTypesAuto && vt != valueTypesText {
+		return nil, invalid("value_types must be %q or %q, got %q", valueTypesAuto, valueTypesText, a.ValueTypes)
+	}
+	if single {
+		w, err := planCell(anchor.c1, anchor.r1, a.Value, vt)
+		return []cellWrite{w}, err
+	}
+	var plan []cellWrite
+	for i, row := range a.Values {
+		for j, v := range row {
+			w, err := planCell(anchor.c1+j, anchor.r1+i, v, vt)
+			if err != nil {
+				return nil, err
+			}
+			plan = append(plan, w)
+		}
+	}
+	return plan, nil
 }
 
 // rowEditArgs are the arguments of insert_rows and delete_rows.
@@ -189,8 +229,14 @@ func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, err
 		if before+n > excelize.TotalRows && a.Row <= before {
 			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
 		}
-		if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
+		if err := b.shiftRefs(shift, func() error {
+			if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
+				return newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if !ext.empty() && a.Row <= ext.maxRow {
 			ext.maxRow += n
@@ -222,18 +268,18 @@ func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, err
 			return nil, err
 		}
 		before := ext.maxRow
-		for i := 0; i < n; i++ {
-			if err := b.f.RemoveRow(sheet, a.Row); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
+		if err := b.shiftRefs(shift, func() error {
+			for i := 0; i < n; i++ {
+				if err := b.f.RemoveRow(sheet, a.Row); err != nil {
+					return newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
+				}
 			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		if !ext.empty() && a.Row <= ext.maxRow {
-			removed := min(n, ext.maxRow-a.Row+1)
-			ext.maxRow -= removed
-			if ext.maxRow < ext.minRow {
-				*ext = sheetExtent{closed: true}
-			}
-		}
+		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
 		return errorsjson.Object{
 			{Key: "status", Value: "success"},
 			{Key: "file", Value: b.name()},
@@ -274,8 +320,14 @@ func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, 
 		if before+n > excelize.MaxColumns && col <= before {
 			return nil, invalid("inserting %d columns would push data past column %s", n, columnName(excelize.MaxColumns))
 		}
-		if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
+		if err := b.shiftRefs(shift, func() error {
+			if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
+				return newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if !ext.empty() && col <= ext.maxCol {
 			ext.maxCol += n

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -21,19 +20,22 @@ const newFileMode fs.FileMode = 0o644
 
 // book is one workbook opened for the length of one call.
 type book struct {
-	svc     *Service
-	f       *excelize.File
-	path    string // resolved real path
-	mode    fs.FileMode
-	zr      *zip.Reader             // the package as it was on disk (nil for a new workbook)
-	index   *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
-	sst     []string                // shared strings as on disk, loaded by the first read
-	dates   *dateStyles             // date styles as on disk, loaded by the first read
-	extents map[string]*sheetExtent // sheets parsed for editing: their used range
-	tmpDir  string
-	created bool
-	id      fileID // the version of the file f was parsed from (cache key)
-	cost    int64  // estimated heap of the parsed workbook (cache budget)
+	svc        *Service
+	f          *excelize.File
+	path       string // resolved real path
+	mode       fs.FileMode
+	zr         *zip.Reader             // the package as it was on disk (nil for a new workbook)
+	index      *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
+	sst        []string                // shared strings as on disk, loaded by the first read
+	sstChecked bool                    // guardParse checked the shared strings
+	dates      *dateStyles             // date styles as on disk, loaded by the first read
+	extents    map[string]*sheetExtent // sheets parsed for editing: their used range
+	formulas   formulaMode             // how this call's reads show formula cells
+	edits      *editSet                // what this call changed, when known (see refreshFormulaValues)
+	tmpDir     string
+	created    bool
+	id         fileID // the version of the file f was parsed from (cache key)
+	cost       int64  // estimated heap of the parsed workbook (cache budget)
 }
 
 // name is the file name reported in results.
@@ -82,7 +84,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
 		TmpDir:            s.tmpBase,
 	}
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	raw, st, err := s.readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) && create {
 		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
 			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
@@ -93,42 +95,36 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		return b, nil
 	}
 	if err != nil {
+		if kindOf(err) != "" {
+			return nil, err
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fileNotFound(path)
 		}
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, refuse(filepath.Base(path), "it became a link")
-		}
 		return nil, newError(KindIO, "cannot open the workbook: "+err.Error(), err)
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, newError(KindIO, "cannot stat the workbook: "+err.Error(), err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, newError(KindInvalidArgument, fmt.Sprintf("%q is not a regular file", filepath.Base(path)), nil)
-	}
-	if st.Size() > s.limits.MaxFileSize {
-		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
 	b.id, _ = idOf(st)
-	raw := make([]byte, st.Size())
-	if _, err := io.ReadFull(fh, raw); err != nil {
-		return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
-	}
 	if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
 	}
-	var total uint64
+	var total, held uint64
 	spills := false
 	for _, zf := range b.zr.File {
 		total += zf.UncompressedSize64
-		spills = spills || zf.UncompressedSize64 > uint64(s.limits.UnzipXMLSizeLimit)
+		if zf.UncompressedSize64 > uint64(s.limits.UnzipXMLSizeLimit) {
+			spills = true
+		} else {
+			held += zf.UncompressedSize64
+		}
 	}
 	if total > uint64(s.limits.UnzipSizeLimit) {
 		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+	}
+	if !light {
+		if err := s.limits.within("opening the workbook (the file plus the parts excelize keeps in memory)", int64(len(raw))+int64(held)); err != nil {
+			return nil, err
+		}
 	}
 	b.cost = int64(total) * parsedBytesPerXMLByte
 	if spills && !light {
@@ -197,8 +193,11 @@ func (b *book) sheetList() ([]string, int) {
 // checked the file's identity before handing the book out).
 func (b *book) part(sheet string) (*zip.File, error) {
 	if b.zr == nil && !b.created {
-		raw, err := os.ReadFile(b.path)
+		raw, _, err := b.svc.readRegular(b.path)
 		if err != nil {
+			if kindOf(err) != "" {
+				return nil, err
+			}
 			return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
 		}
 		if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
@@ -234,7 +233,7 @@ func (b *book) scan(sheet string) (sheetExtent, error) {
 		return sheetExtent{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	ext, err := scanSheet(rc, b.svc.limits)
+	ext, err := scanSheet(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.svc.limits)
 	if err != nil {
 		return ext, err
 	}
@@ -257,6 +256,9 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	}
 	ext, err := b.scan(sheet)
 	if err != nil {
+		return "", nil, err
+	}
+	if err := b.guardParse(sheet, ext); err != nil {
 		return "", nil, err
 	}
 	// Parse the sheet now, so broken XML is reported as damage rather
@@ -334,10 +336,12 @@ func (b *book) save(ctx context.Context) error {
 			return err
 		}
 	}
-	return writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
+	err := writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
 		_, err := b.f.WriteTo(w)
 		return err
 	})
+	b.svc.observeSave(err)
+	return err
 }
 
 // settle prepares a book that succeeded for the cache: it drops what only

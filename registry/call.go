@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sirupsen/logrus"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
@@ -25,6 +24,7 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 	for _, o := range opts {
 		o(&cc)
 	}
+	finished := r.observe(name)
 	defer func() {
 		// Last line of defence: nothing below should panic, but if it
 		// does the caller still gets a payload.
@@ -33,25 +33,30 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 			res = r.errorResult(errorsjson.Internal(name, p))
 		}
 		res.Elapsed = time.Since(start)
+		if finished != nil {
+			finished(res)
+		}
 	}()
 
+	prof := r.profile(&cc)
+	texts := prof.texts()
 	if cc.hasScope && !contains(cc.scope, name) {
-		return r.errorResult(errorsjson.NotAllowed(name))
+		p := errorsjson.NotAllowed(name)
+		p.Message = texts.notAllowed(name)
+		return r.errorResult(p)
 	}
 	e, ok := r.lookup(name)
 	if !ok {
-		return r.errorResult(errorsjson.NotFound(name))
+		p := errorsjson.NotFound(name)
+		p.Message = texts.notFound(name)
+		return r.errorResult(p)
 	}
 	args = normaliseArgs(args)
 	// The fast path proves most valid arguments valid on the bytes alone;
 	// anything else is decoded and checked by the full validator.
 	if e.fast == nil || !e.fast.valid(args) {
-		instance, provided, violations := parseArguments(args)
-		if violations == nil {
-			violations = validate(e.schema, instance)
-		}
-		if violations != nil {
-			return r.errorResult(errorsjson.Validation(name, violations, e.required, e.accepted, provided))
+		if p := r.checkArguments(e, args, prof); p != nil {
+			return r.errorResult(*p)
 		}
 	}
 
@@ -64,11 +69,11 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 	case o.err != nil:
 		return r.failure(name, o.err)
 	}
-	text, encErr := errorsjson.MarshalString(o.value)
+	text, encErr := resultText(o.value, texts)
 	if encErr != nil {
 		return r.errorResult(errorsjson.Execution(name, encErr))
 	}
-	return Result{Text: truncate(text, r.limit(e))}
+	return Result{Text: truncate(text, r.limit(e), texts)}
 }
 
 // outcome is what running a tool gave.
@@ -89,6 +94,7 @@ func (r *Registry) run(ctx context.Context, e *entry, args []byte, cc *callConfi
 	ctx, cancel := context.WithTimeout(ctx, r.timeout(e, cc))
 	defer cancel()
 	ctx = withProgress(ctx, cc.progress)
+	ctx = WithResultLimit(ctx, r.limit(e))
 	done := make(chan outcome, 1)
 	go r.invoke(ctx, e, args, done)
 	select {
@@ -171,6 +177,9 @@ func (r *Registry) timeout(e *entry, cc *callConfig) time.Duration {
 	if d <= 0 {
 		d = r.cfg.defaultTimeout
 	}
+	if r.cfg.callTimeout > 0 {
+		d = r.cfg.callTimeout
+	}
 	if cc.timeout > 0 {
 		d = cc.timeout
 	}
@@ -202,19 +211,4 @@ func normaliseArgs(args []byte) []byte {
 		return []byte("{}")
 	}
 	return args
-}
-
-// parseArguments decodes args for validation. It returns the instance, the
-// sorted provided field names, and violations when args is not a JSON
-// object.
-func parseArguments(args []byte) (any, []string, []string) {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return nil, nil, []string{"$: arguments are not valid JSON: " + err.Error()}
-	}
-	obj, ok := inst.(map[string]any)
-	if !ok {
-		return nil, nil, []string{fmt.Sprintf("$: arguments must be a JSON object, got %s", jsonKind(inst))}
-	}
-	return obj, sortedKeys(obj), nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +42,18 @@ const strictSchema = `{
     "a": {"type": "object", "properties": {"b": {"type": "array", "items": {"type": "integer"}}}}
   },
   "required": ["file_path", "count"],
+  "additionalProperties": false
+}`
+
+// styledSchema has a nested object that refuses unknown keys, the shape a
+// model guesses wrong in format_cells (issue 14).
+const styledSchema = `{
+  "type": "object",
+  "properties": {
+    "cell_range": {"type": "string"},
+    "format": {"type": "object", "properties": {"bold": {"type": "boolean"}, "fill": {"type": "string"}, "number_format": {"type": "string"}}, "additionalProperties": false}
+  },
+  "required": ["cell_range"],
   "additionalProperties": false
 }`
 
@@ -88,6 +101,16 @@ func testRegistry(t *testing.T) *registry.Registry {
 			return nil, fmt.Errorf("waiting for lock: %w", context.DeadlineExceeded)
 		}},
 		{Name: "unencodable", Func: func(context.Context, json.RawMessage) (any, error) { return make(chan int), nil }},
+		{Name: "styled", InputSchema: json.RawMessage(styledSchema), Func: ok},
+		{Name: "text", Func: func(context.Context, json.RawMessage) (any, error) {
+			return "已写入 3 个单元格\n\"A1\": 'x'", nil
+		}},
+		{Name: "raw_padded", Func: func(context.Context, json.RawMessage) (any, error) {
+			return json.RawMessage(`{"a": 1,  "b":[1,2]}`), nil
+		}},
+		{Name: "raw_invalid", Func: func(context.Context, json.RawMessage) (any, error) {
+			return json.RawMessage(`{"a": `), nil
+		}},
 		{Name: "goexit", Func: func(context.Context, json.RawMessage) (any, error) {
 			runtime.Goexit()
 			return "unreachable", nil
@@ -152,6 +175,11 @@ func TestCallToolGolden(t *testing.T) {
 		{name: "fallback_request", tool: "fallback", args: `{}`},
 		{name: "result_not_encodable", tool: "unencodable", args: `{}`, code: errorsjson.CodeExecution, isError: true},
 		{name: "raw_result_reencoded", tool: "open_object", args: `{"z":1,"a":[1.0,"表"],"n":null}`},
+		{name: "raw_result_not_compact_unchanged", tool: "raw_padded", args: `{}`},
+		{name: "raw_result_invalid", tool: "raw_invalid", args: `{}`, code: errorsjson.CodeExecution, isError: true},
+		{name: "string_result_is_the_text", tool: "text", args: `{}`},
+		{name: "nested_unknown_keys", tool: "styled", args: `{"cell_range": "A1", "format": {"font": {"bold": true}, "bold": "yes", "color": "red"}}`, code: errorsjson.CodeArgumentValidation, isError: true},
+		{name: "root_unknown_keys_only", tool: "styled", args: `{"cell_range": "A1", "fmt": {}}`, code: errorsjson.CodeArgumentValidation, isError: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -173,8 +201,23 @@ func TestCallToolGolden(t *testing.T) {
 			assert.Equal(t, tc.tool == "fallback", res.Fallback)
 			assert.Positive(t, res.Elapsed)
 			checkGolden(t, "call_"+tc.name, res.Text)
+			if !englishGolden[tc.name] {
+				return
+			}
+			en := reg.CallTool(ctx, tc.tool, []byte(tc.args), append(tc.opts, registry.WithCallProfile(registry.ProfileEnglish))...)
+			assert.Equal(t, tc.code, en.Code)
+			checkGolden(t, "call_en_"+tc.name, en.Text)
 		})
 	}
+}
+
+// englishGolden names the cases whose texts the profile words: each also
+// has a call_en_* golden of the en profile.
+var englishGolden = map[string]bool{
+	"unknown_tool": true, "scope_refused": true, "malformed_json": true, "not_object_array": true,
+	"missing_required": true, "wrong_type": true, "enum": true, "pattern": true, "additional_properties": true,
+	"nested_path": true, "many_violations": true, "nested_unknown_keys": true, "root_unknown_keys_only": true,
+	"raw_result_reencoded": true, "raw_result_invalid": true, "raw_result_not_compact_unchanged": true, "string_result_is_the_text": true,
 }
 
 // TestCallToolCancelledBeforeStart: a caller that already gave up gets
@@ -209,6 +252,10 @@ func TestCallToolTimeoutSources(t *testing.T) {
 		{"tool default", nil, 3 * time.Second, nil, 3 * time.Second, 2 * time.Second},
 		{"caller override", nil, 3 * time.Second, []registry.CallOption{registry.WithTimeout(time.Minute)}, time.Minute, 59 * time.Second},
 		{"server maximum caps the caller", []registry.Option{registry.WithMaxTimeout(5 * time.Second)}, 0, []registry.CallOption{registry.WithTimeout(time.Hour)}, 5 * time.Second, 4 * time.Second},
+		{"operator call timeout replaces a longer tool default", []registry.Option{registry.WithCallTimeout(2 * time.Second)}, 5 * time.Minute, nil, 2 * time.Second, time.Second},
+		{"operator call timeout replaces a shorter tool default", []registry.Option{registry.WithCallTimeout(time.Hour), registry.WithMaxTimeout(2 * time.Hour)}, time.Second, nil, time.Hour, 59 * time.Minute},
+		{"caller overrides the operator call timeout", []registry.Option{registry.WithCallTimeout(2 * time.Second)}, 5 * time.Minute, []registry.CallOption{registry.WithTimeout(time.Minute)}, time.Minute, 59 * time.Second},
+		{"server maximum caps the operator call timeout", []registry.Option{registry.WithCallTimeout(time.Hour), registry.WithMaxTimeout(5 * time.Second)}, 0, nil, 5 * time.Second, 4 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,6 +268,35 @@ func TestCallToolTimeoutSources(t *testing.T) {
 			assert.GreaterOrEqual(t, got, tc.atLeast)
 		})
 	}
+}
+
+func TestCallToolResultLimit(t *testing.T) {
+	limitOf := func(ctx context.Context, _ json.RawMessage) (any, error) {
+		n, ok := registry.ResultLimit(ctx)
+		return fmt.Sprintf("%d %v", n, ok), nil
+	}
+	tests := []struct {
+		name    string
+		regOpts []registry.Option
+		tool    int
+		want    string
+	}{
+		{"registry default", nil, 0, "3000 true"},
+		{"registry option", []registry.Option{registry.WithMaxResultChars(500)}, 0, "500 true"},
+		{"tool's own cap", []registry.Option{registry.WithMaxResultChars(500)}, 80, "80 true"},
+		{"no cap", []registry.Option{registry.WithMaxResultChars(-1)}, 0, "0 false"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registry.New(tc.regOpts...)
+			require.NoError(t, reg.Register(registry.Tool{Name: "l", Func: limitOf, MaxResultChars: tc.tool}))
+			res := reg.CallTool(context.Background(), "l", nil)
+			require.False(t, res.IsError, res.Text)
+			assert.Equal(t, tc.want, strings.Trim(res.Text, `"`))
+		})
+	}
+	_, ok := registry.ResultLimit(context.Background())
+	assert.False(t, ok, "a context CallTool did not make has no cap")
 }
 
 func TestCallToolProgress(t *testing.T) {
@@ -242,7 +318,7 @@ func TestCallToolProgress(t *testing.T) {
 }
 
 func TestCallToolGoldenTruncated(t *testing.T) {
-	reg := registry.New(registry.WithMaxResultChars(120))
+	reg := registry.New(registry.WithMaxResultChars(400))
 	rows := make([]any, 50)
 	for i := range rows {
 		rows[i] = []any{i, "数据😀"}
@@ -256,15 +332,29 @@ func TestCallToolGoldenTruncated(t *testing.T) {
 	res := reg.CallTool(context.Background(), "big", nil)
 	assert.False(t, res.IsError)
 	checkGolden(t, "call_truncated_list", res.Text)
+	res = reg.CallTool(context.Background(), "big", nil, registry.WithCallProfile(registry.ProfileEnglish))
+	checkGolden(t, "call_en_truncated_list", res.Text)
 	res = reg.CallTool(context.Background(), "uncapped", nil)
 	full, err := errorsjson.MarshalString(rows)
 	require.NoError(t, err)
 	assert.Equal(t, full, res.Text)
 }
 
+// textGoldens are results that are not json.dumps text (a string result,
+// raw JSON passed through): stored as .txt, which generate.py --check
+// leaves alone.
+var textGoldens = map[string]bool{
+	"call_string_result_is_the_text": true, "call_en_string_result_is_the_text": true,
+	"call_raw_result_not_compact_unchanged": true, "call_en_raw_result_not_compact_unchanged": true,
+	"call_en_raw_result_reencoded": true,
+}
+
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
+	if textGoldens[name] {
+		path = filepath.Join("testdata", name+".txt")
+	}
 	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
@@ -281,6 +371,7 @@ func TestCallToolPanicStackLoggedNotSent(t *testing.T) {
 	reg := registry.New(registry.WithLogger(log))
 	require.NoError(t, reg.Register(registry.Tool{Name: "boom", Func: func(context.Context, json.RawMessage) (any, error) {
 		var m map[string]int
+		//lint:ignore SA5000 the panic is the point of this tool
 		m["x"] = 1 // assignment to entry in nil map
 		return nil, nil
 	}}))

@@ -20,11 +20,23 @@
 // additionalProperties, items, enum of strings, bounds, lengths, pattern)
 // also get a fast path that proves valid arguments valid on the raw bytes;
 // every doubt and every violation goes through the full validator, which
-// alone writes violation messages, sorted by instance path.
+// alone decides whether arguments are valid.
+//
+// The texts the registry writes itself come from one catalogue with two
+// message profiles (Profile; WithProfile, WithCallProfile): excelmanus (the
+// default) words a failed validation exactly as excelmanus's
+// _collect_schema_violations does (one violation per field, Python type
+// names, repr() quoting; keywords outside its subset in the same style),
+// en keeps the validator's English sorted by instance path.
+//
+// A tool's result becomes text as Python's str() would: a Go string is the
+// text itself, a json.RawMessage its own bytes (compact JSON re-spaced to
+// json.dumps's separators in the excelmanus profile), anything else is
+// encoded with errorsjson.
 //
 // Results longer than the tool's MaxResultChars (in code points) are
 // truncated as excelmanus's truncate_result does: a JSON object shrinks its
-// largest list, then its largest object, then the tail of its largest
-// string, with "_<field>_truncated" and "_<field>_note" markers, and stays
+// largest list, else its largest object, else the tail of its largest
+// string, with excelmanus's markers and the profile's notes, and stays
 // valid JSON; other text is cut with a plain-text note.
 package registry

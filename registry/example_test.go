@@ -54,5 +54,30 @@ func ExampleRegistry_CallTool() {
 	// Output:
 	// {"status": "success", "greeting": "你好, Ada"}
 	// true TOOL_ARGUMENT_VALIDATION_ERROR
-	// {"status": "error", "error_code": "TOOL_NOT_ALLOWED", "tool": "greet", "exception": "ToolNotAllowedError", "message": "Tool 'greet' is not in the allowed tool scope."}
+	// {"status": "error", "error_code": "TOOL_NOT_ALLOWED", "tool": "greet", "exception": "ToolNotAllowedError", "message": "工具 'greet' 不在授权范围内。"}
+}
+
+// WithProfile words the texts the registry writes itself; excelmanus (the
+// default) uses excelmanus's exact words, en plain English. A call may pick
+// its own with WithCallProfile. Validity never depends on the profile.
+func ExampleWithProfile() {
+	schema := json.RawMessage(`{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"], "additionalProperties": false}`)
+	ok := func(context.Context, json.RawMessage) (any, error) { return "ok", nil }
+	for _, name := range []string{"excelmanus", "en"} {
+		p, err := registry.ParseProfile(name)
+		if err != nil {
+			panic(err)
+		}
+		reg := registry.New(registry.WithProfile(p))
+		_ = reg.Register(registry.Tool{Name: "t", InputSchema: schema, Func: ok})
+		var v errorsjson.ValidationPayload
+		_ = json.Unmarshal([]byte(reg.CallTool(context.Background(), "t", []byte(`{"n": "3", "x": 1}`)).Text), &v)
+		fmt.Println(v.Message)
+		fmt.Println(v.Violations)
+	}
+	// Output:
+	// 工具参数与 schema 不匹配，请修正后重试。
+	// [$.x: 非法字段（schema 未声明） $.n: 类型不匹配，期望 'integer'，实际 str]
+	// The arguments do not match the tool's schema; fix them and retry.
+	// [$: additional properties 'x' not allowed $.n: got string, want integer]
 }

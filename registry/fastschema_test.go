@@ -69,9 +69,7 @@ func TestFastSchemaAgreesWithValidator(t *testing.T) {
 			e, err := compileEntry(Tool{Name: "t", InputSchema: json.RawMessage(tc.schema), Func: func(context.Context, json.RawMessage) (any, error) { return nil, nil }})
 			require.NoError(t, err)
 			for _, args := range tc.args {
-				inst, _, violations := parseArguments([]byte(args))
-				require.Nil(t, violations, args)
-				full := validate(e.schema, inst) == nil
+				full := validatorAccepts(t, e, []byte(args))
 				if fast != nil && fast.valid([]byte(args)) {
 					assert.True(t, full, "fast path accepted %s, the validator refuses it", args)
 				}

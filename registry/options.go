@@ -22,8 +22,11 @@ type Option func(*config)
 type config struct {
 	log            logrus.FieldLogger
 	defaultTimeout time.Duration
+	callTimeout    time.Duration
 	maxTimeout     time.Duration
 	maxResultChars int
+	profile        Profile
+	observer       Observer
 }
 
 // WithLogger sets the logger; the default discards logs.
@@ -32,12 +35,24 @@ func WithLogger(l logrus.FieldLogger) Option { return func(c *config) { c.log = 
 // WithDefaultTimeout sets the deadline of tools without their own.
 func WithDefaultTimeout(d time.Duration) Option { return func(c *config) { c.defaultTimeout = d } }
 
+// WithCallTimeout sets the operator's per-call deadline for every tool: it
+// replaces each tool's own default (Tool.Timeout), which is only a default.
+// A caller's WithTimeout still overrides it for one call; WithMaxTimeout
+// caps both. Zero keeps the tools' own defaults.
+func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.callTimeout = d } }
+
 // WithMaxTimeout caps every per-call deadline (the server maximum).
 func WithMaxTimeout(d time.Duration) Option { return func(c *config) { c.maxTimeout = d } }
 
 // WithMaxResultChars sets the default result cap in code points; a negative
 // value disables truncation.
 func WithMaxResultChars(n int) Option { return func(c *config) { c.maxResultChars = n } }
+
+// WithProfile sets the message profile of every call that does not choose
+// its own (WithCallProfile); the default is DefaultProfile (excelmanus).
+// An unknown profile is treated as the default; check names with
+// ParseProfile.
+func WithProfile(p Profile) Option { return func(c *config) { c.profile = p } }
 
 // CallOption configures one CallTool.
 type CallOption func(*callConfig)
@@ -47,6 +62,7 @@ type callConfig struct {
 	hasScope bool
 	timeout  time.Duration
 	progress ProgressFunc
+	profile  Profile
 }
 
 // WithScope restricts the call to the named tools (excelmanus tool_scope).
@@ -61,3 +77,22 @@ func WithTimeout(d time.Duration) CallOption { return func(c *callConfig) { c.ti
 
 // WithProgress receives the tool's progress reports.
 func WithProgress(f ProgressFunc) CallOption { return func(c *callConfig) { c.progress = f } }
+
+// WithCallProfile words this call's own texts (validation, not-found,
+// not-allowed, truncation notes) in profile p instead of the registry's;
+// the empty profile keeps the registry's. A server sets it per connection.
+func WithCallProfile(p Profile) CallOption { return func(c *callConfig) { c.profile = p } }
+
+// profile is the call's message profile.
+func (r *Registry) profile(cc *callConfig) Profile {
+	if cc.profile != "" {
+		return cc.profile
+	}
+	if r.cfg.profile != "" {
+		return r.cfg.profile
+	}
+	return DefaultProfile
+}
+
+// Profile is the registry's message profile (WithProfile, else the default).
+func (r *Registry) Profile() Profile { return r.profile(&callConfig{}) }

@@ -26,6 +26,7 @@ var ErrInvalidTool = errors.New("invalid tool")
 type entry struct {
 	tool     Tool
 	schema   *jsonschema.Schema
+	doc      any         // the schema as the validator decoded it, for wording violations
 	fast     *fastSchema // nil when the schema is outside the fast subset
 	params   any         // the schema, decoded in key order, for OpenAI schemas
 	required []string
@@ -109,7 +110,7 @@ func compileEntry(t Tool) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{tool: t, schema: sch, params: params, fast: compileFast(doc)}
+	e := &entry{tool: t, schema: sch, doc: doc, params: params, fast: compileFast(doc)}
 	if m, ok := doc.(map[string]any); ok {
 		if props, ok := m["properties"].(map[string]any); ok {
 			for k := range props {

@@ -7,9 +7,12 @@ import (
 )
 
 // Func is the body of a tool. args is the call's JSON object, already
-// checked against the tool's schema. The returned value is encoded with
-// errorsjson (use errorsjson.Object or a struct to fix key order); a returned
-// error becomes an error payload. Return *errorsjson.FallbackRequest to ask
+// checked against the tool's schema. The returned value becomes the result
+// text as Python's str() would make it: a string is the text itself, a
+// json.RawMessage its own bytes (compact JSON re-spaced to json.dumps's
+// separators in the excelmanus profile), anything else is encoded with
+// errorsjson (use errorsjson.Object or a struct to fix key order); a
+// returned error becomes an error payload. Return *errorsjson.FallbackRequest to ask
 // the agent for fallback routing, and wrap with errorsjson.Fatal to mark the
 // failure non-recoverable. ctx carries the deadline, cancellation and a
 // progress reporter (see ReportProgress).
@@ -33,4 +36,7 @@ type Tool struct {
 	// MaxResultChars caps the result text in code points; zero means the
 	// registry default, negative means no cap.
 	MaxResultChars int
+	// Annotations declare whether the tool only reads, only adds, or may
+	// delete; nil declares nothing (see Annotations).
+	Annotations *Annotations
 }

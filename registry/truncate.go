@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -9,11 +8,21 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
-// truncate caps text at limit code points, following excelmanus's
-// ToolDef.truncate_result: a JSON object is shrunk field by field so that it
-// stays valid JSON (see truncateObject); any other text is cut and gets the
-// plain-text note. limit <= 0 disables the cap.
-func truncate(text string, limit int) string {
+// Thresholds of excelmanus's smart truncation: an object field is shrunk
+// only when its JSON is longer than minDictChars, a string field only when
+// it is longer than minStringChars (code points).
+const (
+	minDictChars   = 200
+	minStringChars = 100
+)
+
+// truncate caps text at limit code points exactly as excelmanus's
+// ToolDef.truncate_result does, with the notes of the profile's catalogue:
+// a JSON object is shrunk so that it stays valid JSON (truncateObject); any
+// other text, or an object no phase can fit, is cut with the plain-text
+// note (the en profile instead keeps the leading fields of such an object,
+// still JSON). limit <= 0 disables the cap.
+func truncate(text string, limit int, texts catalogue) string {
 	if limit <= 0 {
 		return text
 	}
@@ -21,61 +30,110 @@ func truncate(text string, limit int) string {
 	if n <= limit {
 		return text
 	}
-	if strings.HasPrefix(text, "{") {
+	if strings.HasPrefix(strings.TrimLeft(text, " \t\n\r"), "{") {
 		if v, err := errorsjson.DecodeOrdered([]byte(text)); err == nil {
 			if obj, ok := v.(errorsjson.Object); ok {
-				if out, ok := truncateObject(obj, limit, n); ok {
+				if out, ok := truncateObject(obj, limit, texts); ok {
 					return out
+				}
+				if texts.keepJSON {
+					if out, ok := keepLeadingFields(obj, limit, n, texts); ok {
+						return out
+					}
 				}
 			}
 		}
 	}
-	return truncatePlain(text, limit, n)
+	return truncatePlain(text, limit, n, texts)
 }
 
 // truncatePlain is excelmanus's fallback: the first limit code points and a
 // note with the original length.
-func truncatePlain(text string, limit, n int) string {
+func truncatePlain(text string, limit, n int, texts catalogue) string {
 	cut := 0
 	for i := range text {
 		if cut == limit {
-			return fmt.Sprintf("%s\n[结果已截断，原始长度: %d 字符]", text[:i], n)
+			return text[:i] + "\n" + texts.plainNote(n)
 		}
 		cut++
 	}
 	return text
 }
 
-// truncateObject shrinks a JSON object until its encoding fits in limit code
-// points, in phases that each keep the result valid JSON:
+// truncateObject is excelmanus's _truncate_json_smart. Each phase starts
+// from the original object and binary-searches, as Python's loop does
+// (lo = 0, hi = n, mid = (lo+hi)/2), the largest k that fits:
 //
-//  1. the largest list field keeps its first k items;
-//  2. the largest object field keeps its first k keys;
-//  3. the largest string field keeps its last k code points (a tool's
-//     output tail is the useful part, as excelmanus reasons);
-//  4. only the first k top-level fields are kept.
+//  1. the largest non-empty list field keeps its first k items, marked by
+//     "_<f>_truncated": true and "_<f>_note";
+//  2. else the largest object field (not starting with "_", JSON over
+//     minDictChars) keeps its first k keys plus "__truncated__";
+//  3. else the largest string field (not starting with "_", over
+//     minStringChars) keeps its last k code points, marked by "_<f>_note".
 //
-// Each phase binary-searches the largest k that fits and marks what it cut
-// with "_<field>_truncated": true and a "_<field>_note"; a phase that cannot
-// fit even at k = 0 leaves its field empty and hands over to the next. The
-// result is always a JSON object; ok is false only when encoding fails.
-// obj itself is never modified.
-// Keys starting with "_" (markers) are never shrunk in phases 2 and 3.
-func truncateObject(obj errorsjson.Object, limit, origLen int) (string, bool) {
-	work := obj
-	for _, phase := range []func(errorsjson.Object, int) (errorsjson.Object, string, bool){
-		shrinkList, shrinkDict, shrinkString,
-	} {
-		next, text, found := phase(work, limit)
-		if !found {
-			continue
-		}
-		if text != "" {
+// ok is false when no phase fits (or encoding fails).
+func truncateObject(obj errorsjson.Object, limit int, texts catalogue) (string, bool) {
+	if key, pos := largest(obj, listSize); pos >= 0 {
+		list := obj[pos].Value.([]any)
+		text, ok := bisect(len(list), limit, func(k int) errorsjson.Object {
+			out := append(errorsjson.Object(nil), obj...)
+			if k == len(list) {
+				return out.Delete("_" + key + "_truncated").Delete("_" + key + "_note")
+			}
+			out = out.Set(key, list[:k:k])
+			out = out.Set("_"+key+"_truncated", true)
+			return out.Set("_"+key+"_note", texts.listNote(key, k, len(list)))
+		})
+		if ok {
 			return text, true
 		}
-		work = next
 	}
-	return keepLeadingFields(work, limit, origLen)
+	if key, pos := largest(obj, dictSize); pos >= 0 {
+		dict := obj[pos].Value.(errorsjson.Object)
+		text, ok := bisect(len(dict), limit, func(k int) errorsjson.Object {
+			if k == len(dict) {
+				return obj
+			}
+			trimmed := append(errorsjson.Object(nil), dict[:k]...)
+			trimmed = trimmed.Set("__truncated__", texts.dictMarker(k, len(dict)))
+			return append(errorsjson.Object(nil), obj...).Set(key, trimmed)
+		})
+		if ok {
+			return text, true
+		}
+	}
+	if key, pos := largest(obj, stringSize); pos >= 0 {
+		runes := []rune(obj[pos].Value.(string))
+		return bisect(len(runes), limit, func(k int) errorsjson.Object {
+			out := append(errorsjson.Object(nil), obj...)
+			if k == len(runes) {
+				return out.Delete("_" + key + "_note")
+			}
+			out = out.Set(key, string(runes[len(runes)-k:]))
+			return out.Set("_"+key+"_note", texts.stringNote(key, k, len(runes)))
+		})
+	}
+	return "", false
+}
+
+// bisect runs excelmanus's binary search over k in [0, n]: build(k) is the
+// candidate keeping k of n, build(n) the whole field without markers
+// (which can fit when the original text had more whitespace than
+// json.dumps writes). It returns the text of the last fitting k the search
+// visits, ok false when none fits.
+func bisect(n, limit int, build func(k int) errorsjson.Object) (string, bool) {
+	lo, hi := 0, n
+	best, found := "", false
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if text, ok := fits(build(mid), limit); ok {
+			best, found = text, true
+			lo = mid + 1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return best, found
 }
 
 // fits encodes obj and reports whether it is within limit code points.
@@ -87,29 +145,37 @@ func fits(obj errorsjson.Object, limit int) (string, bool) {
 	return text, utf8.RuneCountInString(text) <= limit
 }
 
-// search finds the largest k in [0, n] for which build(k) fits; build(n)
-// is known not to fit. It returns the fitting text ("" when none does) and
-// the object built for the chosen k (k = 0 when none fits).
-func search(n, limit int, build func(k int) errorsjson.Object) (errorsjson.Object, string) {
-	lo, hi := 0, n-1
-	best, bestText := -1, ""
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		if text, ok := fits(build(mid), limit); ok {
-			best, bestText = mid, text
-			lo = mid + 1
-		} else {
-			hi = mid - 1
-		}
-	}
-	if best < 0 {
-		return build(0), ""
-	}
-	return build(best), bestText
+// listSize is the length of a non-empty list field (phase 1).
+func listSize(f errorsjson.Field) int {
+	l, _ := f.Value.([]any)
+	return len(l)
 }
 
-// largest returns the key of the biggest field accepted by size (size < 0
-// rejects), the first one on ties, as Python's stable sort picks.
+// dictSize is the JSON length of an object field phase 2 may shrink.
+func dictSize(f errorsjson.Field) int {
+	d, ok := f.Value.(errorsjson.Object)
+	if !ok || strings.HasPrefix(f.Key, "_") {
+		return -1
+	}
+	text, err := errorsjson.MarshalString(d)
+	if n := utf8.RuneCountInString(text); err == nil && n > minDictChars {
+		return n
+	}
+	return -1
+}
+
+// stringSize is the length of a string field phase 3 may shrink.
+func stringSize(f errorsjson.Field) int {
+	s, ok := f.Value.(string)
+	if n := utf8.RuneCountInString(s); ok && !strings.HasPrefix(f.Key, "_") && n > minStringChars {
+		return n
+	}
+	return -1
+}
+
+// largest returns the key and position of the biggest field accepted by
+// size (size <= 0 rejects), the first one on ties, as Python's stable
+// sorted(..., reverse=True) picks; pos is -1 when there is none.
 func largest(obj errorsjson.Object, size func(f errorsjson.Field) int) (string, int) {
 	type cand struct {
 		key  string
@@ -129,83 +195,19 @@ func largest(obj errorsjson.Object, size func(f errorsjson.Field) int) (string, 
 	return cands[0].key, cands[0].pos
 }
 
-func marked(obj errorsjson.Object, field string, value any, note string) errorsjson.Object {
-	out := append(errorsjson.Object(nil), obj...)
-	out = out.Set(field, value)
-	out = out.Set("_"+field+"_truncated", true)
-	return out.Set("_"+field+"_note", note)
-}
-
-func shrinkList(obj errorsjson.Object, limit int) (errorsjson.Object, string, bool) {
-	key, pos := largest(obj, func(f errorsjson.Field) int {
-		l, _ := f.Value.([]any)
-		return len(l)
-	})
-	if pos < 0 {
-		return obj, "", false
-	}
-	list := obj[pos].Value.([]any)
-	next, text := search(len(list), limit, func(k int) errorsjson.Object {
-		return marked(obj, key, list[:k:k], fmt.Sprintf("[%s 已截断: 显示 %d/%d 条]", key, k, len(list)))
-	})
-	return next, text, true
-}
-
-func shrinkDict(obj errorsjson.Object, limit int) (errorsjson.Object, string, bool) {
-	key, pos := largest(obj, func(f errorsjson.Field) int {
-		d, ok := f.Value.(errorsjson.Object)
-		if !ok || len(d) == 0 || strings.HasPrefix(f.Key, "_") {
-			return -1
-		}
-		text, err := errorsjson.MarshalString(d)
-		if err != nil {
-			return -1
-		}
-		return utf8.RuneCountInString(text)
-	})
-	if pos < 0 {
-		return obj, "", false
-	}
-	dict := obj[pos].Value.(errorsjson.Object)
-	next, text := search(len(dict), limit, func(k int) errorsjson.Object {
-		return marked(obj, key, dict[:k:k], fmt.Sprintf("[%s 已截断: 显示 %d/%d 项]", key, k, len(dict)))
-	})
-	return next, text, true
-}
-
-func shrinkString(obj errorsjson.Object, limit int) (errorsjson.Object, string, bool) {
-	key, pos := largest(obj, func(f errorsjson.Field) int {
-		s, ok := f.Value.(string)
-		if !ok || strings.HasPrefix(f.Key, "_") {
-			return -1
-		}
-		return utf8.RuneCountInString(s)
-	})
-	if pos < 0 {
-		return obj, "", false
-	}
-	s := obj[pos].Value.(string)
-	runes := []rune(s)
-	next, text := search(len(runes), limit, func(k int) errorsjson.Object {
-		return marked(obj, key, string(runes[len(runes)-k:]), fmt.Sprintf("[%s 已截断: 保留后 %d/%d 字符]", key, k, len(runes)))
-	})
-	return next, text, true
-}
-
-// keepLeadingFields is the last resort: the first k fields (status comes
-// first in every payload) and a note with the original length. When even no
-// field fits, the bare note object is returned over the limit: still JSON.
-func keepLeadingFields(obj errorsjson.Object, limit, origLen int) (string, bool) {
-	note := fmt.Sprintf("[结果已截断，原始长度: %d 字符]", origLen)
+// keepLeadingFields is the en profile's last resort for an object no phase
+// fits: the first k top-level fields (status comes first in every payload)
+// and a note with the original length, still a JSON object. When even no
+// field fits, the bare note object is returned over the limit.
+func keepLeadingFields(obj errorsjson.Object, limit, origLen int, texts catalogue) (string, bool) {
 	build := func(k int) errorsjson.Object {
 		out := append(errorsjson.Object(nil), obj[:k:k]...)
 		out = out.Set("_truncated", true)
-		return out.Set("_note", note)
+		return out.Set("_note", texts.plainNote(origLen))
 	}
-	next, text := search(len(obj), limit, build)
-	if text != "" {
+	if text, ok := bisect(len(obj), limit, build); ok {
 		return text, true
 	}
-	text, err := errorsjson.MarshalString(next)
+	text, err := errorsjson.MarshalString(build(0))
 	return text, err == nil
 }

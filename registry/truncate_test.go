@@ -42,58 +42,58 @@ func rows(n int) []any {
 func TestTruncatePlain(t *testing.T) {
 	text := strings.Repeat("😀中", 10) // 20 code points, 70 bytes
 	tests := []struct {
-		name  string
-		text  string
-		limit int
-		want  string
+		name    string
+		profile Profile
+		text    string
+		limit   int
+		want    string
 	}{
-		{"emoji and CJK cut on code points", text, 5, "😀中😀中😀\n[结果已截断，原始长度: 20 字符]"},
-		{"top-level list is plain text", mustText(t, []any{"一", "二", "三"}), 4, "[\"一\"\n[结果已截断，原始长度: 15 字符]"},
-		{"broken JSON object", `{"a": 1, "b": "二三四五六七八九十"`, 6, "{\"a\": \n[结果已截断，原始长度: 25 字符]"},
-		{"exactly at the limit", text, 20, text},
-		{"disabled", text, 0, text},
-		{"negative disables", text, -1, text},
+		{"emoji and CJK cut on code points", ProfileExcelmanus, text, 5, "😀中😀中😀\n[结果已截断，原始长度: 20 字符]"},
+		{"en note", ProfileEnglish, text, 5, "😀中😀中😀\n[result truncated, original length: 20 characters]"},
+		{"top-level list is plain text", ProfileExcelmanus, mustText(t, []any{"一", "二", "三"}), 4, "[\"一\"\n[结果已截断，原始长度: 15 字符]"},
+		{"broken JSON object", ProfileExcelmanus, `{"a": 1, "b": "二三四五六七八九十"`, 6, "{\"a\": \n[结果已截断，原始长度: 25 字符]"},
+		{"object with nothing to shrink", ProfileExcelmanus, `{"a": 1, "b": 2, "c": 3}`, 10, "{\"a\": 1, \"\n[结果已截断，原始长度: 24 字符]"},
+		{"exactly at the limit", ProfileExcelmanus, text, 20, text},
+		{"disabled", ProfileExcelmanus, text, 0, text},
+		{"negative disables", ProfileEnglish, text, -1, text},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, truncate(tc.text, tc.limit))
+			assert.Equal(t, tc.want, truncate(tc.text, tc.limit, tc.profile.texts()))
 		})
 	}
 }
 
+// TestTruncateObjectPhases pins the phases in the en profile (the
+// excelmanus texts are pinned byte for byte by the parity vectors).
 func TestTruncateObjectPhases(t *testing.T) {
+	en := ProfileEnglish.texts()
 	bigDict := errorsjson.Object{}
 	for i := range 40 {
 		bigDict = append(bigDict, errorsjson.Field{Key: fmt.Sprintf("列%02d", i), Value: "宋体 12pt 粗体"})
 	}
 	longOut := strings.Repeat("行", 300) + "尾巴😀END"
-	many := errorsjson.Object{}
-	for i := range 60 {
-		many = append(many, errorsjson.Field{Key: fmt.Sprintf("k%02d", i), Value: i})
-	}
 	tests := []struct {
 		name   string
 		in     errorsjson.Object
 		limit  int
-		field  string // the field that must carry markers
-		note   string // its note, exactly
 		checks func(t *testing.T, out errorsjson.Object)
 	}{
 		{
-			name:  "largest list keeps a prefix",
+			name:  "largest list keeps the longest prefix that fits",
 			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "small", Value: []any{1}}, {Key: "data", Value: rows(100)}, {Key: "total", Value: 100}},
-			limit: 400,
-			field: "data",
+			limit: 500,
 			checks: func(t *testing.T, out errorsjson.Object) {
 				data, _ := out.Get("data")
 				k := len(data.([]any))
 				assert.Positive(t, k)
+				flag, _ := out.Get("_data_truncated")
+				assert.Equal(t, true, flag)
 				note, _ := out.Get("_data_note")
-				assert.Equal(t, fmt.Sprintf("[data 已截断: 显示 %d/100 条]", k), note)
-				// k is the largest prefix that fits.
+				assert.Equal(t, en.listNote("data", k, 100), note)
 				bigger := append(errorsjson.Object(nil), out...)
-				bigger = bigger.Set("data", rows(100)[:k+1]).Set("_data_note", fmt.Sprintf("[data 已截断: 显示 %d/100 条]", k+1))
-				assert.Greater(t, utf8.RuneCountInString(mustText(t, bigger)), 400)
+				bigger = bigger.Set("data", rows(100)[:k+1]).Set("_data_note", en.listNote("data", k+1, 100))
+				assert.Greater(t, utf8.RuneCountInString(mustText(t, bigger)), 500, "k+1 rows would not fit")
 				total, _ := out.Get("total")
 				assert.Equal(t, json.Number("100"), total, "metadata kept")
 				small, _ := out.Get("small")
@@ -101,54 +101,43 @@ func TestTruncateObjectPhases(t *testing.T) {
 			},
 		},
 		{
-			name:  "then the largest dict",
+			name:  "then the largest dict, marked inside",
 			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "shape", Value: errorsjson.Object{{Key: "rows", Value: 2}}}, {Key: "styles", Value: bigDict}},
 			limit: 300,
-			field: "styles",
 			checks: func(t *testing.T, out errorsjson.Object) {
 				styles, _ := out.Get("styles")
-				k := len(styles.(errorsjson.Object))
+				d := styles.(errorsjson.Object)
+				k := len(d) - 1
 				assert.Positive(t, k)
-				assert.Less(t, k, 40)
-				note, _ := out.Get("_styles_note")
-				assert.Equal(t, fmt.Sprintf("[styles 已截断: 显示 %d/40 项]", k), note)
+				marker, _ := d.Get("__truncated__")
+				assert.Equal(t, en.dictMarker(k, 40), marker)
+				shape, _ := out.Get("shape")
+				assert.Len(t, shape, 1, "a small dict is left alone")
 			},
 		},
 		{
 			name:  "then the tail of the largest string",
-			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "stdout", Value: longOut}, {Key: "_hidden", Value: strings.Repeat("x", 10)}},
-			limit: 200,
-			field: "stdout",
+			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "stdout", Value: longOut}, {Key: "_hidden", Value: strings.Repeat("x", 150)}},
+			limit: 330,
 			checks: func(t *testing.T, out errorsjson.Object) {
 				s, _ := out.Get("stdout")
 				assert.True(t, strings.HasSuffix(s.(string), "尾巴😀END"), "tail kept: %q", s)
 				k := utf8.RuneCountInString(s.(string))
 				note, _ := out.Get("_stdout_note")
-				assert.Equal(t, fmt.Sprintf("[stdout 已截断: 保留后 %d/%d 字符]", k, utf8.RuneCountInString(longOut)), note)
+				assert.Equal(t, en.stringNote("stdout", k, utf8.RuneCountInString(longOut)), note)
+				hidden, _ := out.Get("_hidden")
+				assert.Len(t, hidden, 150, "marker-like fields are never shrunk")
 			},
 		},
 		{
-			name:  "list emptied, then dict",
-			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "data", Value: rows(50)}, {Key: "styles", Value: bigDict}},
-			limit: 260,
-			field: "styles",
+			name:  "each phase starts from the original: list phase fails, dict phase alone",
+			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "data", Value: rows(3)}, {Key: "styles", Value: bigDict}},
+			limit: 600,
 			checks: func(t *testing.T, out errorsjson.Object) {
 				data, _ := out.Get("data")
-				assert.Empty(t, data)
-				note, _ := out.Get("_data_note")
-				assert.Equal(t, "[data 已截断: 显示 0/50 条]", note)
-			},
-		},
-		{
-			name:  "last resort keeps leading fields",
-			in:    many,
-			limit: 100,
-			field: "",
-			checks: func(t *testing.T, out errorsjson.Object) {
-				first, _ := out.Get("k00")
-				assert.Equal(t, json.Number("0"), first)
-				note, _ := out.Get("_note")
-				assert.Equal(t, fmt.Sprintf("[结果已截断，原始长度: %d 字符]", utf8.RuneCountInString(mustText(t, many))), note)
+				assert.Len(t, data, 3, "the list phase's attempt is discarded")
+				_, marked := out.Get("_data_truncated")
+				assert.False(t, marked)
 			},
 		},
 	}
@@ -156,31 +145,37 @@ func TestTruncateObjectPhases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			text := mustText(t, tc.in)
 			require.Greater(t, utf8.RuneCountInString(text), tc.limit)
-			got := truncate(text, tc.limit)
+			got := truncate(text, tc.limit, en)
 			assert.LessOrEqual(t, utf8.RuneCountInString(got), tc.limit)
-			out := decodeObject(t, got)
-			status, _ := out.Get("status")
-			if tc.field != "" {
-				assert.Equal(t, "success", status)
-				flag, ok := out.Get("_" + tc.field + "_truncated")
-				assert.True(t, ok)
-				assert.Equal(t, true, flag)
-			}
-			tc.checks(t, out)
+			tc.checks(t, decodeObject(t, got))
 		})
 	}
 }
 
-func TestTruncateTooSmallStaysJSON(t *testing.T) {
-	text := mustText(t, errorsjson.Object{{Key: "status", Value: "success"}, {Key: "data", Value: rows(10)}})
-	got := truncate(text, 10)
-	obj := decodeObject(t, got)
-	_, ok := obj.Get("_note")
-	assert.True(t, ok, "bare note object when nothing fits: %s", got)
+// TestTruncateKeepsJSONInEnglish: where no phase fits, en keeps the
+// leading fields (still JSON); excelmanus cuts the text as plain text.
+func TestTruncateLastResort(t *testing.T) {
+	many := errorsjson.Object{}
+	for i := range 60 {
+		many = append(many, errorsjson.Field{Key: fmt.Sprintf("k%02d", i), Value: i})
+	}
+	text := mustText(t, many)
+	n := utf8.RuneCountInString(text)
+	got := truncate(text, 100, ProfileEnglish.texts())
+	out := decodeObject(t, got)
+	first, _ := out.Get("k00")
+	assert.Equal(t, json.Number("0"), first)
+	note, _ := out.Get("_note")
+	assert.Equal(t, ProfileEnglish.texts().plainNote(n), note)
+	assert.LessOrEqual(t, utf8.RuneCountInString(got), 100)
+
+	got = truncate(text, 100, ProfileExcelmanus.texts())
+	assert.Equal(t, string([]rune(text)[:100])+"\n"+ProfileExcelmanus.texts().plainNote(n), got)
 }
 
-// TestTruncateProperty: for random objects and limits the result is always
-// valid JSON, and within the limit whenever the bare note object fits.
+// TestTruncateProperty: for random objects and limits, en always answers
+// valid JSON within the limit whenever the bare note object fits, and both
+// profiles leave text within the limit untouched.
 func TestTruncateProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 11))
 	words := []string{"a", "表格", "😀", "\"q\"", "\\", "\n", "éé", "行列"}
@@ -211,6 +206,7 @@ func TestTruncateProperty(t *testing.T) {
 			return b.String()
 		}
 	}
+	en := ProfileEnglish.texts()
 	for i := range 300 {
 		obj := errorsjson.Object{{Key: "status", Value: "success"}}
 		for j := range rng.IntN(8) + 1 {
@@ -219,16 +215,18 @@ func TestTruncateProperty(t *testing.T) {
 		text := mustText(t, obj)
 		n := utf8.RuneCountInString(text)
 		limit := rng.IntN(n+50) + 1
-		got := truncate(text, limit)
+		got := truncate(text, limit, en)
 		if !json.Valid([]byte(got)) {
 			t.Fatalf("case %d: limit %d: invalid JSON %q", i, limit, got)
 		}
-		floor := utf8.RuneCountInString(mustText(t, errorsjson.Object{{Key: "_truncated", Value: true}, {Key: "_note", Value: fmt.Sprintf("[结果已截断，原始长度: %d 字符]", n)}}))
+		floor := utf8.RuneCountInString(mustText(t, errorsjson.Object{{Key: "_truncated", Value: true}, {Key: "_note", Value: en.plainNote(n)}}))
 		if limit >= floor {
 			require.LessOrEqual(t, utf8.RuneCountInString(got), limit, "case %d", i)
 		}
+		xm := truncate(text, limit, ProfileExcelmanus.texts())
 		if n <= limit {
 			require.Equal(t, text, got)
+			require.Equal(t, text, xm)
 		}
 	}
 }

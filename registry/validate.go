@@ -10,28 +10,38 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
-// validate returns one "<path>: <problem>" line per leaf violation, or nil.
-func validate(sch *jsonschema.Schema, inst any) []string {
-	err := sch.Validate(inst)
-	if err == nil {
-		return nil
-	}
+// englishViolations words a failed validation in the en profile: one
+// "<path>: <problem>" line per leaf of the validator's error tree, in the
+// validator's English, sorted by location. Unknown keys of a nested object
+// also name the keys that object accepts, which are returned by path too.
+func englishViolations(doc any, err error, inst any) ([]string, errorsjson.Object) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []string{"$: " + err.Error()}
+		return []string{"$: " + err.Error()}, nil
 	}
 	p := message.NewPrinter(language.English)
 	var leaves []leaf
+	var nested errorsjson.Object
 	var walk func(*jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+			ap, isAP := e.ErrorKind.(*kind.AdditionalProperties)
+			if isAP {
 				// Collected from a map: sort for a stable message.
 				sort.Strings(ap.Properties)
 			}
-			leaves = append(leaves, leaf{e.InstanceLocation, instancePath(e.InstanceLocation, inst) + ": " + e.ErrorKind.LocalizedString(p)})
+			path := instancePath(e.InstanceLocation, inst)
+			text := path + ": " + e.ErrorKind.LocalizedString(p)
+			if isAP && len(e.InstanceLocation) > 0 {
+				accepted := acceptedAt(doc, e.SchemaURL)
+				nested = nested.Set(path, accepted)
+				text += " (accepted: " + strings.Join(accepted, ", ") + ")"
+			}
+			leaves = append(leaves, leaf{e.InstanceLocation, text})
 			return
 		}
 		for _, c := range e.Causes {
@@ -40,7 +50,7 @@ func validate(sch *jsonschema.Schema, inst any) []string {
 	}
 	walk(ve)
 	if len(leaves) == 0 {
-		return []string{"$: " + ve.Error()}
+		return []string{"$: " + ve.Error()}, nil
 	}
 	// The validator walks properties in map order; sort so the payload is
 	// the same on every call: by instance location (array indices
@@ -53,9 +63,9 @@ func validate(sch *jsonschema.Schema, inst any) []string {
 	})
 	out := make([]string, len(leaves))
 	for i, l := range leaves {
-		out[i] = clipViolation(l.text)
+		out[i] = l.text
 	}
-	return out
+	return out, nested
 }
 
 // maxViolationChars caps one violation line in code points. Some messages

@@ -1,15 +1,18 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // TestViolationPaths: instance paths come from the instance, so an array
@@ -39,17 +42,19 @@ func TestViolationPaths(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			inst, _, violations := parseArguments([]byte(tc.args))
-			require.Nil(t, violations)
-			assert.Equal(t, tc.want, validate(e.schema, inst))
+			inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tc.args))
+			require.NoError(t, err)
+			got, _ := englishViolations(e.doc, e.schema.Validate(inst), inst)
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }
 
 // TestValidationPayloadClipsQuotedValues: a huge argument quoted by a
-// violation message (pattern) does not come back whole in the payload.
+// violation message (en's pattern text) does not come back whole in the
+// payload.
 func TestValidationPayloadClipsQuotedValues(t *testing.T) {
-	reg := New()
+	reg := New(WithProfile(ProfileEnglish))
 	require.NoError(t, reg.Register(Tool{
 		Name:        "p",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"s": {"type": "string", "pattern": "^[a-z]+$"}}}`),
@@ -68,4 +73,14 @@ func TestValidationPayloadClipsQuotedValues(t *testing.T) {
 	assert.Equal(t, maxViolationChars, utf8.RuneCountInString(p.Violations[0]))
 	assert.True(t, strings.HasSuffix(p.Violations[0], "…"))
 	assert.Less(t, len(res.Text), 4000, "the payload stays small")
+}
+
+// validatorAccepts is the full validator's verdict on args (a JSON object).
+func validatorAccepts(t testing.TB, e *entry, args []byte) bool {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	require.NoError(t, err, "%q", args)
+	_, isObject := inst.(map[string]any)
+	require.True(t, isObject, "%q", args)
+	return e.schema.Validate(inst) == nil
 }

@@ -15,6 +15,8 @@ import (
 )
 
 // ErrInvalidParams is the kind of every params error (JSON-RPC -32602).
+//
+//lint:ignore ST1005 JSON-RPC's own wording of -32602, quoted verbatim
 var ErrInvalidParams = errors.New("Invalid params")
 
 // call is one tools/call in flight.
@@ -57,7 +59,7 @@ func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
 	if name.Type != gjson.String {
 		return nil, fmt.Errorf("%w: params.name must be a string", ErrInvalidParams)
 	}
-	cl := &call{id: id, name: name.Str}
+	cl := &call{id: id, name: name.Str, opts: c.callProfile()}
 	if args := params.Get("arguments"); args.Exists() {
 		cl.args = []byte(args.Raw)
 	}

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"io"
+	"net/http"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -61,6 +63,21 @@ type Config struct {
 	Name, Version string
 	// Log receives one line per connection and per call.
 	Log logrus.FieldLogger
+	// MCP, when set, is served at PathMCP behind the same token and Origin
+	// checks as PathWS, and shut down with the server (the MCP streamable
+	// HTTP door, mcpdoor.Door).
+	MCP Door
+	// Metrics, when set, is served at PathMetrics behind the token check
+	// (Prometheus text format).
+	Metrics http.Handler
+}
+
+// Door is another front door served beside PathWS: an HTTP endpoint that
+// Serve shuts down with the server. Shutdown refuses new calls, lets calls
+// in flight finish until ctx is done, then cancels them.
+type Door interface {
+	http.Handler
+	Shutdown(ctx context.Context) error
 }
 
 func (c Config) withDefaults() Config {

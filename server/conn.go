@@ -11,6 +11,8 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // Close codes and reasons the server sends.
@@ -64,6 +66,7 @@ type conn struct {
 
 	mu       sync.Mutex
 	inflight map[string]*call // by the request id's raw JSON
+	profile  registry.Profile // chosen in initialize; "" means the registry's
 	active   int              // admitted calls whose answer is not queued yet
 	draining bool
 	idle     chan struct{} // closed once draining and nothing is in flight

@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // Method names of MCP revision 2025-11-25 the server understands.
@@ -112,7 +113,7 @@ func (c *conn) handle(data []byte) {
 	}
 	switch e.method.Str {
 	case MethodInitialize:
-		c.send(appendResult(nil, id, c.s.initializeResult(e.params)))
+		c.initialize(id, e.params)
 	case MethodPing:
 		c.send(appendResult(nil, id, []byte("{}")))
 	case MethodToolsList:
@@ -149,7 +150,9 @@ func (c *conn) handleNotification(method string, params gjson.Result) {
 	}
 }
 
-func (s *Server) initializeResult(params gjson.Result) []byte {
+// initializeResult is the initialize answer; extra, when not empty, is
+// more members of its capabilities object.
+func (s *Server) initializeResult(params gjson.Result, extra []byte) []byte {
 	version := ProtocolVersion
 	if v := params.Get("protocolVersion"); v.Type == gjson.String {
 		for _, sv := range supportedVersions {
@@ -160,7 +163,11 @@ func (s *Server) initializeResult(params gjson.Result) []byte {
 	}
 	buf := []byte(`{"protocolVersion":`)
 	buf = errorsjson.AppendString(buf, version)
-	buf = append(buf, `,"capabilities":{"tools":{}},"serverInfo":{"name":`...)
+	buf = append(buf, `,"capabilities":{"tools":{}`...)
+	if len(extra) > 0 {
+		buf = append(append(buf, ','), extra...)
+	}
+	buf = append(buf, `},"serverInfo":{"name":`...)
 	buf = errorsjson.AppendString(buf, s.cfg.Name)
 	buf = append(buf, `,"version":`...)
 	buf = errorsjson.AppendString(buf, s.cfg.Version)
@@ -192,7 +199,23 @@ func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
 		buf = errorsjson.AppendString(buf, t.Description)
 		buf = append(buf, `,"inputSchema":`...)
 		buf = append(buf, bytes.TrimSpace(t.InputSchema)...)
+		buf = appendAnnotations(buf, t.Annotations)
 		buf = append(buf, '}')
 	}
 	return append(buf, "]}"...), nil
+}
+
+// appendAnnotations adds a tool's declaration as MCP tool annotations, as
+// the MCP doors list them: readOnlyHint for a read-only tool, otherwise
+// destructiveHint true or false; nothing for a tool that declares nothing.
+func appendAnnotations(buf []byte, a *registry.Annotations) []byte {
+	switch {
+	case a == nil:
+		return buf
+	case a.ReadOnly:
+		return append(buf, `,"annotations":{"readOnlyHint":true}`...)
+	case a.Destructive:
+		return append(buf, `,"annotations":{"readOnlyHint":false,"destructiveHint":true}`...)
+	}
+	return append(buf, `,"annotations":{"readOnlyHint":false,"destructiveHint":false}`...)
 }

@@ -29,7 +29,7 @@ var exchanges = []struct {
 	{"initialize older version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`, "result.protocolVersion", "2025-03-26"},
 	{"initialize unknown version", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}`, "result.protocolVersion", server.ProtocolVersion},
 	{"ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, "result", "{}"},
-	{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "result.tools.#", "8"},
+	{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "result.tools.#", "9"},
 	{"tools/list toolScope", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"toolScope":["add"]}}}`, "result.tools.0.name", "add"},
 	{"call success", callFrame(3, "add", `{"a":1,"b":2}`, ""), "result.isError", "false"},
 	{"call unicode", callFrame(3, "echo", `{"value":"数据\u2028\"q\"\n"}`, ""), "result.isError", "false"},
@@ -56,6 +56,13 @@ var exchanges = []struct {
 	{"call without name", `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"arguments":{}}}`, "error.code", "-32602"},
 	{"toolScope not a list", callFrame(21, "add", `{}`, `{"toolScope":"add"}`), "error.code", "-32602"},
 	{"timeoutMs not positive", callFrame(22, "add", `{}`, `{"timeoutMs":-1}`), "error.code", "-32602"},
+	// Last, as they change the connection's message profile.
+	{"initialize unknown message profile", `{"jsonrpc":"2.0","id":23,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"registrySidecar":{"messageProfile":"fr"}}}}}`, "error.code", "-32602"},
+	{"initialize message profile en", `{"jsonrpc":"2.0","id":24,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"registrySidecar":{"messageProfile":"en"}}}}}`, "result.capabilities.experimental.registrySidecar.messageProfile", "en"},
+	{"call validation error en", callFrame(25, "add", `{"a":"x"}`, ""), "result.isError", "true"},
+	{"call not found en", callFrame(26, "nope", `{}`, ""), "result.isError", "true"},
+	{"initialize message profile excelmanus", `{"jsonrpc":"2.0","id":27,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"registrySidecar":{"messageProfile":"excelmanus"}}}}}`, "result.capabilities.experimental.registrySidecar.messageProfile", "excelmanus"},
+	{"call not found excelmanus", callFrame(28, "nope", `{}`, ""), "result.isError", "true"},
 }
 
 // TestProtocolExchanges checks every method and error path over a real

@@ -27,6 +27,13 @@ const (
 	// PathHealth answers 200 while the server accepts connections, 503
 	// while it shuts down.
 	PathHealth = "/healthz"
+	// PathReady answers 200 while the server takes new work, 503 while it
+	// drains (load balancers stop routing to it).
+	PathReady = "/readyz"
+	// PathMCP is the MCP streamable HTTP endpoint (Config.MCP).
+	PathMCP = "/mcp"
+	// PathMetrics is the Prometheus endpoint (Config.Metrics).
+	PathMetrics = "/metrics"
 	// Subprotocol is the WebSocket subprotocol a client may ask for.
 	Subprotocol = "mcp"
 )
@@ -71,17 +78,73 @@ func New(reg *registry.Registry, cfg Config) *Server {
 	return s
 }
 
-// ServeHTTP routes PathWS to the WebSocket endpoint and PathHealth to the
-// readiness probe.
+// ServeHTTP routes PathWS to the WebSocket endpoint, PathHealth and
+// PathReady to the probes, and PathMCP and PathMetrics to the configured
+// handlers (404 when not configured).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case PathHealth:
 		s.serveHealth(w)
+	case PathReady:
+		s.serveReady(w)
 	case PathWS:
 		s.serveWS(w, r)
+	case PathMCP:
+		if s.cfg.MCP == nil {
+			http.NotFound(w, r)
+			return
+		}
+		s.serveMCP(w, r)
+	case PathMetrics:
+		if s.cfg.Metrics == nil {
+			http.NotFound(w, r)
+			return
+		}
+		if !s.authorized(r) {
+			s.refuseToken(w, r)
+			return
+		}
+		s.cfg.Metrics.ServeHTTP(w, r)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// serveReady answers PathReady: 503 while draining.
+func (s *Server) serveReady(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	if s.draining.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"status": "draining"}`))
+		return
+	}
+	_, _ = w.Write([]byte(`{"status": "ready"}`))
+}
+
+// serveMCP applies the rules of PathWS (draining, token, Origin) and hands
+// the request to the MCP door.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	if !s.authorized(r) {
+		s.refuseToken(w, r)
+		return
+	}
+	if !s.checkOrigin(r) {
+		s.log.WithFields(logrus.Fields{"remote": r.RemoteAddr, "origin": r.Header.Get("Origin")}).Warn("request refused: origin not allowed")
+		http.Error(w, "origin not allowed", http.StatusForbidden)
+		return
+	}
+	s.cfg.MCP.ServeHTTP(w, r)
+}
+
+// refuseToken answers a request without the right bearer token.
+func (s *Server) refuseToken(w http.ResponseWriter, r *http.Request) {
+	s.log.WithFields(logrus.Fields{"remote": r.RemoteAddr, "path": r.URL.Path}).Warn("request refused: missing or wrong token")
+	w.Header().Set("WWW-Authenticate", `Bearer realm="registry-sidecar"`)
+	http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 }
 
 func (s *Server) serveHealth(w http.ResponseWriter) {
@@ -100,9 +163,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.authorized(r) {
-		s.log.WithField("remote", r.RemoteAddr).Warn("connection refused: missing or wrong token")
-		w.Header().Set("WWW-Authenticate", `Bearer realm="registry-sidecar"`)
-		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+		s.refuseToken(w, r)
 		return
 	}
 	if n := s.active.Add(1); n > int64(s.cfg.MaxConnections) {
@@ -205,21 +266,48 @@ func isLoopbackHost(h string) bool {
 // closes every connection with 1001 and returns. A grace period that runs
 // out is reported as ErrGraceExpired.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return s.ServeListeners(ctx, grace, ln)
+}
+
+// ServeListeners is Serve on several listeners at once (say, the WebSocket
+// address and a separate MCP address); each serves every path. If one
+// fails, the others are closed and its error returned.
+func (s *Server) ServeListeners(ctx context.Context, grace time.Duration, lns ...net.Listener) error {
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: DefaultHandshakeTimeout}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	errc := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errc <- hs.Serve(ln) }()
+	}
 	select {
 	case err := <-errc:
+		_ = hs.Close()
+		for range len(lns) - 1 {
+			<-errc
+		}
 		return err
 	case <-ctx.Done():
 	}
 	s.draining.Store(true)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer cancel()
+	// The MCP door drains its calls while the HTTP server stops accepting
+	// and waits for the requests that carry them.
+	mcpErr := make(chan error, 1)
+	if s.cfg.MCP != nil {
+		go func() { mcpErr <- s.cfg.MCP.Shutdown(sctx) }()
+	} else {
+		mcpErr <- nil
+	}
 	// Stop accepting first; hijacked WebSocket connections are ours.
 	_ = hs.Shutdown(sctx)
-	<-errc
-	return s.Shutdown(sctx)
+	for range lns {
+		<-errc
+	}
+	err := s.Shutdown(sctx)
+	if e := <-mcpErr; e != nil && err == nil {
+		err = ErrGraceExpired
+	}
+	return err
 }
 
 // Shutdown refuses new connections, waits for in-flight calls to finish

@@ -1,6 +1,6 @@
 // Package testtools registers the Go tools that cross-language and
 // end-to-end tests drive through `registry-sidecar --test-tools`: echo, add,
-// sleep, fail, panic, fallback, big and env_error. They are off by default
+// sleep, slow, fail, panic, fallback, big and env_error. They are off by default
 // and never part of the production tool set.
 //
 //	reg := registry.New()

@@ -35,48 +35,63 @@ func Tools() []registry.Tool {
 			Description: "Return the given value unchanged.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"value": {"description": "Any JSON value."}}, "required": ["value"]}`),
 			Func:        echo,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "add",
 			Description: "Add two integers.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "note": {"type": "string", "maxLength": ` + strconv.Itoa(MaxNoteLength) + `}}, "required": ["a", "b"], "additionalProperties": false}`),
 			Func:        add,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "sleep",
 			Description: "Wait ms milliseconds, honouring cancellation and reporting progress every 10%.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": ` + strconv.Itoa(MaxSleepMS) + `}}, "required": ["ms"]}`),
 			Func:        sleep,
+			Annotations: registry.ReadOnly(),
+		},
+		{
+			Name:        "slow",
+			Description: "Report progress 0 (\"started\") at once, then wait ms milliseconds (default: the maximum) or until cancelled; for cancellation tests.",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": ` + strconv.Itoa(MaxSleepMS) + `}}}`),
+			Func:        slow,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "fail",
 			Description: "Return an error named like a Python exception, optionally with a cause and marked fatal.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"exception": {"type": "string"}, "message": {"type": "string"}, "cause": {"type": "string"}, "fatal": {"type": "boolean"}}, "required": ["exception", "message"]}`),
 			Func:        fail,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "panic",
 			Description: "Panic with a string, an error, or a nil-pointer dereference.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"kind": {"type": "string", "enum": ["string", "error", "nil"]}}, "required": ["kind"]}`),
 			Func:        panicTool,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "fallback",
 			Description: "Ask the agent for fallback routing.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"to": {"type": "string"}, "reason": {"type": "string"}}, "required": ["to"]}`),
 			Func:        fallback,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "big",
 			Description: "Return a list of items copies of text (for truncation and frame-size tests).",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"items": {"type": "integer", "minimum": 0}, "text": {"type": "string"}}, "required": ["items"]}`),
 			Func:        big,
+			Annotations: registry.ReadOnly(),
 		},
 		{
 			Name:        "env_error",
 			Description: "Return a Go error of the given family to exercise the exception-name mapping.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"kind": {"type": "string", "enum": ["not_found", "permission", "exists", "timeout", "value"]}}, "required": ["kind"]}`),
 			Func:        envError,
+			Annotations: registry.ReadOnly(),
 		},
 	}
 }
@@ -126,6 +141,22 @@ func sleep(ctx context.Context, args json.RawMessage) (any, error) {
 		}
 		registry.ReportProgress(ctx, float64(ms)*float64(i)/progressSteps, float64(ms), fmt.Sprintf("slept %d%%", i*100/progressSteps))
 		t.Reset(step)
+	}
+	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
+}
+
+func slow(ctx context.Context, args json.RawMessage) (any, error) {
+	ms := int64(MaxSleepMS)
+	if v := gjson.GetBytes(args, "ms"); v.Exists() {
+		ms = v.Int()
+	}
+	registry.ReportProgress(ctx, 0, float64(ms), "started")
+	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	case <-t.C:
 	}
 	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
 }

@@ -22,7 +22,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprint(fs.Output(), "Usage: registry-sidecar call [flags] TOOL [JSON-ARGS]\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parse(fs, args, stderr); err != nil {
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
@@ -36,7 +36,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	reg, svc, err := o.buildRegistry(log)
+	reg, svc, err := o.buildRegistry(log, nil)
 	if err != nil {
 		return err
 	}

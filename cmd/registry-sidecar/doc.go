@@ -1,8 +1,10 @@
 // Command registry-sidecar serves the registry's tools over WebSocket
-// (JSON-RPC 2.0, MCP method names), runs one call in-process, or lists the
-// tools. Run it with --help for the flags and their environment variables.
+// (JSON-RPC 2.0, MCP method names) and MCP streamable HTTP, or over MCP
+// stdio, runs one call in-process, or lists the tools. Run it with --help
+// for the flags and their environment variables.
 //
-//	registry-sidecar --listen 127.0.0.1:0 --workspace DIR [--token-file F] [--test-tools]
+//	registry-sidecar [serve] --listen 127.0.0.1:0 --workspace DIR [--mcp-listen ADDR] [--token-file F] [--test-tools]
+//	registry-sidecar mcp --workspace DIR [--test-tools]
 //	registry-sidecar call --workspace DIR [--test-tools] TOOL 'JSON-ARGS'
 //	registry-sidecar tools --format markdown|json [--test-tools]
 //	registry-sidecar --version
@@ -10,7 +12,12 @@
 // Serving prints exactly one line on stdout once it is ready,
 // REGISTRY-SIDECAR|1|ws://127.0.0.1:PORT/ws, and logs JSON lines on
 // stderr. SIGTERM lets in-flight calls finish within --grace, closes every
-// connection with 1001 and exits 0. `call` exits 0 for success and
+// connection with 1001 and exits 0. The "listening" log line names the
+// workspace, the doors served and their URLs. --mcp-listen also serves MCP
+// streamable HTTP at /mcp (package mcpdoor); every HTTP listener serves
+// /ws, /mcp, /healthz, /readyz and /metrics (Prometheus). `mcp` serves MCP
+// over stdin/stdout (stdout carries protocol messages only). --call-timeout
+// bounds every tool call on every door. `call` exits 0 for success and
 // fallback payloads, 3 for error payloads, 2 for usage errors.
 //
 // Serve and call take the spreadsheet tools' limits (excelops.Limits):

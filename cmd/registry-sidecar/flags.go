@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops"
+	"github.com/registry-sidecar/registry-sidecar/metrics"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/server"
 	"github.com/registry-sidecar/registry-sidecar/testtools"
@@ -32,6 +33,7 @@ const (
 // options are every flag's value; each subcommand defines the ones it uses.
 type options struct {
 	listen         string
+	mcpListen      string
 	workspace      string
 	token          string
 	tokenFile      string
@@ -39,6 +41,7 @@ type options struct {
 	callTimeout    time.Duration
 	maxCallTimeout time.Duration
 	maxResultChars int
+	messageProfile string
 	concurrency    int
 	maxConnections int
 	readLimit      int64
@@ -56,10 +59,11 @@ type options struct {
 
 func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.workspace, "workspace", defaultWorkspace, "folder the spreadsheet tools work in (created if missing)")
-	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, fail, panic, fallback, big, env_error)")
-	fs.DurationVar(&o.callTimeout, "call-timeout", registry.DefaultTimeout, "per-call deadline of tools without their own")
+	fs.BoolVar(&o.testTools, "test-tools", false, "also register the test tools (echo, add, sleep, slow, fail, panic, fallback, big, env_error)")
+	fs.DurationVar(&o.callTimeout, "call-timeout", 0, "per-call deadline of every tool (a client's _meta.timeoutMs overrides it for one call); 0: each tool's own default (spreadsheet reads 2m, edits 5m, others 1m)")
 	fs.DurationVar(&o.maxCallTimeout, "max-call-timeout", registry.DefaultMaxTimeout, "cap on every per-call deadline, including a client's _meta.timeoutMs")
 	fs.IntVar(&o.maxResultChars, "max-result-chars", registry.DefaultMaxResultChars, "default cap on a result's length in code points (negative: no cap)")
+	fs.StringVar(&o.messageProfile, "message-profile", string(registry.DefaultProfile), "wording of the texts the registry writes itself (validation, not-found, not-allowed, truncation notes): excelmanus (excelmanus's exact Chinese texts) or en (English); a WebSocket client may choose its own in initialize")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&o.splice, "splice", true, "cell edits (write_cells, format_cells, adjust_column_width) of existing sheets stream the sheet XML instead of parsing the workbook; false sends them through excelize (for comparisons)")
 	o.limits.limitFlags(fs)
@@ -67,7 +71,8 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 
 func (o *options) serveFlags(fs *flag.FlagSet) {
 	o.registryFlags(fs)
-	fs.StringVar(&o.listen, "listen", defaultListen, "address to listen on; a non-loopback address requires a token")
+	fs.StringVar(&o.listen, "listen", defaultListen, "address to listen on (host:port); a non-loopback address requires a token")
+	fs.StringVar(&o.mcpListen, "mcp-listen", "", "also serve MCP streamable HTTP at /mcp, on this address (host:port; the --listen address itself is allowed)")
 	fs.StringVar(&o.token, "token", "", "bearer token clients must send (prefer --token-file or the env var)")
 	fs.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token")
 	fs.IntVar(&o.concurrency, "concurrency", server.DefaultMaxConcurrentCalls, "calls running at once per connection")
@@ -81,9 +86,14 @@ func (o *options) serveFlags(fs *flag.FlagSet) {
 }
 
 // parse defines nothing itself: it applies REGISTRY_SIDECAR_<FLAG> env
-// vars as defaults, then parses args (flags win over env).
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	fs.SetOutput(stderr)
+// vars as defaults, then parses args (flags win over env). --help prints
+// the usage on stdout and returns flag.ErrHelp (the caller exits 0); a
+// usage mistake is returned (the caller prints it on stderr, exit 2).
+func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	// The flag package would print errors and usage itself: errors are
+	// returned instead, the usage goes to stdout when asked for.
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(stderr)
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
 		if f.Name == "version" {
@@ -102,6 +112,8 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
 			return err
 		}
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -125,19 +137,36 @@ func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
 	return l, nil
 }
 
-// buildRegistry makes the workspace and registers every tool. The caller
-// passes the returned service to closeService once no call runs any more.
-func (o *options) buildRegistry(log logrus.FieldLogger) (*registry.Registry, *excelops.Service, error) {
+// buildRegistry makes the workspace and registers every tool; m, when
+// not nil, observes the calls and the saves. The caller passes the returned
+// service to closeService once no call runs any more.
+func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*registry.Registry, *excelops.Service, error) {
+	profile := registry.DefaultProfile
+	if o.messageProfile != "" {
+		p, err := registry.ParseProfile(o.messageProfile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: --message-profile: %w", errUsage, err)
+		}
+		profile = p
+	}
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
+	excelOpts := append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice)}, o.limits.excelopsOptions()...)
+	var obs registry.Observer
+	if m != nil {
+		obs = m
+		excelOpts = append(excelOpts, excelops.WithObserver(m))
+	}
 	reg := registry.New(
+		registry.WithObserver(obs),
+		registry.WithProfile(profile),
 		registry.WithLogger(log),
-		registry.WithDefaultTimeout(o.callTimeout),
+		registry.WithCallTimeout(o.callTimeout),
 		registry.WithMaxTimeout(o.maxCallTimeout),
 		registry.WithMaxResultChars(o.maxResultChars),
 	)
-	svc, err := excelops.New(o.workspace, append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice)}, o.limits.excelopsOptions()...)...)
+	svc, err := excelops.New(o.workspace, excelOpts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}

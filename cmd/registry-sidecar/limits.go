@@ -126,6 +126,8 @@ type sheetLimits struct {
 	maxCells          positiveInt
 	maxReadCells      positiveInt
 	maxWriteCells     positiveInt
+	callMemoryBudget  byteSize
+	maxCellText       byteSize
 	cacheBudget       budgetSize
 	defined           bool // limitFlags ran: the subcommand has these flags
 }
@@ -143,6 +145,9 @@ func (l *sheetLimits) limitFlags(fs *flag.FlagSet) {
 	fs.Var(&l.maxCells, "max-cells", "most `cells` a sheet may expand to when parsed for editing (bounds memory per call)")
 	fs.Var(&l.maxReadCells, "max-read-cells", "most `cells` one read_excel page returns")
 	fs.Var(&l.maxWriteCells, "max-write-cells", "most `cells` one write_cells call writes")
+	l.callMemoryBudget, l.maxCellText = byteSize(d.CallMemoryBudget), byteSize(d.MaxCellTextBytes)
+	fs.Var(&l.callMemoryBudget, "call-memory-budget", "memory `size` one spreadsheet call may allocate (estimated before it allocates: file, sheet parse, shared strings, a read page); a call over it gets a MemoryError payload (default: a quarter of RAM or of ulimit -v, 256MiB-8GiB)")
+	fs.Var(&l.maxCellText, "max-cell-text", "largest inflated text `size` of one cell or shared string; a bigger one is reported, never loaded")
 	l.cacheBudget = budgetSize(excelops.DefaultCacheBudget)
 	fs.Var(&l.cacheBudget, "cache-budget", "estimated memory `size` parsed workbooks may keep between calls (least recently used are dropped first); 0 turns the cache off")
 }
@@ -166,6 +171,8 @@ func (l *sheetLimits) excelopsLimits() excelops.Limits {
 		lim.MaxCells = int64(l.maxCells)
 		lim.MaxReadCells = int(l.maxReadCells)
 		lim.MaxWriteCells = int(l.maxWriteCells)
+		lim.CallMemoryBudget = int64(l.callMemoryBudget)
+		lim.MaxCellTextBytes = int64(l.maxCellText)
 	}
 	return lim
 }

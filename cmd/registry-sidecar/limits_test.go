@@ -79,14 +79,16 @@ func TestLimitFlagsReachExcelops(t *testing.T) {
 	var l sheetLimits
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	l.limitFlags(fs)
-	require.NoError(t, parse(fs, nil, io.Discard))
+	require.NoError(t, parse(fs, nil, io.Discard, io.Discard))
 	assert.Equal(t, excelops.DefaultLimits(), l.excelopsLimits())
 
 	require.NoError(t, fs.Parse([]string{
 		"--max-file-size", "3MiB", "--unzip-size-limit", "5MiB", "--unzip-xml-size-limit", "1MiB",
 		"--max-cells", "11", "--max-read-cells", "12", "--max-write-cells", "13",
+		"--call-memory-budget", "300MiB", "--max-cell-text", "64KiB",
 	}))
 	want := excelops.DefaultLimits()
+	want.CallMemoryBudget, want.MaxCellTextBytes = 300<<20, 64<<10
 	want.MaxFileSize, want.UnzipSizeLimit, want.UnzipXMLSizeLimit = 3<<20, 5<<20, 1<<20
 	want.MaxCells, want.MaxReadCells, want.MaxWriteCells = 11, 12, 13
 	assert.Equal(t, want, l.excelopsLimits())
@@ -258,4 +260,38 @@ func FuzzParseByteSize(f *testing.F) {
 		require.NoError(t, err)
 		assert.Equal(t, n, back)
 	})
+}
+
+// TestCallMemoryBudgetFlagAndEnv: the per-call memory budget comes from
+// --call-memory-budget or $REGISTRY_SIDECAR_CALL_MEMORY_BUDGET, and a call
+// over it gets a MemoryError payload naming the budget.
+func TestCallMemoryBudgetFlagAndEnv(t *testing.T) {
+	ws := t.TempDir()
+	code, res := callTool(t, ws, nil, "write_cells", `{"file_path":"book.xlsx","cell_range":"A1","values":[["x","y"],[1,2]]}`)
+	require.Equal(t, exitOK, code, res.Raw)
+	const format = `{"file_path":"book.xlsx","cell_range":"A1:Z1000","font":{"bold":true}}` // 26,000 cells
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		env   string
+		want  string
+	}{
+		{"flag", []string{"--call-memory-budget", "1MiB"}, "", "per-call memory budget of 1.0 MiB"},
+		{"env", nil, "2MiB", "per-call memory budget of 2.0 MiB"},
+		{"flag wins over env", []string{"--call-memory-budget", "3MiB"}, "1MiB", "per-call memory budget of 3.0 MiB"},
+		{"default fits", nil, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("REGISTRY_SIDECAR_CALL_MEMORY_BUDGET", tc.env)
+			}
+			code, res := callTool(t, ws, tc.flags, "format_cells", format)
+			if tc.want == "" {
+				assert.Equal(t, exitOK, code, res.Raw)
+				return
+			}
+			assert.Equal(t, "MemoryError", res.Get("exception").String(), res.Raw)
+			assert.Contains(t, res.Get("message").String(), tc.want)
+		})
+	}
 }

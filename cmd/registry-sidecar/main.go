@@ -53,16 +53,19 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 // run is the whole program: args without the program name. Subcommands:
-// (none) or serve, call, tools, version.
+// (none) or serve, mcp, call, tools, version. Only mcp reads stdin (the
+// process's own: an MCP host writes the protocol there).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 {
 		switch args[0] {
-		case "serve", "call", "tools", "version":
+		case "serve", "mcp", "call", "tools", "version":
 			cmd, args = args[0], args[1:]
 		}
 	}
 	switch cmd {
+	case "mcp":
+		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "call":
 		return runCall(ctx, args, stdout, stderr)
 	case "tools":

@@ -50,7 +50,9 @@ func TestCall(t *testing.T) {
 		{"fallback", []string{"fallback", `{"to":"TOOL_ROUTER"}`}, exitOK, `{"status": "fallback", "error": "FALLBACK_REQUIRED", "tool": "fallback", "use_fallback": true, "fallback_to": "TOOL_ROUTER", "reason": ""}`},
 		{"error payload", []string{"fail", `{"exception":"KeyError","message":"k"}`}, exitToolError, `{"status": "error", "error_code": "TOOL_EXECUTION_ERROR", "tool": "fail", "exception": "KeyError", "message": "k"}`},
 		{"validation", []string{"add", `{}`}, exitToolError, ""},
-		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "Tool 'nope' not found."}`},
+		{"unknown tool", []string{"nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "工具 'nope' 未注册。"}`},
+		{"message profile en", []string{"--message-profile", "en", "nope"}, exitToolError, `{"status": "error", "error_code": "TOOL_NOT_FOUND", "tool": "nope", "exception": "ToolNotFoundError", "message": "Tool 'nope' not found."}`},
+		{"unknown message profile", []string{"--message-profile", "fr", "add", `{"a":1,"b":2}`}, exitUsage, ""},
 		{"no tool", nil, exitUsage, ""},
 		{"too many args", []string{"add", "{}", "x"}, exitUsage, ""},
 		{"bad flag", []string{"--nope", "add"}, exitUsage, ""},
@@ -68,11 +70,30 @@ func TestCall(t *testing.T) {
 	assert.DirExists(t, ws, "the workspace is created when missing")
 }
 
+// TestMessageProfileEnv: $REGISTRY_SIDECAR_MESSAGE_PROFILE picks the
+// profile; the flag wins over it.
+func TestMessageProfileEnv(t *testing.T) {
+	t.Setenv("REGISTRY_SIDECAR_MESSAGE_PROFILE", "en")
+	ws := t.TempDir()
+	for flag, want := range map[string]string{"": "Tool 'nope' not found.", "excelmanus": "工具 'nope' 未注册。"} {
+		args := []string{"call", "--workspace", ws, "--log-level", "error"}
+		if flag != "" {
+			args = append(args, "--message-profile", flag)
+		}
+		var out bytes.Buffer
+		err := run(context.Background(), append(args, "nope"), &out, io.Discard)
+		assert.Equal(t, exitToolError, exitCode(err, io.Discard))
+		assert.Contains(t, out.String(), `"message": "`+want+`"`, "flag %q", flag)
+	}
+}
+
 // TestTools lists the tools as markdown and JSON.
 func TestTools(t *testing.T) {
 	var md bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, &md, io.Discard))
-	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n")
+	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n\nAccess: read-only (MCP `readOnlyHint: true`).\n")
+	assert.Contains(t, md.String(), "Access: may delete or overwrite data (MCP `destructiveHint: true`).\n", "delete_sheet's declaration")
+	assert.Contains(t, md.String(), "Access: only adds (MCP `destructiveHint: false`).\n", "insert_rows' declaration")
 	assert.Contains(t, md.String(), "| `note` | string | no | max length `64` |\n")
 	assert.Contains(t, md.String(), "| `kind` | string | yes | one of `\"string\"`, `\"error\"`, `\"nil\"` |\n")
 
@@ -98,17 +119,19 @@ func TestTools(t *testing.T) {
 	assert.Equal(t, exitUsage, exitCode(err, io.Discard))
 }
 
-// TestHelp documents every flag with its environment variable: the ones
-// the issue names, and every other flag serve defines.
+// TestHelp documents every flag with its environment variable, on stdout:
+// the ones the issue names, and every other flag serve defines.
 func TestHelp(t *testing.T) {
-	var errOut bytes.Buffer
-	require.NoError(t, run(context.Background(), []string{"--help"}, io.Discard, &errOut))
-	names := []string{"listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
-		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells"}
+	var errOut, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"--help"}, &errOut, &stderr))
+	assert.Empty(t, stderr.String(), "--help writes to stdout only")
+	names := []string{"listen", "mcp-listen", "workspace", "token", "token-file", "call-timeout", "max-call-timeout", "concurrency", "read-limit", "max-result-chars", "log-level", "grace", "test-tools",
+		"max-file-size", "unzip-size-limit", "unzip-xml-size-limit", "max-cells", "max-read-cells", "max-write-cells", "call-memory-budget", "max-cell-text"}
 	var o options
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	o.serveFlags(fs)
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	assert.Regexp(t, `-call-timeout duration\n\s+per-call deadline of every tool`, errOut.String(), "--call-timeout says it bounds every tool")
 	for _, name := range names {
 		assert.Regexp(t, `\n  -`+name+`[ \n]`, errOut.String())
 		if name != "version" {
@@ -263,5 +286,35 @@ func TestLoopbackAddr(t *testing.T) {
 		"0.0.0.0:8765": false, ":8765": false, "10.0.0.2:1": false, "example.com:1": false,
 	} {
 		t.Run(addr, func(t *testing.T) { assert.Equal(t, want, loopbackAddr(addr)) })
+	}
+}
+
+// TestHelpEverySubcommand: -h and --help of every subcommand print the
+// usage on stdout, nothing on stderr, and succeed (exit 0).
+func TestHelpEverySubcommand(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"serve", "--help"}, {"mcp", "--help"}, {"call", "--help"}, {"tools", "-h"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), args, &stdout, &stderr)
+			require.NoError(t, err)
+			assert.Equal(t, exitOK, exitCode(err, &stderr))
+			assert.Contains(t, stdout.String(), "Usage")
+			assert.Empty(t, stderr.String())
+		})
+	}
+}
+
+// TestInvalidAddress: a malformed --listen or --mcp-listen is called an
+// invalid address (exit 2), before any token rule is applied.
+func TestInvalidAddress(t *testing.T) {
+	for _, args := range [][]string{{"--listen", "nonsense"}, {"--listen", "0.0.0.0:99999"}, {"--listen", "10.0.0.1"}, {"--mcp-listen", "nonsense"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := run(context.Background(), append(args, "--workspace", t.TempDir()), io.Discard, io.Discard)
+			require.Error(t, err)
+			assert.Equal(t, exitUsage, exitCode(err, &stderr))
+			assert.Contains(t, stderr.String(), "is not a valid address")
+			assert.NotContains(t, stderr.String(), "token")
+		})
 	}
 }

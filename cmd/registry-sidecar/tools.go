@@ -23,7 +23,7 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown or json")
 	fs.BoolVar(&o.testTools, "test-tools", false, "include the test tools")
 	fs.StringVar(&o.workspace, "workspace", "", "workspace folder (default: a temporary folder; tools are listed, not run)")
-	if err := parse(fs, args, stderr); err != nil {
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
@@ -43,8 +43,8 @@ func runTools(args []string, stdout, stderr io.Writer) error {
 	log := logrus.New()
 	log.Out = stderr
 	log.Level = logrus.WarnLevel
-	o.callTimeout, o.maxCallTimeout, o.maxResultChars = registry.DefaultTimeout, registry.DefaultMaxTimeout, registry.DefaultMaxResultChars
-	reg, svc, err := o.buildRegistry(log)
+	o.maxCallTimeout, o.maxResultChars = registry.DefaultMaxTimeout, registry.DefaultMaxResultChars
+	reg, svc, err := o.buildRegistry(log, nil)
 	if err != nil {
 		return err
 	}
@@ -99,6 +99,9 @@ func toolsMarkdown(tools []registry.Tool) string {
 	fmt.Fprintf(&b, "%d tools, in registration order.\n", len(tools))
 	for _, t := range tools {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, strings.TrimSpace(t.Description))
+		if access := accessLine(t.Annotations); access != "" {
+			b.WriteString(access + "\n\n")
+		}
 		schema := gjson.ParseBytes(t.InputSchema)
 		props := schema.Get("properties")
 		if !props.IsObject() || len(props.Map()) == 0 {
@@ -110,19 +113,55 @@ func toolsMarkdown(tools []registry.Tool) string {
 			required[r.String()] = true
 		}
 		b.WriteString("| argument | type | required | description |\n|---|---|---|---|\n")
-		props.ForEach(func(k, v gjson.Result) bool {
-			req := "no"
-			if required[k.String()] {
-				req = "yes"
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.String(), cell(schemaType(v)), req, cell(describe(v)))
-			return true
-		})
+		argumentRows(&b, schema, "", schema)
 		if schema.Get("additionalProperties").Type == gjson.False {
 			b.WriteString("\nNo other arguments are accepted.\n")
 		}
 	}
 	return b.String()
+}
+
+// argumentRows writes one table row per property of the object schema
+// obj, then, right after a property whose value is an object (or a list of
+// objects), the rows of its own properties named "parent.child" (or
+// "parent[].child"), at any depth. $refs are resolved against root.
+func argumentRows(b *strings.Builder, obj gjson.Result, prefix string, root gjson.Result) {
+	required := map[string]bool{}
+	for _, r := range obj.Get("required").Array() {
+		required[r.String()] = true
+	}
+	obj.Get("properties").ForEach(func(k, v gjson.Result) bool {
+		v = resolveRef(v, root)
+		req := "no"
+		if required[k.String()] {
+			req = "yes"
+		}
+		name := prefix + k.String()
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", name, cell(schemaType(v)), req, cell(describe(v)))
+		switch {
+		case v.Get("properties").IsObject():
+			argumentRows(b, v, name+".", root)
+		case resolveRef(v.Get("items"), root).Get("properties").IsObject():
+			argumentRows(b, resolveRef(v.Get("items"), root), name+"[].", root)
+		}
+		return true
+	})
+}
+
+// resolveRef follows a local "$ref" ("#/$defs/x") of v, keeping v's own
+// description when it has one.
+func resolveRef(v, root gjson.Result) gjson.Result {
+	ref := v.Get(`\$ref`).String()
+	if !strings.HasPrefix(ref, "#/") {
+		return v
+	}
+	path := strings.ReplaceAll(strings.TrimPrefix(ref, "#/"), "/", ".")
+	path = strings.ReplaceAll(path, "$", `\$`)
+	target := root.Get(path)
+	if !target.Exists() {
+		return v
+	}
+	return target
 }
 
 // schemaType summarises a property's type.
@@ -140,6 +179,11 @@ func schemaType(v gjson.Result) string {
 		if s == "array" {
 			if it := v.Get("items.type"); it.Exists() && it.Type == gjson.String {
 				s += " of " + it.String()
+			}
+		}
+		if s == "object" && v.Get("additionalProperties").IsObject() {
+			if vt := v.Get("additionalProperties.type"); vt.Type == gjson.String {
+				s += " of " + vt.String()
 			}
 		}
 		return s
@@ -180,4 +224,18 @@ func describe(v gjson.Result) string {
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// accessLine says what a tool's declaration tells MCP clients
+// (readOnlyHint, destructiveHint); "" for a tool that declares nothing.
+func accessLine(a *registry.Annotations) string {
+	switch {
+	case a == nil:
+		return ""
+	case a.ReadOnly:
+		return "Access: read-only (MCP `readOnlyHint: true`)."
+	case a.Destructive:
+		return "Access: may delete or overwrite data (MCP `destructiveHint: true`)."
+	}
+	return "Access: only adds (MCP `destructiveHint: false`)."
 }

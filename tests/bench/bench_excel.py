@@ -94,10 +94,10 @@ def generate(path: pathlib.Path, rows: int, cols: int) -> None:
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
         f'<dimension ref="A1:{letters[-1]}{rows + 1}"/><sheetData>'
     ]
-    head = "".join(f'<c r="{l}1" t="inlineStr"><is><t>col{l}</t></is></c>' for l in letters)
+    head = "".join(f'<c r="{c}1" t="inlineStr"><is><t>col{c}</t></is></c>' for c in letters)
     parts.append(f'<row r="1">{head}</row>')
     for r in range(2, rows + 2):
-        cells = "".join(f'<c r="{l}{r}"><v>{(r * 31 + i * 17) % 1000 + i / 8}</v></c>' for i, l in enumerate(letters))
+        cells = "".join(f'<c r="{c}{r}"><v>{(r * 31 + i * 17) % 1000 + i / 8}</v></c>' for i, c in enumerate(letters))
         parts.append(f'<row r="{r}">{cells}</row>')
     parts.append("</sheetData></worksheet>")
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:

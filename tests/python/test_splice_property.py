@@ -7,7 +7,9 @@ and saved by excelize). openpyxl, the reader the Python agents use, must read
 both back identically: values, types, number formats, fonts, fills, borders,
 alignment, merged cells, column widths, and the untouched charts, conditional
 formats and data validations. LibreOffice headless then opens spliced files
-and converts them to CSV with the recalculated formula values.
+and converts them to CSV with the recalculated formula values. (Formulas
+themselves, and writes into workbooks that hold formulas, take the excelize
+path: it validates them, stores cached values and recomputes dependents.)
 """
 
 from __future__ import annotations
@@ -204,11 +206,20 @@ def test_libreoffice_recalculates_spliced_formulas(sidecar_bin: pathlib.Path, tm
     soffice = shutil.which("soffice")
     if soffice is None:
         pytest.skip("LibreOffice (soffice) is not installed: run `make oracle-deps`")
-    seed_openpyxl(tmp_path / "book.xlsx")
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    assert sheet is not None
+    sheet.title = "Data"
+    sheet.append(["name", "qty", "price"])
+    wb.save(tmp_path / "book.xlsx")
+    # The value writes take the splice path (no formula in the workbook yet);
+    # formulas take the excelize path (cached values, recalculation flags).
     ops: list[dict[str, Any]] = [
         {"cell_range": "B2", "values": [[10], [20], [30]]},
-        {"cell_range": "F5", "values": [["=SUM(B2:B4)", "=F5*2", "=D2+1", '="n="&B2']]},
         {"cell": "C2", "value": 4},
+        {"cell_range": "D2", "values": [["=B2*C2"]]},
+        {"cell_range": "F5", "values": [["=SUM(B2:B4)", "=F5*2", "=D2+1", '="n="&B2']]},
+        {"cell": "B3", "value": 25},
     ]
     for args in ops:
         out = call(sidecar_bin, tmp_path, "write_cells", {"file_path": "book.xlsx", "sheet_name": "Data", **args}, True)
@@ -220,6 +231,6 @@ def test_libreoffice_recalculates_spliced_formulas(sidecar_bin: pathlib.Path, tm
     )
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.reader((tmp_path / "csv" / "book.csv").open(encoding="utf-8")))
-    # B2..B4 = 10, 20, 30; C2 = 4; D2 = B2*C2 = 40 (openpyxl's formula, recalculated)
+    # B2..B4 = 10, 25, 30; C2 = 4; D2 = B2*C2 = 40
     assert rows[1][3] == "40", rows[1]
-    assert rows[4][5:9] == ["60", "120", "41", "n=10"], rows[4]
+    assert rows[4][5:9] == ["65", "130", "41", "n=10"], rows[4]

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Golden vectors for errorsjson, written by CPython's own json.dumps.
+"""Golden vectors for errorsjson and the excelmanus profile, written by Python.
 
 Usage:
     python3 tests/vectors/generate.py          rewrite tests/vectors/encode.json
+                                               and tests/vectors/excelmanus.json
     python3 tests/vectors/generate.py --check  regenerate in memory; exit 1 and
                                                name every stale file
+
+excelmanus.json holds what excelmanus_oracle.py (DESIGN §3a's rules in
+plain Python) answers for the calls of excelmanus_corpus.py: validation
+payloads for every violation kind, the not-found/not-allowed messages, and
+truncated results of every phase and of the plain-text fallback.
+registry/parity_test.go requires the Go registry to answer the same bytes.
 
 The corpus pins `json.dumps(value, ensure_ascii=False)` byte for byte. Each
 case stores the value in a typed, lossless form the Go test can rebuild with
@@ -25,11 +32,13 @@ import json
 import random
 import struct
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, List, Tuple
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "vectors" / "encode.json"
+PARITY = ROOT / "tests" / "vectors" / "excelmanus.json"
 GOLDEN_GLOBS = ("errorsjson/testdata/*.golden", "registry/testdata/*.golden")
 
 # Typed form: every value is a two-element list [kind, payload].
@@ -38,8 +47,8 @@ GOLDEN_GLOBS = ("errorsjson/testdata/*.golden", "registry/testdata/*.golden")
 #   ["struct", [name, [[json_key, typed]...]]]  -- a Go struct the test knows
 #   ["bytes", "<hex>"]  -- a Go string holding these bytes, possibly not
 #                          UTF-8; Python sees bytes.decode("utf-8", "replace")
-Typed = List[Any]
-Case = Tuple[str, Any, Typed]
+Typed = list[Any]
+Case = tuple[str, Any, Typed]
 
 
 def typed(v: Any) -> Typed:
@@ -68,7 +77,7 @@ class GoStruct:
     omitempty fields are simply absent).
     """
 
-    def __init__(self, name: str, pairs: List[Tuple[str, Any]]) -> None:
+    def __init__(self, name: str, pairs: list[tuple[str, Any]]) -> None:
         self.name = name
         self.pairs = pairs
 
@@ -117,8 +126,8 @@ def typed_any(v: Any) -> Typed:
     return typed(v)
 
 
-def string_cases() -> List[Tuple[str, Any]]:
-    out: List[Tuple[str, Any]] = []
+def string_cases() -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
     for c in range(0x20):
         out.append((f"control U+{c:04X}", f"a{chr(c)}b"))
     out.append(("all controls", "".join(chr(c) for c in range(0x20))))
@@ -167,7 +176,7 @@ def string_cases() -> List[Tuple[str, Any]]:
     return out
 
 
-def float_cases() -> List[Tuple[str, Any]]:
+def float_cases() -> list[tuple[str, Any]]:
     named = {
         "zero": 0.0,
         "negative zero": -0.0,
@@ -212,7 +221,7 @@ def float_cases() -> List[Tuple[str, Any]]:
         "-1e-05": -1e-05,
         "-1e16": -1e16,
     }
-    out: List[Tuple[str, Any]] = list(named.items())
+    out: list[tuple[str, Any]] = list(named.items())
     rng = random.Random(1729)
     count = 0
     while count < 40:
@@ -228,7 +237,7 @@ def float_cases() -> List[Tuple[str, Any]]:
     return out
 
 
-def int_cases() -> List[Tuple[str, Any]]:
+def int_cases() -> list[tuple[str, Any]]:
     return [
         ("int zero", 0),
         ("int one", 1),
@@ -252,7 +261,7 @@ def int_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def nesting_cases() -> List[Tuple[str, Any]]:
+def nesting_cases() -> list[tuple[str, Any]]:
     def deep_list(n: int) -> Any:
         v: Any = []
         for _ in range(n):
@@ -279,7 +288,7 @@ def nesting_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def object_cases() -> List[Tuple[str, Any]]:
+def object_cases() -> list[tuple[str, Any]]:
     return [
         ("null", None),
         ("true", True),
@@ -304,7 +313,7 @@ def object_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def struct_cases() -> List[Tuple[str, Any]]:
+def struct_cases() -> list[tuple[str, Any]]:
     err = GoStruct("ErrorPayload", [
         ("status", "error"), ("error_code", "TOOL_EXECUTION_ERROR"), ("tool", "写入"),
         ("exception", "FileNotFoundError"), ("message", "open 表.xlsx: no such file"),
@@ -332,7 +341,7 @@ def struct_cases() -> List[Tuple[str, Any]]:
     ]
 
 
-def invalid_utf8_cases() -> List[Tuple[str, Any]]:
+def invalid_utf8_cases() -> list[tuple[str, Any]]:
     """Go strings that are not UTF-8: every kind of ill-formed subpart."""
     named = {
         "lone 0xFF": b"a\xffb",
@@ -352,17 +361,17 @@ def invalid_utf8_cases() -> List[Tuple[str, Any]]:
         "invalid between escapes": b"\"\xff\n\xe4\xb8\\",
         "invalid around valid CJK": b"\xff\xe4\xb8\xad\xe6\x96",
     }
-    out: List[Tuple[str, Any]] = [(k, GoBytes(v)) for k, v in named.items()]
+    out: list[tuple[str, Any]] = [(k, GoBytes(v)) for k, v in named.items()]
     out.append(("object key and value not UTF-8", {"k": GoBytes(b"\xe4\xb8"), "list": [GoBytes(b"\xc3"), "ok"]}))
     return out
 
 
-def build_cases() -> List[dict]:
-    groups: List[Callable[[], List[Tuple[str, Any]]]] = [
+def build_cases() -> list[dict]:
+    groups: list[Callable[[], list[tuple[str, Any]]]] = [
         string_cases, float_cases, int_cases, nesting_cases, object_cases, struct_cases,
         invalid_utf8_cases,
     ]
-    cases: List[dict] = []
+    cases: list[dict] = []
     seen = set()
     for group in groups:
         for name, value in group():
@@ -389,6 +398,24 @@ def render_vectors() -> str:
     return '{"comment": ' + head + ',\n"cases": [\n' + ",\n".join(lines) + "\n]}\n"
 
 
+def render_parity() -> str:
+    """Render the excelmanus parity corpus, one case per line, ASCII only."""
+    import excelmanus_corpus as corpus  # beside this file; stdlib only
+
+    head = json.dumps("Generated by tests/vectors/generate.py from excelmanus_oracle.py. "
+                      "Do not edit; run `make golden`.")
+    groups = {
+        "validation": corpus.validation_cases(),
+        "messages": corpus.message_cases(),
+        "truncation": corpus.truncation_cases(),
+    }
+    parts = ['{"comment": ' + head, '"schemas": ' + json.dumps(corpus.schemas(), ensure_ascii=True)]
+    for key, cases in groups.items():
+        lines = [json.dumps(c, ensure_ascii=True) for c in cases]
+        parts.append(f'"{key}": [\n' + ",\n".join(lines) + "\n]")
+    return ",\n".join(parts) + "}\n"
+
+
 def check_golden(path: Path) -> str | None:
     """Return a problem description, or None when path is Python's bytes."""
     raw = path.read_bytes()
@@ -396,9 +423,9 @@ def check_golden(path: Path) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return f"not UTF-8: {exc}"
-    duplicates: List[str] = []
+    duplicates: list[str] = []
 
-    def pairs(items: List[Tuple[str, Any]]) -> dict:
+    def pairs(items: list[tuple[str, Any]]) -> dict:
         out: dict = {}
         for k, v in items:
             if k in out:
@@ -422,17 +449,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail when a committed golden is stale")
     args = parser.parse_args()
-    rendered = render_vectors()
+    outputs = {VECTORS: render_vectors(), PARITY: render_parity()}
     if not args.check:
-        VECTORS.parent.mkdir(parents=True, exist_ok=True)
-        VECTORS.write_text(rendered, encoding="utf-8", newline="\n")
-        print(f"wrote {VECTORS.relative_to(ROOT)} ({len(build_cases())} cases)")
+        for path, rendered in outputs.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(rendered, encoding="utf-8", newline="\n")
+            print(f"wrote {path.relative_to(ROOT)}")
         return 0
     failed = False
-    committed = VECTORS.read_text(encoding="utf-8") if VECTORS.exists() else ""
-    if committed != rendered:
-        print(f"stale: {VECTORS.relative_to(ROOT)} (run `make golden`)")
-        failed = True
+    for path, rendered in outputs.items():
+        committed = path.read_text(encoding="utf-8") if path.exists() else ""
+        if committed != rendered:
+            print(f"stale: {path.relative_to(ROOT)} (run `make golden`)")
+            failed = True
     goldens = sorted(p for g in GOLDEN_GLOBS for p in ROOT.glob(g))
     for path in goldens:
         problem = check_golden(path)
@@ -441,7 +470,7 @@ def main() -> int:
             failed = True
     if failed:
         return 1
-    print(f"ok: {VECTORS.relative_to(ROOT)} and {len(goldens)} payload goldens match Python's json.dumps")
+    print(f"ok: {VECTORS.relative_to(ROOT)}, {PARITY.relative_to(ROOT)} and {len(goldens)} payload goldens match Python")
     return 0
 
 

@@ -6,10 +6,12 @@ excelmanus's ``ToolRegistry.call_tool`` (kilolonion/excelmanus,
 excelmanus/tools/registry.py), with the sidecar's error-code table:
 
 - a name outside ``tool_scope`` raises ToolNotAllowedError, an unknown name
-  ToolNotFoundError (messages are the sidecar payloads' messages);
-- arguments that do not bind to the function's signature, or miss a
-  ``required`` field / add a field the schema forbids, give the
-  argument-validation payload (``detail`` is the binding error's text);
+  ToolNotFoundError, with excelmanus's messages;
+- arguments that fail the tool's schema give excelmanus's schema-validation
+  payload, worded by tests/vectors/excelmanus_oracle.py (the oracle the Go
+  registry's goldens come from); arguments that then do not bind to the
+  function's signature give the binding payload (``detail`` is the binding
+  error's text);
 - an exception from the tool gives the execution payload:
   ``exception`` = ``type(exc).__name__``, ``message`` = ``str(exc)``, and
   ``cause`` = ``str(exc.__cause__)`` only when there is a cause and its text
@@ -21,13 +23,29 @@ excelmanus/tools/registry.py), with the sidecar's error-code table:
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-#: The fixed message of argument-validation payloads (excelmanus's text).
+
+def _load_oracle() -> ModuleType:
+    """tests/vectors/excelmanus_oracle.py, the stdlib-only oracle of the goldens."""
+    path = Path(__file__).resolve().parents[3] / "tests" / "vectors" / "excelmanus_oracle.py"
+    spec = importlib.util.spec_from_file_location("excelmanus_oracle", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+excelmanus_oracle = _load_oracle()
+
+#: The message of excelmanus's signature-binding payloads.
 VALIDATION_MESSAGE = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
 
 
@@ -77,10 +95,13 @@ class ReferenceRegistry:
     def call_tool(self, name: str, arguments: Mapping[str, Any], tool_scope: Sequence[str] | None = None) -> str:
         """Run a tool and return its payload text."""
         if tool_scope is not None and name not in set(tool_scope):
-            raise ToolNotAllowedError(f"Tool '{name}' is not in the allowed tool scope.")
+            raise ToolNotAllowedError(f"工具 '{name}' 不在授权范围内。")
         tool = self._tools.get(name)
         if tool is None:
-            raise ToolNotFoundError(f"Tool '{name}' not found.")
+            raise ToolNotFoundError(f"工具 '{name}' 未注册。")
+        schema_error = excelmanus_oracle.validation_payload(name, json.dumps(dict(arguments)), tool.input_schema)
+        if schema_error is not None:
+            return schema_error
         detail = self._binding_problem(tool, arguments)
         if detail is not None:
             return self._validation_payload(tool, arguments, detail)
@@ -103,14 +124,6 @@ class ReferenceRegistry:
 
     @staticmethod
     def _binding_problem(tool: RefTool, arguments: Mapping[str, Any]) -> str | None:
-        schema = tool.input_schema
-        for req in schema.get("required", []):
-            if req not in arguments:
-                return f"missing a required argument: {req!r}"
-        if schema.get("additionalProperties") is False:
-            extra = sorted(set(arguments) - set(schema.get("properties", {})))
-            if extra:
-                return f"got an unexpected keyword argument {extra[0]!r}"
         try:
             inspect.signature(tool.func).bind(**arguments)
         except TypeError as exc:

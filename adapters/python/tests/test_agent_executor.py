@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from agent_asserts import assert_critical, tool_results
 
 from registry_sidecar.agent import (
     AgentExecutor,
@@ -27,8 +28,6 @@ from registry_sidecar.agent.testing import (
     InProcessToolRegistry,
     ScriptedLLM,
 )
-
-from agent_asserts import assert_critical, tool_results
 
 WRITE_SCHEMA = {
     "type": "object",
@@ -316,3 +315,16 @@ def test_unreachable_registry_at_job_start_ends_the_job_saved() -> None:
     assert job.last_failure_summary == "Tool schemas unavailable: ConnectionError: sidecar is gone"
     assert llm.seen == []
     assert repo.last.status is JobStatus.FAILED
+
+
+def test_in_process_double_speaks_excelmanus_validation_words() -> None:
+    """The test double's validation payload has excelmanus's message and
+    per-field violations (required in schema order, unknown sorted, then types)."""
+    payload = json.loads(registry().call_tool("write_cells", {"zzz": 1, "value": "three", "aaa": True}))
+    assert payload["message"] == "工具参数与 schema 不匹配，请修正后重试。"
+    assert payload["violations"] == [
+        "$.file_path: 缺少必填字段",
+        "$.aaa: 非法字段（schema 未声明）",
+        "$.zzz: 非法字段（schema 未声明）",
+        "$.value: 类型不匹配，期望 'integer'，实际 str",
+    ]

@@ -259,13 +259,3 @@ def test_sync_api_refuses_async_destination_inside_a_loop() -> None:
             fr.call_tool("preview", {})
 
     asyncio.run(inside())
-
-
-def test_other_primary_exceptions_propagate() -> None:
-    class Broken:
-        def call_tool(self, name: str, arguments: dict[str, Any],
-                      tool_scope: list[str] | None = None) -> str:
-            raise ConnectionError("sidecar gone")
-
-    with pytest.raises(ConnectionError):
-        FallbackRouter(Broken(), router=RecordingRouter()).call_tool("x", {})

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from agent_asserts import assert_critical, tool_results
 
 from registry_sidecar import Sidecar, ToolRegistry
 from registry_sidecar.agent import (
@@ -28,8 +29,6 @@ from registry_sidecar.agent import (
     ToolCall,
 )
 from registry_sidecar.agent.testing import InMemoryJobRepository, ScriptedLLM
-
-from agent_asserts import assert_critical, tool_results
 
 FATAL_ARGS = {"exception": "OSError", "message": "disk on fire", "cause": "sector 7 unreadable",
               "fatal": True}
@@ -83,10 +82,10 @@ def test_3b_unknown_tool_from_go(reg: ToolRegistry, use_async: bool) -> None:
     llm = ScriptedLLM([LLMResponse(tool_calls=[call("make_coffee", {"cups": 2})])])
     job, repo = run(llm, reg, use_async=use_async)
     assert len(llm.seen) == 1
-    assert_critical(job, repo, "make_coffee", "Tool 'make_coffee' not found.")
+    assert_critical(job, repo, "make_coffee", "工具 'make_coffee' 未注册。")
     info = job.critical_tool_failure_info
     assert info is not None
-    assert info.details["message"] == "Tool 'make_coffee' not found.", "details.message = the cause"
+    assert info.details["message"] == "工具 'make_coffee' 未注册。", "details.message = the cause"
     assert info.details["type"] == "ToolNotFoundError"
     assert job.execution_history[0].params == {"cups": 2}
 

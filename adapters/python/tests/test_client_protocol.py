@@ -48,7 +48,9 @@ async def test_initialize_handshake_precedes_calls(fake_server: FakeServer) -> N
     ],
 )
 @pytest.mark.asyncio
-async def test_bearer_token(fake_server: FakeServer, server_token: str | None, client_token: str | None, ok: bool) -> None:
+async def test_bearer_token(
+    fake_server: FakeServer, server_token: str | None, client_token: str | None, ok: bool
+) -> None:
     fake_server.token = server_token
     client = AsyncClient(fake_server.url, token=client_token)
     if ok:
@@ -129,7 +131,9 @@ async def test_progress_callback_receives_every_step(fake_server: FakeServer) ->
     ],
 )
 @pytest.mark.asyncio
-async def test_tool_scope_goes_into_meta(fake_server: FakeServer, scope: list[str] | None, meta: dict[str, Any] | None) -> None:
+async def test_tool_scope_goes_into_meta(
+    fake_server: FakeServer, scope: list[str] | None, meta: dict[str, Any] | None
+) -> None:
     async with AsyncClient(fake_server.url) as client:
         await client.call_tool("echo", {"value": 1}, tool_scope=scope)
     call = next(m for m in fake_server.received if m.get("method") == "tools/call")

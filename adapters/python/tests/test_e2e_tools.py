@@ -15,15 +15,27 @@ from registry_sidecar.payloads import timeout_payload
 
 # The --test-tools set: arguments, and what the payload must say.
 TEST_TOOL_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
-    ("echo", {"value": {"表": ["📊", 1.5, None, True]}}, {"status": "success", "value": {"表": ["📊", 1.5, None, True]}}),
+    (
+        "echo",
+        {"value": {"表": ["📊", 1.5, None, True]}},
+        {"status": "success", "value": {"表": ["📊", 1.5, None, True]}},
+    ),
     ("add", {"a": 40, "b": 2}, {"status": "success", "sum": 42}),
     ("sleep", {"ms": 20}, {"status": "success", "slept_ms": 20}),
-    ("fail", {"exception": "KeyError", "message": "'k'"}, {"error_code": "TOOL_EXECUTION_ERROR", "exception": "KeyError"}),
+    (
+        "fail",
+        {"exception": "KeyError", "message": "'k'"},
+        {"error_code": "TOOL_EXECUTION_ERROR", "exception": "KeyError"},
+    ),
     ("fail", {"exception": "OSError", "message": "disk", "fatal": True}, {"error_code": "TOOL_FATAL_ERROR"}),
     ("panic", {"kind": "string"}, {"error_code": "TOOL_INTERNAL_ERROR", "exception": "RuntimeError"}),
     ("panic", {"kind": "error"}, {"error_code": "TOOL_INTERNAL_ERROR"}),
     ("panic", {"kind": "nil"}, {"error_code": "TOOL_INTERNAL_ERROR"}),
-    ("fallback", {"to": "CHAT_SERVICE", "reason": "PREVIEW_MODE"}, {"status": "fallback", "use_fallback": True, "fallback_to": "CHAT_SERVICE"}),
+    (
+        "fallback",
+        {"to": "CHAT_SERVICE", "reason": "PREVIEW_MODE"},
+        {"status": "fallback", "use_fallback": True, "fallback_to": "CHAT_SERVICE"},
+    ),
     ("big", {"items": 3, "text": "ab"}, {"status": "success", "items": ["ab", "ab", "ab"]}),
     ("env_error", {"kind": "not_found"}, {"exception": "FileNotFoundError"}),
     ("env_error", {"kind": "permission"}, {"exception": "PermissionError"}),
@@ -38,22 +50,78 @@ TEST_TOOLS = {name for name, _, _ in TEST_TOOL_CASES}
 F = "book.xlsx"
 SHEET_SESSION: list[tuple[str, dict[str, Any]]] = [
     ("list_sheets", {"file_path": F}),
-    ("write_cells", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "A1:B3", "values": [["名称", "数量"], ["苹果", 3], ["梨", 5]]}),
+    (
+        "write_cells",
+        {
+            "file_path": F,
+            "sheet_name": "Sheet1",
+            "cell_range": "A1:B3",
+            "values": [["名称", "数量"], ["苹果", 3], ["梨", 5]],
+        },
+    ),
     ("write_cells", {"file_path": F, "sheet_name": "Sheet1", "cell": "B4", "value": "=SUM(B2:B3)"}),
     ("read_excel", {"file_path": F, "sheet_name": "Sheet1"}),
     ("insert_rows", {"file_path": F, "sheet_name": "Sheet1", "row": 10}),
     ("insert_columns", {"file_path": F, "sheet_name": "Sheet1", "column": 5}),
     ("delete_rows", {"file_path": F, "sheet_name": "Sheet1", "row": 10}),
-    ("format_cells", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "A1:B1", "font": {"bold": True}, "fill": {"color": "FFFF00"}}),
+    ("delete_columns", {"file_path": F, "sheet_name": "Sheet1", "column": 5}),
+    (
+        "format_cells",
+        {
+            "file_path": F,
+            "sheet_name": "Sheet1",
+            "cell_range": "A1:B1",
+            "font": {"bold": True},
+            "fill": {"color": "FFFF00"},
+        },
+    ),
     ("read_cell_styles", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "A1:B1"}),
     ("adjust_column_width", {"file_path": F, "sheet_name": "Sheet1", "columns": {"A": 20}}),
     ("merge_cells", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "D1:E1"}),
     ("unmerge_cells", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "D1:E1"}),
-    ("add_conditional_rule", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "B2:B3", "rule_type": "color_scale", "min_color": "FF0000", "max_color": "00FF00"}),
-    ("add_data_validation", {"file_path": F, "sheet_name": "Sheet1", "cell_range": "C2:C3", "validation_type": "list", "values": ["是", "否"]}),
+    (
+        "add_conditional_rule",
+        {
+            "file_path": F,
+            "sheet_name": "Sheet1",
+            "cell_range": "B2:B3",
+            "rule_type": "color_scale",
+            "min_color": "FF0000",
+            "max_color": "00FF00",
+        },
+    ),
+    (
+        "add_data_validation",
+        {
+            "file_path": F,
+            "sheet_name": "Sheet1",
+            "cell_range": "C2:C3",
+            "validation_type": "list",
+            "values": ["是", "否"],
+        },
+    ),
     ("create_sheet", {"file_path": F, "sheet_name": "汇总"}),
-    ("copy_range_between_sheets", {"source_file": F, "source_sheet": "Sheet1", "source_range": "A1:B3", "target_sheet": "汇总", "target_start": "A1"}),
-    ("create_excel_chart", {"file_path": F, "sheet_name": "Sheet1", "chart_type": "bar", "data_range": "B1:B3", "categories_range": "A2:A3", "target_cell": "G2"}),
+    (
+        "copy_range_between_sheets",
+        {
+            "source_file": F,
+            "source_sheet": "Sheet1",
+            "source_range": "A1:B3",
+            "target_sheet": "汇总",
+            "target_start": "A1",
+        },
+    ),
+    (
+        "create_excel_chart",
+        {
+            "file_path": F,
+            "sheet_name": "Sheet1",
+            "chart_type": "bar",
+            "data_range": "B1:B3",
+            "categories_range": "A2:A3",
+            "target_cell": "G2",
+        },
+    ),
     ("create_sheet", {"file_path": F, "sheet_name": "临时"}),
     ("rename_sheet", {"file_path": F, "old_name": "临时", "new_name": "草稿"}),
     ("delete_sheet", {"file_path": F, "sheet_name": "草稿", "confirm": True}),
@@ -180,7 +248,9 @@ def test_result_bigger_than_the_frame_limit_is_truncated_not_1009(sidecar: Sidec
         assert json.loads(c.call_tool("add", {"a": 2, "b": 3}).text)["sum"] == 5
 
 
-def test_registry_facade_returns_the_sidecars_exact_text(sidecar: Sidecar, sidecar_binary: pathlib.Path, workspace: pathlib.Path) -> None:
+def test_registry_facade_returns_the_sidecars_exact_text(
+    sidecar: Sidecar, sidecar_binary: pathlib.Path, workspace: pathlib.Path
+) -> None:
     reg = ToolRegistry.from_sidecar(sidecar)
     cases: list[tuple[str, dict[str, Any]]] = [
         ("add", {"a": 1, "b": 2}),
@@ -201,16 +271,21 @@ def test_registry_facade_returns_the_sidecars_exact_text(sidecar: Sidecar, sidec
             text = reg.call_tool(tool, args)
             assert text == cli.stdout.removesuffix("\n")
             assert reg.is_error_result(text) == (cli.returncode == 3)
-        with pytest.raises(ToolNotFoundError, match=r"^Tool 'nope' not found\.$"):
+        with pytest.raises(ToolNotFoundError, match=r"^工具 'nope' 未注册。$"):
             reg.call_tool("nope", {})
-        with pytest.raises(ToolNotAllowedError, match=r"^Tool 'add' is not in the allowed tool scope\.$"):
+        with pytest.raises(ToolNotAllowedError, match=r"^工具 'add' 不在授权范围内。$"):
             reg.call_tool("add", {"a": 1, "b": 2}, tool_scope=["echo"])
         assert reg.call_tool("add", {"a": 1, "b": 2}, tool_scope=["add"]) == '{"status": "success", "sum": 3}'
 
 
 def test_registry_facade_schemas_and_fork(sidecar: Sidecar, sidecar_binary: pathlib.Path) -> None:
     listed = json.loads(
-        subprocess.run([str(sidecar_binary), "tools", "--format", "json", "--test-tools"], capture_output=True, text=True, check=True).stdout
+        subprocess.run(
+            [str(sidecar_binary), "tools", "--format", "json", "--test-tools"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     )
     names = [t["name"] for t in listed] if isinstance(listed, list) else [t["name"] for t in listed["tools"]]
     with ToolRegistry.from_sidecar(sidecar) as reg:
@@ -221,7 +296,12 @@ def test_registry_facade_schemas_and_fork(sidecar: Sidecar, sidecar_binary: path
         assert reg.get_tool("nope") is None
         responses = reg.get_openai_schemas()
         assert [s["name"] for s in responses] == names
-        assert responses[names.index("add")] == {"type": "function", "name": "add", "description": add.description, "parameters": add.input_schema}
+        assert responses[names.index("add")] == {
+            "type": "function",
+            "name": "add",
+            "description": add.description,
+            "parameters": add.input_schema,
+        }
         chat = reg.get_openai_schemas("chat_completions", tool_scope=["sleep", "add", "unknown"])
         assert [s["function"]["name"] for s in chat] == [n for n in names if n in ("sleep", "add")]
         assert reg.get_openai_schemas(tool_scope=[]) == []

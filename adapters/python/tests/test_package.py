@@ -14,11 +14,15 @@ from registry_sidecar.__main__ import main
 
 
 def test_python_m_version() -> None:
-    out = subprocess.run([sys.executable, "-m", "registry_sidecar", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "registry_sidecar", "--version"], capture_output=True, text=True, check=True
+    )
     assert out.stdout == f"registry-sidecar (python) {__version__} protocol 1\n"
 
 
-def test_which_reports_the_binary(monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_which_reports_the_binary(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = tmp_path / "registry-sidecar"
     fake.write_text("#!/bin/sh\necho 'registry-sidecar 9.9.9 protocol 1'\n")
     fake.chmod(0o755)
@@ -32,7 +36,15 @@ def test_which_reports_the_binary(monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 def test_public_api_is_exported() -> None:
     for name in registry_sidecar.__all__:
         assert hasattr(registry_sidecar, name), name
-    for name in ["Sidecar", "AsyncClient", "Client", "ToolRegistry", "ToolNotFoundError", "ToolNotAllowedError", "CallResult"]:
+    for name in [
+        "Sidecar",
+        "AsyncClient",
+        "Client",
+        "ToolRegistry",
+        "ToolNotFoundError",
+        "ToolNotAllowedError",
+        "CallResult",
+    ]:
         assert name in registry_sidecar.__all__
 
 

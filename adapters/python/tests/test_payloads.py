@@ -36,7 +36,13 @@ def test_python_payloads_equal_go_golden_files(golden: str, build: Callable[[], 
 def test_unavailable_payload_encoding(message: str) -> None:
     text = unavailable_payload("写入", message)
     assert text == json.dumps(
-        {"status": "error", "error_code": "TOOL_UNAVAILABLE", "tool": "写入", "exception": "ConnectionError", "message": message},
+        {
+            "status": "error",
+            "error_code": "TOOL_UNAVAILABLE",
+            "tool": "写入",
+            "exception": "ConnectionError",
+            "message": message,
+        },
         ensure_ascii=False,
     )
     assert json.loads(text)["message"] == message

@@ -108,7 +108,8 @@ def test_pattern_in_a_fresh_interpreter_with_resource_warnings_as_errors(sidecar
         import asyncio, gc, os
         from registry_sidecar import Client, ToolRegistry
 
-        reg = ToolRegistry(Client(os.environ["SIDECAR_URL"], token=os.environ["SIDECAR_TOKEN"] or None), owns_client=True)
+        client = Client(os.environ["SIDECAR_URL"], token=os.environ["SIDECAR_TOKEN"] or None)
+        reg = ToolRegistry(client, owns_client=True)
         for i in range(3):
             text = asyncio.run(reg.call_tool_async("add", {"a": i, "b": 1}))
             assert text == '{"status": "success", "sum": %d}' % (i + 1), text

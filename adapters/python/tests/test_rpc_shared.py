@@ -31,7 +31,16 @@ from registry_sidecar._rpc import PingReply, Progress, ToolListing, decode_inbou
         (b'{"jsonrpc":"2.0","method":"ping"}', None),
         (b"[1, 2]", None),
     ],
-    ids=["result", "error", "progress", "progress defaults", "progress without token", "other notification", "ping without id", "not an object"],
+    ids=[
+        "result",
+        "error",
+        "progress",
+        "progress defaults",
+        "progress without token",
+        "other notification",
+        "ping without id",
+        "not an object",
+    ],
 )
 def test_decode_inbound(raw: bytes, want: Any) -> None:
     assert decode_inbound(raw) == want
@@ -67,11 +76,13 @@ def test_tool_listing_follows_cursors() -> None:
 
 def test_local_payloads() -> None:
     assert unavailable("t", "gone") == CallResult(
-        '{"status": "error", "error_code": "TOOL_UNAVAILABLE", "tool": "t", "exception": "ConnectionError", "message": "gone"}',
+        '{"status": "error", "error_code": "TOOL_UNAVAILABLE", "tool": "t", '
+        '"exception": "ConnectionError", "message": "gone"}',
         True,
     )
     assert timed_out("t") == CallResult(
-        '{"status": "error", "error_code": "TOOL_TIMEOUT", "tool": "t", "exception": "TimeoutError", "message": "tool \'t\' timed out"}',
+        '{"status": "error", "error_code": "TOOL_TIMEOUT", "tool": "t", '
+        '"exception": "TimeoutError", "message": "tool \'t\' timed out"}',
         True,
     )
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from registry_sidecar import LaunchError, Sidecar, find_binary
+from registry_sidecar import LaunchError, Sidecar, binary, find_binary
 from registry_sidecar.binary import _repository_build
 from registry_sidecar.sidecar import STDERR_TAIL_LINES, STOP_GRACE_SECONDS, parse_handshake
 
@@ -91,7 +91,9 @@ def test_parse_handshake(line: str, url: str | None, error: str | None) -> None:
             parse_handshake(line)
 
 
-def test_launch_passes_listen_workspace_args_and_a_generated_token(fake_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def test_launch_passes_listen_workspace_args_and_a_generated_token(
+    fake_bin: pathlib.Path, tmp_path: pathlib.Path
+) -> None:
     record = tmp_path / "record.json"
     with Sidecar.launch(tmp_path, binary=fake_bin, args=["--test-tools"], env={"FAKE_RECORD": str(record)}) as sc:
         assert sc.alive
@@ -114,7 +116,9 @@ def test_launch_passes_listen_workspace_args_and_a_generated_token(fake_bin: pat
         ({"args": ["--token=from-arg2"]}, "from-arg2"),
     ],
 )
-def test_launch_token_sources(fake_bin: pathlib.Path, tmp_path: pathlib.Path, kwargs: dict[str, object], want: str) -> None:
+def test_launch_token_sources(
+    fake_bin: pathlib.Path, tmp_path: pathlib.Path, kwargs: dict[str, object], want: str
+) -> None:
     with Sidecar.launch(tmp_path, binary=fake_bin, **kwargs) as sc:  # type: ignore[arg-type]
         assert sc.token == want
 
@@ -147,7 +151,9 @@ def test_launch_times_out_waiting_for_the_handshake(fake_bin: pathlib.Path, tmp_
     record = tmp_path / "record.json"
     start = time.monotonic()
     with pytest.raises(LaunchError, match=r"within 0\.3 s"):
-        Sidecar.launch(tmp_path, binary=fake_bin, env={"FAKE_MODE": "silent", "FAKE_RECORD": str(record)}, startup_timeout=0.3)
+        Sidecar.launch(
+            tmp_path, binary=fake_bin, env={"FAKE_MODE": "silent", "FAKE_RECORD": str(record)}, startup_timeout=0.3
+        )
     assert time.monotonic() - start < 5
     assert not _alive(json.loads(record.read_text())["pid"])
 
@@ -160,7 +166,9 @@ def test_stop_kills_a_child_that_ignores_sigterm(fake_bin: pathlib.Path, tmp_pat
     assert sc.stop() == -signal.SIGKILL  # idempotent
 
 
-def test_context_exit_kills_a_stubborn_child_after_the_default_grace(fake_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def test_context_exit_kills_a_stubborn_child_after_the_default_grace(
+    fake_bin: pathlib.Path, tmp_path: pathlib.Path
+) -> None:
     assert STOP_GRACE_SECONDS == 2.0
     with Sidecar.launch(tmp_path, binary=fake_bin, env={"FAKE_MODE": "stubborn"}) as sc:
         assert sc.alive
@@ -213,11 +221,15 @@ def test_find_binary_lookup_order(tmp_path: pathlib.Path, monkeypatch: pytest.Mo
     arg = _exe(tmp_path / "arg" / "registry-sidecar")
     env = _exe(tmp_path / "env" / "registry-sidecar")
     on_path = _exe(tmp_path / "path" / "registry-sidecar")
+    bundled = _exe(tmp_path / "wheel" / "registry_sidecar" / "_bin" / "registry-sidecar")
     monkeypatch.setenv("REGISTRY_SIDECAR_BIN", str(env))
     monkeypatch.setenv("PATH", str(on_path.parent))
+    monkeypatch.setattr(binary, "BUNDLED_BINARY", bundled)
     assert find_binary(arg) == arg
     assert find_binary() == env
     monkeypatch.delenv("REGISTRY_SIDECAR_BIN")
+    assert find_binary() == bundled, "the binary a platform wheel carries comes before PATH"
+    monkeypatch.setattr(binary, "BUNDLED_BINARY", tmp_path / "no-wheel" / "registry-sidecar")
     assert find_binary() == on_path
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     # Last: the repository's own build, found from the package's location.

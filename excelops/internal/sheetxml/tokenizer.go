@@ -76,11 +76,10 @@ func (t *Token) Is(k Kind, name string) bool { return t.Kind == k && string(t.Na
 // interpreted) but it never loses or reorders a byte, so a writer can copy
 // what it does not change exactly.
 type Tokenizer struct {
-	br   *bufio.Reader
-	tag  []byte // owned copy of a tag that crossed the buffer
-	text bool   // the next token starts with text (no '<' consumed yet)
-	lt   bool   // a '<' has been consumed and the tag follows
-	err  error
+	br  *bufio.Reader
+	tag []byte // owned copy of a tag that crossed the buffer
+	lt  bool   // a '<' has been consumed and the tag follows
+	err error
 }
 
 // New returns a Tokenizer reading r.

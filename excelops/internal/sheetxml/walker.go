@@ -5,6 +5,10 @@ import (
 	"io"
 )
 
+// ErrTextTooLong reports a cell whose text is longer than Walker.MaxText;
+// Walker.Cell locates the cell.
+var ErrTextTooLong = errors.New("sheetxml: a cell's text is longer than the bound")
+
 // Event is what Walker.Next found.
 type Event uint8
 
@@ -34,6 +38,12 @@ type Cell struct {
 	Value []byte
 	// Formula reports an <f> child.
 	Formula bool
+	// FormulaText is the raw (entity-encoded) text of <f>: empty for a
+	// cell that shares the formula of an earlier cell.
+	FormulaText []byte
+	// SharedIndex is the si of a shared formula (<f t="shared" si="N">),
+	// or -1.
+	SharedIndex int
 }
 
 // Walker reads the rows and cells of worksheet XML, one event at a time,
@@ -49,10 +59,16 @@ type Walker struct {
 	Cell Cell
 	// Closed reports that </sheetData> (or <sheetData/>) was seen.
 	Closed bool
+	// MaxText bounds the text one cell collects (bytes, as in the XML);
+	// past it Next returns ErrTextTooLong, so a cell made of many runs
+	// cannot grow without limit. 0 means no bound.
+	MaxText int
 
 	col       int
 	inCell    bool
 	inText    bool
+	inF       bool
+	ftext     []byte
 	phonetic  int
 	typ       []byte
 	text      []byte
@@ -81,7 +97,13 @@ func (w *Walker) Next() (Event, error) {
 		switch t.Kind {
 		case Text:
 			if w.inText && w.phonetic == 0 {
+				if w.MaxText > 0 && len(w.text)+len(t.Raw) > w.MaxText {
+					return 0, ErrTextTooLong
+				}
 				w.text = append(w.text, t.Raw...)
+			}
+			if w.inF {
+				w.ftext = append(w.ftext, t.Raw...)
 			}
 			continue
 		case Special:
@@ -111,9 +133,9 @@ func (w *Walker) Next() (Event, error) {
 				}
 				w.col = col
 				w.typ = append(w.typ[:0], t.Attr("t")...)
-				w.text = w.text[:0]
-				w.Cell = Cell{Row: w.Row, Col: col, Style: AttrInt(t.attrs, "s")}
-				w.inCell, w.inText, w.phonetic = t.Kind == Start, false, 0
+				w.text, w.ftext = w.text[:0], w.ftext[:0]
+				w.Cell = Cell{Row: w.Row, Col: col, Style: AttrInt(t.attrs, "s"), SharedIndex: -1}
+				w.inCell, w.inText, w.inF, w.phonetic = t.Kind == Start, false, false, 0
 				if t.Kind == Empty {
 					w.finishCell()
 					return CellDone, nil
@@ -134,9 +156,13 @@ func (w *Walker) Next() (Event, error) {
 				w.phonetic--
 			}
 		case "f":
-			if w.inCell {
+			if w.inCell && t.Kind != End {
 				w.Cell.Formula = true
+				if string(t.Attr("t")) == "shared" && t.Attr("si") != nil {
+					w.Cell.SharedIndex = AttrInt(t.attrs, "si")
+				}
 			}
+			w.inF = w.inCell && t.Kind == Start
 		case "sheetData":
 			if t.Kind == End || t.Kind == Empty {
 				w.Closed = true
@@ -148,5 +174,5 @@ func (w *Walker) Next() (Event, error) {
 
 // finishCell fills Cell's type and value from what the cell held.
 func (w *Walker) finishCell() {
-	w.Cell.Type, w.Cell.Value, w.inText = w.typ, w.text, false
+	w.Cell.Type, w.Cell.Value, w.Cell.FormulaText, w.inText, w.inF = w.typ, w.text, w.ftext, false, false
 }

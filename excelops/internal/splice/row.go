@@ -31,6 +31,13 @@ func (s *sheet) rebuildRow(n int, t sheetxml.Token) error {
 	cols := s.plan.Cols(n)
 	i, j := 0, 0
 	var err error
+	if s.plan.NoFormulas {
+		for _, c := range cells {
+			if c.Formula {
+				return unsupported("the sheet holds formulas")
+			}
+		}
+	}
 	for i < len(cells) || j < len(cols) {
 		switch {
 		case j == len(cols) || i < len(cells) && cells[i].Col < cols[j]:
@@ -87,6 +94,9 @@ func (s *sheet) readCells(n int) ([]OldCell, []byte, error) {
 		}
 		if cur != nil {
 			cur.Raw = append(cur.Raw, t.Raw...)
+			if s.plan.MaxCellText > 0 && int64(len(cur.Raw)) > s.plan.MaxCellText {
+				return nil, nil, &CellTextError{Row: n, Col: cur.Col}
+			}
 			if (t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty) && string(t.Name) == "f" {
 				cur.Formula = true
 				if string(t.Attr("t")) == "shared" && t.Attr("ref") != nil {

@@ -52,10 +52,22 @@ type Plan struct {
 	Cell func(dst []byte, row, col int, old *OldCell, inherit int) ([]byte, error)
 	// Widths sets the width of columns (nil: <cols> is left as it is).
 	Widths map[int]float64
+	// NoFormulas declines the rewrite (ErrUnsupported) when the sheet
+	// holds a formula.
+	NoFormulas bool
+	// MaxCellText, when positive, caps the raw text of one cell of the
+	// sheet; a longer one fails the rewrite with a *CellTextError.
+	MaxCellText int64
 	// MaxRow, when positive, is the highest row number the sheet may
 	// declare; a row past it fails the rewrite with a *RowLimitError.
 	MaxRow int
 }
+
+// CellTextError reports a cell whose text is longer than Plan.MaxCellText.
+type CellTextError struct{ Row, Col int }
+
+// Error names the cell.
+func (e *CellTextError) Error() string { return "cell " + Ref(e.Col, e.Row) + " holds too much text" }
 
 // RowLimitError reports a row number past Plan.MaxRow.
 type RowLimitError struct{ Row, Limit int }
@@ -336,6 +348,7 @@ func (s *sheet) row(t sheetxml.Token) error {
 		return nil
 	}
 	col := 0
+	var text int64
 	for {
 		t, err := s.token()
 		if errors.Is(err, io.EOF) {
@@ -344,7 +357,18 @@ func (s *sheet) row(t sheetxml.Token) error {
 		if err != nil {
 			return err
 		}
+		if t.Kind == sheetxml.Text {
+			if text += int64(len(t.Raw)); s.plan.MaxCellText > 0 && text > s.plan.MaxCellText {
+				return &CellTextError{Row: n, Col: col}
+			}
+		}
 		if t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty {
+			if string(t.Name) == "c" {
+				text = 0
+			}
+			if s.plan.NoFormulas && string(t.Name) == "f" {
+				return unsupported("the sheet holds formulas")
+			}
 			if string(t.Name) == "c" {
 				c, _ := sheetxml.SplitRef(t.Attr("r"))
 				if c <= 0 {

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from ._recovery import CLOSE_TIMEOUT
-from ._wire import READ_CHUNK, Wire
+from ._wire import READ_CHUNK, Wire, text_frame
 from .errors import SidecarConnectionError
 
 
@@ -105,7 +105,7 @@ class Conn(asyncio.BufferedProtocol):
     def send(self, message: bytes) -> None:
         """Write one text message (no-op once the connection is gone)."""
         if self.alive and self.wire.is_open and self.transport is not None:
-            self.transport.write(self.wire.send_text(message))
+            self.transport.write(text_frame(message))
 
     async def drain(self) -> None:
         """Wait while the transport's write buffer is over its limit."""

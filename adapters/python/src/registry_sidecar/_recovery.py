@@ -1,18 +1,26 @@
-"""Connection settings and the recovery policy shared by both clients.
+"""Connection settings and the recovery implementation shared by both clients.
 
 :class:`ClientCore` holds what AsyncClient and Client have in common: their
-settings, the request ids, and the state the recovery decisions read
-(closed, ever connected, why the connection was lost). The clients add only
-their I/O: how they connect, send, wait and lock.
+settings, the request ids, the state the recovery decisions read (closed,
+ever connected, why the connection was lost) and the recovery itself,
+written once as a sans-I/O plan (:meth:`ClientCore._recovery_plan`): a
+generator that yields the steps to perform (open a connection, relaunch the
+sidecar, wait for its exit status) and receives their outcomes. Each client
+is a thin shell that performs the steps its own way, blocking
+(:func:`drive`) or awaiting (:func:`drive_async`), as websockets' sans-I/O
+protocol serves both of its connection classes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import enum
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
 
 from ._rpc import encode_call, encode_request
+from .errors import SidecarConnectionError, SidecarError
 
 if TYPE_CHECKING:
     from .sidecar import Sidecar
@@ -56,20 +64,75 @@ def refused(recovery: Recovery, ever_connected: bool, lost: str | None, sidecar:
     return None
 
 
-def after_failed_connect(recovery: Recovery, sidecar: Sidecar | None, error: str) -> str | None:
-    """Decide what follows a failed (re)connect: None means the sidecar
-    is dead and recovery is "relaunch" (relaunch and retry once); a string is
-    the reason to report."""
-    if sidecar is None or not sidecar.exited(EXIT_WAIT):
-        return error
-    if recovery == "relaunch":
-        return None
-    return f"the sidecar exited with status {sidecar.returncode}"
-
-
 def relaunch_failed(exc: BaseException) -> str:
     """The reason a call reports when relaunching the sidecar failed."""
     return f"relaunching the sidecar failed: {exc}"
+
+
+class Step(enum.Enum):
+    """A step of the recovery plan, performed by the client's shell."""
+
+    #: Open a connection and run MCP initialize; may raise SidecarConnectionError.
+    OPEN = "open"
+    #: Relaunch the sidecar if it is dead (blocking); may raise SidecarError.
+    RELAUNCH = "relaunch"
+    #: Wait up to EXIT_WAIT seconds for the sidecar's exit; answers a bool (blocking).
+    EXITED = "exited"
+
+
+#: The recovery plan: yields steps, is sent each step's answer (None, or the
+#: bool of EXITED) or thrown its SidecarError, returns None once connected or
+#: the reason the call reports as TOOL_UNAVAILABLE.
+RecoveryPlan = Generator[Step, object, "str | None"]
+
+
+def drive(plan: RecoveryPlan, open_: Callable[[], None], sidecar: Sidecar | None) -> str | None:
+    """Run plan, performing each step by blocking calls; return its result."""
+    answer: object = None
+    error: SidecarError | None = None
+    while True:
+        try:
+            step = plan.send(answer) if error is None else plan.throw(error)
+        except StopIteration as done:
+            result: str | None = done.value
+            return result
+        answer, error = None, None
+        try:
+            if step is Step.OPEN:
+                open_()
+            else:
+                answer = _blocking_step(step, sidecar)
+        except SidecarError as exc:
+            error = exc
+
+
+async def drive_async(plan: RecoveryPlan, open_: Callable[[], Awaitable[None]], sidecar: Sidecar | None) -> str | None:
+    """Run plan on the event loop: OPEN is awaited, the blocking steps run in
+    a worker thread; return its result."""
+    answer: object = None
+    error: SidecarError | None = None
+    while True:
+        try:
+            step = plan.send(answer) if error is None else plan.throw(error)
+        except StopIteration as done:
+            result: str | None = done.value
+            return result
+        answer, error = None, None
+        try:
+            if step is Step.OPEN:
+                await open_()
+            else:
+                answer = await asyncio.to_thread(_blocking_step, step, sidecar)
+        except SidecarError as exc:
+            error = exc
+
+
+def _blocking_step(step: Step, sidecar: Sidecar | None) -> bool | None:
+    assert sidecar is not None  # the plan asks for these steps only with a sidecar
+    if step is Step.RELAUNCH:
+        sidecar.relaunch_if_dead()
+        return None
+    return sidecar.exited(EXIT_WAIT)
 
 
 class ClientSettings(TypedDict):
@@ -146,7 +209,8 @@ class ClientCore:
         if timeout is None:
             timeout = self.call_timeout
         rid = next(self._ids)
-        return rid, encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress), timeout
+        frame = encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress)
+        return rid, frame, timeout
 
     # -- recovery decisions -------------------------------------------------
 
@@ -167,6 +231,36 @@ class ClientCore:
         """Whether the sidecar is known dead and recovery relaunches it
         before connecting."""
         return self.recovery == "relaunch" and self.sidecar is not None and not self.sidecar.alive
+
+    def _recovery_plan(self) -> RecoveryPlan:
+        """The one recovery implementation of both clients, for a client
+        that has no open connection and may (re)connect (see
+        :meth:`_why_not_connect`): relaunch a sidecar known dead first when
+        recovery is "relaunch"; connect; when that fails and the sidecar
+        turns out to have exited, relaunch it and connect once more
+        ("relaunch"), or report its exit status. Returns None once connected,
+        else the reason."""
+        sidecar = self.sidecar
+        if self._relaunch_first():
+            try:
+                yield Step.RELAUNCH
+            except SidecarError as exc:
+                return relaunch_failed(exc)
+        try:
+            yield Step.OPEN
+            return None
+        except SidecarConnectionError as exc:
+            error = str(exc)
+        if sidecar is None or not (yield Step.EXITED):
+            return error
+        if self.recovery != "relaunch":
+            return f"the sidecar exited with status {sidecar.returncode}"
+        try:
+            yield Step.RELAUNCH
+            yield Step.OPEN
+        except SidecarError as exc:
+            return relaunch_failed(exc)
+        return None
 
     def _opened(self, server_info: dict[str, Any]) -> None:
         """Record a successful connect and initialize."""

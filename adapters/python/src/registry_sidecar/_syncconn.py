@@ -6,10 +6,20 @@ the thread waiting for it, until its own answer arrives; then it passes the
 role on to a thread still waiting. A single-threaded caller therefore sends
 and receives on its own thread with no hand-off at all. A keepalive thread
 answers the sidecar's pings while no call is running.
+
+Many threads scale because the work that costs a system call, and with it a
+trip through the GIL, is shared: a caller frames its message on its own
+thread and queues it; whichever thread holds the writer role sends every
+queued frame in one ``sendall`` (flat combining), and one ``recv`` of the
+leader delivers every answer that has arrived. A waiting thread sleeps on a
+bare lock of its own (no Condition, no shared wake-ups) and is woken exactly
+once, by the leader that read its answer or to take over reading.
 """
 
 from __future__ import annotations
 
+import _thread
+import collections
 import logging
 import select
 import socket
@@ -19,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._wire import READ_CHUNK, Wire
+from ._wire import READ_CHUNK, Wire, text_frame
 from .errors import SidecarConnectionError
 
 #: Seconds between keepalive passes on an idle connection (the sidecar drops
@@ -38,12 +48,18 @@ class Lost(Exception):
 
 
 class Waiter:
-    """One pending request: the answer, or why there will be none."""
+    """One pending request: the answer, or why there will be none.
 
-    __slots__ = ("event", "msg", "error", "progress")
+    Its thread sleeps in :meth:`sleep` on a lock it holds; :meth:`wake`
+    releases that lock once (a wake-up is never lost: one given before the
+    sleep makes the sleep return at once).
+    """
+
+    __slots__ = ("_gate", "msg", "error", "progress")
 
     def __init__(self, progress: Callable[[float, float | None, str | None], object] | None) -> None:
-        self.event = threading.Event()
+        self._gate = _thread.allocate_lock()
+        self._gate.acquire()
         self.msg: dict[str, Any] | None = None
         self.error: str | None = None
         self.progress = progress
@@ -53,17 +69,31 @@ class Waiter:
         """Whether the request has its answer or its error."""
         return self.msg is not None or self.error is not None
 
+    def sleep(self, timeout: float | None) -> None:
+        """Sleep until woken or timeout seconds passed (None: no limit)."""
+        self._gate.acquire(timeout=-1 if timeout is None else max(0.0, timeout))
+
+    def wake(self) -> None:
+        """Wake the waiting thread (a no-op when a wake-up is already pending)."""
+        try:
+            self._gate.release()
+        except RuntimeError:
+            pass
+
 
 class SyncConn:
-    """A connected socket plus its Wire, with leader/follower reading."""
+    """A connected socket plus its Wire, with leader/follower reading and
+    combined writing."""
 
     def __init__(self, sock: socket.socket, wire: Wire, dispatch: Callable[[SyncConn, bytes], None]) -> None:
         self.sock = sock
         self.wire = wire
         self.dispatch = dispatch
         self.pending: dict[int, Waiter] = {}
-        self.lock = threading.Lock()  # guards the Wire and socket writes
+        self.lock = threading.Lock()  # guards the Wire (its protocol state) and teardown
         self.read_lock = threading.Lock()  # held by the leader
+        self._send_lock = threading.Lock()  # held by the thread writing the queue out
+        self._outbox: collections.deque[bytes] = collections.deque()
         self.alive = True
         self.reason = ""
         self.last_read = time.monotonic()
@@ -126,33 +156,58 @@ class SyncConn:
     # -- writing ----------------------------------------------------------
 
     def send(self, message: bytes) -> None:
-        """Write one text message; raises Lost when the connection is gone."""
-        with self.lock:
-            if not self.alive:
-                raise Lost(self.reason)
+        """Queue one text message and see it written, by this thread or by
+        the one writing already; raises Lost when the connection is gone."""
+        if not self.alive:
+            raise Lost(self.reason)
+        self._write(text_frame(message))
+        if not self.alive:
+            raise Lost(self.reason)
+
+    def _write(self, data: bytes) -> None:
+        """Queue bytes for the socket and write the queue out, unless another
+        thread is writing it: that thread takes these bytes along.
+
+        A thread that finds the writer role taken has queued its bytes before
+        trying; the writer checks the queue again after giving the role up,
+        so nothing is left behind.
+        """
+        outbox = self._outbox
+        outbox.append(data)
+        while outbox and self._send_lock.acquire(blocking=False):
             try:
-                self.sock.sendall(self.wire.send_text(message))
-            except OSError as exc:
-                reason = f"the connection to the sidecar was lost: {exc}"
-                self._die_locked(reason)
-                raise Lost(reason) from exc
+                while outbox:
+                    chunks = []
+                    try:
+                        while True:
+                            chunks.append(outbox.popleft())
+                    except IndexError:
+                        pass
+                    if not self.alive:
+                        return
+                    try:
+                        self.sock.sendall(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+                    except OSError as exc:
+                        self.die(f"the connection to the sidecar was lost: {exc}")
+                        return
+            finally:
+                self._send_lock.release()
 
     # -- reading (leader only) ----------------------------------------------
 
     def _process(self, data: bytes) -> None:
         self.last_read = time.monotonic()
         with self.lock:
+            if not self.alive:
+                return
             try:
                 messages = self.wire.feed(data)
             except SidecarConnectionError as exc:
                 self._die_locked(str(exc))
                 return
             out, _ = self.wire.outgoing()
-            if out and self.alive:
-                try:
-                    self.sock.sendall(out)
-                except OSError:
-                    pass
+        if out:
+            self._write(out)  # pongs, the answer to a close
         for raw in messages:
             self.dispatch(self, raw)
         if not data or not self.wire.is_open:
@@ -206,13 +261,35 @@ class SyncConn:
         if not blocking:
             sock.settimeout(None)
 
+    def wait(self, waiter: Waiter, deadline: float | None) -> None:
+        """Wait for waiter's answer until deadline (monotonic; None: no
+        limit), reading for everyone whenever nobody else does."""
+        try:
+            while not waiter.done:
+                if self.read_lock.acquire(blocking=False):
+                    try:
+                        self.lead(waiter, deadline)
+                    finally:
+                        self.read_lock.release()
+                    if waiter.done or not self.alive:
+                        break
+                    if deadline is not None and time.monotonic() >= deadline:
+                        break
+                    continue
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    break
+                waiter.sleep(remaining)
+        finally:
+            self.wake_leader()
+
     def wake_leader(self) -> None:
-        """Nudge one waiting thread to take over reading, if nobody reads."""
+        """Wake one waiting thread to take over reading, if nobody reads."""
         if self.read_lock.locked():
             return
         for waiter in list(self.pending.values()):
             if not waiter.done:
-                waiter.event.set()
+                waiter.wake()
                 return
 
     # -- teardown -----------------------------------------------------------
@@ -242,7 +319,7 @@ class SyncConn:
         for waiter in pending:
             if not waiter.done:
                 waiter.error = reason
-            waiter.event.set()
+            waiter.wake()
 
     def close(self, reason: str) -> None:
         """Send a close frame and drop the connection."""
@@ -250,8 +327,15 @@ class SyncConn:
             if self.alive:
                 self.wire.send_close()
                 out, _ = self.wire.outgoing()
-                try:
-                    self.sock.sendall(out)
-                except OSError:
-                    pass
-            self._die_locked(reason)
+            else:
+                out = b""
+        # The close frame is a courtesy: a writer stuck on a full socket holds
+        # the writer role, and die()'s shutdown is what frees it.
+        if out and self._send_lock.acquire(blocking=False):
+            try:
+                self.sock.sendall(out)
+            except OSError:
+                pass
+            finally:
+                self._send_lock.release()
+        self.die(reason)

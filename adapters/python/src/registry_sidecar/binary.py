@@ -13,6 +13,8 @@ from .errors import LaunchError
 ENV_BIN: Final = "REGISTRY_SIDECAR_BIN"
 #: The binary's name on PATH and in the repository's bin/ directory.
 BINARY_NAME: Final = "registry-sidecar"
+#: Where a platform wheel (``make wheel``) puts the binary, in this package.
+BUNDLED_BINARY: Final = pathlib.Path(__file__).resolve().parent / "_bin" / BINARY_NAME
 
 
 def _repository_build(start: pathlib.Path) -> pathlib.Path | None:
@@ -27,8 +29,10 @@ def _repository_build(start: pathlib.Path) -> pathlib.Path | None:
 
 def find_binary(binary: str | os.PathLike[str] | None = None) -> pathlib.Path:
     """Return the sidecar binary to run, looked up in this order: the binary
-    argument, ``$REGISTRY_SIDECAR_BIN``, ``registry-sidecar`` on PATH, and the
-    repository's own build (``<repo>/bin/registry-sidecar``).
+    argument, ``$REGISTRY_SIDECAR_BIN``, the binary a platform wheel carries
+    (``registry_sidecar/_bin/registry-sidecar``, built from the same checkout
+    as this package), ``registry-sidecar`` on PATH, and the repository's own
+    build (``<repo>/bin/registry-sidecar``, for an editable install).
 
     Raises LaunchError when none of them exists.
     """
@@ -43,6 +47,8 @@ def find_binary(binary: str | os.PathLike[str] | None = None) -> pathlib.Path:
         if not path.is_file():
             raise LaunchError(f"${ENV_BIN} names {env!r}, which does not exist")
         return path
+    if BUNDLED_BINARY.is_file():
+        return BUNDLED_BINARY
     on_path = shutil.which(BINARY_NAME)
     if on_path:
         return pathlib.Path(on_path)
@@ -50,6 +56,6 @@ def find_binary(binary: str | os.PathLike[str] | None = None) -> pathlib.Path:
     if built is not None:
         return built
     raise LaunchError(
-        f"cannot find the {BINARY_NAME} binary: pass binary=..., set ${ENV_BIN}, "
-        f"put {BINARY_NAME} on PATH, or build it with `make build`"
+        f"cannot find the {BINARY_NAME} binary: install the platform wheel (`make wheel`), "
+        f"pass binary=..., set ${ENV_BIN}, put {BINARY_NAME} on PATH, or build it with `make build`"
     )

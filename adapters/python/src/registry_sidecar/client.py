@@ -8,13 +8,13 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from ._asyncconn import Conn, Lost
 from ._recovery import (
     DEFAULT_MAX_SIZE,
     DEFAULT_OPEN_TIMEOUT,
     ClientCore,
     Recovery,
-    after_failed_connect,
-    relaunch_failed,
+    drive_async,
 )
 from ._rpc import (
     CANCEL_REASON,
@@ -33,7 +33,6 @@ from ._rpc import (
     timed_out,
     unavailable,
 )
-from ._asyncconn import Conn, Lost
 from ._wire import Wire
 from .errors import SidecarConnectionError, SidecarError
 
@@ -152,7 +151,9 @@ class AsyncClient(ClientCore):
             raise SidecarConnectionError(f"MCP initialize with {self.url} failed: {exc}") from exc
         except TimeoutError as exc:
             await self._discard(conn)
-            raise SidecarConnectionError(f"cannot connect to {self.url}: no answer within {self.open_timeout:g} s") from exc
+            raise SidecarConnectionError(
+                f"cannot connect to {self.url}: no answer within {self.open_timeout:g} s"
+            ) from exc
         except OSError as exc:
             await self._discard(conn)
             raise SidecarConnectionError(f"cannot connect to {self.url}: {exc}") from exc
@@ -187,24 +188,9 @@ class AsyncClient(ClientCore):
         async with self._connect_lock:
             if self._conn is not None:
                 return self._conn
-            if self._relaunch_first():
-                assert self.sidecar is not None
-                try:
-                    await asyncio.to_thread(self.sidecar.relaunch_if_dead)
-                except SidecarError as exc:
-                    return relaunch_failed(exc)
-            try:
-                await self._open()
-            except SidecarConnectionError as exc:
-                why = await asyncio.to_thread(after_failed_connect, self.recovery, self.sidecar, str(exc))
-                if why is not None:
-                    return why
-                assert self.sidecar is not None
-                try:
-                    await asyncio.to_thread(self.sidecar.relaunch_if_dead)
-                    await self._open()
-                except SidecarError as exc2:
-                    return relaunch_failed(exc2)
+            why = await drive_async(self._recovery_plan(), self._open, self.sidecar)
+            if why is not None:
+                return why
             assert self._conn is not None
             return self._conn
 

@@ -10,14 +10,46 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-#: Error code of a call that could not reach the sidecar.
-CODE_UNAVAILABLE: Final = "TOOL_UNAVAILABLE"
-#: Error code of a call whose deadline passed.
-CODE_TIMEOUT: Final = "TOOL_TIMEOUT"
+# The error codes of DESIGN §3: one table, append-only, the same as Go's
+# errorsjson/codes.go (tests/test_codes.py parses that file and compares).
+#: Error code of an error a tool returned.
+CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"
+#: Error code of an error the tool marked non-recoverable.
+CODE_FATAL: Final = "TOOL_FATAL_ERROR"
+#: Error code of arguments that failed the tool's schema.
+CODE_VALIDATION: Final = "TOOL_ARGUMENT_VALIDATION_ERROR"
 #: Error code of a call to an unregistered tool.
 CODE_NOT_FOUND: Final = "TOOL_NOT_FOUND"
 #: Error code of a call outside the caller's tool scope.
 CODE_NOT_ALLOWED: Final = "TOOL_NOT_ALLOWED"
+#: Error code of a call whose deadline passed.
+CODE_TIMEOUT: Final = "TOOL_TIMEOUT"
+#: Error code of a call the caller cancelled.
+CODE_CANCELLED: Final = "TOOL_CANCELLED"
+#: Error code of a tool that crashed (Go panic).
+CODE_INTERNAL: Final = "TOOL_INTERNAL_ERROR"
+#: Error code of a call that could not reach the sidecar.
+CODE_UNAVAILABLE: Final = "TOOL_UNAVAILABLE"
+
+#: Every error code, in the order of the table above.
+ERROR_CODES: Final = (
+    CODE_EXECUTION,
+    CODE_FATAL,
+    CODE_VALIDATION,
+    CODE_NOT_FOUND,
+    CODE_NOT_ALLOWED,
+    CODE_TIMEOUT,
+    CODE_CANCELLED,
+    CODE_INTERNAL,
+    CODE_UNAVAILABLE,
+)
+
+#: The ``error`` value of a fallback payload (Go ``errorsjson.FallbackRequired``).
+FALLBACK_REQUIRED: Final = "FALLBACK_REQUIRED"
+#: ``fallback_to`` value that sends a call to the legacy handler map.
+CHAT_SERVICE: Final = "CHAT_SERVICE"
+#: ``fallback_to`` value that sends a call to the router.
+TOOL_ROUTER: Final = "TOOL_ROUTER"
 
 _ERROR_PREFIX: Final = '{"status": "error"'
 

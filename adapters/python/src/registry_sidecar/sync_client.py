@@ -14,8 +14,7 @@ from ._recovery import (
     DEFAULT_OPEN_TIMEOUT,
     ClientCore,
     Recovery,
-    after_failed_connect,
-    relaunch_failed,
+    drive,
 )
 from ._rpc import (
     CANCEL_REASON,
@@ -112,7 +111,11 @@ class Client(ClientCore):
 
     def _open(self) -> None:
         conn = SyncConn.open(
-            self._dial_url(), token=self.token, max_size=self.max_size, timeout=self.open_timeout, dispatch=self._dispatch
+            self._dial_url(),
+            token=self.token,
+            max_size=self.max_size,
+            timeout=self.open_timeout,
+            dispatch=self._dispatch,
         )
         try:
             server_info = result_of(self._roundtrip(conn, "initialize", initialize_params(), self.open_timeout))
@@ -144,24 +147,9 @@ class Client(ClientCore):
             conn = self._conn
             if conn is not None and conn.alive:
                 return conn
-            if self._relaunch_first():
-                assert self.sidecar is not None
-                try:
-                    self.sidecar.relaunch_if_dead()
-                except SidecarError as exc:
-                    return relaunch_failed(exc)
-            try:
-                self._open()
-            except SidecarConnectionError as exc:
-                why = after_failed_connect(self.recovery, self.sidecar, str(exc))
-                if why is not None:
-                    return why
-                assert self.sidecar is not None
-                try:
-                    self.sidecar.relaunch_if_dead()
-                    self._open()
-                except SidecarError as exc2:
-                    return relaunch_failed(exc2)
+            why = drive(self._recovery_plan(), self._open, self.sidecar)
+            if why is not None:
+                return why
             assert self._conn is not None
             return self._conn
 
@@ -179,7 +167,7 @@ class Client(ClientCore):
             waiter = conn.pending.pop(inbound.get("id"), None)  # type: ignore[arg-type]
             if waiter is not None:
                 waiter.msg = inbound
-                waiter.event.set()
+                waiter.wake()
         elif isinstance(inbound, Progress):
             w = conn.pending.get(inbound.token)
             if w is not None and w.progress is not None:
@@ -195,35 +183,15 @@ class Client(ClientCore):
 
     # -- requests ---------------------------------------------------------
 
-    def _wait(self, conn: SyncConn, waiter: Waiter, deadline: float | None) -> None:
-        """Wait for waiter, reading for everyone when nobody else does."""
-        try:
-            while not waiter.done:
-                if conn.read_lock.acquire(blocking=False):
-                    try:
-                        conn.lead(waiter, deadline)
-                    finally:
-                        conn.read_lock.release()
-                    if waiter.done or not conn.alive:
-                        break
-                    if deadline is not None and time.monotonic() >= deadline:
-                        break
-                    continue
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    break
-                waiter.event.wait(remaining)
-                waiter.event.clear()
-        finally:
-            conn.wake_leader()
-
-    def _roundtrip(self, conn: SyncConn, method: str, params: Mapping[str, Any], timeout: float | None) -> dict[str, Any]:
+    def _roundtrip(
+        self, conn: SyncConn, method: str, params: Mapping[str, Any], timeout: float | None
+    ) -> dict[str, Any]:
         rid, frame = self._request_frame(method, params)
         waiter = Waiter(None)
         conn.pending[rid] = waiter
         try:
             conn.send(frame)
-            self._wait(conn, waiter, None if timeout is None else time.monotonic() + timeout)
+            conn.wait(waiter, None if timeout is None else time.monotonic() + timeout)
         finally:
             conn.pending.pop(rid, None)
         if waiter.msg is None:
@@ -280,7 +248,7 @@ class Client(ClientCore):
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             conn.send(frame)
-            self._wait(conn, waiter, deadline)
+            conn.wait(waiter, deadline)
         except Lost as exc:
             return unavailable(name, str(exc))
         except BaseException:

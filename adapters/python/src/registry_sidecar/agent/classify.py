@@ -20,34 +20,36 @@ FALLBACK_* (routing errors)        critical: no retry can fix the route
 TOOL_CANCELLED                     not shown to the model; the job is cancelled
 any other ``"status": "error"``    recoverable
 =================================  ==========================================
+
+Every result goes through :func:`~registry_sidecar.agent.results.normalize_tool_result`
+first, so what it calls an error is one here: besides error payloads, a legacy
+failure dict (``erro``/``error`` set, ``sucesso: false``, ``ok: false``,
+``success: false``) and ``None`` are recoverable tool errors
+(``TOOL_EXECUTION_ERROR``) that go back to the model and count against the
+retry budgets. The model sees the dict's own JSON, or for ``None`` the
+payload ``Tool '<name>' returned no result.``
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import ToolNotAllowedError, ToolNotFoundError
-# The codes the Python side also produces, re-exported for callers of this module.
+
+# The error codes live in one table (payloads); re-exported for callers of this module.
+from ..payloads import CODE_CANCELLED as CODE_CANCELLED
+from ..payloads import CODE_EXECUTION as CODE_EXECUTION
+from ..payloads import CODE_FATAL as CODE_FATAL
+from ..payloads import CODE_INTERNAL as CODE_INTERNAL
 from ..payloads import CODE_NOT_ALLOWED as CODE_NOT_ALLOWED
 from ..payloads import CODE_NOT_FOUND as CODE_NOT_FOUND
 from ..payloads import CODE_TIMEOUT as CODE_TIMEOUT
 from ..payloads import CODE_UNAVAILABLE as CODE_UNAVAILABLE
+from ..payloads import CODE_VALIDATION as CODE_VALIDATION
 from ..payloads import error_payload
 from .errors import ROUTING_ERROR_CODES, ToolError, _exception_text
-from .results import _parse_object
-
-#: Error code of an error a tool returned.
-CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"
-#: Error code of an error the tool marked non-recoverable.
-CODE_FATAL: Final = "TOOL_FATAL_ERROR"
-#: Error code of arguments that failed the tool's schema.
-CODE_VALIDATION: Final = "TOOL_ARGUMENT_VALIDATION_ERROR"
-#: Error code of a call the caller cancelled.
-CODE_CANCELLED: Final = "TOOL_CANCELLED"
-#: Error code of a tool that crashed (Go panic).
-CODE_INTERNAL: Final = "TOOL_INTERNAL_ERROR"
+from .results import normalize_tool_result, result_text
 
 #: Codes that end the job at once.
 CRITICAL_CODES: Final = (
@@ -82,26 +84,29 @@ class CallOutcome:
 
 
 def classify(tool: str, result: object) -> CallOutcome:
-    """Classify what a registry call returned (a payload text, a ToolError, or
-    any other value, which is rendered as JSON text)."""
+    """Classify what a registry call returned: a payload text, a ToolError,
+    or any other value (a legacy dict, a list, ``None``), each normalized by
+    :func:`normalize_tool_result` first, so whatever it calls an error is a
+    failed call here (module docs)."""
     if isinstance(result, ToolError):
         return outcome_of_error(result)
     if isinstance(result, BaseException):
         return outcome_of_error(error_from_exception(tool, result))
-    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
-    payload = _parse_object(text)
-    if payload is None:
-        return CallOutcome(text=text)
-    status = payload.get("status")
-    if status == "fallback" or payload.get("use_fallback"):
+    text = result_text(tool, result)
+    normalized = normalize_tool_result(tool, result)
+    kind = normalized["kind"]
+    if kind == "fallback":
         return CallOutcome(text=text, fallback=True)
-    if status != "error":
+    if kind == "success":
         return CallOutcome(text=text)
-    code = payload.get("error_code")
-    code = code if isinstance(code, str) and code else CODE_EXECUTION
+    code = normalized.get("error_code")
+    if not (isinstance(code, str) and code):
+        if normalized.get("status") != "error":
+            return CallOutcome(text=text, error=_legacy_error(tool, normalized))
+        code = CODE_EXECUTION
+    err = _payload_error(tool, code, normalized)
     if code == CODE_CANCELLED:
-        return CallOutcome(text=None, error=_payload_error(tool, code, payload), cancelled=True)
-    err = _payload_error(tool, code, payload)
+        return CallOutcome(text=None, error=err, cancelled=True)
     return CallOutcome(text=None if not err.is_recoverable else text, error=err)
 
 
@@ -147,6 +152,18 @@ def serialize_error(err: ToolError) -> str:
         err.message,
         None if cause_text == err.message else cause_text,
     )
+
+
+def _legacy_error(tool: str, result: dict[str, Any]) -> ToolError:
+    """The recoverable error of a not-ok result that is no error payload: a
+    legacy failure dict (``erro``, ``sucesso: false``, ...) or ``None``."""
+    error = result["error"]
+    text = result["text"]
+    message = text if isinstance(text, str) and text else str(error)
+    details: dict[str, Any] = {"error_code": CODE_EXECUTION, "message": message,
+                               "legacy_error": error}
+    return ToolError(message, result["tool"], is_recoverable=True, details=details,
+                     code=CODE_EXECUTION)
 
 
 def _payload_error(tool: str, code: str, payload: dict[str, Any]) -> ToolError:

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .budgets import BudgetTracker, Budgets
+from .budgets import Budgets, BudgetTracker
 from .classify import CODE_VALIDATION, CallOutcome, classify, error_from_exception, outcome_of_error
 from .errors import ToolError
 from .models import (
@@ -214,7 +214,7 @@ class AgentExecutor:
         preps = [self._prepare(call, tracker) for call in calls]
         results = await asyncio.gather(*(run_one(p) for p in preps))
         first: _Stop | None = None
-        for prep, (outcome, elapsed) in zip(preps, results):
+        for prep, (outcome, elapsed) in zip(preps, results, strict=True):
             stop = self._record(job, prep, outcome, tracker, elapsed)
             if first is None:
                 first = stop

@@ -29,8 +29,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-#: The ``error`` value of a fallback request (Go ``errorsjson.FallbackRequired``).
-FALLBACK_REQUIRED: Final = "FALLBACK_REQUIRED"
+from ..payloads import CODE_EXECUTION, error_payload
+from ..payloads import FALLBACK_REQUIRED as FALLBACK_REQUIRED
+
 #: The ``error`` value the router gives a tool the primary service lacks.
 HANDLER_NOT_FOUND: Final = "HANDLER_NOT_FOUND"
 #: The ``error`` value of a ``None`` handler result.
@@ -80,7 +81,7 @@ def normalize_tool_result(tool: str, raw: object) -> dict[str, Any]:
     'EMPTY_RESULT'
     """
     if raw is None:
-        return _build(tool, {}, ok=False, kind="error", text=f"Tool '{tool}' returned no result.",
+        return _build(tool, {}, ok=False, kind="error", text=_empty_text(tool),
                       error=EMPTY_RESULT)
     if isinstance(raw, str):
         parsed = _parse_object(raw)
@@ -93,6 +94,32 @@ def normalize_tool_result(tool: str, raw: object) -> dict[str, Any]:
     return _build(tool, {"data": raw}, ok=True, kind="success", text=text, error=None)
 
 
+def result_text(tool: str, raw: object) -> str:
+    """Return the text the model sees for a handler's raw result: a string
+    unchanged; ``None`` as the execution-family error payload ``Tool '<tool>'
+    returned no result.`` (exception ``ToolError``), so it reads as the error
+    it is; anything else (a dict, a list, a number) as its own JSON, never
+    wrapped in the normalized shape.
+
+    >>> result_text("t", [1, "a"])
+    '[1, "a"]'
+    >>> payload = json.loads(result_text("t", None))
+    >>> payload["error_code"], payload["exception"], payload["message"]
+    ('TOOL_EXECUTION_ERROR', 'ToolError', "Tool 't' returned no result.")
+    """
+    if isinstance(raw, str):
+        return raw
+    if raw is None:
+        return error_payload(CODE_EXECUTION, tool, "ToolError", _empty_text(tool))
+    if isinstance(raw, Mapping):
+        raw = dict(raw)
+    return json.dumps(raw, ensure_ascii=False, default=str)
+
+
+def _empty_text(tool: str) -> str:
+    return f"Tool '{tool}' returned no result."
+
+
 def ok_result(tool: str, text: str = "", **fields: Any) -> dict[str, Any]:
     """Return a normalized success result for tool with text and extra fields.
 
@@ -102,9 +129,7 @@ def ok_result(tool: str, text: str = "", **fields: Any) -> dict[str, Any]:
     return _build(tool, fields, ok=True, kind="success", text=text, error=None)
 
 
-def err_result(
-    tool: str, error: str | BaseException, text: str | None = None, **fields: Any
-) -> dict[str, Any]:
+def err_result(tool: str, error: str | BaseException, text: str | None = None, **fields: Any) -> dict[str, Any]:
     """Return a normalized final-error result for tool.
 
     error is an error code (``"TOOL_EXECUTION_ERROR"``) or an exception, whose
@@ -124,9 +149,7 @@ def err_result(
     if code == FALLBACK_REQUIRED:
         raise ValueError("a fallback request is not a final error; use fallback_result")
     body = dict(fields)
-    return _build(
-        tool, body, ok=False, kind="error", text=default_text if text is None else text, error=code
-    )
+    return _build(tool, body, ok=False, kind="error", text=default_text if text is None else text, error=code)
 
 
 def fallback_result(
@@ -167,7 +190,11 @@ def _normalize_mapping(tool: str, raw: Mapping[Any, Any]) -> dict[str, Any]:
     if is_fallback(body):
         body["use_fallback"] = True
         return _build(
-            tool, body, ok=False, kind="fallback", text=text,
+            tool,
+            body,
+            ok=False,
+            kind="fallback",
+            text=text,
             error=FALLBACK_REQUIRED if error is None else error,
         )
     ok = _decide_ok(body, error)

@@ -3,7 +3,14 @@
 Rules (DESIGN §7):
 
 1. The primary service (the sidecar's ``ToolRegistry``) answers first. A
-   result without a fallback signal is returned unchanged.
+   result without a fallback signal is returned unchanged; a legacy service's
+   non-dict, non-None value (a number, a list) is returned as is by
+   ``call_tool`` (``RoutedResult.value``; its ``text`` is its JSON).
+   An exception the primary raises is logged as a warning with the tool's
+   name and the call goes on to the router (decision ``primary_exception``,
+   signal the exception's class name); with no router configured the
+   exception propagates. ``ToolNotAllowedError`` always propagates: a call
+   outside the caller's tool scope is refused, never routed around.
 2. ``fallback_to == "CHAT_SERVICE"`` goes to the caller's legacy handler for
    that tool, never to the router. A legacy map without the tool gives
    ``FALLBACK_NOT_IMPLEMENTED``.
@@ -16,6 +23,9 @@ Rules (DESIGN §7):
    without a router) gives ``FALLBACK_DESTINATION_MISSING``.
 5. A destination that itself asks for a fallback gives ``FALLBACK_LOOP``: a
    call is routed at most once, never in a loop.
+
+A destination's answer is normalized like the primary's: a string or a
+non-dict value comes back as is, a dict as its JSON text.
 
 Routing errors are returned as execution-family error payloads
 (``{"status": "error", "error_code": "FALLBACK_LOOP", "tool": ..., "exception":
@@ -30,44 +40,52 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from ..payloads import CODE_NOT_FOUND, error_payload
+from ..payloads import CHAT_SERVICE as CHAT_SERVICE
+from ..payloads import CODE_NOT_ALLOWED, CODE_NOT_FOUND, error_payload
+from ..payloads import TOOL_ROUTER as TOOL_ROUTER
 from .classify import exception_code
 from .errors import FALLBACK_DESTINATION_MISSING, FALLBACK_LOOP, FALLBACK_NOT_IMPLEMENTED
 from .protocols import LegacyHandler, ToolRouterService, ToolService, resolve, resolve_sync
-from .results import HANDLER_NOT_FOUND, fallback_result, normalize_tool_result
-
-#: ``fallback_to`` value that sends a call to the legacy handler map.
-CHAT_SERVICE: Final = "CHAT_SERVICE"
-#: ``fallback_to`` value that sends a call to the router.
-TOOL_ROUTER: Final = "TOOL_ROUTER"
+from .results import HANDLER_NOT_FOUND, fallback_result, normalize_tool_result, result_text
 
 
 class Route(str, enum.Enum):
     """Route is where a routed call's answer came from."""
 
     PRIMARY = "PRIMARY"
-    CHAT_SERVICE = "CHAT_SERVICE"
-    TOOL_ROUTER = "TOOL_ROUTER"
+    CHAT_SERVICE = CHAT_SERVICE
+    TOOL_ROUTER = TOOL_ROUTER
     ERROR = "ERROR"
 
 
 @dataclass(frozen=True)
 class RoutedResult:
     """RoutedResult is a routed call's answer: text is what the model sees
-    (the primary's payload byte-for-byte, a destination's string as is or its
-    object as JSON, or a routing-error payload); result is its normalized
-    dict; route where it came from; error_code the routing error, if any."""
+    (the primary's payload byte-for-byte, a string as is, any other value as
+    its JSON, or a routing-error payload); result is its normalized dict;
+    route where it came from; error_code the routing error, if any; value
+    the answer exactly as the service that gave it returned it (None for a
+    routing error)."""
 
     text: str
     result: dict[str, Any]
     route: Route
     error_code: str | None = None
+    value: object = None
+
+    @property
+    def answer(self) -> object:
+        """What ``call_tool`` returns: a legacy non-dict, non-None value
+        (a number, a list, a bool) as is; otherwise the text."""
+        value = self.value
+        if value is None or isinstance(value, (str, Mapping)):
+            return self.text
+        return value
 
 
 @dataclass(frozen=True)
@@ -95,6 +113,8 @@ class FallbackRouter:
     'sent by legacy'
     >>> FallbackRouter(primary).execute("send", {}).error_code
     'FALLBACK_NOT_IMPLEMENTED'
+    >>> FallbackRouter(primary, legacy_handlers={"send": lambda a: [1, 2]}).call_tool("send", {})
+    [1, 2]
     """
 
     def __init__(
@@ -112,15 +132,17 @@ class FallbackRouter:
 
     def call_tool(
         self, name: str, arguments: dict[str, Any], tool_scope: list[str] | None = None
-    ) -> str:
-        """Route one call synchronously and return the text the model sees."""
-        return self.execute(name, arguments, tool_scope).text
+    ) -> object:
+        """Route one call synchronously and return its answer: the text the
+        model sees, or a legacy non-dict, non-None value as is
+        (:attr:`RoutedResult.answer`)."""
+        return self.execute(name, arguments, tool_scope).answer
 
     async def call_tool_async(
         self, name: str, arguments: dict[str, Any], tool_scope: list[str] | None = None
-    ) -> str:
-        """Route one call and return the text the model sees."""
-        return (await self.execute_async(name, arguments, tool_scope)).text
+    ) -> object:
+        """Route one call and return its answer (see :meth:`call_tool`)."""
+        return (await self.execute_async(name, arguments, tool_scope)).answer
 
     async def execute_async(
         self, name: str, arguments: dict[str, Any], tool_scope: list[str] | None = None
@@ -129,14 +151,15 @@ class FallbackRouter:
         try:
             raw = await self._primary_async(name, arguments, tool_scope)
         except Exception as exc:
-            if not self._routes_not_found(name, exc):
+            step = self._after_primary_error(name, exc)
+            if step is None:
                 raise
-            raw = self._not_found(name)
-        hop = self._after_primary(name, raw)
-        if isinstance(hop, RoutedResult):
-            return hop
-        answer = await resolve(self._destination(hop, name)(arguments))
-        return self._after_destination(name, hop, answer)
+        else:
+            step = self._after_primary(name, raw)
+        if isinstance(step, RoutedResult):
+            return step
+        answer = await resolve(self._destination(step, name)(arguments))
+        return self._after_destination(name, step, answer)
 
     def execute(
         self, name: str, arguments: dict[str, Any], tool_scope: list[str] | None = None
@@ -145,14 +168,15 @@ class FallbackRouter:
         try:
             raw = self._primary.call_tool(name, arguments, tool_scope)
         except Exception as exc:
-            if not self._routes_not_found(name, exc):
+            step = self._after_primary_error(name, exc)
+            if step is None:
                 raise
-            raw = self._not_found(name)
-        hop = self._after_primary(name, raw)
-        if isinstance(hop, RoutedResult):
-            return hop
-        answer = resolve_sync(self._destination(hop, name)(arguments))
-        return self._after_destination(name, hop, answer)
+        else:
+            step = self._after_primary(name, raw)
+        if isinstance(step, RoutedResult):
+            return step
+        answer = resolve_sync(self._destination(step, name)(arguments))
+        return self._after_destination(name, step, answer)
 
     async def _primary_async(
         self, name: str, arguments: dict[str, Any], tool_scope: list[str] | None
@@ -162,15 +186,32 @@ class FallbackRouter:
             return await resolve(call_async(name, arguments, tool_scope))
         return await asyncio.to_thread(self._primary.call_tool, name, arguments, tool_scope)
 
-    def _routes_not_found(self, name: str, exc: Exception) -> bool:
-        """Whether the primary's exception is a not-found the router takes
-        over; a not-found with no router is logged and stands."""
-        if exception_code(exc) != CODE_NOT_FOUND:
-            return False
+    def _after_primary_error(self, name: str, exc: Exception) -> RoutedResult | _Hop | None:
+        """Decide what follows an exception the primary raised: the next step,
+        or None when the exception stands (the caller re-raises it).
+
+        A not-found becomes the ``HANDLER_NOT_FOUND`` fallback to the router;
+        a not-allowed always stands (the scope is the caller's, no router may
+        widen it); any other exception is logged as a warning and routed on
+        to the router. Without a router both stand, logged."""
+        code = exception_code(exc)
+        if code == CODE_NOT_ALLOWED:
+            return None
+        if code == CODE_NOT_FOUND:
+            if self._router is None:
+                self._no_router(name)
+                return None
+            return self._after_primary(name, self._not_found(name))
+        kind = type(exc).__name__
         if self._router is None:
-            self._no_router(name)
-            return False
-        return True
+            self._decide(logging.WARNING, name, Route.PRIMARY, "primary_exception_no_router",
+                         "tool %r: primary service raised %s and no router is configured; "
+                         "the exception propagates", name, kind, signal=kind)
+            return None
+        self._decide(logging.WARNING, name, Route.TOOL_ROUTER, "primary_exception",
+                     "tool %r: primary service raised %s; routing to TOOL_ROUTER", name, kind,
+                     signal=kind)
+        return _Hop(Route.TOOL_ROUTER, kind)
 
     def _not_found(self, name: str) -> dict[str, Any]:
         return fallback_result(name, TOOL_ROUTER, "tool not found in the primary service",
@@ -186,12 +227,12 @@ class FallbackRouter:
         if result["kind"] != "fallback" and result.get("error_code") == CODE_NOT_FOUND:
             if self._router is None:
                 self._no_router(name)
-                return RoutedResult(_text(raw, result), result, Route.PRIMARY)
+                return RoutedResult(result_text(name, raw), result, Route.PRIMARY, value=raw)
             result = self._not_found(name)
         if result["kind"] != "fallback":
             self._decide(logging.DEBUG, name, Route.PRIMARY, "primary",
                          "tool %r: answered by the primary service (%s)", name, result["kind"])
-            return RoutedResult(_text(raw, result), result, Route.PRIMARY)
+            return RoutedResult(result_text(name, raw), result, Route.PRIMARY, value=raw)
         dest = result.get("fallback_to")
         reason = result.get("reason") or result.get("error") or ""
         if dest == CHAT_SERVICE:
@@ -230,7 +271,7 @@ class FallbackRouter:
             return self._fail(name, FALLBACK_LOOP,
                               f"Tool '{name}' asked for a second fallback from "
                               f"{hop.route.value}; a call is routed once.")
-        return RoutedResult(_text(raw, result), result, hop.route)
+        return RoutedResult(result_text(name, raw), result, hop.route, value=raw)
 
     def _fail(self, name: str, code: str, message: str) -> RoutedResult:
         self._decide(logging.WARNING, name, Route.ERROR, code, "tool %r: %s: %s",
@@ -244,12 +285,3 @@ class FallbackRouter:
                       extra={"tool": name, "route": route.value, "decision": decision,
                              "signal": signal})
 
-
-def _text(raw: object, result: Mapping[str, Any]) -> str:
-    """The text the model sees for raw: strings unchanged, mappings as JSON,
-    anything else as its normalized result."""
-    if isinstance(raw, str):
-        return raw
-    if isinstance(raw, Mapping):
-        return json.dumps(dict(raw), ensure_ascii=False, default=str)
-    return json.dumps(dict(result), ensure_ascii=False, default=str)

@@ -27,8 +27,13 @@ from .classify import CODE_EXECUTION, CODE_VALIDATION
 from .errors import ToolError
 from .models import Job, LLMResponse, Message
 
-#: The fixed message of validation payloads (the one excelmanus and the Go registry send).
-VALIDATION_MESSAGE: Final = "工具参数不完整或不匹配，请根据工具 schema 补齐后重试。"
+#: The fixed message of schema-validation payloads (excelmanus's, and the Go
+#: registry's under its default ``excelmanus`` message profile).
+VALIDATION_MESSAGE: Final = "工具参数与 schema 不匹配，请修正后重试。"
+
+#: Python's type names, as excelmanus's violation texts print them.
+_PY_TYPE_NAMES: Final = {bool: "bool", int: "int", float: "float", str: "str", list: "list",
+                         dict: "dict", type(None): "NoneType"}
 
 _JSON_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "string": (str,),
@@ -112,18 +117,20 @@ class InProcessToolRegistry:
 def _validate(name: str, schema: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
     props: Mapping[str, Any] = schema.get("properties", {})
     required: list[str] = list(schema.get("required", []))
-    violations = [f"$: missing property '{r}'" for r in required if r not in args]
-    if schema.get("additionalProperties") is False:
-        violations += [f"$: additional property '{k}' not allowed" for k in sorted(args)
-                       if k not in props]
-    for key, spec in props.items():
+    # excelmanus's order and words: required fields in schema order, unknown
+    # fields sorted, then each present property's type, in argument order.
+    violations = [f"$.{r}: 缺少必填字段" for r in required if r not in args]
+    if schema.get("additionalProperties") is False and props:
+        violations += [f"$.{k}: 非法字段（schema 未声明）" for k in sorted(args) if k not in props]
+    for key, value in args.items():
+        spec = props.get(key)
         want = spec.get("type") if isinstance(spec, Mapping) else None
-        if key in args and isinstance(want, str) and want in _JSON_TYPES:
-            value = args[key]
+        if isinstance(want, str) and want in _JSON_TYPES:
             ok = isinstance(value, _JSON_TYPES[want]) and not (
                 want in ("integer", "number") and isinstance(value, bool))
             if not ok:
-                violations.append(f"$.{key}: got {type(value).__name__}, want {want}")
+                actual = _PY_TYPE_NAMES.get(type(value), type(value).__name__)
+                violations.append(f"$.{key}: 类型不匹配，期望 {want!r}，实际 {actual}")
     if not violations:
         return None
     return json.dumps({

@@ -1,0 +1,101 @@
+package excelops
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckFormulaAcceptsExcelFormulas(t *testing.T) {
+	for _, f := range []string{
+		"SUM(A1:A3)", "A1*3+B2/4-C1^2", "-A1%", `IF(A1>3,"big","small")`, "IF(A1,,1)", "SUM(A1,)",
+		"A1:B2 B1:C3", "{1,2;3,4}", "'Q1 ''Plan'' v1'!A1+1", "'销售 2024'!A1*2", "_xlfn.XLOOKUP(1,A1:A2,B1:B2)",
+		"#REF!+1", "Sheet1!A1*+2", "SUM((A1))", "Total*2", `"a""b"&"c"`, "TRUE", "NOT(FALSE)",
+		"INDEX(A1:B3,2,2) INDEX(A1:B3,2,0)", "SUM(A:A)", "SUM(1:3)", "$A$1+A$2+$A3", "LET(x,1,x+1)",
+		"sum(a1)", "  A1 + B1 ", "NA()", "PI()*2",
+	} {
+		assert.NoError(t, parseFormula(f), f)
+	}
+}
+
+func TestCheckFormulaRefusesBrokenFormulas(t *testing.T) {
+	for _, c := range []struct{ formula, want string }{
+		{"1+", `ends with the operator "+"`},
+		{"== not a formula", `the operator "=" has nothing on its left`},
+		{"SUMME(A1)", "SUMME is not an Excel function (did you mean SUM?)"},
+		{"VLOOKUPP(1,A1:B2,2)", "did you mean VLOOKUP?"},
+		{"AVERGE(A1:A3)", "did you mean AVERAGE?"},
+		{"XYZZYQ(1)", "XYZZYQ is not an Excel function"},
+		{"SUM(A1", "a parenthesis is not closed"},
+		{"(A1+1))", `")" that closes nothing`},
+		{"*2", `the operator "*" has nothing on its left`},
+		{"1 2", "followed by a space"},
+		{`"abc`, "not closed"},
+		{"'Sheet 1!A1", "not closed"},
+		{"SUM(A1+)", `the operator "+" has nothing on its right`},
+		{"()", "empty parentheses"},
+	} {
+		err := parseFormula(c.formula)
+		require.Error(t, err, c.formula)
+		assert.Contains(t, err.Error(), c.want, c.formula)
+	}
+	assert.NotContains(t, parseFormula("XYZZYQ(1)").Error(), "did you mean")
+}
+
+func TestCheckFormulaTextNamesTheCell(t *testing.T) {
+	err := checkFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
+	require.Error(t, err)
+	assert.ErrorIs(t, err, KindInvalidArgument)
+	assert.True(t, strings.HasPrefix(err.Error(), `cell B3: formula "=VLOOKUPP(1,A1:A2,1)" is not valid: `), err.Error())
+	_, err = planCell(1, 1, "=", valueTypesAuto)
+	assert.NoError(t, err, "a lone = is text")
+	_, err = planCell(1, 1, "=SUMME(A1)", valueTypesText)
+	assert.NoError(t, err, "value_types text stores formulas as text")
+	_, err = planCell(2, 2, "=SUMME(A1)", valueTypesAuto)
+	assert.ErrorContains(t, err, "cell B2: ")
+}
+
+func FuzzParseFormula(f *testing.F) {
+	for _, s := range []string{"SUM(A1:A3)", "1+", "== x", `"a`, "{1,2;3}", "'a''b'!A1", "((", "))"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_ = parseFormula(s) // never panics
+	})
+}
+
+func TestWithFilePrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		"SUM(A1:A3)":                          "SUM(A1:A3)",
+		`TEXTJOIN(",",TRUE,A1:A2)&concat(A1)`: `_xlfn.TEXTJOIN(",",TRUE,A1:A2)&_xlfn.CONCAT(A1)`,
+		"_xlfn.CONCAT(A1)+IFS(A1>1,2)":        "_xlfn.CONCAT(A1)+_xlfn.IFS(A1>1,2)",
+		"FILTER(A1:A9,B1:B9>0)":               "_xlfn._xlws.FILTER(A1:A9,B1:B9>0)",
+		`"CONCAT(x)"&'CONCAT(1)'!A1`:          `"CONCAT(x)"&'CONCAT(1)'!A1`,
+		"XLOOKUP(1,A:A,B:B)":                  "_xlfn.XLOOKUP(1,A:A,B:B)",
+		"MAXIFS(B1:B2,A1:A2,1)+CONCAT":        "_xlfn.MAXIFS(B1:B2,A1:A2,1)+CONCAT", // a name, not a call
+	} {
+		assert.Equal(t, want, withFilePrefixes(in), in)
+	}
+}
+
+func TestWithoutFilePrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		`_xlfn.TEXTJOIN(",",TRUE,A1:A2)&_xlfn.CONCAT(A1)`: `TEXTJOIN(",",TRUE,A1:A2)&CONCAT(A1)`,
+		"_xlfn._xlws.FILTER(A1:A9,B1:B9>0)":               "FILTER(A1:A9,B1:B9>0)",
+		`"_xlfn.CONCAT(x)"&SUM(A1)`:                       `"_xlfn.CONCAT(x)"&SUM(A1)`,
+		"SUM(A1)":                                         "SUM(A1)",
+	} {
+		assert.Equal(t, want, withoutFilePrefixes(in), in)
+		assert.Equal(t, withFilePrefixes(want), withFilePrefixes(withoutFilePrefixes(in)), "round trip")
+	}
+}
+
+func TestNewerFunctionsWrittenPrefixedReadAsTyped(t *testing.T) {
+	e := newEnv(t)
+	e.ok("write_cells", map[string]any{"file_path": "x.xlsx", "cell_range": "A1", "values": [][]any{{"a", "b", `=textjoin("-",TRUE,A1:B1)`}}})
+	assert.Contains(t, part(t, e.path("x.xlsx"), "xl/worksheets/sheet1.xml"), `<f>_xlfn.TEXTJOIN(&#34;-&#34;,TRUE,A1:B1)</f><v>a-b</v>`)
+	got := e.ok("read_excel", map[string]any{"file_path": "x.xlsx", "range": "C1", "formulas": "both"})
+	assert.Equal(t, []any{[]any{map[string]any{"formula": `=TEXTJOIN("-",TRUE,A1:B1)`, "value": "a-b"}}}, got["values"])
+}

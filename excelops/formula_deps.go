@@ -1,0 +1,183 @@
+package excelops
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/xuri/efp"
+	"github.com/xuri/excelize/v2"
+)
+
+// sheetArea is a rectangle of cells on one sheet (1-based, inclusive).
+type sheetArea struct {
+	sheet          string
+	c1, r1, c2, r2 int
+}
+
+// overlaps reports whether a and o share a cell (sheet names compare as
+// Excel compares them, case-insensitively).
+func (a sheetArea) overlaps(o sheetArea) bool {
+	return a.c1 <= o.c2 && o.c1 <= a.c2 && a.r1 <= o.r2 && o.r1 <= a.r2 && strings.EqualFold(a.sheet, o.sheet)
+}
+
+// editSet is what one call changed, when the tool can say exactly (a block
+// of written cells). A nil *editSet means anything may have changed
+// (rows or columns moved, sheets renamed or deleted, copies).
+type editSet struct {
+	areas []sheetArea
+}
+
+// volatileFunctions read cells their arguments do not name (INDIRECT,
+// OFFSET), or change without any edit: a formula calling one depends on
+// every edit.
+var volatileFunctions = map[string]bool{
+	"INDIRECT": true, "OFFSET": true, "NOW": true, "TODAY": true, "RAND": true, "RANDBETWEEN": true,
+	"RANDARRAY": true, "CELL": true, "INFO": true,
+}
+
+// formulaDeps returns the areas formula (on sheet host) reads; wide is true
+// when it may read anything: a defined name, a structured or external or
+// 3-D reference, a volatile function, or text that does not tokenize.
+func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		switch {
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
+			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+			if volatileFunctions[name] {
+				return nil, true
+			}
+		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
+			a, ok := parseArea(tk.TValue, host)
+			if !ok {
+				return nil, true
+			}
+			areas = append(areas, a)
+		case tk.TType == efp.TokenTypeUnknown:
+			return nil, true
+		}
+	}
+	return areas, false
+}
+
+// parseArea reads a reference operand: [sheet!]cell, cell:cell, col:col or
+// row:row, with or without $. ok is false for anything else (names,
+// structured, external and 3-D references).
+func parseArea(ref, host string) (sheetArea, bool) {
+	a := sheetArea{sheet: host}
+	if i := strings.LastIndex(ref, "!"); i >= 0 {
+		sheet := ref[:i]
+		if strings.HasPrefix(sheet, "'") && strings.HasSuffix(sheet, "'") && len(sheet) >= 2 {
+			sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
+		}
+		if sheet == "" || strings.ContainsAny(sheet, "[]:") {
+			return a, false
+		}
+		a.sheet, ref = sheet, ref[i+1:]
+	}
+	ref = strings.ReplaceAll(ref, "$", "")
+	lo, hi, isRange := strings.Cut(ref, ":")
+	if !isRange {
+		hi = lo
+	}
+	c1, r1, ok1 := parseEnd(lo)
+	c2, r2, ok2 := parseEnd(hi)
+	if !ok1 || !ok2 || (c1 == 0) != (c2 == 0) || (r1 == 0) != (r2 == 0) || (!isRange && (c1 == 0 || r1 == 0)) {
+		return a, false
+	}
+	if c1 == 0 { // whole rows
+		c1, c2 = 1, excelize.MaxColumns
+	}
+	if r1 == 0 { // whole columns
+		r1, r2 = 1, excelize.TotalRows
+	}
+	a.c1, a.c2 = min(c1, c2), max(c1, c2)
+	a.r1, a.r2 = min(r1, r2), max(r1, r2)
+	return a, true
+}
+
+// parseEnd reads one end of a reference: a cell (col, row), a column
+// (col, 0) or a row (0, row).
+func parseEnd(s string) (col, row int, ok bool) {
+	i := 0
+	for i < len(s) && (s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z') {
+		i++
+	}
+	letters, digits := s[:i], s[i:]
+	if letters == "" && digits == "" || len(letters) > 3 {
+		return 0, 0, false
+	}
+	if letters != "" {
+		c, err := excelize.ColumnNameToNumber(letters)
+		if err != nil {
+			return 0, 0, false
+		}
+		col = c
+	}
+	if digits != "" {
+		r, err := strconv.Atoi(digits)
+		if err != nil || r < 1 || r > excelize.TotalRows {
+			return 0, 0, false
+		}
+		row = r
+	}
+	return col, row, true
+}
+
+// maxDepChecks bounds the overlap checks dirtyFormulas makes; past it (a
+// long chain of formulas) every formula counts as dirty, which is never
+// wrong, only slower.
+const maxDepChecks = 4_000_000
+
+// depCell is one formula cell as dirtyFormulas sees it.
+type depCell struct {
+	at   sheetArea   // the cell itself
+	deps []sheetArea // what it reads
+	wide bool        // it may read anything
+}
+
+// dirtyFormulas marks the formula cells whose value an edit may have
+// changed: those written by the edit, those reading an edited cell, and,
+// in turn, those reading a dirty formula cell, on every sheet.
+func dirtyFormulas(cells []depCell, edits []sheetArea) []bool {
+	dirty := make([]bool, len(cells))
+	frontier := edits
+	checks := 0
+	for first := true; len(frontier) > 0; first = false {
+		var next []sheetArea
+		for i, c := range cells {
+			if dirty[i] {
+				continue
+			}
+			hit := c.wide
+			if first {
+				for _, e := range edits {
+					hit = hit || e.overlaps(c.at)
+				}
+			}
+			for _, d := range c.deps {
+				if hit {
+					break
+				}
+				for _, f := range frontier {
+					if checks++; d.overlaps(f) {
+						hit = true
+						break
+					}
+				}
+			}
+			if hit {
+				dirty[i] = true
+				next = append(next, c.at)
+			}
+		}
+		if checks > maxDepChecks {
+			for i := range dirty {
+				dirty[i] = true
+			}
+			return dirty
+		}
+		frontier = next
+	}
+	return dirty
+}

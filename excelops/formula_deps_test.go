@@ -1,0 +1,87 @@
+package excelops
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+)
+
+func TestFormulaDeps(t *testing.T) {
+	full := excelize.TotalRows
+	for _, c := range []struct {
+		formula string
+		want    []sheetArea
+		wide    bool
+	}{
+		{"A1*2+$B$3", []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 3, 2, 3}}, false},
+		{"SUM(B2:A1)", []sheetArea{{"S", 1, 1, 2, 2}}, false},
+		{"SUM(C:C)+SUM(2:3)", []sheetArea{{"S", 3, 1, 3, full}, {"S", 1, 2, excelize.MaxColumns, 3}}, false},
+		{"'Q1 ''Plan'' v1'!A1+Sheet2!$A$1:B2", []sheetArea{{"Q1 'Plan' v1", 1, 1, 1, 1}, {"Sheet2", 1, 1, 2, 2}}, false},
+		{`IF(A1>0,"A2",B1)`, []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 1, 2, 1}}, false},
+		{"Total*2", nil, true},               // a defined name
+		{"SUM(Sheet1:Sheet3!A1)", nil, true}, // 3-D
+		{"SUM(Table1[Qty])", nil, true},      // structured
+		{"[1]Sheet1!A1", nil, true},          // external
+		{"OFFSET(A1,1,0)", nil, true},        // reads what it computes
+		{"NOW()", nil, true},                 // volatile
+		{"_xlfn.XLOOKUP(A1,B:B,C:C)", []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 1, 2, full}, {"S", 3, 1, 3, full}}, false},
+	} {
+		got, wide := formulaDeps(c.formula, "S")
+		assert.Equal(t, c.wide, wide, c.formula)
+		if !c.wide {
+			assert.Equal(t, c.want, got, c.formula)
+		}
+	}
+}
+
+func TestDirtyFormulas(t *testing.T) {
+	cell := func(sheet string, col, row int) sheetArea { return sheetArea{sheet, col, row, col, row} }
+	cells := []depCell{
+		{at: cell("Report", 1, 1), deps: []sheetArea{cell("inputs", 1, 1)}},   // reads the edit (names compare case-insensitively)
+		{at: cell("Deep", 1, 1), deps: []sheetArea{cell("Report", 1, 1)}},     // reads a dirty formula
+		{at: cell("Report", 2, 1), deps: []sheetArea{cell("Inputs", 2, 1)}},   // unrelated
+		{at: cell("Inputs", 1, 1), deps: []sheetArea{cell("Inputs", 9, 9)}},   // overwritten by the edit
+		{at: cell("Other", 1, 1), wide: true},                                 // may read anything
+		{at: cell("Inputs", 3, 1), deps: []sheetArea{{"Inputs", 1, 1, 1, 5}}}, // a range holding the edit
+	}
+	got := dirtyFormulas(cells, []sheetArea{cell("Inputs", 1, 1)})
+	assert.Equal(t, []bool{true, true, false, true, true, true}, got)
+	assert.Equal(t, []bool{false, false, false, false, false, false}, dirtyFormulas(cells, nil))
+}
+
+func TestDirtyFormulasLongChainFallsBackToAll(t *testing.T) {
+	// B_r reads B_(r-1): each round adds one cell; the check budget ends it.
+	n := 3000
+	cells := make([]depCell, n)
+	for r := 1; r <= n; r++ {
+		cells[r-1] = depCell{at: sheetArea{"S", 2, r, 2, r}, deps: []sheetArea{{"S", 2, r - 1, 2, r - 1}}}
+	}
+	cells[0].deps = []sheetArea{{"S", 1, 1, 1, 1}}
+	unrelated := depCell{at: sheetArea{"S", 9, 9, 9, 9}, deps: []sheetArea{{"S", 8, 8, 8, 8}}}
+	got := dirtyFormulas(append(cells, unrelated), []sheetArea{{"S", 1, 1, 1, 1}})
+	for i, d := range got[:n] {
+		require.True(t, d, i)
+	}
+	assert.True(t, got[n], "past the budget everything counts as dirty")
+}
+
+func TestUnrelatedEditKeepsCachedValues(t *testing.T) {
+	e := newEnv(t)
+	f := excelize.NewFile()
+	require.NoError(t, f.SetCellValue("Sheet1", "A1", "12"))
+	require.NoError(t, f.SetCellValue("Sheet1", "B1", 12)) // NUMBERVALUE: Excel's, not the engine's
+	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "NUMBERVALUE(A1)"))
+	require.NoError(t, f.SetCellValue("Sheet1", "C1", 3))
+	require.NoError(t, f.SetCellFormula("Sheet1", "C1", "D1*3"))
+	require.NoError(t, f.SaveAs(e.path("u.xlsx")))
+	require.NoError(t, f.Close())
+
+	e.ok("write_cells", map[string]any{"file_path": "u.xlsx", "cell": "D1", "value": 2})
+	got := e.ok("read_excel", map[string]any{"file_path": "u.xlsx", "range": "B1:C1"})
+	assert.Equal(t, []any{[]any{"12", 6.0}}, got["values"], "B1 does not read D1: its value stays")
+	e.ok("write_cells", map[string]any{"file_path": "u.xlsx", "cell": "A1", "value": "13"})
+	got = e.ok("read_excel", map[string]any{"file_path": "u.xlsx", "range": "B1:C1"})
+	assert.Equal(t, []any{[]any{"=NUMBERVALUE(A1)", 6.0}}, got["values"], "B1 reads A1: its stale value goes")
+}

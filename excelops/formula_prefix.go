@@ -1,0 +1,94 @@
+package excelops
+
+import "strings"
+
+// withFilePrefixes returns formula (without its "=") as a file must hold
+// it: every call of a function newer than Excel 2007 spelled with its
+// prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
+// Excel itself stores them; without it Excel and LibreOffice show #NAME?.
+// Names already prefixed, text in double quotes and quoted sheet names are
+// left as they are; function names are matched case-insensitively and
+// written in upper case.
+func withFilePrefixes(formula string) string {
+	funcs := excelFunctions()
+	return rewriteNames(formula, func(name string, call bool) string {
+		if !call {
+			return name
+		}
+		if prefix := funcs[strings.ToUpper(name)]; prefix != "" {
+			return prefix + strings.ToUpper(name)
+		}
+		return name
+	})
+}
+
+// withoutFilePrefixes returns formula as Excel shows it: the file prefixes
+// of newer functions (_xlfn., _xlws.) dropped, outside text in quotes.
+func withoutFilePrefixes(formula string) string {
+	if !strings.Contains(strings.ToLower(formula), "_xl") {
+		return formula
+	}
+	return rewriteNames(formula, func(name string, call bool) string {
+		for {
+			lower := strings.ToLower(name)
+			if !call || !(strings.HasPrefix(lower, "_xlfn.") || strings.HasPrefix(lower, "_xlws.")) {
+				return name
+			}
+			name = name[len("_xlfn."):]
+		}
+	})
+}
+
+// rewriteNames returns formula with every run of name characters (a
+// function name, reference or defined name) replaced by fn(run, call), call
+// telling whether "(" follows; text in double quotes and quoted sheet names
+// are copied as they are.
+func rewriteNames(formula string, fn func(name string, call bool) string) string {
+	var out strings.Builder
+	n := len(formula)
+	changed := false
+	for i := 0; i < n; {
+		c := formula[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < n {
+				if formula[j] == c {
+					if j+1 < n && formula[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			j = min(j+1, n)
+			out.WriteString(formula[i:j])
+			i = j
+		case isNameChar(c):
+			j := i
+			for j < n && isNameChar(formula[j]) {
+				j++
+			}
+			name := formula[i:j]
+			repl := fn(name, j < n && formula[j] == '(')
+			changed = changed || repl != name
+			out.WriteString(repl)
+			i = j
+		default:
+			out.WriteByte(c)
+			i++
+		}
+	}
+	if !changed {
+		return formula
+	}
+	return out.String()
+}
+
+// isNameChar reports whether c can be part of a function name, a
+// reference or a defined name (a prefixed name such as _xlfn.CONCAT reads
+// as one run, so it is never prefixed twice).
+func isNameChar(c byte) bool {
+	return c == '_' || c == '.' || c == '$' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}

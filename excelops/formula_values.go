@@ -1,0 +1,349 @@
+package excelops
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/xuri/efp"
+	"github.com/xuri/excelize/v2"
+)
+
+// maxRecalcFormulas bounds how many formula cells one call recomputes with
+// excelize's calculator; past it the remaining cached values are dropped
+// (the workbook recalculates on open anyway), so a call on a workbook full of
+// formulas stays bounded.
+const maxRecalcFormulas = 20000
+
+// formulaStats counts what refreshFormulaValues did.
+type formulaStats struct {
+	computed int // cached values stored
+	dropped  int // cached values removed (the engine cannot compute them)
+}
+
+// refreshFormulaValues makes every cached formula value of the workbook true
+// after an edit: each formula cell the edit may have changed (see
+// dirtyFormulas; every formula when edits is nil, as after moving rows or
+// renaming sheets), on every worksheet, gets the value excelize's calculator
+// computes, typed (number, boolean, error or text), or loses its cached
+// value when the calculator cannot compute it, rather than keep a stale one.
+// Formula cells without a cached value are computed too. The workbook is
+// also marked to be fully recalculated on open (calcPr fullCalcOnLoad), so
+// Excel and LibreOffice show fresh values even where the calculator had none.
+//
+// diskHasFormulas tells, for a sheet excelize has not parsed yet, whether
+// its XML holds formulas at all, so sheets without any are never parsed.
+// Any write path (excelize's, a splice writer) calls this once per mutation,
+// after its edits and before saving.
+func refreshFormulaValues(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), edits *editSet) (formulaStats, error) {
+	return refreshFormulaValuesUpTo(ctx, f, diskHasFormulas, edits, maxRecalcFormulas)
+}
+
+// sheetFormula is one formula cell and its sheet.
+type sheetFormula struct {
+	sheet string
+	cell  formulaCell
+}
+
+// refreshFormulaValuesUpTo is refreshFormulaValues computing at most budget
+// formula cells; the cached values of the rest it would compute are dropped.
+func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), edits *editSet, budget int) (formulaStats, error) {
+	var st formulaStats
+	all, ok, err := workbookFormulaCells(f, diskHasFormulas)
+	if err != nil {
+		return st, err
+	}
+	if !ok {
+		// Unknown excelize shape: drop every cached formula value.
+		if err := f.UpdateLinkedValue(); err != nil {
+			return st, err
+		}
+	}
+	if !ok || len(all) == 0 {
+		return st, markFullCalcOnLoad(f, !ok)
+	}
+	var dirty []bool
+	if edits != nil {
+		dirty = dirtyFormulas(dependencies(f, all), edits.areas)
+	}
+	for i, sf := range all {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return st, err
+			}
+		}
+		c := sf.cell
+		if dirty != nil && !dirty[i] && c.cachedValue() != "" {
+			continue // the edit cannot have changed it
+		}
+		if budget <= 0 {
+			c.setCached("", "")
+			st.dropped++
+			continue
+		}
+		budget--
+		t, v := computeFormula(f, sf.sheet, c.ref)
+		c.setCached(t, v)
+		if v == "" {
+			st.dropped++
+		} else {
+			st.computed++
+		}
+	}
+	return st, markFullCalcOnLoad(f, true)
+}
+
+// markFullCalcOnLoad asks Excel and LibreOffice to recalculate the workbook
+// when they open it (when on).
+func markFullCalcOnLoad(f *excelize.File, on bool) error {
+	if !on {
+		return nil
+	}
+	return f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &on})
+}
+
+// workbookFormulaCells returns the formula cells of every worksheet that
+// holds formulas, parsing the sheets that do; ok is false when excelize's
+// worksheet shape is not the one worksheetFormulaCells knows.
+func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]sheetFormula, bool, error) {
+	paths := worksheetPaths(f)
+	var all []sheetFormula
+	for _, sheet := range f.GetSheetList() {
+		p, ok := paths[sheet]
+		if !ok {
+			continue // a chart sheet, or a sheet excelize does not know as a worksheet
+		}
+		ws, parsed := f.Sheet.Load(p)
+		if !parsed {
+			has, err := diskHasFormulas(sheet)
+			if err != nil {
+				return nil, false, err
+			}
+			if !has {
+				continue
+			}
+			if _, err := f.GetCellValue(sheet, "A1"); err != nil {
+				return nil, false, newError(KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" cannot be parsed: "+err.Error(), err)
+			}
+			if ws, parsed = f.Sheet.Load(p); !parsed {
+				continue
+			}
+		}
+		cells, ok := worksheetFormulaCells(ws)
+		if !ok {
+			return nil, false, nil
+		}
+		for _, c := range cells {
+			all = append(all, sheetFormula{sheet: sheet, cell: c})
+		}
+	}
+	return all, true, nil
+}
+
+// dependencies describes each formula cell for dirtyFormulas.
+func dependencies(f *excelize.File, all []sheetFormula) []depCell {
+	out := make([]depCell, len(all))
+	for i, sf := range all {
+		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
+		out[i].at = sheetArea{sf.sheet, col, row, col, row}
+		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
+		if err != nil || ferr != nil {
+			out[i].wide = true
+			continue
+		}
+		out[i].deps, out[i].wide = formulaDeps(formula, sf.sheet)
+	}
+	return out
+}
+
+// uncomputableFunctions returns the Excel functions (excel_functions.txt)
+// excelize's calculator does not implement, probed once: calling one
+// answers "not support <NAME> function" whatever its arguments.
+var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	f := excelize.NewFile()
+	defer f.Close()
+	for name := range excelFunctions() {
+		if f.SetCellFormula("Sheet1", "A1", name+"()") != nil {
+			continue
+		}
+		if _, err := f.CalcCellValue("Sheet1", "A1"); err != nil && strings.Contains(err.Error(), "not support") {
+			out[name] = true
+		}
+	}
+	return out
+})
+
+// callsUncomputable reports whether formula calls a function excelize's
+// calculator does not implement.
+func callsUncomputable(formula string) bool {
+	un := uncomputableFunctions()
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
+			name := strings.ToUpper(tk.TValue)
+			for _, p := range []string{"_XLFN.", "_XLWS."} {
+				name = strings.TrimPrefix(name, p)
+			}
+			if un[name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// excelErrors are the error values a formula can result in.
+var excelErrors = map[string]bool{
+	"#NULL!": true, "#DIV/0!": true, "#VALUE!": true, "#REF!": true, "#NAME?": true, "#NUM!": true,
+	"#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
+}
+
+// computeFormula returns the cached value of the formula at sheet!ref as
+// excelize computes it: the cell type and text, or ("", "") when the
+// calculator cannot compute it (an unsupported function, a formula it
+// cannot evaluate).
+func computeFormula(f *excelize.File, sheet, ref string) (t, v string) {
+	// A calculator panic on some formula must not fail every later edit of
+	// the workbook: that formula just gets no cached value.
+	defer func() {
+		if recover() != nil {
+			t, v = "", ""
+		}
+	}()
+	formula, _ := f.GetCellFormula(sheet, ref)
+	if callsUncomputable(formula) {
+		// excelize computes around a function it lacks (LEN(INFO(...)) is
+		// the length of its error text, IFERROR(OFFSET(...),5) is 5): no
+		// value beats a wrong one.
+		return "", ""
+	}
+	res, err := f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	if err != nil {
+		if excelErrors[res] && err.Error() == res {
+			return "e", res
+		}
+		return "", ""
+	}
+	switch kind := resultKind(f, sheet, formula); {
+	case kind == kindText:
+		if res == "" {
+			return "", "" // excelize yields "" for results it did not produce
+		}
+		return "str", res
+	case res == "TRUE" || res == "FALSE":
+		if res == "TRUE" {
+			return "b", "1"
+		}
+		return "b", "0"
+	case res == "":
+		return "", ""
+	case looksNumeric(res):
+		if _, err := strconv.ParseFloat(res, 64); err == nil {
+			return "", res
+		}
+	}
+	if excelErrors[res] {
+		return "e", res
+	}
+	return "str", res
+}
+
+// resultKinds of a formula, as far as its text tells.
+const (
+	kindAny  = iota // number, boolean or text: decided by the result
+	kindText        // certainly text (a number-like result stays text)
+)
+
+// textFunctions return text even when it looks like a number ("007", "1010").
+var textFunctions = map[string]bool{
+	"CONCATENATE": true, "CONCAT": true, "TEXTJOIN": true, "TEXT": true, "LEFT": true, "LEFTB": true,
+	"RIGHT": true, "RIGHTB": true, "MID": true, "MIDB": true, "UPPER": true, "LOWER": true, "PROPER": true,
+	"TRIM": true, "CLEAN": true, "SUBSTITUTE": true, "REPLACE": true, "REPLACEB": true, "REPT": true, "T": true,
+	"CHAR": true, "UNICHAR": true, "FIXED": true, "DOLLAR": true, "BAHTTEXT": true, "ROMAN": true,
+	"DEC2BIN": true, "DEC2HEX": true, "DEC2OCT": true, "BIN2HEX": true, "BIN2OCT": true, "OCT2BIN": true,
+	"OCT2HEX": true, "HEX2BIN": true, "HEX2OCT": true, "BASE": true, "ADDRESS": true, "FORMULATEXT": true,
+	"TEXTBEFORE": true, "TEXTAFTER": true, "ENCODEURL": true, "ARRAYTOTEXT": true, "VALUETOTEXT": true,
+	"COMPLEX": true, "DBCS": true, "ASC": true, "JIS": true, "PHONETIC": true,
+}
+
+// resultKind tells from the formula's text whether its result is text: a
+// top-level "&", a text literal, a top-level text function, or a plain
+// reference to a text cell.
+func resultKind(f *excelize.File, sheet, formula string) int {
+	return resultKindAt(f, sheet, formula, 0)
+}
+
+// maxReferenceHops bounds how far resultKind follows plain references
+// (=A1 where A1 holds =B1 ...), so a circular chain ends.
+const maxReferenceHops = 8
+
+// resultKindAt is resultKind after hops plain references.
+func resultKindAt(f *excelize.File, sheet, formula string, hops int) int {
+	ps := efp.ExcelParser()
+	toks := ps.Parse("=" + strings.TrimPrefix(formula, "="))
+	depth := 0
+	var top []efp.Token
+	for _, tk := range toks {
+		if tk.TType == efp.TokenTypeWhitespace {
+			continue
+		}
+		if tk.TSubType == efp.TokenSubTypeStop {
+			depth--
+		}
+		if depth == 0 {
+			top = append(top, tk)
+			if tk.TType == efp.TokenTypeOperatorInfix && tk.TSubType == efp.TokenSubTypeConcatenation {
+				return kindText
+			}
+		}
+		if tk.TSubType == efp.TokenSubTypeStart {
+			depth++
+		}
+	}
+	if len(top) == 0 {
+		return kindAny
+	}
+	first := top[0]
+	switch {
+	case len(top) == 2 && first.TType == efp.TokenTypeFunction:
+		name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(first.TValue, "_xlfn."), "_xlws."))
+		if textFunctions[name] {
+			return kindText
+		}
+	case len(top) == 1 && first.TType == efp.TokenTypeOperand && first.TSubType == efp.TokenSubTypeText:
+		return kindText
+	case len(top) == 1 && first.TType == efp.TokenTypeOperand && first.TSubType == efp.TokenSubTypeRange:
+		if hops < maxReferenceHops {
+			return referencedKind(f, sheet, first.TValue, hops+1)
+		}
+	}
+	return kindAny
+}
+
+// referencedKind is kindText when ref is one cell holding text.
+func referencedKind(f *excelize.File, sheet, ref string, hops int) int {
+	target := sheet
+	if i := strings.LastIndex(ref, "!"); i >= 0 {
+		target, ref = strings.Trim(ref[:i], "'"), ref[i+1:]
+		target = strings.ReplaceAll(target, "''", "'")
+	}
+	ref = strings.ReplaceAll(ref, "$", "")
+	if strings.Contains(ref, ":") {
+		return kindAny
+	}
+	typ, err := f.GetCellType(target, ref)
+	if err != nil {
+		return kindAny
+	}
+	switch typ {
+	case excelize.CellTypeSharedString, excelize.CellTypeInlineString:
+		return kindText
+	case excelize.CellTypeFormula:
+		if formula, err := f.GetCellFormula(target, ref); err == nil && formula != "" {
+			return resultKindAt(f, target, formula, hops)
+		}
+	}
+	return kindAny
+}

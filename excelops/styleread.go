@@ -1,0 +1,143 @@
+package excelops
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+)
+
+// styledCell is a cell of the sheet XML that names a style.
+type styledCell struct {
+	col, row, style int
+}
+
+// sheetStyles is what read_cell_styles learns from one pass over a sheet.
+type sheetStyles struct {
+	cells     []styledCell // styled cells in the range, in file order, at most maxCells
+	truncated bool         // more styled cells were in the range
+	merges    []string     // merged ranges that meet the range, at most maxCells
+	mergesCut bool         // more merged ranges met the range
+}
+
+// scanStyles streams sheet's XML once and returns the styled cells (a <c>
+// with s > 0) and merged ranges that meet rng, at most maxCells of each. It
+// walks only the cells that exist, so its cost is the sheet's size, never
+// the size of the range asked for (A1:XFD1048576 costs what A1:B2 does);
+// what it holds is bounded by maxCells. Rows or cells out of order are
+// read as they come.
+func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+	var out sheetStyles
+	zf, err := b.part(sheet)
+	if err != nil || zf == nil {
+		return out, err
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return out, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	}
+	defer rc.Close()
+	return scanStylesIn(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
+}
+
+// scanStylesIn is scanStyles over the worksheet XML in r.
+func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+	var out sheetStyles
+	z := sheetxml.New(failingReader{r})
+	row, col, n := 0, 0, 0
+	for {
+		t, err := z.Next()
+		switch {
+		case err == nil:
+		case errors.Is(err, io.EOF):
+			return out, nil
+		case kindOf(err) != "":
+			return out, err // a bound (see runBound)
+		case errors.Is(err, sheetxml.ErrTruncated):
+			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated", sheet), err)
+		case err != nil:
+			return out, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
+		}
+		if t.Kind != sheetxml.Start && t.Kind != sheetxml.Empty {
+			continue
+		}
+		switch string(t.Name) {
+		case "row":
+			if r := sheetxml.AttrInt(t.Attrs(), "r"); r > 0 {
+				row = r
+			} else {
+				row++
+			}
+			col = 0
+			if n++; n%streamCheckEvery == 0 {
+				if err := cancelled(); err != nil {
+					return out, err
+				}
+			}
+		case "c":
+			if c, _ := sheetxml.SplitRef(t.Attr("r")); c > 0 {
+				col = c
+			} else {
+				col++
+			}
+			s := sheetxml.AttrInt(t.Attrs(), "s")
+			if s <= 0 || row < rng.r1 || row > rng.r2 || col < rng.c1 || col > rng.c2 {
+				continue
+			}
+			if len(out.cells) == maxCells {
+				out.truncated = true
+				continue
+			}
+			out.cells = append(out.cells, styledCell{col: col, row: row, style: s})
+		case "mergeCell":
+			m, err := parseRange(string(t.Attr("ref")))
+			if err != nil || m.r2 < rng.r1 || m.r1 > rng.r2 || m.c2 < rng.c1 || m.c1 > rng.c2 {
+				continue
+			}
+			if len(out.merges) == maxCells {
+				out.mergesCut = true
+				continue
+			}
+			out.merges = append(out.merges, m.String())
+		}
+	}
+}
+
+// styleBook opens, with excelize, only the parts of b's package that style
+// lookups need: every part but the worksheets and the shared strings, copied
+// without inflating them. Its cost is the size of the styles, never of the
+// sheets, so read_cell_styles stays bounded by what it returns. The caller
+// closes the returned file; it is never saved nor cached.
+func (b *book) styleBook() (*excelize.File, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, zf := range b.zr.File {
+		name := strings.ToLower(zf.Name)
+		if strings.HasPrefix(name, "xl/worksheets/") || name == "xl/sharedstrings.xml" {
+			continue
+		}
+		if zf.UncompressedSize64 > uint64(b.svc.limits.UnzipXMLSizeLimit) {
+			continue // not a style part anyone writes that big; excelize would spill it
+		}
+		if err := zw.Copy(zf); err != nil {
+			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, newError(KindIO, err.Error(), err)
+	}
+	f, err := excelize.OpenReader(&buf, excelize.Options{UnzipSizeLimit: b.svc.limits.UnzipSizeLimit, UnzipXMLSizeLimit: b.svc.limits.UnzipXMLSizeLimit, TmpDir: b.svc.tmpBase})
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the styles of %s: %v", b.name(), err), err)
+	}
+	return f, nil
+}

@@ -1,0 +1,238 @@
+package excelops
+
+import (
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// What write_cells stores for each JSON value, decided and checked before
+// the workbook is touched so that a bad value anywhere in a block writes
+// nothing:
+//   - value_types "auto" (the default): strings starting with "=" are
+//     formulas, plain decimal strings numbers (see cellValue), ISO-8601
+//     dates, times and datetimes ("2024-01-01", "13:45:00",
+//     "2024-01-01T13:45:00", with a space for the T as well, no time zone)
+//     real Excel dates with a date number format, and a leading apostrophe
+//     keeps the rest as text exactly, as Excel does when one types '2024-01-01.
+//   - value_types "text": every string is stored as text, unchanged.
+// Dates Excel cannot show (before 1900-01-01, or before 1904-01-01 in a
+// workbook on the 1904 date system) stay text, as Excel keeps them.
+
+// Values of write_cells' value_types.
+const (
+	valueTypesAuto = "auto"
+	valueTypesText = "text"
+)
+
+// dateKind says which of date, time and datetime a written string held.
+type dateKind int
+
+const (
+	notDate dateKind = iota
+	kindDate
+	kindTime
+	kindDateTime
+)
+
+// Number formats applied to written dates, as openpyxl applies them to
+// the date, time and datetime values it writes.
+var dateFormats = map[dateKind]string{
+	kindDate:     "yyyy-mm-dd",
+	kindTime:     "h:mm:ss",
+	kindDateTime: "yyyy-mm-dd h:mm:ss",
+}
+
+// isoLayouts are the ISO-8601 forms a string may take to become a date,
+// with the kind each gives. Fractions of a second are optional.
+var isoLayouts = []struct {
+	layout string
+	kind   dateKind
+}{
+	{"2006-01-02", kindDate},
+	{"2006-01-02T15:04:05.999999999", kindDateTime},
+	{"2006-01-02 15:04:05.999999999", kindDateTime},
+	{"2006-01-02T15:04", kindDateTime},
+	{"2006-01-02 15:04", kindDateTime},
+	{"15:04:05.999999999", kindTime},
+	{"15:04", kindTime},
+}
+
+// parseISODate recognises an ISO-8601 date, time or datetime.
+func parseISODate(s string) (time.Time, dateKind) {
+	if len(s) < len("1:00") || len(s) > len("2006-01-02T15:04:05.999999999") || s[0] < '0' || s[0] > '9' {
+		return time.Time{}, notDate
+	}
+	for _, l := range isoLayouts {
+		if t, err := time.Parse(l.layout, s); err == nil {
+			return t, l.kind
+		}
+	}
+	return time.Time{}, notDate
+}
+
+// cellWrite is one cell of a write, converted and checked.
+type cellWrite struct {
+	col, row int
+	raw      any       // the JSON value, stored by setCell (when text and date are unset)
+	text     *string   // store exactly this text
+	when     time.Time // the date, time or datetime to store (kind != notDate)
+	kind     dateKind
+}
+
+// planCell converts the JSON value v for the cell (col, row) under
+// valueTypes and checks it against Excel's limits.
+func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
+	w := cellWrite{col: col, row: row, raw: v}
+	ref := cellName(col, row)
+	if s, ok := v.(string); ok {
+		switch {
+		case valueTypes == valueTypesText:
+			w.text = &s
+		case strings.HasPrefix(s, "'"):
+			rest := s[1:]
+			w.text = &rest
+		default:
+			if t, kind := parseISODate(strings.TrimSpace(s)); kind != notDate {
+				w.when, w.kind = t, kind
+				return w, nil
+			}
+		}
+		if w.text != nil {
+			return w, checkText(ref, *w.text)
+		}
+	}
+	val, formula, err := cellValue(v)
+	if err != nil {
+		return w, err
+	}
+	if formula != "" {
+		if err := checkFormula(ref, formula); err != nil {
+			return w, err
+		}
+		return w, checkFormulaText(ref, formula)
+	}
+	if s, ok := val.(string); ok {
+		return w, checkText(ref, s)
+	}
+	return w, nil
+}
+
+// excelSerial converts t to an Excel serial day number as openpyxl's
+// to_excel does (the inverse of serialISO): a time of day alone is the
+// fraction of a day; a date counts days from the epoch of the workbook's
+// date system, with the 1900 system's fictitious 1900-02-29. ok is false
+// for dates before the epoch, which Excel cannot show.
+func excelSerial(t time.Time, kind dateKind, date1904 bool) (float64, bool) {
+	micros := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+	frac := float64(micros) / 1e6 / 86400
+	if kind == kindTime {
+		return frac, true
+	}
+	epoch := epoch1900
+	if date1904 {
+		epoch = epoch1904
+	}
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	days := int((day.Unix() - epoch.Unix()) / 86400) // time.Duration would overflow past 292 years
+	switch {
+	case date1904 && days < 0, !date1904 && days < 2: // before 1904-01-01 / 1900-01-01
+		return 0, false
+	case !date1904 && days <= leapBugSerial:
+		days--
+	}
+	return float64(days) + frac, true
+}
+
+// dateWriter stores dates into one workbook: it knows the date system and
+// reuses the styles it derives within the call.
+type dateWriter struct {
+	f        *excelize.File
+	date1904 bool
+	derived  map[[2]int]int // (base style, kind) -> style with a date format
+	isDate   map[int]bool   // style -> has a date format openpyxl reads as a date
+}
+
+// newDateWriter reads the workbook's date system.
+func newDateWriter(f *excelize.File) (*dateWriter, error) {
+	props, err := f.GetWorkbookProps()
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
+	}
+	return &dateWriter{f: f, date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
+}
+
+// put stores w (planned by planCell) into sheet. A date is stored as its
+// serial; a cell whose style has no date format gets the style with the
+// kind's format laid over it, a cell already formatted as a date keeps its
+// format. kind reports what was stored.
+func (d *dateWriter) put(sheet string, w cellWrite) (stored dateKind, err error) {
+	ref := cellName(w.col, w.row)
+	switch {
+	case w.text != nil:
+		if err := d.f.SetCellStr(sheet, ref, *w.text); err != nil {
+			return notDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+		}
+		return notDate, nil
+	case w.kind == notDate:
+		return notDate, setCell(d.f, sheet, w.col, w.row, w.raw)
+	}
+	serial, ok := excelSerial(w.when, w.kind, d.date1904)
+	if !ok {
+		// Before the epoch: Excel keeps such a date as text.
+		s := w.raw.(string)
+		if err := d.f.SetCellStr(sheet, ref, s); err != nil {
+			return notDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+		}
+		return notDate, nil
+	}
+	if err := d.f.SetCellFloat(sheet, ref, serial, -1, 64); err != nil {
+		return notDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+	}
+	base, err := d.f.GetCellStyle(sheet, ref)
+	if err != nil {
+		return notDate, newError(KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
+	}
+	isDate, err := d.styleIsDate(base)
+	if err != nil || isDate {
+		return w.kind, err
+	}
+	key := [2]int{base, int(w.kind)}
+	id, ok := d.derived[key]
+	if !ok {
+		st, err := d.f.GetStyle(base)
+		if err != nil {
+			return notDate, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
+		}
+		code := dateFormats[w.kind]
+		st.NumFmt, st.CustomNumFmt, st.DecimalPlaces = 0, &code, nil
+		if id, err = d.f.NewStyle(st); err != nil {
+			return notDate, newError(KindInvalidArgument, "cannot add a date style: "+err.Error(), err)
+		}
+		d.derived[key] = id
+	}
+	if err := d.f.SetCellStyle(sheet, ref, ref, id); err != nil {
+		return notDate, newError(KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
+	}
+	return w.kind, nil
+}
+
+// styleIsDate reports whether the style formats numbers as dates or times
+// the way openpyxl recognises them (see isDateFormat).
+func (d *dateWriter) styleIsDate(id int) (bool, error) {
+	if v, ok := d.isDate[id]; ok {
+		return v, nil
+	}
+	st, err := d.f.GetStyle(id)
+	if err != nil {
+		return false, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
+	}
+	code, ok := builtinFormats[st.NumFmt]
+	if st.CustomNumFmt != nil {
+		code, ok = *st.CustomNumFmt, true
+	}
+	v := ok && isDateFormat(code) && !isDurationFormat(code)
+	d.isDate[id] = v
+	return v, nil
+}

@@ -1,0 +1,214 @@
+package mcpdoor_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/mcpdoor"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+	"github.com/registry-sidecar/registry-sidecar/server"
+)
+
+// Each benchmark measures a door beside its floor: a bare go-sdk server
+// exposing the same trivial tool on the same transport, driven by the same
+// go-sdk client in the same run. Reported: p50 of each and their ratio (the
+// door's overhead), and for HTTP with 64 concurrent clients, calls/s.
+
+// benchClients is the number of concurrent clients of the HTTP throughput
+// benchmark; each calls roundCalls times per round.
+const (
+	benchClients = 64
+	roundCalls   = 10
+)
+
+// trivialText is what the trivial tool returns.
+const trivialText = "ok"
+
+// trivialRegistry holds the trivial tool behind the door.
+func trivialRegistry(b *testing.B) *registry.Registry {
+	reg := registry.New()
+	require.NoError(b, reg.Register(registry.Tool{
+		Name: "noop", Description: "Answer ok.", Annotations: registry.ReadOnly(),
+		Func: func(context.Context, json.RawMessage) (any, error) { return trivialText, nil },
+	}))
+	return reg
+}
+
+// bareServer is the floor: the go-sdk alone with the same tool.
+func bareServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "1"}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	s.AddTool(&mcp.Tool{Name: "noop", Description: "Answer ok.", InputSchema: json.RawMessage(`{"type": "object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: trivialText}}}, nil
+		})
+	return s
+}
+
+// pipeSession connects a client to serve over a pair of pipes.
+func pipeSession(b *testing.B, serve func(io.ReadCloser, io.WriteCloser)) *mcp.ClientSession {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	go serve(sr, sw)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = cs.Close(); _ = cw.Close() })
+	return cs
+}
+
+// urlSession connects a client to a streamable HTTP endpoint.
+func urlSession(b *testing.B, url string) *mcp.ClientSession {
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: benchHTTPClient}, nil)
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// benchHTTPClient keeps enough idle connections for every client.
+var benchHTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConns: 2 * benchClients, MaxIdleConnsPerHost: 2 * benchClients}}
+
+var noopParams = &mcp.CallToolParams{Name: "noop", Arguments: json.RawMessage(`{}`)}
+
+// call is one timed tools/call round trip.
+func call(b *testing.B, cs *mcp.ClientSession) time.Duration {
+	start := time.Now()
+	res, err := cs.CallTool(context.Background(), noopParams)
+	d := time.Since(start)
+	if err != nil || res.IsError || len(res.Content) != 1 {
+		b.Fatalf("call failed: %v %+v", err, res)
+	}
+	return d
+}
+
+// p50 is the median of ds.
+func p50(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// alternate runs b.N round trips on each session, interleaved, and
+// reports both medians and their ratio.
+func alternate(b *testing.B, door, bare *mcp.ClientSession) {
+	for range 50 { // warm both paths up
+		call(b, door)
+		call(b, bare)
+	}
+	doorD := make([]time.Duration, 0, b.N)
+	bareD := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		doorD = append(doorD, call(b, door))
+		bareD = append(bareD, call(b, bare))
+	}
+	b.StopTimer()
+	pd, pb := p50(doorD), p50(bareD)
+	b.ReportMetric(float64(pd.Nanoseconds()), "door-p50-ns")
+	b.ReportMetric(float64(pb.Nanoseconds()), "bare-p50-ns")
+	b.ReportMetric(float64(pd)/float64(pb), "p50-ratio")
+}
+
+// BenchmarkStdioCall: one tools/call round trip of a trivial tool over
+// stdio (pipes), the door beside the bare go-sdk server.
+func BenchmarkStdioCall(b *testing.B) {
+	door := mcpdoor.New(trivialRegistry(b), mcpdoor.Config{})
+	doorCS := pipeSession(b, func(r io.ReadCloser, w io.WriteCloser) { _ = door.ServeStdio(context.Background(), r, w) })
+	bare := bareServer()
+	bareCS := pipeSession(b, func(r io.ReadCloser, w io.WriteCloser) {
+		_ = bare.Run(context.Background(), &mcp.IOTransport{Reader: r, Writer: w})
+	})
+	alternate(b, doorCS, bareCS)
+}
+
+// httpPair serves the door (through the sidecar's HTTP server: routing,
+// token and Origin checks) and the bare stateless go-sdk handler.
+func httpPair(b *testing.B) (doorURL, bareURL string) {
+	reg := trivialRegistry(b)
+	door := mcpdoor.New(reg, mcpdoor.Config{})
+	ds := httptest.NewServer(server.New(reg, server.Config{MCP: door}))
+	bare := bareServer()
+	bs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	b.Cleanup(func() { ds.Close(); bs.Close() })
+	return ds.URL + server.PathMCP, bs.URL
+}
+
+// BenchmarkHTTPCall: one tools/call round trip over streamable HTTP at
+// the newest protocol (stateless), the door beside the bare go-sdk handler.
+func BenchmarkHTTPCall(b *testing.B) {
+	doorURL, bareURL := httpPair(b)
+	alternate(b, urlSession(b, doorURL), urlSession(b, bareURL))
+}
+
+// rawCall is a 2026-07-28 tools/call of the trivial tool as one stateless
+// POST: the lightest client there is, so that the server's cost dominates.
+const rawCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"noop","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+// postCall sends rawCall to url and checks the answer.
+func postCall(b *testing.B, url string) {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(rawCall))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "noop")
+	resp, err := benchHTTPClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`"content"`)) {
+		b.Fatalf("call failed: %v %d %s", err, resp.StatusCode, body)
+	}
+}
+
+// throughput runs benchClients goroutines posting calls to url, each
+// roundCalls times, and returns calls per second.
+func throughput(b *testing.B, url string) float64 {
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range benchClients {
+		wg.Go(func() {
+			for range roundCalls {
+				postCall(b, url)
+			}
+		})
+	}
+	wg.Wait()
+	return float64(benchClients*roundCalls) / time.Since(start).Seconds()
+}
+
+// BenchmarkHTTPConcurrent64: 64 clients calling at once over streamable
+// HTTP (stateless 2026-07-28 POSTs); calls/s of the door and of the bare
+// handler, measured in alternating rounds.
+func BenchmarkHTTPConcurrent64(b *testing.B) {
+	doorURL, bareURL := httpPair(b)
+	throughput(b, doorURL) // warm up
+	throughput(b, bareURL)
+	b.ResetTimer()
+	var doorRate, bareRate float64
+	for range b.N {
+		doorRate += throughput(b, doorURL) / float64(b.N)
+		bareRate += throughput(b, bareURL) / float64(b.N)
+	}
+	b.StopTimer()
+	b.ReportMetric(doorRate, "door-calls/s")
+	b.ReportMetric(bareRate, "bare-calls/s")
+	b.ReportMetric(doorRate/bareRate, "throughput-ratio")
+}

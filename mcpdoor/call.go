@@ -1,0 +1,185 @@
+package mcpdoor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sirupsen/logrus"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// Method names the middleware looks at.
+const (
+	methodToolsCall = "tools/call"
+	methodToolsList = "tools/list"
+)
+
+// codeShuttingDown answers a tools/call that arrived after Shutdown began,
+// as the WebSocket door does.
+const codeShuttingDown = -32000
+
+// errShuttingDown is the JSON-RPC error of a call refused while draining.
+var errShuttingDown = &jsonrpc.Error{Code: codeShuttingDown, Message: "server is shutting down"}
+
+// errInvalidMeta is the kind of a bad _meta extension value (-32602).
+//
+//lint:ignore ST1005 JSON-RPC's own wording of -32602, quoted verbatim
+var errInvalidMeta = errors.New("Invalid params")
+
+// middleware gives the registry the calls the SDK would refuse itself: a
+// tools/call of a name the SDK does not list is answered with the
+// registry's own payload (TOOL_NOT_FOUND, or TOOL_NOT_ALLOWED when out of
+// scope), as on the WebSocket door. tools/list honours _meta.toolScope.
+func (d *Door) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case methodToolsCall:
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				if _, known := d.reg.Tool(r.Params.Name); !known {
+					return d.callTool(ctx, r)
+				}
+			}
+		case methodToolsList:
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			return d.scopeList(req, res)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// scopeList keeps only the tools of _meta.toolScope, when given.
+func (d *Door) scopeList(req mcp.Request, res mcp.Result) (mcp.Result, error) {
+	list, ok := res.(*mcp.ListToolsResult)
+	if !ok {
+		return res, nil
+	}
+	scope, has, err := parseScope(req.GetParams().GetMeta())
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	if !has {
+		return res, nil
+	}
+	allowed := make(map[string]bool, len(scope))
+	for _, n := range scope {
+		allowed[n] = true
+	}
+	out := *list
+	out.Tools = []*mcp.Tool{}
+	for _, t := range list.Tools {
+		if allowed[t.Name] {
+			out.Tools = append(out.Tools, t)
+		}
+	}
+	return &out, nil
+}
+
+// callTool runs one tools/call through the registry.
+func (d *Door) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	p := req.Params
+	opts, err := callOptions(p.Meta)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	d.mu.Lock()
+	if d.draining {
+		d.mu.Unlock()
+		return nil, errShuttingDown
+	}
+	d.calls.Add(1)
+	d.mu.Unlock()
+	defer d.calls.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopLink := context.AfterFunc(d.stopCtx, cancel)
+	defer stopLink()
+	select {
+	case d.slots <- struct{}{}:
+		defer func() { <-d.slots }()
+	case <-ctx.Done():
+		// Cancelled (or the grace expired) before a slot freed: the tool
+		// never ran; the client no longer waits for an answer.
+		return nil, ctx.Err()
+	}
+
+	var answered atomic.Bool
+	if tok := p.GetProgressToken(); tok != nil && req.Session != nil {
+		opts = append(opts, registry.WithProgress(func(progress, total float64, message string) {
+			if answered.Load() || !finite(progress) || !finite(total) {
+				return // JSON has no NaN; nothing after the answer
+			}
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: tok, Progress: progress, Total: total, Message: message,
+			})
+		}))
+	}
+	res := d.reg.CallTool(ctx, p.Name, p.Arguments, opts...)
+	answered.Store(true)
+	d.log.WithFields(logrus.Fields{
+		"door": doorOf(req), "tool": p.Name, "error_code": string(res.Code), "is_error": res.IsError,
+		"fallback": res.Fallback, "cancelled": ctx.Err() != nil, "duration_ms": res.Elapsed.Milliseconds(),
+	}).Info("call")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}, IsError: res.IsError}, nil
+}
+
+// doorOf names the door a request came through.
+func doorOf(req *mcp.CallToolRequest) string {
+	if req.Extra != nil && req.Extra.Header != nil {
+		return DoorHTTP
+	}
+	return DoorStdio
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// callOptions reads the extension keys of _meta, with the WebSocket door's
+// rules: toolScope a list of tool names, timeoutMs a positive number.
+func callOptions(meta mcp.Meta) ([]registry.CallOption, error) {
+	var opts []registry.CallOption
+	scope, has, err := parseScope(meta)
+	if err != nil {
+		return nil, err
+	}
+	if has {
+		opts = append(opts, registry.WithScope(scope))
+	}
+	if v, ok := meta["timeoutMs"]; ok {
+		ms, isNum := v.(float64)
+		if !isNum || ms <= 0 || !finite(ms) {
+			return nil, fmt.Errorf("%w: _meta.timeoutMs must be a positive number", errInvalidMeta)
+		}
+		opts = append(opts, registry.WithTimeout(time.Duration(ms*float64(time.Millisecond))))
+	}
+	return opts, nil
+}
+
+// parseScope reads _meta.toolScope: absent or null, or a list of strings.
+func parseScope(meta map[string]any) ([]string, bool, error) {
+	v, ok := meta["toolScope"]
+	if !ok || v == nil {
+		return nil, false, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false, fmt.Errorf("%w: _meta.toolScope must be a list of tool names", errInvalidMeta)
+	}
+	scope := make([]string, 0, len(list))
+	for _, n := range list {
+		s, ok := n.(string)
+		if !ok {
+			return nil, false, fmt.Errorf("%w: _meta.toolScope must be a list of tool names", errInvalidMeta)
+		}
+		scope = append(scope, s)
+	}
+	return scope, true, nil
+}

@@ -1,0 +1,21 @@
+// Package mcpdoor serves a *registry.Registry to MCP clients over stdio and
+// streamable HTTP, on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// A Door is a thin adapter: it lists the registry's tools with their
+// schemas and annotations, forwards tools/call to Registry.CallTool with the
+// request's context (so notifications/cancelled, or a closed HTTP request
+// under protocol 2026-07-28, cancels the tool) and a progress reporter (when
+// the request carries _meta.progressToken), and answers the payload text
+// byte for byte with isError set for error payloads. Validation, timeouts,
+// truncation and error payloads are the registry's; MCP framing, sessions
+// and SSE are the SDK's. The extension keys of the WebSocket door work here
+// too: _meta.toolScope (tools/list and tools/call) and _meta.timeoutMs.
+// At most Config.MaxConcurrentCalls tools run at once through a Door; more
+// calls wait for a slot (a call cancelled while waiting never runs).
+//
+// Over HTTP, requests at protocol 2026-07-28 or later (the
+// Mcp-Protocol-Version header) are served statelessly; older clients get a
+// session (Mcp-Session-Id) created by their initialize request, as those
+// protocol versions require, so that their notifications/cancelled reaches
+// the call it names.
+package mcpdoor

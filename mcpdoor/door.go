@@ -1,0 +1,240 @@
+package mcpdoor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sirupsen/logrus"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// Names of the doors, as logs and metrics label them.
+const (
+	// DoorStdio is MCP over the process's stdin and stdout.
+	DoorStdio = "stdio"
+	// DoorHTTP is MCP streamable HTTP.
+	DoorHTTP = "http"
+)
+
+// Defaults of Config fields left zero.
+const (
+	// DefaultSessionTimeout closes an HTTP session (protocol 2025-11-25
+	// and older) that sent no request for this long.
+	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultMaxRequestBytes caps one HTTP request body, like the
+	// WebSocket door's read limit.
+	DefaultMaxRequestBytes = 16 << 20
+	// DefaultMaxLineBytes caps one stdio message.
+	DefaultMaxLineBytes = 16 << 20
+	// DefaultMaxConcurrentCalls bounds the tools running at once through
+	// one Door (all its sessions and requests); more calls wait for a slot.
+	DefaultMaxConcurrentCalls = 256
+)
+
+// ErrGraceExpired is returned by Shutdown when calls in flight had to be
+// cancelled because ctx ended first.
+var ErrGraceExpired = errors.New("mcpdoor: grace period expired with calls in flight")
+
+// Config configures a Door. Zero fields take the defaults above.
+type Config struct {
+	// Name and Version are reported as serverInfo.
+	Name, Version string
+	// SessionTimeout closes idle HTTP sessions of older clients.
+	SessionTimeout time.Duration
+	// MaxRequestBytes caps one HTTP request body (413 beyond).
+	MaxRequestBytes int64
+	// MaxLineBytes caps one stdio message.
+	MaxLineBytes int
+	// MaxConcurrentCalls bounds the tools running at once; a call waits
+	// for a slot (or for its cancellation).
+	MaxConcurrentCalls int
+	// Log receives one line per call and per stdio session.
+	Log logrus.FieldLogger
+}
+
+func (c Config) withDefaults() Config {
+	if c.Name == "" {
+		c.Name = "registry-sidecar"
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.SessionTimeout <= 0 {
+		c.SessionTimeout = DefaultSessionTimeout
+	}
+	if c.MaxRequestBytes <= 0 {
+		c.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if c.MaxLineBytes <= 0 {
+		c.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if c.MaxConcurrentCalls <= 0 {
+		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
+	if c.Log == nil {
+		l := logrus.New()
+		l.Out = io.Discard
+		l.Level = logrus.PanicLevel
+		c.Log = l
+	}
+	return c
+}
+
+// Door serves one registry over MCP stdio and streamable HTTP. Create it
+// with New; it is the http.Handler of the HTTP door and serves stdio with
+// ServeStdio. Safe for concurrent use.
+type Door struct {
+	reg       *registry.Registry
+	cfg       Config
+	log       logrus.FieldLogger
+	srv       *mcp.Server
+	stateless *mcp.StreamableHTTPHandler
+	stateful  *mcp.StreamableHTTPHandler
+
+	// slots holds one token per call running (MaxConcurrentCalls).
+	slots chan struct{}
+
+	// mu guards draining against calls starting (calls.Add).
+	mu       sync.Mutex
+	draining bool
+	calls    sync.WaitGroup
+	// stop cancels every call in flight (grace expired).
+	stopCtx context.Context
+	stop    context.CancelFunc
+	// streamsCtx ends the HTTP GET streams (server-to-client SSE of older
+	// clients) once the calls are drained.
+	streamsCtx   context.Context
+	closeStreams context.CancelFunc
+	// stdio are the stdio sessions open, with what each still owes its
+	// client; Shutdown closes them once they owe nothing.
+	stdio map[*mcp.ServerSession]*answers
+
+	open [2]atomic.Int64 // open connections: [0] stdio sessions, [1] HTTP requests
+}
+
+// New returns a Door onto reg, listing the tools registered so far.
+func New(reg *registry.Registry, cfg Config) *Door {
+	cfg = cfg.withDefaults()
+	d := &Door{reg: reg, cfg: cfg, log: cfg.Log, slots: make(chan struct{}, cfg.MaxConcurrentCalls)}
+	d.stopCtx, d.stop = context.WithCancel(context.Background())
+	d.streamsCtx, d.closeStreams = context.WithCancel(context.Background())
+	d.stdio = map[*mcp.ServerSession]*answers{}
+	d.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
+		// Only tools: no logging capability (stdout is protocol only and
+		// logs go to stderr), no list-changed (the tool set is fixed).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	for _, t := range reg.Tools() {
+		d.addTool(t)
+	}
+	d.srv.AddReceivingMiddleware(d.middleware)
+	d.stateless = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		MaxRequestBodyBytes:          cfg.MaxRequestBytes,
+		PropagateRequestCancellation: true,
+	})
+	d.stateful = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      cfg.SessionTimeout,
+		MaxRequestBodyBytes: cfg.MaxRequestBytes,
+	})
+	return d
+}
+
+func (d *Door) server(*http.Request) *mcp.Server { return d.srv }
+
+// addTool lists t with its schema and annotations and routes its calls to
+// the registry. A schema whose type is not "object" cannot be served by
+// MCP (the SDK refuses it): the tool is left out and the reason logged.
+func (d *Door) addTool(t registry.Tool) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.WithFields(logrus.Fields{"tool": t.Name, "reason": p}).Error("tool left out of the MCP doors")
+		}
+	}()
+	d.srv.AddTool(&mcp.Tool{
+		Name:        t.Name,
+		Description: t.Description,
+		InputSchema: json.RawMessage(t.InputSchema),
+		Annotations: ToolAnnotations(t.Annotations),
+	}, d.callTool)
+}
+
+// ToolAnnotations is the MCP form of a tool's declaration: nil for none,
+// readOnlyHint for a read-only tool, destructiveHint (true or false)
+// otherwise.
+func ToolAnnotations(a *registry.Annotations) *mcp.ToolAnnotations {
+	switch {
+	case a == nil:
+		return nil
+	case a.ReadOnly:
+		return &mcp.ToolAnnotations{ReadOnlyHint: true}
+	}
+	destructive := a.Destructive
+	return &mcp.ToolAnnotations{DestructiveHint: &destructive}
+}
+
+// Connections returns the open connections of door (DoorStdio: stdio
+// sessions; DoorHTTP: HTTP requests being served, a held-open SSE stream
+// included).
+func (d *Door) Connections(door string) int64 {
+	switch door {
+	case DoorStdio:
+		return d.open[0].Load()
+	case DoorHTTP:
+		return d.open[1].Load()
+	}
+	return 0
+}
+
+// Shutdown stops the door: new calls are refused, calls in flight may
+// finish until ctx is done (then they are cancelled and answer
+// TOOL_CANCELLED). Then the stdio sessions are closed (their answers
+// written first) and the HTTP GET streams ended; HTTP requests that carry
+// answers end on their own, so the HTTP server's Shutdown can wait for
+// them. It returns ErrGraceExpired when calls had to be cancelled.
+func (d *Door) Shutdown(ctx context.Context) error {
+	d.mu.Lock()
+	d.draining = true
+	d.mu.Unlock()
+	done := make(chan struct{})
+	go func() { d.calls.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		d.stop()
+		<-done
+		err = ErrGraceExpired
+	}
+	d.closeStreams()
+	d.mu.Lock()
+	sessions := make(map[*mcp.ServerSession]*answers, len(d.stdio))
+	for ss, owed := range d.stdio {
+		sessions[ss] = owed
+	}
+	d.mu.Unlock()
+	// The SDK writes nothing once a session is closing: let the answers of
+	// the calls that just ended reach the client first.
+	flush, cancel := context.WithTimeout(context.Background(), answerFlushTimeout)
+	defer cancel()
+	for ss, owed := range sessions {
+		owed.wait(flush)
+		_ = ss.Close()
+	}
+	return err
+}
+
+// Draining reports whether Shutdown has begun.
+func (d *Door) Draining() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.draining
+}

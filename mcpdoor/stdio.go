@@ -1,0 +1,44 @@
+package mcpdoor
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeStdio serves one MCP session over in (client to server) and out
+// (server to client, protocol messages only) until the client closes in
+// or Shutdown closes the session. A client that hangs up is a normal end.
+func (d *Door) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	start := time.Now()
+	owed := newAnswers()
+	in = &tapReader{ReadCloser: in, tap: lineTap{each: owed.inbound}}
+	out = &tapWriter{WriteCloser: out, tap: lineTap{each: owed.outbound}}
+	ss, err := d.srv.Connect(ctx, &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: d.cfg.MaxLineBytes}, nil)
+	if err != nil {
+		return err
+	}
+	d.open[0].Add(1)
+	defer d.open[0].Add(-1)
+	d.mu.Lock()
+	d.stdio[ss] = owed
+	d.mu.Unlock()
+	if d.streamsCtx.Err() != nil {
+		_ = ss.Close() // Shutdown ran before the session was listed
+	}
+	defer func() {
+		d.mu.Lock()
+		delete(d.stdio, ss)
+		d.mu.Unlock()
+	}()
+	d.log.Info("stdio session opened")
+	err = ss.Wait()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+		err = nil
+	}
+	d.log.WithField("duration_ms", time.Since(start).Milliseconds()).Info("stdio session closed")
+	return err
+}
