@@ -113,7 +113,7 @@ func sstXML(strs ...string) []byte {
 // every tool, from a file that is small on disk, instead of being loaded.
 func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 	const bound = 64 << 10
-	huge := strings.Repeat("A", 4<<20)
+	huge := strings.Repeat("A", 512<<10) // 8 times the bound
 	cases := map[string]struct{ sheet, sst []byte }{
 		"inline string": {
 			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="inlineStr"><is><t>`+huge+`</t></is></c></row>`),
@@ -124,11 +124,11 @@ func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 			sst:   sstXML("head", huge),
 		},
 		"rich text of many small runs": {
-			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="inlineStr"><is>`+strings.Repeat(`<r><t>`+strings.Repeat("R", 1000)+`</t></r>`, 4000)+`</is></c></row>`),
+			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2" t="inlineStr"><is>`+strings.Repeat(`<r><t>`+strings.Repeat("R", 1000)+`</t></r>`, 500)+`</is></c></row>`),
 			sst:   sstXML("head"),
 		},
 		"number": {
-			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2"><v>`+strings.Repeat("9", 4<<20)+`</v></c></row>`),
+			sheet: sheetXML("A1:B2", `<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="B2"><v>`+strings.Repeat("9", 512<<10)+`</v></c></row>`),
 			sst:   sstXML("head"),
 		},
 	}

@@ -105,3 +105,23 @@ func TestRangeErrorsSayWhichFormsAreAccepted(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyRefusesAFormulaTheMoveMakesTooLong: a formula just under
+// Excel's limit grows when its relative references move to wider
+// addresses; the copy is refused and the target is not saved.
+func TestCopyRefusesAFormulaTheMoveMakesTooLong(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("c.xlsx", [][]any{{1}})
+	formula := "=" + strings.Repeat("A1+", 2729) + "A1+1" // 8,192 characters with its "="
+	require.Equal(t, maxFormulaChars, len(formula))
+	e.ok("write_cells", map[string]any{"file_path": "c.xlsx", "cell": "B2", "value": formula})
+	before, err := os.ReadFile(e.path("c.xlsx"))
+	require.NoError(t, err)
+	got := e.fail("copy_range_between_sheets", map[string]any{"source_file": "c.xlsx", "source_sheet": "Sheet1",
+		"source_range": "B2", "target_sheet": "Sheet1", "target_start": "B20"})
+	assert.Equal(t, "ValueError", got["exception"])
+	assert.Contains(t, got["message"], "B20: formula of 10,922 characters is longer than Excel's limit of 8,192 characters")
+	after, err := os.ReadFile(e.path("c.xlsx"))
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/xuri/efp"
 	"github.com/xuri/excelize/v2"
@@ -156,6 +157,43 @@ func dependencies(f *excelize.File, all []sheetFormula) []depCell {
 	return out
 }
 
+// uncomputableFunctions returns the Excel functions (excel_functions.txt)
+// excelize's calculator does not implement, probed once: calling one
+// answers "not support <NAME> function" whatever its arguments.
+var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	f := excelize.NewFile()
+	defer f.Close()
+	for name := range excelFunctions() {
+		if f.SetCellFormula("Sheet1", "A1", name+"()") != nil {
+			continue
+		}
+		if _, err := f.CalcCellValue("Sheet1", "A1"); err != nil && strings.Contains(err.Error(), "not support") {
+			out[name] = true
+		}
+	}
+	return out
+})
+
+// callsUncomputable reports whether formula calls a function excelize's
+// calculator does not implement.
+func callsUncomputable(formula string) bool {
+	un := uncomputableFunctions()
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
+			name := strings.ToUpper(tk.TValue)
+			for _, p := range []string{"_XLFN.", "_XLWS."} {
+				name = strings.TrimPrefix(name, p)
+			}
+			if un[name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // excelErrors are the error values a formula can result in.
 var excelErrors = map[string]bool{
 	"#NULL!": true, "#DIV/0!": true, "#VALUE!": true, "#REF!": true, "#NAME?": true, "#NUM!": true,
@@ -174,8 +212,14 @@ func computeFormula(f *excelize.File, sheet, ref string) (t, v string) {
 			t, v = "", ""
 		}
 	}()
-	res, err := f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	formula, _ := f.GetCellFormula(sheet, ref)
+	if callsUncomputable(formula) {
+		// excelize computes around a function it lacks (LEN(INFO(...)) is
+		// the length of its error text, IFERROR(OFFSET(...),5) is 5): no
+		// value beats a wrong one.
+		return "", ""
+	}
+	res, err := f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
 		if excelErrors[res] && err.Error() == res {
 			return "e", res

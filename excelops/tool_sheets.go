@@ -305,6 +305,9 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 					// Relative references move by the copy's offset, as a
 					// paste in Excel does; absolute ones stay.
 					text, _ := formularef.Translate(c.formula, dst.r1-src.r1, dst.c1-src.c1)
+					if err := checkFormula(ref, text); err != nil {
+						return nil, err // moved references made it too long
+					}
 					if err = b.f.SetCellValue(sheet, ref, nil); err == nil {
 						err = b.f.SetCellFormula(sheet, ref, text)
 					}

@@ -103,6 +103,14 @@ func (d *Door) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	defer cancel()
 	stopLink := context.AfterFunc(d.stopCtx, cancel)
 	defer stopLink()
+	select {
+	case d.slots <- struct{}{}:
+		defer func() { <-d.slots }()
+	case <-ctx.Done():
+		// Cancelled (or the grace expired) before a slot freed: the tool
+		// never ran; the client no longer waits for an answer.
+		return nil, ctx.Err()
+	}
 
 	var answered atomic.Bool
 	if tok := p.GetProgressToken(); tok != nil && req.Session != nil {

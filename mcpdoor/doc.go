@@ -10,6 +10,8 @@
 // truncation and error payloads are the registry's; MCP framing, sessions
 // and SSE are the SDK's. The extension keys of the WebSocket door work here
 // too: _meta.toolScope (tools/list and tools/call) and _meta.timeoutMs.
+// At most Config.MaxConcurrentCalls tools run at once through a Door; more
+// calls wait for a slot (a call cancelled while waiting never runs).
 //
 // Over HTTP, requests at protocol 2026-07-28 or later (the
 // Mcp-Protocol-Version header) are served statelessly; older clients get a

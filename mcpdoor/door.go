@@ -34,6 +34,9 @@ const (
 	DefaultMaxRequestBytes = 16 << 20
 	// DefaultMaxLineBytes caps one stdio message.
 	DefaultMaxLineBytes = 16 << 20
+	// DefaultMaxConcurrentCalls bounds the tools running at once through
+	// one Door (all its sessions and requests); more calls wait for a slot.
+	DefaultMaxConcurrentCalls = 256
 )
 
 // ErrGraceExpired is returned by Shutdown when calls in flight had to be
@@ -50,6 +53,9 @@ type Config struct {
 	MaxRequestBytes int64
 	// MaxLineBytes caps one stdio message.
 	MaxLineBytes int
+	// MaxConcurrentCalls bounds the tools running at once; a call waits
+	// for a slot (or for its cancellation).
+	MaxConcurrentCalls int
 	// Log receives one line per call and per stdio session.
 	Log logrus.FieldLogger
 }
@@ -70,6 +76,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxLineBytes <= 0 {
 		c.MaxLineBytes = DefaultMaxLineBytes
 	}
+	if c.MaxConcurrentCalls <= 0 {
+		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
 	if c.Log == nil {
 		l := logrus.New()
 		l.Out = io.Discard
@@ -89,6 +98,9 @@ type Door struct {
 	srv       *mcp.Server
 	stateless *mcp.StreamableHTTPHandler
 	stateful  *mcp.StreamableHTTPHandler
+
+	// slots holds one token per call running (MaxConcurrentCalls).
+	slots chan struct{}
 
 	// mu guards draining against calls starting (calls.Add).
 	mu       sync.Mutex
@@ -111,7 +123,7 @@ type Door struct {
 // New returns a Door onto reg, listing the tools registered so far.
 func New(reg *registry.Registry, cfg Config) *Door {
 	cfg = cfg.withDefaults()
-	d := &Door{reg: reg, cfg: cfg, log: cfg.Log}
+	d := &Door{reg: reg, cfg: cfg, log: cfg.Log, slots: make(chan struct{}, cfg.MaxConcurrentCalls)}
 	d.stopCtx, d.stop = context.WithCancel(context.Background())
 	d.streamsCtx, d.closeStreams = context.WithCancel(context.Background())
 	d.stdio = map[*mcp.ServerSession]*answers{}

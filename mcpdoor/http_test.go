@@ -123,3 +123,32 @@ func TestShutdownGraceExpires(t *testing.T) {
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add", Arguments: json.RawMessage(`{"a":1,"b":1}`)})
 	assert.Error(t, err, "a call after Shutdown is refused")
 }
+
+// TestConcurrencyBound: beyond MaxConcurrentCalls a call waits for a slot
+// and runs once one frees.
+func TestConcurrencyBound(t *testing.T) {
+	p := &probe{started: map[string]chan struct{}{"slow": make(chan struct{}, 1)}}
+	reg := newObservedRegistry(t, p)
+	door := mcpdoor.New(reg, mcpdoor.Config{MaxConcurrentCalls: 1})
+	cs := stdioSession(t, door, nil)
+	slowCtx, cancelSlow := context.WithCancel(context.Background())
+	slowDone := make(chan struct{})
+	go func() {
+		defer close(slowDone)
+		_, _ = cs.CallTool(slowCtx, &mcp.CallToolParams{Name: "slow", Arguments: json.RawMessage(`{}`)})
+	}()
+	<-p.started["slow"]
+
+	waitCtx, cancelWait := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelWait()
+	_, err := cs.CallTool(waitCtx, &mcp.CallToolParams{Name: "add", Arguments: json.RawMessage(`{"a":1,"b":1}`)})
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "the second call must wait while the only slot is taken")
+
+	cancelSlow()
+	<-slowDone
+	ctx, cancel := context.WithTimeout(context.Background(), testWait)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: json.RawMessage(`{"a":1,"b":1}`)})
+	require.NoError(t, err)
+	assert.Equal(t, `{"status": "success", "sum": 2}`, res.Content[0].(*mcp.TextContent).Text)
+}

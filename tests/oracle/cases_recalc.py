@@ -236,3 +236,12 @@ CASES.append({
                            "C4": "=MAXIFS(B1:B2,A1:A2,\"b\")", "C5": "=_xlfn.CONCAT(A2,A1)"}),
     "read": True,
 })
+
+CASES.append({
+    # excelize computes around functions it lacks (IFERROR(OFFSET(...),5) would be 5):
+    # such formulas get no cached value, read_excel shows the formula, Calc recalculates.
+    "name": "nested_uncomputable_not_trusted",
+    "sheets": {"Sheet1": {"A1": 1}},
+    "ops": sets("Sheet1", {"B1": "=IFERROR(OFFSET(A1,0,0),5)", "B2": '=ISERROR(CELL("row",A1))', "B3": "=A1*2"}),
+    "read": True, "on_open": True, "uncomputable": ["Sheet1!B1", "Sheet1!B2"],
+})

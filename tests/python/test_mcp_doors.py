@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import anyio
+import anyio.lowlevel
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
@@ -45,23 +46,30 @@ class Progress:
         self,
         message: RequestResponder[types.ServerRequest, types.ClientResult] | types.ServerNotification | Exception,
     ) -> None:
-        if isinstance(message, types.ServerNotification) and isinstance(message.root, types.ProgressNotification):
-            if self.token is None:
-                self.token = message.root.params.progressToken
-                self.started.set()
+        notification = message.root if isinstance(message, types.ServerNotification) else None
+        if isinstance(notification, types.ProgressNotification) and self.token is None:
+            self.token = notification.params.progressToken
+            self.started.set()
 
 
 @asynccontextmanager
-async def stdio_session(binary: pathlib.Path, workspace: pathlib.Path, progress: Progress) -> AsyncIterator[tuple[ClientSession, Callable[[], Logs]]]:
+async def stdio_session(
+    binary: pathlib.Path, workspace: pathlib.Path, progress: Progress
+) -> AsyncIterator[tuple[ClientSession, Callable[[], Logs]]]:
     errlog_path = workspace.parent / "stdio-stderr.log"
     with errlog_path.open("w", encoding="utf-8") as errlog:
         params = StdioServerParameters(command=str(binary), args=stdio_args(workspace))
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write, message_handler=progress.handle) as session:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write, message_handler=progress.handle) as session,
+        ):
             yield session, lambda: Logs().from_file(errlog_path)
 
 
 @asynccontextmanager
-async def http_session(binary: pathlib.Path, workspace: pathlib.Path, progress: Progress) -> AsyncIterator[tuple[ClientSession, Callable[[], Logs]]]:
+async def http_session(
+    binary: pathlib.Path, workspace: pathlib.Path, progress: Progress
+) -> AsyncIterator[tuple[ClientSession, Callable[[], Logs]]]:
     with http_sidecar(binary, workspace) as (url, logs):
         async with streamablehttp_client(url) as (read, write, _), ClientSession(read, write, message_handler=progress.handle) as session:
             yield session, lambda: logs
@@ -109,7 +117,7 @@ async def test_official_python_client(door: str, sidecar_bin: pathlib.Path, tmp_
         async with anyio.create_task_group() as tg:
 
             async def call_slow() -> None:
-                await session.call_tool("slow", {}, progress_callback=lambda *_: anyio.sleep(0))
+                await session.call_tool("slow", {}, progress_callback=lambda *_: anyio.lowlevel.checkpoint())
 
             tg.start_soon(call_slow)
             with anyio.fail_after(CALL_TIMEOUT_S):

@@ -21,7 +21,7 @@ CALL_TIMEOUT_S = 15.0
 
 
 def _snippet() -> dict[str, object]:
-    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", README.read_text(encoding="utf-8"), re.S)]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)]
     mounts = [b for b in blocks if "mcpServers" in b]
     assert len(mounts) == 1, "README shows one mcpServers snippet"
     servers = mounts[0]["mcpServers"]

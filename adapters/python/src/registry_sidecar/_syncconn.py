@@ -329,10 +329,13 @@ class SyncConn:
                 out, _ = self.wire.outgoing()
             else:
                 out = b""
-        if out:
-            with self._send_lock:
-                try:
-                    self.sock.sendall(out)
-                except OSError:
-                    pass
+        # The close frame is a courtesy: a writer stuck on a full socket holds
+        # the writer role, and die()'s shutdown is what frees it.
+        if out and self._send_lock.acquire(blocking=False):
+            try:
+                self.sock.sendall(out)
+            except OSError:
+                pass
+            finally:
+                self._send_lock.release()
         self.die(reason)
