@@ -8,6 +8,12 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
+// formulaAt is one cell holding a formula; arrayRef is the range of an
+// array (CSE) formula anchored there, "" for any other formula.
+type formulaAt struct {
+	ref, arrayRef string
+}
+
 // formulaCells lists the cells of sheet that hold a formula (a shared
 // formula's followers included), in sheet order.
 //
@@ -18,7 +24,7 @@ import (
 // name excelize maps the sheet to. If a future excelize changes that shape
 // the call fails with an internal error instead of silently skipping
 // formulas; TestFormulaCellsSeesEveryFormula pins it.
-func (b *book) formulaCells(sheet string) ([]string, error) {
+func (b *book) formulaCells(sheet string) ([]formulaAt, error) {
 	// Reading a cell parses the sheet into File.Sheet if it is not yet.
 	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
@@ -34,7 +40,7 @@ func (b *book) formulaCells(sheet string) ([]string, error) {
 	if !rows.IsValid() || rows.Kind() != reflect.Slice {
 		return nil, errors.New("cannot list formulas: unexpected worksheet shape")
 	}
-	var out []string
+	var out []formulaAt
 	for i := 0; i < rows.Len(); i++ {
 		cells := rows.Index(i).FieldByName("C")
 		if !cells.IsValid() || cells.Kind() != reflect.Slice {
@@ -47,7 +53,11 @@ func (b *book) formulaCells(sheet string) ([]string, error) {
 				return nil, errors.New("cannot list formulas: unexpected cell shape")
 			}
 			if !f.IsNil() {
-				out = append(out, r.String())
+				fc := formulaAt{ref: r.String()}
+				if t, ref := f.Elem().FieldByName("T"), f.Elem().FieldByName("Ref"); t.Kind() == reflect.String && t.String() == excelize.STCellFormulaTypeArray && ref.Kind() == reflect.String {
+					fc.arrayRef = ref.String()
+				}
+				out = append(out, fc)
 			}
 		}
 	}

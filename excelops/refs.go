@@ -51,7 +51,8 @@ func (rw refRewrite) sheetAfter(name string) string {
 // plannedFormula is a formula cell as it must read after the edit.
 type plannedFormula struct {
 	sheet, cell, formula string
-	changed              bool // the text differs from before the edit
+	arrayRef             string // the range of an array formula anchored here
+	changed              bool   // the text differs from before the edit
 }
 
 // plannedName is a defined name's text after the edit, keyed by its name
@@ -80,7 +81,8 @@ func (b *book) planRefs(rw refRewrite, skip string) (*refPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, ref := range refs {
+		for _, fc := range refs {
+			ref := fc.ref
 			text, err := b.f.GetCellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -96,7 +98,13 @@ func (b *book) planRefs(rw refRewrite, skip string) (*refPlan, error) {
 				}
 			}
 			out, changed := rw.formula(text, sheet)
-			p.cells = append(p.cells, plannedFormula{sheet: rw.sheetAfter(sheet), cell: dst, formula: out, changed: changed})
+			array := fc.arrayRef
+			if array != "" && rw.sqref != nil {
+				if array = rw.sqref(sheet, array); array == "" {
+					array = dst
+				}
+			}
+			p.cells = append(p.cells, plannedFormula{sheet: rw.sheetAfter(sheet), cell: dst, formula: out, arrayRef: array, changed: changed})
 		}
 	}
 	if wb := b.f.WorkBook; wb != nil && wb.DefinedNames != nil {
@@ -153,7 +161,12 @@ func (b *book) applyRefs(p *refPlan) error {
 					return newError(KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.sheet, c.cell, err), err)
 				}
 			}
-			if err := b.f.SetCellFormula(c.sheet, c.cell, c.formula); err != nil {
+			var opts []excelize.FormulaOpts
+			if c.arrayRef != "" {
+				array, ref := excelize.STCellFormulaTypeArray, c.arrayRef
+				opts = append(opts, excelize.FormulaOpts{Type: &array, Ref: &ref})
+			}
+			if err := b.f.SetCellFormula(c.sheet, c.cell, c.formula, opts...); err != nil {
 				return newError(KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.sheet, c.cell, err), err)
 			}
 			fixed++

@@ -167,7 +167,11 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	_, err := e.svc.read(context.Background(), "s.xlsx", false, func(b *book) (any, error) {
 		cells, err := b.formulaCells("Sheet1")
 		require.NoError(t, err)
-		assert.Equal(t, []string{"B1", "B2", "B3", "B4", "D4", "B5", "B6"}, cells)
+		var refs []string
+		for _, c := range cells {
+			refs = append(refs, c.ref)
+		}
+		assert.Equal(t, []string{"B1", "B2", "B3", "B4", "D4", "B5", "B6"}, refs)
 		return nil, nil
 	})
 	require.NoError(t, err)
@@ -178,4 +182,27 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 		assert.Equal(t, want, e.formulaOf("s.xlsx", "Sheet1", cellName(2, r+1)))
 	}
 	assert.Equal(t, "SUM(B1:B5)", e.formulaOf("s.xlsx", "Sheet1", "D3"))
+}
+
+func TestArrayFormulaStaysArray(t *testing.T) {
+	e := newEnv(t)
+	f := excelize.NewFile()
+	for r := 1; r <= 6; r++ {
+		require.NoError(t, f.SetCellValue("Sheet1", cellName(1, r), r))
+	}
+	array, ref := excelize.STCellFormulaTypeArray, "C5"
+	require.NoError(t, f.SetCellFormula("Sheet1", "C5", "SUM(A1:A6*2)", excelize.FormulaOpts{Type: &array, Ref: &ref}))
+	require.NoError(t, f.SaveAs(e.path("a.xlsx")))
+	require.NoError(t, f.Close())
+	e.ok("delete_rows", map[string]any{"file_path": "a.xlsx", "row": 2, "count": 2})
+	assert.Equal(t, "SUM(A1:A4*2)", e.formulaOf("a.xlsx", "Sheet1", "C3"))
+	_, err := e.svc.read(context.Background(), "a.xlsx", false, func(b *book) (any, error) {
+		cells, err := b.formulaCells("Sheet1")
+		require.NoError(t, err)
+		require.Len(t, cells, 1)
+		assert.Equal(t, "C3", cells[0].ref)
+		assert.Contains(t, []string{"C3", "C3:C3"}, cells[0].arrayRef, "still an array formula")
+		return nil, nil
+	})
+	require.NoError(t, err)
 }
