@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import resource
 import shutil
 import statistics
 import subprocess
