@@ -34,6 +34,13 @@ func minimalArgs() map[string]map[string]any {
 		"delete_sheet":              {"sheet_name": "Other", "confirm": true},
 		"copy_range_between_sheets": {"source_sheet": "Sheet1", "source_range": "A1:B2", "target_sheet": "Other"},
 		"create_excel_chart":        {"chart_type": "line", "data_range": "B1:B3", "categories_range": "A2:A3"},
+		"create_table":              {"cell_range": "A1:B3"},
+		"freeze_panes":              {"cell": "A2"},
+		"set_autofilter":            {"cell_range": "A1:B3"},
+		"sort_range":                {"cell_range": "A1:B3", "header": true, "sort_by": []any{map[string]any{"column": "qty", "order": "descending"}}},
+		"find_replace":              {"find": "a", "replace": "z"},
+		"add_comment":               {"cell": "A1", "text": "note"},
+		"set_hyperlink":             {"cell": "C1", "url": "https://example.com"},
 	}
 }
 
@@ -68,7 +75,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows", "delete_columns",
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
-		"copy_range_between_sheets", "create_excel_chart"}
+		"copy_range_between_sheets", "create_excel_chart",
+		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -103,6 +111,13 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"delete_sheet":              {"status", "file", "deleted_sheet", "remaining_sheets"},
 		"copy_range_between_sheets": {"status", "source", "target", "rows_copied", "cells_written"},
 		"create_excel_chart":        {"status", "file", "chart_type", "data_sheet", "sheet", "anchor", "series_count"},
+		"create_table":              {"status", "file", "sheet", "table_name", "range", "style", "columns", "data_rows"},
+		"freeze_panes":              {"status", "file", "sheet", "frozen_rows", "frozen_columns", "top_left_cell", "previously_frozen"},
+		"set_autofilter":            {"status", "file", "sheet", "range", "filters", "rows_hidden"},
+		"sort_range":                {"status", "file", "sheet", "range", "header", "sort_by", "rows_sorted", "rows_moved"},
+		"find_replace":              {"status", "file", "sheets_searched", "dry_run", "cells_changed", "changes", "truncated"},
+		"add_comment":               {"status", "file", "sheet", "cell", "author", "replaced"},
+		"set_hyperlink":             {"status", "file", "sheet", "cell", "url", "display_text", "replaced"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
