@@ -5,10 +5,12 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
 )
 
 // needSoffice skips a test where LibreOffice is not installed (`make
@@ -35,7 +37,25 @@ func TestRenderRangeWritesAPictureOfTheCells(t *testing.T) {
 	before, err := os.ReadFile(e.path("report.xlsx"))
 	require.NoError(t, err)
 
-	got := e.ok("render_range", map[string]any{"file_path": "report.xlsx", "sheet_name": "Sheet1", "cell_range": "A1:C4"})
+	// Two renders at once: each LibreOffice gets its own profile, so
+	// neither waits for nor breaks the other.
+	var wg sync.WaitGroup
+	var got, other map[string]any
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		got = e.ok("render_range", map[string]any{"file_path": "report.xlsx", "sheet_name": "Sheet1", "cell_range": "A1:C4"})
+	}()
+	go func() {
+		defer wg.Done()
+		other = e.ok("render_range", map[string]any{"file_path": "report.xlsx", "sheet_name": "Notes", "output_path": "notes.png"})
+	}()
+	wg.Wait()
+	require.NotNil(t, got)
+	require.NotNil(t, other)
+	assert.Equal(t, "A1", other["range"], "the used range of Notes")
+	_, err = os.Stat(e.path("notes.png"))
+	require.NoError(t, err)
 	assert.Equal(t, "report-Sheet1.png", got["output_path"], "default: next to the workbook")
 	assert.Equal(t, "A1:C4", got["range"])
 	assert.Equal(t, false, got["blank"])
@@ -111,5 +131,52 @@ func TestRenderRangeRefusals(t *testing.T) {
 			assert.Equal(t, c.exception, p["exception"], p)
 			assert.Contains(t, p["message"], c.want)
 		})
+	}
+}
+
+// TestPreparePrintSetsUpThePrivateCopy checks what LibreOffice is given,
+// without running it: the range as print area (given, else the sheet's
+// print area, else its used range), one page, the other sheets hidden.
+func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("p.xlsx", [][]any{{"a", "b"}, {1, 2}, {3, 4}})
+	f := e.open("p.xlsx")
+	_, err := f.NewSheet("Second")
+	require.NoError(t, err)
+	require.NoError(t, f.SetCellValue("Second", "C5", "x"))
+	require.NoError(t, f.SetCellValue("Second", "E9", "y"))
+	require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: "Sheet1!$A$1:$B$2", Scope: "Sheet1"}))
+	require.NoError(t, f.Save())
+	cases := []struct {
+		sheet string
+		want  *cellRange
+		area  string
+	}{
+		{"Sheet1", nil, "A1:B2"},                                    // the print area
+		{"Second", nil, "C5:E9"},                                    // the used range
+		{"Sheet1", &cellRange{c1: 2, r1: 2, c2: 2, r2: 3}, "B2:B3"}, // given
+	}
+	for _, c := range cases {
+		b, err := e.svc.openBook(e.path("p.xlsx"), false, false)
+		require.NoError(t, err)
+		sheet, area, err := b.preparePrint(c.sheet, c.want)
+		require.NoError(t, err)
+		assert.Equal(t, c.sheet, sheet)
+		assert.Equal(t, c.area, area)
+		pa, ok := b.printArea(sheet)
+		require.True(t, ok)
+		assert.Equal(t, c.area, pa.String())
+		for _, other := range b.f.GetSheetList() {
+			visible, err := b.f.GetSheetVisible(other)
+			require.NoError(t, err)
+			assert.Equal(t, other == sheet, visible, other)
+		}
+		assert.Equal(t, sheet, b.f.GetSheetName(b.f.GetActiveSheetIndex()))
+		layout, err := b.f.GetPageLayout(sheet)
+		require.NoError(t, err)
+		require.NotNil(t, layout.FitToWidth)
+		assert.Equal(t, 1, *layout.FitToWidth)
+		assert.Equal(t, 1, *layout.FitToHeight)
+		require.NoError(t, b.close())
 	}
 }
