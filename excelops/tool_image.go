@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/xuri/excelize/v2"
 
@@ -75,7 +76,11 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	if err != nil {
 		return nil, "", cfg, err
 	}
-	f, err := os.Open(path)
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, "", cfg, invalid("image %q is not a regular file", p)
+	}
+	// Non-blocking: a FIFO swapped in after the check cannot hang the call.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, "", cfg, newError(KindNotFound, fmt.Sprintf("image not found: %s", p), err)

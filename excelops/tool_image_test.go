@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,6 +105,7 @@ func TestInsertImageRefusals(t *testing.T) {
 	require.NoError(t, big.Close())
 	e.writeImage("ok.png", "png", 10, 10)
 	require.NoError(t, os.WriteFile(e.path("wide.png"), pngHeader(300, 10), 0o644))
+	require.NoError(t, syscall.Mkfifo(e.path("pipe.png"), 0o644))
 	cases := []struct {
 		name      string
 		args      map[string]any
@@ -119,6 +121,7 @@ func TestInsertImageRefusals(t *testing.T) {
 		{"image outside the workspace", map[string]any{"image_path": "../ok.png"}, "PermissionError", "outside the workspace"},
 		{"scale and width", map[string]any{"image_path": "ok.png", "scale": 2, "width": 5}, "ValueError", "not both"},
 		{"bad cell", map[string]any{"image_path": "ok.png", "cell": "ZZZZ1"}, "ValueError", "ZZZZ1"},
+		{"a FIFO", map[string]any{"image_path": "pipe.png"}, "ValueError", "not a regular file"},
 		{"too wide", map[string]any{"image_path": "wide.png", "scale": 99}, "ValueError", "more than 20000"},
 	}
 	for _, c := range cases {
