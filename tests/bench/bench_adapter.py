@@ -272,7 +272,9 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=5000, help="measured calls per row (default 5000)")
     parser.add_argument("--json", type=pathlib.Path, help="also write the rows as JSON here")
     parser.add_argument(
-        "--threads-only", action="store_true", help="only the thread-scaling rows: the raw floor with 1 and 8 sockets; Client with 1 thread, shared by 8, pool of 8"
+        "--threads-only",
+        action="store_true",
+        help="only the thread-scaling rows: the raw floor with 1 and 8 sockets; Client with 1 thread, shared by 8, pool of 8",
     )
     parser.add_argument("--sidecar-log-level", default="warn", help="the sidecar's --log-level (default warn)")
     ns = parser.parse_args()
