@@ -10,7 +10,7 @@ import (
 
 func TestAddCommentAddsReplacesAndRemoves(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	got := e.ok("add_comment", map[string]any{"file_path": "s.xlsx", "cell": "b2", "text": "check the\nnorth figure", "author": "Ana"})
 	assert.Equal(t, "B2", got["cell"])
 	assert.Equal(t, false, got["replaced"])
@@ -50,7 +50,7 @@ func TestAddCommentErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
 			e := newEnv(t)
-			salesBook(e)
+			analystBook(e)
 			before := fileHash(t, e, "s.xlsx")
 			c.args["file_path"] = "s.xlsx"
 			got := e.fail("add_comment", c.args)
@@ -63,7 +63,7 @@ func TestAddCommentErrors(t *testing.T) {
 
 func TestSetHyperlink(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	f := e.open("s.xlsx")
 	_, err := f.NewSheet("Q1 'Plan' v1")
 	require.NoError(t, err)
@@ -118,7 +118,7 @@ func TestSetHyperlinkErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
 			e := newEnv(t)
-			salesBook(e)
+			analystBook(e)
 			before := fileHash(t, e, "s.xlsx")
 			c.args["file_path"] = "s.xlsx"
 			got := e.fail("set_hyperlink", c.args)

@@ -86,7 +86,7 @@ func TestSortRangeSeveralKeysAndHeader(t *testing.T) {
 // cached values are recomputed.
 func TestSortRangeMovesFormulasLikeExcel(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	f := e.open("s.xlsx")
 	shared, ref := excelize.STCellFormulaTypeShared, "D2:D6"
 	require.NoError(t, f.SetCellFormula("Sheet1", "D2", "B2*C2", excelize.FormulaOpts{Type: &shared, Ref: &ref}))
@@ -134,7 +134,7 @@ func TestSortRangeMovesFormulasLikeExcel(t *testing.T) {
 
 func TestSortRangeWholeTable(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	e.ok("create_table", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6"})
 	e.ok("sort_range", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6", "header": true, "sort_by": []any{map[string]any{"column": "A", "order": "descending"}}})
 	assert.Equal(t, []string{"region", "west", "South", "north", "east", "Centre"}, column(t, e.open("s.xlsx"), "A", 1, 6))
@@ -170,7 +170,7 @@ func TestSortRangeErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
-			salesBook(e)
+			analystBook(e)
 			if c.prep != nil {
 				f := e.open("s.xlsx")
 				c.prep(t, f)

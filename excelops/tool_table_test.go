@@ -10,9 +10,9 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// salesBook writes s.xlsx: a header (region, qty, price) and five rows, a
+// analystBook writes s.xlsx: a header (region, qty, price) and five rows, a
 // total formula below them, sheet Other.
-func salesBook(e *env) {
+func analystBook(e *env) {
 	e.workbook("s.xlsx", [][]any{
 		{"region", "qty", "price"},
 		{"north", 30, 1.5},
@@ -38,7 +38,7 @@ func fileHash(t *testing.T, e *env, name string) [32]byte {
 
 func TestCreateTable(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	got := e.ok("create_table", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6", "table_name": "Sales", "style": "TableStyleLight9", "show_first_column": true})
 	assert.Equal(t, "Sales", got["table_name"])
 	assert.Equal(t, "A1:C6", got["range"])
@@ -115,7 +115,7 @@ func TestCreateTableErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
-			salesBook(e)
+			analystBook(e)
 			if c.prep != nil {
 				f := e.open("s.xlsx")
 				c.prep(f)
@@ -141,7 +141,7 @@ func TestCreateTableErrors(t *testing.T) {
 // bypass the schema) suggests the close match.
 func TestCreateTableStyleOffTheList(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	got := e.fail("create_table", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6", "style": "TableStyleMedum2"})
 	assert.Equal(t, "TOOL_ARGUMENT_VALIDATION_ERROR", got["error_code"])
 	_, err := e.svc.createTable(t.Context(), []byte(`{"file_path": "s.xlsx", "cell_range": "A1:C6", "style": "TableStyleMedum2"}`))
@@ -155,7 +155,7 @@ func TestCreateTableStyleOffTheList(t *testing.T) {
 
 func TestFreezePanes(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	cases := []struct {
 		args               map[string]any
 		rows, cols         int

@@ -54,7 +54,7 @@ func TestSetAutofilterHidesWhatDoesNotMatch(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
-			salesBook(e)
+			analystBook(e)
 			f := e.open("s.xlsx")
 			require.NoError(t, f.SetCellValue("Sheet1", "D1", "note"))
 			require.NoError(t, f.SetCellValue("Sheet1", "D4", "check this"))
@@ -79,7 +79,7 @@ func TestSetAutofilterHidesWhatDoesNotMatch(t *testing.T) {
 
 func TestSetAutofilterReplaceAndRemove(t *testing.T) {
 	e := newEnv(t)
-	salesBook(e)
+	analystBook(e)
 	e.ok("set_autofilter", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6",
 		"filters": []any{map[string]any{"column": "B", "operator": "greaterThan", "value": 35}}})
 	assert.Equal(t, []int{2, 3, 5}, hiddenRows(t, e.open("s.xlsx"), 8))
@@ -118,7 +118,7 @@ func TestSetAutofilterErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
 			e := newEnv(t)
-			salesBook(e)
+			analystBook(e)
 			f := e.open("s.xlsx")
 			require.NoError(t, f.SetSheetRow("Sheet1", "F1", &[]any{"a", "b"}))
 			require.NoError(t, f.AddTable("Sheet1", &excelize.Table{Range: "F1:G3", Name: "T"}))
