@@ -58,6 +58,10 @@ type sortCell struct {
 	style   int
 }
 
+// newSortCollator is the text order of a sort: Unicode's (root locale),
+// ignoring case, as Excel and LibreOffice sort.
+func newSortCollator() *collate.Collator { return collate.New(language.Und, collate.IgnoreCase) }
+
 // compareSort orders a and b for one key: blanks last in either order.
 func compareSort(a, b sortValue, desc bool) int {
 	if a.class == classBlank || b.class == classBlank {
@@ -296,7 +300,7 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 	width := block.c2 - block.c1 + 1
 	cells := make([][]sortCell, n)
 	vals := make([][]sortValue, n)
-	coll := collate.New(language.Und, collate.IgnoreCase)
+	coll := newSortCollator()
 	for i := 0; i < n; i++ {
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
