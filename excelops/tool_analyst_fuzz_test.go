@@ -1,8 +1,8 @@
 package excelops
 
 import (
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"testing"
 
