@@ -30,7 +30,36 @@ const (
 	renderPadding = 12
 	// printAreaName is Excel's defined name for a sheet's print area.
 	printAreaName = "_xlnm.Print_Area"
+	// a4PaperSize is Excel's paper size code of A4, whose printable area
+	// (less renderMarginInch on each side) the range is laid out on.
+	a4PaperSize           = 9
+	a4WidthPt, a4HeightPt = 595.0, 842.0
+	renderMarginInch      = 0.2
+	// maxRenderZoom is how far a small range is enlarged (percent), so
+	// that its text is comfortably readable in the picture.
+	maxRenderZoom = 200
 )
+
+// pageScale decides how a range of w x h points goes on one A4 page: a
+// range that fits is enlarged up to maxRenderZoom percent (the picture is
+// LibreOffice's 96 dpi page, so larger text reads better); a range that
+// does not fit is shrunk onto the page (fit to one page wide and tall).
+func pageScale(w, h float64, landscape bool) (percent uint, fit bool) {
+	pw, ph := a4WidthPt, a4HeightPt
+	if landscape {
+		pw, ph = ph, pw
+	}
+	pw -= 2 * renderMarginInch * 72
+	ph -= 2 * renderMarginInch * 72
+	if w <= 0 || h <= 0 {
+		return 100, false
+	}
+	room := min(pw/w, ph/h) * 0.95 // what excelize and LibreOffice measure differs a little
+	if room < 1 {
+		return 100, true
+	}
+	return uint(min(room*100, maxRenderZoom)), false
+}
 
 // renderArgs are render_range's arguments.
 type renderArgs struct {
@@ -204,14 +233,20 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	if err := b.f.SetDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
 		return "", "", newError(KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
 	}
-	one, fit := 1, true
+	w, h := b.extentPoints(sheet, r)
 	orientation := "portrait"
-	if w, h := b.extentPoints(sheet, r); w > h {
+	if w > h {
 		orientation = "landscape"
 	}
-	margin, none := 0.2, 0.0
+	scale, fit := pageScale(w, h, orientation == "landscape")
+	one, a4 := 1, a4PaperSize
+	layout := &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, AdjustTo: &scale}
+	if fit {
+		layout = &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, FitToWidth: &one, FitToHeight: &one}
+	}
+	margin, none := renderMarginInch, 0.0
 	steps := []error{
-		b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{FitToWidth: &one, FitToHeight: &one, Orientation: &orientation}),
+		b.f.SetPageLayout(sheet, layout),
 		b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
 		b.f.SetPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &margin, Right: &margin, Top: &margin, Bottom: &margin, Header: &none, Footer: &none}),
 		b.f.SetHeaderFooter(sheet, nil),

@@ -151,10 +151,12 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 		sheet string
 		want  *cellRange
 		area  string
+		fit   bool // shrunk onto the page; else enlarged to maxRenderZoom
 	}{
-		{"Sheet1", nil, "A1:B2"},                                    // the print area
-		{"Second", nil, "C5:E9"},                                    // the used range
-		{"Sheet1", &cellRange{c1: 2, r1: 2, c2: 2, r2: 3}, "B2:B3"}, // given
+		{"Sheet1", nil, "A1:B2", false},                                    // the print area
+		{"Second", nil, "C5:E9", false},                                    // the used range
+		{"Sheet1", &cellRange{c1: 2, r1: 2, c2: 2, r2: 3}, "B2:B3", false}, // given
+		{"Second", &cellRange{c1: 1, r1: 1, c2: 60, r2: 300}, "A1:BH300", true},
 	}
 	for _, c := range cases {
 		b, err := e.svc.openBook(e.path("p.xlsx"), false, false)
@@ -174,9 +176,42 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 		assert.Equal(t, sheet, b.f.GetSheetName(b.f.GetActiveSheetIndex()))
 		layout, err := b.f.GetPageLayout(sheet)
 		require.NoError(t, err)
-		require.NotNil(t, layout.FitToWidth)
-		assert.Equal(t, 1, *layout.FitToWidth)
-		assert.Equal(t, 1, *layout.FitToHeight)
+		props, err := b.f.GetSheetProps(sheet)
+		require.NoError(t, err)
+		require.NotNil(t, props.FitToPage)
+		assert.Equal(t, c.fit, *props.FitToPage, c.area)
+		if c.fit {
+			require.NotNil(t, layout.FitToWidth)
+			assert.Equal(t, 1, *layout.FitToWidth)
+			assert.Equal(t, 1, *layout.FitToHeight)
+		} else {
+			require.NotNil(t, layout.AdjustTo)
+			assert.EqualValues(t, maxRenderZoom, *layout.AdjustTo, c.area)
+		}
 		require.NoError(t, b.close())
+	}
+}
+
+func TestPageScale(t *testing.T) {
+	cases := []struct {
+		name       string
+		w, h       float64
+		landscape  bool
+		minP, maxP uint // the percent lies in [minP, maxP]
+		fit        bool
+	}{
+		{"a few cells are enlarged to the cap", 150, 60, true, maxRenderZoom, maxRenderZoom, false},
+		{"half a page is enlarged less", 500, 300, true, 101, maxRenderZoom - 1, false},
+		{"too wide for the page is shrunk", 2000, 300, true, 100, 100, true},
+		{"too tall for the page is shrunk", 200, 3000, false, 100, 100, true},
+		{"nothing measured keeps 100%", 0, 0, false, 100, 100, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			percent, fit := pageScale(c.w, c.h, c.landscape)
+			assert.Equal(t, c.fit, fit)
+			assert.GreaterOrEqual(t, percent, c.minP)
+			assert.LessOrEqual(t, percent, c.maxP)
+		})
 	}
 }
