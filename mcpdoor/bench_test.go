@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,14 +27,16 @@ import (
 
 // Each benchmark measures a door beside its floor: a bare go-sdk server
 // exposing the same trivial tool on the same transport, driven by the same
-// go-sdk client in the same run. Reported: p50 of each and their ratio (the
-// door's overhead), and for HTTP with 64 concurrent clients, calls/s.
+// client in the same run. Reported: p50 of each and their ratio (the
+// door's overhead), and for HTTP with 64 concurrent clients, calls/s of
+// the door, of the floor and of a plain net/http handler answering canned
+// bytes (the ceiling: what this machine and client allow at all).
 
-// benchClients is the number of concurrent clients of the HTTP throughput
-// benchmark; each calls roundCalls times per round.
+// benchClients is the number of concurrent clients (connections) of the
+// HTTP throughput benchmark; each calls for roundTime per round.
 const (
 	benchClients = 64
-	roundCalls   = 10
+	roundTime    = 300 * time.Millisecond
 )
 
 // trivialText is what the trivial tool returns.
@@ -211,19 +214,22 @@ func (c *loadConn) call() error {
 	return nil
 }
 
-// throughput has each of conns call roundCalls times at once and returns
-// calls per second.
+// throughput has each of conns call again and again for roundTime and
+// returns calls per second.
 func throughput(b *testing.B, conns []*loadConn) float64 {
 	var wg sync.WaitGroup
+	var calls atomic.Int64
 	errs := make(chan error, len(conns))
 	start := time.Now()
+	deadline := start.Add(roundTime)
 	for _, c := range conns {
 		wg.Go(func() {
-			for range roundCalls {
+			for time.Now().Before(deadline) {
 				if err := c.call(); err != nil {
 					errs <- err
 					return
 				}
+				calls.Add(1)
 			}
 		})
 	}
@@ -233,7 +239,7 @@ func throughput(b *testing.B, conns []*loadConn) float64 {
 	for err := range errs {
 		b.Fatal(err)
 	}
-	return float64(len(conns)*roundCalls) / elapsed.Seconds()
+	return float64(calls.Load()) / elapsed.Seconds()
 }
 
 // cannedAnswer is what the ceiling server answers: the bytes of a

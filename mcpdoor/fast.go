@@ -82,14 +82,20 @@ type fastCall struct {
 	opts []registry.CallOption
 }
 
+// presizeBytes is the longest body readBody reads into a buffer sized
+// from Content-Length.
+const presizeBytes = 64 << 10
+
 // readBody reads r's body, up to maxBody bytes, and puts it back for
 // whoever serves r next. ok is false when the body is longer (or failed):
 // the SDK then answers it (413).
 func readBody(r *http.Request, maxBody int64) (body []byte, ok bool) {
 	var n int
 	var err error
-	if r.ContentLength >= 0 && r.ContentLength <= maxBody {
-		// The usual case: the length is known and within bounds.
+	if r.ContentLength >= 0 && r.ContentLength <= min(maxBody, presizeBytes) {
+		// The usual case: a short body of known length. (A long one is
+		// read as it comes, so that a length claimed but not sent holds
+		// no memory.)
 		body = make([]byte, r.ContentLength)
 		n, err = io.ReadFull(r.Body, body)
 		body = body[:n]
