@@ -13,9 +13,9 @@ Rows (the trivial 3-field ``add`` tool everywhere):
   socket of its own (how far the kernel and the sidecar let any client
   scale from 1 thread to 8 on this machine);
 - minimal Python caller, on 1 and on 8 sockets: the least Python work a
-  call needs (json.dumps, websockets' masked frame, sendall, recv,
-  json.loads) on a socket per thread, no locks: how far that work, run
-  under the GIL, lets 8 threads scale;
+  call needs (the Client's own request encoder, websockets' masked frame,
+  sendall, recv, the Client's own answer decoder) on a socket per thread,
+  no locks: how far that work, run under the GIL, lets 8 threads scale;
 - Client (sync), 1 thread; one Client shared by 8 threads; and a pool of 8
   Clients, one connection per thread (the peer a shared client must beat);
 - AsyncClient with 1 and with 64 calls in flight.
@@ -62,6 +62,7 @@ from websockets.frames import Frame, Opcode  # noqa: E402
 from websockets.sync.client import connect as ws_connect  # noqa: E402
 
 from registry_sidecar import AsyncClient, Client, Sidecar  # noqa: E402
+from registry_sidecar._rpc import call_result, decode_inbound, encode_call  # noqa: E402
 
 #: Target: sync round trip p50 in microseconds.
 TARGET_SYNC_P50_US = 150.0
@@ -181,21 +182,21 @@ class RawCaller:
 
 
 class MinimalCaller(RawCaller):
-    """The least Python work a caller can do per call on a socket of its own:
-    json.dumps of the request, websockets' masked frame, one sendall, one
-    recv, json.loads of the answer (no locks, no matching, no checks)."""
+    """The least Python work a call needs, on a socket of its own: the
+    Client's own request encoder and answer decoder, websockets' masked
+    frame, one sendall, one recv (no locks, no waiter, no checks)."""
 
     def __init__(self, sc: Sidecar) -> None:
         super().__init__(sc)
         self.ids = iter(range(1, 10**9))
 
-    def call_tool(self, name: str, arguments: object) -> bytes:
-        request = {"jsonrpc": "2.0", "id": next(self.ids), "method": "tools/call"}
-        request["params"] = {"name": name, "arguments": arguments}
-        self.sock.sendall(Frame(Opcode.TEXT, json.dumps(request, separators=(",", ":")).encode()).serialize(mask=True))
+    def call_tool(self, name: str, arguments: dict[str, int]) -> bytes:
+        request = encode_call(next(self.ids), name, arguments, tool_scope=None, timeout=None, progress=False)
+        self.sock.sendall(Frame(Opcode.TEXT, request).serialize(mask=True))
         data = self.sock.recv(65536)
-        answer = json.loads(data[2 if data[1] < 126 else 4 :])
-        return str(answer["result"]["content"][0]["text"]).encode()
+        answer = decode_inbound(data[2 if data[1] < 126 else 4 :])
+        assert isinstance(answer, dict)
+        return call_result(answer).text.encode()
 
 
 def bench_minimal_threads(sc: Sidecar, n: int, threads: int) -> Row:
