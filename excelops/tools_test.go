@@ -34,6 +34,10 @@ func minimalArgs() map[string]map[string]any {
 		"delete_sheet":              {"sheet_name": "Other", "confirm": true},
 		"copy_range_between_sheets": {"source_sheet": "Sheet1", "source_range": "A1:B2", "target_sheet": "Other"},
 		"create_excel_chart":        {"chart_type": "line", "data_range": "B1:B3", "categories_range": "A2:A3"},
+		"create_workbook":           {"overwrite": true},
+		"list_workbooks":            {},
+		"describe_workbook":         {},
+		"define_name":               {"name": "Qty", "refers_to": "Sheet1!$B$2:$B$3"},
 	}
 }
 
@@ -43,9 +47,12 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 	for k, v := range args {
 		out[k] = v
 	}
-	if tool == "copy_range_between_sheets" {
+	switch tool {
+	case "copy_range_between_sheets":
 		out["source_file"] = file
-	} else {
+	case "list_workbooks":
+		// no file argument: it lists the workspace
+	default:
 		out["file_path"] = file
 	}
 	return out
@@ -68,7 +75,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows", "delete_columns",
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
-		"copy_range_between_sheets", "create_excel_chart"}
+		"copy_range_between_sheets", "create_excel_chart",
+		"create_workbook", "list_workbooks", "describe_workbook", "define_name"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -103,6 +111,10 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"delete_sheet":              {"status", "file", "deleted_sheet", "remaining_sheets"},
 		"copy_range_between_sheets": {"status", "source", "target", "rows_copied", "cells_written"},
 		"create_excel_chart":        {"status", "file", "chart_type", "data_sheet", "sheet", "anchor", "series_count"},
+		"create_workbook":           {"status", "file", "path", "sheets", "overwritten"},
+		"list_workbooks":            {"status", "folder", "total", "offset", "returned", "has_more", "workbooks"},
+		"describe_workbook":         {"status", "file", "sheet_count", "active_sheet", "sheets", "defined_names"},
+		"define_name":               {"status", "file", "name", "scope", "refers_to"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
@@ -150,6 +162,9 @@ func TestToolsReportCommonErrors(t *testing.T) {
 				if tool == "write_cells" && c.name == "missing file" {
 					continue // write_cells creates missing workbooks
 				}
+				if commonErrorExempt(tool, c.name) {
+					continue
+				}
 				p := e.fail(tool, withFile(tool, c.file, args))
 				assert.Equal(t, c.exception, p["exception"], "%s: %v", c.name, p)
 				assert.Equal(t, "TOOL_EXECUTION_ERROR", p["error_code"])
@@ -162,8 +177,10 @@ func TestToolsReportMissingSheet(t *testing.T) {
 	for tool, args := range minimalArgs() {
 		a := withFile(tool, "data.xlsx", args)
 		switch tool {
-		case "list_sheets", "create_sheet":
+		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks":
 			continue // no sheet argument to get wrong
+		case "define_name":
+			a["scope"] = "Nope"
 		case "rename_sheet":
 			a["old_name"] = "Nope"
 		case "delete_sheet":
