@@ -167,6 +167,7 @@ func (s *Service) tools() []registry.Tool {
 			"required": ["file_path", "chart_type", "data_range"], "additionalProperties": false}`,
 			s.createChart, writeTimeout, registry.Additive()},
 	}
+	specs = append(specs, s.mediaTools()...)
 	specs = append(specs, s.workbookTools()...)
 	out := make([]registry.Tool, len(specs))
 	for i, sp := range specs {
