@@ -36,5 +36,17 @@ func (s *Service) workbookTools() []toolSpec {
 			"overwrite": {"type": "boolean", "description": "Replace a name that already exists in the same scope (default false: it is refused, saying what it refers to)"}},
 			"required": ["file_path", "name", "refers_to"], "additionalProperties": false}`,
 			s.defineName, writeTimeout, registry.Destructive()},
+		{"copy_sheet", "Copy a worksheet within its workbook (values, formulas, styles, merges, rules, validations, notes); the copy's references to its source sheet point at the copy.",
+			`{"type": "object", "properties": {` + pFile + `,
+			"sheet_name": {"type": "string", "description": "Sheet to copy; default the active sheet"},
+			"new_name": {"type": "string", "description": "Name of the copy: at most 31 characters, none of : \\ / ? * [ ]; default as Excel names it, e.g. \"Data (2)\""},
+			"position": {"type": "integer", "minimum": 0, "description": "Index the copy goes to (0 = first); default right after the source sheet"}},
+			"required": ["file_path"], "additionalProperties": false}`,
+			s.copySheet, writeTimeout, registry.Additive()},
+		{"clear_range", "Clear the values and formulas (default), the formats, or both of a range; cells do not move, and clearing formats also undoes merges touching the range.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `,
+			"what": {"type": "string", "enum": ` + enumJSON(clearWhat()) + `, "description": "values (default): values and formulas, styles kept (Excel's Clear Contents); formats: styles back to default and merged ranges touching the range unmerged, values kept (Clear Formats); both: everything (Clear All)"}},
+			"required": ["file_path", "cell_range"], "additionalProperties": false}`,
+			s.clearRange, writeTimeout, registry.Destructive()},
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // commonErrorExempt names the common-error cases (TestToolsReportCommonErrors)
@@ -24,6 +26,19 @@ func commonErrorExempt(tool, caseName string) bool {
 		return caseName == "missing file" || caseName == "damaged file"
 	}
 	return false
+}
+
+// accessByName is the access of the workbook tools whose names' prefixes
+// would say otherwise (TestToolAnnotations): create_workbook may replace a
+// file (overwrite), the list and describe tools only read, copy_sheet only
+// adds a sheet.
+func accessByName() map[string]registry.Annotations {
+	return map[string]registry.Annotations{
+		"create_workbook":   *registry.Destructive(),
+		"list_workbooks":    *registry.ReadOnly(),
+		"describe_workbook": *registry.ReadOnly(),
+		"copy_sheet":        *registry.Additive(),
+	}
 }
 
 func TestCreateWorkbook(t *testing.T) {

@@ -124,3 +124,41 @@ def test_define_name(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: A
     assert dup["exception"] == "ValueError"
     answer = libreoffice.run(ws / "data.xlsx", [])
     assert cells_of(answer, "Report")["B1"]["v"] == 75.0
+
+
+def test_copy_sheet(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: Any) -> None:
+    wb = openpyxl.load_workbook(ws / "data.xlsx")
+    wb["Data"]["E2"] = "=Data!B2+1"
+    wb["Data"].merge_cells("H1:I1")
+    wb.save(ws / "data.xlsx")
+    got = call(sidecar_bin, ws, "copy_sheet", {"file_path": "data.xlsx", "sheet_name": "Data"})
+    assert got["new_sheet"] == "Data (2)"
+    wb = openpyxl.load_workbook(ws / "data.xlsx")
+    assert wb.sheetnames == ["Data", "Data (2)", "Report"]
+    copy = wb["Data (2)"]
+    assert copy["D3"].value == "=B3*C3"
+    assert copy["E2"].value == "='Data (2)'!B2+1"
+    assert wb["Data"]["E2"].value == "=Data!B2+1"
+    assert [str(r) for r in copy.merged_cells.ranges] == ["H1:I1"]
+    assert wb["Report"]["A1"].value == "=SUM(Data!B2:B6)"
+    answer = libreoffice.run(ws / "data.xlsx", [])
+    cells = cells_of(answer, "Data (2)")
+    assert cells["D3"]["v"] == 60.0
+    assert cells["E2"] == {"f": "='Data (2)'!B2+1", "v": 11.0}
+
+
+@pytest.mark.parametrize(("what", "value_kept", "style_kept"), [("values", False, True), ("formats", True, False), ("both", False, False)])
+def test_clear_range(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: Any, what: str, value_kept: bool, style_kept: bool) -> None:
+    wb = openpyxl.load_workbook(ws / "data.xlsx")
+    wb["Data"]["B2"].font = openpyxl.styles.Font(bold=True)
+    wb.save(ws / "data.xlsx")
+    got = call(sidecar_bin, ws, "clear_range", {"file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "B2:B3", "what": what})
+    assert got["cleared"] == what
+    data = openpyxl.load_workbook(ws / "data.xlsx")["Data"]
+    assert (data["B2"].value == 10) is value_kept
+    assert data["B2"].font.b is style_kept
+    assert data["D2"].value == "=B2*C2"
+    answer = libreoffice.run(ws / "data.xlsx", [])
+    cells = cells_of(answer, "Data")
+    assert cells["D2"]["v"] == (15.0 if value_kept else 0.0)
+    assert cells_of(answer, "Report")["A1"]["v"] == (150.0 if value_kept else 120.0)
