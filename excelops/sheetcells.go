@@ -135,3 +135,17 @@ func (b *book) unshareFormulas(sheet string) error {
 	}
 	return nil
 }
+
+// refreshExtent sets ext to the cells sheet holds, after an edit that
+// moved or deleted some.
+func (b *book) refreshExtent(sheet string, ext *sheetExtent) error {
+	all, err := b.existingCells(sheet, cellRange{1, 1, excelize.MaxColumns, excelize.TotalRows})
+	if err != nil {
+		return err
+	}
+	*ext = sheetExtent{closed: true}
+	for _, c := range all {
+		ext.widen(c.row, c.col)
+	}
+	return nil
+}

@@ -43,6 +43,7 @@ func minimalArgs() map[string]map[string]any {
 		"define_name":               {"name": "Qty", "refers_to": "Sheet1!$B$2:$B$3"},
 		"copy_sheet":                {},
 		"clear_range":               {"cell_range": "A2:B2"},
+		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
 	}
 }
 
@@ -83,7 +84,7 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
-		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range"}
+		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -127,6 +128,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"define_name":               {"status", "file", "name", "scope", "refers_to"},
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
 		"clear_range":               {"status", "file", "sheet", "range", "cleared", "values_cleared", "formulas_cleared", "formats_cleared", "unmerged"},
+		"delete_range":              {"status", "file", "sheet", "deleted_range", "shift", "cells_deleted", "cells_moved"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {

@@ -48,5 +48,10 @@ func (s *Service) workbookTools() []toolSpec {
 			"what": {"type": "string", "enum": ` + enumJSON(clearWhat()) + `, "description": "values (default): values and formulas, styles kept (Excel's Clear Contents); formats: styles back to default and merged ranges touching the range unmerged, values kept (Clear Formats); both: everything (Clear All)"}},
 			"required": ["file_path", "cell_range"], "additionalProperties": false}`,
 			s.clearRange, writeTimeout, registry.Destructive()},
+		{"delete_range", "Delete a range's cells and shift the cells below it up or the cells right of it left; references to deleted cells become #REF!, references to moved cells follow them.",
+			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pRange + `,
+			"shift": {"type": "string", "enum": ` + enumJSON(shiftDirections()) + `, "description": "up: cells below the range, in its columns, move up; left: cells right of the range, in its rows, move left. Refused when it would split a merged range, a table or an array formula"}},
+			"required": ["file_path", "cell_range", "shift"], "additionalProperties": false}`,
+			s.deleteRange, writeTimeout, registry.Destructive()},
 	}
 }

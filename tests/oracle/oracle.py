@@ -142,6 +142,8 @@ def tool_calls(op: dict[str, Any], file: str) -> tuple[str, dict[str, Any]]:
         if op.get("values_only"):
             args["values_only"] = True
         return "copy_range_between_sheets", args
+    if kind == "delete_range":
+        return kind, {"file_path": file, **sheet, "cell_range": op["range"], "shift": op["shift"]}
     raise ValueError(f"no tool performs op {kind!r}")
 
 

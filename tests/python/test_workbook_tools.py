@@ -162,3 +162,29 @@ def test_clear_range(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: A
     cells = cells_of(answer, "Data")
     assert cells["D2"]["v"] == (15.0 if value_kept else 0.0)
     assert cells_of(answer, "Report")["A1"]["v"] == (150.0 if value_kept else 120.0)
+
+
+def test_delete_range(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: Any) -> None:
+    wb = openpyxl.load_workbook(ws / "data.xlsx")
+    data = wb["Data"]
+    data["B4"].font = openpyxl.styles.Font(bold=True)
+    data.merge_cells("H5:H6")
+    wb.save(ws / "data.xlsx")
+    got = call(sidecar_bin, ws, "delete_range", {"file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "B2:B3", "shift": "up"})
+    assert got["cells_deleted"] == 2
+    wb = openpyxl.load_workbook(ws / "data.xlsx")
+    data = wb["Data"]
+    assert [data.cell(r, 2).value for r in range(1, 7)] == ["qty", 30, 40, 50, None, None]
+    assert data["B2"].font.b is True
+    assert data["D2"].value == "=#REF!*C2"
+    assert data["D4"].value == "=B2*C4"
+    assert wb["Report"]["A1"].value == "=SUM(Data!B2:B4)"
+    assert wb["Report"]["A2"].value == "=Data!B2"
+    assert [str(r) for r in data.merged_cells.ranges] == ["H5:H6"]
+    answer = libreoffice.run(ws / "data.xlsx", [])
+    cells = cells_of(answer, "Data")
+    assert cells["D4"]["v"] == 30 * 4.5
+    assert cells["D2"]["e"] == "#REF!"
+    assert cells_of(answer, "Report")["A1"]["v"] == 120.0
+    refused = call(sidecar_bin, ws, "delete_range", {"file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "H5", "shift": "up"}, ok=False)
+    assert "merged range H5:H6" in refused["message"]
