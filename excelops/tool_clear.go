@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
@@ -33,7 +34,7 @@ func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (any, err
 	if a.What == "" {
 		a.What = "values"
 	}
-	if indexOf(clearWhat(), a.What) < 0 {
+	if slices.Index(clearWhat(), a.What) < 0 {
 		return nil, invalid("what must be one of values, formats, both; got %q", a.What)
 	}
 	rng, err := parseRange(a.CellRange)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -70,7 +71,7 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (any, erro
 			return nil, invalid("sheet %q already exists", name)
 		}
 		list, _ := b.sheetList()
-		srcIndex := indexOf(list, src)
+		srcIndex := slices.Index(list, src)
 		pos := srcIndex + 1 // Excel's and LibreOffice's place for a copy: right after its source
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > len(list) {
@@ -122,7 +123,7 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (any, erro
 			{Key: "file", Value: b.name()},
 			{Key: "source_sheet", Value: src},
 			{Key: "new_sheet", Value: name},
-			{Key: "position", Value: indexOf(b.f.GetSheetList(), name)},
+			{Key: "position", Value: slices.Index(b.f.GetSheetList(), name)},
 			{Key: "sheets", Value: b.sheetNames()},
 		}
 		var left []any
@@ -276,7 +277,7 @@ func (b *book) nameScopes() func() {
 			if i >= len(scopes) || scopes[i] == "" {
 				continue
 			}
-			if idx := indexOf(now, scopes[i]); idx >= 0 {
+			if idx := slices.Index(now, scopes[i]); idx >= 0 {
 				wb.DefinedNames.DefinedName[i].LocalSheetID = &idx
 			}
 		}

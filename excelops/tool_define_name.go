@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -102,7 +103,7 @@ func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (any, err
 			if err != nil {
 				return nil, err
 			}
-			scope, scopeID = sheet, indexOf(list, sheet)
+			scope, scopeID = sheet, slices.Index(list, sheet)
 		}
 		var previous any
 		wb := b.f.WorkBook

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,7 +107,7 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	if indexOf(shiftDirections(), a.Shift) < 0 {
+	if slices.Index(shiftDirections(), a.Shift) < 0 {
 		return nil, invalid("shift must be up or left, got %q", a.Shift)
 	}
 	rng, err := parseRange(a.CellRange)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,7 +48,7 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			d, err := b.describeSheet(name, indexOf(list, name), indexOf(list, name) == active)
+			d, err := b.describeSheet(name, slices.Index(list, name), slices.Index(list, name) == active)
 			if err != nil {
 				return nil, err
 			}
@@ -67,16 +68,6 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 			errorsjson.Field{Key: "defined_names", Value: b.describeNames()},
 		), nil
 	})
-}
-
-// indexOf is the position of s in list, or -1.
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // capped renders items as a list of at most maxDescribedItems and the

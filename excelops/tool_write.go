@@ -104,8 +104,12 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 	}
 	if spliceable(plan) {
 		res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-			p, err := writePlan(anchor.r1, anchor.c1, plan)
-			return p, result(sb.name(), sheet), err
+			p, dates, err := writePlan(sb, anchor.r1, anchor.c1, plan)
+			res := result(sb.name(), sheet)
+			if dates > 0 {
+				res = append(res, errorsjson.Field{Key: "dates_written", Value: dates})
+			}
+			return p, res, err
 		})
 		if !errors.Is(err, errNoSplice) {
 			return res, err
