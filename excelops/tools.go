@@ -168,6 +168,7 @@ func (s *Service) tools() []registry.Tool {
 			s.createChart, writeTimeout, registry.Additive()},
 	}
 	specs = append(specs, s.mediaTools()...)
+	specs = append(specs, s.analystTools()...)
 	out := make([]registry.Tool, len(specs))
 	for i, sp := range specs {
 		out[i] = registry.Tool{
