@@ -169,6 +169,7 @@ func (s *Service) tools() []registry.Tool {
 	}
 	specs = append(specs, s.mediaTools()...)
 	specs = append(specs, s.analystTools()...)
+	specs = append(specs, s.workbookTools()...)
 	out := make([]registry.Tool, len(specs))
 	for i, sp := range specs {
 		out[i] = registry.Tool{
