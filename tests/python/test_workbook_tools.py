@@ -17,6 +17,7 @@ import openpyxl
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.table import Table
 
 
 def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True) -> dict[str, Any]:
@@ -188,3 +189,25 @@ def test_delete_range(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: 
     assert cells_of(answer, "Report")["A1"]["v"] == 120.0
     refused = call(sidecar_bin, ws, "delete_range", {"file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "H5", "shift": "up"}, ok=False)
     assert "merged range H5:H6" in refused["message"]
+
+
+def test_delete_range_moves_a_whole_table(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, libreoffice: Any) -> None:
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    assert sheet is not None
+    sheet["A1"], sheet["A2"] = "junk", "junk"
+    for row in (["name", "qty"], ["pen", 3], ["ink", 4]):
+        sheet.append(row)
+    sheet.add_table(Table(displayName="Stock", ref="A3:B5"))
+    sheet["D1"] = "=SUM(Stock[qty])"
+    wb.save(tmp_path / "t.xlsx")
+    call(sidecar_bin, tmp_path, "delete_range", {"file_path": "t.xlsx", "cell_range": "A1:B1", "shift": "up"})
+    back = openpyxl.load_workbook(tmp_path / "t.xlsx").active
+    assert back is not None
+    assert back.tables["Stock"].ref == "A2:B4"
+    assert back.tables["Stock"].autoFilter.ref == "A2:B4"
+    assert [c.value for c in back["A2:B2"][0]] == ["name", "qty"]
+    answer = libreoffice.run(tmp_path / "t.xlsx", [])
+    cells = answer["sheets"][0]["cells"]
+    assert cells["D1"]["v"] == 7.0
+    assert cells["A4"] == {"v": "ink"}
