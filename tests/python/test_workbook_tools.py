@@ -14,6 +14,7 @@ import subprocess
 from typing import Any
 
 import openpyxl
+import openpyxl.comments
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -131,6 +132,8 @@ def test_copy_sheet(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: An
     wb = openpyxl.load_workbook(ws / "data.xlsx")
     wb["Data"]["E2"] = "=Data!B2+1"
     wb["Data"].merge_cells("H1:I1")
+    wb["Data"]["A2"].comment = openpyxl.comments.Comment("first item", "me")
+    wb["Data"]["A3"].hyperlink = "https://example.com/"
     wb.save(ws / "data.xlsx")
     got = call(sidecar_bin, ws, "copy_sheet", {"file_path": "data.xlsx", "sheet_name": "Data"})
     assert got["new_sheet"] == "Data (2)"
@@ -142,6 +145,9 @@ def test_copy_sheet(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: An
     assert wb["Data"]["E2"].value == "=Data!B2+1"
     assert [str(r) for r in copy.merged_cells.ranges] == ["H1:I1"]
     assert wb["Report"]["A1"].value == "=SUM(Data!B2:B6)"
+    assert copy["A2"].comment is not None and copy["A2"].comment.text.startswith("first item")
+    assert wb["Data"]["A2"].comment is not None
+    assert copy["A3"].hyperlink is not None and copy["A3"].hyperlink.target == "https://example.com/"
     answer = libreoffice.run(ws / "data.xlsx", [])
     cells = cells_of(answer, "Data (2)")
     assert cells["D3"]["v"] == 60.0
