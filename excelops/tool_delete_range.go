@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -120,7 +119,7 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.c1, R1: rng.r1, C2: rng.c2, R2: rng.r2}
-		merges, err := b.checkBandShift(sheet, band)
+		merges, tables, err := b.checkBandShift(sheet, band)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +139,7 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 			if err := b.shiftMerges(sheet, band, merges); err != nil {
 				return err
 			}
+			b.moveTables(band, tables)
 			if err := b.shiftComments(sheet, band, comments); err != nil {
 				return err
 			}
@@ -168,9 +168,10 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 }
 
 // checkBandShift refuses a delete_range that would split a merged range,
-// an array formula or a table, or move a table, naming it; it returns the
-// merged ranges the shift moves or deletes.
-func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, error) {
+// an array formula or a table, or delete part of a table, naming it; it
+// returns the merged ranges the shift moves or deletes and the tables it
+// moves whole.
+func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := "shifting cells up"
 	if !band.Up {
@@ -179,7 +180,7 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
 	merged, err := b.mergedRanges(sheet)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var touched []cellRange
 	for _, m := range merged {
@@ -187,24 +188,19 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 			continue
 		}
 		if !bandKeepsWhole(band, m) {
-			return nil, invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
+			return nil, nil, invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
 		}
 		touched = append(touched, m)
 	}
-	tables, err := b.f.GetTables(sheet)
+	tables, err := b.bandTables(sheet, band, func(t excelize.Table, tr cellRange) error {
+		return invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+	})
 	if err != nil {
-		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
-	}
-	for _, t := range tables {
-		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
-		if err != nil || !tr.overlaps(zone) {
-			continue
-		}
-		return nil, invalid("cannot delete %s %s: it would split or move the table %q (%s); delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+		return nil, nil, err
 	}
 	formulas, err := b.formulaCells(sheet)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, fc := range formulas {
 		if fc.arrayRef == "" {
@@ -212,118 +208,10 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 		}
 		ar, err := parseRange(fc.arrayRef)
 		if err == nil && !bandKeepsWhole(band, ar) {
-			return nil, invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.ref)
+			return nil, nil, invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.ref)
 		}
 	}
-	return touched, nil
-}
-
-// shiftCells moves the cell elements of the zone: those of the deleted
-// range go, the others move into their place with everything they hold
-// (value, type, style, formula, cached result).
-func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted int, err error) {
-	rows, err := b.sheetData(sheet)
-	if err != nil {
-		return 0, 0, err
-	}
-	zone := bandZone(band)
-	carry := map[int][]reflect.Value{} // target row -> cells
-	for i := 0; i < rows.Len(); i++ {
-		cells := rows.Index(i).FieldByName("C")
-		kept := reflect.MakeSlice(cells.Type(), 0, cells.Len())
-		changed := false
-		for j := 0; j < cells.Len(); j++ {
-			c := cells.Index(j)
-			info, ok := cellInfo(c)
-			if !ok {
-				return 0, 0, errUnexpectedShape("worksheet cell")
-			}
-			if !zone.has(info.col, info.row) {
-				kept = reflect.Append(kept, c)
-				continue
-			}
-			changed = true
-			col, row, ok := bandTarget(band, info.col, info.row)
-			if !ok {
-				deleted++
-				continue
-			}
-			cp := reflect.New(c.Type()).Elem()
-			cp.Set(c)
-			cp.FieldByName("R").SetString(cellName(col, row))
-			carry[row] = append(carry[row], cp)
-			moved++
-		}
-		if changed {
-			cells.Set(kept)
-			clearSpans(rows.Index(i))
-		}
-	}
-	if len(carry) == 0 {
-		return moved, deleted, nil
-	}
-	for i := 0; i < rows.Len(); i++ {
-		row := rows.Index(i)
-		n := int(row.FieldByName("R").Int())
-		if add, ok := carry[n]; ok {
-			insertCells(row, add)
-			delete(carry, n)
-		}
-	}
-	for n, add := range carry {
-		row := reflect.New(rows.Type().Elem()).Elem()
-		row.FieldByName("R").SetInt(int64(n))
-		insertCells(row, add)
-		rows.Set(reflect.Append(rows, row))
-	}
-	swap := reflect.Swapper(rows.Interface())
-	sort.Sort(byRowNumber{rows, swap})
-	return moved, deleted, nil
-}
-
-// byRowNumber sorts a worksheet's rows by their number.
-type byRowNumber struct {
-	rows reflect.Value
-	swap func(i, j int)
-}
-
-func (s byRowNumber) Len() int      { return s.rows.Len() }
-func (s byRowNumber) Swap(i, j int) { s.swap(i, j) }
-func (s byRowNumber) Less(i, j int) bool {
-	return s.rows.Index(i).FieldByName("R").Int() < s.rows.Index(j).FieldByName("R").Int()
-}
-
-// insertCells adds cells to a row, keeping its cells in column order.
-func insertCells(row reflect.Value, add []reflect.Value) {
-	cells := row.FieldByName("C")
-	for _, c := range add {
-		cells.Set(reflect.Append(cells, c))
-	}
-	col := func(i int) int {
-		n, _, _ := excelize.CellNameToCoordinates(cells.Index(i).FieldByName("R").String())
-		return n
-	}
-	swap := reflect.Swapper(cells.Interface())
-	sort.Sort(byColumn{cells.Len(), col, swap})
-	clearSpans(row)
-}
-
-// byColumn sorts a row's cells by column.
-type byColumn struct {
-	n    int
-	col  func(i int) int
-	swap func(i, j int)
-}
-
-func (s byColumn) Len() int           { return s.n }
-func (s byColumn) Swap(i, j int)      { s.swap(i, j) }
-func (s byColumn) Less(i, j int) bool { return s.col(i) < s.col(j) }
-
-// clearSpans drops a row's spans hint, which no longer matches its cells.
-func clearSpans(row reflect.Value) {
-	if sp := row.FieldByName("Spans"); sp.Kind() == reflect.String && sp.CanSet() {
-		sp.SetString("")
-	}
+	return touched, tables, nil
 }
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones
