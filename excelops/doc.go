@@ -77,14 +77,41 @@
 //     them on shutdown. The cache serves the excelize path (structural
 //     edits); excelize drops a sheet's parsed cells when it writes them and
 //     parses the saved bytes again on the next edit of that sheet.
-//   - copy_range_between_sheets holds both files' locks, taken in sorted
-//     path order, for the whole call.
+//   - A call that opens two workbooks (copy_range_between_sheets) holds
+//     both files' locks, taken in sorted path order, for the whole call.
 //   - Icon-set conditional formats are serialised by a Service mutex held
 //     through the save, because excelize builds them from shared presets;
 //     a workbook that just got one is not kept in the cache (the new rule
 //     points into those presets).
 //
-// Two paths for edits (DESIGN §5a; newcomers start here):
+// The access model (access.go, run.go; newcomers start here). A tool is a
+// toolSpec: its schema, a plan that checks the arguments and returns a
+// call (the paths, the sheet names and the body to run, a closure
+// func(b *book, sh sheetRef) (any, error)), and an access declaration that
+// says, for each path argument, what the tool touches:
+//   - stream: reads a sheet's XML as a stream (read_excel);
+//   - styles: reads parsed styles or the sheet list (read_cell_styles,
+//     list_sheets);
+//   - cells: edits values, styles or widths of one sheet (write_cells,
+//     format_cells, adjust_column_width): the call may bring a splice plan;
+//   - structure: goes through excelize (rows, columns, sheets, charts,
+//     rules, validations, merges; the source read of a copy);
+//
+// plus what it does to the sheet it names (read, edit, create when asked,
+// drop), the guard (that sheet, or every worksheet when rows, columns or
+// sheets move), whether values stay as they were (no formula refresh) and
+// whether it is destructive. Service.run, the one entry point, turns that
+// into resolve (sandbox) → lock (shared for stream and styles; exclusive
+// and cross-process for the edited file; several paths in sorted order) →
+// open → guard → body → formula refresh → atomic save → cache, and redoes
+// an edit once when another program changed the file meanwhile. The MCP
+// annotations and the "Path" line of docs/TOOLS.md are derived from the
+// declaration; results start with one header (success in result.go). A new
+// tool declares its access (readStream, editCells, editStructure or its
+// own files list), builds its call with onBook, and never locks, opens or
+// saves by itself; access_test.go proves the declaration drives all that.
+//
+// Two paths for edits (DESIGN §5a):
 //   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
 //     format_cells and adjust_column_width on an existing worksheet stream
 //     that sheet's XML once through the shared tokenizer
@@ -94,7 +121,7 @@
 //     rewritten), copy every other zip entry raw and deflate the sheet at
 //     flate level 1. Cost: one inflate + one deflate of one sheet; memory:
 //     the compressed file plus the compressed new sheet.
-//   - excelize (access.go mutate): everything else, and the cell edits the
+//   - excelize (run_excelize.go): everything else, and the cell edits the
 //     splice declines so that issue 9 and 14 semantics hold: a missing file
 //     or sheet (created), formulas written (validated, cached values,
 //     dependents recomputed), dates and forced text (styles), any write

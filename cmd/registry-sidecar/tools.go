@@ -90,8 +90,9 @@ func toolsJSON(tools []registry.Tool) (string, error) {
 	return b.String(), nil
 }
 
-// toolsMarkdown renders docs/TOOLS.md: per tool its description and an
-// argument table read from the schema's properties, in schema order.
+// toolsMarkdown renders docs/TOOLS.md: per tool its description, what it
+// declares (access, the path it takes to its data) and an argument table
+// read from the schema's properties, in schema order.
 func toolsMarkdown(tools []registry.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
@@ -101,6 +102,9 @@ func toolsMarkdown(tools []registry.Tool) string {
 		fmt.Fprintf(&b, "\n## `%s`\n\n%s\n\n", t.Name, strings.TrimSpace(t.Description))
 		if access := accessLine(t.Annotations); access != "" {
 			b.WriteString(access + "\n\n")
+		}
+		if t.Path != "" {
+			b.WriteString(t.Path + "\n\n")
 		}
 		schema := gjson.ParseBytes(t.InputSchema)
 		props := schema.Get("properties")
