@@ -37,14 +37,17 @@ run: build
 test: oracle-deps lint go-test golden-check docs-check py-test mcp-clients-test
 
 ## oracle-deps: LibreOffice headless and python3-uno, the formula oracle nobody here wrote
-## (DESIGN §8). Installed with apt-get when running as root; where that cannot
-## happen the oracle suites skip and say why.
+## (DESIGN §8), and LibreOffice's image export filters (graphicfilter.xcd, in
+## libreoffice-draw-nogui), which render_range needs for PNG. Installed with apt-get
+## when running as root; where that cannot happen the oracle suites skip and say why.
+LO_GRAPHICFILTER := /usr/lib/libreoffice/share/registry/graphicfilter.xcd
 oracle-deps:
-	@if command -v soffice >/dev/null 2>&1 && /usr/bin/python3 -c 'import uno' 2>/dev/null; then exit 0; fi; \
+	@if command -v soffice >/dev/null 2>&1 && /usr/bin/python3 -c 'import uno' 2>/dev/null \
+	  && [ -e $(LO_GRAPHICFILTER) ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "oracle-deps: installing libreoffice-calc-nogui and python3-uno"; \
+	  echo "oracle-deps: installing libreoffice-calc-nogui, libreoffice-draw-nogui and python3-uno"; \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	      libreoffice-calc-nogui python3-uno; } >/tmp/registry-sidecar-oracle-deps.log 2>&1 \
+	      libreoffice-calc-nogui libreoffice-draw-nogui python3-uno; } >/tmp/registry-sidecar-oracle-deps.log 2>&1 \
 	  || echo "oracle-deps: apt-get failed (see /tmp/registry-sidecar-oracle-deps.log); oracle suites will skip"; \
 	else echo "oracle-deps: not root or no apt-get; oracle suites will skip"; fi
 

@@ -91,6 +91,10 @@ type access struct {
 	// destructive: the tool may delete or overwrite existing data (MCP
 	// destructiveHint); a tool that edits and is not destructive only adds.
 	destructive bool
+	// output names a path argument where the tool writes a file that is
+	// not a workbook (render_range's PNG); the body writes it. A tool with
+	// an output is not read-only.
+	output string
 }
 
 // Shorthands for the common one-workbook declarations.
@@ -151,17 +155,20 @@ func (a access) check() error {
 			}
 		}
 	}
-	if edits == 0 && (a.keepsValues || a.destructive || a.guard != guardSheet) {
-		return fmt.Errorf("a read-only declaration sets edit options")
+	if edits == 0 && (a.keepsValues || a.guard != guardSheet) {
+		return fmt.Errorf("a declaration without an edited workbook sets edit options")
+	}
+	if edits == 0 && a.output == "" && a.destructive {
+		return fmt.Errorf("a read-only declaration is destructive")
 	}
 	return nil
 }
 
-// annotations derives the MCP hints: read-only when no file is edited,
-// destructive when declared so.
+// annotations derives the MCP hints: read-only when no workbook is edited
+// and no output written, destructive when declared so.
 func (a access) annotations() *registry.Annotations {
 	switch {
-	case a.edited() < 0:
+	case a.edited() < 0 && a.output == "":
 		return registry.ReadOnly()
 	case a.destructive:
 		return registry.Destructive()
@@ -176,7 +183,7 @@ func (a access) describe() string {
 		var s string
 		switch {
 		case f.touch == touchStream:
-			s = "**stream**: the sheet's XML is read as a stream, never parsed by excelize; never saved"
+			s = "**stream**: read as it is on disk under a shared lock, its sheets streamed, never parsed in place by excelize, never saved"
 		case f.touch == touchStyles:
 			s = "**styles**: only the parsed sheet list and style table are read, no sheet is parsed; never saved"
 		case f.touch == touchCells:
@@ -190,6 +197,9 @@ func (a access) describe() string {
 			s += ", every worksheet bounds-checked first"
 		}
 		parts = append(parts, fmt.Sprintf("`%s` %s", f.arg, s))
+	}
+	if a.output != "" {
+		parts = append(parts, fmt.Sprintf("writes `%s` (not a workbook)", a.output))
 	}
 	if len(parts) == 0 {
 		return "Path: opens no workbook."

@@ -40,7 +40,10 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 			require.Equal(t, sp.name, tool.Name)
 			assert.Equal(t, sp.access.annotations(), tool.Annotations)
 			assert.Equal(t, sp.access.describe(), tool.Path)
-			assert.Equal(t, sp.access.edited() < 0, tool.Annotations.ReadOnly)
+			assert.Equal(t, sp.access.edited() < 0 && sp.access.output == "", tool.Annotations.ReadOnly)
+			if sp.access.output != "" {
+				assert.Contains(t, schema.Properties, sp.access.output, "the declared output argument is in the schema")
+			}
 		})
 	}
 }
@@ -66,7 +69,8 @@ func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
 		{"read creates a sheet", access{files: []fileUse{fu(touchStructure, sheetTarget, false)}}, "only an edit"},
 		{"sheet use without argument", access{files: []fileUse{{arg: "file_path", touch: touchStream, sheet: sheetRead}}}, "sheet argument"},
 		{"edit before read", access{files: []fileUse{fu(touchStructure, sheetEdit, true), fu(touchStream, sheetRead, false)}}, "last file"},
-		{"read-only but destructive", access{files: []fileUse{fu(touchStream, sheetRead, false)}, destructive: true}, "edit options"},
+		{"read-only but destructive", access{files: []fileUse{fu(touchStream, sheetRead, false)}, destructive: true}, "read-only declaration is destructive"},
+		{"read but keeps values", access{files: []fileUse{fu(touchStream, sheetRead, false)}, keepsValues: true}, "edit options"},
 		{"no touch", access{files: []fileUse{{arg: "file_path"}}}, "unknown touch"},
 	}
 	for _, c := range cases {
@@ -98,7 +102,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	id, _ := statID(e.path("a.xlsx"))
 	reads := 0
 	for _, sp := range e.svc.tools() {
-		if sp.access.edited() >= 0 {
+		if sp.access.edited() >= 0 || sp.access.output != "" {
 			continue
 		}
 		reads++
@@ -246,9 +250,12 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 	p := e.fail("insert_rows", map[string]any{"file_path": "two.xlsx", "sheet_name": "Sheet1", "row": 1})
 	assert.Equal(t, "MemoryError", p["exception"], p)
 	e.ok("format_cells", map[string]any{"file_path": "two.xlsx", "sheet_name": "Sheet1", "cell_range": "A1", "font": map[string]any{"bold": true}})
+	moves := map[string]bool{"insert_rows": true, "insert_columns": true, "delete_rows": true, "delete_columns": true,
+		"create_sheet": true, "rename_sheet": true, "delete_sheet": true}
 	for _, sp := range e.svc.tools() {
-		shifts := strings.HasPrefix(sp.name, "insert_") || strings.HasPrefix(sp.name, "delete_") || strings.HasSuffix(sp.name, "_sheet")
-		assert.Equal(t, shifts, sp.access.guard == guardEverySheet, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
+		if moves[sp.name] {
+			assert.Equal(t, guardEverySheet, sp.access.guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
+		}
 	}
 }
 

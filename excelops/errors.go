@@ -33,6 +33,10 @@ const (
 	// call was editing it, again after one retry; nothing was written
 	// (InterruptedError: the agent may simply call again).
 	KindConflict Kind = "workbook changed on disk"
+	// KindUnavailable: a program the tool needs (LibreOffice for
+	// render_range) is not installed (RuntimeError); the message says how
+	// to install it.
+	KindUnavailable Kind = "required program not installed"
 )
 
 // Error is the error every excelops tool returns: a kind, a message for the
@@ -86,6 +90,8 @@ func (e *Error) PythonException() string {
 		return "OSError"
 	case KindConflict:
 		return "InterruptedError"
+	case KindUnavailable:
+		return "RuntimeError"
 	}
 	return "Exception"
 }

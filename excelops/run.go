@@ -35,6 +35,11 @@ type call struct {
 	// icon holds the icon-set lock from the body through the save and
 	// keeps the workbook out of the cache (see Service.iconMu).
 	icon bool
+	// after, when set, runs once every lock is released, on the last
+	// body's result, and gives the call's result: slow work on a private
+	// copy (render_range), or the whole work of a tool that opens no
+	// workbook (nil result).
+	after func(res any) (any, error)
 }
 
 // onBook is the call of a one-workbook tool: fn runs on the workbook at
@@ -43,14 +48,30 @@ func onBook(path, sheet string, fn body) *call {
 	return &call{paths: []string{path}, sheets: []string{sheet}, bodies: []body{fn}}
 }
 
-// run is the one entry point of every workbook tool: it resolves each path
-// of the call inside the sandbox, locks them all (sorted; exclusive and
+// run is the one entry point of every tool: it resolves each path of the
+// call inside the sandbox, locks them all (sorted; exclusive and
 // cross-process for the edited one), runs the reads, then the edit, as acc
-// declares, and returns the last body's result. A read of the workbook the
-// call also edits runs on the edited workbook, right before the edit.
+// declares, releases the locks and returns the last body's result (passed
+// through c.after when set). A read of the workbook the call also edits
+// runs on the edited workbook, right before the edit.
 func (s *Service) run(ctx context.Context, acc access, c *call) (any, error) {
+	res, err := s.runLocked(ctx, acc, c)
+	if err != nil || c.after == nil {
+		return res, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	return c.after(res)
+}
+
+// runLocked is run up to the release of the locks.
+func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(acc.files) == 0 {
+		return nil, nil
 	}
 	if len(c.paths) != len(acc.files) || len(c.sheets) != len(acc.files) || len(c.bodies) != len(acc.files) {
 		return nil, fmt.Errorf("excelops: a call of %d files does not match its declaration of %d", len(c.paths), len(acc.files))

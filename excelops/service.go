@@ -41,6 +41,8 @@ type Service struct {
 	opens atomic.Int64
 	// observer, when set, is told about every save (metrics).
 	observer Observer
+	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
+	soffice string
 }
 
 // Option configures a Service.

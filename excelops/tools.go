@@ -188,5 +188,6 @@ func (s *Service) tools() []toolSpec {
 			"required": ["file_path", "chart_type", "data_range"], "additionalProperties": false}`,
 			s.createChart, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 	}
+	specs = append(specs, s.mediaTools()...)
 	return specs
 }

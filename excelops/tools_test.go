@@ -34,6 +34,9 @@ func minimalArgs() map[string]map[string]any {
 		"delete_sheet":              {"sheet_name": "Other", "confirm": true},
 		"copy_range_between_sheets": {"source_sheet": "Sheet1", "source_range": "A1:B2", "target_sheet": "Other"},
 		"create_excel_chart":        {"chart_type": "line", "data_range": "B1:B3", "categories_range": "A2:A3"},
+		"insert_image":              {"image_path": "pic.png", "cell": "D2"},
+		"create_pivot_table":        {"source_range": "A1:B3", "rows": []any{"name"}, "values": []any{map[string]any{"field": "qty"}}},
+		"render_range":              {"cell_range": "A1:B3"},
 	}
 }
 
@@ -51,8 +54,10 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 	return out
 }
 
-// dataBook writes data.xlsx: a header, two rows, a merged G1:H1, sheet Other.
+// dataBook writes data.xlsx: a header, two rows, a merged G1:H1, sheet
+// Other; and the picture pic.png.
 func dataBook(e *env) {
+	e.writeImage("pic.png", "png", 16, 8)
 	e.workbook("data.xlsx", [][]any{{"name", "qty"}, {"a", 1}, {"b", 2}})
 	f, err := excelize.OpenFile(e.path("data.xlsx"))
 	require.NoError(e.t, err)
@@ -68,7 +73,7 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows", "delete_columns",
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
-		"copy_range_between_sheets", "create_excel_chart"}
+		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -103,9 +108,15 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"delete_sheet":              {"status", "file", "deleted_sheet", "remaining_sheets"},
 		"copy_range_between_sheets": {"status", "source", "target", "rows_copied", "cells_written"},
 		"create_excel_chart":        {"status", "file", "chart_type", "data_sheet", "sheet", "anchor", "series_count"},
+		"insert_image":              {"status", "file", "sheet", "anchor", "image", "format", "image_width", "image_height", "width", "height"},
+		"create_pivot_table":        {"status", "file", "pivot_table", "source_sheet", "source_range", "sheet", "anchor", "estimated_range", "rows", "columns", "values", "note"},
+		"render_range":              {"status", "file", "sheet", "range", "output_path", "size_bytes", "width", "height", "blank"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
+			if tool == "render_range" {
+				needSoffice(t)
+			}
 			e := newEnv(t)
 			dataBook(e)
 			res := e.call(tool, withFile(tool, "data.xlsx", args))

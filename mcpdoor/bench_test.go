@@ -194,21 +194,44 @@ func throughput(b *testing.B, url string) float64 {
 	return float64(benchClients*roundCalls) / time.Since(start).Seconds()
 }
 
+// cannedAnswer is what the ceiling server answers: the bytes of a
+// tools/call result, without any MCP behind them.
+const cannedAnswer = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}`
+
+// ceilingServer answers every POST with cannedAnswer: what net/http and
+// the benchmark client cost alone on this machine, the most any MCP server
+// could reach here.
+func ceilingServer(b *testing.B) string {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, cannedAnswer)
+	}))
+	b.Cleanup(s.Close)
+	return s.URL
+}
+
 // BenchmarkHTTPConcurrent64: 64 clients calling at once over streamable
-// HTTP (stateless 2026-07-28 POSTs); calls/s of the door and of the bare
-// handler, measured in alternating rounds.
+// HTTP (stateless 2026-07-28 POSTs); calls/s of the door, of the bare
+// handler (the floor) and of a plain net/http handler answering canned
+// bytes (the ceiling of this machine and client), measured in alternating
+// rounds with the same keep-alive client.
 func BenchmarkHTTPConcurrent64(b *testing.B) {
 	doorURL, bareURL := httpPair(b)
+	ceilURL := ceilingServer(b)
 	throughput(b, doorURL) // warm up
 	throughput(b, bareURL)
+	throughput(b, ceilURL)
 	b.ResetTimer()
-	var doorRate, bareRate float64
+	var doorRate, bareRate, ceilRate float64
 	for range b.N {
 		doorRate += throughput(b, doorURL) / float64(b.N)
 		bareRate += throughput(b, bareURL) / float64(b.N)
+		ceilRate += throughput(b, ceilURL) / float64(b.N)
 	}
 	b.StopTimer()
 	b.ReportMetric(doorRate, "door-calls/s")
 	b.ReportMetric(bareRate, "bare-calls/s")
+	b.ReportMetric(ceilRate, "ceiling-calls/s")
 	b.ReportMetric(doorRate/bareRate, "throughput-ratio")
 }

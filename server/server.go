@@ -112,24 +112,39 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serveReady answers PathReady: 503 while draining.
 func (s *Server) serveReady(w http.ResponseWriter) {
+	s.writeStatus(w, "ready", "draining")
+}
+
+// writeStatus answers {"status": up}, or 503 with {"status": down} while
+// the server drains.
+func (s *Server) writeStatus(w http.ResponseWriter, up, down string) {
 	w.Header().Set("Content-Type", "application/json")
 	if s.draining.Load() {
 		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"status": "draining"}`))
+		_, _ = w.Write([]byte(`{"status": "` + down + `"}`))
 		return
 	}
-	_, _ = w.Write([]byte(`{"status": "ready"}`))
+	_, _ = w.Write([]byte(`{"status": "` + up + `"}`))
+}
+
+// admit applies the rules /ws and /mcp share: nothing new while draining,
+// and the bearer token. It reports false after answering a refused request.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
+	if s.draining.Load() {
+		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+		return false
+	}
+	if !s.authorized(r) {
+		s.refuseToken(w, r)
+		return false
+	}
+	return true
 }
 
 // serveMCP applies the rules of PathWS (draining, token, Origin) and hands
 // the request to the MCP door.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if s.draining.Load() {
-		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
-		return
-	}
-	if !s.authorized(r) {
-		s.refuseToken(w, r)
+	if !s.admit(w, r) {
 		return
 	}
 	if !s.checkOrigin(r) {
@@ -147,23 +162,14 @@ func (s *Server) refuseToken(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 }
 
+// serveHealth answers PathHealth: 503 while draining.
 func (s *Server) serveHealth(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "application/json")
-	if s.draining.Load() {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"status": "shutting_down"}`))
-		return
-	}
-	_, _ = w.Write([]byte(`{"status": "ok"}`))
+	s.writeStatus(w, "ok", "shutting_down")
 }
 
+// serveWS upgrades an admitted request to a WebSocket connection.
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	if s.draining.Load() {
-		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
-		return
-	}
-	if !s.authorized(r) {
-		s.refuseToken(w, r)
+	if !s.admit(w, r) {
 		return
 	}
 	if n := s.active.Add(1); n > int64(s.cfg.MaxConnections) {

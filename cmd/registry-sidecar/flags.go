@@ -54,6 +54,7 @@ type options struct {
 	scope          string
 	showVersion    bool
 	splice         bool
+	soffice        string
 	limits         sheetLimits
 }
 
@@ -66,6 +67,7 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.messageProfile, "message-profile", string(registry.DefaultProfile), "wording of the texts the registry writes itself (validation, not-found, not-allowed, truncation notes): excelmanus (excelmanus's exact Chinese texts) or en (English); a WebSocket client may choose its own in initialize")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&o.splice, "splice", true, "cell edits (write_cells, format_cells, adjust_column_width) of existing sheets stream the sheet XML instead of parsing the workbook; false sends them through excelize (for comparisons)")
+	fs.StringVar(&o.soffice, "soffice", "soffice", "LibreOffice binary render_range runs: a path, or a name looked up on PATH")
 	o.limits.limitFlags(fs)
 }
 
@@ -152,7 +154,7 @@ func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*re
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
-	excelOpts := append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice)}, o.limits.excelopsOptions()...)
+	excelOpts := append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice), excelops.WithSoffice(o.soffice)}, o.limits.excelopsOptions()...)
 	var obs registry.Observer
 	if m != nil {
 		obs = m

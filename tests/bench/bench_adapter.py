@@ -9,6 +9,9 @@ Rows (the trivial 3-field ``add`` tool everywhere):
 - raw socket floor: a pre-built masked frame written to a plain socket and
   one recv() for the answer, no parsing at all (what the kernel and the
   sidecar cost; no Python client can be faster);
+- raw socket floor, 8 sockets: 8 threads each running the raw floor on a
+  socket of its own (how far the kernel, the sidecar and the GIL let any
+  client scale from 1 thread to 8 on this machine);
 - Client (sync), 1 thread; one Client shared by 8 threads; and a pool of 8
   Clients, one connection per thread (the peer a shared client must beat);
 - AsyncClient with 1 and with 64 calls in flight.
@@ -43,8 +46,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Protocol
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "adapters" / "python" / "tests"))
@@ -133,32 +137,60 @@ def bench_websockets_sync(sc: Sidecar, n: int) -> Row:
         return _row("websockets.sync client (peer)", *_timed(call, n))
 
 
-def bench_raw_floor(sc: Sidecar, n: int) -> Row:
+def _raw_socket(sc: Sidecar) -> socket.socket:
+    """A plain socket past the WebSocket handshake (no MCP initialize)."""
     host, port = sc.url.removeprefix("ws://").split("/", 1)[0].rsplit(":", 1)
-    with socket.create_connection((host, int(port))) as s:
-        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        key = base64.b64encode(os.urandom(16)).decode()
-        s.sendall(
-            f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Authorization: Bearer {sc.token}\r\n\r\n".encode()
-        )
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += s.recv(4096)
-        assert head.startswith(b"HTTP/1.1 101"), head[:40]
+    s = socket.create_connection((host, int(port)))
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Authorization: Bearer {sc.token}\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(4096)
+    assert head.startswith(b"HTTP/1.1 101"), head[:40]
+    return s
+
+
+class RawCaller:
+    """The raw socket floor as a caller: a pre-built masked frame written to
+    a plain socket and one recv() for the answer, no parsing at all."""
+
+    def __init__(self, sc: Sidecar) -> None:
+        self.sock = _raw_socket(sc)
         body = json.dumps(
             {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": ARGS}}
         ).encode()
         assert len(body) < 126
-        frame = bytes([0x81, 0x80 | len(body)]) + b"\0\0\0\0" + body  # an all-zero mask
+        self.frame = bytes([0x81, 0x80 | len(body)]) + b"\0\0\0\0" + body  # an all-zero mask
 
-        def call() -> bytes:
-            s.sendall(frame)
-            return s.recv(65536)
+    def call_tool(self, name: str, arguments: object) -> bytes:
+        self.sock.sendall(self.frame)
+        return self.sock.recv(65536)
 
-        assert b"sum" in call()
-        return _row("raw socket floor (peer)", *_timed(call, n))
+    def close(self) -> None:
+        self.sock.close()
+
+
+def bench_raw_floor(sc: Sidecar, n: int) -> Row:
+    raw = RawCaller(sc)
+    try:
+        assert b"sum" in raw.call_tool("add", ARGS)
+        return _row("raw socket floor (peer)", *_timed(lambda: raw.call_tool("add", ARGS), n))
+    finally:
+        raw.close()
+
+
+def bench_raw_floor_threads(sc: Sidecar, n: int, threads: int) -> Row:
+    pool = [RawCaller(sc) for _ in range(threads)]
+    try:
+        return _threaded(f"raw floor, {threads} sockets (peer)", pool, n)
+    finally:
+        for r in pool:
+            r.close()
 
 
 def bench_sync(sc: Sidecar, n: int) -> Row:
@@ -167,7 +199,11 @@ def bench_sync(sc: Sidecar, n: int) -> Row:
         return _row("Client (sync), 1 thread", *_timed(lambda: c.call_tool("add", ARGS), n))
 
 
-def _threaded(name: str, clients: list[Client], n: int) -> Row:
+class _Caller(Protocol):
+    def call_tool(self, name: str, arguments: dict[str, int]) -> object: ...
+
+
+def _threaded(name: str, clients: Sequence[_Caller], n: int) -> Row:
     """n calls spread over len(clients) threads, thread i calling clients[i]."""
     threads = len(clients)
     per = n // threads
@@ -236,7 +272,9 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=5000, help="measured calls per row (default 5000)")
     parser.add_argument("--json", type=pathlib.Path, help="also write the rows as JSON here")
     parser.add_argument(
-        "--threads-only", action="store_true", help="only the thread-scaling rows: 1 thread, shared by 8, pool of 8"
+        "--threads-only",
+        action="store_true",
+        help="only the thread-scaling rows: the raw floor with 1 and 8 sockets; Client with 1 thread, shared by 8, pool of 8",
     )
     parser.add_argument("--sidecar-log-level", default="warn", help="the sidecar's --log-level (default warn)")
     ns = parser.parse_args()
@@ -244,8 +282,14 @@ def main() -> int:
     args = ["--test-tools", "--log-level", ns.sidecar_log_level]
     with tempfile.TemporaryDirectory() as ws, Sidecar.launch(ws, args=args) as sc:
         if ns.threads_only:
-            rows = [bench_sync(sc, n), bench_sync_threads(sc, n, THREADS), bench_sync_pool(sc, n, THREADS)]
-            peer = rows[0]
+            rows = [
+                bench_raw_floor(sc, n),
+                bench_raw_floor_threads(sc, n, THREADS),
+                bench_sync(sc, n),
+                bench_sync_threads(sc, n, THREADS),
+                bench_sync_pool(sc, n, THREADS),
+            ]
+            peer = rows[2]
         else:
             rows = [
                 bench_reference(n * 4),
@@ -254,6 +298,7 @@ def main() -> int:
                 bench_sync(sc, n),
                 bench_sync_threads(sc, n, THREADS),
                 bench_sync_pool(sc, n, THREADS),
+                bench_raw_floor_threads(sc, n, THREADS),
                 asyncio.run(_bench_async(sc, n, 1)),
                 asyncio.run(_bench_async(sc, n * 2, 64)),
             ]
@@ -274,6 +319,8 @@ def main() -> int:
     one = next(r for r in rows if r.name == "Client (sync), 1 thread")
     shared = next(r for r in rows if r.name == f"Client (sync), {THREADS} threads")
     pool = next(r for r in rows if r.name.endswith("(peer)") and "per thread" in r.name)
+    raw1 = next(r for r in rows if r.name == "raw socket floor (peer)")
+    raw8 = next(r for r in rows if r.name.startswith(f"raw floor, {THREADS} sockets"))
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
     ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
     print(
@@ -282,8 +329,12 @@ def main() -> int:
         f"{'OK' if ok_threads else 'MISSED'} (pool of {THREADS} connections: "
         f"{pool.calls_per_s / one.calls_per_s:.2f}x calls/s, {pool.p50_us / one.p50_us:.2f}x p50)"
     )
+    print(
+        f"floor: raw sockets, {THREADS} threads vs 1: {raw8.calls_per_s / raw1.calls_per_s:.2f}x calls/s, "
+        f"{raw8.p50_us / raw1.p50_us:.2f}x p50 (the floor any client adds its own work to)"
+    )
     if not ns.threads_only:
-        sync, async64 = rows[3], rows[7]
+        sync, async64 = rows[3], rows[8]
         ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
         ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
         print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")

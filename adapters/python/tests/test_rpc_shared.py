@@ -10,7 +10,17 @@ import pytest
 
 from registry_sidecar import AsyncClient, CallResult, Client
 from registry_sidecar._recovery import ClientCore
-from registry_sidecar._rpc import PingReply, Progress, ToolListing, decode_inbound, timed_out, unavailable
+from registry_sidecar._rpc import (
+    PingReply,
+    Progress,
+    ToolListing,
+    decode_inbound,
+    encode_call,
+    encode_notification,
+    encode_request,
+    timed_out,
+    unavailable,
+)
 
 
 @pytest.mark.parametrize(
@@ -106,6 +116,62 @@ def test_call_frame_uses_the_default_timeout_and_fresh_ids() -> None:
         "arguments": {},
         "_meta": {"progressToken": 2, "toolScope": ["add"], "timeoutMs": 250},
     }
+
+
+def _compact(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "scope", "timeout", "progress", "meta"),
+    [
+        ("add", {"a": 1, "b": 2}, None, None, False, None),
+        ("add", None, None, None, False, None),
+        (
+            '名前 "q"',
+            {"é": "x\n\u2028", "f": [1.5, -0.0, 1e300, float("inf"), None, True], "d": {"k": {}}},
+            None,
+            None,
+            False,
+            None,
+        ),
+        (
+            "add",
+            {"a": 1},
+            ("add", "sub"),
+            0.0001,
+            True,
+            {"progressToken": 9, "toolScope": ["add", "sub"], "timeoutMs": 1},
+        ),
+        ("add", {}, None, 2.5, False, {"timeoutMs": 2500}),
+    ],
+    ids=["plain", "no arguments", "unicode and nesting", "all meta", "timeout only"],
+)
+def test_encode_call_is_compact_json_of_the_request(
+    name: str,
+    arguments: dict[str, Any] | None,
+    scope: tuple[str, ...] | None,
+    timeout: float | None,
+    progress: bool,
+    meta: dict[str, Any] | None,
+) -> None:
+    params: dict[str, Any] = {"name": name, "arguments": {} if arguments is None else arguments}
+    if meta is not None:
+        params["_meta"] = meta
+    want = _compact({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params})
+    assert encode_call(9, name, arguments, tool_scope=scope, timeout=timeout, progress=progress) == want
+    assert encode_call(9, name, arguments, tool_scope=scope, timeout=timeout, progress=progress) == want  # cached head
+    assert encode_request(9, "tools/call", params) == want
+    assert encode_notification("n", {"x": [1]}) == _compact({"jsonrpc": "2.0", "method": "n", "params": {"x": [1]}})
+
+
+def test_encode_call_refuses_what_json_refuses() -> None:
+    circular: dict[str, Any] = {}
+    circular["self"] = circular
+    with pytest.raises(ValueError, match="Circular reference"):
+        encode_call(1, "add", circular, tool_scope=None, timeout=None, progress=False)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        encode_call(1, "add", {"a": object()}, tool_scope=None, timeout=None, progress=False)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.encoder
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +28,39 @@ ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] |
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _loads = json.loads
+_raw_decode = json.JSONDecoder().raw_decode
 _log = logging.getLogger(__name__)
+
+
+def _not_serializable(o: object) -> object:
+    raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
+
+
+def _compact_encoder() -> Callable[[object], str]:
+    """Return a function encoding a value as _dumps does, minus the cost
+    JSONEncoder.encode pays on every call to build its C encoder (most of
+    encoding a small request). The C encoder is built once without a
+    circular-reference table (the table would be shared by every thread);
+    a value it cannot encode is handed to _dumps, which raises the usual
+    error (TypeError, "Circular reference detected")."""
+    make: Any = getattr(json.encoder, "c_make_encoder", None)
+    try:
+        encode = make(None, _not_serializable, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    except TypeError:  # no C accelerator (another Python implementation), or another signature
+        return _dumps
+
+    def fast(value: object) -> str:
+        try:
+            return "".join(encode(value, 0))
+        except (TypeError, ValueError, RecursionError):
+            return _dumps(value)
+
+    return fast
+
+
+_encode = _compact_encoder()
+#: The bytes of a tools/call request around its id, per tool name.
+_CALL_HEADS: dict[str, tuple[bytes, bytes]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +95,7 @@ def initialize_params() -> dict[str, Any]:
 
 def encode_request(rid: int, method: str, params: Mapping[str, Any]) -> bytes:
     """Encode a JSON-RPC request."""
-    return _dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}).encode()
+    return _encode({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}).encode()
 
 
 def encode_notification(method: str, params: Mapping[str, Any] | None = None) -> bytes:
@@ -70,7 +103,7 @@ def encode_notification(method: str, params: Mapping[str, Any] | None = None) ->
     msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
     if params is not None:
         msg["params"] = params
-    return _dumps(msg).encode()
+    return _encode(msg).encode()
 
 
 def encode_cancel(rid: int, reason: str) -> bytes:
@@ -88,8 +121,18 @@ def encode_call(
     progress: bool,
 ) -> bytes:
     """Encode a tools/call request; _meta carries progressToken (= rid),
-    toolScope and timeoutMs when given."""
-    params: dict[str, Any] = {"name": name, "arguments": {} if arguments is None else arguments}
+    toolScope and timeoutMs when given. The bytes are those of
+    encode_request with params {"name", "arguments"[, "_meta"]}, built from
+    a cached head per tool name (a tool is called many times)."""
+    heads = _CALL_HEADS.get(name)
+    if heads is None:
+        if len(_CALL_HEADS) >= 1024:
+            _CALL_HEADS.clear()
+        heads = _CALL_HEADS[name] = (
+            b'{"jsonrpc":"2.0","id":',
+            b',"method":"tools/call","params":{"name":' + _encode(name).encode() + b',"arguments":',
+        )
+    tail = b"}}"
     if progress or tool_scope is not None or timeout is not None:
         meta: dict[str, Any] = {}
         if progress:
@@ -98,8 +141,9 @@ def encode_call(
             meta["toolScope"] = list(tool_scope)
         if timeout is not None:
             meta["timeoutMs"] = max(1, round(timeout * 1000))
-        params["_meta"] = meta
-    return encode_request(rid, "tools/call", params)
+        tail = b',"_meta":' + _encode(meta).encode() + tail
+    args = "{}" if arguments is None else _encode(arguments)
+    return b"".join((heads[0], str(rid).encode(), heads[1], args.encode(), tail))
 
 
 def result_of(msg: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,7 +229,10 @@ def decode_inbound(raw: bytes) -> Inbound:
     """Decode one incoming frame (see Inbound). A frame that is not JSON is
     logged and ignored; so are notifications no client acts on."""
     try:
-        msg = _loads(raw)
+        text = raw.decode()
+        msg, end = _raw_decode(text)
+        if end != len(text):  # trailing bytes: what json.loads says of them
+            msg = _loads(text)
     except ValueError:
         _log.warning("the sidecar sent a frame that is not JSON")
         return None
@@ -198,7 +245,7 @@ def decode_inbound(raw: bytes) -> Inbound:
         args = progress_args(msg.get("params"))
         return None if args is None else Progress(*args)
     if method == "ping" and "id" in msg:
-        return PingReply(_dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode())
+        return PingReply(_encode({"jsonrpc": "2.0", "id": msg["id"], "result": {}}).encode())
     return None
 
 

@@ -1,0 +1,102 @@
+package excelops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// LibreOffice, driven headless for render_range.
+const (
+	// renderTimeout bounds one LibreOffice conversion, start-up with a
+	// fresh profile included (a few seconds on a busy machine).
+	renderTimeout = 90 * time.Second
+	// defaultSoffice is the LibreOffice binary looked up on PATH.
+	defaultSoffice = "soffice"
+	// installHint says how to get what render_range needs.
+	installHint = "install LibreOffice Calc and its image export filters, e.g. `apt-get install libreoffice-calc-nogui libreoffice-draw-nogui` on Debian or Ubuntu, or point the sidecar at soffice with --soffice / REGISTRY_SIDECAR_SOFFICE"
+)
+
+// WithSoffice sets the LibreOffice binary render_range runs: a path, or a
+// name looked up on PATH (default "soffice").
+func WithSoffice(bin string) Option { return func(s *Service) { s.soffice = bin } }
+
+// sofficePath finds the LibreOffice binary, or says it is not installed
+// and how to install it.
+func (s *Service) sofficePath() (string, error) {
+	bin := s.soffice
+	if bin == "" {
+		bin = defaultSoffice
+	}
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return "", newError(KindUnavailable, fmt.Sprintf("render_range needs LibreOffice, which is not installed here (%q not found: %v): %s", bin, err, installHint), err)
+	}
+	return path, nil
+}
+
+// convertToPNG has LibreOffice render the first page of the workbook at
+// in as a PNG into outDir, with a private profile under work so that
+// concurrent calls never share one; it returns the PNG's path.
+func convertToPNG(ctx context.Context, soffice, in, outDir, work string) (string, error) {
+	profile, err := os.MkdirTemp(work, "lo-profile-")
+	if err != nil {
+		return "", newError(KindIO, "cannot create a LibreOffice profile folder: "+err.Error(), err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
+	defer cancel()
+	profileURL := (&url.URL{Scheme: "file", Path: profile}).String()
+	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profileURL,
+		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck", "--nodefault",
+		"--convert-to", "png", "--outdir", outDir, in)
+	cmd.Dir = work
+	// soffice is a launcher that starts soffice.bin: run both in their own
+	// process group and end the group on timeout or cancellation.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Env = append(os.Environ(), "HOME="+work)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	runErr := cmd.Run()
+	png := filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".png")
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return "", newError(KindIO, fmt.Sprintf("LibreOffice did not finish rendering within %s", renderTimeout), ctx.Err())
+		}
+		return "", ctx.Err()
+	}
+	if st, err := os.Stat(png); err == nil && st.Size() > 0 {
+		return png, nil
+	}
+	said := lastLines(out.String(), 3)
+	if strings.Contains(said, "no export filter") {
+		return "", newError(KindUnavailable, "LibreOffice is installed but has no PNG export filter (Debian ships it in libreoffice-draw-nogui): "+installHint, nil)
+	}
+	return "", newError(KindIO, fmt.Sprintf("LibreOffice could not render the range (%v): %s", runErr, said), runErr)
+}
+
+// lastLines returns the last n non-empty lines of text, joined by " | ".
+func lastLines(text string, n int) string {
+	var keep []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, "javaldx") {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	if len(keep) == 0 {
+		return "it printed nothing"
+	}
+	return strings.Join(keep, " | ")
+}

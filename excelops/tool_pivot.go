@@ -1,0 +1,394 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// Pivot table limits.
+const (
+	// maxPivotSourceCells caps the cells of a pivot's source range (the
+	// distinct labels are counted cell by cell).
+	maxPivotSourceCells = 2_000_000
+	// maxPivotFields caps the fields on each axis and the value fields.
+	maxPivotFields = 16
+)
+
+// pivotFunctions are the summaries create_pivot_table offers, in the
+// order the schema lists them.
+func pivotFunctions() []string { return []string{"sum", "count", "average"} }
+
+// pivotSubtotal maps a summary to excelize's subtotal name.
+func pivotSubtotal(fn string) (string, bool) {
+	switch fn {
+	case "sum":
+		return "Sum", true
+	case "count":
+		return "Count", true
+	case "average":
+		return "Average", true
+	}
+	return "", false
+}
+
+// pivotValue is one summarised field of create_pivot_table.
+type pivotValue struct {
+	Field    string `json:"field"`
+	Function string `json:"function"`
+}
+
+// pivotArgs are create_pivot_table's arguments.
+type pivotArgs struct {
+	FilePath    string       `json:"file_path"`
+	SheetName   string       `json:"sheet_name"`
+	SourceRange string       `json:"source_range"`
+	TargetSheet string       `json:"target_sheet"`
+	TargetCell  string       `json:"target_cell"`
+	Create      bool         `json:"create"`
+	Rows        []string     `json:"rows"`
+	Columns     []string     `json:"columns"`
+	Values      []pivotValue `json:"values"`
+	Name        string       `json:"name"`
+}
+
+// check validates what can be checked without the workbook.
+func (a *pivotArgs) check() (cellRange, error) {
+	src, err := parseRange(a.SourceRange)
+	if err != nil {
+		return src, err
+	}
+	if src.r2 <= src.r1 {
+		return src, invalid("source_range %s needs a header row and at least one data row", src)
+	}
+	if src.cells() > maxPivotSourceCells {
+		return src, newError(KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.cells(), maxPivotSourceCells), nil)
+	}
+	if len(a.Values) == 0 {
+		return src, invalid("give at least one entry in values")
+	}
+	if len(a.Rows) == 0 && len(a.Columns) == 0 {
+		return src, invalid("give at least one field in rows or columns")
+	}
+	if len(a.Rows) > maxPivotFields || len(a.Columns) > maxPivotFields || len(a.Values) > maxPivotFields {
+		return src, invalid("at most %d fields each in rows, columns and values", maxPivotFields)
+	}
+	seen := map[string]string{}
+	for _, axis := range []struct {
+		name   string
+		fields []string
+	}{{"rows", a.Rows}, {"columns", a.Columns}} {
+		for _, f := range axis.fields {
+			if prev, dup := seen[f]; dup {
+				return src, invalid("field %q is given twice (in %s and %s); a field can be on one axis once", f, prev, axis.name)
+			}
+			seen[f] = axis.name
+		}
+	}
+	pairs := map[pivotValue]bool{}
+	for i := range a.Values {
+		v := &a.Values[i]
+		if v.Function == "" {
+			v.Function = "sum"
+		}
+		if _, ok := pivotSubtotal(v.Function); !ok {
+			return src, invalid("invalid function %q for value field %q: one of %s", v.Function, v.Field, strings.Join(pivotFunctions(), ", "))
+		}
+		if pairs[*v] {
+			return src, invalid("value field %q with function %s is given twice", v.Field, v.Function)
+		}
+		pairs[*v] = true
+	}
+	if strings.TrimSpace(a.Name) == "" && a.Name != "" {
+		return src, invalid("name is blank")
+	}
+	return src, nil
+}
+
+// createPivotTable implements create_pivot_table through excelize's
+// AddPivotTable. excelize writes the pivot definition and its cache
+// definition with refreshOnLoad set: Excel and LibreOffice compute the
+// pivot's cells when they open the workbook.
+func (s *Service) createPivotTable(_ context.Context, raw json.RawMessage) (*call, error) {
+	var a pivotArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	src, err := a.check()
+	if err != nil {
+		return nil, err
+	}
+	if a.TargetCell != "" {
+		if _, _, err := parseCell(a.TargetCell); err != nil {
+			return nil, err
+		}
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		return b.addPivot(&a, src, sh.name)
+	}), nil
+}
+
+// addPivot places the pivot table a describes on the open workbook, its
+// source on sheet (opened for editing by Service.run).
+func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) {
+	if strings.Contains(sheet, "!") {
+		return nil, invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
+	}
+	headers, err := pivotHeaders(b.f, sheet, src)
+	if err != nil {
+		return nil, err
+	}
+	col := map[string]int{}
+	for i, h := range headers {
+		col[h] = src.c1 + i
+	}
+	lookup := func(field, where string) (int, error) {
+		if c, ok := col[field]; ok {
+			return c, nil
+		}
+		for _, h := range headers {
+			if strings.EqualFold(h, field) {
+				return 0, invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, quoteList(headers))
+			}
+		}
+		return 0, invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, quoteList(headers))
+	}
+	var rowCols, colCols []int
+	for _, f := range a.Rows {
+		c, err := lookup(f, "rows")
+		if err != nil {
+			return nil, err
+		}
+		rowCols = append(rowCols, c)
+	}
+	for _, f := range a.Columns {
+		c, err := lookup(f, "columns")
+		if err != nil {
+			return nil, err
+		}
+		colCols = append(colCols, c)
+	}
+	for _, v := range a.Values {
+		if _, err := lookup(v.Field, "values"); err != nil {
+			return nil, err
+		}
+	}
+	target, sheetCreated := sheet, false
+	if a.TargetSheet != "" {
+		// A second sheet of the same workbook, opened as the first.
+		var err error
+		if target, _, sheetCreated, err = b.editTarget(a.TargetSheet, a.Create); err != nil {
+			return nil, err
+		}
+	}
+	if strings.Contains(target, "!") {
+		return nil, invalid("sheet %q: a pivot table's target sheet name may not contain \"!\" here; rename the sheet first", target)
+	}
+	anchor := a.TargetCell
+	if anchor == "" {
+		anchor = "A3"
+		if target == sheet {
+			anchor = cellName(min(src.c2+2, excelize.MaxColumns), src.r1)
+		}
+	}
+	ac, ar, err := parseCell(anchor)
+	if err != nil {
+		return nil, err
+	}
+	nRows, nCols, err := pivotSize(b.f, sheet, src, rowCols, colCols, len(a.Values))
+	if err != nil {
+		return nil, err
+	}
+	loc := cellRange{c1: ac, r1: ar, c2: min(ac+nCols-1, excelize.MaxColumns), r2: min(ar+nRows-1, excelize.TotalRows)}
+	if loc.c2 == loc.c1 && loc.r2 == loc.r1 {
+		loc.r2++ // excelize wants a range, not one cell
+	}
+	if target == sheet && overlaps(loc, src) {
+		return nil, invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", cellName(ac, ar), loc, src)
+	}
+	if err := b.checkPivotRoom(target, loc, a); err != nil {
+		return nil, err
+	}
+	opts := &excelize.PivotTableOptions{
+		DataRange:       sheet + "!" + absRange(src),
+		PivotTableRange: target + "!" + absRange(loc),
+		Name:            a.Name,
+		RowGrandTotals:  true,
+		ColGrandTotals:  true,
+		ShowDrill:       true,
+		ShowRowHeaders:  true,
+		ShowColHeaders:  true,
+		ShowLastColumn:  true,
+		CompactData:     true,
+	}
+	for _, f := range a.Rows {
+		opts.Rows = append(opts.Rows, excelize.PivotTableField{Data: f, DefaultSubtotal: true})
+	}
+	for _, f := range a.Columns {
+		opts.Columns = append(opts.Columns, excelize.PivotTableField{Data: f, DefaultSubtotal: true})
+	}
+	values := make([]errorsjson.Object, 0, len(a.Values))
+	for _, v := range a.Values {
+		sub, _ := pivotSubtotal(v.Function)
+		name := sub + " of " + v.Field
+		opts.Data = append(opts.Data, excelize.PivotTableField{Data: v.Field, Subtotal: sub, Name: name})
+		values = append(values, errorsjson.Object{{Key: "field", Value: v.Field}, {Key: "function", Value: v.Function}, {Key: "name", Value: name}})
+	}
+	if err := b.f.AddPivotTable(opts); err != nil {
+		return nil, newError(KindInvalidArgument, "cannot create the pivot table: "+err.Error(), err)
+	}
+	res := success(b.name(), "",
+		field("pivot_table", opts.Name),
+		field("source_sheet", sheet),
+		field("source_range", src.String()),
+		field("sheet", target),
+		field("anchor", cellName(ac, ar)),
+		field("estimated_range", loc.String()),
+		field("rows", nonNil(a.Rows)),
+		field("columns", nonNil(a.Columns)),
+		field("values", values),
+		field("note", "Excel and LibreOffice compute the pivot table's cells when they open the workbook (its cache is refreshed on load); until then read_excel sees them empty"))
+	if sheetCreated {
+		res = append(res, field("sheet_created", true))
+	}
+	return res, nil
+}
+
+// pivotHeaders reads the header row of src: every cell must hold a
+// distinct, non-empty name.
+func pivotHeaders(f *excelize.File, sheet string, src cellRange) ([]string, error) {
+	var headers []string
+	seen := map[string]string{}
+	for c := src.c1; c <= src.c2; c++ {
+		ref := cellName(c, src.r1)
+		h, err := f.GetCellValue(sheet, ref)
+		if err != nil {
+			return nil, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
+		}
+		if strings.TrimSpace(h) == "" {
+			return nil, invalid("header cell %s of source_range %s is empty: every column of the source needs a name in the header row", ref, src)
+		}
+		if prev, dup := seen[h]; dup {
+			return nil, invalid("header %q appears twice in source_range %s (%s and %s): pivot fields need distinct names", h, src, prev, ref)
+		}
+		seen[h] = ref
+		headers = append(headers, h)
+	}
+	return headers, nil
+}
+
+// pivotSize estimates the rows and columns the laid-out pivot table takes
+// in Excel's compact form: one row per distinct row label (and per outer
+// label's subtotal), one column per distinct column label and value field,
+// plus headers and grand totals. Excel and LibreOffice lay it out again
+// when they refresh it; the estimate places it and checks the room.
+func pivotSize(f *excelize.File, sheet string, src cellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
+	distinct := func(cols []int) (int, error) {
+		if len(cols) == 0 {
+			return 0, nil
+		}
+		tuples := map[string]bool{}
+		prefixes := map[string]bool{}
+		for r := src.r1 + 1; r <= src.r2; r++ {
+			var key strings.Builder
+			for i, c := range cols {
+				v, err := f.GetCellValue(sheet, cellName(c, r))
+				if err != nil {
+					return 0, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", cellName(c, r), err), err)
+				}
+				key.WriteString(v)
+				key.WriteByte(0)
+				if i < len(cols)-1 {
+					prefixes[key.String()] = true
+				}
+			}
+			tuples[key.String()] = true
+		}
+		return len(tuples) + len(prefixes), nil
+	}
+	nr, err := distinct(rowCols)
+	if err != nil {
+		return 0, 0, err
+	}
+	nc, err := distinct(colCols)
+	if err != nil {
+		return 0, 0, err
+	}
+	rows = 1 + max(nr, 1) + 1 // header, labels, grand total
+	if len(colCols) > 0 || nValues > 1 {
+		rows++ // the column labels' row
+	}
+	if len(colCols) > 0 && nValues > 1 {
+		rows++ // the value fields' names under each column label
+	}
+	cols = 1 + (max(nc, 0)+1)*nValues
+	if len(rowCols) == 0 {
+		cols = 1 + (nc+1)*nValues
+	}
+	return rows, cols, nil
+}
+
+// checkPivotRoom refuses a pivot table whose area holds values or meets
+// another pivot table, and a name another pivot table of the sheet has.
+func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
+	existing, err := b.f.GetPivotTables(sheet)
+	if err != nil {
+		return newError(KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)
+	}
+	for _, p := range existing {
+		if a.Name != "" && strings.EqualFold(p.Name, a.Name) {
+			return invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
+		}
+		ref := p.PivotTableRange[strings.LastIndex(p.PivotTableRange, "!")+1:]
+		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil && overlaps(loc, r) {
+			return invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
+		}
+	}
+	if a.Name == "" {
+		a.Name = fmt.Sprintf("PivotTable%d", len(existing)+1)
+	}
+	_, ext, err := b.edit(sheet)
+	if err != nil {
+		return err
+	}
+	for r := loc.r1; r <= min(loc.r2, ext.maxRow); r++ {
+		for c := loc.c1; c <= min(loc.c2, ext.maxCol); c++ {
+			if v, err := b.f.GetCellValue(sheet, cellName(c, r)); err != nil || v != "" {
+				return invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", cellName(c, r), sheet, loc)
+			}
+		}
+	}
+	return nil
+}
+
+// overlaps reports whether two rectangles share a cell.
+func overlaps(a, b cellRange) bool {
+	return a.c1 <= b.c2 && b.c1 <= a.c2 && a.r1 <= b.r2 && b.r1 <= a.r2
+}
+
+// absRange renders r as "$A$1:$C$3".
+func absRange(r cellRange) string {
+	return fmt.Sprintf("$%s$%d:$%s$%d", columnName(r.c1), r.r1, columnName(r.c2), r.r2)
+}
+
+// quoteList renders names as "a", "b", "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// nonNil returns list, or an empty list for nil (JSON [] rather than null).
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}

@@ -1,0 +1,359 @@
+package excelops
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// render_range limits and page geometry.
+const (
+	// maxRenderRows and maxRenderCols cap what one picture shows: the
+	// range is fitted onto one page, so more would be unreadably small.
+	maxRenderRows = 300
+	maxRenderCols = 60
+	// renderPadding is the white border, in pixels, kept around the
+	// rendered cells when the page is cropped to them.
+	renderPadding = 12
+	// printAreaName is Excel's defined name for a sheet's print area.
+	printAreaName = "_xlnm.Print_Area"
+	// a4PaperSize is Excel's paper size code of A4, whose printable area
+	// (less renderMarginInch on each side) the range is laid out on.
+	a4PaperSize           = 9
+	a4WidthPt, a4HeightPt = 595.0, 842.0
+	renderMarginInch      = 0.2
+	// maxRenderZoom is how far a small range is enlarged (percent), so
+	// that its text is comfortably readable in the picture.
+	maxRenderZoom = 200
+)
+
+// pageScale decides how a range of w x h points goes on one A4 page: a
+// range that fits is enlarged up to maxRenderZoom percent (the picture is
+// LibreOffice's 96 dpi page, so larger text reads better); a range that
+// does not fit is shrunk onto the page (fit to one page wide and tall).
+func pageScale(w, h float64, landscape bool) (percent uint, fit bool) {
+	pw, ph := a4WidthPt, a4HeightPt
+	if landscape {
+		pw, ph = ph, pw
+	}
+	pw -= 2 * renderMarginInch * 72
+	ph -= 2 * renderMarginInch * 72
+	if w <= 0 || h <= 0 {
+		return 100, false
+	}
+	room := min(pw/w, ph/h) * 0.95 // what excelize and LibreOffice measure differs a little
+	if room < 1 {
+		return 100, true
+	}
+	return uint(min(room*100, maxRenderZoom)), false
+}
+
+// renderArgs are render_range's arguments.
+type renderArgs struct {
+	FilePath   string `json:"file_path"`
+	SheetName  string `json:"sheet_name"`
+	CellRange  string `json:"cell_range"`
+	OutputPath string `json:"output_path"`
+}
+
+// renderRange implements render_range. The user's workbook is only read:
+// a private copy gets the print area and page setup, LibreOffice renders
+// the copy's first page, and the page is cropped to the cells.
+func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a renderArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	var want *cellRange
+	if a.CellRange != "" {
+		r, err := parseRange(a.CellRange)
+		if err != nil {
+			return nil, err
+		}
+		want = &r
+	}
+	// Resolved here only to check the output against it; Service.run
+	// resolves it again for the read.
+	path, err := s.box.resolve(a.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkExtension(path); err != nil {
+		return nil, err
+	}
+	var out string
+	if a.OutputPath != "" {
+		if out, err = s.renderOutput(a.OutputPath, path); err != nil {
+			return nil, err
+		}
+	}
+	// The copy is taken under the shared lock Service.run holds (a
+	// consistent version); the (slow) rendering, in after, holds no lock.
+	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		rawBook, _, err := s.readRegular(b.path)
+		if err != nil {
+			if kindOf(err) == "" {
+				return nil, fileNotFound(b.path)
+			}
+			return nil, err
+		}
+		return rawBook, nil
+	})
+	c.after = func(res any) (any, error) {
+		return s.renderCopy(ctx, res.([]byte), path, out, a.SheetName, want)
+	}
+	return c, nil
+}
+
+// renderCopy renders the workbook whose bytes are rawBook (the file at
+// path) from a private copy to the PNG out (default next to the workbook).
+func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *cellRange) (any, error) {
+	work, err := os.MkdirTemp(s.tmpBase, "excelops-render-")
+	if err != nil {
+		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+	}
+	defer os.RemoveAll(work)
+	copyPath := filepath.Join(work, filepath.Base(path))
+	if err := os.WriteFile(copyPath, rawBook, 0o600); err != nil {
+		return nil, newError(KindIO, "cannot write a private copy of the workbook: "+err.Error(), err)
+	}
+	b, err := s.openBook(copyPath, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	sheet, area, err := b.preparePrint(sheetName, want)
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		if out, err = s.renderOutput(defaultRenderName(path, sheet), path); err != nil {
+			return nil, err
+		}
+	}
+	// Only now, with every argument checked, is LibreOffice needed.
+	soffice, err := s.sofficePath()
+	if err != nil {
+		return nil, err
+	}
+	renderIn := filepath.Join(work, "render.xlsx")
+	if err := b.f.SaveAs(renderIn); err != nil {
+		return nil, newError(KindIO, "cannot save the copy to render: "+err.Error(), err)
+	}
+	pngPath, err := convertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
+	if err != nil {
+		return nil, err
+	}
+	pic, w, h, blank, err := cropPage(pngPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(ctx, out, newFileMode, nil, nil, func(w io.Writer) error {
+		_, err := w.Write(pic)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	rel, _ := filepath.Rel(s.box.root, out)
+	return success(filepath.Base(path), sheet,
+		field("range", area),
+		field("output_path", filepath.ToSlash(rel)),
+		field("size_bytes", len(pic)),
+		field("width", w),
+		field("height", h),
+		field("blank", blank)), nil
+}
+
+// renderOutput resolves where the PNG goes: inside the workspace, a .png
+// name, never the workbook itself.
+func (s *Service) renderOutput(p, workbook string) (string, error) {
+	if !strings.EqualFold(filepath.Ext(p), ".png") {
+		return "", invalid("output_path %q must end in .png", p)
+	}
+	out, err := s.box.resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if out == workbook {
+		return "", invalid("output_path %q is the workbook itself", p)
+	}
+	return out, nil
+}
+
+// defaultRenderName is "<folder>/<workbook>-<sheet>.png" relative to the
+// workspace, the sheet name reduced to characters safe in a file name.
+func defaultRenderName(workbook, sheet string) string {
+	safe := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, sheet)
+	return strings.TrimSuffix(workbook, filepath.Ext(workbook)) + "-" + safe + ".png"
+}
+
+// preparePrint readies the private copy: the range (given, else the print
+// area, else the used range) becomes the sheet's print area, fitted on one
+// page with small margins and no header or footer, and every other sheet
+// is hidden so the sheet's first page is the document's first page.
+func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, err error) {
+	sheet, ext, err := b.edit(name)
+	if err != nil {
+		return "", "", err
+	}
+	var r cellRange
+	switch {
+	case want != nil:
+		r = *want
+	default:
+		if pa, ok := b.printArea(sheet); ok {
+			r = pa
+		} else if ext.empty() {
+			return "", "", invalid("sheet %q is empty: there is nothing to render", sheet)
+		} else {
+			r = cellRange{c1: ext.minCol, r1: ext.minRow, c2: ext.maxCol, r2: ext.maxRow}
+		}
+	}
+	if rows, cols := r.r2-r.r1+1, r.c2-r.c1+1; rows > maxRenderRows || cols > maxRenderCols {
+		return "", "", invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
+	}
+	for _, d := range b.f.GetDefinedName() {
+		if d.Name == printAreaName && d.Scope == sheet {
+			_ = b.f.DeleteDefinedName(&excelize.DefinedName{Name: printAreaName, Scope: sheet})
+		}
+	}
+	if err := b.f.SetDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
+		return "", "", newError(KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
+	}
+	w, h := b.extentPoints(sheet, r)
+	orientation := "portrait"
+	if w > h {
+		orientation = "landscape"
+	}
+	scale, fit := pageScale(w, h, orientation == "landscape")
+	one, a4 := 1, a4PaperSize
+	layout := &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, AdjustTo: &scale}
+	if fit {
+		layout = &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, FitToWidth: &one, FitToHeight: &one}
+	}
+	margin, none := renderMarginInch, 0.0
+	steps := []error{
+		b.f.SetPageLayout(sheet, layout),
+		b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
+		b.f.SetPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &margin, Right: &margin, Top: &margin, Bottom: &margin, Header: &none, Footer: &none}),
+		b.f.SetHeaderFooter(sheet, nil),
+	}
+	for _, e := range steps {
+		if e != nil {
+			return "", "", newError(KindInvalidArgument, "cannot set up the page: "+e.Error(), e)
+		}
+	}
+	list, _ := b.sheetList()
+	for i, other := range list {
+		if other == sheet {
+			b.f.SetActiveSheet(i)
+			if err := b.f.SetSheetVisible(sheet, true); err != nil {
+				return "", "", newError(KindInvalidArgument, "cannot show the sheet: "+err.Error(), err)
+			}
+		}
+	}
+	for _, other := range list {
+		if other != sheet {
+			if err := b.f.SetSheetVisible(other, false); err != nil {
+				return "", "", newError(KindInvalidArgument, "cannot hide the other sheets: "+err.Error(), err)
+			}
+		}
+	}
+	return sheet, r.String(), nil
+}
+
+// printArea returns the sheet's print area when it is one rectangle.
+func (b *book) printArea(sheet string) (cellRange, bool) {
+	for _, d := range b.f.GetDefinedName() {
+		if d.Name != printAreaName || d.Scope != sheet {
+			continue
+		}
+		ref := d.RefersTo[strings.LastIndex(d.RefersTo, "!")+1:]
+		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
+			return r, true
+		}
+	}
+	return cellRange{}, false
+}
+
+// extentPoints estimates the width and height of r in points.
+func (b *book) extentPoints(sheet string, r cellRange) (w, h float64) {
+	for c := r.c1; c <= r.c2; c++ {
+		cw, err := b.f.GetColWidth(sheet, columnName(c))
+		if err != nil {
+			cw = 9.140625
+		}
+		w += cw * 7 * 0.75 // characters to pixels to points
+	}
+	for row := r.r1; row <= r.r2; row++ {
+		rh, err := b.f.GetRowHeight(sheet, row)
+		if err != nil {
+			rh = 15
+		}
+		h += rh
+	}
+	return w, h
+}
+
+// cropPage decodes LibreOffice's page, crops it to what is drawn on it
+// plus a white border, flattens it onto white and encodes it again. A page
+// with nothing drawn is kept whole and reported blank.
+func cropPage(path string) (data []byte, w, h int, blank bool, err error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, 0, false, newError(KindIO, "cannot read LibreOffice's picture: "+err.Error(), err)
+	}
+	page, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return nil, 0, 0, false, newError(KindIO, "LibreOffice wrote a picture that is not a valid PNG: "+err.Error(), err)
+	}
+	bounds := page.Bounds()
+	box := image.Rectangle{}
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		for x := bounds.Min.X; x < bounds.Max.X; x++ {
+			if inked(page.At(x, y)) {
+				box = box.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	blank = box.Empty()
+	if blank {
+		box = bounds
+	} else {
+		box = image.Rect(box.Min.X-renderPadding, box.Min.Y-renderPadding, box.Max.X+renderPadding, box.Max.Y+renderPadding).Intersect(bounds)
+	}
+	out := image.NewRGBA(image.Rect(0, 0, box.Dx(), box.Dy()))
+	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
+	draw.Draw(out, out.Bounds(), page, box.Min, draw.Over)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, out); err != nil {
+		return nil, 0, 0, false, newError(KindIO, "cannot encode the picture: "+err.Error(), err)
+	}
+	return buf.Bytes(), box.Dx(), box.Dy(), blank, nil
+}
+
+// inked reports whether a pixel shows something: visible and not white.
+func inked(c color.Color) bool {
+	r, g, b, a := c.RGBA()
+	if a < 0x1000 {
+		return false
+	}
+	const light = 0xF000
+	return r < light || g < light || b < light
+}
