@@ -66,7 +66,8 @@ func TestToolAnnotations(t *testing.T) {
 		switch {
 		case strings.HasPrefix(tool.Name, "read_") || tool.Name == "list_sheets":
 			assert.True(t, a.ReadOnly, tool.Name)
-		case strings.HasPrefix(tool.Name, "delete_") || strings.HasPrefix(tool.Name, "write_") || strings.HasPrefix(tool.Name, "copy_"):
+		case strings.HasPrefix(tool.Name, "delete_") || strings.HasPrefix(tool.Name, "write_") || strings.HasPrefix(tool.Name, "copy_") ||
+			tool.Name == "add_comment": // replaces or removes a cell's note
 			assert.False(t, a.ReadOnly, tool.Name)
 			assert.True(t, a.Destructive, tool.Name)
 		case strings.HasPrefix(tool.Name, "insert_") || strings.HasPrefix(tool.Name, "create_") || strings.HasPrefix(tool.Name, "add_"):

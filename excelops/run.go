@@ -42,6 +42,11 @@ type call struct {
 	after func(res any) (any, error)
 }
 
+// unsaved is an edit body's result that asks for no save (find_replace's
+// dry run, or nothing found): the call answers res and the workbook is
+// discarded, the file on disk left as it was.
+type unsaved struct{ res any }
+
 // onBook is the call of a one-workbook tool: fn runs on the workbook at
 // path with its sheet named sheet.
 func onBook(path, sheet string, fn body) *call {

@@ -61,6 +61,9 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	if err != nil {
 		return nil, err
 	}
+	if u, ok := res.(unsaved); ok {
+		return u.res, nil
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -189,5 +189,6 @@ func (s *Service) tools() []toolSpec {
 			s.createChart, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 	}
 	specs = append(specs, s.mediaTools()...)
+	specs = append(specs, s.analystTools()...)
 	return specs
 }

@@ -37,6 +37,13 @@ func minimalArgs() map[string]map[string]any {
 		"insert_image":              {"image_path": "pic.png", "cell": "D2"},
 		"create_pivot_table":        {"source_range": "A1:B3", "rows": []any{"name"}, "values": []any{map[string]any{"field": "qty"}}},
 		"render_range":              {"cell_range": "A1:B3"},
+		"create_table":              {"cell_range": "A1:B3"},
+		"freeze_panes":              {"cell": "A2"},
+		"set_autofilter":            {"cell_range": "A1:B3"},
+		"sort_range":                {"cell_range": "A1:B3", "header": true, "sort_by": []any{map[string]any{"column": "qty", "order": "descending"}}},
+		"find_replace":              {"find": "a", "replace": "z"},
+		"add_comment":               {"cell": "A1", "text": "note"},
+		"set_hyperlink":             {"cell": "C1", "url": "https://example.com"},
 	}
 }
 
@@ -73,7 +80,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 	want := []string{"list_sheets", "read_excel", "write_cells", "insert_rows", "insert_columns", "delete_rows", "delete_columns",
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
-		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range"}
+		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
+		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -111,6 +119,13 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"insert_image":              {"status", "file", "sheet", "anchor", "image", "format", "image_width", "image_height", "width", "height"},
 		"create_pivot_table":        {"status", "file", "pivot_table", "source_sheet", "source_range", "sheet", "anchor", "estimated_range", "rows", "columns", "values", "note"},
 		"render_range":              {"status", "file", "sheet", "range", "output_path", "size_bytes", "width", "height", "blank"},
+		"create_table":              {"status", "file", "sheet", "table_name", "range", "style", "columns", "data_rows"},
+		"freeze_panes":              {"status", "file", "sheet", "frozen_rows", "frozen_columns", "top_left_cell", "previously_frozen"},
+		"set_autofilter":            {"status", "file", "sheet", "range", "filters", "rows_hidden"},
+		"sort_range":                {"status", "file", "sheet", "range", "header", "sort_by", "rows_sorted", "rows_moved"},
+		"find_replace":              {"status", "file", "sheets_searched", "dry_run", "cells_changed", "changes", "truncated"},
+		"add_comment":               {"status", "file", "sheet", "cell", "author", "replaced"},
+		"set_hyperlink":             {"status", "file", "sheet", "cell", "url", "display_text", "replaced"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {

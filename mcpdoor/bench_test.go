@@ -140,7 +140,9 @@ func httpPair(b *testing.B) (doorURL, bareURL string) {
 	door := mcpdoor.New(reg, mcpdoor.Config{})
 	ds := httptest.NewServer(server.New(reg, server.Config{MCP: door}))
 	bare := bareServer()
-	bs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	// The floor gets the SDK's own best options for these calls: stateless,
+	// application/json answers (what the door answers them with too).
+	bs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	b.Cleanup(func() { ds.Close(); bs.Close() })
 	return ds.URL + server.PathMCP, bs.URL
 }

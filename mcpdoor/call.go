@@ -91,10 +91,35 @@ func (d *Door) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
+	var progress progressFunc
+	if tok := p.GetProgressToken(); tok != nil && req.Session != nil {
+		progress = func(ctx context.Context, progress, total float64, message string) {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: tok, Progress: progress, Total: total, Message: message,
+			})
+		}
+	}
+	res, err := d.runCall(ctx, doorOf(req), p.Name, p.Arguments, opts, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}, IsError: res.IsError}, nil
+}
+
+// progressFunc sends one progress notification of a call.
+type progressFunc func(ctx context.Context, progress, total float64, message string)
+
+// runCall runs one call through the registry, as every path of every door
+// does: refused while draining (errShuttingDown), bounded by the call
+// slots, cancelled when the grace expires, logged. progress, when not nil,
+// receives the tool's progress until the call answers. The error is
+// errShuttingDown, or the context's when the call was cancelled before a
+// slot freed (the tool never ran).
+func (d *Door) runCall(ctx context.Context, door, name string, args []byte, opts []registry.CallOption, progress progressFunc) (registry.Result, error) {
 	d.mu.Lock()
 	if d.draining {
 		d.mu.Unlock()
-		return nil, errShuttingDown
+		return registry.Result{}, errShuttingDown
 	}
 	d.calls.Add(1)
 	d.mu.Unlock()
@@ -109,27 +134,25 @@ func (d *Door) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	case <-ctx.Done():
 		// Cancelled (or the grace expired) before a slot freed: the tool
 		// never ran; the client no longer waits for an answer.
-		return nil, ctx.Err()
+		return registry.Result{}, ctx.Err()
 	}
 
 	var answered atomic.Bool
-	if tok := p.GetProgressToken(); tok != nil && req.Session != nil {
-		opts = append(opts, registry.WithProgress(func(progress, total float64, message string) {
-			if answered.Load() || !finite(progress) || !finite(total) {
+	if progress != nil {
+		opts = append(opts, registry.WithProgress(func(p, total float64, message string) {
+			if answered.Load() || !finite(p) || !finite(total) {
 				return // JSON has no NaN; nothing after the answer
 			}
-			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-				ProgressToken: tok, Progress: progress, Total: total, Message: message,
-			})
+			progress(ctx, p, total, message)
 		}))
 	}
-	res := d.reg.CallTool(ctx, p.Name, p.Arguments, opts...)
+	res := d.reg.CallTool(ctx, name, args, opts...)
 	answered.Store(true)
 	d.log.WithFields(logrus.Fields{
-		"door": doorOf(req), "tool": p.Name, "error_code": string(res.Code), "is_error": res.IsError,
+		"door": door, "tool": name, "error_code": string(res.Code), "is_error": res.IsError,
 		"fallback": res.Fallback, "cancelled": ctx.Err() != nil, "duration_ms": res.Elapsed.Milliseconds(),
 	}).Info("call")
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}, IsError: res.IsError}, nil
+	return res, nil
 }
 
 // doorOf names the door a request came through.

@@ -14,8 +14,12 @@
 // calls wait for a slot (a call cancelled while waiting never runs).
 //
 // Over HTTP, requests at protocol 2026-07-28 or later (the
-// Mcp-Protocol-Version header) are served statelessly; older clients get a
-// session (Mcp-Session-Id) created by their initialize request, as those
-// protocol versions require, so that their notifications/cancelled reaches
-// the call it names.
+// Mcp-Protocol-Version header) are served statelessly, answered as
+// application/json (server-sent events for batches and calls asking for
+// progress). A plain tools/call among them takes a fast path (fast.go)
+// that answers, byte for byte, what the SDK would, without the SDK's
+// per-request session; anything it does not fully know goes to the SDK.
+// Older clients get a session (Mcp-Session-Id) created by their initialize
+// request, as those protocol versions require, so that their
+// notifications/cancelled reaches the call it names.
 package mcpdoor

@@ -92,12 +92,16 @@ func (c Config) withDefaults() Config {
 // with New; it is the http.Handler of the HTTP door and serves stdio with
 // ServeStdio. Safe for concurrent use.
 type Door struct {
-	reg       *registry.Registry
-	cfg       Config
-	log       logrus.FieldLogger
-	srv       *mcp.Server
-	stateless *mcp.StreamableHTTPHandler
-	stateful  *mcp.StreamableHTTPHandler
+	reg           *registry.Registry
+	cfg           Config
+	log           logrus.FieldLogger
+	srv           *mcp.Server
+	stateless     *mcp.StreamableHTTPHandler // SSE answers: calls asking for progress, batches
+	statelessJSON *mcp.StreamableHTTPHandler // application/json answers
+	stateful      *mcp.StreamableHTTPHandler
+	// fast answers stateless tools/call requests it can vouch for
+	// without the SDK's per-request session (fast.go).
+	fast *fastPath
 
 	// slots holds one token per call running (MaxConcurrentCalls).
 	slots chan struct{}
@@ -127,17 +131,27 @@ func New(reg *registry.Registry, cfg Config) *Door {
 	d.stopCtx, d.stop = context.WithCancel(context.Background())
 	d.streamsCtx, d.closeStreams = context.WithCancel(context.Background())
 	d.stdio = map[*mcp.ServerSession]*answers{}
-	d.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
+	impl := &mcp.Implementation{Name: cfg.Name, Version: cfg.Version}
+	d.srv = mcp.NewServer(impl, &mcp.ServerOptions{
 		// Only tools: no logging capability (stdout is protocol only and
 		// logs go to stderr), no list-changed (the tool set is fixed).
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
+	d.fast = newFastPath(impl)
 	for _, t := range reg.Tools() {
-		d.addTool(t)
+		if d.addTool(t) {
+			d.fast.list(t)
+		}
 	}
 	d.srv.AddReceivingMiddleware(d.middleware)
 	d.stateless = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
+		MaxRequestBodyBytes:          cfg.MaxRequestBytes,
+		PropagateRequestCancellation: true,
+	})
+	d.statelessJSON = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		JSONResponse:                 true,
 		MaxRequestBodyBytes:          cfg.MaxRequestBytes,
 		PropagateRequestCancellation: true,
 	})
@@ -152,8 +166,9 @@ func (d *Door) server(*http.Request) *mcp.Server { return d.srv }
 
 // addTool lists t with its schema and annotations and routes its calls to
 // the registry. A schema whose type is not "object" cannot be served by
-// MCP (the SDK refuses it): the tool is left out and the reason logged.
-func (d *Door) addTool(t registry.Tool) {
+// MCP (the SDK refuses it): the tool is left out, the reason logged, and
+// listed is false.
+func (d *Door) addTool(t registry.Tool) (listed bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			d.log.WithFields(logrus.Fields{"tool": t.Name, "reason": p}).Error("tool left out of the MCP doors")
@@ -165,6 +180,7 @@ func (d *Door) addTool(t registry.Tool) {
 		InputSchema: json.RawMessage(t.InputSchema),
 		Annotations: ToolAnnotations(t.Annotations),
 	}, d.callTool)
+	return true
 }
 
 // ToolAnnotations is the MCP form of a tool's declaration: nil for none,

@@ -108,7 +108,8 @@ func TestProtocolDocMCP(t *testing.T) {
 }
 
 // postEvent POSTs body with the headers a 2026-07-28 client sends and
-// returns the data of the answer's event.
+// returns the answer: the body of an application/json answer, the data of
+// the first event of a text/event-stream one.
 func postEvent(t *testing.T, url, body string) string {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
@@ -124,6 +125,11 @@ func postEvent(t *testing.T, url, body string) string {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+	if resp.Header.Get("Content-Type") == "application/json" {
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return string(b)
+	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {

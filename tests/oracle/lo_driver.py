@@ -6,12 +6,14 @@ It starts one headless soffice with a private profile and serves requests, one J
 object per line on stdin, one JSON answer per line on stdout (see README.md here):
 
     {"cmd": "run", "path": "in.xlsx" | null, "ops": [...], "save": "out.xlsx" | null,
-     "on_open": false}
+     "on_open": false, "structure": false}
     {"cmd": "quit"}
 
 `run` opens the workbook (null: a new one), reads what Calc shows on open when `on_open`
-is true (before any recalculation), applies the operations in order, recalculates
-everything (calculateAll), optionally stores the result as xlsx, and answers
+is true (before any recalculation) and, when `structure` is true, what it read besides
+values (notes, links, hidden rows, frozen panes, database ranges: see `structure`),
+applies the operations in order, recalculates everything (calculateAll), optionally
+stores the result as xlsx, and answers
 
     {"ok": true, "sheets": [{"name": "Sheet1", "cells": {"A1": {"f": "=A2*10", "v": 20.0}}}],
      "probes": [...], "on_open": [...]}
@@ -245,6 +247,21 @@ class Book:
         target.Sheet, target.Column, target.Row = dst.RangeAddress.Sheet, c0, r0
         src.copyRange(target, rng)
 
+    def op_sort(self, op: dict[str, Any]) -> None:
+        """Sort a range's rows as Calc's Data > Sort does (references updated as Calc's default)."""
+        rng = self.sheet(op.get("sheet")).getCellRangeByName(op["range"])
+        start = rng.RangeAddress.StartColumn
+        fields = []
+        for key in op["by"]:
+            field = uno.createUnoStruct("com.sun.star.table.TableSortField")
+            field.Field = col_index(key["column"]) - start
+            field.IsAscending = key.get("order", "ascending") == "ascending"
+            field.IsCaseSensitive = False
+            fields.append(field)
+        desc = (prop("SortFields", uno.Any("[]com.sun.star.table.TableSortField", tuple(fields))),
+                prop("ContainsHeader", bool(op.get("header"))))
+        uno.invoke(rng, "sort", (desc,))
+
     def apply(self, op: dict[str, Any]) -> None:
         fn = getattr(self, "op_" + op["op"], None)
         if fn is None:
@@ -276,6 +293,58 @@ class Book:
         return out
 
 
+def structure(doc: Any) -> dict[str, Any]:
+    """What Calc read besides values: per sheet its notes, links, hidden rows, whether panes
+    are frozen and its own autofilter; the workbook's named database ranges (tables)."""
+    sheets = doc.Sheets
+    ctrl = doc.CurrentController
+    out = []
+    for i in range(sheets.getCount()):
+        sheet = sheets.getByIndex(i)
+        notes = {}
+        anns = sheet.Annotations
+        for k in range(anns.getCount()):
+            ann = anns.getByIndex(k)
+            pos = ann.Position
+            notes[col_name(pos.Column) + str(pos.Row + 1)] = ann.String
+        cur = sheet.createCursor()
+        cur.gotoEndOfUsedArea(False)
+        last_col, last_row = cur.RangeAddress.EndColumn, cur.RangeAddress.EndRow
+        hidden = [r + 1 for r in range(last_row + 1) if not sheet.Rows.getByIndex(r).IsVisible]
+        links = {}
+        for r in range(last_row + 1):
+            for c in range(last_col + 1):
+                fields = sheet.getCellByPosition(c, r).getTextFields().createEnumeration()
+                while fields.hasMoreElements():
+                    field = fields.nextElement()
+                    if getattr(field, "URL", ""):  # a URL field (Calc names no specific service)
+                        links[col_name(c) + str(r + 1)] = {"url": field.URL, "text": field.Representation}
+        autofilter = None  # the sheet's own filter: an unnamed database range of the sheet
+        unnamed = doc.getPropertyValue("UnnamedDatabaseRanges")
+        if unnamed.hasByTable(i):
+            rng = unnamed.getByTable(i)
+            if rng.AutoFilter:
+                autofilter = area_name(rng.DataArea)
+        frozen = None
+        if ctrl is not None:
+            ctrl.setActiveSheet(sheet)
+            frozen = bool(ctrl.hasFrozenPanes())
+        out.append({"name": sheet.Name, "notes": notes, "links": links, "hidden_rows": hidden, "frozen": frozen,
+                    "autofilter": autofilter})
+    ranges = []
+    db = doc.DatabaseRanges
+    for name in db.ElementNames:
+        rng = db.getByName(name)
+        ranges.append({"name": name, "sheet": rng.DataArea.Sheet, "range": area_name(rng.DataArea),
+                       "autofilter": bool(rng.AutoFilter)})
+    return {"sheets": out, "database_ranges": ranges}
+
+
+def area_name(addr: Any) -> str:
+    """A CellRangeAddress as "A1:C3"."""
+    return f"{col_name(addr.StartColumn)}{addr.StartRow + 1}:{col_name(addr.EndColumn)}{addr.EndRow + 1}"
+
+
 def read_cell(cell: Any, book: Book) -> dict[str, Any]:
     """One cell as the answer shows it ({} for an empty cell)."""
     kind = cell.getType().value
@@ -300,12 +369,15 @@ def run(office: Office, req: dict[str, Any]) -> dict[str, Any]:
     try:
         book = Book(doc)
         on_open = book.snapshot() if req.get("on_open") else None
+        extra = structure(doc) if req.get("structure") else None
         for op in req.get("ops", []):
             book.apply(op)
         doc.calculateAll()
         ans: dict[str, Any] = {"ok": True, "sheets": book.snapshot(), "probes": book.probes}
         if on_open is not None:
             ans["on_open"] = on_open
+        if extra is not None:
+            ans["structure"] = extra
         if req.get("save"):
             url = uno.systemPathToFileUrl(os.path.abspath(req["save"]))
             doc.storeToURL(url, (prop("FilterName", "Calc MS Excel 2007 XML"),))

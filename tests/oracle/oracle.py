@@ -75,10 +75,11 @@ class LibreOffice:
         return ans
 
     def run(self, path: pathlib.Path | None, ops: list[dict[str, Any]], save: pathlib.Path | None = None,
-            on_open: bool = False) -> dict[str, Any]:
-        """Open path (None: a new workbook), apply ops, recalculate, report every cell."""
+            on_open: bool = False, structure: bool = False) -> dict[str, Any]:
+        """Open path (None: a new workbook), apply ops, recalculate, report every cell
+        (and, with structure, the notes, links, hidden rows, frozen panes and tables Calc read)."""
         req = {"cmd": "run", "path": str(path) if path else None, "ops": ops,
-               "save": str(save) if save else None, "on_open": on_open}
+               "save": str(save) if save else None, "on_open": on_open, "structure": structure}
         assert self.proc.stdin is not None
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
@@ -142,6 +143,10 @@ def tool_calls(op: dict[str, Any], file: str) -> tuple[str, dict[str, Any]]:
         if op.get("values_only"):
             args["values_only"] = True
         return "copy_range_between_sheets", args
+    if kind == "sort":
+        by = [{"column": k["column"], "order": k.get("order", "ascending")} for k in op["by"]]
+        return "sort_range", {"file_path": file, **sheet, "cell_range": op["range"], "sort_by": by,
+                              "header": bool(op.get("header"))}
     raise ValueError(f"no tool performs op {kind!r}")
 
 

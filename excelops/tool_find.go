@@ -1,0 +1,341 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// find_replace: text found in values (and, when asked, in formula text) is
+// replaced on one sheet, a range or every sheet. Text cells stay text; a
+// number cell matches by its digits and stays a number when the result is
+// one; a date cell matches by its ISO text ("2024-01-31") and stays a date
+// when the result is one. Booleans and errors are never touched. A formula
+// the replacement would break is refused (formula_check.go) and nothing is
+// written.
+
+// maxListedChanges caps the changed cells a find_replace result lists.
+const maxListedChanges = 100
+
+// foundCell is one cell find_replace changes.
+type foundCell struct {
+	sheet, ref     string
+	col, row       int
+	before, after  string
+	formula, isNum bool
+	isDate         bool
+}
+
+// findArgs are find_replace's arguments.
+type findArgs struct {
+	FilePath   string  `json:"file_path"`
+	SheetName  string  `json:"sheet_name"`
+	CellRange  string  `json:"cell_range"`
+	Find       string  `json:"find"`
+	Replace    *string `json:"replace"`
+	MatchCase  bool    `json:"match_case"`
+	WholeCell  bool    `json:"whole_cell"`
+	InFormulas bool    `json:"in_formulas"`
+	DryRun     bool    `json:"dry_run"`
+}
+
+// findReplace implements find_replace.
+func (s *Service) findReplace(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a findArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Find == "" {
+		return nil, invalid("find is empty: give the text to look for")
+	}
+	if a.Replace == nil {
+		return nil, invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
+	}
+	var rng *cellRange
+	if a.CellRange != "" {
+		r, err := parseRange(a.CellRange)
+		if err != nil {
+			return nil, err
+		}
+		rng = &r
+	}
+	pattern := regexp.QuoteMeta(a.Find)
+	if a.WholeCell {
+		pattern = `\A` + pattern + `\z`
+	}
+	if !a.MatchCase {
+		pattern = "(?i)" + pattern
+	}
+	re := regexp.MustCompile(pattern) // quoted: always compiles
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		sheets, err := b.findSheets(a.SheetName, rng != nil)
+		if err != nil {
+			return nil, err
+		}
+		dw, err := newDateWriter(b.f)
+		if err != nil {
+			return nil, err
+		}
+		var found []foundCell
+		for _, sheet := range sheets {
+			got, err := b.findIn(sheet, rng, re, a.Find, *a.Replace, a.InFormulas, dw)
+			if err != nil {
+				return nil, err
+			}
+			found = append(found, got...)
+		}
+		res := findResult(b.name(), a, sheets, found)
+		if a.DryRun || len(found) == 0 {
+			return unsaved{res}, nil
+		}
+		if err := b.replaceFound(found, dw); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}), nil
+}
+
+// findResult is find_replace's payload.
+func findResult(file string, a findArgs, sheets []string, found []foundCell) errorsjson.Object {
+	list := make([]any, 0, min(len(found), maxListedChanges))
+	for i, f := range found {
+		if i == maxListedChanges {
+			break
+		}
+		before, after := any(f.before), any(f.after)
+		if f.formula {
+			before, after = "="+f.before, "="+f.after
+		}
+		list = append(list, errorsjson.Object{{Key: "sheet", Value: f.sheet}, {Key: "cell", Value: f.ref}, {Key: "before", Value: before}, {Key: "after", Value: after}})
+	}
+	searched := make([]any, len(sheets))
+	for i, s := range sheets {
+		searched[i] = s
+	}
+	return success(file, "",
+		field("sheets_searched", searched),
+		field("dry_run", a.DryRun),
+		field("cells_changed", len(found)),
+		field("changes", list),
+		field("truncated", len(found) > maxListedChanges))
+}
+
+// findSheets is the sheets find_replace searches: the named one, the
+// active one for a range without a sheet, else every worksheet.
+func (b *book) findSheets(name string, hasRange bool) ([]string, error) {
+	if name != "" || hasRange {
+		sheet, _, err := b.edit(name)
+		return []string{sheet}, err
+	}
+	list, _ := b.sheetList()
+	var out []string
+	for _, sheet := range list {
+		zf, err := b.part(sheet)
+		if err != nil {
+			return nil, err
+		}
+		if zf != nil && !isWorksheetPart(zf.Name) {
+			continue // chart sheets hold no cells
+		}
+		if _, _, err := b.edit(sheet); err != nil {
+			return nil, err
+		}
+		out = append(out, sheet)
+	}
+	return out, nil
+}
+
+// findIn lists what find_replace changes on one sheet (within rng when given).
+func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *dateWriter) ([]foundCell, error) {
+	ext := b.extents[sheet]
+	if ext == nil || ext.empty() {
+		return nil, nil
+	}
+	area := cellRange{ext.minCol, ext.minRow, ext.maxCol, ext.maxRow}
+	if rng != nil {
+		area = cellRange{max(area.c1, rng.c1), max(area.r1, rng.r1), min(area.c2, rng.c2), min(area.r2, rng.r2)}
+		if area.c1 > area.c2 || area.r1 > area.r2 {
+			return nil, nil
+		}
+	}
+	formulas, err := b.formulaCells(sheet)
+	if err != nil {
+		return nil, err
+	}
+	isFormula := make(map[string]bool, len(formulas))
+	for _, fc := range formulas {
+		isFormula[fc.ref] = true
+	}
+	rows, err := b.f.GetRows(sheet, excelize.Options{RawCellValue: true})
+	if err != nil {
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
+	}
+	var out []foundCell
+	for r := area.r1; r <= area.r2 && r <= len(rows); r++ {
+		row := rows[r-1]
+		for c := area.c1; c <= area.c2; c++ {
+			ref := cellName(c, r)
+			if isFormula[ref] {
+				if !inFormulas {
+					continue
+				}
+				text, err := b.f.GetCellFormula(sheet, ref)
+				if err != nil {
+					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+				}
+				// Matched as shown, with its "=": whole_cell compares the whole formula.
+				if !re.MatchString("=" + text) {
+					continue
+				}
+				after, ok := strings.CutPrefix(re.ReplaceAllLiteralString("="+text, repl), "=")
+				if !ok {
+					return nil, invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
+				}
+				if after == text {
+					continue
+				}
+				if err := checkFormula(ref, after); err != nil {
+					return nil, err
+				}
+				if err := checkFormulaText(sheet+"!"+ref, after); err != nil {
+					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
+				}
+				out = append(out, foundCell{sheet: sheet, ref: ref, col: c, row: r, before: text, after: after, formula: true})
+				continue
+			}
+			if c > len(row) || row[c-1] == "" {
+				continue
+			}
+			f, ok, err := b.findValue(sheet, ref, row[c-1], re, repl, dw)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				f.col, f.row = c, r
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// findValue matches one value cell: text as is, a number by its digits, a
+// date by its ISO text; booleans and errors never match.
+func (b *book) findValue(sheet, ref, raw string, re *regexp.Regexp, repl string, dw *dateWriter) (foundCell, bool, error) {
+	f := foundCell{sheet: sheet, ref: ref, before: raw}
+	if !re.MatchString(raw) && !looksNumeric(raw) {
+		return f, false, nil // cheap exit for text that cannot match
+	}
+	t, _ := b.f.GetCellType(sheet, ref)
+	switch t {
+	case excelize.CellTypeBool, excelize.CellTypeError:
+		return f, false, nil
+	case excelize.CellTypeNumber, excelize.CellTypeUnset:
+		if n, ok := jsonCell(raw).(float64); ok || isInt(jsonCell(raw)) {
+			f.isNum = true
+			if !ok {
+				n = float64(jsonCell(raw).(int64))
+			}
+			style, _ := b.f.GetCellStyle(sheet, ref)
+			if isDate, err := dw.styleIsDate(style); err == nil && isDate {
+				if iso, ok := serialISO(n, dw.date1904); ok {
+					f.before, f.isDate = strings.TrimSuffix(iso, "T00:00:00"), true
+				}
+			}
+		}
+	}
+	if !re.MatchString(f.before) {
+		return f, false, nil
+	}
+	f.after = re.ReplaceAllLiteralString(f.before, repl)
+	if f.after == f.before {
+		return f, false, nil
+	}
+	if err := checkText(sheet+"!"+ref, f.after); err != nil {
+		return f, false, err
+	}
+	return f, true, nil
+}
+
+// isInt reports whether v is an int64.
+func isInt(v any) bool {
+	_, ok := v.(int64)
+	return ok
+}
+
+// replaceFound writes what findIn planned. Formulas go through the plan of
+// every formula on their sheets (applyRefs), so rewriting one cell of a
+// shared formula keeps the others.
+func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
+	var edits []sheetArea
+	planned := map[string]*refPlan{}
+	for _, f := range found {
+		edits = append(edits, sheetArea{f.sheet, f.col, f.row, f.col, f.row})
+		if f.formula {
+			p := planned[f.sheet]
+			if p == nil {
+				var err error
+				if p, err = b.sheetFormulaPlan(f.sheet); err != nil {
+					return err
+				}
+				planned[f.sheet] = p
+			}
+			for i := range p.cells {
+				if p.cells[i].cell == f.ref {
+					p.cells[i].formula, p.cells[i].changed = f.after, true
+				}
+			}
+			continue
+		}
+		var err error
+		switch {
+		case f.after == "":
+			err = b.f.SetCellValue(f.sheet, f.ref, nil)
+		case (f.isNum || f.isDate) && !strings.HasPrefix(strings.TrimSpace(f.after), "=") && !strings.HasPrefix(f.after, "'"):
+			var w cellWrite
+			if w, err = planCell(f.col, f.row, f.after, valueTypesAuto); err == nil {
+				_, err = dw.put(f.sheet, w)
+			}
+		default:
+			err = b.f.SetCellStr(f.sheet, f.ref, f.after)
+		}
+		if err != nil {
+			if kindOf(err) != "" {
+				return err
+			}
+			return newError(KindInvalidArgument, fmt.Sprintf("cannot write %s!%s: %v", f.sheet, f.ref, err), err)
+		}
+	}
+	for _, p := range planned {
+		if err := b.applyRefs(p); err != nil {
+			return err
+		}
+	}
+	if len(edits) <= maxListedChanges*10 {
+		b.edits = &editSet{areas: edits}
+	}
+	return nil
+}
+
+// sheetFormulaPlan is every formula of sheet as it reads now.
+func (b *book) sheetFormulaPlan(sheet string) (*refPlan, error) {
+	all, err := b.formulaCells(sheet)
+	if err != nil {
+		return nil, err
+	}
+	p := &refPlan{}
+	for _, fc := range all {
+		text, err := b.f.GetCellFormula(sheet, fc.ref)
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		p.cells = append(p.cells, plannedFormula{sheet: sheet, cell: fc.ref, formula: text, arrayRef: fc.arrayRef})
+	}
+	return p, nil
+}

@@ -1,0 +1,252 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// What sits on a cell besides its value: notes (add_comment) and links
+// (set_hyperlink).
+
+const (
+	// maxCommentChars is the longest note Excel keeps (a cell's limit).
+	maxCommentChars = 32767
+	// maxAuthorChars is the longest author name Excel keeps.
+	maxAuthorChars = 255
+	// maxURLChars is the longest link address Excel accepts.
+	maxURLChars = 2079
+	// maxTooltipChars is the longest link tooltip Excel accepts.
+	maxTooltipChars = 255
+)
+
+// addComment implements add_comment.
+func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		FilePath  string  `json:"file_path"`
+		SheetName string  `json:"sheet_name"`
+		Cell      string  `json:"cell"`
+		Text      *string `json:"text"`
+		Author    string  `json:"author"`
+		Remove    bool    `json:"remove"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	col, row, err := parseCell(a.Cell)
+	if err != nil {
+		return nil, err
+	}
+	ref := cellName(col, row)
+	switch {
+	case a.Remove && (a.Text != nil || a.Author != ""):
+		return nil, invalid("remove: true takes no text or author")
+	case !a.Remove && a.Text == nil:
+		return nil, invalid("give text (the note) or remove: true")
+	case !a.Remove && strings.TrimSpace(*a.Text) == "":
+		return nil, invalid("text is empty; to delete a note pass remove: true")
+	case !a.Remove && excelLen(*a.Text) > maxCommentChars:
+		return nil, invalid("text has %s characters, more than Excel's limit of %s for a note", thousands(excelLen(*a.Text)), thousands(maxCommentChars))
+	case excelLen(a.Author) > maxAuthorChars:
+		return nil, invalid("author has %d characters, more than Excel's limit of %d", excelLen(a.Author), maxAuthorChars)
+	}
+	author := a.Author
+	if author == "" {
+		author = "Author"
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
+		var err error
+		comments, err := b.f.GetComments(sheet)
+		if err != nil {
+			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
+		}
+		var previous *excelize.Comment
+		for i := range comments {
+			if strings.EqualFold(comments[i].Cell, ref) {
+				previous = &comments[i]
+			}
+		}
+		res := success(b.name(), sheet, field("cell", ref))
+		if previous != nil {
+			if err := b.f.DeleteComment(sheet, previous.Cell); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot replace the note: "+err.Error(), err)
+			}
+		}
+		if a.Remove {
+			if previous == nil {
+				return nil, invalid("cell %s of sheet %q has no note to remove", ref, sheet)
+			}
+			return append(res, errorsjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
+		}
+		if err := b.f.AddComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot add the note: "+err.Error(), err)
+		}
+		res = append(res, errorsjson.Field{Key: "author", Value: author}, errorsjson.Field{Key: "replaced", Value: previous != nil})
+		if previous != nil {
+			res = append(res, errorsjson.Field{Key: "previous_text", Value: commentText(*previous)})
+		}
+		return res, nil
+	}), nil
+}
+
+// commentText is a note's whole text (plain and rich runs).
+func commentText(c excelize.Comment) string {
+	var sb strings.Builder
+	sb.WriteString(c.Text)
+	for _, r := range c.Paragraph {
+		sb.WriteString(r.Text)
+	}
+	return sb.String()
+}
+
+// linkSchemes are the URL schemes set_hyperlink links to.
+var linkSchemes = []string{"http://", "https://", "mailto:", "ftp://"}
+
+// checkURL refuses addresses Excel would not follow or that are unsafe to
+// put in front of a user (javascript:, file:).
+func checkURL(u string) error {
+	lower := strings.ToLower(u)
+	ok := false
+	for _, s := range linkSchemes {
+		ok = ok || (strings.HasPrefix(lower, s) && len(u) > len(s))
+	}
+	switch {
+	case !ok:
+		return invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
+	case excelLen(u) > maxURLChars:
+		return invalid("url has %s characters, more than Excel's limit of %s", thousands(excelLen(u)), thousands(maxURLChars))
+	case strings.IndexFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return invalid("url %q holds spaces or control characters; encode them (%%20)", u)
+	}
+	return nil
+}
+
+// linkLocation checks an internal link target, "Sheet!A1", "'My sheet'!A1:B2"
+// or a defined name, and returns it as Excel writes it.
+func (b *book) linkLocation(loc string) (string, error) {
+	loc = strings.TrimPrefix(strings.TrimSpace(loc), "#")
+	i := strings.LastIndex(loc, "!")
+	if i < 0 {
+		for _, dn := range b.f.GetDefinedName() {
+			if strings.EqualFold(dn.Name, loc) {
+				return dn.Name, nil
+			}
+		}
+		return "", invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
+	}
+	name, cells := loc[:i], loc[i+1:]
+	if strings.HasPrefix(name, "'") && strings.HasSuffix(name, "'") && len(name) > 1 {
+		name = strings.ReplaceAll(name[1:len(name)-1], "''", "'")
+	}
+	sheet, err := b.sheet(name)
+	if err != nil {
+		return "", err
+	}
+	rng, err := parseRange(strings.ReplaceAll(cells, "$", ""))
+	if err != nil {
+		return "", fmt.Errorf("location %q: %w", loc, err)
+	}
+	return formularef.QuoteSheet(sheet) + "!" + rng.String(), nil
+}
+
+// setHyperlink implements set_hyperlink.
+func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		FilePath    string  `json:"file_path"`
+		SheetName   string  `json:"sheet_name"`
+		Cell        string  `json:"cell"`
+		URL         string  `json:"url"`
+		Location    string  `json:"location"`
+		DisplayText *string `json:"display_text"`
+		Tooltip     *string `json:"tooltip"`
+		Remove      bool    `json:"remove"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	col, row, err := parseCell(a.Cell)
+	if err != nil {
+		return nil, err
+	}
+	ref := cellName(col, row)
+	switch {
+	case a.Remove && (a.URL != "" || a.Location != "" || a.DisplayText != nil || a.Tooltip != nil):
+		return nil, invalid("remove: true takes no url, location, display_text or tooltip")
+	case !a.Remove && a.URL != "" && a.Location != "":
+		return nil, invalid("give url (a web address) or location (a place in the workbook), not both")
+	case !a.Remove && a.URL == "" && a.Location == "":
+		return nil, invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
+	case a.URL != "":
+		if err := checkURL(a.URL); err != nil {
+			return nil, err
+		}
+	}
+	if a.Tooltip != nil && excelLen(*a.Tooltip) > maxTooltipChars {
+		return nil, invalid("tooltip has %d characters, more than Excel's limit of %d", excelLen(*a.Tooltip), maxTooltipChars)
+	}
+	if a.DisplayText != nil {
+		if err := checkText(ref, *a.DisplayText); err != nil {
+			return nil, err
+		}
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		var err error
+		b.edits = &editSet{areas: []sheetArea{{sheet, col, row, col, row}}}
+		had, oldTarget, err := b.f.GetCellHyperLink(sheet, ref)
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		res := success(b.name(), sheet, field("cell", ref))
+		if had {
+			// Replace, never stack: drop the old link (and its relationship).
+			if err := b.f.SetCellHyperLink(sheet, ref, "", "None"); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot remove the link: "+err.Error(), err)
+			}
+		}
+		if a.Remove {
+			if !had {
+				return nil, invalid("cell %s of sheet %q has no link to remove", ref, sheet)
+			}
+			return append(res, errorsjson.Field{Key: "removed_target", Value: oldTarget}), nil
+		}
+		target, kind, linkType := a.URL, "url", "External"
+		if a.Location != "" {
+			if target, err = b.linkLocation(a.Location); err != nil {
+				return nil, err
+			}
+			kind, linkType = "location", "Location"
+		}
+		opts := excelize.HyperlinkOpts{Tooltip: a.Tooltip}
+		current, err := b.f.GetCellValue(sheet, ref)
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		display := current
+		if a.DisplayText != nil || current == "" {
+			display = target
+			if a.DisplayText != nil {
+				display = *a.DisplayText
+			}
+			if err := b.f.SetCellStr(sheet, ref, display); err != nil {
+				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+			}
+			ext.widen(row, col)
+		}
+		opts.Display = &display
+		if err := b.f.SetCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot set the link: "+err.Error(), err)
+		}
+		res = append(res, errorsjson.Field{Key: kind, Value: target}, errorsjson.Field{Key: "display_text", Value: display},
+			errorsjson.Field{Key: "replaced", Value: had})
+		return res, nil
+	}), nil
+}

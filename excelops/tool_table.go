@@ -1,0 +1,350 @@
+package excelops
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// Excel tables (ListObjects): create_table and the checks the other
+// structural tools share (tables, autofilters and merges a range runs into).
+
+// maxTableName is Excel's longest table name.
+const maxTableName = 255
+
+// tableStyles are Excel's built-in table styles, and "none".
+func tableStyles() []string {
+	out := []string{"none"}
+	for _, g := range []struct {
+		name string
+		n    int
+	}{{"Light", 21}, {"Medium", 28}, {"Dark", 11}} {
+		for i := 1; i <= g.n; i++ {
+			out = append(out, "TableStyle"+g.name+strconv.Itoa(i))
+		}
+	}
+	return out
+}
+
+// checkTableStyle refuses a style Excel does not have, naming close ones.
+func checkTableStyle(style string) error {
+	if oneOf(style, tableStyles()...) {
+		return nil
+	}
+	return invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, didYouMean(closeMatches(style, tableStyles())))
+}
+
+// rangesOverlap reports whether two rectangles share a cell.
+func rangesOverlap(a, b cellRange) bool {
+	return a.c1 <= b.c2 && b.c1 <= a.c2 && a.r1 <= b.r2 && b.r1 <= a.r2
+}
+
+// sheetTable is one table of a sheet.
+type sheetTable struct {
+	name string
+	rng  cellRange
+}
+
+// tablesOn lists the tables of sheet (a sheet this call edits).
+func (b *book) tablesOn(sheet string) ([]sheetTable, error) {
+	list, err := b.f.GetTables(sheet)
+	if err != nil {
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
+	}
+	out := make([]sheetTable, 0, len(list))
+	for _, t := range list {
+		rng, err := parseRange(t.Range)
+		if err != nil {
+			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: table %q has the range %q", t.Name, t.Range), err)
+		}
+		out = append(out, sheetTable{t.Name, rng})
+	}
+	return out, nil
+}
+
+// tableNames lists the names of every table of the workbook, read from the
+// table parts themselves (no sheet is parsed).
+func (b *book) tableNames() []string {
+	var names []string
+	b.f.Pkg.Range(func(key, value any) bool {
+		name, ok := key.(string)
+		raw, isBytes := value.([]byte)
+		if !ok || !isBytes || !strings.HasPrefix(name, "xl/tables/table") || !strings.HasSuffix(name, ".xml") {
+			return true
+		}
+		var t struct {
+			Name        string `xml:"name,attr"`
+			DisplayName string `xml:"displayName,attr"`
+		}
+		if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) == nil {
+			names = append(names, t.Name)
+			if t.DisplayName != "" && !strings.EqualFold(t.DisplayName, t.Name) {
+				names = append(names, t.DisplayName)
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// refuseMerged fails when rng holds or touches a merged range, naming it.
+func (b *book) refuseMerged(sheet string, rng cellRange, what string) error {
+	merged, err := b.f.GetMergeCells(sheet, true)
+	if err != nil {
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
+	}
+	for _, m := range merged {
+		mr, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		if err == nil && rangesOverlap(mr, rng) {
+			return invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
+		}
+	}
+	return nil
+}
+
+// sheetAutofilter returns the range of sheet's own autofilter (not a
+// table's), read from the worksheet excelize parsed.
+func (b *book) sheetAutofilter(sheet string) (cellRange, bool) {
+	ws, ok := b.worksheet(sheet)
+	if !ok {
+		return cellRange{}, false
+	}
+	af := ws.FieldByName("AutoFilter")
+	if !af.IsValid() || af.Kind() != reflect.Pointer || af.IsNil() {
+		return cellRange{}, false
+	}
+	ref := af.Elem().FieldByName("Ref")
+	if ref.Kind() != reflect.String {
+		return cellRange{}, false
+	}
+	rng, err := parseRange(ref.String())
+	return rng, err == nil
+}
+
+// worksheet is the parsed worksheet of sheet (see parsedSheet), parsed
+// now if excelize has not (a cached workbook drops its parsed sheets on
+// save).
+func (b *book) worksheet(sheet string) (reflect.Value, bool) {
+	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+		return reflect.Value{}, false
+	}
+	return parsedSheet(b.f, sheet)
+}
+
+// cellRefLike matches table names Excel refuses because they read as a
+// cell reference (A1, XFD1048576) or an R1C1 reference (R1C1, R2, C3).
+var cellRefLike = regexp.MustCompile(`(?i)^([a-z]{1,3}[0-9]+|r[0-9]*c[0-9]*|r[0-9]+|c[0-9]+)$`)
+
+// checkTableName refuses names Excel cannot give a table.
+func checkTableName(name string) error {
+	switch {
+	case name == "":
+		return invalid("table_name is empty")
+	case len([]rune(name)) > maxTableName:
+		return invalid("table_name %q is longer than %d characters", name, maxTableName)
+	case cellRefLike.MatchString(name) || strings.EqualFold(name, "r") || strings.EqualFold(name, "c"):
+		return invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
+	}
+	for i, r := range name {
+		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
+		if i > 0 {
+			ok = ok || unicode.IsDigit(r) || r == '.'
+		}
+		if !ok {
+			if i == 0 {
+				return invalid("table_name %q must start with a letter or _", name)
+			}
+			return invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
+		}
+	}
+	return nil
+}
+
+// createTableArgs are create_table's arguments.
+type createTableArgs struct {
+	FilePath          string `json:"file_path"`
+	SheetName         string `json:"sheet_name"`
+	CellRange         string `json:"cell_range"`
+	TableName         string `json:"table_name"`
+	Style             string `json:"style"`
+	ShowRowStripes    *bool  `json:"show_row_stripes"`
+	ShowColumnStripes bool   `json:"show_column_stripes"`
+	ShowFirstColumn   bool   `json:"show_first_column"`
+	ShowLastColumn    bool   `json:"show_last_column"`
+}
+
+// createTable implements create_table.
+func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a createTableArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	rng, err := parseRange(a.CellRange)
+	if err != nil {
+		return nil, err
+	}
+	if rng.r2 == rng.r1 {
+		return nil, invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, rangeRef(rng.c1, rng.r1, rng.c2, rng.r1+1))
+	}
+	style := a.Style
+	if style == "" {
+		style = "TableStyleMedium2"
+	}
+	if err := checkTableStyle(style); err != nil {
+		return nil, err
+	}
+	shown := style
+	if style == "none" {
+		style = ""
+	}
+	if a.TableName != "" {
+		if err := checkTableName(a.TableName); err != nil {
+			return nil, err
+		}
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		var err error
+		name, err := b.newTableName(a.TableName)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.refuseTableClash(sheet, rng); err != nil {
+			return nil, err
+		}
+		headers, filled, err := b.tableHeaders(sheet, rng)
+		if err != nil {
+			return nil, err
+		}
+		t := &excelize.Table{
+			Range: rng.String(), Name: name, StyleName: style,
+			ShowRowStripes: a.ShowRowStripes, ShowColumnStripes: a.ShowColumnStripes,
+			ShowFirstColumn: a.ShowFirstColumn, ShowLastColumn: a.ShowLastColumn,
+		}
+		if t.ShowRowStripes == nil {
+			on := true
+			t.ShowRowStripes = &on
+		}
+		if err := b.f.AddTable(sheet, t); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot create the table: "+err.Error(), err)
+		}
+		ext.widen(rng.r1, rng.c1)
+		ext.widen(rng.r2, rng.c2)
+		// Only header cells may have changed (filled or turned into text).
+		b.edits = &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r1}}}
+		res := success(b.name(), sheet,
+			field("table_name", name),
+			field("range", rng.String()),
+			field("style", shown),
+			field("columns", headers),
+			field("data_rows", rng.r2-rng.r1))
+		if len(filled) > 0 {
+			res = append(res, errorsjson.Field{Key: "headers_changed", Value: filled})
+		}
+		return res, nil
+	}), nil
+}
+
+// newTableName checks that name is free in the workbook (tables and
+// defined names alike, ignoring case), or picks the first free TableN.
+func (b *book) newTableName(name string) (string, error) {
+	taken := map[string]string{}
+	for _, n := range b.tableNames() {
+		taken[strings.ToLower(n)] = "a table"
+	}
+	for _, dn := range b.f.GetDefinedName() {
+		if _, ok := taken[strings.ToLower(dn.Name)]; !ok {
+			taken[strings.ToLower(dn.Name)] = "a defined name"
+		}
+	}
+	if name != "" {
+		if what, ok := taken[strings.ToLower(name)]; ok {
+			return "", invalid("the workbook already has %s called %q; choose another table_name", what, name)
+		}
+		return name, nil
+	}
+	for i := 1; ; i++ {
+		n := "Table" + strconv.Itoa(i)
+		if _, ok := taken[strings.ToLower(n)]; !ok {
+			return n, nil
+		}
+	}
+}
+
+// refuseTableClash fails when rng overlaps a table, the sheet's autofilter
+// or merged cells: Excel cannot hold a table there.
+func (b *book) refuseTableClash(sheet string, rng cellRange) error {
+	tables, err := b.tablesOn(sheet)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if rangesOverlap(t.rng, rng) {
+			return invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
+		}
+	}
+	if af, ok := b.sheetAutofilter(sheet); ok && rangesOverlap(af, rng) {
+		return invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
+	}
+	return b.refuseMerged(sheet, rng, "range")
+}
+
+// tableHeaders makes the header row of a new table what Excel requires:
+// text, non-empty and unique ignoring case. As Excel does, an empty header
+// becomes ColumnN and a repeated one gets a number (qty, qty2); a number
+// becomes its text. It returns the column names and the cells it changed;
+// a formula in the header row is refused.
+func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
+	var names, changed []any
+	seen := map[string]bool{}
+	type write struct{ ref, text string }
+	var writes []write
+	for c := rng.c1; c <= rng.c2; c++ {
+		ref := cellName(c, rng.r1)
+		formula, err := b.f.GetCellFormula(sheet, ref)
+		if err != nil {
+			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		if formula != "" {
+			return nil, nil, invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
+		}
+		text, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+		if err != nil {
+			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		typ, _ := b.f.GetCellType(sheet, ref)
+		name := text
+		if strings.TrimSpace(name) == "" {
+			name = "Column" + strconv.Itoa(c-rng.c1+1)
+		}
+		for base, n := name, 2; seen[strings.ToLower(name)]; n++ {
+			name = base + strconv.Itoa(n)
+		}
+		seen[strings.ToLower(name)] = true
+		names = append(names, name)
+		isText := typ == excelize.CellTypeSharedString || typ == excelize.CellTypeInlineString
+		if name != text || !isText {
+			writes = append(writes, write{ref, name})
+			if name != text {
+				changed = append(changed, errorsjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: jsonCell(text)}, {Key: "now", Value: name}})
+			}
+		}
+	}
+	for _, w := range writes {
+		if err := b.f.SetCellStr(sheet, w.ref, w.text); err != nil {
+			return nil, nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write header %s: %v", w.ref, err), err)
+		}
+	}
+	return names, changed, nil
+}

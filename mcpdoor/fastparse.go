@@ -1,0 +1,195 @@
+package mcpdoor
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
+)
+
+// parseFastCall reads body as a single tools/call request with only the
+// members the fast path knows; ok is false for anything else.
+func parseFastCall(body []byte) (c fastCall, ok bool) {
+	if !gjson.ValidBytes(body) {
+		return c, false
+	}
+	root := gjson.ParseBytes(body)
+	var params gjson.Result
+	ok = members(root, func(key string, v gjson.Result) bool {
+		switch key {
+		case "jsonrpc":
+			return v.Raw == `"2.0"`
+		case "method":
+			return v.Raw == `"tools/call"`
+		case "id":
+			if !canonicalID(v) {
+				return false
+			}
+			c.id = []byte(v.Raw)
+			return true
+		case "params":
+			params = v
+			return true
+		}
+		return false
+	}, "jsonrpc", "method", "id", "params")
+	if !ok {
+		return c, false
+	}
+	var meta gjson.Result
+	ok = members(params, func(key string, v gjson.Result) bool {
+		switch key {
+		case "name":
+			c.name = v.Str
+			return plainString(v) && v.Str != ""
+		case "arguments":
+			c.args = []byte(v.Raw)
+			return v.IsObject()
+		case "_meta":
+			meta = v
+			return true
+		}
+		return false
+	}, "name", "_meta")
+	if !ok {
+		return c, false
+	}
+	ext := mcp.Meta{}
+	ok = members(meta, func(key string, v gjson.Result) bool {
+		switch key {
+		case metaProtocolVersion:
+			return v.Raw == `"`+protocolStateless+`"`
+		case metaClientInfo:
+			return clientInfo(v)
+		case metaClientCapabilities:
+			return clientCapabilities(v)
+		case "toolScope":
+			scope := []any{}
+			if !v.IsArray() {
+				return false
+			}
+			for _, n := range v.Array() {
+				if !plainString(n) {
+					return false
+				}
+				scope = append(scope, n.Str)
+			}
+			ext[key] = scope
+			return true
+		case "timeoutMs":
+			ms, err := strconv.ParseFloat(v.Raw, 64)
+			ext[key] = ms
+			return v.Type == gjson.Number && plainNumber(v.Raw) && err == nil
+		}
+		return false
+	}, metaProtocolVersion, metaClientCapabilities)
+	if !ok {
+		return c, false
+	}
+	opts, err := callOptions(ext)
+	if err != nil {
+		return c, false // the SDK path answers the -32602
+	}
+	c.opts = opts
+	return c, true
+}
+
+// members calls each for every member of the object obj and reports
+// whether obj is an object whose keys are written without escapes, each
+// at most once, each accepted by each, the required ones all present.
+func members(obj gjson.Result, each func(key string, v gjson.Result) bool, required ...string) bool {
+	if !obj.IsObject() {
+		return false
+	}
+	seen := map[string]bool{}
+	ok := true
+	obj.ForEach(func(k, v gjson.Result) bool {
+		if !plainString(k) || seen[k.Str] || !each(k.Str, v) {
+			ok = false
+			return false
+		}
+		seen[k.Str] = true
+		return true
+	})
+	for _, k := range required {
+		ok = ok && seen[k]
+	}
+	return ok
+}
+
+// plainString reports whether v is a JSON string written without escapes
+// or control characters, in valid UTF-8: its raw form and its value agree.
+func plainString(v gjson.Result) bool {
+	if v.Type != gjson.String || len(v.Raw) != len(v.Str)+2 || !utf8.ValidString(v.Str) {
+		return false
+	}
+	for i := 0; i < len(v.Str); i++ {
+		if c := v.Str[i]; c < 0x20 || c == '\\' || c == '"' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalID reports whether v is an id the SDK writes back as it came:
+// an integer of at most 15 digits without sign, leading zero, fraction or
+// exponent, or a plain string of printable ASCII.
+func canonicalID(v gjson.Result) bool {
+	switch v.Type {
+	case gjson.Number:
+		return len(v.Raw) <= 15 && digits(v.Raw) && (v.Raw == "0" || v.Raw[0] != '0')
+	case gjson.String:
+		if !plainString(v) {
+			return false
+		}
+		for i := 0; i < len(v.Str); i++ {
+			if v.Str[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// plainNumber reports whether raw is digits, with at most one fraction
+// of digits, at most 15 digits in all: a number every decoder reads alike.
+func plainNumber(raw string) bool {
+	whole, frac, hasFrac := strings.Cut(raw, ".")
+	return len(raw) <= 16 && digits(whole) && (!hasFrac || digits(frac))
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// clientInfo reports whether v is an Implementation of plain strings:
+// name and version, title optional.
+func clientInfo(v gjson.Result) bool {
+	return members(v, func(key string, s gjson.Result) bool {
+		return (key == "name" || key == "version" || key == "title") && plainString(s)
+	}, "name", "version")
+}
+
+// clientCapabilities reports whether v is {} or holds only
+// roots: {listChanged: bool}, sampling: {} and elicitation: {}.
+func clientCapabilities(v gjson.Result) bool {
+	return members(v, func(key string, c gjson.Result) bool {
+		switch key {
+		case "roots":
+			return members(c, func(k string, b gjson.Result) bool {
+				return k == "listChanged" && (b.Type == gjson.True || b.Type == gjson.False)
+			})
+		case "sampling", "elicitation":
+			return c.Raw == "{}"
+		}
+		return false
+	})
+}
