@@ -63,7 +63,6 @@ func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (*call, e
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
-		var err error
 		comments, err := b.f.GetComments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
@@ -199,7 +198,6 @@ func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (*call,
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		var err error
 		b.edits = &editSet{areas: []sheetArea{{sheet, col, row, col, row}}}
 		had, oldTarget, err := b.f.GetCellHyperLink(sheet, ref)
 		if err != nil {

@@ -125,7 +125,6 @@ func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (*call, er
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		var err error
 		keys := make([]sortKey, len(a.SortBy))
 		shown := make([]any, len(a.SortBy))
 		for i, k := range a.SortBy {

@@ -215,7 +215,6 @@ func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (*call, 
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		var err error
 		name, err := b.newTableName(a.TableName)
 		if err != nil {
 			return nil, err

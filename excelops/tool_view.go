@@ -39,7 +39,6 @@ func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (*call, 
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
-		var err error
 		before, err := b.f.GetPanes(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -123,7 +122,6 @@ func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (*call
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		var err error
 		ws, ok := b.worksheet(sheet)
 		if !ok {
 			return nil, fmt.Errorf("cannot set an autofilter on sheet %q: this excelize version keeps worksheets in an unexpected shape", sheet)
@@ -132,6 +130,7 @@ func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (*call
 		res := success(b.name(), sheet)
 		shown := 0
 		if hadOld && filterHidesRows(ws) {
+			var err error
 			if shown, err = b.showRows(sheet, old.r1+1, min(old.r2, ext.maxRow)); err != nil {
 				return nil, err
 			}
