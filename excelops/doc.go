@@ -115,19 +115,25 @@
 //   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
 //     format_cells and adjust_column_width on an existing worksheet stream
 //     that sheet's XML once through the shared tokenizer
-//     (internal/sheetxml), rebuild only the rows they touch, recompute
-//     <dimension>, add style records through excelize on the small parts
-//     (styles.xml), write strings inline (the shared string table is never
-//     rewritten), copy every other zip entry raw and deflate the sheet at
-//     flate level 1. Cost: one inflate + one deflate of one sheet; memory:
-//     the compressed file plus the compressed new sheet.
+//     (internal/sheetxml), rebuild only the rows they touch (untouched
+//     rows pass on by their bytes, found with vectorised byte searches,
+//     not tokenized), recompute <dimension>, add style records through
+//     excelize on the small parts (styles.xml: format_cells' styles and
+//     the date formats of written dates, reusing an identical xf), write
+//     strings inline (the shared string table is never rewritten), copy
+//     every other zip entry raw and deflate the sheet at flate level 1.
+//     Numbers and dates are stored exactly as the excelize path stores
+//     them (15 significant digits, the same date serials and formats).
+//     Cost: one inflate + one deflate of one sheet; memory: flat in the
+//     workbook's size (the package is read through the open file, the
+//     deflated sheet spills past 4 MB to an unnamed temporary file).
 //   - excelize (run_excelize.go): everything else, and the cell edits the
 //     splice declines so that issue 9 and 14 semantics hold: a missing file
 //     or sheet (created), formulas written (validated, cached values,
-//     dependents recomputed), dates and forced text (styles), any write
-//     into a workbook that holds a formula (its cached values must be
-//     recomputed), a shared-formula master, out-of-order rows, prefixed
-//     XML, a shared string table bigger than one cell's text bound.
+//     dependents recomputed), any write into a workbook that holds a
+//     formula (its cached values must be recomputed), a shared-formula
+//     master, out-of-order rows, prefixed XML, a shared string table
+//     bigger than one cell's text bound.
 //     WithSplice(false) (--splice=false) forces this path for comparisons.
 //   - Both paths hold the per-path lock and the cross-process lock file
 //     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check

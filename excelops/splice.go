@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -95,9 +94,15 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	body := splice.NewBodyWriter()
+	body := splice.NewBodyWriter(filepath.Dir(path))
+	defer func() { _ = body.Release() }()
 	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
 	_ = rc.Close()
+	if err != nil && sb.unchangedOnDisk() != nil {
+		// Read through the open file: another program rewrote it in place
+		// while it was read. Not damage: a conflict, done again.
+		return nil, sb.unchangedOnDisk()
+	}
 	var rowErr *splice.RowLimitError
 	var textErr *splice.CellTextError
 	switch {
@@ -133,6 +138,11 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	err = writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
 		return splice.WritePackage(w, sb.zr, parts)
 	})
+	if err != nil && kindOf(err) != KindConflict {
+		if cerr := sb.unchangedOnDisk(); cerr != nil {
+			err = cerr // rewritten in place while its entries were copied: a conflict, done again
+		}
+	}
 	s.observeSave(err)
 	if err != nil {
 		return nil, err
@@ -173,14 +183,11 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	}
 	sb.mode = st.Mode()
 	sb.id, _ = idOf(st)
-	// The package is read whole (it is compressed: a few MB) so a program
-	// that rewrites the file in place cannot hand this call a torn mix;
-	// the identity check before the rename catches that it changed.
-	raw := make([]byte, st.Size())
-	if _, err := io.ReadFull(fh, raw); err != nil {
-		return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
-	}
-	if sb.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
+	// The package is read through the open file, so memory does not grow
+	// with the workbook. A program that rewrites the file in place while
+	// it is read is caught by the identity check before the rename (and a
+	// read that fails meanwhile is reported as that conflict).
+	if sb.zr, err = zip.NewReader(fh, st.Size()); err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
 	}
 	var total uint64

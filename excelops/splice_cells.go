@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,16 +32,13 @@ func span(c1, c2 int) []int {
 }
 
 // spliceable reports whether the splice path can write plan with the
-// excelize path's semantics (issues 9 and 14): plain values only.
-// Formulas (validated, given a cached value, dependents recomputed), dates
-// (a date style) and forced text (the "@" format) take the excelize path.
+// excelize path's semantics (issues 9 and 14): values, booleans, text
+// (forced or not), dates and clears. Formulas (validated, given a cached
+// value, dependents recomputed) take the excelize path.
 func spliceable(plan []cellWrite) bool {
 	for _, w := range plan {
-		if w.kind != notDate {
-			return false
-		}
-		if w.text != nil {
-			return false // stored as text: the excelize path gives it the "@" format
+		if w.text != nil || w.kind != notDate {
+			continue
 		}
 		if _, formula, err := cellValue(w.raw); err != nil || formula != "" {
 			return false
@@ -49,36 +47,67 @@ func spliceable(plan []cellWrite) bool {
 	return true
 }
 
-// writePlan is write_cells' plan: each planned value goes to its cell. The
-// splice declines (Plan.NoFormulas) when the workbook holds a formula, whose
+// writePlan is write_cells' plan: each planned value goes to its cell; it
+// also returns how many dates it stores as dates (pre-epoch ones stay
+// text, as on the excelize path). A date whose cell style has no date
+// format gets that style with the date format laid over it, through the
+// same code as the excelize path (dateWriter.dateStyle). The splice
+// declines (Plan.NoFormulas) when the workbook holds a formula, whose
 // cached value the write could make stale: the excelize path recomputes it.
-func writePlan(r1, c1 int, plan []cellWrite) (splice.Plan, error) {
+func writePlan(sb *spliceBook, r1, c1 int, plan []cellWrite) (splice.Plan, int, error) {
 	conv := map[[2]int]cellContent{}
 	byRow := map[int][]int{}
 	r2 := r1
+	dates := 0
 	for _, w := range plan {
 		var cc cellContent
-		if w.text != nil {
+		switch {
+		case w.text != nil:
 			cc = cellContent{kind: 's', text: *w.text}
-		} else {
+		case w.kind != notDate:
+			serial, ok := excelSerial(w.when, w.kind, sb.index.date1904)
+			if !ok {
+				cc = cellContent{kind: 's', text: w.raw.(string)} // before the epoch: text, as Excel keeps it
+				break
+			}
+			cc = cellContent{kind: 'n', text: excelFloat(serial), date: w.kind}
+			dates++
+		default:
 			var err error
 			if cc, err = contentOf(w.raw); err != nil {
-				return splice.Plan{}, err
+				return splice.Plan{}, 0, err
 			}
 		}
 		conv[[2]int{w.row, w.col}] = cc
 		byRow[w.row] = append(byRow[w.row], w.col)
 		r2 = max(r2, w.row)
 	}
+	var dw *dateWriter
 	p := blockPlan(r1, r2, func(row int) []int { return byRow[row] }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		style := inherit
 		if old != nil {
 			style = old.Style
 		}
-		return conv[[2]int{row, col}].appendXML(dst, col, row, style), nil
+		cc := conv[[2]int{row, col}]
+		if cc.date != notDate {
+			if dw == nil {
+				st, err := sb.styleTable()
+				if err != nil {
+					return dst, err
+				}
+				dw = &dateWriter{f: st.f, date1904: sb.index.date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
+			}
+			id, err := dw.dateStyle(style, cc.date)
+			if err != nil {
+				return dst, err
+			}
+			sb.styles.after = max(sb.styles.after, id+1)
+			style = id
+		}
+		return cc.appendXML(dst, col, row, style), nil
 	})
 	p.NoFormulas = true
-	return p, nil
+	return p, dates, nil
 }
 
 // cellContent is one value of write_cells converted for the sheet XML.
@@ -86,6 +115,7 @@ type cellContent struct {
 	kind    byte   // 'n' number, 'b' boolean, 's' string, 'f' formula, 0 clear
 	text    string // the number's text, the string, or the formula
 	formula string
+	date    dateKind // a number that is a date of this kind (needs a date style)
 }
 
 // contentOf converts a JSON value as cellValue (and the excelize path) does;
@@ -109,7 +139,7 @@ func contentOf(v any) (cellContent, error) {
 	case int64:
 		return cellContent{kind: 'n', text: strconv.FormatInt(t, 10)}, nil
 	case float64:
-		return cellContent{kind: 'n', text: strconv.FormatFloat(t, 'f', -1, 64)}, nil
+		return cellContent{kind: 'n', text: excelFloat(t)}, nil
 	case string:
 		return cellContent{kind: 's', text: t}, nil
 	}
@@ -190,4 +220,39 @@ func formatPlan(sb *spliceBook, rng cellRange, sc *styleChange) (splice.Plan, er
 // widthPlan is adjust_column_width's plan: no cell changes, new widths.
 func widthPlan(widths map[int]float64) splice.Plan {
 	return splice.Plan{Cols: func(int) []int { return nil }, Widths: widths}
+}
+
+// excelFloat renders v as the excelize path stores a float (SetCellFloat
+// with automatic precision): the shortest decimal that reads back as v,
+// cut (not rounded) to Excel's 15 significant digits, so both paths store
+// the same number. excelize keeps its formatter unexported; the test
+// checks this one against it.
+func excelFloat(v float64) string {
+	str := strconv.FormatFloat(v, 'f', -1, 64)
+	if math.Abs(v) == math.MaxFloat64 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return str
+	}
+	const maxPrec = 15
+	decimal := strings.IndexByte(str, '.')
+	significant := 0
+	for i := 0; i < len(str); i++ {
+		if str[i] < '0' || str[i] > '9' || significant == 0 && str[i] == '0' {
+			continue
+		}
+		if significant++; significant <= maxPrec {
+			continue
+		}
+		if decimal >= 0 && i > decimal {
+			return strings.TrimSuffix(str[:i], ".")
+		}
+		if decimal < 0 {
+			decimal = len(str)
+		}
+		cut := []byte(str[:decimal])
+		for ; i < len(cut); i++ {
+			cut[i] = '0'
+		}
+		return string(cut)
+	}
+	return str
 }

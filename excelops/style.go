@@ -255,5 +255,6 @@ func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 			st.CustomNumFmt = nil
 		}
 	}
+	normalizeColors(&st)
 	return &st
 }

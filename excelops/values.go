@@ -194,28 +194,41 @@ func (d *dateWriter) put(sheet string, w cellWrite) (stored dateKind, err error)
 	if err != nil {
 		return notDate, newError(KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
-	isDate, err := d.styleIsDate(base)
-	if err != nil || isDate {
+	id, err := d.dateStyle(base, w.kind)
+	if err != nil || id == base {
 		return w.kind, err
-	}
-	key := [2]int{base, int(w.kind)}
-	id, ok := d.derived[key]
-	if !ok {
-		st, err := d.f.GetStyle(base)
-		if err != nil {
-			return notDate, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
-		}
-		code := dateFormats[w.kind]
-		st.NumFmt, st.CustomNumFmt, st.DecimalPlaces = 0, &code, nil
-		if id, err = d.f.NewStyle(st); err != nil {
-			return notDate, newError(KindInvalidArgument, "cannot add a date style: "+err.Error(), err)
-		}
-		d.derived[key] = id
 	}
 	if err := d.f.SetCellStyle(sheet, ref, ref, id); err != nil {
 		return notDate, newError(KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
 	}
 	return w.kind, nil
+}
+
+// dateStyle returns the style a date of kind takes in a cell styled base:
+// base itself when it already formats numbers as dates, else base with the
+// kind's number format laid over it (an identical existing style is
+// reused). The splice path shares it, so both paths style dates alike.
+func (d *dateWriter) dateStyle(base int, kind dateKind) (int, error) {
+	isDate, err := d.styleIsDate(base)
+	if err != nil || isDate {
+		return base, err
+	}
+	key := [2]int{base, int(kind)}
+	id, ok := d.derived[key]
+	if !ok {
+		st, err := d.f.GetStyle(base)
+		if err != nil {
+			return 0, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
+		}
+		code := dateFormats[kind]
+		normalizeColors(st)
+		st.NumFmt, st.CustomNumFmt, st.DecimalPlaces = 0, &code, nil
+		if id, err = d.f.NewStyle(st); err != nil {
+			return 0, newError(KindInvalidArgument, "cannot add a date style: "+err.Error(), err)
+		}
+		d.derived[key] = id
+	}
+	return id, nil
 }
 
 // styleIsDate reports whether the style formats numbers as dates or times

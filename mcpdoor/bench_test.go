@@ -1,15 +1,19 @@
 package mcpdoor_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,14 +27,16 @@ import (
 
 // Each benchmark measures a door beside its floor: a bare go-sdk server
 // exposing the same trivial tool on the same transport, driven by the same
-// go-sdk client in the same run. Reported: p50 of each and their ratio (the
-// door's overhead), and for HTTP with 64 concurrent clients, calls/s.
+// client in the same run. Reported: p50 of each and their ratio (the
+// door's overhead), and for HTTP with 64 concurrent clients, calls/s of
+// the door, of the floor and of a plain net/http handler answering canned
+// bytes (the ceiling: what this machine and client allow at all).
 
-// benchClients is the number of concurrent clients of the HTTP throughput
-// benchmark; each calls roundCalls times per round.
+// benchClients is the number of concurrent clients (connections) of the
+// HTTP throughput benchmark; each calls for roundTime per round.
 const (
 	benchClients = 64
-	roundCalls   = 10
+	roundTime    = 300 * time.Millisecond
 )
 
 // trivialText is what the trivial tool returns.
@@ -155,45 +161,85 @@ func BenchmarkHTTPCall(b *testing.B) {
 }
 
 // rawCall is a 2026-07-28 tools/call of the trivial tool as one stateless
-// POST: the lightest client there is, so that the server's cost dominates.
+// POST, as the go-sdk client sends it.
 const rawCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"noop","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
 
-// postCall sends rawCall to url and checks the answer.
-func postCall(b *testing.B, url string) {
+// loadConn is one keep-alive HTTP/1.1 connection of the load client,
+// sending rawCall again and again: the lightest client there is (one
+// goroutine, no per-call request building), so that the server's cost
+// dominates. net/http writes the request once and parses every answer.
+type loadConn struct {
+	conn net.Conn
+	r    *bufio.Reader
+	req  []byte
+	body bytes.Buffer
+}
+
+// dialLoad opens benchClients connections to url.
+func dialLoad(b *testing.B, url string) []*loadConn {
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(rawCall))
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", "noop")
-	resp, err := benchHTTPClient.Do(req)
-	if err != nil {
-		b.Fatal(err)
+	var wire bytes.Buffer
+	require.NoError(b, req.Write(&wire))
+	conns := make([]*loadConn, benchClients)
+	for i := range conns {
+		conn, err := net.Dial("tcp", req.URL.Host)
+		require.NoError(b, err)
+		b.Cleanup(func() { _ = conn.Close() })
+		conns[i] = &loadConn{conn: conn, r: bufio.NewReader(conn), req: wire.Bytes()}
 	}
-	body, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`"content"`)) {
-		b.Fatalf("call failed: %v %d %s", err, resp.StatusCode, body)
-	}
+	return conns
 }
 
-// throughput runs benchClients goroutines posting calls to url, each
-// roundCalls times, and returns calls per second.
-func throughput(b *testing.B, url string) float64 {
+// call sends rawCall and checks the answer.
+func (c *loadConn) call() error {
+	if _, err := c.conn.Write(c.req); err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(c.r, nil)
+	if err != nil {
+		return err
+	}
+	c.body.Reset()
+	_, err = c.body.ReadFrom(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(c.body.Bytes(), []byte(`"content"`)) {
+		return fmt.Errorf("call failed: %v %d %s", err, resp.StatusCode, c.body.Bytes())
+	}
+	return nil
+}
+
+// throughput has each of conns call again and again for roundTime and
+// returns calls per second.
+func throughput(b *testing.B, conns []*loadConn) float64 {
 	var wg sync.WaitGroup
+	var calls atomic.Int64
+	errs := make(chan error, len(conns))
 	start := time.Now()
-	for range benchClients {
+	deadline := start.Add(roundTime)
+	for _, c := range conns {
 		wg.Go(func() {
-			for range roundCalls {
-				postCall(b, url)
+			for time.Now().Before(deadline) {
+				if err := c.call(); err != nil {
+					errs <- err
+					return
+				}
+				calls.Add(1)
 			}
 		})
 	}
 	wg.Wait()
-	return float64(benchClients*roundCalls) / time.Since(start).Seconds()
+	elapsed := time.Since(start)
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+	return float64(calls.Load()) / elapsed.Seconds()
 }
 
 // cannedAnswer is what the ceiling server answers: the bytes of a
@@ -217,19 +263,19 @@ func ceilingServer(b *testing.B) string {
 // HTTP (stateless 2026-07-28 POSTs); calls/s of the door, of the bare
 // handler (the floor) and of a plain net/http handler answering canned
 // bytes (the ceiling of this machine and client), measured in alternating
-// rounds with the same keep-alive client.
+// rounds with the same keep-alive client (benchClients connections).
 func BenchmarkHTTPConcurrent64(b *testing.B) {
 	doorURL, bareURL := httpPair(b)
-	ceilURL := ceilingServer(b)
-	throughput(b, doorURL) // warm up
-	throughput(b, bareURL)
-	throughput(b, ceilURL)
+	door, bare, ceil := dialLoad(b, doorURL), dialLoad(b, bareURL), dialLoad(b, ceilingServer(b))
+	throughput(b, door) // warm up
+	throughput(b, bare)
+	throughput(b, ceil)
 	b.ResetTimer()
 	var doorRate, bareRate, ceilRate float64
 	for range b.N {
-		doorRate += throughput(b, doorURL) / float64(b.N)
-		bareRate += throughput(b, bareURL) / float64(b.N)
-		ceilRate += throughput(b, ceilURL) / float64(b.N)
+		doorRate += throughput(b, door) / float64(b.N)
+		bareRate += throughput(b, bare) / float64(b.N)
+		ceilRate += throughput(b, ceil) / float64(b.N)
 	}
 	b.StopTimer()
 	b.ReportMetric(doorRate, "door-calls/s")

@@ -148,10 +148,12 @@ func (d *Door) runCall(ctx context.Context, door, name string, args []byte, opts
 	}
 	res := d.reg.CallTool(ctx, name, args, opts...)
 	answered.Store(true)
-	d.log.WithFields(logrus.Fields{
-		"door": door, "tool": name, "error_code": string(res.Code), "is_error": res.IsError,
-		"fallback": res.Fallback, "cancelled": ctx.Err() != nil, "duration_ms": res.Elapsed.Milliseconds(),
-	}).Info("call")
+	if infoEnabled(d.log) {
+		d.log.WithFields(logrus.Fields{
+			"door": door, "tool": name, "error_code": string(res.Code), "is_error": res.IsError,
+			"fallback": res.Fallback, "cancelled": ctx.Err() != nil, "duration_ms": res.Elapsed.Milliseconds(),
+		}).Info("call")
+	}
 	return res, nil
 }
 
@@ -205,4 +207,17 @@ func parseScope(meta map[string]any) ([]string, bool, error) {
 		scope = append(scope, s)
 	}
 	return scope, true, nil
+}
+
+// infoEnabled reports whether log writes Info lines now, so that a call
+// builds its line only when it is written (a FieldLogger other than a
+// logrus Logger or Entry is assumed to write them).
+func infoEnabled(log logrus.FieldLogger) bool {
+	switch l := log.(type) {
+	case *logrus.Logger:
+		return l.IsLevelEnabled(logrus.InfoLevel)
+	case *logrus.Entry:
+		return l.Logger.IsLevelEnabled(logrus.InfoLevel)
+	}
+	return true
 }

@@ -82,22 +82,33 @@ type fastCall struct {
 	opts []registry.CallOption
 }
 
+// presizeBytes is the longest body readBody reads into a buffer sized
+// from Content-Length.
+const presizeBytes = 64 << 10
+
 // readBody reads r's body, up to maxBody bytes, and puts it back for
 // whoever serves r next. ok is false when the body is longer (or failed):
 // the SDK then answers it (413).
 func readBody(r *http.Request, maxBody int64) (body []byte, ok bool) {
-	var buf bytes.Buffer
-	if r.ContentLength > 0 && r.ContentLength <= maxBody {
-		buf.Grow(int(r.ContentLength) + 1)
+	var n int
+	var err error
+	if r.ContentLength >= 0 && r.ContentLength <= min(maxBody, presizeBytes) {
+		// The usual case: a short body of known length. (A long one is
+		// read as it comes, so that a length claimed but not sent holds
+		// no memory.)
+		body = make([]byte, r.ContentLength)
+		n, err = io.ReadFull(r.Body, body)
+		body = body[:n]
+	} else {
+		body, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		n = len(body)
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r.Body, maxBody+1))
-	body = buf.Bytes()
 	rest := r.Body
 	r.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), rest), rest}
-	return body, err == nil && n <= maxBody
+	return body, err == nil && int64(n) <= maxBody
 }
 
 // serveFast answers r, whose body is body, when the fast path can vouch
@@ -180,10 +191,18 @@ func fastHeaders(r *http.Request) bool {
 	if !acceptsJSONAndSSE(h.Values("Accept")) {
 		return false
 	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil && loopback(local.String()) {
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil && loopbackAddr(local) {
 		return loopback(r.Host)
 	}
 	return true
+}
+
+// loopbackAddr reports whether a is a loopback address.
+func loopbackAddr(a net.Addr) bool {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP.IsLoopback()
+	}
+	return loopback(a.String())
 }
 
 // acceptsJSONAndSSE reports whether the Accept values name both

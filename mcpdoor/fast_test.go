@@ -296,3 +296,37 @@ func FuzzFastPath(f *testing.F) {
 		require.Equal(t, serve(t, sdk, x.request()), answerOf(t, rec))
 	})
 }
+
+// TestReadBody: readBody takes bodies of known or unknown length up to the
+// bound and always leaves the whole body for the SDK.
+func TestReadBody(t *testing.T) {
+	const maxBody = 16
+	for _, c := range []struct {
+		name   string
+		body   string
+		length int64 // Content-Length; -1 unknown
+		ok     bool
+	}{
+		{"known", "0123456789", 10, true},
+		{"unknown", "0123456789", -1, true},
+		{"at the bound", strings.Repeat("x", maxBody), maxBody, true},
+		{"too long", strings.Repeat("x", maxBody+1), maxBody + 1, false},
+		{"too long, unknown", strings.Repeat("x", maxBody+5), -1, false},
+		{"shorter than claimed", "0123", 10, false},
+		{"empty", "", 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(c.body))
+			r.ContentLength = c.length
+			body, ok := readBody(r, maxBody)
+			assert.Equal(t, c.ok, ok)
+			if ok {
+				assert.Equal(t, c.body, string(body))
+			}
+			left := new(bytes.Buffer)
+			_, err := left.ReadFrom(r.Body)
+			require.NoError(t, err)
+			assert.Equal(t, c.body, left.String(), "body left for the SDK")
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package mcpdoor
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -103,21 +104,27 @@ func members(obj gjson.Result, each func(key string, v gjson.Result) bool, requi
 	if !obj.IsObject() {
 		return false
 	}
-	seen := map[string]bool{}
+	// The objects taken have a handful of members: a list beats a map.
+	var buf [maxMembers]string
+	seen := buf[:0]
 	ok := true
 	obj.ForEach(func(k, v gjson.Result) bool {
-		if !plainString(k) || seen[k.Str] || !each(k.Str, v) {
+		if len(seen) == maxMembers || !plainString(k) || slices.Contains(seen, k.Str) || !each(k.Str, v) {
 			ok = false
 			return false
 		}
-		seen[k.Str] = true
+		seen = append(seen, k.Str)
 		return true
 	})
 	for _, k := range required {
-		ok = ok && seen[k]
+		ok = ok && slices.Contains(seen, k)
 	}
 	return ok
 }
+
+// maxMembers is the most members an object of a call the fast path takes
+// can have (_meta: its three keys and the two extensions).
+const maxMembers = 8
 
 // plainString reports whether v is a JSON string written without escapes
 // or control characters, in valid UTF-8: its raw form and its value agree.

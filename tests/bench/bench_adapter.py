@@ -10,8 +10,12 @@ Rows (the trivial 3-field ``add`` tool everywhere):
   one recv() for the answer, no parsing at all (what the kernel and the
   sidecar cost; no Python client can be faster);
 - raw socket floor, 8 sockets: 8 threads each running the raw floor on a
-  socket of its own (how far the kernel, the sidecar and the GIL let any
-  client scale from 1 thread to 8 on this machine);
+  socket of its own (how far the kernel and the sidecar let any client
+  scale from 1 thread to 8 on this machine);
+- minimal Python caller, on 1 and on 8 sockets: the least Python work a
+  call needs (the Client's own request encoder, websockets' masked frame,
+  sendall, recv, the Client's own answer decoder) on a socket per thread,
+  no locks: how far that work, run under the GIL, lets 8 threads scale;
 - Client (sync), 1 thread; one Client shared by 8 threads; and a pool of 8
   Clients, one connection per thread (the peer a shared client must beat);
 - AsyncClient with 1 and with 64 calls in flight.
@@ -54,9 +58,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "adapters" / "python" / "tests"))
 
 from reference_registry import ReferenceRegistry  # noqa: E402
+from websockets.frames import Frame, Opcode  # noqa: E402
 from websockets.sync.client import connect as ws_connect  # noqa: E402
 
 from registry_sidecar import AsyncClient, Client, Sidecar  # noqa: E402
+from registry_sidecar._rpc import call_result, decode_inbound, encode_call  # noqa: E402
 
 #: Target: sync round trip p50 in microseconds.
 TARGET_SYNC_P50_US = 150.0
@@ -175,6 +181,35 @@ class RawCaller:
         self.sock.close()
 
 
+class MinimalCaller(RawCaller):
+    """The least Python work a call needs, on a socket of its own: the
+    Client's own request encoder and answer decoder, websockets' masked
+    frame, one sendall, one recv (no locks, no waiter, no checks)."""
+
+    def __init__(self, sc: Sidecar) -> None:
+        super().__init__(sc)
+        self.ids = iter(range(1, 10**9))
+
+    def call_tool(self, name: str, arguments: dict[str, int]) -> bytes:
+        request = encode_call(next(self.ids), name, arguments, tool_scope=None, timeout=None, progress=False)
+        self.sock.sendall(Frame(Opcode.TEXT, request).serialize(mask=True))
+        data = self.sock.recv(65536)
+        answer = decode_inbound(data[2 if data[1] < 126 else 4 :])
+        assert isinstance(answer, dict)
+        return call_result(answer).text.encode()
+
+
+def bench_minimal_threads(sc: Sidecar, n: int, threads: int) -> Row:
+    pool = [MinimalCaller(sc) for _ in range(threads)]
+    try:
+        assert b"sum" in pool[0].call_tool("add", ARGS)
+        name = "minimal Python caller" + (f", {threads} sockets" if threads > 1 else "")
+        return _threaded(f"{name} (peer)", pool, n)
+    finally:
+        for r in pool:
+            r.close()
+
+
 def bench_raw_floor(sc: Sidecar, n: int) -> Row:
     raw = RawCaller(sc)
     try:
@@ -274,7 +309,7 @@ def main() -> int:
     parser.add_argument(
         "--threads-only",
         action="store_true",
-        help="only the thread-scaling rows: the raw floor with 1 and 8 sockets; Client with 1 thread, shared by 8, pool of 8",
+        help="only the thread-scaling rows: the raw floor and the minimal Python caller with 1 and 8 sockets; Client with 1 thread, shared by 8, pool of 8",
     )
     parser.add_argument("--sidecar-log-level", default="warn", help="the sidecar's --log-level (default warn)")
     ns = parser.parse_args()
@@ -285,11 +320,13 @@ def main() -> int:
             rows = [
                 bench_raw_floor(sc, n),
                 bench_raw_floor_threads(sc, n, THREADS),
+                bench_minimal_threads(sc, n, 1),
+                bench_minimal_threads(sc, n, THREADS),
                 bench_sync(sc, n),
                 bench_sync_threads(sc, n, THREADS),
                 bench_sync_pool(sc, n, THREADS),
             ]
-            peer = rows[2]
+            peer = rows[4]
         else:
             rows = [
                 bench_reference(n * 4),
@@ -299,6 +336,8 @@ def main() -> int:
                 bench_sync_threads(sc, n, THREADS),
                 bench_sync_pool(sc, n, THREADS),
                 bench_raw_floor_threads(sc, n, THREADS),
+                bench_minimal_threads(sc, n, 1),
+                bench_minimal_threads(sc, n, THREADS),
                 asyncio.run(_bench_async(sc, n, 1)),
                 asyncio.run(_bench_async(sc, n * 2, 64)),
             ]
@@ -309,11 +348,11 @@ def main() -> int:
         f"on {os.cpu_count()} CPUs; peer: {peer.name}"
     )
     print(
-        f"{'':36} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}"
+        f"{'':40} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}"
     )
     for r in rows:
         print(
-            f"{r.name:36} {r.calls:7d} {r.p50_us:9.1f} {r.p99_us:9.1f} {r.calls_per_s:9.0f} "
+            f"{r.name:40} {r.calls:7d} {r.p50_us:9.1f} {r.p99_us:9.1f} {r.calls_per_s:9.0f} "
             f"{r.p50_us / peer.p50_us:11.2f}x {r.calls_per_s / peer.calls_per_s:15.2f}x"
         )
     one = next(r for r in rows if r.name == "Client (sync), 1 thread")
@@ -321,6 +360,8 @@ def main() -> int:
     pool = next(r for r in rows if r.name.endswith("(peer)") and "per thread" in r.name)
     raw1 = next(r for r in rows if r.name == "raw socket floor (peer)")
     raw8 = next(r for r in rows if r.name.startswith(f"raw floor, {THREADS} sockets"))
+    min1 = next(r for r in rows if r.name == "minimal Python caller (peer)")
+    min8 = next(r for r in rows if r.name.startswith(f"minimal Python caller, {THREADS} sockets"))
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
     ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
     print(
@@ -331,10 +372,11 @@ def main() -> int:
     )
     print(
         f"floor: raw sockets, {THREADS} threads vs 1: {raw8.calls_per_s / raw1.calls_per_s:.2f}x calls/s, "
-        f"{raw8.p50_us / raw1.p50_us:.2f}x p50 (the floor any client adds its own work to)"
+        f"{raw8.p50_us / raw1.p50_us:.2f}x p50; minimal Python callers, {THREADS} sockets vs 1: "
+        f"{min8.calls_per_s / min1.calls_per_s:.2f}x calls/s, {min8.p50_us / min1.p50_us:.2f}x p50"
     )
     if not ns.threads_only:
-        sync, async64 = rows[3], rows[8]
+        sync, async64 = rows[3], rows[10]
         ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
         ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
         print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")

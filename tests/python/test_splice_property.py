@@ -15,6 +15,7 @@ path: it validates them, stores cached values and recomputes dependents.)
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 import pathlib
 import random
@@ -86,6 +87,26 @@ def seed_rules(path: pathlib.Path) -> None:
     wb.save(path)
 
 
+def seed_plain(path: pathlib.Path) -> None:
+    """No formula anywhere, so every write takes the splice path: shared
+    strings, styles (a date column, a styled row), merges, widths."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Data"
+    ws.append(["name", "when", "qty"])
+    for i in range(1, 12):
+        ws.append([f"item {i}", datetime.date(2024, 1, i), i * 1.5])
+        ws.cell(i + 1, 2).number_format = "dd/mm/yyyy"
+    ws["A1"].font = Font(bold=True)
+    ws["C4"].number_format = "0.00%"
+    ws.row_dimensions[6].fill = PatternFill("solid", fgColor="FFFF00")
+    ws.merge_cells("E1:F2")
+    ws.column_dimensions["B"].width = 14
+    wb.create_sheet("Other")["A1"] = "second sheet"
+    wb.save(path)
+
+
 def seed_inline(binary: pathlib.Path, path: pathlib.Path) -> None:
     """Inline strings: a workbook created by the binary, then written by the splice path."""
     ws = path.parent
@@ -97,19 +118,23 @@ def seed_inline(binary: pathlib.Path, path: pathlib.Path) -> None:
     assert out["status"] == "success", out
 
 
-VALUES: list[Any] = [0, 7, -3, 2.5, 1e-7, 123456789012, "text", " spaced ", "a&b<c>\"q\"", "ünï", "12", "007", "",
-                     True, False, None, "=SUM(B2:B4)", "=A1&\"x\"", "=1/0"]
+DATES: list[Any] = ["2024-01-31", "13:45:00", "2024-02-29T08:30:15.25", "1999-12-31 23:59", "1899-06-01", "'2024-01-31", " 2024-03-01 "]
+PLAIN_VALUES: list[Any] = [0, 7, -3, 2.5, 1e-7, 123456789012, "text", " spaced ", "a&b<c>\"q\"", "ünï", "12", "007", "",
+                           True, False, None, *DATES]
+VALUES: list[Any] = [*PLAIN_VALUES, "=SUM(B2:B4)", "=A1&\"x\"", "=1/0"]
 
 
-def random_op(rng: random.Random) -> tuple[str, dict[str, Any]]:
-    """One random edit within A1:H30."""
+def random_op(rng: random.Random, formulas: bool = True) -> tuple[str, dict[str, Any]]:
+    """One random edit within A1:H30 (values without formulas when formulas is False)."""
     kind = rng.choice(["block", "cell", "format", "format", "width"])
+    values = VALUES if formulas else PLAIN_VALUES
     if kind in ("block", "cell"):
         r, c = rng.randint(1, 30), rng.randint(1, 8)
+        extra: dict[str, Any] = {"value_types": "text"} if rng.random() < 0.2 else {}
         if kind == "cell":
-            return "write_cells", {"cell": f"{get_column_letter(c)}{r}", "value": rng.choice(VALUES)}
-        rows = [[rng.choice(VALUES) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 4))]
-        return "write_cells", {"cell_range": f"{get_column_letter(c)}{r}", "values": rows}
+            return "write_cells", {"cell": f"{get_column_letter(c)}{r}", "value": rng.choice(values), **extra}
+        rows = [[rng.choice(values) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 4))]
+        return "write_cells", {"cell_range": f"{get_column_letter(c)}{r}", "values": rows, **extra}
     if kind == "width":
         cols = {get_column_letter(rng.randint(1, 10)): rng.choice([5, 8.5, 12, 30]) for _ in range(rng.randint(1, 3))}
         return "adjust_column_width", {"columns": cols}
@@ -169,7 +194,7 @@ def snapshot(path: pathlib.Path) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("seed_name", ["openpyxl", "rules", "inline"])
+@pytest.mark.parametrize("seed_name", ["openpyxl", "rules", "inline", "plain"])
 def test_splice_and_excelize_make_the_same_workbook(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, seed_name: str) -> None:
     seed = tmp_path / "seed" / "book.xlsx"
     seed.parent.mkdir()
@@ -177,20 +202,27 @@ def test_splice_and_excelize_make_the_same_workbook(sidecar_bin: pathlib.Path, t
         seed_openpyxl(seed)
     elif seed_name == "rules":
         seed_rules(seed)
+    elif seed_name == "plain":
+        seed_plain(seed)
     else:
         seed_inline(sidecar_bin, seed)
     for n in range(SEQUENCES_PER_BOOK):
         rng = random.Random(f"{seed_name}-{n}")
-        ops = [random_op(rng) for _ in range(OPS_PER_SEQUENCE)]
+        # The plain book never gets a formula, so all its writes splice.
+        ops = [random_op(rng, formulas=seed_name != "plain") for _ in range(OPS_PER_SEQUENCE)]
         books = {}
+        answers: dict[bool, list[dict[str, Any]]] = {}
         for splice in (True, False):
             ws = tmp_path / f"{n}-{splice}"
             ws.mkdir()
             shutil.copy(seed, ws / "book.xlsx")
+            answers[splice] = []
             for tool, args in ops:
                 out = call(sidecar_bin, ws, tool, {"file_path": "book.xlsx", **args}, splice)
                 assert out["status"] == "success", (tool, args, out)
+                answers[splice].append(out)
             books[splice] = snapshot(ws / "book.xlsx")
+        assert answers[True] == answers[False], (seed_name, n, ops)
         spliced, parsed = books[True], books[False]
         assert spliced.keys() == parsed.keys()
         for sheet in spliced:

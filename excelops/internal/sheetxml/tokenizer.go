@@ -1,7 +1,6 @@
 package sheetxml
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -76,15 +75,55 @@ func (t *Token) Is(k Kind, name string) bool { return t.Kind == k && string(t.Na
 // interpreted) but it never loses or reorders a byte, so a writer can copy
 // what it does not change exactly.
 type Tokenizer struct {
-	br  *bufio.Reader
-	tag []byte // owned copy of a tag that crossed the buffer
-	lt  bool   // a '<' has been consumed and the tag follows
-	err error
+	r        io.Reader
+	buf      []byte // buf[pos:end] is read and not yet consumed
+	pos, end int
+	rerr     error // the reader's error (io.EOF at the end), after buf is used up
+	err      error // sticky: returned by every later call
 }
 
 // New returns a Tokenizer reading r.
 func New(r io.Reader) *Tokenizer {
-	return &Tokenizer{br: bufio.NewReaderSize(r, BufferSize)}
+	return &Tokenizer{r: r, buf: make([]byte, BufferSize)}
+}
+
+// fill reads more input after buf[pos:end], first moving the unread bytes
+// to the front and, when the buffer is full of them, doubling it (up to
+// limit bytes unread). It reports false when nothing more can be read:
+// the input ended (rerr is set) or the unread bytes reached limit.
+func (z *Tokenizer) fill(limit int) bool {
+	if z.rerr != nil {
+		return false
+	}
+	if z.pos > 0 {
+		n := copy(z.buf, z.buf[z.pos:z.end])
+		z.pos, z.end = 0, n
+	}
+	if z.end == len(z.buf) {
+		if z.end >= limit {
+			return false
+		}
+		grown := make([]byte, min(2*len(z.buf), limit+BufferSize))
+		copy(grown, z.buf[:z.end])
+		z.buf = grown
+	}
+	for tries := 0; tries < 100; tries++ {
+		n, err := z.r.Read(z.buf[z.end:])
+		if n < 0 || n > len(z.buf)-z.end {
+			z.rerr = io.ErrNoProgress
+			return false
+		}
+		z.end += n
+		if err != nil {
+			z.rerr = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	z.rerr = io.ErrNoProgress
+	return false
 }
 
 // Next returns the next token; io.EOF after the last one. ErrTruncated,
@@ -94,76 +133,102 @@ func (z *Tokenizer) Next() (Token, error) {
 	if z.err != nil {
 		return Token{}, z.err
 	}
-	if !z.lt {
-		text, err := z.br.ReadSlice('<')
-		switch {
-		case err == nil:
-			z.lt = true
-			if len(text) > 1 {
-				return Token{Kind: Text, Raw: text[:len(text)-1]}, nil
+	for {
+		if z.pos < z.end && z.buf[z.pos] == '<' {
+			return z.readTag()
+		}
+		if i := bytes.IndexByte(z.buf[z.pos:z.end], '<'); i >= 0 {
+			t := Token{Kind: Text, Raw: z.buf[z.pos : z.pos+i]}
+			z.pos += i
+			return t, nil
+		}
+		// Text without its end in the buffer: a long run comes in pieces.
+		if z.end-z.pos >= BufferSize/2 || !z.fill(BufferSize) {
+			if z.pos < z.end {
+				t := Token{Kind: Text, Raw: z.buf[z.pos:z.end]}
+				z.pos = z.end
+				return t, nil
 			}
-		case errors.Is(err, bufio.ErrBufferFull):
-			return Token{Kind: Text, Raw: text}, nil
-		case errors.Is(err, io.EOF):
-			z.err = io.EOF
-			if len(text) > 0 {
-				return Token{Kind: Text, Raw: text}, nil
-			}
-			return Token{}, io.EOF
-		default:
-			z.err = err
-			return Token{}, err
+			return Token{}, z.fail(z.rerr)
 		}
 	}
-	z.lt = false
-	return z.readTag()
 }
 
-// readTag reads a tag whose '<' was consumed.
+// fail makes err (the reader's error, io.EOF at the end) sticky and
+// returns it.
+func (z *Tokenizer) fail(err error) error {
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	z.err = err
+	return err
+}
+
+// readTag reads the tag that starts at buf[pos] ('<').
 func (z *Tokenizer) readTag() (Token, error) {
-	first, err := z.br.Peek(1)
-	if err != nil {
-		z.err = ErrTruncated
-		return Token{}, z.err
+	if z.end-z.pos < 2 && !z.fill(MaxTagSize) && z.end-z.pos < 2 {
+		return Token{}, z.truncated()
 	}
-	if first[0] == '!' || first[0] == '?' {
+	switch c := z.buf[z.pos+1]; {
+	case c == '!' || c == '?':
 		return z.readSpecial()
-	}
-	if !nameStart(first[0]) && first[0] != '/' {
+	case !nameStart(c) && c != '/':
 		z.err = ErrMalformed
 		return Token{}, z.err
 	}
-	// Fast path: the whole tag is in the buffer and holds no quoted '>'.
-	body, err := z.br.ReadSlice('>')
-	// The '<' was consumed with the text before it, so Raw is rebuilt in
-	// the owned buffer (tags are short: the copy is cheap).
-	z.tag = append(append(z.tag[:0], '<'), body...)
+	// Scan to the first '>' outside quotes.
+	i := z.pos + 1
+	var q byte
 	for {
-		switch {
-		case err == nil && quotesBalanced(z.tag):
-			return z.makeTag(z.tag), nil
-		case err == nil, errors.Is(err, bufio.ErrBufferFull):
-		case errors.Is(err, io.EOF):
-			z.err = ErrTruncated
-			return Token{}, z.err
-		default:
-			z.err = err
-			return Token{}, err
+		for ; i < z.end; i++ {
+			c := z.buf[i]
+			switch {
+			case c == q:
+				q = 0
+			case q != 0:
+			case c == '>':
+				raw := z.buf[z.pos : i+1]
+				z.pos = i + 1
+				return makeTag(raw), nil
+			case c == '"' || c == '\'':
+				q = c
+			}
 		}
-		if len(z.tag) > MaxTagSize {
+		if z.end-z.pos > MaxTagSize {
 			z.err = ErrTagTooLong
 			return Token{}, z.err
 		}
-		body, err = z.br.ReadSlice('>')
-		z.tag = append(z.tag, body...)
+		off := i - z.pos
+		if !z.fill(MaxTagSize + 1) {
+			if z.end-z.pos > MaxTagSize {
+				z.err = ErrTagTooLong
+				return Token{}, z.err
+			}
+			return Token{}, z.truncated()
+		}
+		i = z.pos + off
 	}
+}
+
+// truncated reports input that ends inside a tag (or a read error there).
+func (z *Tokenizer) truncated() error {
+	if z.rerr != nil && !errors.Is(z.rerr, io.EOF) {
+		z.err = z.rerr
+		return z.err
+	}
+	z.err = ErrTruncated
+	return z.err
 }
 
 // readSpecial reads <!-- -->, <![CDATA[ ]]>, <? ?> or <!...> whole.
 func (z *Tokenizer) readSpecial() (Token, error) {
-	z.tag = append(z.tag[:0], '<')
+	for z.end-z.pos < 9 {
+		if !z.fill(MaxTagSize) {
+			break
+		}
+	}
+	head := z.buf[z.pos+1 : min(z.end, z.pos+9)]
 	end := []byte(">")
-	head, _ := z.br.Peek(8)
 	switch {
 	case bytes.HasPrefix(head, []byte("!--")):
 		end = []byte("-->")
@@ -172,31 +237,98 @@ func (z *Tokenizer) readSpecial() (Token, error) {
 	case bytes.HasPrefix(head, []byte("?")):
 		end = []byte("?>")
 	}
+	i := z.pos + 1
 	for {
-		body, err := z.br.ReadSlice('>')
-		z.tag = append(z.tag, body...)
-		switch {
-		case err == nil:
-			if bytes.HasSuffix(z.tag, end) && len(z.tag) >= 1+len(end)+1 {
-				return Token{Kind: Special, Raw: z.tag}, nil
+		for {
+			j := bytes.IndexByte(z.buf[i:z.end], '>')
+			if j < 0 {
+				i = z.end
+				break
 			}
-		case errors.Is(err, bufio.ErrBufferFull):
-		case errors.Is(err, io.EOF):
-			z.err = ErrTruncated
-			return Token{}, z.err
-		default:
-			z.err = err
-			return Token{}, err
+			i += j + 1
+			if tag := z.buf[z.pos:i]; bytes.HasSuffix(tag, end) && len(tag) >= 1+len(end)+1 {
+				z.pos = i
+				return Token{Kind: Special, Raw: tag}, nil
+			}
 		}
-		if len(z.tag) > MaxTagSize {
+		if z.end-z.pos > MaxTagSize {
 			z.err = ErrTagTooLong
 			return Token{}, z.err
 		}
+		off := i - z.pos
+		if !z.fill(MaxTagSize + 1) {
+			if z.end-z.pos > MaxTagSize {
+				z.err = ErrTagTooLong
+				return Token{}, z.err
+			}
+			return Token{}, z.truncated()
+		}
+		i = z.pos + off
 	}
 }
 
+// PeekThrough returns the input from the reading position through the
+// first occurrence of delim, without consuming it (Skip does), reading
+// ahead up to limit bytes; ok is false when delim is not there within
+// limit bytes or before the input ends. The slice is valid until the next
+// call of any method. It lets a caller that recognises a whole element by
+// its bytes (an untouched row) pass it on without tokenizing it.
+func (z *Tokenizer) PeekThrough(delim []byte, limit int) (_ []byte, ok bool) {
+	if z.err != nil || len(delim) == 0 {
+		return nil, false
+	}
+	from := z.pos
+	k := rareByte(delim)
+	for {
+		if i := indexVia(z.buf[from:z.end], delim, k); i >= 0 {
+			n := from + i + len(delim) - z.pos
+			if n > limit {
+				return nil, false
+			}
+			return z.buf[z.pos : z.pos+n], true
+		}
+		off := max(0, z.end-z.pos-len(delim)+1)
+		if off >= limit || !z.fill(limit) {
+			return nil, false
+		}
+		from = z.pos + off
+	}
+}
+
+// rareByte picks the byte of delim to search for first: one that markup
+// and numbers seldom hold ('w' of "</row>"), so the search stops rarely.
+func rareByte(delim []byte) int {
+	for k, c := range delim {
+		if bytes.IndexByte([]byte("<>/=\"' \t\r\nabcdefinorstuv0123456789.-"), c) < 0 {
+			return k
+		}
+	}
+	return 0
+}
+
+// indexVia is bytes.Index(s, delim), searching for delim[k] first.
+func indexVia(s, delim []byte, k int) int {
+	for i := k; i < len(s); {
+		j := bytes.IndexByte(s[i:], delim[k])
+		if j < 0 {
+			return -1
+		}
+		at := i + j - k
+		if at+len(delim) <= len(s) && bytes.Equal(s[at:at+len(delim)], delim) {
+			return at
+		}
+		i += j + 1
+	}
+	return -1
+}
+
+// Skip consumes n bytes that PeekThrough returned.
+func (z *Tokenizer) Skip(n int) {
+	z.pos += min(n, z.end-z.pos)
+}
+
 // makeTag classifies a complete tag "<...>".
-func (z *Tokenizer) makeTag(raw []byte) Token {
+func makeTag(raw []byte) Token {
 	inner := raw[1 : len(raw)-1]
 	t := Token{Kind: Start, Raw: raw}
 	if len(inner) > 0 && inner[0] == '/' {
@@ -211,7 +343,7 @@ func (z *Tokenizer) makeTag(raw []byte) Token {
 		end++
 	}
 	name := inner[:end]
-	if i := bytes.IndexByte(name, ':'); i >= 0 {
+	if i := bytes.IndexByte(name, ':'); i > 0 && i < len(name)-1 { // as encoding/xml: "a:" and ":b" are local names
 		name = name[i+1:]
 	}
 	t.Name = name
@@ -219,21 +351,6 @@ func (z *Tokenizer) makeTag(raw []byte) Token {
 		t.attrs = inner[end:]
 	}
 	return t
-}
-
-// quotesBalanced reports whether every quote opened in b is closed, so a
-// '>' that ends b ends the tag rather than sitting inside a value.
-func quotesBalanced(b []byte) bool {
-	var q byte
-	for _, c := range b {
-		switch {
-		case q == 0 && (c == '"' || c == '\''):
-			q = c
-		case c == q:
-			q = 0
-		}
-	}
-	return q == 0
 }
 
 // nameStart reports whether c can start a tag name.

@@ -4,17 +4,22 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // collect tokenizes data and returns the tokens (copied) and the final error.
-func collect(data []byte) ([]Token, error) {
-	z := New(bytes.NewReader(data))
+func collect(data []byte) ([]Token, error) { return collectFrom(bytes.NewReader(data)) }
+
+// collectFrom tokenizes what r reads (see collect).
+func collectFrom(r io.Reader) ([]Token, error) {
+	z := New(r)
 	var out []Token
 	for {
 		t, err := z.Next()
@@ -120,6 +125,15 @@ func FuzzTokenizer(f *testing.F) {
 		if !bytes.HasPrefix(data, raw.Bytes()) {
 			t.Fatalf("raw bytes are not a prefix of the input")
 		}
+		// Read a byte at a time, every buffer boundary falls somewhere else:
+		// the same tokens (adjacent text merged) and the same error.
+		slow, slowErr := collectFrom(iotest.OneByteReader(bytes.NewReader(data)))
+		if !errors.Is(slowErr, err) && !errors.Is(err, slowErr) {
+			t.Fatalf("error %v reading it whole, %v a byte at a time", err, slowErr)
+		}
+		if a, b := merged(toks), merged(slow); a != b {
+			t.Fatalf("tokens differ with one-byte reads:\n%s\n%s", a, b)
+		}
 		if err != nil {
 			return
 		}
@@ -155,4 +169,56 @@ func FuzzTokenizer(f *testing.F) {
 			t.Fatalf("tags differ from encoding/xml:\n%v\n%v", ours, theirs)
 		}
 	})
+}
+
+// merged renders tokens with adjacent text runs joined.
+func merged(toks []Token) string {
+	var b strings.Builder
+	prevText := false
+	for _, tk := range toks {
+		if tk.Kind == Text && prevText {
+			b.Write(tk.Raw)
+			continue
+		}
+		prevText = tk.Kind == Text
+		fmt.Fprintf(&b, "|%d:%s", tk.Kind, tk.Raw)
+	}
+	return b.String()
+}
+
+// TestPeekThrough: an untouched element is passed on by its bytes, across
+// buffer boundaries, and tokenizing goes on right after it; a delimiter
+// past the limit or missing is not found and consumes nothing.
+func TestPeekThrough(t *testing.T) {
+	row := `<row r="2"><c r="A2"><v>` + strings.Repeat("9", 3*BufferSize) + `</v></c></row>`
+	in := `<sheetData><row r="1">` + `<c r="A1"/></row>` + row + `</sheetData>`
+	for name, r := range map[string]io.Reader{"whole": strings.NewReader(in), "bytewise": iotest.OneByteReader(strings.NewReader(in))} {
+		t.Run(name, func(t *testing.T) {
+			z := New(r)
+			for range 2 {
+				_, err := z.Next()
+				require.NoError(t, err)
+			}
+			got, ok := z.PeekThrough([]byte("</row>"), 1<<20)
+			require.True(t, ok)
+			assert.Equal(t, `<c r="A1"/></row>`, string(got))
+			z.Skip(len(got))
+			tk, err := z.Next()
+			require.NoError(t, err)
+			require.True(t, tk.Is(Start, "row"))
+			_, ok = z.PeekThrough([]byte("</row>"), BufferSize)
+			assert.False(t, ok, "past the limit")
+			_, ok = z.PeekThrough([]byte("</nothing>"), 1<<20)
+			assert.False(t, ok, "missing")
+			got, ok = z.PeekThrough([]byte("</row>"), 1<<20)
+			require.True(t, ok)
+			assert.Equal(t, row[len(`<row r="2">`):], string(got))
+			z.Skip(len(got))
+			tk, err = z.Next()
+			require.NoError(t, err)
+			assert.True(t, tk.Is(End, "sheetData"))
+			_, err = z.Next()
+			assert.ErrorIs(t, err, io.EOF)
+		})
+	}
 }

@@ -61,6 +61,9 @@ type Plan struct {
 	// MaxRow, when positive, is the highest row number the sheet may
 	// declare; a row past it fails the rewrite with a *RowLimitError.
 	MaxRow int
+
+	// tokenizeAll turns skipRow off (tests compare both ways).
+	tokenizeAll bool
 }
 
 // CellTextError reports a cell whose text is longer than Plan.MaxCellText.
@@ -346,6 +349,9 @@ func (s *sheet) row(t sheetxml.Token) error {
 	}
 	if t.Kind == sheetxml.Empty {
 		return nil
+	}
+	if skipped, err := s.skipRow(n); skipped || err != nil {
+		return err
 	}
 	col := 0
 	var text int64

@@ -64,7 +64,7 @@ func (s Segments) writePart(zw *zip.Writer, name string, orig *zip.File) error {
 	fh := &zip.FileHeader{
 		Name: name, Method: zip.Deflate, Modified: time.Now(),
 		CRC32:              crc,
-		CompressedSize64:   uint64(head.Len() + s.Body.buf.Len()),
+		CompressedSize64:   uint64(int64(head.Len()) + s.Body.out.Len()),
 		UncompressedSize64: uint64(len(s.Head)) + uint64(s.Body.n),
 	}
 	if orig != nil {
@@ -77,23 +77,25 @@ func (s Segments) writePart(zw *zip.Writer, name string, orig *zip.File) error {
 	if _, err := w.Write(head.Bytes()); err != nil {
 		return err
 	}
-	_, err = w.Write(s.Body.buf.Bytes())
-	return err
+	return s.Body.out.copyTo(w)
 }
 
-// BodyWriter deflates what is written to it into memory and keeps the
-// CRC-32 and length of the uncompressed bytes.
+// BodyWriter deflates what is written to it and keeps the CRC-32 and
+// length of the uncompressed bytes. The deflated bytes stay in memory up
+// to a few MB and go to an unnamed temporary file past that, so a big
+// sheet costs disk, not memory. Release frees them.
 type BodyWriter struct {
-	buf bytes.Buffer
+	out spill
 	fw  *flate.Writer
 	crc uint32
 	n   int64
 }
 
-// NewBodyWriter returns an empty BodyWriter.
-func NewBodyWriter() *BodyWriter {
-	b := &BodyWriter{}
-	b.fw, _ = flate.NewWriter(&b.buf, Level) // Level is valid
+// NewBodyWriter returns an empty BodyWriter that spills into a temporary
+// file in dir (the system's temporary folder when empty).
+func NewBodyWriter(dir string) *BodyWriter {
+	b := &BodyWriter{out: spill{dir: dir}}
+	b.fw, _ = flate.NewWriter(&b.out, Level) // Level is valid
 	return b
 }
 
@@ -106,6 +108,9 @@ func (b *BodyWriter) Write(p []byte) (int, error) {
 
 // Close finishes the deflate stream.
 func (b *BodyWriter) Close() error { return b.fw.Close() }
+
+// Release frees the deflated bytes (memory or temporary file).
+func (b *BodyWriter) Release() error { return b.out.release() }
 
 // WritePackage writes the package src to w with the entries named in parts
 // replaced; every other entry is copied raw, in its original order.

@@ -173,16 +173,27 @@ class SyncConn:
         so nothing is left behind.
         """
         outbox = self._outbox
-        outbox.append(data)
-        while outbox and self._send_lock.acquire(blocking=False):
+        lock = self._send_lock
+        if not outbox and lock.acquire(blocking=False):
+            # Nobody is writing and nothing waits: write these bytes now.
+            try:
+                if not self.alive:
+                    return
+                try:
+                    self.sock.sendall(data)
+                except OSError as exc:
+                    self.die(f"the connection to the sidecar was lost: {exc}")
+                    return
+            finally:
+                lock.release()
+            if not outbox:
+                return
+        else:
+            outbox.append(data)
+        while outbox and lock.acquire(blocking=False):
             try:
                 while outbox:
-                    chunks = []
-                    try:
-                        while True:
-                            chunks.append(outbox.popleft())
-                    except IndexError:
-                        pass
+                    chunks = [outbox.popleft() for _ in range(len(outbox))]
                     if not self.alive:
                         return
                     try:
@@ -191,7 +202,7 @@ class SyncConn:
                         self.die(f"the connection to the sidecar was lost: {exc}")
                         return
             finally:
-                self._send_lock.release()
+                lock.release()
 
     # -- reading (leader only) ----------------------------------------------
 
@@ -205,11 +216,12 @@ class SyncConn:
             except SidecarConnectionError as exc:
                 self._die_locked(str(exc))
                 return
-            out, _ = self.wire.outgoing()
+            out = self.wire.outgoing()[0] if self.wire.wants_write else b""
         if out:
             self._write(out)  # pongs, the answer to a close
+        dispatch = self.dispatch
         for raw in messages:
-            self.dispatch(self, raw)
+            dispatch(self, raw)
         if not data or not self.wire.is_open:
             self.die(self.wire.close_reason())
 

@@ -74,6 +74,9 @@ class Wire:
         self._proto.send_request(request)
         self.handshake_done = False
         self._parts: list[bytes] | None = None
+        #: Whether websockets may have bytes to write (it was given bytes
+        #: since the last :meth:`outgoing`); the fast path never queues any.
+        self.wants_write = True
 
     @property
     def is_open(self) -> bool:
@@ -82,6 +85,7 @@ class Wire:
 
     def outgoing(self) -> tuple[bytes, bool]:
         """Return the bytes to write, and whether to half-close after them."""
+        self.wants_write = False
         chunks = self._proto.data_to_send()
         eof = False
         out = []
@@ -92,9 +96,9 @@ class Wire:
                 eof = True
         return b"".join(out), eof
 
-
     def send_close(self) -> None:
         """Start the closing handshake (code 1000)."""
+        self.wants_write = True
         if self._proto.state is State.OPEN:
             self._proto.send_close(1000)
 
@@ -159,6 +163,7 @@ class Wire:
     def _feed_protocol(self, data: bytes) -> list[bytes]:
         """Feed bytes (b"" means EOF) to websockets' protocol and return the
         complete messages it parsed."""
+        self.wants_write = True
         if data:
             self._proto.receive_data(data)
         else:
