@@ -254,6 +254,9 @@ func (b *book) findValue(sheet, ref, raw string, re *regexp.Regexp, repl string,
 		return f, false, nil
 	}
 	f.after = re.ReplaceAllLiteralString(f.before, repl)
+	if trimmed := strings.TrimSpace(f.after); (f.isNum || f.isDate) && trimmed != f.after && looksNumeric(trimmed) {
+		f.after = trimmed // stored as the number it reads as
+	}
 	if f.after == f.before {
 		return f, false, nil
 	}

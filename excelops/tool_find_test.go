@@ -194,3 +194,34 @@ func TestFindReplaceErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestFindReplaceInSharedFormulas: rewriting some cells of a shared formula
+// keeps the others (excelize drops a shared formula's followers when its
+// anchor is rewritten; the plan restores them).
+func TestFindReplaceInSharedFormulas(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("sh.xlsx", [][]any{{1, 10}, {2, 20}, {3, 30}, {"1500", 1500}})
+	f := e.open("sh.xlsx")
+	shared, ref := excelize.STCellFormulaTypeShared, "C1:C3"
+	require.NoError(t, f.SetCellFormula("Sheet1", "C1", "A1*2", excelize.FormulaOpts{Type: &shared, Ref: &ref}))
+	require.NoError(t, f.SetCellStr("Sheet1", "A4", "1500"))
+	require.NoError(t, f.Save())
+
+	got := e.ok("find_replace", map[string]any{"file_path": "sh.xlsx", "find": "A1*", "replace": "B1*", "in_formulas": true})
+	assert.Equal(t, map[string][2]any{"Sheet1!C1": {"=A1*2", "=B1*2"}}, changes(got))
+	f = e.open("sh.xlsx")
+	assert.Equal(t, []string{"B1*2", "A2*2", "A3*2"}, formulas(t, f, "C", 1, 3))
+	read := e.ok("read_excel", map[string]any{"file_path": "sh.xlsx", "range": "C1:C3"})
+	assert.Equal(t, []any{[]any{float64(20)}, []any{float64(4)}, []any{float64(6)}}, read["values"])
+
+	// A number stored as text is found by its digits and stays text; the
+	// number beside it stays a number.
+	got = e.ok("find_replace", map[string]any{"file_path": "sh.xlsx", "find": "1500", "replace": "1600", "cell_range": "A4:B4"})
+	assert.Equal(t, map[string][2]any{"Sheet1!A4": {"1500", "1600"}, "Sheet1!B4": {"1500", "1600"}}, changes(got))
+	f = e.open("sh.xlsx")
+	for cell, want := range map[string]excelize.CellType{"A4": excelize.CellTypeSharedString, "B4": excelize.CellTypeUnset} {
+		typ, err := f.GetCellType("Sheet1", cell)
+		require.NoError(t, err)
+		assert.Equal(t, want, typ, cell)
+	}
+}

@@ -243,8 +243,40 @@ func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (*call,
 		if err := b.f.SetCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the link: "+err.Error(), err)
 		}
+		if err := b.styleAsLink(sheet, ref); err != nil {
+			return nil, err
+		}
 		res = append(res, errorsjson.Field{Key: kind, Value: target}, errorsjson.Field{Key: "display_text", Value: display},
 			errorsjson.Field{Key: "replaced", Value: had})
 		return res, nil
 	}), nil
+}
+
+// linkColor is the colour of Excel's Hyperlink cell style (Office theme).
+const linkColor = "0563C1"
+
+// styleAsLink gives the cell the look of Excel's Hyperlink style (blue,
+// single underline) over its own style, as Excel does when a link is
+// inserted; the cell's number format, fill, borders and alignment stay.
+func (b *book) styleAsLink(sheet, ref string) error {
+	id, err := b.f.GetCellStyle(sheet, ref)
+	if err != nil {
+		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	}
+	st, err := b.f.GetStyle(id)
+	if err != nil {
+		return newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
+	}
+	if st.Font == nil {
+		st.Font = &excelize.Font{}
+	}
+	st.Font.Color, st.Font.ColorTheme, st.Font.ColorIndexed, st.Font.Underline = linkColor, nil, 0, "single"
+	linked, err := b.f.NewStyle(st)
+	if err == nil {
+		err = b.f.SetCellStyle(sheet, ref, ref, linked)
+	}
+	if err != nil {
+		return newError(KindInvalidArgument, fmt.Sprintf("cannot style the link in %s: %v", ref, err), err)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -19,7 +22,8 @@ import (
 // styles, notes and links move with their row; a formula's relative
 // references move with it as a copy of the row would (Excel, LibreOffice),
 // absolute ones stay; references from outside into the range keep pointing
-// at the same cells. Ascending order is numbers, text (ignoring case),
+// at the same cells. Ascending order is numbers, text (ignoring case, in
+// the Unicode collation order Excel and LibreOffice use),
 // FALSE before TRUE, errors; descending reverses it; blanks are always last.
 
 // sortClass orders the kinds of value in an ascending sort.
@@ -37,7 +41,7 @@ const (
 type sortValue struct {
 	class sortClass
 	num   float64
-	text  string // lower case
+	text  []byte // collation key: case-insensitive, accents after base letters, as Excel
 }
 
 // sortKey is one checked sort_by entry.
@@ -54,6 +58,10 @@ type sortCell struct {
 	style   int
 }
 
+// newSortCollator is the text order of a sort: Unicode's (root locale),
+// ignoring case, as Excel and LibreOffice sort.
+func newSortCollator() *collate.Collator { return collate.New(language.Und, collate.IgnoreCase) }
+
 // compareSort orders a and b for one key: blanks last in either order.
 func compareSort(a, b sortValue, desc bool) int {
 	if a.class == classBlank || b.class == classBlank {
@@ -66,7 +74,7 @@ func compareSort(a, b sortValue, desc bool) int {
 	case a.class == classNumber || a.class == classBool:
 		c = cmpFloat(a.num, b.num)
 	case a.class == classText:
-		c = strings.Compare(a.text, b.text)
+		c = bytes.Compare(a.text, b.text)
 	}
 	if desc {
 		return -c
@@ -227,8 +235,9 @@ func (b *book) checkSortable(sheet string, rng, block cellRange) error {
 	return nil
 }
 
-// readSortCell reads one cell of the block: what to write back and how it sorts.
-func (b *book) readSortCell(sheet, ref string) (sortCell, sortValue, error) {
+// readSortCell reads one cell of the block: what to write back and how it
+// sorts (text by coll's key).
+func (b *book) readSortCell(sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
 	var c sortCell
 	var err error
 	if c.style, err = b.f.GetCellStyle(sheet, ref); err != nil {
@@ -276,7 +285,8 @@ func (b *book) readSortCell(sheet, ref string) (sortCell, sortValue, error) {
 			return c, sortValue{class: classNumber, num: v}, nil
 		}
 	}
-	return c, sortValue{class: classText, text: strings.ToLower(raw)}, nil
+	var buf collate.Buffer
+	return c, sortValue{class: classText, text: bytes.Clone(coll.KeyFromString(&buf, raw))}, nil
 }
 
 // sortBlock sorts the rows of block by keys (stable, as Excel) and moves
@@ -286,11 +296,12 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 	width := block.c2 - block.c1 + 1
 	cells := make([][]sortCell, n)
 	vals := make([][]sortValue, n)
+	coll := newSortCollator()
 	for i := 0; i < n; i++ {
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
 		for j := 0; j < width; j++ {
-			c, v, err := b.readSortCell(sheet, cellName(block.c1+j, block.r1+i))
+			c, v, err := b.readSortCell(sheet, cellName(block.c1+j, block.r1+i), coll)
 			if err != nil {
 				return 0, err
 			}

@@ -206,3 +206,40 @@ func setErrorCell(t *testing.T, f *excelize.File, sheet, ref, errText string) {
 	}
 	t.Fatalf("no cell %s", ref)
 }
+
+// TestCompareSortIsAnOrder: the comparison sort.SliceStable relies on is a
+// strict weak order in both directions (antisymmetric and transitive), with
+// blanks last either way, over every kind of value.
+func TestCompareSortIsAnOrder(t *testing.T) {
+	vals := []sortValue{{class: classBlank}, {class: classError}, {class: classBool}, {class: classBool, num: 1},
+		{class: classText, text: []byte{}}, {class: classText, text: []byte("a")}, {class: classText, text: []byte("b")}, {class: classText, text: []byte("10")},
+		{class: classNumber, num: -1}, {class: classNumber}, {class: classNumber, num: 2.5}, {class: classError}}
+	for _, desc := range []bool{false, true} {
+		for _, a := range vals {
+			assert.Equal(t, 0, compareSort(a, a, desc))
+			for _, b := range vals {
+				ab, ba := compareSort(a, b, desc), compareSort(b, a, desc)
+				assert.Equal(t, sign(ab), -sign(ba), "%v %v desc=%v", a, b, desc)
+				if a.class == classBlank && b.class != classBlank {
+					assert.Positive(t, ab, "blanks last")
+				}
+				for _, c := range vals {
+					if ab <= 0 && compareSort(b, c, desc) <= 0 {
+						assert.LessOrEqual(t, compareSort(a, c, desc), 0, "%v %v %v desc=%v", a, b, c, desc)
+					}
+				}
+			}
+		}
+	}
+}
+
+// sign is -1, 0 or 1.
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}

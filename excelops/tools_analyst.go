@@ -68,7 +68,7 @@ func (s *Service) analystTools() []toolSpec {
 			"remove": {"type": "boolean", "description": "Delete the cell's note instead (text is then not needed)"}},
 			"required": ["file_path", "cell"], "additionalProperties": false}`,
 			s.addComment, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true})},
-		{"set_hyperlink", "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip; remove: true deletes the link.",
+		{"set_hyperlink", "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pCell + `,
 			"url": {"type": "string", "description": "External target: http://, https://, mailto: or ftp:// address (at most 2,079 characters)"},
 			"location": {"type": "string", "description": "Internal target instead of url: a cell or range of this workbook, e.g. \"Summary!A1\" or \"'Q1 Plan'!B2:C4\""},

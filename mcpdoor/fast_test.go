@@ -47,6 +47,10 @@ func fastDoor(t testing.TB) (d *Door, sdk, sse http.Handler) {
 		Func:        func(context.Context, json.RawMessage) (any, error) { return "bound", nil },
 	}))
 	d = New(reg, Config{Version: "1.2.3", MaxRequestBytes: 4096})
+	require.NoError(t, reg.Register(registry.Tool{
+		Name: "late", Description: "Registered after the door was built.",
+		Func: func(context.Context, json.RawMessage) (any, error) { return "late", nil },
+	}))
 	sdk = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 4096, PropagateRequestCancellation: true,
 	})
@@ -204,6 +208,7 @@ func fastCases() []fastCase {
 		{"accept wildcard", hdr(add, "Accept", "*/*"), false},
 		{"accept JSON only", hdr(add, "Accept", "application/json"), false},
 		{"accept with parameters", hdr(add, "Accept", "application/json;q=0.9, TEXT/EVENT-STREAM"), true},
+		{"tool registered after New", call("1", "late", `{}`), false},
 		{"bound tool", exchange{body: callBody("1", "bound", `{"region":"eu"}`, goClientMeta), header: map[string]string{"Mcp-Param-Region": "eu"}}, false},
 		{"loopback host", exchange{body: add.body, host: "localhost:8766", local: loop}, true},
 		{"foreign host on loopback", exchange{body: add.body, host: "evil.example:8766", local: loop}, false},
@@ -280,7 +285,7 @@ func FuzzFastPath(f *testing.F) {
 	}
 	d, sdk, _ := fastDoor(f)
 	f.Fuzz(func(t *testing.T, body string) {
-		if n := gjson.Get(body, "params.name").Str; n == "slow" || n == "sleep" || n == "bound" {
+		if n := gjson.Get(body, "params.name").Str; n == "slow" || n == "sleep" {
 			t.Skip("tools that wait")
 		}
 		x := exchange{body: body}

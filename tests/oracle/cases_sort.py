@@ -45,6 +45,12 @@ CASES: list[dict[str, Any]] = [
                  "by": [{"column": "A"}, {"column": "B", "order": "descending"}]}],
     },
     {
+        "name": "sort_text_in_collation_order",
+        "sheets": {"Sheet1": {f"A{i}": w for i, w in enumerate(
+            ["zeta", "Éclair", "apple", "Ábaco", "eclairs", "Zebra", "_note", "b-side", "B2", "10 items"], start=1)}},
+        "ops": [{"op": "sort", "sheet": "Sheet1", "range": "A1:A10", "by": [{"column": "A"}]}],
+    },
+    {
         "name": "sort_numbers_before_text_blanks_last",
         "sheets": {"Sheet1": {
             "A1": "key", "B1": "tag",

@@ -97,6 +97,8 @@ def test_openpyxl_reads_back_what_the_tools_wrote(sidecar_bin: pathlib.Path, ws:
     assert summary["A1"].value == "to the data"
     assert external.target == "https://example.com/report"
     assert summary["A2"].value == "https://example.com/report"
+    assert summary["A2"].font.u == "single"
+    assert summary["A2"].font.color.rgb.endswith("0563C1")
 
     # The cached values openpyxl reads with data_only are the recalculated ones.
     values = openpyxl.load_workbook(ws / BOOK, data_only=True)["Data"]
