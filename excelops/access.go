@@ -91,6 +91,9 @@ type access struct {
 	// destructive: the tool may delete or overwrite existing data (MCP
 	// destructiveHint); a tool that edits and is not destructive only adds.
 	destructive bool
+	// lists names a folder argument whose workbooks the tool lists, each
+	// one's sheet list read as a styles read (list_workbooks).
+	lists string
 	// output names a path argument where the tool writes a file that is
 	// not a workbook (render_range's PNG); the body writes it. A tool with
 	// an output is not read-only.
@@ -197,6 +200,9 @@ func (a access) describe() string {
 			s += ", every worksheet bounds-checked first"
 		}
 		parts = append(parts, fmt.Sprintf("`%s` %s", f.arg, s))
+	}
+	if a.lists != "" {
+		parts = append(parts, fmt.Sprintf("`%s` **styles**: the workbooks in the folder are listed, each one's sheet list read without parsing a sheet; never saved", a.lists))
 	}
 	if a.output != "" {
 		parts = append(parts, fmt.Sprintf("writes `%s` (not a workbook)", a.output))

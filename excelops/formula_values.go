@@ -67,6 +67,11 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasForm
 	if edits != nil {
 		dirty = dirtyFormulas(dependencies(f, all), edits.areas)
 	}
+	type cached struct {
+		t, v string
+		set  bool
+	}
+	results := make([]cached, len(all))
 	for i, sf := range all {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -78,17 +83,35 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasForm
 			continue // the edit cannot have changed it
 		}
 		if budget <= 0 {
-			c.setCached("", "")
+			results[i] = cached{set: true}
 			st.dropped++
 			continue
 		}
 		budget--
 		t, v := computeFormula(f, sf.sheet, c.ref)
-		c.setCached(t, v)
+		results[i] = cached{t, v, true}
 		if v == "" {
 			st.dropped++
 		} else {
 			st.computed++
+		}
+	}
+	// The calculator may add cells to a row (an array formula's range),
+	// which moves the row's cells in memory: store the values on the cells
+	// as they are now, found again by sheet and reference.
+	now, ok, err := workbookFormulaCells(f, diskHasFormulas)
+	if err != nil || !ok {
+		return st, err
+	}
+	at := make(map[[2]string]formulaCell, len(now))
+	for _, sf := range now {
+		at[[2]string{sf.sheet, sf.cell.ref}] = sf.cell
+	}
+	for i, sf := range all {
+		if r := results[i]; r.set {
+			if c, ok := at[[2]string{sf.sheet, sf.cell.ref}]; ok {
+				c.setCached(r.t, r.v)
+			}
 		}
 	}
 	return st, markFullCalcOnLoad(f, true)

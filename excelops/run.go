@@ -32,6 +32,9 @@ type call struct {
 	create createMode
 	// newSheet: a missing sheetTarget sheet is created.
 	newSheet bool
+	// valuesKept: this call changes no value although its tool may
+	// (clear_range of formats only): no formula refresh, as keepsValues.
+	valuesKept bool
 	// icon holds the icon-set lock from the body through the save and
 	// keeps the workbook out of the cache (see Service.iconMu).
 	icon bool

@@ -2,6 +2,12 @@ package excelops
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // excelizeOnce is one attempt at the edit of a call through excelize, under
@@ -25,7 +31,13 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 			return nil, err
 		}
 	}
-	b, err := s.checkout(path, c.create != createNever)
+	var b *book
+	var err error
+	if c.create == createFresh {
+		b, err = s.freshBook(path)
+	} else {
+		b, err = s.checkout(path, c.create != createNever)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +79,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !acc.keepsValues {
+	if !acc.keepsValues && !c.valuesKept {
 		edits := b.edits
 		b.edits = nil
 		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas, edits); err != nil {
@@ -115,4 +127,28 @@ func (s *Service) checkin(ctx context.Context, b *book) {
 	}
 	b.settle()
 	s.cache.put(b.path, b.id, b, b.cost)
+}
+
+// freshBook is a new empty workbook to be saved at path whatever the path
+// holds (createFresh): book.created says whether the file is missing; an
+// existing one must be a regular file, and its mode is kept.
+func (s *Service) freshBook(path string) (*book, error) {
+	if err := checkExtension(path); err != nil {
+		return nil, err
+	}
+	st, statErr := os.Stat(path)
+	exists := statErr == nil
+	switch {
+	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+		return nil, newError(KindIO, "cannot inspect the file: "+statErr.Error(), statErr)
+	case exists && !st.Mode().IsRegular():
+		return nil, notRegular(filepath.Base(path), st.Mode())
+	}
+	f := excelize.NewFile(excelize.Options{TmpDir: s.tmpBase})
+	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, cost: newBookCost, extents: map[string]*sheetExtent{}}
+	if exists {
+		b.mode = st.Mode().Perm()
+		b.id, _ = idOf(st)
+	}
+	return b, nil
 }

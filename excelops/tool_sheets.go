@@ -81,9 +81,11 @@ func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, er
 			if err := b.prepareMove(); err != nil {
 				return nil, err
 			}
+			restore := b.nameScopes()
 			if err := b.f.MoveSheet(a.SheetName, b.f.GetSheetName(pos)); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot move sheet: "+err.Error(), err)
 			}
+			restore()
 		}
 		b.track(a.SheetName)
 		return success(b.name(), a.SheetName,

@@ -190,5 +190,6 @@ func (s *Service) tools() []toolSpec {
 	}
 	specs = append(specs, s.mediaTools()...)
 	specs = append(specs, s.analystTools()...)
+	specs = append(specs, s.workbookTools()...)
 	return specs
 }

@@ -44,6 +44,13 @@ func minimalArgs() map[string]map[string]any {
 		"find_replace":              {"find": "a", "replace": "z"},
 		"add_comment":               {"cell": "A1", "text": "note"},
 		"set_hyperlink":             {"cell": "C1", "url": "https://example.com"},
+		"create_workbook":           {"overwrite": true},
+		"list_workbooks":            {},
+		"describe_workbook":         {},
+		"define_name":               {"name": "Qty", "refers_to": "Sheet1!$B$2:$B$3"},
+		"copy_sheet":                {},
+		"clear_range":               {"cell_range": "A2:B2"},
+		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
 	}
 }
 
@@ -53,9 +60,12 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 	for k, v := range args {
 		out[k] = v
 	}
-	if tool == "copy_range_between_sheets" {
+	switch tool {
+	case "copy_range_between_sheets":
 		out["source_file"] = file
-	} else {
+	case "list_workbooks":
+		// no file argument: it lists the workspace
+	default:
 		out["file_path"] = file
 	}
 	return out
@@ -81,7 +91,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"format_cells", "read_cell_styles", "adjust_column_width", "merge_cells", "unmerge_cells",
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
-		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink"}
+		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
+		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -126,6 +137,13 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"find_replace":              {"status", "file", "sheets_searched", "dry_run", "cells_changed", "changes", "truncated"},
 		"add_comment":               {"status", "file", "sheet", "cell", "author", "replaced"},
 		"set_hyperlink":             {"status", "file", "sheet", "cell", "url", "display_text", "replaced"},
+		"create_workbook":           {"status", "file", "path", "sheets", "overwritten"},
+		"list_workbooks":            {"status", "folder", "total", "offset", "returned", "has_more", "workbooks"},
+		"describe_workbook":         {"status", "file", "sheet_count", "active_sheet", "sheets", "defined_names"},
+		"define_name":               {"status", "file", "name", "scope", "refers_to"},
+		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
+		"clear_range":               {"status", "file", "sheet", "range", "cleared", "values_cleared", "formulas_cleared", "formats_cleared", "unmerged"},
+		"delete_range":              {"status", "file", "sheet", "deleted_range", "shift", "cells_deleted", "cells_moved"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
@@ -176,6 +194,9 @@ func TestToolsReportCommonErrors(t *testing.T) {
 				if tool == "write_cells" && c.name == "missing file" {
 					continue // write_cells creates missing workbooks
 				}
+				if commonErrorExempt(tool, c.name) {
+					continue
+				}
 				p := e.fail(tool, withFile(tool, c.file, args))
 				assert.Equal(t, c.exception, p["exception"], "%s: %v", c.name, p)
 				assert.Equal(t, "TOOL_EXECUTION_ERROR", p["error_code"])
@@ -188,8 +209,10 @@ func TestToolsReportMissingSheet(t *testing.T) {
 	for tool, args := range minimalArgs() {
 		a := withFile(tool, "data.xlsx", args)
 		switch tool {
-		case "list_sheets", "create_sheet":
+		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks":
 			continue // no sheet argument to get wrong
+		case "define_name":
+			a["scope"] = "Nope"
 		case "rename_sheet":
 			a["old_name"] = "Nope"
 		case "delete_sheet":

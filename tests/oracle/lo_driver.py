@@ -262,6 +262,12 @@ class Book:
                 prop("ContainsHeader", bool(op.get("header"))))
         uno.invoke(rng, "sort", (desc,))
 
+    def op_delete_range(self, op: dict[str, Any]) -> None:
+        """Delete cells and shift the ones below (up) or to the right (left) into their place."""
+        sheet = self.sheet(op.get("sheet"))
+        mode = uno.Enum("com.sun.star.sheet.CellDeleteMode", "UP" if op["shift"] == "up" else "LEFT")
+        sheet.removeRange(sheet.getCellRangeByName(op["range"]).RangeAddress, mode)
+
     def apply(self, op: dict[str, Any]) -> None:
         fn = getattr(self, "op_" + op["op"], None)
         if fn is None:

@@ -170,3 +170,19 @@ func TestNormalize(t *testing.T) {
 		assert.Equal(t, want, got, in)
 	}
 }
+
+func TestSheetsReferenced(t *testing.T) {
+	cases := []struct {
+		formula string
+		want    []string
+	}{
+		{"=A1+B2", nil},
+		{"=Sheet1!A1+sheet1!B2+'Q1 ''Plan'' v1'!C3", []string{"Sheet1", "Q1 'Plan' v1"}},
+		{"=SUM(Jan:Mar!A1)", []string{"Jan", "Mar"}},
+		{`="Sheet9!A1"&[1]Other!A1`, nil},
+		{"='销售 2024'!$A$1:$B$2", []string{"销售 2024"}},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, SheetsReferenced(c.formula), c.formula)
+	}
+}

@@ -1,0 +1,128 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// clearWhat are the things clear_range clears.
+func clearWhat() []string { return []string{"values", "formats", "both"} }
+
+// maxClearedCells bounds the cells one clear_range touches (only cells that
+// exist are touched, whatever the size of the range).
+const maxClearedCells = 1_000_000
+
+// clearRange implements clear_range: the values and formulas (Excel's
+// Clear Contents), the formats (Clear Formats: styles back to the default,
+// merges inside or across the range undone) or both (Clear All) of a range.
+// Cells outside the range keep everything; formulas elsewhere that read the
+// cleared cells recompute.
+func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+		CellRange string `json:"cell_range"`
+		What      string `json:"what"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.What == "" {
+		a.What = "values"
+	}
+	if slices.Index(clearWhat(), a.What) < 0 {
+		return nil, invalid("what must be one of values, formats, both; got %q", a.What)
+	}
+	rng, err := parseRange(a.CellRange)
+	if err != nil {
+		return nil, err
+	}
+	values, formats := a.What != "formats", a.What != "values"
+	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
+		cells, err := b.existingCells(sheet, rng)
+		if err != nil {
+			return nil, err
+		}
+		if len(cells) > maxClearedCells {
+			return nil, limitErr(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
+		}
+		if values {
+			// Part of an array formula cannot be cleared (Excel: "You
+			// can't change part of an array").
+			all, err := b.formulaCells(sheet)
+			if err != nil {
+				return nil, err
+			}
+			for _, fc := range all {
+				if fc.arrayRef == "" {
+					continue
+				}
+				arr, err := parseRange(fc.arrayRef)
+				if err == nil && arr.overlaps(rng) && !rng.contains(arr) {
+					return nil, invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.arrayRef, fc.ref, fc.arrayRef)
+				}
+			}
+			if err := b.unshareFormulas(sheet); err != nil {
+				return nil, err
+			}
+		}
+		var unmerged []any
+		if formats {
+			merged, err := b.mergedRanges(sheet)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range merged {
+				if !m.overlaps(rng) {
+					continue
+				}
+				if err := b.f.UnmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+					return nil, newError(KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
+				}
+				unmerged = append(unmerged, m.String())
+			}
+		}
+		valuesCleared, formulasCleared, formatsCleared := 0, 0, 0
+		for _, c := range cells {
+			if values && c.value {
+				if err := b.f.SetCellValue(sheet, c.ref, nil); err != nil {
+					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.ref, err), err)
+				}
+				valuesCleared++
+				if c.formula {
+					formulasCleared++
+				}
+			}
+			if formats {
+				st, err := b.f.GetCellStyle(sheet, c.ref)
+				if err != nil {
+					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+				}
+				if st != 0 {
+					if err := b.f.SetCellStyle(sheet, c.ref, c.ref, 0); err != nil {
+						return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.ref, err), err)
+					}
+					formatsCleared++
+				}
+			}
+		}
+		if values {
+			b.edits = &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r2}}}
+		}
+		if unmerged == nil {
+			unmerged = []any{}
+		}
+		return success(b.name(), sheet,
+			field("range", rng.String()),
+			field("cleared", a.What),
+			field("values_cleared", valuesCleared),
+			field("formulas_cleared", formulasCleared),
+			field("formats_cleared", formatsCleared),
+			field("unmerged", unmerged)), nil
+	})
+	c.valuesKept = !values
+	return c, nil
+}

@@ -1,0 +1,159 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// maxDefinedName is the longest defined name Excel accepts.
+const maxDefinedName = 255
+
+var (
+	// cellLikeName matches names Excel reads as an A1 cell reference.
+	cellLikeName = regexp.MustCompile(`^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$`)
+	// r1c1LikeName matches names Excel reads as an R1C1 reference (R, C,
+	// R1, C2, RC, R1C1).
+	r1c1LikeName = regexp.MustCompile(`^(?i:r[0-9]*c[0-9]*|r[0-9]*|c[0-9]*)$`)
+)
+
+// checkDefinedName refuses a name Excel would not accept: empty or longer
+// than 255 characters; not starting with a letter, "_" or "\"; holding
+// anything but letters, digits, "_", ".", "\" and "?"; a cell reference
+// in A1 or R1C1 form; TRUE or FALSE; a reserved "_xlnm." name.
+func checkDefinedName(name string) error {
+	switch {
+	case name == "":
+		return invalid("name is empty")
+	case len([]rune(name)) > maxDefinedName:
+		return invalid("name %q is longer than %d characters", name, maxDefinedName)
+	case strings.HasPrefix(strings.ToLower(name), "_xlnm."):
+		return invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
+	case strings.EqualFold(name, "TRUE") || strings.EqualFold(name, "FALSE"):
+		return invalid("name %q is a boolean to Excel; choose another name", name)
+	}
+	for i, r := range name {
+		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
+		if i > 0 {
+			ok = ok || unicode.IsDigit(r) || r == '.' || r == '?'
+		}
+		if !ok {
+			what := "start with a letter, _ or \\"
+			if i > 0 {
+				what = "hold only letters, digits, _, ., \\ and ? (no spaces)"
+			}
+			return invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
+		}
+	}
+	if m := cellLikeName.FindStringSubmatch(name); m != nil {
+		if _, _, err := excelize.CellNameToCoordinates(strings.ToUpper(m[1] + m[2])); err == nil {
+			return invalid("name %q is not valid: it is a cell reference", name)
+		}
+	}
+	if r1c1LikeName.MatchString(name) {
+		return invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
+	}
+	return nil
+}
+
+// defineName implements define_name: a workbook- or sheet-scoped name for a
+// reference, constant or formula; an existing name in the same scope is
+// replaced only with overwrite=true.
+func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		Name      string `json:"name"`
+		RefersTo  string `json:"refers_to"`
+		Scope     string `json:"scope"`
+		Comment   string `json:"comment"`
+		Overwrite bool   `json:"overwrite"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if err := checkDefinedName(a.Name); err != nil {
+		return nil, err
+	}
+	body := strings.TrimPrefix(strings.TrimSpace(a.RefersTo), "=")
+	if body == "" {
+		return nil, invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
+	}
+	if err := parseFormula(body); err != nil {
+		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
+	}
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		list, _ := b.sheetList()
+		for _, sh := range formularef.SheetsReferenced(body) {
+			if !b.hasSheet(sh) {
+				return nil, sheetNotFound(sh, list, " refers_to names it; fix the sheet name.")
+			}
+		}
+		scope, scopeID := "", -1
+		if a.Scope != "" && !strings.EqualFold(a.Scope, "workbook") {
+			sheet, err := b.sheet(a.Scope)
+			if err != nil {
+				return nil, err
+			}
+			scope, scopeID = sheet, slices.Index(list, sheet)
+		}
+		var previous any
+		wb := b.f.WorkBook
+		if wb != nil && wb.DefinedNames != nil {
+			for i, dn := range wb.DefinedNames.DefinedName {
+				id := -1
+				if dn.LocalSheetID != nil {
+					id = *dn.LocalSheetID
+				}
+				if id != scopeID || !strings.EqualFold(dn.Name, a.Name) {
+					continue
+				}
+				if !a.Overwrite {
+					return nil, invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", dn.Name, scopeText(scope), dn.Data)
+				}
+				previous = dn.Data
+				wb.DefinedNames.DefinedName[i].Name = a.Name
+				wb.DefinedNames.DefinedName[i].Data = body
+				wb.DefinedNames.DefinedName[i].Comment = a.Comment
+				break
+			}
+		}
+		if previous == nil {
+			if err := b.f.SetDefinedName(&excelize.DefinedName{Name: a.Name, RefersTo: body, Scope: scope, Comment: a.Comment}); err != nil {
+				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot define name %q: %v", a.Name, err), err)
+			}
+		}
+		res := success(b.name(), "",
+			field("name", a.Name),
+			field("scope", scopeName(scope)),
+			field("refers_to", body))
+		if previous != nil {
+			res = append(res, errorsjson.Field{Key: "replaced", Value: previous})
+		}
+		return res, nil
+	}), nil
+}
+
+// scopeName is a name's scope as results show it.
+func scopeName(sheet string) string {
+	if sheet == "" {
+		return "workbook"
+	}
+	return sheet
+}
+
+// scopeText is a name's scope in a sentence.
+func scopeText(sheet string) string {
+	if sheet == "" {
+		return "the workbook scope"
+	}
+	return fmt.Sprintf("the scope of sheet %q", sheet)
+}

@@ -1,0 +1,413 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// shiftDirections are the ways delete_range moves the cells beside the
+// deleted range into it.
+func shiftDirections() []string { return []string{"up", "left"} }
+
+// bandZone is the part of the sheet a delete_range changes: the deleted
+// range and every cell that moves into it (below it in its columns, or
+// right of it in its rows).
+func bandZone(b formularef.Band) cellRange {
+	if b.Up {
+		return cellRange{b.C1, b.R1, b.C2, excelize.TotalRows}
+	}
+	return cellRange{b.C1, b.R1, excelize.MaxColumns, b.R2}
+}
+
+// bandTarget is where the cell (col, row) of the zone goes; ok is false
+// for a cell of the deleted range.
+func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
+	if col >= b.C1 && col <= b.C2 && row >= b.R1 && row <= b.R2 {
+		return 0, 0, false
+	}
+	if b.Up {
+		return col, row - (b.R2 - b.R1 + 1), true
+	}
+	return col - (b.C2 - b.C1 + 1), row, true
+}
+
+// bandKeepsWhole reports whether the zone's change keeps r (a merge, an
+// array formula's range) whole: r lies outside the zone, inside the
+// deleted range, or inside the band and entirely beyond the deleted range.
+func bandKeepsWhole(b formularef.Band, r cellRange) bool {
+	zone, deleted := bandZone(b), cellRange{b.C1, b.R1, b.C2, b.R2}
+	switch {
+	case !r.overlaps(zone), deleted.contains(r):
+		return true
+	case b.Up:
+		return r.c1 >= b.C1 && r.c2 <= b.C2 && r.r1 > b.R2
+	default:
+		return r.r1 >= b.R1 && r.r2 <= b.R2 && r.c1 > b.C2
+	}
+}
+
+// bandRewrite is the refRewrite of a delete_range.
+func bandRewrite(b formularef.Band) refRewrite {
+	return refRewrite{
+		formula: b.Formula,
+		cell: func(sheet, ref string) (string, bool) {
+			if !strings.EqualFold(sheet, b.Sheet) {
+				return ref, true
+			}
+			return b.Area(ref)
+		},
+		sqref: func(sheet, sqref string) string {
+			if !strings.EqualFold(sheet, b.Sheet) {
+				return sqref
+			}
+			return b.Sqref(sqref)
+		},
+		anchor: func(sheet, sqref string) (int, int) {
+			if !strings.EqualFold(sheet, b.Sheet) {
+				return 0, 0
+			}
+			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
+			rng, err := parseRange(first)
+			if err != nil {
+				return 0, 0
+			}
+			// A rule whose first cells are deleted is read from its first
+			// surviving cell, as with deleted rows.
+			switch {
+			case b.Up && rng.c1 >= b.C1 && rng.c2 <= b.C2 && rng.r1 >= b.R1 && rng.r1 <= b.R2 && rng.r2 > b.R2:
+				return b.R2 + 1 - rng.r1, 0
+			case !b.Up && rng.r1 >= b.R1 && rng.r2 <= b.R2 && rng.c1 >= b.C1 && rng.c1 <= b.C2 && rng.c2 > b.C2:
+				return 0, b.C2 + 1 - rng.c1
+			}
+			return 0, 0
+		},
+	}
+}
+
+// deleteRange implements delete_range: the cells of a range are deleted
+// and the cells below it (shift up) or right of it (shift left) move in,
+// with Excel's reference semantics on every sheet (see formularef.Band).
+func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+		CellRange string `json:"cell_range"`
+		Shift     string `json:"shift"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if slices.Index(shiftDirections(), a.Shift) < 0 {
+		return nil, invalid("shift must be up or left, got %q", a.Shift)
+	}
+	rng, err := parseRange(a.CellRange)
+	if err != nil {
+		return nil, err
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.c1, R1: rng.r1, C2: rng.c2, R2: rng.r2}
+		merges, err := b.checkBandShift(sheet, band)
+		if err != nil {
+			return nil, err
+		}
+		comments, err := b.f.GetComments(sheet)
+		if err != nil {
+			return nil, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
+		}
+		if err := b.unshareFormulas(sheet); err != nil {
+			return nil, err
+		}
+		var movedCells, deletedCells int
+		err = b.editRefs(bandRewrite(band), "", func() error {
+			var err error
+			if movedCells, deletedCells, err = b.shiftCells(sheet, band); err != nil {
+				return err
+			}
+			if err := b.shiftMerges(sheet, band, merges); err != nil {
+				return err
+			}
+			if err := b.shiftComments(sheet, band, comments); err != nil {
+				return err
+			}
+			return b.shiftSheetRefs(sheet, band)
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Cells moved under excelize's calculator: forget what it cached
+		// (DeleteDefinedName clears that cache before it fails on a name
+		// that does not exist).
+		_ = b.f.DeleteDefinedName(&excelize.DefinedName{Name: "\x00"})
+		if err := b.refreshExtent(sheet, ext); err != nil {
+			return nil, err
+		}
+		return success(b.name(), sheet,
+			field("deleted_range", rng.String()),
+			field("shift", a.Shift),
+			field("cells_deleted", deletedCells),
+			field("cells_moved", movedCells)), nil
+	}), nil
+}
+
+// checkBandShift refuses a delete_range that would split a merged range,
+// an array formula or a table, or move a table, naming it; it returns the
+// merged ranges the shift moves or deletes.
+func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, error) {
+	zone := bandZone(band)
+	how := "shifting cells up"
+	if !band.Up {
+		how = "shifting cells left"
+	}
+	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
+	merged, err := b.mergedRanges(sheet)
+	if err != nil {
+		return nil, err
+	}
+	var touched []cellRange
+	for _, m := range merged {
+		if !m.overlaps(zone) {
+			continue
+		}
+		if !bandKeepsWhole(band, m) {
+			return nil, invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
+		}
+		touched = append(touched, m)
+	}
+	tables, err := b.f.GetTables(sheet)
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
+	}
+	for _, t := range tables {
+		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
+		if err != nil || !tr.overlaps(zone) {
+			continue
+		}
+		return nil, invalid("cannot delete %s %s: it would split or move the table %q (%s); delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+	}
+	formulas, err := b.formulaCells(sheet)
+	if err != nil {
+		return nil, err
+	}
+	for _, fc := range formulas {
+		if fc.arrayRef == "" {
+			continue
+		}
+		ar, err := parseRange(fc.arrayRef)
+		if err == nil && !bandKeepsWhole(band, ar) {
+			return nil, invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.ref)
+		}
+	}
+	return touched, nil
+}
+
+// shiftCells moves the cell elements of the zone: those of the deleted
+// range go, the others move into their place with everything they hold
+// (value, type, style, formula, cached result).
+func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted int, err error) {
+	rows, err := b.sheetData(sheet)
+	if err != nil {
+		return 0, 0, err
+	}
+	zone := bandZone(band)
+	carry := map[int][]reflect.Value{} // target row -> cells
+	for i := 0; i < rows.Len(); i++ {
+		cells := rows.Index(i).FieldByName("C")
+		kept := reflect.MakeSlice(cells.Type(), 0, cells.Len())
+		changed := false
+		for j := 0; j < cells.Len(); j++ {
+			c := cells.Index(j)
+			info, ok := cellInfo(c)
+			if !ok {
+				return 0, 0, errUnexpectedShape("worksheet cell")
+			}
+			if !zone.has(info.col, info.row) {
+				kept = reflect.Append(kept, c)
+				continue
+			}
+			changed = true
+			col, row, ok := bandTarget(band, info.col, info.row)
+			if !ok {
+				deleted++
+				continue
+			}
+			cp := reflect.New(c.Type()).Elem()
+			cp.Set(c)
+			cp.FieldByName("R").SetString(cellName(col, row))
+			carry[row] = append(carry[row], cp)
+			moved++
+		}
+		if changed {
+			cells.Set(kept)
+			clearSpans(rows.Index(i))
+		}
+	}
+	if len(carry) == 0 {
+		return moved, deleted, nil
+	}
+	for i := 0; i < rows.Len(); i++ {
+		row := rows.Index(i)
+		n := int(row.FieldByName("R").Int())
+		if add, ok := carry[n]; ok {
+			insertCells(row, add)
+			delete(carry, n)
+		}
+	}
+	for n, add := range carry {
+		row := reflect.New(rows.Type().Elem()).Elem()
+		row.FieldByName("R").SetInt(int64(n))
+		insertCells(row, add)
+		rows.Set(reflect.Append(rows, row))
+	}
+	swap := reflect.Swapper(rows.Interface())
+	sort.Sort(byRowNumber{rows, swap})
+	return moved, deleted, nil
+}
+
+// byRowNumber sorts a worksheet's rows by their number.
+type byRowNumber struct {
+	rows reflect.Value
+	swap func(i, j int)
+}
+
+func (s byRowNumber) Len() int      { return s.rows.Len() }
+func (s byRowNumber) Swap(i, j int) { s.swap(i, j) }
+func (s byRowNumber) Less(i, j int) bool {
+	return s.rows.Index(i).FieldByName("R").Int() < s.rows.Index(j).FieldByName("R").Int()
+}
+
+// insertCells adds cells to a row, keeping its cells in column order.
+func insertCells(row reflect.Value, add []reflect.Value) {
+	cells := row.FieldByName("C")
+	for _, c := range add {
+		cells.Set(reflect.Append(cells, c))
+	}
+	col := func(i int) int {
+		n, _, _ := excelize.CellNameToCoordinates(cells.Index(i).FieldByName("R").String())
+		return n
+	}
+	swap := reflect.Swapper(cells.Interface())
+	sort.Sort(byColumn{cells.Len(), col, swap})
+	clearSpans(row)
+}
+
+// byColumn sorts a row's cells by column.
+type byColumn struct {
+	n    int
+	col  func(i int) int
+	swap func(i, j int)
+}
+
+func (s byColumn) Len() int           { return s.n }
+func (s byColumn) Swap(i, j int)      { s.swap(i, j) }
+func (s byColumn) Less(i, j int) bool { return s.col(i) < s.col(j) }
+
+// clearSpans drops a row's spans hint, which no longer matches its cells.
+func clearSpans(row reflect.Value) {
+	if sp := row.FieldByName("Spans"); sp.Kind() == reflect.String && sp.CanSet() {
+		sp.SetString("")
+	}
+}
+
+// shiftMerges moves the merged ranges the shift moves and drops the ones
+// it deletes (checkBandShift refused the ones it would split).
+func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRange) error {
+	for _, m := range merges {
+		if err := b.f.UnmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
+		}
+	}
+	for _, m := range merges {
+		moved, ok := band.Area(rangeRef(m.c1, m.r1, m.c2, m.r2))
+		if !ok {
+			continue
+		}
+		to, err := parseRange(moved)
+		if err != nil {
+			return err
+		}
+		if err := b.f.MergeCell(sheet, cellName(to.c1, to.r1), cellName(to.c2, to.r2)); err != nil {
+			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
+		}
+	}
+	return nil
+}
+
+// shiftComments moves the notes of the zone with their cells and drops the
+// notes of deleted cells.
+func (b *book) shiftComments(sheet string, band formularef.Band, comments []excelize.Comment) error {
+	zone := bandZone(band)
+	var moved []excelize.Comment
+	for _, c := range comments {
+		col, row, err := excelize.CellNameToCoordinates(c.Cell)
+		if err != nil || !zone.has(col, row) {
+			continue
+		}
+		if err := b.f.DeleteComment(sheet, c.Cell); err != nil {
+			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
+		}
+		if col, row, ok := bandTarget(band, col, row); ok {
+			c.Cell = cellName(col, row)
+			moved = append(moved, c)
+		}
+	}
+	for _, c := range moved {
+		if err := b.f.AddComment(sheet, c); err != nil {
+			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note to %s: %v", c.Cell, err), err)
+		}
+	}
+	return nil
+}
+
+// shiftSheetRefs moves the hyperlinks and the autofilter of the sheet
+// with their cells (through the parsed worksheet's exported Hyperlinks and
+// AutoFilter fields): a hyperlink of a deleted cell goes, an autofilter
+// whose cells are all deleted goes.
+func (b *book) shiftSheetRefs(sheet string, band formularef.Band) error {
+	ws, ok := parsedSheet(b.f, sheet)
+	if !ok {
+		return errUnexpectedShape("worksheet")
+	}
+	if hl := ws.FieldByName("Hyperlinks"); hl.IsValid() && hl.Kind() == reflect.Pointer && !hl.IsNil() {
+		list := hl.Elem().FieldByName("Hyperlink")
+		if list.Kind() != reflect.Slice {
+			return errUnexpectedShape("hyperlink list")
+		}
+		kept := reflect.MakeSlice(list.Type(), 0, list.Len())
+		for i := 0; i < list.Len(); i++ {
+			item := list.Index(i)
+			ref := item.FieldByName("Ref")
+			moved, ok := band.Area(ref.String())
+			if !ok {
+				continue
+			}
+			ref.SetString(moved)
+			kept = reflect.Append(kept, item)
+		}
+		list.Set(kept)
+		if kept.Len() == 0 {
+			hl.Set(reflect.Zero(hl.Type()))
+		}
+	}
+	if af := ws.FieldByName("AutoFilter"); af.IsValid() && af.Kind() == reflect.Pointer && !af.IsNil() {
+		ref := af.Elem().FieldByName("Ref")
+		if ref.Kind() != reflect.String {
+			return errUnexpectedShape("autofilter")
+		}
+		if moved, ok := band.Area(ref.String()); ok {
+			ref.SetString(moved)
+		} else {
+			af.Set(reflect.Zero(af.Type()))
+		}
+	}
+	return nil
+}

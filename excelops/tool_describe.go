@@ -1,0 +1,291 @@
+package excelops
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+const (
+	// maxDescribedItems caps each list describe_workbook returns per sheet
+	// (merged ranges, rules, validations, tables, charts) and the defined
+	// names; the full count is always given.
+	maxDescribedItems = 50
+	// maxDescribedSheets caps the sheets described in one call.
+	maxDescribedSheets = 100
+)
+
+// describeWorkbook implements describe_workbook: per sheet what an agent
+// needs to know before it edits (used range, tables, merged ranges, charts,
+// conditional formats, validations, freeze panes) and the defined names.
+func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		list, active := b.sheetList()
+		wanted := list
+		if a.SheetName != "" {
+			sheet, err := b.sheet(a.SheetName)
+			if err != nil {
+				return nil, err
+			}
+			wanted = []string{sheet}
+		}
+		sheets := make([]any, 0, min(len(wanted), maxDescribedSheets))
+		for _, name := range wanted[:min(len(wanted), maxDescribedSheets)] {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			d, err := b.describeSheet(name, slices.Index(list, name), slices.Index(list, name) == active)
+			if err != nil {
+				return nil, err
+			}
+			sheets = append(sheets, d)
+		}
+		res := success(b.name(), "",
+			field("sheet_count", len(list)),
+			field("active_sheet", list[active]))
+		if len(wanted) > maxDescribedSheets {
+			res = append(res, errorsjson.Field{Key: "sheets_truncated", Value: true})
+		}
+		return append(res,
+			errorsjson.Field{Key: "sheets", Value: sheets},
+			errorsjson.Field{Key: "defined_names", Value: b.describeNames()},
+		), nil
+	}), nil
+}
+
+// capped renders items as a list of at most maxDescribedItems and the
+// total count.
+func capped(items []any) (any, int) {
+	if len(items) > maxDescribedItems {
+		return items[:maxDescribedItems], len(items)
+	}
+	if items == nil {
+		items = []any{}
+	}
+	return items, len(items)
+}
+
+// listField adds key (the capped list) and key_count to o.
+func listField(o errorsjson.Object, key string, items []any) errorsjson.Object {
+	list, n := capped(items)
+	return append(o, errorsjson.Field{Key: key + "_count", Value: n}, errorsjson.Field{Key: key, Value: list})
+}
+
+// describeSheet is one sheet of describe_workbook.
+func (b *book) describeSheet(name string, index int, active bool) (errorsjson.Object, error) {
+	visible, _ := b.f.GetSheetVisible(name)
+	o := errorsjson.Object{
+		{Key: "name", Value: name},
+		{Key: "index", Value: index},
+		{Key: "is_active", Value: active},
+		{Key: "visible", Value: visible},
+	}
+	zf, err := b.part(name)
+	if err != nil {
+		return nil, err
+	}
+	if zf != nil && !isWorksheetPart(zf.Name) {
+		return append(o, errorsjson.Field{Key: "kind", Value: "chartsheet"}), nil
+	}
+	o = append(o, errorsjson.Field{Key: "kind", Value: "worksheet"})
+	_, ext, err := b.edit(name)
+	if err != nil {
+		return nil, err
+	}
+	if ext.empty() {
+		o = append(o, errorsjson.Field{Key: "used_range", Value: nil}, errorsjson.Field{Key: "rows", Value: 0}, errorsjson.Field{Key: "columns", Value: 0})
+	} else {
+		o = append(o,
+			errorsjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
+			errorsjson.Field{Key: "rows", Value: ext.maxRow - ext.minRow + 1},
+			errorsjson.Field{Key: "columns", Value: ext.maxCol - ext.minCol + 1})
+	}
+	var freeze any
+	if p, err := b.f.GetPanes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
+		freeze = errorsjson.Object{
+			{Key: "top_left_cell", Value: cellName(p.XSplit+1, p.YSplit+1)},
+			{Key: "frozen_rows", Value: p.YSplit},
+			{Key: "frozen_columns", Value: p.XSplit},
+		}
+	}
+	o = append(o, errorsjson.Field{Key: "freeze_panes", Value: freeze})
+	tables, err := b.f.GetTables(name)
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
+	}
+	var items []any
+	for _, t := range tables {
+		items = append(items, errorsjson.Object{{Key: "name", Value: t.Name}, {Key: "range", Value: strings.ReplaceAll(t.Range, "$", "")}, {Key: "style", Value: t.StyleName}})
+	}
+	o = listField(o, "tables", items)
+	merged, err := b.mergedRanges(name)
+	if err != nil {
+		return nil, err
+	}
+	items = nil
+	for _, m := range merged {
+		items = append(items, m.String())
+	}
+	o = listField(o, "merged_ranges", items)
+	charts, images := b.drawingAnchors(zf)
+	o = listField(o, "charts", charts)
+	o = append(o, errorsjson.Field{Key: "images_count", Value: images})
+	o = listField(o, "conditional_formats", b.describeRules(name))
+	o = listField(o, "data_validations", b.describeValidations(name))
+	return o, nil
+}
+
+// describeRules lists the conditional formats of sheet, by range.
+func (b *book) describeRules(sheet string) []any {
+	rules, err := b.f.GetConditionalFormats(sheet)
+	if err != nil {
+		return nil
+	}
+	ranges := make([]string, 0, len(rules))
+	for r := range rules {
+		ranges = append(ranges, r)
+	}
+	sort.Strings(ranges)
+	var out []any
+	for _, r := range ranges {
+		for _, c := range rules[r] {
+			o := errorsjson.Object{{Key: "range", Value: r}, {Key: "type", Value: c.Type}}
+			for _, kv := range [][2]string{{"criteria", c.Criteria}, {"value", c.Value}, {"min_value", c.MinValue}, {"max_value", c.MaxValue}, {"icon_style", c.IconStyle}} {
+				if kv[1] != "" {
+					o = append(o, errorsjson.Field{Key: kv[0], Value: kv[1]})
+				}
+			}
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// describeValidations lists the data validations of sheet.
+func (b *book) describeValidations(sheet string) []any {
+	dvs, err := b.f.GetDataValidations(sheet)
+	if err != nil {
+		return nil
+	}
+	var out []any
+	for _, dv := range dvs {
+		o := errorsjson.Object{{Key: "range", Value: dv.Sqref}, {Key: "type", Value: dv.Type}}
+		for _, kv := range [][2]string{{"operator", dv.Operator}, {"formula1", dv.Formula1}, {"formula2", dv.Formula2}} {
+			if kv[1] != "" {
+				o = append(o, errorsjson.Field{Key: kv[0], Value: kv[1]})
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// describeNames lists the workbook's defined names with their scope
+// ("workbook" or the sheet's name) and what they refer to.
+func (b *book) describeNames() any {
+	var items []any
+	for _, dn := range b.f.GetDefinedName() {
+		scope := dn.Scope
+		if scope == "Workbook" {
+			scope = "workbook"
+		}
+		o := errorsjson.Object{{Key: "name", Value: dn.Name}, {Key: "scope", Value: scope}, {Key: "refers_to", Value: dn.RefersTo}}
+		if dn.Comment != "" {
+			o = append(o, errorsjson.Field{Key: "comment", Value: dn.Comment})
+		}
+		items = append(items, o)
+	}
+	list, n := capped(items)
+	if n > maxDescribedItems {
+		return errorsjson.Object{{Key: "count", Value: n}, {Key: "first", Value: list}}
+	}
+	return list
+}
+
+// drawingAnchor is one anchored object of a drawing part.
+type drawingAnchor struct {
+	From *struct {
+		Col int `xml:"col"`
+		Row int `xml:"row"`
+	} `xml:"from"`
+	To *struct {
+		Col int `xml:"col"`
+		Row int `xml:"row"`
+	} `xml:"to"`
+	Frame *struct {
+		Data struct {
+			URI string `xml:"uri,attr"`
+		} `xml:"graphic>graphicData"`
+	} `xml:"graphicFrame"`
+	Pic *struct{} `xml:"pic"`
+}
+
+// drawingAnchors reads the drawing of the worksheet part zf as it is on
+// disk: its charts (the cells they are anchored from and to) and how many
+// pictures it holds. A drawing that cannot be read counts as none.
+func (b *book) drawingAnchors(zf *zip.File) ([]any, int) {
+	if zf == nil || b.zr == nil {
+		return nil, 0
+	}
+	dir, base := path.Split(zf.Name)
+	rels, err := readPart(b.zr, dir+"_rels/"+base+".rels")
+	if err != nil {
+		return nil, 0
+	}
+	var charts []any
+	images := 0
+	for _, rel := range parseRels(rels) {
+		if !strings.HasSuffix(rel.Type, "/drawing") {
+			continue
+		}
+		target := strings.TrimPrefix(rel.Target, "/")
+		if !strings.HasPrefix(rel.Target, "/") {
+			target = path.Join(dir, rel.Target)
+		}
+		data, err := readPart(b.zr, target)
+		if err != nil {
+			continue
+		}
+		var dr struct {
+			Two []drawingAnchor `xml:"twoCellAnchor"`
+			One []drawingAnchor `xml:"oneCellAnchor"`
+			Abs []drawingAnchor `xml:"absoluteAnchor"`
+		}
+		if xml.Unmarshal(data, &dr) != nil {
+			continue
+		}
+		for _, group := range [][]drawingAnchor{dr.Two, dr.One, dr.Abs} {
+			for _, an := range group {
+				if an.Pic != nil {
+					images++
+				}
+				if an.Frame == nil || !strings.HasSuffix(an.Frame.Data.URI, "/chart") {
+					continue
+				}
+				o := errorsjson.Object{}
+				if an.From != nil {
+					o = append(o, errorsjson.Field{Key: "from_cell", Value: cellName(an.From.Col+1, an.From.Row+1)})
+				}
+				if an.To != nil {
+					o = append(o, errorsjson.Field{Key: "to_cell", Value: cellName(an.To.Col+1, an.To.Row+1)})
+				}
+				charts = append(charts, o)
+			}
+		}
+	}
+	return charts, images
+}

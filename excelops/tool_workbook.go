@@ -1,0 +1,296 @@
+package excelops
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// Workbook-level tools: create_workbook and list_workbooks (this file),
+// describe_workbook (tool_describe.go), define_name (tool_define_name.go),
+// copy_sheet (tool_copy_sheet.go), clear_range (tool_clear.go) and
+// delete_range (tool_delete_range.go). Their specs are workbookTools.
+
+const (
+	// maxNewSheets caps the sheets create_workbook makes in one call.
+	maxNewSheets = 255
+	// defaultListedWorkbooks is list_workbooks' page size by default.
+	defaultListedWorkbooks = 50
+	// maxListedWorkbooks caps one list_workbooks page.
+	maxListedWorkbooks = 500
+	// maxWalkedEntries caps the folder entries list_workbooks visits, so a
+	// huge workspace costs a bounded walk (the result then says truncated).
+	maxWalkedEntries = 200000
+)
+
+// createWorkbookArgs are create_workbook's arguments.
+type createWorkbookArgs struct {
+	FilePath   string   `json:"file_path"`
+	SheetName  string   `json:"sheet_name"`
+	SheetNames []string `json:"sheet_names"`
+	Overwrite  bool     `json:"overwrite"`
+}
+
+// newSheetNames checks the sheet names a new workbook gets (default
+// "Sheet1"): valid, distinct ignoring case, at most maxNewSheets.
+func (a createWorkbookArgs) newSheetNames() ([]string, error) {
+	names := a.SheetNames
+	switch {
+	case a.SheetName != "" && len(names) > 0:
+		return nil, invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
+	case a.SheetName != "":
+		names = []string{a.SheetName}
+	case a.SheetNames != nil && len(names) == 0:
+		return nil, invalid("sheet_names is empty: a workbook needs at least one sheet")
+	case len(names) == 0:
+		names = []string{"Sheet1"}
+	}
+	if len(names) > maxNewSheets {
+		return nil, invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
+	}
+	seen := map[string]string{}
+	for _, n := range names {
+		if err := checkSheetName(n); err != nil {
+			return nil, err
+		}
+		key := strings.ToLower(n)
+		if prev, dup := seen[key]; dup {
+			return nil, invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
+		}
+		seen[key] = n
+	}
+	return names, nil
+}
+
+// createWorkbook implements create_workbook: a new workbook with the given
+// sheets; an existing file is replaced only with overwrite=true.
+func (s *Service) createWorkbook(_ context.Context, raw json.RawMessage) (*call, error) {
+	var a createWorkbookArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	names, err := a.newSheetNames()
+	if err != nil {
+		return nil, err
+	}
+	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		exists := !b.created
+		if exists && !a.Overwrite {
+			return nil, invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.name())
+		}
+		if err := b.f.SetSheetName("Sheet1", names[0]); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
+		}
+		for _, n := range names[1:] {
+			if _, err := b.f.NewSheet(n); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+			}
+		}
+		for _, n := range names {
+			b.track(n)
+		}
+		sheets := make([]any, len(names))
+		for i, n := range names {
+			sheets[i] = n
+		}
+		return success(b.name(), "",
+			field("path", s.relPath(b.path)),
+			field("sheets", sheets),
+			field("overwritten", exists)), nil
+	})
+	c.create = createFresh
+	return c, nil
+}
+
+// relPath is a resolved path as the workspace-relative, slash-separated
+// file_path an agent passes back.
+func (s *Service) relPath(path string) string {
+	rel, err := filepath.Rel(s.box.root, path)
+	if err != nil {
+		return filepath.Base(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// resolveDir maps a user folder ("" or "." for the workspace root) to a
+// real folder inside the workspace, refusing what resolve refuses.
+func (s *sandbox) resolveDir(p string) (string, error) {
+	if p == "" || p == "." || p == "./" {
+		return s.root, nil
+	}
+	if err := checkLexical(p); err != nil {
+		return "", err
+	}
+	joined := filepath.Join(s.root, p)
+	if filepath.IsAbs(p) {
+		joined = filepath.Clean(p)
+	}
+	real, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", newError(KindNotFound, fmt.Sprintf("folder %q does not exist", p), err)
+		}
+		return "", refuse(p, "it cannot be resolved (link loop?)")
+	}
+	if !within(s.root, real) {
+		return "", refuse(p, "outside the workspace root")
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", newError(KindIO, "cannot inspect the folder: "+err.Error(), err)
+	}
+	if !st.IsDir() {
+		return "", invalid("%q is a file, not a folder: pass its folder (or omit folder for the whole workspace)", p)
+	}
+	return real, nil
+}
+
+// foundWorkbook is one workbook file list_workbooks found.
+type foundWorkbook struct {
+	path string // real path
+	info fs.FileInfo
+}
+
+// findWorkbooks walks dir (into subfolders when recursive, never into
+// hidden folders or through links) for workbook files, in lexical order;
+// truncated reports that the walk stopped at maxWalkedEntries.
+func findWorkbooks(ctx context.Context, dir string, recursive bool) ([]foundWorkbook, bool, error) {
+	var out []foundWorkbook
+	visited := 0
+	truncated := false
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil // an unreadable subfolder is skipped
+		}
+		if visited++; visited > maxWalkedEntries {
+			truncated = true
+			return filepath.SkipAll
+		}
+		if visited%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != dir && (!recursive || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		// Excel's owner files (~$Book.xlsx) are locks, not workbooks.
+		if !d.Type().IsRegular() || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") || checkExtension(name) != nil {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // gone meanwhile
+		}
+		out = append(out, foundWorkbook{path: p, info: info})
+		return nil
+	})
+	if err != nil {
+		if kindOf(err) != "" || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, false, err
+		}
+		return nil, false, newError(KindIO, "cannot list the folder: "+err.Error(), err)
+	}
+	return out, truncated, nil
+}
+
+// listWorkbooks implements list_workbooks: the workbook files of the
+// workspace (or of a folder), paged, each with its size, modification time
+// and sheet names; a file that cannot be read is listed with an error.
+func (s *Service) listWorkbooks(ctx context.Context, raw json.RawMessage) (*call, error) {
+	var a struct {
+		Folder     string `json:"folder"`
+		Recursive  *bool  `json:"recursive"`
+		Offset     int    `json:"offset"`
+		MaxResults *int   `json:"max_results"`
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Offset < 0 {
+		return nil, invalid("offset must be >= 0")
+	}
+	limit := defaultListedWorkbooks
+	if a.MaxResults != nil {
+		if *a.MaxResults < 1 || *a.MaxResults > maxListedWorkbooks {
+			return nil, invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
+		}
+		limit = *a.MaxResults
+	}
+	// The folder is no workbook: the listing runs in after, with no lock
+	// held; each workbook's sheet list is read through Service.run.
+	return &call{after: func(any) (any, error) {
+		return s.listIn(ctx, a.Folder, a.Recursive == nil || *a.Recursive, a.Offset, limit)
+	}}, nil
+}
+
+// listIn is list_workbooks on the folder (workspace-relative), paged.
+func (s *Service) listIn(ctx context.Context, folder string, recursive bool, offset, limit int) (any, error) {
+	dir, err := s.box.resolveDir(folder)
+	if err != nil {
+		return nil, err
+	}
+	found, truncated, err := findWorkbooks(ctx, dir, recursive)
+	if err != nil {
+		return nil, err
+	}
+	start := min(offset, len(found))
+	end := min(start+limit, len(found))
+	items := make([]any, 0, end-start)
+	for _, w := range found[start:end] {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		items = append(items, s.describeFile(ctx, w))
+	}
+	res := success("", "",
+		field("folder", s.relPath(dir)),
+		field("total", len(found)),
+		field("offset", offset),
+		field("returned", len(items)),
+		field("has_more", end < len(found)))
+	if end < len(found) {
+		res = append(res, errorsjson.Field{Key: "next_offset", Value: end})
+	}
+	if truncated {
+		res = append(res, errorsjson.Field{Key: "truncated", Value: fmt.Sprintf("the walk stopped after %d folder entries; list a subfolder to see the rest", maxWalkedEntries)})
+	}
+	return append(res, errorsjson.Field{Key: "workbooks", Value: items}), nil
+}
+
+// describeFile is one list_workbooks entry: path, size, modification time
+// and sheet names (from the package index only), or the reason the file
+// cannot be read.
+func (s *Service) describeFile(ctx context.Context, w foundWorkbook) errorsjson.Object {
+	o := errorsjson.Object{
+		{Key: "path", Value: s.relPath(w.path)},
+		{Key: "size_bytes", Value: w.info.Size()},
+		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
+	}
+	res, err := s.run(ctx, access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
+		list, _ := b.sheetList()
+		names := make([]any, len(list))
+		for i, n := range list {
+			names[i] = n
+		}
+		return names, nil
+	}))
+	if err != nil {
+		return append(o, errorsjson.Field{Key: "error", Value: err.Error()})
+	}
+	return append(o, errorsjson.Field{Key: "sheets", Value: res})
+}
