@@ -130,10 +130,12 @@
 //   - excelize (run_excelize.go): everything else, and the cell edits the
 //     splice declines so that issue 9 and 14 semantics hold: a missing file
 //     or sheet (created), formulas written (validated, cached values,
-//     dependents recomputed), any write into a workbook that holds a
-//     formula (its cached values must be recomputed), a shared-formula
-//     master, out-of-order rows, prefixed XML, a shared string table
-//     bigger than one cell's text bound.
+//     dependents recomputed), a value write that a formula may read (its
+//     cached value must be recomputed: the rule is in splice_formulas.go;
+//     writes no formula reads splice and keep every cached value true),
+//     a write over a formula cell, a shared-formula master, out-of-order
+//     rows, prefixed XML, a shared string table bigger than one cell's
+//     text bound.
 //     WithSplice(false) (--splice=false) forces this path for comparisons.
 //   - Both paths hold the per-path lock and the cross-process lock file
 //     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
@@ -78,26 +77,14 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
 		return nil, errNoSplice
 	}
-	if plan.NoFormulas {
-		for _, other := range sb.index.sheets {
-			if other.part == part || !isWorksheetPart(other.part) {
-				continue
-			}
-			has, err := partHasFormula(ctx, findPart(sb.zr, other.part))
-			if err != nil || has {
-				return nil, errNoSplice
-			}
-		}
+	if plan.NoFormulas && !sb.othersFormulaFree(ctx, part, sheet, plan) {
+		return nil, errNoSplice // a value write a formula may read: splice_formulas.go
 	}
 	zf := findPart(sb.zr, part)
-	rc, err := zf.Open()
-	if err != nil {
-		return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	head, body, err := sb.rewrite(ctx, zf, plan)
+	if err == nil {
+		defer func() { _ = body.Release() }()
 	}
-	body := splice.NewBodyWriter(filepath.Dir(path))
-	defer func() { _ = body.Release() }()
-	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
-	_ = rc.Close()
 	if err != nil && sb.unchangedOnDisk() != nil {
 		// Read through the open file: another program rewrote it in place
 		// while it was read. Not damage: a conflict, done again.
@@ -123,9 +110,6 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 		if errors.As(err, &rerr) {
 			return nil, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
 		}
-		return nil, err
-	}
-	if err := body.Close(); err != nil {
 		return nil, err
 	}
 	parts := map[string]splice.Part{zf.Name: splice.Segments{Head: head, Body: body}}
@@ -303,30 +287,4 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 // readers (auto_fit measures the sheet before the splice rewrites it).
 func (sb *spliceBook) streamBook() *book {
 	return &book{svc: sb.svc, path: sb.path, zr: sb.zr, index: sb.index, extents: map[string]*sheetExtent{}}
-}
-
-// partHasFormula reports whether the worksheet part zf holds a formula
-// cell (an <f> element); a part that cannot be read counts as having one.
-func partHasFormula(ctx context.Context, zf *zip.File) (bool, error) {
-	if zf == nil {
-		return false, nil
-	}
-	rc, err := zf.Open()
-	if err != nil {
-		return true, err
-	}
-	defer rc.Close()
-	z := sheetxml.New(readerWithContext(ctx, rc))
-	for {
-		t, err := z.Next()
-		if errors.Is(err, io.EOF) {
-			return false, nil
-		}
-		if err != nil {
-			return true, err
-		}
-		if (t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty) && string(t.Name) == "f" {
-			return true, nil
-		}
-	}
 }

@@ -8,8 +8,10 @@ both back identically: values, types, number formats, fonts, fills, borders,
 alignment, merged cells, column widths, and the untouched charts, conditional
 formats and data validations. LibreOffice headless then opens spliced files
 and converts them to CSV with the recalculated formula values. (Formulas
-themselves, and writes into workbooks that hold formulas, take the excelize
-path: it validates them, stores cached values and recomputes dependents.)
+themselves take the excelize path: it validates them, stores cached values
+and recomputes dependents; a value write into a workbook holding formulas
+splices only when no formula reads the written cells, so the formulas'
+cached values, compared here too, stay true.)
 """
 
 from __future__ import annotations
@@ -164,15 +166,17 @@ def color(c: Any) -> Any:
 def snapshot(path: pathlib.Path) -> dict[str, Any]:
     """What openpyxl sees, sheet by sheet."""
     wb = openpyxl.load_workbook(path)
+    cached = openpyxl.load_workbook(path, data_only=True)  # formulas' cached values
     out: dict[str, Any] = {}
     for ws in wb.worksheets:
+        values = cached[ws.title]
         cells = {}
         for r in range(1, max(ws.max_row, 35) + 1):
             for c in range(1, max(ws.max_column, 12) + 1):
                 cell = ws.cell(r, c)
                 f, fl, b, a = cell.font, cell.fill, cell.border, cell.alignment
                 cells[cell.coordinate] = (
-                    cell.value, cell.data_type, cell.number_format,
+                    cell.value, values.cell(r, c).value, cell.data_type, cell.number_format,
                     (f.name, f.sz, f.b, f.i, f.u, f.strike, color(f.color)),
                     (fl.patternType, color(fl.fgColor) if fl.patternType else None),
                     tuple((s.style, color(s.color) if s.style else None) if s is not None else None for s in (b.left, b.right, b.top, b.bottom)),

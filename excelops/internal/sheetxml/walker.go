@@ -44,6 +44,10 @@ type Cell struct {
 	// SharedIndex is the si of a shared formula (<f t="shared" si="N">),
 	// or -1.
 	SharedIndex int
+	// FormulaType is the raw t attribute of <f> ("shared", "array",
+	// "dataTable" or empty); FormulaRef its ref attribute (the cells of a
+	// shared formula's group or an array formula), nil when absent.
+	FormulaType, FormulaRef []byte
 }
 
 // Walker reads the rows and cells of worksheet XML, one event at a time,
@@ -71,6 +75,8 @@ type Walker struct {
 	ftext     []byte
 	phonetic  int
 	typ       []byte
+	ftype     []byte
+	fref      []byte
 	text      []byte
 	rowEnding bool
 }
@@ -160,6 +166,12 @@ func (w *Walker) Next() (Event, error) {
 				w.Cell.Formula = true
 				if string(t.Attr("t")) == "shared" && t.Attr("si") != nil {
 					w.Cell.SharedIndex = AttrInt(t.attrs, "si")
+				}
+				w.ftype = append(w.ftype[:0], t.Attr("t")...)
+				w.fref = append(w.fref[:0], t.Attr("ref")...)
+				w.Cell.FormulaType, w.Cell.FormulaRef = w.ftype, nil
+				if t.Attr("ref") != nil {
+					w.Cell.FormulaRef = w.fref
 				}
 			}
 			w.inF = w.inCell && t.Kind == Start

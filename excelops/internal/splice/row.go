@@ -34,7 +34,7 @@ func (s *sheet) rebuildRow(n int, t sheetxml.Token) error {
 	if s.plan.NoFormulas {
 		for _, c := range cells {
 			if c.Formula {
-				return unsupported("the sheet holds formulas")
+				return ErrFormulas
 			}
 		}
 	}
@@ -58,6 +58,9 @@ func (s *sheet) rebuildRow(n int, t sheetxml.Token) error {
 			c := &cells[i]
 			if c.SharedMaster {
 				return unsupported("cell %s defines a shared formula", Ref(c.Col, n))
+			}
+			if c.Formula && s.plan.KeepFormulaCells {
+				return unsupported("cell %s holds a formula", Ref(c.Col, n))
 			}
 			if s.out, err = s.cell(n, c.Col, c, c.Style); err != nil {
 				return err

@@ -19,6 +19,10 @@ func unsupported(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, a...))
 }
 
+// ErrFormulas is the ErrUnsupported of a plan with NoFormulas on a sheet
+// that holds a formula.
+var ErrFormulas = fmt.Errorf("%w: the sheet holds formulas", ErrUnsupported)
+
 // ErrDamaged marks worksheet XML the splice cannot read (truncated or
 // malformed); it wraps the tokenizer's error.
 var ErrDamaged = errors.New("the worksheet XML is damaged")
@@ -55,6 +59,9 @@ type Plan struct {
 	// NoFormulas declines the rewrite (ErrUnsupported) when the sheet
 	// holds a formula.
 	NoFormulas bool
+	// KeepFormulaCells declines the rewrite (ErrUnsupported) when a cell
+	// it rebuilds holds a formula (a write would replace it).
+	KeepFormulaCells bool
 	// MaxCellText, when positive, caps the raw text of one cell of the
 	// sheet; a longer one fails the rewrite with a *CellTextError.
 	MaxCellText int64
@@ -373,7 +380,7 @@ func (s *sheet) row(t sheetxml.Token) error {
 				text = 0
 			}
 			if s.plan.NoFormulas && string(t.Name) == "f" {
-				return unsupported("the sheet holds formulas")
+				return ErrFormulas
 			}
 			if string(t.Name) == "c" {
 				c, _ := sheetxml.SplitRef(t.Attr("r"))

@@ -1,0 +1,198 @@
+package excelops
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+)
+
+// Value writes into a workbook that holds formulas (issue 9's cached
+// values): the splice path takes one only when it provably changes no
+// formula's value, so every cached value stays true without a calculator.
+// That holds when
+//   - no written value is a formula and no written cell holds one now
+//     (Plan.KeepFormulaCells declines the rewrite otherwise), and
+//   - every formula cell of every worksheet has a cached value (the
+//     excelize path computes missing ones), is not a data table, and reads
+//     nothing of the written block: its references (formulaDeps) are plain
+//     cell, range, row or column references that miss the block. A formula
+//     that calls a volatile or reference-building function (INDIRECT,
+//     OFFSET, NOW...), uses a defined name, a structured, external or 3-D
+//     reference, or does not tokenize may read anything: the write takes
+//     the excelize path. A shared formula's references are widened by the
+//     size of its group (a superset of what each member reads); a member
+//     whose master is not found makes the write take the excelize path.
+// No formula reading a written cell means no formula value changes (values
+// change only through what they read). The workbook is still marked to be
+// recalculated on open, as the excelize path marks it.
+
+// othersFormulaFree reports whether a value write of plan into sheet (its
+// part) changes no formula's value on the workbook's other worksheets (see
+// above); it notes in sb.calc that the workbook holds formulas. Any error
+// means no.
+func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string, plan splice.Plan) bool {
+	edit, ok := planArea(sheet, plan)
+	if !ok {
+		return true // writes nothing
+	}
+	for _, ps := range sb.index.sheets {
+		if ps.part == part || !isWorksheetPart(ps.part) {
+			continue
+		}
+		if free, _ := sb.partFormulaFree(ctx, ps.part, ps.name, edit); !free {
+			return false
+		}
+	}
+	return true
+}
+
+// partFormulaFree runs sheetFormulasMiss over the worksheet part of the
+// sheet named host; it notes in sb.calc that the part holds formulas.
+func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, edit sheetArea) (bool, error) {
+	zf := findPart(sb.zr, part)
+	if zf == nil {
+		return true, nil
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return false, err
+	}
+	defer rc.Close()
+	free, formulas, err := sheetFormulasMiss(ctx, rc, host, edit)
+	sb.calc = sb.calc || formulas
+	return free && err == nil, err
+}
+
+// rewrite streams the worksheet entry zf through splice.Rewrite into a new
+// body. When a value write (plan.NoFormulas) meets a formula in that very
+// sheet, it checks that no formula there reads the written cells and, if
+// so, rewrites again keeping every formula cell (Plan.KeepFormulaCells);
+// else the ErrUnsupported stands. body is nil on error.
+func (sb *spliceBook) rewrite(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
+	head, body, err := sb.rewriteOnce(ctx, zf, plan)
+	if !errors.Is(err, splice.ErrFormulas) || !plan.NoFormulas {
+		return head, body, err
+	}
+	host := ""
+	for _, ps := range sb.index.sheets {
+		if ps.part == zf.Name {
+			host = ps.name
+		}
+	}
+	edit, ok := planArea(host, plan)
+	if !ok {
+		return nil, nil, err
+	}
+	if free, ferr := sb.partFormulaFree(ctx, zf.Name, host, edit); ferr != nil || !free {
+		return nil, nil, err
+	}
+	plan.NoFormulas, plan.KeepFormulaCells = false, true
+	return sb.rewriteOnce(ctx, zf, plan)
+}
+
+// rewriteOnce is one pass of rewrite.
+func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+	}
+	defer rc.Close()
+	body := splice.NewBodyWriter(filepath.Dir(sb.path))
+	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
+	if err == nil {
+		err = body.Close()
+	}
+	if err != nil {
+		_ = body.Release()
+		return nil, nil, err
+	}
+	return head, body, nil
+}
+
+// planArea is the bounding box of the cells plan rebuilds.
+func planArea(sheet string, plan splice.Plan) (sheetArea, bool) {
+	a := sheetArea{sheet: sheet}
+	for _, r := range plan.Rows {
+		for _, c := range plan.Cols(r) {
+			if a.r1 == 0 {
+				a.r1, a.r2, a.c1, a.c2 = r, r, c, c
+				continue
+			}
+			a.r1, a.r2, a.c1, a.c2 = min(a.r1, r), max(a.r2, r), min(a.c1, c), max(a.c2, c)
+		}
+	}
+	return a, a.r1 > 0
+}
+
+// sheetFormulasMiss streams one worksheet's XML and reports whether all its
+// formulas miss edit (see above), and whether it holds any formula.
+func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheetArea) (free, any bool, err error) {
+	w := sheetxml.NewWalker(readerWithContext(ctx, failingReader{r}))
+	masters := map[int]bool{}
+	members := map[int]bool{}
+	for {
+		ev, err := w.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return false, true, err
+		}
+		c := &w.Cell
+		if ev != sheetxml.CellDone || !c.Formula {
+			continue
+		}
+		any = true
+		if len(c.Value) == 0 || string(c.FormulaType) == "dataTable" {
+			return false, true, nil
+		}
+		if len(c.FormulaText) == 0 {
+			if c.SharedIndex < 0 {
+				return false, true, nil
+			}
+			members[c.SharedIndex] = true
+			continue
+		}
+		areas, wide := formulaDeps(string(sheetxml.Unescape(c.FormulaText)), host)
+		if wide {
+			return false, true, nil
+		}
+		if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
+			group, ok := parseArea(string(c.FormulaRef), host)
+			if !ok {
+				return false, true, nil
+			}
+			masters[c.SharedIndex] = true
+			for i := range areas {
+				areas[i] = areas[i].widen(group.r2-group.r1, group.c2-group.c1)
+			}
+		}
+		for _, a := range areas {
+			if a.overlaps(edit) {
+				return false, true, nil
+			}
+		}
+	}
+	if !w.Closed {
+		return false, any, nil // truncated: the excelize path reports it
+	}
+	for si := range members {
+		if !masters[si] {
+			return false, true, nil
+		}
+	}
+	return true, any, nil
+}
+
+// widen grows a by rows and cols on every side (clamped at row and
+// column 1).
+func (a sheetArea) widen(rows, cols int) sheetArea {
+	a.r1, a.r2 = max(1, a.r1-rows), a.r2+rows
+	a.c1, a.c2 = max(1, a.c1-cols), a.c2+cols
+	return a
+}

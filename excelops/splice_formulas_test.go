@@ -1,0 +1,119 @@
+package excelops
+
+import (
+	"archive/zip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+	"github.com/sirupsen/logrus/hooks/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+)
+
+// formulaBook writes a workbook whose formulas all carry cached values:
+// Sheet1 B1 = SUM(A1:A3), E1:E3 a shared A1*2, and extra (a formula of
+// Sheet1, or nothing); Other!A1 = Sheet1!D5+1.
+func formulaBook(t *testing.T, path, extra string) {
+	t.Helper()
+	f := excelize.NewFile()
+	_, err := f.NewSheet("Other")
+	require.NoError(t, err)
+	require.NoError(t, f.SaveAs(path))
+	require.NoError(t, f.Close())
+	sheets := map[string]string{
+		"xl/worksheets/sheet1.xml": `<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>SUM(A1:A3)</f><v>6</v></c><c r="E1"><f t="shared" ref="E1:E3" si="0">A1*2</f><v>2</v></c></row>` +
+			`<row r="2"><c r="A2"><v>2</v></c><c r="E2"><f t="shared" si="0"/><v>4</v></c></row>` +
+			`<row r="3"><c r="A3"><v>3</v></c><c r="E3"><f t="shared" si="0"/><v>6</v></c></row>` + extra,
+		"xl/worksheets/sheet2.xml": `<row r="1"><c r="A1"><f>Sheet1!D5+1</f><v>1</v></c></row>`,
+	}
+	rewriteZip(t, path, func(zw *zip.Writer, name string) (bool, error) {
+		rows, ok := sheets[name]
+		if !ok {
+			return false, nil
+		}
+		w, err := zw.Create(name)
+		if err != nil {
+			return true, err
+		}
+		_, err = w.Write(sheetXML("A1:E9", rows))
+		return true, err
+	})
+}
+
+// TestSpliceValueWritesBesideFormulas: a value write into a workbook with
+// formulas takes the splice path exactly when no formula reads a written
+// cell (shared formulas widened over their group, other sheets included,
+// wide formulas and formula cells themselves refused), and either way the
+// workbook ends as the excelize path leaves it.
+func TestSpliceValueWritesBesideFormulas(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		extra  string
+		args   map[string]any
+		splice bool
+	}{
+		{"a cell no formula reads", "", map[string]any{"cell": "F10", "value": 7}, true},
+		{"next to a shared group, outside its reach", "", map[string]any{"cell_range": "C3", "values": [][]any{{"x", "2024-01-31"}}}, true},
+		{"read by SUM", "", map[string]any{"cell": "A2", "value": 10}, false},
+		{"read by a shared member only", "", map[string]any{"cell": "A3", "value": 5}, false},
+		{"read from another sheet", "", map[string]any{"cell": "D5", "value": 5}, false},
+		{"over a formula cell", "", map[string]any{"cell": "B1", "value": 0}, false},
+		{"a volatile formula anywhere", `<row r="9"><c r="H9"><f>INDIRECT("Z1")</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
+		{"a defined name anywhere", `<row r="9"><c r="H9"><f>Rate*2</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
+		{"a formula without a cached value", `<row r="9"><c r="H9"><f>A1+1</f></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
+		{"a whole-column reference", `<row r="9"><c r="H9"><f>SUM(F:F)</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			seed := filepath.Join(t.TempDir(), "seed.xlsx")
+			formulaBook(t, seed, c.extra)
+			books := map[bool]*excelize.File{}
+			for _, on := range []bool{true, false} {
+				log := logrus.New()
+				log.SetOutput(io.Discard)
+				log.SetLevel(logrus.DebugLevel)
+				hook := test.NewLocal(log)
+				e := newEnv(t, WithSplice(on), WithLogger(log))
+				data, err := os.ReadFile(seed)
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
+				args := map[string]any{"file_path": "f.xlsx"}
+				for k, v := range c.args {
+					args[k] = v
+				}
+				e.ok("write_cells", args)
+				spliced := false
+				for _, entry := range hook.AllEntries() {
+					if entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
+						spliced = true
+					}
+				}
+				if on {
+					assert.Equal(t, c.splice, spliced, "took the splice path")
+				}
+				books[on] = e.open("f.xlsx")
+			}
+			for _, sheet := range []string{"Sheet1", "Other"} {
+				for r := 1; r <= 10; r++ {
+					for col := 1; col <= 8; col++ {
+						ref := cellName(col, r)
+						v1, err := books[true].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+						require.NoError(t, err)
+						v2, err := books[false].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+						require.NoError(t, err)
+						f1, _ := books[true].GetCellFormula(sheet, ref)
+						f2, _ := books[false].GetCellFormula(sheet, ref)
+						assert.Equal(t, v2, v1, "%s!%s value", sheet, ref)
+						assert.Equal(t, f2, f1, "%s!%s formula", sheet, ref)
+					}
+				}
+			}
+			calc, err := books[true].GetCalcProps()
+			require.NoError(t, err)
+			assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
+		})
+	}
+}
