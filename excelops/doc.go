@@ -110,6 +110,14 @@
 // tool declares its access (readStream, editCells, editStructure or its
 // own files list), builds its call with onBook, and never locks, opens or
 // saves by itself; access_test.go proves the declaration drives all that.
+// The few tools that need more say so in their call, not with their own
+// lifecycle: after runs once the locks are released (render_range renders
+// its private copy, list_workbooks lists a folder it declares in lists), a
+// body's unsaved{res} answers without saving (find_replace's dry run),
+// createFresh starts from an empty workbook (create_workbook), valuesKept
+// skips the formula refresh for one call (clear_range of formats). A body
+// that edits a second sheet (a chart's or pivot's target, describe's
+// sheets) opens it with book.edit or book.editTarget, the same guard.
 //
 // Two paths for edits (DESIGN §5a):
 //   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
