@@ -87,6 +87,9 @@ func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (*call, e
 	if body == "" {
 		return nil, invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
 	}
+	if i := strings.IndexFunc(a.RefersTo+a.Comment, isControl); i >= 0 {
+		return nil, invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
+	}
 	if err := parseFormula(body); err != nil {
 		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}
@@ -156,4 +159,11 @@ func scopeText(sheet string) string {
 		return "the workbook scope"
 	}
 	return fmt.Sprintf("the scope of sheet %q", sheet)
+}
+
+// isControl reports a control character, which an XML workbook part
+// cannot hold (tabs and line breaks aside, they have no place in a name's
+// formula or comment either).
+func isControl(r rune) bool {
+	return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r'
 }

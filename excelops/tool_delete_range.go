@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -208,114 +207,6 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 		}
 	}
 	return touched, nil
-}
-
-// shiftCells moves the cell elements of the zone: those of the deleted
-// range go, the others move into their place with everything they hold
-// (value, type, style, formula, cached result).
-func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted int, err error) {
-	rows, err := b.sheetData(sheet)
-	if err != nil {
-		return 0, 0, err
-	}
-	zone := bandZone(band)
-	carry := map[int][]reflect.Value{} // target row -> cells
-	for i := 0; i < rows.Len(); i++ {
-		cells := rows.Index(i).FieldByName("C")
-		kept := reflect.MakeSlice(cells.Type(), 0, cells.Len())
-		changed := false
-		for j := 0; j < cells.Len(); j++ {
-			c := cells.Index(j)
-			info, ok := cellInfo(c)
-			if !ok {
-				return 0, 0, errUnexpectedShape("worksheet cell")
-			}
-			if !zone.has(info.col, info.row) {
-				kept = reflect.Append(kept, c)
-				continue
-			}
-			changed = true
-			col, row, ok := bandTarget(band, info.col, info.row)
-			if !ok {
-				deleted++
-				continue
-			}
-			cp := reflect.New(c.Type()).Elem()
-			cp.Set(c)
-			cp.FieldByName("R").SetString(cellName(col, row))
-			carry[row] = append(carry[row], cp)
-			moved++
-		}
-		if changed {
-			cells.Set(kept)
-			clearSpans(rows.Index(i))
-		}
-	}
-	if len(carry) == 0 {
-		return moved, deleted, nil
-	}
-	for i := 0; i < rows.Len(); i++ {
-		row := rows.Index(i)
-		n := int(row.FieldByName("R").Int())
-		if add, ok := carry[n]; ok {
-			insertCells(row, add)
-			delete(carry, n)
-		}
-	}
-	for n, add := range carry {
-		row := reflect.New(rows.Type().Elem()).Elem()
-		row.FieldByName("R").SetInt(int64(n))
-		insertCells(row, add)
-		rows.Set(reflect.Append(rows, row))
-	}
-	swap := reflect.Swapper(rows.Interface())
-	sort.Sort(byRowNumber{rows, swap})
-	return moved, deleted, nil
-}
-
-// byRowNumber sorts a worksheet's rows by their number.
-type byRowNumber struct {
-	rows reflect.Value
-	swap func(i, j int)
-}
-
-func (s byRowNumber) Len() int      { return s.rows.Len() }
-func (s byRowNumber) Swap(i, j int) { s.swap(i, j) }
-func (s byRowNumber) Less(i, j int) bool {
-	return s.rows.Index(i).FieldByName("R").Int() < s.rows.Index(j).FieldByName("R").Int()
-}
-
-// insertCells adds cells to a row, keeping its cells in column order.
-func insertCells(row reflect.Value, add []reflect.Value) {
-	cells := row.FieldByName("C")
-	for _, c := range add {
-		cells.Set(reflect.Append(cells, c))
-	}
-	col := func(i int) int {
-		n, _, _ := excelize.CellNameToCoordinates(cells.Index(i).FieldByName("R").String())
-		return n
-	}
-	swap := reflect.Swapper(cells.Interface())
-	sort.Sort(byColumn{cells.Len(), col, swap})
-	clearSpans(row)
-}
-
-// byColumn sorts a row's cells by column.
-type byColumn struct {
-	n    int
-	col  func(i int) int
-	swap func(i, j int)
-}
-
-func (s byColumn) Len() int           { return s.n }
-func (s byColumn) Swap(i, j int)      { s.swap(i, j) }
-func (s byColumn) Less(i, j int) bool { return s.col(i) < s.col(j) }
-
-// clearSpans drops a row's spans hint, which no longer matches its cells.
-func clearSpans(row reflect.Value) {
-	if sp := row.FieldByName("Spans"); sp.Kind() == reflect.String && sp.CanSet() {
-		sp.SetString("")
-	}
 }
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones

@@ -33,6 +33,7 @@ type book struct {
 	formulas   formulaMode             // how this call's reads show formula cells
 	edits      *editSet                // what this call changed, when known (see refreshFormulaValues)
 	tmpDir     string
+	file       *os.File // the open workbook a light book reads through (book_light.go)
 	created    bool
 	id         fileID // the version of the file f was parsed from (cache key)
 	cost       int64  // estimated heap of the parsed workbook (cache budget)
@@ -52,6 +53,9 @@ func (b *book) close() error {
 		if rerr := os.RemoveAll(b.tmpDir); err == nil {
 			err = rerr
 		}
+	}
+	if b.file != nil {
+		_ = b.file.Close()
 	}
 	return err
 }
@@ -83,6 +87,9 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
 		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
 		TmpDir:            s.tmpBase,
+	}
+	if light && !create {
+		return b, s.openLight(b)
 	}
 	raw, st, err := s.readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) && create {

@@ -50,6 +50,14 @@ func FuzzShift(f *testing.F) {
 		_, _ = DeleteSheet(formula, "Sheet1")
 		_, _ = Translate(formula, at-20, count-3)
 		_ = del.Sqref(formula)
+		band := Band{Sheet: "Sheet1", Up: rows, C1: at, R1: count, C2: at + count, R2: count + at%7}
+		if out, changed := band.Formula(formula, "Sheet1"); !changed && out != formula {
+			t.Fatalf("unchanged formula rewritten by %+v: %q -> %q", band, formula, out)
+		} else if changed && hasUnknown(strings.TrimSpace(out)) {
+			t.Fatalf("band rewrite of %q does not tokenize: %q", formula, out)
+		}
+		_ = band.Sqref(formula)
+		_ = SheetsReferenced(formula)
 	})
 }
 

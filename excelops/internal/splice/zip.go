@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"errors"
 	"hash/crc32"
 	"io"
 	"time"
@@ -83,34 +84,108 @@ func (s Segments) writePart(zw *zip.Writer, name string, orig *zip.File) error {
 // BodyWriter deflates what is written to it and keeps the CRC-32 and
 // length of the uncompressed bytes. The deflated bytes stay in memory up
 // to a few MB and go to an unnamed temporary file past that, so a big
-// sheet costs disk, not memory. Release frees them.
+// sheet costs disk, not memory.
+//
+// Deflating runs on a goroutine of its own, fed chunks of what is written,
+// so reading and scanning the old sheet (the writer's caller) and
+// deflating the new one overlap on two cores; it is still one deflate
+// stream, written in order. Close finishes it and reports any error;
+// Release frees everything (and stops the goroutine if Close was not
+// called).
 type BodyWriter struct {
-	out spill
-	fw  *flate.Writer
-	crc uint32
-	n   int64
+	out    spill
+	fw     *flate.Writer
+	crc    uint32
+	n      int64
+	cur    []byte      // the chunk being filled
+	chunks chan []byte // full chunks, to the deflating goroutine
+	free   chan []byte // chunks it is done with
+	done   chan error  // its result, once chunks is closed
+	closed bool        // chunks was closed
+	err    error       // the result, once received
 }
+
+// bodyChunk is the size of the chunks handed to the deflating goroutine,
+// and bodyChunks how many there are (memory: their product).
+const (
+	bodyChunk  = 256 << 10
+	bodyChunks = 4
+)
 
 // NewBodyWriter returns an empty BodyWriter that spills into a temporary
 // file in dir (the system's temporary folder when empty).
 func NewBodyWriter(dir string) *BodyWriter {
-	b := &BodyWriter{out: spill{dir: dir}}
+	b := &BodyWriter{out: spill{dir: dir}, chunks: make(chan []byte, bodyChunks), free: make(chan []byte, bodyChunks), done: make(chan error, 1)}
 	b.fw, _ = flate.NewWriter(&b.out, Level) // Level is valid
+	for range bodyChunks {
+		b.free <- make([]byte, 0, bodyChunk)
+	}
+	go b.deflate()
 	return b
 }
 
-// Write deflates p.
-func (b *BodyWriter) Write(p []byte) (int, error) {
-	b.crc = crc32.Update(b.crc, crc32.IEEETable, p)
-	b.n += int64(len(p))
-	return b.fw.Write(p)
+// deflate is the deflating goroutine: it compresses the chunks in order
+// and, when they end, finishes the stream. After an error it only drains.
+func (b *BodyWriter) deflate() {
+	var err error
+	for c := range b.chunks {
+		if err == nil {
+			b.crc = crc32.Update(b.crc, crc32.IEEETable, c)
+			_, err = b.fw.Write(c)
+		}
+		b.free <- c[:0]
+	}
+	if err == nil {
+		err = b.fw.Close()
+	}
+	b.done <- err
 }
 
-// Close finishes the deflate stream.
-func (b *BodyWriter) Close() error { return b.fw.Close() }
+// Write hands p to the deflating goroutine (copied: p may be reused at
+// once). Its errors are Close's.
+func (b *BodyWriter) Write(p []byte) (int, error) {
+	if b.closed {
+		return 0, errors.New("splice: write to a closed body")
+	}
+	n := len(p)
+	b.n += int64(n)
+	for len(p) > 0 {
+		if b.cur == nil {
+			b.cur = <-b.free
+		}
+		k := min(len(p), cap(b.cur)-len(b.cur))
+		b.cur = append(b.cur, p[:k]...)
+		p = p[k:]
+		if len(b.cur) == cap(b.cur) {
+			b.chunks <- b.cur
+			b.cur = nil
+		}
+	}
+	return n, nil
+}
 
-// Release frees the deflated bytes (memory or temporary file).
-func (b *BodyWriter) Release() error { return b.out.release() }
+// Close finishes the deflate stream and reports the first error of
+// deflating or spilling.
+func (b *BodyWriter) Close() error {
+	if b.closed {
+		return b.err
+	}
+	if len(b.cur) > 0 {
+		b.chunks <- b.cur
+		b.cur = nil
+	}
+	b.closed = true
+	close(b.chunks)
+	b.err = <-b.done
+	return b.err
+}
+
+// Release frees the deflated bytes (memory or temporary file), first
+// finishing the deflating goroutine when Close was not called.
+func (b *BodyWriter) Release() error {
+	_ = b.Close()
+	return b.out.release()
+}
 
 // WritePackage writes the package src to w with the entries named in parts
 // replaced; every other entry is copied raw, in its original order.

@@ -1,0 +1,47 @@
+package excelops
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+)
+
+// openLight opens b's package for the streaming readers (a light book: no
+// excelize) through the open file, as the splice path does: nothing is read
+// whole, so a read costs the same memory whatever the workbook weighs. The
+// file stays open until b.close. A program that rewrites the file in place
+// meanwhile (ignoring the lock file) can make the read fail as damaged, as
+// reading it whole could.
+func (s *Service) openLight(b *book) error {
+	fh, st, err := openRegular(b.path)
+	if err != nil {
+		if kindOf(err) != "" {
+			return err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fileNotFound(b.path)
+		}
+		return newError(KindIO, "cannot open the workbook: "+err.Error(), err)
+	}
+	b.file = fh
+	if st.Size() > s.limits.MaxFileSize {
+		return limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
+	}
+	b.mode = st.Mode()
+	b.id, _ = idOf(st)
+	if b.zr, err = zip.NewReader(fh, st.Size()); err != nil {
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(b.path)), err)
+	}
+	var total uint64
+	for _, zf := range b.zr.File {
+		total += zf.UncompressedSize64
+	}
+	if total > uint64(s.limits.UnzipSizeLimit) {
+		return limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+	}
+	b.cost = int64(total) * parsedBytesPerXMLByte
+	b.index, err = sheetParts(b.zr)
+	return err
+}
