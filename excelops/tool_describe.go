@@ -24,7 +24,8 @@ const (
 
 // describeWorkbook implements describe_workbook: per sheet what an agent
 // needs to know before it edits (used range, tables, merged ranges, charts,
-// conditional formats, validations, freeze panes) and the defined names.
+// conditional formats, validations, freeze panes, autofilter) and the
+// defined names.
 func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
@@ -146,6 +147,11 @@ func (b *book) describeSheet(name string, index int, active bool) (errorsjson.Ob
 	o = append(o, errorsjson.Field{Key: "images_count", Value: images})
 	o = listField(o, "conditional_formats", b.describeRules(name))
 	o = listField(o, "data_validations", b.describeValidations(name))
+	var filter any
+	if af, ok := b.sheetAutofilter(name); ok {
+		filter = af.String()
+	}
+	o = append(o, errorsjson.Field{Key: "autofilter", Value: filter})
 	return o, nil
 }
 

@@ -20,7 +20,7 @@ func (s *Service) workbookTools() []toolSpec {
 			"max_results": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Most workbooks per page (default 50); has_more/next_offset say where to go on"}},
 			"additionalProperties": false}`,
 			s.listWorkbooks, readTimeout, access{lists: "folder"}},
-		{"describe_workbook", "Describe a workbook before editing it: per sheet the used range, tables, merged ranges, charts, conditional formats, data validations and freeze panes, and the defined names.",
+		{"describe_workbook", "Describe a workbook before editing it: per sheet the used range, tables, merged ranges, charts, conditional formats, data validations, freeze panes and autofilter, and the defined names.",
 			`{"type": "object", "properties": {` + pFile + `,
 			"sheet_name": {"type": "string", "description": "Describe only this sheet; default every sheet (at most 100)"}},
 			"required": ["file_path"], "additionalProperties": false}`,
