@@ -10,7 +10,6 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -96,7 +95,7 @@ func bandRewrite(b formularef.Band) refRewrite {
 // deleteRange implements delete_range: the cells of a range are deleted
 // and the cells below it (shift up) or right of it (shift left) move in,
 // with Excel's reference semantics on every sheet (see formularef.Band).
-func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -113,11 +112,8 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.editShifting(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.c1, R1: rng.r1, C2: rng.c2, R2: rng.r2}
 		merges, tables, err := b.checkBandShift(sheet, band)
 		if err != nil {
@@ -155,16 +151,12 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.refreshExtent(sheet, ext); err != nil {
 			return nil, err
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "deleted_range", Value: rng.String()},
-			{Key: "shift", Value: a.Shift},
-			{Key: "cells_deleted", Value: deletedCells},
-			{Key: "cells_moved", Value: movedCells},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("deleted_range", rng.String()),
+			field("shift", a.Shift),
+			field("cells_deleted", deletedCells),
+			field("cells_moved", movedCells)), nil
+	}), nil
 }
 
 // checkBandShift refuses a delete_range that would split a merged range,

@@ -26,7 +26,7 @@ const (
 // needs to know before it edits (used range, tables, merged ranges, charts,
 // conditional formats, validations, freeze panes, autofilter) and the
 // defined names.
-func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -34,7 +34,7 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, active := b.sheetList()
 		wanted := list
 		if a.SheetName != "" {
@@ -55,12 +55,9 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 			}
 			sheets = append(sheets, d)
 		}
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet_count", Value: len(list)},
-			{Key: "active_sheet", Value: list[active]},
-		}
+		res := success(b.name(), "",
+			field("sheet_count", len(list)),
+			field("active_sheet", list[active]))
 		if len(wanted) > maxDescribedSheets {
 			res = append(res, errorsjson.Field{Key: "sheets_truncated", Value: true})
 		}
@@ -68,7 +65,7 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 			errorsjson.Field{Key: "sheets", Value: sheets},
 			errorsjson.Field{Key: "defined_names", Value: b.describeNames()},
 		), nil
-	})
+	}), nil
 }
 
 // capped renders items as a list of at most maxDescribedItems and the

@@ -98,7 +98,7 @@ func cmpFloat(a, b float64) int {
 }
 
 // sortRange implements sort_range.
-func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -127,11 +127,8 @@ func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (any, erro
 			return nil, invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		keys := make([]sortKey, len(a.SortBy))
 		shown := make([]any, len(a.SortBy))
 		for i, k := range a.SortBy {
@@ -151,8 +148,7 @@ func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (any, erro
 			top++
 		}
 		block := cellRange{rng.c1, top, rng.c2, min(rng.r2, ext.maxRow)}
-		res := errorsjson.Object{{Key: "status", Value: "success"}, {Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet},
-			{Key: "range", Value: rng.String()}, {Key: "header", Value: a.Header}, {Key: "sort_by", Value: shown}}
+		res := success(b.name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
 		if block.r2 < block.r1 {
 			return append(res, errorsjson.Field{Key: "rows_sorted", Value: 0}, errorsjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
@@ -168,7 +164,7 @@ func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		b.edits = &editSet{areas: []sheetArea{{sheet, block.c1, block.r1, block.c2, block.r2}}}
 		return append(res, errorsjson.Field{Key: "rows_sorted", Value: block.r2 - block.r1 + 1}, errorsjson.Field{Key: "rows_moved", Value: moved}), nil
-	})
+	}), nil
 }
 
 // sortColumn resolves a sort_by column: a header's text (with header) or a

@@ -13,7 +13,7 @@ import (
 // How a sheet is viewed: freeze_panes and set_autofilter.
 
 // freezePanes implements freeze_panes.
-func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -35,11 +35,8 @@ func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		before, err := b.f.GetPanes(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -65,16 +62,12 @@ func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (any, er
 		if before.Freeze {
 			was = errorsjson.Object{{Key: "frozen_rows", Value: before.YSplit}, {Key: "frozen_columns", Value: before.XSplit}}
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "frozen_rows", Value: row - 1},
-			{Key: "frozen_columns", Value: col - 1},
-			{Key: "top_left_cell", Value: top},
-			{Key: "previously_frozen", Value: was},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("frozen_rows", row-1),
+			field("frozen_columns", col-1),
+			field("top_left_cell", top),
+			field("previously_frozen", was)), nil
+	}), nil
 }
 
 // filterOperators are set_autofilter's criteria.
@@ -98,7 +91,7 @@ type filterRule struct {
 }
 
 // setAutofilter implements set_autofilter.
-func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string       `json:"file_path"`
 		SheetName string       `json:"sheet_name"`
@@ -125,19 +118,17 @@ func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (any, 
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		ws, ok := b.worksheet(sheet)
 		if !ok {
 			return nil, fmt.Errorf("cannot set an autofilter on sheet %q: this excelize version keeps worksheets in an unexpected shape", sheet)
 		}
 		old, hadOld := b.sheetAutofilter(sheet)
-		res := errorsjson.Object{{Key: "status", Value: "success"}, {Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}}
+		res := success(b.name(), sheet)
 		shown := 0
 		if hadOld && filterHidesRows(ws) {
+			var err error
 			if shown, err = b.showRows(sheet, old.r1+1, min(old.r2, ext.maxRow)); err != nil {
 				return nil, err
 			}
@@ -169,5 +160,5 @@ func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (any, 
 			res = append(res, errorsjson.Field{Key: "replaced_range", Value: old.String()})
 		}
 		return res, nil
-	})
+	}), nil
 }
