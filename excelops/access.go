@@ -1,179 +1,225 @@
 package excelops
 
 import (
-	"context"
-	"path/filepath"
+	"fmt"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// mutateOpts tunes one mutation.
-type mutateOpts struct {
-	create createMode // whether a missing file becomes a new workbook
-	icon   bool       // hold the icon-set lock from mutation through save
-	// sameValues: the edit changes no cell value, formula or reference
-	// (styles, widths, rules, charts, a new empty sheet), so cached formula
-	// values stay as they are (see refreshFormulaValues).
-	sameValues bool
+// The access model (DESIGN §5a). Every tool declares in its spec what it
+// touches of which workbooks (access); the one entry point, Service.run
+// (run.go), turns that declaration into resolve → lock → open → guard →
+// body → formula refresh → save → cache. The MCP annotations and the
+// "Path" line of docs/TOOLS.md are derived from the same declaration.
+
+// touch is what a tool touches of one workbook; it decides how the entry
+// point opens the file and whether it may save it.
+type touch int
+
+const (
+	// stream reads a sheet's XML as a stream (the package index, then the
+	// sheet's rows), never parsed by excelize, never saved; shared lock.
+	touchStream touch = iota + 1
+	// styles reads parsed styles or the package's structure (sheet list,
+	// style table) without parsing a sheet; like stream otherwise.
+	touchStyles
+	// cells edits the values, styles or widths of one sheet: the splice
+	// path (splice.go) when the call brings a splice plan, excelize when it
+	// brings none or the splice declines.
+	touchCells
+	// structure goes through excelize's parsed workbook: edits of rows,
+	// columns, sheets, charts, rules, validations and merges, and reads
+	// that need excelize's model (formulas, computed values).
+	touchStructure
+)
+
+// sheetUse is what the call does to the sheet it names.
+type sheetUse int
+
+const (
+	// sheetNone: the call names no existing sheet (list_sheets, a new one).
+	sheetNone sheetUse = iota
+	// sheetRead: the named sheet is resolved (exact name, then ignoring
+	// case, the active sheet when empty) and not parsed.
+	sheetRead
+	// sheetEdit: the named sheet is resolved, bounds-checked and parsed for
+	// editing (book.edit); the body gets its used range.
+	sheetEdit
+	// sheetTarget: as sheetEdit, but a missing sheet is created when the
+	// call says so (call.newSheet), else refused with how to create it.
+	sheetTarget
+	// sheetDrop: the named sheet is resolved and removed by the body; it is
+	// never parsed (deleting a damaged or oversized sheet works).
+	sheetDrop
+)
+
+// guard says which sheets are bounds-checked before excelize parses them
+// (a row-number or column bomb is refused before it is expanded).
+type guard int
+
+const (
+	// guardSheet checks the sheet the call edits (sheetEdit, sheetTarget).
+	guardSheet guard = iota
+	// guardEverySheet also checks every other worksheet but a dropped one:
+	// for edits after which excelize parses every sheet (rows or columns
+	// shift, a sheet is renamed, deleted or moved).
+	guardEverySheet
+)
+
+// fileUse is one path argument of a tool and what the tool does with the
+// workbook it names.
+type fileUse struct {
+	arg      string   // the path argument, e.g. "file_path"
+	sheetArg string   // the argument naming the sheet, e.g. "sheet_name"; "" for none
+	touch    touch    // what is touched (decides the path)
+	sheet    sheetUse // what is done to the named sheet
+	edit     bool     // the workbook is changed and saved (cells, structure only)
 }
 
-// mutate runs fn on the workbook at filePath under the file's exclusive lock
-// and saves it atomically only if fn succeeded; on any failure the
-// in-memory workbook is discarded and the error returned as is.
-func (s *Service) mutate(ctx context.Context, filePath string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	path, err := s.box.resolve(filePath)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: true, replace: true})
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	return s.mutateLocked(ctx, path, o, fn)
+// access is a tool's declaration: the workbooks it opens and how.
+type access struct {
+	// files lists the path arguments in the order the call opens them; the
+	// edited one (at most one) is last.
+	files []fileUse
+	// guard: the sheets checked before the body runs (edits only).
+	guard guard
+	// keepsValues: the edit changes no cell value, formula or reference
+	// (styles, widths, rules, charts, validations), so cached formula
+	// values are not recomputed (see refreshFormulaValues).
+	keepsValues bool
+	// destructive: the tool may delete or overwrite existing data (MCP
+	// destructiveHint); a tool that edits and is not destructive only adds.
+	destructive bool
+	// lists names a folder argument whose workbooks the tool lists, each
+	// one's sheet list read as a styles read (list_workbooks).
+	lists string
+	// output names a path argument where the tool writes a file that is
+	// not a workbook (render_range's PNG); the body writes it. A tool with
+	// an output is not read-only.
+	output string
 }
 
-// mutateLocked is mutate on a resolved path whose exclusive lock the caller
-// holds. The workbook comes from the cache when the file is unchanged since
-// it was cached; it goes back to the cache only after the save succeeded
-// and the call is still wanted. On any error, panic or cancellation it is
-// closed and forgotten: a half-mutated workbook is never saved nor served.
-//
-// The save replaces the file only if it is still the version the workbook
-// was read from (see unchangedOnDisk); when another program changed it
-// meanwhile, the call is done once more on the new version, and fails with
-// KindConflict if that too is overtaken.
-func (s *Service) mutateLocked(ctx context.Context, path string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
-	res, err := s.mutateOnce(ctx, path, o, fn)
-	if kindOf(err) == KindConflict {
-		s.log.WithFields(map[string]any{"file": filepath.Base(path)}).Warn("workbook changed on disk during a call; doing it again on the new version")
-		res, err = s.mutateOnce(ctx, path, o, fn)
-	}
-	return res, err
+// Shorthands for the common one-workbook declarations.
+
+// readStream declares a tool that streams the sheet sheet_name of file_path.
+func readStream() access {
+	return access{files: []fileUse{{arg: "file_path", sheetArg: "sheet_name", touch: touchStream, sheet: sheetRead}}}
 }
 
-// mutateOnce is one attempt of mutateLocked.
-func (s *Service) mutateOnce(ctx context.Context, path string, o mutateOpts, fn func(*book) (any, error)) (any, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if o.create == createUnlessSimilar {
-		if err := refuseLikelyTypo(path); err != nil {
-			return nil, err
+// editCells declares a cells edit of the sheet sheet_name of file_path.
+func editCells(sheet sheetUse, o access) access {
+	o.files = []fileUse{{arg: "file_path", sheetArg: "sheet_name", touch: touchCells, sheet: sheet, edit: true}}
+	return o
+}
+
+// editStructure declares a structural (excelize) edit of file_path, whose
+// named sheet is argument sheetArg.
+func editStructure(sheetArg string, sheet sheetUse, o access) access {
+	o.files = []fileUse{{arg: "file_path", sheetArg: sheetArg, touch: touchStructure, sheet: sheet, edit: true}}
+	return o
+}
+
+// edited returns the index of the file the call edits, or -1.
+func (a access) edited() int {
+	for i, f := range a.files {
+		if f.edit {
+			return i
 		}
 	}
-	b, err := s.checkout(path, o.create != createNever)
-	if err != nil {
-		return nil, err
-	}
-	handedOff := false
-	defer func() {
-		if !handedOff {
-			_ = b.close()
+	return -1
+}
+
+// check reports a declaration the entry point cannot honour (a bug in a
+// tool spec; tools_access_test.go runs it on every tool).
+func (a access) check() error {
+	edits := 0
+	for i, f := range a.files {
+		switch {
+		case f.arg == "":
+			return fmt.Errorf("file %d has no path argument", i)
+		case f.touch < touchStream || f.touch > touchStructure:
+			return fmt.Errorf("%s: unknown touch %d", f.arg, f.touch)
+		case f.edit && (f.touch == touchStream || f.touch == touchStyles):
+			return fmt.Errorf("%s: stream and styles only read", f.arg)
+		case !f.edit && f.touch == touchCells:
+			return fmt.Errorf("%s: a read of cells through excelize is a structure read", f.arg)
+		case (f.sheet == sheetNone) != (f.sheetArg == ""):
+			return fmt.Errorf("%s: a sheet use needs its sheet argument and the other way round", f.arg)
+		case (f.touch == touchStream || f.touch == touchStyles) && f.sheet != sheetNone && f.sheet != sheetRead:
+			return fmt.Errorf("%s: a stream or styles read only resolves its sheet", f.arg)
+		case !f.edit && (f.sheet == sheetTarget || f.sheet == sheetDrop):
+			return fmt.Errorf("%s: only an edit creates or drops a sheet", f.arg)
 		}
-	}()
-	if o.icon {
-		s.iconMu.Lock()
-		defer s.iconMu.Unlock()
-	}
-	res, err := fn(b)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if !o.sameValues {
-		edits := b.edits
-		b.edits = nil
-		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas, edits); err != nil {
-			return nil, err
-		}
-	}
-	if err := b.save(ctx); err != nil {
-		return nil, err
-	}
-	s.log.WithFields(map[string]any{"file": b.name()}).Debug("workbook saved")
-	// A workbook holding icon-set rules points into excelize's shared
-	// presets, which the next icon-set call rewrites: never keep one.
-	if !o.icon {
-		if id, ok := statID(path); ok {
-			b.id = id
-			if n, err := unzippedSize(path); err == nil {
-				b.cost = n * parsedBytesPerXMLByte
+		if f.edit {
+			edits++
+			if i != len(a.files)-1 {
+				return fmt.Errorf("%s: the edited workbook must be the last file", f.arg)
 			}
-			handedOff = true
-			s.checkin(ctx, b)
 		}
 	}
-	return res, nil
+	if edits == 0 && (a.keepsValues || a.guard != guardSheet) {
+		return fmt.Errorf("a declaration without an edited workbook sets edit options")
+	}
+	if edits == 0 && a.output == "" && a.destructive {
+		return fmt.Errorf("a read-only declaration is destructive")
+	}
+	return nil
 }
 
-// read runs fn on the workbook at filePath. Light reads (see openBook)
-// stream the file under the shared lock and never use the cache; full
-// reads take the exclusive lock when the cache is on, because excelize
-// mutates its in-memory model while reading a sheet the first time.
-func (s *Service) read(ctx context.Context, filePath string, light bool, fn func(*book) (any, error)) (any, error) {
-	path, err := s.box.resolve(filePath)
-	if err != nil {
-		return nil, err
+// annotations derives the MCP hints: read-only when no workbook is edited
+// and no output written, destructive when declared so.
+func (a access) annotations() *registry.Annotations {
+	switch {
+	case a.edited() < 0 && a.output == "":
+		return registry.ReadOnly()
+	case a.destructive:
+		return registry.Destructive()
 	}
-	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: !light && s.cache != nil})
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	return s.readLocked(ctx, path, light, fn)
+	return registry.Additive()
 }
 
-// readLocked is read on a resolved path whose lock the caller holds
-// (exclusively for a full read when the cache is on).
-func (s *Service) readLocked(ctx context.Context, path string, light bool, fn func(*book) (any, error)) (any, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if light {
-		b, err := s.openBook(path, false, true)
-		if err != nil {
-			return nil, err
+// describe says, for docs/TOOLS.md, which path the tool takes on each file.
+func (a access) describe() string {
+	var parts []string
+	for _, f := range a.files {
+		var s string
+		switch {
+		case f.touch == touchStream:
+			s = "**stream**: read as it is on disk under a shared lock, its sheets streamed, never parsed in place by excelize, never saved"
+		case f.touch == touchStyles:
+			s = "**styles**: only the parsed sheet list and style table are read, no sheet is parsed; never saved"
+		case f.touch == touchCells:
+			s = "**cells**: the sheet is edited on the splice path (its XML rewritten in one pass, every other part copied raw), through excelize when the splice declines"
+		case f.edit:
+			s = "**structure**: edited through excelize's parsed workbook"
+		default:
+			s = "**structure** (read): read through excelize's parsed workbook"
 		}
-		defer b.close()
-		return fn(b)
-	}
-	b, err := s.checkout(path, false)
-	if err != nil {
-		return nil, err
-	}
-	res, err := fn(b)
-	if err != nil {
-		_ = b.close()
-		return nil, err
-	}
-	s.checkin(ctx, b)
-	return res, nil
-}
-
-// checkout returns the parsed workbook at path: the cached one when the
-// file on disk is still the version it was parsed from, else a fresh open.
-// The caller holds path's exclusive lock (or the cache is off).
-func (s *Service) checkout(path string, create bool) (*book, error) {
-	if s.cache != nil {
-		id, ok := statID(path)
-		if b := s.cache.take(path, id, ok); b != nil {
-			return b, nil
+		if f.edit && a.guard == guardEverySheet {
+			s += ", every worksheet bounds-checked first"
 		}
+		parts = append(parts, fmt.Sprintf("`%s` %s", f.arg, s))
 	}
-	return s.openBook(path, create, false)
+	if a.lists != "" {
+		parts = append(parts, fmt.Sprintf("`%s` **styles**: the workbooks in the folder are listed, each one's sheet list read without parsing a sheet; never saved", a.lists))
+	}
+	if a.output != "" {
+		parts = append(parts, fmt.Sprintf("writes `%s` (not a workbook)", a.output))
+	}
+	if len(parts) == 0 {
+		return "Path: opens no workbook."
+	}
+	return "Path: " + strings.Join(parts, "; then ") + "."
 }
 
-// checkin hands a book whose call succeeded to the cache (or closes it
-// when the cache is off or the call was cancelled meanwhile).
-func (s *Service) checkin(ctx context.Context, b *book) {
-	if s.cache == nil || ctx.Err() != nil {
-		_ = b.close()
-		return
-	}
-	b.settle()
-	s.cache.put(b.path, b.id, b, b.cost)
+// PathLegend is the paragraph docs/TOOLS.md puts before the tools: what the
+// words of each spreadsheet tool's "Path" line (access.describe) mean.
+func PathLegend() string {
+	return "Each spreadsheet tool's Path line is generated from its access declaration (excelops/access.go) and says how it reaches each workbook it opens: " +
+		"**stream** reads the file as it is on disk under a shared lock, streaming its sheets' XML, never parsed by excelize and never saved; " +
+		"**styles** reads only the parsed style table and sheet list; " +
+		"**cells** edits one sheet on the splice path, rewriting that sheet's XML in one pass and copying every other part raw, and falls back to excelize when the splice declines; " +
+		"**structure** goes through excelize's parsed workbook. " +
+		"Every edit holds the workbook's lock and its cross-process lock file, bounds-checks the sheets excelize will parse, and saves atomically."
 }

@@ -166,7 +166,7 @@ func TestCacheReparsesFileChangedOnDisk(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, workbookBytes(t, "old1"), 0o644))
 			// A full read parses and caches the file as it is on disk
 			// (no tool reads that way today; the edits share its path).
-			_, err := e.svc.read(context.Background(), "a.xlsx", false, func(*book) (any, error) { return nil, nil })
+			_, err := e.parsedRead("a.xlsx", func(*book) (any, error) { return nil, nil })
 			require.NoError(t, err)
 			require.NotNil(t, e.cached("a.xlsx"))
 			require.Equal(t, int64(1), e.svc.opens.Load())

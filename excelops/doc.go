@@ -77,14 +77,49 @@
 //     them on shutdown. The cache serves the excelize path (structural
 //     edits); excelize drops a sheet's parsed cells when it writes them and
 //     parses the saved bytes again on the next edit of that sheet.
-//   - copy_range_between_sheets holds both files' locks, taken in sorted
-//     path order, for the whole call.
+//   - A call that opens two workbooks (copy_range_between_sheets) holds
+//     both files' locks, taken in sorted path order, for the whole call.
 //   - Icon-set conditional formats are serialised by a Service mutex held
 //     through the save, because excelize builds them from shared presets;
 //     a workbook that just got one is not kept in the cache (the new rule
 //     points into those presets).
 //
-// Two paths for edits (DESIGN §5a; newcomers start here):
+// The access model (access.go, run.go; newcomers start here). A tool is a
+// toolSpec: its schema, a plan that checks the arguments and returns a
+// call (the paths, the sheet names and the body to run, a closure
+// func(b *book, sh sheetRef) (any, error)), and an access declaration that
+// says, for each path argument, what the tool touches:
+//   - stream: reads a sheet's XML as a stream (read_excel);
+//   - styles: reads parsed styles or the sheet list (read_cell_styles,
+//     list_sheets);
+//   - cells: edits values, styles or widths of one sheet (write_cells,
+//     format_cells, adjust_column_width): the call may bring a splice plan;
+//   - structure: goes through excelize (rows, columns, sheets, charts,
+//     rules, validations, merges; the source read of a copy);
+//
+// plus what it does to the sheet it names (read, edit, create when asked,
+// drop), the guard (that sheet, or every worksheet when rows, columns or
+// sheets move), whether values stay as they were (no formula refresh) and
+// whether it is destructive. Service.run, the one entry point, turns that
+// into resolve (sandbox) → lock (shared for stream and styles; exclusive
+// and cross-process for the edited file; several paths in sorted order) →
+// open → guard → body → formula refresh → atomic save → cache, and redoes
+// an edit once when another program changed the file meanwhile. The MCP
+// annotations and the "Path" line of docs/TOOLS.md are derived from the
+// declaration; results start with one header (success in result.go). A new
+// tool declares its access (readStream, editCells, editStructure or its
+// own files list), builds its call with onBook, and never locks, opens or
+// saves by itself; access_test.go proves the declaration drives all that.
+// The few tools that need more say so in their call, not with their own
+// lifecycle: after runs once the locks are released (render_range renders
+// its private copy, list_workbooks lists a folder it declares in lists), a
+// body's unsaved{res} answers without saving (find_replace's dry run),
+// createFresh starts from an empty workbook (create_workbook), valuesKept
+// skips the formula refresh for one call (clear_range of formats). A body
+// that edits a second sheet (a chart's or pivot's target, describe's
+// sheets) opens it with book.edit or book.editTarget, the same guard.
+//
+// Two paths for edits (DESIGN §5a):
 //   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
 //     format_cells and adjust_column_width on an existing worksheet stream
 //     that sheet's XML once through the shared tokenizer
@@ -100,7 +135,7 @@
 //     Cost: one inflate + one deflate of one sheet; memory: flat in the
 //     workbook's size (the package is read through the open file, the
 //     deflated sheet spills past 4 MB to an unnamed temporary file).
-//   - excelize (access.go mutate): everything else, and the cell edits the
+//   - excelize (run_excelize.go): everything else, and the cell edits the
 //     splice declines so that issue 9 and 14 semantics hold: a missing file
 //     or sheet (created), formulas written (validated, cached values,
 //     dependents recomputed), a value write that a formula may read (its

@@ -59,10 +59,10 @@ func BenchmarkWriteCellsFormulas(b *testing.B) {
 		call func(context.Context, json.RawMessage) (any, error)
 		args string
 	}{
-		{"plain", svc.writeCells, `{"file_path": "plain.xlsx", "cell": "A1", "value": 7}`},
-		{"formulas", svc.writeCells, `{"file_path": "formulas.xlsx", "cell": "A1", "value": 7}`},
-		{"unrelated", svc.writeCells, `{"file_path": "formulas.xlsx", "cell": "E1", "value": 7}`},
-		{"format", svc.formatCells, `{"file_path": "formulas.xlsx", "cell_range": "A1", "font": {"bold": true}}`},
+		{"plain", toolFunc(svc, "write_cells"), `{"file_path": "plain.xlsx", "cell": "A1", "value": 7}`},
+		{"formulas", toolFunc(svc, "write_cells"), `{"file_path": "formulas.xlsx", "cell": "A1", "value": 7}`},
+		{"unrelated", toolFunc(svc, "write_cells"), `{"file_path": "formulas.xlsx", "cell": "E1", "value": 7}`},
+		{"format", toolFunc(svc, "format_cells"), `{"file_path": "formulas.xlsx", "cell_range": "A1", "font": {"bold": true}}`},
 	}
 	for _, r := range runs {
 		b.Run(r.name, func(b *testing.B) {

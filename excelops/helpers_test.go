@@ -108,3 +108,21 @@ func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 
 // writeFile writes text to path.
 func writeFile(path, text string) error { return os.WriteFile(path, []byte(text), 0o644) }
+
+// parsedRead runs fn on the workbook at path read through excelize (a
+// structure read: parsed, from and back into the cache), as no tool of its
+// own does.
+func (e *env) parsedRead(path string, fn func(*book) (any, error)) (any, error) {
+	acc := access{files: []fileUse{{arg: "file_path", touch: touchStructure}}}
+	return e.svc.run(context.Background(), acc, onBook(path, "", func(b *book, _ sheetRef) (any, error) { return fn(b) }))
+}
+
+// toolFunc is the registered body of the tool name of svc.
+func toolFunc(svc *Service, name string) registry.Func {
+	for _, sp := range svc.tools() {
+		if sp.name == name {
+			return svc.register(sp).Func
+		}
+	}
+	panic("no tool " + name)
+}

@@ -173,6 +173,10 @@ const (
 	createUnlessSimilar
 	// createAlways: a missing file becomes a new workbook.
 	createAlways
+	// createFresh: the call starts from a new empty workbook whatever the
+	// path holds (create_workbook, which refuses to replace a file unless
+	// told to); the save replaces it.
+	createFresh
 )
 
 // createModeOf maps a tool's optional create argument to a createMode:

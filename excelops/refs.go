@@ -305,10 +305,8 @@ func (b *book) renameRefs(old, new string, rename func() error) error {
 			return name
 		},
 	}
-	// Every sheet is parsed to rewrite its formulas: bound them first.
-	if err := b.guardAllSheets(""); err != nil {
-		return err
-	}
+	// Every sheet is parsed to rewrite its formulas: rename_sheet declares
+	// guardEverySheet, so each was bounds-checked before.
 	return b.editRefs(rw, "", rename)
 }
 

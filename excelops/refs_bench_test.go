@@ -56,8 +56,9 @@ func BenchmarkDeleteRowReferences(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			bk, err := svc.openBook(path, false, false)
 			require.NoError(b, err)
-			sheet, _, err := bk.editShifting("Sheet1")
+			sh, err := bk.open(fileUse{arg: "file_path", sheetArg: "sheet_name", touch: touchStructure, sheet: sheetEdit, edit: true}, guardEverySheet, "Sheet1", false)
 			require.NoError(b, err)
+			sheet := sh.name
 			shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: 3, Count: 1, Delete: true}
 			require.NoError(b, bk.shiftRefs(shift, func() error { return bk.f.RemoveRow(sheet, 3) }))
 			require.NoError(b, bk.close())

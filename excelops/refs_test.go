@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,7 +163,7 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	require.NoError(t, f.SaveAs(e.path("s.xlsx")))
 	require.NoError(t, f.Close())
 
-	_, err := e.svc.read(context.Background(), "s.xlsx", false, func(b *book) (any, error) {
+	_, err := e.parsedRead("s.xlsx", func(b *book) (any, error) {
 		cells, err := b.formulaCells("Sheet1")
 		require.NoError(t, err)
 		var refs []string
@@ -196,7 +195,7 @@ func TestArrayFormulaStaysArray(t *testing.T) {
 	require.NoError(t, f.Close())
 	e.ok("delete_rows", map[string]any{"file_path": "a.xlsx", "row": 2, "count": 2})
 	assert.Equal(t, "SUM(A1:A4*2)", e.formulaOf("a.xlsx", "Sheet1", "C3"))
-	_, err := e.svc.read(context.Background(), "a.xlsx", false, func(b *book) (any, error) {
+	_, err := e.parsedRead("a.xlsx", func(b *book) (any, error) {
 		cells, err := b.formulaCells("Sheet1")
 		require.NoError(t, err)
 		require.Len(t, cells, 1)

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -102,8 +103,11 @@ func (s *Service) Root() string { return s.box.root }
 
 // Register adds every spreadsheet tool to r, in a stable order.
 func (s *Service) Register(r *registry.Registry) error {
-	for _, t := range s.tools() {
-		if err := r.Register(t); err != nil {
+	for _, sp := range s.tools() {
+		if err := sp.access.check(); err != nil {
+			return fmt.Errorf("excelops: tool %s: %w", sp.name, err)
+		}
+		if err := r.Register(s.register(sp)); err != nil {
 			return err
 		}
 	}

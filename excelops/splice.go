@@ -37,9 +37,9 @@ type spliceBook struct {
 // name is the file name reported in results.
 func (sb *spliceBook) name() string { return filepath.Base(sb.path) }
 
-// sheetEdit builds the plan of one cells edit and the tool's result; it
+// spliceEdit builds the plan of one cells edit and the tool's result; it
 // runs under the workbook's locks with the sheet resolved.
-type sheetEdit func(sb *spliceBook, sheet string) (splice.Plan, any, error)
+type spliceEdit func(sb *spliceBook, sheet string) (splice.Plan, any, error)
 
 // errNoSplice says the splice path does not take this call (a missing
 // file or sheet, a sheet that is not a plain worksheet, an edit the
@@ -47,38 +47,13 @@ type sheetEdit func(sb *spliceBook, sheet string) (splice.Plan, any, error)
 // the proper error for a missing file or sheet.
 var errNoSplice = errors.New("take the excelize path")
 
-// spliceCells runs a cells edit of sheetName through the splice path. It
-// returns errNoSplice (nothing written, no lock held) when the excelize
-// path must do it. Like mutate it holds the path's locks (in-process and
-// cross-process) for the whole read-modify-replace, checks the file is
-// still the version it read right before the rename, and redoes the call
-// once on a conflict.
-func (s *Service) spliceCells(ctx context.Context, filePath, sheetName string, edit sheetEdit) (any, error) {
-	if s.spliceOff {
-		return nil, errNoSplice
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	path, err := s.box.resolve(filePath)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: true, replace: true})
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	res, err := s.spliceOnce(ctx, path, sheetName, edit)
-	if kindOf(err) == KindConflict {
-		s.log.WithFields(map[string]any{"file": filepath.Base(path)}).Warn("workbook changed on disk during a call; doing it again on the new version")
-		res, err = s.spliceOnce(ctx, path, sheetName, edit)
-	}
-	return res, err
-}
-
-// spliceOnce is one attempt of spliceCells.
-func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit sheetEdit) (any, error) {
+// spliceOnce is one attempt at a cells edit of sheetName through the splice
+// path, under the locks Service.run took (in-process and cross-process, for
+// the whole read-modify-replace). It checks that the file is still the
+// version it read right before the rename (KindConflict otherwise, which
+// run redoes once) and returns errNoSplice, having written nothing, when
+// the excelize path must do the edit.
+func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit spliceEdit) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

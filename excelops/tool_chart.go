@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
-
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // Chart geometry.
@@ -51,7 +49,7 @@ func absRef(sheet string, c1, r1, c2, r2 int) string {
 
 // createChart implements create_excel_chart: a native chart whose series are
 // the columns (or rows) of data_range, the first row (column) naming them.
-func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) createChart(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath        string   `json:"file_path"`
 		ChartType       string   `json:"chart_type"`
@@ -103,11 +101,8 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 	if w <= 0 || h <= 0 || w > 200 || h > 200 {
 		return nil, invalid("width and height must be in (0, 200] cm")
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		series := chartSeries(sheet, data, cats, a.FromRows)
 		if len(series) == 0 {
 			return nil, invalid("data_range %s needs a header row and at least one data row", data)
@@ -117,6 +112,8 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 		}
 		target, sheetCreated := sheet, false
 		if a.TargetSheet != "" {
+			// A second sheet of the same workbook, opened as the first.
+			var err error
 			if target, _, sheetCreated, err = b.editTarget(a.TargetSheet, a.Create); err != nil {
 				return nil, err
 			}
@@ -138,20 +135,17 @@ func (s *Service) createChart(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.f.AddChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add chart: "+err.Error(), err)
 		}
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "chart_type", Value: a.ChartType},
-			{Key: "data_sheet", Value: sheet},
-			{Key: "sheet", Value: target},
-			{Key: "anchor", Value: strings.ToUpper(a.TargetCell)},
-			{Key: "series_count", Value: len(series)},
-		}
+		res := success(b.name(), "",
+			field("chart_type", a.ChartType),
+			field("data_sheet", sheet),
+			field("sheet", target),
+			field("anchor", strings.ToUpper(a.TargetCell)),
+			field("series_count", len(series)))
 		if sheetCreated {
-			res = append(res, errorsjson.Field{Key: "sheet_created", Value: true})
+			res = append(res, field("sheet_created", true))
 		}
 		return res, nil
-	})
+	}), nil
 }
 
 // chartSeries builds one series per column (or row) of data; the first

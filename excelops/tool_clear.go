@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // clearWhat are the things clear_range clears.
@@ -21,7 +19,7 @@ const maxClearedCells = 1_000_000
 // merges inside or across the range undone) or both (Clear All) of a range.
 // Cells outside the range keep everything; formulas elsewhere that read the
 // cleared cells recompute.
-func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -42,11 +40,8 @@ func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (any, err
 		return nil, err
 	}
 	values, formats := a.What != "formats", a.What != "values"
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: !values}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		cells, err := b.existingCells(sheet, rng)
 		if err != nil {
 			return nil, err
@@ -120,16 +115,14 @@ func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (any, err
 		if unmerged == nil {
 			unmerged = []any{}
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "range", Value: rng.String()},
-			{Key: "cleared", Value: a.What},
-			{Key: "values_cleared", Value: valuesCleared},
-			{Key: "formulas_cleared", Value: formulasCleared},
-			{Key: "formats_cleared", Value: formatsCleared},
-			{Key: "unmerged", Value: unmerged},
-		}, nil
+		return success(b.name(), sheet,
+			field("range", rng.String()),
+			field("cleared", a.What),
+			field("values_cleared", valuesCleared),
+			field("formulas_cleared", formulasCleared),
+			field("formats_cleared", formatsCleared),
+			field("unmerged", unmerged)), nil
 	})
+	c.valuesKept = !values
+	return c, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -38,7 +37,7 @@ func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
 
 // deleteColumns implements delete_columns: columns right of the deleted
 // ones move left; references to deleted cells become #REF!, ranges shrink.
-func (s *Service) deleteColumns(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) deleteColumns(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -56,11 +55,8 @@ func (s *Service) deleteColumns(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.editShifting(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		before := ext.maxCol
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n, Delete: true}
 		name := columnName(col)
@@ -75,15 +71,11 @@ func (s *Service) deleteColumns(ctx context.Context, raw json.RawMessage) (any, 
 			return nil, err
 		}
 		ext.minCol, ext.maxCol = shrinkSpan(ext, ext.minCol, ext.maxCol, col, n)
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "deleted_from_column", Value: name},
-			{Key: "deleted_from_column_index", Value: col},
-			{Key: "count", Value: n},
-			{Key: "columns_before", Value: before},
-			{Key: "columns_after", Value: ext.maxCol},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("deleted_from_column", name),
+			field("deleted_from_column_index", col),
+			field("count", n),
+			field("columns_before", before),
+			field("columns_after", ext.maxCol)), nil
+	}), nil
 }

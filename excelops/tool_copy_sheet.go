@@ -37,7 +37,7 @@ func (b *book) copySheetName(sheet string) string {
 // workbook, values, formulas, styles, merges, rules and validations kept;
 // references the copy makes to its source sheet point at the copy, as in
 // Excel, and the source's sheet-scoped names are copied to the new sheet.
-func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -52,11 +52,8 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (any, erro
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		src, err := b.sheet(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		src := sh.name
 		zf, err := b.part(src)
 		if err != nil {
 			return nil, err
@@ -118,14 +115,11 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (any, erro
 			}
 			restore()
 		}
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "source_sheet", Value: src},
-			{Key: "new_sheet", Value: name},
-			{Key: "position", Value: slices.Index(b.f.GetSheetList(), name)},
-			{Key: "sheets", Value: b.sheetNames()},
-		}
+		res := success(b.name(), "",
+			field("source_sheet", src),
+			field("new_sheet", name),
+			field("position", slices.Index(b.f.GetSheetList(), name)),
+			field("sheets", b.sheetNames()))
 		var left []any
 		if len(tables) > 0 {
 			left = append(left, fmt.Sprintf("%d table(s): an Excel table name is unique in a workbook, the copy holds their cells as a plain range", len(tables)))
@@ -140,7 +134,7 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (any, erro
 			res = append(res, errorsjson.Field{Key: "not_copied", Value: left})
 		}
 		return res, nil
-	})
+	}), nil
 }
 
 // detachCopiedParts undoes what excelize's CopySheet shares between the

@@ -68,7 +68,7 @@ func checkDefinedName(name string) error {
 // defineName implements define_name: a workbook- or sheet-scoped name for a
 // reference, constant or formula; an existing name in the same scope is
 // replaced only with overwrite=true.
-func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		Name      string `json:"name"`
@@ -93,7 +93,7 @@ func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (any, err
 	if err := parseFormula(body); err != nil {
 		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, _ := b.sheetList()
 		for _, sh := range formularef.SheetsReferenced(body) {
 			if !b.hasSheet(sh) {
@@ -134,18 +134,15 @@ func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (any, err
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot define name %q: %v", a.Name, err), err)
 			}
 		}
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "name", Value: a.Name},
-			{Key: "scope", Value: scopeName(scope)},
-			{Key: "refers_to", Value: body},
-		}
+		res := success(b.name(), "",
+			field("name", a.Name),
+			field("scope", scopeName(scope)),
+			field("refers_to", body))
 		if previous != nil {
 			res = append(res, errorsjson.Field{Key: "replaced", Value: previous})
 		}
 		return res, nil
-	})
+	}), nil
 }
 
 // scopeName is a name's scope as results show it.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -96,7 +95,7 @@ func bandRewrite(b formularef.Band) refRewrite {
 // deleteRange implements delete_range: the cells of a range are deleted
 // and the cells below it (shift up) or right of it (shift left) move in,
 // with Excel's reference semantics on every sheet (see formularef.Band).
-func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -113,13 +112,10 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.editShifting(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.c1, R1: rng.r1, C2: rng.c2, R2: rng.r2}
-		merges, err := b.checkBandShift(sheet, band)
+		merges, tables, err := b.checkBandShift(sheet, band)
 		if err != nil {
 			return nil, err
 		}
@@ -139,6 +135,7 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 			if err := b.shiftMerges(sheet, band, merges); err != nil {
 				return err
 			}
+			b.moveTables(band, tables)
 			if err := b.shiftComments(sheet, band, comments); err != nil {
 				return err
 			}
@@ -154,22 +151,19 @@ func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.refreshExtent(sheet, ext); err != nil {
 			return nil, err
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "deleted_range", Value: rng.String()},
-			{Key: "shift", Value: a.Shift},
-			{Key: "cells_deleted", Value: deletedCells},
-			{Key: "cells_moved", Value: movedCells},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("deleted_range", rng.String()),
+			field("shift", a.Shift),
+			field("cells_deleted", deletedCells),
+			field("cells_moved", movedCells)), nil
+	}), nil
 }
 
 // checkBandShift refuses a delete_range that would split a merged range,
-// an array formula or a table, or move a table, naming it; it returns the
-// merged ranges the shift moves or deletes.
-func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, error) {
+// an array formula or a table, or delete part of a table, naming it; it
+// returns the merged ranges the shift moves or deletes and the tables it
+// moves whole.
+func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := "shifting cells up"
 	if !band.Up {
@@ -178,7 +172,7 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
 	merged, err := b.mergedRanges(sheet)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var touched []cellRange
 	for _, m := range merged {
@@ -186,24 +180,19 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 			continue
 		}
 		if !bandKeepsWhole(band, m) {
-			return nil, invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
+			return nil, nil, invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
 		}
 		touched = append(touched, m)
 	}
-	tables, err := b.f.GetTables(sheet)
+	tables, err := b.bandTables(sheet, band, func(t excelize.Table, tr cellRange) error {
+		return invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+	})
 	if err != nil {
-		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
-	}
-	for _, t := range tables {
-		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
-		if err != nil || !tr.overlaps(zone) {
-			continue
-		}
-		return nil, invalid("cannot delete %s %s: it would split or move the table %q (%s); delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+		return nil, nil, err
 	}
 	formulas, err := b.formulaCells(sheet)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, fc := range formulas {
 		if fc.arrayRef == "" {
@@ -211,10 +200,10 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 		}
 		ar, err := parseRange(fc.arrayRef)
 		if err == nil && !bandKeepsWhole(band, ar) {
-			return nil, invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.ref)
+			return nil, nil, invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.ref)
 		}
 	}
-	return touched, nil
+	return touched, tables, nil
 }
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones

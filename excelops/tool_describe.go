@@ -24,8 +24,9 @@ const (
 
 // describeWorkbook implements describe_workbook: per sheet what an agent
 // needs to know before it edits (used range, tables, merged ranges, charts,
-// conditional formats, validations, freeze panes) and the defined names.
-func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (any, error) {
+// conditional formats, validations, freeze panes, autofilter) and the
+// defined names.
+func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -33,7 +34,7 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, false, func(b *book) (any, error) {
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, active := b.sheetList()
 		wanted := list
 		if a.SheetName != "" {
@@ -54,12 +55,9 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 			}
 			sheets = append(sheets, d)
 		}
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet_count", Value: len(list)},
-			{Key: "active_sheet", Value: list[active]},
-		}
+		res := success(b.name(), "",
+			field("sheet_count", len(list)),
+			field("active_sheet", list[active]))
 		if len(wanted) > maxDescribedSheets {
 			res = append(res, errorsjson.Field{Key: "sheets_truncated", Value: true})
 		}
@@ -67,7 +65,7 @@ func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (an
 			errorsjson.Field{Key: "sheets", Value: sheets},
 			errorsjson.Field{Key: "defined_names", Value: b.describeNames()},
 		), nil
-	})
+	}), nil
 }
 
 // capped renders items as a list of at most maxDescribedItems and the
@@ -149,6 +147,11 @@ func (b *book) describeSheet(name string, index int, active bool) (errorsjson.Ob
 	o = append(o, errorsjson.Field{Key: "images_count", Value: images})
 	o = listField(o, "conditional_formats", b.describeRules(name))
 	o = listField(o, "data_validations", b.describeValidations(name))
+	var filter any
+	if af, ok := b.sheetAutofilter(name); ok {
+		filter = af.String()
+	}
+	o = append(o, errorsjson.Field{Key: "autofilter", Value: filter})
 	return o, nil
 }
 

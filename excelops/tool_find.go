@@ -3,7 +3,6 @@ package excelops
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -23,13 +22,6 @@ import (
 
 // maxListedChanges caps the changed cells a find_replace result lists.
 const maxListedChanges = 100
-
-// errNoSave carries a result that must not be saved (a dry run, or nothing
-// found) out of mutate, which discards the workbook on any error.
-type errNoSave struct{ res any }
-
-// Error says why nothing was saved.
-func (e *errNoSave) Error() string { return "nothing to save" }
 
 // foundCell is one cell find_replace changes.
 type foundCell struct {
@@ -54,7 +46,7 @@ type findArgs struct {
 }
 
 // findReplace implements find_replace.
-func (s *Service) findReplace(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) findReplace(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a findArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -81,7 +73,7 @@ func (s *Service) findReplace(ctx context.Context, raw json.RawMessage) (any, er
 		pattern = "(?i)" + pattern
 	}
 	re := regexp.MustCompile(pattern) // quoted: always compiles
-	res, err := s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		sheets, err := b.findSheets(a.SheetName, rng != nil)
 		if err != nil {
 			return nil, err
@@ -100,18 +92,13 @@ func (s *Service) findReplace(ctx context.Context, raw json.RawMessage) (any, er
 		}
 		res := findResult(b.name(), a, sheets, found)
 		if a.DryRun || len(found) == 0 {
-			return nil, &errNoSave{res}
+			return unsaved{res}, nil
 		}
 		if err := b.replaceFound(found, dw); err != nil {
 			return nil, err
 		}
 		return res, nil
-	})
-	var ns *errNoSave
-	if errors.As(err, &ns) {
-		return ns.res, nil
-	}
-	return res, err
+	}), nil
 }
 
 // findResult is find_replace's payload.
@@ -131,15 +118,12 @@ func findResult(file string, a findArgs, sheets []string, found []foundCell) err
 	for i, s := range sheets {
 		searched[i] = s
 	}
-	return errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "file", Value: file},
-		{Key: "sheets_searched", Value: searched},
-		{Key: "dry_run", Value: a.DryRun},
-		{Key: "cells_changed", Value: len(found)},
-		{Key: "changes", Value: list},
-		{Key: "truncated", Value: len(found) > maxListedChanges},
-	}
+	return success(file, "",
+		field("sheets_searched", searched),
+		field("dry_run", a.DryRun),
+		field("cells_changed", len(found)),
+		field("changes", list),
+		field("truncated", len(found) > maxListedChanges))
 }
 
 // findSheets is the sheets find_replace searches: the named one, the

@@ -3,7 +3,6 @@ package excelops
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -25,7 +24,7 @@ const (
 )
 
 // formatCells implements format_cells.
-func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath     string      `json:"file_path"`
 		SheetName    string      `json:"sheet_name"`
@@ -59,33 +58,23 @@ func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (any, er
 		return nil, err
 	}
 	result := func(name, sheet string) errorsjson.Object {
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: name},
-			{Key: "sheet", Value: sheet},
-			{Key: "range", Value: a.CellRange},
-			{Key: "cells_formatted", Value: rng.cells()},
-		}
+		return success(name, sheet,
+			field("range", a.CellRange),
+			field("cells_formatted", rng.cells()))
 	}
-	res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		if err := b.restyle(ctx, sh.name, rng, sc); err != nil {
+			return nil, err
+		}
+		sh.ext.widen(rng.r1, rng.c1)
+		sh.ext.widen(rng.r2, rng.c2)
+		return result(b.name(), sh.name), nil
+	})
+	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
 		plan, err := formatPlan(sb, rng, sc)
 		return plan, result(sb.name(), sheet), err
-	})
-	if !errors.Is(err, errNoSplice) {
-		return res, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.restyle(ctx, sheet, rng, sc); err != nil {
-			return nil, err
-		}
-		ext.widen(rng.r1, rng.c1)
-		ext.widen(rng.r2, rng.c2)
-		return result(b.name(), sheet), nil
-	})
+	return c, nil
 }
 
 // restyle lays sc over the style of every cell in rng. Cells sharing a
@@ -139,7 +128,7 @@ func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *sty
 }
 
 // readCellStyles implements read_cell_styles.
-func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -152,11 +141,8 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
-		sheet, err := b.sheet(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		// The sheet is streamed, never parsed: only cells that exist are
 		// walked, whatever the size of the range; excelize sees only the
 		// style parts (styleBook).
@@ -181,17 +167,13 @@ func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (any,
 		for _, m := range found.merges {
 			merged = append(merged, m)
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "range", Value: a.CellRange},
-			{Key: "total_cells", Value: rng.cells()},
-			{Key: "merged_ranges", Value: merged},
-			{Key: "truncated", Value: found.truncated || found.mergesCut},
-			{Key: "styled_cells", Value: cells},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("range", a.CellRange),
+			field("total_cells", rng.cells()),
+			field("merged_ranges", merged),
+			field("truncated", found.truncated || found.mergesCut),
+			field("styled_cells", cells)), nil
+	}), nil
 }
 
 // describeStyle renders a style the way read_cell_styles reports it.
@@ -229,7 +211,7 @@ func describeStyle(cell string, st *excelize.Style) errorsjson.Object {
 }
 
 // adjustColumnWidth implements adjust_column_width.
-func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string             `json:"file_path"`
 		SheetName string             `json:"sheet_name"`
@@ -278,38 +260,27 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (a
 		sort.Ints(cols)
 		adjusted := errorsjson.Object{}
 		for _, c := range cols {
-			adjusted = append(adjusted, errorsjson.Field{Key: columnName(c), Value: widths[c]})
+			adjusted = append(adjusted, field(columnName(c), widths[c]))
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: name},
-			{Key: "sheet", Value: sheet},
-			{Key: "columns_adjusted", Value: adjusted},
-		}
+		return success(name, sheet, field("columns_adjusted", adjusted))
 	}
-	res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-		if err := autoFit(sb.streamBook(), sheet); err != nil {
-			return splice.Plan{}, nil, err
-		}
-		return widthPlan(widths), result(sb.name(), sheet), nil
-	})
-	if !errors.Is(err, errNoSplice) {
-		return res, err
-	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
-		if err := autoFit(b, sheet); err != nil {
+	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		if err := autoFit(b, sh.name); err != nil {
 			return nil, err
 		}
 		for c, w := range widths {
 			name := columnName(c)
-			if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
+			if err := b.f.SetColWidth(sh.name, name, name, w); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
 			}
 		}
-		return result(b.name(), sheet), nil
+		return result(b.name(), sh.name), nil
 	})
+	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		if err := autoFit(sb.streamBook(), sheet); err != nil {
+			return splice.Plan{}, nil, err
+		}
+		return widthPlan(widths), result(sb.name(), sheet), nil
+	}
+	return c, nil
 }

@@ -19,8 +19,6 @@ import (
 	"syscall"
 
 	"github.com/xuri/excelize/v2"
-
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // Image limits.
@@ -161,7 +159,7 @@ func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, e
 }
 
 // insertImage implements insert_image.
-func (s *Service) insertImage(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) insertImage(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string   `json:"file_path"`
 		SheetName string   `json:"sheet_name"`
@@ -197,11 +195,8 @@ func (s *Service) insertImage(ctx context.Context, raw json.RawMessage) (any, er
 	if kind == "jpeg" {
 		ext = ".jpg"
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		pic := &excelize.Picture{Extension: ext, File: data, Format: &excelize.GraphicOptions{
 			AltText: a.AltText, Name: filepath.Base(a.ImagePath), ScaleX: sx, ScaleY: sy,
 			LockAspectRatio: a.Width == nil || a.Height == nil,
@@ -209,17 +204,13 @@ func (s *Service) insertImage(ctx context.Context, raw json.RawMessage) (any, er
 		if err := b.f.AddPictureFromBytes(sheet, anchor, pic); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot insert the image: "+err.Error(), err)
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "anchor", Value: anchor},
-			{Key: "image", Value: filepath.Base(a.ImagePath)},
-			{Key: "format", Value: kind},
-			{Key: "image_width", Value: cfg.Width},
-			{Key: "image_height", Value: cfg.Height},
-			{Key: "width", Value: int(math.Round(float64(cfg.Width) * sx))},
-			{Key: "height", Value: int(math.Round(float64(cfg.Height) * sy))},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("anchor", anchor),
+			field("image", filepath.Base(a.ImagePath)),
+			field("format", kind),
+			field("image_width", cfg.Width),
+			field("image_height", cfg.Height),
+			field("width", int(math.Round(float64(cfg.Width)*sx))),
+			field("height", int(math.Round(float64(cfg.Height)*sy)))), nil
+	}), nil
 }

@@ -35,8 +35,8 @@ type mergeArgs struct {
 }
 
 // mergeCells implements merge_cells (merge true) and unmerge_cells.
-func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) (any, error) {
-	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) (*call, error) {
+	return func(_ context.Context, raw json.RawMessage) (*call, error) {
 		var a mergeArgs
 		if err := decodeArgs(raw, &a); err != nil {
 			return nil, err
@@ -51,16 +51,9 @@ func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) 
 		if merge && rng.cells() > int64(s.limits.MaxWriteCells) {
 			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.cells(), s.limits.MaxWriteCells))
 		}
-		return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-			sheet, ext, err := b.edit(a.SheetName)
-			if err != nil {
-				return nil, err
-			}
-			res := errorsjson.Object{
-				{Key: "status", Value: "success"},
-				{Key: "file", Value: b.name()},
-				{Key: "sheet", Value: sheet},
-			}
+		return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+			sheet, ext := sh.name, sh.ext
+			res := success(b.name(), sheet)
 			if !merge {
 				ref := rng.String()
 				if err := b.requireMerged(sheet, ref); err != nil {
@@ -69,14 +62,14 @@ func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) 
 				if err := b.f.UnmergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
 					return nil, newError(KindInvalidArgument, err.Error(), err)
 				}
-				return append(res, errorsjson.Field{Key: "unmerged_range", Value: ref}), nil
+				return append(res, field("unmerged_range", ref)), nil
 			}
 			fields, err := b.merge(sheet, ext, rng, a.DiscardValues)
 			if err != nil {
 				return nil, err
 			}
 			return append(res, fields...), nil
-		})
+		}), nil
 	}
 }
 

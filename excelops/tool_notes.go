@@ -28,7 +28,7 @@ const (
 )
 
 // addComment implements add_comment.
-func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string  `json:"file_path"`
 		SheetName string  `json:"sheet_name"`
@@ -61,11 +61,8 @@ func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (any, err
 	if author == "" {
 		author = "Author"
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		comments, err := b.f.GetComments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
@@ -76,7 +73,7 @@ func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (any, err
 				previous = &comments[i]
 			}
 		}
-		res := errorsjson.Object{{Key: "status", Value: "success"}, {Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "cell", Value: ref}}
+		res := success(b.name(), sheet, field("cell", ref))
 		if previous != nil {
 			if err := b.f.DeleteComment(sheet, previous.Cell); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot replace the note: "+err.Error(), err)
@@ -96,7 +93,7 @@ func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (any, err
 			res = append(res, errorsjson.Field{Key: "previous_text", Value: commentText(*previous)})
 		}
 		return res, nil
-	})
+	}), nil
 }
 
 // commentText is a note's whole text (plain and rich runs).
@@ -160,7 +157,7 @@ func (b *book) linkLocation(loc string) (string, error) {
 }
 
 // setHyperlink implements set_hyperlink.
-func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath    string  `json:"file_path"`
 		SheetName   string  `json:"sheet_name"`
@@ -199,17 +196,14 @@ func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (any, e
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		b.edits = &editSet{areas: []sheetArea{{sheet, col, row, col, row}}}
 		had, oldTarget, err := b.f.GetCellHyperLink(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		res := errorsjson.Object{{Key: "status", Value: "success"}, {Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "cell", Value: ref}}
+		res := success(b.name(), sheet, field("cell", ref))
 		if had {
 			// Replace, never stack: drop the old link (and its relationship).
 			if err := b.f.SetCellHyperLink(sheet, ref, "", "None"); err != nil {
@@ -255,7 +249,7 @@ func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (any, e
 		res = append(res, errorsjson.Field{Key: kind, Value: target}, errorsjson.Field{Key: "display_text", Value: display},
 			errorsjson.Field{Key: "replaced", Value: had})
 		return res, nil
-	})
+	}), nil
 }
 
 // linkColor is the colour of Excel's Hyperlink cell style (Office theme).

@@ -114,7 +114,7 @@ func (a *pivotArgs) check() (cellRange, error) {
 // AddPivotTable. excelize writes the pivot definition and its cache
 // definition with refreshOnLoad set: Excel and LibreOffice compute the
 // pivot's cells when they open the workbook.
-func (s *Service) createPivotTable(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) createPivotTable(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a pivotArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -128,17 +128,14 @@ func (s *Service) createPivotTable(ctx context.Context, raw json.RawMessage) (an
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		return b.addPivot(&a, src)
-	})
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		return b.addPivot(&a, src, sh.name)
+	}), nil
 }
 
-// addPivot places the pivot table a describes on the open workbook.
-func (b *book) addPivot(a *pivotArgs, src cellRange) (any, error) {
-	sheet, _, err := b.edit(a.SheetName)
-	if err != nil {
-		return nil, err
-	}
+// addPivot places the pivot table a describes on the open workbook, its
+// source on sheet (opened for editing by Service.run).
+func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) {
 	if strings.Contains(sheet, "!") {
 		return nil, invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
 	}
@@ -183,6 +180,8 @@ func (b *book) addPivot(a *pivotArgs, src cellRange) (any, error) {
 	}
 	target, sheetCreated := sheet, false
 	if a.TargetSheet != "" {
+		// A second sheet of the same workbook, opened as the first.
+		var err error
 		if target, _, sheetCreated, err = b.editTarget(a.TargetSheet, a.Create); err != nil {
 			return nil, err
 		}
@@ -243,22 +242,19 @@ func (b *book) addPivot(a *pivotArgs, src cellRange) (any, error) {
 	if err := b.f.AddPivotTable(opts); err != nil {
 		return nil, newError(KindInvalidArgument, "cannot create the pivot table: "+err.Error(), err)
 	}
-	res := errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "file", Value: b.name()},
-		{Key: "pivot_table", Value: opts.Name},
-		{Key: "source_sheet", Value: sheet},
-		{Key: "source_range", Value: src.String()},
-		{Key: "sheet", Value: target},
-		{Key: "anchor", Value: cellName(ac, ar)},
-		{Key: "estimated_range", Value: loc.String()},
-		{Key: "rows", Value: nonNil(a.Rows)},
-		{Key: "columns", Value: nonNil(a.Columns)},
-		{Key: "values", Value: values},
-		{Key: "note", Value: "Excel and LibreOffice compute the pivot table's cells when they open the workbook (its cache is refreshed on load); until then read_excel sees them empty"},
-	}
+	res := success(b.name(), "",
+		field("pivot_table", opts.Name),
+		field("source_sheet", sheet),
+		field("source_range", src.String()),
+		field("sheet", target),
+		field("anchor", cellName(ac, ar)),
+		field("estimated_range", loc.String()),
+		field("rows", nonNil(a.Rows)),
+		field("columns", nonNil(a.Columns)),
+		field("values", values),
+		field("note", "Excel and LibreOffice compute the pivot table's cells when they open the workbook (its cache is refreshed on load); until then read_excel sees them empty"))
 	if sheetCreated {
-		res = append(res, errorsjson.Field{Key: "sheet_created", Value: true})
+		res = append(res, field("sheet_created", true))
 	}
 	return res, nil
 }

@@ -15,14 +15,14 @@ const (
 )
 
 // listSheets implements list_sheets.
-func (s *Service) listSheets(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) listSheets(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath string `json:"file_path"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, active := b.sheetList()
 		sheets := make([]any, 0, len(list))
 		for i, ps := range b.index.sheets {
@@ -33,14 +33,11 @@ func (s *Service) listSheets(ctx context.Context, raw json.RawMessage) (any, err
 				{Key: "visible", Value: !ps.hidden},
 			})
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet_count", Value: len(list)},
-			{Key: "active_sheet", Value: list[active]},
-			{Key: "sheets", Value: sheets},
-		}, nil
-	})
+		return success(b.name(), "",
+			field("sheet_count", len(list)),
+			field("active_sheet", list[active]),
+			field("sheets", sheets)), nil
+	}), nil
 }
 
 // readExcelArgs are read_excel's arguments.
@@ -56,7 +53,7 @@ type readExcelArgs struct {
 // readExcel implements read_excel: summary mode (header row plus a page of
 // data rows) or exact range mode, both streamed row by row and stopped at
 // the last row the page needs.
-func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a readExcelArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -79,17 +76,13 @@ func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		rng = &r
 	}
-	return s.read(ctx, a.FilePath, true, func(b *book) (any, error) {
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		b.formulas = mode
-		sheet, err := b.sheet(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
 		if rng != nil {
-			return s.readRange(ctx, b, sheet, *rng, a)
+			return s.readRange(ctx, b, sh.name, *rng, a)
 		}
-		return s.readSummary(ctx, b, sheet, a)
-	})
+		return s.readSummary(ctx, b, sh.name, a)
+	}), nil
 }
 
 // wideRange is the widest range whose rows are always padded to its full
@@ -114,15 +107,11 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	first := rng.r1 + a.Offset
 	var p *pageRows
 	build := func(k int, more bool) errorsjson.Object {
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "range", Value: rng.String()},
-			{Key: "offset", Value: a.Offset},
-			{Key: "rows_returned", Value: k},
-			{Key: "has_more", Value: more},
-		}
+		res := success(b.name(), sheet,
+			field("range", rng.String()),
+			field("offset", a.Offset),
+			field("rows_returned", k),
+			field("has_more", more))
 		if more {
 			res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + k})
 		}
@@ -182,15 +171,11 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 			rows = p.encode(k, w)
 		}
 		var hdr rowArena
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "columns", Value: hdr.add(header, hdrItems, w)},
-			{Key: "offset", Value: a.Offset},
-			{Key: "rows_returned", Value: k},
-			{Key: "has_more", Value: more},
-		}
+		res := success(b.name(), sheet,
+			field("columns", hdr.add(header, hdrItems, w)),
+			field("offset", a.Offset),
+			field("rows_returned", k),
+			field("has_more", more))
 		if more {
 			res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + k})
 		}

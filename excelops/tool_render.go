@@ -15,8 +15,6 @@ import (
 	"unicode"
 
 	"github.com/xuri/excelize/v2"
-
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // render_range limits and page geometry.
@@ -72,7 +70,7 @@ type renderArgs struct {
 // renderRange implements render_range. The user's workbook is only read:
 // a private copy gets the print area and page setup, LibreOffice renders
 // the copy's first page, and the page is cropped to the cells.
-func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a renderArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -85,6 +83,8 @@ func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (any, er
 		}
 		want = &r
 	}
+	// Resolved here only to check the output against it; Service.run
+	// resolves it again for the read.
 	path, err := s.box.resolve(a.FilePath)
 	if err != nil {
 		return nil, err
@@ -98,25 +98,32 @@ func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 	}
+	// The copy is taken under the shared lock Service.run holds (a
+	// consistent version); the (slow) rendering, in after, holds no lock.
+	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		rawBook, _, err := s.readRegular(b.path)
+		if err != nil {
+			if kindOf(err) == "" {
+				return nil, fileNotFound(b.path)
+			}
+			return nil, err
+		}
+		return rawBook, nil
+	})
+	c.after = func(res any) (any, error) {
+		return s.renderCopy(ctx, res.([]byte), path, out, a.SheetName, want)
+	}
+	return c, nil
+}
+
+// renderCopy renders the workbook whose bytes are rawBook (the file at
+// path) from a private copy to the PNG out (default next to the workbook).
+func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *cellRange) (any, error) {
 	work, err := os.MkdirTemp(s.tmpBase, "excelops-render-")
 	if err != nil {
 		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 	}
 	defer os.RemoveAll(work)
-	// The copy is taken under the shared lock: a consistent version, and
-	// the (slow) rendering holds no lock.
-	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path})
-	if err != nil {
-		return nil, err
-	}
-	rawBook, _, err := s.readRegular(path)
-	unlock()
-	if err != nil {
-		if kindOf(err) == "" {
-			return nil, fileNotFound(path)
-		}
-		return nil, err
-	}
 	copyPath := filepath.Join(work, filepath.Base(path))
 	if err := os.WriteFile(copyPath, rawBook, 0o600); err != nil {
 		return nil, newError(KindIO, "cannot write a private copy of the workbook: "+err.Error(), err)
@@ -126,7 +133,7 @@ func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (any, er
 		return nil, err
 	}
 	defer b.close()
-	sheet, area, err := b.preparePrint(a.SheetName, want)
+	sheet, area, err := b.preparePrint(sheetName, want)
 	if err != nil {
 		return nil, err
 	}
@@ -159,17 +166,13 @@ func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (any, er
 		return nil, err
 	}
 	rel, _ := filepath.Rel(s.box.root, out)
-	return errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "file", Value: filepath.Base(path)},
-		{Key: "sheet", Value: sheet},
-		{Key: "range", Value: area},
-		{Key: "output_path", Value: filepath.ToSlash(rel)},
-		{Key: "size_bytes", Value: len(pic)},
-		{Key: "width", Value: w},
-		{Key: "height", Value: h},
-		{Key: "blank", Value: blank},
-	}, nil
+	return success(filepath.Base(path), sheet,
+		field("range", area),
+		field("output_path", filepath.ToSlash(rel)),
+		field("size_bytes", len(pic)),
+		field("width", w),
+		field("height", h),
+		field("blank", blank)), nil
 }
 
 // renderOutput resolves where the PNG goes: inside the workspace, a .png

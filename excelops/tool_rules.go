@@ -65,7 +65,7 @@ func validIconStyle(name string) bool {
 
 // addConditionalRule implements add_conditional_rule: one rule from the
 // top-level fields, or several from "rules"; all are applied or none.
-func (s *Service) addConditionalRule(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) addConditionalRule(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		ruleArgs
 		FilePath  string     `json:"file_path"`
@@ -89,11 +89,8 @@ func (s *Service) addConditionalRule(ctx context.Context, raw json.RawMessage) (
 		}
 		icon = icon || rules[i].RuleType == "icon_set"
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{icon: icon, sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		applied := make([]any, 0, len(rules))
 		for i, r := range rules {
 			opt, err := b.conditionalOption(r)
@@ -109,14 +106,12 @@ func (s *Service) addConditionalRule(ctx context.Context, raw json.RawMessage) (
 			}
 			applied = append(applied, errorsjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "rules_added", Value: len(applied)},
-			{Key: "rules", Value: applied},
-		}, nil
+		return success(b.name(), sheet,
+			field("rules_added", len(applied)),
+			field("rules", applied)), nil
 	})
+	c.icon = icon
+	return c, nil
 }
 
 // conditionalOption turns one rule into excelize options, validating it.
@@ -267,7 +262,7 @@ func dvOperator(name string) (excelize.DataValidationOperator, bool) {
 }
 
 // addDataValidation implements add_data_validation.
-func (s *Service) addDataValidation(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) addDataValidation(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath       string   `json:"file_path"`
 		SheetName      string   `json:"sheet_name"`
@@ -343,20 +338,13 @@ func (s *Service) addDataValidation(ctx context.Context, raw json.RawMessage) (a
 	if a.Prompt != "" || a.PromptTitle != "" {
 		dv.SetInput(a.PromptTitle, a.Prompt)
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
-		sheet, _, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		if err := b.f.AddDataValidation(sheet, dv); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add validation: "+err.Error(), err)
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "range", Value: rng.String()},
-			{Key: "validation_type", Value: a.ValidationType},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("range", rng.String()),
+			field("validation_type", a.ValidationType)), nil
+	}), nil
 }

@@ -50,7 +50,7 @@ func (b *book) sheetNames() []any {
 }
 
 // createSheet implements create_sheet.
-func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -62,7 +62,7 @@ func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, er
 	if err := checkSheetName(a.SheetName); err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{sameValues: true}, func(b *book) (any, error) {
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		if b.hasSheet(a.SheetName) {
 			return nil, invalid("sheet %q already exists", a.SheetName)
 		}
@@ -88,25 +88,18 @@ func (s *Service) createSheet(ctx context.Context, raw json.RawMessage) (any, er
 			restore()
 		}
 		b.track(a.SheetName)
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: a.SheetName},
-			{Key: "position", Value: pos},
-			{Key: "sheets", Value: b.sheetNames()},
-		}, nil
-	})
+		return success(b.name(), a.SheetName,
+			field("position", pos),
+			field("sheets", b.sheetNames())), nil
+	}), nil
 }
 
 // prepareMove readies the workbook for excelize's MoveSheet, which parses
-// every sheet and dereferences each one's sheet views: every worksheet is
-// bounds-checked, gets a view when it has none (excelize would crash on
-// it), and a workbook holding chart sheets is refused (excelize would crash
-// on those too).
+// every sheet (create_sheet declares guardEverySheet, so each worksheet was
+// bounds-checked) and dereferences each one's sheet views: every worksheet
+// gets a view when it has none (excelize would crash on it), and a workbook
+// holding chart sheets is refused (excelize would crash on those too).
 func (b *book) prepareMove() error {
-	if err := b.guardAllSheets(""); err != nil {
-		return err
-	}
 	list, _ := b.sheetList()
 	for _, name := range list {
 		zf, err := b.part(name)
@@ -125,7 +118,7 @@ func (b *book) prepareMove() error {
 }
 
 // renameSheet implements rename_sheet.
-func (s *Service) renameSheet(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) renameSheet(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath string `json:"file_path"`
 		OldName  string `json:"old_name"`
@@ -137,11 +130,8 @@ func (s *Service) renameSheet(ctx context.Context, raw json.RawMessage) (any, er
 	if err := checkSheetName(a.NewName); err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		old, err := b.sheet(a.OldName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.OldName, func(b *book, sh sheetRef) (any, error) {
+		old := sh.name
 		if !strings.EqualFold(old, a.NewName) && b.hasSheet(a.NewName) {
 			return nil, invalid("sheet %q already exists", a.NewName)
 		}
@@ -157,18 +147,15 @@ func (s *Service) renameSheet(ctx context.Context, raw json.RawMessage) (any, er
 			delete(b.extents, old)
 			b.extents[a.NewName] = ext
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "old_name", Value: old},
-			{Key: "new_name", Value: a.NewName},
-			{Key: "sheets", Value: b.sheetNames()},
-		}, nil
-	})
+		return success(b.name(), "",
+			field("old_name", old),
+			field("new_name", a.NewName),
+			field("sheets", b.sheetNames())), nil
+	}), nil
 }
 
 // deleteSheet implements delete_sheet (confirm=true required, as excelmanus).
-func (s *Service) deleteSheet(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) deleteSheet(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -180,17 +167,10 @@ func (s *Service) deleteSheet(ctx context.Context, raw json.RawMessage) (any, er
 	if !a.Confirm {
 		return nil, invalid("deleting sheet %q needs confirm=true", a.SheetName)
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, err := b.sheet(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet := sh.name
 		if len(b.f.GetSheetList()) == 1 {
 			return nil, invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
-		}
-		// excelize then rewrites the view of every other sheet.
-		if err := b.guardAllSheets(sheet); err != nil {
-			return nil, err
 		}
 		if err := b.deleteSheetRefs(sheet, func() error {
 			if err := b.f.DeleteSheet(sheet); err != nil {
@@ -201,13 +181,10 @@ func (s *Service) deleteSheet(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 		delete(b.extents, sheet)
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "deleted_sheet", Value: sheet},
-			{Key: "remaining_sheets", Value: b.sheetNames()},
-		}, nil
-	})
+		return success(b.name(), "",
+			field("deleted_sheet", sheet),
+			field("remaining_sheets", b.sheetNames())), nil
+	}), nil
 }
 
 // copiedCell is one source cell of copy_range_between_sheets.
@@ -218,7 +195,7 @@ type copiedCell struct {
 
 // copyRange implements copy_range_between_sheets (values and formulas, not
 // styles), within one workbook or across two.
-func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) copyRange(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		SourceFile  string `json:"source_file"`
 		SourceSheet string `json:"source_sheet"`
@@ -259,49 +236,21 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 	if err := checkSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
-	srcPath, err := s.box.resolve(a.SourceFile)
-	if err != nil {
-		return nil, err
-	}
-	dstPath, err := s.box.resolve(a.TargetFile)
-	if err != nil {
-		return nil, err
-	}
 	var cells [][]copiedCell
 	var srcSheet, srcName string
-	load := func(b *book) error {
-		sheet, _, err := b.edit(a.SourceSheet)
-		if err != nil {
-			return err
-		}
-		srcSheet, srcName = sheet, b.name()
-		cells, err = b.cells(sheet, src, a.ValuesOnly)
-		return err
-	}
-	// Hold both files' locks for the whole call, taken in sorted order by
-	// lockAll so two opposite copies (A to B, B to A) cannot deadlock; the
-	// source is locked exclusively too, as its parsed workbook may come
-	// from the cache (a path listed twice is locked once).
-	unlock, err := s.locks.lockAll(ctx, lockSpec{path: srcPath, write: true}, lockSpec{path: dstPath, write: true, replace: true})
-	if err != nil {
+	// The source is read first (parsed by excelize, from the cache when
+	// it is there); a copy within one workbook reads it from the workbook
+	// the copy edits. Service.run holds both files' locks, taken in sorted
+	// order, for the whole call.
+	load := func(b *book, sh sheetRef) (any, error) {
+		srcSheet, srcName = sh.name, b.name()
+		var err error
+		cells, err = b.cells(sh.name, src, a.ValuesOnly)
 		return nil, err
 	}
-	defer unlock()
-	if srcPath != dstPath {
-		if _, err := s.readLocked(ctx, srcPath, false, func(b *book) (any, error) { return nil, load(b) }); err != nil {
-			return nil, err
-		}
-	}
-	return s.mutateLocked(ctx, dstPath, mutateOpts{}, func(b *book) (any, error) {
-		if srcPath == dstPath {
-			if err := load(b); err != nil {
-				return nil, err
-			}
-		}
-		sheet, ext, sheetCreated, err := b.editTarget(a.TargetSheet, a.Create)
-		if err != nil {
-			return nil, err
-		}
+	copyTo := func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		var err error
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
@@ -328,17 +277,33 @@ func (s *Service) copyRange(ctx context.Context, raw json.RawMessage) (any, erro
 		ext.widen(dst.r1, dst.c1)
 		ext.widen(dst.r2, dst.c2)
 		target := errorsjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
-		if sheetCreated {
-			target = append(target, errorsjson.Field{Key: "sheet_created", Value: true})
+		if sh.created {
+			target = append(target, field("sheet_created", true))
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "source", Value: errorsjson.Object{{Key: "file", Value: srcName}, {Key: "sheet", Value: srcSheet}, {Key: "range", Value: src.String()}}},
-			{Key: "target", Value: target},
-			{Key: "rows_copied", Value: len(cells)},
-			{Key: "cells_written", Value: written},
-		}, nil
-	})
+		return success("", "",
+			field("source", errorsjson.Object{{Key: "file", Value: srcName}, {Key: "sheet", Value: srcSheet}, {Key: "range", Value: src.String()}}),
+			field("target", target),
+			field("rows_copied", len(cells)),
+			field("cells_written", written)), nil
+	}
+	return &call{
+		paths:    []string{a.SourceFile, a.TargetFile},
+		sheets:   []string{a.SourceSheet, a.TargetSheet},
+		bodies:   []body{load, copyTo},
+		newSheet: a.Create,
+	}, nil
+}
+
+// copyRangeAccess is copy_range_between_sheets' declaration: the source
+// read through excelize (formulas, computed values), the target edited.
+func copyRangeAccess() access {
+	return access{
+		files: []fileUse{
+			{arg: "source_file", sheetArg: "source_sheet", touch: touchStructure, sheet: sheetEdit},
+			{arg: "target_file", sheetArg: "target_sheet", touch: touchStructure, sheet: sheetTarget, edit: true},
+		},
+		destructive: true,
+	}
 }
 
 // cells reads the values and formulas of rng with their types; with

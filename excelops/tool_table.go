@@ -185,7 +185,7 @@ type createTableArgs struct {
 }
 
 // createTable implements create_table.
-func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a createTableArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -213,11 +213,8 @@ func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.edit(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		name, err := b.newTableName(a.TableName)
 		if err != nil {
 			return nil, err
@@ -245,21 +242,17 @@ func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (any, er
 		ext.widen(rng.r2, rng.c2)
 		// Only header cells may have changed (filled or turned into text).
 		b.edits = &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r1}}}
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "table_name", Value: name},
-			{Key: "range", Value: rng.String()},
-			{Key: "style", Value: shown},
-			{Key: "columns", Value: headers},
-			{Key: "data_rows", Value: rng.r2 - rng.r1},
-		}
+		res := success(b.name(), sheet,
+			field("table_name", name),
+			field("range", rng.String()),
+			field("style", shown),
+			field("columns", headers),
+			field("data_rows", rng.r2-rng.r1))
 		if len(filled) > 0 {
 			res = append(res, errorsjson.Field{Key: "headers_changed", Value: filled})
 		}
 		return res, nil
-	})
+	}), nil
 }
 
 // newTableName checks that name is free in the workbook (tables and

@@ -205,3 +205,16 @@ func TestFreezePanes(t *testing.T) {
 		assert.Contains(t, got["message"], bad.want)
 	}
 }
+
+// TestDescribeWorkbookSeesTablesAndPanes: what create_table and
+// freeze_panes made is what describe_workbook tells the next agent.
+func TestDescribeWorkbookSeesTablesAndPanes(t *testing.T) {
+	e := newEnv(t)
+	analystBook(e)
+	e.ok("create_table", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6", "table_name": "Sales"})
+	e.ok("freeze_panes", map[string]any{"file_path": "s.xlsx", "cell": "B2"})
+	got := e.ok("describe_workbook", map[string]any{"file_path": "s.xlsx"})
+	sheet := got["sheets"].([]any)[0].(map[string]any)
+	assert.Equal(t, []any{map[string]any{"name": "Sales", "range": "A1:C6", "style": "TableStyleMedium2"}}, sheet["tables"])
+	assert.Equal(t, map[string]any{"top_left_cell": "B2", "frozen_rows": float64(1), "frozen_columns": float64(1)}, sheet["freeze_panes"])
+}

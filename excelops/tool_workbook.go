@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
@@ -73,7 +71,7 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 
 // createWorkbook implements create_workbook: a new workbook with the given
 // sheets; an existing file is replaced only with overwrite=true.
-func (s *Service) createWorkbook(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) createWorkbook(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a createWorkbookArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -82,60 +80,33 @@ func (s *Service) createWorkbook(ctx context.Context, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	path, err := s.box.resolve(a.FilePath)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkExtension(path); err != nil {
-		return nil, err
-	}
-	unlock, err := s.locks.lockAll(ctx, lockSpec{path: path, write: true, replace: true})
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	st, statErr := os.Stat(path)
-	exists := statErr == nil
-	switch {
-	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
-		return nil, newError(KindIO, "cannot inspect the file: "+statErr.Error(), statErr)
-	case exists && !st.Mode().IsRegular():
-		return nil, notRegular(filepath.Base(path), st.Mode())
-	case exists && !a.Overwrite:
-		return nil, invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", filepath.Base(path))
-	}
-	f := excelize.NewFile(excelize.Options{TmpDir: s.tmpBase})
-	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, extents: map[string]*sheetExtent{}}
-	defer b.close()
-	if exists {
-		b.mode = st.Mode().Perm()
-		b.id, _ = idOf(st)
-	}
-	if err := f.SetSheetName("Sheet1", names[0]); err != nil {
-		return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
-	}
-	for _, n := range names[1:] {
-		if _, err := f.NewSheet(n); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		exists := !b.created
+		if exists && !a.Overwrite {
+			return nil, invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.name())
 		}
-	}
-	for _, n := range names {
-		b.track(n)
-	}
-	if err := b.save(ctx); err != nil {
-		return nil, err
-	}
-	sheets := make([]any, len(names))
-	for i, n := range names {
-		sheets[i] = n
-	}
-	return errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "file", Value: b.name()},
-		{Key: "path", Value: s.relPath(path)},
-		{Key: "sheets", Value: sheets},
-		{Key: "overwritten", Value: exists},
-	}, nil
+		if err := b.f.SetSheetName("Sheet1", names[0]); err != nil {
+			return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
+		}
+		for _, n := range names[1:] {
+			if _, err := b.f.NewSheet(n); err != nil {
+				return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+			}
+		}
+		for _, n := range names {
+			b.track(n)
+		}
+		sheets := make([]any, len(names))
+		for i, n := range names {
+			sheets[i] = n
+		}
+		return success(b.name(), "",
+			field("path", s.relPath(b.path)),
+			field("sheets", sheets),
+			field("overwritten", exists)), nil
+	})
+	c.create = createFresh
+	return c, nil
 }
 
 // relPath is a resolved path as the workspace-relative, slash-separated
@@ -240,7 +211,7 @@ func findWorkbooks(ctx context.Context, dir string, recursive bool) ([]foundWork
 // listWorkbooks implements list_workbooks: the workbook files of the
 // workspace (or of a folder), paged, each with its size, modification time
 // and sheet names; a file that cannot be read is listed with an error.
-func (s *Service) listWorkbooks(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) listWorkbooks(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		Folder     string `json:"folder"`
 		Recursive  *bool  `json:"recursive"`
@@ -260,15 +231,24 @@ func (s *Service) listWorkbooks(ctx context.Context, raw json.RawMessage) (any, 
 		}
 		limit = *a.MaxResults
 	}
-	dir, err := s.box.resolveDir(a.Folder)
+	// The folder is no workbook: the listing runs in after, with no lock
+	// held; each workbook's sheet list is read through Service.run.
+	return &call{after: func(any) (any, error) {
+		return s.listIn(ctx, a.Folder, a.Recursive == nil || *a.Recursive, a.Offset, limit)
+	}}, nil
+}
+
+// listIn is list_workbooks on the folder (workspace-relative), paged.
+func (s *Service) listIn(ctx context.Context, folder string, recursive bool, offset, limit int) (any, error) {
+	dir, err := s.box.resolveDir(folder)
 	if err != nil {
 		return nil, err
 	}
-	found, truncated, err := findWorkbooks(ctx, dir, a.Recursive == nil || *a.Recursive)
+	found, truncated, err := findWorkbooks(ctx, dir, recursive)
 	if err != nil {
 		return nil, err
 	}
-	start := min(a.Offset, len(found))
+	start := min(offset, len(found))
 	end := min(start+limit, len(found))
 	items := make([]any, 0, end-start)
 	for _, w := range found[start:end] {
@@ -277,15 +257,12 @@ func (s *Service) listWorkbooks(ctx context.Context, raw json.RawMessage) (any, 
 		}
 		items = append(items, s.describeFile(ctx, w))
 	}
-	folder := s.relPath(dir)
-	res := errorsjson.Object{
-		{Key: "status", Value: "success"},
-		{Key: "folder", Value: folder},
-		{Key: "total", Value: len(found)},
-		{Key: "offset", Value: a.Offset},
-		{Key: "returned", Value: len(items)},
-		{Key: "has_more", Value: end < len(found)},
-	}
+	res := success("", "",
+		field("folder", s.relPath(dir)),
+		field("total", len(found)),
+		field("offset", offset),
+		field("returned", len(items)),
+		field("has_more", end < len(found)))
 	if end < len(found) {
 		res = append(res, errorsjson.Field{Key: "next_offset", Value: end})
 	}
@@ -304,14 +281,14 @@ func (s *Service) describeFile(ctx context.Context, w foundWorkbook) errorsjson.
 		{Key: "size_bytes", Value: w.info.Size()},
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
-	res, err := s.read(ctx, w.path, true, func(b *book) (any, error) {
+	res, err := s.run(ctx, access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
 		list, _ := b.sheetList()
 		names := make([]any, len(list))
 		for i, n := range list {
 			names[i] = n
 		}
 		return names, nil
-	})
+	}))
 	if err != nil {
 		return append(o, errorsjson.Field{Key: "error", Value: err.Error()})
 	}

@@ -3,7 +3,6 @@ package excelops
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -36,7 +35,7 @@ type writeCellsArgs struct {
 
 // writeCells implements write_cells: one cell (cell+value) or a 2-D block
 // (cell_range+values, anchored at the range's top-left cell).
-func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) writeCells(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a writeCellsArgs
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
@@ -86,47 +85,25 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 		return nil, err
 	}
 	result := func(name, sheet string) errorsjson.Object {
-		res := errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: name},
-			{Key: "sheet", Value: sheet},
-		}
 		if single {
-			return append(res,
-				errorsjson.Field{Key: "cell", Value: *a.Cell},
-				errorsjson.Field{Key: "value_written", Value: a.Value},
-				errorsjson.Field{Key: "cells_written", Value: 1})
+			return success(name, sheet,
+				field("cell", *a.Cell),
+				field("value_written", a.Value),
+				field("cells_written", 1))
 		}
-		return append(res,
-			errorsjson.Field{Key: "range", Value: anchor.String()},
-			errorsjson.Field{Key: "rows_written", Value: len(a.Values)},
-			errorsjson.Field{Key: "cells_written", Value: cells})
+		return success(name, sheet,
+			field("range", anchor.String()),
+			field("rows_written", len(a.Values)),
+			field("cells_written", cells))
 	}
-	if spliceable(plan) {
-		res, err := s.spliceCells(ctx, a.FilePath, a.SheetName, func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-			p, dates, err := writePlan(sb, anchor.r1, anchor.c1, plan)
-			res := result(sb.name(), sheet)
-			if dates > 0 {
-				res = append(res, errorsjson.Field{Key: "dates_written", Value: dates})
-			}
-			return p, res, err
-		})
-		if !errors.Is(err, errNoSplice) {
-			return res, err
-		}
-	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{create: createModeOf(a.Create)}, func(b *book) (any, error) {
-		sheet, ext, sheetCreated, err := b.editTarget(a.SheetName, a.Create != nil && *a.Create)
-		if err != nil {
-			return nil, err
-		}
+	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		dw, err := newDateWriter(b.f)
 		if err != nil {
 			return nil, err
 		}
 		dates := 0
 		for _, w := range plan {
-			kind, err := dw.put(sheet, w)
+			kind, err := dw.put(sh.name, w)
 			if err != nil {
 				return nil, err
 			}
@@ -134,23 +111,35 @@ func (s *Service) writeCells(ctx context.Context, raw json.RawMessage) (any, err
 				dates++
 			}
 		}
-		ext.widen(anchor.r1, anchor.c1)
-		ext.widen(anchor.r2, anchor.c2)
-		if !sheetCreated {
+		sh.ext.widen(anchor.r1, anchor.c1)
+		sh.ext.widen(anchor.r2, anchor.c2)
+		if !sh.created {
 			// Only formulas reading this block need recomputing.
-			b.edits = &editSet{areas: []sheetArea{{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}}
+			b.edits = &editSet{areas: []sheetArea{{sh.name, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}}
 		}
-		res := result(b.name(), sheet)
+		res := result(b.name(), sh.name)
 		if dates > 0 {
-			res = append(res, errorsjson.Field{Key: "dates_written", Value: dates})
+			res = append(res, field("dates_written", dates))
 		}
 		if b.created {
-			res = append(res, errorsjson.Field{Key: "created", Value: true})
-		} else if sheetCreated {
-			res = append(res, errorsjson.Field{Key: "sheet_created", Value: true})
+			res = append(res, field("created", true))
+		} else if sh.created {
+			res = append(res, field("sheet_created", true))
 		}
 		return res, nil
 	})
+	c.create, c.newSheet = createModeOf(a.Create), a.Create != nil && *a.Create
+	if spliceable(plan) {
+		c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+			p, dates, err := writePlan(sb, anchor.r1, anchor.c1, plan)
+			res := result(sb.name(), sheet)
+			if dates > 0 {
+				res = append(res, field("dates_written", dates))
+			}
+			return p, res, err
+		}
+	}
+	return c, nil
 }
 
 // planWrite converts and checks every value of a write_cells call (see
@@ -219,16 +208,13 @@ func editCount(c *int, limit int) (int, error) {
 }
 
 // insertRows implements insert_rows.
-func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) insertRows(_ context.Context, raw json.RawMessage) (*call, error) {
 	a, n, err := decodeRowEdit(raw)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.editShifting(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		before := ext.maxRow
 		if before+n > excelize.TotalRows && a.Row <= before {
 			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
@@ -248,29 +234,22 @@ func (s *Service) insertRows(ctx context.Context, raw json.RawMessage) (any, err
 				ext.minRow += n
 			}
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "inserted_at_row", Value: a.Row},
-			{Key: "count", Value: n},
-			{Key: "rows_before", Value: before},
-			{Key: "rows_after", Value: ext.maxRow},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("inserted_at_row", a.Row),
+			field("count", n),
+			field("rows_before", before),
+			field("rows_after", ext.maxRow)), nil
+	}), nil
 }
 
 // deleteRows implements delete_rows.
-func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) deleteRows(_ context.Context, raw json.RawMessage) (*call, error) {
 	a, n, err := decodeRowEdit(raw)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.editShifting(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		before := ext.maxRow
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
 		if err := b.shiftRefs(shift, func() error {
@@ -284,20 +263,16 @@ func (s *Service) deleteRows(ctx context.Context, raw json.RawMessage) (any, err
 			return nil, err
 		}
 		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "deleted_from_row", Value: a.Row},
-			{Key: "count", Value: n},
-			{Key: "rows_before", Value: before},
-			{Key: "rows_after", Value: ext.maxRow},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("deleted_from_row", a.Row),
+			field("count", n),
+			field("rows_before", before),
+			field("rows_after", ext.maxRow)), nil
+	}), nil
 }
 
 // insertColumns implements insert_columns.
-func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) insertColumns(_ context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
 		FilePath  string `json:"file_path"`
 		SheetName string `json:"sheet_name"`
@@ -315,11 +290,8 @@ func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return s.mutate(ctx, a.FilePath, mutateOpts{}, func(b *book) (any, error) {
-		sheet, ext, err := b.editShifting(a.SheetName)
-		if err != nil {
-			return nil, err
-		}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
 		before := ext.maxCol
 		if before+n > excelize.MaxColumns && col <= before {
 			return nil, invalid("inserting %d columns would push data past column %s", n, columnName(excelize.MaxColumns))
@@ -339,15 +311,11 @@ func (s *Service) insertColumns(ctx context.Context, raw json.RawMessage) (any, 
 				ext.minCol += n
 			}
 		}
-		return errorsjson.Object{
-			{Key: "status", Value: "success"},
-			{Key: "file", Value: b.name()},
-			{Key: "sheet", Value: sheet},
-			{Key: "inserted_at_column", Value: columnName(col)},
-			{Key: "inserted_at_column_index", Value: col},
-			{Key: "count", Value: n},
-			{Key: "columns_before", Value: before},
-			{Key: "columns_after", Value: ext.maxCol},
-		}, nil
-	})
+		return success(b.name(), sheet,
+			field("inserted_at_column", columnName(col)),
+			field("inserted_at_column_index", col),
+			field("count", n),
+			field("columns_before", before),
+			field("columns_after", ext.maxCol)), nil
+	}), nil
 }

@@ -1,11 +1,9 @@
 package excelops
 
-import "github.com/registry-sidecar/registry-sidecar/registry"
-
 // The structure an analyst uses (issue 11 item 2): tables, frozen panes,
 // filters, sorting, find and replace, notes and links. Each tool's body is
-// in its own file (tool_table.go, tool_view.go, tool_sort.go, tool_find.go,
-// tool_notes.go).
+// in its own file (tool_table.go, tool_view.go with filter_rules.go,
+// tool_sort.go with sort_rows.go, tool_find.go, tool_notes.go).
 
 // pCell is the schema of a single-cell argument named cell.
 const pCell = `"cell": {"type": "string", "description": "One cell, e.g. \"B2\""}`
@@ -23,13 +21,13 @@ func (s *Service) analystTools() []toolSpec {
 			"show_first_column": {"type": "boolean", "description": "Emphasise the first column (default false)"},
 			"show_last_column": {"type": "boolean", "description": "Emphasise the last column (default false)"}},
 			"required": ["file_path", "cell_range"], "additionalProperties": false}`,
-			s.createTable, writeTimeout, registry.Additive()},
+			s.createTable, writeTimeout, editStructure("sheet_name", sheetEdit, access{})},
 		{"freeze_panes", "Freeze the rows above and the columns left of a cell (\"B2\" freezes row 1 and column A); \"A1\" or unfreeze: true removes frozen panes.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell": {"type": "string", "description": "First cell that scrolls: rows above it and columns left of it stay in view, e.g. \"A2\" (header row), \"B1\" (first column), \"B2\" (both)"},
 			"unfreeze": {"type": "boolean", "description": "Remove frozen panes instead (cell is then not needed)"}},
 			"required": ["file_path"], "additionalProperties": false}`,
-			s.freezePanes, writeTimeout, registry.Additive()},
+			s.freezePanes, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 		{"set_autofilter", "Put filter buttons on a range's header row, optionally filtering columns (rows that do not match are hidden); remove: true takes the filter off and shows its rows.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell_range": {"type": "string", "description": "The filtered cells, header row first, e.g. \"A1:D20\"; a sheet has one autofilter, so this replaces any other"},
@@ -40,7 +38,7 @@ func (s *Service) analystTools() []toolSpec {
 				"required": ["column", "operator"], "additionalProperties": false}},
 			"remove": {"type": "boolean", "description": "Remove the sheet's autofilter and show the rows it hid (cell_range is then not needed)"}},
 			"required": ["file_path"], "additionalProperties": false}`,
-			s.setAutofilter, writeTimeout, registry.Destructive()},
+			s.setAutofilter, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true})},
 		{"sort_range", "Sort the rows of a range by one or more columns, as Excel does (numbers before text, blanks last; formulas move with their row and their relative references follow).",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell_range": {"type": "string", "description": "The rows to sort, e.g. \"A1:D20\"; every column of the range moves together"},
@@ -50,7 +48,7 @@ func (s *Service) analystTools() []toolSpec {
 				"required": ["column"], "additionalProperties": false}},
 			"header": {"type": "boolean", "description": "The range's first row is a header that stays in place (default false)"}},
 			"required": ["file_path", "cell_range", "sort_by"], "additionalProperties": false}`,
-			s.sortRange, writeTimeout, registry.Destructive()},
+			s.sortRange, writeTimeout, editStructure("sheet_name", sheetEdit, access{destructive: true})},
 		{"find_replace", "Find text in cell values (and optionally formulas) on one sheet, a range or every sheet and replace it; returns the cells changed.",
 			`{"type": "object", "properties": {` + pFile + `,
 			"sheet_name": {"type": "string", "description": "Sheet to search; omitted: every sheet (or, with cell_range, the active sheet)"},
@@ -62,14 +60,14 @@ func (s *Service) analystTools() []toolSpec {
 			"in_formulas": {"type": "boolean", "description": "Also replace inside formula text, e.g. a sheet or function name (default false: formula cells are left alone); a replacement that makes a formula invalid is refused and nothing is written"},
 			"dry_run": {"type": "boolean", "description": "Only list what would change; nothing is written (default false)"}},
 			"required": ["file_path", "find", "replace"], "additionalProperties": false}`,
-			s.findReplace, writeTimeout, registry.Destructive()},
+			s.findReplace, writeTimeout, editStructure("", sheetNone, access{destructive: true})},
 		{"add_comment", "Add a note (comment) with an author to a cell, replacing the cell's existing note; remove: true deletes it.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pCell + `,
 			"text": {"type": "string", "description": "The note's text (at most 32,767 characters)"},
 			"author": {"type": "string", "description": "Author shown with the note (default \"Author\"; at most 255 characters)"},
 			"remove": {"type": "boolean", "description": "Delete the cell's note instead (text is then not needed)"}},
 			"required": ["file_path", "cell"], "additionalProperties": false}`,
-			s.addComment, writeTimeout, registry.Destructive()},
+			s.addComment, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true})},
 		{"set_hyperlink", "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `, ` + pCell + `,
 			"url": {"type": "string", "description": "External target: http://, https://, mailto: or ftp:// address (at most 2,079 characters)"},
@@ -78,6 +76,6 @@ func (s *Service) analystTools() []toolSpec {
 			"tooltip": {"type": "string", "description": "Text shown when hovering over the link (at most 255 characters)"},
 			"remove": {"type": "boolean", "description": "Delete the cell's link instead (its value stays)"}},
 			"required": ["file_path", "cell"], "additionalProperties": false}`,
-			s.setHyperlink, writeTimeout, registry.Destructive()},
+			s.setHyperlink, writeTimeout, editStructure("sheet_name", sheetEdit, access{destructive: true})},
 	}
 }

@@ -1,9 +1,5 @@
 package excelops
 
-import (
-	"github.com/registry-sidecar/registry-sidecar/registry"
-)
-
 // mediaTools are the tools that put pictures and summaries into a
 // workbook and the one that renders a range as a picture: insert_image,
 // create_pivot_table and render_range.
@@ -18,7 +14,7 @@ func (s *Service) mediaTools() []toolSpec {
 			"height": {"type": "integer", "minimum": 1, "maximum": ` + jsonNum(maxImageSidePx) + `, "description": "Displayed height in pixels; with width left out the aspect ratio is kept"},
 			"alt_text": {"type": "string", "maxLength": 2000, "description": "Alternative text describing the image for screen readers"}},
 			"required": ["file_path", "image_path", "cell"], "additionalProperties": false}`,
-			s.insertImage, writeTimeout, registry.Additive()},
+			s.insertImage, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 		{"create_pivot_table", "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
 			`{"type": "object", "properties": {` + pFile + `,
 			"sheet_name": {"type": "string", "description": "Sheet holding the source data; default the active sheet"},
@@ -35,12 +31,24 @@ func (s *Service) mediaTools() []toolSpec {
 				"required": ["field"], "additionalProperties": false}},
 			"name": {"type": "string", "maxLength": 255, "description": "Pivot table name, default PivotTable1, PivotTable2, ..."}},
 			"required": ["file_path", "source_range", "values"], "additionalProperties": false}`,
-			s.createPivotTable, writeTimeout, registry.Additive()},
+			s.createPivotTable, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 		{"render_range", "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell_range": {"type": "string", "description": "Cells to render as \"A1:F20\"; default the sheet's print area, else its used range; at most ` + jsonNum(maxRenderRows) + ` rows and ` + jsonNum(maxRenderCols) + ` columns"},
 			"output_path": {"type": "string", "description": "Where to write the PNG inside the workspace (.png); default next to the workbook as <workbook>-<sheet>.png. An existing file is replaced"}},
 			"required": ["file_path"], "additionalProperties": false}`,
-			s.renderRange, renderTimeout + readTimeout, registry.Destructive()},
+			s.renderRange, renderTimeout + readTimeout, renderAccess()},
+	}
+}
+
+// renderAccess is render_range's declaration: the workbook's bytes are
+// copied under the shared lock (a streamed read, never parsed in place), the
+// copy is rendered with no lock held, and the PNG at output_path is written,
+// replacing a file that is there.
+func renderAccess() access {
+	return access{
+		files:       []fileUse{{arg: "file_path", touch: touchStream}},
+		output:      "output_path",
+		destructive: true,
 	}
 }

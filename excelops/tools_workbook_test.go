@@ -272,6 +272,7 @@ func TestDescribeWorkbook(t *testing.T) {
 	dvs := s1["data_validations"].([]any)
 	require.Len(t, dvs, 1)
 	assert.Equal(t, map[string]any{"range": "C2:C5", "type": "list", "formula1": `"x,y"`}, dvs[0])
+	assert.Nil(t, s1["autofilter"], "the table's filter is the table's, not the sheet's")
 	empty := sheets[1].(map[string]any)
 	assert.Nil(t, empty["used_range"])
 	assert.Nil(t, empty["freeze_panes"])
@@ -281,8 +282,10 @@ func TestDescribeWorkbook(t *testing.T) {
 		map[string]any{"name": "Local", "scope": "Empty", "refers_to": "Empty!$A$1"},
 	}, got["defined_names"])
 
+	e.ok("set_autofilter", map[string]any{"file_path": "d.xlsx", "sheet_name": "Empty", "cell_range": "A1:B3"})
 	one := e.ok("describe_workbook", map[string]any{"file_path": "d.xlsx", "sheet_name": "empty"})
 	assert.Len(t, one["sheets"], 1)
+	assert.Equal(t, "A1:B3", one["sheets"].([]any)[0].(map[string]any)["autofilter"])
 	p := e.fail("describe_workbook", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sheet2"})
 	assert.Equal(t, "KeyError", p["exception"])
 	assert.Contains(t, p["message"], "Did you mean")

@@ -277,20 +277,6 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	return sheet, &ext, nil
 }
 
-// editShifting is edit for an operation that shifts rows or columns:
-// excelize then adjusts the formulas of every sheet, so every other sheet is
-// guarded too (see guardAllSheets).
-func (b *book) editShifting(name string) (string, *sheetExtent, error) {
-	sheet, ext, err := b.edit(name)
-	if err != nil {
-		return "", nil, err
-	}
-	if err := b.guardAllSheets(sheet); err != nil {
-		return "", nil, err
-	}
-	return sheet, ext, nil
-}
-
 // guardAllSheets bounds-checks, as edit does, every worksheet but skip that
 // this call has not edited yet. Call it before an excelize operation that
 // parses every sheet of the workbook (inserting or deleting rows or columns

@@ -39,4 +39,8 @@ type Tool struct {
 	// Annotations declare whether the tool only reads, only adds, or may
 	// delete; nil declares nothing (see Annotations).
 	Annotations *Annotations
+	// Path, when set, is one line for the tool's documentation
+	// (docs/TOOLS.md) saying how the tool reaches its data; clients are
+	// not sent it.
+	Path string
 }

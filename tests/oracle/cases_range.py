@@ -1,4 +1,6 @@
-"""Oracle cases: delete_range, cells deleted and the cells beside them shifted up or left (issue 11).
+"""Oracle cases: delete_range and copy_sheet (issue 11).
+
+delete_range: cells deleted and the cells beside them shifted up or left.
 
 References to deleted cells become #REF!, references to moved cells follow them, ranges inside
 the shifted band shrink, ranges reaching outside it stay; on other sheets and in names too. The
@@ -19,6 +21,13 @@ GRID: dict[str, Any] = {
 }
 
 
+# COPIED is a sheet whose formulas read itself (without naming it) and another sheet.
+COPIED: dict[str, Any] = {
+    "Data": {"A1": 1, "A2": 2, "B1": "=A1*2", "B2": "=SUM(A1:A2)", "B3": "=Report!A1+A2", "B4": "=$A$1+A$2"},
+    "Report": {"A1": 7, "A2": "=Data!B1", "A3": "=SUM(Data!B1:B4)"},
+}
+
+
 def delete(rng: str, shift: str, sheet: str = "Sheet1") -> dict[str, Any]:
     return {"op": "delete_range", "sheet": sheet, "range": rng, "shift": shift}
 
@@ -35,4 +44,14 @@ CASES: list[dict[str, Any]] = [
                            "A4": "='销售 2024'!A2+'销售 2024'!B1"}},
      "names": {"Total": "'销售 2024'!$A$1:$A$4"},
      "ops": [delete("A2", "up", sheet="销售 2024")]},
+    # --- copy_sheet ---------------------------------------------------------------------------
+    {"name": "copy_sheet_formulas", "sheets": COPIED, "ops": [{"op": "copy_sheet", "name": "Data", "new": "Data copy", "position": 1}]},
+    {"name": "copy_sheet_to_front_quoted_names",
+     "sheets": {"Q1 'Plan' v1": {"A1": 5, "B1": "=A1*2", "B2": "=Summary!A2"}, "Summary": {"A1": "='Q1 ''Plan'' v1'!B1", "A2": 3}},
+     "ops": [{"op": "copy_sheet", "name": "Q1 'Plan' v1", "new": "Plan 2", "position": 0}]},
+    {"name": "copy_sheet_self_references",
+     "sheets": {"Data": {"A1": 1, "A2": 2, "B2": "=Data!A2+1", "B3": "=SUM(Data!A1:A2)"}},
+     "ops": [{"op": "copy_sheet", "name": "Data", "new": "Data copy"}],
+     "xfail": "Excel points a copied sheet's references to its source sheet at the copy (='Data copy'!A2+1), as "
+              "issue 11 asks and copy_sheet does; LibreOffice keeps them on the source (=Data!A2+1)"},
 ]

@@ -268,6 +268,11 @@ class Book:
         mode = uno.Enum("com.sun.star.sheet.CellDeleteMode", "UP" if op["shift"] == "up" else "LEFT")
         sheet.removeRange(sheet.getCellRangeByName(op["range"]).RangeAddress, mode)
 
+    def op_copy_sheet(self, op: dict[str, Any]) -> None:
+        """Copy a sheet as Calc's Move or Copy Sheet does, to a name and position."""
+        sheets = self.doc.Sheets
+        sheets.copyByName(op["name"], op["new"], op.get("position", sheets.getCount()))
+
     def apply(self, op: dict[str, Any]) -> None:
         fn = getattr(self, "op_" + op["op"], None)
         if fn is None:

@@ -147,6 +147,11 @@ def tool_calls(op: dict[str, Any], file: str) -> tuple[str, dict[str, Any]]:
         by = [{"column": k["column"], "order": k.get("order", "ascending")} for k in op["by"]]
         return "sort_range", {"file_path": file, **sheet, "cell_range": op["range"], "sort_by": by,
                               "header": bool(op.get("header"))}
+    if kind == "copy_sheet":
+        args = {"file_path": file, "sheet_name": op["name"], "new_name": op["new"]}
+        if "position" in op:
+            args["position"] = op["position"]
+        return kind, args
     if kind == "delete_range":
         return kind, {"file_path": file, **sheet, "cell_range": op["range"], "shift": op["shift"]}
     raise ValueError(f"no tool performs op {kind!r}")

@@ -14,9 +14,11 @@ import subprocess
 from typing import Any
 
 import openpyxl
+import openpyxl.comments
 import pytest
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.table import Table
 
 
 def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True) -> dict[str, Any]:
@@ -130,6 +132,8 @@ def test_copy_sheet(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: An
     wb = openpyxl.load_workbook(ws / "data.xlsx")
     wb["Data"]["E2"] = "=Data!B2+1"
     wb["Data"].merge_cells("H1:I1")
+    wb["Data"]["A2"].comment = openpyxl.comments.Comment("first item", "me")
+    wb["Data"]["A3"].hyperlink = "https://example.com/"
     wb.save(ws / "data.xlsx")
     got = call(sidecar_bin, ws, "copy_sheet", {"file_path": "data.xlsx", "sheet_name": "Data"})
     assert got["new_sheet"] == "Data (2)"
@@ -141,6 +145,9 @@ def test_copy_sheet(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: An
     assert wb["Data"]["E2"].value == "=Data!B2+1"
     assert [str(r) for r in copy.merged_cells.ranges] == ["H1:I1"]
     assert wb["Report"]["A1"].value == "=SUM(Data!B2:B6)"
+    assert copy["A2"].comment is not None and copy["A2"].comment.text.startswith("first item")
+    assert wb["Data"]["A2"].comment is not None
+    assert copy["A3"].hyperlink is not None and copy["A3"].hyperlink.target == "https://example.com/"
     answer = libreoffice.run(ws / "data.xlsx", [])
     cells = cells_of(answer, "Data (2)")
     assert cells["D3"]["v"] == 60.0
@@ -188,3 +195,25 @@ def test_delete_range(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: 
     assert cells_of(answer, "Report")["A1"]["v"] == 120.0
     refused = call(sidecar_bin, ws, "delete_range", {"file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "H5", "shift": "up"}, ok=False)
     assert "merged range H5:H6" in refused["message"]
+
+
+def test_delete_range_moves_a_whole_table(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, libreoffice: Any) -> None:
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    assert sheet is not None
+    sheet["A1"], sheet["A2"] = "junk", "junk"
+    for row in (["name", "qty"], ["pen", 3], ["ink", 4]):
+        sheet.append(row)
+    sheet.add_table(Table(displayName="Stock", ref="A3:B5"))
+    sheet["D1"] = "=SUM(Stock[qty])"
+    wb.save(tmp_path / "t.xlsx")
+    call(sidecar_bin, tmp_path, "delete_range", {"file_path": "t.xlsx", "cell_range": "A1:B1", "shift": "up"})
+    back = openpyxl.load_workbook(tmp_path / "t.xlsx").active
+    assert back is not None
+    assert back.tables["Stock"].ref == "A2:B4"
+    assert back.tables["Stock"].autoFilter.ref == "A2:B4"
+    assert [c.value for c in back["A2:B2"][0]] == ["name", "qty"]
+    answer = libreoffice.run(tmp_path / "t.xlsx", [])
+    cells = answer["sheets"][0]["cells"]
+    assert cells["D1"]["v"] == 7.0
+    assert cells["A4"] == {"v": "ink"}

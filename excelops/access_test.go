@@ -1,0 +1,297 @@
+package excelops
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
+)
+
+// TestEveryToolDeclaresItsAccess: every registered tool has a declaration
+// the entry point accepts, naming arguments its schema has; its MCP
+// annotations and its docs line are the ones derived from it.
+func TestEveryToolDeclaresItsAccess(t *testing.T) {
+	e := newEnv(t)
+	specs := e.svc.tools()
+	require.Len(t, e.reg.Tools(), len(specs))
+	for i, sp := range specs {
+		t.Run(sp.name, func(t *testing.T) {
+			require.NoError(t, sp.access.check())
+			var schema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(sp.schema), &schema))
+			for _, f := range sp.access.files {
+				assert.Contains(t, schema.Properties, f.arg, "the declared path argument is in the schema")
+				if f.sheetArg != "" {
+					assert.Contains(t, schema.Properties, f.sheetArg, "the declared sheet argument is in the schema")
+				}
+			}
+			tool := e.reg.Tools()[i]
+			require.Equal(t, sp.name, tool.Name)
+			assert.Equal(t, sp.access.annotations(), tool.Annotations)
+			assert.Equal(t, sp.access.describe(), tool.Path)
+			assert.Equal(t, sp.access.edited() < 0 && sp.access.output == "", tool.Annotations.ReadOnly)
+			for _, arg := range []string{sp.access.output, sp.access.lists} {
+				if arg != "" {
+					assert.Contains(t, schema.Properties, arg, "the declared argument is in the schema")
+				}
+			}
+		})
+	}
+}
+
+// TestAccessCheckRefusesBadDeclarations: declarations the entry point
+// cannot honour are caught at registration.
+func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
+	fu := func(touch touch, sheet sheetUse, edit bool) fileUse {
+		f := fileUse{arg: "file_path", touch: touch, sheet: sheet, edit: edit}
+		if sheet != sheetNone {
+			f.sheetArg = "sheet_name"
+		}
+		return f
+	}
+	cases := []struct {
+		name string
+		acc  access
+		want string
+	}{
+		{"edited stream", access{files: []fileUse{fu(touchStream, sheetRead, true)}}, "only read"},
+		{"read of cells", access{files: []fileUse{fu(touchCells, sheetEdit, false)}}, "structure read"},
+		{"stream edits its sheet", access{files: []fileUse{fu(touchStream, sheetEdit, false)}}, "only resolves"},
+		{"read creates a sheet", access{files: []fileUse{fu(touchStructure, sheetTarget, false)}}, "only an edit"},
+		{"sheet use without argument", access{files: []fileUse{{arg: "file_path", touch: touchStream, sheet: sheetRead}}}, "sheet argument"},
+		{"edit before read", access{files: []fileUse{fu(touchStructure, sheetEdit, true), fu(touchStream, sheetRead, false)}}, "last file"},
+		{"read-only but destructive", access{files: []fileUse{fu(touchStream, sheetRead, false)}, destructive: true}, "read-only declaration is destructive"},
+		{"read but keeps values", access{files: []fileUse{fu(touchStream, sheetRead, false)}, keepsValues: true}, "edit options"},
+		{"no touch", access{files: []fileUse{{arg: "file_path"}}}, "unknown touch"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.acc.check()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+	assert.NoError(t, readStream().check())
+	assert.NoError(t, copyRangeAccess().check())
+}
+
+// sampleArgs are valid values of the arguments the read-only tools require.
+func sampleArgs() map[string]any {
+	return map[string]any{"file_path": "a.xlsx", "cell_range": "A1:B2", "range": "A1:B2", "sheet_name": "Sheet1"}
+}
+
+// TestReadDeclarationsNeverLockForWritingNorSave: every read-only tool
+// runs while another holder keeps the file's cross-process lock file (an
+// edit would wait for it) and, for stream and styles reads, its in-process
+// shared lock (an exclusive lock would wait for it); none saves, and the
+// file stays as it was. Stream and styles reads never parse the workbook
+// with excelize nor fill the cache. (A structure read takes the in-process
+// lock exclusively while the cache is on: excelize changes its model while
+// it reads a sheet the first time.)
+func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
+	obs := &saveCounter{}
+	e := newEnv(t, WithObserver(obs))
+	e.workbook("a.xlsx", [][]any{{"h1", "h2"}, {1, 2}})
+	orig, err := os.ReadFile(e.path("a.xlsx"))
+	require.NoError(t, err)
+	id, _ := statID(e.path("a.xlsx"))
+	reads := 0
+	for _, sp := range e.svc.tools() {
+		if sp.access.edited() >= 0 || sp.access.output != "" {
+			continue
+		}
+		reads++
+		t.Run(sp.name, func(t *testing.T) {
+			var schema struct {
+				Required []string `json:"required"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(sp.schema), &schema))
+			args := map[string]any{}
+			for _, r := range schema.Required {
+				v, ok := sampleArgs()[r]
+				require.True(t, ok, "add a sample value for %q to sampleArgs", r)
+				args[r] = v
+			}
+			light := true
+			for _, f := range sp.access.files {
+				light = light && (f.touch == touchStream || f.touch == touchStyles)
+			}
+			if light {
+				unlock, err := e.svc.locks.lockAll(context.Background(), lockSpec{path: e.path("a.xlsx")})
+				require.NoError(t, err)
+				defer unlock()
+			}
+			fl, err := filelock.Acquire(context.Background(), e.path("a.xlsx"))
+			require.NoError(t, err)
+			defer fl.Release()
+			opens := e.svc.opens.Load()
+			// A read that waited for a lock would end with this deadline.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			raw, err := json.Marshal(args)
+			require.NoError(t, err)
+			res := e.reg.CallTool(ctx, sp.name, raw)
+			require.False(t, res.IsError, res.Text)
+			if light {
+				assert.Equal(t, opens, e.svc.opens.Load(), "a stream or styles read never parses the workbook with excelize")
+			}
+		})
+	}
+	require.Positive(t, reads)
+	saved, fails := obs.counts()
+	assert.Zero(t, saved+fails, "reads never save")
+	got, err := os.ReadFile(e.path("a.xlsx"))
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(orig, got))
+	now, _ := statID(e.path("a.xlsx"))
+	assert.Equal(t, id, now)
+}
+
+// TestDeclarationDrivesLocks: the same body waits for a held shared lock
+// when it is declared an edit (cells or structure), and runs beside it
+// when declared a stream or styles read.
+func TestDeclarationDrivesLocks(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("a.xlsx", [][]any{{1}})
+	cases := []struct {
+		name  string
+		acc   access
+		waits bool
+	}{
+		{"stream", readStream(), false},
+		{"styles", access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, false},
+		{"cells", editCells(sheetEdit, access{}), true},
+		{"structure", editStructure("sheet_name", sheetEdit, access{}), true},
+		{"structure every sheet", editStructure("", sheetNone, access{guard: guardEverySheet}), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			unlock, err := e.svc.locks.lockAll(context.Background(), lockSpec{path: e.path("a.xlsx")})
+			require.NoError(t, err)
+			ran := false
+			done := make(chan error, 1)
+			go func() {
+				_, err := e.svc.run(context.Background(), c.acc, onBook("a.xlsx", "", func(*book, sheetRef) (any, error) {
+					ran = true
+					return "ok", nil
+				}))
+				done <- err
+			}()
+			if c.waits {
+				select {
+				case err := <-done:
+					unlock()
+					t.Fatalf("an edit ran beside a held shared lock (%v)", err)
+				case <-time.After(100 * time.Millisecond):
+				}
+				unlock()
+				require.NoError(t, <-done)
+				assert.True(t, ran, "it runs once the lock is free")
+				return
+			}
+			select {
+			case err := <-done:
+				unlock()
+				require.NoError(t, err)
+				assert.True(t, ran)
+			case <-time.After(time.Minute):
+				unlock()
+				<-done
+				t.Fatal("a read waited for the exclusive lock")
+			}
+		})
+	}
+}
+
+// bombBook writes two.xlsx: Sheet1 holding one cell and Bomb, a sheet that
+// expands to 200,000 cells (over the limit newBombEnv sets).
+func bombBook(t *testing.T) *env {
+	var bomb strings.Builder
+	for r := 1; r <= 2000; r++ {
+		fmt.Fprintf(&bomb, `<row r="%d"><c r="CV%d"><v>1</v></c></row>`, r, r)
+	}
+	e := newEnv(t, WithLimits(Limits{MaxCells: 100_000}))
+	e.workbook("two.xlsx", [][]any{{1}})
+	f := e.open("two.xlsx")
+	_, err := f.NewSheet("Bomb")
+	require.NoError(t, err)
+	require.NoError(t, f.Save())
+	withPart(t, e.path("two.xlsx"), "xl/worksheets/sheet2.xml", sheetXML("A1:CV2000", bomb.String()))
+	return e
+}
+
+// TestDeclaredGuardDecidesWhichSheetsAreChecked: the same body on the same
+// workbook runs when its declaration guards the sheet it edits, and is
+// refused before it runs when the declaration guards every sheet and
+// another sheet is a bomb; the registered tools show the same split.
+func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
+	e := bombBook(t)
+	ran := 0
+	fn := func(b *book, sh sheetRef) (any, error) {
+		ran++
+		return success(b.name(), sh.name), nil
+	}
+	one := editStructure("sheet_name", sheetEdit, access{keepsValues: true})
+	_, err := e.svc.run(context.Background(), one, onBook("two.xlsx", "Sheet1", fn))
+	require.NoError(t, err)
+	assert.Equal(t, 1, ran)
+
+	every := editStructure("sheet_name", sheetEdit, access{keepsValues: true, guard: guardEverySheet})
+	_, err = e.svc.run(context.Background(), every, onBook("two.xlsx", "Sheet1", fn))
+	require.Error(t, err)
+	assert.Equal(t, KindLimit, kindOf(err), err)
+	assert.Equal(t, 1, ran, "the body never ran")
+
+	// A dropped sheet is never parsed, so it may be the bomb itself.
+	drop := editStructure("sheet_name", sheetDrop, access{keepsValues: true, guard: guardEverySheet})
+	_, err = e.svc.run(context.Background(), drop, onBook("two.xlsx", "Bomb", fn))
+	require.NoError(t, err)
+	assert.Equal(t, 2, ran)
+
+	// The registered tools: a row shift guards every sheet, a format one.
+	p := e.fail("insert_rows", map[string]any{"file_path": "two.xlsx", "sheet_name": "Sheet1", "row": 1})
+	assert.Equal(t, "MemoryError", p["exception"], p)
+	e.ok("format_cells", map[string]any{"file_path": "two.xlsx", "sheet_name": "Sheet1", "cell_range": "A1", "font": map[string]any{"bold": true}})
+	moves := map[string]bool{"insert_rows": true, "insert_columns": true, "delete_rows": true, "delete_columns": true,
+		"create_sheet": true, "rename_sheet": true, "delete_sheet": true}
+	for _, sp := range e.svc.tools() {
+		if moves[sp.name] {
+			assert.Equal(t, guardEverySheet, sp.access.guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
+		}
+	}
+}
+
+// TestDeclaredKeepsValuesSkipsFormulaRefresh: an edit declared to keep
+// values leaves cached formula results alone; one that is not recomputes
+// them before the save.
+func TestDeclaredKeepsValuesSkipsFormulaRefresh(t *testing.T) {
+	for _, keeps := range []bool{true, false} {
+		t.Run(fmt.Sprint("keepsValues=", keeps), func(t *testing.T) {
+			e := newEnv(t)
+			e.workbook("f.xlsx", [][]any{{2, "=A1*10"}})
+			e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell": "B1", "value": "=A1*10"})
+			require.Equal(t, "20", e.value("f.xlsx", "Sheet1", "B1"))
+			acc := editStructure("sheet_name", sheetEdit, access{keepsValues: keeps})
+			_, err := e.svc.run(context.Background(), acc, onBook("f.xlsx", "", func(b *book, sh sheetRef) (any, error) {
+				return nil, b.f.SetCellValue(sh.name, "A1", 3)
+			}))
+			require.NoError(t, err)
+			want := "30"
+			if keeps {
+				want = "20"
+			}
+			assert.Equal(t, want, e.value("f.xlsx", "Sheet1", "B1"))
+		})
+	}
+}

@@ -1,0 +1,79 @@
+package excelops
+
+import (
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// tableMove is an Excel table a delete_range moves whole with its cells.
+type tableMove struct {
+	name, part string // the table's name and package part
+	from       cellRange
+}
+
+// tablePart is the package part excelize read table t from (its
+// unexported tableXML field, read by reflection: excelize has no public
+// way to move a table).
+func tablePart(t excelize.Table) string {
+	v := reflect.ValueOf(t).FieldByName("tableXML")
+	if v.Kind() != reflect.String {
+		return ""
+	}
+	return v.String()
+}
+
+// bandTables sorts the tables of sheet a delete_range touches: those
+// wholly inside the band and beyond the deleted range move (returned);
+// any other it touches is refused by why.
+func (b *book) bandTables(sheet string, band formularef.Band, why func(t excelize.Table, r cellRange) error) ([]tableMove, error) {
+	tables, err := b.f.GetTables(sheet)
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
+	}
+	zone, deleted := bandZone(band), cellRange{band.C1, band.R1, band.C2, band.R2}
+	var moves []tableMove
+	for _, t := range tables {
+		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
+		if err != nil || !tr.overlaps(zone) {
+			continue
+		}
+		part := tablePart(t)
+		if deleted.overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
+			return nil, why(t, tr)
+		}
+		if _, ok := b.f.Pkg.Load(part); !ok {
+			return nil, why(t, tr)
+		}
+		moves = append(moves, tableMove{name: t.Name, part: part, from: tr})
+	}
+	return moves, nil
+}
+
+// partRef finds the ref attributes of a table part (the table's, its
+// autofilter's and its sort state's).
+var partRef = regexp.MustCompile(`(\sref=")([A-Za-z$]+[0-9$]+(?::[A-Za-z$]+[0-9$]+)?)(")`)
+
+// moveTables rewrites the ranges of the moved tables' parts.
+func (b *book) moveTables(band formularef.Band, moves []tableMove) {
+	for _, m := range moves {
+		raw, ok := b.f.Pkg.Load(m.part)
+		data, isBytes := raw.([]byte)
+		if !ok || !isBytes {
+			continue
+		}
+		out := partRef.ReplaceAllStringFunc(string(data), func(s string) string {
+			parts := partRef.FindStringSubmatch(s)
+			moved, ok := band.Area(strings.ReplaceAll(parts[2], "$", ""))
+			if !ok {
+				return s
+			}
+			return parts[1] + moved + parts[3]
+		})
+		b.f.Pkg.Store(m.part, []byte(out))
+	}
+}

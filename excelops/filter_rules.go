@@ -1,0 +1,297 @@
+package excelops
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// set_autofilter's criteria: checked (filterRules), evaluated on cells to
+// hide the rows that do not meet them (cellMeets) and stored in the
+// worksheet's autoFilter element (writeFilterColumns), as Excel stores them.
+
+// filterRules checks the criteria of set_autofilter against rng.
+func filterRules(filters []filterArgs, rng cellRange) ([]filterRule, error) {
+	var rules []filterRule
+	seen := map[int]bool{}
+	for i, f := range filters {
+		col, err := parseColumn(f.Column)
+		if err != nil {
+			return nil, fmt.Errorf("filter %d: %w", i+1, err)
+		}
+		if col < rng.c1 || col > rng.c2 {
+			return nil, invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, columnName(col), rng, columnName(rng.c1), columnName(rng.c2))
+		}
+		if seen[col] {
+			return nil, invalid("filter %d: column %s has a criterion already; give one per column", i+1, columnName(col))
+		}
+		seen[col] = true
+		if !oneOf(f.Operator, filterOperators()...) {
+			return nil, invalid("%s", sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
+				didYouMean(closeMatches(f.Operator, filterOperators()))))
+		}
+		r := filterRule{col: col, op: f.Operator}
+		switch v := f.Value.(type) {
+		case nil:
+			if f.Operator != "blanks" && f.Operator != "nonBlanks" {
+				return nil, invalid("filter %d: operator %s needs a value", i+1, f.Operator)
+			}
+		case json.Number:
+			n, err := v.Float64()
+			if err != nil {
+				return nil, invalid("filter %d: invalid number %s", i+1, v)
+			}
+			r.text, r.num = v.String(), &n
+		case string:
+			r.text = v
+			if looksNumeric(strings.TrimSpace(v)) {
+				if n, err := json.Number(strings.TrimSpace(v)).Float64(); err == nil {
+					r.num = &n
+				}
+			}
+		default:
+			return nil, invalid("filter %d: value must be text or a number", i+1)
+		}
+		if (f.Operator == "blanks" || f.Operator == "nonBlanks") && f.Value != nil {
+			return nil, invalid("filter %d: operator %s takes no value", i+1, f.Operator)
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// applyAutofilter puts the autofilter on rng with its criteria and hides
+// the rows of the sheet's used range that do not meet them, as Excel does
+// when a filter is applied (the file format stores the hidden rows).
+func (b *book) applyAutofilter(ws reflect.Value, sheet string, rng cellRange, rules []filterRule, ext *sheetExtent) (int, error) {
+	// excelize replaces the sheet's properties (tab colour, fit to page,
+	// code name) with its own: keep them.
+	pr := ws.FieldByName("SheetPr")
+	var saved reflect.Value
+	if pr.IsValid() && pr.Kind() == reflect.Pointer {
+		saved = reflect.ValueOf(pr.Interface())
+	}
+	if err := b.f.AutoFilter(sheet, rng.String(), nil); err != nil {
+		return 0, newError(KindInvalidArgument, "cannot set the autofilter: "+err.Error(), err)
+	}
+	if saved.IsValid() && !saved.IsNil() {
+		pr.Set(saved)
+	}
+	setFilterMode(ws, len(rules) > 0)
+	af := ws.FieldByName("AutoFilter")
+	if af.IsValid() && af.Kind() == reflect.Pointer && !af.IsNil() {
+		// Excel writes the element's ref relative ("A1:D20"); excelize makes it absolute.
+		if ref := af.Elem().FieldByName("Ref"); ref.Kind() == reflect.String {
+			ref.SetString(rng.String())
+		}
+	}
+	if len(rules) > 0 {
+		if err := writeFilterColumns(af, rng, rules); err != nil {
+			return 0, err
+		}
+	}
+	hidden := 0
+	for r := rng.r1 + 1; r <= min(rng.r2, ext.maxRow) && len(rules) > 0; r++ {
+		keep := true
+		for _, rule := range rules {
+			if keep = b.cellMeets(sheet, cellName(rule.col, r), rule); !keep {
+				break
+			}
+		}
+		if !keep {
+			if err := b.f.SetRowVisible(sheet, r, false); err != nil {
+				return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot hide row %d: %v", r, err), err)
+			}
+			hidden++
+		}
+	}
+	return hidden, nil
+}
+
+// cellMeets evaluates one criterion on a cell: numbers compare as numbers,
+// text ignoring case, and a number never meets a text comparison.
+func (b *book) cellMeets(sheet, ref string, rule filterRule) bool {
+	raw, _ := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	typ, _ := b.f.GetCellType(sheet, ref)
+	text := strings.ToLower(raw)
+	want := strings.ToLower(rule.text)
+	var num *float64
+	if typ == excelize.CellTypeNumber || typ == excelize.CellTypeUnset {
+		if n, ok := jsonCell(raw).(int64); ok {
+			f := float64(n)
+			num = &f
+		} else if f, ok := jsonCell(raw).(float64); ok {
+			num = &f
+		}
+	}
+	cmp := func() (int, bool) {
+		switch {
+		case num != nil && rule.num != nil:
+			switch {
+			case *num < *rule.num:
+				return -1, true
+			case *num > *rule.num:
+				return 1, true
+			}
+			return 0, true
+		case num == nil && rule.num == nil && raw != "":
+			return strings.Compare(text, want), true
+		}
+		return 0, false
+	}
+	switch rule.op {
+	case "blanks":
+		return raw == ""
+	case "nonBlanks":
+		return raw != ""
+	case "beginsWith":
+		return strings.HasPrefix(text, want)
+	case "endsWith":
+		return strings.HasSuffix(text, want)
+	case "contains":
+		return strings.Contains(text, want)
+	case "notContains":
+		return !strings.Contains(text, want)
+	case "equal":
+		c, ok := cmp()
+		return (ok && c == 0) || text == want
+	case "notEqual":
+		c, ok := cmp()
+		return !((ok && c == 0) || text == want)
+	}
+	c, ok := cmp()
+	if !ok {
+		return false
+	}
+	switch rule.op {
+	case "greaterThan":
+		return c > 0
+	case "greaterThanOrEqual":
+		return c >= 0
+	case "lessThan":
+		return c < 0
+	}
+	return c <= 0 // lessThanOrEqual
+}
+
+// escapeWildcards makes text match literally in a filter value.
+func escapeWildcards(s string) string {
+	return strings.NewReplacer("~", "~~", "*", "~*", "?", "~?").Replace(s)
+}
+
+// writeFilterColumns stores the criteria in the parsed autoFilter element
+// (excelize's own expression syntax cannot hold values with spaces).
+func writeFilterColumns(af reflect.Value, rng cellRange, rules []filterRule) error {
+	if !af.IsValid() || af.Kind() != reflect.Pointer || af.IsNil() {
+		return fmt.Errorf("cannot write filter criteria: unexpected autofilter shape")
+	}
+	cols := af.Elem().FieldByName("FilterColumn")
+	if !cols.IsValid() || cols.Kind() != reflect.Slice || cols.Type().Elem().Kind() != reflect.Pointer {
+		return fmt.Errorf("cannot write filter criteria: unexpected autofilter shape")
+	}
+	out := reflect.MakeSlice(cols.Type(), 0, len(rules))
+	for _, r := range rules {
+		fc := reflect.New(cols.Type().Elem().Elem())
+		fc.Elem().FieldByName("ColID").SetInt(int64(r.col - rng.c1))
+		if r.op == "blanks" {
+			fs := fc.Elem().FieldByName("Filters")
+			fs.Set(reflect.New(fs.Type().Elem()))
+			fs.Elem().FieldByName("Blank").SetBool(true)
+			out = reflect.Append(out, fc)
+			continue
+		}
+		op, val := r.op, escapeWildcards(r.text)
+		switch r.op {
+		case "beginsWith":
+			op, val = "equal", val+"*"
+		case "endsWith":
+			op, val = "equal", "*"+val
+		case "contains":
+			op, val = "equal", "*"+val+"*"
+		case "notContains":
+			op, val = "notEqual", "*"+val+"*"
+		case "nonBlanks":
+			op, val = "notEqual", " "
+		}
+		cf := fc.Elem().FieldByName("CustomFilters")
+		cf.Set(reflect.New(cf.Type().Elem()))
+		list := cf.Elem().FieldByName("CustomFilter")
+		one := reflect.New(list.Type().Elem().Elem())
+		one.Elem().FieldByName("Operator").SetString(op)
+		one.Elem().FieldByName("Val").SetString(val)
+		list.Set(reflect.Append(list, one))
+		out = reflect.Append(out, fc)
+	}
+	cols.Set(out)
+	return nil
+}
+
+// setFilterMode sets sheetPr's filterMode (the sheet shows a filtered
+// view), creating sheetPr only when turning it on.
+func setFilterMode(ws reflect.Value, on bool) {
+	pr := ws.FieldByName("SheetPr")
+	if !pr.IsValid() || pr.Kind() != reflect.Pointer {
+		return
+	}
+	if pr.IsNil() {
+		if !on {
+			return
+		}
+		pr.Set(reflect.New(pr.Type().Elem()))
+	}
+	if fm := pr.Elem().FieldByName("FilterMode"); fm.Kind() == reflect.Bool {
+		fm.SetBool(on)
+	}
+}
+
+// filterHidesRows reports whether the sheet's autofilter has criteria (so
+// rows of it may be hidden by it).
+func filterHidesRows(ws reflect.Value) bool {
+	af := ws.FieldByName("AutoFilter")
+	if !af.IsValid() || af.Kind() != reflect.Pointer || af.IsNil() {
+		return false
+	}
+	cols := af.Elem().FieldByName("FilterColumn")
+	return cols.IsValid() && cols.Kind() == reflect.Slice && cols.Len() > 0
+}
+
+// showRows unhides the hidden rows from..to and counts them.
+func (b *book) showRows(sheet string, from, to int) (int, error) {
+	shown := 0
+	for r := from; r <= to; r++ {
+		visible, err := b.f.GetRowVisible(sheet, r)
+		if err != nil || visible {
+			continue
+		}
+		if err := b.f.SetRowVisible(sheet, r, true); err != nil {
+			return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot show row %d: %v", r, err), err)
+		}
+		shown++
+	}
+	return shown, nil
+}
+
+// removeAutofilter drops the sheet's autofilter, its filterMode and the
+// hidden _xlnm._FilterDatabase name excelize and Excel keep for it.
+func removeAutofilter(f *excelize.File, ws reflect.Value, sheet string) {
+	if af := ws.FieldByName("AutoFilter"); af.IsValid() && af.CanSet() {
+		af.Set(reflect.Zero(af.Type()))
+	}
+	setFilterMode(ws, false)
+	idx, err := f.GetSheetIndex(sheet)
+	if err != nil || f.WorkBook == nil || f.WorkBook.DefinedNames == nil {
+		return
+	}
+	names := f.WorkBook.DefinedNames.DefinedName
+	kept := names[:0]
+	for _, dn := range names {
+		if dn.Name == "_xlnm._FilterDatabase" && dn.LocalSheetID != nil && *dn.LocalSheetID == idx {
+			continue
+		}
+		kept = append(kept, dn)
+	}
+	f.WorkBook.DefinedNames.DefinedName = kept
+}

@@ -1,0 +1,154 @@
+package excelops
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// excelizeOnce is one attempt at the edit of a call through excelize, under
+// the locks run took. The workbook comes from the cache when the file is
+// unchanged since it was cached; it goes back to the cache only after the
+// save succeeded and the call is still wanted. On any error, panic or
+// cancellation it is closed and forgotten: a half-edited workbook is never
+// saved nor served.
+//
+// The save replaces the file only if it is still the version the workbook
+// was read from (see book.unchangedOnDisk); run does the call once more on
+// a KindConflict.
+func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, c *call) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	i := acc.edited()
+	path := paths[i]
+	if c.create == createUnlessSimilar {
+		if err := refuseLikelyTypo(path); err != nil {
+			return nil, err
+		}
+	}
+	var b *book
+	var err error
+	if c.create == createFresh {
+		b, err = s.freshBook(path)
+	} else {
+		b, err = s.checkout(path, c.create != createNever)
+	}
+	if err != nil {
+		return nil, err
+	}
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			_ = b.close()
+		}
+	}()
+	if c.icon {
+		s.iconMu.Lock()
+		defer s.iconMu.Unlock()
+	}
+	// Reads of this same workbook (a copy within one file) run first, on
+	// the workbook the edit changes.
+	for j := 0; j < i; j++ {
+		if paths[j] != path {
+			continue
+		}
+		sh, err := b.open(acc.files[j], acc.guard, c.sheets[j], false)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.bodies[j](b, sh); err != nil {
+			return nil, err
+		}
+	}
+	sh, err := b.open(acc.files[i], acc.guard, c.sheets[i], c.newSheet)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.bodies[i](b, sh)
+	if err != nil {
+		return nil, err
+	}
+	if u, ok := res.(unsaved); ok {
+		return u.res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !acc.keepsValues && !c.valuesKept {
+		edits := b.edits
+		b.edits = nil
+		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas, edits); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.save(ctx); err != nil {
+		return nil, err
+	}
+	s.log.WithFields(map[string]any{"file": b.name()}).Debug("workbook saved")
+	// A workbook holding icon-set rules points into excelize's shared
+	// presets, which the next icon-set call rewrites: never keep one.
+	if !c.icon {
+		if id, ok := statID(path); ok {
+			b.id = id
+			if n, err := unzippedSize(path); err == nil {
+				b.cost = n * parsedBytesPerXMLByte
+			}
+			handedOff = true
+			s.checkin(ctx, b)
+		}
+	}
+	return res, nil
+}
+
+// checkout returns the parsed workbook at path: the cached one when the
+// file on disk is still the version it was parsed from, else a fresh open.
+// The caller holds path's exclusive lock (or the cache is off).
+func (s *Service) checkout(path string, create bool) (*book, error) {
+	if s.cache != nil {
+		id, ok := statID(path)
+		if b := s.cache.take(path, id, ok); b != nil {
+			return b, nil
+		}
+	}
+	return s.openBook(path, create, false)
+}
+
+// checkin hands a book whose call succeeded to the cache (or closes it
+// when the cache is off or the call was cancelled meanwhile).
+func (s *Service) checkin(ctx context.Context, b *book) {
+	if s.cache == nil || ctx.Err() != nil {
+		_ = b.close()
+		return
+	}
+	b.settle()
+	s.cache.put(b.path, b.id, b, b.cost)
+}
+
+// freshBook is a new empty workbook to be saved at path whatever the path
+// holds (createFresh): book.created says whether the file is missing; an
+// existing one must be a regular file, and its mode is kept.
+func (s *Service) freshBook(path string) (*book, error) {
+	if err := checkExtension(path); err != nil {
+		return nil, err
+	}
+	st, statErr := os.Stat(path)
+	exists := statErr == nil
+	switch {
+	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+		return nil, newError(KindIO, "cannot inspect the file: "+statErr.Error(), statErr)
+	case exists && !st.Mode().IsRegular():
+		return nil, notRegular(filepath.Base(path), st.Mode())
+	}
+	f := excelize.NewFile(excelize.Options{TmpDir: s.tmpBase})
+	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, cost: newBookCost, extents: map[string]*sheetExtent{}}
+	if exists {
+		b.mode = st.Mode().Perm()
+		b.id, _ = idOf(st)
+	}
+	return b, nil
+}
