@@ -72,8 +72,8 @@
 //     requires; find_replace keeps text as text, numbers and dates as such
 //     when the result still is one, and refuses a replacement that breaks a
 //     formula; create_table fixes blank and repeated headers as Excel does;
-//     sort_range, create_table and set_autofilter refuse merged cells and
-//     overlapping or partly covered tables.
+//     create_table and sort_range refuse merged cells, and no tool lets a
+//     table be overlapped (create_table, set_autofilter) or sorted in part.
 //   - Schemas: every property described, nested objects closed, fixed
 //     vocabularies as enums from vocab.go, the tables the code reads.
 //   - Saved sheets get a <dimension> covering every used cell, so readers
