@@ -81,7 +81,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 		return nil, errNoSplice // a value write a formula may read: splice_formulas.go
 	}
 	zf := findPart(sb.zr, part)
-	head, body, err := sb.rewrite(ctx, zf, plan)
+	head, body, err := sb.rewrite(ctx, zf, sheet, plan)
 	if err == nil {
 		defer func() { _ = body.Release() }()
 	}

@@ -68,27 +68,21 @@ func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, ed
 	return free && err == nil, err
 }
 
-// rewrite streams the worksheet entry zf through splice.Rewrite into a new
-// body. When a value write (plan.NoFormulas) meets a formula in that very
+// rewrite streams the worksheet entry zf (of the sheet named sheet)
+// through splice.Rewrite into a new body. When a value write (plan.NoFormulas) meets a formula in that very
 // sheet, it checks that no formula there reads the written cells and, if
 // so, rewrites again keeping every formula cell (Plan.KeepFormulaCells);
 // else the ErrUnsupported stands. body is nil on error.
-func (sb *spliceBook) rewrite(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
+func (sb *spliceBook) rewrite(ctx context.Context, zf *zip.File, sheet string, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
 	head, body, err := sb.rewriteOnce(ctx, zf, plan)
 	if !errors.Is(err, splice.ErrFormulas) || !plan.NoFormulas {
 		return head, body, err
 	}
-	host := ""
-	for _, ps := range sb.index.sheets {
-		if ps.part == zf.Name {
-			host = ps.name
-		}
-	}
-	edit, ok := planArea(host, plan)
+	edit, ok := planArea(sheet, plan)
 	if !ok {
 		return nil, nil, err
 	}
-	if free, ferr := sb.partFormulaFree(ctx, zf.Name, host, edit); ferr != nil || !free {
+	if free, ferr := sb.partFormulaFree(ctx, zf.Name, sheet, edit); ferr != nil || !free {
 		return nil, nil, err
 	}
 	plan.NoFormulas, plan.KeepFormulaCells = false, true

@@ -65,6 +65,7 @@ func TestSpliceValueWritesBesideFormulas(t *testing.T) {
 		{"a volatile formula anywhere", `<row r="9"><c r="H9"><f>INDIRECT("Z1")</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
 		{"a defined name anywhere", `<row r="9"><c r="H9"><f>Rate*2</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
 		{"a formula without a cached value", `<row r="9"><c r="H9"><f>A1+1</f></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
+		{"read by a qualified reference to its own sheet", `<row r="9"><c r="H9"><f>sheet1!$G$5*2</f><v>0</v></c></row>`, map[string]any{"cell": "G5", "value": 7}, false},
 		{"a whole-column reference", `<row r="9"><c r="H9"><f>SUM(F:F)</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
