@@ -64,6 +64,16 @@
 //     is written; write_cells stores ISO-8601 dates, times and datetimes as
 //     Excel dates (openpyxl's formats, the cell's own date format kept),
 //     and keeps text as text with value_types "text" or a leading '.
+//   - The analyst tools do what Excel does (tools_analyst.go): sort_range
+//     orders numbers, text (Unicode collation, ignoring case), FALSE/TRUE,
+//     errors, blanks last, and moves each row's formulas as a copy of the
+//     row would (LibreOffice's own sort is the oracle, cases_sort.py);
+//     set_autofilter hides the rows its criteria reject, as the file format
+//     requires; find_replace keeps text as text, numbers and dates as such
+//     when the result still is one, and refuses a replacement that breaks a
+//     formula; create_table fixes blank and repeated headers as Excel does;
+//     create_table and sort_range refuse merged cells, and no tool lets a
+//     table be overlapped (create_table, set_autofilter) or sorted in part.
 //   - Schemas: every property described, nested objects closed, fixed
 //     vocabularies as enums from vocab.go, the tables the code reads.
 //   - Saved sheets get a <dimension> covering every used cell, so readers
