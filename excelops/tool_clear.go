@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // clearWhat are the things clear_range clears.
@@ -115,14 +118,69 @@ func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (*call, e
 		if unmerged == nil {
 			unmerged = []any{}
 		}
-		return success(b.name(), sheet,
+		res := success(b.name(), sheet,
 			field("range", rng.String()),
 			field("cleared", a.What),
 			field("values_cleared", valuesCleared),
 			field("formulas_cleared", formulasCleared),
 			field("formats_cleared", formatsCleared),
-			field("unmerged", unmerged)), nil
+			field("unmerged", unmerged))
+		if values && formats {
+			// Clear All also takes the range's notes and links.
+			notes, links, err := b.clearNotesAndLinks(sheet, rng)
+			if err != nil {
+				return nil, err
+			}
+			res = append(res, field("notes_removed", notes), field("links_removed", links))
+		}
+		return res, nil
 	})
 	c.valuesKept = !values
 	return c, nil
+}
+
+// clearNotesAndLinks removes the notes and hyperlinks of the cells of rng
+// (hyperlinks through the parsed worksheet's exported Hyperlinks list, as
+// shiftSheetRefs moves them).
+func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int, err error) {
+	comments, err := b.f.GetComments(sheet)
+	if err != nil {
+		return 0, 0, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
+	}
+	for _, c := range comments {
+		col, row, err := excelize.CellNameToCoordinates(c.Cell)
+		if err != nil || !rng.has(col, row) {
+			continue
+		}
+		if err := b.f.DeleteComment(sheet, c.Cell); err != nil {
+			return 0, 0, newError(KindInvalidArgument, fmt.Sprintf("cannot remove the note of %s: %v", c.Cell, err), err)
+		}
+		notes++
+	}
+	ws, ok := parsedSheet(b.f, sheet)
+	if !ok {
+		return 0, 0, errUnexpectedShape("worksheet")
+	}
+	hl := ws.FieldByName("Hyperlinks")
+	if !hl.IsValid() || hl.Kind() != reflect.Pointer || hl.IsNil() {
+		return notes, 0, nil
+	}
+	list := hl.Elem().FieldByName("Hyperlink")
+	if list.Kind() != reflect.Slice {
+		return 0, 0, errUnexpectedShape("hyperlink list")
+	}
+	kept := reflect.MakeSlice(list.Type(), 0, list.Len())
+	for i := 0; i < list.Len(); i++ {
+		item := list.Index(i)
+		if at, err := parseRange(item.FieldByName("Ref").String()); err == nil && rng.contains(at) {
+			links++
+			continue
+		}
+		kept = reflect.Append(kept, item)
+	}
+	list.Set(kept)
+	if kept.Len() == 0 {
+		hl.Set(reflect.Zero(hl.Type()))
+	}
+	return notes, links, nil
 }

@@ -158,12 +158,14 @@ def test_copy_sheet(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: An
 def test_clear_range(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: Any, what: str, value_kept: bool, style_kept: bool) -> None:
     wb = openpyxl.load_workbook(ws / "data.xlsx")
     wb["Data"]["B2"].font = openpyxl.styles.Font(bold=True)
+    wb["Data"]["B3"].comment = openpyxl.comments.Comment("a note", "me")
     wb.save(ws / "data.xlsx")
     got = call(sidecar_bin, ws, "clear_range", {"file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "B2:B3", "what": what})
     assert got["cleared"] == what
     data = openpyxl.load_workbook(ws / "data.xlsx")["Data"]
     assert (data["B2"].value == 10) is value_kept
     assert data["B2"].font.b is style_kept
+    assert (data["B3"].comment is None) is (what == "both"), "Clear All takes the notes too"
     assert data["D2"].value == "=B2*C2"
     answer = libreoffice.run(ws / "data.xlsx", [])
     cells = cells_of(answer, "Data")

@@ -1,0 +1,49 @@
+package excelops
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+)
+
+// TestSheetCellsShape pins what sheetcells.go reads and changes through
+// reflection: the cells that exist in a range (value, formula, array
+// range), and shared formulas turned into ordinary ones with the same
+// texts and cached values. A future excelize that keeps worksheets in
+// another shape fails here, not silently in a tool.
+func TestSheetCellsShape(t *testing.T) {
+	e := newEnv(t)
+	clearBook(e)
+	b := &book{f: e.open("k.xlsx")}
+	got, err := b.existingCells("Sheet1", cellRange{2, 2, 7, 3})
+	require.NoError(t, err)
+	var refs []string
+	values := map[string]bool{}
+	for _, c := range got {
+		refs = append(refs, c.ref)
+		values[c.ref] = c.value
+	}
+	// E2 and F2 are the empty cells excelize keeps under the merge E1:F2.
+	assert.Equal(t, []string{"B2", "C2", "D2", "E2", "F2", "G2", "B3", "C3", "D3"}, refs)
+	assert.Equal(t, map[string]bool{"B2": true, "C2": true, "D2": true, "E2": false, "F2": false, "G2": true, "B3": true, "C3": true, "D3": true}, values)
+	assert.True(t, got[2].formula)
+	assert.Equal(t, "G2:G3", got[5].arrayRef)
+	assert.False(t, got[0].formula)
+
+	before := map[string]string{}
+	for _, ref := range []string{"D2", "D3", "D5"} {
+		before[ref] = mustFormula(t, b.f, "Sheet1", ref)
+	}
+	require.NoError(t, b.unshareFormulas("Sheet1"))
+	for ref, want := range before {
+		assert.Equal(t, want, mustFormula(t, b.f, "Sheet1", ref), ref)
+	}
+	// The anchor can now be cleared without its followers.
+	require.NoError(t, b.f.SetCellValue("Sheet1", "D2", nil))
+	assert.Equal(t, "B4*C4", mustFormula(t, b.f, "Sheet1", "D4"))
+	typ, err := b.f.GetCellType("Sheet1", "D4")
+	require.NoError(t, err)
+	assert.NotEqual(t, excelize.CellTypeSharedString, typ)
+}
