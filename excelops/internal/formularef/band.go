@@ -1,7 +1,5 @@
 package formularef
 
-import "strings"
-
 // Band is a rectangle of cells deleted from one sheet while the cells
 // beside it move in to fill it, as Excel's Delete > Shift cells up (or
 // left): with Up, the cells below the rectangle in its columns move up by
@@ -50,52 +48,18 @@ func (b Band) move(a area) (area, bool) {
 	return b.shift().moveArea(a)
 }
 
+// mover is the band as a mover of its sheet's areas.
+func (b Band) mover() mover { return mover{sheet: b.Sheet, move: b.move} }
+
 // Formula rewrites the references of formula (with or without its leading
 // "="), which lives on sheet host, for the band. changed is false (and the
 // text returned as is) when no reference moves.
-func (b Band) Formula(formula, host string) (string, bool) {
-	return rewrite(formula, func(r *reference) bool {
-		if !r.parsed || !r.onSheet(b.Sheet, host) {
-			return false
-		}
-		moved, ok := b.move(r.area)
-		if !ok {
-			r.broken = true
-			return true
-		}
-		if moved == r.area {
-			return false
-		}
-		r.area = moved
-		return true
-	})
-}
+func (b Band) Formula(formula, host string) (string, bool) { return b.mover().formula(formula, host) }
 
 // Area moves one A1 area of the edited sheet (a cell, a rule's range): ok
 // is false when all its cells are deleted.
-func (b Band) Area(ref string) (string, bool) {
-	a, ok := parseArea(ref)
-	if !ok {
-		return ref, true
-	}
-	moved, ok := b.move(a)
-	if !ok {
-		return "", false
-	}
-	if moved.kind == kindCells && moved.c1.n == moved.c2.n && moved.r1.n == moved.r2.n {
-		moved.single = true
-	}
-	return moved.String(), true
-}
+func (b Band) Area(ref string) (string, bool) { return b.mover().areaRef(ref) }
 
 // Sqref moves a space-separated list of areas of the edited sheet,
 // dropping the areas deleted entirely; "" when nothing is left.
-func (b Band) Sqref(sqref string) string {
-	var out []string
-	for _, part := range strings.Fields(sqref) {
-		if moved, ok := b.Area(part); ok {
-			out = append(out, moved)
-		}
-	}
-	return strings.Join(out, " ")
-}
+func (b Band) Sqref(sqref string) string { return b.mover().sqref(sqref) }

@@ -121,57 +121,23 @@ func (e Shift) moveArea(a area) (area, bool) {
 	return a, true
 }
 
+// mover is the shift as a mover of its sheet's areas.
+func (e Shift) mover() mover { return mover{sheet: e.Sheet, move: e.moveArea} }
+
 // Formula rewrites the references of formula (with or without its leading
 // "="), which lives on sheet host, for the shift. changed is false (and
 // the text returned as is) when no reference moves.
-func (e Shift) Formula(formula, host string) (string, bool) {
-	return rewrite(formula, func(r *reference) bool {
-		if !r.parsed || !r.onSheet(e.Sheet, host) {
-			return false
-		}
-		moved, ok := e.moveArea(r.area)
-		if !ok {
-			r.broken = true
-			return true
-		}
-		if moved == r.area {
-			return false
-		}
-		r.area = moved
-		return true
-	})
-}
+func (e Shift) Formula(formula, host string) (string, bool) { return e.mover().formula(formula, host) }
 
 // Area moves one A1 area on the edited sheet (a cell, a rule's range): ok
 // is false when all its cells are deleted; an area left with one cell is
 // written as that cell.
-func (e Shift) Area(ref string) (string, bool) {
-	a, ok := parseArea(ref)
-	if !ok {
-		return ref, true
-	}
-	moved, ok := e.moveArea(a)
-	if !ok {
-		return "", false
-	}
-	if moved.kind == kindCells && moved.c1.n == moved.c2.n && moved.r1.n == moved.r2.n {
-		moved.single = true // an area shrunk to one cell is written as that cell
-	}
-	return moved.String(), true
-}
+func (e Shift) Area(ref string) (string, bool) { return e.mover().areaRef(ref) }
 
 // Sqref moves a space-separated list of areas on the edited sheet (the
 // sqref of a conditional format or data validation), dropping the areas
 // deleted entirely. It returns "" when nothing is left.
-func (e Shift) Sqref(sqref string) string {
-	var out []string
-	for _, part := range strings.Fields(sqref) {
-		if moved, ok := e.Area(part); ok {
-			out = append(out, moved)
-		}
-	}
-	return strings.Join(out, " ")
-}
+func (e Shift) Sqref(sqref string) string { return e.mover().sqref(sqref) }
 
 // RenameSheet rewrites every reference to sheet old (matched
 // case-insensitively) to name sheet new, quoting it where needed.
