@@ -17,8 +17,6 @@ import (
 // (set_hyperlink).
 
 const (
-	// maxCommentChars is the longest note Excel keeps (a cell's limit).
-	maxCommentChars = 32767
 	// maxAuthorChars is the longest author name Excel keeps.
 	maxAuthorChars = 255
 	// maxURLChars is the longest link address Excel accepts.
@@ -52,8 +50,8 @@ func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (*call, e
 		return nil, invalid("give text (the note) or remove: true")
 	case !a.Remove && strings.TrimSpace(*a.Text) == "":
 		return nil, invalid("text is empty; to delete a note pass remove: true")
-	case !a.Remove && excelLen(*a.Text) > maxCommentChars:
-		return nil, invalid("text has %s characters, more than Excel's limit of %s for a note", thousands(excelLen(*a.Text)), thousands(maxCommentChars))
+	case !a.Remove && excelLen(*a.Text) > maxCellChars:
+		return nil, invalid("text has %s characters, more than Excel's limit of %s for a note", thousands(excelLen(*a.Text)), thousands(maxCellChars))
 	case excelLen(a.Author) > maxAuthorChars:
 		return nil, invalid("author has %d characters, more than Excel's limit of %d", excelLen(a.Author), maxAuthorChars)
 	}
