@@ -100,6 +100,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 	})
 	sb.writes = &spliceWrites{area: sheetArea{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
+	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil
 }
 

@@ -84,62 +84,77 @@ func TestSpliceValueWritesBesideFormulas(t *testing.T) {
 		{"whole columns and rows, clamped alike", `<row r="12"><c r="J12"><v>1</v></c></row>`, map[string]any{"cell_range": "F4", "values": [][]any{{"=COUNTBLANK(A:A)", "=ROWS(A:A)", "=COUNTBLANK(3:3)", "=SUM(E:E)"}}}, true},
 		{"a formula the engine cannot compute", "", map[string]any{"cell": "F5", "value": "=ECMA.CEILING(A1,2)"}, true},
 		{"a formula whose names may read anything", "", map[string]any{"cell": "F5", "value": "=LET(x,A1,x+1)"}, false},
+		{"a circular reference", "", map[string]any{"cell": "A5", "value": "=COUNTA(A:A)"}, false},
+		{"a cycle through two formulas", "", map[string]any{"cell_range": "F7", "values": [][]any{{"=G7+1", "=F7+1"}}}, false},
+		{"a cycle through an existing formula", `<row r="9"><c r="H9"><f>H10*2</f><v>0</v></c></row>`, map[string]any{"cell": "H10", "value": "=H9+1"}, false},
 		{"a formula reading one it cannot compute", `<row r="9"><c r="H9"><f>ISOMITTED(A1)</f><v>0</v></c></row>`, map[string]any{"cell": "F6", "value": "=H9"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			seed := filepath.Join(t.TempDir(), "seed.xlsx")
 			formulaBook(t, seed, c.extra)
-			books := map[bool]*excelize.File{}
-			for _, on := range []bool{true, false} {
-				log := logrus.New()
-				log.SetOutput(io.Discard)
-				log.SetLevel(logrus.DebugLevel)
-				hook := test.NewLocal(log)
-				e := newEnv(t, WithSplice(on), WithLogger(log))
-				data, err := os.ReadFile(seed)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
-				args := map[string]any{"file_path": "f.xlsx"}
-				for k, v := range c.args {
-					args[k] = v
-				}
-				e.ok("write_cells", args)
-				spliced := false
-				for _, entry := range hook.AllEntries() {
-					if entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
-						spliced = true
-					}
-				}
-				if on {
-					assert.Equal(t, c.splice, spliced, "took the splice path")
-				}
-				books[on] = e.open("f.xlsx")
-			}
-			for _, sheet := range []string{"Sheet1", "Other"} {
-				for r := 1; r <= 12; r++ {
-					for col := 1; col <= 10; col++ {
-						ref := cellName(col, r)
-						v1, err := books[true].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-						require.NoError(t, err)
-						v2, err := books[false].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-						require.NoError(t, err)
-						f1, _ := books[true].GetCellFormula(sheet, ref)
-						f2, _ := books[false].GetCellFormula(sheet, ref)
-						t1, _ := books[true].GetCellType(sheet, ref)
-						t2, _ := books[false].GetCellType(sheet, ref)
-						assert.Equal(t, v2, v1, "%s!%s value", sheet, ref)
-						assert.Equal(t, f2, f1, "%s!%s formula", sheet, ref)
-						if f1 != "" || t2 != excelize.CellTypeSharedString { // the splice writes text inline
-							assert.Equal(t, t2, t1, "%s!%s type", sheet, ref)
-						}
-					}
-				}
-			}
-			calc, err := books[true].GetCalcProps()
-			require.NoError(t, err)
-			assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
+			assert.Equal(t, c.splice, writeBothWays(t, seed, c.args, []string{"Sheet1", "Other"}), "took the splice path")
 		})
 	}
+}
+
+// writeBothWays runs write_cells with args on two copies of the workbook
+// seed, through the splice path and through the excelize path, requires
+// the two results to hold the same value, formula and type in every cell
+// of sheets (rows 1-12, columns A-J) and the recalculation flag when
+// formulas remain, and reports whether the first call took the splice path.
+func writeBothWays(t *testing.T, seed string, with map[string]any, sheets []string) bool {
+	t.Helper()
+	books := map[bool]*excelize.File{}
+	spliced := false
+	for _, on := range []bool{true, false} {
+		log := logrus.New()
+		log.SetOutput(io.Discard)
+		log.SetLevel(logrus.DebugLevel)
+		hook := test.NewLocal(log)
+		e := newEnv(t, WithSplice(on), WithLogger(log))
+		data, err := os.ReadFile(seed)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
+		args := map[string]any{"file_path": "f.xlsx"}
+		for k, v := range with {
+			args[k] = v
+		}
+		e.ok("write_cells", args)
+		for _, entry := range hook.AllEntries() {
+			if on && entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
+				spliced = true
+			}
+		}
+		books[on] = e.open("f.xlsx")
+	}
+	formulas := false
+	for _, sheet := range sheets {
+		for r := 1; r <= 12; r++ {
+			for col := 1; col <= 10; col++ {
+				ref := cellName(col, r)
+				v1, err := books[true].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+				require.NoError(t, err)
+				v2, err := books[false].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+				require.NoError(t, err)
+				f1, _ := books[true].GetCellFormula(sheet, ref)
+				f2, _ := books[false].GetCellFormula(sheet, ref)
+				t1, _ := books[true].GetCellType(sheet, ref)
+				t2, _ := books[false].GetCellType(sheet, ref)
+				assert.Equal(t, v2, v1, "%s!%s value", sheet, ref)
+				assert.Equal(t, f2, f1, "%s!%s formula", sheet, ref)
+				if f1 != "" || t2 != excelize.CellTypeSharedString { // the splice writes text inline
+					assert.Equal(t, t2, t1, "%s!%s type", sheet, ref)
+				}
+				formulas = formulas || f1 != ""
+			}
+		}
+	}
+	if formulas {
+		calc, err := books[true].GetCalcProps()
+		require.NoError(t, err)
+		assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
+	}
+	return spliced
 }
 
 // FuzzSheetFormulasMiss: the formula check reads any worksheet XML without

@@ -2,9 +2,11 @@ package excelops
 
 import (
 	"archive/zip"
+	"cmp"
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -232,6 +234,16 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	if len(all) > maxRecalcFormulas {
 		return nil, errNoSplice
 	}
+	// The excelize path computes in sheet, row and column order; so does
+	// this one (order shows only where formulas read each other in a cycle,
+	// which takes the excelize path anyway).
+	order := map[string]int{}
+	for i, cs := range sheets {
+		order[cs.name] = i
+	}
+	slices.SortStableFunc(all, func(a, b calcFormula) int {
+		return cmp.Or(cmp.Compare(order[a.at.sheet], order[b.at.sheet]), cmp.Compare(a.at.r1, b.at.r1), cmp.Compare(a.at.c1, b.at.c1))
+	})
 	rc.formulas = len(all) > 0
 	cells := make([]depCell, len(all))
 	for i, f := range all {
@@ -281,8 +293,10 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 // upstream returns the areas the calculator reads to compute the formulas
 // marked in compute: what they read and, in turn, what every formula in
 // there reads (it is recomputed too), each formula's own cell included.
-// errNoSplice when one of those formulas may read anything, or the chain
-// is too long to follow.
+// errNoSplice when one of those formulas may read anything, when they read
+// each other in a cycle (a circular reference: what excelize computes
+// then depends on the order it meets cells and on their old values), or
+// when the chain is too long to follow.
 func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 	in := append([]bool(nil), compute...)
 	var need, frontier []sheetArea
@@ -316,7 +330,59 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 		}
 		frontier = next
 	}
+	if cyclic(all, in) {
+		return nil, errNoSplice
+	}
 	return need, nil
+}
+
+// cyclic reports whether the formulas marked in read each other in a
+// cycle (one reading its own cell included); a graph too big to check
+// counts as cyclic.
+func cyclic(all []calcFormula, in []bool) bool {
+	var nodes []int
+	for i := range all {
+		if in[i] {
+			nodes = append(nodes, i)
+		}
+	}
+	if len(nodes)*len(nodes) > maxDepChecks {
+		return true
+	}
+	reads := make([][]int, len(nodes)) // node -> the nodes whose cell it reads
+	for a, i := range nodes {
+		for b, j := range nodes {
+			for _, d := range all[i].deps {
+				if d.overlaps(all[j].at) {
+					reads[a] = append(reads[a], b)
+					break
+				}
+			}
+		}
+	}
+	const (
+		unseen = iota
+		open
+		done
+	)
+	state := make([]int, len(nodes))
+	var visit func(a int) bool
+	visit = func(a int) bool {
+		state[a] = open
+		for _, b := range reads[a] {
+			if state[b] == open || state[b] == unseen && visit(b) {
+				return true
+			}
+		}
+		state[a] = done
+		return false
+	}
+	for a := range nodes {
+		if state[a] == unseen && visit(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // sheetNamed returns the index of the sheet Excel would resolve name to
