@@ -45,6 +45,10 @@ import (
 // copied cells, and a workbook with a calculation chain whose formula a
 // value replaces.
 
+// maxSkippedRow bounds the bytes of a row the recalc splice's passes skip
+// without tokenizing (sheetxml.Walker.SkipRow).
+const maxSkippedRow = 1 << 20
+
 // maxScratchCells bounds the cells the recalc splice copies into its
 // calculator workbook; past it the write takes the excelize path.
 const maxScratchCells = 200_000
@@ -145,6 +149,10 @@ func (sb *spliceBook) scanFormulas(ctx context.Context) ([]calcSheet, []calcForm
 		err := walkPart(ctx, zf, func(ev sheetxml.Event, w *sheetxml.Walker) error {
 			if ev == sheetxml.RowStart {
 				cs.maxRow = max(cs.maxRow, w.Row)
+				if _, last, ok := w.SkipRow(maxSkippedRow); ok {
+					cs.maxCol = max(cs.maxCol, last) // a row without formulas, passed over by its bytes
+				}
+				return nil
 			}
 			if ev != sheetxml.CellDone {
 				return nil

@@ -91,6 +91,10 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		}
 		edited := cs.part == part
 		err := walkPart(ctx, findPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
+			if ev == sheetxml.RowStart && (wk.Row < box.r1 || wk.Row > box.r2) {
+				wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
+				return nil
+			}
 			c := &wk.Cell
 			if ev != sheetxml.CellDone || !inNeed(c.Row, c.Col) {
 				return nil
