@@ -12,9 +12,13 @@ Rows (the trivial 3-field ``add`` tool everywhere):
 - raw socket floor, 8 sockets: 8 threads each running the raw floor on a
   socket of its own (how far the kernel and the sidecar let any client
   scale from 1 thread to 8 on this machine);
+- raw pipeline, 8 in flight: one thread keeping 8 pre-built requests in
+  flight on one plain socket (each answered id sent again at once): the
+  floor of any client sharing one connection among 8 callers, what the
+  sidecar and the kernel cost with no Python work per call to speak of;
 - minimal Python caller, on 1 and on 8 sockets: the least Python work a
-  call needs (the Client's own request encoder, websockets' masked frame,
-  sendall, recv, the Client's own answer decoder) on a socket per thread,
+  call needs (the Client's own request encoder, masked framer and answer
+  decoder, one sendall, one recv) on a socket per thread,
   no locks: how far that work, run under the GIL, lets 8 threads scale;
 - Client (sync), 1 thread; one Client shared by 8 threads; and a pool of 8
   Clients, one connection per thread (the peer a shared client must beat);
@@ -58,11 +62,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "adapters" / "python" / "tests"))
 
 from reference_registry import ReferenceRegistry  # noqa: E402
-from websockets.frames import Frame, Opcode  # noqa: E402
 from websockets.sync.client import connect as ws_connect  # noqa: E402
 
 from registry_sidecar import AsyncClient, Client, Sidecar  # noqa: E402
 from registry_sidecar._rpc import call_result, decode_inbound, encode_call  # noqa: E402
+from registry_sidecar._wire import TextFramer  # noqa: E402
 
 #: Target: sync round trip p50 in microseconds.
 TARGET_SYNC_P50_US = 150.0
@@ -183,16 +187,17 @@ class RawCaller:
 
 class MinimalCaller(RawCaller):
     """The least Python work a call needs, on a socket of its own: the
-    Client's own request encoder and answer decoder, websockets' masked
-    frame, one sendall, one recv (no locks, no waiter, no checks)."""
+    Client's own request encoder, masked framer and answer decoder, one
+    sendall, one recv (no locks, no waiter, no checks)."""
 
     def __init__(self, sc: Sidecar) -> None:
         super().__init__(sc)
         self.ids = iter(range(1, 10**9))
+        self.framer = TextFramer()
 
     def call_tool(self, name: str, arguments: dict[str, int]) -> bytes:
         request = encode_call(next(self.ids), name, arguments, tool_scope=None, timeout=None, progress=False)
-        self.sock.sendall(Frame(Opcode.TEXT, request).serialize(mask=True))
+        self.sock.sendall(self.framer.frame(request))
         data = self.sock.recv(65536)
         answer = decode_inbound(data[2 if data[1] < 126 else 4 :])
         assert isinstance(answer, dict)
@@ -226,6 +231,66 @@ def bench_raw_floor_threads(sc: Sidecar, n: int, threads: int) -> Row:
     finally:
         for r in pool:
             r.close()
+
+
+def bench_raw_pipeline(sc: Sidecar, n: int, inflight: int) -> Row:
+    """One thread keeping inflight requests in flight on one plain socket:
+    pre-built frames, every answered id sent again at once (all in one
+    sendall per read), the id cut out of the answer without parsing it.
+    Latency runs from a request's send to its answer's read. The floor of
+    any client sharing one connection among that many callers: what the
+    sidecar and the kernel cost, with no Python work per call to speak of."""
+    sock = _raw_socket(sc)
+    frames = {}
+    for rid in range(1, inflight + 1):
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {"name": "add", "arguments": ARGS}}
+        ).encode()
+        assert len(body) < 126
+        frames[rid] = bytes([0x81, 0x80 | len(body)]) + b"\0\0\0\0" + body
+    perf = time.perf_counter
+    sent: dict[int, float] = {}
+    lat: list[float] = []
+    try:
+        now = perf()
+        for rid in frames:
+            sent[rid] = now
+        sock.sendall(b"".join(frames.values()))
+        buf = b""
+        done = 0
+        start = now
+        while done < n + WARMUP:
+            buf += sock.recv(65536)
+            now = perf()
+            again = []
+            pos = 0
+            while len(buf) - pos >= 2:
+                size, head = buf[pos + 1] & 0x7F, 2
+                if size == 126:
+                    if len(buf) - pos < 4:
+                        break
+                    size, head = int.from_bytes(buf[pos + 2 : pos + 4]), 4
+                if len(buf) - pos < head + size:
+                    break
+                i = buf.index(b'"id":', pos) + 5
+                rid = int(buf[i : buf.index(b",", i)])
+                pos += head + size
+                done += 1
+                if done == WARMUP:
+                    start = now
+                elif done > WARMUP:
+                    lat.append(now - sent[rid])
+                again.append(rid)
+            buf = buf[pos:]
+            for rid in again:
+                sent[rid] = now
+            if again:
+                sock.sendall(b"".join(frames[rid] for rid in again))
+        wall = perf() - start
+        lat = lat[:n]
+        return _row(f"raw pipeline, {inflight} in flight (peer)", lat, wall)
+    finally:
+        sock.close()
 
 
 def bench_sync(sc: Sidecar, n: int) -> Row:
@@ -320,13 +385,14 @@ def main() -> int:
             rows = [
                 bench_raw_floor(sc, n),
                 bench_raw_floor_threads(sc, n, THREADS),
+                bench_raw_pipeline(sc, n, THREADS),
                 bench_minimal_threads(sc, n, 1),
                 bench_minimal_threads(sc, n, THREADS),
                 bench_sync(sc, n),
                 bench_sync_threads(sc, n, THREADS),
                 bench_sync_pool(sc, n, THREADS),
             ]
-            peer = rows[4]
+            peer = rows[5]
         else:
             rows = [
                 bench_reference(n * 4),
@@ -336,6 +402,7 @@ def main() -> int:
                 bench_sync_threads(sc, n, THREADS),
                 bench_sync_pool(sc, n, THREADS),
                 bench_raw_floor_threads(sc, n, THREADS),
+                bench_raw_pipeline(sc, n, THREADS),
                 bench_minimal_threads(sc, n, 1),
                 bench_minimal_threads(sc, n, THREADS),
                 asyncio.run(_bench_async(sc, n, 1)),
@@ -362,6 +429,7 @@ def main() -> int:
     raw8 = next(r for r in rows if r.name.startswith(f"raw floor, {THREADS} sockets"))
     min1 = next(r for r in rows if r.name == "minimal Python caller (peer)")
     min8 = next(r for r in rows if r.name.startswith(f"minimal Python caller, {THREADS} sockets"))
+    pipe = next(r for r in rows if r.name.startswith("raw pipeline"))
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
     ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
     print(
@@ -375,8 +443,13 @@ def main() -> int:
         f"{raw8.p50_us / raw1.p50_us:.2f}x p50; minimal Python callers, {THREADS} sockets vs 1: "
         f"{min8.calls_per_s / min1.calls_per_s:.2f}x calls/s, {min8.p50_us / min1.p50_us:.2f}x p50"
     )
+    print(
+        f"floor of one connection shared by {THREADS} callers (raw pipeline, {THREADS} in flight, no Python per call): "
+        f"p50 {pipe.p50_us / one.p50_us:.2f}x the Client's 1-thread p50, {pipe.calls_per_s / one.calls_per_s:.2f}x its calls/s; "
+        f"the shared Client reaches {shared.calls_per_s / pipe.calls_per_s:.2f}x the floor's calls/s"
+    )
     if not ns.threads_only:
-        sync, async64 = rows[3], rows[10]
+        sync, async64 = rows[3], rows[11]
         ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
         ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
         print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")

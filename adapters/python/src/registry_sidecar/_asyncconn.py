@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from ._recovery import CLOSE_TIMEOUT
-from ._wire import READ_CHUNK, Wire, text_frame
+from ._wire import READ_CHUNK, TextFramer, Wire
 from .errors import SidecarConnectionError
 
 
@@ -32,6 +32,7 @@ class Conn(asyncio.BufferedProtocol):
         self.on_message = on_message
         self.on_lost = on_lost
         self.wire = wire
+        self._framer = TextFramer()
         self.transport: asyncio.Transport | None = None
         self.ready: asyncio.Future[None] = loop.create_future()
         self.closed: asyncio.Future[None] = loop.create_future()
@@ -105,7 +106,7 @@ class Conn(asyncio.BufferedProtocol):
     def send(self, message: bytes) -> None:
         """Write one text message (no-op once the connection is gone)."""
         if self.alive and self.wire.is_open and self.transport is not None:
-            self.transport.write(text_frame(message))
+            self.transport.write(self._framer.frame(message))
 
     async def drain(self) -> None:
         """Wait while the transport's write buffer is over its limit."""

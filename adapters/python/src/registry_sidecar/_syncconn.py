@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._wire import READ_CHUNK, Wire, text_frame
+from ._wire import READ_CHUNK, TextFramer, Wire
 from .errors import SidecarConnectionError
 
 #: Seconds between keepalive passes on an idle connection (the sidecar drops
@@ -94,6 +94,7 @@ class SyncConn:
         self.read_lock = threading.Lock()  # held by the leader
         self._send_lock = threading.Lock()  # held by the thread writing the queue out
         self._outbox: collections.deque[bytes] = collections.deque()
+        self._framer = TextFramer()
         self.alive = True
         self.reason = ""
         self.last_read = time.monotonic()
@@ -160,7 +161,7 @@ class SyncConn:
         the one writing already; raises Lost when the connection is gone."""
         if not self.alive:
             raise Lost(self.reason)
-        self._write(text_frame(message))
+        self._write(self._framer.frame(message))
         if not self.alive:
             raise Lost(self.reason)
 

@@ -8,6 +8,9 @@ event-loop hops (asyncio) per message, which would triple the round trip.
 
 from __future__ import annotations
 
+import collections
+import os
+import struct
 from typing import Final
 
 from websockets.client import ClientProtocol
@@ -17,6 +20,11 @@ from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 from websockets.uri import WebSocketURI, parse_uri
+
+try:  # websockets' C mask, as websockets itself imports it
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - a build without the C extension
+    from websockets.utils import apply_mask
 
 from ._version import __version__
 from .errors import AuthenticationError, SidecarConnectionError
@@ -30,19 +38,55 @@ READ_CHUNK: Final = 64 * 1024
 #: First byte of an unfragmented text / binary frame (FIN, no RSV bits).
 _WHOLE_TEXT: Final = 0x81
 _WHOLE_BINARY: Final = 0x82
+#: Frame headers with a 16-bit and a 64-bit payload length.
+_HEAD16: Final = struct.Struct("!BBH")
+_HEAD64: Final = struct.Struct("!BBQ")
+#: Frame masks drawn from os.urandom at a time (4 KiB).
+MASKS_PER_DRAW: Final = 1024
 #: User-Agent header of the opening handshake.
 USER_AGENT: Final = f"registry-sidecar-python/{__version__}"
 
 
-def text_frame(data: bytes) -> bytes:
-    """Return one masked, unfragmented client text frame carrying data.
+class TextFramer:
+    """Frames a connection's outgoing text messages: unfragmented, masked
+    client frames in websockets' format (RFC 6455 5.2), masked by websockets'
+    own ``apply_mask``.
 
-    websockets' own stateless frame serializer (what ``send_text`` calls
-    after its state check): callers on many threads frame their messages
-    without touching the shared protocol object, which only the reader
-    drives. Callers check that the connection is open.
+    websockets' ``Frame.serialize`` draws each frame's mask with a 4-byte
+    ``os.urandom`` call, a system call that releases the GIL: with threads
+    sharing a connection, every request then handed the GIL to another
+    thread and waited to get it back, the largest single cost of a shared
+    Client. Here the masks come from one ``os.urandom`` call per
+    MASKS_PER_DRAW frames, as unpredictable as before. Callers on many
+    threads frame their messages without touching the shared protocol
+    object (only the reader drives it); ``deque.popleft`` hands each mask out
+    once. Callers check that the connection is open.
     """
-    return Frame(Opcode.TEXT, data).serialize(mask=True)
+
+    __slots__ = ("_masks",)
+
+    def __init__(self) -> None:
+        self._masks: collections.deque[bytes] = collections.deque()
+
+    def frame(self, data: bytes) -> bytes:
+        """Return one masked text frame carrying data."""
+        try:
+            mask = self._masks.popleft()
+        except IndexError:
+            mask = self._draw()
+        n = len(data)
+        if n < 126:
+            head = bytes((_WHOLE_TEXT, 0x80 | n))
+        elif n < 0x10000:
+            head = _HEAD16.pack(_WHOLE_TEXT, 0x80 | 126, n)
+        else:
+            head = _HEAD64.pack(_WHOLE_TEXT, 0x80 | 127, n)
+        return b"".join((head, mask, apply_mask(data, mask)))
+
+    def _draw(self) -> bytes:
+        block = os.urandom(4 * MASKS_PER_DRAW)
+        self._masks.extend(block[i : i + 4] for i in range(4, len(block), 4))
+        return block[:4]
 
 
 def parse_url(url: str) -> WebSocketURI:
