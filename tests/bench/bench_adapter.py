@@ -20,6 +20,10 @@ Rows (the trivial 3-field ``add`` tool everywhere):
   call needs (the Client's own request encoder, masked framer and answer
   decoder, one sendall, one recv) on a socket per thread,
   no locks: how far that work, run under the GIL, lets 8 threads scale;
+- minimal shared socket, 8 threads: that work on one socket shared the
+  plainest way (a send lock, leader/follower reading, a lock per waiting
+  call), without the Client's deadlines, combined writes and protocol
+  checks: where a shared connection starts from;
 - Client (sync), 1 thread; one Client shared by 8 threads; and a pool of 8
   Clients, one connection per thread (the peer a shared client must beat);
 - AsyncClient with 1 and with 64 calls in flight.
@@ -45,6 +49,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import itertools
 import json
 import os
 import pathlib
@@ -56,7 +61,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "adapters" / "python" / "tests"))
@@ -213,6 +218,85 @@ def bench_minimal_threads(sc: Sidecar, n: int, threads: int) -> Row:
     finally:
         for r in pool:
             r.close()
+
+
+class MinimalShared:
+    """The minimal caller's work on one socket shared the plainest way: a
+    caller sends its frame (one lock around sendall), parks a bare lock in a
+    dict by id, and either reads for everyone (if nobody is) until its own
+    answer arrives, handing each answer to its thread, or sleeps on its
+    lock. No deadlines, no combined writes, no protocol checks."""
+
+    def __init__(self, sc: Sidecar) -> None:
+        self.sock = _raw_socket(sc)
+        self.ids = itertools.count(1)
+        self.framer = TextFramer()
+        self.pending: dict[int, list[Any]] = {}
+        self.send_lock = threading.Lock()
+        self.read_lock = threading.Lock()
+        self.rest = b""
+
+    def call_tool(self, name: str, arguments: dict[str, int]) -> bytes:
+        rid = next(self.ids)
+        frame = self.framer.frame(encode_call(rid, name, arguments, tool_scope=None, timeout=None, progress=False))
+        gate = threading.Lock()
+        gate.acquire()
+        slot: list[Any] = [None, gate]
+        self.pending[rid] = slot
+        with self.send_lock:
+            self.sock.sendall(frame)
+        while slot[0] is None:
+            if self.read_lock.acquire(blocking=False):
+                try:
+                    while slot[0] is None:
+                        self._read()
+                finally:
+                    self.read_lock.release()
+                for other in list(self.pending.values()):  # hand the reading over
+                    if other[0] is None:
+                        _wake(other[1])
+                        break
+            else:
+                gate.acquire()
+        return call_result(slot[0]).text.encode()
+
+    def _read(self) -> None:
+        data = self.rest + self.sock.recv(65536)
+        pos, end = 0, len(data)
+        while end - pos >= 2:
+            size, head = data[pos + 1] & 0x7F, 2
+            if size == 126:
+                if end - pos < 4:
+                    break
+                size, head = int.from_bytes(data[pos + 2 : pos + 4]), 4
+            if end - pos < head + size:
+                break
+            answer = decode_inbound(data[pos + head : pos + head + size])
+            pos += head + size
+            assert isinstance(answer, dict)
+            slot = self.pending.pop(answer["id"])
+            slot[0] = answer
+            _wake(slot[1])
+        self.rest = data[pos:]
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _wake(gate: threading.Lock) -> None:
+    try:
+        gate.release()
+    except RuntimeError:  # woken already
+        pass
+
+
+def bench_minimal_shared(sc: Sidecar, n: int, threads: int) -> Row:
+    caller = MinimalShared(sc)
+    try:
+        assert b"sum" in caller.call_tool("add", ARGS)
+        return _threaded(f"minimal shared socket, {threads} thr (peer)", [caller] * threads, n)
+    finally:
+        caller.close()
 
 
 def bench_raw_floor(sc: Sidecar, n: int) -> Row:
@@ -388,11 +472,12 @@ def main() -> int:
                 bench_raw_pipeline(sc, n, THREADS),
                 bench_minimal_threads(sc, n, 1),
                 bench_minimal_threads(sc, n, THREADS),
+                bench_minimal_shared(sc, n, THREADS),
                 bench_sync(sc, n),
                 bench_sync_threads(sc, n, THREADS),
                 bench_sync_pool(sc, n, THREADS),
             ]
-            peer = rows[5]
+            peer = rows[6]
         else:
             rows = [
                 bench_reference(n * 4),
@@ -405,6 +490,7 @@ def main() -> int:
                 bench_raw_pipeline(sc, n, THREADS),
                 bench_minimal_threads(sc, n, 1),
                 bench_minimal_threads(sc, n, THREADS),
+                bench_minimal_shared(sc, n, THREADS),
                 asyncio.run(_bench_async(sc, n, 1)),
                 asyncio.run(_bench_async(sc, n * 2, 64)),
             ]
@@ -430,6 +516,7 @@ def main() -> int:
     min1 = next(r for r in rows if r.name == "minimal Python caller (peer)")
     min8 = next(r for r in rows if r.name.startswith(f"minimal Python caller, {THREADS} sockets"))
     pipe = next(r for r in rows if r.name.startswith("raw pipeline"))
+    mins = next(r for r in rows if r.name.startswith("minimal shared socket"))
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
     ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
     print(
@@ -448,8 +535,13 @@ def main() -> int:
         f"p50 {pipe.p50_us / one.p50_us:.2f}x the Client's 1-thread p50, {pipe.calls_per_s / one.calls_per_s:.2f}x its calls/s; "
         f"the shared Client reaches {shared.calls_per_s / pipe.calls_per_s:.2f}x the floor's calls/s"
     )
+    print(
+        f"plainest shared socket (minimal shared socket, {THREADS} threads): p50 "
+        f"{mins.p50_us / one.p50_us:.2f}x the Client's 1-thread p50, {mins.calls_per_s / one.calls_per_s:.2f}x its calls/s "
+        f"(the shared Client: {p50_ratio:.2f}x, {cps_ratio:.2f}x)"
+    )
     if not ns.threads_only:
-        sync, async64 = rows[3], rows[11]
+        sync, async64 = rows[3], rows[12]
         ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
         ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
         print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")
