@@ -145,15 +145,29 @@
 //     Cost: one inflate + one deflate of one sheet; memory: flat in the
 //     workbook's size (the package is read through the open file, the
 //     deflated sheet spills past 4 MB to an unnamed temporary file).
+//     Formulas splice too (splice_recalc.go, splice_scratch.go): a write
+//     of formulas, a value that formulas read, a formula over a formula or
+//     a workbook with formulas lacking a cached value goes through the
+//     recalc splice. One more streamed pass lists every formula of the
+//     workbook; the formulas to recompute are chosen as on the excelize
+//     path (those the write may change, transitively, and those without a
+//     cached value); the cells they read, transitively, are copied at
+//     their own addresses into a small calculator workbook (same sheet
+//     names, same extents for whole rows and columns), where excelize's
+//     calculator computes them with the excelize path's own function
+//     (computeFormula); the edited sheet and every other sheet whose
+//     cached values change are rewritten (splice.SetCached keeps each
+//     <f> byte for byte). A value write no formula reads skips all that
+//     (splice_formulas.go checks it while streaming).
 //   - excelize (run_excelize.go): everything else, and the cell edits the
 //     splice declines so that issue 9 and 14 semantics hold: a missing file
-//     or sheet (created), formulas written (validated, cached values,
-//     dependents recomputed), a value write that a formula may read (its
-//     cached value must be recomputed: the rule is in splice_formulas.go;
-//     writes no formula reads splice and keep every cached value true),
-//     a write over a formula cell, a shared-formula master, out-of-order
-//     rows, prefixed XML, a shared string table bigger than one cell's
-//     text bound.
+//     or sheet (created), a formula to recompute that may read anything (a
+//     defined name, INDIRECT, OFFSET, a 3-D or structured reference),
+//     circular references, array formulas and data tables, a value
+//     aimed at a merged range's hidden cell (excelize writes it to the
+//     top-left cell), a value over a formula listed in calcChain.xml, a
+//     shared-formula master overwritten, out-of-order rows, prefixed XML,
+//     a shared string table bigger than one cell's text bound.
 //     WithSplice(false) (--splice=false) forces this path for comparisons.
 //   - Both paths hold the per-path lock and the cross-process lock file
 //     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check

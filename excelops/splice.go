@@ -32,6 +32,7 @@ type spliceBook struct {
 	styles *styleBook             // loaded by the first edit that needs styles
 	parts  map[string]splice.Part // small parts rewritten besides the sheet
 	calc   bool                   // set fullCalcOnLoad: a formula was written
+	writes *spliceWrites          // what write_cells writes (nil for other edits)
 }
 
 // name is the file name reported in results.
@@ -77,42 +78,11 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
 		return nil, errNoSplice
 	}
-	if plan.NoFormulas && !sb.othersFormulaFree(ctx, part, sheet, plan) {
-		return nil, errNoSplice // a value write a formula may read: splice_formulas.go
-	}
-	zf := findPart(sb.zr, part)
-	head, body, err := sb.rewrite(ctx, zf, sheet, plan)
-	if err == nil {
-		defer func() { _ = body.Release() }()
-	}
-	if err != nil && sb.unchangedOnDisk() != nil {
-		// Read through the open file: another program rewrote it in place
-		// while it was read. Not damage: a conflict, done again.
-		return nil, sb.unchangedOnDisk()
-	}
-	var rowErr *splice.RowLimitError
-	var textErr *splice.CellTextError
-	switch {
-	case errors.As(err, &rowErr):
-		return nil, limitErr(rowErr.Error())
-	case errors.As(err, &textErr):
-		return nil, s.limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", cellName(textErr.Col, textErr.Row), sheet))
-	case errors.Is(err, splice.ErrUnsupported):
-		s.log.WithFields(map[string]any{"file": sb.name(), "reason": err.Error()}).Debug("splice declined")
-		return nil, errNoSplice
-	case errors.Is(err, splice.ErrDamaged):
-		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
-	case err != nil:
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var rerr readError
-		if errors.As(err, &rerr) {
-			return nil, newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
-		}
+	parts, err := sb.editParts(ctx, part, sheet, plan)
+	if err != nil {
 		return nil, err
 	}
-	parts := map[string]splice.Part{zf.Name: splice.Segments{Head: head, Body: body}}
+	defer releaseParts(parts)
 	if err := sb.smallParts(parts); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // writeFlatBook writes the workbook of tests/bench/bench_excel.py's
@@ -82,10 +84,11 @@ func colName(c int) string {
 }
 
 // BenchmarkSpliceEdit is issue 10's repeated 100 x 10 write and 100 x 10
-// bold on the 50,000 x 10 workbook, through the splice path and, in the
-// same run, the excelize path (the peer; a cached parsed workbook keeps it
-// at its best). tests/bench/bench_splice.py has the end-to-end figures
-// beside openpyxl.
+// bold on the 50,000 x 10 workbook, and a 100 x 2 block of formulas reading
+// their rows (the recalc splice), through the splice path and, in the same
+// run, the excelize path (the peer; a cached parsed workbook keeps it at
+// its best), each through the registry as a client calls it.
+// tests/bench/bench_splice.py has the end-to-end figures beside openpyxl.
 func BenchmarkSpliceEdit(b *testing.B) {
 	rows := 50_000
 	if s := os.Getenv("SPLICE_BENCH_ROWS"); s != "" {
@@ -108,21 +111,34 @@ func BenchmarkSpliceEdit(b *testing.B) {
 		svc, err := New(dir, WithSplice(path == "splice"))
 		require.NoError(b, err)
 		b.Cleanup(func() { _ = svc.Close() })
+		reg := registry.New()
+		require.NoError(b, svc.Register(reg))
+		call := func(b *testing.B, tool string, args map[string]any) {
+			raw, _ := json.Marshal(args)
+			res := reg.CallTool(context.Background(), tool, raw)
+			require.False(b, res.IsError, res.Text)
+		}
 		i := 0
 		next := func() int { i = (i + 1) % (rows / 100); return 2 + 100*i }
 		b.Run("write/"+path, func(b *testing.B) {
 			for b.Loop() {
-				args, _ := json.Marshal(map[string]any{"file_path": "book.xlsx", "cell_range": "L" + strconv.Itoa(next()), "values": block})
-				_, err := svc.writeCells(context.Background(), args)
-				require.NoError(b, err)
+				call(b, "write_cells", map[string]any{"file_path": "book.xlsx", "cell_range": "L" + strconv.Itoa(next()), "values": block})
 			}
 		})
 		b.Run("bold/"+path, func(b *testing.B) {
 			for b.Loop() {
 				r := next()
-				args, _ := json.Marshal(map[string]any{"file_path": "book.xlsx", "cell_range": fmt.Sprintf("A%d:J%d", r, r+99), "font": map[string]any{"bold": true}})
-				_, err := svc.formatCells(context.Background(), args)
-				require.NoError(b, err)
+				call(b, "format_cells", map[string]any{"file_path": "book.xlsx", "cell_range": fmt.Sprintf("A%d:J%d", r, r+99), "font": map[string]any{"bold": true}})
+			}
+		})
+		b.Run("formulas/"+path, func(b *testing.B) {
+			for b.Loop() {
+				r := next()
+				formulas := make([][]any, 100)
+				for k := range formulas {
+					formulas[k] = []any{fmt.Sprintf("=A%d*2+B%d", r+k, r+k), fmt.Sprintf("=SUM(C%d:J%d)", r+k, r+k)}
+				}
+				call(b, "write_cells", map[string]any{"file_path": "book.xlsx", "cell_range": "N" + strconv.Itoa(r), "values": formulas})
 			}
 		})
 	}

@@ -31,30 +31,19 @@ func span(c1, c2 int) []int {
 	return out
 }
 
-// spliceable reports whether the splice path can write plan with the
-// excelize path's semantics (issues 9 and 14): values, booleans, text
-// (forced or not), dates and clears. Formulas (validated, given a cached
-// value, dependents recomputed) take the excelize path.
-func spliceable(plan []cellWrite) bool {
-	for _, w := range plan {
-		if w.text != nil || w.kind != notDate {
-			continue
-		}
-		if _, formula, err := cellValue(w.raw); err != nil || formula != "" {
-			return false
-		}
-	}
-	return true
-}
-
-// writePlan is write_cells' plan: each planned value goes to its cell; it
-// also returns how many dates it stores as dates (pre-epoch ones stay
-// text, as on the excelize path). A date whose cell style has no date
-// format gets that style with the date format laid over it, through the
-// same code as the excelize path (dateWriter.dateStyle). The splice
-// declines (Plan.NoFormulas) when the workbook holds a formula, whose
-// cached value the write could make stale: the excelize path recomputes it.
-func writePlan(sb *spliceBook, r1, c1 int, plan []cellWrite) (splice.Plan, int, error) {
+// writePlan is write_cells' plan of the block anchor: each planned value
+// goes to its cell; it also returns how many dates it stores as dates
+// (pre-epoch ones stay text, as on the excelize path). A date whose cell
+// style has no date format gets that style with the date format laid over
+// it, through the same code as the excelize path (dateWriter.dateStyle).
+// Formulas are written with the file prefixes of newer functions, as the
+// excelize path writes them. A write of values only is marked
+// Plan.NoFormulas, so a sheet without formulas splices at once; a write
+// that holds formulas, or meets formulas reading its cells, goes through
+// the recalc splice (splice_recalc.go), which finds the cached values
+// and stores those of written formulas in sb.writes.
+func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite) (splice.Plan, int, error) {
+	r1 := anchor.r1
 	conv := map[[2]int]cellContent{}
 	byRow := map[int][]int{}
 	r2 := r1
@@ -77,6 +66,9 @@ func writePlan(sb *spliceBook, r1, c1 int, plan []cellWrite) (splice.Plan, int, 
 			if cc, err = contentOf(w.raw); err != nil {
 				return splice.Plan{}, 0, err
 			}
+		}
+		if cc.kind == 'f' {
+			cc.formula = withFilePrefixes(cc.formula)
 		}
 		conv[[2]int{w.row, w.col}] = cc
 		byRow[w.row] = append(byRow[w.row], w.col)
@@ -106,7 +98,9 @@ func writePlan(sb *spliceBook, r1, c1 int, plan []cellWrite) (splice.Plan, int, 
 		}
 		return cc.appendXML(dst, col, row, style), nil
 	})
-	p.NoFormulas = true
+	sb.writes = &spliceWrites{area: sheetArea{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}, cells: conv}
+	p.NoFormulas = !sb.writes.hasFormulas()
+	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil
 }
 
@@ -116,10 +110,12 @@ type cellContent struct {
 	text    string // the number's text, the string, or the formula
 	formula string
 	date    dateKind // a number that is a date of this kind (needs a date style)
+	// cachedType and cachedValue are a formula's cached result, as
+	// computeFormula gives it (cachedValue "" for none).
+	cachedType, cachedValue string
 }
 
-// contentOf converts a JSON value as cellValue (and the excelize path) does;
-// formulas are never given to it (see spliceable).
+// contentOf converts a JSON value as cellValue (and the excelize path) does.
 func contentOf(v any) (cellContent, error) {
 	val, formula, err := cellValue(v)
 	if err != nil {
@@ -175,9 +171,18 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 		dst = append(dst, cc.text...)
 		return append(dst, "</v></c>"...)
 	case 'f':
+		if cc.cachedValue != "" && cc.cachedType != "" {
+			dst = append(append(append(dst, ` t="`...), cc.cachedType...), '"')
+		}
 		dst = append(dst, "><f>"...)
 		dst = sheetxml.AppendEscaped(dst, cc.formula)
-		return append(dst, "</f></c>"...)
+		dst = append(dst, "</f>"...)
+		if cc.cachedValue != "" {
+			dst = append(dst, "<v>"...)
+			dst = sheetxml.AppendEscaped(dst, cc.cachedValue)
+			dst = append(dst, "</v>"...)
+		}
+		return append(dst, "</c>"...)
 	}
 	dst = append(dst, ` t="inlineStr"><is><t`...)
 	if strings.TrimSpace(cc.text) != cc.text {

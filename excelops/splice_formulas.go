@@ -12,9 +12,11 @@ import (
 )
 
 // Value writes into a workbook that holds formulas (issue 9's cached
-// values): the splice path takes one only when it provably changes no
-// formula's value, so every cached value stays true without a calculator.
-// That holds when
+// values): the plain splice takes one when it provably changes no
+// formula's value, so every cached value stays true without a calculator;
+// every other write of write_cells goes through the recalc splice
+// (splice_recalc.go), which computes the values that change. The plain
+// splice holds when
 //   - no written value is a formula and no written cell holds one now
 //     (Plan.KeepFormulaCells declines the rewrite otherwise), and
 //   - every formula cell of every worksheet has a cached value (the
@@ -23,10 +25,10 @@ import (
 //     cell, range, row or column references that miss the block. A formula
 //     that calls a volatile or reference-building function (INDIRECT,
 //     OFFSET, NOW...), uses a defined name, a structured, external or 3-D
-//     reference, or does not tokenize may read anything: the write takes
-//     the excelize path. A shared formula's references are widened by the
+//     reference, or does not tokenize may read anything: the write leaves
+//     the plain splice. A shared formula's references are widened by the
 //     size of its group (a superset of what each member reads); a member
-//     whose master is not found makes the write take the excelize path.
+//     whose master is not found makes the write leave the plain splice.
 // No formula reading a written cell means no formula value changes (values
 // change only through what they read). The workbook is still marked to be
 // recalculated on open, as the excelize path marks it.

@@ -48,11 +48,14 @@ func formulaBook(t *testing.T, path, extra string) {
 	})
 }
 
-// TestSpliceValueWritesBesideFormulas: a value write into a workbook with
-// formulas takes the splice path exactly when no formula reads a written
-// cell (shared formulas widened over their group, other sheets included,
-// wide formulas and formula cells themselves refused), and either way the
-// workbook ends as the excelize path leaves it.
+// TestSpliceValueWritesBesideFormulas: a write into a workbook with
+// formulas takes the splice path unless a formula it must recompute may
+// read anything (a volatile function, a defined name) or it replaces a
+// shared formula's master: a value no formula reads splices at once, and
+// the recalc splice (splice_recalc.go) recomputes the cached values of
+// formulas that read the write, on every sheet, of formulas without one,
+// and of written formulas. Either way the workbook ends cell for cell
+// (value, formula, type) as the excelize path leaves it.
 func TestSpliceValueWritesBesideFormulas(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -62,65 +65,96 @@ func TestSpliceValueWritesBesideFormulas(t *testing.T) {
 	}{
 		{"a cell no formula reads", "", map[string]any{"cell": "F10", "value": 7}, true},
 		{"next to a shared group, outside its reach", "", map[string]any{"cell_range": "C3", "values": [][]any{{"x", "2024-01-31"}}}, true},
-		{"read by SUM", "", map[string]any{"cell": "A2", "value": 10}, false},
-		{"read by a shared member only", "", map[string]any{"cell": "A3", "value": 5}, false},
-		{"read from another sheet", "", map[string]any{"cell": "D5", "value": 5}, false},
-		{"over a formula cell", "", map[string]any{"cell": "B1", "value": 0}, false},
+		{"read by SUM", "", map[string]any{"cell": "A2", "value": 10}, true},
+		{"read by a shared member only", "", map[string]any{"cell": "A3", "value": 5}, true},
+		{"read from another sheet", "", map[string]any{"cell": "D5", "value": 5}, true},
+		{"a value over a formula cell", "", map[string]any{"cell": "B1", "value": 0}, true},
+		{"a value over a shared member", "", map[string]any{"cell": "E2", "value": "x"}, true},
+		{"a formula over a shared master", "", map[string]any{"cell": "E1", "value": "=A1*3"}, false},
 		{"a volatile formula anywhere", `<row r="9"><c r="H9"><f>INDIRECT("Z1")</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
 		{"a defined name anywhere", `<row r="9"><c r="H9"><f>Rate*2</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
-		{"a formula without a cached value", `<row r="9"><c r="H9"><f>A1+1</f></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
-		{"read by a qualified reference to its own sheet", `<row r="9"><c r="H9"><f>sheet1!$G$5*2</f><v>0</v></c></row>`, map[string]any{"cell": "G5", "value": 7}, false},
-		{"a whole-column reference", `<row r="9"><c r="H9"><f>SUM(F:F)</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, false},
+		{"a formula without a cached value", `<row r="9"><c r="H9"><f>A1+1</f></c></row>`, map[string]any{"cell": "F10", "value": 7}, true},
+		{"read by a qualified reference to its own sheet", `<row r="9"><c r="H9"><f>sheet1!$G$5*2</f><v>0</v></c></row>`, map[string]any{"cell": "G5", "value": 7}, true},
+		{"a whole-column reference", `<row r="9"><c r="H9"><f>SUM(F:F)</f><v>0</v></c></row>`, map[string]any{"cell": "F10", "value": 7}, true},
+		{"formulas of every result type", "", map[string]any{"cell_range": "F1", "values": [][]any{{"=A1+A2", `=A1&"x"`, "=A1>2", "=1/0", `=TEXT(A3,"000")`}}}, true},
+		{"a formula reading a chain of formulas", "", map[string]any{"cell_range": "F2", "values": [][]any{{"=B1+E3+Other!A1", "=F2*2"}}}, true},
+		{"a formula and the value it reads", "", map[string]any{"cell_range": "F3", "values": [][]any{{4, "=F3*A3"}}}, true},
+		{"a formula over a formula", "", map[string]any{"cell": "B1", "value": "=MAX(A1:A3)"}, true},
+		{"a formula read by another sheet", "", map[string]any{"cell": "D5", "value": "=TEXTJOIN(\"-\",TRUE,A1:A3)"}, true},
+		{"whole columns and rows, clamped alike", `<row r="12"><c r="J12"><v>1</v></c></row>`, map[string]any{"cell_range": "F4", "values": [][]any{{"=COUNTBLANK(A:A)", "=ROWS(A:A)", "=COUNTBLANK(3:3)", "=SUM(E:E)"}}}, true},
+		{"a formula the engine cannot compute", "", map[string]any{"cell": "F5", "value": "=ECMA.CEILING(A1,2)"}, true},
+		{"a formula whose names may read anything", "", map[string]any{"cell": "F5", "value": "=LET(x,A1,x+1)"}, false},
+		{"a circular reference", "", map[string]any{"cell": "A5", "value": "=COUNTA(A:A)"}, false},
+		{"a cycle through two formulas", "", map[string]any{"cell_range": "F7", "values": [][]any{{"=G7+1", "=F7+1"}}}, false},
+		{"a cycle through an existing formula", `<row r="9"><c r="H9"><f>H10*2</f><v>0</v></c></row>`, map[string]any{"cell": "H10", "value": "=H9+1"}, false},
+		{"a formula reading one it cannot compute", `<row r="9"><c r="H9"><f>ISOMITTED(A1)</f><v>0</v></c></row>`, map[string]any{"cell": "F6", "value": "=H9"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			seed := filepath.Join(t.TempDir(), "seed.xlsx")
 			formulaBook(t, seed, c.extra)
-			books := map[bool]*excelize.File{}
-			for _, on := range []bool{true, false} {
-				log := logrus.New()
-				log.SetOutput(io.Discard)
-				log.SetLevel(logrus.DebugLevel)
-				hook := test.NewLocal(log)
-				e := newEnv(t, WithSplice(on), WithLogger(log))
-				data, err := os.ReadFile(seed)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
-				args := map[string]any{"file_path": "f.xlsx"}
-				for k, v := range c.args {
-					args[k] = v
-				}
-				e.ok("write_cells", args)
-				spliced := false
-				for _, entry := range hook.AllEntries() {
-					if entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
-						spliced = true
-					}
-				}
-				if on {
-					assert.Equal(t, c.splice, spliced, "took the splice path")
-				}
-				books[on] = e.open("f.xlsx")
-			}
-			for _, sheet := range []string{"Sheet1", "Other"} {
-				for r := 1; r <= 10; r++ {
-					for col := 1; col <= 8; col++ {
-						ref := cellName(col, r)
-						v1, err := books[true].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-						require.NoError(t, err)
-						v2, err := books[false].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-						require.NoError(t, err)
-						f1, _ := books[true].GetCellFormula(sheet, ref)
-						f2, _ := books[false].GetCellFormula(sheet, ref)
-						assert.Equal(t, v2, v1, "%s!%s value", sheet, ref)
-						assert.Equal(t, f2, f1, "%s!%s formula", sheet, ref)
-					}
-				}
-			}
-			calc, err := books[true].GetCalcProps()
-			require.NoError(t, err)
-			assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
+			assert.Equal(t, c.splice, writeBothWays(t, seed, c.args, []string{"Sheet1", "Other"}), "took the splice path")
 		})
 	}
+}
+
+// writeBothWays runs write_cells with args on two copies of the workbook
+// seed, through the splice path and through the excelize path, requires
+// the two results to hold the same value, formula and type in every cell
+// of sheets (rows 1-12, columns A-J) and the recalculation flag when
+// formulas remain, and reports whether the first call took the splice path.
+func writeBothWays(t *testing.T, seed string, with map[string]any, sheets []string) bool {
+	t.Helper()
+	books := map[bool]*excelize.File{}
+	spliced := false
+	for _, on := range []bool{true, false} {
+		log := logrus.New()
+		log.SetOutput(io.Discard)
+		log.SetLevel(logrus.DebugLevel)
+		hook := test.NewLocal(log)
+		e := newEnv(t, WithSplice(on), WithLogger(log))
+		data, err := os.ReadFile(seed)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
+		args := map[string]any{"file_path": "f.xlsx"}
+		for k, v := range with {
+			args[k] = v
+		}
+		e.ok("write_cells", args)
+		for _, entry := range hook.AllEntries() {
+			if on && entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
+				spliced = true
+			}
+		}
+		books[on] = e.open("f.xlsx")
+	}
+	formulas := false
+	for _, sheet := range sheets {
+		for r := 1; r <= 12; r++ {
+			for col := 1; col <= 10; col++ {
+				ref := cellName(col, r)
+				v1, err := books[true].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+				require.NoError(t, err)
+				v2, err := books[false].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+				require.NoError(t, err)
+				f1, _ := books[true].GetCellFormula(sheet, ref)
+				f2, _ := books[false].GetCellFormula(sheet, ref)
+				t1, _ := books[true].GetCellType(sheet, ref)
+				t2, _ := books[false].GetCellType(sheet, ref)
+				assert.Equal(t, v2, v1, "%s!%s value", sheet, ref)
+				assert.Equal(t, f2, f1, "%s!%s formula", sheet, ref)
+				if f1 != "" || t2 != excelize.CellTypeSharedString { // the splice writes text inline
+					assert.Equal(t, t2, t1, "%s!%s type", sheet, ref)
+				}
+				formulas = formulas || f1 != ""
+			}
+		}
+	}
+	if formulas {
+		calc, err := books[true].GetCalcProps()
+		require.NoError(t, err)
+		assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
+	}
+	return spliced
 }
 
 // FuzzSheetFormulasMiss: the formula check reads any worksheet XML without

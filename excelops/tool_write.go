@@ -129,15 +129,13 @@ func (s *Service) writeCells(_ context.Context, raw json.RawMessage) (*call, err
 		return res, nil
 	})
 	c.create, c.newSheet = createModeOf(a.Create), a.Create != nil && *a.Create
-	if spliceable(plan) {
-		c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-			p, dates, err := writePlan(sb, anchor.r1, anchor.c1, plan)
-			res := result(sb.name(), sheet)
-			if dates > 0 {
-				res = append(res, field("dates_written", dates))
-			}
-			return p, res, err
+	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		p, dates, err := writePlan(sb, sheet, anchor, plan)
+		res := result(sb.name(), sheet)
+		if dates > 0 {
+			res = append(res, field("dates_written", dates))
 		}
+		return p, res, err
 	}
 	return c, nil
 }

@@ -7,11 +7,11 @@ and saved by excelize). openpyxl, the reader the Python agents use, must read
 both back identically: values, types, number formats, fonts, fills, borders,
 alignment, merged cells, column widths, and the untouched charts, conditional
 formats and data validations. LibreOffice headless then opens spliced files
-and converts them to CSV with the recalculated formula values. (Formulas
-themselves take the excelize path: it validates them, stores cached values
-and recomputes dependents; a value write into a workbook holding formulas
-splices only when no formula reads the written cells, so the formulas'
-cached values, compared here too, stay true.)
+and converts them to CSV with the recalculated formula values. Formulas
+splice too (the recalc splice computes their cached values, and those of
+the formulas reading a write, in a small calculator workbook): the cached
+values openpyxl reads (data_only) are compared as well, and the test checks
+that writes holding formulas did take the splice path.
 """
 
 from __future__ import annotations
@@ -37,16 +37,31 @@ SEQUENCES_PER_BOOK = 3
 OPS_PER_SEQUENCE = 10
 
 
-def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], splice: bool) -> dict[str, Any]:
-    """Run one tool through the binary on one path; return the payload."""
+def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], splice: bool, spliced: list[bool] | None = None) -> dict[str, Any]:
+    """Run one tool through the binary on one path; return the payload.
+
+    spliced, when given, gets whether the call saved through the splice path
+    (the sidecar's debug log says which path saved).
+    """
     proc = subprocess.run(
-        [str(binary), "call", "--workspace", str(ws), f"--splice={str(splice).lower()}", tool, json.dumps(args)],
+        [str(binary), "call", "--workspace", str(ws), f"--splice={str(splice).lower()}", "--log-level=debug", tool, json.dumps(args)],
         capture_output=True,
         text=True,
         timeout=120,
     )
     payload: dict[str, Any] = json.loads(proc.stdout)
+    if spliced is not None:
+        logs = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
+        spliced.append(any(e.get("msg") == "workbook saved" and e.get("path") == "splice" for e in logs))
     return payload
+
+
+def holds_formula(args: dict[str, Any]) -> bool:
+    """Whether a write_cells call writes a formula."""
+    if args.get("value_types") == "text":
+        return False
+    values = [args["value"]] if "value" in args else [v for row in args.get("values", []) for v in row]
+    return any(isinstance(v, str) and v.startswith("=") for v in values)
 
 
 def seed_openpyxl(path: pathlib.Path) -> None:
@@ -123,7 +138,8 @@ def seed_inline(binary: pathlib.Path, path: pathlib.Path) -> None:
 DATES: list[Any] = ["2024-01-31", "13:45:00", "2024-02-29T08:30:15.25", "1999-12-31 23:59", "1899-06-01", "'2024-01-31", " 2024-03-01 "]
 PLAIN_VALUES: list[Any] = [0, 7, -3, 2.5, 1e-7, 123456789012, "text", " spaced ", "a&b<c>\"q\"", "ünï", "12", "007", "",
                            True, False, None, *DATES]
-VALUES: list[Any] = [*PLAIN_VALUES, "=SUM(B2:B4)", "=A1&\"x\"", "=1/0"]
+FORMULAS: list[Any] = ["=SUM(B2:B4)", "=A1&\"x\"", "=1/0", "=B3*2+D2", '=IF(B3>2,"big",FALSE)', "=COUNTA(A:A)", "=Other!A1&A1"]
+VALUES: list[Any] = [*PLAIN_VALUES, *FORMULAS, *FORMULAS]
 
 
 def random_op(rng: random.Random, formulas: bool = True) -> tuple[str, dict[str, Any]]:
@@ -210,6 +226,7 @@ def test_splice_and_excelize_make_the_same_workbook(sidecar_bin: pathlib.Path, t
         seed_plain(seed)
     else:
         seed_inline(sidecar_bin, seed)
+    formula_writes: list[bool] = []  # per write of a formula: it spliced
     for n in range(SEQUENCES_PER_BOOK):
         rng = random.Random(f"{seed_name}-{n}")
         # The plain book never gets a formula, so all its writes splice.
@@ -222,9 +239,12 @@ def test_splice_and_excelize_make_the_same_workbook(sidecar_bin: pathlib.Path, t
             shutil.copy(seed, ws / "book.xlsx")
             answers[splice] = []
             for tool, args in ops:
-                out = call(sidecar_bin, ws, tool, {"file_path": "book.xlsx", **args}, splice)
+                paths: list[bool] = []
+                out = call(sidecar_bin, ws, tool, {"file_path": "book.xlsx", **args}, splice, paths)
                 assert out["status"] == "success", (tool, args, out)
                 answers[splice].append(out)
+                if splice and tool == "write_cells" and holds_formula(args):
+                    formula_writes.append(paths[0])
             books[splice] = snapshot(ws / "book.xlsx")
         assert answers[True] == answers[False], (seed_name, n, ops)
         spliced, parsed = books[True], books[False]
@@ -234,6 +254,10 @@ def test_splice_and_excelize_make_the_same_workbook(sidecar_bin: pathlib.Path, t
                 assert spliced[sheet][key] == parsed[sheet][key], (seed_name, n, sheet, key, ops)
             diff = {k: (v, parsed[sheet]["cells"].get(k)) for k, v in spliced[sheet]["cells"].items() if parsed[sheet]["cells"].get(k) != v}
             assert not diff, (seed_name, n, sheet, ops, list(diff.items())[:5])
+    if seed_name != "plain":
+        # Formulas splice too (the recalc splice), unless the write meets
+        # what the calculator workbook cannot hold exactly (a merged cell).
+        assert formula_writes and sum(formula_writes) * 2 > len(formula_writes), formula_writes
     if seed_name == "rules":
         assert spliced["Sheet"]["charts"] == 1 and len(spliced["Sheet"]["conditional"]) >= 1 and spliced["Sheet"]["validations"]
 
@@ -248,8 +272,8 @@ def test_libreoffice_recalculates_spliced_formulas(sidecar_bin: pathlib.Path, tm
     sheet.title = "Data"
     sheet.append(["name", "qty", "price"])
     wb.save(tmp_path / "book.xlsx")
-    # The value writes take the splice path (no formula in the workbook yet);
-    # formulas take the excelize path (cached values, recalculation flags).
+    # Every write takes the splice path: values, formulas (the recalc splice
+    # stores their cached values) and a value that formulas read.
     ops: list[dict[str, Any]] = [
         {"cell_range": "B2", "values": [[10], [20], [30]]},
         {"cell": "C2", "value": 4},
@@ -258,8 +282,14 @@ def test_libreoffice_recalculates_spliced_formulas(sidecar_bin: pathlib.Path, tm
         {"cell": "B3", "value": 25},
     ]
     for args in ops:
-        out = call(sidecar_bin, tmp_path, "write_cells", {"file_path": "book.xlsx", "sheet_name": "Data", **args}, True)
+        paths: list[bool] = []
+        out = call(sidecar_bin, tmp_path, "write_cells", {"file_path": "book.xlsx", "sheet_name": "Data", **args}, True, paths)
         assert out["status"] == "success", out
+        assert paths == [True], ("took the excelize path", args)
+    # The cached values the splice stored are the ones LibreOffice computes.
+    cached = openpyxl.load_workbook(tmp_path / "book.xlsx", data_only=True)["Data"]
+    ours = [cached["D2"].value, *(cached.cell(5, c).value for c in range(6, 10))]
+    assert ours == [40, 65, 130, 41, "n=10"], ours
     profile = tmp_path / "lo-profile"
     proc = subprocess.run(
         [soffice, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--convert-to", "csv", "--outdir", str(tmp_path / "csv"), str(tmp_path / "book.xlsx")],

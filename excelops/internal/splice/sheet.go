@@ -62,6 +62,11 @@ type Plan struct {
 	// KeepFormulaCells declines the rewrite (ErrUnsupported) when a cell
 	// it rebuilds holds a formula (a write would replace it).
 	KeepFormulaCells bool
+	// OutsideMerges declines the rewrite (ErrUnsupported) when a cell it
+	// rebuilds lies inside a merged range, other than the range's top-left
+	// cell: a value written there is hidden, and excelize writes it to
+	// the top-left cell instead.
+	OutsideMerges bool
 	// MaxCellText, when positive, caps the raw text of one cell of the
 	// sheet; a longer one fails the rewrite with a *CellTextError.
 	MaxCellText int64
@@ -324,10 +329,41 @@ func (s *sheet) copyRest() error {
 		if err != nil {
 			return err
 		}
+		if s.plan.OutsideMerges && (t.Is(sheetxml.Empty, "mergeCell") || t.Is(sheetxml.Start, "mergeCell")) {
+			if err := s.checkMerge(t.Attr("ref")); err != nil {
+				return err
+			}
+		}
 		if err := s.emit(t.Raw); err != nil {
 			return err
 		}
 	}
+}
+
+// checkMerge declines the rewrite when a planned cell lies inside the
+// merged range ref, other than its top-left cell (Plan.OutsideMerges).
+func (s *sheet) checkMerge(ref []byte) error {
+	lo, hi, _ := bytes.Cut(ref, []byte(":"))
+	c1, r1 := sheetxml.SplitRef(lo)
+	c2, r2 := c1, r1
+	if len(hi) > 0 {
+		c2, r2 = sheetxml.SplitRef(hi)
+	}
+	if c1 <= 0 || r1 <= 0 || c2 <= 0 || r2 <= 0 {
+		return nil
+	}
+	c1, c2, r1, r2 = min(c1, c2), max(c1, c2), min(r1, r2), max(r1, r2)
+	for _, row := range s.plan.Rows {
+		if row < r1 || row > r2 {
+			continue
+		}
+		for _, col := range s.plan.Cols(row) {
+			if col >= c1 && col <= c2 && (row != r1 || col != c1) {
+				return unsupported("cell %s lies inside the merged range %s", Ref(col, row), ref)
+			}
+		}
+	}
+	return nil
 }
 
 // row handles one <row> of the source: copied as is, or rebuilt.

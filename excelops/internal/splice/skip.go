@@ -1,8 +1,6 @@
 package splice
 
 import (
-	"bytes"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -41,65 +39,15 @@ func (s *sheet) skipRow(n int) (bool, error) {
 	if !ok || s.plan.MaxCellText > 0 && int64(len(raw)) > s.plan.MaxCellText {
 		return false, nil
 	}
-	if bytes.IndexByte(raw, ':') >= 0 { // a prefixed name, or text that could hide one
-		return false, nil
-	}
-	first, last, plain := scanTags(raw)
+	c1, c2, plain := sheetxml.PlainRow(raw)
 	if !plain {
 		return false, nil
 	}
-	if first >= 0 {
-		c1, ok1 := cellCol(raw[first:])
-		c2, ok2 := cellCol(raw[last:])
-		if !ok1 || !ok2 {
-			return false, nil
-		}
+	if c1 > 0 {
 		s.ext.widen(n, c1)
 		s.ext.widen(n, c2)
 	}
 	err := s.emit(raw)
 	s.z.Skip(len(raw))
 	return true, err
-}
-
-// scanTags looks at every '<' of an untouched row's bytes and returns
-// where its first and last c tags start (after the '<'; -1 without one).
-// plain is false for anything the tokenizer should see: a comment, CDATA
-// or processing instruction, a formula, a nested row, or a '<' that
-// starts no tag (broken XML the tokenizer reports as damaged).
-func scanTags(raw []byte) (first, last int, plain bool) {
-	first, last = -1, -1
-	for i := 0; ; {
-		j := bytes.IndexByte(raw[i:], '<')
-		if j < 0 || i+j+2 >= len(raw) {
-			return first, last, j < 0
-		}
-		i += j + 1
-		c, next := raw[i], raw[i+1]
-		delim := next == ' ' || next == '>' || next == '/' || next == '\t' || next == '\n' || next == '\r'
-		switch {
-		case c == '/':
-		case c == 'c' && delim:
-			if first < 0 {
-				first = i
-			}
-			last = i
-		case c == 'f' && delim, c == 'r' && next == 'o' && bytes.HasPrefix(raw[i:], []byte("row")):
-			return first, last, false
-		case c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80:
-		default:
-			return first, last, false
-		}
-	}
-}
-
-// cellCol returns the column of the cell whose tag starts raw (after its
-// '<'), from its r attribute; ok is false without one.
-func cellCol(raw []byte) (int, bool) {
-	end := bytes.IndexByte(raw, '>')
-	if end < 0 {
-		return 0, false
-	}
-	col, row := sheetxml.SplitRef(sheetxml.AttrValue(raw[1:end], "r"))
-	return col, col > 0 && row > 0
 }

@@ -1,0 +1,167 @@
+package excelops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+)
+
+// editParts rewrites the worksheet part of sheet with plan and returns the
+// rewritten parts: that sheet alone, or, when the write goes through the
+// recalc splice (splice_recalc.go), every sheet whose cached formula
+// values change too. errNoSplice when the excelize path must do the edit.
+func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
+	zf := findPart(sb.zr, part)
+	if zf == nil {
+		return nil, errNoSplice
+	}
+	part = zf.Name
+	if sb.writes != nil && !plan.NoFormulas {
+		return sb.recalcParts(ctx, part, sheet, plan)
+	}
+	if plan.NoFormulas && !sb.othersFormulaFree(ctx, part, sheet, plan) {
+		return sb.recalcParts(ctx, part, sheet, plan) // a formula reads the write
+	}
+	head, body, err := sb.rewrite(ctx, zf, sheet, plan)
+	if errors.Is(err, splice.ErrUnsupported) && sb.writes != nil {
+		// The sheet's own formulas read the write, or it replaces one.
+		return sb.recalcParts(ctx, part, sheet, plan)
+	}
+	if err != nil {
+		return nil, sb.partErr(ctx, err, sheet)
+	}
+	return map[string]splice.Part{part: splice.Segments{Head: head, Body: body}}, nil
+}
+
+// recalcParts is editParts through the recalc splice.
+func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan splice.Plan) (_ map[string]splice.Part, err error) {
+	if sb.writes == nil {
+		return nil, errNoSplice
+	}
+	rc, err := sb.recalcPlan(ctx, sheet, part, sb.writes)
+	if err != nil {
+		return nil, err
+	}
+	if rc.overwrote && findPart(sb.zr, "xl/calcChain.xml") != nil {
+		// Excel's calculation chain would list a cell that no longer holds
+		// a formula; excelize removes that entry.
+		return nil, errNoSplice
+	}
+	sb.calc = rc.formulas
+	plan.NoFormulas, plan.KeepFormulaCells = false, false
+	parts := map[string]splice.Part{}
+	defer func() {
+		if err != nil {
+			releaseParts(parts)
+		}
+	}()
+	if err := sb.rewritePart(ctx, part, sheet, withCached(plan, rc.results[part]), parts); err != nil {
+		return nil, err
+	}
+	for p, res := range rc.results {
+		if p == part {
+			continue
+		}
+		if err := sb.rewritePart(ctx, p, rc.sheetOf[p], withCached(splice.Plan{Cols: func(int) []int { return nil }}, res), parts); err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
+}
+
+// rewritePart rewrites the worksheet part (of the sheet named sheet) with
+// plan into parts.
+func (sb *spliceBook) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
+	zf := findPart(sb.zr, part)
+	if zf == nil {
+		return errNoSplice
+	}
+	plan.MaxRow = min(sb.svc.limits.MaxRows, maxSheetRows)
+	plan.MaxCellText = sb.svc.limits.MaxCellTextBytes
+	head, body, err := sb.rewriteOnce(ctx, zf, plan)
+	if err != nil {
+		return sb.partErr(ctx, err, sheet)
+	}
+	parts[zf.Name] = splice.Segments{Head: head, Body: body}
+	return nil
+}
+
+// partErr turns an error of a sheet's rewrite into the call's error: a
+// conflict when the file changed meanwhile, Excel's limits, damage, or
+// errNoSplice for an edit the splicer declines.
+func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) error {
+	if cerr := sb.unchangedOnDisk(); cerr != nil {
+		// Read through the open file: another program rewrote it in place
+		// while it was read. Not damage: a conflict, done again.
+		return cerr
+	}
+	var rowErr *splice.RowLimitError
+	var textErr *splice.CellTextError
+	var rerr readError
+	switch {
+	case errors.Is(err, errNoSplice):
+		return err
+	case errors.As(err, &rowErr):
+		return limitErr(rowErr.Error())
+	case errors.As(err, &textErr):
+		return sb.svc.limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", cellName(textErr.Col, textErr.Row), sheet))
+	case errors.Is(err, splice.ErrUnsupported):
+		sb.svc.log.WithFields(map[string]any{"file": sb.name(), "reason": err.Error()}).Debug("splice declined")
+		return errNoSplice
+	case errors.Is(err, splice.ErrDamaged):
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &rerr):
+		return newError(KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
+	}
+	return err
+}
+
+// releaseParts frees the rewritten sheet bodies of parts.
+func releaseParts(parts map[string]splice.Part) {
+	for _, p := range parts {
+		if seg, ok := p.(splice.Segments); ok {
+			_ = seg.Body.Release()
+		}
+	}
+}
+
+// withCached is plan that also stores the cached values res (by row and
+// column) into the formula cells it finds there; a cell of res that holds
+// no formula declines the rewrite.
+func withCached(plan splice.Plan, res map[[2]int]cachedResult) splice.Plan {
+	if len(res) == 0 {
+		return plan
+	}
+	cols := map[int][]int{}
+	for _, r := range plan.Rows {
+		cols[r] = append(cols[r], plan.Cols(r)...)
+	}
+	for k := range res {
+		cols[k[0]] = append(cols[k[0]], k[1])
+	}
+	rows := make([]int, 0, len(cols))
+	for r, cs := range cols {
+		slices.Sort(cs)
+		cols[r] = slices.Compact(cs)
+		rows = append(rows, r)
+	}
+	slices.Sort(rows)
+	cell := plan.Cell
+	plan.Rows, plan.Cols = rows, func(r int) []int { return cols[r] }
+	plan.Cell = func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
+		r, ok := res[[2]int{row, col}]
+		if !ok {
+			return cell(dst, row, col, old, inherit)
+		}
+		if old == nil || !old.Formula {
+			return dst, fmt.Errorf("%w: cell %s holds no formula", splice.ErrUnsupported, splice.Ref(col, row))
+		}
+		return splice.SetCached(dst, old.Raw, r.t, r.v)
+	}
+	return plan
+}

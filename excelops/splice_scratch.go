@@ -1,0 +1,343 @@
+package excelops
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+)
+
+// The recalc splice's calculator workbook (see splice_recalc.go): the
+// cells a computation reads, copied at their own addresses into a workbook
+// with the same sheets, opened by excelize and computed there.
+
+// maxAreasPerSheet bounds the areas one sheet's copy tests a cell
+// against; past it they merge into their bounding box.
+const maxAreasPerSheet = 256
+
+// scratchCell is one cell of the calculator workbook: its address and its
+// <c> element's attributes-after-r and children.
+type scratchCell struct {
+	row, col int
+	body     []byte // e.g. ` t="b"><v>1</v></c>` or `><f>A1+1</f></c>`
+}
+
+// scratchSheet is what one sheet contributes to the calculator workbook.
+type scratchSheet struct {
+	areas []sheetArea // the cells to copy, clamped to the sheet's extent
+	whole bool        // a whole-row or whole-column reference reads it
+	cells []scratchCell
+}
+
+// calcWorkbook computes the formulas marked in compute (see
+// splice_recalc.go), reading the cells need names, after the write w to
+// the worksheet part; it returns each one's cached value by its index in
+// all.
+func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, compute []bool, part string, w *spliceWrites) (map[int]cachedResult, error) {
+	// The extents the calculator clamps whole rows and columns to are the
+	// sheet's after the write (excelize creates every written cell).
+	for i := range sheets {
+		if sheets[i].part != part {
+			continue
+		}
+		for key := range w.cells {
+			sheets[i].maxRow, sheets[i].maxCol = max(sheets[i].maxRow, key[0]), max(sheets[i].maxCol, key[1])
+		}
+	}
+	scratch := make([]scratchSheet, len(sheets))
+	for _, a := range need {
+		i := sheetNamed(sheets, a.sheet)
+		if i < 0 {
+			continue // a sheet the workbook lacks: an error either way
+		}
+		s := &scratch[i]
+		s.whole = s.whole || a.r2 == excelize.TotalRows || a.c2 == excelize.MaxColumns
+		a.sheet = sheets[i].name
+		a.r2, a.c2 = min(a.r2, sheets[i].maxRow), min(a.c2, sheets[i].maxCol)
+		if a.r1 <= a.r2 && a.c1 <= a.c2 {
+			s.areas = append(s.areas, a)
+		}
+	}
+	formulaAt := map[sheetArea]int{} // every formula cell, by its sheet's name as listed
+	for i, f := range all {
+		formulaAt[f.at] = i
+	}
+	var sst []string
+	copied := 0
+	for i, cs := range sheets {
+		s := &scratch[i]
+		if len(s.areas) == 0 {
+			continue
+		}
+		if len(s.areas) > maxAreasPerSheet {
+			s.areas = []sheetArea{boundingBox(s.areas)}
+		}
+		box := boundingBox(s.areas)
+		inNeed := func(row, col int) bool {
+			if row < box.r1 || row > box.r2 || col < box.c1 || col > box.c2 {
+				return false
+			}
+			for _, a := range s.areas {
+				if row >= a.r1 && row <= a.r2 && col >= a.c1 && col <= a.c2 {
+					return true
+				}
+			}
+			return false
+		}
+		edited := cs.part == part
+		err := walkPart(ctx, findPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
+			if ev == sheetxml.RowStart && (wk.Row < box.r1 || wk.Row > box.r2) {
+				wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
+				return nil
+			}
+			c := &wk.Cell
+			if ev != sheetxml.CellDone || !inNeed(c.Row, c.Col) {
+				return nil
+			}
+			if _, written := w.cells[[2]int{c.Row, c.Col}]; edited && written {
+				return nil // the write's content is added below
+			}
+			if copied++; copied > maxScratchCells {
+				return errNoSplice
+			}
+			var body []byte
+			switch {
+			case c.Formula:
+				idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
+				if !ok {
+					return errNoSplice
+				}
+				body = formulaBody(all[idx].text, string(c.Type), c.Value)
+			case string(c.Type) == "s":
+				if sst == nil {
+					var err error
+					if sst, err = sb.streamBook().sharedStrings(); err != nil {
+						return err
+					}
+				}
+				n, err := strconv.Atoi(string(c.Value))
+				if err != nil || n < 0 || n >= len(sst) {
+					return errNoSplice // the excelize path reports the damage
+				}
+				body = inlineBody(sheetxml.AppendEscaped(nil, sst[n]))
+			case string(c.Type) == "inlineStr":
+				body = inlineBody(c.Value)
+			case string(c.Type) == "d":
+				return errNoSplice // a typed date: excelize reads it through its number format
+			default:
+				body = valueBody(string(c.Type), c.Value)
+			}
+			s.cells = append(s.cells, scratchCell{c.Row, c.Col, body})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if edited {
+			for key, cc := range w.cells {
+				if inNeed(key[0], key[1]) {
+					if body := cc.scratchBody(); body != nil {
+						s.cells = append(s.cells, scratchCell{key[0], key[1], body})
+					}
+				}
+			}
+		}
+		if s.whole && cs.maxRow > 0 && cs.maxCol > 0 {
+			// Whole rows and columns are clamped to the sheet's extent: an
+			// empty cell at its far corner gives the copy the same one.
+			s.cells = append(s.cells, scratchCell{cs.maxRow, cs.maxCol, nil})
+		}
+	}
+	data, err := scratchPackage(sheets, scratch, sb.index.date1904)
+	if err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, errNoSplice
+	}
+	defer f.Close()
+	out := map[int]cachedResult{}
+	for i, f0 := range all {
+		if !compute[i] {
+			continue
+		}
+		if len(out)%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		t, v := computeFormula(f, f0.at.sheet, cellName(f0.at.c1, f0.at.r1))
+		if v == "" {
+			t = ""
+		}
+		out[i] = cachedResult{t, v}
+	}
+	return out, nil
+}
+
+// boundingBox is the smallest area holding every one of areas (one sheet).
+func boundingBox(areas []sheetArea) sheetArea {
+	b := areas[0]
+	for _, a := range areas[1:] {
+		b.r1, b.c1, b.r2, b.c2 = min(b.r1, a.r1), min(b.c1, a.c1), max(b.r2, a.r2), max(b.c2, a.c2)
+	}
+	return b
+}
+
+// formulaBody is a calculator cell holding formula (unescaped) with the
+// cell type t and raw cached value v of the cell it copies: excelize
+// recomputes every formula it reads, and resultKind reads the type.
+func formulaBody(formula, t string, v []byte) []byte {
+	var b []byte
+	if t != "" {
+		b = append(append(append(b, ` t="`...), t...), '"')
+	}
+	b = append(b, "><f>"...)
+	b = sheetxml.AppendEscaped(b, formula)
+	b = append(b, "</f>"...)
+	if len(v) > 0 {
+		b = append(append(append(b, "<v>"...), v...), "</v>"...)
+	}
+	return append(b, "</c>"...)
+}
+
+// inlineBody is a calculator cell holding the (escaped) text.
+func inlineBody(text []byte) []byte {
+	b := append([]byte(nil), ` t="inlineStr"><is><t xml:space="preserve">`...)
+	b = append(b, text...)
+	return append(b, "</t></is></c>"...)
+}
+
+// valueBody is a calculator cell of type t holding the raw value v.
+func valueBody(t string, v []byte) []byte {
+	var b []byte
+	if t != "" {
+		b = append(append(append(b, ` t="`...), t...), '"')
+	}
+	if len(v) == 0 {
+		return append(b, "/>"...)
+	}
+	b = append(append(append(b, "><v>"...), v...), "</v>"...)
+	return append(b, "</c>"...)
+}
+
+// scratchBody is the calculator cell of a written value: as the excelize
+// path leaves it before computing (a new formula is t="str", as
+// SetCellFormula marks it); nil for a cleared cell.
+func (cc cellContent) scratchBody() []byte {
+	switch cc.kind {
+	case 0:
+		return nil
+	case 'n':
+		return valueBody("", []byte(cc.text))
+	case 'b':
+		return valueBody("b", []byte(cc.text))
+	case 'f':
+		return formulaBody(cc.formula, "str", nil)
+	}
+	return inlineBody(sheetxml.AppendEscaped(nil, cc.text))
+}
+
+// scratchPackage writes the calculator workbook: every worksheet of
+// sheets, in order and by name, holding its scratch cells.
+func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool) ([]byte, error) {
+	const (
+		mainNS = `http://schemas.openxmlformats.org/spreadsheetml/2006/main`
+		relNS  = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
+		pkgRel = `http://schemas.openxmlformats.org/package/2006/relationships`
+		ctNS   = `http://schemas.openxmlformats.org/package/2006/content-types`
+		ctBase = `application/vnd.openxmlformats-officedocument.spreadsheetml.`
+	)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	put := func(name string, data []byte) error {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	types := []byte(`<?xml version="1.0" encoding="UTF-8"?><Types xmlns="` + ctNS + `"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="` + ctBase + `sheet.main+xml"/>`)
+	wb := []byte(`<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="` + mainNS + `" xmlns:r="` + relNS + `">`)
+	if date1904 {
+		wb = append(wb, `<workbookPr date1904="1"/>`...)
+	}
+	wb = append(wb, "<sheets>"...)
+	rels := []byte(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="` + pkgRel + `">`)
+	for i, cs := range sheets {
+		n := strconv.Itoa(i + 1)
+		types = append(types, `<Override PartName="/xl/worksheets/sheet`+n+`.xml" ContentType="`+ctBase+`worksheet+xml"/>`...)
+		wb = append(wb, `<sheet name="`...)
+		wb = sheetxml.AppendEscaped(wb, cs.name)
+		wb = append(wb, `" sheetId="`+n+`" r:id="rId`+n+`"/>`...)
+		rels = append(rels, `<Relationship Id="rId`+n+`" Type="`+relNS+`/worksheet" Target="worksheets/sheet`+n+`.xml"/>`...)
+		if err := put("xl/worksheets/sheet"+n+".xml", scratchSheetXML(scratch[i].cells)); err != nil {
+			return nil, err
+		}
+	}
+	types = append(types, "</Types>"...)
+	wb = append(wb, "</sheets></workbook>"...)
+	rels = append(rels, "</Relationships>"...)
+	root := []byte(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="` + pkgRel + `"><Relationship Id="rId1" Type="` + relNS + `/officeDocument" Target="xl/workbook.xml"/></Relationships>`)
+	for _, p := range []struct {
+		name string
+		data []byte
+	}{{"[Content_Types].xml", types}, {"_rels/.rels", root}, {"xl/workbook.xml", wb}, {"xl/_rels/workbook.xml.rels", rels}} {
+		if err := put(p.name, p.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// scratchSheetXML is a worksheet holding cells (in any order; a cell
+// with a nil body is empty, and a real cell at its address wins).
+func scratchSheetXML(cells []scratchCell) []byte {
+	slices.SortStableFunc(cells, func(a, b scratchCell) int {
+		if a.row != b.row {
+			return a.row - b.row
+		}
+		if a.col != b.col {
+			return a.col - b.col
+		}
+		return len(b.body) - len(a.body) // the real cell before an empty one
+	})
+	out := []byte(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	row := 0
+	for i, c := range cells {
+		if i > 0 && c.row == cells[i-1].row && c.col == cells[i-1].col {
+			continue
+		}
+		if c.row != row {
+			if row != 0 {
+				out = append(out, "</row>"...)
+			}
+			row = c.row
+			out = append(out, `<row r="`...)
+			out = strconv.AppendInt(out, int64(row), 10)
+			out = append(out, `">`...)
+		}
+		out = append(out, `<c r="`...)
+		out = append(out, cellName(c.col, c.row)...)
+		out = append(out, '"')
+		if c.body == nil {
+			out = append(out, "/>"...)
+			continue
+		}
+		out = append(out, c.body...)
+	}
+	if row != 0 {
+		out = append(out, "</row>"...)
+	}
+	return append(out, "</sheetData></worksheet>"...)
+}
