@@ -53,6 +53,7 @@ import itertools
 import json
 import os
 import pathlib
+import resource
 import socket
 import statistics
 import sys
@@ -95,6 +96,32 @@ class Row:
     p50_us: float
     p99_us: float
     calls_per_s: float
+    #: CPU per call (user + system, warm-up calls included) of this Python
+    #: process, all threads, and of the sidecar process (nan if unknown).
+    py_cpu_us: float = float("nan")
+    sidecar_cpu_us: float = float("nan")
+
+
+def _sidecar_cpu(sc: Sidecar) -> float:
+    """Seconds of CPU the sidecar process has used so far (Linux's /proc;
+    nan elsewhere)."""
+    try:
+        fields = pathlib.Path(f"/proc/{sc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def _metered(sc: Sidecar, bench: Callable[[], Row]) -> Row:
+    """Run one row's bench and fill in its CPU per call (this process's
+    rusage, the sidecar's /proc counters), warm-up calls counted."""
+    before, sidecar_before = resource.getrusage(resource.RUSAGE_SELF), _sidecar_cpu(sc)
+    row = bench()
+    after, sidecar_after = resource.getrusage(resource.RUSAGE_SELF), _sidecar_cpu(sc)
+    calls = row.calls + WARMUP
+    row.py_cpu_us = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / calls * 1e6
+    row.sidecar_cpu_us = (sidecar_after - sidecar_before) / calls * 1e6
+    return row
 
 
 def _row(name: str, lat: list[float], wall: float) -> Row:
@@ -465,36 +492,37 @@ def main() -> int:
     n = ns.calls
     args = ["--test-tools", "--log-level", ns.sidecar_log_level]
     with tempfile.TemporaryDirectory() as ws, Sidecar.launch(ws, args=args) as sc:
+        benches: list[Callable[[], Row]]
         if ns.threads_only:
-            rows = [
-                bench_raw_floor(sc, n),
-                bench_raw_floor_threads(sc, n, THREADS),
-                bench_raw_pipeline(sc, n, THREADS),
-                bench_minimal_threads(sc, n, 1),
-                bench_minimal_threads(sc, n, THREADS),
-                bench_minimal_shared(sc, n, THREADS),
-                bench_sync(sc, n),
-                bench_sync_threads(sc, n, THREADS),
-                bench_sync_pool(sc, n, THREADS),
+            benches = [
+                lambda: bench_raw_floor(sc, n),
+                lambda: bench_raw_floor_threads(sc, n, THREADS),
+                lambda: bench_raw_pipeline(sc, n, THREADS),
+                lambda: bench_minimal_threads(sc, n, 1),
+                lambda: bench_minimal_threads(sc, n, THREADS),
+                lambda: bench_minimal_shared(sc, n, THREADS),
+                lambda: bench_sync(sc, n),
+                lambda: bench_sync_threads(sc, n, THREADS),
+                lambda: bench_sync_pool(sc, n, THREADS),
             ]
-            peer = rows[6]
         else:
-            rows = [
-                bench_reference(n * 4),
-                bench_websockets_sync(sc, n),
-                bench_raw_floor(sc, n),
-                bench_sync(sc, n),
-                bench_sync_threads(sc, n, THREADS),
-                bench_sync_pool(sc, n, THREADS),
-                bench_raw_floor_threads(sc, n, THREADS),
-                bench_raw_pipeline(sc, n, THREADS),
-                bench_minimal_threads(sc, n, 1),
-                bench_minimal_threads(sc, n, THREADS),
-                bench_minimal_shared(sc, n, THREADS),
-                asyncio.run(_bench_async(sc, n, 1)),
-                asyncio.run(_bench_async(sc, n * 2, 64)),
+            benches = [
+                lambda: bench_reference(n * 4),
+                lambda: bench_websockets_sync(sc, n),
+                lambda: bench_raw_floor(sc, n),
+                lambda: bench_sync(sc, n),
+                lambda: bench_sync_threads(sc, n, THREADS),
+                lambda: bench_sync_pool(sc, n, THREADS),
+                lambda: bench_raw_floor_threads(sc, n, THREADS),
+                lambda: bench_raw_pipeline(sc, n, THREADS),
+                lambda: bench_minimal_threads(sc, n, 1),
+                lambda: bench_minimal_threads(sc, n, THREADS),
+                lambda: bench_minimal_shared(sc, n, THREADS),
+                lambda: asyncio.run(_bench_async(sc, n, 1)),
+                lambda: asyncio.run(_bench_async(sc, n * 2, 64)),
             ]
-            peer = rows[1]
+        rows = [_metered(sc, bench) for bench in benches]
+        peer = rows[6] if ns.threads_only else rows[1]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"sidecar --log-level {ns.sidecar_log_level}; {n} calls per row; load average {load:.1f} "
@@ -502,11 +530,13 @@ def main() -> int:
     )
     print(
         f"{'':40} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}"
+        f" {'CPU us/call: python':>20} {'sidecar':>8}"
     )
     for r in rows:
         print(
             f"{r.name:40} {r.calls:7d} {r.p50_us:9.1f} {r.p99_us:9.1f} {r.calls_per_s:9.0f} "
             f"{r.p50_us / peer.p50_us:11.2f}x {r.calls_per_s / peer.calls_per_s:15.2f}x"
+            f" {r.py_cpu_us:20.1f} {r.sidecar_cpu_us:8.1f}"
         )
     one = next(r for r in rows if r.name == "Client (sync), 1 thread")
     shared = next(r for r in rows if r.name == f"Client (sync), {THREADS} threads")
