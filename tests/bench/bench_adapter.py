@@ -20,6 +20,10 @@ Rows (the trivial 3-field ``add`` tool everywhere):
   call needs (the Client's own request encoder, masked framer and answer
   decoder, one sendall, one recv) on a socket per thread,
   no locks: how far that work, run under the GIL, lets 8 threads scale;
+- minimal shared socket, 8 threads: that work on one socket shared the
+  plainest way (a send lock, leader/follower reading, a lock per waiting
+  call), without the Client's deadlines, combined writes and protocol
+  checks: where a shared connection starts from;
 - Client (sync), 1 thread; one Client shared by 8 threads; and a pool of 8
   Clients, one connection per thread (the peer a shared client must beat);
 - AsyncClient with 1 and with 64 calls in flight.
@@ -45,9 +49,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import itertools
 import json
 import os
 import pathlib
+import resource
 import socket
 import statistics
 import sys
@@ -56,7 +62,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "adapters" / "python" / "tests"))
@@ -90,6 +96,32 @@ class Row:
     p50_us: float
     p99_us: float
     calls_per_s: float
+    #: CPU per call (user + system, warm-up calls included) of this Python
+    #: process, all threads, and of the sidecar process (nan if unknown).
+    py_cpu_us: float = float("nan")
+    sidecar_cpu_us: float = float("nan")
+
+
+def _sidecar_cpu(sc: Sidecar) -> float:
+    """Seconds of CPU the sidecar process has used so far (Linux's /proc;
+    nan elsewhere)."""
+    try:
+        fields = pathlib.Path(f"/proc/{sc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def _metered(sc: Sidecar, bench: Callable[[], Row]) -> Row:
+    """Run one row's bench and fill in its CPU per call (this process's
+    rusage, the sidecar's /proc counters), warm-up calls counted."""
+    before, sidecar_before = resource.getrusage(resource.RUSAGE_SELF), _sidecar_cpu(sc)
+    row = bench()
+    after, sidecar_after = resource.getrusage(resource.RUSAGE_SELF), _sidecar_cpu(sc)
+    calls = row.calls + WARMUP
+    row.py_cpu_us = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / calls * 1e6
+    row.sidecar_cpu_us = (sidecar_after - sidecar_before) / calls * 1e6
+    return row
 
 
 def _row(name: str, lat: list[float], wall: float) -> Row:
@@ -213,6 +245,85 @@ def bench_minimal_threads(sc: Sidecar, n: int, threads: int) -> Row:
     finally:
         for r in pool:
             r.close()
+
+
+class MinimalShared:
+    """The minimal caller's work on one socket shared the plainest way: a
+    caller sends its frame (one lock around sendall), parks a bare lock in a
+    dict by id, and either reads for everyone (if nobody is) until its own
+    answer arrives, handing each answer to its thread, or sleeps on its
+    lock. No deadlines, no combined writes, no protocol checks."""
+
+    def __init__(self, sc: Sidecar) -> None:
+        self.sock = _raw_socket(sc)
+        self.ids = itertools.count(1)
+        self.framer = TextFramer()
+        self.pending: dict[int, list[Any]] = {}
+        self.send_lock = threading.Lock()
+        self.read_lock = threading.Lock()
+        self.rest = b""
+
+    def call_tool(self, name: str, arguments: dict[str, int]) -> bytes:
+        rid = next(self.ids)
+        frame = self.framer.frame(encode_call(rid, name, arguments, tool_scope=None, timeout=None, progress=False))
+        gate = threading.Lock()
+        gate.acquire()
+        slot: list[Any] = [None, gate]
+        self.pending[rid] = slot
+        with self.send_lock:
+            self.sock.sendall(frame)
+        while slot[0] is None:
+            if self.read_lock.acquire(blocking=False):
+                try:
+                    while slot[0] is None:
+                        self._read()
+                finally:
+                    self.read_lock.release()
+                for other in list(self.pending.values()):  # hand the reading over
+                    if other[0] is None:
+                        _wake(other[1])
+                        break
+            else:
+                gate.acquire()
+        return call_result(slot[0]).text.encode()
+
+    def _read(self) -> None:
+        data = self.rest + self.sock.recv(65536)
+        pos, end = 0, len(data)
+        while end - pos >= 2:
+            size, head = data[pos + 1] & 0x7F, 2
+            if size == 126:
+                if end - pos < 4:
+                    break
+                size, head = int.from_bytes(data[pos + 2 : pos + 4]), 4
+            if end - pos < head + size:
+                break
+            answer = decode_inbound(data[pos + head : pos + head + size])
+            pos += head + size
+            assert isinstance(answer, dict)
+            slot = self.pending.pop(answer["id"])
+            slot[0] = answer
+            _wake(slot[1])
+        self.rest = data[pos:]
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _wake(gate: threading.Lock) -> None:
+    try:
+        gate.release()
+    except RuntimeError:  # woken already
+        pass
+
+
+def bench_minimal_shared(sc: Sidecar, n: int, threads: int) -> Row:
+    caller = MinimalShared(sc)
+    try:
+        assert b"sum" in caller.call_tool("add", ARGS)
+        return _threaded(f"minimal shared socket, {threads} thr (peer)", [caller] * threads, n)
+    finally:
+        caller.close()
 
 
 def bench_raw_floor(sc: Sidecar, n: int) -> Row:
@@ -381,34 +492,37 @@ def main() -> int:
     n = ns.calls
     args = ["--test-tools", "--log-level", ns.sidecar_log_level]
     with tempfile.TemporaryDirectory() as ws, Sidecar.launch(ws, args=args) as sc:
+        benches: list[Callable[[], Row]]
         if ns.threads_only:
-            rows = [
-                bench_raw_floor(sc, n),
-                bench_raw_floor_threads(sc, n, THREADS),
-                bench_raw_pipeline(sc, n, THREADS),
-                bench_minimal_threads(sc, n, 1),
-                bench_minimal_threads(sc, n, THREADS),
-                bench_sync(sc, n),
-                bench_sync_threads(sc, n, THREADS),
-                bench_sync_pool(sc, n, THREADS),
+            benches = [
+                lambda: bench_raw_floor(sc, n),
+                lambda: bench_raw_floor_threads(sc, n, THREADS),
+                lambda: bench_raw_pipeline(sc, n, THREADS),
+                lambda: bench_minimal_threads(sc, n, 1),
+                lambda: bench_minimal_threads(sc, n, THREADS),
+                lambda: bench_minimal_shared(sc, n, THREADS),
+                lambda: bench_sync(sc, n),
+                lambda: bench_sync_threads(sc, n, THREADS),
+                lambda: bench_sync_pool(sc, n, THREADS),
             ]
-            peer = rows[5]
         else:
-            rows = [
-                bench_reference(n * 4),
-                bench_websockets_sync(sc, n),
-                bench_raw_floor(sc, n),
-                bench_sync(sc, n),
-                bench_sync_threads(sc, n, THREADS),
-                bench_sync_pool(sc, n, THREADS),
-                bench_raw_floor_threads(sc, n, THREADS),
-                bench_raw_pipeline(sc, n, THREADS),
-                bench_minimal_threads(sc, n, 1),
-                bench_minimal_threads(sc, n, THREADS),
-                asyncio.run(_bench_async(sc, n, 1)),
-                asyncio.run(_bench_async(sc, n * 2, 64)),
+            benches = [
+                lambda: bench_reference(n * 4),
+                lambda: bench_websockets_sync(sc, n),
+                lambda: bench_raw_floor(sc, n),
+                lambda: bench_sync(sc, n),
+                lambda: bench_sync_threads(sc, n, THREADS),
+                lambda: bench_sync_pool(sc, n, THREADS),
+                lambda: bench_raw_floor_threads(sc, n, THREADS),
+                lambda: bench_raw_pipeline(sc, n, THREADS),
+                lambda: bench_minimal_threads(sc, n, 1),
+                lambda: bench_minimal_threads(sc, n, THREADS),
+                lambda: bench_minimal_shared(sc, n, THREADS),
+                lambda: asyncio.run(_bench_async(sc, n, 1)),
+                lambda: asyncio.run(_bench_async(sc, n * 2, 64)),
             ]
-            peer = rows[1]
+        rows = [_metered(sc, bench) for bench in benches]
+        peer = rows[6] if ns.threads_only else rows[1]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"sidecar --log-level {ns.sidecar_log_level}; {n} calls per row; load average {load:.1f} "
@@ -416,11 +530,13 @@ def main() -> int:
     )
     print(
         f"{'':40} {'calls':>7} {'p50 us':>9} {'p99 us':>9} {'calls/s':>9} {'p50 vs peer':>12} {'calls/s vs peer':>16}"
+        f" {'CPU us/call: python':>20} {'sidecar':>8}"
     )
     for r in rows:
         print(
             f"{r.name:40} {r.calls:7d} {r.p50_us:9.1f} {r.p99_us:9.1f} {r.calls_per_s:9.0f} "
             f"{r.p50_us / peer.p50_us:11.2f}x {r.calls_per_s / peer.calls_per_s:15.2f}x"
+            f" {r.py_cpu_us:20.1f} {r.sidecar_cpu_us:8.1f}"
         )
     one = next(r for r in rows if r.name == "Client (sync), 1 thread")
     shared = next(r for r in rows if r.name == f"Client (sync), {THREADS} threads")
@@ -430,6 +546,7 @@ def main() -> int:
     min1 = next(r for r in rows if r.name == "minimal Python caller (peer)")
     min8 = next(r for r in rows if r.name.startswith(f"minimal Python caller, {THREADS} sockets"))
     pipe = next(r for r in rows if r.name.startswith("raw pipeline"))
+    mins = next(r for r in rows if r.name.startswith("minimal shared socket"))
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
     ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
     print(
@@ -448,8 +565,13 @@ def main() -> int:
         f"p50 {pipe.p50_us / one.p50_us:.2f}x the Client's 1-thread p50, {pipe.calls_per_s / one.calls_per_s:.2f}x its calls/s; "
         f"the shared Client reaches {shared.calls_per_s / pipe.calls_per_s:.2f}x the floor's calls/s"
     )
+    print(
+        f"plainest shared socket (minimal shared socket, {THREADS} threads): p50 "
+        f"{mins.p50_us / one.p50_us:.2f}x the Client's 1-thread p50, {mins.calls_per_s / one.calls_per_s:.2f}x its calls/s "
+        f"(the shared Client: {p50_ratio:.2f}x, {cps_ratio:.2f}x)"
+    )
     if not ns.threads_only:
-        sync, async64 = rows[3], rows[11]
+        sync, async64 = rows[3], rows[12]
         ok_sync = sync.p50_us <= TARGET_SYNC_P50_US
         ok_async = async64.calls_per_s >= TARGET_ASYNC64_CPS
         print(f"target sync p50 <= {TARGET_SYNC_P50_US:.0f} us: {sync.p50_us:.1f} us {'OK' if ok_sync else 'MISSED'}")
