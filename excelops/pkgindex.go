@@ -12,6 +12,7 @@ import (
 type pkgSheet struct {
 	name, part string
 	hidden     bool
+	id         int // sheetId
 }
 
 // pkgIndex is what the workbook-level parts say about the sheets.
@@ -47,6 +48,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		} `xml:"bookViews>workbookView"`
 		Sheets []struct {
 			Name  string     `xml:"name,attr"`
+			ID    int        `xml:"sheetId,attr"`
 			State string     `xml:"state,attr"`
 			Attrs []xml.Attr `xml:",any,attr"`
 		} `xml:"sheets>sheet"`
@@ -80,7 +82,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		idx.activeTab = wb.Views[0].ActiveTab
 	}
 	for _, s := range wb.Sheets {
-		ps := pkgSheet{name: s.Name, hidden: s.State == "hidden" || s.State == "veryHidden"}
+		ps := pkgSheet{name: s.Name, id: s.ID, hidden: s.State == "hidden" || s.State == "veryHidden"}
 		for _, a := range s.Attrs {
 			if a.Name.Local == "id" && a.Name.Space != "" {
 				ps.part = targets[a.Value]

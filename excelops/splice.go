@@ -30,7 +30,7 @@ type spliceBook struct {
 	id     fileID
 	mode   fs.FileMode
 	styles *styleBook             // loaded by the first edit that needs styles
-	parts  map[string]splice.Part // small parts rewritten besides the sheet
+	parts  map[string]splice.Part // small parts rewritten besides the sheets (calcChain.xml)
 	calc   bool                   // set fullCalcOnLoad: a formula was written
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
 }
@@ -208,8 +208,12 @@ func (sb *spliceBook) unchangedOnDisk() error {
 	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.name()), nil)
 }
 
-// smallParts adds the rewritten small parts (styles, workbook) to parts.
+// smallParts adds the rewritten small parts (styles, workbook, those an
+// edit put in sb.parts) to parts.
 func (sb *spliceBook) smallParts(parts map[string]splice.Part) error {
+	for name, p := range sb.parts {
+		parts[name] = p
+	}
 	if sb.styles != nil && sb.styles.changed() {
 		data, err := sb.styles.bytes()
 		if err != nil {

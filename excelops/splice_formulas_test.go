@@ -104,6 +104,13 @@ func TestSpliceValueWritesBesideFormulas(t *testing.T) {
 // formulas remain, and reports whether the first call took the splice path.
 func writeBothWays(t *testing.T, seed string, with map[string]any, sheets []string) bool {
 	t.Helper()
+	return writeBothWaysThen(t, seed, with, sheets, nil)
+}
+
+// writeBothWaysThen is writeBothWays calling then, when not nil, with the
+// path of each result: the splice path's first.
+func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []string, then func(path string)) bool {
+	t.Helper()
 	books := map[bool]*excelize.File{}
 	spliced := false
 	for _, on := range []bool{true, false} {
@@ -120,6 +127,9 @@ func writeBothWays(t *testing.T, seed string, with map[string]any, sheets []stri
 			args[k] = v
 		}
 		e.ok("write_cells", args)
+		if then != nil {
+			then(e.path("f.xlsx"))
+		}
 		for _, entry := range hook.AllEntries() {
 			if on && entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
 				spliced = true

@@ -45,10 +45,8 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 	if err != nil {
 		return nil, err
 	}
-	if rc.overwrote && findPart(sb.zr, "xl/calcChain.xml") != nil {
-		// Excel's calculation chain would list a cell that no longer holds
-		// a formula; excelize removes that entry.
-		return nil, errNoSplice
+	if err := sb.trimCalcChain(sheet, rc.removed); err != nil {
+		return nil, err
 	}
 	sb.calc = rc.formulas
 	plan.NoFormulas, plan.KeepFormulaCells = false, false
@@ -70,6 +68,34 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 		}
 	}
 	return parts, nil
+}
+
+// trimCalcChain drops from Excel's calculation chain the cells of sheet
+// (by row and column) whose formula a value replaced, which would
+// otherwise list cells without a formula (Excel then offers to repair the
+// file); errNoSplice when the chain cannot be trimmed (see
+// withoutChainCells).
+func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error {
+	zf := findPart(sb.zr, calcChainPart)
+	if len(removed) == 0 || zf == nil {
+		return nil
+	}
+	id := 0
+	for _, ps := range sb.index.sheets {
+		if ps.name == sheet {
+			id = ps.id
+		}
+	}
+	data, err := readPart(sb.zr, zf.Name)
+	if err != nil || id <= 0 {
+		return errNoSplice
+	}
+	out, ok := withoutChainCells(data, id, removed)
+	if !ok {
+		return errNoSplice
+	}
+	sb.parts[zf.Name] = splice.Bytes(out)
+	return nil
 }
 
 // rewritePart rewrites the worksheet part (of the sheet named sheet) with

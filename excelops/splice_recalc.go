@@ -42,8 +42,9 @@ import (
 // read anything (a defined name, INDIRECT, a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
 // copied cells, more than maxRecalcFormulas formulas or maxScratchCells
-// copied cells, and a workbook with a calculation chain whose formula a
-// value replaces.
+// copied cells, and a calculation chain (calcChain.xml) that cannot be
+// read or would be left empty when a value replaces a formula it lists
+// (its entry is dropped, as excelize drops it).
 
 // maxSkippedRow bounds the bytes of a row the recalc splice's passes skip
 // without tokenizing (sheetxml.Walker.SkipRow).
@@ -216,10 +217,10 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 
 // recalc is what recalcPlan decided.
 type recalc struct {
-	results   map[string]map[[2]int]cachedResult // part -> (row, col) -> cached value, for formulas the write does not replace
-	sheetOf   map[string]string                  // part -> sheet name
-	formulas  bool                               // the workbook holds formulas after the write
-	overwrote bool                               // a value replaced a formula
+	results  map[string]map[[2]int]cachedResult // part -> (row, col) -> cached value, for formulas the write does not replace
+	sheetOf  map[string]string                  // part -> sheet name
+	formulas bool                               // the workbook holds formulas after the write
+	removed  map[[2]int]bool                    // the written cells whose formula a value replaced
 }
 
 // recalcPlan applies w (a write into sheet, whose worksheet part is part)
@@ -232,7 +233,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	if err != nil {
 		return nil, err
 	}
-	rc := &recalc{results: map[string]map[[2]int]cachedResult{}, sheetOf: map[string]string{}}
+	rc := &recalc{results: map[string]map[[2]int]cachedResult{}, sheetOf: map[string]string{}, removed: map[[2]int]bool{}}
 	for _, cs := range sheets {
 		rc.sheetOf[cs.part] = cs.name
 	}
@@ -243,7 +244,9 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 				if f.master {
 					return nil, errNoSplice // the members lose their formula
 				}
-				rc.overwrote = rc.overwrote || cc.kind != 'f'
+				if cc.kind != 'f' {
+					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
+				}
 				continue
 			}
 		}

@@ -2,6 +2,9 @@ package excelops
 
 import (
 	"archive/zip"
+	"encoding/xml"
+	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // TestSpliceWritesIntoMergedRanges: excelize writes a value aimed at a
@@ -38,31 +43,68 @@ func TestSpliceWritesIntoMergedRanges(t *testing.T) {
 
 // TestSpliceKeepsTheCalcChainTrue: a workbook saved by Excel lists its
 // formula cells in xl/calcChain.xml. A formula written over a formula, or
-// beside, keeps that list true and splices; a value written over a
-// formula would leave the list naming a cell without one (Excel then
-// offers to repair the file), so that write takes the excelize path,
-// which removes the entry.
+// beside, keeps that list true; a value written over a formula drops the
+// cell's entry (else Excel offers to repair the file), as the excelize
+// path drops it: both paths leave the same chain. A chain left empty
+// would have to go: that write takes the excelize path.
 func TestSpliceKeepsTheCalcChainTrue(t *testing.T) {
 	seed := filepath.Join(t.TempDir(), "seed.xlsx")
 	formulaBook(t, seed, "")
-	rewriteZip(t, seed, func(zw *zip.Writer, name string) (bool, error) {
+	addChain(t, seed, `<c r="B1" i="1"/><c r="E1"/><c r="E2"/><c r="E3"/><c r="A1" i="2"/>`)
+	sheets := []string{"Sheet1", "Other"}
+	for _, c := range []struct {
+		args   map[string]any
+		splice bool
+		chain  string // the chain the splice leaves (sheetId!cell)
+	}{
+		{map[string]any{"cell": "B1", "value": "=A1*10"}, true, "1!B1 1!E1 1!E2 1!E3 2!A1"},
+		{map[string]any{"cell": "A2", "value": 9}, true, "1!B1 1!E1 1!E2 1!E3 2!A1"},
+		{map[string]any{"cell": "B1", "value": 0}, true, "1!E1 1!E2 1!E3 2!A1"},
+		{map[string]any{"cell_range": "E1", "values": [][]any{{"x"}, {nil}}}, false, ""}, // a shared master
+		{map[string]any{"cell_range": "E2", "values": [][]any{{"x"}, {nil}}}, true, "1!B1 1!E1 2!A1"},
+	} {
+		var chains []string
+		spliced := writeBothWaysThen(t, seed, c.args, sheets, func(path string) {
+			chains = append(chains, chainEntries(t, path))
+		})
+		assert.Equal(t, c.splice, spliced, "%v took the splice path", c.args)
+		if c.splice {
+			// excelize drops the same entries, but leaves the sheet of the
+			// entry after a dropped one to inherit from nothing.
+			assert.Equal(t, c.chain, chains[0], "%v: the calculation chain", c.args)
+			assert.Equal(t, strings.ReplaceAll(" "+c.chain, " 1!", " !"), strings.ReplaceAll(" "+chains[1], " 1!", " !"), "%v: the excelize path's chain", c.args)
+		}
+	}
+	// A value over the only formula of a chain: the part would go.
+	one := filepath.Join(t.TempDir(), "one.xlsx")
+	f := excelize.NewFile()
+	require.NoError(t, f.SetCellFormula("Sheet1", "A1", "1+1"))
+	require.NoError(t, f.SaveAs(one))
+	require.NoError(t, f.Close())
+	addChain(t, one, `<c r="A1" i="1"/>`)
+	assert.False(t, writeBothWays(t, one, map[string]any{"cell": "A1", "value": 3}, []string{"Sheet1"}))
+}
+
+// addChain adds a calculation chain holding entries to the workbook at
+// path, as Excel saves one.
+func addChain(t *testing.T, path, entries string) {
+	t.Helper()
+	rewriteZip(t, path, func(zw *zip.Writer, name string) (bool, error) {
 		var body string
 		switch name {
 		case "[Content_Types].xml":
-			body = strings.Replace(string(readZipEntry(t, seed, name)), "</Types>",
+			body = strings.Replace(string(readZipEntry(t, path, name)), "</Types>",
 				`<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>`, 1)
 		case "xl/_rels/workbook.xml.rels":
-			body = strings.Replace(string(readZipEntry(t, seed, name)), "</Relationships>",
+			body = strings.Replace(string(readZipEntry(t, path, name)), "</Relationships>",
 				`<Relationship Id="rIdCalc" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/></Relationships>`, 1)
 		case "xl/workbook.xml":
-			w, err := zw.Create("xl/calcChain.xml")
+			w, err := zw.Create(calcChainPart)
 			if err != nil {
 				return true, err
 			}
-			if _, err := w.Write([]byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><c r="B1" i="1"/><c r="E1"/><c r="E2"/><c r="E3"/><c r="A1" i="2"/></calcChain>`)); err != nil {
-				return true, err
-			}
-			return false, nil
+			_, err = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` + entries + `</calcChain>`))
+			return false, err
 		default:
 			return false, nil
 		}
@@ -73,10 +115,36 @@ func TestSpliceKeepsTheCalcChainTrue(t *testing.T) {
 		_, err = w.Write([]byte(body))
 		return true, err
 	})
-	sheets := []string{"Sheet1", "Other"}
-	assert.True(t, writeBothWays(t, seed, map[string]any{"cell": "B1", "value": "=A1*10"}, sheets), "a formula over a formula splices")
-	assert.True(t, writeBothWays(t, seed, map[string]any{"cell": "A2", "value": 9}, sheets), "a value a formula reads splices")
-	assert.False(t, writeBothWays(t, seed, map[string]any{"cell": "B1", "value": 0}, sheets), "a value over a listed formula takes the excelize path")
+}
+
+// chainEntries lists the calculation chain of the workbook at path, each
+// entry as sheetId!ref with the inherited sheet made explicit ("" without
+// a chain).
+func chainEntries(t *testing.T, path string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	require.NoError(t, err)
+	defer zr.Close()
+	data, err := readPart(&zr.Reader, calcChainPart)
+	if err != nil {
+		return ""
+	}
+	var chain struct {
+		C []struct {
+			R string `xml:"r,attr"`
+			I string `xml:"i,attr"`
+		} `xml:"c"`
+	}
+	require.NoError(t, xml.Unmarshal(data, &chain))
+	var out []string
+	cur := ""
+	for _, c := range chain.C {
+		if c.I != "" {
+			cur = c.I
+		}
+		out = append(out, cur+"!"+c.R)
+	}
+	return strings.Join(out, " ")
 }
 
 // readZipEntry returns the content of the entry name of the package at path.
@@ -88,4 +156,73 @@ func readZipEntry(t *testing.T, path, name string) []byte {
 	data, err := readPart(&zr.Reader, name)
 	require.NoError(t, err)
 	return data
+}
+
+// FuzzWithoutChainCells: any calculation chain is trimmed without a panic;
+// a well-formed one stays well formed, loses exactly the entries of B1 on
+// sheet 1, and keeps every other entry on its sheet.
+func FuzzWithoutChainCells(f *testing.F) {
+	f.Add(`<calcChain><c r="B1" i="1"/><c r="E1"/><c r="A1" i="2"/></calcChain>`)
+	f.Add(`<calcChain><c r="B1" i="1" l="1"></c><c r="B1" i="2"/></calcChain>`)
+	f.Add(`<calcChain><c r="A1"/></calcChain>`)
+	f.Fuzz(func(t *testing.T, chain string) {
+		out, ok := withoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
+		if !ok || !oneElement(chain) {
+			return
+		}
+		entries := func(data []byte) []string {
+			var c struct {
+				C []struct {
+					R string `xml:"r,attr"`
+					I string `xml:"i,attr"`
+				} `xml:"c"`
+			}
+			require.NoError(t, xml.Unmarshal(data, &c), "%s", data)
+			var out []string
+			cur := ""
+			for _, e := range c.C {
+				if e.I != "" {
+					cur = e.I
+				}
+				out = append(out, cur+"!"+e.R)
+			}
+			return out
+		}
+		var want []string
+		for _, e := range entries([]byte(chain)) {
+			if _, r, _ := strings.Cut(e, "!"); r != "B1" || sheetxml.Uint([]byte(strings.Split(e, "!")[0])) != 1 {
+				want = append(want, e)
+			}
+		}
+		assert.Equal(t, want, entries(out))
+	})
+}
+
+// oneElement reports whether doc is one well-formed XML element (with
+// nothing but white space, comments or processing instructions around it).
+func oneElement(doc string) bool {
+	d := xml.NewDecoder(strings.NewReader(doc))
+	depth, roots := 0, 0
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return depth == 0 && roots == 1
+		}
+		if err != nil {
+			return false
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				roots++
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			if depth == 0 && strings.TrimSpace(string(t)) != "" {
+				return false
+			}
+		}
+	}
 }

@@ -11,6 +11,10 @@ its own copy, one long-lived process each:
   to exit, best of FIRST_RUNS fresh processes; openpyxl: load + write +
   save, once),
 - a 400-row read (read_excel range; openpyxl read-only iter_rows),
+- a repeated 100 x 2 write of formulas reading their rows (=A2*2+B2,
+  =SUM(C2:J2)): the sidecar stores each formula's cached value (the recalc
+  splice computes them); openpyxl stores the formula text without a value,
+  so its figure is a floor for it, not like for like,
 - peak RSS of the process (VmHWM of the sidecar; ru_maxrss of openpyxl's).
 
 "splice" is the sidecar as shipped, "excelize" the same binary with
@@ -51,6 +55,10 @@ def block(i: int) -> list[list[float]]:
     return [[i * 1000 + r * 10 + c + 0.5 for c in range(COLS)] for r in range(100)]
 
 
+def formula_block(i: int) -> list[list[str]]:
+    return [[f"=A{r}*2+B{r}", f"=SUM(C{r}:J{r})"] for r in range(2 + 100 * i, 102 + 100 * i)]
+
+
 def vmhwm(pid: int) -> int:
     """Peak resident set of pid in bytes."""
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -82,6 +90,8 @@ def sidecar_run(binary: str, work: pathlib.Path, splice: bool) -> dict[str, floa
         out["bold"] = min(bolds[1:])
         reads = [timed("read_excel", {"range": f"A1:J{READ_ROWS}"}) for _ in range(REPEATS + 1)]
         out["read"] = min(reads[1:])
+        formulas = [timed("write_cells", {"cell_range": f"W{2 + 100 * i}", "values": formula_block(i)}) for i in range(REPEATS + 1)]
+        out["formulas"] = min(formulas[1:])
         pid = sc.pid
         assert pid is not None
         out["rss"] = vmhwm(pid)
@@ -137,7 +147,15 @@ for i in range(repeats):
     rows = [list(r) for r in ro.worksheets[0].iter_rows(min_row=1, max_row=read_rows, max_col=10, values_only=True)]
     ro.close()
     reads.append(time.perf_counter() - t0)
-out.update(write=min(writes), bold=min(bolds), read=min(reads),
+formulas = []
+for i in range(repeats):
+    t0 = time.perf_counter()
+    for r in range(2 + 100 * i, 102 + 100 * i):
+        ws.cell(row=r, column=23, value=f"=A{r}*2+B{r}")
+        ws.cell(row=r, column=24, value=f"=SUM(C{r}:J{r})")
+    wb.save(path)
+    formulas.append(time.perf_counter() - t0)
+out.update(write=min(writes), bold=min(bolds), read=min(reads), formulas=min(formulas),
            rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 print(json.dumps(out))
 """
@@ -184,7 +202,7 @@ def main() -> None:
                 results[system] = r
             print(f"{'figure':<34}" + "".join(f"{s:>12}" for s in systems) + "".join(f"{s + '/splice':>18}" for s in systems[1:]))
             for key, label in [("write", "repeated 100x10 write"), ("bold", "100x10 bold"), ("first", "first write, fresh process"),
-                               ("read", f"{READ_ROWS}-row read"), ("rss", "peak RSS")]:
+                               ("read", f"{READ_ROWS}-row read"), ("formulas", "repeated 100x2 formula write"), ("rss", "peak RSS")]:
                 row = f"{label:<34}" + "".join(f"{fmt(key, results[s].get(key)):>12}" for s in systems)
                 for s in systems[1:]:
                     ours, theirs = results["splice"].get(key), results[s].get(key)
