@@ -127,8 +127,11 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 
 // scanFormulas returns every worksheet of the workbook and all their
 // formula cells (see above); errNoSplice when one is of a kind the recalc
-// splice does not compute.
-func (sb *spliceBook) scanFormulas(ctx context.Context) ([]calcSheet, []calcFormula, error) {
+// splice does not compute. On the way it copies the cells of the early
+// areas of each sheet for the calculator, but not the written cells of the
+// worksheet part (the write replaces them).
+func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyCopy, part string, written map[[2]int]cellContent) ([]calcSheet, []calcFormula, error) {
+	cp := &cellCopier{sb: sb}
 	var sheets []calcSheet
 	var all []calcFormula
 	for _, ps := range sb.index.sheets {
@@ -146,9 +149,24 @@ func (sb *spliceBook) scanFormulas(ctx context.Context) ([]calcSheet, []calcForm
 			idx      int
 		}
 		masters := map[int]master{}
+		ec := early[ps.name]
+		take := func(c *sheetxml.Cell, formula string) error {
+			if ec == nil || !ec.in.has(c.Row, c.Col) {
+				return nil
+			}
+			if _, ok := written[[2]int{c.Row, c.Col}]; ok && zf.Name == part {
+				return nil
+			}
+			cell, err := cp.copy(c, formula)
+			ec.cells = append(ec.cells, cell)
+			return err
+		}
 		err := walkPart(ctx, zf, func(ev sheetxml.Event, w *sheetxml.Walker) error {
 			if ev == sheetxml.RowStart {
 				cs.maxRow = max(cs.maxRow, w.Row)
+				if ec != nil && w.Row >= ec.in.box.r1 && w.Row <= ec.in.box.r2 {
+					return nil // a row to copy from: walked
+				}
 				if _, last, ok := w.SkipRow(maxSkippedRow); ok {
 					cs.maxCol = max(cs.maxCol, last) // a row without formulas, passed over by its bytes
 				}
@@ -160,7 +178,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context) ([]calcSheet, []calcForm
 			c := &w.Cell
 			cs.maxRow, cs.maxCol = max(cs.maxRow, c.Row), max(cs.maxCol, c.Col)
 			if !c.Formula {
-				return nil
+				return take(c, "")
 			}
 			if ft := string(c.FormulaType); ft == "array" || ft == "dataTable" {
 				return errNoSplice
@@ -186,7 +204,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context) ([]calcSheet, []calcForm
 			if all = append(all, f); len(all) > maxRecalcFormulas {
 				return errNoSplice
 			}
-			return nil
+			return take(c, f.text)
 		})
 		if err != nil {
 			return nil, nil, err
@@ -209,7 +227,8 @@ type recalc struct {
 // (see above), stores those of written formulas in w.cells and returns
 // the others by part; errNoSplice when the excelize path must do it.
 func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spliceWrites) (*recalc, error) {
-	sheets, all, err := sb.scanFormulas(ctx)
+	early := sb.earlyAreas(sheet, w)
+	sheets, all, err := sb.scanFormulas(ctx, early, part, w.cells)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +294,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	if err != nil {
 		return nil, err
 	}
-	values, err := sb.calcWorkbook(ctx, sheets, all, need, compute, part, w)
+	values, err := sb.calcWorkbook(ctx, sheets, all, need, compute, part, w, early)
 	if err != nil {
 		return nil, err
 	}
@@ -296,6 +315,39 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		rc.results[f.part][key] = res
 	}
 	return rc, nil
+}
+
+// earlyAreas returns, by sheet name as the workbook lists it, the areas the
+// formulas of w (written into sheet) read: the scan copies their cells, so
+// a write whose formulas read nothing else computes without a second pass.
+func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earlyCopy {
+	by := map[string][]sheetArea{}
+	for _, cc := range w.cells {
+		if cc.kind != 'f' {
+			continue
+		}
+		deps, wide := formulaDeps(cc.formula, sheet)
+		if wide {
+			return nil // it takes the excelize path
+		}
+		for _, d := range deps {
+			for _, ps := range sb.index.sheets {
+				if strings.EqualFold(ps.name, d.sheet) {
+					d.sheet = ps.name
+					by[ps.name] = append(by[ps.name], d)
+					break
+				}
+			}
+		}
+	}
+	out := map[string]*earlyCopy{}
+	for name, areas := range by {
+		if len(areas) > maxAreasPerSheet {
+			areas = []sheetArea{boundingBox(areas)}
+		}
+		out[name] = &earlyCopy{in: newAreaSet(areas)}
+	}
+	return out
 }
 
 // upstream returns the areas the calculator reads to compute the formulas

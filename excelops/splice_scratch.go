@@ -37,8 +37,9 @@ type scratchSheet struct {
 // calcWorkbook computes the formulas marked in compute (see
 // splice_recalc.go), reading the cells need names, after the write w to
 // the worksheet part; it returns each one's cached value by its index in
-// all.
-func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, compute []bool, part string, w *spliceWrites) (map[int]cachedResult, error) {
+// all. A sheet whose needed cells the scan copied already (early) is not
+// read again.
+func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
 	// The extents the calculator clamps whole rows and columns to are the
 	// sheet's after the write (excelize creates every written cell).
 	for i := range sheets {
@@ -57,6 +58,9 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		}
 		s := &scratch[i]
 		s.whole = s.whole || a.r2 == excelize.TotalRows || a.c2 == excelize.MaxColumns
+		if _, ok := w.cells[[2]int{a.r1, a.c1}]; ok && sheets[i].part == part && a.r1 == a.r2 && a.c1 == a.c2 {
+			continue // a written cell: every one is added below
+		}
 		a.sheet = sheets[i].name
 		a.r2, a.c2 = min(a.r2, sheets[i].maxRow), min(a.c2, sheets[i].maxCol)
 		if a.r1 <= a.r2 && a.c1 <= a.c2 {
@@ -67,83 +71,57 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 	for i, f := range all {
 		formulaAt[f.at] = i
 	}
-	var sst []string
-	copied := 0
+	cp := &cellCopier{sb: sb}
+	if len(w.cells) > maxScratchCells {
+		return nil, errNoSplice
+	}
 	for i, cs := range sheets {
 		s := &scratch[i]
-		if len(s.areas) == 0 {
-			continue
-		}
+		edited := cs.part == part
 		if len(s.areas) > maxAreasPerSheet {
 			s.areas = []sheetArea{boundingBox(s.areas)}
 		}
-		box := boundingBox(s.areas)
-		inNeed := func(row, col int) bool {
-			if row < box.r1 || row > box.r2 || col < box.c1 || col > box.c2 {
-				return false
-			}
-			for _, a := range s.areas {
-				if row >= a.r1 && row <= a.r2 && col >= a.c1 && col <= a.c2 {
-					return true
+		switch pre := early[cs.name]; {
+		case len(s.areas) == 0:
+			// Nothing to copy (the written cells are added below).
+		case pre != nil && pre.covers(s.areas):
+			s.cells = pre.cells // the scan copied them already
+		default:
+			in := newAreaSet(s.areas)
+			err := walkPart(ctx, findPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
+				if ev == sheetxml.RowStart && (wk.Row < in.box.r1 || wk.Row > in.box.r2) {
+					wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
+					return nil
 				}
-			}
-			return false
-		}
-		edited := cs.part == part
-		err := walkPart(ctx, findPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
-			if ev == sheetxml.RowStart && (wk.Row < box.r1 || wk.Row > box.r2) {
-				wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
-				return nil
-			}
-			c := &wk.Cell
-			if ev != sheetxml.CellDone || !inNeed(c.Row, c.Col) {
-				return nil
-			}
-			if _, written := w.cells[[2]int{c.Row, c.Col}]; edited && written {
-				return nil // the write's content is added below
-			}
-			if copied++; copied > maxScratchCells {
-				return errNoSplice
-			}
-			var body []byte
-			switch {
-			case c.Formula:
-				idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
-				if !ok {
-					return errNoSplice
+				c := &wk.Cell
+				if ev != sheetxml.CellDone || !in.has(c.Row, c.Col) {
+					return nil
 				}
-				body = formulaBody(all[idx].text, string(c.Type), c.Value)
-			case string(c.Type) == "s":
-				if sst == nil {
-					var err error
-					if sst, err = sb.streamBook().sharedStrings(); err != nil {
-						return err
+				if _, written := w.cells[[2]int{c.Row, c.Col}]; edited && written {
+					return nil // the write's content is added below
+				}
+				text := ""
+				if c.Formula {
+					idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
+					if !ok {
+						return errNoSplice
 					}
+					text = all[idx].text
 				}
-				n, err := strconv.Atoi(string(c.Value))
-				if err != nil || n < 0 || n >= len(sst) {
-					return errNoSplice // the excelize path reports the damage
-				}
-				body = inlineBody(sheetxml.AppendEscaped(nil, sst[n]))
-			case string(c.Type) == "inlineStr":
-				body = inlineBody(c.Value)
-			case string(c.Type) == "d":
-				return errNoSplice // a typed date: excelize reads it through its number format
-			default:
-				body = valueBody(string(c.Type), c.Value)
+				cell, err := cp.copy(c, text)
+				s.cells = append(s.cells, cell)
+				return err
+			})
+			if err != nil {
+				return nil, err
 			}
-			s.cells = append(s.cells, scratchCell{c.Row, c.Col, body})
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
 		if edited {
+			// Every written cell, as the write leaves it: the formulas
+			// computed among them, and the values they or others read.
 			for key, cc := range w.cells {
-				if inNeed(key[0], key[1]) {
-					if body := cc.scratchBody(); body != nil {
-						s.cells = append(s.cells, scratchCell{key[0], key[1], body})
-					}
+				if body := cc.scratchBody(); body != nil {
+					s.cells = append(s.cells, scratchCell{key[0], key[1], body})
 				}
 			}
 		}
@@ -179,6 +157,94 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		out[i] = cachedResult{t, v}
 	}
 	return out, nil
+}
+
+// areaSet is a set of areas of one sheet, tested cell by cell.
+type areaSet struct {
+	areas []sheetArea
+	box   sheetArea // their bounding box
+}
+
+// newAreaSet returns the set of areas (at least one).
+func newAreaSet(areas []sheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
+
+// has reports whether the cell (row, col) lies in one of the areas.
+func (s areaSet) has(row, col int) bool {
+	if row < s.box.r1 || row > s.box.r2 || col < s.box.c1 || col > s.box.c2 {
+		return false
+	}
+	for _, a := range s.areas {
+		if row >= a.r1 && row <= a.r2 && col >= a.c1 && col <= a.c2 {
+			return true
+		}
+	}
+	return false
+}
+
+// cellCopier turns the cells of a workbook's sheets into calculator cells,
+// counting them against maxScratchCells.
+type cellCopier struct {
+	sb     *spliceBook
+	sst    []string // the shared strings, loaded when first needed
+	copied int
+}
+
+// copy returns the calculator cell of c; formula is its formula text
+// (a shared member's translated) when it holds one.
+func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error) {
+	if cp.copied++; cp.copied > maxScratchCells {
+		return scratchCell{}, errNoSplice
+	}
+	out := scratchCell{row: c.Row, col: c.Col}
+	switch {
+	case c.Formula:
+		out.body = formulaBody(formula, string(c.Type), c.Value)
+	case string(c.Type) == "s":
+		if cp.sst == nil {
+			var err error
+			if cp.sst, err = cp.sb.streamBook().sharedStrings(); err != nil {
+				return out, err
+			}
+		}
+		n, err := strconv.Atoi(string(c.Value))
+		if err != nil || n < 0 || n >= len(cp.sst) {
+			return out, errNoSplice // the excelize path reports the damage
+		}
+		out.body = inlineBody(sheetxml.AppendEscaped(nil, cp.sst[n]))
+	case string(c.Type) == "inlineStr":
+		out.body = inlineBody(c.Value)
+	case string(c.Type) == "d":
+		return out, errNoSplice // a typed date: excelize reads it through its number format
+	default:
+		out.body = valueBody(string(c.Type), c.Value)
+	}
+	return out, nil
+}
+
+// earlyCopy is what the scan of one sheet copied for the calculator before
+// the formulas to compute were known: the cells of the areas the written
+// formulas read (most writes need no more, and skip a second pass).
+type earlyCopy struct {
+	in    areaSet
+	cells []scratchCell
+}
+
+// covers reports whether every one of areas lies within one area the scan
+// copied.
+func (e *earlyCopy) covers(areas []sheetArea) bool {
+	for _, a := range areas {
+		inside := false
+		for _, b := range e.in.areas {
+			if a.r1 >= b.r1 && a.r2 <= b.r2 && a.c1 >= b.c1 && a.c2 <= b.c2 {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return true
 }
 
 // boundingBox is the smallest area holding every one of areas (one sheet).
