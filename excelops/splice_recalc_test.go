@@ -215,3 +215,24 @@ func oneElement(doc string) bool {
 		}
 	}
 }
+
+// TestRecalcSpliceStaysWithinTheMemoryBudget: the calculator workbook is
+// estimated before excelize parses it; over the per-call budget the write
+// goes to the excelize path, whose bigger parse gets the MemoryError,
+// while a formula reading a few cells computes within it.
+func TestRecalcSpliceStaysWithinTheMemoryBudget(t *testing.T) {
+	e := newEnv(t, WithLimits(Limits{CallMemoryBudget: 200 << 10}))
+	rows := make([][]any, 3000)
+	for i := range rows {
+		rows[i] = []any{i, "some text to make the sheet larger", i * 2}
+	}
+	e.workbook("b.xlsx", rows)
+	got := e.ok("write_cells", map[string]any{"file_path": "b.xlsx", "cell": "D1", "value": "=A3+C3"})
+	assert.EqualValues(t, 1, got["cells_written"])
+	v, err := e.open("b.xlsx").GetCellValue("Sheet1", "D1")
+	require.NoError(t, err)
+	assert.Equal(t, "6", v, "computed within the budget")
+	p := e.fail("write_cells", map[string]any{"file_path": "b.xlsx", "cell": "D2", "value": "=SUM(A1:C3000)"})
+	assert.Equal(t, "MemoryError", p["exception"])
+	assert.Contains(t, p["message"], "per-call memory budget of 200.0 KiB")
+}

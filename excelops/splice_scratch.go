@@ -16,6 +16,10 @@ import (
 // cells a computation reads, copied at their own addresses into a workbook
 // with the same sheets, opened by excelize and computed there.
 
+// parsedRowBytes is what excelize's parsed worksheet spends on one row
+// record, used or not (it keeps every row up to the last).
+const parsedRowBytes = 160
+
 // maxAreasPerSheet bounds the areas one sheet's copy tests a cell
 // against; past it they merge into their bounding box.
 const maxAreasPerSheet = 256
@@ -134,6 +138,18 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 	data, err := scratchPackage(sheets, scratch, sb.index.date1904)
 	if err != nil {
 		return nil, err
+	}
+	// excelize holds the parsed copy, with a row record for every row up
+	// to the last one used: over the call's budget, the excelize path
+	// (bigger still) reports it.
+	rows := 0
+	for _, s := range scratch { // scratchPackage sorted each sheet's cells
+		if n := len(s.cells); n > 0 {
+			rows += s.cells[n-1].row
+		}
+	}
+	if sb.svc.limits.within("computing formulas", int64(len(data))*parsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
+		return nil, errNoSplice
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
