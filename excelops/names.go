@@ -233,6 +233,7 @@ func (b *book) editTarget(name string, create bool) (sheet string, ext *sheetExt
 	} else if _, err := b.f.NewSheet(name); err != nil {
 		return "", nil, false, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 	}
+	b.unchecked = true
 	b.track(name)
 	sheet, ext, err = b.edit(name)
 	return sheet, ext, true, err

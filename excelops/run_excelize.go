@@ -121,7 +121,7 @@ func (s *Service) checkout(path string, create bool) (*book, error) {
 // checkin hands a book whose call succeeded to the cache (or closes it
 // when the cache is off or the call was cancelled meanwhile).
 func (s *Service) checkin(ctx context.Context, b *book) {
-	if s.cache == nil || ctx.Err() != nil {
+	if s.cache == nil || ctx.Err() != nil || b.unchecked {
 		_ = b.close()
 		return
 	}
@@ -145,7 +145,7 @@ func (s *Service) freshBook(path string) (*book, error) {
 		return nil, notRegular(filepath.Base(path), st.Mode())
 	}
 	f := excelize.NewFile(excelize.Options{TmpDir: s.tmpBase})
-	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, cost: newBookCost, extents: map[string]*sheetExtent{}}
+	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, cost: newBookCost, extents: map[string]*sheetExtent{}, unchecked: true}
 	if exists {
 		b.mode = st.Mode().Perm()
 		b.id, _ = idOf(st)

@@ -5,10 +5,14 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sirupsen/logrus"
+	"github.com/sirupsen/logrus/hooks/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
@@ -235,4 +239,95 @@ func TestRecalcSpliceStaysWithinTheMemoryBudget(t *testing.T) {
 	p := e.fail("write_cells", map[string]any{"file_path": "b.xlsx", "cell": "D2", "value": "=SUM(A1:C3000)"})
 	assert.Equal(t, "MemoryError", p["exception"])
 	assert.Contains(t, p["message"], "per-call memory budget of 200.0 KiB")
+}
+
+// TestRecalcSpliceMatchesExcelizeOnRandomWrites: random sequences of
+// writes leave the workbook the same through the splice path and through
+// the excelize path after every write (value, formula and type of every
+// cell), and most of them splice. Values (numbers, text, booleans, dates,
+// clears) land in A1:F6; formulas land in column H (reading that block,
+// whole columns and the other sheet's formulas) and column I (reading
+// column H too), so chains form but no cycle does: circular references
+// take the excelize path, where the result depends on what was parsed
+// before.
+func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
+	values := []any{1, -2.5, 0, "text", "7", true, false, nil, "2024-01-31", "'007"}
+	hFormulas := []any{"=A1+1", "=SUM(A1:C3)", "=B2*2+Other!A1", `=A1&"x"`, "=1/0", `=IF(B1>2,B2,"no")`,
+		"=COUNT(A:A)", "=MAX(A1:F1)", "=AVERAGE(B1:B6)", "=ISERROR(C3)", "=Other!B2&Sheet1!A2",
+		`=TEXT(A1,"0.0")`, "=ROUND(B3/3,2)", "=LEN(D1)", "=SUMPRODUCT(A1:A3,B1:B3)", "=SUM(E:E)"}
+	iFormulas := []any{"=H1+H2", "=SUM(H1:H8)", `=H3&"-"&A1`, "=IFERROR(H4,0)", "=COUNTIF(H:H,\">1\")", "=H5*A2"}
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	spliced, total := 0, 0
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(seed), 42))
+		log := logrus.New()
+		log.SetOutput(io.Discard)
+		log.SetLevel(logrus.DebugLevel)
+		hook := test.NewLocal(log)
+		envs := map[bool]*env{true: newEnv(t, WithSplice(true), WithLogger(log)), false: newEnv(t, WithSplice(false))}
+		for _, e := range envs {
+			e.workbook("r.xlsx", [][]any{{1, 2, 3}, {4, 5, 6}})
+			e.ok("write_cells", map[string]any{"file_path": "r.xlsx", "sheet_name": "Other", "create": true, "cell_range": "A1", "values": [][]any{{10, "=A1*2"}, {"b", "=B1+A1"}}})
+		}
+		pick := func(pool []any) any { return pool[rng.IntN(len(pool))] }
+		for step := range 14 {
+			var args map[string]any
+			switch k := rng.IntN(3); k {
+			case 0: // a block of values
+				rows := make([][]any, 1+rng.IntN(3))
+				for r := range rows {
+					rows[r] = make([]any, 1+rng.IntN(3))
+					for c := range rows[r] {
+						rows[r][c] = pick(values)
+					}
+				}
+				args = map[string]any{"cell_range": cellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
+			default: // formulas down column H, or I
+				col, pool := "H", hFormulas
+				if k == 2 {
+					col, pool = "I", iFormulas
+				}
+				rows := make([][]any, 1+rng.IntN(3))
+				for r := range rows {
+					rows[r] = []any{pick(pool)}
+				}
+				args = map[string]any{"cell_range": col + strconv.Itoa(1+rng.IntN(6)), "values": rows}
+			}
+			args["file_path"] = "r.xlsx"
+			hook.Reset()
+			for _, e := range envs {
+				e.ok("write_cells", args)
+			}
+			total++
+			for _, entry := range hook.AllEntries() {
+				if entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
+					spliced++
+				}
+			}
+			a, b := envs[true].open("r.xlsx"), envs[false].open("r.xlsx")
+			for _, sh := range []string{"Sheet1", "Other"} {
+				for r := 1; r <= 9; r++ {
+					for c := 1; c <= 9; c++ {
+						ref := cellName(c, r)
+						v1, _ := a.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})
+						v2, _ := b.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})
+						f1, _ := a.GetCellFormula(sh, ref)
+						f2, _ := b.GetCellFormula(sh, ref)
+						t1, _ := a.GetCellType(sh, ref)
+						t2, _ := b.GetCellType(sh, ref)
+						require.Equal(t, v2, v1, "seed %d step %d %v: %s!%s value", seed, step, args, sh, ref)
+						require.Equal(t, f2, f1, "seed %d step %d %v: %s!%s formula", seed, step, args, sh, ref)
+						if f1 != "" || t2 != excelize.CellTypeSharedString { // the splice writes text inline
+							require.Equal(t, t2, t1, "seed %d step %d %v: %s!%s type", seed, step, args, sh, ref)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d spliced", spliced, total)
+	assert.Greater(t, spliced*4, total*3, "%d of %d writes spliced", spliced, total)
 }

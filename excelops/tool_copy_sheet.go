@@ -92,6 +92,7 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (*call, er
 		if err != nil {
 			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 		}
+		b.unchecked = true
 		if err := b.f.CopySheet(srcIndex, idx); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot copy sheet: "+err.Error(), err)
 		}

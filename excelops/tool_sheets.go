@@ -77,6 +77,7 @@ func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, er
 		if _, err := b.f.NewSheet(a.SheetName); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 		}
+		b.unchecked = true
 		if pos < count {
 			if err := b.prepareMove(); err != nil {
 				return nil, err

@@ -92,6 +92,7 @@ func (s *Service) createWorkbook(_ context.Context, raw json.RawMessage) (*call,
 			if _, err := b.f.NewSheet(n); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 			}
+			b.unchecked = true
 		}
 		for _, n := range names {
 			b.track(n)

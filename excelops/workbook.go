@@ -36,7 +36,15 @@ type book struct {
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	created    bool
 	id         fileID // the version of the file f was parsed from (cache key)
-	cost       int64  // estimated heap of the parsed workbook (cache budget)
+	// unchecked says excelize made a worksheet in memory this call (a new
+	// workbook, a new or copied sheet). excelize (v2.11) keeps such a
+	// sheet parsed after a save, with the empty rows and cells the save
+	// trims gone, and its later edits assume them there: a second edit of
+	// the same *excelize.File would write duplicate rows and misplace
+	// cells. So such a book is closed after its call, never cached
+	// (TestCachedBookAfterNewSheet).
+	unchecked bool
+	cost      int64 // estimated heap of the parsed workbook (cache budget)
 }
 
 // name is the file name reported in results.
@@ -97,7 +105,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
-		b.f, b.mode, b.created, b.cost = excelize.NewFile(opts), newFileMode, true, newBookCost
+		b.f, b.mode, b.created, b.cost, b.unchecked = excelize.NewFile(opts), newFileMode, true, newBookCost, true
 		s.opens.Add(1)
 		return b, nil
 	}
