@@ -150,8 +150,8 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 	if err := b.f.MergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
 		return nil, newError(KindInvalidArgument, err.Error(), err)
 	}
-	ext.widen(rng.r1, rng.c1)
-	ext.widen(rng.r2, rng.c2)
+	// The used range stays what the cells make it: a merge writes no cell,
+	// and a fresh open (scanSheet) and the splice path count cells only.
 	now, err := b.mergedRanges(sheet)
 	if err != nil {
 		return nil, err
