@@ -190,7 +190,7 @@ func (a access) describe() string {
 		case f.touch == touchStyles:
 			s = "**styles**: only the parsed sheet list and style table are read, no sheet is parsed; never saved"
 		case f.touch == touchCells:
-			s = "**cells**: the sheet is edited on the splice path (its XML rewritten in one pass, every other part copied raw; the cached values of written formulas, and of formulas reading the written cells, computed over just the cells they read), through excelize when the splice declines"
+			s = "**cells**: the sheet is edited on the splice path (its XML rewritten in one pass, every other part copied raw; formula results a write changes recomputed over just the cells those formulas read), through excelize when the splice declines"
 		case f.edit:
 			s = "**structure**: edited through excelize's parsed workbook"
 		default:
