@@ -1,0 +1,161 @@
+package excelops
+
+import (
+	"strconv"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+)
+
+// Copying a workbook's cells into the recalc splice's calculator workbook
+// (splice_scratch.go): which cells, and each one's calculator element.
+
+// areaSet is a set of areas of one sheet, tested cell by cell.
+type areaSet struct {
+	areas []sheetArea
+	box   sheetArea // their bounding box
+}
+
+// newAreaSet returns the set of areas (at least one).
+func newAreaSet(areas []sheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
+
+// has reports whether the cell (row, col) lies in one of the areas.
+func (s areaSet) has(row, col int) bool {
+	if row < s.box.r1 || row > s.box.r2 || col < s.box.c1 || col > s.box.c2 {
+		return false
+	}
+	for _, a := range s.areas {
+		if row >= a.r1 && row <= a.r2 && col >= a.c1 && col <= a.c2 {
+			return true
+		}
+	}
+	return false
+}
+
+// cellCopier turns the cells of a workbook's sheets into calculator cells,
+// counting them against maxScratchCells.
+type cellCopier struct {
+	sb     *spliceBook
+	sst    []string // the shared strings, loaded when first needed
+	copied int
+}
+
+// copy returns the calculator cell of c; formula is its formula text
+// (a shared member's translated) when it holds one.
+func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error) {
+	if cp.copied++; cp.copied > maxScratchCells {
+		return scratchCell{}, errNoSplice
+	}
+	out := scratchCell{row: c.Row, col: c.Col}
+	switch {
+	case c.Formula:
+		out.body = formulaBody(formula, string(c.Type), c.Value)
+	case string(c.Type) == "s":
+		if cp.sst == nil {
+			var err error
+			if cp.sst, err = cp.sb.streamBook().sharedStrings(); err != nil {
+				return out, err
+			}
+		}
+		n, err := strconv.Atoi(string(c.Value))
+		if err != nil || n < 0 || n >= len(cp.sst) {
+			return out, errNoSplice // the excelize path reports the damage
+		}
+		out.body = inlineBody(sheetxml.AppendEscaped(nil, cp.sst[n]))
+	case string(c.Type) == "inlineStr":
+		out.body = inlineBody(c.Value)
+	case string(c.Type) == "d":
+		return out, errNoSplice // a typed date: excelize reads it through its number format
+	default:
+		out.body = valueBody(string(c.Type), c.Value)
+	}
+	return out, nil
+}
+
+// earlyCopy is what the scan of one sheet copied for the calculator before
+// the formulas to compute were known: the cells of the areas the written
+// formulas read (most writes need no more, and skip a second pass).
+type earlyCopy struct {
+	in    areaSet
+	cells []scratchCell
+}
+
+// covers reports whether every one of areas lies within one area the scan
+// copied.
+func (e *earlyCopy) covers(areas []sheetArea) bool {
+	for _, a := range areas {
+		inside := false
+		for _, b := range e.in.areas {
+			if a.r1 >= b.r1 && a.r2 <= b.r2 && a.c1 >= b.c1 && a.c2 <= b.c2 {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return true
+}
+
+// boundingBox is the smallest area holding every one of areas (one sheet).
+func boundingBox(areas []sheetArea) sheetArea {
+	b := areas[0]
+	for _, a := range areas[1:] {
+		b.r1, b.c1, b.r2, b.c2 = min(b.r1, a.r1), min(b.c1, a.c1), max(b.r2, a.r2), max(b.c2, a.c2)
+	}
+	return b
+}
+
+// formulaBody is a calculator cell holding formula (unescaped) with the
+// cell type t and raw cached value v of the cell it copies: excelize
+// recomputes every formula it reads, and resultKind reads the type.
+func formulaBody(formula, t string, v []byte) []byte {
+	var b []byte
+	if t != "" {
+		b = append(append(append(b, ` t="`...), t...), '"')
+	}
+	b = append(b, "><f>"...)
+	b = sheetxml.AppendEscaped(b, formula)
+	b = append(b, "</f>"...)
+	if len(v) > 0 {
+		b = append(append(append(b, "<v>"...), v...), "</v>"...)
+	}
+	return append(b, "</c>"...)
+}
+
+// inlineBody is a calculator cell holding the (escaped) text.
+func inlineBody(text []byte) []byte {
+	b := append([]byte(nil), ` t="inlineStr"><is><t xml:space="preserve">`...)
+	b = append(b, text...)
+	return append(b, "</t></is></c>"...)
+}
+
+// valueBody is a calculator cell of type t holding the raw value v.
+func valueBody(t string, v []byte) []byte {
+	var b []byte
+	if t != "" {
+		b = append(append(append(b, ` t="`...), t...), '"')
+	}
+	if len(v) == 0 {
+		return append(b, "/>"...)
+	}
+	b = append(append(append(b, "><v>"...), v...), "</v>"...)
+	return append(b, "</c>"...)
+}
+
+// scratchBody is the calculator cell of a written value: as the excelize
+// path leaves it before computing (a new formula is t="str", as
+// SetCellFormula marks it); nil for a cleared cell.
+func (cc cellContent) scratchBody() []byte {
+	switch cc.kind {
+	case 0:
+		return nil
+	case 'n':
+		return valueBody("", []byte(cc.text))
+	case 'b':
+		return valueBody("b", []byte(cc.text))
+	case 'f':
+		return formulaBody(cc.formula, "str", nil)
+	}
+	return inlineBody(sheetxml.AppendEscaped(nil, cc.text))
+}
