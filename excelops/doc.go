@@ -146,10 +146,9 @@
 //     workbook's size (the package is read through the open file, the
 //     deflated sheet spills past 4 MB to an unnamed temporary file).
 //     Formulas splice too (splice_recalc.go, splice_closure.go,
-//     splice_copy.go, splice_scratch.go): a write
-//     of formulas, a value that formulas read, a formula over a formula or
-//     a workbook with formulas lacking a cached value goes through the
-//     recalc splice. One more streamed pass lists every formula of the
+//     splice_copy.go, splice_scratch.go): a write of formulas, a value that
+//     formulas read, a formula over a formula or a workbook with formulas
+//     lacking a cached value goes through the recalc splice. One more streamed pass lists every formula of the
 //     workbook; the formulas to recompute are chosen as on the excelize
 //     path (those the write may change, transitively, and those without a
 //     cached value); the cells they read, transitively, are copied at
