@@ -1,6 +1,9 @@
 package excelops
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // What the recalc splice's calculator must read (splice_recalc.go): the
 // areas the written formulas read, known before the scan, and the upstream
@@ -40,6 +43,45 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 	return out
 }
 
+// formulaIndex finds the formulas of a list sorted by sheet (in workbook
+// order), row and column that lie in an area, by binary search over rows.
+type formulaIndex struct {
+	all   []calcFormula
+	spans map[string][2]int // lower-case sheet name -> [from, to) in all
+}
+
+// newFormulaIndex indexes all, which must be sorted as recalcPlan sorts it.
+func newFormulaIndex(all []calcFormula) formulaIndex {
+	x := formulaIndex{all: all, spans: map[string][2]int{}}
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].at.sheet == all[i].at.sheet {
+			j++
+		}
+		x.spans[strings.ToLower(all[i].at.sheet)] = [2]int{i, j}
+		i = j
+	}
+	return x
+}
+
+// each calls fn with the index of every formula whose cell lies in a, in
+// order, until fn returns false; it returns how many formulas it looked at.
+func (x formulaIndex) each(a sheetArea, fn func(i int) bool) int {
+	span, ok := x.spans[strings.ToLower(a.sheet)]
+	if !ok {
+		return 0
+	}
+	from := span[0] + sort.Search(span[1]-span[0], func(k int) bool { return x.all[span[0]+k].at.r1 >= a.r1 })
+	looked := 0
+	for i := from; i < span[1] && x.all[i].at.r1 <= a.r2; i++ {
+		looked++
+		if c := x.all[i].at.c1; c >= a.c1 && c <= a.c2 && !fn(i) {
+			break
+		}
+	}
+	return looked
+}
+
 // upstream returns the areas the calculator reads to compute the formulas
 // marked in compute: what they read and, in turn, what every formula in
 // there reads (it is recomputed too), each formula's own cell included.
@@ -48,6 +90,7 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 // then depends on the order it meets cells and on their old values), or
 // when the chain is too long to follow.
 func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
+	idx := newFormulaIndex(all)
 	in := append([]bool(nil), compute...)
 	var need, frontier []sheetArea
 	for i, f := range all {
@@ -56,31 +99,30 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 			frontier = append(frontier, f.deps...)
 		}
 	}
-	checks := 0
+	checks, wide := 0, false
 	for len(frontier) > 0 {
 		need = append(need, frontier...)
 		var next []sheetArea
-		for i, f := range all {
-			if in[i] {
-				continue
-			}
-			for _, a := range frontier {
-				if checks++; a.overlaps(f.at) {
-					if f.wide {
-						return nil, errNoSplice
-					}
-					in[i] = true
-					next = append(next, f.deps...)
-					break
+		for _, a := range frontier {
+			checks += 1 + idx.each(a, func(i int) bool {
+				if in[i] {
+					return true
 				}
+				if all[i].wide {
+					wide = true
+					return false
+				}
+				in[i] = true
+				next = append(next, all[i].deps...)
+				return true
+			})
+			if wide || checks > maxDepChecks {
+				return nil, errNoSplice
 			}
-		}
-		if checks > maxDepChecks {
-			return nil, errNoSplice
 		}
 		frontier = next
 	}
-	if cyclic(all, in) {
+	if cyclic(idx, in) {
 		return nil, errNoSplice
 	}
 	return need, nil
@@ -89,24 +131,23 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 // cyclic reports whether the formulas marked in read each other in a
 // cycle (one reading its own cell included); a graph too big to check
 // counts as cyclic.
-func cyclic(all []calcFormula, in []bool) bool {
-	var nodes []int
+func cyclic(idx formulaIndex, in []bool) bool {
+	all := idx.all
+	reads := make([][]int, len(all)) // formula -> the marked formulas whose cell it reads
+	checks := 0
 	for i := range all {
-		if in[i] {
-			nodes = append(nodes, i)
+		if !in[i] {
+			continue
 		}
-	}
-	if len(nodes)*len(nodes) > maxDepChecks {
-		return true
-	}
-	reads := make([][]int, len(nodes)) // node -> the nodes whose cell it reads
-	for a, i := range nodes {
-		for b, j := range nodes {
-			for _, d := range all[i].deps {
-				if d.overlaps(all[j].at) {
-					reads[a] = append(reads[a], b)
-					break
+		for _, d := range all[i].deps {
+			checks += 1 + idx.each(d, func(j int) bool {
+				if in[j] {
+					reads[i] = append(reads[i], j)
 				}
+				return true
+			})
+			if checks > maxDepChecks {
+				return true
 			}
 		}
 	}
@@ -115,20 +156,20 @@ func cyclic(all []calcFormula, in []bool) bool {
 		open
 		done
 	)
-	state := make([]int, len(nodes))
-	var visit func(a int) bool
-	visit = func(a int) bool {
-		state[a] = open
-		for _, b := range reads[a] {
-			if state[b] == open || state[b] == unseen && visit(b) {
+	state := make([]uint8, len(all))
+	var visit func(i int) bool
+	visit = func(i int) bool {
+		state[i] = open
+		for _, j := range reads[i] {
+			if state[j] == open || state[j] == unseen && visit(j) {
 				return true
 			}
 		}
-		state[a] = done
+		state[i] = done
 		return false
 	}
-	for a := range nodes {
-		if state[a] == unseen && visit(a) {
+	for i := range all {
+		if in[i] && state[i] == unseen && visit(i) {
 			return true
 		}
 	}

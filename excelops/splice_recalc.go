@@ -41,7 +41,8 @@ import (
 // array formulas and data tables anywhere, a formula to compute that may
 // read anything (a defined name, INDIRECT, a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
-// copied cells, more than maxRecalcFormulas formulas or maxScratchCells
+// copied cells, more than maxScanFormulas formulas in the workbook,
+// maxRecalcFormulas to compute or maxScratchCells
 // copied cells, and a calculation chain (calcChain.xml) that cannot be
 // read or would be left empty when a value replaces a formula it lists
 // (its entry is dropped, as excelize drops it).
@@ -49,6 +50,10 @@ import (
 // maxSkippedRow bounds the bytes of a row the recalc splice's passes skip
 // without tokenizing (sheetxml.Walker.SkipRow).
 const maxSkippedRow = 1 << 20
+
+// maxScanFormulas bounds the formula cells the recalc splice lists (a few
+// hundred bytes each); a workbook with more takes the excelize path.
+const maxScanFormulas = 200_000
 
 // maxScratchCells bounds the cells the recalc splice copies into its
 // calculator workbook; past it the write takes the excelize path.
@@ -202,7 +207,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				}
 			}
 			f.deps, f.wide = formulaDeps(f.text, ps.name)
-			if all = append(all, f); len(all) > maxRecalcFormulas {
+			if all = append(all, f); len(all) > maxScanFormulas {
 				return errNoSplice
 			}
 			return take(c, f.text)
@@ -261,7 +266,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		f.deps, f.wide = formulaDeps(f.text, sheet)
 		all = append(all, f)
 	}
-	if len(all) > maxRecalcFormulas {
+	if len(all) > maxScanFormulas {
 		return nil, errNoSplice
 	}
 	// The excelize path computes in sheet, row and column order; so does
@@ -292,6 +297,9 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	}
 	if n == 0 {
 		return rc, nil
+	}
+	if n > maxRecalcFormulas {
+		return nil, errNoSplice // the excelize path computes that many and drops the rest
 	}
 	need, err := upstream(all, compute)
 	if err != nil {

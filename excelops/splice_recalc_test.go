@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
@@ -330,4 +331,23 @@ func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
 	}
 	t.Logf("%d of %d spliced", spliced, total)
 	assert.Greater(t, spliced*4, total*3, "%d of %d writes spliced", spliced, total)
+}
+
+// TestRecalcSpliceOnAComputedColumn: a table whose every row computes a
+// column (21,000 formulas, more than one call recomputes) still splices a
+// value its row's formula reads: only that formula is recomputed, as on
+// the excelize path.
+func TestRecalcSpliceOnAComputedColumn(t *testing.T) {
+	seed := filepath.Join(t.TempDir(), "seed.xlsx")
+	f := excelize.NewFile()
+	sw, err := f.NewStreamWriter("Sheet1")
+	require.NoError(t, err)
+	for r := 1; r <= 21_000; r++ {
+		require.NoError(t, sw.SetRow(cellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
+	}
+	require.NoError(t, sw.Flush())
+	require.NoError(t, f.SaveAs(seed))
+	require.NoError(t, f.Close())
+	assert.True(t, writeBothWays(t, seed, map[string]any{"cell": "A5", "value": 100}, []string{"Sheet1"}), "took the splice path")
+	assert.True(t, writeBothWays(t, seed, map[string]any{"cell": "D2", "value": "=SUM(C1:C21000)"}, []string{"Sheet1"}), "took the splice path")
 }
