@@ -154,6 +154,9 @@ func TestMetricsCountKnownCalls(t *testing.T) {
 		{"add", `{"a":5,"b":5}`},
 		{"made_up_tool", `{}`},
 		{"write_cells", `{"file_path":"m.xlsx","cell":"A1","value":7,"create":true}`},
+		// A new workbook is not cached (excelops.book.unchecked); an edit of
+		// the saved one through excelize's parsed workbook is.
+		{"insert_rows", `{"file_path":"m.xlsx","row":1}`},
 		{"fallback", `{"to":"CHAT_SERVICE"}`},
 	} {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(c.args)})
@@ -169,7 +172,7 @@ func TestMetricsCountKnownCalls(t *testing.T) {
 	assert.Equal(t, 1.0, sample(fams, calls, map[string]string{"tool": "fallback", "error_code": "FALLBACK_REQUIRED"}))
 	assert.Equal(t, 3.0, sample(fams, "registry_sidecar_call_duration_seconds", map[string]string{"tool": "add"}), "latency samples")
 	assert.Equal(t, 0.0, sample(fams, "registry_sidecar_calls_in_flight", nil))
-	assert.Equal(t, 1.0, sample(fams, "registry_sidecar_workbook_saves_total", nil))
+	assert.Equal(t, 2.0, sample(fams, "registry_sidecar_workbook_saves_total", nil))
 	assert.Equal(t, 0.0, sample(fams, "registry_sidecar_workbook_save_failures_total", nil))
 	assert.Equal(t, 1.0, sample(fams, "registry_sidecar_open_connections", map[string]string{"door": "ws"}))
 	assert.GreaterOrEqual(t, sample(fams, "registry_sidecar_open_connections", map[string]string{"door": "http"}), 0.0,
