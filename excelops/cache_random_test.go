@@ -2,12 +2,12 @@ package excelops
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // TestCachedBooksEditLikeFreshOnes: random sequences of edits through the
@@ -81,20 +81,7 @@ func TestCachedBooksEditLikeFreshOnes(t *testing.T) {
 				ma, _ := a.GetMergeCells(sh)
 				mb, _ := b.GetMergeCells(sh)
 				require.Equal(t, len(mb), len(ma), "seed %d step %d %s %s: %s merges", seed, step, tool, raw, sh)
-				for r := 1; r <= 12; r++ {
-					for c := 1; c <= 9; c++ {
-						ref := cellName(c, r)
-						v1, _ := a.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})
-						v2, _ := b.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})
-						f1, _ := a.GetCellFormula(sh, ref)
-						f2, _ := b.GetCellFormula(sh, ref)
-						s1, _ := a.GetCellStyle(sh, ref)
-						s2, _ := b.GetCellStyle(sh, ref)
-						require.Equal(t, v2, v1, "seed %d step %d %s %s: %s!%s value", seed, step, tool, raw, sh, ref)
-						require.Equal(t, f2, f1, "seed %d step %d %s %s: %s!%s formula", seed, step, tool, raw, sh, ref)
-						require.Equal(t, s2 != 0, s1 != 0, "seed %d step %d %s %s: %s!%s styled", seed, step, tool, raw, sh, ref)
-					}
-				}
+				requireSameCells(t, a, b, []string{sh}, 12, 9, true, fmt.Sprintf("seed %d step %d %s %s", seed, step, tool, raw))
 			}
 		}
 	}

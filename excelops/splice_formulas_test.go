@@ -3,14 +3,12 @@ package excelops
 import (
 	"archive/zip"
 	"context"
-	"io"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sirupsen/logrus"
-	"github.com/sirupsen/logrus/hooks/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
@@ -114,11 +112,8 @@ func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []
 	books := map[bool]*excelize.File{}
 	spliced := false
 	for _, on := range []bool{true, false} {
-		log := logrus.New()
-		log.SetOutput(io.Discard)
-		log.SetLevel(logrus.DebugLevel)
-		hook := test.NewLocal(log)
-		e := newEnv(t, WithSplice(on), WithLogger(log))
+		saves := newSavesLog()
+		e := newEnv(t, WithSplice(on), WithLogger(saves.log))
 		data, err := os.ReadFile(seed)
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
@@ -130,36 +125,12 @@ func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []
 		if then != nil {
 			then(e.path("f.xlsx"))
 		}
-		for _, entry := range hook.AllEntries() {
-			if on && entry.Message == "workbook saved" && entry.Data["path"] == "splice" {
-				spliced = true
-			}
+		if on {
+			spliced = saves.spliced() > 0
 		}
 		books[on] = e.open("f.xlsx")
 	}
-	formulas := false
-	for _, sheet := range sheets {
-		for r := 1; r <= 12; r++ {
-			for col := 1; col <= 10; col++ {
-				ref := cellName(col, r)
-				v1, err := books[true].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-				require.NoError(t, err)
-				v2, err := books[false].GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-				require.NoError(t, err)
-				f1, _ := books[true].GetCellFormula(sheet, ref)
-				f2, _ := books[false].GetCellFormula(sheet, ref)
-				t1, _ := books[true].GetCellType(sheet, ref)
-				t2, _ := books[false].GetCellType(sheet, ref)
-				assert.Equal(t, v2, v1, "%s!%s value", sheet, ref)
-				assert.Equal(t, f2, f1, "%s!%s formula", sheet, ref)
-				if f1 != "" || t2 != excelize.CellTypeSharedString { // the splice writes text inline
-					assert.Equal(t, t2, t1, "%s!%s type", sheet, ref)
-				}
-				formulas = formulas || f1 != ""
-			}
-		}
-	}
-	if formulas {
+	if requireSameCells(t, books[true], books[false], sheets, 12, 10, false, fmt.Sprint(with)) {
 		calc, err := books[true].GetCalcProps()
 		require.NoError(t, err)
 		assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
