@@ -230,10 +230,9 @@ func (b *book) editTarget(name string, create bool) (sheet string, ext *sheetExt
 			return "", nil, false, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		delete(b.extents, list[0])
-	} else if _, err := b.f.NewSheet(name); err != nil {
-		return "", nil, false, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+	} else if _, err := b.newSheet(name); err != nil {
+		return "", nil, false, err
 	}
-	b.unchecked = true
 	b.track(name)
 	sheet, ext, err = b.edit(name)
 	return sheet, ext, true, err

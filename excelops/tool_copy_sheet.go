@@ -88,11 +88,10 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (*call, er
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
 		}
-		idx, err := b.f.NewSheet(name)
+		idx, err := b.newSheet(name)
 		if err != nil {
-			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+			return nil, err
 		}
-		b.unchecked = true
 		if err := b.f.CopySheet(srcIndex, idx); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot copy sheet: "+err.Error(), err)
 		}

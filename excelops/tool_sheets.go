@@ -74,10 +74,9 @@ func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, er
 			}
 			pos = *a.Position
 		}
-		if _, err := b.f.NewSheet(a.SheetName); err != nil {
-			return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+		if _, err := b.newSheet(a.SheetName); err != nil {
+			return nil, err
 		}
-		b.unchecked = true
 		if pos < count {
 			if err := b.prepareMove(); err != nil {
 				return nil, err

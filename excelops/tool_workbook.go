@@ -89,10 +89,9 @@ func (s *Service) createWorkbook(_ context.Context, raw json.RawMessage) (*call,
 			return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		for _, n := range names[1:] {
-			if _, err := b.f.NewSheet(n); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+			if _, err := b.newSheet(n); err != nil {
+				return nil, err
 			}
-			b.unchecked = true
 		}
 		for _, n := range names {
 			b.track(n)

@@ -317,6 +317,17 @@ func isWorksheetPart(name string) bool {
 	return strings.Contains(strings.ToLower(name), "worksheets/")
 }
 
+// newSheet adds an empty worksheet named name and returns its index. The
+// book is then unchecked (see book.unchecked): not cached after its call.
+func (b *book) newSheet(name string) (int, error) {
+	idx, err := b.f.NewSheet(name)
+	if err != nil {
+		return 0, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+	}
+	b.unchecked = true
+	return idx, nil
+}
+
 // track starts tracking a sheet created during this call.
 func (b *book) track(sheet string) {
 	b.extents[sheet] = &sheetExtent{closed: true}
