@@ -108,8 +108,8 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 				if in[i] {
 					return true
 				}
-				if all[i].wide {
-					wide = true
+				if all[i].wide || all[i].array {
+					wide = true // it may read anything, or cannot be computed here
 					return false
 				}
 				in[i] = true

@@ -17,8 +17,8 @@ import (
 // every other write of write_cells goes through the recalc splice
 // (splice_recalc.go), which computes the values that change. The plain
 // splice holds when
-//   - no written value is a formula and no written cell holds one now
-//     (Plan.KeepFormulaCells declines the rewrite otherwise), and
+//   - no written value is a formula and the written sheet holds none
+//     (Plan.NoFormulas declines the rewrite otherwise), and
 //   - every formula cell of every worksheet has a cached value (the
 //     excelize path computes missing ones), is not a data table, and reads
 //     nothing of the written block: its references (formulaDeps) are plain
@@ -70,28 +70,8 @@ func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, ed
 	return free && err == nil, err
 }
 
-// rewrite streams the worksheet entry zf (of the sheet named sheet)
-// through splice.Rewrite into a new body. When a value write (plan.NoFormulas) meets a formula in that very
-// sheet, it checks that no formula there reads the written cells and, if
-// so, rewrites again keeping every formula cell (Plan.KeepFormulaCells);
-// else the ErrUnsupported stands. body is nil on error.
-func (sb *spliceBook) rewrite(ctx context.Context, zf *zip.File, sheet string, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
-	head, body, err := sb.rewriteOnce(ctx, zf, plan)
-	if !errors.Is(err, splice.ErrFormulas) || !plan.NoFormulas {
-		return head, body, err
-	}
-	edit, ok := planArea(sheet, plan)
-	if !ok {
-		return nil, nil, err
-	}
-	if free, ferr := sb.partFormulaFree(ctx, zf.Name, sheet, edit); ferr != nil || !free {
-		return nil, nil, err
-	}
-	plan.NoFormulas, plan.KeepFormulaCells = false, true
-	return sb.rewriteOnce(ctx, zf, plan)
-}
-
-// rewriteOnce is one pass of rewrite.
+// rewriteOnce streams the worksheet entry zf through splice.Rewrite into
+// a new body; body is nil on error.
 func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
 	rc, err := zf.Open()
 	if err != nil {

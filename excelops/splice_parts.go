@@ -25,9 +25,10 @@ func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan sp
 	if plan.NoFormulas && !sb.othersFormulaFree(ctx, part, sheet, plan) {
 		return sb.recalcParts(ctx, part, sheet, plan) // a formula reads the write
 	}
-	head, body, err := sb.rewrite(ctx, zf, sheet, plan)
-	if errors.Is(err, splice.ErrUnsupported) && sb.writes != nil {
-		// The sheet's own formulas read the write, or it replaces one.
+	head, body, err := sb.rewriteOnce(ctx, zf, plan)
+	if errors.Is(err, splice.ErrFormulas) && sb.writes != nil {
+		// The written sheet holds formulas: the recalc splice's one scan
+		// tells whether they read the write.
 		return sb.recalcParts(ctx, part, sheet, plan)
 	}
 	if err != nil {
@@ -49,7 +50,7 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 		return nil, err
 	}
 	sb.calc = rc.formulas
-	plan.NoFormulas, plan.KeepFormulaCells = false, false
+	plan.NoFormulas = false
 	parts := map[string]splice.Part{}
 	defer func() {
 		if err != nil {

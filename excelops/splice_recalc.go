@@ -38,8 +38,9 @@ import (
 //    with its new cached values alone (splice.SetCached).
 //
 // Whatever the calculator cannot be given exactly takes the excelize path:
-// array formulas and data tables anywhere, a formula to compute that may
-// read anything (a defined name, INDIRECT, a 3-D or structured reference),
+// data tables anywhere, an array formula to compute, read or overwritten,
+// a formula to compute that may read anything (a defined name, INDIRECT,
+// a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
 // copied cells, more than maxScanFormulas formulas in the workbook,
 // maxRecalcFormulas to compute or maxScratchCells
@@ -67,6 +68,7 @@ type calcFormula struct {
 	text   string      // the formula, unescaped (a shared member's translated)
 	cached bool        // it holds a cached value
 	master bool        // it defines a shared formula other cells use
+	array  bool        // an array formula (its results fill a range): never computed here
 	deps   []sheetArea // what it reads
 	wide   bool        // it may read anything
 }
@@ -186,10 +188,10 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			if !c.Formula {
 				return take(c, "")
 			}
-			if ft := string(c.FormulaType); ft == "array" || ft == "dataTable" {
+			if string(c.FormulaType) == "dataTable" {
 				return errNoSplice
 			}
-			f := calcFormula{at: sheetArea{ps.name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0}
+			f := calcFormula{at: sheetArea{ps.name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			switch {
 			case len(c.FormulaText) == 0 && c.SharedIndex >= 0:
 				m, ok := masters[c.SharedIndex]
@@ -246,8 +248,8 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	for _, f := range all {
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]; ok {
-				if f.master {
-					return nil, errNoSplice // the members lose their formula
+				if f.master || f.array {
+					return nil, errNoSplice // the members lose their formula, or the array its anchor
 				}
 				if cc.kind != 'f' {
 					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
@@ -289,7 +291,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	n := 0
 	for i, f := range all {
 		if compute[i] = dirty[i] || !f.cached; compute[i] {
-			if f.wide {
+			if f.wide || f.array {
 				return nil, errNoSplice
 			}
 			n++

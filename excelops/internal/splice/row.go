@@ -59,9 +59,6 @@ func (s *sheet) rebuildRow(n int, t sheetxml.Token) error {
 			if c.SharedMaster {
 				return unsupported("cell %s defines a shared formula", Ref(c.Col, n))
 			}
-			if c.Formula && s.plan.KeepFormulaCells {
-				return unsupported("cell %s holds a formula", Ref(c.Col, n))
-			}
 			if s.out, err = s.cell(n, c.Col, c, c.Style); err != nil {
 				return err
 			}

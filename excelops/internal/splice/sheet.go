@@ -59,9 +59,6 @@ type Plan struct {
 	// NoFormulas declines the rewrite (ErrUnsupported) when the sheet
 	// holds a formula.
 	NoFormulas bool
-	// KeepFormulaCells declines the rewrite (ErrUnsupported) when a cell
-	// it rebuilds holds a formula (a write would replace it).
-	KeepFormulaCells bool
 	// OutsideMerges declines the rewrite (ErrUnsupported) when a cell it
 	// rebuilds lies inside a merged range, other than the range's top-left
 	// cell: a value written there is hidden, and excelize writes it to
