@@ -24,12 +24,9 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 			return nil // it takes the excelize path
 		}
 		for _, d := range deps {
-			for _, ps := range sb.index.sheets {
-				if strings.EqualFold(ps.name, d.sheet) {
-					d.sheet = ps.name
-					by[ps.name] = append(by[ps.name], d)
-					break
-				}
+			if name, _, ok := sb.resolveSheet(d.sheet); ok {
+				d.sheet = name
+				by[name] = append(by[name], d)
 			}
 		}
 	}
