@@ -30,7 +30,8 @@ func (s *Service) openLight(b *book) error {
 		return limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
-	b.id, _ = idOf(st)
+	id, known := idOf(st)
+	b.id = id
 	if b.zr, err = zip.NewReader(fh, st.Size()); err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(b.path)), err)
 	}
@@ -42,6 +43,18 @@ func (s *Service) openLight(b *book) error {
 		return limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
 	b.cost = int64(total) * parsedBytesPerXMLByte
-	b.index, err = sheetParts(b.zr)
-	return err
+	if !known {
+		b.index, err = sheetParts(b.zr)
+		return err
+	}
+	b.lightID = &id
+	if e := s.light.get(id); e != nil {
+		b.index, b.dates = e.index, e.dates
+		return nil
+	}
+	if b.index, err = sheetParts(b.zr); err != nil {
+		return err
+	}
+	s.light.putIndex(id, b.index)
+	return nil
 }

@@ -54,6 +54,9 @@ func (b *book) dateStyles() (*dateStyles, error) {
 		}
 	}
 	b.dates = ds
+	if b.lightID != nil {
+		b.svc.light.putDates(*b.lightID, ds)
+	}
 	return ds, nil
 }
 

@@ -339,19 +339,28 @@ func appendItem(buf []byte, i int, lit string) []byte {
 	return append(buf, lit...)
 }
 
-// rowArena stores encoded rows in large chunks, so a big read costs one
-// allocation per megabyte instead of one per row.
-type rowArena struct{ cur []byte }
+// rowArena stores encoded rows in chunks that double in size up to
+// arenaChunk, so a big read costs one allocation per megabyte instead of one
+// per row, and a read of a few rows allocates only what they need.
+type rowArena struct {
+	cur  []byte
+	next int // size of the next chunk
+}
 
-// arenaChunk is the size of one rowArena chunk.
-const arenaChunk = 1 << 20
+// Sizes of a rowArena's first chunk and of its largest.
+const (
+	arenaFirstChunk = 4 << 10
+	arenaChunk      = 1 << 20
+)
 
 // add copies a row (wrapped as a JSON array, padded with nulls up to
 // width) into the arena and returns it.
 func (a *rowArena) add(inner []byte, cells, width int) json.RawMessage {
 	need := len(inner) + 2 + (width-cells)*6
 	if cap(a.cur)-len(a.cur) < need {
-		a.cur = make([]byte, 0, max(arenaChunk, need))
+		size := max(a.next, arenaFirstChunk)
+		a.next = min(2*size, arenaChunk)
+		a.cur = make([]byte, 0, max(size, need))
 	}
 	start := len(a.cur)
 	a.cur = append(a.cur, '[')

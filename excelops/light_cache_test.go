@@ -1,0 +1,215 @@
+package excelops
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// reset forgets every entry (tests and benchmarks only).
+func (c *lightCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries, c.order = nil, nil
+}
+
+// datedBook writes a workbook whose sheets are named sheets, with the date
+// serial 45322 (2024-01-31) in A1 of the first, date-styled when dated.
+func datedBook(t testing.TB, path string, dated bool, sheets ...string) {
+	t.Helper()
+	f := excelize.NewFile()
+	defer func() { _ = f.Close() }()
+	require.NoError(t, f.SetSheetName("Sheet1", sheets[0]))
+	for _, s := range sheets[1:] {
+		_, err := f.NewSheet(s)
+		require.NoError(t, err)
+	}
+	require.NoError(t, f.SetCellValue(sheets[0], "A1", 45322))
+	if dated {
+		st, err := f.NewStyle(&excelize.Style{NumFmt: 14})
+		require.NoError(t, err)
+		require.NoError(t, f.SetCellStyle(sheets[0], "A1", "A1", st))
+	}
+	require.NoError(t, f.SaveAs(path))
+}
+
+// lightEntryOf returns the light cache's entry for the file at path, or nil.
+func lightEntryOf(t *testing.T, svc *Service, path string) *lightEntry {
+	t.Helper()
+	id, ok := statID(path)
+	require.True(t, ok)
+	return svc.light.get(id)
+}
+
+// TestLightCacheServesAnUnchangedFile shows a second read of an unchanged
+// workbook takes its sheet index and date styles from the cache: the entry
+// is there after the first read, and doctoring it changes what the next
+// read says.
+func TestLightCacheServesAnUnchangedFile(t *testing.T) {
+	e := newEnv(t)
+	datedBook(t, e.path("d.xlsx"), true, "Data", "More")
+	read := map[string]any{"file_path": "d.xlsx", "range": "A1:A1"}
+	first := e.call("read_excel", read)
+	require.False(t, first.IsError, first.Text)
+	assert.Contains(t, first.Text, `"values": [["2024-01-31T00:00:00"]]`)
+
+	entry := lightEntryOf(t, e.svc, e.path("d.xlsx"))
+	require.NotNil(t, entry, "the first read leaves an entry")
+	require.NotNil(t, entry.index)
+	require.NotNil(t, entry.dates, "the first read that met a styled number leaves its date styles")
+	again := e.call("read_excel", read)
+	assert.Equal(t, first.Text, again.Text)
+
+	// The cache is what the next read uses: with no date style remembered,
+	// the serial comes back as a number.
+	id, _ := statID(e.path("d.xlsx"))
+	e.svc.light.putDates(id, &dateStyles{})
+	doctored := e.call("read_excel", read)
+	require.False(t, doctored.IsError, doctored.Text)
+	assert.Contains(t, doctored.Text, `"values": [[45322]]`)
+}
+
+// TestLightCacheMissesAChangedFile changes the workbook every way it can
+// change under a reader and requires the next read to see the new sheets
+// and the new date styles, never the remembered ones.
+func TestLightCacheMissesAChangedFile(t *testing.T) {
+	cases := []struct {
+		name   string
+		change func(t *testing.T, e *env, path string)
+	}{
+		{"edited by a tool", func(t *testing.T, e *env, path string) {
+			e.ok("rename_sheet", map[string]any{"file_path": "d.xlsx", "old_name": "Data", "new_name": "Renamed"})
+			e.ok("format_cells", map[string]any{"file_path": "d.xlsx", "sheet_name": "Renamed", "cell_range": "A1", "number_format": "0.00"})
+		}},
+		{"another file renamed over it", func(t *testing.T, e *env, path string) {
+			other := filepath.Join(t.TempDir(), "other.xlsx")
+			datedBook(t, other, false, "Renamed", "More")
+			require.NoError(t, os.Rename(other, path))
+		}},
+		{"rewritten in place", func(t *testing.T, e *env, path string) {
+			other := filepath.Join(t.TempDir(), "other.xlsx")
+			datedBook(t, other, false, "Renamed", "More")
+			data, err := os.ReadFile(other)
+			require.NoError(t, err)
+			fh, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+			require.NoError(t, err)
+			_, err = fh.Write(data)
+			require.NoError(t, err)
+			require.NoError(t, fh.Close())
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			path := e.path("d.xlsx")
+			datedBook(t, path, true, "Data", "More")
+			before := e.ok("list_sheets", map[string]any{"file_path": "d.xlsx"})
+			assert.Equal(t, "Data", before["active_sheet"])
+			res := e.call("read_excel", map[string]any{"file_path": "d.xlsx", "range": "A1:A1"})
+			assert.Contains(t, res.Text, `"values": [["2024-01-31T00:00:00"]]`)
+			require.NotNil(t, lightEntryOf(t, e.svc, path))
+
+			tc.change(t, e, path)
+
+			after := e.ok("list_sheets", map[string]any{"file_path": "d.xlsx"})
+			assert.Equal(t, "Renamed", after["active_sheet"])
+			res = e.call("read_excel", map[string]any{"file_path": "d.xlsx", "sheet_name": "Renamed", "range": "A1:A1"})
+			require.False(t, res.IsError, res.Text)
+			assert.Contains(t, res.Text, `"values": [[45322]]`)
+		})
+	}
+}
+
+// TestLightCacheEvictsTheOldest fills the cache past its bound: the oldest
+// entries go first, the newest stay, and the size never passes the bound.
+func TestLightCacheEvictsTheOldest(t *testing.T) {
+	var c lightCache
+	idx := &pkgIndex{}
+	for i := range lightCacheEntries + 10 {
+		c.putIndex(fileID{ino: uint64(i)}, idx)
+	}
+	assert.Len(t, c.entries, lightCacheEntries)
+	assert.Len(t, c.order, lightCacheEntries)
+	for i := range 10 {
+		assert.Nil(t, c.get(fileID{ino: uint64(i)}), "entry %d should be evicted", i)
+	}
+	assert.NotNil(t, c.get(fileID{ino: 10}))
+	assert.NotNil(t, c.get(fileID{ino: lightCacheEntries + 9}))
+
+	// Dates for a file without an entry are not kept; a second index for
+	// one with an entry replaces it without a second slot.
+	c.putDates(fileID{ino: 1}, &dateStyles{})
+	assert.Nil(t, c.get(fileID{ino: 1}))
+	other := &pkgIndex{activeTab: 1}
+	c.putIndex(fileID{ino: 10}, other)
+	assert.Same(t, other, c.get(fileID{ino: 10}).index)
+	assert.Len(t, c.order, lightCacheEntries)
+}
+
+// TestLightCacheUnderConcurrentReads reads one workbook from many
+// goroutines, first with an empty cache, and requires every answer to be
+// the one a lone read gives (run with -race).
+func TestLightCacheUnderConcurrentReads(t *testing.T) {
+	e := newEnv(t)
+	datedBook(t, e.path("d.xlsx"), true, "Data", "More")
+	read := map[string]any{"file_path": "d.xlsx", "range": "A1:B2"}
+	want := e.call("read_excel", read).Text
+	e.svc.light.reset()
+	var wg sync.WaitGroup
+	got := make([][]string, 8)
+	for g := range got {
+		wg.Go(func() {
+			for range 10 {
+				got[g] = append(got[g], e.call("read_excel", read).Text)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		for i, text := range got[g] {
+			assert.Equal(t, want, text, "goroutine %d, read %d", g, i)
+		}
+	}
+}
+
+// BenchmarkReadSmallRange reads 5 rows of a 21-row workbook through the
+// registry, with the light cache ("cached", an agent reading a workbook
+// again) and with it emptied before every read ("uncached", a first read).
+// Compare the two in one run.
+func BenchmarkReadSmallRange(b *testing.B) {
+	dir := b.TempDir()
+	f := excelize.NewFile()
+	for r := 1; r <= 21; r++ {
+		cell, _ := excelize.CoordinatesToCellName(1, r)
+		require.NoError(b, f.SetSheetRow("Sheet1", cell, &[]any{fmt.Sprintf("item %d", r), r}))
+	}
+	require.NoError(b, f.SaveAs(filepath.Join(dir, "small.xlsx")))
+	require.NoError(b, f.Close())
+	svc, err := New(dir)
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = svc.Close() })
+	reg := registry.New()
+	require.NoError(b, svc.Register(reg))
+	args := []byte(`{"file_path": "small.xlsx", "range": "A1:B5"}`)
+	for _, cached := range []bool{true, false} {
+		b.Run(map[bool]string{true: "cached", false: "uncached"}[cached], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !cached {
+					svc.light.reset()
+				}
+				res := reg.CallTool(context.Background(), "read_excel", args)
+				require.False(b, res.IsError, res.Text)
+			}
+		})
+	}
+}
