@@ -105,6 +105,7 @@ py-test: build venv wheel
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
 	  $(PY) -m pytest -q adapters/python/tests tests/python
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
+	MYPYPATH=adapters/python/tests $(PY) -m mypy --strict tests/bench
 
 $(VENV2)/.installed: tests/python_mcp2/requirements.txt
 	$(PYTHON) -m venv $(VENV2)

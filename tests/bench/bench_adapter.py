@@ -209,7 +209,7 @@ class RawCaller:
         assert len(body) < 126
         self.frame = bytes([0x81, 0x80 | len(body)]) + b"\0\0\0\0" + body  # an all-zero mask
 
-    def call_tool(self, name: str, arguments: object) -> bytes:
+    def call_tool(self, name: str, arguments: dict[str, int]) -> bytes:
         self.sock.sendall(self.frame)
         return self.sock.recv(65536)
 

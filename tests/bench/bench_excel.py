@@ -194,7 +194,7 @@ def check_session(path: pathlib.Path) -> None:
     """Both sides must leave the same edited cells behind."""
     import warnings
 
-    import openpyxl
+    import openpyxl  # type: ignore[import-untyped]
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the generated workbook has no default style
@@ -258,9 +258,9 @@ def main() -> int:
         t0 = time.perf_counter()
         # Generate in a child process: a forked child starts with a copy of
         # its parent's memory, which would inflate every ru_maxrss below.
-        for name, rows, cols in (("read.xlsx", READ_ROWS, READ_COLS), ("rules.xlsx", RULE_ROWS, RULE_COLS),
+        for name, nrows, cols in (("read.xlsx", READ_ROWS, READ_COLS), ("rules.xlsx", RULE_ROWS, RULE_COLS),
                                  ("small.xlsx", 100, RULE_COLS)):
-            subprocess.run([sys.executable, __file__, "--generate", str(work / name), str(rows), str(cols)], check=True)
+            subprocess.run([sys.executable, __file__, "--generate", str(work / name), str(nrows), str(cols)], check=True)
         print(f"generated workbooks in {time.perf_counter() - t0:.1f}s: "
               f"read.xlsx {READ_ROWS}x{READ_COLS} ({(work / 'read.xlsx').stat().st_size >> 10} KiB), "
               f"rules.xlsx {RULE_ROWS}x{RULE_COLS} ({(work / 'rules.xlsx').stat().st_size >> 10} KiB)")

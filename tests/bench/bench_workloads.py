@@ -108,6 +108,8 @@ def main() -> int:
     ns = parser.parse_args()
     with tempfile.TemporaryDirectory() as ws, Sidecar.launch(ws, args=["--test-tools", "--log-level", "warn"]) as sc:
         if ns.pin:
+            if sc.pid is None:
+                raise SystemExit("--pin needs the sidecar's process id")
             pin(sc.pid)
         with Client(sc.url, token=sc.token) as c:
             values: list[list[Any]] = [["item", "qty"]] + [[f"item {i}", i] for i in range(20)]

@@ -99,7 +99,7 @@ class ReferenceRegistry:
         tool = self._tools.get(name)
         if tool is None:
             raise ToolNotFoundError(f"工具 '{name}' 未注册。")
-        schema_error = excelmanus_oracle.validation_payload(name, json.dumps(dict(arguments)), tool.input_schema)
+        schema_error: str | None = excelmanus_oracle.validation_payload(name, json.dumps(dict(arguments)), tool.input_schema)
         if schema_error is not None:
             return schema_error
         detail = self._binding_problem(tool, arguments)
