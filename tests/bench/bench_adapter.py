@@ -478,6 +478,18 @@ async def _bench_async(sc: Sidecar, n: int, inflight: int) -> Row:
         return _row(f"AsyncClient, {inflight} in flight", lat, perf() - start)
 
 
+def threads_verdict(what: str, one: Row, shared: Row, pool: Row) -> str:
+    """The thread-scaling target line: the shared row against the 1-thread
+    row, with the pool of one connection per thread beside it."""
+    cps, p50 = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
+    ok = cps >= TARGET_THREADS_CPS_RATIO and p50 <= TARGET_THREADS_P50_RATIO
+    return (
+        f"target {what}: calls/s >= {TARGET_THREADS_CPS_RATIO:.1f}x and p50 <= {TARGET_THREADS_P50_RATIO:.0f}x "
+        f"1 thread: {cps:.2f}x calls/s, {p50:.2f}x p50 {'OK' if ok else 'MISSED'} (pool of {THREADS} connections: "
+        f"{pool.calls_per_s / one.calls_per_s:.2f}x calls/s, {pool.p50_us / one.p50_us:.2f}x p50)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=5000, help="measured calls per row (default 5000)")
@@ -548,13 +560,7 @@ def main() -> int:
     pipe = next(r for r in rows if r.name.startswith("raw pipeline"))
     mins = next(r for r in rows if r.name.startswith("minimal shared socket"))
     cps_ratio, p50_ratio = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
-    ok_threads = cps_ratio >= TARGET_THREADS_CPS_RATIO and p50_ratio <= TARGET_THREADS_P50_RATIO
-    print(
-        f"target {THREADS} threads sharing a Client: calls/s >= {TARGET_THREADS_CPS_RATIO:.1f}x and "
-        f"p50 <= {TARGET_THREADS_P50_RATIO:.0f}x 1 thread: {cps_ratio:.2f}x calls/s, {p50_ratio:.2f}x p50 "
-        f"{'OK' if ok_threads else 'MISSED'} (pool of {THREADS} connections: "
-        f"{pool.calls_per_s / one.calls_per_s:.2f}x calls/s, {pool.p50_us / one.p50_us:.2f}x p50)"
-    )
+    print(threads_verdict(f"{THREADS} threads sharing a Client", one, shared, pool))
     print(
         f"floor: raw sockets, {THREADS} threads vs 1: {raw8.calls_per_s / raw1.calls_per_s:.2f}x calls/s, "
         f"{raw8.p50_us / raw1.p50_us:.2f}x p50; minimal Python callers, {THREADS} sockets vs 1: "

@@ -32,16 +32,7 @@ import sys
 import tempfile
 from typing import Any
 
-from bench_adapter import (
-    TARGET_THREADS_CPS_RATIO,
-    TARGET_THREADS_P50_RATIO,
-    THREADS,
-    Row,
-    _metered,
-    _row,
-    _threaded,
-    _timed,
-)
+from bench_adapter import THREADS, Row, _metered, _row, _threaded, _timed, threads_verdict
 
 from registry_sidecar import Client, Sidecar
 
@@ -136,20 +127,8 @@ def main() -> int:
                 f" {r.py_cpu_us:20.1f} {r.sidecar_cpu_us:8.1f}"
             )
     for label, rows in results:
-        print(verdict(label, rows))
+        print(threads_verdict(f"{label}, {THREADS} threads sharing a Client", *rows))
     return 0
-
-
-def verdict(label: str, rows: list[Row]) -> str:
-    """The target line of one workload."""
-    one, shared, pool = rows
-    cps, p50 = shared.calls_per_s / one.calls_per_s, shared.p50_us / one.p50_us
-    ok = cps >= TARGET_THREADS_CPS_RATIO and p50 <= TARGET_THREADS_P50_RATIO
-    return (
-        f"target {label}, {THREADS} threads sharing a Client: calls/s >= {TARGET_THREADS_CPS_RATIO:.1f}x and p50 <= "
-        f"{TARGET_THREADS_P50_RATIO:.0f}x: {cps:.2f}x, {p50:.2f}x {'OK' if ok else 'MISSED'} "
-        f"(pool: {pool.calls_per_s / one.calls_per_s:.2f}x, {pool.p50_us / one.p50_us:.2f}x)"
-    )
 
 
 if __name__ == "__main__":
