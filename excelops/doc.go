@@ -88,9 +88,10 @@
 //     edits); excelize drops a sheet's parsed cells when it writes them and
 //     parses the saved bytes again on the next edit of that sheet.
 //   - Reads on the stream path remember, per file under the same key, the
-//     sheet index and date styles they parsed from the package's small
-//     parts (light_cache.go, at most 256 files), so reading an unchanged
-//     workbook again streams its sheet and nothing else.
+//     sheet index, date styles and shared strings they parsed
+//     (light_cache.go: at most 256 files, the strings within an eighth of
+//     the cache budget), so reading an unchanged workbook again streams
+//     its sheet and nothing else.
 //   - A call that opens two workbooks (copy_range_between_sheets) holds
 //     both files' locks, taken in sorted path order, for the whole call.
 //   - Icon-set conditional formats are serialised by a Service mutex held

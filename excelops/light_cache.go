@@ -2,32 +2,47 @@ package excelops
 
 import "sync"
 
-// lightCacheEntries bounds the workbooks a lightCache remembers.
-const lightCacheEntries = 256
+// Light cache sizing.
+const (
+	// lightCacheEntries bounds the workbooks a lightCache remembers.
+	lightCacheEntries = 256
+	// lightBudgetShare sets the shared strings' budget: the workbook
+	// cache's budget divided by it (256 MiB by default; none when the
+	// workbook cache is off).
+	lightBudgetShare = 8
+)
 
 // lightCache remembers, per unchanged workbook file, what reading it costs
-// to learn from its small parts before any sheet is streamed: the sheet
-// index (workbook.xml and its relationships) and the date styles
-// (styles.xml). An agent reads the same workbook again and again (pages,
-// ranges, a look after each edit), and for a small sheet those parts are
-// most of a read's work.
+// to learn before any sheet is streamed: the sheet index (workbook.xml and
+// its relationships), the date styles (styles.xml) and the shared strings.
+// An agent reads the same workbook again and again (pages, ranges, a look
+// after each edit); for a small sheet the index and styles are most of a
+// read's work, and for a workbook Excel saved, its shared string table is
+// (a 5-row read of a 20,000-row book parses every string of the book).
 //
 // Entries are keyed by fileID (device, inode, size, mtime and ctime), as the
 // workbook cache is, so any change to the file, or a file renamed over it,
 // misses. What is stored is never modified afterwards, so books share it.
+// Shared strings are kept within a byte budget (their strings plus a string
+// header each), oldest entries dropped first; a table bigger than a quarter
+// of the budget is not kept.
 type lightCache struct {
 	mu      sync.Mutex
+	budget  int64 // bytes of shared strings the cache may hold
+	held    int64 // bytes of shared strings it holds
 	entries map[fileID]*lightEntry
 	order   []fileID // insertion order, oldest first, for eviction
 }
 
 // lightEntry is what one file's light open learned.
 type lightEntry struct {
-	index *pkgIndex
-	dates *dateStyles // nil until a read needed them
+	index    *pkgIndex
+	dates    *dateStyles // nil until a read needed them
+	sst      []string    // nil until a read needed them
+	sstBytes int64
 }
 
-// get returns the entry of the file id, or nil.
+// get returns a copy of the entry of the file id, or nil.
 func (c *lightCache) get(id fileID) *lightEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -51,8 +66,7 @@ func (c *lightCache) putIndex(id fileID, idx *pkgIndex) {
 		c.entries = map[fileID]*lightEntry{}
 	}
 	if len(c.order) >= lightCacheEntries {
-		delete(c.entries, c.order[0])
-		c.order = c.order[1:]
+		c.dropOldestLocked()
 	}
 	c.entries[id] = &lightEntry{index: idx}
 	c.order = append(c.order, id)
@@ -66,4 +80,32 @@ func (c *lightCache) putDates(id fileID, ds *dateStyles) {
 	if e := c.entries[id]; e != nil {
 		e.dates = ds
 	}
+}
+
+// putStrings remembers the shared strings of the file id, which take
+// bytes, once its index is remembered and if the budget allows.
+func (c *lightCache) putStrings(id fileID, sst []string, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[id]
+	if e == nil || e.sst != nil || bytes > c.budget/4 {
+		return
+	}
+	for c.held+bytes > c.budget && len(c.order) > 0 && c.order[0] != id {
+		c.dropOldestLocked()
+	}
+	if c.held+bytes > c.budget {
+		return
+	}
+	e.sst, e.sstBytes = sst, bytes
+	c.held += bytes
+}
+
+// dropOldestLocked forgets the oldest entry.
+func (c *lightCache) dropOldestLocked() {
+	if e := c.entries[c.order[0]]; e != nil {
+		c.held -= e.sstBytes
+	}
+	delete(c.entries, c.order[0])
+	c.order = c.order[1:]
 }

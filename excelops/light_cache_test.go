@@ -19,12 +19,13 @@ import (
 func (c *lightCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries, c.order = nil, nil
+	c.entries, c.order, c.held = nil, nil, 0
 }
 
 // datedBook writes a workbook whose sheets are named sheets, with the date
-// serial 45322 (2024-01-31) in A1 of the first, date-styled when dated.
-func datedBook(t testing.TB, path string, dated bool, sheets ...string) {
+// serial 45322 (2024-01-31) in A1 of the first, date-styled when dated, and
+// text (a shared string) in B1.
+func datedBook(t testing.TB, path string, dated bool, text string, sheets ...string) {
 	t.Helper()
 	f := excelize.NewFile()
 	defer func() { _ = f.Close() }()
@@ -34,6 +35,7 @@ func datedBook(t testing.TB, path string, dated bool, sheets ...string) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, f.SetCellValue(sheets[0], "A1", 45322))
+	require.NoError(t, f.SetCellValue(sheets[0], "B1", text))
 	if dated {
 		st, err := f.NewStyle(&excelize.Style{NumFmt: 14})
 		require.NoError(t, err)
@@ -51,31 +53,53 @@ func lightEntryOf(t *testing.T, svc *Service, path string) *lightEntry {
 }
 
 // TestLightCacheServesAnUnchangedFile shows a second read of an unchanged
-// workbook takes its sheet index and date styles from the cache: the entry
-// is there after the first read, and doctoring it changes what the next
-// read says.
+// workbook takes its sheet index, date styles and shared strings from the
+// cache: the entry is there after the first read, and doctoring it changes
+// what the next read says.
 func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	e := newEnv(t)
-	datedBook(t, e.path("d.xlsx"), true, "Data", "More")
-	read := map[string]any{"file_path": "d.xlsx", "range": "A1:A1"}
+	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
+	read := map[string]any{"file_path": "d.xlsx", "range": "A1:B1"}
 	first := e.call("read_excel", read)
 	require.False(t, first.IsError, first.Text)
-	assert.Contains(t, first.Text, `"values": [["2024-01-31T00:00:00"]]`)
+	assert.Contains(t, first.Text, `"values": [["2024-01-31T00:00:00", "first"]]`)
 
 	entry := lightEntryOf(t, e.svc, e.path("d.xlsx"))
 	require.NotNil(t, entry, "the first read leaves an entry")
 	require.NotNil(t, entry.index)
 	require.NotNil(t, entry.dates, "the first read that met a styled number leaves its date styles")
+	require.Equal(t, []string{"first"}, entry.sst, "the first read that met a shared string leaves the table")
 	again := e.call("read_excel", read)
 	assert.Equal(t, first.Text, again.Text)
 
 	// The cache is what the next read uses: with no date style remembered,
-	// the serial comes back as a number.
+	// the serial comes back as a number, and with another string table,
+	// the text is that table's.
 	id, _ := statID(e.path("d.xlsx"))
 	e.svc.light.putDates(id, &dateStyles{})
+	e.svc.light.mu.Lock()
+	e.svc.light.entries[id].sst = []string{"doctored"}
+	e.svc.light.mu.Unlock()
 	doctored := e.call("read_excel", read)
 	require.False(t, doctored.IsError, doctored.Text)
-	assert.Contains(t, doctored.Text, `"values": [[45322]]`)
+	assert.Contains(t, doctored.Text, `"values": [[45322, "doctored"]]`)
+}
+
+// TestLightCacheWithoutAWorkbookCache: with the workbook cache off
+// (WithCacheBudget(0)) reads remember no shared strings, and read the same.
+func TestLightCacheWithoutAWorkbookCache(t *testing.T) {
+	e := newEnv(t, WithCacheBudget(0))
+	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
+	read := map[string]any{"file_path": "d.xlsx", "range": "A1:B1"}
+	for range 2 {
+		res := e.call("read_excel", read)
+		require.False(t, res.IsError, res.Text)
+		assert.Contains(t, res.Text, `"values": [["2024-01-31T00:00:00", "first"]]`)
+	}
+	entry := lightEntryOf(t, e.svc, e.path("d.xlsx"))
+	require.NotNil(t, entry)
+	assert.Nil(t, entry.sst)
+	assert.Zero(t, e.svc.light.held)
 }
 
 // TestLightCacheMissesAChangedFile changes the workbook every way it can
@@ -89,15 +113,16 @@ func TestLightCacheMissesAChangedFile(t *testing.T) {
 		{"edited by a tool", func(t *testing.T, e *env, path string) {
 			e.ok("rename_sheet", map[string]any{"file_path": "d.xlsx", "old_name": "Data", "new_name": "Renamed"})
 			e.ok("format_cells", map[string]any{"file_path": "d.xlsx", "sheet_name": "Renamed", "cell_range": "A1", "number_format": "0.00"})
+			e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "sheet_name": "Renamed", "cell": "B1", "value": "second"})
 		}},
 		{"another file renamed over it", func(t *testing.T, e *env, path string) {
 			other := filepath.Join(t.TempDir(), "other.xlsx")
-			datedBook(t, other, false, "Renamed", "More")
+			datedBook(t, other, false, "second", "Renamed", "More")
 			require.NoError(t, os.Rename(other, path))
 		}},
 		{"rewritten in place", func(t *testing.T, e *env, path string) {
 			other := filepath.Join(t.TempDir(), "other.xlsx")
-			datedBook(t, other, false, "Renamed", "More")
+			datedBook(t, other, false, "second", "Renamed", "More")
 			data, err := os.ReadFile(other)
 			require.NoError(t, err)
 			fh, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
@@ -111,20 +136,20 @@ func TestLightCacheMissesAChangedFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			path := e.path("d.xlsx")
-			datedBook(t, path, true, "Data", "More")
+			datedBook(t, path, true, "first", "Data", "More")
 			before := e.ok("list_sheets", map[string]any{"file_path": "d.xlsx"})
 			assert.Equal(t, "Data", before["active_sheet"])
-			res := e.call("read_excel", map[string]any{"file_path": "d.xlsx", "range": "A1:A1"})
-			assert.Contains(t, res.Text, `"values": [["2024-01-31T00:00:00"]]`)
-			require.NotNil(t, lightEntryOf(t, e.svc, path))
+			res := e.call("read_excel", map[string]any{"file_path": "d.xlsx", "range": "A1:B1"})
+			assert.Contains(t, res.Text, `"values": [["2024-01-31T00:00:00", "first"]]`)
+			require.NotNil(t, lightEntryOf(t, e.svc, path).sst)
 
 			tc.change(t, e, path)
 
 			after := e.ok("list_sheets", map[string]any{"file_path": "d.xlsx"})
 			assert.Equal(t, "Renamed", after["active_sheet"])
-			res = e.call("read_excel", map[string]any{"file_path": "d.xlsx", "sheet_name": "Renamed", "range": "A1:A1"})
+			res = e.call("read_excel", map[string]any{"file_path": "d.xlsx", "sheet_name": "Renamed", "range": "A1:B1"})
 			require.False(t, res.IsError, res.Text)
-			assert.Contains(t, res.Text, `"values": [[45322]]`)
+			assert.Contains(t, res.Text, `"values": [[45322, "second"]]`)
 		})
 	}
 }
@@ -155,12 +180,48 @@ func TestLightCacheEvictsTheOldest(t *testing.T) {
 	assert.Len(t, c.order, lightCacheEntries)
 }
 
+// TestLightCacheKeepsStringsWithinItsBudget: shared strings are kept while
+// they fit the budget, oldest entries are dropped to make room, a table
+// over a quarter of the budget is never kept, and nothing is counted twice.
+func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
+	c := lightCache{budget: 1000}
+	id := func(i int) fileID { return fileID{ino: uint64(i)} }
+	for i := 1; i <= 5; i++ {
+		c.putIndex(id(i), &pkgIndex{})
+	}
+	sst := []string{"x"}
+	c.putStrings(id(9), sst, 10) // no entry: not kept
+	assert.Zero(t, c.held)
+	c.putStrings(id(1), sst, 200)
+	c.putStrings(id(1), sst, 200) // already kept: not counted again
+	c.putStrings(id(2), sst, 250)
+	c.putStrings(id(3), sst, 251) // over a quarter of the budget
+	assert.Equal(t, int64(450), c.held)
+	assert.Nil(t, c.get(id(3)).sst)
+	c.putStrings(id(3), sst, 250)
+	c.putStrings(id(4), sst, 250)
+	assert.Equal(t, int64(950), c.held)
+
+	// 950 + 200 > 1000: the oldest entry (200 bytes) goes, whole.
+	c.putStrings(id(5), sst, 200)
+	assert.Equal(t, int64(950), c.held)
+	assert.Nil(t, c.get(id(1)))
+	assert.Equal(t, sst, c.get(id(5)).sst)
+
+	// Dropping entries by count releases their bytes too.
+	for i := 10; i < 10+lightCacheEntries; i++ {
+		c.putIndex(id(i), &pkgIndex{})
+	}
+	assert.Zero(t, c.held)
+	assert.Len(t, c.order, lightCacheEntries)
+}
+
 // TestLightCacheUnderConcurrentReads reads one workbook from many
 // goroutines, first with an empty cache, and requires every answer to be
 // the one a lone read gives (run with -race).
 func TestLightCacheUnderConcurrentReads(t *testing.T) {
 	e := newEnv(t)
-	datedBook(t, e.path("d.xlsx"), true, "Data", "More")
+	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
 	read := map[string]any{"file_path": "d.xlsx", "range": "A1:B2"}
 	want := e.call("read_excel", read).Text
 	e.svc.light.reset()
@@ -181,6 +242,45 @@ func TestLightCacheUnderConcurrentReads(t *testing.T) {
 	}
 }
 
+// BenchmarkReadSharedStrings reads 5 rows of a 5,000-row workbook whose
+// text is 15,000 shared strings, as Excel saves text, with the light cache
+// and with it emptied before every read. Compare the two in one run.
+func BenchmarkReadSharedStrings(b *testing.B) {
+	dir := b.TempDir()
+	f := excelize.NewFile()
+	for r := 1; r <= 5000; r++ {
+		cell, _ := excelize.CoordinatesToCellName(1, r)
+		row := []any{fmt.Sprintf("customer %d", r), fmt.Sprintf("city %d", r), fmt.Sprintf("note %d", r), r}
+		require.NoError(b, f.SetSheetRow("Sheet1", cell, &row))
+	}
+	require.NoError(b, f.SaveAs(filepath.Join(dir, "strings.xlsx")))
+	require.NoError(b, f.Close())
+	benchReads(b, dir, []byte(`{"file_path": "strings.xlsx", "range": "A1:D5"}`))
+}
+
+// benchReads runs read_excel with args over the workbooks in dir, with the
+// light cache ("cached") and with it emptied before every read
+// ("uncached").
+func benchReads(b *testing.B, dir string, args []byte) {
+	svc, err := New(dir)
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = svc.Close() })
+	reg := registry.New()
+	require.NoError(b, svc.Register(reg))
+	for _, cached := range []bool{true, false} {
+		b.Run(map[bool]string{true: "cached", false: "uncached"}[cached], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !cached {
+					svc.light.reset()
+				}
+				res := reg.CallTool(context.Background(), "read_excel", args)
+				require.False(b, res.IsError, res.Text)
+			}
+		})
+	}
+}
+
 // BenchmarkReadSmallRange reads 5 rows of a 21-row workbook through the
 // registry, with the light cache ("cached", an agent reading a workbook
 // again) and with it emptied before every read ("uncached", a first read).
@@ -194,22 +294,5 @@ func BenchmarkReadSmallRange(b *testing.B) {
 	}
 	require.NoError(b, f.SaveAs(filepath.Join(dir, "small.xlsx")))
 	require.NoError(b, f.Close())
-	svc, err := New(dir)
-	require.NoError(b, err)
-	b.Cleanup(func() { _ = svc.Close() })
-	reg := registry.New()
-	require.NoError(b, svc.Register(reg))
-	args := []byte(`{"file_path": "small.xlsx", "range": "A1:B5"}`)
-	for _, cached := range []bool{true, false} {
-		b.Run(map[bool]string{true: "cached", false: "uncached"}[cached], func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if !cached {
-					svc.light.reset()
-				}
-				res := reg.CallTool(context.Background(), "read_excel", args)
-				require.False(b, res.IsError, res.Text)
-			}
-		})
-	}
+	benchReads(b, dir, []byte(`{"file_path": "small.xlsx", "range": "A1:B5"}`))
 }

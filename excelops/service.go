@@ -64,7 +64,9 @@ func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir 
 
 // WithCacheBudget sets the estimated memory, in bytes, that parsed
 // workbooks kept between calls may take (default DefaultCacheBudget); 0
-// disables the cache, so every call parses its workbook again.
+// disables the cache, so every call parses its workbook again. The shared
+// strings that reads remember per unchanged file (light_cache.go) take at
+// most a further 1/lightBudgetShare of it.
 //
 // The estimate is the unzipped size of a workbook's parts times a measured
 // factor; the least recently used workbooks are closed to make room.
@@ -93,6 +95,7 @@ func New(root string, opts ...Option) (*Service, error) {
 	}
 	s.box = box
 	s.cache = newBookCache(s.cacheBudget)
+	s.light.budget = s.cacheBudget / lightBudgetShare
 	return s, nil
 }
 

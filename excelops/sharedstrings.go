@@ -20,6 +20,12 @@ func (b *book) sharedStrings() ([]string, error) {
 		b.sst = []string{}
 		return b.sst, nil
 	}
+	if b.lightID != nil {
+		if e := b.svc.light.get(*b.lightID); e != nil && e.sst != nil {
+			b.sst = e.sst
+			return b.sst, nil
+		}
+	}
 	lim := b.svc.limits
 	if err := lim.within("loading the shared strings", 2*int64(zf.UncompressedSize64)); err != nil {
 		return nil, err
@@ -80,7 +86,13 @@ func (b *book) sharedStrings() ([]string, error) {
 			}
 		}
 	}
+	if out == nil {
+		out = []string{}
+	}
 	b.sst = out
+	if b.lightID != nil {
+		b.svc.light.putStrings(*b.lightID, out, held)
+	}
 	return out, nil
 }
 

@@ -149,7 +149,7 @@ func (l *sheetLimits) limitFlags(fs *flag.FlagSet) {
 	fs.Var(&l.callMemoryBudget, "call-memory-budget", "memory `size` one spreadsheet call may allocate (estimated before it allocates: file, sheet parse, shared strings, a read page); a call over it gets a MemoryError payload (default: a quarter of RAM or of ulimit -v, 256MiB-8GiB)")
 	fs.Var(&l.maxCellText, "max-cell-text", "largest inflated text `size` of one cell or shared string; a bigger one is reported, never loaded")
 	l.cacheBudget = budgetSize(excelops.DefaultCacheBudget)
-	fs.Var(&l.cacheBudget, "cache-budget", "estimated memory `size` parsed workbooks may keep between calls (least recently used are dropped first); 0 turns the cache off")
+	fs.Var(&l.cacheBudget, "cache-budget", "estimated memory `size` parsed workbooks may keep between calls (least recently used are dropped first), plus an eighth of it for the shared strings reads remember; 0 turns both off")
 }
 
 // excelopsOptions returns the spreadsheet options the limit flags set.
