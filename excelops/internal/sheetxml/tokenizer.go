@@ -228,14 +228,17 @@ func (z *Tokenizer) readSpecial() (Token, error) {
 		}
 	}
 	head := z.buf[z.pos+1 : min(z.end, z.pos+9)]
-	end := []byte(">")
+	var end []byte
+	least := 4 // the shortest whole tag: "<?a>" for a processing instruction
 	switch {
 	case bytes.HasPrefix(head, []byte("!--")):
-		end = []byte("-->")
+		end, least = []byte("-->"), len("<!---->") // "<!-->" does not close itself
 	case bytes.HasPrefix(head, []byte("![CDATA[")):
 		end = []byte("]]>")
 	case bytes.HasPrefix(head, []byte("?")):
 		end = []byte("?>")
+	default:
+		return z.readDirective()
 	}
 	i := z.pos + 1
 	for {
@@ -246,7 +249,7 @@ func (z *Tokenizer) readSpecial() (Token, error) {
 				break
 			}
 			i += j + 1
-			if tag := z.buf[z.pos:i]; bytes.HasSuffix(tag, end) && len(tag) >= 1+len(end)+1 {
+			if tag := z.buf[z.pos:i]; bytes.HasSuffix(tag, end) && len(tag) >= least {
 				z.pos = i
 				return Token{Kind: Special, Raw: tag}, nil
 			}

@@ -137,38 +137,128 @@ func FuzzTokenizer(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var ours []string
-		for _, tk := range toks {
-			switch tk.Kind {
-			case Start, Empty:
-				ours = append(ours, "<"+string(tk.Name))
-			}
-			if tk.Kind == End || tk.Kind == Empty {
-				ours = append(ours, ">"+string(tk.Name))
-			}
+		theirs, ok := xmlItems(data)
+		if !ok {
+			return // not XML encoding/xml accepts: nothing to compare
 		}
-		dec := xml.NewDecoder(bytes.NewReader(data))
-		dec.Strict = true
-		var theirs []string
-		for {
-			tok, err := dec.RawToken()
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					return // not XML encoding/xml accepts: nothing to compare
-				}
-				break
-			}
-			switch tt := tok.(type) {
-			case xml.StartElement:
-				theirs = append(theirs, "<"+tt.Name.Local)
-			case xml.EndElement:
-				theirs = append(theirs, ">"+tt.Name.Local)
-			}
-		}
-		if strings.Join(ours, ",") != strings.Join(theirs, ",") {
-			t.Fatalf("tags differ from encoding/xml:\n%v\n%v", ours, theirs)
+		if ours := tokenItems(t, toks); strings.Join(ours, ",") != strings.Join(theirs, ",") {
+			t.Fatalf("tokens differ from encoding/xml:\n%q\n%q", ours, theirs)
 		}
 	})
+}
+
+// items is a token stream in a form both tokenizers give: "<name" and
+// ">name" for start and end tags, "#text" for character data (decoded,
+// adjacent pieces joined), "!" for comments, declarations and processing
+// instructions.
+type items []string
+
+// add appends an item, joining adjacent text and dropping empty text.
+func (it *items) add(s string) {
+	if n := len(*it); n > 0 && s[0] == '#' && (*it)[n-1][0] == '#' {
+		(*it)[n-1] += s[1:]
+	} else {
+		*it = append(*it, s)
+	}
+}
+
+// done drops the text items that are empty.
+func (it items) done() []string {
+	var out []string
+	for _, s := range it {
+		if s != "#" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// xmlItems is what encoding/xml's RawToken reads from data; ok is false
+// when it rejects data.
+func xmlItems(data []byte) (_ []string, ok bool) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var it items
+	for {
+		tok, err := dec.RawToken()
+		if errors.Is(err, io.EOF) {
+			return it.done(), true
+		}
+		if err != nil {
+			return nil, false
+		}
+		switch tt := tok.(type) {
+		case xml.StartElement:
+			it.add("<" + tt.Name.Local)
+		case xml.EndElement:
+			it.add(">" + tt.Name.Local)
+		case xml.CharData:
+			it.add("#" + string(tt))
+		default:
+			it.add("!")
+		}
+	}
+}
+
+// tokenItems is what toks say, decoded (see items).
+func tokenItems(t *testing.T, toks []Token) []string {
+	var it items
+	var d TextDecoder
+	var text []byte
+	for i, tk := range toks {
+		if tk.Kind == Text {
+			var err error
+			text, err = d.Append(text, tk.Raw)
+			require.NoError(t, err)
+			if i+1 < len(toks) && toks[i+1].Kind == Text {
+				continue
+			}
+			require.NoError(t, d.Finish())
+			it.add("#" + string(text))
+			text = text[:0]
+			continue
+		}
+		switch tk.Kind {
+		case Start, Empty:
+			it.add("<" + string(tk.Name))
+		case Special:
+			if body, ok := bytes.CutPrefix(tk.Raw, []byte("<![CDATA[")); ok {
+				it.add("#" + string(AppendCDATA(nil, body[:len(body)-3])))
+			} else {
+				it.add("!")
+			}
+		}
+		if tk.Kind == End || tk.Kind == Empty {
+			it.add(">" + string(tk.Name))
+		}
+	}
+	return it.done()
+}
+
+// TestTokenizerSpecials: comments, CDATA sections, processing instructions
+// and declarations end where encoding/xml ends them.
+func TestTokenizerSpecials(t *testing.T) {
+	for in, want := range map[string][]string{
+		`<a>x<!-->y-->z</a>`:      {"<a", "#x", "!", "#z", ">a"},
+		`<a>x<!--->y-->z</a>`:     {"<a", "#x", "!", "#z", ">a"},
+		`<a>x<!---->z</a>`:        {"<a", "#x", "!", "#z", ">a"},
+		`<a><![CDATA[]]]]>]></a>`: {"<a", "#]]]>", ">a"},
+		`<a><?p ?>?>x</a>`:        {"<a", "!", "#?>x", ">a"},
+		`<!DOCTYPE a [<!ENTITY e "x>"> <!-- > --> <!y>]><a/>`: {"!", "<a", ">a"},
+		`<!>x><a/>`:            {"!", "<a", ">a"},
+		`<!DOCTYPE a '>'><a/>`: {"!", "<a", ">a"},
+		"<!0<\"\"00><>>":       {"!"},
+	} {
+		toks, err := collect([]byte(in))
+		require.NoError(t, err, in)
+		assert.Equal(t, want, tokenItems(t, toks), in)
+		theirs, ok := xmlItems([]byte(in))
+		require.True(t, ok, in)
+		assert.Equal(t, want, theirs, "encoding/xml on %s", in)
+	}
+	for _, in := range []string{`<a><!-->`, `<!DOCTYPE a [<b>`, `<!DOCTYPE a "`, `<!DOCTYPE a <!--`} {
+		_, err := collect([]byte(in))
+		assert.ErrorIs(t, err, ErrTruncated, in)
+	}
 }
 
 // merged renders tokens with adjacent text runs joined.
