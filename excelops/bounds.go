@@ -144,6 +144,19 @@ func (l Limits) newRunBound(r io.Reader, where string) io.Reader {
 func (b *runBound) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	chunk := p[:n]
+	if int64(len(chunk)) <= b.max {
+		// No run can fit inside the chunk past the bound: only the run
+		// going on from the last read (to the first '<') and the one left
+		// open (after the last '<') need counting.
+		if first := bytes.IndexByte(chunk, '<'); first >= 0 {
+			if b.run += int64(first); b.run <= b.max {
+				b.run = int64(len(chunk) - 1 - bytes.LastIndexByte(chunk, '<'))
+			}
+		} else {
+			b.run += int64(len(chunk))
+		}
+		chunk = nil
+	}
 	for len(chunk) > 0 {
 		i := bytes.IndexByte(chunk, '<')
 		if i < 0 {

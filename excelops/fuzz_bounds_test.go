@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"testing/iotest"
 )
 
 // FuzzRunBound: the run bound fails exactly when some run of bytes
@@ -15,21 +16,24 @@ func FuzzRunBound(f *testing.F) {
 	f.Add([]byte(`<<<<`), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
 		lim := Limits{MaxCellTextBytes: int64(max)}
-		// A reader that returns one byte at a time exercises runs that
-		// cross reads.
-		got, err := io.ReadAll(lim.newRunBound(&oneByte{data}, "x"))
 		tooLong := false
 		for _, run := range bytes.Split(data, []byte("<")) {
 			tooLong = tooLong || len(run) > int(max)
 		}
-		if tooLong != (err != nil) {
-			t.Fatalf("max %d: error %v, want error %v", max, err, tooLong)
-		}
-		if err != nil && !errors.Is(err, errRunTooLong) {
-			t.Fatalf("error %v is not the run bound's", err)
-		}
-		if err == nil && !bytes.Equal(got, data) {
-			t.Fatal("bytes changed")
+		// A reader that returns one byte at a time exercises runs that
+		// cross reads; reads of a few bytes, reads shorter and longer than
+		// the bound.
+		for _, r := range []io.Reader{&oneByte{data}, iotest.HalfReader(bytes.NewReader(data)), bytes.NewReader(data)} {
+			got, err := io.ReadAll(lim.newRunBound(r, "x"))
+			if tooLong != (err != nil) {
+				t.Fatalf("max %d: error %v, want error %v", max, err, tooLong)
+			}
+			if err != nil && !errors.Is(err, errRunTooLong) {
+				t.Fatalf("error %v is not the run bound's", err)
+			}
+			if err == nil && !bytes.Equal(got, data) {
+				t.Fatal("bytes changed")
+			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +34,7 @@ func (b *book) sharedStrings() ([]string, error) {
 		return nil, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
-	out, held, err := parseSharedStrings(rc, lim)
+	out, held, err := parseSharedStrings(rc, int64(zf.UncompressedSize64), lim)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +56,8 @@ const stringHeaderBytes = 16
 type sstParser struct {
 	lim      Limits
 	out      []string
+	pend     []byte // the bytes of the strings read since the last flush
+	ends     []int  // where each of those strings ends in pend
 	cur      []byte
 	held     int64 // bytes the table holds so far
 	depth    int   // >0 inside a phonetic run, whose text is not the value
@@ -66,10 +69,10 @@ type sstParser struct {
 }
 
 // parseSharedStrings reads the shared string table in r (xl/sharedStrings.xml)
-// and returns it with the bytes it holds. The text decodes exactly as
+// of size bytes and returns it with the bytes it holds. The text decodes exactly as
 // encoding/xml decodes it (see sheetxml.TextDecoder); broken XML or text
 // is KindDamaged, a string or text run past the limits KindLimit.
-func parseSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
+func parseSharedStrings(r io.Reader, size int64, lim Limits) ([]string, int64, error) {
 	p := sstParser{lim: lim}
 	z := sheetxml.New(lim.newRunBound(r, "the shared strings"))
 	for {
@@ -103,6 +106,16 @@ func parseSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
 			}
 		case sheetxml.Start:
 			p.start(tok.Name)
+			if p.out == nil && string(tok.Name) == "sst" {
+				// Room for the strings the table says it holds, within what
+				// its bytes can hold (a string header per 16 bytes).
+				p.out = make([]string, 0, min(sheetxml.AttrInt(tok.Attrs(), "uniqueCount"), int(size/16)))
+			}
+			if string(tok.Raw) == "<si>" {
+				if err := p.plainSI(z); err != nil {
+					return nil, 0, err
+				}
+			}
 		case sheetxml.Empty:
 			p.start(tok.Name)
 			if err := p.end(tok.Name); err != nil {
@@ -114,11 +127,81 @@ func parseSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
 			}
 		}
 	}
+	p.flush()
 	if p.out == nil {
 		p.out = []string{}
 	}
 	return p.out, p.held, nil
 }
+
+// The bytes plainSI recognises.
+var (
+	siEnd       = []byte("</si>")
+	tOpen       = []byte("<t>")
+	tOpenSpaced = []byte(`<t xml:space="preserve">`)
+	tSIEnd      = []byte("</t></si>")
+	tName       = []byte("t")
+	siName      = []byte("si")
+)
+
+// plainSILimit bounds how far plainSI looks ahead for "</si>": a longer
+// string is read token by token.
+const plainSILimit = 8 << 10
+
+// plainSI takes the rest of an <si> whose start tag was just read by its
+// bytes when it is one unprefixed <t> of text and nothing else
+// (<si><t>text</t></si>, as Excel writes most strings): the steps its
+// tokens would take, without tokenizing them. Any other form is left, with
+// nothing consumed, to the tokens.
+func (p *sstParser) plainSI(z *sheetxml.Tokenizer) error {
+	raw, ok := z.PeekThrough(siEnd, plainSILimit)
+	if !ok {
+		return nil
+	}
+	body, ok := bytes.CutPrefix(raw, tOpen)
+	if !ok {
+		if body, ok = bytes.CutPrefix(raw, tOpenSpaced); !ok {
+			return nil
+		}
+	}
+	text, ok := bytes.CutSuffix(body, tSIEnd)
+	if !ok || bytes.IndexByte(text, '<') >= 0 {
+		return nil
+	}
+	p.start(tName)
+	if p.inT && len(text) > 0 {
+		if err := p.addText(text); err != nil {
+			return err
+		}
+		if err := p.endRun(); err != nil {
+			return err
+		}
+	}
+	z.Skip(len(raw))
+	if err := p.end(tName); err != nil {
+		return err
+	}
+	return p.end(siName)
+}
+
+// stringChunk is how many bytes of strings share one allocation: far
+// fewer allocations than a string each, and a string kept alone keeps at
+// most this much alive.
+const stringChunk = 32 << 10
+
+// flush makes the strings read since the last flush, all in one
+// allocation.
+func (p *sstParser) flush() {
+	all, from := string(p.pend), 0
+	for _, end := range p.ends {
+		p.out = append(p.out, all[from:end])
+		from = end
+	}
+	p.pend, p.ends = p.pend[:0], p.ends[:0]
+}
+
+// count is how many strings have been read.
+func (p *sstParser) count() int { return len(p.out) + len(p.ends) }
 
 // start takes the start tag of element name.
 func (p *sstParser) start(name []byte) {
@@ -139,7 +222,11 @@ func (p *sstParser) end(name []byte) error {
 		if p.held += int64(len(p.cur)) + stringHeaderBytes; p.held > p.lim.CallMemoryBudget/2 {
 			return p.lim.within("loading the shared strings", p.held*2)
 		}
-		p.out = append(p.out, string(p.cur))
+		p.pend = append(p.pend, p.cur...)
+		p.ends = append(p.ends, len(p.pend))
+		if len(p.pend) >= stringChunk {
+			p.flush()
+		}
 		p.inSI = false
 	case "rPh":
 		p.depth--
@@ -190,14 +277,14 @@ func (p *sstParser) addCDATA(content []byte) error {
 // checkLen bounds the string being read by MaxCellTextBytes.
 func (p *sstParser) checkLen() error {
 	if int64(len(p.cur)) > p.lim.MaxCellTextBytes {
-		return p.lim.cellTextErr(fmt.Sprintf("shared string %d", len(p.out)))
+		return p.lim.cellTextErr(fmt.Sprintf("shared string %d", p.count()))
 	}
 	return nil
 }
 
 // damaged is the error for broken text in the string being read.
 func (p *sstParser) damaged(err error) error {
-	return damagedStrings(fmt.Errorf("shared string %d: %w", len(p.out), err))
+	return damagedStrings(fmt.Errorf("shared string %d: %w", p.count(), err))
 }
 
 // damagedStrings is the error for a shared string table that cannot be

@@ -53,9 +53,6 @@ type TextDecoder struct {
 	b0, b1 byte // the last two bytes outside references, 0 after one (as encoding/xml)
 }
 
-// textSpecial marks the bytes Append looks at one by one.
-var textSpecial = [256]bool{'&': true, '\r': true, '>': true}
-
 // Append appends the decoded form of raw, a piece of a text run, to dst.
 // On error dst holds what was decoded before the fault.
 func (d *TextDecoder) Append(dst, raw []byte) ([]byte, error) {
@@ -74,7 +71,7 @@ func (d *TextDecoder) Append(dst, raw []byte) ([]byte, error) {
 			continue
 		}
 		j := i
-		for j < len(raw) && !textSpecial[raw[j]] {
+		for j < len(raw) && raw[j] != '&' && raw[j] != '\r' && raw[j] != '>' {
 			j++
 		}
 		if j > i {

@@ -302,7 +302,11 @@ func (z *Tokenizer) PeekThrough(delim []byte, limit int) (_ []byte, ok bool) {
 // and numbers seldom hold ('w' of "</row>"), so the search stops rarely.
 func rareByte(delim []byte) int {
 	for k, c := range delim {
-		if bytes.IndexByte([]byte("<>/=\"' \t\r\nabcdefinorstuv0123456789.-"), c) < 0 {
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'r' && c <= 'v':
+		case c == '<', c == '>', c == '/', c == '=', c == '"', c == '\'', c == ' ', c == '\t', c == '\r', c == '\n',
+			c == 'i', c == 'n', c == 'o', c == '.', c == '-':
+		default:
 			return k
 		}
 	}
