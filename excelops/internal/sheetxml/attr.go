@@ -94,7 +94,9 @@ func SplitRef(ref []byte) (col, row int) {
 }
 
 // Unescape decodes the entities of raw XML text or an attribute value;
-// text without '&' is returned as is.
+// text without '&' is returned as is. It is HTML's decoding
+// (html.UnescapeString: &nbsp; is known, &#128; is Windows-1252's euro
+// sign), not XML's: TextDecoder is.
 func Unescape(raw []byte) []byte {
 	if bytes.IndexByte(raw, '&') < 0 {
 		return raw
