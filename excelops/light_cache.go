@@ -109,3 +109,11 @@ func (c *lightCache) dropOldestLocked() {
 	delete(c.entries, c.order[0])
 	c.order = c.order[1:]
 }
+
+// stats reports how many files the cache remembers and the bytes of shared
+// strings it holds.
+func (c *lightCache) stats() (files int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries), c.held
+}

@@ -71,6 +71,9 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	require.Equal(t, []string{"first"}, entry.sst, "the first read that met a shared string leaves the table")
 	again := e.call("read_excel", read)
 	assert.Equal(t, first.Text, again.Text)
+	files, bytes := e.svc.ReadCacheStats()
+	assert.Equal(t, 1, files)
+	assert.Equal(t, int64(len("first")+stringHeaderBytes), bytes)
 
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
