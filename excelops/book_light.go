@@ -55,6 +55,6 @@ func (s *Service) openLight(b *book) error {
 	if b.index, err = sheetParts(b.zr); err != nil {
 		return err
 	}
-	s.light.putIndex(id, b.index)
+	s.light.putIndex(b.path, id, b.index)
 	return nil
 }

@@ -1,6 +1,9 @@
 package excelops
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Light cache sizing.
 const (
@@ -22,7 +25,9 @@ const (
 //
 // Entries are keyed by fileID (device, inode, size, mtime and ctime), as the
 // workbook cache is, so any change to the file, or a file renamed over it,
-// misses. What is stored is never modified afterwards, so books share it.
+// misses. A new version of a path replaces the entry of the one before, so
+// a workbook edited and read again and again holds one entry, not one per
+// version. What is stored is never modified afterwards, so books share it.
 // Shared strings are kept within a byte budget (their strings plus a string
 // header each), oldest entries dropped first; a table bigger than a quarter
 // of the budget is not kept.
@@ -31,11 +36,13 @@ type lightCache struct {
 	budget  int64 // bytes of shared strings the cache may hold
 	held    int64 // bytes of shared strings it holds
 	entries map[fileID]*lightEntry
-	order   []fileID // insertion order, oldest first, for eviction
+	order   []fileID          // insertion order, oldest first, for eviction
+	latest  map[string]fileID // the newest version remembered per path
 }
 
 // lightEntry is what one file's light open learned.
 type lightEntry struct {
+	path     string // the path it was read under
 	index    *pkgIndex
 	dates    *dateStyles // nil until a read needed them
 	sst      []string    // nil until a read needed them
@@ -54,8 +61,9 @@ func (c *lightCache) get(id fileID) *lightEntry {
 	return &cp
 }
 
-// putIndex remembers the sheet index of the file id.
-func (c *lightCache) putIndex(id fileID, idx *pkgIndex) {
+// putIndex remembers the sheet index of the file id, read under path; an
+// older version remembered under path is forgotten.
+func (c *lightCache) putIndex(path string, id fileID, idx *pkgIndex) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[id]; e != nil {
@@ -63,13 +71,17 @@ func (c *lightCache) putIndex(id fileID, idx *pkgIndex) {
 		return
 	}
 	if c.entries == nil {
-		c.entries = map[fileID]*lightEntry{}
+		c.entries, c.latest = map[fileID]*lightEntry{}, map[string]fileID{}
+	}
+	if old, ok := c.latest[path]; ok {
+		c.dropLocked(old)
 	}
 	if len(c.order) >= lightCacheEntries {
-		c.dropOldestLocked()
+		c.dropLocked(c.order[0])
 	}
-	c.entries[id] = &lightEntry{index: idx}
+	c.entries[id] = &lightEntry{path: path, index: idx}
 	c.order = append(c.order, id)
+	c.latest[path] = id
 }
 
 // putDates remembers the date styles of the file id, once its index is
@@ -92,7 +104,7 @@ func (c *lightCache) putStrings(id fileID, sst []string, bytes int64) {
 		return
 	}
 	for c.held+bytes > c.budget && len(c.order) > 0 && c.order[0] != id {
-		c.dropOldestLocked()
+		c.dropLocked(c.order[0])
 	}
 	if c.held+bytes > c.budget {
 		return
@@ -101,11 +113,26 @@ func (c *lightCache) putStrings(id fileID, sst []string, bytes int64) {
 	c.held += bytes
 }
 
-// dropOldestLocked forgets the oldest entry.
-func (c *lightCache) dropOldestLocked() {
-	if e := c.entries[c.order[0]]; e != nil {
-		c.held -= e.sstBytes
+// dropLocked forgets the entry of the file id, if any.
+func (c *lightCache) dropLocked(id fileID) {
+	e := c.entries[id]
+	if e == nil {
+		return
 	}
-	delete(c.entries, c.order[0])
-	c.order = c.order[1:]
+	c.held -= e.sstBytes
+	delete(c.entries, id)
+	if c.latest[e.path] == id {
+		delete(c.latest, e.path)
+	}
+	if i := slices.Index(c.order, id); i >= 0 {
+		c.order = slices.Delete(c.order, i, i+1)
+	}
+}
+
+// stats reports how many files the cache remembers and the bytes of shared
+// strings it holds.
+func (c *lightCache) stats() (files int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries), c.held
 }

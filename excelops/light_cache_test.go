@@ -19,7 +19,7 @@ import (
 func (c *lightCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries, c.order, c.held = nil, nil, 0
+	c.entries, c.order, c.latest, c.held = nil, nil, nil, 0
 }
 
 // datedBook writes a workbook whose sheets are named sheets, with the date
@@ -71,6 +71,9 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	require.Equal(t, []string{"first"}, entry.sst, "the first read that met a shared string leaves the table")
 	again := e.call("read_excel", read)
 	assert.Equal(t, first.Text, again.Text)
+	files, bytes := e.svc.ReadCacheStats()
+	assert.Equal(t, 1, files)
+	assert.Equal(t, int64(len("first")+stringHeaderBytes), bytes)
 
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
@@ -154,13 +157,37 @@ func TestLightCacheMissesAChangedFile(t *testing.T) {
 	}
 }
 
+// TestLightCacheHoldsOneVersionPerPath edits and reads a workbook again and
+// again: each read remembers the new version and forgets the one before,
+// so the cache holds one entry and the strings of the newest version only
+// (the splice path writes new text inline, so each version's table is the
+// original one).
+func TestLightCacheHoldsOneVersionPerPath(t *testing.T) {
+	e := newEnv(t)
+	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
+	e.ok("read_excel", map[string]any{"file_path": "d.xlsx", "range": "B1:B1"})
+	_, one := e.svc.ReadCacheStats()
+	require.Equal(t, int64(len("first")+stringHeaderBytes), one)
+	for i := range 5 {
+		text := fmt.Sprintf("version %d", i)
+		e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "cell": "B1", "value": text})
+		res := e.call("read_excel", map[string]any{"file_path": "d.xlsx", "range": "B1:B1"})
+		require.False(t, res.IsError, res.Text)
+		assert.Contains(t, res.Text, `"values": [["`+text+`"]]`)
+		files, bytes := e.svc.ReadCacheStats()
+		assert.Equal(t, 1, files, "after version %d", i)
+		assert.Equal(t, one, bytes, "after version %d", i)
+	}
+	require.NotNil(t, lightEntryOf(t, e.svc, e.path("d.xlsx")), "the entry is the newest version's")
+}
+
 // TestLightCacheEvictsTheOldest fills the cache past its bound: the oldest
 // entries go first, the newest stay, and the size never passes the bound.
 func TestLightCacheEvictsTheOldest(t *testing.T) {
 	var c lightCache
 	idx := &pkgIndex{}
 	for i := range lightCacheEntries + 10 {
-		c.putIndex(fileID{ino: uint64(i)}, idx)
+		c.putIndex(fmt.Sprint(i), fileID{ino: uint64(i)}, idx)
 	}
 	assert.Len(t, c.entries, lightCacheEntries)
 	assert.Len(t, c.order, lightCacheEntries)
@@ -175,7 +202,7 @@ func TestLightCacheEvictsTheOldest(t *testing.T) {
 	c.putDates(fileID{ino: 1}, &dateStyles{})
 	assert.Nil(t, c.get(fileID{ino: 1}))
 	other := &pkgIndex{activeTab: 1}
-	c.putIndex(fileID{ino: 10}, other)
+	c.putIndex("10", fileID{ino: 10}, other)
 	assert.Same(t, other, c.get(fileID{ino: 10}).index)
 	assert.Len(t, c.order, lightCacheEntries)
 }
@@ -187,7 +214,7 @@ func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
 	c := lightCache{budget: 1000}
 	id := func(i int) fileID { return fileID{ino: uint64(i)} }
 	for i := 1; i <= 5; i++ {
-		c.putIndex(id(i), &pkgIndex{})
+		c.putIndex(fmt.Sprint(i), id(i), &pkgIndex{})
 	}
 	sst := []string{"x"}
 	c.putStrings(id(9), sst, 10) // no entry: not kept
@@ -210,7 +237,7 @@ func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
 
 	// Dropping entries by count releases their bytes too.
 	for i := 10; i < 10+lightCacheEntries; i++ {
-		c.putIndex(id(i), &pkgIndex{})
+		c.putIndex(fmt.Sprint(i), id(i), &pkgIndex{})
 	}
 	assert.Zero(t, c.held)
 	assert.Len(t, c.order, lightCacheEntries)

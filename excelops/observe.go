@@ -18,6 +18,13 @@ func (s *Service) CacheStats() (books int, bytes int64) {
 	return s.cache.stats()
 }
 
+// ReadCacheStats reports how many unchanged workbook files reads remember
+// (their sheet index, date styles and shared strings; see light_cache.go)
+// and the bytes of shared strings held for them.
+func (s *Service) ReadCacheStats() (files int, bytes int64) {
+	return s.light.stats()
+}
+
 // observeSave reports a save's outcome to the observer, if any.
 func (s *Service) observeSave(err error) {
 	if s.observer != nil {

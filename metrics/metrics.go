@@ -122,15 +122,29 @@ func (m *Metrics) Connections(door string, open func() float64) error {
 // WorkbookCache exports stats, read at every scrape, as the workbooks the
 // cache keeps in memory and the bytes they hold (estimated).
 func (m *Metrics) WorkbookCache(stats func() (books int, bytes int64)) error {
-	books := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Namespace: namespace, Name: "workbook_cache_workbooks",
-		Help: "Parsed workbooks kept in memory between calls.",
+	return m.cacheGauges("workbook_cache",
+		"Parsed workbooks kept in memory between calls.",
+		"Estimated bytes held by the workbooks kept in memory between calls.", stats)
+}
+
+// ReadCache exports stats, read at every scrape, as the unchanged workbook
+// files reads remember (sheet index, date styles, shared strings) and the
+// bytes of shared strings held for them.
+func (m *Metrics) ReadCache(stats func() (files int, bytes int64)) error {
+	return m.cacheGauges("read_cache",
+		"Unchanged workbook files whose sheet index, date styles and shared strings reads remember.",
+		"Bytes of shared strings reads remember (strings plus a header each).", stats)
+}
+
+// cacheGauges registers the gauges name_workbooks and name_bytes over stats.
+func (m *Metrics) cacheGauges(name, countHelp, bytesHelp string, stats func() (int, int64)) error {
+	count := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: namespace, Name: name + "_workbooks", Help: countHelp,
 	}, func() float64 { n, _ := stats(); return float64(n) })
 	bytes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Namespace: namespace, Name: "workbook_cache_bytes",
-		Help: "Estimated bytes held by the workbooks kept in memory between calls.",
+		Namespace: namespace, Name: name + "_bytes", Help: bytesHelp,
 	}, func() float64 { _, b := stats(); return float64(b) })
-	if err := m.reg.Register(books); err != nil {
+	if err := m.reg.Register(count); err != nil {
 		return err
 	}
 	return m.reg.Register(bytes)

@@ -35,6 +35,8 @@ func TestCounts(t *testing.T) {
 	require.NoError(t, m.Connections("ws", func() float64 { return open }))
 	assert.Error(t, m.Connections("ws", func() float64 { return 0 }), "a door is registered once")
 	require.NoError(t, m.WorkbookCache(func() (int, int64) { return 2, 4096 }))
+	require.NoError(t, m.ReadCache(func() (int, int64) { return 3, 512 }))
+	assert.Error(t, m.ReadCache(func() (int, int64) { return 0, 0 }), "a cache is registered once")
 
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
@@ -50,6 +52,8 @@ func TestCounts(t *testing.T) {
 		`registry_sidecar_open_connections{door="ws"} 3`,
 		`registry_sidecar_workbook_cache_workbooks 2`,
 		`registry_sidecar_workbook_cache_bytes 4096`,
+		`registry_sidecar_read_cache_workbooks 3`,
+		`registry_sidecar_read_cache_bytes 512`,
 		`go_goroutines `,
 	} {
 		assert.Contains(t, body, line)

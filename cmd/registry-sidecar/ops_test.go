@@ -157,6 +157,9 @@ func TestMetricsCountKnownCalls(t *testing.T) {
 		// A new workbook is not cached (excelops.book.unchecked); an edit of
 		// the saved one through excelize's parsed workbook is.
 		{"insert_rows", `{"file_path":"m.xlsx","row":1}`},
+		// A read remembers the saved file's sheet index (it has no shared
+		// strings to hold).
+		{"read_excel", `{"file_path":"m.xlsx","range":"A1:B2"}`},
 		{"fallback", `{"to":"CHAT_SERVICE"}`},
 	} {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(c.args)})
@@ -179,6 +182,8 @@ func TestMetricsCountKnownCalls(t *testing.T) {
 		"the http door's gauge is exported")
 	assert.Equal(t, 1.0, sample(fams, "registry_sidecar_workbook_cache_workbooks", nil))
 	assert.Greater(t, sample(fams, "registry_sidecar_workbook_cache_bytes", nil), 0.0)
+	assert.Equal(t, 1.0, sample(fams, "registry_sidecar_read_cache_workbooks", nil))
+	assert.Equal(t, 0.0, sample(fams, "registry_sidecar_read_cache_bytes", nil))
 
 	require.NoError(t, cs.Close())
 	require.NoError(t, ws.Close())

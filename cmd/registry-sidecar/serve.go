@@ -241,6 +241,9 @@ func exportGauges(m *metrics.Metrics, srv *server.Server, door *mcpdoor.Door, sv
 	if err == nil {
 		err = m.WorkbookCache(svc.CacheStats)
 	}
+	if err == nil {
+		err = m.ReadCache(svc.ReadCacheStats)
+	}
 	if err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
