@@ -72,8 +72,9 @@ func (t *Token) Is(k Kind, name string) bool { return t.Kind == k && string(t.Na
 
 // Tokenizer splits XML into Tokens, one pass, holding one buffer: it is
 // not a validating parser (declarations such as DOCTYPE, which it ends
-// where encoding/xml does, and namespaces are not interpreted) but it never loses or reorders a byte, so a writer can copy
-// what it does not change exactly.
+// where encoding/xml does, and namespaces are not interpreted) but it
+// never loses or reorders a byte, so a writer can copy what it does not
+// change exactly.
 type Tokenizer struct {
 	r        io.Reader
 	buf      []byte // buf[pos:end] is read and not yet consumed
