@@ -30,8 +30,7 @@ func (s *Service) openLight(b *book) error {
 		return limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
-	id, known := idOf(st)
-	b.id = id
+	b.id, _ = idOf(st)
 	if b.zr, err = zip.NewReader(fh, st.Size()); err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(b.path)), err)
 	}
@@ -43,18 +42,18 @@ func (s *Service) openLight(b *book) error {
 		return limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
 	b.cost = int64(total) * parsedBytesPerXMLByte
-	if !known {
-		b.index, err = sheetParts(b.zr)
-		return err
-	}
-	b.lightID = &id
-	if e := s.light.get(id); e != nil {
-		b.index, b.dates = e.index, e.dates
-		return nil
+	id, known := b.lightKey()
+	if known {
+		if e := s.light.get(id); e != nil {
+			b.index, b.dates, b.sst = e.index, e.dates, e.sst
+			return nil
+		}
 	}
 	if b.index, err = sheetParts(b.zr); err != nil {
 		return err
 	}
-	s.light.putIndex(b.path, id, b.index)
+	if known {
+		s.light.putIndex(b.path, id, b.index)
+	}
 	return nil
 }

@@ -54,8 +54,8 @@ func (b *book) dateStyles() (*dateStyles, error) {
 		}
 	}
 	b.dates = ds
-	if b.lightID != nil {
-		b.svc.light.putDates(*b.lightID, ds)
+	if id, ok := b.lightKey(); ok {
+		b.svc.light.putDates(id, ds)
 	}
 	return ds, nil
 }

@@ -129,6 +129,13 @@ func (c *lightCache) dropLocked(id fileID) {
 	}
 }
 
+// lightKey returns the light cache's key for b: its file identity, when b
+// is a book read on the light path (it holds the open file) whose identity
+// is known.
+func (b *book) lightKey() (fileID, bool) {
+	return b.id, b.file != nil && b.id != fileID{}
+}
+
 // stats reports how many files the cache remembers and the bytes of shared
 // strings it holds.
 func (c *lightCache) stats() (files int, bytes int64) {

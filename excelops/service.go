@@ -33,8 +33,8 @@ type Service struct {
 	// cache is nil when it is 0.
 	cacheBudget int64
 	cache       *bookCache
-	// light remembers the sheet index and date styles of files read on
-	// the light path, until they change.
+	// light remembers the sheet index, date styles and shared strings of
+	// files read on the light path, until they change.
 	light lightCache
 	// spliceOff sends cell edits down the excelize path too (tests and
 	// benchmarks compare the two paths).

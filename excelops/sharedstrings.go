@@ -19,12 +19,6 @@ func (b *book) sharedStrings() ([]string, error) {
 		b.sst = []string{}
 		return b.sst, nil
 	}
-	if b.lightID != nil {
-		if e := b.svc.light.get(*b.lightID); e != nil && e.sst != nil {
-			b.sst = e.sst
-			return b.sst, nil
-		}
-	}
 	lim := b.svc.limits
 	if err := lim.within("loading the shared strings", 2*int64(zf.UncompressedSize64)); err != nil {
 		return nil, err
@@ -39,8 +33,8 @@ func (b *book) sharedStrings() ([]string, error) {
 		return nil, err
 	}
 	b.sst = out
-	if b.lightID != nil {
-		b.svc.light.putStrings(*b.lightID, out, held)
+	if id, ok := b.lightKey(); ok {
+		b.svc.light.putStrings(id, out, held)
 	}
 	return out, nil
 }

@@ -35,8 +35,7 @@ type book struct {
 	tmpDir     string
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	created    bool
-	id         fileID  // the version of the file f was parsed from (cache key)
-	lightID    *fileID // set on the light path when id is known: the Service's light cache key
+	id         fileID // the version of the file f was parsed from (cache key)
 	// unchecked says excelize made a worksheet in memory this call (a new
 	// workbook, a new or copied sheet). excelize (v2.11) keeps such a
 	// sheet parsed after a save, with the empty rows and cells the save
