@@ -22,7 +22,8 @@ func lifecycleCalls() map[string][]string {
 	return map[string][]string{
 		"lockAll":      {"runLocked"},
 		"checkout":     {"readOne", "excelizeOnce"},
-		"openBook":     {"readOne", "checkout", "renderCopy"}, // renderCopy: its private copy
+		"openBook":     {"readOne", "checkout"},
+		"openCopy":     {"renderCopy"}, // renderCopy: its private copy, in memory
 		"openSplice":   {"spliceOnce"},
 		"spliceOnce":   {"editOnce"},
 		"excelizeOnce": {"editOnce"},
@@ -81,4 +82,76 @@ func TestOnlyTheEntryPointLocksOpensAndSaves(t *testing.T) {
 	}
 	sort.Strings(missing)
 	assert.Empty(t, missing, "steps never called: the table is stale")
+}
+
+// directFileCalls are the os and filepath functions that reach the file
+// system by name, and the only functions allowed to call them: the
+// workspace's checks and handle (sandbox.go, workspace.go) and work on the
+// calls' private temporary folders, never on a workspace path. Every other
+// file operation goes through the workspace handle (sandbox.fs).
+func directFileCalls() map[string][]string {
+	return map[string][]string{
+		"os.OpenRoot":           {"newSandbox"},
+		"os.Stat":               {"newSandbox", "convertToPNG"}, // convertToPNG: its private output folder
+		"os.Lstat":              {"resolve"},                    // a check; the use goes through the handle
+		"filepath.EvalSymlinks": {"newSandbox", "resolve", "resolveDir"},
+		"os.MkdirTemp":          {"openBook", "parseBook", "renderCopy", "convertToPNG"},
+		"os.RemoveAll":          {"close", "renderCopy"},
+		"os.ReadFile":           {"cropPage"}, // the PNG LibreOffice wrote in the private folder
+		"os.Open":               nil,
+		"os.OpenFile":           nil,
+		"os.Create":             nil,
+		"os.CreateTemp":         nil,
+		"os.WriteFile":          nil,
+		"os.Rename":             nil,
+		"os.Remove":             nil,
+		"os.Link":               nil,
+		"os.Symlink":            nil,
+		"os.Chmod":              nil,
+		"os.ReadDir":            nil,
+		"os.Mkdir":              nil,
+		"os.MkdirAll":           nil,
+		"filepath.WalkDir":      nil,
+		"filepath.Walk":         nil,
+		"filepath.Glob":         nil,
+	}
+}
+
+// TestWorkspaceFilesOnlyThroughTheHandle reads the package's source: no
+// function outside the allowed ones opens, stats, lists, renames or
+// removes a file by name, so no tool can re-resolve a checked path outside
+// the workspace handle.
+func TestWorkspaceFilesOnlyThroughTheHandle(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	allowed := directFileCalls()
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err)
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				pkg, ok := sel.X.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				callee := pkg.Name + "." + sel.Sel.Name
+				if who, listed := allowed[callee]; listed {
+					assert.Contains(t, who, fn.Name.Name, "%s uses %s (%s): go through the workspace handle", fn.Name.Name, callee, fset.Position(sel.Pos()))
+				}
+				return true
+			})
+		}
+	}
 }

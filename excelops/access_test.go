@@ -105,7 +105,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{"h1", "h2"}, {1, 2}})
 	orig, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
-	id, _ := statID(e.path("a.xlsx"))
+	id, _ := e.svc.box.statID(e.path("a.xlsx"))
 	reads := 0
 	for _, sp := range e.svc.tools() {
 		if sp.access.edited() >= 0 || sp.access.output != "" {
@@ -128,7 +128,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 				light = light && (f.touch == touchStream || f.touch == touchStyles)
 			}
 			if light {
-				unlock, err := e.svc.locks.lockAll(context.Background(), lockSpec{path: e.path("a.xlsx")})
+				unlock, err := e.svc.locks.lockAll(context.Background(), e.svc.box, lockSpec{path: e.path("a.xlsx")})
 				require.NoError(t, err)
 				defer unlock()
 			}
@@ -154,7 +154,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	got, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(orig, got))
-	now, _ := statID(e.path("a.xlsx"))
+	now, _ := e.svc.box.statID(e.path("a.xlsx"))
 	assert.Equal(t, id, now)
 }
 
@@ -177,7 +177,7 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			unlock, err := e.svc.locks.lockAll(context.Background(), lockSpec{path: e.path("a.xlsx")})
+			unlock, err := e.svc.locks.lockAll(context.Background(), e.svc.box, lockSpec{path: e.path("a.xlsx")})
 			require.NoError(t, err)
 			ran := false
 			done := make(chan error, 1)

@@ -15,13 +15,13 @@ import (
 // meanwhile (ignoring the lock file) can make the read fail as damaged, as
 // reading it whole could.
 func (s *Service) openLight(b *book) error {
-	fh, st, err := openRegular(b.path)
+	fh, st, err := s.box.openRegular(b.path)
 	if err != nil {
 		if kindOf(err) != "" {
 			return err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return fileNotFound(b.path)
+			return s.box.fileNotFound(b.path)
 		}
 		return newError(KindIO, "cannot open the workbook: "+err.Error(), err)
 	}

@@ -6,46 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"syscall"
 )
-
 // This file holds the bounds every tool keeps before it touches a file or
 // allocates for one: only regular files are opened (and the open never
 // blocks), one cell's text is bounded while it streams, and estimated
 // allocations are checked against the per-call memory budget. The sheet
 // readers call these functions; they hold no reading logic themselves.
-
-// openRegular opens the workbook at path for reading, refusing anything
-// but a regular file before and after the open: a FIFO, socket or device
-// named .xlsx gets a clear error instead of a call stuck in open(2). The
-// open itself is non-blocking (O_NONBLOCK) and does not follow a final
-// link, so a file swapped for a FIFO between the check and the open still
-// cannot block; the fstat after it is the check that counts.
-func openRegular(path string) (*os.File, fs.FileInfo, error) {
-	name := filepath.Base(path)
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, nil, notRegular(name, st.Mode())
-	}
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, refuse(name, "it became a link")
-		}
-		return nil, nil, err
-	}
-	st, err := fh.Stat()
-	if err != nil {
-		_ = fh.Close()
-		return nil, nil, newError(KindIO, "cannot stat the workbook: "+err.Error(), err)
-	}
-	if !st.Mode().IsRegular() {
-		_ = fh.Close()
-		return nil, nil, notRegular(name, st.Mode())
-	}
-	return fh, st, nil
-}
 
 // notRegular is the error for a path that is not a regular file.
 func notRegular(name string, mode fs.FileMode) error {
@@ -65,11 +31,11 @@ func notRegular(name string, mode fs.FileMode) error {
 	return newError(KindInvalidArgument, fmt.Sprintf("%q is %s; only regular files are opened", name, what), nil)
 }
 
-// readRegular reads the whole regular file at path (see openRegular),
+// readRegular reads the whole regular file at path (see sandbox.openRegular),
 // refusing it when it is larger than max bytes or than the call's memory
 // budget allows.
 func (s *Service) readRegular(path string) ([]byte, fs.FileInfo, error) {
-	fh, st, err := openRegular(path)
+	fh, st, err := s.box.openRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"container/list"
 	"errors"
 	"io/fs"
-	"os"
 	"sync"
 	"syscall"
 )
@@ -48,20 +47,10 @@ func idOf(st fs.FileInfo) (fileID, bool) {
 	}, true
 }
 
-// statID returns the identity of the file at path without following a
-// final link (a link never matches a cached regular file).
-func statID(path string) (fileID, bool) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return fileID{}, false
-	}
-	return idOf(st)
-}
-
 // unzippedSize sums the uncompressed sizes of the parts of the package at
 // path; only the zip's central directory is read.
-func unzippedSize(path string) (int64, error) {
-	fh, st, err := openRegular(path) // never blocks on a FIFO swapped in
+func (s *Service) unzippedSize(path string) (int64, error) {
+	fh, st, err := s.box.openRegular(path) // never blocks on a FIFO swapped in
 	if err != nil {
 		return 0, err
 	}

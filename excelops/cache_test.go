@@ -209,7 +209,7 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 			require.True(e.t, res.IsError, res.Text)
 			// The registry answers as soon as the context ends; the tool
 			// still holds the file's lock until it has cleaned up.
-			unlock, err := e.svc.locks.lockAll(context.Background(), lockSpec{path: e.path("a.xlsx"), write: true})
+			unlock, err := e.svc.locks.lockAll(context.Background(), e.svc.box, lockSpec{path: e.path("a.xlsx"), write: true})
 			require.NoError(e.t, err)
 			unlock()
 		}},

@@ -47,7 +47,7 @@ func datedBook(t testing.TB, path string, dated bool, text string, sheets ...str
 // lightEntryOf returns the light cache's entry for the file at path, or nil.
 func lightEntryOf(t *testing.T, svc *Service, path string) *lightEntry {
 	t.Helper()
-	id, ok := statID(path)
+	id, ok := svc.box.statID(path)
 	require.True(t, ok)
 	return svc.light.get(id)
 }
@@ -78,7 +78,7 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
 	// the text is that table's.
-	id, _ := statID(e.path("d.xlsx"))
+	id, _ := e.svc.box.statID(e.path("d.xlsx"))
 	e.svc.light.putDates(id, &dateStyles{})
 	e.svc.light.mu.Lock()
 	e.svc.light.entries[id].sst = []string{"doctored"}

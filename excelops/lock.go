@@ -70,11 +70,12 @@ type lockSpec struct {
 // lockAll takes several path locks in a fixed (sorted) order so two calls
 // locking the same pair never deadlock; a path listed twice is locked once,
 // exclusively if any listing asks for it. Paths to be replaced also get
-// their cross-process lock, after the in-process one (so one process waits
+// their cross-process lock (in the file's folder, through the workspace
+// handle box), after the in-process one (so one process waits
 // on the file lock with one goroutine at most per path). It returns the
 // release function, or an error (nothing held) when ctx ended while waiting
 // for another process or the lock file cannot be used.
-func (p *pathLocks) lockAll(ctx context.Context, specs ...lockSpec) (func(), error) {
+func (p *pathLocks) lockAll(ctx context.Context, box *sandbox, specs ...lockSpec) (func(), error) {
 	merged := map[string]lockSpec{}
 	for _, s := range specs {
 		m := merged[s.path]
@@ -103,7 +104,7 @@ func (p *pathLocks) lockAll(ctx context.Context, specs ...lockSpec) (func(), err
 		if !merged[path].replace {
 			continue
 		}
-		fl, err := filelock.Acquire(ctx, path)
+		fl, err := box.lock(ctx, path)
 		if err != nil {
 			release()
 			if ctx.Err() != nil {

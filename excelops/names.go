@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -137,14 +136,9 @@ func sentences(msg string, more ...string) string {
 // similarWorkbooks returns the workbook files beside path whose names are
 // close to path's (see closeMatches). It reads at most maxListedFiles
 // entries of the folder and never follows anything.
-func similarWorkbooks(path string) []string {
+func (s *sandbox) similarWorkbooks(path string) []string {
 	dir, base := filepath.Split(path)
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	entries, _ := d.ReadDir(maxListedFiles)
+	entries, _ := s.readDir(filepath.Clean(dir), maxListedFiles)
 	var names []string
 	for _, e := range entries {
 		if e.IsDir() || checkExtension(e.Name()) != nil {
@@ -157,8 +151,8 @@ func similarWorkbooks(path string) []string {
 
 // fileNotFound is the FileNotFoundError for a missing workbook, naming the
 // close matches in its folder.
-func fileNotFound(path string) error {
-	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(similarWorkbooks(path))), nil)
+func (s *sandbox) fileNotFound(path string) error {
+	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(s.similarWorkbooks(path))), nil)
 }
 
 // createMode says whether a mutation may create a missing workbook.
@@ -193,11 +187,11 @@ func createModeOf(create *bool) createMode {
 
 // refuseLikelyTypo fails when path does not exist but a workbook with a
 // close name does: creating it would be a surprise file.
-func refuseLikelyTypo(path string) error {
-	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+func (s *sandbox) refuseLikelyTypo(path string) error {
+	if _, err := s.lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	similar := similarWorkbooks(path)
+	similar := s.similarWorkbooks(path)
 	if len(similar) == 0 {
 		return nil
 	}

@@ -91,13 +91,18 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 		if err != nil {
 			return nil, err
 		}
+		// Refused names get no lock file: the extension is checked
+		// before anything is created beside the file.
+		if err := checkExtension(p); err != nil {
+			return nil, err
+		}
 		paths[i] = p
 		// A parsed read takes the exclusive lock when the cache is on:
 		// excelize changes its model while reading a sheet the first time.
 		write := f.edit || (f.touch == touchStructure && s.cache != nil)
 		specs[i] = lockSpec{path: p, write: write, replace: f.edit}
 	}
-	unlock, err := s.locks.lockAll(ctx, specs...)
+	unlock, err := s.locks.lockAll(ctx, s.box, specs...)
 	if err != nil {
 		return nil, err
 	}

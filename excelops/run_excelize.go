@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/xuri/excelize/v2"
@@ -27,7 +26,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	i := acc.edited()
 	path := paths[i]
 	if c.create == createUnlessSimilar {
-		if err := refuseLikelyTypo(path); err != nil {
+		if err := s.box.refuseLikelyTypo(path); err != nil {
 			return nil, err
 		}
 	}
@@ -93,9 +92,9 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	// A workbook holding icon-set rules points into excelize's shared
 	// presets, which the next icon-set call rewrites: never keep one.
 	if !c.icon {
-		if id, ok := statID(path); ok {
+		if id, ok := s.box.statID(path); ok {
 			b.id = id
-			if n, err := unzippedSize(path); err == nil {
+			if n, err := s.unzippedSize(path); err == nil {
 				b.cost = n * parsedBytesPerXMLByte
 			}
 			handedOff = true
@@ -110,7 +109,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 // The caller holds path's exclusive lock (or the cache is off).
 func (s *Service) checkout(path string, create bool) (*book, error) {
 	if s.cache != nil {
-		id, ok := statID(path)
+		id, ok := s.box.statID(path)
 		if b := s.cache.take(path, id, ok); b != nil {
 			return b, nil
 		}
@@ -136,7 +135,7 @@ func (s *Service) freshBook(path string) (*book, error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
-	st, statErr := os.Stat(path)
+	st, statErr := s.box.stat(path)
 	exists := statErr == nil
 	switch {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):

@@ -16,6 +16,8 @@ import (
 type sandbox struct {
 	// root is the absolute, symlink-free workspace folder.
 	root string
+	// fs is the handle every file operation goes through (workspace.go).
+	fs *os.Root
 }
 
 // newSandbox checks that root is an existing folder and remembers its real path.
@@ -35,7 +37,11 @@ func newSandbox(root string) (*sandbox, error) {
 	if err != nil || !st.IsDir() {
 		return nil, newError(KindInvalidArgument, "workspace root is not a folder: "+root, err)
 	}
-	return &sandbox{root: real}, nil
+	h, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, newError(KindIO, "cannot open the workspace root: "+err.Error(), err)
+	}
+	return &sandbox{root: real, fs: h}, nil
 }
 
 // refuse builds the sandbox's PermissionError-class error.
@@ -62,42 +68,42 @@ func (s *sandbox) resolve(p string) (string, error) {
 		// An absolute path may name the root through a symlinked alias.
 		real, err := filepath.EvalSymlinks(joined)
 		if err != nil || !within(s.root, real) {
-			return "", refuse(p, "outside the workspace root")
+			return "", refuse(s.userPath(p), "outside the workspace root")
 		}
 		joined = real
 	}
 	if joined == s.root {
-		return "", refuse(p, "the workspace root itself is not a workbook")
+		return "", refuse(s.userPath(p), "the workspace root itself is not a workbook")
 	}
 	dir, base := filepath.Split(joined)
 	realDir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", newError(KindNotFound, fmt.Sprintf("folder of %q does not exist", p), nil)
+			return "", newError(KindNotFound, fmt.Sprintf("folder of %q does not exist", s.userPath(p)), nil)
 		}
-		return "", refuse(p, "its folder cannot be resolved (link loop?)")
+		return "", refuse(s.userPath(p), "its folder cannot be resolved (link loop?)")
 	}
 	if !within(s.root, realDir) {
-		return "", refuse(p, "its folder leaves the workspace through a link")
+		return "", refuse(s.userPath(p), "its folder leaves the workspace through a link")
 	}
 	full := filepath.Join(realDir, base)
-	st, err := os.Lstat(full)
+	st, err := os.Lstat(full) // a check only: every use goes through s.fs
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return full, nil
 	case err != nil:
-		return "", refuse(p, "cannot inspect it")
+		return "", refuse(s.userPath(p), "cannot inspect it")
 	case st.Mode()&fs.ModeSymlink != 0:
 		target, err := filepath.EvalSymlinks(full)
 		if err != nil {
-			return "", refuse(p, "it is a dangling or looping link")
+			return "", refuse(s.userPath(p), "it is a dangling or looping link")
 		}
 		if !within(s.root, target) {
-			return "", refuse(p, "it is a link that leaves the workspace")
+			return "", refuse(s.userPath(p), "it is a link that leaves the workspace")
 		}
 		return target, nil
 	case st.IsDir():
-		return "", newError(KindInvalidArgument, fmt.Sprintf("%q is a folder, not a workbook", p), nil)
+		return "", newError(KindInvalidArgument, fmt.Sprintf("%q is a folder, not a workbook", s.userPath(p)), nil)
 	}
 	return full, nil
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/atomicfile"
 )
 
-// writeAtomic replaces path with what produce writes (see
-// atomicfile.ReplaceWith): at every instant path holds its old bytes or the
+// writeAtomic replaces path with what produce writes, through the
+// workspace handle (see sandbox.replace and atomicfile.ReplaceIn): at every instant path holds its old bytes or the
 // complete new ones. unchanged, when not nil, runs right before the rename
 // and aborts the save with its error (the identity check).
-func writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
-	err := atomicfile.ReplaceWith(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
+func (s *Service) writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
+	err := s.box.replace(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
 	var step *atomicfile.StepError
 	switch {
 	case err == nil:

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -89,7 +88,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	err = writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
+	err = s.writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
 		return splice.WritePackage(w, sb.zr, parts)
 	})
 	if err != nil && kindOf(err) != KindConflict {
@@ -115,12 +114,12 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
-	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+	if st, err := s.box.lstat(path); err != nil || !st.Mode().IsRegular() {
 		return nil, errNoSplice // missing, a link, a FIFO...: the excelize path says which
 	}
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	fh, _, err := s.box.openRegular(path)
 	if err != nil {
-		return nil, errNoSplice // missing, a link, unreadable: the excelize path says which
+		return nil, errNoSplice // missing, became a FIFO, unreadable: the excelize path says which
 	}
 	sb := &spliceBook{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
 	defer func() {
@@ -202,7 +201,7 @@ func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
 
 // unchangedOnDisk is book.unchangedOnDisk for a splice edit.
 func (sb *spliceBook) unchangedOnDisk() error {
-	if id, ok := statID(sb.path); ok && id == sb.id {
+	if id, ok := sb.svc.box.statID(sb.path); ok && id == sb.id {
 		return nil
 	}
 	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.name()), nil)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -78,7 +77,7 @@ func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice
 		return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	body := splice.NewBodyWriter(filepath.Dir(sb.path))
+	body := splice.NewBodyWriter(sb.svc.tmpBase) // scratch outside the workspace, unnamed
 	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
 	if err == nil {
 		err = body.Close()

@@ -12,12 +12,9 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-
 	"github.com/xuri/excelize/v2"
 )
 
@@ -74,12 +71,16 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	if err != nil {
 		return nil, "", cfg, err
 	}
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, "", cfg, invalid("image %q is not a regular file", p)
-	}
-	// Non-blocking: a FIFO swapped in after the check cannot hang the call.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	// Non-blocking and through the workspace handle: a FIFO or a link
+	// out swapped in after resolve can neither hang nor lead the call out.
+	f, _, err := s.box.openRegular(path)
 	if err != nil {
+		if kindOf(err) != "" {
+			if kindOf(err) == KindInvalidArgument {
+				return nil, "", cfg, invalid("image %q is not a regular file", p)
+			}
+			return nil, "", cfg, err
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, "", cfg, newError(KindNotFound, fmt.Sprintf("image not found: %s", p), err)
 		}

@@ -104,7 +104,7 @@ func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (*call, 
 		rawBook, _, err := s.readRegular(b.path)
 		if err != nil {
 			if kindOf(err) == "" {
-				return nil, fileNotFound(b.path)
+				return nil, s.box.fileNotFound(b.path)
 			}
 			return nil, err
 		}
@@ -124,11 +124,9 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 	}
 	defer os.RemoveAll(work)
-	copyPath := filepath.Join(work, filepath.Base(path))
-	if err := os.WriteFile(copyPath, rawBook, 0o600); err != nil {
-		return nil, newError(KindIO, "cannot write a private copy of the workbook: "+err.Error(), err)
-	}
-	b, err := s.openBook(copyPath, false, false)
+	// The copy is opened from memory: nothing of the render but the PNG
+	// touches the workspace.
+	b, err := s.openCopy(rawBook, filepath.Base(path))
 	if err != nil {
 		return nil, err
 	}
@@ -159,16 +157,15 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(ctx, out, newFileMode, nil, nil, func(w io.Writer) error {
+	if err := s.writeAtomic(ctx, out, newFileMode, nil, nil, func(w io.Writer) error {
 		_, err := w.Write(pic)
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	rel, _ := filepath.Rel(s.box.root, out)
 	return success(filepath.Base(path), sheet,
 		field("range", area),
-		field("output_path", filepath.ToSlash(rel)),
+		field("output_path", s.box.show(out)),
 		field("size_bytes", len(pic)),
 		field("width", w),
 		field("height", h),

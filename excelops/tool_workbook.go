@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -112,11 +111,7 @@ func (s *Service) createWorkbook(_ context.Context, raw json.RawMessage) (*call,
 // relPath is a resolved path as the workspace-relative, slash-separated
 // file_path an agent passes back.
 func (s *Service) relPath(path string) string {
-	rel, err := filepath.Rel(s.box.root, path)
-	if err != nil {
-		return filepath.Base(path)
-	}
-	return filepath.ToSlash(rel)
+	return s.box.show(path)
 }
 
 // resolveDir maps a user folder ("" or "." for the workspace root) to a
@@ -142,7 +137,7 @@ func (s *sandbox) resolveDir(p string) (string, error) {
 	if !within(s.root, real) {
 		return "", refuse(p, "outside the workspace root")
 	}
-	st, err := os.Stat(real)
+	st, err := s.stat(real)
 	if err != nil {
 		return "", newError(KindIO, "cannot inspect the folder: "+err.Error(), err)
 	}
@@ -161,11 +156,11 @@ type foundWorkbook struct {
 // findWorkbooks walks dir (into subfolders when recursive, never into
 // hidden folders or through links) for workbook files, in lexical order;
 // truncated reports that the walk stopped at maxWalkedEntries.
-func findWorkbooks(ctx context.Context, dir string, recursive bool) ([]foundWorkbook, bool, error) {
+func (s *sandbox) findWorkbooks(ctx context.Context, dir string, recursive bool) ([]foundWorkbook, bool, error) {
 	var out []foundWorkbook
 	visited := 0
 	truncated := false
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := s.walkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
 				return err
@@ -244,7 +239,7 @@ func (s *Service) listIn(ctx context.Context, folder string, recursive bool, off
 	if err != nil {
 		return nil, err
 	}
-	found, truncated, err := findWorkbooks(ctx, dir, recursive)
+	found, truncated, err := s.box.findWorkbooks(ctx, dir, recursive)
 	if err != nil {
 		return nil, err
 	}

@@ -114,14 +114,39 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 			return nil, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fileNotFound(path)
+			return nil, s.box.fileNotFound(path)
 		}
 		return nil, newError(KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
 	b.mode = st.Mode()
 	b.id, _ = idOf(st)
+	return b, s.parseBook(b, raw, light, opts)
+}
+
+// openCopy opens a private in-memory copy of a workbook, the bytes raw,
+// for a tool that changes the copy and never saves it over a workspace file
+// (render_range). name is the workbook's file name, for messages.
+func (s *Service) openCopy(raw []byte, name string) (_ *book, err error) {
+	b := &book{svc: s, path: name, mode: newFileMode, extents: map[string]*sheetExtent{}}
+	opts := excelize.Options{
+		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
+		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
+		TmpDir:            s.tmpBase,
+	}
+	if err := s.parseBook(b, raw, false, opts); err != nil {
+		_ = b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// parseBook reads the package raw into b: the zip index, bounded against
+// the unzip limits and the call's memory budget, and, unless light, the
+// excelize model.
+func (s *Service) parseBook(b *book, raw []byte, light bool, opts excelize.Options) (err error) {
+	path := b.path
 	if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
-		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
 	}
 	var total, held uint64
 	spills := false
@@ -134,11 +159,11 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		}
 	}
 	if total > uint64(s.limits.UnzipSizeLimit) {
-		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+		return limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
 	if !light {
 		if err := s.limits.within("opening the workbook (the file plus the parts excelize keeps in memory)", int64(len(raw))+int64(held)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	b.cost = int64(total) * parsedBytesPerXMLByte
@@ -146,15 +171,13 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		// excelize inflates big parts to temporary files: give it a
 		// private folder, removed when the call ends.
 		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
-			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+			return newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
 	}
 	if light {
-		if b.index, err = sheetParts(b.zr); err != nil {
-			return nil, err
-		}
-		return b, nil
+		b.index, err = sheetParts(b.zr)
+		return err
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(raw), opts)
 	if err != nil {
@@ -163,11 +186,11 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 		}
 		// excelize's own unzip limit sums the same sizes the check above
 		// already bounded, so every error left here is damage.
-		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
 	}
 	b.f = f
 	s.opens.Add(1)
-	return b, nil
+	return nil
 }
 
 // sheet returns the exact name of the sheet the user means: name itself,
@@ -348,7 +371,7 @@ func (b *book) save(ctx context.Context) error {
 			return err
 		}
 	}
-	err := writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
+	err := b.svc.writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
 		_, err := b.f.WriteTo(w)
 		return err
 	})
@@ -380,10 +403,10 @@ func (b *book) settle() {
 // means another program wrote the file, and overwriting it would lose that
 // write.
 func (b *book) unchangedOnDisk() error {
-	id, ok := statID(b.path)
+	id, ok := b.svc.box.statID(b.path)
 	switch {
 	case b.created && !ok:
-		if _, err := os.Lstat(b.path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := b.svc.box.lstat(b.path); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 	case !b.created && ok && id == b.id:

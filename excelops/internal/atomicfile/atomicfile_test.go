@@ -121,8 +121,8 @@ func TestReplaceWritesAnUnnamedFile(t *testing.T) {
 		_, _ = w.Write([]byte("new"))
 		return err
 	}))
-	if probe, _, err := createTemp(dir, 0o644); err == nil {
-		named := probe.Name() != filepath.Join(dir, "(unnamed)")
+	if probe, _, err := createTemp(dirFD(t, dir), 0o644); err == nil {
+		named := probe.Name() != "(unnamed)"
 		_ = probe.Close()
 		if named {
 			t.Skip("this file system has no O_TMPFILE; temporaries are named and swept")
@@ -177,4 +177,37 @@ func TestSweepDeadRemovesOnlyDeadProcessesTemporaries(t *testing.T) {
 	assert.Equal(t, 1, SweepDead(dir))
 	assert.NoFileExists(t, dead)
 	assert.FileExists(t, alive)
+}
+
+// dirFD opens dir for the test and returns its descriptor.
+func dirFD(t *testing.T, dir string) int {
+	d, err := os.Open(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = d.Close() })
+	return int(d.Fd())
+}
+
+// TestReplaceInStaysInTheOpenFolder: once the folder is open, swapping it
+// for a link to another folder does not move the save: the new content,
+// and every temporary, stay in the folder that was opened.
+func TestReplaceInStaysInTheOpenFolder(t *testing.T) {
+	base := t.TempDir()
+	sub, moved, outside := filepath.Join(base, "sub"), filepath.Join(base, "moved"), filepath.Join(base, "outside")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	require.NoError(t, os.Mkdir(outside, 0o755))
+	d, err := os.Open(sub)
+	require.NoError(t, err)
+	defer d.Close()
+	require.NoError(t, os.Rename(sub, moved))
+	require.NoError(t, os.Symlink(outside, sub))
+	require.NoError(t, ReplaceIn(context.Background(), d, "book.xlsx", 0o644, Options{}, writeString("new")))
+	got, err := os.ReadFile(filepath.Join(moved, "book.xlsx"))
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
+	ents, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, ents, "nothing may be written through the swapped-in link")
+	for _, bad := range []string{"", "a/b", ".", ".."} {
+		assert.Error(t, ReplaceIn(context.Background(), d, bad, 0o644, Options{}, writeString("x")), bad)
+	}
 }

@@ -2,12 +2,15 @@ package filelock
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,4 +97,36 @@ func TestLockIsHonouredAcrossProcesses(t *testing.T) {
 	require.NoError(t, cmd.Wait())
 	<-done
 	assert.True(t, acquired)
+}
+
+// TestNameFitsEveryTargetName: the lock name of a target whose name is as
+// long as a file name may be still fits, stays distinct per target, and
+// locks.
+func TestNameFitsEveryTargetName(t *testing.T) {
+	dir := t.TempDir()
+	short := "book.xlsx"
+	assert.Equal(t, ".~book.xlsx.lock", Name(short))
+	long1 := strings.Repeat("a", 250) + ".xlsx"
+	long2 := strings.Repeat("a", 249) + "b.xlsx"
+	wide := strings.Repeat("表", 80) + ".xlsx" // 245 bytes, 3 per rune
+	for _, n := range []string{long1, long2, wide} {
+		assert.LessOrEqual(t, len(Name(n)), maxNameBytes, n)
+		assert.True(t, utf8.ValidString(Name(n)))
+		l, err := Acquire(context.Background(), filepath.Join(dir, n))
+		require.NoError(t, err, n)
+		require.NoError(t, l.Release())
+	}
+	assert.NotEqual(t, Name(long1), Name(long2))
+}
+
+// TestAcquireInRefusesNamesWithSeparators: only a plain name in the open
+// folder is locked.
+func TestAcquireInRefusesNamesWithSeparators(t *testing.T) {
+	d, err := os.Open(t.TempDir())
+	require.NoError(t, err)
+	defer d.Close()
+	for _, bad := range []string{"", "a/b", "..", "."} {
+		_, err := AcquireIn(context.Background(), d, bad)
+		assert.ErrorIs(t, err, fs.ErrInvalid, bad)
+	}
 }
