@@ -21,5 +21,7 @@
 // per-request session; anything it does not fully know goes to the SDK.
 // Older clients get a session (Mcp-Session-Id) created by their initialize
 // request, as those protocol versions require, so that their
-// notifications/cancelled reaches the call it names.
+// notifications/cancelled reaches the call it names. The HTTP door checks
+// neither Host, Origin nor token: serve it through server.Server
+// (Config.MCP), whose RequestPolicy and token check guard every path.
 package mcpdoor

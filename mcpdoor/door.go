@@ -144,20 +144,26 @@ func New(reg *registry.Registry, cfg Config) *Door {
 		}
 	}
 	d.srv.AddReceivingMiddleware(d.middleware)
+	// The SDK's own DNS-rebinding check (a loopback listener refuses other
+	// Host headers) is off: the server's RequestPolicy, applied to every
+	// path before this door, is the one rule for Host and Origin.
 	d.stateless = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		MaxRequestBodyBytes:          cfg.MaxRequestBytes,
 		PropagateRequestCancellation: true,
+		DisableLocalhostProtection:   true,
 	})
 	d.statelessJSON = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		JSONResponse:                 true,
 		MaxRequestBodyBytes:          cfg.MaxRequestBytes,
 		PropagateRequestCancellation: true,
+		DisableLocalhostProtection:   true,
 	})
 	d.stateful = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
-		SessionTimeout:      cfg.SessionTimeout,
-		MaxRequestBodyBytes: cfg.MaxRequestBytes,
+		SessionTimeout:             cfg.SessionTimeout,
+		MaxRequestBodyBytes:        cfg.MaxRequestBytes,
+		DisableLocalhostProtection: true,
 	})
 	return d
 }

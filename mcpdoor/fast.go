@@ -6,9 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -183,7 +181,8 @@ func errorAnswer(id []byte, err error) []byte {
 // fastHeaders reports whether r's method and headers are ones the fast
 // path knows the SDK accepts, and the same way: a POST of JSON at protocol
 // 2026-07-28 naming tools/call, accepting both JSON and SSE, without a
-// session, past the SDK's DNS-rebinding check.
+// session. (Host and Origin are the server's RequestPolicy's, checked
+// before the door; the SDK's own Host check is off.)
 func fastHeaders(r *http.Request) bool {
 	h := r.Header
 	if r.Method != http.MethodPost || h.Get(headerProtocolVersion) != protocolStateless ||
@@ -193,21 +192,7 @@ func fastHeaders(r *http.Request) bool {
 	if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "application/json" {
 		return false
 	}
-	if !acceptsJSONAndSSE(h.Values("Accept")) {
-		return false
-	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil && loopbackAddr(local) {
-		return loopback(r.Host)
-	}
-	return true
-}
-
-// loopbackAddr reports whether a is a loopback address.
-func loopbackAddr(a net.Addr) bool {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.IsLoopback()
-	}
-	return loopback(a.String())
+	return acceptsJSONAndSSE(h.Values("Accept"))
 }
 
 // acceptsJSONAndSSE reports whether the Accept values name both
@@ -226,17 +211,4 @@ func acceptsJSONAndSSE(values []string) (ok bool) {
 		}
 	}
 	return jsonOK && sseOK
-}
-
-// loopback reports whether hostport (with a port) names a loopback host.
-func loopback(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }

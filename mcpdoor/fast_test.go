@@ -52,10 +52,10 @@ func fastDoor(t testing.TB) (d *Door, sdk, sse http.Handler) {
 		Func: func(context.Context, json.RawMessage) (any, error) { return "late", nil },
 	}))
 	sdk = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
-		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 4096, PropagateRequestCancellation: true,
+		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 4096, PropagateRequestCancellation: true, DisableLocalhostProtection: true,
 	})
 	sse = mcp.NewStreamableHTTPHandler(d.server, &mcp.StreamableHTTPOptions{
-		Stateless: true, MaxRequestBodyBytes: 4096, PropagateRequestCancellation: true,
+		Stateless: true, MaxRequestBodyBytes: 4096, PropagateRequestCancellation: true, DisableLocalhostProtection: true,
 	})
 	return d, sdk, sse
 }
@@ -210,9 +210,11 @@ func fastCases() []fastCase {
 		{"accept with parameters", hdr(add, "Accept", "application/json;q=0.9, TEXT/EVENT-STREAM"), true},
 		{"tool registered after New", call("1", "late", `{}`), false},
 		{"bound tool", exchange{body: callBody("1", "bound", `{"region":"eu"}`, goClientMeta), header: map[string]string{"Mcp-Param-Region": "eu"}}, false},
+		// Host and Origin are the server's RequestPolicy's, applied before
+		// the door: the door (fast path and SDK alike) serves any Host.
 		{"loopback host", exchange{body: add.body, host: "localhost:8766", local: loop}, true},
-		{"foreign host on loopback", exchange{body: add.body, host: "evil.example:8766", local: loop}, false},
-		{"host without port on loopback", exchange{body: add.body, host: "127.0.0.1", local: loop}, false},
+		{"foreign host on loopback", exchange{body: add.body, host: "evil.example:8766", local: loop}, true},
+		{"host without port on loopback", exchange{body: add.body, host: "127.0.0.1", local: loop}, true},
 		{"too long", call("1", "echo", `{"value":"`+strings.Repeat("x", 5000)+`"}`), false},
 		{"GET", exchange{method: http.MethodGet}, false},
 	}

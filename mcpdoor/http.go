@@ -14,8 +14,9 @@ const protocolStateless = "2026-07-28"
 // headerProtocolVersion carries a request's protocol revision.
 const headerProtocolVersion = "Mcp-Protocol-Version"
 
-// ServeHTTP serves the streamable HTTP door (mount it at /mcp behind the
-// token and Origin checks). Requests at protocol 2026-07-28 or later are
+// ServeHTTP serves the streamable HTTP door. Serve it only through
+// server.Server (Config.MCP), whose RequestPolicy (Host and Origin) and
+// token check guard it: the door checks neither itself. Requests at protocol 2026-07-28 or later are
 // served statelessly (a plain tools/call by the fast path, fast.go; the
 // rest by the SDK); older clients get sessions.
 func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {

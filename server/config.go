@@ -39,10 +39,12 @@ const (
 
 // Config configures a Server. Zero fields take the defaults above.
 type Config struct {
-	// Token, when set, is required as "Authorization: Bearer <token>".
+	// Token, when set, is required as "Authorization: Bearer <token>" on
+	// PathWS, PathMCP and PathMetrics. Without it only loopback Host and
+	// Origin headers are served, on every path (RequestPolicy).
 	Token string
 	// AllowedOrigins are Origin values accepted besides same-host and
-	// loopback origins (e.g. "https://app.example.com").
+	// loopback origins (e.g. "https://app.example.com"); only with a Token.
 	AllowedOrigins []string
 	// ReadLimit caps one inbound frame in bytes; bigger frames are closed
 	// with 1009.
@@ -63,12 +65,12 @@ type Config struct {
 	Name, Version string
 	// Log receives one line per connection and per call.
 	Log logrus.FieldLogger
-	// MCP, when set, is served at PathMCP behind the same token and Origin
-	// checks as PathWS, and shut down with the server (the MCP streamable
+	// MCP, when set, is served at PathMCP behind the same policy and token
+	// check as PathWS, and shut down with the server (the MCP streamable
 	// HTTP door, mcpdoor.Door).
 	MCP Door
-	// Metrics, when set, is served at PathMetrics behind the token check
-	// (Prometheus text format).
+	// Metrics, when set, is served at PathMetrics behind the policy and
+	// the token check (Prometheus text format).
 	Metrics http.Handler
 }
 

@@ -16,5 +16,9 @@
 // Config.WriteTimeout is dropped with close code 1008. Oversized frames are
 // closed with 1009, binary frames with 1003, shutdown with 1001.
 //
+// Every request, on every path, first passes the RequestPolicy (DNS
+// rebinding and cross-site requests): without a token only loopback Host
+// headers and loopback or absent Origins are served; others get 403.
+//
 // See docs/PROTOCOL.md for the wire format with one example per method.
 package server

@@ -105,33 +105,6 @@ func TestAuth(t *testing.T) {
 	}
 }
 
-// TestOrigin: no Origin and same-host or loopback origins are accepted; a
-// foreign one is refused with 403.
-func TestOrigin(t *testing.T) {
-	f := startServer(t, server.Config{AllowedOrigins: []string{"https://app.example.com"}})
-	host := strings.TrimPrefix(f.http.URL, "http://")
-	for _, tc := range []struct {
-		origin string
-		want   int
-	}{
-		{"", http.StatusSwitchingProtocols},
-		{"http://" + host, http.StatusSwitchingProtocols},
-		{"http://localhost:3000", http.StatusSwitchingProtocols},
-		{"http://127.0.0.1:9", http.StatusSwitchingProtocols},
-		{"https://app.example.com", http.StatusSwitchingProtocols},
-		{"https://evil.example.com", http.StatusForbidden},
-		{"null", http.StatusForbidden},
-	} {
-		t.Run(tc.origin, func(t *testing.T) {
-			h := http.Header{}
-			if tc.origin != "" {
-				h.Set("Origin", tc.origin)
-			}
-			assert.Equal(t, tc.want, f.dialStatus(t, h))
-		})
-	}
-}
-
 // TestSubprotocol: a client asking for "mcp" gets it.
 func TestSubprotocol(t *testing.T) {
 	f := startServer(t, server.Config{})

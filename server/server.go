@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,13 +42,14 @@ const (
 var ErrGraceExpired = errors.New("server: grace period expired with calls in flight")
 
 // Server serves a registry over WebSocket. Create it with New; it is an
-// http.Handler (routes PathWS and PathHealth) and can own a listener with
-// Serve.
+// http.Handler (every path behind its RequestPolicy, see ServeHTTP) and can
+// own a listener with Serve.
 type Server struct {
 	reg      *registry.Registry
 	cfg      Config
 	log      logrus.FieldLogger
 	upgrader websocket.Upgrader
+	policy   RequestPolicy
 	tokenSum [sha256.Size]byte
 
 	nextID   atomic.Uint64
@@ -65,6 +65,7 @@ type Server struct {
 func New(reg *registry.Registry, cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{reg: reg, cfg: cfg, log: cfg.Log, conns: map[*conn]struct{}{}}
+	s.policy = RequestPolicy{Token: cfg.Token != "", AllowedOrigins: cfg.AllowedOrigins}
 	if cfg.Token != "" {
 		s.tokenSum = sha256.Sum256([]byte(cfg.Token))
 	}
@@ -73,15 +74,22 @@ func New(reg *registry.Registry, cfg Config) *Server {
 		ReadBufferSize:   ioBufferSize,
 		WriteBufferSize:  ioBufferSize,
 		Subprotocols:     []string{Subprotocol},
-		CheckOrigin:      s.checkOrigin,
+		// ServeHTTP has applied s.policy (Origin included) to every
+		// request before routing it here.
+		CheckOrigin: func(*http.Request) bool { return true },
 	}
 	return s
 }
 
-// ServeHTTP routes PathWS to the WebSocket endpoint, PathHealth and
-// PathReady to the probes, and PathMCP and PathMetrics to the configured
-// handlers (404 when not configured).
+// ServeHTTP applies the RequestPolicy (Host and Origin) to every request,
+// then routes PathWS to the WebSocket endpoint, PathHealth and PathReady to
+// the probes, and PathMCP and PathMetrics to the configured handlers (404
+// when not configured).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := s.policy.Check(r); err != nil {
+		s.refusePolicy(w, r, err)
+		return
+	}
 	switch r.URL.Path {
 	case PathHealth:
 		s.serveHealth(w)
@@ -141,18 +149,38 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// serveMCP applies the rules of PathWS (draining, token, Origin) and hands
-// the request to the MCP door.
+// serveMCP applies the rules of PathWS (draining, token) and hands the
+// request to the MCP door.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !s.admit(w, r) {
 		return
 	}
-	if !s.checkOrigin(r) {
-		s.log.WithFields(logrus.Fields{"remote": r.RemoteAddr, "origin": r.Header.Get("Origin")}).Warn("request refused: origin not allowed")
-		http.Error(w, "origin not allowed", http.StatusForbidden)
-		return
-	}
 	s.cfg.MCP.ServeHTTP(w, r)
+}
+
+// maxLoggedHeader is how much of a refused request's Host or Origin is
+// logged: enough to recognise, bounded whatever the client sent.
+const maxLoggedHeader = 200
+
+// refusePolicy answers a request the RequestPolicy refused (403, the
+// reason as the body) and logs it without any credential.
+func (s *Server) refusePolicy(w http.ResponseWriter, r *http.Request, reason error) {
+	s.log.WithFields(logrus.Fields{
+		"remote": r.RemoteAddr,
+		"path":   clip(r.URL.Path),
+		"host":   clip(r.Host),
+		"origin": clip(r.Header.Get("Origin")),
+		"reason": reason.Error(),
+	}).Warn("request refused: host or origin not allowed")
+	http.Error(w, reason.Error(), http.StatusForbidden)
+}
+
+// clip cuts s to maxLoggedHeader bytes.
+func clip(s string) string {
+	if len(s) > maxLoggedHeader {
+		return s[:maxLoggedHeader] + "..."
+	}
+	return s
 }
 
 // refuseToken answers a request without the right bearer token.
@@ -181,8 +209,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	bw := &batchingWriter{ResponseWriter: w}
 	ws, err := s.upgrader.Upgrade(bw, r, nil)
 	if err != nil {
-		// Upgrade has already answered (403 for a foreign Origin, 400 for
-		// a bad handshake).
+		// Upgrade has already answered (400 for a bad handshake).
 		s.log.WithFields(logrus.Fields{"remote": r.RemoteAddr, "error": err.Error()}).Warn("connection refused")
 		return
 	}
@@ -227,44 +254,6 @@ func (s *Server) authorized(r *http.Request) bool {
 	}
 	got := sha256.Sum256([]byte(strings.TrimSpace(h[len(prefix):])))
 	return subtle.ConstantTimeCompare(got[:], s.tokenSum[:]) == 1
-}
-
-// checkOrigin accepts a request without Origin (non-browser clients), an
-// Origin on the request's own host, a loopback Origin when the server is
-// reached over loopback, and the configured AllowedOrigins.
-func (s *Server) checkOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	for _, o := range s.cfg.AllowedOrigins {
-		if strings.EqualFold(o, origin) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	return isLoopbackHost(u.Hostname()) && isLoopbackHost(hostOnly(r.Host))
-}
-
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return hostport
-}
-
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(h, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 // Serve accepts connections on ln until ctx is done, then shuts down

@@ -15,7 +15,11 @@
 // connection with 1001 and exits 0. The "listening" log line names the
 // workspace, the doors served and their URLs. --mcp-listen also serves MCP
 // streamable HTTP at /mcp (package mcpdoor); every HTTP listener serves
-// /ws, /mcp, /healthz, /readyz and /metrics (Prometheus). `mcp` serves MCP
+// /ws, /mcp, /healthz, /readyz and /metrics (Prometheus), every path behind
+// one Host and Origin rule (server.RequestPolicy): without a token only
+// loopback Host headers and loopback or absent Origins are served. A token
+// (--token, --token-file or $REGISTRY_SIDECAR_TOKEN) that is empty or only
+// whitespace is a usage error. `mcp` serves MCP
 // over stdin/stdout (stdout carries protocol messages only). --call-timeout
 // bounds every tool call on every door. `call` exits 0 for success and
 // fallback payloads, 3 for error payloads, 2 for usage errors.

@@ -75,15 +75,14 @@ func (o *options) serveFlags(fs *flag.FlagSet) {
 	o.registryFlags(fs)
 	fs.StringVar(&o.listen, "listen", defaultListen, "address to listen on (host:port); a non-loopback address requires a token")
 	fs.StringVar(&o.mcpListen, "mcp-listen", "", "also serve MCP streamable HTTP at /mcp, on this address (host:port; the --listen address itself is allowed)")
-	fs.StringVar(&o.token, "token", "", "bearer token clients must send (prefer --token-file or the env var)")
-	fs.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token")
+	o.tokenFlags(fs)
 	fs.IntVar(&o.concurrency, "concurrency", server.DefaultMaxConcurrentCalls, "calls running at once per connection")
 	fs.IntVar(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "simultaneous WebSocket connections")
 	fs.Int64Var(&o.readLimit, "read-limit", server.DefaultReadLimit, "largest inbound frame in bytes (bigger: close 1009)")
 	fs.IntVar(&o.queue, "queue", server.DefaultOutboundQueue, "outbound messages queued per connection")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", server.DefaultWriteTimeout, "longest frame write or wait for queue room before a client is dropped (close 1008)")
 	fs.DurationVar(&o.grace, "grace", defaultGrace, "on SIGTERM, how long in-flight calls may take to finish")
-	fs.StringVar(&o.allowOrigins, "allow-origin", "", "comma-separated browser Origins to accept besides same-host and loopback")
+	fs.StringVar(&o.allowOrigins, "allow-origin", "", "comma-separated browser Origins to accept besides same-host and loopback (requires a token)")
 	fs.BoolVar(&o.showVersion, "version", false, "print the version and exit")
 }
 

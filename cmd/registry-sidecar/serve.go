@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 
@@ -69,6 +68,15 @@ Flags:
 			return fmt.Errorf("%w: listening on %s (not loopback) requires --token or --token-file", errUsage, addr)
 		}
 	}
+	var origins []string
+	for _, s := range strings.Split(o.allowOrigins, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			origins = append(origins, s)
+		}
+	}
+	if len(origins) > 0 && token == "" {
+		return fmt.Errorf("%w: --allow-origin requires --token or --token-file (without a token only loopback origins are served)", errUsage)
+	}
 	log, err := o.logger(stderr)
 	if err != nil {
 		return err
@@ -81,12 +89,6 @@ Flags:
 	// Deferred: runs after Serve has drained every call (or on an early
 	// return, when none ever started).
 	defer closeService(svc, log)
-	var origins []string
-	for _, s := range strings.Split(o.allowOrigins, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			origins = append(origins, s)
-		}
-	}
 	var door *mcpdoor.Door
 	doors := []string{"ws"}
 	if o.mcpListen != "" {
@@ -139,35 +141,13 @@ Flags:
 	return err
 }
 
-func (o *options) resolveToken() (string, error) {
-	if o.token != "" && o.tokenFile != "" {
-		return "", fmt.Errorf("%w: give --token or --token-file, not both", errUsage)
-	}
-	if o.tokenFile == "" {
-		return o.token, nil
-	}
-	b, err := os.ReadFile(o.tokenFile)
-	if err != nil {
-		return "", fmt.Errorf("token file: %w", err)
-	}
-	t := strings.TrimSpace(string(b))
-	if t == "" {
-		return "", fmt.Errorf("%w: token file %s is empty", errUsage, o.tokenFile)
-	}
-	return t, nil
-}
-
-// loopbackAddr reports whether host:port only listens on loopback.
+// loopbackAddr reports whether host:port only listens on loopback: the
+// same rule as the Host headers served without a token.
 func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return false
 	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return server.LoopbackHost(addr)
 }
 
 // advertisedAddr is the address clients should dial: an unspecified host
