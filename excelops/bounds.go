@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 )
+
 // This file holds the bounds every tool keeps before it touches a file or
 // allocates for one: only regular files are opened (and the open never
 // blocks), one cell's text is bounded while it streams, and estimated
