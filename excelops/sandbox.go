@@ -55,7 +55,7 @@ func refuse(p, why string) error {
 // folder); a missing folder, a dangling or looping link, or anything that
 // would leave the root is refused. Nothing is opened or created.
 func (s *sandbox) resolve(p string) (string, error) {
-	if err := checkLexical(p); err != nil {
+	if err := checkLexical(p, s.userPath(p)); err != nil {
 		return "", err
 	}
 	var joined string
@@ -116,26 +116,27 @@ func within(root, path string) bool {
 	return strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
-// checkLexical refuses paths that are hostile before touching the disk:
+// checkLexical refuses paths that are hostile before touching the disk
+// (naming the path as shown in its messages):
 // empty, NUL, over-long, backslashes, "..", and dots or separators hidden by
 // percent-encoding or full-width/compatibility characters.
-func checkLexical(p string) error {
+func checkLexical(p, shown string) error {
 	switch {
 	case p == "":
 		return newError(KindInvalidArgument, "file_path is empty", nil)
 	case strings.IndexByte(p, 0) >= 0:
-		return refuse(p, "it contains a NUL byte")
+		return refuse(shown, "it contains a NUL byte")
 	case len(p) > maxPathBytes:
-		return refuse(p[:64]+"...", fmt.Sprintf("longer than %d bytes", maxPathBytes))
+		return refuse(shown[:min(64, len(shown))]+"...", fmt.Sprintf("longer than %d bytes", maxPathBytes))
 	case strings.ContainsRune(p, '\\'):
-		return refuse(p, "backslashes are not path separators here")
+		return refuse(shown, "backslashes are not path separators here")
 	}
 	for _, part := range strings.Split(p, "/") {
 		if len(part) > maxNameBytes {
-			return refuse(p[:64]+"...", fmt.Sprintf("a name is longer than %d bytes", maxNameBytes))
+			return refuse(shown[:min(64, len(shown))]+"...", fmt.Sprintf("a name is longer than %d bytes", maxNameBytes))
 		}
 		if part == ".." {
-			return refuse(p, `".." is not allowed`)
+			return refuse(shown, `".." is not allowed`)
 		}
 	}
 	// Percent-encoding: decode repeatedly; any hidden dot-dot, separator or
@@ -147,7 +148,7 @@ func checkLexical(p string) error {
 			break // a lone '%' is a plain character
 		}
 		if dec != cur && hostileDecoded(dec) {
-			return refuse(p, "percent-encoded dots or separators are not allowed")
+			return refuse(shown, "percent-encoded dots or separators are not allowed")
 		}
 		cur = dec
 	}
@@ -157,7 +158,7 @@ func checkLexical(p string) error {
 			continue
 		}
 		if strings.ContainsAny(norm.NFKC.String(string(r)), `./\`) {
-			return refuse(p, fmt.Sprintf("character %q looks like a dot or separator", r))
+			return refuse(shown, fmt.Sprintf("character %q looks like a dot or separator", r))
 		}
 	}
 	return nil

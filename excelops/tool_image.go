@@ -71,6 +71,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	if err != nil {
 		return nil, "", cfg, err
 	}
+	p = s.box.show(path) // messages name it relative to the workspace
 	// Non-blocking and through the workspace handle: a FIFO or a link
 	// out swapped in after resolve can neither hang nor lead the call out.
 	f, _, err := s.box.openRegular(path)

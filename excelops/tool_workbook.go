@@ -120,7 +120,8 @@ func (s *sandbox) resolveDir(p string) (string, error) {
 	if p == "" || p == "." || p == "./" {
 		return s.root, nil
 	}
-	if err := checkLexical(p); err != nil {
+	shown := s.userPath(p)
+	if err := checkLexical(p, shown); err != nil {
 		return "", err
 	}
 	joined := filepath.Join(s.root, p)
@@ -130,19 +131,19 @@ func (s *sandbox) resolveDir(p string) (string, error) {
 	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", newError(KindNotFound, fmt.Sprintf("folder %q does not exist", p), err)
+			return "", newError(KindNotFound, fmt.Sprintf("folder %q does not exist", shown), nil)
 		}
-		return "", refuse(p, "it cannot be resolved (link loop?)")
+		return "", refuse(shown, "it cannot be resolved (link loop?)")
 	}
 	if !within(s.root, real) {
-		return "", refuse(p, "outside the workspace root")
+		return "", refuse(shown, "outside the workspace root")
 	}
 	st, err := s.stat(real)
 	if err != nil {
 		return "", newError(KindIO, "cannot inspect the folder: "+err.Error(), err)
 	}
 	if !st.IsDir() {
-		return "", invalid("%q is a file, not a folder: pass its folder (or omit folder for the whole workspace)", p)
+		return "", invalid("%q is a file, not a folder: pass its folder (or omit folder for the whole workspace)", shown)
 	}
 	return real, nil
 }

@@ -203,18 +203,15 @@ func (s *sandbox) walkDir(dir string, fn fs.WalkDirFunc) error {
 	})
 }
 
-// userPath is the user path p as messages show it: an absolute path
-// inside the root is shown relative to it, one that names the root's
-// location otherwise by its last name only.
+// userPath is the user path p as messages show it: a path that starts
+// with the root's absolute location is shown relative to it, so no answer
+// tells where the workspace lives on the host.
 func (s *sandbox) userPath(p string) string {
-	if filepath.IsAbs(p) {
-		clean := filepath.Clean(p)
-		if within(s.root, clean) {
-			return s.show(clean)
-		}
-		if strings.HasPrefix(clean, s.root) {
-			return filepath.Base(clean)
-		}
+	switch {
+	case p == s.root:
+		return "."
+	case strings.HasPrefix(p, s.root+"/"):
+		return strings.TrimLeft(p[len(s.root):], "/")
 	}
 	return p
 }
