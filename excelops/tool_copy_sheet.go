@@ -88,6 +88,12 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (*call, er
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
 		}
+		// excelize's CopySheet ((*File).copySheet) dereferences the source's
+		// <sheetViews> without a nil check: a source without one gets the
+		// default view first, which it and the copy then keep (it means
+		// what the missing element meant). An empty <sheetViews>, the
+		// error, CopySheet handles.
+		_ = b.addMissingSheetView(src)
 		idx, err := b.newSheet(name)
 		if err != nil {
 			return nil, err
@@ -106,14 +112,9 @@ func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (*call, er
 			b.extents[name] = &copied
 		}
 		if pos != len(list) {
-			if err := b.prepareMove(); err != nil {
+			if err := b.moveSheet(name, pos); err != nil {
 				return nil, err
 			}
-			restore := b.nameScopes()
-			if err := b.f.MoveSheet(name, b.f.GetSheetName(pos)); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot move sheet: "+err.Error(), err)
-			}
-			restore()
 		}
 		res := success(b.name(), "",
 			field("source_sheet", src),
@@ -247,33 +248,4 @@ func (b *book) pointCopyAtItself(src, dst string) error {
 		}
 	}
 	return nil
-}
-
-// nameScopes records which sheet each sheet-scoped defined name belongs
-// to; the function it returns points them at those sheets again after
-// sheets moved (a name's scope is a sheet position, which excelize's
-// MoveSheet does not update).
-func (b *book) nameScopes() func() {
-	wb := b.f.WorkBook
-	if wb == nil || wb.DefinedNames == nil {
-		return func() {}
-	}
-	list := b.f.GetSheetList()
-	scopes := make([]string, len(wb.DefinedNames.DefinedName))
-	for i, dn := range wb.DefinedNames.DefinedName {
-		if id := dn.LocalSheetID; id != nil && *id >= 0 && *id < len(list) {
-			scopes[i] = list[*id]
-		}
-	}
-	return func() {
-		now := b.f.GetSheetList()
-		for i := range wb.DefinedNames.DefinedName {
-			if i >= len(scopes) || scopes[i] == "" {
-				continue
-			}
-			if idx := slices.Index(now, scopes[i]); idx >= 0 {
-				wb.DefinedNames.DefinedName[i].LocalSheetID = &idx
-			}
-		}
-	}
 }

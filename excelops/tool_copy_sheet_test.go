@@ -157,8 +157,8 @@ func TestCopySheetErrors(t *testing.T) {
 }
 
 // TestSheetScopedNamesFollowMovedSheets: a sheet-scoped name's scope is a
-// sheet position, which excelize's MoveSheet leaves as it was; placing a
-// new sheet or a copy before the name's sheet must keep the name on it.
+// sheet position; placing a new sheet or a copy before the name's sheet
+// must keep the name on it.
 func TestSheetScopedNamesFollowMovedSheets(t *testing.T) {
 	e := newEnv(t)
 	copyBook(e)

@@ -78,43 +78,15 @@ func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, er
 			return nil, err
 		}
 		if pos < count {
-			if err := b.prepareMove(); err != nil {
+			if err := b.moveSheet(a.SheetName, pos); err != nil {
 				return nil, err
 			}
-			restore := b.nameScopes()
-			if err := b.f.MoveSheet(a.SheetName, b.f.GetSheetName(pos)); err != nil {
-				return nil, newError(KindInvalidArgument, "cannot move sheet: "+err.Error(), err)
-			}
-			restore()
 		}
 		b.track(a.SheetName)
 		return success(b.name(), a.SheetName,
 			field("position", pos),
 			field("sheets", b.sheetNames())), nil
 	}), nil
-}
-
-// prepareMove readies the workbook for excelize's MoveSheet, which parses
-// every sheet (create_sheet declares guardEverySheet, so each worksheet was
-// bounds-checked) and dereferences each one's sheet views: every worksheet
-// gets a view when it has none (excelize would crash on it), and a workbook
-// holding chart sheets is refused (excelize would crash on those too).
-func (b *book) prepareMove() error {
-	list, _ := b.sheetList()
-	for _, name := range list {
-		zf, err := b.part(name)
-		if err != nil {
-			return err
-		}
-		if zf != nil && !isWorksheetPart(zf.Name) {
-			return invalid("cannot place a sheet by position in a workbook that holds the chart sheet %q; omit position to append the sheet", name)
-		}
-		// GetSheetView adds the missing view as a side effect; an error
-		// only says the sheet has no view at index 0, which MoveSheet
-		// handles.
-		_, _ = b.f.GetSheetView(name, 0)
-	}
-	return nil
 }
 
 // renameSheet implements rename_sheet.

@@ -41,6 +41,9 @@ func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (*call, 
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
+		if err := b.addMissingSheetView(sheet); err != nil {
+			return nil, err
+		}
 		panes := &excelize.Panes{}
 		var top any
 		if col > 1 || row > 1 {
@@ -68,6 +71,21 @@ func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (*call, 
 			field("top_left_cell", top),
 			field("previously_frozen", was)), nil
 	}), nil
+}
+
+// addMissingSheetView gives sheet the default sheet view when it has none
+// (<sheetView workbookViewId="0"/>, what a missing <sheetViews> means), so
+// that excelize code which dereferences a worksheet's views finds one:
+// CopySheet ((*File).copySheet) dereferences <sheetViews> without a nil
+// check, SetPanes ((*xlsxWorksheet).setPanes) indexes its last view without
+// a length check. excelize's GetSheetView adds the missing element as a side
+// effect. A <sheetViews> holding no <sheetView> (the file format requires
+// one) is reported as damage: excelize offers no way to add a view to it.
+func (b *book) addMissingSheetView(sheet string) error {
+	if _, err := b.f.GetSheetView(sheet, 0); err != nil {
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
+	}
+	return nil
 }
 
 // filterOperators are set_autofilter's criteria.
