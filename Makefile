@@ -20,7 +20,7 @@ BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel mcp-clients-test bench fuzz clean
+.PHONY: fuzz-security all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel mcp-clients-test bench fuzz clean
 
 all: build
 
@@ -34,7 +34,7 @@ run: build
 	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE)
 
 ## test: everything, Go and Python, end to end
-test: oracle-deps lint go-test golden-check docs-check py-test mcp-clients-test
+test: oracle-deps lint go-test fuzz-security golden-check docs-check py-test mcp-clients-test
 
 ## oracle-deps: LibreOffice headless and python3-uno, the formula oracle nobody here wrote
 ## (DESIGN §8), and LibreOffice's image export filters (graphicfilter.xcd, in
@@ -130,6 +130,17 @@ bench: build venv
 	@for f in tests/bench/bench_*.py; do \
 	  [ -e "$$f" ] || continue; \
 	  echo "== $$f"; REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) $(PY) $$f || exit 1; \
+	done
+
+## fuzz-security: the fuzz targets of the security wall (the workspace path layer and the
+## render sanitiser), each for SECURITY_FUZZTIME, in every `make test` (see SECURITY.md)
+SECURITY_FUZZTIME ?= 10s
+SECURITY_FUZZ := FuzzWorkspacePath FuzzResolve
+fuzz-security:
+	@mkdir -p build; for t in $(SECURITY_FUZZ); do \
+	  echo "== fuzz ./excelops $$t ($(SECURITY_FUZZTIME))"; \
+	  $(GO) test ./excelops -run '^$$' -fuzz "^$$t\$$" -fuzztime $(SECURITY_FUZZTIME) >build/fuzz-$$t.log 2>&1 \
+	    || { cat build/fuzz-$$t.log; exit 1; }; tail -1 build/fuzz-$$t.log; \
 	done
 
 ## fuzz: run every fuzz target for FUZZTIME
