@@ -103,7 +103,7 @@ wheel: build venv
 
 py-test: build venv wheel
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
-	  $(PY) -m pytest -q adapters/python/tests tests/python
+	  $(PY) -m pytest -q adapters/python/tests tests/python tests/security
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
 	MYPYPATH=adapters/python/tests $(PY) -m mypy --strict tests/bench
 
