@@ -188,9 +188,11 @@ func (s *sandbox) findWorkbooks(ctx context.Context, dir string, recursive bool)
 		if !d.Type().IsRegular() || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") || checkExtension(name) != nil {
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // gone meanwhile
+		// Through the handle: DirEntry.Info would stat the entry again
+		// by its absolute name, outside the root's protection.
+		info, err := s.lstat(p)
+		if err != nil || !info.Mode().IsRegular() {
+			return nil // gone or replaced meanwhile
 		}
 		out = append(out, foundWorkbook{path: p, info: info})
 		return nil

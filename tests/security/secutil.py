@@ -187,6 +187,9 @@ class OpenWatch:
             if wd < 0:
                 raise OSError(ctypes.get_errno(), f"inotify_add_watch {dirpath}")
             self._dirs[wd] = pathlib.Path(dirpath).relative_to(root).as_posix()
+        # os.walk itself opened the subfolders after their parent was
+        # watched: those events are the watcher's own, drop them.
+        self.events()
 
     def events(self) -> list[str]:
         """The events so far, as "OPEN victim.xlsx"-like lines (drains them)."""
