@@ -179,4 +179,21 @@
 //     the file's identity right before the rename (one redo, then a
 //     KindConflict error), and save through internal/atomicfile (an
 //     unnamed O_TMPFILE temporary linked into place only when complete).
+//
+// Rendering (render_range: tool_render.go, soffice.go, render_*.go). The
+// workbook's bytes are copied under the shared lock; excelize sets the print
+// area on a private copy; internal/rendersafe then removes from that copy
+// everything that reaches outside it (external relationships of drawings,
+// images, OLE objects, hyperlinks; external workbook links, data
+// connections, query tables, embedded documents, ActiveX controls, macros;
+// VML src and href), and the result lists what it left out (not_rendered,
+// schemes only). soffice runs with a fresh profile whose settings forbid
+// linked content, macros and link updates and point every proxy at a closed
+// port (render_profile.go), in a new network namespace where the platform
+// grants one (render_isolation.go; network_isolation in the result says
+// "netns" or "settings"), at most WithMaxRenders at a time (render_slots.go;
+// a wait that would outlast the call's deadline ends in a TimeoutError).
+// render_hostile_test.go shows each of these layers holding alone against a
+// workbook whose pictures link to a file outside the workspace and to a
+// loopback URL.
 package excelops

@@ -46,6 +46,13 @@ type Service struct {
 	observer Observer
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
+	// maxRenders is WithMaxRenders' value; renderSlots holds one token
+	// per LibreOffice running (render_slots.go).
+	maxRenders  int
+	renderSlots chan struct{}
+	// isolation says whether soffice gets its own network namespace
+	// (render_isolation.go).
+	isolation renderIsolation
 }
 
 // Option configures a Service.
@@ -89,6 +96,10 @@ func New(root string, opts ...Option) (*Service, error) {
 		s.log = l
 	}
 	s.limits = s.limits.withDefaults()
+	if s.maxRenders <= 0 {
+		s.maxRenders = DefaultMaxRenders
+	}
+	s.renderSlots = make(chan struct{}, s.maxRenders)
 	box, err := newSandbox(root)
 	if err != nil {
 		return nil, err
