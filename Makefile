@@ -135,11 +135,12 @@ bench: build venv
 ## fuzz-security: the fuzz targets of the security wall (the workspace path layer and the
 ## render sanitiser), each for SECURITY_FUZZTIME, in every `make test` (see SECURITY.md)
 SECURITY_FUZZTIME ?= 10s
-SECURITY_FUZZ := FuzzWorkspacePath FuzzResolve
+SECURITY_FUZZ := ./excelops:FuzzWorkspacePath ./excelops:FuzzResolve ./excelops/internal/rendersafe:FuzzRenderSanitize
 fuzz-security:
-	@mkdir -p build; for t in $(SECURITY_FUZZ); do \
-	  echo "== fuzz ./excelops $$t ($(SECURITY_FUZZTIME))"; \
-	  $(GO) test ./excelops -run '^$$' -fuzz "^$$t\$$" -fuzztime $(SECURITY_FUZZTIME) >build/fuzz-$$t.log 2>&1 \
+	@mkdir -p build; for pt in $(SECURITY_FUZZ); do \
+	  p=$${pt%%:*}; t=$${pt#*:}; \
+	  echo "== fuzz $$p $$t ($(SECURITY_FUZZTIME))"; \
+	  $(GO) test $$p -run '^$$' -fuzz "^$$t\$$" -fuzztime $(SECURITY_FUZZTIME) >build/fuzz-$$t.log 2>&1 \
 	    || { cat build/fuzz-$$t.log; exit 1; }; tail -1 build/fuzz-$$t.log; \
 	done
 

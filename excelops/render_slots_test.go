@@ -191,3 +191,10 @@ func TestRenderNamespaceRefusalTurnsItOff(t *testing.T) {
 	e.svc.noNetns(os.ErrPermission)
 	assert.Equal(t, IsolationSettings, e.svc.RenderIsolation())
 }
+
+// TestSofficeEnvKeepsSecretsOut: LibreOffice never inherits the sidecar's
+// token or other settings, nor proxy settings, and gets a private HOME.
+func TestSofficeEnvKeepsSecretsOut(t *testing.T) {
+	got := sofficeEnv([]string{"PATH=/bin", "REGISTRY_SIDECAR_TOKEN=s3cret", "registry_sidecar_x=1", "HTTP_PROXY=http://p", "https_proxy=x", "HOME=/root", "LANG=C"}, "/tmp/w")
+	assert.Equal(t, []string{"PATH=/bin", "LANG=C", "HOME=/tmp/w"}, got)
+}

@@ -112,7 +112,7 @@ func sofficeCommand(ctx context.Context, soffice, profile, in, outDir, work stri
 	cmd.SysProcAttr = sofficeAttr(netns)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
-	cmd.Env = append(os.Environ(), "HOME="+work)
+	cmd.Env = sofficeEnv(os.Environ(), work)
 	cmd.Stdout, cmd.Stderr = out, out
 	return cmd
 }
@@ -132,4 +132,20 @@ func lastLines(text string, n int) string {
 		return "it printed nothing"
 	}
 	return strings.Join(keep, " | ")
+}
+
+// sofficeEnv is the environment LibreOffice runs with: the sidecar's own,
+// less its settings (REGISTRY_SIDECAR_*, among them the token) and any
+// proxy settings, with HOME in the private folder work.
+func sofficeEnv(env []string, work string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		upper := strings.ToUpper(name)
+		if strings.HasPrefix(upper, "REGISTRY_SIDECAR_") || strings.HasSuffix(upper, "_PROXY") || upper == "HOME" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "HOME="+work)
 }
