@@ -90,14 +90,23 @@ $(VENV)/.installed: tests/requirements.txt adapters/python/pyproject.toml
 
 venv: $(VENV)/.installed
 
+# The build venv holds only the PEP 517 frontend and the backend, so making a
+# wheel never waits for the test venv.
+BUILDVENV ?= .venv-build
+BUILDPY   := $(BUILDVENV)/bin/python
+
+$(BUILDVENV)/.installed: adapters/python/build-requirements.txt
+	$(PYTHON) -m venv $(BUILDVENV)
+	$(BUILDPY) -m pip install --quiet --disable-pip-version-check -r adapters/python/build-requirements.txt
+	touch $@
+
 ## wheel: the platform wheel of the Python package, carrying the binary built from this checkout
-wheel: build venv
+wheel: build $(BUILDVENV)/.installed
 	rm -rf dist/registry_sidecar-*.whl adapters/python/build
 	@mkdir -p build
 	@env -u PYTHONDONTWRITEBYTECODE REGISTRY_SIDECAR_WHEEL_BINARY=$(abspath $(BIN)) \
-	  $(PY) -m pip wheel -v --no-deps -w dist ./adapters/python >build/wheel.log 2>&1 \
+	  $(BUILDPY) -m build --wheel --no-isolation --outdir dist ./adapters/python >build/wheel.log 2>&1 \
 	  || { cat build/wheel.log; exit 1; }
-	rm -rf adapters/python/build
 	@if grep -i -E 'warn|deprecat' build/wheel.log; then echo "make wheel: the build warned (build/wheel.log)"; exit 1; fi
 	@ls dist/registry_sidecar-*.whl
 
@@ -148,4 +157,4 @@ fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
 
 clean:
-	rm -rf bin dist build adapters/python/build $(VENV) $(VENV2) $(TSDIR)/node_modules
+	rm -rf bin dist build adapters/python/build $(VENV) $(VENV2) $(BUILDVENV) $(TSDIR)/node_modules
