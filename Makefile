@@ -15,6 +15,8 @@ TSDIR     := tests/mcp-ts
 BIN       := bin/registry-sidecar
 LISTEN    ?= 127.0.0.1:8765
 WORKSPACE ?= ./workspace
+# ARGS are more flags for `make run` (registry-sidecar --help lists them).
+ARGS      ?=
 FUZZTIME  ?= 15s
 BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
@@ -28,16 +30,16 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/registry-sidecar
 
-## run: start the sidecar on 127.0.0.1 with the spreadsheet tools over ./workspace
+## run: start the sidecar on $(LISTEN) with the spreadsheet tools over $(WORKSPACE), plus $(ARGS)
 run: build
 	mkdir -p $(WORKSPACE)
-	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE)
+	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE) $(ARGS)
 
 ## test: everything, Go and Python, end to end
 test: oracle-deps lint go-test fuzz-security golden-check docs-check py-test mcp-clients-test
 
 ## oracle-deps: LibreOffice headless and python3-uno, the formula oracle nobody here wrote
-## (DESIGN §8), and LibreOffice's image export filters (graphicfilter.xcd, in
+## (the LibreOffice formula oracle of tests/oracle), and LibreOffice's image export filters (graphicfilter.xcd, in
 ## libreoffice-draw-nogui), which render_range needs for PNG. Installed with apt-get
 ## when running as root; where that cannot happen the oracle suites skip and say why.
 LO_GRAPHICFILTER := /usr/lib/libreoffice/share/registry/graphicfilter.xcd
