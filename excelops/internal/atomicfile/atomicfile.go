@@ -169,12 +169,14 @@ func ReplaceIn(ctx context.Context, dir *os.File, name string, mode fs.FileMode,
 // (O_TMPFILE), or, where the file system cannot, a named one (whose name,
 // relative to dfd, it returns).
 func createTemp(dfd int, mode fs.FileMode) (*os.File, string, error) {
-	fd, err := unix.Openat(dfd, ".", unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, uint32(mode.Perm()|0o200))
-	if err == nil {
-		return os.NewFile(uintptr(fd), "(unnamed)"), "", nil
-	}
-	if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOENT) {
-		return nil, "", &fs.PathError{Op: "open", Path: "(temporary file)", Err: err}
+	if oTmpfile != 0 {
+		fd, err := unix.Openat(dfd, ".", oTmpfile|unix.O_RDWR|unix.O_CLOEXEC, uint32(mode.Perm()|0o200))
+		if err == nil {
+			return os.NewFile(uintptr(fd), "(unnamed)"), "", nil
+		}
+		if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOENT) {
+			return nil, "", &fs.PathError{Op: "open", Path: "(temporary file)", Err: err}
+		}
 	}
 	for i := 0; ; i++ {
 		name := strings.Replace(TempPattern, "*", strconv.FormatUint(rand.Uint64(), 36), 1)
