@@ -162,7 +162,10 @@ class PlatformWheel(bdist_wheel):
 
     def run(self) -> None:
         self.run_command("build_py")
-        if not getattr(self.distribution, "bundles_binary", False):
+        if getattr(self.distribution, "bundles_binary", False):
+            # Install into platlib, the wheel's root, not .data/purelib.
+            self.distribution.has_ext_modules = lambda: True  # type: ignore[method-assign]
+        else:
             self.root_is_pure = True
         try:
             super().run()
