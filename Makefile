@@ -63,6 +63,7 @@ lint: venv
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	cd deploy/image && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
 
 go-test:
 	$(GO) test -race -count=1 -timeout 30m ./...
@@ -164,8 +165,9 @@ qemu-deps:
 	  || echo "qemu-deps: apt-get failed (see /tmp/registry-sidecar-qemu-deps.log); the aarch64 test will skip"; \
 	else echo "qemu-deps: not root or no apt-get; the aarch64 test will skip"; fi
 
-py-test: build venv wheel
+py-test: build venv wheel wheels image qemu-deps
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
+	  REGISTRY_SIDECAR_RELEASE=$(abspath $(RELEASE)) REGISTRY_SIDECAR_IMAGE=$(abspath $(IMAGE)) \
 	  $(PY) -m pytest -q adapters/python/tests tests/python tests/security
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
 	MYPYPATH=adapters/python/tests $(PY) -m mypy --strict tests/bench
