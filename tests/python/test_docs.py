@@ -37,7 +37,6 @@ COVERED = {
     "python -m registry_sidecar --version": "adapters/python/tests/test_package.py",
     "REGISTRY_SIDECAR_BIN=$PWD/bin/registry-sidecar .venv/bin/python tests/bench/bench_adapter.py --threads-only":
         "tests/bench/bench_adapter.py",
-    "go mod init example.com/demo": "tests/python/test_docs.py",
     "pip install --find-links dist/release registry-sidecar": "tests/python/test_wheels.py",
 }
 
