@@ -134,7 +134,7 @@
 // that edits a second sheet (a chart's or pivot's target, describe's
 // sheets) opens it with book.edit or book.editTarget, the same guard.
 //
-// Two paths for edits (DESIGN §5a):
+// Two paths for edits:
 //   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
 //     format_cells and adjust_column_width on an existing worksheet stream
 //     that sheet's XML once through the shared tokenizer
@@ -165,7 +165,8 @@
 //     <f> byte for byte). A value write no formula reads skips all that
 //     (splice_formulas.go checks it while streaming).
 //   - excelize (run_excelize.go): everything else, and the cell edits the
-//     splice declines so that issue 9 and 14 semantics hold: a missing file
+//     splice declines so that Excel's semantics hold (formulas and their
+//     cached values, references, truthful reports): a missing file
 //     or sheet (created), a formula to recompute that may read anything (a
 //     defined name, INDIRECT, OFFSET, a 3-D or structured reference),
 //     circular references, array formulas and data tables, a value

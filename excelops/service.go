@@ -22,7 +22,7 @@ type Service struct {
 	locks  *pathLocks
 	// iconMu serialises icon-set conditional formats from adding the rule
 	// through saving the workbook: excelize builds those rules from shared
-	// package-level presets (DESIGN §5).
+	// package-level presets, which concurrent saves would otherwise race on.
 	iconMu sync.Mutex
 	// wrapSave, when set, wraps the writer of every save (tests inject
 	// write failures through it).

@@ -14,7 +14,8 @@ import (
 )
 
 // The recalc splice: write_cells of formulas, and value writes into cells
-// that formulas read, keep issue 9's cached values on the splice path.
+// that formulas read, keep every formula's cached value true on the splice
+// path.
 //
 // 1. scanFormulas streams every worksheet once and collects its formula
 //    cells (a shared formula's members translated from their master) and

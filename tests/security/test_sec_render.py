@@ -1,4 +1,4 @@
-"""Issue 20, item 3: render_range shows LibreOffice a sanitised private copy only.
+"""Security: render_range shows LibreOffice a sanitised private copy only.
 
 A workbook whose drawing holds two pictures linked (``r:link``, relationships with
 ``TargetMode="External"``) to a file outside the workspace and to a loopback HTTP server:
