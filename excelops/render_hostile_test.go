@@ -60,7 +60,7 @@ func solidPNG(t *testing.T, c color.RGBA) []byte {
 	return b.Bytes()
 }
 
-// hostileWorkbook writes the workbook of issue 20 into e's workspace: made
+// hostileWorkbook writes the attack workbook (pictures linked to an outside file and a URL) into e's workspace: made
 // with excelize (three embedded pictures), then its drawing relationships
 // of the first two turned into TargetMode="External" links read through
 // r:link, to file:///OUTSIDE/red.png and http://127.0.0.1:PORT/blue.png.
