@@ -22,7 +22,7 @@ BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: fuzz-security all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps mcp-clients-test bench fuzz clean
+.PHONY: fuzz-security all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
 
 all: build
 
@@ -56,13 +56,20 @@ oracle-deps:
 ## lint: gofmt, go vet and staticcheck (pinned; `go run pkg@version` fetches it from the Go
 ## module proxy into the module cache, nothing is installed system-wide). A finding that is
 ## intended carries a `//lint:ignore CHECK reason` comment on the line above.
-## lint: gofmt, go vet, staticcheck, and ruff over every Python file (ruff.toml)
+## lint: gofmt, go vet, staticcheck, and ruff over every Python file (ruff.toml); go vet and
+## staticcheck also run for Windows and macOS (tests included), so the released cross-builds
+## never regress (staticcheck is installed into build/tools to run with another GOOS)
 lint: venv
 	$(VENV)/bin/ruff check .
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	GOBIN=$(abspath build/tools) $(GO) install $(STATICCHECK)
+	GOOS=windows GOARCH=amd64 build/tools/staticcheck ./...
+	GOOS=darwin GOARCH=arm64 build/tools/staticcheck ./...
 	cd deploy/image && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
 
 go-test:
@@ -114,12 +121,11 @@ wheel: build $(BUILDVENV)/.installed
 	@ls dist/registry_sidecar-*.whl
 
 ## wheels: the platform wheels of every released platform and the sdist, into dist/release:
-## Linux x86_64 and aarch64 (manylinux and musllinux), macOS x86_64 and arm64, each carrying
-## the static binary Go cross-compiles for it (cgo off); the sdist carries the Go sources and
-## builds the binary where Go exists. Windows is not among them yet: the workspace layer
-## (excelops/internal/atomicfile, filelock) is built on openat/linkat/renameat and flock.
+## Linux x86_64 and aarch64 (manylinux and musllinux), macOS x86_64 and arm64, Windows x86_64,
+## each carrying the static binary Go cross-compiles for it (cgo off); the sdist carries the Go
+## sources and builds the binary where Go exists.
 RELEASE   ?= dist/release
-PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 RELEASE_LDFLAGS := -s -w
 wheels: $(BUILDVENV)/.installed
 	rm -rf $(RELEASE) build/release adapters/python/build
@@ -165,7 +171,20 @@ qemu-deps:
 	  || echo "qemu-deps: apt-get failed (see /tmp/registry-sidecar-qemu-deps.log); the aarch64 test will skip"; \
 	else echo "qemu-deps: not root or no apt-get; the aarch64 test will skip"; fi
 
-py-test: build venv wheel wheels image qemu-deps
+## wine-deps: Debian's wine64, which runs the Windows wheel's binary in the wheels test, and
+## mingw-w64, which builds the stand-in DLL that wine 8 lacks (tests/python/wine); installed with
+## apt-get when running as root, else that test skips and says why
+wine-deps:
+	@if { command -v wine64 || command -v wine || test -x /usr/lib/wine/wine64; } >/dev/null 2>&1 \
+	  && command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "wine-deps: installing wine64 and gcc-mingw-w64-x86-64-win32"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      wine64 gcc-mingw-w64-x86-64-win32; } >/tmp/registry-sidecar-wine-deps.log 2>&1 \
+	  || echo "wine-deps: apt-get failed (see /tmp/registry-sidecar-wine-deps.log); the Windows test will skip"; \
+	else echo "wine-deps: not root or no apt-get; the Windows test will skip"; fi
+
+py-test: build venv wheel wheels image qemu-deps wine-deps
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
 	  REGISTRY_SIDECAR_RELEASE=$(abspath $(RELEASE)) REGISTRY_SIDECAR_IMAGE=$(abspath $(IMAGE)) \
 	  $(PY) -m pytest -q adapters/python/tests tests/python tests/security

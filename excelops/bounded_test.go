@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,14 +42,14 @@ func boundedCalls(file string) []struct {
 // FIFO for reading would block until a writer comes, forever).
 func TestNonRegularFilesAreRefusedWithoutBlocking(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, syscall.Mkfifo(e.path("fifo.xlsx"), 0o644))
+	mkfifo(t, e.path("fifo.xlsx"))
 	l, err := net.Listen("unix", e.path("sock.xlsx"))
 	require.NoError(t, err)
 	defer l.Close()
 	specials := map[string]string{"fifo.xlsx": "named pipe", "sock.xlsx": "socket"}
 	// A character device like /dev/null (major 1, minor 3); creating one
 	// needs root, which CI's container has.
-	if err := syscall.Mknod(e.path("dev.xlsx"), syscall.S_IFCHR|0o644, 1<<8|3); err == nil {
+	if err := mknodNull(e.path("dev.xlsx")); err == nil {
 		specials["dev.xlsx"] = "device"
 	} else {
 		t.Logf("no device node (%v): devices are not covered here", err)

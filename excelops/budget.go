@@ -1,7 +1,5 @@
 package excelops
 
-import "syscall"
-
 // Bounds of the default per-call memory budget.
 const (
 	minCallMemoryBudget = 256 << 20
@@ -17,11 +15,8 @@ const (
 // and 8 GiB.
 func DefaultCallMemoryBudget() int64 {
 	avail := physicalMemory()
-	var rl syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur < 1<<62 {
-		if lim := int64(rl.Cur); avail == 0 || lim < avail {
-			avail = lim
-		}
+	if lim := addressSpaceLimit(); lim > 0 && (avail == 0 || lim < avail) {
+		avail = lim
 	}
 	b := avail / callBudgetShare
 	return min(max(b, minCallMemoryBudget), maxCallMemoryBudget)

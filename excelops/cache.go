@@ -4,9 +4,7 @@ import (
 	"archive/zip"
 	"container/list"
 	"errors"
-	"io/fs"
 	"sync"
-	"syscall"
 )
 
 // Cache sizing.
@@ -27,24 +25,12 @@ const (
 
 // fileID identifies one version of a file on disk: any rewrite (a new
 // inode from an atomic save, or an in-place write that changes the size,
-// the mtime or the ctime) changes it.
+// the mtime or the ctime) changes it. idOf fills it per system
+// (fileid_unix.go, fileid_windows.go: there without device and inode).
 type fileID struct {
 	dev, ino     uint64
 	size         int64
 	mtime, ctime int64 // nanoseconds since the epoch
-}
-
-// idOf extracts the identity of the file st describes.
-func idOf(st fs.FileInfo) (fileID, bool) {
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok || !st.Mode().IsRegular() {
-		return fileID{}, false
-	}
-	return fileID{
-		dev: uint64(sys.Dev), ino: sys.Ino, size: st.Size(),
-		mtime: st.ModTime().UnixNano(),
-		ctime: ctimeNanos(sys),
-	}, true
 }
 
 // unzippedSize sums the uncompressed sizes of the parts of the package at

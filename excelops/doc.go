@@ -179,7 +179,9 @@
 //     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check
 //     the file's identity right before the rename (one redo, then a
 //     KindConflict error), and save through internal/atomicfile (an
-//     unnamed O_TMPFILE temporary linked into place only when complete).
+//     unnamed O_TMPFILE temporary linked into place only when complete; on
+//     Windows a named one renamed through an os.Root on the folder:
+//     workspace.go, workspace_windows.go).
 //
 // Rendering (render_range: tool_render.go, soffice.go, render_*.go). The
 // workbook's bytes are copied under the shared lock; excelize sets the print

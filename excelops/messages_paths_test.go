@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 )
 
 // TestMessagesNameRelativePaths: whatever path an agent passes (missing,
@@ -20,7 +19,7 @@ func TestMessagesNameRelativePaths(t *testing.T) {
 	require.NoError(t, os.Mkdir(e.path("sub"), 0o755))
 	require.NoError(t, os.Symlink(t.TempDir(), e.path("out")))
 	require.NoError(t, os.Symlink("/etc/hostname", e.path("link.xlsx")))
-	require.NoError(t, unix.Mkfifo(e.path("fifo.xlsx"), 0o644))
+	mkfifo(t, e.path("fifo.xlsx"))
 	paths := []string{
 		"missing.xlsx", "nope/x.xlsx", "sub", "sub/", "out/x.xlsx", "link.xlsx", "fifo.xlsx", "x.csv",
 		e.path("missing.xlsx"), e.path("sub"), e.path("out/x.xlsx"), e.dir + "/../x.xlsx", e.dir, e.path("nope/x.xlsx"),

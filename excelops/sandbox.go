@@ -55,6 +55,7 @@ func refuse(p, why string) error {
 // folder); a missing folder, a dangling or looping link, or anything that
 // would leave the root is refused. Nothing is opened or created.
 func (s *sandbox) resolve(p string) (string, error) {
+	p = slashed(p)
 	if err := checkLexical(p, s.userPath(p)); err != nil {
 		return "", err
 	}
@@ -119,7 +120,10 @@ func within(root, path string) bool {
 // checkLexical refuses paths that are hostile before touching the disk
 // (naming the path as shown in its messages):
 // empty, NUL, over-long, backslashes, "..", and dots or separators hidden by
-// percent-encoding or full-width/compatibility characters.
+// percent-encoding or full-width/compatibility characters; then what the
+// system cannot hold (checkSystem: on Windows, where resolve has turned
+// backslashes into slashes first, UNC and device paths, streams, device
+// names).
 func checkLexical(p, shown string) error {
 	switch {
 	case p == "":
@@ -161,7 +165,7 @@ func checkLexical(p, shown string) error {
 			return refuse(shown, fmt.Sprintf("character %q looks like a dot or separator", r))
 		}
 	}
-	return nil
+	return checkSystem(p, shown)
 }
 
 // hostileDecoded reports whether a decoded path holds a dot-dot component,

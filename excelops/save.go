@@ -11,7 +11,8 @@ import (
 )
 
 // writeAtomic replaces path with what produce writes, through the
-// workspace handle (see sandbox.replace and atomicfile.ReplaceIn): at every instant path holds its old bytes or the
+// workspace handle (see sandbox.replace: atomicfile.ReplaceIn, or
+// ReplaceInRoot on Windows): at every instant path holds its old bytes or the
 // complete new ones. unchanged, when not nil, runs right before the rename
 // and aborts the save with its error (the identity check).
 func (s *Service) writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {

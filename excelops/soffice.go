@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -22,21 +21,29 @@ const (
 	// defaultSoffice is the LibreOffice binary looked up on PATH.
 	defaultSoffice = "soffice"
 	// installHint says how to get what render_range needs.
-	installHint = "install LibreOffice Calc and its image export filters, e.g. `apt-get install libreoffice-calc-nogui libreoffice-draw-nogui` on Debian or Ubuntu, or point the sidecar at soffice with --soffice / REGISTRY_SIDECAR_SOFFICE"
+	installHint = "install LibreOffice Calc and its image export filters, e.g. `apt-get install libreoffice-calc-nogui libreoffice-draw-nogui` on Debian or Ubuntu or LibreOffice from libreoffice.org on Windows, or point the sidecar at soffice with --soffice / REGISTRY_SIDECAR_SOFFICE"
 )
 
 // WithSoffice sets the LibreOffice binary render_range runs: a path, or a
 // name looked up on PATH (default "soffice").
 func WithSoffice(bin string) Option { return func(s *Service) { s.soffice = bin } }
 
-// sofficePath finds the LibreOffice binary, or says it is not installed
-// and how to install it.
+// sofficePath finds the LibreOffice binary (the default name on PATH, then
+// where LibreOffice's installer puts it: sofficeInstalls), or says it is
+// not installed and how to install it.
 func (s *Service) sofficePath() (string, error) {
 	bin := s.soffice
 	if bin == "" {
 		bin = defaultSoffice
 	}
 	path, err := exec.LookPath(bin)
+	if err != nil && bin == defaultSoffice {
+		for _, p := range sofficeInstalls() {
+			if found, ferr := exec.LookPath(p); ferr == nil {
+				return found, nil
+			}
+		}
+	}
 	if err != nil {
 		return "", newError(KindUnavailable, fmt.Sprintf("render_range needs LibreOffice, which is not installed here (%q not found: %v): %s", bin, err, installHint), err)
 	}
@@ -101,20 +108,30 @@ func (s *Service) convertToPNG(ctx context.Context, soffice, in, outDir, work st
 
 // sofficeCommand is the soffice run converting in to a PNG in outDir with
 // the profile folder profile, in a new network namespace when netns; its
-// output goes to out. A timeout or cancellation of ctx kills its whole
-// process group.
+// output goes to out. A timeout or cancellation of ctx kills soffice and
+// what it started (killSoffice: its process group on Unix, its process
+// tree on Windows).
 func sofficeCommand(ctx context.Context, soffice, profile, in, outDir, work string, netns bool, out *bytes.Buffer) *exec.Cmd {
-	profileURL := (&url.URL{Scheme: "file", Path: profile}).String()
-	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profileURL,
+	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+fileURL(profile),
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck", "--nodefault",
 		"--convert-to", "png", "--outdir", outDir, in)
 	cmd.Dir = work
 	cmd.SysProcAttr = sofficeAttr(netns)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error { return killSoffice(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	cmd.Env = sofficeEnv(os.Environ(), work)
 	cmd.Stdout, cmd.Stderr = out, out
 	return cmd
+}
+
+// fileURL is the file: URL of the absolute path p, as LibreOffice takes
+// it: file:///tmp/x on Unix, file:///C:/Users/x on Windows.
+func fileURL(p string) string {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // lastLines returns the last n non-empty lines of text, joined by " | ".

@@ -89,7 +89,13 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 		return nil, err
 	}
 	err = s.writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
-		return splice.WritePackage(w, sb.zr, parts)
+		err := splice.WritePackage(w, sb.zr, parts)
+		// Every entry is copied: let go of the old file before the rename,
+		// so the rename never replaces a file this process holds open
+		// (Windows refuses that where the file system has no POSIX rename
+		// semantics: FAT, exFAT, network shares).
+		_ = sb.file.Close()
+		return err
 	})
 	if err != nil && kindOf(err) != KindConflict {
 		if cerr := sb.unchangedOnDisk(); cerr != nil {
@@ -117,7 +123,9 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	if st, err := s.box.lstat(path); err != nil || !st.Mode().IsRegular() {
 		return nil, errNoSplice // missing, a link, a FIFO...: the excelize path says which
 	}
-	fh, _, err := s.box.openRegular(path)
+	// openRegular's stat is of the open file, regular, and carries its
+	// identity on every system (see sandbox.identifyOpen).
+	fh, st, err := s.box.openRegular(path)
 	if err != nil {
 		return nil, errNoSplice // missing, became a FIFO, unreadable: the excelize path says which
 	}
@@ -127,10 +135,6 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 			sb.close()
 		}
 	}()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, errNoSplice
-	}
 	if st.Size() > s.limits.MaxFileSize {
 		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}

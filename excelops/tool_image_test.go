@@ -10,7 +10,6 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,7 +104,7 @@ func TestInsertImageRefusals(t *testing.T) {
 	require.NoError(t, big.Close())
 	e.writeImage("ok.png", "png", 10, 10)
 	require.NoError(t, os.WriteFile(e.path("wide.png"), pngHeader(300, 10), 0o644))
-	require.NoError(t, syscall.Mkfifo(e.path("pipe.png"), 0o644))
+	mkfifo(t, e.path("pipe.png"))
 	cases := []struct {
 		name      string
 		args      map[string]any

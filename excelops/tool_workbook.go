@@ -117,6 +117,7 @@ func (s *Service) relPath(path string) string {
 // resolveDir maps a user folder ("" or "." for the workspace root) to a
 // real folder inside the workspace, refusing what resolve refuses.
 func (s *sandbox) resolveDir(p string) (string, error) {
+	p = slashed(p)
 	if p == "" || p == "." || p == "./" {
 		return s.root, nil
 	}

@@ -1,17 +1,12 @@
 package excelops
 
 import (
-	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/atomicfile"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
 )
 
 // This file is the workspace handle: every file operation of every tool
@@ -24,6 +19,15 @@ import (
 // with a shell in the workspace) makes the operation fail, never leave.
 // Nothing here opens a workspace path by name through the plain os
 // functions.
+//
+// The folder-relative steps differ per system: on Unix the save and the
+// lock act relative to a folder descriptor opened through the root
+// (workspace_unix.go: atomicfile.ReplaceIn, filelock.AcquireIn: openat,
+// linkat, renameat, flock); Windows has no *at calls, so there the folder
+// is opened as a root of its own beneath the workspace root (Root.OpenRoot)
+// and the save and the lock use only that root's methods
+// (workspace_windows.go: atomicfile.ReplaceInRoot, filelock.AcquireInRoot).
+// Both keep every step inside the folder that was opened.
 
 // rel maps path, an absolute path inside the root as resolve returns it,
 // to the root-relative name the os.Root operations take.
@@ -70,15 +74,15 @@ func (s *sandbox) rootErr(path string, err error) error {
 // openRegular opens the workbook at path for reading through the root,
 // refusing anything but a regular file: a FIFO, socket or device named
 // .xlsx gets a clear error instead of a call stuck in open(2). The open is
-// non-blocking (O_NONBLOCK), so a file swapped for a FIFO after a check
-// still cannot block; the fstat after it is the check that counts.
+// non-blocking (O_NONBLOCK, oNonblock), so a file swapped for a FIFO after
+// a check still cannot block; the fstat after it is the check that counts.
 func (s *sandbox) openRegular(path string) (*os.File, fs.FileInfo, error) {
 	name := filepath.Base(path)
 	rel, err := s.rel(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	fh, err := s.fs.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, err := s.fs.OpenFile(rel, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		// A socket cannot be opened at all (ENXIO): say what it is.
 		if st, lerr := s.fs.Stat(rel); lerr == nil && !st.Mode().IsRegular() {
@@ -95,7 +99,7 @@ func (s *sandbox) openRegular(path string) (*os.File, fs.FileInfo, error) {
 		_ = fh.Close()
 		return nil, nil, notRegular(name, st.Mode())
 	}
-	return fh, st, nil
+	return fh, s.identifyOpen(fh, st), nil
 }
 
 // lstat describes path without following a final link, through the root.
@@ -121,7 +125,7 @@ func (s *sandbox) stat(path string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, s.rootErr(path, err)
 	}
-	return st, nil
+	return s.identifyPath(path, st), nil
 }
 
 // statID returns the identity of the file at path without following a
@@ -131,46 +135,7 @@ func (s *sandbox) statID(path string) (fileID, bool) {
 	if err != nil {
 		return fileID{}, false
 	}
-	return idOf(st)
-}
-
-// openDir opens the folder dir (the root itself or a folder below it)
-// through the root. The descriptor it returns keeps naming that folder
-// whatever is renamed around it, which is what the save and the lock hold on
-// to.
-func (s *sandbox) openDir(dir string) (*os.File, error) {
-	rel, err := s.rel(dir)
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.fs.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY, 0)
-	if err != nil {
-		return nil, s.rootErr(dir, err)
-	}
-	return d, nil
-}
-
-// replace writes what produce writes over path atomically (see
-// atomicfile.ReplaceIn), in path's folder as opened through the root: the
-// temporary file, the rename and the folder sync all stay in that folder.
-func (s *sandbox) replace(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
-	d, err := s.openDir(filepath.Dir(path))
-	if err != nil {
-		return &atomicfile.StepError{Step: atomicfile.StepCreate, Err: err}
-	}
-	defer d.Close()
-	return atomicfile.ReplaceIn(ctx, d, filepath.Base(path), mode, o, produce)
-}
-
-// lock takes the cross-process lock of the workbook at path (see
-// filelock.AcquireIn) in its folder as opened through the root.
-func (s *sandbox) lock(ctx context.Context, path string) (*filelock.Lock, error) {
-	d, err := s.openDir(filepath.Dir(path))
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	return filelock.AcquireIn(ctx, d, filepath.Base(path))
+	return idOf(s.identifyPath(path, st))
 }
 
 // readDir returns at most n entries of the folder dir, through the root.
@@ -207,11 +172,12 @@ func (s *sandbox) walkDir(dir string, fn fs.WalkDirFunc) error {
 // with the root's absolute location is shown relative to it, so no answer
 // tells where the workspace lives on the host.
 func (s *sandbox) userPath(p string) string {
+	root := filepath.ToSlash(s.root) // the same on Unix; C:/ws on Windows
 	switch {
-	case p == s.root:
+	case filepath.ToSlash(p) == root:
 		return "."
-	case strings.HasPrefix(p, s.root+"/"):
-		return strings.TrimLeft(p[len(s.root):], "/")
+	case strings.HasPrefix(filepath.ToSlash(p), root+"/"):
+		return strings.TrimLeft(filepath.ToSlash(p)[len(root):], "/")
 	}
 	return p
 }

@@ -51,9 +51,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 SDIST_GO = "go"
 #: The wheel platform tag of each GOOS/GOARCH a wheel is built for. Linux
 #: binaries are static, so one wheel serves glibc (manylinux) and musl
-#: (musllinux) systems; Go 1.26 runs on macOS 12 and later. The Windows
-#: tags are ready for when the binary builds there (`make wheels` leaves
-#: Windows out: the workspace layer needs openat/linkat/renameat and flock).
+#: (musllinux) systems; Go 1.26 runs on macOS 12 and later and Windows 10
+#: and later. `make wheels` builds all but windows/arm64.
 PLATFORM_TAGS = {
     "linux/amd64": "manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64",
     "linux/arm64": "manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64",

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -188,12 +187,12 @@ func TestBoundedUnderUlimit(t *testing.T) {
 	st, err := os.Stat(filepath.Join(ws, "inflate.xlsx"))
 	require.NoError(t, err)
 	t.Logf("inflate.xlsx is %d bytes on disk", st.Size())
-	require.NoError(t, syscall.Mkfifo(filepath.Join(ws, "fifo.xlsx"), 0o644))
+	mkfifo(t, filepath.Join(ws, "fifo.xlsx"))
 	l, err := net.Listen("unix", filepath.Join(ws, "sock.xlsx"))
 	require.NoError(t, err)
 	defer l.Close()
 	specials := []string{"fifo.xlsx", "sock.xlsx"}
-	if syscall.Mknod(filepath.Join(ws, "dev.xlsx"), syscall.S_IFCHR|0o644, 1<<8|3) == nil {
+	if mknodNull(filepath.Join(ws, "dev.xlsx")) == nil {
 		specials = append(specials, "dev.xlsx")
 	}
 

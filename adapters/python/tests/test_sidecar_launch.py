@@ -14,6 +14,7 @@ import time
 import pytest
 
 from registry_sidecar import LaunchError, Sidecar, binary, find_binary
+from registry_sidecar import sidecar as sidecar_module
 from registry_sidecar.binary import _repository_build
 from registry_sidecar.sidecar import STDERR_TAIL_LINES, STOP_GRACE_SECONDS, parse_handshake
 
@@ -40,6 +41,11 @@ FAKE = textwrap.dedent(
         sys.exit(3)
     if mode == "silent":
         time.sleep(60)
+    if mode == "long":
+        print("REGISTRY-SIDECAR|1|ws://" + "x" * 5000, flush=True)
+    if mode == "unterminated":
+        print("REGISTRY-SIDECAR|1|ws://127.0.0.1:9/ws", end="", flush=True)
+        sys.exit(0)
     if mode == "v2":
         print("REGISTRY-SIDECAR|2|ws://127.0.0.1:1/ws", flush=True)
     elif mode == "garbage":
@@ -154,6 +160,41 @@ def test_launch_times_out_waiting_for_the_handshake(fake_bin: pathlib.Path, tmp_
         Sidecar.launch(
             tmp_path, binary=fake_bin, env={"FAKE_MODE": "silent", "FAKE_RECORD": str(record)}, startup_timeout=0.3
         )
+    assert time.monotonic() - start < 5
+    assert not _alive(json.loads(record.read_text())["pid"])
+
+
+@pytest.fixture
+def thread_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read the handshake as on Windows (a thread, no select on the pipe)."""
+    monkeypatch.setattr(sidecar_module, "_PIPES_SELECTABLE", False)
+
+
+@pytest.mark.usefixtures("thread_reader")
+@pytest.mark.parametrize(
+    ("mode", "error"),
+    [
+        ("ok", None),
+        ("v2", "protocol '2'"),
+        ("garbage", "unexpected handshake"),
+        ("crash", "exited with status 3"),
+        ("silent", r"within 0\.5 s"),
+        ("long", "over-long handshake"),
+        ("unterminated", "exited with status 0"),
+    ],
+)
+def test_handshake_read_by_a_thread(fake_bin: pathlib.Path, tmp_path: pathlib.Path, mode: str, error: str | None) -> None:
+    """The Windows way to read the handshake keeps every outcome of the
+    select() way: the URL, or the same LaunchError, and the child killed."""
+    record = tmp_path / "record.json"
+    env = {"FAKE_MODE": mode, "FAKE_RECORD": str(record)}
+    if error is None:
+        with Sidecar.launch(tmp_path, binary=fake_bin, env=env, startup_timeout=0.5) as sc:
+            assert sc.url == "ws://127.0.0.1:9/ws"
+        return
+    start = time.monotonic()
+    with pytest.raises(LaunchError, match=error):
+        Sidecar.launch(tmp_path, binary=fake_bin, env=env, startup_timeout=0.5)
     assert time.monotonic() - start < 5
     assert not _alive(json.loads(record.read_text())["pid"])
 

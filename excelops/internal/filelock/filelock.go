@@ -7,22 +7,35 @@
 // The lock file is never removed: removing it while another process waits
 // on it would let two processes hold "the" lock at once. It is empty and
 // hidden (".~NAME.lock"; see Name for names too long for that).
+//
+// # Unix and Windows
+//
+// On Unix, AcquireIn opens the lock file relative to an open folder
+// descriptor (openat with O_NOFOLLOW|O_NONBLOCK) and takes flock(LOCK_EX)
+// on it (flock_unix.go). Windows has neither openat nor flock, so there the
+// folder is held as an *os.Root: AcquireInRoot opens the lock file through
+// the root's methods, refuses it unless the name is a regular file and the
+// one opened (Lstat and os.SameFile after the open: a link is never locked
+// through), and takes LockFileEx(LOCKFILE_EXCLUSIVE_LOCK) on one byte far
+// past the end of any file (lockfile_windows.go). Windows byte-range locks
+// are mandatory, so that byte is chosen where no reader of the file ever
+// looks. Both are held per open file, so two Locks in one process exclude
+// each other as two processes do, and both go when the file is closed (a
+// killed process holds nothing). AcquireInRoot builds on every system (with
+// flock on Unix), so its tests run on Linux too; callers on Unix keep
+// AcquireIn. A Unix and a Windows process do not see each other's locks on
+// a shared network folder.
 package filelock
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 	"unicode/utf8"
-
-	"golang.org/x/sys/unix"
 )
 
 // Poll intervals while another process holds the lock.
@@ -66,48 +79,19 @@ func Path(target string) string {
 // Lock is one held lock.
 type Lock struct{ f *os.File }
 
-// Acquire is AcquireIn on target's folder, opened by name.
-func Acquire(ctx context.Context, target string) (*Lock, error) {
-	dir, err := os.Open(filepath.Dir(target))
-	if err != nil {
-		return nil, fmt.Errorf("opening the folder of %s: %w", filepath.Base(target), err)
-	}
-	defer dir.Close()
-	return AcquireIn(ctx, dir, filepath.Base(target))
-}
-
-// AcquireIn takes the exclusive lock of the file named base in the open
-// folder dir, waiting while another process (or another Lock in this one)
-// holds it, until ctx ends. The lock file is opened relative to dir's
-// descriptor and created when missing; a lock file that is a link or not a
-// regular file is refused.
-func AcquireIn(ctx context.Context, dir *os.File, base string) (*Lock, error) {
-	if base == "" || strings.ContainsRune(base, '/') || base == "." || base == ".." {
-		return nil, fmt.Errorf("locking %q: %w", base, fs.ErrInvalid)
-	}
-	name := Name(base)
-	dfd := int(dir.Fd())
-	fd, err := unix.Openat(dfd, name, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0o644)
-	if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.EROFS) {
-		fd, err = unix.Openat(dfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening the lock file %s: %w", name, err)
-	}
-	f := os.NewFile(uintptr(fd), name)
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		_ = f.Close()
-		return nil, fmt.Errorf("the lock file %s is not a regular file", name)
-	}
+// hold takes f's exclusive lock (tryLock), polling while another holder has
+// it, until ctx ends; on failure f is closed. name is the lock file's name,
+// for messages.
+func hold(ctx context.Context, f *os.File, name string) (*Lock, error) {
 	wait := firstWait
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return &Lock{f: f}, nil
-		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		busy, err := tryLock(f)
+		if err != nil {
 			_ = f.Close()
 			return nil, fmt.Errorf("locking %s: %w", name, err)
+		}
+		if !busy {
+			return &Lock{f: f}, nil
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -120,6 +104,3 @@ func AcquireIn(ctx context.Context, dir *os.File, base string) (*Lock, error) {
 		wait = min(2*wait, maxWait)
 	}
 }
-
-// Release gives the lock back (closing the file releases the flock).
-func (l *Lock) Release() error { return l.f.Close() }

@@ -2,12 +2,9 @@ package filelock
 
 import (
 	"context"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -61,44 +58,6 @@ func TestLockRefusesALink(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(dir, "elsewhere"))
 }
 
-// TestLockIsHonouredAcrossProcesses: flock(1), another process, holds the
-// lock file; Acquire waits until it lets go.
-func TestLockIsHonouredAcrossProcesses(t *testing.T) {
-	if _, err := exec.LookPath("flock"); err != nil {
-		t.Skip("flock(1) not installed")
-	}
-	target := filepath.Join(t.TempDir(), "book.xlsx")
-	release := filepath.Join(t.TempDir(), "go")
-	cmd := exec.Command("flock", Path(target), "sh", "-c", "echo held; while [ ! -e "+release+" ]; do sleep 0.01; done")
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	buf := make([]byte, 5)
-	_, err = out.Read(buf)
-	require.NoError(t, err)
-	var mu sync.Mutex
-	acquired := false
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		l, err := Acquire(context.Background(), target)
-		if assert.NoError(t, err) {
-			mu.Lock()
-			acquired = true
-			mu.Unlock()
-			_ = l.Release()
-		}
-	}()
-	time.Sleep(100 * time.Millisecond)
-	mu.Lock()
-	assert.False(t, acquired, "the lock was taken while another process held it")
-	mu.Unlock()
-	require.NoError(t, os.WriteFile(release, nil, 0o600))
-	require.NoError(t, cmd.Wait())
-	<-done
-	assert.True(t, acquired)
-}
-
 // TestNameFitsEveryTargetName: the lock name of a target whose name is as
 // long as a file name may be still fits, stays distinct per target, and
 // locks.
@@ -117,16 +76,4 @@ func TestNameFitsEveryTargetName(t *testing.T) {
 		require.NoError(t, l.Release())
 	}
 	assert.NotEqual(t, Name(long1), Name(long2))
-}
-
-// TestAcquireInRefusesNamesWithSeparators: only a plain name in the open
-// folder is locked.
-func TestAcquireInRefusesNamesWithSeparators(t *testing.T) {
-	d, err := os.Open(t.TempDir())
-	require.NoError(t, err)
-	defer d.Close()
-	for _, bad := range []string{"", "a/b", "..", "."} {
-		_, err := AcquireIn(context.Background(), d, bad)
-		assert.ErrorIs(t, err, fs.ErrInvalid, bad)
-	}
 }

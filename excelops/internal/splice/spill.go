@@ -2,13 +2,8 @@ package splice
 
 import (
 	"bytes"
-	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-
-	"golang.org/x/sys/unix"
 )
 
 // spillAt is how much of a deflated body stays in memory; past it the body
@@ -17,8 +12,9 @@ import (
 const spillAt = 4 << 20
 
 // spill holds bytes in memory up to spillAt, then in a temporary file in
-// dir that has no name (O_TMPFILE, or removed right after it was created),
-// so nothing is left behind whatever happens to the process.
+// dir that has no name (O_TMPFILE, or removed right after it was created;
+// on Windows one deleted when its handle closes), so nothing is left behind
+// whatever happens to the process (scratchFile).
 type spill struct {
 	dir  string
 	mem  bytes.Buffer
@@ -76,29 +72,4 @@ func (s *spill) release() error {
 	err := s.file.Close()
 	s.file = nil
 	return err
-}
-
-// scratchFile opens an unnamed read-write file in dir.
-func scratchFile(dir string) (*os.File, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	if oTmpfile != 0 {
-		fd, err := unix.Open(dir, oTmpfile|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
-		if err == nil {
-			return os.NewFile(uintptr(fd), filepath.Join(dir, "(unnamed)")), nil
-		}
-		if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOENT) {
-			return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
-		}
-	}
-	f, err := os.CreateTemp(dir, ".~registry-sidecar-splice-*.tmp")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Remove(f.Name()); err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	return f, nil
 }

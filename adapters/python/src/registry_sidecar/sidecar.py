@@ -8,6 +8,7 @@ import functools
 import logging
 import os
 import pathlib
+import queue
 import secrets
 import selectors
 import subprocess
@@ -33,6 +34,12 @@ MAX_HANDSHAKE_BYTES: Final = 4096
 HANDSHAKE_MAGIC: Final = "REGISTRY-SIDECAR"
 #: Environment variable the binary reads its token from.
 ENV_TOKEN: Final = "REGISTRY_SIDECAR_TOKEN"
+#: Whether a pipe can be waited on with select(): not on Windows, where the
+#: handshake is read by a thread instead (see Sidecar._read_handshake).
+_PIPES_SELECTABLE: Final = os.name != "nt"
+#: Process creation flags: on Windows, no console window for the sidecar
+#: when the caller has none (its output goes to pipes anyway).
+_CREATION_FLAGS: Final = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 
 _log = logging.getLogger(__name__)
 
@@ -103,7 +110,10 @@ class _StreamTail:
 def _stop_process(proc: subprocess.Popen[bytes], grace: float) -> int:
     """Stop proc: SIGTERM, then SIGKILL after grace seconds; return its exit
     status. Also the interpreter-exit hook, which holds the process itself
-    (not the Sidecar), so a Sidecar dropped without stop() is still stopped."""
+    (not the Sidecar), so a Sidecar dropped without stop() is still stopped.
+    On Windows terminate() already ends the process (TerminateProcess): a
+    save it was making leaves the workbook's old bytes or its new ones, never
+    a mix, and its temporary file is swept by a later save."""
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -229,6 +239,7 @@ class Sidecar:
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
                     env=env,
+                    creationflags=_CREATION_FLAGS,
                 )
             except OSError as exc:
                 raise LaunchError(f"cannot start {self.binary}: {exc}") from exc
@@ -249,6 +260,8 @@ class Sidecar:
             _log.info("registry-sidecar started", extra={"pid": proc.pid})
 
     def _read_handshake(self, proc: subprocess.Popen[bytes]) -> str:
+        if not _PIPES_SELECTABLE:
+            return self._read_handshake_in_thread(proc)
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
         deadline = time.monotonic() + self.startup_timeout
@@ -274,6 +287,41 @@ class Sidecar:
         if rest.strip():
             _log.debug("sidecar stdout after handshake: %r", rest[:200])
         return line.decode("utf-8", "replace")
+
+    def _read_handshake_in_thread(self, proc: subprocess.Popen[bytes]) -> str:
+        """_read_handshake where pipes cannot be selected (Windows): a daemon
+        thread reads the first line while this one waits up to the startup
+        timeout. On a timeout the caller kills the process, which ends the
+        thread's read. What follows the line stays in the pipe's buffer for
+        the stdout drain."""
+        stdout = proc.stdout
+        assert stdout is not None
+        got: queue.Queue[bytes | OSError | ValueError] = queue.Queue(maxsize=1)
+
+        def read() -> None:
+            try:
+                got.put(stdout.readline(MAX_HANDSHAKE_BYTES + 1))
+            except (OSError, ValueError) as exc:
+                got.put(exc)
+
+        threading.Thread(target=read, name=f"registry-sidecar-handshake-{proc.pid}", daemon=True).start()
+        try:
+            line = got.get(timeout=self.startup_timeout)
+        except queue.Empty:
+            raise LaunchError(
+                f"registry-sidecar did not print its handshake within {self.startup_timeout:g} s"
+            ) from None
+        if isinstance(line, (OSError, ValueError)):
+            raise LaunchError(f"cannot read registry-sidecar's handshake: {line}")
+        if not line:
+            rc = proc.wait(timeout=STOP_GRACE_SECONDS)
+            raise LaunchError(f"registry-sidecar exited with status {rc} before it was ready")
+        if len(line) > MAX_HANDSHAKE_BYTES:
+            raise LaunchError("registry-sidecar printed an over-long handshake line")
+        if not line.endswith(b"\n"):
+            rc = proc.wait(timeout=STOP_GRACE_SECONDS)
+            raise LaunchError(f"registry-sidecar exited with status {rc} before it was ready")
+        return line[:-1].decode("utf-8", "replace")
 
     def _quote_stderr(self) -> str:
         if self._stderr is None:

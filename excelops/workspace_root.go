@@ -1,0 +1,57 @@
+package excelops
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/atomicfile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
+)
+
+// The save and the lock for systems without *at calls (Windows, where
+// sandbox.replace and sandbox.lock are these): the workbook's folder is
+// opened as an *os.Root of its own beneath the workspace root
+// (Root.OpenRoot), whose methods look up every name beneath that folder
+// only, links followed only while they stay inside it. They build on every
+// system, so the folder-swapper tests run them on Linux too.
+
+// openFolderRoot opens the folder dir as an *os.Root beneath the workspace
+// root. The handle it holds keeps naming that folder whatever is renamed
+// around it, which is what the save and the lock hold on to.
+func (s *sandbox) openFolderRoot(dir string) (*os.Root, error) {
+	rel, err := s.rel(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.fs.OpenRoot(rel)
+	if err != nil {
+		return nil, s.rootErr(dir, err)
+	}
+	return r, nil
+}
+
+// replaceViaRoot writes what produce writes over path atomically (see
+// atomicfile.ReplaceInRoot), in path's folder as opened through the root:
+// the temporary file, the rename and the clean-up all stay in that folder.
+func (s *sandbox) replaceViaRoot(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
+	d, err := s.openFolderRoot(filepath.Dir(path))
+	if err != nil {
+		return &atomicfile.StepError{Step: atomicfile.StepCreate, Err: err}
+	}
+	defer d.Close()
+	return atomicfile.ReplaceInRoot(ctx, d, filepath.Base(path), mode, o, produce)
+}
+
+// lockViaRoot takes the cross-process lock of the workbook at path (see
+// filelock.AcquireInRoot) in its folder as opened through the root.
+func (s *sandbox) lockViaRoot(ctx context.Context, path string) (*filelock.Lock, error) {
+	d, err := s.openFolderRoot(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return filelock.AcquireInRoot(ctx, d, filepath.Base(path))
+}
