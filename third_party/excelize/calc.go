@@ -258,6 +258,16 @@ type calcContext struct {
 	maxCalcIterations uint
 	iterations        map[string]uint
 	iterationsCache   map[string]formulaArg
+	guard             *calcGuard // registry-sidecar: limits of this calculation (calc_limits.go)
+}
+
+// checks returns the guard of the calculation ctx describes (nil for none;
+// registry-sidecar, calc_limits.go).
+func (ctx *calcContext) checks() *calcGuard {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.guard
 }
 
 // cellRef defines the structure of a cell reference.
@@ -876,6 +886,12 @@ func (fn *formulaFuncs) implicitIntersect(arg formulaArg) formulaArg {
 //	Z.TEST
 //	ZTEST
 func (f *File) CalcCellValue(sheet, cell string, opts ...Options) (result string, err error) {
+	return f.calcCellValueGuarded(nil, sheet, cell, opts...)
+}
+
+// calcCellValueGuarded is CalcCellValue checked by guard (registry-sidecar:
+// see CalcCellValueContext).
+func (f *File) calcCellValueGuarded(guard *calcGuard, sheet, cell string, opts ...Options) (result string, err error) {
 	entry := sheet + "!" + cell
 	options := f.getOptions(opts...)
 	var (
@@ -893,12 +909,9 @@ func (f *File) CalcCellValue(sheet, cell string, opts ...Options) (result string
 			return cachedResult.(string), nil
 		}
 	}
-	if token, err = f.calcCellValue(&calcContext{
-		entry:             entry,
-		maxCalcIterations: options.MaxCalcIterations,
-		iterations:        make(map[string]uint),
-		iterationsCache:   make(map[string]formulaArg),
-	}, sheet, cell); err != nil {
+	if token, err = f.calcInPieces(guard, entry, options.MaxCalcIterations, sheet, cell); guard.failed() != nil {
+		return "", guard.failed() // stopped: what the evaluation left is no result
+	} else if err != nil {
 		result = token.String
 		return
 	}
@@ -1042,6 +1055,9 @@ func (f *File) evalInfixExp(ctx *calcContext, sheet, cell string, tokens []efp.T
 		opfdStack, opftStack, argsStack = NewStack(), NewStack(), NewStack()
 	)
 	for i := 0; i < len(tokens); i++ {
+		if err = ctx.checks().step(); err != nil {
+			return newEmptyFormulaArg(), err
+		}
 		token := tokens[i]
 		if token.TType == efp.TokenTypeUnknown {
 			return newEmptyFormulaArg(), ErrInvalidFormula
@@ -1175,10 +1191,14 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 		return newEmptyFormulaArg()
 	}
 	prepareEvalInfixExp(opfStack, opftStack, opfdStack, argsStack)
+	if err := ctx.checks().step(); err != nil {
+		return stopArg(err)
+	}
 	// call formula function to evaluate
 	arg := callFuncByName(&formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
 		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue),
 		[]reflect.Value{reflect.ValueOf(argsStack.Peek().(*list.List))})
+	arg = ctx.checks().boundResult(arg)
 	if arg.Type == ArgError && opfStack.Len() == 1 {
 		return arg
 	}
@@ -1347,6 +1367,9 @@ func calcGe(rOpd, lOpd formulaArg, opdStack *Stack) error {
 
 // calcSplice evaluate splice '&' operations.
 func calcSplice(rOpd, lOpd formulaArg, opdStack *Stack) error {
+	if textTooLong(lOpd.Value(), rOpd.Value()) {
+		return errors.New(formulaErrorVALUE)
+	}
 	opdStack.Push(newStringFormulaArg(lOpd.Value() + rOpd.Value()))
 	return nil
 }
@@ -1823,6 +1846,9 @@ func (f *File) cellResolver(ctx *calcContext, sheet, cell string) (formulaArg, e
 		err   error
 	)
 	ref := sheet + "!" + cell
+	if err = ctx.checks().step(); err != nil {
+		return arg, err
+	}
 	if cached, ok := f.formulaArgCache.Load(ref); ok {
 		return cached.(formulaArg), err
 	}
@@ -1833,9 +1859,15 @@ func (f *File) cellResolver(ctx *calcContext, sheet, cell string) (formulaArg, e
 			if ctx.iterations[ref] <= f.options.MaxCalcIterations {
 				ctx.iterations[ref]++
 				ctx.mu.Unlock()
+				if err = ctx.checks().enter(sheet, cell); err != nil {
+					return arg, err
+				}
 				arg, _ = f.calcCellValue(ctx, sheet, cell)
+				ctx.checks().leave()
 				ctx.iterationsCache[ref] = arg
-				f.formulaArgCache.Store(ref, arg)
+				if ctx.checks().failed() == nil { // a stopped evaluation's value is no value
+					f.formulaArgCache.Store(ref, arg)
+				}
 				return arg, nil
 			}
 			ctx.mu.Unlock()
@@ -1844,6 +1876,9 @@ func (f *File) cellResolver(ctx *calcContext, sheet, cell string) (formulaArg, e
 		ctx.mu.Unlock()
 	}
 	if value, err = f.GetCellValue(sheet, cell, Options{RawCellValue: true}); err != nil {
+		return arg, err
+	}
+	if err = ctx.checks().chargeText(value); err != nil {
 		return arg, err
 	}
 	arg = newStringFormulaArg(value)
@@ -1938,6 +1973,9 @@ func (f *File) rangeResolver(ctx *calcContext, cellRefs, cellRanges *list.List) 
 			}
 		}
 
+		if err = ctx.checks().chargeCells(rangeCopies*float64(valueRange[1]-valueRange[0]+1), float64(valueRange[3]-valueRange[2]+1)); err != nil {
+			return
+		}
 		for row := valueRange[0]; row <= valueRange[1]; row++ {
 			colMax := 0
 			if 0 < row && row <= len(ws.SheetData.Row) {
@@ -2202,6 +2240,9 @@ func (fn *formulaFuncs) besselK1(x formulaArg) float64 {
 
 // besselK2 is an implementation of the formula function BESSELK.
 func (fn *formulaFuncs) besselK2(x, n formulaArg) float64 {
+	if fn.guard().spend(n.Number) != nil {
+		return 0
+	}
 	tox, bkm, bk, bkp := 2/x.Number, fn.besselK0(x), fn.besselK1(x), 0.0
 	for i := 1.0; i < n.Number; i++ {
 		bkp = math.FMA(i*tox, bk, bkm)
@@ -2283,6 +2324,9 @@ func (fn *formulaFuncs) besselY1(x formulaArg) float64 {
 
 // besselY2 is an implementation of the formula function BESSELY.
 func (fn *formulaFuncs) besselY2(x, n formulaArg) float64 {
+	if fn.guard().spend(n.Number) != nil {
+		return 0
+	}
 	tox, bym, by, byp := 2/x.Number, fn.besselY0(x), fn.besselY1(x), 0.0
 	for i := 1.0; i < n.Number; i++ {
 		byp = math.FMA(i*tox, by, -bym)
@@ -4168,6 +4212,9 @@ func (fn *formulaFuncs) BASE(argsList *list.List) formulaArg {
 		if minLength, err = strconv.Atoi(argsList.Back().Value.(formulaArg).Value()); err != nil {
 			return newErrorFormulaArg(formulaErrorVALUE, err.Error())
 		}
+		if minLength < 0 || minLength > 255 { // as Excel
+			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+		}
 	}
 	result := strconv.FormatInt(int64(number.Number), int(radix.Number))
 	if len(result) < minLength {
@@ -4333,6 +4380,9 @@ func (fn *formulaFuncs) COMBIN(argsList *list.List) formulaArg {
 	}
 	if chosen == number || chosen == 0 {
 		return newNumberFormulaArg(1)
+	}
+	if err := fn.guard().spend(chosen); err != nil {
+		return stopArg(err)
 	}
 	for c := float64(1); c <= chosen; c++ {
 		val *= (number + 1 - c) / c
@@ -4565,6 +4615,9 @@ func (fn *formulaFuncs) EXP(argsList *list.List) formulaArg {
 
 // fact returns the factorial of a supplied number.
 func fact(number float64) float64 {
+	if number >= 171 { // 171! overflows a float64 (registry-sidecar: no 10^15 multiplications to find that)
+		return math.Inf(1)
+	}
 	val := float64(1)
 	for i := float64(2); i <= number; i++ {
 		val *= i
@@ -4606,7 +4659,7 @@ func (fn *formulaFuncs) FACTDOUBLE(argsList *list.List) formulaArg {
 	if number.Number < 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	for i := math.Trunc(number.Number); i > 1; i -= 2 {
+	for i := math.Trunc(number.Number); i > 1 && !math.IsInf(val, 1); i -= 2 { // +Inf stays +Inf
 		val *= i
 	}
 	return newStringFormulaArg(strings.ToUpper(fmt.Sprintf("%g", val)))
@@ -4735,12 +4788,9 @@ func gcd(x, y float64) float64 {
 	if y == 0 {
 		return x
 	}
-	for x != y {
-		if x > y {
-			x = x - y
-		} else {
-			y = y - x
-		}
+	x, y = math.Abs(x), math.Abs(y)
+	for y != 0 { // registry-sidecar: remainders, not up to 10^15 subtractions
+		x, y = y, math.Mod(x, y)
 	}
 	return x
 }
@@ -5052,6 +5102,9 @@ func (fn *formulaFuncs) MDETERM(argsList *list.List) (result formulaArg) {
 	if errArg.Type == ArgError {
 		return errArg
 	}
+	if err := fn.guard().spend(fact(float64(len(numMtx)))); err != nil {
+		return stopArg(err)
+	}
 	return newNumberFormulaArg(det(numMtx))
 }
 
@@ -5113,6 +5166,9 @@ func (fn *formulaFuncs) MINVERSE(argsList *list.List) formulaArg {
 	if errArg.Type == ArgError {
 		return errArg
 	}
+	if n := float64(len(numMtx)); fn.guard().spend(n*n*fact(n-1)+fact(n)) != nil {
+		return stopArg(fn.guard().failed())
+	}
 	if detM := det(numMtx); detM != 0 {
 		datM, invertM := 1/detM, adjugateMatrix(numMtx)
 		for i := 0; i < len(invertM); i++ {
@@ -5149,6 +5205,13 @@ func (fn *formulaFuncs) MMULT(argsList *list.List) formulaArg {
 	array2Rows, array2Cols := len(numMtx2), len(numMtx2[0])
 	if len(numMtx1[0]) != array2Rows {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
+	rows, cols := float64(len(numMtx1)), float64(array2Cols)
+	if err := fn.guard().chargeCells(rows, cols); err != nil {
+		return stopArg(err)
+	}
+	if err := fn.guard().spend(rows * cols * float64(array2Rows)); err != nil {
+		return stopArg(err)
 	}
 	var numMtx [][]float64
 	var row1, row []float64
@@ -5266,6 +5329,9 @@ func (fn *formulaFuncs) MUNIT(argsList *list.List) (result formulaArg) {
 	dimension := argsList.Back().Value.(formulaArg).ToNumber()
 	if dimension.Type == ArgError || dimension.Number < 0 {
 		return newErrorFormulaArg(formulaErrorVALUE, dimension.Error)
+	}
+	if err := fn.guard().chargeCells(dimension.Number, dimension.Number); err != nil {
+		return stopArg(err)
 	}
 	matrix := make([][]formulaArg, 0, int(dimension.Number))
 	for i := 0; i < int(dimension.Number); i++ {
@@ -5996,6 +6062,9 @@ func (fn *formulaFuncs) POISSON(argsList *list.List) formulaArg {
 	if cumulative.Number == 1 {
 		summer := 0.0
 		floor := math.Floor(x.Number)
+		if err := fn.guard().spend(floor); err != nil {
+			return stopArg(err)
+		}
 		for i := 0; i <= int(floor); i++ {
 			summer += math.Pow(mean.Number, float64(i)) / fact(float64(i))
 		}
@@ -7041,7 +7110,7 @@ func logBeta(a, b float64) float64 {
 }
 
 // pbetaRaw is a part of pbeta for the beta distribution.
-func pbetaRaw(alnsml, ans, eps, p, pin, q, sml, x, y float64) float64 {
+func pbetaRaw(g *calcGuard, alnsml, ans, eps, p, pin, q, sml, x, y float64) float64 {
 	if q > 1.0 {
 		xb := p*math.Log(y) + q*math.Log(1.0-y) - logBeta(p, q) - math.Log(q)
 		ib := int(math.Max(xb/alnsml, 0.0))
@@ -7054,7 +7123,7 @@ func pbetaRaw(alnsml, ans, eps, p, pin, q, sml, x, y float64) float64 {
 			n = n - 1
 		}
 		for i := 1; i <= n; i++ {
-			if p1 <= 1 && term/eps <= finsum {
+			if p1 <= 1 && term/eps <= finsum || g.step() != nil {
 				break
 			}
 			xi := float64(i)
@@ -7077,7 +7146,7 @@ func pbetaRaw(alnsml, ans, eps, p, pin, q, sml, x, y float64) float64 {
 }
 
 // pbeta returns distribution function of the beta distribution.
-func pbeta(x, pin, qin float64) (ans float64) {
+func pbeta(g *calcGuard, x, pin, qin float64) (ans float64) {
 	eps := d1mach(3)
 	alneps := math.Log(eps)
 	sml := d1mach(1)
@@ -7116,18 +7185,18 @@ func pbeta(x, pin, qin float64) (ans float64) {
 				}
 			}
 		}
-		ans = pbetaRaw(alnsml, ans, eps, p, pin, q, sml, x, y)
+		ans = pbetaRaw(g, alnsml, ans, eps, p, pin, q, sml, x, y)
 	}
 	return ans
 }
 
 // betainvProbIterator is a part of betainv for the inverse of the beta
 // function.
-func betainvProbIterator(alpha1, alpha3, beta1, beta2, beta3, logBeta, maxCumulative, prob1, prob2 float64) float64 {
+func betainvProbIterator(g *calcGuard, alpha1, alpha3, beta1, beta2, beta3, logBeta, maxCumulative, prob1, prob2 float64) float64 {
 	var i, j, prev, prop4 float64
 	j = 1
 	for prob := 0; prob < 1000; prob++ {
-		prop3 := pbeta(beta3, alpha1, beta1)
+		prop3 := pbeta(g, beta3, alpha1, beta1)
 		prop3 = (prop3 - prob1) * math.Exp(logBeta+prob2*math.Log(beta3)+beta2*math.Log(1.0-beta3))
 		if prop3*prop4 <= 0 {
 			prev = math.Max(math.Abs(j), maxCumulative)
@@ -7161,7 +7230,7 @@ func betainvProbIterator(alpha1, alpha3, beta1, beta2, beta3, logBeta, maxCumula
 
 // calcBetainv is an implementation for the quantile of the beta
 // distribution.
-func calcBetainv(probability, alpha, beta, lower, upper float64) float64 {
+func calcBetainv(g *calcGuard, probability, alpha, beta, lower, upper float64) float64 {
 	minCumulative, maxCumulative := 1.0e-300, 3.0e-308
 	lowerBound, upperBound := maxCumulative, 1.0-2.22e-16
 	needSwap := false
@@ -7200,7 +7269,7 @@ func calcBetainv(probability, alpha, beta, lower, upper float64) float64 {
 		beta3 = upperBound
 	}
 	alpha3 := math.Max(minCumulative, math.Pow(10.0, -13.0-2.5/(alpha1*alpha1)-0.5/(prob1*prob1)))
-	beta3 = betainvProbIterator(alpha1, alpha3, beta1, beta2, beta3, logBetaNum, maxCumulative, prob1, prob2)
+	beta3 = betainvProbIterator(g, alpha1, alpha3, beta1, beta2, beta3, logBetaNum, maxCumulative, prob1, prob2)
 	if needSwap {
 		beta3 = 1.0 - beta3
 	}
@@ -7248,7 +7317,7 @@ func (fn *formulaFuncs) betainv(name string, argsList *list.List) formulaArg {
 	if a.Number == b.Number {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newNumberFormulaArg(calcBetainv(probability.Number, alpha.Number, beta.Number, a.Number, b.Number))
+	return newNumberFormulaArg(calcBetainv(fn.guard(), probability.Number, alpha.Number, beta.Number, a.Number, b.Number))
 }
 
 // BETAINV function uses an iterative procedure to calculate the inverse of
@@ -7335,6 +7404,9 @@ func (fn *formulaFuncs) BINOMDIST(argsList *list.List) formulaArg {
 		return cumulative
 	}
 	if cumulative.Number == 1 {
+		if err := fn.guard().spend(s.Number); err != nil {
+			return stopArg(err)
+		}
 		bm := 0.0
 		for i := 0; i <= int(s.Number); i++ {
 			bm += binomdist(float64(i), trials.Number, probability.Number)
@@ -7382,6 +7454,9 @@ func (fn *formulaFuncs) BINOMdotDISTdotRANGE(argsList *list.List) formulaArg {
 	}
 	if num2.Number < 0 || num2.Number > trials.Number {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	if err := fn.guard().spend(num2.Number - num1.Number); err != nil {
+		return stopArg(err)
 	}
 	sum := 0.0
 	for i := num1.Number; i <= num2.Number; i++ {
@@ -7442,6 +7517,9 @@ func (fn *formulaFuncs) BINOMdotINV(argsList *list.List) formulaArg {
 	if alpha.Number <= 0 || alpha.Number >= 1 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
+	if err := fn.guard().spend(trials.Number); err != nil {
+		return stopArg(err)
+	}
 	return newNumberFormulaArg(binominv(trials.Number, probability.Number, alpha.Number))
 }
 
@@ -7475,6 +7553,9 @@ func (fn *formulaFuncs) CHIDIST(argsList *list.List) formulaArg {
 		s = y
 	}
 	if degrees.Number > 2 {
+		if err := fn.guard().spend(degrees.Number / 2); err != nil {
+			return stopArg(err)
+		}
 		x1 = (degrees.Number - 1) / 2
 		z = 0.5
 		if even {
@@ -7760,6 +7841,9 @@ func (fn *formulaFuncs) CHISQdotDIST(argsList *list.List) formulaArg {
 	}
 	if cumulative.Number == 1 {
 		return newNumberFormulaArg(getChiSqDistCDF(x.Number, degrees.Number))
+	}
+	if err := fn.guard().spend(degrees.Number / 2); err != nil {
+		return stopArg(err)
 	}
 	return newNumberFormulaArg(getChiSqDistPDF(x.Number, degrees.Number))
 }
@@ -9462,6 +9546,9 @@ func (fn *formulaFuncs) HYPGEOMdotDIST(argsList *list.List) formulaArg {
 	}
 	sampleS, numberSample, populationS, numberPop, cumulative := args.List[0], args.List[1], args.List[2], args.List[3], args.List[4]
 	if cumulative.Number == 1 {
+		if err := fn.guard().spend(sampleS.Number); err != nil {
+			return stopArg(err)
+		}
 		var res float64
 		for i := 0; i <= int(sampleS.Number); i++ {
 			res += binomCoeff(populationS.Number, float64(i)) *
@@ -9713,7 +9800,7 @@ func (fn *formulaFuncs) FdotINV(argsList *list.List) formulaArg {
 		return args
 	}
 	probability, d1, d2 := args.List[0], args.List[1], args.List[2]
-	return newNumberFormulaArg((1/calcBetainv(1-probability.Number, d2.Number/2, d1.Number/2, 0, 1) - 1) * (d2.Number / d1.Number))
+	return newNumberFormulaArg((1/calcBetainv(fn.guard(), 1-probability.Number, d2.Number/2, d1.Number/2, 0, 1) - 1) * (d2.Number / d1.Number))
 }
 
 // FdotINVdotRT function calculates the inverse of the (right-tailed) F
@@ -9727,7 +9814,7 @@ func (fn *formulaFuncs) FdotINVdotRT(argsList *list.List) formulaArg {
 		return args
 	}
 	probability, d1, d2 := args.List[0], args.List[1], args.List[2]
-	return newNumberFormulaArg((1/calcBetainv(1-(1-probability.Number), d2.Number/2, d1.Number/2, 0, 1) - 1) * (d2.Number / d1.Number))
+	return newNumberFormulaArg((1/calcBetainv(fn.guard(), 1-(1-probability.Number), d2.Number/2, d1.Number/2, 0, 1) - 1) * (d2.Number / d1.Number))
 }
 
 // FINV function calculates the inverse of the (right-tailed) F Probability
@@ -9740,7 +9827,7 @@ func (fn *formulaFuncs) FINV(argsList *list.List) formulaArg {
 		return args
 	}
 	probability, d1, d2 := args.List[0], args.List[1], args.List[2]
-	return newNumberFormulaArg((1/calcBetainv(1-(1-probability.Number), d2.Number/2, d1.Number/2, 0, 1) - 1) * (d2.Number / d1.Number))
+	return newNumberFormulaArg((1/calcBetainv(fn.guard(), 1-(1-probability.Number), d2.Number/2, d1.Number/2, 0, 1) - 1) * (d2.Number / d1.Number))
 }
 
 // FdotTEST function returns the F-Test for two supplied arrays. I.e. the
@@ -9944,6 +10031,9 @@ func (fn *formulaFuncs) MODE(argsList *list.List) formulaArg {
 	}
 	sort.Float64s(values)
 	cnt := len(values)
+	if err := fn.guard().spend(float64(cnt) * float64(cnt)); err != nil {
+		return stopArg(err)
+	}
 	var count, modeCnt int
 	var mode float64
 	for i := 0; i < cnt; i++ {
@@ -9987,6 +10077,9 @@ func (fn *formulaFuncs) MODEdotMULT(argsList *list.List) formulaArg {
 	}
 	sort.Float64s(values)
 	cnt := len(values)
+	if err := fn.guard().spend(float64(cnt) * float64(cnt) / 2); err != nil {
+		return stopArg(err)
+	}
 	var count, modeCnt int
 	var mtx [][]formulaArg
 	for i := 0; i < cnt; i++ {
@@ -13832,6 +13925,16 @@ func (fn *formulaFuncs) ARRAYTOTEXT(argsList *list.List) formulaArg {
 	if format.Type != ArgNumber {
 		return format
 	}
+	units := 0
+	for _, rows := range argsList.Front().Value.(formulaArg).Matrix {
+		for _, cell := range rows {
+			// at least each value and one character between two: past
+			// the limit, certainly too long (boundResult checks the rest)
+			if units += countUTF16String(cell.Value()) + 1; units > TotalCellChars+1 {
+				return textLimitArg()
+			}
+		}
+	}
 	for _, rows := range argsList.Front().Value.(formulaArg).Matrix {
 		var row []string
 		for _, cell := range rows {
@@ -14055,10 +14158,14 @@ func (fn *formulaFuncs) CONCATENATE(argsList *list.List) formulaArg {
 // CONCATENATE.
 func (fn *formulaFuncs) concat(argsList *list.List) formulaArg {
 	var buf bytes.Buffer
+	units := 0
 	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
 		for _, cell := range arg.Value.(formulaArg).ToList() {
 			if cell.Type == ArgError {
 				return cell
+			}
+			if units += countUTF16String(cell.Value()); units > TotalCellChars {
+				return textLimitArg()
 			}
 			buf.WriteString(cell.Value())
 		}
@@ -14139,6 +14246,9 @@ func (fn *formulaFuncs) FIXED(argsList *list.List) formulaArg {
 		decimalsArg := argsList.Front().Next().Value.(formulaArg).ToNumber()
 		if decimalsArg.Type != ArgNumber {
 			return decimalsArg
+		}
+		if decimalsArg.Number > 127 { // as Excel
+			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
 		decimals = int(decimalsArg.Number)
 	}
@@ -14508,14 +14618,13 @@ func (fn *formulaFuncs) REPT(argsList *list.List) formulaArg {
 	if times.Number < 0 {
 		return newErrorFormulaArg(formulaErrorVALUE, "REPT requires second argument to be >= 0")
 	}
-	if times.Number == 0 {
+	if times.Number < 1 || text.Value() == "" {
 		return newStringFormulaArg("")
 	}
-	buf := bytes.Buffer{}
-	for i := 0; i < int(times.Number); i++ {
-		buf.WriteString(text.Value())
+	if float64(countUTF16String(text.Value()))*math.Trunc(times.Number) > TotalCellChars {
+		return textLimitArg()
 	}
-	return newStringFormulaArg(buf.String())
+	return newStringFormulaArg(strings.Repeat(text.Value(), int(times.Number)))
 }
 
 // RIGHT function returns a specified number of characters from the end of a
@@ -14562,6 +14671,13 @@ func (fn *formulaFuncs) SUBSTITUTE(argsList *list.List) formulaArg {
 	text, sourceText := argsList.Front().Value.(formulaArg), argsList.Front().Next().Value.(formulaArg)
 	targetText, instanceNum := argsList.Front().Next().Next().Value.(formulaArg), 0
 	if argsList.Len() == 3 {
+		if sourceText.Value() == "" {
+			return newStringFormulaArg(text.Value()) // as Excel: nothing to replace
+		}
+		grow := countUTF16String(targetText.Value()) - countUTF16String(sourceText.Value())
+		if grow > 0 && countUTF16String(text.Value())+strings.Count(text.Value(), sourceText.Value())*grow > TotalCellChars {
+			return textLimitArg()
+		}
 		return newStringFormulaArg(strings.ReplaceAll(text.Value(), sourceText.Value(), targetText.Value()))
 	}
 	instanceNumArg := argsList.Back().Value.(formulaArg).ToNumber()
@@ -14571,6 +14687,9 @@ func (fn *formulaFuncs) SUBSTITUTE(argsList *list.List) formulaArg {
 	instanceNum = int(instanceNumArg.Number)
 	if instanceNum < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "instance_num should be > 0")
+	}
+	if sourceText.Value() == "" {
+		return newStringFormulaArg(text.Value()) // as Excel: nothing to replace
 	}
 	str, sourceTextLen, count, chars, pos := text.Value(), len(sourceText.Value()), instanceNum, 0, -1
 	for {
@@ -14593,6 +14712,9 @@ func (fn *formulaFuncs) SUBSTITUTE(argsList *list.List) formulaArg {
 		return newStringFormulaArg(text.Value())
 	}
 	pre, post := text.Value()[:pos], text.Value()[pos+sourceTextLen:]
+	if textTooLong(pre, targetText.Value(), post) {
+		return textLimitArg()
+	}
 	return newStringFormulaArg(pre + targetText.Value() + post)
 }
 
@@ -14614,6 +14736,12 @@ func (fn *formulaFuncs) TEXT(argsList *list.List) formulaArg {
 	cellType := CellTypeNumber
 	if num := value.ToNumber(); num.Type != ArgNumber {
 		cellType = CellTypeSharedString
+	}
+	if err := fn.guard().boundFormat(fmtText.Value()); err != nil {
+		return stopArg(err)
+	}
+	if cellType == CellTypeSharedString && countUTF16String(value.Value())*textPlaceholders(fmtText.Value()) > TotalCellChars {
+		return textLimitArg() // each "@" repeats the text
 	}
 	return newStringFormulaArg(format(value.Value(), fmtText.Value(), false, cellType, nil))
 }
@@ -14660,7 +14788,7 @@ func (fn *formulaFuncs) prepareTextAfterBefore(name string, argsList *list.List)
 	lenArgsList := list.New().Init()
 	lenArgsList.PushBack(text)
 	textLen := fn.LEN(lenArgsList)
-	if instanceNum.Number == 0 || instanceNum.Number > textLen.Number {
+	if instanceNum.Number == 0 || math.Abs(instanceNum.Number) > textLen.Number {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	reverseSearch, startPos := instanceNum.Number < 0, 0.0
@@ -14796,6 +14924,12 @@ func (fn *formulaFuncs) TEXTJOIN(argsList *list.List) formulaArg {
 	if ok.Type != ArgNumber {
 		return ok
 	}
+	units := countUTF16String(delimiter.Value()) * max(len(args)-1, 0)
+	for _, a := range args {
+		if units += countUTF16String(a); units > TotalCellChars {
+			return textLimitArg()
+		}
+	}
 	result := strings.Join(args, delimiter.Value())
 	if countUTF16String(result) > TotalCellChars {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("TEXTJOIN function exceeds %d characters", TotalCellChars))
@@ -14883,6 +15017,13 @@ func (fn *formulaFuncs) UNIQUE(argsList *list.List) formulaArg {
 	}
 	if args.byColumn {
 		args.cellRange, args.cols, args.rows = transposeFormulaArgsList(args.cellRange, args.cols, args.rows)
+	}
+	keyBytes := 0.0 // registry-sidecar: the keys below copy every value twice
+	for _, c := range args.cellRange {
+		keyBytes += 2 * float64(len(c.Value()))
+	}
+	if err := fn.guard().charge(keyBytes); err != nil {
+		return stopArg(err)
 	}
 	counts := map[string]int{}
 	for i := 0; i < len(args.cellRange); i += args.cols {
@@ -15214,6 +15355,9 @@ func (fn *formulaFuncs) ANCHORARRAY(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error())
 	}
 	_ = sortCoordinates(coordinates)
+	if err := fn.guard().chargeCells(float64(coordinates[2]-coordinates[0]+1), float64(coordinates[3]-coordinates[1]+1)); err != nil {
+		return stopArg(err) // registry-sidecar: the spill range is the file's word
+	}
 	var mtx [][]formulaArg
 	for c := coordinates[0]; c <= coordinates[2]; c++ {
 		var row []formulaArg
@@ -16493,6 +16637,9 @@ func (fn *formulaFuncs) AMORDEGRC(argsList *list.List) formulaArg {
 	nRate := float64(int((frac.Number * cost.Number * rate.Number) + 0.5))
 	cost.Number -= nRate
 	rest := cost.Number - salvage.Number
+	if err := fn.guard().spend(period.Number); err != nil {
+		return stopArg(err)
+	}
 	for n := 0; n < int(period.Number); n++ {
 		nRate = float64(int((cost.Number * rate.Number) + 0.5))
 		rest -= nRate
@@ -16813,6 +16960,9 @@ func (fn *formulaFuncs) cumip(name string, argsList *list.List) formulaArg {
 	if start.Number < 1 || start.Number > end.Number {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
+	if err := fn.guard().spend(end.Number - start.Number); err != nil {
+		return stopArg(err)
+	}
 	num := 0.0
 	for per := start.Number; per <= end.Number; per++ {
 		args := list.New().Init()
@@ -16879,6 +17029,9 @@ func (fn *formulaFuncs) DB(argsList *list.List) formulaArg {
 	dr := 1 - math.Pow(salvage.Number/cost.Number, 1/life.Number)
 	dr = math.Round(dr*1000) / 1000
 	pd, depreciation := 0.0, 0.0
+	if err := fn.guard().spend(period.Number); err != nil {
+		return stopArg(err)
+	}
 	for per := 1; per <= int(period.Number); per++ {
 		if per == 1 {
 			depreciation = cost.Number * dr * month.Number / 12
@@ -16933,6 +17086,9 @@ func (fn *formulaFuncs) DDB(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	pd, depreciation := 0.0, 0.0
+	if err := fn.guard().spend(period.Number); err != nil {
+		return stopArg(err)
+	}
 	for per := 1; per <= int(period.Number); per++ {
 		depreciation = math.Min((cost.Number-pd)*(factor.Number/life.Number), cost.Number-salvage.Number-pd)
 		pd += depreciation
@@ -17470,6 +17626,9 @@ func (fn *formulaFuncs) ipmt(name string, argsList *list.List) formulaArg {
 	args.PushBack(fv)
 	args.PushBack(typ)
 	pmt := fn.PMT(args)
+	if err := fn.guard().spend(per.Number); err != nil {
+		return stopArg(err)
+	}
 	return calcIpmt(name, typ, per, pmt, pv, rate)
 }
 
@@ -17565,6 +17724,9 @@ func (fn *formulaFuncs) ISPMT(argsList *list.List) formulaArg {
 	pv := argsList.Back().Value.(formulaArg).ToNumber()
 	if pv.Type != ArgNumber {
 		return pv
+	}
+	if err := fn.guard().spend(per.Number); err != nil {
+		return stopArg(err)
 	}
 	pr, payment, num := pv.Number, pv.Number/nper.Number, 0.0
 	for i := 0; i <= int(per.Number); i++ {
@@ -18847,6 +19009,9 @@ func (fn *formulaFuncs) prepareVdbArgs(argsList *list.List) formulaArg {
 func (fn *formulaFuncs) vdb(cost, salvage, life, life1, period, factor formulaArg) formulaArg {
 	var ddb, vdb, sln, term float64
 	endInt, cs, nowSln := math.Ceil(period.Number), cost.Number-salvage.Number, false
+	if err := fn.guard().spend(endInt); err != nil {
+		return stopArg(err)
+	}
 	ddbArgs := list.New()
 	for i := 1.0; i <= endInt; i++ {
 		if !nowSln {
@@ -18898,6 +19063,9 @@ func (fn *formulaFuncs) VDB(argsList *list.List) formulaArg {
 		}
 	}
 	startInt, endInt, vdb, ddbArgs := math.Floor(startPeriod.Number), math.Ceil(endPeriod.Number), newNumberFormulaArg(0), list.New()
+	if err := fn.guard().spend(endInt - startInt); err != nil {
+		return stopArg(err)
+	}
 	if noSwitch.Number == 1 {
 		for i := startInt + 1; i <= endInt; i++ {
 			ddbArgs.Init()

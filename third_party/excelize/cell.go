@@ -160,6 +160,12 @@ func (f *File) SetCellValue(sheet, cell string, value interface{}) error {
 
 // String extracts characters from a string item.
 func (x xlsxSI) String() string {
+	if len(x.R) == 0 { // registry-sidecar: plain text without a copy per read
+		if x.T == nil {
+			return ""
+		}
+		return bstrUnmarshal(x.T.Val)
+	}
 	var value strings.Builder
 	if x.T != nil {
 		value.WriteString(x.T.Val)

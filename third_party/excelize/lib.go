@@ -827,25 +827,29 @@ func bstrUnmarshal(s string) (result string) {
 	if !strings.Contains(s, "_x") {
 		return s
 	}
+	// registry-sidecar: one builder, not a copy of the result per escape
+	// (quadratic in a 32,767-character text of escapes).
+	var b strings.Builder
+	b.Grow(len(s))
 	matches, l, cursor := bstrExp.FindAllStringSubmatchIndex(s, -1), len(s), 0
 	for _, match := range matches {
-		result += s[cursor:match[0]]
+		b.WriteString(s[cursor:match[0]])
 		subStr := s[match[0]:match[1]]
 		if subStr == "_x005F_" {
 			cursor = match[1]
-			result += "_"
+			b.WriteString("_")
 			continue
 		}
 		if bstrExp.MatchString(subStr) {
 			cursor = match[1]
 			v, _ := strconv.Unquote(`"\u` + s[match[0]+2:match[1]-1] + `"`)
-			result += v
+			b.WriteString(v)
 		}
 	}
 	if cursor < l {
-		result += s[cursor:]
+		b.WriteString(s[cursor:])
 	}
-	return result
+	return b.String()
 }
 
 // bstrMarshal encode the escaped string literal which not permitted in an XML
