@@ -17,7 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// Bounds the formula bombs of issue 20 are held to: before the patched
+// Bounds the formula bombs (SECURITY.md, "Formulas") are held to: before the patched
 // calculator, =REPT(REPT("a",32767),32767) took 18 s and 4.2 GB.
 const (
 	// bombAllocBudget caps what one bomb's write_cells call may allocate
