@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/xuri/efp"
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Excel's own limits ("Excel specifications and limits"). Past them excelize

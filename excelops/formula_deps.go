@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/xuri/efp"
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // sheetArea is a rectangle of cells on one sheet (1-based, inclusive).

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/xuri/efp"
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // maxRecalcFormulas bounds how many formula cells one call recomputes with

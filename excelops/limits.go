@@ -3,7 +3,7 @@ package excelops
 import (
 	"time"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Limits bounds what one call may make the process read, hold or write. The

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"golang.org/x/text/collate"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
