@@ -13,6 +13,11 @@
 // At most Config.MaxConcurrentCalls tools run at once through a Door; more
 // calls wait for a slot (a call cancelled while waiting never runs).
 //
+// Over stdio, a guard in front of the SDK (stdioguard.go) answers the lines
+// it could not decode (-32700, -32600) so one bad line never ends the
+// session, and at the end of stdin lets the calls already received finish
+// and answer (within Config.Grace) before the SDK sees the end.
+//
 // Over HTTP, requests at protocol 2026-07-28 or later (the
 // Mcp-Protocol-Version header) are served statelessly, answered as
 // application/json (server-sent events for batches and calls asking for

@@ -34,6 +34,9 @@ const (
 	DefaultMaxRequestBytes = 16 << 20
 	// DefaultMaxLineBytes caps one stdio message.
 	DefaultMaxLineBytes = 16 << 20
+	// DefaultGrace is how long, once a stdio client closes its input, the
+	// calls it sent may take to answer.
+	DefaultGrace = 10 * time.Second
 	// DefaultMaxConcurrentCalls bounds the tools running at once through
 	// one Door (all its sessions and requests); more calls wait for a slot.
 	DefaultMaxConcurrentCalls = 256
@@ -51,8 +54,13 @@ type Config struct {
 	SessionTimeout time.Duration
 	// MaxRequestBytes caps one HTTP request body (413 beyond).
 	MaxRequestBytes int64
-	// MaxLineBytes caps one stdio message.
+	// MaxLineBytes caps one stdio message; a longer line is answered as
+	// an invalid request and skipped.
 	MaxLineBytes int
+	// Grace bounds how long, once a stdio client closes its input, the
+	// calls it already sent may take to finish and answer; calls still
+	// running then are cancelled.
+	Grace time.Duration
 	// MaxConcurrentCalls bounds the tools running at once; a call waits
 	// for a slot (or for its cancellation).
 	MaxConcurrentCalls int
@@ -75,6 +83,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxLineBytes <= 0 {
 		c.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if c.Grace <= 0 {
+		c.Grace = DefaultGrace
 	}
 	if c.MaxConcurrentCalls <= 0 {
 		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
