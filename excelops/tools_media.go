@@ -5,7 +5,7 @@ package excelops
 // create_pivot_table and render_range.
 func (s *Service) mediaTools() []toolSpec {
 	return []toolSpec{
-		{"insert_image", "Insert a PNG or JPEG image from the workspace into a sheet, anchored at a cell, optionally scaled or sized, with alt text.",
+		{"insert_image", "Insert image", "Insert a PNG or JPEG image from the workspace into a sheet, anchored at a cell, optionally scaled or sized, with alt text.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"image_path": {"type": "string", "description": "Image file inside the workspace: PNG or JPEG (recognised by its content, not its name), at most ` + mib(maxImageBytes) + `"},
 			"cell": {"type": "string", "description": "Cell the image's top-left corner is anchored at, e.g. \"B2\""},
@@ -15,7 +15,7 @@ func (s *Service) mediaTools() []toolSpec {
 			"alt_text": {"type": "string", "maxLength": 2000, "description": "Alternative text describing the image for screen readers"}},
 			"required": ["file_path", "image_path", "cell"], "additionalProperties": false}`,
 			s.insertImage, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
-		{"create_pivot_table", "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
+		{"create_pivot_table", "Create pivot table", "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
 			`{"type": "object", "properties": {` + pFile + `,
 			"sheet_name": {"type": "string", "description": "Sheet holding the source data; default the active sheet"},
 			"source_range": {"type": "string", "description": "Source data with its header row first, e.g. \"A1:D100\"; every header cell must hold a distinct name"},
@@ -32,7 +32,7 @@ func (s *Service) mediaTools() []toolSpec {
 			"name": {"type": "string", "maxLength": 255, "description": "Pivot table name, default PivotTable1, PivotTable2, ..."}},
 			"required": ["file_path", "source_range", "values"], "additionalProperties": false}`,
 			s.createPivotTable, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
-		{"render_range", "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions.",
+		{"render_range", "Render range as image", "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell_range": {"type": "string", "description": "Cells to render as \"A1:F20\"; default the sheet's print area, else its used range; at most ` + jsonNum(maxRenderRows) + ` rows and ` + jsonNum(maxRenderCols) + ` columns"},
 			"output_path": {"type": "string", "description": "Where to write the PNG inside the workspace (.png); default next to the workbook as <workbook>-<sheet>.png. An existing file is replaced"}},
@@ -44,11 +44,12 @@ func (s *Service) mediaTools() []toolSpec {
 // renderAccess is render_range's declaration: the workbook's bytes are
 // copied under the shared lock (a streamed read, never parsed in place), the
 // copy is rendered with no lock held, and the PNG at output_path is written,
-// replacing a file that is there.
+// replacing a file that is there (the same call again writes the same PNG).
 func renderAccess() access {
 	return access{
 		files:       []fileUse{{arg: "file_path", touch: touchStream}},
 		output:      "output_path",
 		destructive: true,
+		idempotent:  true,
 	}
 }

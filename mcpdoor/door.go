@@ -200,18 +200,21 @@ func (d *Door) addTool(t registry.Tool) (listed bool) {
 	return true
 }
 
-// ToolAnnotations is the MCP form of a tool's declaration: nil for none,
-// readOnlyHint for a read-only tool, destructiveHint (true or false)
-// otherwise.
+// ToolAnnotations is the MCP form of a tool's declaration
+// (registry.Annotations.MCP): nil for none.
 func ToolAnnotations(a *registry.Annotations) *mcp.ToolAnnotations {
-	switch {
-	case a == nil:
+	h := a.MCP()
+	if h == nil {
 		return nil
-	case a.ReadOnly:
-		return &mcp.ToolAnnotations{ReadOnlyHint: true}
 	}
-	destructive := a.Destructive
-	return &mcp.ToolAnnotations{DestructiveHint: &destructive}
+	openWorld := h.OpenWorldHint
+	return &mcp.ToolAnnotations{
+		Title:           h.Title,
+		ReadOnlyHint:    h.ReadOnlyHint,
+		DestructiveHint: h.DestructiveHint,
+		IdempotentHint:  h.IdempotentHint,
+		OpenWorldHint:   &openWorld,
+	}
 }
 
 // Connections returns the open connections of door (DoorStdio: stdio

@@ -29,6 +29,9 @@ type listedTool struct {
 	Schema      any  // decoded inputSchema
 	ReadOnly    bool // readOnlyHint (default false)
 	Destructive bool // destructiveHint (default true)
+	Idempotent  bool // idempotentHint (default false)
+	OpenWorld   bool // openWorldHint (default true)
+	Title       string
 	Annotated   bool
 }
 
@@ -200,9 +203,10 @@ func listOf(reg *registry.Registry) map[string]listedTool {
 		if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
 			panic(err)
 		}
-		lt := listedTool{Description: t.Description, Schema: schema, Destructive: true}
+		lt := listedTool{Description: t.Description, Schema: schema, Destructive: true, OpenWorld: true}
 		if a := t.Annotations; a != nil {
-			lt.Annotated, lt.ReadOnly = true, a.ReadOnly
+			lt.Annotated, lt.ReadOnly, lt.Title, lt.OpenWorld = true, a.ReadOnly, a.Title, a.OpenWorld
+			lt.Idempotent = a.ReadOnly || a.Idempotent
 			if !a.ReadOnly {
 				lt.Destructive = a.Destructive
 			}
@@ -232,11 +236,14 @@ func (d *sdkDoor) list(t *testing.T) map[string]listedTool {
 	require.NoError(t, err)
 	out := map[string]listedTool{}
 	for _, tool := range res.Tools {
-		lt := listedTool{Description: tool.Description, Schema: tool.InputSchema, Destructive: true}
+		lt := listedTool{Description: tool.Description, Schema: tool.InputSchema, Destructive: true, OpenWorld: true}
 		if a := tool.Annotations; a != nil {
-			lt.Annotated, lt.ReadOnly = true, a.ReadOnlyHint
+			lt.Annotated, lt.ReadOnly, lt.Idempotent, lt.Title = true, a.ReadOnlyHint, a.IdempotentHint, a.Title
 			if !a.ReadOnlyHint && a.DestructiveHint != nil {
 				lt.Destructive = *a.DestructiveHint
+			}
+			if a.OpenWorldHint != nil {
+				lt.OpenWorld = *a.OpenWorldHint
 			}
 		}
 		out[tool.Name] = lt
@@ -361,11 +368,15 @@ func (d *wsDoor) list(t *testing.T) map[string]listedTool {
 	for _, tool := range res.Get("tools").Array() {
 		var schema any
 		require.NoError(t, json.Unmarshal([]byte(tool.Get("inputSchema").Raw), &schema))
-		lt := listedTool{Description: tool.Get("description").Str, Schema: schema, Destructive: true}
+		lt := listedTool{Description: tool.Get("description").Str, Schema: schema, Destructive: true, OpenWorld: true}
 		if a := tool.Get("annotations"); a.Exists() {
-			lt.Annotated, lt.ReadOnly = true, a.Get("readOnlyHint").Bool()
+			lt.Annotated, lt.ReadOnly, lt.Title = true, a.Get("readOnlyHint").Bool(), a.Get("title").Str
+			lt.Idempotent = a.Get("idempotentHint").Bool()
 			if h := a.Get("destructiveHint"); !lt.ReadOnly && h.Exists() {
 				lt.Destructive = h.Bool()
+			}
+			if h := a.Get("openWorldHint"); h.Exists() {
+				lt.OpenWorld = h.Bool()
 			}
 		}
 		out[tool.Get("name").Str] = lt
