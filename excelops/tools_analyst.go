@@ -34,7 +34,7 @@ func (s *Service) analystTools() []toolSpec {
 			"filters": {"type": "array", "description": "Column criteria, all of which a row must meet to stay visible", "items": {"type": "object", "description": "One column's criterion", "properties": {
 				"column": {"type": "string", "description": "Column letter inside cell_range, e.g. \"C\""},
 				"operator": {"type": "string", "enum": ` + enumJSON(filterOperators()) + `, "description": "How the column's values are compared with value: numbers numerically, text ignoring case; blanks and nonBlanks need no value"},
-				"value": {"type": ["string", "number"], "description": "The value compared with (not for blanks and nonBlanks)"}},
+				"value": {"anyOf": [{"type": "string"}, {"type": "number"}], "description": "The value compared with (not for blanks and nonBlanks)"}},
 				"required": ["column", "operator"], "additionalProperties": false}},
 			"remove": {"type": "boolean", "description": "Remove the sheet's autofilter and show the rows it hid (cell_range is then not needed)"}},
 			"required": ["file_path"], "additionalProperties": false}`,

@@ -1,5 +1,7 @@
 package excelops
 
+import "strconv"
+
 // mediaTools are the tools that put pictures and summaries into a
 // workbook and the one that renders a range as a picture: insert_image,
 // create_pivot_table and render_range.
@@ -9,7 +11,7 @@ func (s *Service) mediaTools() []toolSpec {
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"image_path": {"type": "string", "description": "Image file inside the workspace: PNG or JPEG (recognised by its content, not its name), at most ` + mib(maxImageBytes) + `"},
 			"cell": {"type": "string", "description": "Cell the image's top-left corner is anchored at, e.g. \"B2\""},
-			"scale": {"type": "number", "exclusiveMinimum": 0, "maximum": ` + jsonNum(maxImageScale) + `, "description": "Scale both sides by this factor (1 = the image's own pixel size); cannot be combined with width or height"},
+			"scale": {"type": "number", "minimum": ` + strconv.FormatFloat(minImageScale, 'g', -1, 64) + `, "maximum": ` + jsonNum(maxImageScale) + `, "description": "Scale both sides by this factor (1 = the image's own pixel size); cannot be combined with width or height"},
 			"width": {"type": "integer", "minimum": 1, "maximum": ` + jsonNum(maxImageSidePx) + `, "description": "Displayed width in pixels; with height left out the aspect ratio is kept"},
 			"height": {"type": "integer", "minimum": 1, "maximum": ` + jsonNum(maxImageSidePx) + `, "description": "Displayed height in pixels; with width left out the aspect ratio is kept"},
 			"alt_text": {"type": "string", "maxLength": 2000, "description": "Alternative text describing the image for screen readers"}},

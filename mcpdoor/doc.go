@@ -9,7 +9,8 @@
 // byte for byte with isError set for error payloads. Validation, timeouts,
 // truncation and error payloads are the registry's; MCP framing, sessions
 // and SSE are the SDK's. The extension keys of the WebSocket door work here
-// too: _meta.toolScope (tools/list and tools/call) and _meta.timeoutMs.
+// too: _meta.toolScope (tools/list and tools/call), _meta.timeoutMs and
+// _meta.nullAsOmitted.
 // At most Config.MaxConcurrentCalls tools run at once through a Door; more
 // calls wait for a slot (a call cancelled while waiting never runs).
 //

@@ -146,6 +146,8 @@ func TestDoorsAgree(t *testing.T) {
 		{"execution", "fail", `{"exception": "KeyError", "message": "no sheet", "cause": "lookup"}`, nil, false, errorsjson.CodeExecution},
 		{"fatal", "fail", `{"exception": "OSError", "message": "disk gone", "fatal": true}`, nil, false, errorsjson.CodeFatal},
 		{"timeout", "sleep", `{"ms": 60000}`, map[string]any{"timeoutMs": 20}, false, errorsjson.CodeTimeout},
+		{"null as omitted", "add", `{"a": 1, "b": 2, "note": null}`, map[string]any{"nullAsOmitted": true}, false, ""},
+		{"null refused", "add", `{"a": 1, "b": 2, "note": null}`, nil, false, errorsjson.CodeArgumentValidation},
 		{"internal", "panic", `{"kind": "error"}`, nil, false, errorsjson.CodeInternal},
 		{"fallback", "fallback", `{"to": "CHAT_SERVICE", "reason": "PREVIEW_MODE"}`, nil, false, ""},
 		{"progress", "sleep", `{"ms": 50}`, nil, true, ""},
@@ -165,6 +167,9 @@ func TestDoorsAgree(t *testing.T) {
 						}
 						if ms, ok := c.meta["timeoutMs"].(int); ok {
 							opts = append(opts, registry.WithTimeout(time.Duration(ms)*time.Millisecond))
+						}
+						if c.meta["nullAsOmitted"] == true {
+							opts = append(opts, registry.WithNullAsOmitted())
 						}
 					}
 					want := ref.CallTool(context.Background(), c.tool, []byte(c.args), opts...)

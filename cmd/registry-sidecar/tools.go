@@ -203,7 +203,16 @@ func schemaType(v gjson.Result) string {
 	case v.Get("enum").Exists():
 		return "enum"
 	case v.Get("anyOf").Exists() || v.Get("oneOf").Exists():
-		return "one of several"
+		// Branches that only name a type read as a type list.
+		var parts []string
+		for _, b := range append(v.Get("anyOf").Array(), v.Get("oneOf").Array()...) {
+			t := b.Get("type")
+			if t.Type != gjson.String || len(b.Map()) != 1 {
+				return "one of several"
+			}
+			parts = append(parts, t.Str)
+		}
+		return strings.Join(parts, " or ")
 	}
 	return "any"
 }
