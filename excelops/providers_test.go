@@ -173,7 +173,7 @@ var defaultRules = []providerRule{
 var strictRules = []providerRule{
 	{"OpenAI strict", "only the supported keywords", func(n schemaNode) string {
 		for _, k := range keysOf(n.node) {
-			if !slices.Contains(registry.StrictKeywords, k) {
+			if !slices.Contains(registry.StrictKeywords(), k) {
 				return "keyword " + k
 			}
 		}

@@ -17,10 +17,13 @@ import (
 // back before the call is checked against the tool's own schema, so the
 // registry's validation and payloads stay those of the original schema.
 
-// StrictKeywords are the schema keywords OpenAI strict mode accepts, the
-// ones StrictSchema keeps; every other keyword is dropped (the registry
+// StrictKeywords returns the schema keywords OpenAI strict mode accepts,
+// the ones StrictSchema keeps; every other keyword is dropped (the registry
 // still enforces it when the call comes back).
-var StrictKeywords = []string{
+func StrictKeywords() []string { return slices.Clone(strictKeywords) }
+
+// strictKeywords is the table StrictKeywords returns (never changed).
+var strictKeywords = []string{
 	"type", "description", "enum", "const", "properties", "required", "additionalProperties",
 	"items", "anyOf", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
 	"exclusiveMaximum", "multipleOf", "minItems", "maxItems", "$defs", "$ref",
@@ -69,7 +72,7 @@ func strictObject(s errorsjson.Object) errorsjson.Object {
 	isObject := hasProps || t == "object"
 	out := errorsjson.Object{}
 	for _, f := range s {
-		if !slices.Contains(StrictKeywords, f.Key) {
+		if !slices.Contains(strictKeywords, f.Key) {
 			continue
 		}
 		switch f.Key {
