@@ -15,12 +15,14 @@ TSDIR     := tests/mcp-ts
 BIN       := bin/registry-sidecar
 LISTEN    ?= 127.0.0.1:8765
 WORKSPACE ?= ./workspace
+# ARGS are more flags for `make run` (registry-sidecar --help lists them).
+ARGS      ?=
 FUZZTIME  ?= 15s
 BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: fuzz-security all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel mcp-clients-test bench fuzz clean
+.PHONY: fuzz-security all build run test oracle-deps lint go-test golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps mcp-clients-test bench fuzz clean
 
 all: build
 
@@ -28,16 +30,16 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/registry-sidecar
 
-## run: start the sidecar on 127.0.0.1 with the spreadsheet tools over ./workspace
+## run: start the sidecar on $(LISTEN) with the spreadsheet tools over $(WORKSPACE), plus $(ARGS)
 run: build
 	mkdir -p $(WORKSPACE)
-	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE)
+	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE) $(ARGS)
 
 ## test: everything, Go and Python, end to end
 test: oracle-deps lint go-test fuzz-security golden-check docs-check py-test mcp-clients-test
 
 ## oracle-deps: LibreOffice headless and python3-uno, the formula oracle nobody here wrote
-## (DESIGN §8), and LibreOffice's image export filters (graphicfilter.xcd, in
+## (the LibreOffice formula oracle of tests/oracle), and LibreOffice's image export filters (graphicfilter.xcd, in
 ## libreoffice-draw-nogui), which render_range needs for PNG. Installed with apt-get
 ## when running as root; where that cannot happen the oracle suites skip and say why.
 LO_GRAPHICFILTER := /usr/lib/libreoffice/share/registry/graphicfilter.xcd
@@ -61,6 +63,7 @@ lint: venv
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	cd deploy/image && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
 
 go-test:
 	$(GO) test -race -count=1 -timeout 30m ./...
@@ -90,19 +93,81 @@ $(VENV)/.installed: tests/requirements.txt adapters/python/pyproject.toml
 
 venv: $(VENV)/.installed
 
+# The build venv holds only the PEP 517 frontend and the backend, so making a
+# wheel never waits for the test venv.
+BUILDVENV ?= .venv-build
+BUILDPY   := $(BUILDVENV)/bin/python
+
+$(BUILDVENV)/.installed: adapters/python/build-requirements.txt
+	$(PYTHON) -m venv $(BUILDVENV)
+	$(BUILDPY) -m pip install --quiet --disable-pip-version-check -r adapters/python/build-requirements.txt
+	touch $@
+
 ## wheel: the platform wheel of the Python package, carrying the binary built from this checkout
-wheel: build venv
+wheel: build $(BUILDVENV)/.installed
 	rm -rf dist/registry_sidecar-*.whl adapters/python/build
 	@mkdir -p build
 	@env -u PYTHONDONTWRITEBYTECODE REGISTRY_SIDECAR_WHEEL_BINARY=$(abspath $(BIN)) \
-	  $(PY) -m pip wheel -v --no-deps -w dist ./adapters/python >build/wheel.log 2>&1 \
+	  $(BUILDPY) -m build --wheel --no-isolation --outdir dist ./adapters/python >build/wheel.log 2>&1 \
 	  || { cat build/wheel.log; exit 1; }
-	rm -rf adapters/python/build
 	@if grep -i -E 'warn|deprecat' build/wheel.log; then echo "make wheel: the build warned (build/wheel.log)"; exit 1; fi
 	@ls dist/registry_sidecar-*.whl
 
-py-test: build venv wheel
+## wheels: the platform wheels of every released platform and the sdist, into dist/release:
+## Linux x86_64 and aarch64 (manylinux and musllinux), macOS x86_64 and arm64, each carrying
+## the static binary Go cross-compiles for it (cgo off); the sdist carries the Go sources and
+## builds the binary where Go exists. Windows is not among them yet: the workspace layer
+## (excelops/internal/atomicfile, filelock) is built on openat/linkat/renameat and flock.
+RELEASE   ?= dist/release
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+RELEASE_LDFLAGS := -s -w
+wheels: $(BUILDVENV)/.installed
+	rm -rf $(RELEASE) build/release adapters/python/build
+	@mkdir -p $(RELEASE) build/release
+	@for t in $(PLATFORMS); do \
+	  os=$${t%/*}; arch=$${t#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+	  out=build/release/$$os-$$arch/registry-sidecar$$ext; \
+	  echo "== $$t"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags='$(RELEASE_LDFLAGS)' -o $$out ./cmd/registry-sidecar || exit 1; \
+	  env -u PYTHONDONTWRITEBYTECODE REGISTRY_SIDECAR_WHEEL_BINARY=$(abspath .)/$$out REGISTRY_SIDECAR_WHEEL_TARGET=$$t \
+	    $(BUILDPY) -m build --wheel --no-isolation --outdir $(RELEASE) ./adapters/python >build/release/wheel.log 2>&1 \
+	    || { cat build/release/wheel.log; exit 1; }; \
+	done
+	@env -u PYTHONDONTWRITEBYTECODE $(BUILDPY) -m build --sdist --no-isolation --outdir $(RELEASE) ./adapters/python \
+	  >build/release/sdist.log 2>&1 || { cat build/release/sdist.log; exit 1; }
+	@ls -l $(RELEASE)
+
+## image: the container image as an OCI image layout tar (dist/registry-sidecar-image.tar), for
+## IMAGE_PLATFORMS, with no container engine and no base image to pull: deploy/image (its own Go
+## module, on go-containerregistry) puts each static binary on an empty base, run as uid 65532,
+## /workspace a volume, ports and token from REGISTRY_SIDECAR_* variables (deploy/kubernetes)
+IMAGE           ?= dist/registry-sidecar-image.tar
+IMAGE_PLATFORMS ?= linux/amd64 linux/arm64
+VERSION         := $(shell sed -n 's/^[[:space:]]*version = "\(.*\)"$$/\1/p' cmd/registry-sidecar/version.go)
+image:
+	@mkdir -p build/image
+	@bins=; for t in $(IMAGE_PLATFORMS); do \
+	  out=build/image/$${t%/*}-$${t#*/}/registry-sidecar; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -trimpath -ldflags='$(RELEASE_LDFLAGS)' -o $$out ./cmd/registry-sidecar || exit 1; \
+	  bins="$$bins -binary $$t=$(abspath .)/$$out"; \
+	done; \
+	cd deploy/image && $(GO) run . -o $(abspath $(IMAGE)) -version $(VERSION) $$bins
+	@ls -l $(IMAGE)
+
+## qemu-deps: Debian's qemu-user-static, which runs the aarch64 wheel's binary in the wheels
+## test; installed with apt-get when running as root, else that test skips and says why
+qemu-deps:
+	@if command -v qemu-aarch64-static >/dev/null 2>&1 || command -v qemu-aarch64 >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "qemu-deps: installing qemu-user-static"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user-static; } \
+	    >/tmp/registry-sidecar-qemu-deps.log 2>&1 \
+	  || echo "qemu-deps: apt-get failed (see /tmp/registry-sidecar-qemu-deps.log); the aarch64 test will skip"; \
+	else echo "qemu-deps: not root or no apt-get; the aarch64 test will skip"; fi
+
+py-test: build venv wheel wheels image qemu-deps
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
+	  REGISTRY_SIDECAR_RELEASE=$(abspath $(RELEASE)) REGISTRY_SIDECAR_IMAGE=$(abspath $(IMAGE)) \
 	  $(PY) -m pytest -q adapters/python/tests tests/python tests/security
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
 	MYPYPATH=adapters/python/tests $(PY) -m mypy --strict tests/bench
@@ -135,11 +200,12 @@ bench: build venv
 ## fuzz-security: the fuzz targets of the security wall (the workspace path layer and the
 ## render sanitiser), each for SECURITY_FUZZTIME, in every `make test` (see SECURITY.md)
 SECURITY_FUZZTIME ?= 10s
-SECURITY_FUZZ := FuzzWorkspacePath FuzzResolve
+SECURITY_FUZZ := ./excelops:FuzzWorkspacePath ./excelops:FuzzResolve ./excelops/internal/rendersafe:FuzzRenderSanitize
 fuzz-security:
-	@mkdir -p build; for t in $(SECURITY_FUZZ); do \
-	  echo "== fuzz ./excelops $$t ($(SECURITY_FUZZTIME))"; \
-	  $(GO) test ./excelops -run '^$$' -fuzz "^$$t\$$" -fuzztime $(SECURITY_FUZZTIME) >build/fuzz-$$t.log 2>&1 \
+	@mkdir -p build; for pt in $(SECURITY_FUZZ); do \
+	  p=$${pt%%:*}; t=$${pt#*:}; \
+	  echo "== fuzz $$p $$t ($(SECURITY_FUZZTIME))"; \
+	  $(GO) test $$p -run '^$$' -fuzz "^$$t\$$" -fuzztime $(SECURITY_FUZZTIME) >build/fuzz-$$t.log 2>&1 \
 	    || { cat build/fuzz-$$t.log; exit 1; }; tail -1 build/fuzz-$$t.log; \
 	done
 
@@ -148,4 +214,4 @@ fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
 
 clean:
-	rm -rf bin dist build adapters/python/build $(VENV) $(VENV2) $(TSDIR)/node_modules
+	rm -rf bin dist build adapters/python/build $(VENV) $(VENV2) $(BUILDVENV) $(TSDIR)/node_modules

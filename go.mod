@@ -46,3 +46,12 @@ require (
 // excelize v2.11.1 pins a pseudo-version of efp that the module proxy refuses
 // to serve; v0.0.2 is API-compatible. Drop this once excelize pins a release.
 replace github.com/xuri/efp => github.com/xuri/efp v0.0.2
+
+// excelize v2.11.1 with registry-sidecar's patch to its formula calculator
+// (third_party/excelize/PATCHES.md): Excel's 32,767-character text limit
+// checked before text is built (REPT, SUBSTITUTE, CONCAT, TEXTJOIN, &, ...),
+// and CalcCellValueContext, which stops a calculation when its context ends
+// or it would pass a byte, step or depth budget. Upstream has neither; a
+// guard outside the calculator cannot stop it building a 1 GB string.
+// Drop this when upstream bounds its calculator.
+replace github.com/xuri/excelize/v2 => ./third_party/excelize

@@ -4,7 +4,8 @@ package errorsjson
 // classify failures by code alone.
 type Code string
 
-// The error codes of DESIGN §3.
+// The error codes every payload's error_code is one of (the same table as
+// the Python adapter's payloads.py).
 const (
 	CodeExecution          Code = "TOOL_EXECUTION_ERROR"
 	CodeFatal              Code = "TOOL_FATAL_ERROR"

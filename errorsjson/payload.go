@@ -123,7 +123,8 @@ type ValidationPayload struct {
 	NestedAcceptedFields Object `json:"nested_accepted_fields,omitempty"`
 }
 
-// FallbackPayload asks the agent to route the call elsewhere (DESIGN §7).
+// FallbackPayload asks the agent to route the call elsewhere: to its legacy
+// handler (fallback_to CHAT_SERVICE) or its tool router (TOOL_ROUTER).
 type FallbackPayload struct {
 	Status      string `json:"status"`
 	Error       string `json:"error"`

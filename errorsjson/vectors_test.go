@@ -20,7 +20,7 @@ import (
 // json.dumps(value, ensure_ascii=False).
 var vectorsFile = filepath.Join("..", "tests", "vectors", "encode.json")
 
-// minVectors is the corpus size issue 2 asks for.
+// minVectors is the least number of golden vectors the corpus must hold.
 const minVectors = 200
 
 type vectorCase struct {

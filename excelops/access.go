@@ -7,7 +7,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// The access model (DESIGN §5a). Every tool declares in its spec what it
+// The access model. Every tool declares in its spec what it
 // touches of which workbooks (access); the one entry point, Service.run
 // (run.go), turns that declaration into resolve → lock → open → guard →
 // body → formula refresh → save → cache. The MCP annotations and the

@@ -95,25 +95,27 @@ func directFileCalls() map[string][]string {
 		"os.Stat":               {"newSandbox", "convertToPNG"}, // convertToPNG: its private output folder
 		"os.Lstat":              {"resolve"},                    // a check; the use goes through the handle
 		"filepath.EvalSymlinks": {"newSandbox", "resolve", "resolveDir"},
-		"os.MkdirTemp":          {"openBook", "parseBook", "renderCopy", "convertToPNG"},
-		"os.RemoveAll":          {"close", "renderCopy"},
-		"os.ReadFile":           {"cropPage"}, // the PNG LibreOffice wrote in the private folder
-		"os.Open":               nil,
-		"os.OpenFile":           nil,
-		"os.Create":             nil,
-		"os.CreateTemp":         nil,
-		"os.WriteFile":          nil,
-		"os.Rename":             nil,
-		"os.Remove":             nil,
-		"os.Link":               nil,
-		"os.Symlink":            nil,
-		"os.Chmod":              nil,
-		"os.ReadDir":            nil,
-		"os.Mkdir":              nil,
-		"os.MkdirAll":           nil,
-		"filepath.WalkDir":      nil,
-		"filepath.Walk":         nil,
-		"filepath.Glob":         nil,
+		// The render's private folder: the copy LibreOffice opens, its
+		// profile, the PNG it writes, and the network-namespace probe.
+		"os.MkdirTemp":     {"openBook", "parseBook", "renderCopy", "convertToPNG", "probeNetns"},
+		"os.RemoveAll":     {"close", "renderCopy", "probeNetns"},
+		"os.ReadFile":      {"cropPage", "sanitizeRenderCopy"},
+		"os.WriteFile":     {"sanitizeRenderCopy", "writeProfileSettings"},
+		"os.MkdirAll":      {"writeProfileSettings"},
+		"os.Open":          nil,
+		"os.OpenFile":      nil,
+		"os.Create":        nil,
+		"os.CreateTemp":    nil,
+		"os.Rename":        nil,
+		"os.Remove":        nil,
+		"os.Link":          nil,
+		"os.Symlink":       nil,
+		"os.Chmod":         nil,
+		"os.ReadDir":       nil,
+		"os.Mkdir":         nil,
+		"filepath.WalkDir": nil,
+		"filepath.Walk":    nil,
+		"filepath.Glob":    nil,
 	}
 }
 

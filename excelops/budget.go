@@ -16,11 +16,7 @@ const (
 // address-space limit of ulimit -v when that is lower), between 256 MiB
 // and 8 GiB.
 func DefaultCallMemoryBudget() int64 {
-	avail := int64(0)
-	var si syscall.Sysinfo_t
-	if syscall.Sysinfo(&si) == nil {
-		avail = int64(si.Totalram) * int64(si.Unit)
-	}
+	avail := physicalMemory()
 	var rl syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) == nil && rl.Cur < 1<<62 {
 		if lim := int64(rl.Cur); avail == 0 || lim < avail {

@@ -43,7 +43,7 @@ func idOf(st fs.FileInfo) (fileID, bool) {
 	return fileID{
 		dev: uint64(sys.Dev), ino: sys.Ino, size: st.Size(),
 		mtime: st.ModTime().UnixNano(),
-		ctime: sys.Ctim.Sec*1e9 + sys.Ctim.Nsec,
+		ctime: ctimeNanos(sys),
 	}, true
 }
 

@@ -134,7 +134,7 @@
 // that edits a second sheet (a chart's or pivot's target, describe's
 // sheets) opens it with book.edit or book.editTarget, the same guard.
 //
-// Two paths for edits (DESIGN §5a):
+// Two paths for edits:
 //   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
 //     format_cells and adjust_column_width on an existing worksheet stream
 //     that sheet's XML once through the shared tokenizer
@@ -165,7 +165,8 @@
 //     <f> byte for byte). A value write no formula reads skips all that
 //     (splice_formulas.go checks it while streaming).
 //   - excelize (run_excelize.go): everything else, and the cell edits the
-//     splice declines so that issue 9 and 14 semantics hold: a missing file
+//     splice declines so that Excel's semantics hold (formulas and their
+//     cached values, references, truthful reports): a missing file
 //     or sheet (created), a formula to recompute that may read anything (a
 //     defined name, INDIRECT, OFFSET, a 3-D or structured reference),
 //     circular references, array formulas and data tables, a value
@@ -179,4 +180,21 @@
 //     the file's identity right before the rename (one redo, then a
 //     KindConflict error), and save through internal/atomicfile (an
 //     unnamed O_TMPFILE temporary linked into place only when complete).
+//
+// Rendering (render_range: tool_render.go, soffice.go, render_*.go). The
+// workbook's bytes are copied under the shared lock; excelize sets the print
+// area on a private copy; internal/rendersafe then removes from that copy
+// everything that reaches outside it (external relationships of drawings,
+// images, OLE objects, hyperlinks; external workbook links, data
+// connections, query tables, embedded documents, ActiveX controls, macros;
+// VML src and href), and the result lists what it left out (not_rendered,
+// schemes only). soffice runs with a fresh profile whose settings forbid
+// linked content, macros and link updates and point every proxy at a closed
+// port (render_profile.go), in a new network namespace where the platform
+// grants one (render_isolation.go; network_isolation in the result says
+// "netns" or "settings"), at most WithMaxRenders at a time (render_slots.go;
+// a wait that would outlast the call's deadline ends in a TimeoutError).
+// render_hostile_test.go shows each of these layers holding alone against a
+// workbook whose pictures link to a file outside the workspace and to a
+// loopback URL.
 package excelops

@@ -37,6 +37,10 @@ const (
 	// render_range) is not installed (RuntimeError); the message says how
 	// to install it.
 	KindUnavailable Kind = "required program not installed"
+	// KindTimeout: the call gave up waiting for a shared resource before
+	// its deadline (a LibreOffice slot for render_range) (TimeoutError:
+	// the agent may call again later).
+	KindTimeout Kind = "timed out waiting"
 )
 
 // Error is the error every excelops tool returns: a kind, a message for the
@@ -92,6 +96,8 @@ func (e *Error) PythonException() string {
 		return "InterruptedError"
 	case KindUnavailable:
 		return "RuntimeError"
+	case KindTimeout:
+		return "TimeoutError"
 	}
 	return "Exception"
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
-// Reference semantics (DESIGN §5, issue 9): every structural edit rewrites
+// Reference semantics, as Excel has them: every structural edit rewrites
 // the references that point into what it changed, everywhere a workbook
 // keeps them: cell formulas, defined names, conditional formats and data
 // validations (refs_rules.go) and chart series, with formularef deciding

@@ -22,7 +22,7 @@ type Service struct {
 	locks  *pathLocks
 	// iconMu serialises icon-set conditional formats from adding the rule
 	// through saving the workbook: excelize builds those rules from shared
-	// package-level presets (DESIGN §5).
+	// package-level presets, which concurrent saves would otherwise race on.
 	iconMu sync.Mutex
 	// wrapSave, when set, wraps the writer of every save (tests inject
 	// write failures through it).
@@ -46,6 +46,13 @@ type Service struct {
 	observer Observer
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
+	// maxRenders is WithMaxRenders' value; renderSlots holds one token
+	// per LibreOffice running (render_slots.go).
+	maxRenders  int
+	renderSlots chan struct{}
+	// isolation says whether soffice gets its own network namespace
+	// (render_isolation.go).
+	isolation renderIsolation
 }
 
 // Option configures a Service.
@@ -89,6 +96,10 @@ func New(root string, opts ...Option) (*Service, error) {
 		s.log = l
 	}
 	s.limits = s.limits.withDefaults()
+	if s.maxRenders <= 0 {
+		s.maxRenders = DefaultMaxRenders
+	}
+	s.renderSlots = make(chan struct{}, s.maxRenders)
 	box, err := newSandbox(root)
 	if err != nil {
 		return nil, err

@@ -45,43 +45,76 @@ func (s *Service) sofficePath() (string, error) {
 
 // convertToPNG has LibreOffice render the first page of the workbook at
 // in as a PNG into outDir, with a private profile under work so that
-// concurrent calls never share one; it returns the PNG's path.
-func convertToPNG(ctx context.Context, soffice, in, outDir, work string) (string, error) {
+// concurrent calls never share one; it returns the PNG's path and the
+// network isolation soffice ran under (IsolationNetns or
+// IsolationSettings). It first waits for a render slot (acquireRender);
+// renderTimeout counts from then.
+func (s *Service) convertToPNG(ctx context.Context, soffice, in, outDir, work string) (png, isolation string, err error) {
+	release, err := s.acquireRender(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	defer release()
 	profile, err := os.MkdirTemp(work, "lo-profile-")
 	if err != nil {
-		return "", newError(KindIO, "cannot create a LibreOffice profile folder: "+err.Error(), err)
+		return "", "", newError(KindIO, "cannot create a LibreOffice profile folder: "+err.Error(), err)
+	}
+	if err := writeProfileSettings(profile); err != nil {
+		return "", "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
 	defer cancel()
+	var out bytes.Buffer
+	netns := s.useNetns()
+	cmd := sofficeCommand(ctx, soffice, profile, in, outDir, work, netns, &out)
+	runErr := cmd.Start()
+	if runErr != nil && netns && namespaceRefused(runErr) {
+		s.noNetns(runErr)
+		netns = false
+		out.Reset()
+		cmd = sofficeCommand(ctx, soffice, profile, in, outDir, work, false, &out)
+		runErr = cmd.Start()
+	}
+	if runErr == nil {
+		runErr = cmd.Wait()
+	}
+	isolation = IsolationSettings
+	if netns {
+		isolation = IsolationNetns
+	}
+	png = filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".png")
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return "", "", newError(KindIO, fmt.Sprintf("LibreOffice did not finish rendering within %s", renderTimeout), ctx.Err())
+		}
+		return "", "", ctx.Err()
+	}
+	if st, err := os.Stat(png); err == nil && st.Size() > 0 {
+		return png, isolation, nil
+	}
+	said := lastLines(out.String(), 3)
+	if strings.Contains(said, "no export filter") {
+		return "", "", newError(KindUnavailable, "LibreOffice is installed but has no PNG export filter (Debian ships it in libreoffice-draw-nogui): "+installHint, nil)
+	}
+	return "", "", newError(KindIO, fmt.Sprintf("LibreOffice could not render the range (%v): %s", runErr, said), runErr)
+}
+
+// sofficeCommand is the soffice run converting in to a PNG in outDir with
+// the profile folder profile, in a new network namespace when netns; its
+// output goes to out. A timeout or cancellation of ctx kills its whole
+// process group.
+func sofficeCommand(ctx context.Context, soffice, profile, in, outDir, work string, netns bool, out *bytes.Buffer) *exec.Cmd {
 	profileURL := (&url.URL{Scheme: "file", Path: profile}).String()
 	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+profileURL,
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck", "--nodefault",
 		"--convert-to", "png", "--outdir", outDir, in)
 	cmd.Dir = work
-	// soffice is a launcher that starts soffice.bin: run both in their own
-	// process group and end the group on timeout or cancellation.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sofficeAttr(netns)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
-	cmd.Env = append(os.Environ(), "HOME="+work)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	runErr := cmd.Run()
-	png := filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".png")
-	if ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return "", newError(KindIO, fmt.Sprintf("LibreOffice did not finish rendering within %s", renderTimeout), ctx.Err())
-		}
-		return "", ctx.Err()
-	}
-	if st, err := os.Stat(png); err == nil && st.Size() > 0 {
-		return png, nil
-	}
-	said := lastLines(out.String(), 3)
-	if strings.Contains(said, "no export filter") {
-		return "", newError(KindUnavailable, "LibreOffice is installed but has no PNG export filter (Debian ships it in libreoffice-draw-nogui): "+installHint, nil)
-	}
-	return "", newError(KindIO, fmt.Sprintf("LibreOffice could not render the range (%v): %s", runErr, said), runErr)
+	cmd.Env = sofficeEnv(os.Environ(), work)
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
 }
 
 // lastLines returns the last n non-empty lines of text, joined by " | ".
@@ -99,4 +132,20 @@ func lastLines(text string, n int) string {
 		return "it printed nothing"
 	}
 	return strings.Join(keep, " | ")
+}
+
+// sofficeEnv is the environment LibreOffice runs with: the sidecar's own,
+// less its settings (REGISTRY_SIDECAR_*, among them the token) and any
+// proxy settings, with HOME in the private folder work.
+func sofficeEnv(env []string, work string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		upper := strings.ToUpper(name)
+		if strings.HasPrefix(upper, "REGISTRY_SIDECAR_") || strings.HasSuffix(upper, "_PROXY") || upper == "HOME" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "HOME="+work)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
-// The splice path (DESIGN §5a): cell edits of an existing sheet stream the
+// The splice path: cell edits of an existing sheet stream the
 // sheet's XML once and copy everything else raw; see internal/splice.
 
 // spliceBook is one workbook opened for a splice edit: the package as on

@@ -83,7 +83,7 @@ func colName(c int) string {
 	return n[:len(n)-1]
 }
 
-// BenchmarkSpliceEdit is issue 10's repeated 100 x 10 write and 100 x 10
+// BenchmarkSpliceEdit is the repeated 100 x 10 write and 100 x 10
 // bold on the 50,000 x 10 workbook, and a 100 x 2 block of formulas reading
 // their rows (the recalc splice), through the splice path and, in the same
 // run, the excelize path (the peer; a cached parsed workbook keeps it at

@@ -10,8 +10,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
-// Value writes into a workbook that holds formulas (issue 9's cached
-// values): the plain splice takes one when it provably changes no
+// Value writes into a workbook that holds formulas (whose cached values
+// must stay true): the plain splice takes one when it provably changes no
 // formula's value, so every cached value stays true without a calculator;
 // every other write of write_cells goes through the recalc splice
 // (splice_recalc.go), which computes the values that change. The plain

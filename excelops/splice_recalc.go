@@ -14,7 +14,8 @@ import (
 )
 
 // The recalc splice: write_cells of formulas, and value writes into cells
-// that formulas read, keep issue 9's cached values on the splice path.
+// that formulas read, keep every formula's cached value true on the splice
+// path.
 //
 // 1. scanFormulas streams every worksheet once and collects its formula
 //    cells (a shared formula's members translated from their master) and
@@ -59,6 +60,11 @@ const maxScanFormulas = 200_000
 // maxScratchCells bounds the cells the recalc splice copies into its
 // calculator workbook; past it the write takes the excelize path.
 const maxScratchCells = 200_000
+
+// maxScratchBytes bounds the bytes of those cells' elements (shared
+// strings copied in): 200,000 ordinary cells take a few MiB, long texts
+// repeated in many cells take the excelize path.
+const maxScratchBytes = 8 << 20
 
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.

@@ -32,8 +32,9 @@ func repoRoot(t *testing.T) string {
 	}
 }
 
-// excelMadeCorpus is the folder of Excel-made workbooks beside the repository
-// (DESIGN §5b), or "" when it is absent.
+// excelMadeCorpus is a folder of workbooks saved by Excel that may sit beside
+// the checkout (../shared/corpus/excel-made), or "" when it is absent (the
+// tests that use it then skip).
 func excelMadeCorpus(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(repoRoot(t), "..", "shared", "corpus", "excel-made")

@@ -90,6 +90,9 @@ func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (*call, e
 	if i := strings.IndexFunc(a.RefersTo+a.Comment, isControl); i >= 0 {
 		return nil, invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
 	}
+	if err := checkFormula("refers_to of "+a.Name, body); err != nil {
+		return nil, err
+	}
 	if err := parseFormula(body); err != nil {
 		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}

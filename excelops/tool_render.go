@@ -149,7 +149,12 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err := b.f.SaveAs(renderIn); err != nil {
 		return nil, newError(KindIO, "cannot save the copy to render: "+err.Error(), err)
 	}
-	pngPath, err := convertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
+	// LibreOffice gets the copy without links to anything outside it.
+	left, err := s.sanitizeRenderCopy(renderIn)
+	if err != nil {
+		return nil, err
+	}
+	pngPath, isolation, err := s.convertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +174,9 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 		field("size_bytes", len(pic)),
 		field("width", w),
 		field("height", h),
-		field("blank", blank)), nil
+		field("blank", blank),
+		field("not_rendered", left),
+		field("network_isolation", isolation)), nil
 }
 
 // renderOutput resolves where the PNG goes: inside the workspace, a .png

@@ -1,6 +1,6 @@
 package excelops
 
-// The structure an analyst uses (issue 11 item 2): tables, frozen panes,
+// The structure an analyst uses: tables, frozen panes,
 // filters, sorting, find and replace, notes and links. Each tool's body is
 // in its own file (tool_table.go, tool_view.go with filter_rules.go,
 // tool_sort.go with sort_rows.go, tool_find.go, tool_notes.go).

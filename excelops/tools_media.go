@@ -34,7 +34,7 @@ func (s *Service) mediaTools() []toolSpec {
 			"name": {"type": "string", "maxLength": 255, "description": "Pivot table name, default PivotTable1, PivotTable2, ..."}},
 			"required": ["file_path", "source_range", "values"], "additionalProperties": false}`,
 			s.createPivotTable, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
-		{"render_range", "Render range as image", "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions.",
+		{"render_range", "Render range as image", "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions, and in not_rendered what the picture leaves out: links to pictures, files, workbooks or data outside the workbook are never followed.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell_range": {"type": "string", "description": "Cells to render as \"A1:F20\"; default the sheet's print area, else its used range; at most ` + jsonNum(maxRenderRows) + ` rows and ` + jsonNum(maxRenderCols) + ` columns"},
 			"output_path": {"type": "string", "description": "Where to write the PNG inside the workspace (.png); default next to the workbook as <workbook>-<sheet>.png. An existing file is replaced"}},

@@ -128,7 +128,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"create_excel_chart":        {"status", "file", "chart_type", "data_sheet", "sheet", "anchor", "series_count"},
 		"insert_image":              {"status", "file", "sheet", "anchor", "image", "format", "image_width", "image_height", "width", "height"},
 		"create_pivot_table":        {"status", "file", "pivot_table", "source_sheet", "source_range", "sheet", "anchor", "estimated_range", "rows", "columns", "values", "note"},
-		"render_range":              {"status", "file", "sheet", "range", "output_path", "size_bytes", "width", "height", "blank"},
+		"render_range":              {"status", "file", "sheet", "range", "output_path", "size_bytes", "width", "height", "blank", "not_rendered", "network_isolation"},
 		"create_table":              {"status", "file", "sheet", "table_name", "range", "style", "columns", "data_rows"},
 		"freeze_panes":              {"status", "file", "sheet", "frozen_rows", "frozen_columns", "top_left_cell", "previously_frozen"},
 		"set_autofilter":            {"status", "file", "sheet", "range", "filters", "rows_hidden"},

@@ -11,7 +11,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// benchSchema is the 3-field schema of issue 2's CallTool benchmark.
+// benchSchema is the 3-field schema of the CallTool benchmark.
 const benchSchema = `{"type": "object", "properties": {"file_path": {"type": "string", "minLength": 1}, "row": {"type": "integer", "minimum": 1}, "dry_run": {"type": "boolean"}}, "required": ["file_path", "row"], "additionalProperties": false}`
 
 // BenchmarkCallTool measures the registry overhead of one call: scope,

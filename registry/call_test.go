@@ -31,7 +31,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 // for a trivial tool on a loaded machine, short enough to keep tests fast.
 const shortTimeout = 50 * time.Millisecond
 
-// strictSchema exercises every validation keyword issue 2 lists.
+// strictSchema exercises every validation keyword the registry supports.
 const strictSchema = `{
   "type": "object",
   "properties": {
@@ -46,7 +46,7 @@ const strictSchema = `{
 }`
 
 // styledSchema has a nested object that refuses unknown keys, the shape a
-// model guesses wrong in format_cells (issue 14).
+// model guesses wrong in format_cells.
 const styledSchema = `{
   "type": "object",
   "properties": {

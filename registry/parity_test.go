@@ -15,8 +15,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// parityFile is what tests/vectors/excelmanus_oracle.py (DESIGN §3a's
-// excelmanus rules in plain Python) answers for the calls of
+// parityFile is what tests/vectors/excelmanus_oracle.py (excelmanus's
+// validation and result-text rules in plain Python) answers for the calls of
 // excelmanus_corpus.py; `make golden` rewrites it, `make test` fails when it
 // is stale.
 var parityFile = filepath.Join("..", "tests", "vectors", "excelmanus.json")

@@ -9,7 +9,7 @@ import (
 
 // resultText makes a tool's return value the text the caller reads, as
 // Python's dispatcher does with str(result) for a string and json.dumps
-// for everything else (DESIGN §3a):
+// for everything else (excelmanus's dispatcher):
 //   - a Go string is the text itself (invalid UTF-8 becomes U+FFFD, as
 //     everywhere in errorsjson);
 //   - a json.RawMessage is its bytes unchanged; only when the profile asks

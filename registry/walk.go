@@ -12,7 +12,7 @@ import (
 )
 
 // walker collects violations exactly as excelmanus's
-// ToolRegistry._collect_schema_violations words them (DESIGN §3a): root
+// ToolRegistry._collect_schema_violations words them: root
 // "$", property "{path}.{name}", item "{path}[{i}]", and per node oneOf,
 // type, enum, string, number, list and object checks in that order. It only
 // words; whether a call is refused is the full validator's decision. It

@@ -132,7 +132,7 @@ func (c *conn) startCall(id string, params gjson.Result) {
 	case dup:
 		c.mu.Unlock()
 		<-c.admit
-		c.send(appendError(nil, id, CodeInvalidRequest, "Invalid Request: a request with this id is already in flight"))
+		c.send(appendError(nil, id, CodeInvalidRequest, msgDuplicateID))
 		return
 	}
 	cl.ctx, cl.cancel = context.WithCancel(c.ctx)

@@ -112,6 +112,12 @@ func (c *conn) handle(data []byte) {
 		c.handleNotification(e.method.Str, e.params)
 		return
 	}
+	// An id may not be reused while its call is in flight, whatever the new
+	// request's method (tools/call checks again once admitted).
+	if e.method.Str != MethodToolsCall && c.isInFlight(id) {
+		c.send(appendError(nil, id, CodeInvalidRequest, msgDuplicateID))
+		return
+	}
 	switch e.method.Str {
 	case MethodInitialize:
 		c.initialize(id, e.params)
@@ -129,6 +135,14 @@ func (c *conn) handle(data []byte) {
 	default:
 		c.send(appendError(nil, id, CodeMethodNotFound, "Method not found: "+e.method.Str))
 	}
+}
+
+// isInFlight reports whether a call with this raw JSON id is in flight.
+func (c *conn) isInFlight(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.inflight[id]
+	return ok
 }
 
 // handleNotification handles a message without id; it is never answered.

@@ -33,6 +33,10 @@ var supportedVersions = [...]string{ProtocolVersion, "2025-06-18", "2025-03-26",
 
 const nullID = "null"
 
+// msgDuplicateID answers any request whose id is that of a call still in
+// flight on the connection.
+const msgDuplicateID = "Invalid Request: a request with this id is already in flight"
+
 // appendResult appends a JSON-RPC response carrying result (raw JSON).
 func appendResult(buf []byte, id string, result []byte) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)

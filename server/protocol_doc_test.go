@@ -72,3 +72,37 @@ func TestProtocolDocExamples(t *testing.T) {
 		assert.True(t, methods[m], "docs/PROTOCOL.md has no checked example of %s", m)
 	}
 }
+
+// TestProtocolDocInFlightIDExample replays the doc's block of an id reused
+// while its call is in flight: both requests, then both answers in order,
+// byte for byte.
+func TestProtocolDocInFlightIDExample(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "docs", "PROTOCOL.md"))
+	require.NoError(t, err)
+	doc := string(raw)
+	at := strings.Index(doc, "An id may not be reused while its call is in flight")
+	require.GreaterOrEqual(t, at, 0, "docs/PROTOCOL.md lost its id-reuse rule")
+	start := strings.Index(doc[at:], "```\n")
+	require.GreaterOrEqual(t, start, 0)
+	block := doc[at+start+4:]
+	block = block[:strings.Index(block, "```")]
+	var requests, answers []string
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		switch {
+		case strings.HasPrefix(line, "> "):
+			requests = append(requests, strings.TrimPrefix(line, "> "))
+		case strings.HasPrefix(line, "< "):
+			answers = append(answers, strings.TrimPrefix(line, "< "))
+		}
+	}
+	require.Len(t, requests, 2)
+	require.Len(t, answers, 2)
+	f := startServer(t, server.Config{})
+	c := f.dial(t)
+	for _, r := range requests {
+		c.send(r)
+	}
+	for _, want := range answers {
+		assert.Equal(t, want, c.next().Raw)
+	}
+}

@@ -149,3 +149,32 @@ func TestDuplicateInFlightID(t *testing.T) {
 	first := c.next()
 	assert.Equal(t, `{"status": "success", "slept_ms": 300}`, first.Get("result.content.0.text").String())
 }
+
+// TestInFlightIDReusedByAnyMethod: docs/PROTOCOL.md §2 says an id may not
+// be reused while its call is in flight, whatever the new request's method:
+// ping, tools/list, initialize and unknown methods reusing it get -32600
+// with that id, the call still completes, and the id is free again once
+// its answer arrived.
+func TestInFlightIDReusedByAnyMethod(t *testing.T) {
+	f := startServer(t, server.Config{})
+	c := f.dial(t)
+	c.send(callFrame(7, "sleep", `{"ms":300}`, ""))
+	for _, frame := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"no/such/method"}`,
+	} {
+		got := c.roundTrip(frame)
+		assert.Equal(t, "7", got.Get("id").Raw, frame)
+		assert.Equal(t, int64(-32600), got.Get("error.code").Int(), frame)
+		assert.Equal(t, "Invalid Request: a request with this id is already in flight", got.Get("error.message").String(), frame)
+	}
+	other := c.roundTrip(`{"jsonrpc":"2.0","id":"7","method":"ping"}`)
+	assert.JSONEq(t, `{}`, other.Get("result").Raw, "the string id \"7\" is another id than the number 7")
+	first := c.next()
+	assert.Equal(t, "7", first.Get("id").Raw)
+	assert.Equal(t, `{"status": "success", "slept_ms": 300}`, first.Get("result.content.0.text").String())
+	again := c.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	assert.JSONEq(t, `{}`, again.Get("result").Raw, "the id is free once its answer arrived")
+}

@@ -5,7 +5,7 @@
 //
 //	registry-sidecar [serve] --listen 127.0.0.1:0 --workspace DIR [--mcp-listen ADDR] [--token-file F] [--test-tools]
 //	registry-sidecar mcp --workspace DIR [--test-tools]
-//	registry-sidecar call --workspace DIR [--test-tools] TOOL 'JSON-ARGS'
+//	registry-sidecar call --workspace DIR [--test-tools] TOOL ['JSON-ARGS' | -]
 //	registry-sidecar tools --format markdown|json [--test-tools]
 //	registry-sidecar --version
 //
@@ -21,8 +21,10 @@
 // (--token, --token-file or $REGISTRY_SIDECAR_TOKEN) that is empty or only
 // whitespace is a usage error. `mcp` serves MCP
 // over stdin/stdout (stdout carries protocol messages only). --call-timeout
-// bounds every tool call on every door. `call` exits 0 for success and
-// fallback payloads, 3 for error payloads, 2 for usage errors.
+// bounds every tool call on every door. `call` reads the arguments from
+// stdin when JSON-ARGS is -, and exits 0 for success and fallback
+// payloads, 3 for error payloads, 2 for usage errors, 1 when the tools
+// cannot start.
 //
 // Serve and call take the spreadsheet tools' limits (excelops.Limits):
 // --max-file-size and --unzip-size-limit (sizes such as 64MiB or 2GB),

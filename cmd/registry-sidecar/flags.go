@@ -55,6 +55,7 @@ type options struct {
 	showVersion    bool
 	splice         bool
 	soffice        string
+	maxRenders     positiveInt
 	limits         sheetLimits
 }
 
@@ -68,6 +69,8 @@ func (o *options) registryFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&o.splice, "splice", true, "cell edits (write_cells, format_cells, adjust_column_width) of existing sheets stream the sheet XML instead of parsing the workbook; false sends them through excelize (for comparisons)")
 	fs.StringVar(&o.soffice, "soffice", "soffice", "LibreOffice binary render_range runs: a path, or a name looked up on PATH")
+	o.maxRenders = positiveInt(excelops.DefaultMaxRenders)
+	fs.Var(&o.maxRenders, "max-renders", "most render_range calls running LibreOffice at once (each takes a core and a few hundred MB); others wait for a slot within their deadline")
 	o.limits.limitFlags(fs)
 }
 
@@ -153,7 +156,7 @@ func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*re
 	if err := os.MkdirAll(o.workspace, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
-	excelOpts := append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice), excelops.WithSoffice(o.soffice)}, o.limits.excelopsOptions()...)
+	excelOpts := append([]excelops.Option{excelops.WithLogger(log), excelops.WithSplice(o.splice), excelops.WithSoffice(o.soffice), excelops.WithMaxRenders(int(o.maxRenders))}, o.limits.excelopsOptions()...)
 	var obs registry.Observer
 	if m != nil {
 		obs = m

@@ -53,8 +53,8 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 // run is the whole program: args without the program name. Subcommands:
-// (none) or serve, mcp, call, tools, version. Only mcp reads stdin (the
-// process's own: an MCP host writes the protocol there).
+// (none) or serve, mcp, call, tools, version. Only mcp and `call TOOL -`
+// read stdin (the process's own: an MCP host writes the protocol there).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 {
@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "mcp":
 		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "call":
-		return runCall(ctx, args, stdout, stderr)
+		return runCall(ctx, args, os.Stdin, stdout, stderr)
 	case "tools":
 		return runTools(args, stdout, stderr)
 	case "version":

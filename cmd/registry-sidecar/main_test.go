@@ -70,6 +70,49 @@ func TestCall(t *testing.T) {
 	assert.DirExists(t, ws, "the workspace is created when missing")
 }
 
+// TestCallArgsFromStdin: JSON-ARGS "-" reads the arguments from stdin, as
+// the README's `echo '{...}' | registry-sidecar call TOOL -` does; "-"
+// alone is never parsed as JSON, and an oversized stdin is a usage error.
+func TestCallArgsFromStdin(t *testing.T) {
+	ws := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		code  int
+		text  string
+	}{
+		{"object", `{"a": 40, "b": 2}` + "\n", exitOK, `{"status": "success", "sum": 42}`},
+		{"empty stdin", "", exitToolError, ""},
+		{"not json", "not json", exitToolError, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			args := []string{"--workspace", ws, "--test-tools", "--log-level", "error", "add", "-"}
+			err := runCall(context.Background(), args, strings.NewReader(tc.stdin), &out, io.Discard)
+			assert.Equal(t, tc.code, exitCode(err, io.Discard), "err %v", err)
+			if tc.text != "" {
+				assert.Equal(t, tc.text+"\n", out.String())
+			}
+			if tc.code == exitToolError {
+				assert.Contains(t, out.String(), `"status": "error"`)
+			}
+		})
+	}
+	big := io.MultiReader(strings.NewReader(`{"note": "`), io.LimitReader(neverEnding('x'), maxStdinArgs))
+	err := runCall(context.Background(), []string{"--workspace", ws, "--test-tools", "add", "-"}, big, io.Discard, io.Discard)
+	assert.Equal(t, exitUsage, exitCode(err, io.Discard), "err %v", err)
+}
+
+// neverEnding is an endless reader of one byte.
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
 // TestMessageProfileEnv: $REGISTRY_SIDECAR_MESSAGE_PROFILE picks the
 // profile; the flag wins over it.
 func TestMessageProfileEnv(t *testing.T) {

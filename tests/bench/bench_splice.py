@@ -1,4 +1,4 @@
-"""Issue 10's figures: the splice path beside the excelize path and openpyxl.
+"""The splice path's figures: the splice path beside the excelize path and openpyxl.
 
 On a generated 50,000 x 10 workbook (and a 500,000 x 10 one), each system on
 its own copy, one long-lived process each:

@@ -1,4 +1,4 @@
-"""Oracle cases: delete_range and copy_sheet (issue 11).
+"""Oracle cases: delete_range and copy_sheet.
 
 delete_range: cells deleted and the cells beside them shifted up or left.
 
@@ -52,6 +52,6 @@ CASES: list[dict[str, Any]] = [
     {"name": "copy_sheet_self_references",
      "sheets": {"Data": {"A1": 1, "A2": 2, "B2": "=Data!A2+1", "B3": "=SUM(Data!A1:A2)"}},
      "ops": [{"op": "copy_sheet", "name": "Data", "new": "Data copy"}],
-     "xfail": "Excel points a copied sheet's references to its source sheet at the copy (='Data copy'!A2+1), as "
-              "issue 11 asks and copy_sheet does; LibreOffice keeps them on the source (=Data!A2+1)"},
+     "xfail": "Excel points a copied sheet's references to its source sheet at the copy (='Data copy'!A2+1), and so "
+              "does copy_sheet; LibreOffice keeps them on the source (=Data!A2+1)"},
 ]

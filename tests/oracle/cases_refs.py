@@ -1,4 +1,4 @@
-"""Oracle cases: Excel's reference semantics on structural edits and copies (issue 9, items 1-2).
+"""Oracle cases: Excel's reference semantics on structural edits and copies.
 
 Insert/delete rows and columns, rename/delete sheets and copies, each done in Calc and through
 our tools; formulas and recalculated values must agree cell by cell. The format is in README.md

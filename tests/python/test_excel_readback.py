@@ -405,7 +405,7 @@ def test_read_excel_matches_openpyxl_on_dates(sidecar_bin: pathlib.Path, tmp_pat
 def test_paging_under_the_result_cap_matches_openpyxl(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
     # Rows too long for 50 of them to fit in the 3000-character result cap:
     # each page is sized to fit, and following next_offset reads every row
-    # that openpyxl sees exactly once (issue 14: truncation used to skip rows).
+    # that openpyxl sees exactly once (truncation used to skip rows).
     wb = openpyxl.Workbook()
     sheet = wb.active
     assert sheet is not None

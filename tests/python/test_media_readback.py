@@ -159,6 +159,8 @@ def test_render_range_writes_a_png(sidecar_bin: pathlib.Path, ws: pathlib.Path) 
     assert got["size_bytes"] == len(data)
     assert 100 < width < 2000 and 50 < height < 2000
     assert got["blank"] is False
+    assert got["not_rendered"] == []  # nothing in this workbook reaches outside it
+    assert got["network_isolation"] in ("netns", "settings")
     with Image.open(ws / "shot.png") as img:
         assert img.size == (width, height)
         gray = img.convert("L")

@@ -1,4 +1,4 @@
-"""Issue 14 items 3-7 end to end: the real binary, checked with openpyxl.
+"""Tools that report truthfully, end to end: the real binary, checked with openpyxl.
 
 Merges don't eat data, no surprise sheets or files, Excel's limits are
 errors, dates round-trip, and every schema property is described.

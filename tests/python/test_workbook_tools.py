@@ -1,7 +1,7 @@
 """The workbook-level tools through the real binary, read back by openpyxl and opened by LibreOffice.
 
 create_workbook, list_workbooks, describe_workbook, define_name, copy_sheet, clear_range and
-delete_range (issue 11): what each wrote is what openpyxl reads, and LibreOffice opens the
+delete_range: what each wrote is what openpyxl reads, and LibreOffice opens the
 result and shows the expected content.
 """
 

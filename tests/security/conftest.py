@@ -1,4 +1,4 @@
-"""Fixtures of the security suite (issue 20): the attacks run end to end
+"""Fixtures of the security suite: the attacks run end to end
 against the built binary, $REGISTRY_SIDECAR_BIN (set by ``make py-test``),
 else ``bin/registry-sidecar`` built with ``go build``."""
 
@@ -28,4 +28,4 @@ def sidecar_bin() -> pathlib.Path:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "security: the attacks of issue 20, end to end against the built binary")
+    config.addinivalue_line("markers", "security: the attacks on the workspace, the renderer and the listeners, end to end against the built binary")

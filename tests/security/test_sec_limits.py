@@ -1,4 +1,4 @@
-"""Issue 20, item 4: one formula cannot sink the process.
+"""Security: one formula cannot sink the process.
 
 ``=REPT(REPT("a",32767),32767)`` asks for a 1 GiB text. Excel answers ``#VALUE!`` for a
 text result over 32,767 characters; the sidecar must too, quickly and in little memory,

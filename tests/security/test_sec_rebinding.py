@@ -1,4 +1,4 @@
-"""Issue 20, item 5: a web page cannot drive the sidecar through DNS rebinding.
+"""Security: a web page cannot drive the sidecar through DNS rebinding.
 
 Without a token (as ``make run`` starts it) every listener accepts only loopback ``Host``
 headers and loopback or absent ``Origin`` headers, on every path: ``/ws``, ``/mcp``,

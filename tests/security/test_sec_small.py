@@ -1,4 +1,4 @@
-"""Issue 20, item 6 and the lock-file part of item 1: the small things.
+"""Security: the small things, and the lock files.
 
 Messages name paths relative to the workspace, never where the workspace or anything
 around it lives on the host; lock files exist only for names that passed validation and

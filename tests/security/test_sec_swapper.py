@@ -1,4 +1,4 @@
-"""Issue 20, item 2: the workspace is a wall even while another process changes the tree.
+"""Security: the workspace is a wall even while another process changes the tree.
 
 A separate process exchanges ``ws/sub`` (a real folder) with ``ws/swap`` (a symlink to
 ``outside/``, a sibling of the workspace) with renameat2(RENAME_EXCHANGE) in a tight loop,

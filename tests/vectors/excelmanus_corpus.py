@@ -4,7 +4,7 @@ Every case is one call the Go registry makes under the excelmanus profile;
 generate.py stores what excelmanus_oracle answers for it. Validation cases
 stay inside the keyword subset where JSON Schema and excelmanus's rules
 agree on validity (the Go registry lets the full validator decide; see
-DESIGN §3a), so each case is refused by both or by neither.
+excelmanus_oracle.py), so each case is refused by both or by neither.
 """
 
 from __future__ import annotations

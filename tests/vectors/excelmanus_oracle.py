@@ -1,11 +1,11 @@
-"""The excelmanus rules of DESIGN §3a, in plain Python (standard library only).
+"""excelmanus's validation and result-text rules, in plain Python (standard library only).
 
 This is the oracle the Go registry's `excelmanus` message profile is held
 to: generate.py runs it over a corpus of schemas, arguments and results and
 writes the payload texts it gives into tests/vectors/excelmanus.json; the Go
 test (registry/parity_test.go) requires CallTool to answer those bytes.
 
-It is written from the rules as DESIGN §3a states them (excelmanus's
+It is written from the rules as excelmanus's ToolRegistry applies them (excelmanus's
 ``_collect_schema_violations``, its schema-validation payload and
 ``ToolDef.truncate_result``), on the values Python's own ``json.loads``
 gives, so type names, ``repr()``, ``==`` between 1, 1.0 and True, ``len()``

@@ -7,7 +7,7 @@ Usage:
     python3 tests/vectors/generate.py --check  regenerate in memory; exit 1 and
                                                name every stale file
 
-excelmanus.json holds what excelmanus_oracle.py (DESIGN §3a's rules in
+excelmanus.json holds what excelmanus_oracle.py (excelmanus's rules in
 plain Python) answers for the calls of excelmanus_corpus.py: validation
 payloads for every violation kind, the not-found/not-allowed messages, and
 truncated results of every phase and of the plain-text fallback.

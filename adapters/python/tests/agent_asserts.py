@@ -14,7 +14,7 @@ def tool_results(job: Job) -> list[Any]:
 
 
 def assert_critical(job: Job, repo: InMemoryJobRepository, tool: str, message: str) -> None:
-    """job ended FAILURE_TOOL on a critical ToolError of tool, as issue 6 scenario 3a words it,
+    """job ended FAILURE_TOOL on a critical ToolError of tool, as a critical tool failure is recorded,
     and the repository's last save holds the failed job."""
     summary = f"Critical: Tool '{tool}' failed non-recoverably: {message}"
     assert job.status is JobStatus.FAILED

@@ -1,6 +1,7 @@
-"""AgentExecutor with an in-process registry: issue 6 scenarios 3a, 3b, 3c,
-parallel batches, cancellation and model failures. The same scenarios against
-the real sidecar are in test_agent_sidecar.py."""
+"""AgentExecutor with an in-process registry: a non-recoverable tool failure, an
+unknown tool, arguments that fail validation, parallel batches, cancellation and
+model failures. The same cases against the real sidecar are in
+test_agent_sidecar.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The agent rules against the real Go sidecar (``--test-tools``): issue 6
-scenarios 3a/3b/3c with TOOL_FATAL_ERROR, TOOL_NOT_FOUND and
+"""The agent rules against the real Go sidecar (``--test-tools``): a critical
+failure, an unknown tool and a validation failure, with TOOL_FATAL_ERROR, TOOL_NOT_FOUND and
 TOOL_ARGUMENT_VALIDATION_ERROR coming from Go, fallback routing requested by
 the Go ``fallback`` tool, and a parallel batch with a critical call."""
 

@@ -1,5 +1,5 @@
 """The README's examples run as written against the real binary: the ten-line
-example, and the porting guide's examples, each printing what the README shows."""
+example, and every other example, each printing what the README shows."""
 
 from __future__ import annotations
 
@@ -47,7 +47,24 @@ def guide_examples() -> list[tuple[str, str]]:
     return re.findall(r"```python\n((?:(?!```).)*?)```\s*\n```text\n(.*?)```", text, re.S)
 
 
-def test_porting_guide_has_one_example_per_seed_scenario() -> None:
+def test_every_python_block_is_checked() -> None:
+    """Every python block is the ten-line example or shows its output."""
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    shown = [code for code, _ in guide_examples()]
+    assert blocks[1:] == shown, "a python block after the first is not followed by the text block it prints"
+
+
+GUIDE_RULES = (
+    "**A tool fails non-recoverably**",
+    "**The model asks for a tool that does not exist**",
+    "**The arguments fail validation**",
+    "**Fallback routing**",
+    "**Legacy failures are tool errors**",
+)
+
+
+def test_porting_guide_has_one_example_per_rule() -> None:
     text = README.read_text(encoding="utf-8")
     guide = text[text.index("## Porting a TypeScript executor") :]
     for name in (
@@ -60,17 +77,25 @@ def test_porting_guide_has_one_example_per_seed_scenario() -> None:
         "history entries",
     ):
         assert name in guide, name
-    for scenario in ("**3a.", "**3b.", "**3c.", "**003. Fallback routing", "**003. Legacy failures"):
-        assert scenario in guide, scenario
-    assert len(guide_examples()) == 5
+    for rule in GUIDE_RULES:
+        assert rule in guide, rule
+    assert len(re.findall(r"```python\n", guide)) == len(GUIDE_RULES)
 
 
-@pytest.mark.parametrize(("code", "want"), guide_examples(), ids=["3a", "3b", "3c", "003-routing", "003-legacy"])
-def test_porting_guide_example_runs(code: str, want: str, sidecar_binary: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def _example_id(code: str) -> str:
+    first = code.strip().splitlines()[-1]
+    return re.sub(r"\W+", "-", first)[:40].strip("-")
+
+
+@pytest.mark.parametrize(("code", "want"), guide_examples(), ids=[_example_id(c) for c, _ in guide_examples()])
+def test_readme_example_prints_what_it_shows(
+    code: str, want: str, sidecar_binary: pathlib.Path, tmp_path: pathlib.Path
+) -> None:
     """Each example runs as written, in a fresh interpreter, and prints exactly
     what the README shows after it."""
     (tmp_path / "workspace").mkdir()
     env = {**os.environ, "REGISTRY_SIDECAR_BIN": str(sidecar_binary)}
+    env.pop("REGISTRY_SIDECAR_MESSAGE_PROFILE", None)
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )

@@ -60,6 +60,7 @@ def test_wheel_is_a_platform_wheel_carrying_the_binary(wheel: pathlib.Path, side
     assert not wheel.name.endswith("-none-any.whl"), "a wheel with a binary is tagged for its platform"
     with zipfile.ZipFile(wheel) as zf:
         [entry] = [i for i in zf.infolist() if i.filename.endswith("registry_sidecar/_bin/registry-sidecar")]
+        assert entry.filename == "registry_sidecar/_bin/registry-sidecar", "in the wheel's root (platlib), not .data/"
         assert (entry.external_attr >> 16) & 0o111, "the binary is executable"
         assert "Root-Is-Purelib: false" in zf.read(next(n for n in zf.namelist() if n.endswith("/WHEEL"))).decode()
         metadata = zf.read(next(n for n in zf.namelist() if n.endswith("/METADATA"))).decode()

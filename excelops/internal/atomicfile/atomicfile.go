@@ -165,16 +165,23 @@ func ReplaceIn(ctx context.Context, dir *os.File, name string, mode fs.FileMode,
 	return nil
 }
 
+// procFD is where an unnamed file is found by descriptor to be linked
+// into place (linkTemp).
+const procFD = "/proc/self/fd/"
+
 // createTemp opens an unnamed temporary file in the folder dfd
-// (O_TMPFILE), or, where the file system cannot, a named one (whose name,
-// relative to dfd, it returns).
+// (O_TMPFILE), or, where the file system cannot or no /proc is mounted to
+// link it from (a bare chroot), a named one (whose name, relative to dfd,
+// it returns).
 func createTemp(dfd int, mode fs.FileMode) (*os.File, string, error) {
-	fd, err := unix.Openat(dfd, ".", unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, uint32(mode.Perm()|0o200))
-	if err == nil {
-		return os.NewFile(uintptr(fd), "(unnamed)"), "", nil
-	}
-	if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOENT) {
-		return nil, "", &fs.PathError{Op: "open", Path: "(temporary file)", Err: err}
+	if _, err := os.Stat(procFD); oTmpfile != 0 && err == nil {
+		fd, err := unix.Openat(dfd, ".", oTmpfile|unix.O_RDWR|unix.O_CLOEXEC, uint32(mode.Perm()|0o200))
+		if err == nil {
+			return os.NewFile(uintptr(fd), "(unnamed)"), "", nil
+		}
+		if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOENT) {
+			return nil, "", &fs.PathError{Op: "open", Path: "(temporary file)", Err: err}
+		}
 	}
 	for i := 0; ; i++ {
 		name := strings.Replace(TempPattern, "*", strconv.FormatUint(rand.Uint64(), 36), 1)
@@ -191,7 +198,7 @@ func createTemp(dfd int, mode fs.FileMode) (*os.File, string, error) {
 // linkTemp gives the unnamed file f a temporary name in the folder dfd and
 // returns it.
 func linkTemp(dfd int, f *os.File) (string, error) {
-	src := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
+	src := procFD + strconv.Itoa(int(f.Fd()))
 	for i := 0; ; i++ {
 		name := fmt.Sprintf(".~registry-sidecar-%d-%d.tmp", os.Getpid(), time.Now().UnixNano()+int64(i))
 		// The name carries the pid, so a process killed between this link

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pathlib
 import shutil
+import sys
 from typing import Final
 
 from .errors import LaunchError
@@ -13,8 +14,11 @@ from .errors import LaunchError
 ENV_BIN: Final = "REGISTRY_SIDECAR_BIN"
 #: The binary's name on PATH and in the repository's bin/ directory.
 BINARY_NAME: Final = "registry-sidecar"
-#: Where a platform wheel (``make wheel``) puts the binary, in this package.
-BUNDLED_BINARY: Final = pathlib.Path(__file__).resolve().parent / "_bin" / BINARY_NAME
+#: Where a platform wheel (``make wheel``, ``make wheels``) puts the binary,
+#: in this package (``registry-sidecar.exe`` on Windows).
+BUNDLED_BINARY: Final = (
+    pathlib.Path(__file__).resolve().parent / "_bin" / (BINARY_NAME + (".exe" if sys.platform == "win32" else ""))
+)
 
 
 def _repository_build(start: pathlib.Path) -> pathlib.Path | None:

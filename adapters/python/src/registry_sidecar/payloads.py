@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-# The error codes of DESIGN §3: one table, append-only, the same as Go's
+# The error codes of the payloads: one table, append-only, the same as Go's
 # errorsjson/codes.go (tests/test_codes.py parses that file and compares).
 #: Error code of an error a tool returned.
 CODE_EXECUTION: Final = "TOOL_EXECUTION_ERROR"

@@ -1,4 +1,4 @@
-"""Agent-side rules for engines that call registry-sidecar tools (DESIGN §7).
+"""Agent-side rules for engines that call registry-sidecar tools.
 
 Pure Python; nothing here needs a running sidecar:
 

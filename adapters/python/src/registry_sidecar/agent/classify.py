@@ -1,4 +1,4 @@
-"""Classification of tool-call outcomes by error code alone (DESIGN §3).
+"""Classification of tool-call outcomes by error code alone.
 
 A registry call ends in one of three ways: a payload text, a raised exception,
 or (for in-process registries) a returned :class:`ToolError`. :func:`classify`

@@ -1,6 +1,6 @@
 """Fallback routing: the primary tool service first, then where a tool asks.
 
-Rules (DESIGN §7):
+Rules:
 
 1. The primary service (the sidecar's ``ToolRegistry``) answers first. A
    result without a fallback signal is returned unchanged; a legacy service's

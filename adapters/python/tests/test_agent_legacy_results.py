@@ -1,4 +1,4 @@
-"""Seed 003, exactly: an exception from the primary tool service is logged as a
+"""Primary service failures and legacy results: an exception from the primary tool service is logged as a
 warning with the tool's name and routed on to the ToolRouter; a legacy
 non-dict, non-None result is returned as is; the executor classifies every
 result through normalize_tool_result, so legacy failure dicts and None are
@@ -33,7 +33,7 @@ from registry_sidecar.agent import (
 )
 from registry_sidecar.agent.testing import InMemoryJobRepository, InProcessToolRegistry, ScriptedLLM
 
-LOGGER = "test.agent.seed003"
+LOGGER = "test.agent.legacy"
 SECRET = "s3cret-argument-value"
 
 

@@ -1,0 +1,15 @@
+package excelops
+
+import "syscall"
+
+// physicalMemory is the machine's RAM in bytes, 0 when unknown.
+func physicalMemory() int64 {
+	var si syscall.Sysinfo_t
+	if syscall.Sysinfo(&si) != nil {
+		return 0
+	}
+	return int64(si.Totalram) * int64(si.Unit)
+}
+
+// ctimeNanos is the status-change time st records, in nanoseconds.
+func ctimeNanos(st *syscall.Stat_t) int64 { return st.Ctim.Sec*1e9 + st.Ctim.Nsec }
