@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xuri/efp"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/xuri/efp"
 )
 
 // Excel's own limits ("Excel specifications and limits"). Past them excelize

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Bounds the formula bombs (SECURITY.md, "Formulas") are held to: before the patched

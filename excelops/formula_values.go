@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/xuri/efp"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/xuri/efp"
 )
 
 // maxRecalcFormulas bounds how many formula cells one call recomputes with

@@ -7,9 +7,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // part returns one part of a saved workbook as text.
