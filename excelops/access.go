@@ -91,6 +91,11 @@ type access struct {
 	// destructive: the tool may delete or overwrite existing data (MCP
 	// destructiveHint); a tool that edits and is not destructive only adds.
 	destructive bool
+	// idempotent: the edit sets a state, so the same call again changes
+	// nothing more (MCP idempotentHint): writing the same values or
+	// formats, setting widths, panes, links; an edit that adds (a rule, a
+	// chart, rows) or moves cells is not. Reads are idempotent anyway.
+	idempotent bool
 	// lists names a folder argument whose workbooks the tool lists, each
 	// one's sheet list read as a styles read (list_workbooks).
 	lists string
@@ -161,22 +166,21 @@ func (a access) check() error {
 	if edits == 0 && (a.keepsValues || a.guard != guardSheet) {
 		return fmt.Errorf("a declaration without an edited workbook sets edit options")
 	}
-	if edits == 0 && a.output == "" && a.destructive {
-		return fmt.Errorf("a read-only declaration is destructive")
+	if edits == 0 && a.output == "" && (a.destructive || a.idempotent) {
+		return fmt.Errorf("a read-only declaration sets destructive or idempotent (reads are idempotent anyway)")
 	}
 	return nil
 }
 
-// annotations derives the MCP hints: read-only when no workbook is edited
-// and no output written, destructive when declared so.
-func (a access) annotations() *registry.Annotations {
-	switch {
-	case a.edited() < 0 && a.output == "":
-		return registry.ReadOnly()
-	case a.destructive:
-		return registry.Destructive()
+// annotations derives the MCP hints of a tool titled title: read-only
+// when no workbook is edited and no output written, destructive and
+// idempotent when declared so; no tool reaches beyond the workspace
+// (openWorldHint false).
+func (a access) annotations(title string) *registry.Annotations {
+	if a.edited() < 0 && a.output == "" {
+		return &registry.Annotations{Title: title, ReadOnly: true}
 	}
-	return registry.Additive()
+	return &registry.Annotations{Title: title, Destructive: a.destructive, Idempotent: a.idempotent}
 }
 
 // describe says, for docs/TOOLS.md, which path the tool takes on each file.

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,44 +35,28 @@ func lifecycleCalls() map[string][]string {
 // TestOnlyTheEntryPointLocksOpensAndSaves reads the package's source: each
 // lifecycle step is called only where the entry point takes it.
 func TestOnlyTheEntryPointLocksOpensAndSaves(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
 	allowed := lifecycleCalls()
 	seen := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
-		require.NoError(t, err)
-		f, err := parser.ParseFile(fset, name, src, 0)
-		require.NoError(t, err)
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
-			}
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				var callee string
-				switch fun := call.Fun.(type) {
-				case *ast.SelectorExpr:
-					callee = fun.Sel.Name
-				case *ast.Ident:
-					callee = fun.Name
-				}
-				if who, ok := allowed[callee]; ok {
-					seen[callee] = true
-					assert.Contains(t, who, fn.Name.Name, "%s calls %s (%s): only the entry point may", fn.Name.Name, callee, fset.Position(call.Pos()))
-				}
+	eachFuncBody(t, func(fset *token.FileSet, fn *ast.FuncDecl) {
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
 				return true
-			})
-		}
-	}
+			}
+			var callee string
+			switch fun := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				callee = fun.Sel.Name
+			case *ast.Ident:
+				callee = fun.Name
+			}
+			if who, ok := allowed[callee]; ok {
+				seen[callee] = true
+				assert.Contains(t, who, fn.Name.Name, "%s calls %s (%s): only the entry point may", fn.Name.Name, callee, fset.Position(call.Pos()))
+			}
+			return true
+		})
+	})
 	var missing []string
 	for callee := range allowed {
 		if !seen[callee] {
@@ -124,9 +107,32 @@ func directFileCalls() map[string][]string {
 // removes a file by name, so no tool can re-resolve a checked path outside
 // the workspace handle.
 func TestWorkspaceFilesOnlyThroughTheHandle(t *testing.T) {
+	allowed := directFileCalls()
+	eachFuncBody(t, func(fset *token.FileSet, fn *ast.FuncDecl) {
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			callee := pkg.Name + "." + sel.Sel.Name
+			if who, listed := allowed[callee]; listed {
+				assert.Contains(t, who, fn.Name.Name, "%s uses %s (%s): go through the workspace handle", fn.Name.Name, callee, fset.Position(sel.Pos()))
+			}
+			return true
+		})
+	})
+}
+
+// eachFuncBody calls visit with every function of the package's non-test
+// source that has a body.
+func eachFuncBody(t *testing.T, visit func(fset *token.FileSet, fn *ast.FuncDecl)) {
+	t.Helper()
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
-	allowed := directFileCalls()
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -135,25 +141,9 @@ func TestWorkspaceFilesOnlyThroughTheHandle(t *testing.T) {
 		f, err := parser.ParseFile(fset, name, nil, 0)
 		require.NoError(t, err)
 		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil {
+				visit(fset, fn)
 			}
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				pkg, ok := sel.X.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				callee := pkg.Name + "." + sel.Sel.Name
-				if who, listed := allowed[callee]; listed {
-					assert.Contains(t, who, fn.Name.Name, "%s uses %s (%s): go through the workspace handle", fn.Name.Name, callee, fset.Position(sel.Pos()))
-				}
-				return true
-			})
 		}
 	}
 }

@@ -38,7 +38,8 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 			}
 			tool := e.reg.Tools()[i]
 			require.Equal(t, sp.name, tool.Name)
-			assert.Equal(t, sp.access.annotations(), tool.Annotations)
+			assert.Equal(t, sp.access.annotations(sp.title), tool.Annotations)
+			assert.Equal(t, sp.title, tool.Annotations.Title)
 			assert.Equal(t, sp.access.describe(), tool.Path)
 			assert.Equal(t, sp.access.edited() < 0 && sp.access.output == "", tool.Annotations.ReadOnly)
 			for _, arg := range []string{sp.access.output, sp.access.lists} {
@@ -71,7 +72,8 @@ func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
 		{"read creates a sheet", access{files: []fileUse{fu(touchStructure, sheetTarget, false)}}, "only an edit"},
 		{"sheet use without argument", access{files: []fileUse{{arg: "file_path", touch: touchStream, sheet: sheetRead}}}, "sheet argument"},
 		{"edit before read", access{files: []fileUse{fu(touchStructure, sheetEdit, true), fu(touchStream, sheetRead, false)}}, "last file"},
-		{"read-only but destructive", access{files: []fileUse{fu(touchStream, sheetRead, false)}, destructive: true}, "read-only declaration is destructive"},
+		{"read-only but destructive", access{files: []fileUse{fu(touchStream, sheetRead, false)}, destructive: true}, "read-only declaration sets destructive"},
+		{"read-only but idempotent", access{files: []fileUse{fu(touchStream, sheetRead, false)}, idempotent: true}, "reads are idempotent anyway"},
 		{"read but keeps values", access{files: []fileUse{fu(touchStream, sheetRead, false)}, keepsValues: true}, "edit options"},
 		{"no touch", access{files: []fileUse{{arg: "file_path"}}}, "unknown touch"},
 	}

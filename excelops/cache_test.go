@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // cached returns the book the cache holds for a workspace file, or nil.

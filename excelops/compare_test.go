@@ -5,10 +5,10 @@ import (
 	"io"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/sirupsen/logrus"
 	"github.com/sirupsen/logrus/hooks/test"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // requireSameCells requires got and want (the same workbook edited two

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // TestSerialISO checks the serial → ISO text conversion against what

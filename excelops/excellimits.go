@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/xuri/efp"
 )
 
 // Excel's own limits ("Excel specifications and limits"). Past them excelize
@@ -21,6 +22,9 @@ const (
 	// maxFormulaChars is the longest formula, counted with its leading
 	// "=" in UTF-16 code units like maxCellChars.
 	maxFormulaChars = 8192
+	// maxFunctionNesting is how deep Excel lets functions nest in one
+	// formula: IF(A1,SUM(B1:B2),0) nests 2 levels.
+	maxFunctionNesting = 64
 	// lastRow and lastCol are the grid's edges: row 1,048,576 and column
 	// XFD (16,384).
 	lastRow = excelize.TotalRows
@@ -53,16 +57,47 @@ func checkText(ref, s string) error {
 }
 
 // checkFormula refuses a formula (given without its "=") longer than Excel
-// accepts.
+// accepts, or nesting functions deeper.
 func checkFormula(ref, formula string) error {
-	if len(formula)+1 <= maxFormulaChars {
-		return nil
+	if len(formula)+1 > maxFormulaChars {
+		if n := excelLen(formula) + 1; n > maxFormulaChars {
+			return invalid("%s: formula of %s characters is longer than Excel's limit of %s characters; nothing was written",
+				ref, thousands(n), thousands(maxFormulaChars))
+		}
 	}
-	if n := excelLen(formula) + 1; n > maxFormulaChars {
-		return invalid("%s: formula of %s characters is longer than Excel's limit of %s characters; nothing was written",
-			ref, thousands(n), thousands(maxFormulaChars))
+	// Each level opens a parenthesis: few of them cannot nest too deep.
+	if strings.Count(formula, "(") > maxFunctionNesting {
+		if n := functionNesting(formula); n > maxFunctionNesting {
+			return invalid("%s: formula nests functions %d levels deep, more than Excel's limit of %d levels; nothing was written",
+				ref, n, maxFunctionNesting)
+		}
 	}
 	return nil
+}
+
+// functionNesting is how deep the functions of formula (without its "=")
+// nest; parentheses that only group and array constants are no level.
+func functionNesting(formula string) int {
+	ps := efp.ExcelParser()
+	var open []bool // per open parenthesis or array: whether a function's
+	depth, deepest := 0, 0
+	for _, tk := range ps.Parse("=" + formula) {
+		switch {
+		case tk.TSubType == efp.TokenSubTypeStart && (tk.TType == efp.TokenTypeFunction || tk.TType == efp.TokenTypeSubexpression):
+			fn := tk.TType == efp.TokenTypeFunction && tk.TValue != "ARRAY" && tk.TValue != "ARRAYROW"
+			open = append(open, fn)
+			if fn {
+				depth++
+				deepest = max(deepest, depth)
+			}
+		case tk.TSubType == efp.TokenSubTypeStop && len(open) > 0:
+			if open[len(open)-1] {
+				depth--
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	return deepest
 }
 
 // checkBlockFits refuses a block anchored at (col, row) of rows x cols

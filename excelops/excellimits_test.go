@@ -125,3 +125,36 @@ func TestCopyRefusesAFormulaTheMoveMakesTooLong(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before, after)
 }
+
+// TestMovingTextPastTheLimitIsRefused: a damaged workbook holds a cell of
+// 40,000 characters; copying or sorting it would have excelize cut it to
+// 32,767 on the way. Both are refused, naming the cell, and nothing is
+// saved.
+func TestMovingTextPastTheLimitIsRefused(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("d.xlsx", [][]any{{"x"}})
+	long := strings.Repeat("y", 40000)
+	withSheetXML(t, e.path("d.xlsx"), sheetXML("A1:A2",
+		`<row r="1"><c r="A1" t="inlineStr"><is><t>`+long+`</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c></row>`))
+	before, err := os.ReadFile(e.path("d.xlsx"))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		msg  string
+	}{
+		{"copy_range_between_sheets", map[string]any{"source_file": "d.xlsx", "source_sheet": "Sheet1", "source_range": "A1",
+			"target_sheet": "Sheet1", "target_start": "C5"}, "C5: text of 40,000 characters is longer than Excel's limit of 32,767 characters per cell"},
+		{"sort_range", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sheet1", "cell_range": "A1:A2",
+			"sort_by": []map[string]any{{"column": "A", "order": "ascending"}}}, "A2: text of 40,000 characters is longer than Excel's limit"},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			got := e.fail(c.tool, c.args)
+			assert.Equal(t, "ValueError", got["exception"])
+			assert.Contains(t, got["message"], c.msg)
+			after, err := os.ReadFile(e.path("d.xlsx"))
+			require.NoError(t, err)
+			assert.Equal(t, before, after)
+		})
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // set_autofilter's criteria: checked (filterRules), evaluated on cells to

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // formulaCell is one formula cell of a parsed worksheet, with write access

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
-	"github.com/xuri/excelize/v2"
 )
 
 // sheetArea is a rectangle of cells on one sheet (1-based, inclusive).

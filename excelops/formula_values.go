@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
-	"github.com/xuri/excelize/v2"
 )
 
 // maxRecalcFormulas bounds how many formula cells one call recomputes with
@@ -35,9 +35,11 @@ type formulaStats struct {
 // diskHasFormulas tells, for a sheet excelize has not parsed yet, whether
 // its XML holds formulas at all, so sheets without any are never parsed.
 // Any write path (excelize's, a splice writer) calls this once per mutation,
-// after its edits and before saving.
-func refreshFormulaValues(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), edits *editSet) (formulaStats, error) {
-	return refreshFormulaValuesUpTo(ctx, f, diskHasFormulas, edits, maxRecalcFormulas)
+// after its edits and before saving. Each formula is computed within lim
+// (see computeFormula); when ctx ends the refresh fails with ctx's error,
+// and the caller saves nothing.
+func refreshFormulaValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *editSet) (formulaStats, error) {
+	return refreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, maxRecalcFormulas)
 }
 
 // sheetFormula is one formula cell and its sheet.
@@ -48,7 +50,7 @@ type sheetFormula struct {
 
 // refreshFormulaValuesUpTo is refreshFormulaValues computing at most budget
 // formula cells; the cached values of the rest it would compute are dropped.
-func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasFormulas func(sheet string) (bool, error), edits *editSet, budget int) (formulaStats, error) {
+func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *editSet, budget int) (formulaStats, error) {
 	var st formulaStats
 	all, ok, err := workbookFormulaCells(f, diskHasFormulas)
 	if err != nil {
@@ -88,7 +90,10 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, diskHasForm
 			continue
 		}
 		budget--
-		t, v := computeFormula(f, sf.sheet, c.ref)
+		t, v, err := computeFormula(ctx, f, lim, sf.sheet, c.ref)
+		if err != nil {
+			return st, err
+		}
 		results[i] = cached{t, v, true}
 		if v == "" {
 			st.dropped++
@@ -226,13 +231,16 @@ var excelErrors = map[string]bool{
 // computeFormula returns the cached value of the formula at sheet!ref as
 // excelize computes it: the cell type and text, or ("", "") when the
 // calculator cannot compute it (an unsupported function, a formula it
-// cannot evaluate).
-func computeFormula(f *excelize.File, sheet, ref string) (t, v string) {
+// cannot evaluate, one that would pass lim or take maxFormulaTime). A text
+// result longer than a cell holds is #VALUE!, as in Excel (the patched
+// calculator never builds one; this is the last line). err is ctx's error
+// when ctx ended: the call is over, and nothing may be saved.
+func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
 	// A calculator panic on some formula must not fail every later edit of
 	// the workbook: that formula just gets no cached value.
 	defer func() {
 		if recover() != nil {
-			t, v = "", ""
+			t, v, err = "", "", nil
 		}
 	}()
 	formula, _ := f.GetCellFormula(sheet, ref)
@@ -240,15 +248,39 @@ func computeFormula(f *excelize.File, sheet, ref string) (t, v string) {
 		// excelize computes around a function it lacks (LEN(INFO(...)) is
 		// the length of its error text, IFERROR(OFFSET(...),5) is 5): no
 		// value beats a wrong one.
-		return "", ""
+		return "", "", nil
 	}
-	res, err := f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-	if err != nil {
-		if excelErrors[res] && err.Error() == res {
-			return "e", res
+	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+	defer cancel()
+	res, cerr := f.CalcCellValueContext(one, sheet, ref, lim, excelize.Options{RawCellValue: true})
+	if err := ctx.Err(); err != nil {
+		return "", "", err
+	}
+	if cerr != nil {
+		if excelErrors[res] && cerr.Error() == res {
+			return "e", res, nil
 		}
-		return "", ""
+		return "", "", nil
 	}
+	t, v = typedResult(f, sheet, formula, res)
+	if t == "str" && checkText(ref, v) != nil {
+		return "e", "#VALUE!", nil
+	}
+	return t, v, nil
+}
+
+// calcValue computes the formula at sheet!ref of b as CalcCellValue does
+// with RawCellValue, within the service's calculation limits, the call's
+// context and maxFormulaTime.
+func (b *book) calcValue(sheet, ref string) (string, error) {
+	one, cancel := context.WithTimeout(b.callContext(), maxFormulaTime)
+	defer cancel()
+	return b.f.CalcCellValueContext(one, sheet, ref, b.svc.limits.calc(), excelize.Options{RawCellValue: true})
+}
+
+// typedResult types the calculator's result res of formula: a cached
+// value's t attribute and text, ("", "") for none.
+func typedResult(f *excelize.File, sheet, formula, res string) (t, v string) {
 	switch kind := resultKind(f, sheet, formula); {
 	case kind == kindText:
 		if res == "" {

@@ -7,9 +7,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // part returns one part of a saved workbook as text.
@@ -184,7 +184,7 @@ func TestRecalcBudgetDropsTheRest(t *testing.T) {
 		require.NoError(t, f.SetCellFormula("Sheet1", c, "A1*2"))
 	}
 	none := func(string) (bool, error) { return false, nil }
-	st, err := refreshFormulaValuesUpTo(context.Background(), f, none, nil, 2)
+	st, err := refreshFormulaValuesUpTo(context.Background(), f, DefaultLimits().calc(), none, nil, 2)
 	require.NoError(t, err)
 	assert.Equal(t, formulaStats{computed: 2, dropped: 1}, st)
 	for c, want := range map[string]string{"B1": "4", "C1": "4", "D1": ""} {

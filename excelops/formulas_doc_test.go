@@ -51,9 +51,25 @@ What `+"`read_excel`"+` returns for such a formula cell:
 
 Excel and LibreOffice show the right value on opening the file: they recalculate it.
 
+`, total, total-len(uncomputable), len(uncomputable))
+	fmt.Fprintf(&b, `## Excel's limits
+
+- A formula longer than %s characters, or nesting functions more than %d levels deep, is refused
+  with a ValueError naming the cell (also in define_name, add_conditional_rule and
+  add_data_validation); nothing is written.
+- A text result longer than %s characters is `+"`#VALUE!`"+`, as in Excel: REPT, SUBSTITUTE,
+  CONCAT, CONCATENATE, TEXTJOIN, ARRAYTOTEXT and `+"`&`"+` check the length before they build the
+  text (excelize is patched for this: third_party/excelize/PATCHES.md).
+- Computing one formula may allocate 1/%d of the call's memory budget (--call-memory-budget)
+  for its ranges, arrays and text, take %s evaluation steps and %v, and nest formula cells
+  reading formula cells %s deep on the stack (a longer chain is computed in pieces). A formula
+  past one of these is left without a cached value, like one excelize cannot compute; the call's
+  deadline still ends the whole call, and then nothing is saved.
+
 ## The %d functions excelize cannot compute
 
-`, total, total-len(uncomputable), len(uncomputable), len(uncomputable))
+`, thousands(maxFormulaChars), maxFunctionNesting, thousands(maxCellChars), formulaBudgetShare,
+		thousands(maxCalcSteps), maxFormulaTime, thousands(maxCalcDepth), len(uncomputable))
 	byLetter := map[byte][]string{}
 	var letters []byte
 	for _, n := range uncomputable {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // FuzzScanSheet: the sheet scanner never panics and stays within its limits.

@@ -5,11 +5,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -33,6 +35,29 @@ func TestGoldenSchemas(t *testing.T) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run with -update to create it")
 	assert.JSONEq(t, string(want), string(got))
+}
+
+// TestGoldenStrictSchemas pins the OpenAI strict-mode schemas of every
+// tool (chat_completions layout), one tool a line in json.dumps form; the
+// Python adapter's strict_schema must give the same
+// (adapters/python/tests/test_strict.py).
+func TestGoldenStrictSchemas(t *testing.T) {
+	e := newEnv(t)
+	schemas, err := e.reg.OpenAISchemas(registry.ModeChatCompletions, nil, registry.Strict())
+	require.NoError(t, err)
+	lines := make([]string, len(schemas))
+	for i, s := range schemas {
+		lines[i], err = errorsjson.MarshalString(s)
+		require.NoError(t, err)
+	}
+	got := "[\n" + strings.Join(lines, ",\n") + "\n]\n"
+	path := filepath.Join("testdata", "schemas_strict.golden.json")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create it")
+	assert.Equal(t, string(want), got)
 }
 
 // TestGoldenPayloads pins the exact bytes of representative results on a

@@ -1,6 +1,10 @@
 package excelops
 
-import "time"
+import (
+	"time"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
 
 // Limits bounds what one call may make the process read, hold or write. The
 // defaults are sized for a 24 GiB machine running a handful of concurrent
@@ -118,6 +122,38 @@ const (
 	// workbook; a 50k-row sheet takes a few seconds.
 	writeTimeout = 5 * time.Minute
 )
+
+// Formula calculation limits: what excelize's calculator (patched, see
+// third_party/excelize/PATCHES.md) may spend on one formula. A formula past
+// one is left uncomputed (no cached value; Excel computes it on open); the
+// call's own deadline still fails the whole call.
+const (
+	// formulaBudgetShare: one formula may allocate a quarter of the call's
+	// memory budget for ranges, arrays and text; the parsed workbook and
+	// the save need the rest.
+	formulaBudgetShare = 4
+	// maxCalcSteps bounds one formula's evaluation steps (tokens, cell
+	// reads, function calls, loop iterations a function argument sets):
+	// a few seconds of work at most.
+	maxCalcSteps = 100_000_000
+	// maxCalcDepth bounds how deep formula cells reading formula cells
+	// nest on the stack: each level costs a few KiB (4,096 levels: about
+	// 16 MiB), and a goroutine stack past Go's maximum kills the process.
+	// A longer chain is computed in pieces (excelize's calcInPieces).
+	maxCalcDepth = 4096
+	// maxFormulaTime bounds the time one formula may compute.
+	maxFormulaTime = 10 * time.Second
+)
+
+// calc is what excelize's calculator may spend on one formula of a call
+// bounded by l.
+func (l Limits) calc() excelize.CalcLimits {
+	return excelize.CalcLimits{
+		MaxBytes: l.CallMemoryBudget / formulaBudgetShare,
+		MaxSteps: maxCalcSteps,
+		MaxDepth: maxCalcDepth,
+	}
+}
 
 // Sandbox limits.
 const (

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // withSheetXML rewrites the workbook at path so that sheet1's XML is body

@@ -185,13 +185,14 @@ func createModeOf(create *bool) createMode {
 	return createNever
 }
 
-// refuseLikelyTypo fails when path does not exist but a workbook with a
-// close name does: creating it would be a surprise file.
+// refuseLikelyTypo fails when path does not exist but a workbook whose
+// name path is most likely a typo of does (likelyTypo, typo.go): creating
+// it would be a surprise file.
 func (s *sandbox) refuseLikelyTypo(path string) error {
 	if _, err := s.lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	similar := s.similarWorkbooks(path)
+	similar := s.typoCandidates(path)
 	if len(similar) == 0 {
 		return nil
 	}

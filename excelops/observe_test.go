@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // saveCounter is an Observer that counts saves and failed saves.
@@ -64,7 +66,8 @@ func TestToolAnnotations(t *testing.T) {
 		a := tool.Annotations
 		require.NotNil(t, a, "%s declares nothing", tool.Name)
 		if want, ok := accessByName()[tool.Name]; ok {
-			assert.Equal(t, want, *a, "%s: its name's prefix does not say what it does", tool.Name)
+			got := registry.Annotations{ReadOnly: a.ReadOnly, Destructive: a.Destructive}
+			assert.Equal(t, want, got, "%s: its name's prefix does not say what it does", tool.Name)
 			continue
 		}
 		switch {

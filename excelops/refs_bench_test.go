@@ -3,8 +3,8 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )

@@ -21,9 +21,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 	"golang.org/x/sys/unix"
 )
 

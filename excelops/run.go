@@ -145,6 +145,7 @@ func (s *Service) readOne(ctx context.Context, f fileUse, path, sheet string, fn
 			return nil, err
 		}
 		defer b.close()
+		b.ctx = ctx
 		sh, err := b.open(f, guardSheet, sheet, false)
 		if err != nil {
 			return nil, err
@@ -155,6 +156,7 @@ func (s *Service) readOne(ctx context.Context, f fileUse, path, sheet string, fn
 	if err != nil {
 		return nil, err
 	}
+	b.ctx = ctx
 	sh, err := b.open(f, guardSheet, sheet, false)
 	var res any
 	if err == nil {

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // excelizeOnce is one attempt at the edit of a call through excelize, under
@@ -40,6 +40,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	if err != nil {
 		return nil, err
 	}
+	b.ctx = ctx
 	handedOff := false
 	defer func() {
 		if !handedOff {
@@ -81,7 +82,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	if !acc.keepsValues && !c.valuesKept {
 		edits := b.edits
 		b.edits = nil
-		if _, err := refreshFormulaValues(ctx, b.f, b.diskHasFormulas, edits); err != nil {
+		if _, err := refreshFormulaValues(ctx, b.f, s.limits.calc(), b.diskHasFormulas, edits); err != nil {
 			return nil, err
 		}
 	}
@@ -124,6 +125,7 @@ func (s *Service) checkin(ctx context.Context, b *book) {
 		_ = b.close()
 		return
 	}
+	b.ctx = nil
 	b.settle()
 	s.cache.put(b.path, b.id, b, b.cost)
 }

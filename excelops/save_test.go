@@ -12,9 +12,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // failingWriter passes the first budget bytes through, then fails with err.

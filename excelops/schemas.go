@@ -81,3 +81,14 @@ func ruleProps() string {
 	"bar_color": {"type": "string", "description": "` + colorHelp("data_bar: bar colour (default 638EC6, blue)") + `"},
 	"stop_if_true": {"type": "boolean", "description": "Stop evaluating lower-priority rules for a cell this rule matches"}`
 }
+
+// cellValueSchema is the schema of one cell value: a string ("=..." a
+// formula), a number, a boolean or null, each branch typed (as every model
+// provider wants); extra, when not empty, adds keywords (a description).
+func cellValueSchema(extra string) string {
+	s := `{"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]`
+	if extra != "" {
+		s += ", " + extra
+	}
+	return s + "}"
+}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // sstCases are shared-string tables with what they hold (want) or the kind

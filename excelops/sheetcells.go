@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"sort"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"golang.org/x/text/collate"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -36,7 +36,9 @@ func (b *book) readSortCell(sheet, ref string, coll *collate.Collator) (sortCell
 	}
 	t, _ := b.f.GetCellType(sheet, ref)
 	if c.formula != "" && raw == "" {
-		raw, _ = b.f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+		if raw, err = b.calcValue(sheet, ref); err != nil && b.callContext().Err() != nil {
+			return c, sortValue{}, err
+		}
 		t = excelize.CellTypeUnset
 	}
 	switch {
@@ -131,9 +133,11 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 		for j, c := range cells[src] {
 			ref := cellName(block.c1+j, block.r1+i)
 			var err error
-			switch {
+			switch s, text := c.value.(string); {
 			case c.rich != nil:
 				err = b.f.SetCellRichText(sheet, ref, c.rich)
+			case text && checkText(ref, s) != nil:
+				return 0, checkText(ref, s) // excelize would cut it short
 			default:
 				err = b.f.SetCellValue(sheet, ref, c.value)
 			}

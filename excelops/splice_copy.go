@@ -32,11 +32,15 @@ func (s areaSet) has(row, col int) bool {
 }
 
 // cellCopier turns the cells of a workbook's sheets into calculator cells,
-// counting them against maxScratchCells.
+// counting them against maxScratchCells and their bytes against
+// maxScratchBytes: a shared string is copied into every cell that uses it,
+// so 100,000 cells sharing one 32,767-character string would be 3 GiB of
+// copies.
 type cellCopier struct {
 	sb     *spliceBook
 	sst    []string // the shared strings, loaded when first needed
 	copied int
+	bytes  int64 // of the copied cells' elements
 }
 
 // copy returns the calculator cell of c; formula is its formula text
@@ -60,13 +64,19 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 		if err != nil || n < 0 || n >= len(cp.sst) {
 			return out, errNoSplice // the excelize path reports the damage
 		}
-		out.body = inlineBody(sheetxml.AppendEscaped(nil, cp.sst[n]))
+		if cp.bytes+int64(len(cp.sst[n])) > maxScratchBytes {
+			return out, errNoSplice // the excelize path shares the strings
+		}
+		out.body = inlineBody(sheetxml.AppendEscaped(make([]byte, 0, len(cp.sst[n])), cp.sst[n]))
 	case string(c.Type) == "inlineStr":
 		out.body = inlineBody(c.Value)
 	case string(c.Type) == "d":
 		return out, errNoSplice // a typed date: excelize reads it through its number format
 	default:
 		out.body = valueBody(string(c.Type), c.Value)
+	}
+	if cp.bytes += int64(len(out.body)); cp.bytes > maxScratchBytes {
+		return out, errNoSplice // the excelize path shares the strings
 	}
 	return out, nil
 }

@@ -61,6 +61,11 @@ const maxScanFormulas = 200_000
 // calculator workbook; past it the write takes the excelize path.
 const maxScratchCells = 200_000
 
+// maxScratchBytes bounds the bytes of those cells' elements (shared
+// strings copied in): 200,000 ordinary cells take a few MiB, long texts
+// repeated in many cells take the excelize path.
+const maxScratchBytes = 8 << 20
+
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {

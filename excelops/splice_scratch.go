@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
@@ -166,7 +166,10 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				return nil, err
 			}
 		}
-		t, v := computeFormula(f, f0.at.sheet, cellName(f0.at.c1, f0.at.r1))
+		t, v, err := computeFormula(ctx, f, sb.svc.limits.calc(), f0.at.sheet, cellName(f0.at.c1, f0.at.r1))
+		if err != nil {
+			return nil, err
+		}
 		if v == "" {
 			t = ""
 		}

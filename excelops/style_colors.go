@@ -3,7 +3,7 @@ package excelops
 import (
 	"slices"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // normalizeColors rewrites the colors of a style read back with excelize's

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )

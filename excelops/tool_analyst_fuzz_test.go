@@ -6,9 +6,9 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // fuzzCell turns one byte into a cell value of every kind sort_range and

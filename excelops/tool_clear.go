@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // clearWhat are the things clear_range clears.

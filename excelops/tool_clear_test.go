@@ -3,9 +3,9 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // clearBook writes k.xlsx: qty and price in B2:C5, a shared formula

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -89,6 +89,9 @@ func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (*call, e
 	}
 	if i := strings.IndexFunc(a.RefersTo+a.Comment, isControl); i >= 0 {
 		return nil, invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
+	}
+	if err := checkFormula("refers_to of "+a.Name, body); err != nil {
+		return nil, err
 	}
 	if err := parseFormula(body); err != nil {
 		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)

@@ -3,9 +3,9 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // rangeBook writes r.xlsx: A1:A6 = 1..6, B1:B6 = 10..60, formulas of

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // findBook writes f.xlsx: text, numbers, a code kept as text, a date, a

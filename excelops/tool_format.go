@@ -7,7 +7,8 @@ import (
 	"sort"
 	"unicode/utf8"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/tidwall/gjson"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -213,27 +214,30 @@ func describeStyle(cell string, st *excelize.Style) errorsjson.Object {
 // adjustColumnWidth implements adjust_column_width.
 func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (*call, error) {
 	var a struct {
-		FilePath  string             `json:"file_path"`
-		SheetName string             `json:"sheet_name"`
-		Columns   map[string]float64 `json:"columns"`
-		AutoFit   bool               `json:"auto_fit"`
+		FilePath  string `json:"file_path"`
+		SheetName string `json:"sheet_name"`
+		Columns   []struct {
+			Column string  `json:"column"`
+			Width  float64 `json:"width"`
+		} `json:"columns"`
+		AutoFit bool `json:"auto_fit"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
 	if len(a.Columns) == 0 && !a.AutoFit {
-		return nil, invalid("give columns (e.g. {\"A\": 20}) or auto_fit=true")
+		return nil, invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
 	}
 	widths := map[int]float64{}
-	for k, w := range a.Columns {
-		col, err := parseColumn(k)
+	for _, c := range a.Columns {
+		col, err := parseColumn(c.Column)
 		if err != nil {
 			return nil, err
 		}
-		if w <= 0 || w > maxColumnWidth {
-			return nil, invalid("width of column %s must be in (0, %d], got %v", k, maxColumnWidth, w)
+		if c.Width <= 0 || c.Width > maxColumnWidth {
+			return nil, invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
 		}
-		widths[col] = w
+		widths[col] = c.Width
 	}
 	// autoFit measures the first rows of sheet in the package as on disk.
 	autoFit := func(b *book, sheet string) error {
@@ -283,4 +287,49 @@ func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (*
 		return widthPlan(widths), result(sb.name(), sheet), nil
 	}
 	return c, nil
+}
+
+// columnWidthsLegacy rewrites adjust_column_width's older columns form, a
+// map of column letter to width ({"A": 20}, excelmanus's), into the list
+// the schema describes ([{"column": "A", "width": 20}]), keeping the order
+// and every value as sent (a wrong one is then refused by the schema).
+// Other arguments come back unchanged.
+func columnWidthsLegacy(args []byte) []byte {
+	root := gjson.ParseBytes(args)
+	if !root.IsObject() || !root.Get("columns").IsObject() {
+		return args
+	}
+	out := []byte{'{'}
+	root.ForEach(func(k, v gjson.Result) bool {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(out, k.Raw...), ':')
+		if k.Str != "columns" {
+			out = append(out, v.Raw...)
+			return true
+		}
+		out = append(out, '[')
+		first := true
+		v.ForEach(func(col, width gjson.Result) bool {
+			if !first {
+				out = append(out, ',')
+			}
+			first = false
+			out = append(append(append(append(append(out, `{"column":`...), col.Raw...), `,"width":`...), width.Raw...), '}')
+			return true
+		})
+		out = append(out, ']')
+		return true
+	})
+	return append(out, '}')
+}
+
+// legacyForm is the rewrite of older argument forms of the tool name, nil
+// for a tool that has none (see registry.Tool.Legacy).
+func legacyForm(name string) func([]byte) []byte {
+	if name == "adjust_column_width" {
+		return columnWidthsLegacy
+	}
+	return nil
 }

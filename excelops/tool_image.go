@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -30,6 +30,9 @@ const (
 	maxImageSidePx = 20000
 	// maxImageScale caps the scale factor.
 	maxImageScale = 100
+	// minImageScale is the smallest scale factor (the schema's minimum:
+	// an exclusive bound of 0 is a keyword some models refuse).
+	minImageScale = 0.01
 )
 
 // mib renders a byte count in MiB for descriptions and messages.
@@ -134,8 +137,8 @@ func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, e
 	}
 	switch {
 	case scale != nil:
-		if !(*scale > 0) || *scale > maxImageScale || math.IsInf(*scale, 0) {
-			return 0, 0, invalid("scale must be above 0 and at most %d", maxImageScale)
+		if !(*scale >= minImageScale) || *scale > maxImageScale || math.IsInf(*scale, 0) {
+			return 0, 0, invalid("scale must be at least %g and at most %d", minImageScale, maxImageScale)
 		}
 		sx, sy = *scale, *scale
 	case width != nil && height != nil:

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"

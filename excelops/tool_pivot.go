@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // render_range limits and page geometry.

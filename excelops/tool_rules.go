@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
@@ -143,6 +143,9 @@ func (b *book) conditionalOption(r ruleArgs) (excelize.ConditionalFormatOptions,
 		f := strings.TrimPrefix(strings.TrimSpace(r.Formula), "=")
 		if f == "" {
 			return opt, invalid("formula rules need a formula")
+		}
+		if err := checkFormula(r.CellRange+" rule", f); err != nil {
+			return opt, err
 		}
 		opt.Type, opt.Criteria = "formula", f // excelize takes the expression from Criteria
 		return opt, b.ruleFormat(&opt, r.Format)
@@ -284,6 +287,11 @@ func (s *Service) addDataValidation(_ context.Context, raw json.RawMessage) (*ca
 	rng, err := parseRange(a.CellRange)
 	if err != nil {
 		return nil, err
+	}
+	for i, f := range []string{a.Formula1, a.Formula2} {
+		if err := checkFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
+			return nil, err
+		}
 	}
 	dv := excelize.NewDataValidation(a.AllowBlank == nil || *a.AllowBlank)
 	dv.Sqref = rng.String()

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -238,6 +238,11 @@ func (s *Service) copyRange(_ context.Context, raw json.RawMessage) (*call, erro
 						err = b.f.SetCellFormula(sheet, ref, text)
 					}
 				} else {
+					if s, ok := c.value.(string); ok {
+						if err := checkText(ref, s); err != nil {
+							return nil, err // excelize would cut it short
+						}
+					}
 					err = b.f.SetCellValue(sheet, ref, c.value)
 				}
 				if err != nil {
@@ -301,7 +306,10 @@ func (b *book) cells(sheet string, rng cellRange, valuesOnly bool) ([][]copiedCe
 			t, _ := b.f.GetCellType(sheet, ref)
 			if formula != "" && v == "" {
 				// No cached result: compute it, as a paste of values would.
-				if v, err = b.f.CalcCellValue(sheet, ref, excelize.Options{RawCellValue: true}); err != nil {
+				if v, err = b.calcValue(sheet, ref); err != nil {
+					if cerr := b.callContext().Err(); cerr != nil {
+						return nil, cerr
+					}
 					return nil, invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
 				}
 				t = excelize.CellTypeUnset

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
@@ -341,6 +341,9 @@ func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
 		}
 	}
 	for _, w := range writes {
+		if err := checkText(w.ref, w.text); err != nil {
+			return nil, nil, err // a header made unique grew past the limit
+		}
 		if err := b.f.SetCellStr(sheet, w.ref, w.text); err != nil {
 			return nil, nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write header %s: %v", w.ref, err), err)
 		}

@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // analystBook writes s.xlsx: a header (region, qty, price) and five rows, a

@@ -3,9 +3,9 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/xuri/excelize/v2"
 )
 
 // hiddenRows lists the hidden rows 1..n of Sheet1.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // What write_cells stores for each JSON value, decided and checked before

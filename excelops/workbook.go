@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // newFileMode is the mode of a workbook this package creates.
@@ -45,6 +45,18 @@ type book struct {
 	// (TestCachedBookAfterNewSheet).
 	unchecked bool
 	cost      int64 // estimated heap of the parsed workbook (cache budget)
+	// ctx is the call the book serves while one runs (nil in the cache):
+	// formulas computed inside a tool body stop when it ends.
+	ctx context.Context
+}
+
+// callContext is the context of the call the book serves
+// (context.Background outside a call).
+func (b *book) callContext() context.Context {
+	if b.ctx == nil {
+		return context.Background()
+	}
+	return b.ctx
 }
 
 // name is the file name reported in results.

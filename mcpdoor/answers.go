@@ -46,6 +46,24 @@ func (a *answers) forget(id string) {
 	}
 }
 
+// abandon forgets every request: the client can no longer be written to.
+func (a *answers) abandon() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	clear(a.pending)
+	if a.idle != nil {
+		close(a.idle)
+		a.idle = nil
+	}
+}
+
+// count is the number of requests not yet answered.
+func (a *answers) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.pending)
+}
+
 // wait returns once every request is answered, or when ctx ends.
 func (a *answers) wait(ctx context.Context) {
 	a.mu.Lock()
@@ -111,29 +129,24 @@ func (t *lineTap) see(p []byte) {
 	}
 }
 
-// tapReader passes reads through a lineTap.
-type tapReader struct {
-	io.ReadCloser
-	tap lineTap
-}
-
-func (r *tapReader) Read(p []byte) (int, error) {
-	n, err := r.ReadCloser.Read(p)
-	r.tap.see(p[:n])
-	return n, err
-}
-
-// tapWriter passes writes through a lineTap.
+// tapWriter passes writes through a lineTap; broken, when set, is told
+// of a failed write (the client is gone).
 type tapWriter struct {
 	io.WriteCloser
-	mu  sync.Mutex
-	tap lineTap
+	mu     sync.Mutex
+	tap    lineTap
+	broken func()
 }
 
+// Write writes p whole before any other Write starts: the SDK's messages
+// and the answers of the stdio guard never interleave.
 func (w *tapWriter) Write(p []byte) (int, error) {
-	n, err := w.WriteCloser.Write(p)
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.WriteCloser.Write(p)
 	w.tap.see(p[:n])
-	w.mu.Unlock()
+	if err != nil && w.broken != nil {
+		w.broken()
+	}
 	return n, err
 }

@@ -168,7 +168,8 @@ func doorOf(req *mcp.CallToolRequest) string {
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // callOptions reads the extension keys of _meta, with the WebSocket door's
-// rules: toolScope a list of tool names, timeoutMs a positive number.
+// rules: toolScope a list of tool names, timeoutMs a positive number,
+// nullAsOmitted a boolean.
 func callOptions(meta mcp.Meta) ([]registry.CallOption, error) {
 	var opts []registry.CallOption
 	scope, has, err := parseScope(meta)
@@ -184,6 +185,15 @@ func callOptions(meta mcp.Meta) ([]registry.CallOption, error) {
 			return nil, fmt.Errorf("%w: _meta.timeoutMs must be a positive number", errInvalidMeta)
 		}
 		opts = append(opts, registry.WithTimeout(time.Duration(ms*float64(time.Millisecond))))
+	}
+	if v, ok := meta["nullAsOmitted"]; ok {
+		on, isBool := v.(bool)
+		if !isBool {
+			return nil, fmt.Errorf("%w: _meta.nullAsOmitted must be true or false", errInvalidMeta)
+		}
+		if on {
+			opts = append(opts, registry.WithNullAsOmitted())
+		}
 	}
 	return opts, nil
 }

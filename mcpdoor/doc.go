@@ -9,9 +9,15 @@
 // byte for byte with isError set for error payloads. Validation, timeouts,
 // truncation and error payloads are the registry's; MCP framing, sessions
 // and SSE are the SDK's. The extension keys of the WebSocket door work here
-// too: _meta.toolScope (tools/list and tools/call) and _meta.timeoutMs.
+// too: _meta.toolScope (tools/list and tools/call), _meta.timeoutMs and
+// _meta.nullAsOmitted.
 // At most Config.MaxConcurrentCalls tools run at once through a Door; more
 // calls wait for a slot (a call cancelled while waiting never runs).
+//
+// Over stdio, a guard in front of the SDK (stdioguard.go) answers the lines
+// it could not decode (-32700, -32600) so one bad line never ends the
+// session, and at the end of stdin lets the calls already received finish
+// and answer (within Config.Grace) before the SDK sees the end.
 //
 // Over HTTP, requests at protocol 2026-07-28 or later (the
 // Mcp-Protocol-Version header) are served statelessly, answered as

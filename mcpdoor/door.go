@@ -34,6 +34,9 @@ const (
 	DefaultMaxRequestBytes = 16 << 20
 	// DefaultMaxLineBytes caps one stdio message.
 	DefaultMaxLineBytes = 16 << 20
+	// DefaultGrace is how long, once a stdio client closes its input, the
+	// calls it sent may take to answer.
+	DefaultGrace = 10 * time.Second
 	// DefaultMaxConcurrentCalls bounds the tools running at once through
 	// one Door (all its sessions and requests); more calls wait for a slot.
 	DefaultMaxConcurrentCalls = 256
@@ -51,8 +54,13 @@ type Config struct {
 	SessionTimeout time.Duration
 	// MaxRequestBytes caps one HTTP request body (413 beyond).
 	MaxRequestBytes int64
-	// MaxLineBytes caps one stdio message.
+	// MaxLineBytes caps one stdio message; a longer line is answered as
+	// an invalid request and skipped.
 	MaxLineBytes int
+	// Grace bounds how long, once a stdio client closes its input, the
+	// calls it already sent may take to finish and answer; calls still
+	// running then are cancelled.
+	Grace time.Duration
 	// MaxConcurrentCalls bounds the tools running at once; a call waits
 	// for a slot (or for its cancellation).
 	MaxConcurrentCalls int
@@ -75,6 +83,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxLineBytes <= 0 {
 		c.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if c.Grace <= 0 {
+		c.Grace = DefaultGrace
 	}
 	if c.MaxConcurrentCalls <= 0 {
 		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
@@ -189,18 +200,21 @@ func (d *Door) addTool(t registry.Tool) (listed bool) {
 	return true
 }
 
-// ToolAnnotations is the MCP form of a tool's declaration: nil for none,
-// readOnlyHint for a read-only tool, destructiveHint (true or false)
-// otherwise.
+// ToolAnnotations is the MCP form of a tool's declaration
+// (registry.Annotations.MCP): nil for none.
 func ToolAnnotations(a *registry.Annotations) *mcp.ToolAnnotations {
-	switch {
-	case a == nil:
+	h := a.MCP()
+	if h == nil {
 		return nil
-	case a.ReadOnly:
-		return &mcp.ToolAnnotations{ReadOnlyHint: true}
 	}
-	destructive := a.Destructive
-	return &mcp.ToolAnnotations{DestructiveHint: &destructive}
+	openWorld := h.OpenWorldHint
+	return &mcp.ToolAnnotations{
+		Title:           h.Title,
+		ReadOnlyHint:    h.ReadOnlyHint,
+		DestructiveHint: h.DestructiveHint,
+		IdempotentHint:  h.IdempotentHint,
+		OpenWorldHint:   &openWorld,
+	}
 }
 
 // Connections returns the open connections of door (DoorStdio: stdio

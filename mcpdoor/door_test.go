@@ -78,17 +78,28 @@ func httpSession(t testing.TB, url, version string, opts *mcp.ClientOptions) *mc
 	return cs
 }
 
+// TestAnnotationsFromDeclaration: the MCP annotations are the
+// declaration's, read-only tools idempotent, every hint stated.
 func TestAnnotationsFromDeclaration(t *testing.T) {
 	assert.Nil(t, mcpdoor.ToolAnnotations(nil))
-	ro := mcpdoor.ToolAnnotations(registry.ReadOnly())
-	assert.True(t, ro.ReadOnlyHint)
-	d := mcpdoor.ToolAnnotations(registry.Destructive())
-	require.NotNil(t, d.DestructiveHint)
-	assert.False(t, d.ReadOnlyHint)
-	assert.True(t, *d.DestructiveHint)
-	a := mcpdoor.ToolAnnotations(registry.Additive())
-	require.NotNil(t, a.DestructiveHint)
-	assert.False(t, *a.DestructiveHint)
+	no, yes := false, true
+	cases := []struct {
+		name string
+		decl *registry.Annotations
+		want mcp.ToolAnnotations
+	}{
+		{"read-only", registry.ReadOnly(), mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}},
+		{"destructive", registry.Destructive(), mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}},
+		{"additive", registry.Additive(), mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no}},
+		{"idempotent write, titled", &registry.Annotations{Title: "Write cells", Destructive: true, Idempotent: true},
+			mcp.ToolAnnotations{Title: "Write cells", DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: &no}},
+		{"open world", &registry.Annotations{ReadOnly: true, OpenWorld: true}, mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &yes}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, &c.want, mcpdoor.ToolAnnotations(c.decl))
+		})
+	}
 }
 
 // TestSessionsEveryVersion: the SDK client at the newest protocol

@@ -10,11 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tidwall/gjson"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/mcpdoor"
@@ -29,6 +27,9 @@ type listedTool struct {
 	Schema      any  // decoded inputSchema
 	ReadOnly    bool // readOnlyHint (default false)
 	Destructive bool // destructiveHint (default true)
+	Idempotent  bool // idempotentHint (default false)
+	OpenWorld   bool // openWorldHint (default true)
+	Title       string
 	Annotated   bool
 }
 
@@ -143,6 +144,8 @@ func TestDoorsAgree(t *testing.T) {
 		{"execution", "fail", `{"exception": "KeyError", "message": "no sheet", "cause": "lookup"}`, nil, false, errorsjson.CodeExecution},
 		{"fatal", "fail", `{"exception": "OSError", "message": "disk gone", "fatal": true}`, nil, false, errorsjson.CodeFatal},
 		{"timeout", "sleep", `{"ms": 60000}`, map[string]any{"timeoutMs": 20}, false, errorsjson.CodeTimeout},
+		{"null as omitted", "add", `{"a": 1, "b": 2, "note": null}`, map[string]any{"nullAsOmitted": true}, false, ""},
+		{"null refused", "add", `{"a": 1, "b": 2, "note": null}`, nil, false, errorsjson.CodeArgumentValidation},
 		{"internal", "panic", `{"kind": "error"}`, nil, false, errorsjson.CodeInternal},
 		{"fallback", "fallback", `{"to": "CHAT_SERVICE", "reason": "PREVIEW_MODE"}`, nil, false, ""},
 		{"progress", "sleep", `{"ms": 50}`, nil, true, ""},
@@ -162,6 +165,9 @@ func TestDoorsAgree(t *testing.T) {
 						}
 						if ms, ok := c.meta["timeoutMs"].(int); ok {
 							opts = append(opts, registry.WithTimeout(time.Duration(ms)*time.Millisecond))
+						}
+						if c.meta["nullAsOmitted"] == true {
+							opts = append(opts, registry.WithNullAsOmitted())
 						}
 					}
 					want := ref.CallTool(context.Background(), c.tool, []byte(c.args), opts...)
@@ -200,9 +206,10 @@ func listOf(reg *registry.Registry) map[string]listedTool {
 		if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
 			panic(err)
 		}
-		lt := listedTool{Description: t.Description, Schema: schema, Destructive: true}
+		lt := listedTool{Description: t.Description, Schema: schema, Destructive: true, OpenWorld: true}
 		if a := t.Annotations; a != nil {
-			lt.Annotated, lt.ReadOnly = true, a.ReadOnly
+			lt.Annotated, lt.ReadOnly, lt.Title, lt.OpenWorld = true, a.ReadOnly, a.Title, a.OpenWorld
+			lt.Idempotent = a.ReadOnly || a.Idempotent
 			if !a.ReadOnly {
 				lt.Destructive = a.Destructive
 			}
@@ -232,11 +239,14 @@ func (d *sdkDoor) list(t *testing.T) map[string]listedTool {
 	require.NoError(t, err)
 	out := map[string]listedTool{}
 	for _, tool := range res.Tools {
-		lt := listedTool{Description: tool.Description, Schema: tool.InputSchema, Destructive: true}
+		lt := listedTool{Description: tool.Description, Schema: tool.InputSchema, Destructive: true, OpenWorld: true}
 		if a := tool.Annotations; a != nil {
-			lt.Annotated, lt.ReadOnly = true, a.ReadOnlyHint
+			lt.Annotated, lt.ReadOnly, lt.Idempotent, lt.Title = true, a.ReadOnlyHint, a.IdempotentHint, a.Title
 			if !a.ReadOnlyHint && a.DestructiveHint != nil {
 				lt.Destructive = *a.DestructiveHint
+			}
+			if a.OpenWorldHint != nil {
+				lt.OpenWorld = *a.OpenWorldHint
 			}
 		}
 		out[tool.Name] = lt
@@ -288,117 +298,4 @@ func (d *sdkDoor) cancel(t *testing.T, name, args string, started <-chan struct{
 	case <-time.After(testWait):
 		t.Fatal("the client's call did not return after cancel")
 	}
-}
-
-// wsDoor is the WebSocket door reached with a raw JSON-RPC client.
-type wsDoor struct {
-	ws     *websocket.Conn
-	nextID atomic.Int64
-	mu     sync.Mutex
-	wait   map[string]chan gjson.Result // by id
-	notes  map[string][]float64         // progress by token
-}
-
-func newWSDoor(t *testing.T, url string) *wsDoor {
-	ws, resp, err := websocket.DefaultDialer.Dial(url, nil)
-	require.NoError(t, err)
-	_ = resp.Body.Close()
-	d := &wsDoor{ws: ws, wait: map[string]chan gjson.Result{}, notes: map[string][]float64{}}
-	go d.read()
-	t.Cleanup(func() { _ = ws.Close() })
-	return d
-}
-
-func (d *wsDoor) read() {
-	for {
-		_, data, err := d.ws.ReadMessage()
-		if err != nil {
-			return
-		}
-		msg := gjson.ParseBytes(data)
-		d.mu.Lock()
-		if msg.Get("method").Str == server.MethodProgress {
-			tok := msg.Get("params.progressToken").String()
-			d.notes[tok] = append(d.notes[tok], msg.Get("params.progress").Num)
-		} else if ch, ok := d.wait[msg.Get("id").Raw]; ok {
-			ch <- msg
-		}
-		d.mu.Unlock()
-	}
-}
-
-// send sends method(params) and returns the channel of its answer.
-func (d *wsDoor) send(t *testing.T, method string, params any) (string, chan gjson.Result) {
-	id := fmt.Sprint(d.nextID.Add(1))
-	ch := make(chan gjson.Result, 1)
-	d.mu.Lock()
-	d.wait[id] = ch
-	d.mu.Unlock()
-	frame, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": method, "params": params})
-	require.NoError(t, err)
-	d.mu.Lock()
-	err = d.ws.WriteMessage(websocket.TextMessage, frame)
-	d.mu.Unlock()
-	require.NoError(t, err)
-	return id, ch
-}
-
-func (d *wsDoor) roundTrip(t *testing.T, method string, params any) gjson.Result {
-	_, ch := d.send(t, method, params)
-	select {
-	case msg := <-ch:
-		require.False(t, msg.Get("error").Exists(), "error: %s", msg.Raw)
-		return msg.Get("result")
-	case <-time.After(testWait):
-		t.Fatalf("no answer to %s", method)
-		return gjson.Result{}
-	}
-}
-
-func (d *wsDoor) list(t *testing.T) map[string]listedTool {
-	res := d.roundTrip(t, server.MethodToolsList, map[string]any{})
-	out := map[string]listedTool{}
-	for _, tool := range res.Get("tools").Array() {
-		var schema any
-		require.NoError(t, json.Unmarshal([]byte(tool.Get("inputSchema").Raw), &schema))
-		lt := listedTool{Description: tool.Get("description").Str, Schema: schema, Destructive: true}
-		if a := tool.Get("annotations"); a.Exists() {
-			lt.Annotated, lt.ReadOnly = true, a.Get("readOnlyHint").Bool()
-			if h := a.Get("destructiveHint"); !lt.ReadOnly && h.Exists() {
-				lt.Destructive = h.Bool()
-			}
-		}
-		out[tool.Get("name").Str] = lt
-	}
-	return out
-}
-
-func (d *wsDoor) call(t *testing.T, name, args string, meta map[string]any, progress bool) answer {
-	m := map[string]any{}
-	for k, v := range meta {
-		m[k] = v
-	}
-	tok := fmt.Sprint("w", progressTokens.Add(1))
-	if progress {
-		m["progressToken"] = tok
-	}
-	res := d.roundTrip(t, server.MethodToolsCall, map[string]any{"name": name, "arguments": json.RawMessage(args), "_meta": m})
-	content := res.Get("content").Array()
-	require.Len(t, content, 1)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return answer{Text: content[0].Get("text").Str, IsError: res.Get("isError").Bool(), Progress: d.notes[tok]}
-}
-
-func (d *wsDoor) cancel(t *testing.T, name, args string, started <-chan struct{}) {
-	id, _ := d.send(t, server.MethodToolsCall, map[string]any{"name": name, "arguments": json.RawMessage(args)})
-	select {
-	case <-started:
-	case <-time.After(testWait):
-		t.Fatal("the call never started")
-	}
-	frame := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, id)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	require.NoError(t, d.ws.WriteMessage(websocket.TextMessage, []byte(frame)))
 }

@@ -83,6 +83,9 @@ func parseFastCall(body []byte) (c fastCall, ok bool) {
 			ms, err := strconv.ParseFloat(v.Raw, 64)
 			ext[key] = ms
 			return v.Type == gjson.Number && plainNumber(v.Raw) && err == nil
+		case "nullAsOmitted":
+			ext[key] = v.Bool()
+			return v.IsBool()
 		}
 		return false
 	}, metaProtocolVersion, metaClientCapabilities)

@@ -52,6 +52,12 @@ func (r *Registry) CallTool(ctx context.Context, name string, args []byte, opts 
 		return r.errorResult(p)
 	}
 	args = normaliseArgs(args)
+	if e.tool.Legacy != nil {
+		args = e.tool.Legacy(args)
+	}
+	if cc.nullAsOmitted {
+		args = omitNulls(args, e.doc)
+	}
 	// The fast path proves most valid arguments valid on the bytes alone;
 	// anything else is decoded and checked by the full validator.
 	if e.fast == nil || !e.fast.valid(args) {

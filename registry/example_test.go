@@ -81,3 +81,28 @@ func ExampleWithProfile() {
 	// The arguments do not match the tool's schema; fix them and retry.
 	// [$: additional properties 'x' not allowed $.n: got string, want integer]
 }
+
+// With Strict, OpenAISchemas gives schemas for OpenAI strict function
+// calling: every argument required, the optional ones nullable. A strict
+// model then sends null for an argument it leaves out; WithNullAsOmitted
+// takes such a null as the omission it means.
+func ExampleStrict() {
+	reg := registry.New()
+	_ = reg.Register(registry.Tool{
+		Name:        "greet",
+		Description: "Greet someone.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string"}, "title": {"type": "string"}}, "required": ["name"], "additionalProperties": false}`),
+		Func: func(_ context.Context, args json.RawMessage) (any, error) {
+			var in struct{ Name, Title string }
+			err := json.Unmarshal(args, &in)
+			return "hello " + in.Title + in.Name, err
+		},
+	})
+	schemas, _ := reg.OpenAISchemas(registry.ModeResponses, nil, registry.Strict())
+	text, _ := errorsjson.MarshalString(schemas[0])
+	fmt.Println(text)
+	fmt.Println(reg.CallTool(context.Background(), "greet", []byte(`{"name": "Ana", "title": null}`), registry.WithNullAsOmitted()).Text)
+	// Output:
+	// {"type": "function", "name": "greet", "description": "Greet someone.", "parameters": {"type": "object", "properties": {"name": {"type": "string"}, "title": {"type": ["string", "null"]}}, "required": ["name", "title"], "additionalProperties": false}, "strict": true}
+	// hello Ana
+}

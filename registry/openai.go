@@ -16,9 +16,14 @@ const (
 )
 
 // OpenAISchemas returns one OpenAI tool schema per registered tool, in
-// registration order, restricted to scope when scope is non-nil. An unknown
-// mode is an error wrapping errorsjson.ErrInvalidArgument.
-func (r *Registry) OpenAISchemas(mode SchemaMode, scope []string) ([]errorsjson.Object, error) {
+// registration order, restricted to scope when scope is non-nil. With
+// Strict, each is in OpenAI strict mode (see StrictSchema). An unknown mode
+// is an error wrapping errorsjson.ErrInvalidArgument.
+func (r *Registry) OpenAISchemas(mode SchemaMode, scope []string, opts ...SchemaOption) ([]errorsjson.Object, error) {
+	var sc schemaConfig
+	for _, o := range opts {
+		o(&sc)
+	}
 	if mode != ModeResponses && mode != ModeChatCompletions {
 		return nil, fmt.Errorf("unsupported OpenAI schema mode %q: %w", string(mode), errorsjson.ErrInvalidArgument)
 	}
@@ -41,6 +46,10 @@ func (r *Registry) OpenAISchemas(mode SchemaMode, scope []string) ([]errorsjson.
 			{Key: "name", Value: e.tool.Name},
 			{Key: "description", Value: e.tool.Description},
 			{Key: "parameters", Value: e.params},
+		}
+		if sc.strict {
+			fn[2].Value = e.strict
+			fn = append(fn, errorsjson.Field{Key: "strict", Value: true})
 		}
 		if mode == ModeResponses {
 			out = append(out, append(errorsjson.Object{{Key: "type", Value: "function"}}, fn...))

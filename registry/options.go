@@ -63,6 +63,9 @@ type callConfig struct {
 	timeout  time.Duration
 	progress ProgressFunc
 	profile  Profile
+	// nullAsOmitted: drop null arguments the schema does not accept
+	// (WithNullAsOmitted).
+	nullAsOmitted bool
 }
 
 // WithScope restricts the call to the named tools (excelmanus tool_scope).
@@ -74,6 +77,13 @@ func WithScope(names []string) CallOption {
 // WithTimeout overrides the tool's deadline for this call, capped by the
 // registry maximum.
 func WithTimeout(d time.Duration) CallOption { return func(c *callConfig) { c.timeout = d } }
+
+// WithNullAsOmitted treats an argument whose value is null as omitted when
+// the tool's schema neither requires it nor accepts null (in nested objects
+// too): what an OpenAI strict-mode model (OpenAISchemas with Strict) sends
+// for an argument it leaves out. The call is then checked against the
+// tool's own schema as usual.
+func WithNullAsOmitted() CallOption { return func(c *callConfig) { c.nullAsOmitted = true } }
 
 // WithProgress receives the tool's progress reports.
 func WithProgress(f ProgressFunc) CallOption { return func(c *callConfig) { c.progress = f } }

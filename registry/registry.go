@@ -29,6 +29,7 @@ type entry struct {
 	doc      any         // the schema as the validator decoded it, for wording violations
 	fast     *fastSchema // nil when the schema is outside the fast subset
 	params   any         // the schema, decoded in key order, for OpenAI schemas
+	strict   any         // params in OpenAI strict mode (StrictSchema)
 	required []string
 	accepted []string
 }
@@ -110,7 +111,7 @@ func compileEntry(t Tool) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{tool: t, schema: sch, doc: doc, params: params, fast: compileFast(doc)}
+	e := &entry{tool: t, schema: sch, doc: doc, params: params, strict: StrictSchema(params), fast: compileFast(doc)}
 	if m, ok := doc.(map[string]any); ok {
 		if props, ok := m["properties"].(map[string]any); ok {
 			for k := range props {

@@ -39,6 +39,10 @@ type Tool struct {
 	// Annotations declare whether the tool only reads, only adds, or may
 	// delete; nil declares nothing (see Annotations).
 	Annotations *Annotations
+	// Legacy, when set, rewrites arguments in an older form the tool still
+	// accepts (one its InputSchema no longer describes) into the current
+	// form before they are checked; it returns other arguments unchanged.
+	Legacy func(args []byte) []byte
 	// Path, when set, is one line for the tool's documentation
 	// (docs/TOOLS.md) saying how the tool reaches its data; clients are
 	// not sent it.

@@ -80,6 +80,14 @@ func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
 		}
 		cl.opts = append(cl.opts, registry.WithTimeout(time.Duration(t.Num*float64(time.Millisecond))))
 	}
+	if n := meta.Get("nullAsOmitted"); n.Exists() {
+		if !n.IsBool() {
+			return nil, fmt.Errorf("%w: _meta.nullAsOmitted must be true or false", ErrInvalidParams)
+		}
+		if n.Bool() {
+			cl.opts = append(cl.opts, registry.WithNullAsOmitted())
+		}
+	}
 	if tok := meta.Get("progressToken"); tok.Exists() {
 		if tok.Type != gjson.String && tok.Type != gjson.Number {
 			return nil, fmt.Errorf("%w: _meta.progressToken must be a string or a number", ErrInvalidParams)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -220,16 +221,24 @@ func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
 }
 
 // appendAnnotations adds a tool's declaration as MCP tool annotations, as
-// the MCP doors list them: readOnlyHint for a read-only tool, otherwise
-// destructiveHint true or false; nothing for a tool that declares nothing.
+// the MCP doors list them (registry.Annotations.MCP); nothing for a tool
+// that declares nothing.
 func appendAnnotations(buf []byte, a *registry.Annotations) []byte {
-	switch {
-	case a == nil:
+	h := a.MCP()
+	if h == nil {
 		return buf
-	case a.ReadOnly:
-		return append(buf, `,"annotations":{"readOnlyHint":true}`...)
-	case a.Destructive:
-		return append(buf, `,"annotations":{"readOnlyHint":false,"destructiveHint":true}`...)
 	}
-	return append(buf, `,"annotations":{"readOnlyHint":false,"destructiveHint":false}`...)
+	buf = append(buf, `,"annotations":{`...)
+	if h.Title != "" {
+		buf = append(buf, `"title":`...)
+		buf = errorsjson.AppendString(buf, h.Title)
+		buf = append(buf, ',')
+	}
+	buf = strconv.AppendBool(append(buf, `"readOnlyHint":`...), h.ReadOnlyHint)
+	if h.DestructiveHint != nil {
+		buf = strconv.AppendBool(append(buf, `,"destructiveHint":`...), *h.DestructiveHint)
+	}
+	buf = strconv.AppendBool(append(buf, `,"idempotentHint":`...), h.IdempotentHint)
+	buf = strconv.AppendBool(append(buf, `,"openWorldHint":`...), h.OpenWorldHint)
+	return append(buf, '}')
 }

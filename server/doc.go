@@ -3,7 +3,8 @@
 // front of a *registry.Registry.
 //
 // Methods: initialize, notifications/initialized, ping, tools/list,
-// tools/call (extension keys _meta.toolScope and _meta.timeoutMs),
+// tools/call (extension keys _meta.toolScope, _meta.timeoutMs and
+// _meta.nullAsOmitted),
 // notifications/cancelled and, for requests carrying _meta.progressToken,
 // outgoing notifications/progress. The text content of a tools/call result
 // is exactly registry.Result.Text and isError is Result.IsError.

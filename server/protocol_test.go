@@ -56,6 +56,8 @@ var exchanges = []struct {
 	{"call without name", `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"arguments":{}}}`, "error.code", "-32602"},
 	{"toolScope not a list", callFrame(21, "add", `{}`, `{"toolScope":"add"}`), "error.code", "-32602"},
 	{"timeoutMs not positive", callFrame(22, "add", `{}`, `{"timeoutMs":-1}`), "error.code", "-32602"},
+	{"nullAsOmitted", callFrame(29, "add", `{"a":1,"b":2,"note":null}`, `{"nullAsOmitted":true}`), "result.isError", "false"},
+	{"nullAsOmitted not a boolean", callFrame(30, "add", `{"a":1,"b":2}`, `{"nullAsOmitted":1}`), "error.code", "-32602"},
 	// Last, as they change the connection's message profile.
 	{"initialize unknown message profile", `{"jsonrpc":"2.0","id":23,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"registrySidecar":{"messageProfile":"fr"}}}}}`, "error.code", "-32602"},
 	{"initialize message profile en", `{"jsonrpc":"2.0","id":24,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"registrySidecar":{"messageProfile":"en"}}}}}`, "result.capabilities.experimental.registrySidecar.messageProfile", "en"},

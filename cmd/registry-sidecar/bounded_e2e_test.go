@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
-	"github.com/xuri/excelize/v2"
 )
 
 // bigRows is the row count of the generated large workbook (the issue's

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
-	"github.com/xuri/excelize/v2"
 )
 
 // startBinary runs the built binary over workspace and returns its ws URL.

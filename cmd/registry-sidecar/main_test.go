@@ -134,9 +134,10 @@ func TestMessageProfileEnv(t *testing.T) {
 func TestTools(t *testing.T) {
 	var md bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"tools", "--format", "markdown", "--test-tools"}, &md, io.Discard))
-	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n\nAccess: read-only (MCP `readOnlyHint: true`).\n")
-	assert.Contains(t, md.String(), "Access: may delete or overwrite data (MCP `destructiveHint: true`).\n", "delete_sheet's declaration")
-	assert.Contains(t, md.String(), "Access: only adds (MCP `destructiveHint: false`).\n", "insert_rows' declaration")
+	assert.Contains(t, md.String(), "## `add`\n\nAdd two integers.\n\nAccess: read-only (MCP `readOnlyHint: true`, `idempotentHint: true`, `openWorldHint: false`).\n")
+	assert.Contains(t, md.String(), "Title: Delete rows. Access: may delete or overwrite data (MCP `destructiveHint: true`, `idempotentHint: false`, `openWorldHint: false`).\n", "delete_rows' declaration")
+	assert.Contains(t, md.String(), "Title: Insert rows. Access: only adds (MCP `destructiveHint: false`, `idempotentHint: false`, `openWorldHint: false`).\n", "insert_rows' declaration")
+	assert.Contains(t, md.String(), "Title: Format cells. Access: may delete or overwrite data; the same call again changes nothing more (MCP `destructiveHint: true`, `idempotentHint: true`, `openWorldHint: false`).\n", "format_cells' declaration")
 	assert.Contains(t, md.String(), "| `note` | string | no | max length `64` |\n")
 	assert.Contains(t, md.String(), "| `kind` | string | yes | one of `\"string\"`, `\"error\"`, `\"nil\"` |\n")
 

@@ -17,12 +17,15 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var o options
 	fs := flag.NewFlagSet("registry-sidecar mcp", flag.ContinueOnError)
 	o.registryFlags(fs)
-	fs.DurationVar(&o.grace, "grace", defaultGrace, "on SIGTERM, how long in-flight calls may take to finish")
+	fs.DurationVar(&o.grace, "grace", defaultGrace, "on SIGTERM, or when stdin closes, how long the calls received may take to finish and answer")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: registry-sidecar mcp [flags]
 
 Serves the tools over MCP stdio (newline-delimited JSON-RPC): stdin carries
-the client's messages, stdout only the server's, logs go to stderr.
+the client's messages, stdout only the server's, logs go to stderr. A
+malformed line is answered with a JSON-RPC error and the session goes on;
+when stdin closes, the calls already received finish (within --grace) and
+their answers are written before the process exits.
 
 Flags:
 `)
@@ -46,7 +49,7 @@ Flags:
 		return err
 	}
 	defer closeService(svc, log)
-	door := mcpdoor.New(reg, mcpdoor.Config{Version: version, Log: log})
+	door := mcpdoor.New(reg, mcpdoor.Config{Version: version, Log: log, Grace: o.grace})
 	log.WithFields(map[string]any{"workspace": o.workspace, "doors": []string{mcpdoor.DoorStdio}, "tools": len(reg.Tools())}).Info("listening")
 	done := make(chan error, 1)
 	go func() {

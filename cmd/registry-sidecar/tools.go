@@ -203,7 +203,16 @@ func schemaType(v gjson.Result) string {
 	case v.Get("enum").Exists():
 		return "enum"
 	case v.Get("anyOf").Exists() || v.Get("oneOf").Exists():
-		return "one of several"
+		// Branches that only name a type read as a type list.
+		var parts []string
+		for _, b := range append(v.Get("anyOf").Array(), v.Get("oneOf").Array()...) {
+			t := b.Get("type")
+			if t.Type != gjson.String || len(b.Map()) != 1 {
+				return "one of several"
+			}
+			parts = append(parts, t.Str)
+		}
+		return strings.Join(parts, " or ")
 	}
 	return "any"
 }
@@ -239,16 +248,30 @@ func cell(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// accessLine says what a tool's declaration tells MCP clients
-// (readOnlyHint, destructiveHint); "" for a tool that declares nothing.
+// accessLine says what a tool's declaration tells MCP clients (its title
+// and hints, registry.Annotations.MCP); "" for a tool that declares
+// nothing.
 func accessLine(a *registry.Annotations) string {
-	switch {
-	case a == nil:
+	h := a.MCP()
+	if h == nil {
 		return ""
-	case a.ReadOnly:
-		return "Access: read-only (MCP `readOnlyHint: true`)."
-	case a.Destructive:
-		return "Access: may delete or overwrite data (MCP `destructiveHint: true`)."
 	}
-	return "Access: only adds (MCP `destructiveHint: false`)."
+	var says, hints []string
+	switch {
+	case h.ReadOnlyHint:
+		says, hints = append(says, "read-only"), append(hints, "`readOnlyHint: true`")
+	case *h.DestructiveHint:
+		says, hints = append(says, "may delete or overwrite data"), append(hints, "`destructiveHint: true`")
+	default:
+		says, hints = append(says, "only adds"), append(hints, "`destructiveHint: false`")
+	}
+	if h.IdempotentHint && !h.ReadOnlyHint {
+		says = append(says, "the same call again changes nothing more")
+	}
+	hints = append(hints, fmt.Sprintf("`idempotentHint: %t`", h.IdempotentHint), fmt.Sprintf("`openWorldHint: %t`", h.OpenWorldHint))
+	line := "Access: " + strings.Join(says, "; ") + " (MCP " + strings.Join(hints, ", ") + ")."
+	if h.Title != "" {
+		line = "Title: " + h.Title + ". " + line
+	}
+	return line
 }

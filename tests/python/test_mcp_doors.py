@@ -94,6 +94,14 @@ async def test_official_python_client(door: str, sidecar_bin: pathlib.Path, tmp_
         assert tools["read_excel"].annotations is not None and tools["read_excel"].annotations.readOnlyHint is True
         assert tools["delete_sheet"].annotations is not None and tools["delete_sheet"].annotations.destructiveHint is True
         assert tools["insert_rows"].annotations is not None and tools["insert_rows"].annotations.destructiveHint is False
+        test_tools = {"echo", "add", "sleep", "slow", "fail", "panic", "fallback", "big", "env_error"}
+        for tool in tools.values():  # every tool stays in the workspace; spreadsheet tools have a title
+            assert tool.annotations is not None, tool.name
+            assert tool.name in test_tools or tool.annotations.title, tool.name
+            assert tool.annotations.openWorldHint is False, tool.name
+        assert tools["read_excel"].annotations.idempotentHint is True
+        assert tools["write_cells"].annotations.idempotentHint is True
+        assert tools["insert_rows"].annotations.idempotentHint is False
         assert tools["write_cells"].inputSchema["required"] == ["file_path"]
 
         with anyio.fail_after(CALL_TIMEOUT_S):

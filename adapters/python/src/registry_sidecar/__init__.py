@@ -27,6 +27,7 @@ from .errors import (
 from .payloads import is_error_result
 from .registry import OpenAISchemaMode, ToolDef, ToolRegistry
 from .sidecar import Sidecar
+from .strict import strict_schema
 from .sync_client import Client
 
 __all__ = [
@@ -51,4 +52,5 @@ __all__ = [
     "__version__",
     "find_binary",
     "is_error_result",
+    "strict_schema",
 ]

@@ -203,13 +203,22 @@ class ClientCore:
         tool_scope: Sequence[str] | None,
         timeout: float | None,
         progress: bool,
+        null_as_omitted: bool = False,
     ) -> tuple[int, bytes, float | None]:
         """Return a new request id, the encoded tools/call and the call's
         timeout (the client's call_timeout when timeout is None)."""
         if timeout is None:
             timeout = self.call_timeout
         rid = next(self._ids)
-        frame = encode_call(rid, name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress)
+        frame = encode_call(
+            rid,
+            name,
+            arguments,
+            tool_scope=tool_scope,
+            timeout=timeout,
+            progress=progress,
+            null_as_omitted=null_as_omitted,
+        )
         return rid, frame, timeout
 
     # -- recovery decisions -------------------------------------------------

@@ -119,9 +119,10 @@ def encode_call(
     tool_scope: Sequence[str] | None,
     timeout: float | None,
     progress: bool,
+    null_as_omitted: bool = False,
 ) -> bytes:
     """Encode a tools/call request; _meta carries progressToken (= rid),
-    toolScope and timeoutMs when given. The bytes are those of
+    toolScope, timeoutMs and nullAsOmitted when given. The bytes are those of
     encode_request with params {"name", "arguments"[, "_meta"]}, built from
     a cached head per tool name (a tool is called many times)."""
     heads = _CALL_HEADS.get(name)
@@ -133,7 +134,7 @@ def encode_call(
             b',"method":"tools/call","params":{"name":' + _encode(name).encode() + b',"arguments":',
         )
     tail = b"}}"
-    if progress or tool_scope is not None or timeout is not None:
+    if progress or tool_scope is not None or timeout is not None or null_as_omitted:
         meta: dict[str, Any] = {}
         if progress:
             meta["progressToken"] = rid
@@ -141,6 +142,8 @@ def encode_call(
             meta["toolScope"] = list(tool_scope)
         if timeout is not None:
             meta["timeoutMs"] = max(1, round(timeout * 1000))
+        if null_as_omitted:
+            meta["nullAsOmitted"] = True
         tail = b',"_meta":' + _encode(meta).encode() + tail
     args = "{}" if arguments is None else _encode(arguments)
     return b"".join((heads[0], str(rid).encode(), heads[1], args.encode(), tail))

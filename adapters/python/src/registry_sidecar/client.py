@@ -280,13 +280,17 @@ class AsyncClient(ClientCore):
         tool_scope: Sequence[str] | None = None,
         timeout: float | None = None,
         progress: ProgressCallback | None = None,
+        null_as_omitted: bool = False,
     ) -> CallResult:
         """Call the tool name with arguments and return its payload text.
 
         tool_scope restricts the call to the listed tools (None: no
         restriction); timeout defaults to the client's call_timeout; progress
-        receives the tool's ``notifications/progress``. Raises RPCError only
-        when the sidecar rejects the request itself.
+        receives the tool's ``notifications/progress``; null_as_omitted
+        treats an argument whose value is None as omitted where the tool's
+        schema neither requires it nor accepts null (what a model sends
+        under an OpenAI strict-mode schema, see strict_schema). Raises
+        RPCError only when the sidecar rejects the request itself.
         """
         conn = self._conn
         if conn is None:
@@ -294,7 +298,7 @@ class AsyncClient(ClientCore):
             if isinstance(got, str):
                 return unavailable(name, got)
             conn = got
-        rid, frame, timeout = self._call_frame(name, arguments, tool_scope, timeout, progress is not None)
+        rid, frame, timeout = self._call_frame(name, arguments, tool_scope, timeout, progress is not None, null_as_omitted)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = fut
         if progress is not None:

@@ -12,6 +12,7 @@ from ._loops import LoopClients
 from .client import AsyncClient
 from .errors import ToolNotAllowedError, ToolNotFoundError
 from .payloads import CODE_NOT_ALLOWED, CODE_NOT_FOUND, error_fields, is_error_result
+from .strict import strict_schema
 from .sync_client import Client
 
 if TYPE_CHECKING:
@@ -30,21 +31,22 @@ class ToolDef:
     description: str
     input_schema: dict[str, Any] = field(default_factory=dict)
 
-    def to_openai_schema(self, mode: OpenAISchemaMode = "responses") -> dict[str, Any]:
-        """Return the OpenAI tool schema of the tool in the given layout."""
+    def to_openai_schema(self, mode: OpenAISchemaMode = "responses", *, strict: bool = False) -> dict[str, Any]:
+        """Return the OpenAI tool schema of the tool in the given layout;
+        with strict, in OpenAI strict mode (``"strict": true``, parameters
+        from :func:`~registry_sidecar.strict.strict_schema`)."""
+        if mode not in ("responses", "chat_completions"):
+            raise ValueError(f"unsupported OpenAI schema mode: {mode!r}")
+        function: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "parameters": strict_schema(self.input_schema) if strict else self.input_schema,
+        }
+        if strict:
+            function["strict"] = True
         if mode == "responses":
-            return {
-                "type": "function",
-                "name": self.name,
-                "description": self.description,
-                "parameters": self.input_schema,
-            }
-        if mode == "chat_completions":
-            return {
-                "type": "function",
-                "function": {"name": self.name, "description": self.description, "parameters": self.input_schema},
-            }
-        raise ValueError(f"unsupported OpenAI schema mode: {mode!r}")
+            return {"type": "function", **function}
+        return {"type": "function", "function": function}
 
 
 def _raise_for_code(text: str) -> None:
@@ -70,6 +72,12 @@ class ToolRegistry:
     :class:`ToolNotAllowedError` as excelmanus does. The tool list is fetched
     once and cached; :meth:`refresh` fetches it again.
 
+    ``get_openai_schemas(..., strict=True)`` gives OpenAI strict-mode
+    schemas, in which every optional argument is nullable; ``call_tool``
+    passes a None for such an argument as omitted (the sidecar drops it
+    before checking the arguments), so a strict model's calls run as meant.
+    ``null_as_omitted=False`` keeps excelmanus's refusal of those nulls.
+
     ``call_tool`` (and thus ``asyncio.to_thread(registry.call_tool, ...)``)
     uses the thread-safe Client; ``call_tool_async`` uses one AsyncClient
     per event loop with the same settings, so cancelling the awaiting task
@@ -79,9 +87,10 @@ class ToolRegistry:
     ``await registry.aclose()`` first.
     """
 
-    def __init__(self, client: Client, *, owns_client: bool = False) -> None:
+    def __init__(self, client: Client, *, owns_client: bool = False, null_as_omitted: bool = True) -> None:
         self._client = client
         self._owns_client = owns_client
+        self._null_as_omitted = null_as_omitted
         self._lock = threading.Lock()
         self._tools: dict[str, ToolDef] | None = None
         # One AsyncClient per event loop, with the Client's settings.
@@ -95,6 +104,7 @@ class ToolRegistry:
         call_timeout: float | None = None,
         recovery: Recovery = "relaunch",
         max_size: int | None = None,
+        null_as_omitted: bool = True,
     ) -> ToolRegistry:
         """Connect a new Client to sidecar and wrap it; the registry closes
         the client on close(). By default a crashed sidecar is relaunched on
@@ -110,7 +120,7 @@ class ToolRegistry:
         except BaseException:
             client.close()
             raise
-        return cls(client, owns_client=True)
+        return cls(client, owns_client=True, null_as_omitted=null_as_omitted)
 
     @property
     def client(self) -> Client:
@@ -148,7 +158,7 @@ class ToolRegistry:
     def fork(self) -> ToolRegistry:
         """Return a per-session registry sharing the client and a copy of the
         cached tool list; refreshing one does not affect the other."""
-        child = ToolRegistry(self._client)
+        child = ToolRegistry(self._client, null_as_omitted=self._null_as_omitted)
         with self._lock:
             child._tools = dict(self._tools) if self._tools is not None else None
             child._async = self._async
@@ -194,15 +204,20 @@ class ToolRegistry:
         self,
         mode: OpenAISchemaMode = "responses",
         tool_scope: Sequence[str] | None = None,
+        *,
+        strict: bool = False,
     ) -> list[dict[str, Any]]:
-        """Return OpenAI tool schemas, restricted to tool_scope when given."""
+        """Return OpenAI tool schemas, restricted to tool_scope when given;
+        with strict, in OpenAI strict mode (every property required, the
+        optional ones nullable, ``"strict": true``), the same as Go's
+        ``registry.OpenAISchemas(mode, scope, registry.Strict())``."""
         tools = self._all()
         if tool_scope is None:
             selected = list(tools.values())
         else:
             scope = set(tool_scope)
             selected = [t for name, t in tools.items() if name in scope]
-        return [t.to_openai_schema(mode=mode) for t in selected]
+        return [t.to_openai_schema(mode=mode, strict=strict) for t in selected]
 
     def call_tool(
         self,
@@ -211,7 +226,9 @@ class ToolRegistry:
         tool_scope: Sequence[str] | None = None,
     ) -> str:
         """Run the tool in the sidecar and return its exact payload text."""
-        result = self._client.call_tool(tool_name, arguments, tool_scope=tool_scope)
+        result = self._client.call_tool(
+            tool_name, arguments, tool_scope=tool_scope, null_as_omitted=self._null_as_omitted
+        )
         if result.is_error:
             _raise_for_code(result.text)
         return result.text
@@ -224,7 +241,9 @@ class ToolRegistry:
     ) -> str:
         """call_tool for asyncio callers, on any event loop."""
         aclient = await self._async.get()
-        result = await aclient.call_tool(tool_name, arguments, tool_scope=tool_scope)
+        result = await aclient.call_tool(
+            tool_name, arguments, tool_scope=tool_scope, null_as_omitted=self._null_as_omitted
+        )
         if result.is_error:
             _raise_for_code(result.text)
         return result.text

@@ -225,6 +225,7 @@ class Client(ClientCore):
         tool_scope: Sequence[str] | None = None,
         timeout: float | None = None,
         progress: ProgressCallback | None = None,
+        null_as_omitted: bool = False,
     ) -> CallResult:
         """Call the tool name and return its payload (see AsyncClient.call_tool)."""
         conn = self._conn
@@ -241,8 +242,15 @@ class Client(ClientCore):
             finally:
                 conn.read_lock.release()
             if not conn.alive:
-                return self.call_tool(name, arguments, tool_scope=tool_scope, timeout=timeout, progress=progress)
-        rid, frame, timeout = self._call_frame(name, arguments, tool_scope, timeout, progress is not None)
+                return self.call_tool(
+                    name,
+                    arguments,
+                    tool_scope=tool_scope,
+                    timeout=timeout,
+                    progress=progress,
+                    null_as_omitted=null_as_omitted,
+                )
+        rid, frame, timeout = self._call_frame(name, arguments, tool_scope, timeout, progress is not None, null_as_omitted)
         waiter = Waiter(progress)
         conn.pending[rid] = waiter
         deadline = None if timeout is None else time.monotonic() + timeout
