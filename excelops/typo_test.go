@@ -107,7 +107,7 @@ func TestLikelyTypo(t *testing.T) {
 	assert.GreaterOrEqual(t, others, 30)
 }
 
-// TestWriteCellsCreatesSeriesBesideEachOther: the pairs of issue 23 are
+// TestWriteCellsCreatesSeriesBesideEachOther: the pairs agents reported refused are
 // created without create: true; a transposed name is still refused.
 func TestWriteCellsCreatesSeriesBesideEachOther(t *testing.T) {
 	e := newEnv(t)

@@ -187,6 +187,9 @@ def test_probes_answer_without_the_token(running: tuple[dict[str, Any], str, pat
         assert _get(base + "/readyz") == 200
 
 
+# streamablehttp_client is the transport the other MCP door tests use; mcp 1.x
+# deprecates the name for streamable_http_client, the same transport.
+@pytest.mark.filterwarnings("ignore:Use `streamable_http_client` instead:DeprecationWarning")
 def test_mcp_http_call_with_the_token(running: tuple[dict[str, Any], str, pathlib.Path]) -> None:
     listening, token, workspace = running
     url = listening["mcp_url"]
