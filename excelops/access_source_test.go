@@ -82,8 +82,8 @@ func directFileCalls() map[string][]string {
 		// profile, the PNG it writes, and the network-namespace probe.
 		"os.MkdirTemp":     {"openBook", "parseBook", "renderCopy", "convertToPNG", "probeNetns"},
 		"os.RemoveAll":     {"close", "renderCopy", "probeNetns"},
-		"os.ReadFile":      {"cropPage", "sanitizeRenderCopy"},
-		"os.WriteFile":     {"sanitizeRenderCopy", "writeProfileSettings"},
+		"os.ReadFile":      {"cropPage"},
+		"os.WriteFile":     {"renderCopy", "writeProfileSettings"},
 		"os.MkdirAll":      {"writeProfileSettings"},
 		"os.Open":          nil,
 		"os.OpenFile":      nil,

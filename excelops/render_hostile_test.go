@@ -260,11 +260,11 @@ func TestRenderProtectionLayers(t *testing.T) {
 			in := filepath.Join(work, "hostile.xlsx")
 			raw, err := os.ReadFile(e.path(h.name))
 			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(in, raw, 0o600))
 			if c.sanitise {
-				_, err := e.svc.sanitizeRenderCopy(in)
+				raw, _, err = e.svc.sanitizeRenderCopy(raw)
 				require.NoError(t, err)
 			}
+			require.NoError(t, os.WriteFile(in, raw, 0o600))
 			profile := filepath.Join(work, "profile")
 			require.NoError(t, os.Mkdir(profile, 0o700))
 			if c.settings {

@@ -3,7 +3,6 @@ package excelops
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/rendersafe"
 )
@@ -16,29 +15,22 @@ const maxNotRendered = 20
 // things the rendered copy left out (see rendersafe.Omitted).
 type notRendered = rendersafe.Omitted
 
-// sanitizeRenderCopy rewrites the private copy at path, which LibreOffice
-// is about to open, without anything that reaches outside the workbook
-// (rendersafe.Sanitize within the unzip limits) and returns what it left
-// out, at most maxNotRendered groups.
-func (s *Service) sanitizeRenderCopy(path string) ([]notRendered, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, newError(KindIO, "cannot read the copy to render: "+err.Error(), err)
-	}
+// sanitizeRenderCopy returns the package raw, which LibreOffice is about to
+// open, without anything that reaches outside the workbook
+// (rendersafe.Sanitize within the unzip limits), and what it left out, at
+// most maxNotRendered groups.
+func (s *Service) sanitizeRenderCopy(raw []byte) ([]byte, []notRendered, error) {
 	if err := s.limits.within("sanitising the copy to render", 2*int64(len(raw))); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out, left, err := rendersafe.Sanitize(raw, rendersafe.Limits{MaxUnzipped: s.limits.UnzipSizeLimit, MaxPart: s.limits.UnzipXMLSizeLimit})
 	switch {
 	case errors.Is(err, rendersafe.ErrTooBig):
-		return nil, newError(KindLimit, "workbook too large to render: "+err.Error(), err)
+		return nil, nil, newError(KindLimit, "workbook too large to render: "+err.Error(), err)
 	case err != nil:
-		return nil, newError(KindDamaged, "file is damaged: cannot make a safe copy to render: "+err.Error(), err)
+		return nil, nil, newError(KindDamaged, "file is damaged: cannot make a safe copy to render: "+err.Error(), err)
 	}
-	if err := os.WriteFile(path, out, 0o600); err != nil {
-		return nil, newError(KindIO, "cannot write the copy to render: "+err.Error(), err)
-	}
-	return capNotRendered(left), nil
+	return out, capNotRendered(left), nil
 }
 
 // capNotRendered keeps the first maxNotRendered-1 groups of a longer list

@@ -145,14 +145,19 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err != nil {
 		return nil, err
 	}
-	renderIn := filepath.Join(work, "render.xlsx")
-	if err := b.f.SaveAs(renderIn); err != nil {
+	var prepared bytes.Buffer
+	if _, err := b.f.WriteTo(&prepared); err != nil {
 		return nil, newError(KindIO, "cannot save the copy to render: "+err.Error(), err)
 	}
-	// LibreOffice gets the copy without links to anything outside it.
-	left, err := s.sanitizeRenderCopy(renderIn)
+	// LibreOffice gets the copy without links to anything outside it,
+	// sanitised in memory and written once to the private folder.
+	safe, left, err := s.sanitizeRenderCopy(prepared.Bytes())
 	if err != nil {
 		return nil, err
+	}
+	renderIn := filepath.Join(work, "render.xlsx")
+	if err := os.WriteFile(renderIn, safe, 0o600); err != nil {
+		return nil, newError(KindIO, "cannot write the copy to render: "+err.Error(), err)
 	}
 	pngPath, isolation, err := s.convertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
 	if err != nil {

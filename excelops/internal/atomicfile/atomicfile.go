@@ -1,10 +1,12 @@
 package atomicfile
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"time"
 )
 
@@ -69,4 +71,36 @@ type Options struct {
 // Replace is ReplaceWith with only a writer wrapper.
 func Replace(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, produce func(io.Writer) error) error {
 	return ReplaceWith(ctx, path, mode, Options{Wrap: wrap}, produce)
+}
+
+// fill is the part of a replacement every platform shares: it writes what
+// produce writes into the temporary file tmp (through o.Wrap, buffered),
+// flushes and fsyncs it, gives it mode, and, unless ctx has ended, runs
+// o.BeforeRename. Its errors are StepErrors, except ctx's and
+// BeforeRename's, returned as they are.
+func fill(ctx context.Context, tmp *os.File, mode fs.FileMode, o Options, produce func(io.Writer) error) error {
+	var w io.Writer = tmp
+	if o.Wrap != nil {
+		w = o.Wrap(w)
+	}
+	bw := bufio.NewWriterSize(w, bufferSize)
+	if err := produce(bw); err != nil {
+		return &StepError{Step: StepWrite, Err: err}
+	}
+	if err := bw.Flush(); err != nil {
+		return &StepError{Step: StepWrite, Err: err}
+	}
+	if err := tmp.Sync(); err != nil {
+		return &StepError{Step: StepSync, Err: err}
+	}
+	if err := tmp.Chmod(mode.Perm()); err != nil {
+		return &StepError{Step: StepChmod, Err: err}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if o.BeforeRename != nil {
+		return o.BeforeRename()
+	}
+	return nil
 }

@@ -3,7 +3,6 @@
 package atomicfile
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -59,30 +58,8 @@ func ReplaceIn(ctx context.Context, dir *os.File, name string, mode fs.FileMode,
 			}
 		}
 	}()
-	var w io.Writer = tmp
-	if o.Wrap != nil {
-		w = o.Wrap(w)
-	}
-	bw := bufio.NewWriterSize(w, bufferSize)
-	if err = produce(bw); err != nil {
-		return &StepError{Step: StepWrite, Err: err}
-	}
-	if err = bw.Flush(); err != nil {
-		return &StepError{Step: StepWrite, Err: err}
-	}
-	if err = tmp.Sync(); err != nil {
-		return &StepError{Step: StepSync, Err: err}
-	}
-	if err = tmp.Chmod(mode.Perm()); err != nil {
-		return &StepError{Step: StepChmod, Err: err}
-	}
-	if err = ctx.Err(); err != nil {
+	if err = fill(ctx, tmp, mode, o, produce); err != nil {
 		return err
-	}
-	if o.BeforeRename != nil {
-		if err = o.BeforeRename(); err != nil {
-			return err
-		}
 	}
 	if linked == "" {
 		if linked, err = linkTemp(dfd, tmp); err != nil {
