@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"reflect"
 	"regexp"
 	"strings"
 
@@ -14,17 +13,6 @@ import (
 type tableMove struct {
 	name, part string // the table's name and package part
 	from       cellRange
-}
-
-// tablePart is the package part excelize read table t from (its
-// unexported tableXML field, read by reflection: excelize has no public
-// way to move a table).
-func tablePart(t excelize.Table) string {
-	v := reflect.ValueOf(t).FieldByName("tableXML")
-	if v.Kind() != reflect.String {
-		return ""
-	}
-	return v.String()
 }
 
 // bandTables sorts the tables of sheet a delete_range touches: those
@@ -42,7 +30,7 @@ func (b *book) bandTables(sheet string, band formularef.Band, why func(t exceliz
 		if err != nil || !tr.overlaps(zone) {
 			continue
 		}
-		part := tablePart(t)
+		part := t.XMLPath()
 		if deleted.overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
 			return nil, why(t, tr)
 		}

@@ -1,8 +1,9 @@
 package excelops
 
 import (
-	"reflect"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // chartNS is the namespace of the c: prefix of a drawing's chart frame.
@@ -13,28 +14,18 @@ const chartNS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 // rewrites each anchor's graphic frame and drops the xmlns:c declaration
 // Excel and openpyxl put on <c:chart>, leaving an unbound prefix that
 // makes the drawing unreadable (openpyxl: "unbound prefix"). The frames
-// are the exported GraphicFrame strings of the anchors excelize keeps in
-// File.Drawings, reached through reflection; a shape it does not expect
-// is left alone.
+// are the GraphicFrame strings of the anchors of the drawings excelize
+// keeps parsed in File.Drawings.
 func (b *book) redeclareChartPrefix() {
-	b.f.Drawings.Range(func(_, dr any) bool {
-		v := reflect.ValueOf(dr)
-		if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+	b.f.Drawings.Range(func(_, v any) bool {
+		dr, ok := v.(*excelize.XMLDrawing)
+		if !ok || dr == nil {
 			return true
 		}
-		for _, field := range []string{"TwoCellAnchor", "OneCellAnchor", "AbsoluteAnchor"} {
-			list := v.Elem().FieldByName(field)
-			if !list.IsValid() || list.Kind() != reflect.Slice {
-				continue
-			}
-			for i := 0; i < list.Len(); i++ {
-				a := reflect.Indirect(list.Index(i))
-				if a.Kind() != reflect.Struct {
-					continue
-				}
-				frame := a.FieldByName("GraphicFrame")
-				if frame.Kind() == reflect.String && frame.CanSet() {
-					frame.SetString(declareChartPrefix(frame.String()))
+		for _, anchors := range [][]*excelize.XMLAnchor{dr.TwoCellAnchor, dr.OneCellAnchor, dr.AbsoluteAnchor} {
+			for _, a := range anchors {
+				if a != nil {
+					a.GraphicFrame = declareChartPrefix(a.GraphicFrame)
 				}
 			}
 		}

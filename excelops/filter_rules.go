@@ -3,7 +3,6 @@ package excelops
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -66,30 +65,23 @@ func filterRules(filters []filterArgs, rng cellRange) ([]filterRule, error) {
 // applyAutofilter puts the autofilter on rng with its criteria and hides
 // the rows of the sheet's used range that do not meet them, as Excel does
 // when a filter is applied (the file format stores the hidden rows).
-func (b *book) applyAutofilter(ws reflect.Value, sheet string, rng cellRange, rules []filterRule, ext *sheetExtent) (int, error) {
+func (b *book) applyAutofilter(ws *excelize.XMLWorksheet, sheet string, rng cellRange, rules []filterRule, ext *sheetExtent) (int, error) {
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
-	pr := ws.FieldByName("SheetPr")
-	var saved reflect.Value
-	if pr.IsValid() && pr.Kind() == reflect.Pointer {
-		saved = reflect.ValueOf(pr.Interface())
-	}
+	saved := ws.SheetPr
 	if err := b.f.AutoFilter(sheet, rng.String(), nil); err != nil {
 		return 0, newError(KindInvalidArgument, "cannot set the autofilter: "+err.Error(), err)
 	}
-	if saved.IsValid() && !saved.IsNil() {
-		pr.Set(saved)
+	if saved != nil {
+		ws.SheetPr = saved
 	}
 	setFilterMode(ws, len(rules) > 0)
-	af := ws.FieldByName("AutoFilter")
-	if af.IsValid() && af.Kind() == reflect.Pointer && !af.IsNil() {
+	if ws.AutoFilter != nil {
 		// Excel writes the element's ref relative ("A1:D20"); excelize makes it absolute.
-		if ref := af.Elem().FieldByName("Ref"); ref.Kind() == reflect.String {
-			ref.SetString(rng.String())
-		}
+		ws.AutoFilter.Ref = rng.String()
 	}
 	if len(rules) > 0 {
-		if err := writeFilterColumns(af, rng, rules); err != nil {
+		if err := writeFilterColumns(ws.AutoFilter, rng, rules); err != nil {
 			return 0, err
 		}
 	}
@@ -184,23 +176,16 @@ func escapeWildcards(s string) string {
 
 // writeFilterColumns stores the criteria in the parsed autoFilter element
 // (excelize's own expression syntax cannot hold values with spaces).
-func writeFilterColumns(af reflect.Value, rng cellRange, rules []filterRule) error {
-	if !af.IsValid() || af.Kind() != reflect.Pointer || af.IsNil() {
-		return fmt.Errorf("cannot write filter criteria: unexpected autofilter shape")
+func writeFilterColumns(af *excelize.XMLAutoFilter, rng cellRange, rules []filterRule) error {
+	if af == nil {
+		return fmt.Errorf("cannot write filter criteria: the sheet has no autofilter element")
 	}
-	cols := af.Elem().FieldByName("FilterColumn")
-	if !cols.IsValid() || cols.Kind() != reflect.Slice || cols.Type().Elem().Kind() != reflect.Pointer {
-		return fmt.Errorf("cannot write filter criteria: unexpected autofilter shape")
-	}
-	out := reflect.MakeSlice(cols.Type(), 0, len(rules))
+	out := make([]*excelize.XMLFilterColumn, 0, len(rules))
 	for _, r := range rules {
-		fc := reflect.New(cols.Type().Elem().Elem())
-		fc.Elem().FieldByName("ColID").SetInt(int64(r.col - rng.c1))
+		fc := &excelize.XMLFilterColumn{ColID: r.col - rng.c1}
 		if r.op == "blanks" {
-			fs := fc.Elem().FieldByName("Filters")
-			fs.Set(reflect.New(fs.Type().Elem()))
-			fs.Elem().FieldByName("Blank").SetBool(true)
-			out = reflect.Append(out, fc)
+			fc.Filters = &excelize.XMLFilters{Blank: true}
+			out = append(out, fc)
 			continue
 		}
 		op, val := r.op, escapeWildcards(r.text)
@@ -216,46 +201,29 @@ func writeFilterColumns(af reflect.Value, rng cellRange, rules []filterRule) err
 		case "nonBlanks":
 			op, val = "notEqual", " "
 		}
-		cf := fc.Elem().FieldByName("CustomFilters")
-		cf.Set(reflect.New(cf.Type().Elem()))
-		list := cf.Elem().FieldByName("CustomFilter")
-		one := reflect.New(list.Type().Elem().Elem())
-		one.Elem().FieldByName("Operator").SetString(op)
-		one.Elem().FieldByName("Val").SetString(val)
-		list.Set(reflect.Append(list, one))
-		out = reflect.Append(out, fc)
+		fc.CustomFilters = &excelize.XMLCustomFilters{CustomFilter: []*excelize.XMLCustomFilter{{Operator: op, Val: val}}}
+		out = append(out, fc)
 	}
-	cols.Set(out)
+	af.FilterColumn = out
 	return nil
 }
 
 // setFilterMode sets sheetPr's filterMode (the sheet shows a filtered
 // view), creating sheetPr only when turning it on.
-func setFilterMode(ws reflect.Value, on bool) {
-	pr := ws.FieldByName("SheetPr")
-	if !pr.IsValid() || pr.Kind() != reflect.Pointer {
-		return
-	}
-	if pr.IsNil() {
+func setFilterMode(ws *excelize.XMLWorksheet, on bool) {
+	if ws.SheetPr == nil {
 		if !on {
 			return
 		}
-		pr.Set(reflect.New(pr.Type().Elem()))
+		ws.SheetPr = &excelize.XMLSheetPr{}
 	}
-	if fm := pr.Elem().FieldByName("FilterMode"); fm.Kind() == reflect.Bool {
-		fm.SetBool(on)
-	}
+	ws.SheetPr.FilterMode = on
 }
 
 // filterHidesRows reports whether the sheet's autofilter has criteria (so
 // rows of it may be hidden by it).
-func filterHidesRows(ws reflect.Value) bool {
-	af := ws.FieldByName("AutoFilter")
-	if !af.IsValid() || af.Kind() != reflect.Pointer || af.IsNil() {
-		return false
-	}
-	cols := af.Elem().FieldByName("FilterColumn")
-	return cols.IsValid() && cols.Kind() == reflect.Slice && cols.Len() > 0
+func filterHidesRows(ws *excelize.XMLWorksheet) bool {
+	return ws.AutoFilter != nil && len(ws.AutoFilter.FilterColumn) > 0
 }
 
 // showRows unhides the hidden rows from..to and counts them.
@@ -276,10 +244,8 @@ func (b *book) showRows(sheet string, from, to int) (int, error) {
 
 // removeAutofilter drops the sheet's autofilter, its filterMode and the
 // hidden _xlnm._FilterDatabase name excelize and Excel keep for it.
-func removeAutofilter(f *excelize.File, ws reflect.Value, sheet string) {
-	if af := ws.FieldByName("AutoFilter"); af.IsValid() && af.CanSet() {
-		af.Set(reflect.Zero(af.Type()))
-	}
+func removeAutofilter(f *excelize.File, ws *excelize.XMLWorksheet, sheet string) {
+	ws.AutoFilter = nil
 	setFilterMode(ws, false)
 	idx, err := f.GetSheetIndex(sheet)
 	if err != nil || f.WorkBook == nil || f.WorkBook.DefinedNames == nil {

@@ -135,10 +135,9 @@ func markFullCalcOnLoad(f *excelize.File, on bool) error {
 // holds formulas, parsing the sheets that do; ok is false when excelize's
 // worksheet shape is not the one worksheetFormulaCells knows.
 func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]sheetFormula, bool, error) {
-	paths := worksheetPaths(f)
 	var all []sheetFormula
 	for _, sheet := range f.GetSheetList() {
-		p, ok := paths[sheet]
+		p, ok := f.SheetXMLPath(sheet)
 		if !ok {
 			continue // a chart sheet, or a sheet excelize does not know as a worksheet
 		}

@@ -2,7 +2,8 @@ package excelops
 
 import (
 	"html"
-	"reflect"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
@@ -12,18 +13,19 @@ import (
 // shifts the sqref of the edited sheet only (growing a range upward when
 // its first row is deleted), validations' formulas without #REF! and rule
 // formulas not at all, and has no public way to rewrite them. So, like
-// formulaCells, this reaches the parsed worksheet's exported fields
-// (ConditionalFormatting[].SQRef and .CfRule[].Formula, DataValidations
-// .DataValidation[].Sqref, .Formula1 and .Formula2) through reflection:
-// before the edit the lists are detached from the worksheet (excelize then
-// sees none) and their rewritten copies are put back after it, without the
-// entries whose cells were all deleted. TestRulesFollowEdits pins it.
+// formulaCells, this reaches the parsed worksheet (ConditionalFormatting[]
+// .SQRef and .CfRule[].Formula, DataValidations.DataValidation[].Sqref,
+// .Formula1 and .Formula2): before the edit the lists are detached from
+// the worksheet (excelize then sees none) and their rewritten copies are
+// put back after it, without the entries whose cells were all deleted.
+// TestRulesFollowEdits pins it.
 
 // detachedRules are one worksheet's rule lists held aside during an edit.
 type detachedRules struct {
-	ws          reflect.Value // the parsed worksheet struct (addressable)
-	cf, dv      reflect.Value // the detached field values
-	cfKeep      []bool        // per conditional format: still applies to some cell
+	ws          *excelize.XMLWorksheet
+	cf          []*excelize.XMLConditionalFormatting // the detached lists
+	dv          *excelize.XMLDataValidations
+	cfKeep      []bool // per conditional format: still applies to some cell
 	dvKeep      []bool
 	hasCF, hasV bool
 }
@@ -31,11 +33,11 @@ type detachedRules struct {
 // detachRules rewrites the rules of sheet and holds them aside; reattach
 // puts them back once the edit is done.
 func (b *book) detachRules(sheet string, rw refRewrite) (*detachedRules, error) {
-	v, ok := parsedSheet(b.f, sheet)
+	ws, ok := parsedSheet(b.f, sheet)
 	if !ok {
 		return nil, nil
 	}
-	d := &detachedRules{ws: v}
+	d := &detachedRules{ws: ws}
 	sqref := func(s string) string {
 		if rw.sqref == nil {
 			return s
@@ -54,61 +56,52 @@ func (b *book) detachRules(sheet string, rw refRewrite) (*detachedRules, error) 
 		out, changed := rw.formula(f, sheet)
 		return out, changed || moved
 	}
-	if cf := v.FieldByName("ConditionalFormatting"); cf.IsValid() && cf.Kind() == reflect.Slice && cf.CanSet() && cf.Len() > 0 {
-		d.cf, d.hasCF = reflect.ValueOf(cf.Interface()), true
-		for i := 0; i < cf.Len(); i++ {
-			item := reflect.Indirect(cf.Index(i))
-			ref := item.FieldByName("SQRef")
-			if ref.Kind() != reflect.String {
-				return nil, errUnexpectedShape("conditional format")
+	if len(ws.ConditionalFormatting) > 0 {
+		d.cf, d.hasCF = ws.ConditionalFormatting, true
+		for _, item := range d.cf {
+			if item == nil {
+				d.cfKeep = append(d.cfKeep, false)
+				continue
 			}
-			orig := ref.String()
-			moved := sqref(orig)
-			d.cfKeep = append(d.cfKeep, moved != "")
-			ref.SetString(moved)
-			rules := item.FieldByName("CfRule")
-			for j := 0; rules.IsValid() && j < rules.Len(); j++ {
-				fs := reflect.Indirect(rules.Index(j)).FieldByName("Formula")
-				for k := 0; fs.IsValid() && k < fs.Len(); k++ {
-					out, _ := formula(fs.Index(k).String(), orig)
-					fs.Index(k).SetString(out)
-				}
-			}
-		}
-		cf.Set(reflect.Zero(cf.Type()))
-	}
-	if dvs := v.FieldByName("DataValidations"); dvs.IsValid() && dvs.Kind() == reflect.Pointer && !dvs.IsNil() && dvs.CanSet() {
-		list := dvs.Elem().FieldByName("DataValidation")
-		if !list.IsValid() || list.Kind() != reflect.Slice {
-			return nil, errUnexpectedShape("data validation")
-		}
-		d.dv, d.hasV = reflect.ValueOf(dvs.Interface()), true
-		for i := 0; i < list.Len(); i++ {
-			item := reflect.Indirect(list.Index(i))
-			ref := item.FieldByName("Sqref")
-			if ref.Kind() != reflect.String {
-				return nil, errUnexpectedShape("data validation")
-			}
-			orig := ref.String()
-			moved := sqref(orig)
-			d.dvKeep = append(d.dvKeep, moved != "")
-			ref.SetString(moved)
-			for _, name := range []string{"Formula1", "Formula2"} {
-				fp := item.FieldByName(name)
-				if !fp.IsValid() || fp.Kind() != reflect.Pointer || fp.IsNil() {
+			orig := item.SQRef
+			item.SQRef = sqref(orig)
+			d.cfKeep = append(d.cfKeep, item.SQRef != "")
+			for _, rule := range item.CfRule {
+				if rule == nil {
 					continue
 				}
-				content := fp.Elem().FieldByName("Content")
-				if content.Kind() != reflect.String {
-					return nil, errUnexpectedShape("data validation formula")
-				}
-				text := html.UnescapeString(content.String())
-				if out, changed := formula(text, orig); changed {
-					content.SetString(escapeXMLText(out))
+				for k, f := range rule.Formula {
+					rule.Formula[k], _ = formula(f, orig)
 				}
 			}
 		}
-		dvs.Set(reflect.Zero(dvs.Type()))
+		ws.ConditionalFormatting = nil
+	}
+	if dvs := ws.DataValidations; dvs != nil {
+		d.dv, d.hasV = dvs, true
+		for _, item := range dvs.DataValidation {
+			if item == nil {
+				d.dvKeep = append(d.dvKeep, false)
+				continue
+			}
+			orig := item.Sqref
+			item.Sqref = sqref(orig)
+			d.dvKeep = append(d.dvKeep, item.Sqref != "")
+			// The formulas are XML text (innerxml): unescaped to rewrite,
+			// escaped back when changed.
+			rewrite := func(content *string) {
+				if out, changed := formula(html.UnescapeString(*content), orig); changed {
+					*content = escapeXMLText(out)
+				}
+			}
+			if item.Formula1 != nil {
+				rewrite(&item.Formula1.Content)
+			}
+			if item.Formula2 != nil {
+				rewrite(&item.Formula2.Content)
+			}
+		}
+		ws.DataValidations = nil
 	}
 	return d, nil
 }
@@ -119,32 +112,28 @@ func (d *detachedRules) reattach() {
 	if d == nil {
 		return
 	}
-	ws := d.ws
 	if d.hasCF {
-		kept := reflect.MakeSlice(d.cf.Type(), 0, d.cf.Len())
-		for i := 0; i < d.cf.Len(); i++ {
+		kept := make([]*excelize.XMLConditionalFormatting, 0, len(d.cf))
+		for i, item := range d.cf {
 			if d.cfKeep[i] {
-				kept = reflect.Append(kept, d.cf.Index(i))
+				kept = append(kept, item)
 			}
 		}
-		if kept.Len() > 0 {
-			ws.FieldByName("ConditionalFormatting").Set(kept)
+		if len(kept) > 0 {
+			d.ws.ConditionalFormatting = kept
 		}
 	}
 	if d.hasV {
-		list := d.dv.Elem().FieldByName("DataValidation")
-		kept := reflect.MakeSlice(list.Type(), 0, list.Len())
-		for i := 0; i < list.Len(); i++ {
+		kept := d.dv.DataValidation[:0:0] // a new slice: the list is the detached one
+		for i, item := range d.dv.DataValidation {
 			if d.dvKeep[i] {
-				kept = reflect.Append(kept, list.Index(i))
+				kept = append(kept, item)
 			}
 		}
-		if kept.Len() > 0 {
-			list.Set(kept)
-			if count := d.dv.Elem().FieldByName("Count"); count.CanSet() && count.Kind() == reflect.Int {
-				count.SetInt(int64(kept.Len()))
-			}
-			ws.FieldByName("DataValidations").Set(d.dv)
+		if len(kept) > 0 {
+			d.dv.DataValidation = kept
+			d.dv.Count = len(kept)
+			d.ws.DataValidations = d.dv
 		}
 	}
 }

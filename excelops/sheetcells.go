@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"reflect"
 	"sort"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -9,13 +8,12 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
-// The cells a worksheet holds, read and rearranged through the parsed
-// worksheet excelize keeps (SheetData.Row[].C[], exported fields reached by
-// reflection as formulaCells does): excelize has no public way to list the
-// cells that exist in a range, to move a cell with everything it holds
-// (type, style, cached value, rich text), or to turn a shared formula into
-// ordinary ones without dropping its followers. TestSheetCellsShape pins
-// the shape.
+// The cells a worksheet holds, read and rearranged through the worksheet
+// excelize has parsed (File.Worksheet: SheetData.Row[].C[]): excelize has
+// no public way to list the cells that exist in a range, to move a cell
+// with everything it holds (type, style, cached value, rich text), or to
+// turn a shared formula into ordinary ones without dropping its followers.
+// TestSheetCellsShape pins it.
 
 // existingCell is one cell element of a worksheet.
 type existingCell struct {
@@ -26,59 +24,40 @@ type existingCell struct {
 	value    bool   // holds a value (or a formula)
 }
 
-// sheetData returns the worksheet's Row slice (settable).
-func (b *book) sheetData(sheet string) (reflect.Value, error) {
-	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return reflect.Value{}, newError(KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
+// sheetData returns the parsed worksheet of sheet, parsing it if needed.
+func (b *book) sheetData(sheet string) (*excelize.XMLWorksheet, error) {
+	ws, err := b.f.Worksheet(sheet)
+	if err != nil {
+		return nil, newError(KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
 	}
-	ws, ok := parsedSheet(b.f, sheet)
-	if !ok {
-		return reflect.Value{}, errUnexpectedShape("worksheet")
-	}
-	rows := ws.FieldByName("SheetData")
-	if rows.IsValid() {
-		rows = rows.FieldByName("Row")
-	}
-	if !rows.IsValid() || rows.Kind() != reflect.Slice || !rows.CanSet() {
-		return reflect.Value{}, errUnexpectedShape("worksheet")
-	}
-	return rows, nil
+	return ws, nil
 }
 
-// cellInfo reads one cell element.
-func cellInfo(c reflect.Value) (existingCell, bool) {
-	r, f, v, is, t := c.FieldByName("R"), c.FieldByName("F"), c.FieldByName("V"), c.FieldByName("IS"), c.FieldByName("T")
-	if r.Kind() != reflect.String || f.Kind() != reflect.Pointer || v.Kind() != reflect.String || is.Kind() != reflect.Pointer || t.Kind() != reflect.String {
-		return existingCell{}, false
-	}
-	col, row, err := excelize.CellNameToCoordinates(r.String())
+// cellInfo reads one cell element; ok is false when its reference is not
+// one.
+func cellInfo(c *excelize.XMLCell) (existingCell, bool) {
+	col, row, err := excelize.CellNameToCoordinates(c.R)
 	if err != nil {
 		return existingCell{}, false
 	}
-	e := existingCell{ref: r.String(), col: col, row: row, formula: !f.IsNil(), value: !f.IsNil() || v.String() != "" || !is.IsNil()}
-	if !f.IsNil() {
-		ft, ref := f.Elem().FieldByName("T"), f.Elem().FieldByName("Ref")
-		if ft.Kind() == reflect.String && ft.String() == excelize.STCellFormulaTypeArray && ref.Kind() == reflect.String {
-			e.arrayRef = ref.String()
-		}
+	e := existingCell{ref: c.R, col: col, row: row, formula: c.F != nil, value: c.F != nil || c.V != "" || c.IS != nil}
+	if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray {
+		e.arrayRef = c.F.Ref
 	}
 	return e, true
 }
 
 // existingCells lists the cell elements of sheet inside rng, in sheet order.
 func (b *book) existingCells(sheet string, rng cellRange) ([]existingCell, error) {
-	rows, err := b.sheetData(sheet)
+	ws, err := b.sheetData(sheet)
 	if err != nil {
 		return nil, err
 	}
 	var out []existingCell
-	for i := 0; i < rows.Len(); i++ {
-		cells := rows.Index(i).FieldByName("C")
-		if cells.Kind() != reflect.Slice {
-			return nil, errUnexpectedShape("worksheet row")
-		}
-		for j := 0; j < cells.Len(); j++ {
-			e, ok := cellInfo(cells.Index(j))
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		for j := range row.C {
+			e, ok := cellInfo(&row.C[j])
 			if !ok {
 				return nil, errUnexpectedShape("worksheet cell")
 			}
@@ -96,45 +75,33 @@ func (b *book) existingCells(sheet string, rng cellRange) ([]existingCell, error
 // formula whose anchor is cleared, and reads a follower relative to its
 // anchor's place.
 func (b *book) unshareFormulas(sheet string) error {
-	rows, err := b.sheetData(sheet)
+	ws, err := b.sheetData(sheet)
 	if err != nil {
 		return err
 	}
 	type shared struct {
-		f    reflect.Value // the *xlsxF
+		f    *excelize.XMLFormula
 		text string
 	}
 	var found []shared
-	for i := 0; i < rows.Len(); i++ {
-		cells := rows.Index(i).FieldByName("C")
-		for j := 0; j < cells.Len(); j++ {
-			c := cells.Index(j)
-			f := c.FieldByName("F")
-			if f.Kind() != reflect.Pointer || f.IsNil() {
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		for j := range row.C {
+			c := &row.C[j]
+			if c.F == nil || c.F.T != excelize.STCellFormulaTypeShared {
 				continue
 			}
-			if t := f.Elem().FieldByName("T"); t.Kind() != reflect.String || t.String() != excelize.STCellFormulaTypeShared {
-				continue
-			}
-			text, err := b.f.GetCellFormula(sheet, c.FieldByName("R").String())
+			text, err := b.f.GetCellFormula(sheet, c.R)
 			if err != nil {
 				return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
-			found = append(found, shared{f, text})
+			found = append(found, shared{c.F, text})
 		}
 	}
 	// Every text is read before any is changed: followers read their
 	// anchor.
 	for _, s := range found {
-		fe := s.f.Elem()
-		content, t, ref, si := fe.FieldByName("Content"), fe.FieldByName("T"), fe.FieldByName("Ref"), fe.FieldByName("Si")
-		if content.Kind() != reflect.String || !content.CanSet() || ref.Kind() != reflect.String || si.Kind() != reflect.Pointer {
-			return errUnexpectedShape("shared formula")
-		}
-		content.SetString(s.text)
-		t.SetString("")
-		ref.SetString("")
-		si.Set(reflect.Zero(si.Type()))
+		s.f.Content, s.f.T, s.f.Ref, s.f.Si = s.text, "", "", nil
 	}
 	return nil
 }
@@ -157,106 +124,67 @@ func (b *book) refreshExtent(sheet string, ext *sheetExtent) error {
 // range go, the others move into their place with everything they hold
 // (value, type, style, formula, cached result).
 func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted int, err error) {
-	rows, err := b.sheetData(sheet)
+	ws, err := b.sheetData(sheet)
 	if err != nil {
 		return 0, 0, err
 	}
 	zone := bandZone(band)
-	carry := map[int][]reflect.Value{} // target row -> cells
-	for i := 0; i < rows.Len(); i++ {
-		cells := rows.Index(i).FieldByName("C")
-		kept := reflect.MakeSlice(cells.Type(), 0, cells.Len())
+	carry := map[int][]excelize.XMLCell{} // target row -> cells
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		kept := make([]excelize.XMLCell, 0, len(row.C))
 		changed := false
-		for j := 0; j < cells.Len(); j++ {
-			c := cells.Index(j)
-			info, ok := cellInfo(c)
+		for _, c := range row.C {
+			info, ok := cellInfo(&c)
 			if !ok {
 				return 0, 0, errUnexpectedShape("worksheet cell")
 			}
 			if !zone.has(info.col, info.row) {
-				kept = reflect.Append(kept, c)
+				kept = append(kept, c)
 				continue
 			}
 			changed = true
-			col, row, ok := bandTarget(band, info.col, info.row)
+			col, r, ok := bandTarget(band, info.col, info.row)
 			if !ok {
 				deleted++
 				continue
 			}
-			cp := reflect.New(c.Type()).Elem()
-			cp.Set(c)
-			cp.FieldByName("R").SetString(cellName(col, row))
-			carry[row] = append(carry[row], cp)
+			c.R = cellName(col, r) // c is a copy: the cell as it moves
+			carry[r] = append(carry[r], c)
 			moved++
 		}
 		if changed {
-			cells.Set(kept)
-			clearSpans(rows.Index(i))
+			row.C = kept
+			row.Spans = "" // the spans hint no longer matches the cells
 		}
 	}
 	if len(carry) == 0 {
 		return moved, deleted, nil
 	}
-	for i := 0; i < rows.Len(); i++ {
-		row := rows.Index(i)
-		n := int(row.FieldByName("R").Int())
-		if add, ok := carry[n]; ok {
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		if add, ok := carry[row.R]; ok {
 			insertCells(row, add)
-			delete(carry, n)
+			delete(carry, row.R)
 		}
 	}
 	for n, add := range carry {
-		row := reflect.New(rows.Type().Elem()).Elem()
-		row.FieldByName("R").SetInt(int64(n))
-		insertCells(row, add)
-		rows.Set(reflect.Append(rows, row))
+		row := excelize.XMLRow{R: n}
+		insertCells(&row, add)
+		ws.SheetData.Row = append(ws.SheetData.Row, row)
 	}
-	swap := reflect.Swapper(rows.Interface())
-	sort.Sort(byRowNumber{rows, swap})
+	rows := ws.SheetData.Row
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].R < rows[j].R })
 	return moved, deleted, nil
 }
 
-// byRowNumber sorts a worksheet's rows by their number.
-type byRowNumber struct {
-	rows reflect.Value
-	swap func(i, j int)
-}
-
-func (s byRowNumber) Len() int      { return s.rows.Len() }
-func (s byRowNumber) Swap(i, j int) { s.swap(i, j) }
-func (s byRowNumber) Less(i, j int) bool {
-	return s.rows.Index(i).FieldByName("R").Int() < s.rows.Index(j).FieldByName("R").Int()
-}
-
 // insertCells adds cells to a row, keeping its cells in column order.
-func insertCells(row reflect.Value, add []reflect.Value) {
-	cells := row.FieldByName("C")
-	for _, c := range add {
-		cells.Set(reflect.Append(cells, c))
-	}
-	col := func(i int) int {
-		n, _, _ := excelize.CellNameToCoordinates(cells.Index(i).FieldByName("R").String())
+func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
+	row.C = append(row.C, add...)
+	col := func(c *excelize.XMLCell) int {
+		n, _, _ := excelize.CellNameToCoordinates(c.R)
 		return n
 	}
-	swap := reflect.Swapper(cells.Interface())
-	sort.Sort(byColumn{cells.Len(), col, swap})
-	clearSpans(row)
-}
-
-// byColumn sorts a row's cells by column.
-type byColumn struct {
-	n    int
-	col  func(i int) int
-	swap func(i, j int)
-}
-
-func (s byColumn) Len() int           { return s.n }
-func (s byColumn) Swap(i, j int)      { s.swap(i, j) }
-func (s byColumn) Less(i, j int) bool { return s.col(i) < s.col(j) }
-
-// clearSpans drops a row's spans hint, which no longer matches its cells.
-func clearSpans(row reflect.Value) {
-	if sp := row.FieldByName("Spans"); sp.Kind() == reflect.String && sp.CanSet() {
-		sp.SetString("")
-	}
+	sort.SliceStable(row.C, func(i, j int) bool { return col(&row.C[i]) < col(&row.C[j]) })
+	row.Spans = "" // the spans hint no longer matches the cells
 }

@@ -8,11 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSheetCellsShape pins what sheetcells.go reads and changes through
-// reflection: the cells that exist in a range (value, formula, array
+// TestSheetCellsShape pins what sheetcells.go reads and changes in the
+// parsed worksheet: the cells that exist in a range (value, formula, array
 // range), and shared formulas turned into ordinary ones with the same
-// texts and cached values. A future excelize that keeps worksheets in
-// another shape fails here, not silently in a tool.
+// texts and cached values.
 func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)

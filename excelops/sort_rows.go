@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -235,23 +234,15 @@ func (b *book) moveLinks(sheet string, block cellRange, dest []int) {
 	if !ok {
 		return
 	}
-	hl := ws.FieldByName("Hyperlinks")
-	if !hl.IsValid() || hl.Kind() != reflect.Pointer || hl.IsNil() {
+	if ws.Hyperlinks == nil {
 		return
 	}
-	list := hl.Elem().FieldByName("Hyperlink")
-	if !list.IsValid() || list.Kind() != reflect.Slice {
-		return
-	}
-	for i := 0; i < list.Len(); i++ {
-		ref := list.Index(i).FieldByName("Ref")
-		if ref.Kind() != reflect.String || !ref.CanSet() {
-			continue
-		}
-		col, row, err := excelize.CellNameToCoordinates(ref.String())
+	for i := range ws.Hyperlinks.Hyperlink {
+		link := &ws.Hyperlinks.Hyperlink[i]
+		col, row, err := excelize.CellNameToCoordinates(link.Ref)
 		if err != nil || col < block.c1 || col > block.c2 || row < block.r1 || row > block.r2 {
 			continue
 		}
-		ref.SetString(cellName(col, block.r1+dest[row-block.r1]))
+		link.Ref = cellName(col, block.r1+dest[row-block.r1])
 	}
 }

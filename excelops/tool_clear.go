@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -161,26 +160,20 @@ func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int
 	if !ok {
 		return 0, 0, errUnexpectedShape("worksheet")
 	}
-	hl := ws.FieldByName("Hyperlinks")
-	if !hl.IsValid() || hl.Kind() != reflect.Pointer || hl.IsNil() {
+	if ws.Hyperlinks == nil {
 		return notes, 0, nil
 	}
-	list := hl.Elem().FieldByName("Hyperlink")
-	if list.Kind() != reflect.Slice {
-		return 0, 0, errUnexpectedShape("hyperlink list")
-	}
-	kept := reflect.MakeSlice(list.Type(), 0, list.Len())
-	for i := 0; i < list.Len(); i++ {
-		item := list.Index(i)
-		if at, err := parseRange(item.FieldByName("Ref").String()); err == nil && rng.contains(at) {
+	kept := ws.Hyperlinks.Hyperlink[:0]
+	for _, item := range ws.Hyperlinks.Hyperlink {
+		if at, err := parseRange(item.Ref); err == nil && rng.contains(at) {
 			links++
 			continue
 		}
-		kept = reflect.Append(kept, item)
+		kept = append(kept, item)
 	}
-	list.Set(kept)
-	if kept.Len() == 0 {
-		hl.Set(reflect.Zero(hl.Type()))
+	ws.Hyperlinks.Hyperlink = kept
+	if len(kept) == 0 {
+		ws.Hyperlinks = nil
 	}
 	return notes, links, nil
 }

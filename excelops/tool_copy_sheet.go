@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -146,16 +145,12 @@ func (b *book) detachCopiedParts(sheet string, comments []excelize.Comment) erro
 	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
 		return newError(KindInvalidArgument, "cannot read the copied sheet: "+err.Error(), err)
 	}
-	v, ok := parsedSheet(b.f, sheet)
+	ws, ok := parsedSheet(b.f, sheet)
 	if !ok {
 		return errUnexpectedShape("copied sheet")
 	}
-	for _, field := range []string{"LegacyDrawing", "LegacyDrawingHF", "Picture", "Drawing", "TableParts"} {
-		if fv := v.FieldByName(field); fv.IsValid() && fv.Kind() == reflect.Pointer && fv.CanSet() {
-			fv.Set(reflect.Zero(fv.Type()))
-		}
-	}
-	part, ok := worksheetPaths(b.f)[sheet]
+	ws.LegacyDrawing, ws.LegacyDrawingHF, ws.Picture, ws.Drawing, ws.TableParts = nil, nil, nil, nil, nil
+	part, ok := b.f.SheetXMLPath(sheet)
 	if !ok {
 		return errUnexpectedShape("copied sheet")
 	}

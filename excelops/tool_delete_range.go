@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -265,36 +264,26 @@ func (b *book) shiftSheetRefs(sheet string, band formularef.Band) error {
 	if !ok {
 		return errUnexpectedShape("worksheet")
 	}
-	if hl := ws.FieldByName("Hyperlinks"); hl.IsValid() && hl.Kind() == reflect.Pointer && !hl.IsNil() {
-		list := hl.Elem().FieldByName("Hyperlink")
-		if list.Kind() != reflect.Slice {
-			return errUnexpectedShape("hyperlink list")
-		}
-		kept := reflect.MakeSlice(list.Type(), 0, list.Len())
-		for i := 0; i < list.Len(); i++ {
-			item := list.Index(i)
-			ref := item.FieldByName("Ref")
-			moved, ok := band.Area(ref.String())
+	if ws.Hyperlinks != nil {
+		kept := ws.Hyperlinks.Hyperlink[:0]
+		for _, item := range ws.Hyperlinks.Hyperlink {
+			moved, ok := band.Area(item.Ref)
 			if !ok {
 				continue
 			}
-			ref.SetString(moved)
-			kept = reflect.Append(kept, item)
+			item.Ref = moved
+			kept = append(kept, item)
 		}
-		list.Set(kept)
-		if kept.Len() == 0 {
-			hl.Set(reflect.Zero(hl.Type()))
+		ws.Hyperlinks.Hyperlink = kept
+		if len(kept) == 0 {
+			ws.Hyperlinks = nil
 		}
 	}
-	if af := ws.FieldByName("AutoFilter"); af.IsValid() && af.Kind() == reflect.Pointer && !af.IsNil() {
-		ref := af.Elem().FieldByName("Ref")
-		if ref.Kind() != reflect.String {
-			return errUnexpectedShape("autofilter")
-		}
-		if moved, ok := band.Area(ref.String()); ok {
-			ref.SetString(moved)
+	if ws.AutoFilter != nil {
+		if moved, ok := band.Area(ws.AutoFilter.Ref); ok {
+			ws.AutoFilter.Ref = moved
 		} else {
-			af.Set(reflect.Zero(af.Type()))
+			ws.AutoFilter = nil
 		}
 	}
 	return nil

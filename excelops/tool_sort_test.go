@@ -192,14 +192,11 @@ func setErrorCell(t *testing.T, f *excelize.File, sheet, ref, errText string) {
 	t.Helper()
 	ws, ok := parsedSheet(f, sheet)
 	require.True(t, ok)
-	rows := ws.FieldByName("SheetData").FieldByName("Row")
-	for i := 0; i < rows.Len(); i++ {
-		cells := rows.Index(i).FieldByName("C")
-		for j := 0; j < cells.Len(); j++ {
-			c := cells.Index(j)
-			if c.FieldByName("R").String() == ref {
-				c.FieldByName("T").SetString("e")
-				c.FieldByName("V").SetString(errText)
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		for j := range row.C {
+			if c := &row.C[j]; c.R == ref {
+				c.T, c.V = "e", errText
 				return
 			}
 		}

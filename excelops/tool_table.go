@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -120,26 +119,11 @@ func (b *book) sheetAutofilter(sheet string) (cellRange, bool) {
 	if !ok {
 		return cellRange{}, false
 	}
-	af := ws.FieldByName("AutoFilter")
-	if !af.IsValid() || af.Kind() != reflect.Pointer || af.IsNil() {
+	if ws.AutoFilter == nil {
 		return cellRange{}, false
 	}
-	ref := af.Elem().FieldByName("Ref")
-	if ref.Kind() != reflect.String {
-		return cellRange{}, false
-	}
-	rng, err := parseRange(ref.String())
+	rng, err := parseRange(ws.AutoFilter.Ref)
 	return rng, err == nil
-}
-
-// worksheet is the parsed worksheet of sheet (see parsedSheet), parsed
-// now if excelize has not (a cached workbook drops its parsed sheets on
-// save).
-func (b *book) worksheet(sheet string) (reflect.Value, bool) {
-	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return reflect.Value{}, false
-	}
-	return parsedSheet(b.f, sheet)
 }
 
 // cellRefLike matches table names Excel refuses because they read as a

@@ -1,0 +1,40 @@
+package excelops
+
+import (
+	"fmt"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// formulaAt is one cell holding a formula; arrayRef is the range of an
+// array (CSE) formula anchored there, "" for any other formula.
+type formulaAt struct {
+	ref, arrayRef string
+}
+
+// formulaCells lists the cells of sheet that hold a formula (a shared
+// formula's followers included), in sheet order.
+//
+// excelize has no public way to list them, so this reads the worksheet it
+// has parsed (File.Worksheet), read-only: SheetData.Row[].C[] with each
+// cell's R and F. TestFormulaCellsSeesEveryFormula pins it.
+func (b *book) formulaCells(sheet string) ([]formulaAt, error) {
+	ws, err := b.f.Worksheet(sheet)
+	if err != nil {
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
+	}
+	var out []formulaAt
+	for _, row := range ws.SheetData.Row {
+		for _, c := range row.C {
+			if c.F == nil {
+				continue
+			}
+			fc := formulaAt{ref: c.R}
+			if c.F.T == excelize.STCellFormulaTypeArray {
+				fc.arrayRef = c.F.Ref
+			}
+			out = append(out, fc)
+		}
+	}
+	return out, nil
+}
