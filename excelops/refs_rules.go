@@ -138,8 +138,9 @@ func (d *detachedRules) reattach() {
 	}
 }
 
-// errUnexpectedShape reports an excelize version whose parsed worksheet
-// does not look as this package expects.
+// errUnexpectedShape reports a worksheet excelize has not parsed where an
+// edit expected it parsed, or a cell whose reference excelize left
+// unreadable: neither happens with the excelize this package builds with.
 func errUnexpectedShape(what string) error {
-	return newError(KindInvalidArgument, "cannot rewrite the references of a "+what+": this excelize version keeps worksheets in an unexpected shape", nil)
+	return newError(KindInvalidArgument, "cannot rewrite the references of a "+what+": excelize did not parse it as expected", nil)
 }
