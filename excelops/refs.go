@@ -125,17 +125,8 @@ func (b *book) planRefs(rw refRewrite, skip string) (*refPlan, error) {
 
 // isWorksheet reports whether sheet is a worksheet (not a chart sheet).
 func (b *book) isWorksheet(sheet string) bool {
-	_, ok := parsedSheetOrLoad(b.f, sheet)
+	_, ok := b.worksheet(sheet)
 	return ok
-}
-
-// parsedSheetOrLoad is parsedSheet after asking excelize to parse sheet.
-func parsedSheetOrLoad(f *excelize.File, sheet string) (any, bool) {
-	if _, err := f.GetCellValue(sheet, "A1"); err != nil {
-		return nil, false
-	}
-	v, ok := parsedSheet(f, sheet)
-	return v, ok
 }
 
 // applyRefs makes every planned place read what the plan says, after the
