@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/registry-sidecar/registry-sidecar/callmeta"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -190,7 +191,7 @@ func (s *Server) initializeResult(params gjson.Result, extra []byte) []byte {
 }
 
 func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
-	scope, hasScope, err := parseScope(params.Get("_meta"))
+	scope, hasScope, err := callmeta.ScopeFromJSON(params.Get("_meta"))
 	if err != nil {
 		return nil, err
 	}
