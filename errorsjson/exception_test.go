@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // named implements PythonExceptioner directly.
@@ -42,7 +43,7 @@ func TestExceptionName(t *testing.T) {
 		{"strconv", numErr, "ValueError"},
 		{"invalid argument", fmt.Errorf("row 0: %w", errorsjson.ErrInvalidArgument), "ValueError"},
 		{"fatal keeps name", errorsjson.Fatal(fs.ErrPermission), "PermissionError"},
-		{"unsupported value", &errorsjson.UnsupportedValueError{Type: "chan int"}, "TypeError"},
+		{"unsupported value", &pyjson.UnsupportedValueError{Type: "chan int"}, "TypeError"},
 		{"plain", errors.New("boom"), "Exception"},
 	}
 	for _, tc := range tests {
@@ -82,7 +83,7 @@ func TestExecutionCause(t *testing.T) {
 			assert.Equal(t, tc.message, p.Message)
 			assert.Equal(t, tc.cause, p.Cause)
 			assert.Equal(t, tc.exception, p.Exception)
-			text, err := errorsjson.MarshalString(p)
+			text, err := pyjson.MarshalString(p)
 			require.NoError(t, err)
 			assert.Equal(t, tc.cause != nil, containsKey(text, "cause"), text)
 		})
@@ -90,11 +91,11 @@ func TestExecutionCause(t *testing.T) {
 }
 
 func containsKey(text, key string) bool {
-	v, err := errorsjson.DecodeOrdered([]byte(text))
+	v, err := pyjson.DecodeOrdered([]byte(text))
 	if err != nil {
 		return false
 	}
-	obj, _ := v.(errorsjson.Object)
+	obj, _ := v.(pyjson.Object)
 	_, ok := obj.Get(key)
 	return ok
 }

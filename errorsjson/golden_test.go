@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // update rewrites testdata/*.golden: go test ./errorsjson -run Golden -update.
@@ -60,7 +61,7 @@ func TestGoldenPayloads(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := errorsjson.Marshal(tc.payload)
+			got, err := pyjson.Marshal(tc.payload)
 			require.NoError(t, err)
 			checkGolden(t, tc.name, got)
 		})

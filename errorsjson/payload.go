@@ -3,6 +3,8 @@ package errorsjson
 import (
 	"errors"
 	"fmt"
+
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // StatusError is the "status" value of every error payload.
@@ -120,7 +122,7 @@ type ValidationPayload struct {
 	// a model that guessed a nested key learns the right ones. It is an
 	// extension of excelmanus's shape, present only in that case (absent
 	// otherwise, so every other payload stays byte-identical).
-	NestedAcceptedFields Object `json:"nested_accepted_fields,omitempty"`
+	NestedAcceptedFields pyjson.Object `json:"nested_accepted_fields,omitempty"`
 }
 
 // FallbackPayload asks the agent to route the call elsewhere: to its legacy

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/xuri/efp"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 )
 
 // excelFunctionsText is excel_functions.txt: Excel's function names, one a
@@ -240,7 +242,7 @@ func closestFunction(name string) string {
 	}
 	var cands []cand
 	for fn := range excelFunctions() {
-		if d := editDistance(name, fn, limit); d <= limit {
+		if d := textdist.Within([]byte(name), []byte(fn), limit); d <= limit {
 			cands = append(cands, cand{fn, d, strings.HasPrefix(name, fn) || strings.HasPrefix(fn, name)})
 		}
 	}
@@ -265,38 +267,4 @@ func closestFunction(name string) string {
 		return a.name < b.name
 	})
 	return cands[0].name
-}
-
-// editDistance is the Damerau (optimal string alignment) distance between
-// a and b, or limit+1 as soon as it must exceed limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			best = min(best, cur[j])
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

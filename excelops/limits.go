@@ -3,6 +3,7 @@ package excelops
 import (
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/internal/defaults"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -78,39 +79,19 @@ func DefaultLimits() Limits {
 	}
 }
 
-// withDefaults fills every zero field of l from DefaultLimits.
+// withDefaults fills every unset field of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxFileSize <= 0 {
-		l.MaxFileSize = d.MaxFileSize
-	}
-	if l.UnzipSizeLimit <= 0 {
-		l.UnzipSizeLimit = d.UnzipSizeLimit
-	}
-	if l.UnzipXMLSizeLimit <= 0 {
-		l.UnzipXMLSizeLimit = d.UnzipXMLSizeLimit
-	}
-	if l.UnzipXMLSizeLimit > l.UnzipSizeLimit {
-		l.UnzipXMLSizeLimit = l.UnzipSizeLimit
-	}
-	if l.MaxRows <= 0 {
-		l.MaxRows = d.MaxRows
-	}
-	if l.MaxCells <= 0 {
-		l.MaxCells = d.MaxCells
-	}
-	if l.MaxReadCells <= 0 {
-		l.MaxReadCells = d.MaxReadCells
-	}
-	if l.MaxWriteCells <= 0 {
-		l.MaxWriteCells = d.MaxWriteCells
-	}
-	if l.CallMemoryBudget <= 0 {
-		l.CallMemoryBudget = d.CallMemoryBudget
-	}
-	if l.MaxCellTextBytes <= 0 {
-		l.MaxCellTextBytes = d.MaxCellTextBytes
-	}
+	defaults.Positive(&l.MaxFileSize, d.MaxFileSize)
+	defaults.Positive(&l.UnzipSizeLimit, d.UnzipSizeLimit)
+	defaults.Positive(&l.UnzipXMLSizeLimit, d.UnzipXMLSizeLimit)
+	l.UnzipXMLSizeLimit = min(l.UnzipXMLSizeLimit, l.UnzipSizeLimit)
+	defaults.Positive(&l.MaxRows, d.MaxRows)
+	defaults.Positive(&l.MaxCells, d.MaxCells)
+	defaults.Positive(&l.MaxReadCells, d.MaxReadCells)
+	defaults.Positive(&l.MaxWriteCells, d.MaxWriteCells)
+	defaults.Positive(&l.CallMemoryBudget, d.CallMemoryBudget)
+	defaults.Positive(&l.MaxCellTextBytes, d.MaxCellTextBytes)
 	return l
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 )
 
 // Did-you-mean: a sheet or file name that does not exist is answered with
@@ -40,7 +42,7 @@ func closeMatches(name string, candidates []string) []string {
 			continue
 		}
 		have := []rune(strings.ToLower(c))
-		d := osaDistance(want, have)
+		d := textdist.Distance(want, have)
 		longest := max(len(want), len(have))
 		shorter := min(len(want), len(have))
 		switch {
@@ -62,34 +64,6 @@ func closeMatches(name string, candidates []string) []string {
 		out = append(out, found[i].name)
 	}
 	return out
-}
-
-// osaDistance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of adjacent
-// runes each cost one.
-func osaDistance(a, b []rune) int {
-	// Three rolling rows: two back (for transpositions), previous, current.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // didYouMean renders suggestions as a sentence (empty when there are none).

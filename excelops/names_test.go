@@ -27,9 +27,6 @@ func TestCloseMatches(t *testing.T) {
 			assert.Equal(t, c.want, closeMatches(c.name, sheets))
 		})
 	}
-	assert.Equal(t, 1, osaDistance([]rune("ab"), []rune("ba")))
-	assert.Equal(t, 3, osaDistance([]rune("kitten"), []rune("sitting")))
-	assert.Equal(t, 0, osaDistance([]rune("é"), []rune("é")))
 }
 
 // sheetsBook writes s.xlsx with the sheets Data and Copy.

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 )
 
 // The typo guard: a write that would create a missing workbook is refused
@@ -80,7 +82,7 @@ func wordTypo(x, y []rune) bool {
 	if shorter < minTypoWord {
 		return false
 	}
-	switch d := osaDistance(x, y); {
+	switch d := textdist.Distance(x, y); {
 	case d == 1 && len(x) == len(y) && !isTransposition(x, y):
 		return shorter >= minSubstitutionWord && x[0] == y[0]
 	case d == 1:
@@ -147,7 +149,7 @@ func (s *sandbox) typoCandidates(path string) []string {
 		names = append(names, e.Name())
 	}
 	want := []rune(strings.ToLower(base))
-	dist := func(n string) int { return osaDistance(want, []rune(strings.ToLower(n))) }
+	dist := func(n string) int { return textdist.Distance(want, []rune(strings.ToLower(n))) }
 	sort.SliceStable(names, func(i, j int) bool {
 		if di, dj := dist(names[i]), dist(names[j]); di != dj {
 			return di < dj

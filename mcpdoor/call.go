@@ -2,16 +2,14 @@ package mcpdoor
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
 	"sync/atomic"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/registry-sidecar/registry-sidecar/callmeta"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -27,11 +25,6 @@ const codeShuttingDown = -32000
 
 // errShuttingDown is the JSON-RPC error of a call refused while draining.
 var errShuttingDown = &jsonrpc.Error{Code: codeShuttingDown, Message: "server is shutting down"}
-
-// errInvalidMeta is the kind of a bad _meta extension value (-32602).
-//
-//lint:ignore ST1005 JSON-RPC's own wording of -32602, quoted verbatim
-var errInvalidMeta = errors.New("Invalid params")
 
 // middleware gives the registry the calls the SDK would refuse itself: a
 // tools/call of a name the SDK does not list is answered with the
@@ -63,7 +56,7 @@ func (d *Door) scopeList(req mcp.Request, res mcp.Result) (mcp.Result, error) {
 	if !ok {
 		return res, nil
 	}
-	scope, has, err := parseScope(req.GetParams().GetMeta())
+	scope, has, err := callmeta.ScopeFromMap(req.GetParams().GetMeta())
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
@@ -87,10 +80,11 @@ func (d *Door) scopeList(req mcp.Request, res mcp.Result) (mcp.Result, error) {
 // callTool runs one tools/call through the registry.
 func (d *Door) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	p := req.Params
-	opts, err := callOptions(p.Meta)
+	ext, err := callmeta.FromMap(p.Meta)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
+	opts := ext.Options(nil)
 	var progress progressFunc
 	if tok := p.GetProgressToken(); tok != nil && req.Session != nil {
 		progress = func(ctx context.Context, progress, total float64, message string) {
@@ -166,58 +160,6 @@ func doorOf(req *mcp.CallToolRequest) string {
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
-// callOptions reads the extension keys of _meta, with the WebSocket door's
-// rules: toolScope a list of tool names, timeoutMs a positive number,
-// nullAsOmitted a boolean.
-func callOptions(meta mcp.Meta) ([]registry.CallOption, error) {
-	var opts []registry.CallOption
-	scope, has, err := parseScope(meta)
-	if err != nil {
-		return nil, err
-	}
-	if has {
-		opts = append(opts, registry.WithScope(scope))
-	}
-	if v, ok := meta["timeoutMs"]; ok {
-		ms, isNum := v.(float64)
-		if !isNum || ms <= 0 || !finite(ms) {
-			return nil, fmt.Errorf("%w: _meta.timeoutMs must be a positive number", errInvalidMeta)
-		}
-		opts = append(opts, registry.WithTimeout(time.Duration(ms*float64(time.Millisecond))))
-	}
-	if v, ok := meta["nullAsOmitted"]; ok {
-		on, isBool := v.(bool)
-		if !isBool {
-			return nil, fmt.Errorf("%w: _meta.nullAsOmitted must be true or false", errInvalidMeta)
-		}
-		if on {
-			opts = append(opts, registry.WithNullAsOmitted())
-		}
-	}
-	return opts, nil
-}
-
-// parseScope reads _meta.toolScope: absent or null, or a list of strings.
-func parseScope(meta map[string]any) ([]string, bool, error) {
-	v, ok := meta["toolScope"]
-	if !ok || v == nil {
-		return nil, false, nil
-	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, false, fmt.Errorf("%w: _meta.toolScope must be a list of tool names", errInvalidMeta)
-	}
-	scope := make([]string, 0, len(list))
-	for _, n := range list {
-		s, ok := n.(string)
-		if !ok {
-			return nil, false, fmt.Errorf("%w: _meta.toolScope must be a list of tool names", errInvalidMeta)
-		}
-		scope = append(scope, s)
-	}
-	return scope, true, nil
-}
 
 // infoEnabled reports whether log writes Info lines now, so that a call
 // builds its line only when it is written (a FieldLogger other than a

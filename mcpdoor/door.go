@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/registry-sidecar/registry-sidecar/internal/defaults"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -40,6 +40,10 @@ const (
 	// DefaultMaxConcurrentCalls bounds the tools running at once through
 	// one Door (all its sessions and requests); more calls wait for a slot.
 	DefaultMaxConcurrentCalls = 256
+	// DefaultName is the serverInfo name the door reports.
+	DefaultName = "registry-sidecar"
+	// DefaultVersion is the serverInfo version the door reports.
+	DefaultVersion = "dev"
 )
 
 // ErrGraceExpired is returned by Shutdown when calls in flight had to be
@@ -68,34 +72,16 @@ type Config struct {
 	Log logrus.FieldLogger
 }
 
+// withDefaults fills every unset field of c with its default.
 func (c Config) withDefaults() Config {
-	if c.Name == "" {
-		c.Name = "registry-sidecar"
-	}
-	if c.Version == "" {
-		c.Version = "dev"
-	}
-	if c.SessionTimeout <= 0 {
-		c.SessionTimeout = DefaultSessionTimeout
-	}
-	if c.MaxRequestBytes <= 0 {
-		c.MaxRequestBytes = DefaultMaxRequestBytes
-	}
-	if c.MaxLineBytes <= 0 {
-		c.MaxLineBytes = DefaultMaxLineBytes
-	}
-	if c.Grace <= 0 {
-		c.Grace = DefaultGrace
-	}
-	if c.MaxConcurrentCalls <= 0 {
-		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
-	}
-	if c.Log == nil {
-		l := logrus.New()
-		l.Out = io.Discard
-		l.Level = logrus.PanicLevel
-		c.Log = l
-	}
+	defaults.Text(&c.Name, DefaultName)
+	defaults.Text(&c.Version, DefaultVersion)
+	defaults.Positive(&c.SessionTimeout, DefaultSessionTimeout)
+	defaults.Positive(&c.MaxRequestBytes, DefaultMaxRequestBytes)
+	defaults.Positive(&c.MaxLineBytes, DefaultMaxLineBytes)
+	defaults.Positive(&c.Grace, DefaultGrace)
+	defaults.Positive(&c.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
+	defaults.Logger(&c.Log)
 	return c
 }
 

@@ -2,12 +2,12 @@ package mcpdoor
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
+
+	"github.com/registry-sidecar/registry-sidecar/callmeta"
 )
 
 // parseFastCall reads body as a single tools/call request with only the
@@ -57,7 +57,6 @@ func parseFastCall(body []byte) (c fastCall, ok bool) {
 	if !ok {
 		return c, false
 	}
-	ext := mcp.Meta{}
 	ok = members(meta, func(key string, v gjson.Result) bool {
 		switch key {
 		case metaProtocolVersion:
@@ -66,25 +65,12 @@ func parseFastCall(body []byte) (c fastCall, ok bool) {
 			return clientInfo(v)
 		case metaClientCapabilities:
 			return clientCapabilities(v)
-		case "toolScope":
-			scope := []any{}
-			if !v.IsArray() {
-				return false
-			}
-			for _, n := range v.Array() {
-				if !plainString(n) {
-					return false
-				}
-				scope = append(scope, n.Str)
-			}
-			ext[key] = scope
-			return true
-		case "timeoutMs":
-			ms, err := strconv.ParseFloat(v.Raw, 64)
-			ext[key] = ms
-			return v.Type == gjson.Number && plainNumber(v.Raw) && err == nil
-		case "nullAsOmitted":
-			ext[key] = v.Bool()
+		case callmeta.KeyToolScope:
+			// Plain strings only: the SDK path would read the same names.
+			return v.IsArray() && !slices.ContainsFunc(v.Array(), func(n gjson.Result) bool { return !plainString(n) })
+		case callmeta.KeyTimeoutMs:
+			return v.Type == gjson.Number && plainNumber(v.Raw)
+		case callmeta.KeyNullAsOmitted:
 			return v.IsBool()
 		}
 		return false
@@ -92,11 +78,11 @@ func parseFastCall(body []byte) (c fastCall, ok bool) {
 	if !ok {
 		return c, false
 	}
-	opts, err := callOptions(ext)
+	ext, err := callmeta.FromJSON(meta)
 	if err != nil {
 		return c, false // the SDK path answers the -32602
 	}
-	c.opts = opts
+	c.opts = ext.Options(nil)
 	return c, true
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // checkArguments decodes args and checks them against the tool's schema.
@@ -27,13 +28,13 @@ func (r *Registry) checkArguments(e *entry, args []byte, p Profile) *errorsjson.
 		return nil
 	}
 	var violations []string
-	var nested errorsjson.Object
+	var nested pyjson.Object
 	if p == ProfileEnglish {
 		violations, nested = englishViolations(e.doc, verr, obj)
 	} else {
 		// excelmanus walks the arguments as json.loads gives them: in
 		// argument order, ints apart from floats.
-		ordered, derr := errorsjson.DecodeOrdered(args)
+		ordered, derr := pyjson.DecodeOrdered(args)
 		if derr != nil {
 			// Python's json.loads would refuse it too (say, nested
 			// deeper than 1000 levels).
@@ -48,7 +49,7 @@ func (r *Registry) checkArguments(e *entry, args []byte, p Profile) *errorsjson.
 	return r.validationPayload(e, p, violations, sortedKeys(obj), nested)
 }
 
-func (r *Registry) validationPayload(e *entry, p Profile, violations, provided []string, nested errorsjson.Object) *errorsjson.ValidationPayload {
+func (r *Registry) validationPayload(e *entry, p Profile, violations, provided []string, nested pyjson.Object) *errorsjson.ValidationPayload {
 	v := errorsjson.Validation(e.tool.Name, violations, e.required, e.accepted, provided)
 	v.Message = p.texts().validationMessage
 	v.NestedAcceptedFields = nested

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -18,7 +18,7 @@ const benchSchema = `{"type": "object", "properties": {"file_path": {"type": "st
 // lookup, argument decoding, schema validation, deadline, recover, encoding.
 func BenchmarkCallTool(b *testing.B) {
 	reg := registry.New()
-	ok := errorsjson.Object{{Key: "status", Value: "success"}}
+	ok := pyjson.Object{{Key: "status", Value: "success"}}
 	require.NoError(b, reg.Register(registry.Tool{
 		Name:        "trivial",
 		InputSchema: json.RawMessage(benchSchema),
@@ -67,7 +67,7 @@ func BenchmarkResultText(b *testing.B) {
 	for name, fn := range map[string]registry.Func{
 		"string": func(context.Context, json.RawMessage) (any, error) { return text, nil },
 		"object": func(context.Context, json.RawMessage) (any, error) {
-			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "message", Value: text}}, nil
+			return pyjson.Object{{Key: "status", Value: "success"}, {Key: "message", Value: text}}, nil
 		},
 	} {
 		b.Run(name, func(b *testing.B) {

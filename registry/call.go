@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // CallTool runs the tool name with the JSON arguments args and returns its
@@ -156,14 +157,14 @@ func (r *Registry) expired(caller context.Context, name string, err error) Resul
 func (r *Registry) failure(name string, err error) Result {
 	var fb *errorsjson.FallbackRequest
 	if errors.As(err, &fb) {
-		text, _ := errorsjson.MarshalString(errorsjson.Fallback(name, fb))
+		text, _ := pyjson.MarshalString(errorsjson.Fallback(name, fb))
 		return Result{Text: text, Fallback: true}
 	}
 	return r.errorResult(errorsjson.Execution(name, err))
 }
 
 func (r *Registry) errorResult(p any) Result {
-	text, err := errorsjson.MarshalString(p)
+	text, err := pyjson.MarshalString(p)
 	if err != nil {
 		// Payload types are plain strings and slices; this cannot fail.
 		text = `{"status": "error"}`

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -65,7 +66,7 @@ func testRegistry(t *testing.T) *registry.Registry {
 	t.Cleanup(func() { close(release) })
 	reg := registry.New()
 	ok := func(context.Context, json.RawMessage) (any, error) {
-		return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "结果", Value: "完成 😀"}}, nil
+		return pyjson.Object{{Key: "status", Value: "success"}, {Key: "结果", Value: "完成 😀"}}, nil
 	}
 	tools := []registry.Tool{
 		{Name: "strict", Description: "validates", InputSchema: json.RawMessage(strictSchema), Func: ok},
@@ -324,7 +325,7 @@ func TestCallToolGoldenTruncated(t *testing.T) {
 		rows[i] = []any{i, "数据😀"}
 	}
 	require.NoError(t, reg.Register(registry.Tool{Name: "big", Func: func(context.Context, json.RawMessage) (any, error) {
-		return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "rows", Value: rows}}, nil
+		return pyjson.Object{{Key: "status", Value: "success"}, {Key: "rows", Value: rows}}, nil
 	}}))
 	require.NoError(t, reg.Register(registry.Tool{Name: "uncapped", MaxResultChars: -1, Func: func(context.Context, json.RawMessage) (any, error) {
 		return rows, nil
@@ -335,7 +336,7 @@ func TestCallToolGoldenTruncated(t *testing.T) {
 	res = reg.CallTool(context.Background(), "big", nil, registry.WithCallProfile(registry.ProfileEnglish))
 	checkGolden(t, "call_en_truncated_list", res.Text)
 	res = reg.CallTool(context.Background(), "uncapped", nil)
-	full, err := errorsjson.MarshalString(rows)
+	full, err := pyjson.MarshalString(rows)
 	require.NoError(t, err)
 	assert.Equal(t, full, res.Text)
 }

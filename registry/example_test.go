@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -22,7 +23,7 @@ func ExampleRegistry_Register() {
 			if err := json.Unmarshal(args, &in); err != nil {
 				return nil, err
 			}
-			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "sum", Value: in.A + in.B}}, nil
+			return pyjson.Object{{Key: "status", Value: "success"}, {Key: "sum", Value: in.A + in.B}}, nil
 		},
 	}
 	fmt.Println(reg.Register(add))
@@ -42,7 +43,7 @@ func ExampleRegistry_CallTool() {
 		Func: func(_ context.Context, args json.RawMessage) (any, error) {
 			var in struct{ Name string }
 			_ = json.Unmarshal(args, &in)
-			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "greeting", Value: "你好, " + in.Name}}, nil
+			return pyjson.Object{{Key: "status", Value: "success"}, {Key: "greeting", Value: "你好, " + in.Name}}, nil
 		},
 	})
 	ctx := context.Background()
@@ -99,7 +100,7 @@ func ExampleStrict() {
 		},
 	})
 	schemas, _ := reg.OpenAISchemas(registry.ModeResponses, nil, registry.Strict())
-	text, _ := errorsjson.MarshalString(schemas[0])
+	text, _ := pyjson.MarshalString(schemas[0])
 	fmt.Println(text)
 	fmt.Println(reg.CallTool(context.Background(), "greet", []byte(`{"name": "Ana", "title": null}`), registry.WithNullAsOmitted()).Text)
 	// Output:

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // fuzzSchema uses every keyword of the fast subset.
@@ -94,7 +95,7 @@ func FuzzCallTool(f *testing.F) {
 	f.Add("strict", []byte(`{"s": "ab"}`), "open,strict", true)
 	r := New(WithMaxResultChars(200))
 	echo := func(_ context.Context, args json.RawMessage) (any, error) {
-		return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "echo", Value: args}}, nil
+		return pyjson.Object{{Key: "status", Value: "success"}, {Key: "echo", Value: args}}, nil
 	}
 	for _, tool := range []Tool{
 		{Name: "strict", InputSchema: json.RawMessage(fuzzSchema), Func: echo},
@@ -120,9 +121,9 @@ func FuzzCallTool(f *testing.F) {
 		require.Equal(t, xm.IsError, res.IsError)
 		// Python's json.loads grammar: an argument number past
 		// float64 comes back as Infinity, as Python writes it.
-		v, err := errorsjson.DecodeOrdered([]byte(res.Text))
+		v, err := pyjson.DecodeOrdered([]byte(res.Text))
 		require.NoError(t, err, "not JSON: %q", res.Text)
-		obj, ok := v.(errorsjson.Object)
+		obj, ok := v.(pyjson.Object)
 		require.True(t, ok, res.Text)
 		status, ok := obj.Get("status")
 		require.True(t, ok, res.Text)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // SchemaMode selects the OpenAI tool-schema layout.
@@ -19,7 +20,7 @@ const (
 // registration order, restricted to scope when scope is non-nil. With
 // Strict, each is in OpenAI strict mode (see StrictSchema). An unknown mode
 // is an error wrapping errorsjson.ErrInvalidArgument.
-func (r *Registry) OpenAISchemas(mode SchemaMode, scope []string, opts ...SchemaOption) ([]errorsjson.Object, error) {
+func (r *Registry) OpenAISchemas(mode SchemaMode, scope []string, opts ...SchemaOption) ([]pyjson.Object, error) {
 	var sc schemaConfig
 	for _, o := range opts {
 		o(&sc)
@@ -36,25 +37,25 @@ func (r *Registry) OpenAISchemas(mode SchemaMode, scope []string, opts ...Schema
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	out := make([]errorsjson.Object, 0, len(r.order))
+	out := make([]pyjson.Object, 0, len(r.order))
 	for _, name := range r.order {
 		if allowed != nil && !allowed[name] {
 			continue
 		}
 		e := r.tools[name]
-		fn := errorsjson.Object{
+		fn := pyjson.Object{
 			{Key: "name", Value: e.tool.Name},
 			{Key: "description", Value: e.tool.Description},
 			{Key: "parameters", Value: e.params},
 		}
 		if sc.strict {
 			fn[2].Value = e.strict
-			fn = append(fn, errorsjson.Field{Key: "strict", Value: true})
+			fn = append(fn, pyjson.Field{Key: "strict", Value: true})
 		}
 		if mode == ModeResponses {
-			out = append(out, append(errorsjson.Object{{Key: "type", Value: "function"}}, fn...))
+			out = append(out, append(pyjson.Object{{Key: "type", Value: "function"}}, fn...))
 		} else {
-			out = append(out, errorsjson.Object{{Key: "type", Value: "function"}, {Key: "function", Value: fn}})
+			out = append(out, pyjson.Object{{Key: "type", Value: "function"}, {Key: "function", Value: fn}})
 		}
 	}
 	return out, nil

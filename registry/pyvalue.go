@@ -11,11 +11,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // This file sees decoded JSON values the way Python's json.loads does
-// (errorsjson.DecodeOrdered: Object, []any, string, json.Number, bool, nil,
+// (pyjson.DecodeOrdered: Object, []any, string, json.Number, bool, nil,
 // float64 for NaN/Infinity; schema documents decoded by the validator use
 // map[string]any) and answers the questions excelmanus's validation asks:
 // type(v).__name__, repr(v), ==, < and len().
@@ -31,7 +31,7 @@ func pyTypeName(v any) string {
 		return "str"
 	case []any:
 		return "list"
-	case errorsjson.Object, map[string]any:
+	case pyjson.Object, map[string]any:
 		return "dict"
 	case json.Number:
 		if isIntLiteral(x) {
@@ -185,7 +185,7 @@ func dictItems(v any) (map[string]any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true
-	case errorsjson.Object:
+	case pyjson.Object:
 		m := make(map[string]any, len(x))
 		for _, f := range x {
 			m[f.Key] = f.Value
@@ -237,7 +237,7 @@ func writeRepr(b *strings.Builder, v any) {
 			writeRepr(b, item)
 		}
 		b.WriteByte(']')
-	case errorsjson.Object:
+	case pyjson.Object:
 		b.WriteByte('{')
 		for i, f := range x {
 			if i > 0 {
@@ -255,9 +255,9 @@ func writeRepr(b *strings.Builder, v any) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		obj := make(errorsjson.Object, 0, len(x))
+		obj := make(pyjson.Object, 0, len(x))
 		for _, k := range keys {
-			obj = append(obj, errorsjson.Field{Key: k, Value: x[k]})
+			obj = append(obj, pyjson.Field{Key: k, Value: x[k]})
 		}
 		writeRepr(b, obj)
 	default:
@@ -275,7 +275,7 @@ func reprFloat(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	return string(errorsjson.AppendFloat(nil, f))
+	return string(pyjson.AppendFloat(nil, f))
 }
 
 // reprString is str.__repr__: single quotes unless the text holds a single

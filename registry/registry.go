@@ -11,7 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sirupsen/logrus"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // ErrDuplicate is returned by Register for a name already registered.
@@ -107,7 +107,7 @@ func compileEntry(t Tool) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	params, err := errorsjson.DecodeOrdered(raw)
+	params, err := pyjson.DecodeOrdered(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -118,7 +119,7 @@ func TestOpenAISchemas(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := reg.OpenAISchemas(tc.mode, tc.scope)
 			require.NoError(t, err)
-			text, err := errorsjson.MarshalString(got)
+			text, err := pyjson.MarshalString(got)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, text)
 		})

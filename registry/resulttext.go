@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // resultText makes a tool's return value the text the caller reads, as
@@ -35,13 +36,13 @@ func resultText(v any, texts catalogue) (string, error) {
 		}
 		return string(x), nil
 	}
-	return errorsjson.MarshalString(v)
+	return pyjson.MarshalString(v)
 }
 
 // validUTF8 replaces invalid UTF-8 in s exactly as errorsjson encodes it.
 func validUTF8(s string) (string, error) {
-	quoted := errorsjson.AppendString(nil, s)
-	v, err := errorsjson.DecodeOrdered(quoted)
+	quoted := pyjson.AppendString(nil, s)
+	v, err := pyjson.DecodeOrdered(quoted)
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // TestResultText pins how a tool's return value becomes text in each
@@ -29,7 +30,7 @@ func TestResultText(t *testing.T) {
 		{"scalar raw", json.RawMessage(`42`), `42`, `42`},
 		// What the spreadsheet tools return: objects with raw rows inside,
 		// encoded exactly as before in both profiles.
-		{"object with nested raw rows", errorsjson.Object{{Key: "status", Value: "success"}, {Key: "rows", Value: []any{json.RawMessage(`[1,"a",null]`)}}},
+		{"object with nested raw rows", pyjson.Object{{Key: "status", Value: "success"}, {Key: "rows", Value: []any{json.RawMessage(`[1,"a",null]`)}}},
 			`{"status": "success", "rows": [[1, "a", null]]}`, `{"status": "success", "rows": [[1, "a", null]]}`},
 		{"struct", struct {
 			Status string  `json:"status"`
@@ -47,7 +48,7 @@ func TestResultText(t *testing.T) {
 			assert.Equal(t, tc.en, got)
 			if _, isText := tc.value.(string); !isText {
 				if _, isRaw := tc.value.(json.RawMessage); !isRaw {
-					want, err := errorsjson.MarshalString(tc.value)
+					want, err := pyjson.MarshalString(tc.value)
 					require.NoError(t, err)
 					assert.Equal(t, want, got, "other values: errorsjson as before")
 				}

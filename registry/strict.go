@@ -6,7 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // OpenAI strict mode (function calling with "strict": true) accepts a
@@ -40,7 +40,7 @@ type schemaConfig struct{ strict bool }
 func Strict() SchemaOption { return func(c *schemaConfig) { c.strict = true } }
 
 // StrictSchema returns the OpenAI strict-mode form of schema, a JSON
-// Schema as errorsjson.DecodeOrdered gives it (schema is not changed):
+// Schema as pyjson.DecodeOrdered gives it (schema is not changed):
 // every object lists all its properties in required and refuses unknown
 // keys, a property that was optional also accepts null (its type gains
 // "null", its enum null, its anyOf a {"type": "null"} branch), and keywords
@@ -49,7 +49,7 @@ func StrictSchema(schema any) any { return strictNode(schema) }
 
 func strictNode(v any) any {
 	switch n := v.(type) {
-	case errorsjson.Object:
+	case pyjson.Object:
 		return strictObject(n)
 	case []any:
 		out := make([]any, len(n))
@@ -62,7 +62,7 @@ func strictNode(v any) any {
 }
 
 // strictObject is strictNode of one schema object.
-func strictObject(s errorsjson.Object) errorsjson.Object {
+func strictObject(s pyjson.Object) pyjson.Object {
 	var required []any
 	if r, ok := s.Get("required"); ok {
 		required, _ = r.([]any)
@@ -70,7 +70,7 @@ func strictObject(s errorsjson.Object) errorsjson.Object {
 	props, hasProps := s.Get("properties")
 	t, _ := s.Get("type")
 	isObject := hasProps || t == "object"
-	out := errorsjson.Object{}
+	out := pyjson.Object{}
 	for _, f := range s {
 		if !slices.Contains(strictKeywords, f.Key) {
 			continue
@@ -83,58 +83,58 @@ func strictObject(s errorsjson.Object) errorsjson.Object {
 				continue // rewritten below
 			}
 		case "properties":
-			p, _ := f.Value.(errorsjson.Object)
-			np := make(errorsjson.Object, 0, len(p))
+			p, _ := f.Value.(pyjson.Object)
+			np := make(pyjson.Object, 0, len(p))
 			for _, pf := range p {
 				sub := strictNode(pf.Value)
 				if !slices.Contains(required, any(pf.Key)) {
 					sub = nullable(sub)
 				}
-				np = append(np, errorsjson.Field{Key: pf.Key, Value: sub})
+				np = append(np, pyjson.Field{Key: pf.Key, Value: sub})
 			}
-			out = append(out, errorsjson.Field{Key: f.Key, Value: np})
+			out = append(out, pyjson.Field{Key: f.Key, Value: np})
 			continue
 		case "enum", "const", "$ref":
 			out = append(out, f)
 			continue
 		case "$defs":
-			defs, _ := f.Value.(errorsjson.Object)
-			nd := make(errorsjson.Object, 0, len(defs))
+			defs, _ := f.Value.(pyjson.Object)
+			nd := make(pyjson.Object, 0, len(defs))
 			for _, d := range defs {
-				nd = append(nd, errorsjson.Field{Key: d.Key, Value: strictNode(d.Value)})
+				nd = append(nd, pyjson.Field{Key: d.Key, Value: strictNode(d.Value)})
 			}
-			out = append(out, errorsjson.Field{Key: f.Key, Value: nd})
+			out = append(out, pyjson.Field{Key: f.Key, Value: nd})
 			continue
 		}
-		out = append(out, errorsjson.Field{Key: f.Key, Value: strictNode(f.Value)})
+		out = append(out, pyjson.Field{Key: f.Key, Value: strictNode(f.Value)})
 	}
 	if isObject {
-		p, _ := props.(errorsjson.Object)
+		p, _ := props.(pyjson.Object)
 		all := make([]any, 0, len(p))
 		for _, pf := range p {
 			all = append(all, pf.Key)
 		}
-		out = append(out, errorsjson.Field{Key: "required", Value: all}, errorsjson.Field{Key: "additionalProperties", Value: false})
+		out = append(out, pyjson.Field{Key: "required", Value: all}, pyjson.Field{Key: "additionalProperties", Value: false})
 	}
 	return out
 }
 
 // nullable makes a strict schema accept null too.
 func nullable(v any) any {
-	s, ok := v.(errorsjson.Object)
+	s, ok := v.(pyjson.Object)
 	if !ok || acceptsNull(s) {
 		return v
 	}
 	if _, isRef := s.Get("$ref"); isRef {
-		return errorsjson.Object{{Key: "anyOf", Value: []any{s, errorsjson.Object{{Key: "type", Value: "null"}}}}}
+		return pyjson.Object{{Key: "anyOf", Value: []any{s, pyjson.Object{{Key: "type", Value: "null"}}}}}
 	}
 	out := slices.Clone(s)
 	index := func(key string) int {
-		return slices.IndexFunc(out, func(f errorsjson.Field) bool { return f.Key == key })
+		return slices.IndexFunc(out, func(f pyjson.Field) bool { return f.Key == key })
 	}
 	if i := index("anyOf"); i >= 0 {
 		branches, _ := out[i].Value.([]any)
-		out[i].Value = append(slices.Clone(branches), errorsjson.Object{{Key: "type", Value: "null"}})
+		out[i].Value = append(slices.Clone(branches), pyjson.Object{{Key: "type", Value: "null"}})
 		return out
 	}
 	if i := index("type"); i >= 0 {
@@ -152,14 +152,14 @@ func nullable(v any) any {
 	return out
 }
 
-// acceptsNull reports whether schema s (an errorsjson.Object or a
+// acceptsNull reports whether schema s (an pyjson.Object or a
 // map[string]any, as the two decoders give it) lets null through: untyped,
 // a type (or an anyOf branch) of null, or null among its enum values. A
 // $ref is not followed and counts as refusing null.
 func acceptsNull(s any) bool {
 	get := func(key string) (any, bool) {
 		switch n := s.(type) {
-		case errorsjson.Object:
+		case pyjson.Object:
 			return n.Get(key)
 		case map[string]any:
 			v, ok := n[key]

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // strictSample has an optional string, an optional enum, an optional
@@ -25,11 +25,11 @@ const strictSample = `{"type": "object", "properties": {
 	"required": ["file_path"], "additionalProperties": false}`
 
 func TestStrictSchema(t *testing.T) {
-	doc, err := errorsjson.DecodeOrdered([]byte(strictSample))
+	doc, err := pyjson.DecodeOrdered([]byte(strictSample))
 	require.NoError(t, err)
-	before, err := errorsjson.MarshalString(doc)
+	before, err := pyjson.MarshalString(doc)
 	require.NoError(t, err)
-	got, err := errorsjson.MarshalString(StrictSchema(doc))
+	got, err := pyjson.MarshalString(StrictSchema(doc))
 	require.NoError(t, err)
 	want := `{"type": "object", "properties": {` +
 		`"file_path": {"type": "string", "description": "Path"}, ` +
@@ -40,14 +40,14 @@ func TestStrictSchema(t *testing.T) {
 		`"rows": {"type": ["array", "null"], "maxItems": 3, "items": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": ["integer", "null"]}}, "required": ["x", "y"], "additionalProperties": false}}}, ` +
 		`"required": ["file_path", "mode", "column", "value", "font", "rows"], "additionalProperties": false}`
 	assert.Equal(t, want, got)
-	after, err := errorsjson.MarshalString(doc)
+	after, err := pyjson.MarshalString(doc)
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "the schema itself is not changed")
 
 	// A $ref property becomes nullable through anyOf.
-	ref, err := errorsjson.DecodeOrdered([]byte(`{"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "$defs": {"P": {"type": "object", "properties": {"q": {"type": "string"}}}}}`))
+	ref, err := pyjson.DecodeOrdered([]byte(`{"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "$defs": {"P": {"type": "object", "properties": {"q": {"type": "string"}}}}}`))
 	require.NoError(t, err)
-	got, err = errorsjson.MarshalString(StrictSchema(ref))
+	got, err = pyjson.MarshalString(StrictSchema(ref))
 	require.NoError(t, err)
 	assert.Equal(t, `{"type": "object", "properties": {"p": {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}]}}, "$defs": {"P": {"type": "object", "properties": {"q": {"type": ["string", "null"]}}, "required": ["q"], "additionalProperties": false}}, "required": ["p"], "additionalProperties": false}`, got)
 }
@@ -88,12 +88,12 @@ func TestStrictCallsRoundTrip(t *testing.T) {
 		fn := list[0]
 		if mode == ModeChatCompletions {
 			v, _ := fn.Get("function")
-			fn = v.(errorsjson.Object)
+			fn = v.(pyjson.Object)
 		}
 		strict, _ := fn.Get("strict")
 		assert.Equal(t, true, strict, mode)
 		params, _ := fn.Get("parameters")
-		req, _ := params.(errorsjson.Object).Get("required")
+		req, _ := params.(pyjson.Object).Get("required")
 		assert.Len(t, req, 6, mode)
 	}
 	plain, err := reg.OpenAISchemas(ModeResponses, nil)

@@ -11,7 +11,7 @@ import (
 // text as Python's str() would make it: a string is the text itself, a
 // json.RawMessage its own bytes (compact JSON re-spaced to json.dumps's
 // separators in the excelmanus profile), anything else is encoded with
-// errorsjson (use errorsjson.Object or a struct to fix key order); a
+// errorsjson (use pyjson.Object or a struct to fix key order); a
 // returned error becomes an error payload. Return *errorsjson.FallbackRequest to ask
 // the agent for fallback routing, and wrap with errorsjson.Fatal to mark the
 // failure non-recoverable. ctx carries the deadline, cancellation and a

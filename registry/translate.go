@@ -14,7 +14,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // excelmanusViolations words a failed validation in the excelmanus profile:
@@ -24,7 +24,7 @@ import (
 // Python's and JSON Schema's rules differ), worded in the same style and
 // sorted by location. It also returns the accepted keys of every nested
 // object that holds unknown keys.
-func excelmanusViolations(doc any, verr error, inst any) ([]string, errorsjson.Object) {
+func excelmanusViolations(doc any, verr error, inst any) ([]string, pyjson.Object) {
 	w := newWalker()
 	if root, ok := doc.(map[string]any); ok {
 		w.walk(inst, root, "$", nil)
@@ -238,7 +238,7 @@ func valueAt(inst any, loc []string) any {
 				return nil
 			}
 			node = n[i]
-		case errorsjson.Object:
+		case pyjson.Object:
 			v, _ := n.Get(tok)
 			node = v
 		default:

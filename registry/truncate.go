@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Thresholds of excelmanus's smart truncation: an object field is shrunk
@@ -31,8 +31,8 @@ func truncate(text string, limit int, texts catalogue) string {
 		return text
 	}
 	if strings.HasPrefix(strings.TrimLeft(text, " \t\n\r"), "{") {
-		if v, err := errorsjson.DecodeOrdered([]byte(text)); err == nil {
-			if obj, ok := v.(errorsjson.Object); ok {
+		if v, err := pyjson.DecodeOrdered([]byte(text)); err == nil {
+			if obj, ok := v.(pyjson.Object); ok {
 				if out, ok := truncateObject(obj, limit, texts); ok {
 					return out
 				}
@@ -72,11 +72,11 @@ func truncatePlain(text string, limit, n int, texts catalogue) string {
 //     minStringChars) keeps its last k code points, marked by "_<f>_note".
 //
 // ok is false when no phase fits (or encoding fails).
-func truncateObject(obj errorsjson.Object, limit int, texts catalogue) (string, bool) {
+func truncateObject(obj pyjson.Object, limit int, texts catalogue) (string, bool) {
 	if key, pos := largest(obj, listSize); pos >= 0 {
 		list := obj[pos].Value.([]any)
-		text, ok := bisect(len(list), limit, func(k int) errorsjson.Object {
-			out := append(errorsjson.Object(nil), obj...)
+		text, ok := bisect(len(list), limit, func(k int) pyjson.Object {
+			out := append(pyjson.Object(nil), obj...)
 			if k == len(list) {
 				return out.Delete("_" + key + "_truncated").Delete("_" + key + "_note")
 			}
@@ -89,14 +89,14 @@ func truncateObject(obj errorsjson.Object, limit int, texts catalogue) (string, 
 		}
 	}
 	if key, pos := largest(obj, dictSize); pos >= 0 {
-		dict := obj[pos].Value.(errorsjson.Object)
-		text, ok := bisect(len(dict), limit, func(k int) errorsjson.Object {
+		dict := obj[pos].Value.(pyjson.Object)
+		text, ok := bisect(len(dict), limit, func(k int) pyjson.Object {
 			if k == len(dict) {
 				return obj
 			}
-			trimmed := append(errorsjson.Object(nil), dict[:k]...)
+			trimmed := append(pyjson.Object(nil), dict[:k]...)
 			trimmed = trimmed.Set("__truncated__", texts.dictMarker(k, len(dict)))
-			return append(errorsjson.Object(nil), obj...).Set(key, trimmed)
+			return append(pyjson.Object(nil), obj...).Set(key, trimmed)
 		})
 		if ok {
 			return text, true
@@ -104,8 +104,8 @@ func truncateObject(obj errorsjson.Object, limit int, texts catalogue) (string, 
 	}
 	if key, pos := largest(obj, stringSize); pos >= 0 {
 		runes := []rune(obj[pos].Value.(string))
-		return bisect(len(runes), limit, func(k int) errorsjson.Object {
-			out := append(errorsjson.Object(nil), obj...)
+		return bisect(len(runes), limit, func(k int) pyjson.Object {
+			out := append(pyjson.Object(nil), obj...)
 			if k == len(runes) {
 				return out.Delete("_" + key + "_note")
 			}
@@ -121,7 +121,7 @@ func truncateObject(obj errorsjson.Object, limit int, texts catalogue) (string, 
 // (which can fit when the original text had more whitespace than
 // json.dumps writes). It returns the text of the last fitting k the search
 // visits, ok false when none fits.
-func bisect(n, limit int, build func(k int) errorsjson.Object) (string, bool) {
+func bisect(n, limit int, build func(k int) pyjson.Object) (string, bool) {
 	lo, hi := 0, n
 	best, found := "", false
 	for lo <= hi {
@@ -137,8 +137,8 @@ func bisect(n, limit int, build func(k int) errorsjson.Object) (string, bool) {
 }
 
 // fits encodes obj and reports whether it is within limit code points.
-func fits(obj errorsjson.Object, limit int) (string, bool) {
-	text, err := errorsjson.MarshalString(obj)
+func fits(obj pyjson.Object, limit int) (string, bool) {
+	text, err := pyjson.MarshalString(obj)
 	if err != nil {
 		return "", false
 	}
@@ -146,18 +146,18 @@ func fits(obj errorsjson.Object, limit int) (string, bool) {
 }
 
 // listSize is the length of a non-empty list field (phase 1).
-func listSize(f errorsjson.Field) int {
+func listSize(f pyjson.Field) int {
 	l, _ := f.Value.([]any)
 	return len(l)
 }
 
 // dictSize is the JSON length of an object field phase 2 may shrink.
-func dictSize(f errorsjson.Field) int {
-	d, ok := f.Value.(errorsjson.Object)
+func dictSize(f pyjson.Field) int {
+	d, ok := f.Value.(pyjson.Object)
 	if !ok || strings.HasPrefix(f.Key, "_") {
 		return -1
 	}
-	text, err := errorsjson.MarshalString(d)
+	text, err := pyjson.MarshalString(d)
 	if n := utf8.RuneCountInString(text); err == nil && n > minDictChars {
 		return n
 	}
@@ -165,7 +165,7 @@ func dictSize(f errorsjson.Field) int {
 }
 
 // stringSize is the length of a string field phase 3 may shrink.
-func stringSize(f errorsjson.Field) int {
+func stringSize(f pyjson.Field) int {
 	s, ok := f.Value.(string)
 	if n := utf8.RuneCountInString(s); ok && !strings.HasPrefix(f.Key, "_") && n > minStringChars {
 		return n
@@ -176,7 +176,7 @@ func stringSize(f errorsjson.Field) int {
 // largest returns the key and position of the biggest field accepted by
 // size (size <= 0 rejects), the first one on ties, as Python's stable
 // sorted(..., reverse=True) picks; pos is -1 when there is none.
-func largest(obj errorsjson.Object, size func(f errorsjson.Field) int) (string, int) {
+func largest(obj pyjson.Object, size func(f pyjson.Field) int) (string, int) {
 	type cand struct {
 		key  string
 		size int
@@ -199,15 +199,15 @@ func largest(obj errorsjson.Object, size func(f errorsjson.Field) int) (string, 
 // fits: the first k top-level fields (status comes first in every payload)
 // and a note with the original length, still a JSON object. When even no
 // field fits, the bare note object is returned over the limit.
-func keepLeadingFields(obj errorsjson.Object, limit, origLen int, texts catalogue) (string, bool) {
-	build := func(k int) errorsjson.Object {
-		out := append(errorsjson.Object(nil), obj[:k:k]...)
+func keepLeadingFields(obj pyjson.Object, limit, origLen int, texts catalogue) (string, bool) {
+	build := func(k int) pyjson.Object {
+		out := append(pyjson.Object(nil), obj[:k:k]...)
 		out = out.Set("_truncated", true)
 		return out.Set("_note", texts.plainNote(origLen))
 	}
 	if text, ok := bisect(len(obj), limit, build); ok {
 		return text, true
 	}
-	text, err := errorsjson.MarshalString(build(0))
+	text, err := pyjson.MarshalString(build(0))
 	return text, err == nil
 }

@@ -11,22 +11,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 func mustText(t *testing.T, v any) string {
 	t.Helper()
-	s, err := errorsjson.MarshalString(v)
+	s, err := pyjson.MarshalString(v)
 	require.NoError(t, err)
 	return s
 }
 
-func decodeObject(t *testing.T, text string) errorsjson.Object {
+func decodeObject(t *testing.T, text string) pyjson.Object {
 	t.Helper()
 	require.True(t, json.Valid([]byte(text)), "not valid JSON: %s", text)
-	v, err := errorsjson.DecodeOrdered([]byte(text))
+	v, err := pyjson.DecodeOrdered([]byte(text))
 	require.NoError(t, err)
-	obj, ok := v.(errorsjson.Object)
+	obj, ok := v.(pyjson.Object)
 	require.True(t, ok, "not an object: %s", text)
 	return obj
 }
@@ -68,22 +68,22 @@ func TestTruncatePlain(t *testing.T) {
 // excelmanus texts are pinned byte for byte by the parity vectors).
 func TestTruncateObjectPhases(t *testing.T) {
 	en := ProfileEnglish.texts()
-	bigDict := errorsjson.Object{}
+	bigDict := pyjson.Object{}
 	for i := range 40 {
-		bigDict = append(bigDict, errorsjson.Field{Key: fmt.Sprintf("列%02d", i), Value: "宋体 12pt 粗体"})
+		bigDict = append(bigDict, pyjson.Field{Key: fmt.Sprintf("列%02d", i), Value: "宋体 12pt 粗体"})
 	}
 	longOut := strings.Repeat("行", 300) + "尾巴😀END"
 	tests := []struct {
 		name   string
-		in     errorsjson.Object
+		in     pyjson.Object
 		limit  int
-		checks func(t *testing.T, out errorsjson.Object)
+		checks func(t *testing.T, out pyjson.Object)
 	}{
 		{
 			name:  "largest list keeps the longest prefix that fits",
-			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "small", Value: []any{1}}, {Key: "data", Value: rows(100)}, {Key: "total", Value: 100}},
+			in:    pyjson.Object{{Key: "status", Value: "success"}, {Key: "small", Value: []any{1}}, {Key: "data", Value: rows(100)}, {Key: "total", Value: 100}},
 			limit: 500,
-			checks: func(t *testing.T, out errorsjson.Object) {
+			checks: func(t *testing.T, out pyjson.Object) {
 				data, _ := out.Get("data")
 				k := len(data.([]any))
 				assert.Positive(t, k)
@@ -91,7 +91,7 @@ func TestTruncateObjectPhases(t *testing.T) {
 				assert.Equal(t, true, flag)
 				note, _ := out.Get("_data_note")
 				assert.Equal(t, en.listNote("data", k, 100), note)
-				bigger := append(errorsjson.Object(nil), out...)
+				bigger := append(pyjson.Object(nil), out...)
 				bigger = bigger.Set("data", rows(100)[:k+1]).Set("_data_note", en.listNote("data", k+1, 100))
 				assert.Greater(t, utf8.RuneCountInString(mustText(t, bigger)), 500, "k+1 rows would not fit")
 				total, _ := out.Get("total")
@@ -102,11 +102,11 @@ func TestTruncateObjectPhases(t *testing.T) {
 		},
 		{
 			name:  "then the largest dict, marked inside",
-			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "shape", Value: errorsjson.Object{{Key: "rows", Value: 2}}}, {Key: "styles", Value: bigDict}},
+			in:    pyjson.Object{{Key: "status", Value: "success"}, {Key: "shape", Value: pyjson.Object{{Key: "rows", Value: 2}}}, {Key: "styles", Value: bigDict}},
 			limit: 300,
-			checks: func(t *testing.T, out errorsjson.Object) {
+			checks: func(t *testing.T, out pyjson.Object) {
 				styles, _ := out.Get("styles")
-				d := styles.(errorsjson.Object)
+				d := styles.(pyjson.Object)
 				k := len(d) - 1
 				assert.Positive(t, k)
 				marker, _ := d.Get("__truncated__")
@@ -117,9 +117,9 @@ func TestTruncateObjectPhases(t *testing.T) {
 		},
 		{
 			name:  "then the tail of the largest string",
-			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "stdout", Value: longOut}, {Key: "_hidden", Value: strings.Repeat("x", 150)}},
+			in:    pyjson.Object{{Key: "status", Value: "success"}, {Key: "stdout", Value: longOut}, {Key: "_hidden", Value: strings.Repeat("x", 150)}},
 			limit: 330,
-			checks: func(t *testing.T, out errorsjson.Object) {
+			checks: func(t *testing.T, out pyjson.Object) {
 				s, _ := out.Get("stdout")
 				assert.True(t, strings.HasSuffix(s.(string), "尾巴😀END"), "tail kept: %q", s)
 				k := utf8.RuneCountInString(s.(string))
@@ -131,9 +131,9 @@ func TestTruncateObjectPhases(t *testing.T) {
 		},
 		{
 			name:  "each phase starts from the original: list phase fails, dict phase alone",
-			in:    errorsjson.Object{{Key: "status", Value: "success"}, {Key: "data", Value: rows(3)}, {Key: "styles", Value: bigDict}},
+			in:    pyjson.Object{{Key: "status", Value: "success"}, {Key: "data", Value: rows(3)}, {Key: "styles", Value: bigDict}},
 			limit: 600,
-			checks: func(t *testing.T, out errorsjson.Object) {
+			checks: func(t *testing.T, out pyjson.Object) {
 				data, _ := out.Get("data")
 				assert.Len(t, data, 3, "the list phase's attempt is discarded")
 				_, marked := out.Get("_data_truncated")
@@ -155,9 +155,9 @@ func TestTruncateObjectPhases(t *testing.T) {
 // TestTruncateKeepsJSONInEnglish: where no phase fits, en keeps the
 // leading fields (still JSON); excelmanus cuts the text as plain text.
 func TestTruncateLastResort(t *testing.T) {
-	many := errorsjson.Object{}
+	many := pyjson.Object{}
 	for i := range 60 {
-		many = append(many, errorsjson.Field{Key: fmt.Sprintf("k%02d", i), Value: i})
+		many = append(many, pyjson.Field{Key: fmt.Sprintf("k%02d", i), Value: i})
 	}
 	text := mustText(t, many)
 	n := utf8.RuneCountInString(text)
@@ -189,9 +189,9 @@ func TestTruncateProperty(t *testing.T) {
 			}
 			return l
 		case k == 1 && depth < 3:
-			o := errorsjson.Object{}
+			o := pyjson.Object{}
 			for i := range rng.IntN(12) {
-				o = append(o, errorsjson.Field{Key: fmt.Sprintf("%s%d", words[rng.IntN(len(words))], i), Value: gen(depth + 1)})
+				o = append(o, pyjson.Field{Key: fmt.Sprintf("%s%d", words[rng.IntN(len(words))], i), Value: gen(depth + 1)})
 			}
 			return o
 		case k == 2:
@@ -208,9 +208,9 @@ func TestTruncateProperty(t *testing.T) {
 	}
 	en := ProfileEnglish.texts()
 	for i := range 300 {
-		obj := errorsjson.Object{{Key: "status", Value: "success"}}
+		obj := pyjson.Object{{Key: "status", Value: "success"}}
 		for j := range rng.IntN(8) + 1 {
-			obj = append(obj, errorsjson.Field{Key: fmt.Sprintf("f%d", j), Value: gen(0)})
+			obj = append(obj, pyjson.Field{Key: fmt.Sprintf("f%d", j), Value: gen(0)})
 		}
 		text := mustText(t, obj)
 		n := utf8.RuneCountInString(text)
@@ -219,7 +219,7 @@ func TestTruncateProperty(t *testing.T) {
 		if !json.Valid([]byte(got)) {
 			t.Fatalf("case %d: limit %d: invalid JSON %q", i, limit, got)
 		}
-		floor := utf8.RuneCountInString(mustText(t, errorsjson.Object{{Key: "_truncated", Value: true}, {Key: "_note", Value: en.plainNote(n)}}))
+		floor := utf8.RuneCountInString(mustText(t, pyjson.Object{{Key: "_truncated", Value: true}, {Key: "_note", Value: en.plainNote(n)}}))
 		if limit >= floor {
 			require.LessOrEqual(t, utf8.RuneCountInString(got), limit, "case %d", i)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // TypedOption configures TypedTool and RegisterTyped.
@@ -99,7 +100,7 @@ func inferSchema[In any](opts []TypedOption) (json.RawMessage, error) {
 		return nil, err
 	}
 	// Written as json.dumps writes it, like every schema a model reads.
-	return errorsjson.Marshal(json.RawMessage(raw))
+	return pyjson.Marshal(json.RawMessage(raw))
 }
 
 // applyEnumTags sets Enum from `enum:"..."` tags on the fields of struct

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -82,12 +83,12 @@ func TestTypedToolCalls(t *testing.T) {
 	reg := registry.New()
 	var got []formatIn
 	require.NoError(t, registry.RegisterTyped(reg, registry.Tool{Name: "format", Description: "Format cells."},
-		func(_ context.Context, in formatIn) (errorsjson.Object, error) {
+		func(_ context.Context, in formatIn) (pyjson.Object, error) {
 			got = append(got, in)
 			if in.Range == "Z0" {
 				return nil, errorsjson.Exception("KeyError", "'Z0'")
 			}
-			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "range", Value: in.Range}}, nil
+			return pyjson.Object{{Key: "status", Value: "success"}, {Key: "range", Value: in.Range}}, nil
 		}))
 	require.NoError(t, registry.RegisterTyped(reg, registry.Tool{Name: "echo"},
 		func(_ context.Context, in struct {

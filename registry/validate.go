@@ -11,21 +11,21 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // englishViolations words a failed validation in the en profile: one
 // "<path>: <problem>" line per leaf of the validator's error tree, in the
 // validator's English, sorted by location. Unknown keys of a nested object
 // also name the keys that object accepts, which are returned by path too.
-func englishViolations(doc any, err error, inst any) ([]string, errorsjson.Object) {
+func englishViolations(doc any, err error, inst any) ([]string, pyjson.Object) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return []string{"$: " + err.Error()}, nil
 	}
 	p := message.NewPrinter(language.English)
 	var leaves []leaf
-	var nested errorsjson.Object
+	var nested pyjson.Object
 	var walk func(*jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // walker collects violations exactly as excelmanus's
@@ -28,7 +28,7 @@ type walker struct {
 	stopped map[string]bool
 	// nested: for each object with unknown keys below the root, its path
 	// and the names its schema accepts (sorted).
-	nested errorsjson.Object
+	nested pyjson.Object
 }
 
 func newWalker() *walker {
@@ -50,7 +50,7 @@ func child(loc []string, tok string) []string {
 	return append(loc[:len(loc):len(loc)], tok)
 }
 
-// walk checks value (decoded by errorsjson.DecodeOrdered) against schema
+// walk checks value (decoded by pyjson.DecodeOrdered) against schema
 // (a node of the schema document) at path / loc.
 func (w *walker) walk(value any, schema map[string]any, path string, loc []string) {
 	if oneOf, ok := schema["oneOf"].([]any); ok && len(oneOf) > 0 {
@@ -87,7 +87,7 @@ func (w *walker) walk(value any, schema map[string]any, path string, loc []strin
 		w.checkNumber(v, schema, path, loc)
 	case []any:
 		w.checkList(v, schema, path, loc)
-	case errorsjson.Object:
+	case pyjson.Object:
 		w.checkObject(v, schema, path, loc)
 	}
 }
@@ -139,7 +139,7 @@ func (w *walker) checkList(list []any, schema map[string]any, path string, loc [
 	}
 }
 
-func (w *walker) checkObject(obj errorsjson.Object, schema map[string]any, path string, loc []string) {
+func (w *walker) checkObject(obj pyjson.Object, schema map[string]any, path string, loc []string) {
 	props, _ := schema["properties"].(map[string]any)
 	if req, ok := schema["required"].([]any); ok {
 		for _, r := range req {

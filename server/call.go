@@ -2,22 +2,20 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync/atomic"
-	"time"
 
 	"github.com/sirupsen/logrus"
 	"github.com/tidwall/gjson"
 
+	"github.com/registry-sidecar/registry-sidecar/callmeta"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// ErrInvalidParams is the kind of every params error (JSON-RPC -32602).
-//
-//lint:ignore ST1005 JSON-RPC's own wording of -32602, quoted verbatim
-var ErrInvalidParams = errors.New("Invalid params")
+// ErrInvalidParams is the kind of every params error (JSON-RPC -32602),
+// the same error on every door.
+var ErrInvalidParams = callmeta.ErrInvalidParams
 
 // call is one tools/call in flight.
 type call struct {
@@ -31,28 +29,6 @@ type call struct {
 	answered  atomic.Bool // no progress after the answer
 }
 
-// parseScope reads _meta.toolScope: absent, or a list of strings.
-func parseScope(meta gjson.Result) ([]string, bool, error) {
-	v := meta.Get("toolScope")
-	if !v.Exists() || v.Type == gjson.Null {
-		return nil, false, nil
-	}
-	if !v.IsArray() {
-		return nil, false, fmt.Errorf("%w: _meta.toolScope must be a list of tool names", ErrInvalidParams)
-	}
-	scope := []string{}
-	var err error
-	v.ForEach(func(_, n gjson.Result) bool {
-		if n.Type != gjson.String {
-			err = fmt.Errorf("%w: _meta.toolScope must be a list of tool names", ErrInvalidParams)
-			return false
-		}
-		scope = append(scope, n.Str)
-		return true
-	})
-	return scope, err == nil, err
-}
-
 // newCall validates tools/call params into a call (not yet started).
 func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
 	name := params.Get("name")
@@ -64,30 +40,11 @@ func (c *conn) newCall(id string, params gjson.Result) (*call, error) {
 		cl.args = []byte(args.Raw)
 	}
 	meta := params.Get("_meta")
-	if meta.Exists() && !meta.IsObject() {
-		return nil, fmt.Errorf("%w: params._meta must be an object", ErrInvalidParams)
-	}
-	scope, hasScope, err := parseScope(meta)
+	ext, err := callmeta.FromJSON(meta)
 	if err != nil {
 		return nil, err
 	}
-	if hasScope {
-		cl.opts = append(cl.opts, registry.WithScope(scope))
-	}
-	if t := meta.Get("timeoutMs"); t.Exists() {
-		if t.Type != gjson.Number || t.Num <= 0 {
-			return nil, fmt.Errorf("%w: _meta.timeoutMs must be a positive number", ErrInvalidParams)
-		}
-		cl.opts = append(cl.opts, registry.WithTimeout(time.Duration(t.Num*float64(time.Millisecond))))
-	}
-	if n := meta.Get("nullAsOmitted"); n.Exists() {
-		if !n.IsBool() {
-			return nil, fmt.Errorf("%w: _meta.nullAsOmitted must be true or false", ErrInvalidParams)
-		}
-		if n.Bool() {
-			cl.opts = append(cl.opts, registry.WithNullAsOmitted())
-		}
-	}
+	cl.opts = ext.Options(cl.opts)
 	if tok := meta.Get("progressToken"); tok.Exists() {
 		if tok.Type != gjson.String && tok.Type != gjson.Number {
 			return nil, fmt.Errorf("%w: _meta.progressToken must be a string or a number", ErrInvalidParams)

@@ -2,11 +2,12 @@ package server
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/registry-sidecar/registry-sidecar/internal/defaults"
 )
 
 // Defaults of Config fields left zero.
@@ -31,6 +32,10 @@ const (
 	DefaultMaxConnections = 4096
 	// DefaultHandshakeTimeout bounds the HTTP upgrade.
 	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultName is the serverInfo name initialize reports.
+	DefaultName = "registry-sidecar"
+	// DefaultVersion is the serverInfo version initialize reports.
+	DefaultVersion = "dev"
 	// closeWriteTimeout bounds writing a close frame.
 	closeWriteTimeout = time.Second
 	// ioBufferSize is the read and write buffer size of a connection.
@@ -82,42 +87,20 @@ type Door interface {
 	Shutdown(ctx context.Context) error
 }
 
+// withDefaults fills every unset field of c with its default.
 func (c Config) withDefaults() Config {
-	if c.ReadLimit <= 0 {
-		c.ReadLimit = DefaultReadLimit
-	}
-	if c.MaxConcurrentCalls <= 0 {
-		c.MaxConcurrentCalls = DefaultMaxConcurrentCalls
-	}
-	if c.OutboundQueue <= 0 {
-		c.OutboundQueue = DefaultOutboundQueue
-	}
-	if c.WriteTimeout <= 0 {
-		c.WriteTimeout = DefaultWriteTimeout
-	}
-	if c.PingInterval <= 0 {
-		c.PingInterval = DefaultPingInterval
-	}
-	if c.PongWait <= 0 {
-		c.PongWait = DefaultPongWait
-	}
+	defaults.Positive(&c.ReadLimit, DefaultReadLimit)
+	defaults.Positive(&c.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
+	defaults.Positive(&c.OutboundQueue, DefaultOutboundQueue)
+	defaults.Positive(&c.WriteTimeout, DefaultWriteTimeout)
+	defaults.Positive(&c.PingInterval, DefaultPingInterval)
+	defaults.Positive(&c.PongWait, DefaultPongWait)
 	if c.PongWait <= c.PingInterval {
 		c.PongWait = c.PingInterval * 5 / 2
 	}
-	if c.MaxConnections <= 0 {
-		c.MaxConnections = DefaultMaxConnections
-	}
-	if c.Name == "" {
-		c.Name = "registry-sidecar"
-	}
-	if c.Version == "" {
-		c.Version = "dev"
-	}
-	if c.Log == nil {
-		l := logrus.New()
-		l.Out = io.Discard
-		l.Level = logrus.PanicLevel // nothing is formatted for nobody
-		c.Log = l
-	}
+	defaults.Positive(&c.MaxConnections, DefaultMaxConnections)
+	defaults.Text(&c.Name, DefaultName)
+	defaults.Text(&c.Version, DefaultVersion)
+	defaults.Logger(&c.Log)
 	return c
 }

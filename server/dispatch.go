@@ -7,7 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/callmeta"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -177,20 +178,20 @@ func (s *Server) initializeResult(params gjson.Result, extra []byte) []byte {
 		}
 	}
 	buf := []byte(`{"protocolVersion":`)
-	buf = errorsjson.AppendString(buf, version)
+	buf = pyjson.AppendString(buf, version)
 	buf = append(buf, `,"capabilities":{"tools":{}`...)
 	if len(extra) > 0 {
 		buf = append(append(buf, ','), extra...)
 	}
 	buf = append(buf, `},"serverInfo":{"name":`...)
-	buf = errorsjson.AppendString(buf, s.cfg.Name)
+	buf = pyjson.AppendString(buf, s.cfg.Name)
 	buf = append(buf, `,"version":`...)
-	buf = errorsjson.AppendString(buf, s.cfg.Version)
+	buf = pyjson.AppendString(buf, s.cfg.Version)
 	return append(buf, "}}"...)
 }
 
 func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
-	scope, hasScope, err := parseScope(params.Get("_meta"))
+	scope, hasScope, err := callmeta.ScopeFromJSON(params.Get("_meta"))
 	if err != nil {
 		return nil, err
 	}
@@ -209,9 +210,9 @@ func (s *Server) toolsListResult(params gjson.Result) ([]byte, error) {
 		}
 		first = false
 		buf = append(buf, `{"name":`...)
-		buf = errorsjson.AppendString(buf, t.Name)
+		buf = pyjson.AppendString(buf, t.Name)
 		buf = append(buf, `,"description":`...)
-		buf = errorsjson.AppendString(buf, t.Description)
+		buf = pyjson.AppendString(buf, t.Description)
 		buf = append(buf, `,"inputSchema":`...)
 		buf = append(buf, bytes.TrimSpace(t.InputSchema)...)
 		buf = appendAnnotations(buf, t.Annotations)
@@ -231,7 +232,7 @@ func appendAnnotations(buf []byte, a *registry.Annotations) []byte {
 	buf = append(buf, `,"annotations":{`...)
 	if h.Title != "" {
 		buf = append(buf, `"title":`...)
-		buf = errorsjson.AppendString(buf, h.Title)
+		buf = pyjson.AppendString(buf, h.Title)
 		buf = append(buf, ',')
 	}
 	buf = strconv.AppendBool(append(buf, `"readOnlyHint":`...), h.ReadOnlyHint)

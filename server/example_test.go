@@ -9,7 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/server"
 )
@@ -26,7 +26,7 @@ func Example() {
 			if err := json.Unmarshal(args, &in); err != nil {
 				return nil, err
 			}
-			return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "greeting", Value: "hello " + in.Name}}, nil
+			return pyjson.Object{{Key: "status", Value: "success"}, {Key: "greeting", Value: "hello " + in.Name}}, nil
 		},
 	})
 	srv := server.New(reg, server.Config{Version: "example"})

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/server"
 	"github.com/registry-sidecar/registry-sidecar/testtools"
@@ -173,7 +173,7 @@ func (g *gauge) tool() registry.Tool {
 			}
 			select {
 			case <-g.release:
-				return errorsjson.Object{{Key: "status", Value: "success"}}, nil
+				return pyjson.Object{{Key: "status", Value: "success"}}, nil
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}

@@ -3,7 +3,7 @@ package server
 import (
 	"strconv"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // JSON-RPC 2.0 error codes the server answers with.
@@ -53,7 +53,7 @@ func appendError(buf []byte, id string, code int, msg string) []byte {
 	buf = append(buf, `,"error":{"code":`...)
 	buf = strconv.AppendInt(buf, int64(code), 10)
 	buf = append(buf, `,"message":`...)
-	buf = errorsjson.AppendString(buf, msg)
+	buf = pyjson.AppendString(buf, msg)
 	return append(buf, "}}"...)
 }
 
@@ -62,7 +62,7 @@ func appendCallResult(buf []byte, id, text string, isError bool) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = append(buf, id...)
 	buf = append(buf, `,"result":{"content":[{"type":"text","text":`...)
-	buf = errorsjson.AppendString(buf, text)
+	buf = pyjson.AppendString(buf, text)
 	buf = append(buf, `}],"isError":`...)
 	buf = strconv.AppendBool(buf, isError)
 	return append(buf, "}}"...)
@@ -81,7 +81,7 @@ func appendProgress(buf []byte, token string, progress, total float64, message s
 	}
 	if message != "" {
 		buf = append(buf, `,"message":`...)
-		buf = errorsjson.AppendString(buf, message)
+		buf = pyjson.AppendString(buf, message)
 	}
 	return append(buf, "}}"...)
 }

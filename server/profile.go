@@ -5,7 +5,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -46,7 +46,7 @@ func (c *conn) initialize(id string, params gjson.Result) {
 		c.mu.Lock()
 		c.profile = p
 		c.mu.Unlock()
-		extra = append([]byte(`"experimental":{"registrySidecar":{"messageProfile":`), errorsjson.AppendString(nil, string(p))...)
+		extra = append([]byte(`"experimental":{"registrySidecar":{"messageProfile":`), pyjson.AppendString(nil, string(p))...)
 		extra = append(extra, "}}"...)
 	}
 	c.send(appendResult(nil, id, c.s.initializeResult(params, extra)))

@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -107,11 +108,11 @@ func Register(reg *registry.Registry) error {
 }
 
 func echo(_ context.Context, args json.RawMessage) (any, error) {
-	v, err := errorsjson.DecodeOrdered([]byte(gjson.GetBytes(args, "value").Raw))
+	v, err := pyjson.DecodeOrdered([]byte(gjson.GetBytes(args, "value").Raw))
 	if err != nil {
 		return nil, fmt.Errorf("echo: %w: %w", errorsjson.ErrInvalidArgument, err)
 	}
-	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "value", Value: v}}, nil
+	return pyjson.Object{{Key: "status", Value: "success"}, {Key: "value", Value: v}}, nil
 }
 
 func add(_ context.Context, args json.RawMessage) (any, error) {
@@ -124,7 +125,7 @@ func add(_ context.Context, args json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("b: %w", err)
 	}
-	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "sum", Value: x + y}}, nil
+	return pyjson.Object{{Key: "status", Value: "success"}, {Key: "sum", Value: x + y}}, nil
 }
 
 func sleep(ctx context.Context, args json.RawMessage) (any, error) {
@@ -142,7 +143,7 @@ func sleep(ctx context.Context, args json.RawMessage) (any, error) {
 		registry.ReportProgress(ctx, float64(ms)*float64(i)/progressSteps, float64(ms), fmt.Sprintf("slept %d%%", i*100/progressSteps))
 		t.Reset(step)
 	}
-	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
+	return pyjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
 }
 
 func slow(ctx context.Context, args json.RawMessage) (any, error) {
@@ -158,7 +159,7 @@ func slow(ctx context.Context, args json.RawMessage) (any, error) {
 		return nil, context.Cause(ctx)
 	case <-t.C:
 	}
-	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
+	return pyjson.Object{{Key: "status", Value: "success"}, {Key: "slept_ms", Value: ms}}, nil
 }
 
 func fail(_ context.Context, args json.RawMessage) (any, error) {
@@ -199,7 +200,7 @@ func big(_ context.Context, args json.RawMessage) (any, error) {
 	for i := range items {
 		items[i] = text
 	}
-	return errorsjson.Object{{Key: "status", Value: "success"}, {Key: "items", Value: items}}, nil
+	return pyjson.Object{{Key: "status", Value: "success"}, {Key: "items", Value: items}}, nil
 }
 
 func envError(_ context.Context, args json.RawMessage) (any, error) {

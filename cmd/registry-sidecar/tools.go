@@ -11,8 +11,8 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/tidwall/gjson"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -68,11 +68,11 @@ func toolsJSON(tools []registry.Tool) (string, error) {
 	var b strings.Builder
 	b.WriteString("[\n")
 	for i, t := range tools {
-		decoded, err := errorsjson.DecodeOrdered(t.InputSchema)
+		decoded, err := pyjson.DecodeOrdered(t.InputSchema)
 		if err != nil {
 			return "", fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		line, err := errorsjson.MarshalString(errorsjson.Object{
+		line, err := pyjson.MarshalString(pyjson.Object{
 			{Key: "name", Value: t.Name},
 			{Key: "description", Value: t.Description},
 			{Key: "inputSchema", Value: decoded},

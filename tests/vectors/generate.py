@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden vectors for errorsjson and the excelmanus profile, written by Python.
+"""Golden vectors for pyjson, errorsjson and the excelmanus profile, written by Python.
 
 Usage:
     python3 tests/vectors/generate.py          rewrite tests/vectors/encode.json

@@ -10,8 +10,8 @@ tools from Python.
 and ``Client`` are the lower-level asyncio and thread-safe clients.
 """
 
-from ._recovery import DEFAULT_MAX_SIZE, Recovery
 from ._rpc import CallResult, ProgressCallback
+from ._settings import DEFAULT_MAX_SIZE, Recovery
 from ._version import PROTOCOL_VERSION, __version__
 from .binary import find_binary
 from .client import AsyncClient

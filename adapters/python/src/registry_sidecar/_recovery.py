@@ -1,7 +1,7 @@
-"""Connection settings and the recovery implementation shared by both clients.
+"""The recovery implementation shared by both clients.
 
 :class:`ClientCore` holds what AsyncClient and Client have in common: their
-settings, the request ids, the state the recovery decisions read (closed,
+settings (:class:`~registry_sidecar._settings.Settings`), the request ids, the state the recovery decisions read (closed,
 ever connected, why the connection was lost) and the recovery itself,
 written once as a sans-I/O plan (:meth:`ClientCore._recovery_plan`): a
 generator that yields the steps to perform (open a connection, relaunch the
@@ -17,39 +17,20 @@ import asyncio
 import enum
 import itertools
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Final
 
 from ._rpc import encode_call, encode_request
+from ._settings import Recovery, Settings
 from .errors import SidecarConnectionError, SidecarError
 
 if TYPE_CHECKING:
     from .sidecar import Sidecar
 
-#: Default largest incoming message, in bytes. The registry caps results at
-#: 3,000 code points (at most 12 KB of UTF-8); 16 MiB leaves room for big
-#: tool lists and tools with larger caps, and matches the sidecar's own
-#: inbound limit.
-DEFAULT_MAX_SIZE: Final = 16 * 1024 * 1024
-#: Default seconds to open a connection (TCP, WebSocket and MCP initialize).
-DEFAULT_OPEN_TIMEOUT: Final = 10.0
 #: Seconds to wait for the closing handshake before dropping the socket.
 CLOSE_TIMEOUT: Final = 2.0
 #: Seconds a failed reconnect waits for the sidecar's exit status, to tell a
 #: dead sidecar (relaunch it, or say so) from an unreachable one.
 EXIT_WAIT: Final = 1.0
-
-#: What a call does after the connection was lost: open a new connection
-#: ("reconnect"), relaunch a dead sidecar first ("relaunch", needs the
-#: sidecar), or keep returning TOOL_UNAVAILABLE until connect() ("none").
-Recovery = Literal["reconnect", "relaunch", "none"]
-
-
-def check_recovery(recovery: str, sidecar: Sidecar | None) -> None:
-    """Validate a client's recovery option."""
-    if recovery not in ("reconnect", "relaunch", "none"):
-        raise ValueError(f"unknown recovery {recovery!r}")
-    if recovery == "relaunch" and sidecar is None:
-        raise ValueError('recovery="relaunch" needs sidecar= to relaunch')
 
 
 def refused(recovery: Recovery, ever_connected: bool, lost: str | None, sidecar: Sidecar | None) -> str | None:
@@ -135,59 +116,18 @@ def _blocking_step(step: Step, sidecar: Sidecar | None) -> bool | None:
     return sidecar.exited(EXIT_WAIT)
 
 
-class ClientSettings(TypedDict):
-    """The constructor arguments of a client, to build a peer client with
-    the same settings (``AsyncClient(**client.settings())``)."""
+class ClientCore(Settings):
+    """Settings (their keywords, defaults and checks are :class:`Settings`'),
+    request building and recovery state shared by Client and AsyncClient;
+    the subclasses add the I/O."""
 
-    url: str
-    token: str | None
-    max_size: int
-    call_timeout: float | None
-    open_timeout: float
-    recovery: Recovery
-    sidecar: Sidecar | None
-
-
-class ClientCore:
-    """Settings, request building and recovery state shared by Client and
-    AsyncClient; the subclasses add the I/O."""
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        token: str | None = None,
-        max_size: int = DEFAULT_MAX_SIZE,
-        call_timeout: float | None = None,
-        open_timeout: float = DEFAULT_OPEN_TIMEOUT,
-        recovery: Recovery = "reconnect",
-        sidecar: Sidecar | None = None,
-    ) -> None:
-        check_recovery(recovery, sidecar)
-        self.url = url
-        self.token = token
-        self.max_size = max_size
-        self.call_timeout = call_timeout
-        self.open_timeout = open_timeout
-        self.recovery: Recovery = recovery
-        self.sidecar = sidecar
+    def __post_init__(self) -> None:
+        super().__post_init__()
         self.server_info: dict[str, Any] = {}
         self._ids = itertools.count(1)
         self._closed = False
         self._ever_connected = False
         self._lost: str | None = None
-
-    def settings(self) -> ClientSettings:
-        """Return this client's settings as constructor arguments."""
-        return ClientSettings(
-            url=self.url,
-            token=self.token,
-            max_size=self.max_size,
-            call_timeout=self.call_timeout,
-            open_timeout=self.open_timeout,
-            recovery=self.recovery,
-            sidecar=self.sidecar,
-        )
 
     # -- request building ---------------------------------------------------
 

@@ -6,16 +6,10 @@ import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._asyncconn import Conn, Lost
-from ._recovery import (
-    DEFAULT_MAX_SIZE,
-    DEFAULT_OPEN_TIMEOUT,
-    ClientCore,
-    Recovery,
-    drive_async,
-)
+from ._recovery import ClientCore, drive_async
 from ._rpc import (
     CANCEL_REASON,
     TIMEOUT_REASON,
@@ -33,11 +27,9 @@ from ._rpc import (
     timed_out,
     unavailable,
 )
+from ._settings import DEFAULT_MAX_SIZE, Recovery
 from ._wire import Wire
 from .errors import SidecarConnectionError, SidecarError
-
-if TYPE_CHECKING:
-    from .sidecar import Sidecar
 
 __all__ = ["DEFAULT_MAX_SIZE", "AsyncClient", "CallResult", "ProgressCallback", "Recovery"]
 
@@ -67,26 +59,8 @@ class AsyncClient(ClientCore):
     with 1009); the sidecar's registry caps results well below the default.
     """
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        token: str | None = None,
-        max_size: int = DEFAULT_MAX_SIZE,
-        call_timeout: float | None = None,
-        open_timeout: float = DEFAULT_OPEN_TIMEOUT,
-        recovery: Recovery = "reconnect",
-        sidecar: Sidecar | None = None,
-    ) -> None:
-        super().__init__(
-            url,
-            token=token,
-            max_size=max_size,
-            call_timeout=call_timeout,
-            open_timeout=open_timeout,
-            recovery=recovery,
-            sidecar=sidecar,
-        )
+    def __post_init__(self) -> None:
+        super().__post_init__()
         self._conn: Conn | None = None
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._progress: dict[int, ProgressCallback] = {}

@@ -16,7 +16,7 @@ from .strict import strict_schema
 from .sync_client import Client
 
 if TYPE_CHECKING:
-    from .client import Recovery
+    from ._settings import Recovery
     from .sidecar import Sidecar
 
 #: The two OpenAI tool-schema layouts excelmanus emits.

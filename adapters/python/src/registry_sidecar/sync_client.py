@@ -7,15 +7,9 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._recovery import (
-    DEFAULT_MAX_SIZE,
-    DEFAULT_OPEN_TIMEOUT,
-    ClientCore,
-    Recovery,
-    drive,
-)
+from ._recovery import ClientCore, drive
 from ._rpc import (
     CANCEL_REASON,
     TIMEOUT_REASON,
@@ -36,9 +30,6 @@ from ._rpc import (
 from ._syncconn import Lost, SyncConn, Waiter
 from .errors import SidecarConnectionError, SidecarError
 
-if TYPE_CHECKING:
-    from .sidecar import Sidecar
-
 _log = logging.getLogger(__name__)
 
 
@@ -55,26 +46,8 @@ class Client(ClientCore):
     not call this client.
     """
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        token: str | None = None,
-        max_size: int = DEFAULT_MAX_SIZE,
-        call_timeout: float | None = None,
-        open_timeout: float = DEFAULT_OPEN_TIMEOUT,
-        recovery: Recovery = "reconnect",
-        sidecar: Sidecar | None = None,
-    ) -> None:
-        super().__init__(
-            url,
-            token=token,
-            max_size=max_size,
-            call_timeout=call_timeout,
-            open_timeout=open_timeout,
-            recovery=recovery,
-            sidecar=sidecar,
-        )
+    def __post_init__(self) -> None:
+        super().__post_init__()
         self._conn: SyncConn | None = None
         self._connect_lock = threading.Lock()
 

@@ -1,4 +1,4 @@
-package errorsjson_test
+package pyjson_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // FuzzMarshal feeds JSON documents through DecodeOrdered and Marshal: the
@@ -24,13 +24,13 @@ func FuzzMarshal(f *testing.F) {
 	}
 	f.Add([]byte(`{"a": [1, 2.5, "\u2028"], "b": {"c": null}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := errorsjson.DecodeOrdered(data)
+		v, err := pyjson.DecodeOrdered(data)
 		if err != nil {
 			return
 		}
-		first, err := errorsjson.Marshal(v)
+		first, err := pyjson.Marshal(v)
 		require.NoError(t, err)
-		second, err := errorsjson.Marshal(v)
+		second, err := pyjson.Marshal(v)
 		require.NoError(t, err)
 		require.Equal(t, first, second, "not deterministic")
 		var want, got any
@@ -66,8 +66,8 @@ func FuzzDecodeOrdered(f *testing.F) {
 	f.Add([]byte(`{"a":1,"a":2}`))
 	f.Add([]byte(`"\ud800"`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := errorsjson.DecodeOrdered(data)
-		if json.Valid(data) && !errors.Is(err, errorsjson.ErrRecursion) {
+		v, err := pyjson.DecodeOrdered(data)
+		if json.Valid(data) && !errors.Is(err, pyjson.ErrRecursion) {
 			assert.NoError(t, err, "valid JSON refused: %q", data)
 		}
 		if !json.Valid(data) && err == nil {
@@ -76,11 +76,11 @@ func FuzzDecodeOrdered(f *testing.F) {
 		if err != nil {
 			return
 		}
-		text, err := errorsjson.Marshal(v)
+		text, err := pyjson.Marshal(v)
 		require.NoError(t, err)
-		again, err := errorsjson.DecodeOrdered(text)
+		again, err := pyjson.DecodeOrdered(text)
 		require.NoError(t, err, "own output refused: %q", text)
-		text2, err := errorsjson.Marshal(again)
+		text2, err := pyjson.Marshal(again)
 		require.NoError(t, err)
 		assert.Equal(t, string(text), string(text2))
 	})
@@ -96,9 +96,9 @@ func FuzzAppendFloat(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, bits uint64) {
 		v := math.Float64frombits(bits)
-		out := errorsjson.AppendFloat(nil, v)
-		require.Equal(t, out, errorsjson.AppendFloat(nil, v), "not deterministic")
-		back, err := errorsjson.DecodeOrdered(out)
+		out := pyjson.AppendFloat(nil, v)
+		require.Equal(t, out, pyjson.AppendFloat(nil, v), "not deterministic")
+		back, err := pyjson.DecodeOrdered(out)
 		require.NoError(t, err, "%q", out)
 		var got float64
 		switch b := back.(type) {
@@ -133,8 +133,8 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := errorsjson.AppendString(nil, s)
-		require.Equal(t, out, errorsjson.AppendString(nil, s), "not deterministic")
+		out := pyjson.AppendString(nil, s)
+		require.Equal(t, out, pyjson.AppendString(nil, s), "not deterministic")
 		require.True(t, utf8.Valid(out), "output is not UTF-8: %q", out)
 		var back string
 		require.NoError(t, json.Unmarshal(out, &back), "%q", out)

@@ -1,4 +1,4 @@
-package errorsjson
+package pyjson
 
 import (
 	"encoding"

@@ -1,4 +1,4 @@
-package errorsjson_test
+package pyjson_test
 
 import (
 	"encoding/hex"
@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // vectorsFile is the corpus tests/vectors/generate.py writes from CPython's
@@ -68,7 +69,7 @@ func TestVectors(t *testing.T) {
 		t.Run(tc.Name, func(t *testing.T) {
 			v, err := rebuild(tc.Value)
 			require.NoError(t, err)
-			got, err := errorsjson.Marshal(v)
+			got, err := pyjson.Marshal(v)
 			require.NoError(t, err)
 			assert.Equal(t, tc.Expected, string(got))
 		})
@@ -164,12 +165,12 @@ func rebuildInt(s string) (any, error) {
 	return b, nil
 }
 
-func rebuildObject(raw json.RawMessage) (errorsjson.Object, error) {
+func rebuildObject(raw json.RawMessage) (pyjson.Object, error) {
 	var pairs [][2]json.RawMessage
 	if err := json.Unmarshal(raw, &pairs); err != nil {
 		return nil, err
 	}
-	obj := errorsjson.Object{}
+	obj := pyjson.Object{}
 	for _, p := range pairs {
 		var key string
 		if err := json.Unmarshal(p[0], &key); err != nil {
@@ -179,12 +180,12 @@ func rebuildObject(raw json.RawMessage) (errorsjson.Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj = append(obj, errorsjson.Field{Key: key, Value: v})
+		obj = append(obj, pyjson.Field{Key: key, Value: v})
 	}
 	return obj, nil
 }
 
-func rebuildStruct(name string, f errorsjson.Object) (any, error) {
+func rebuildStruct(name string, f pyjson.Object) (any, error) {
 	str := func(k string) string { v, _ := f.Get(k); s, _ := v.(string); return s }
 	switch name {
 	case "ErrorPayload":
@@ -213,7 +214,7 @@ func rebuildStruct(name string, f errorsjson.Object) (any, error) {
 	return nil, fmt.Errorf("unknown struct %q", name)
 }
 
-func rebuildInner(f errorsjson.Object) vecInner {
+func rebuildInner(f pyjson.Object) vecInner {
 	x, _ := f.Get("x")
 	y, _ := f.Get("y")
 	return vecInner{X: x.(float64), Y: strings(y)}
@@ -231,7 +232,7 @@ func strings(v any) []string {
 }
 
 // optStr returns a pointer to f[k] when present, nil otherwise.
-func optStr(f errorsjson.Object, k string) *string {
+func optStr(f pyjson.Object, k string) *string {
 	v, ok := f.Get(k)
 	if !ok {
 		return nil

@@ -1,4 +1,4 @@
-package errorsjson_test
+package pyjson_test
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 type embeddedBase struct {
@@ -78,14 +79,14 @@ func TestMarshalCases(t *testing.T) {
 		{"omitempty and omitzero", omitRules{}, `{"zero_struct": {}, "kept": [], "nil_map": {}}`},
 		{"json.Marshaler", time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC), `"2024-06-01T12:00:00Z"`},
 		{"TextMarshaler", netip.MustParseAddr("127.0.0.1"), `"127.0.0.1"`},
-		{"Object keeps order", errorsjson.Object{{Key: "z", Value: 1}, {Key: "a", Value: errorsjson.Object{}}}, `{"z": 1, "a": {}}`},
+		{"Object keeps order", pyjson.Object{{Key: "z", Value: 1}, {Key: "a", Value: pyjson.Object{}}}, `{"z": 1, "a": {}}`},
 		{"interface slice of structs", []any{embeddedBase{ID: 2}}, `[{"id": 2, "name": ""}]`},
 		{"NaN", math.NaN(), `NaN`},
 		{"code type", errorsjson.CodeTimeout, `"TOOL_TIMEOUT"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := errorsjson.Marshal(tc.in)
+			got, err := pyjson.Marshal(tc.in)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, string(got))
 		})
@@ -100,54 +101,54 @@ func TestMarshalErrors(t *testing.T) {
 		in     any
 		target any
 	}{
-		{"channel", make(chan int), new(*errorsjson.UnsupportedValueError)},
-		{"func", func() {}, new(*errorsjson.UnsupportedValueError)},
-		{"bytes like Python", []byte("x"), new(*errorsjson.UnsupportedValueError)},
-		{"bool map keys", map[bool]int{true: 1}, new(*errorsjson.UnsupportedValueError)},
-		{"complex", complex(1, 2), new(*errorsjson.UnsupportedValueError)},
+		{"channel", make(chan int), new(*pyjson.UnsupportedValueError)},
+		{"func", func() {}, new(*pyjson.UnsupportedValueError)},
+		{"bytes like Python", []byte("x"), new(*pyjson.UnsupportedValueError)},
+		{"bool map keys", map[bool]int{true: 1}, new(*pyjson.UnsupportedValueError)},
+		{"complex", complex(1, 2), new(*pyjson.UnsupportedValueError)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := errorsjson.Marshal(tc.in)
+			_, err := pyjson.Marshal(tc.in)
 			require.Error(t, err)
 			assert.ErrorAs(t, err, tc.target)
 			assert.Equal(t, "TypeError", errorsjson.ExceptionName(err))
 		})
 	}
 	t.Run("cycle hits the recursion limit", func(t *testing.T) {
-		_, err := errorsjson.Marshal(loop)
-		assert.ErrorIs(t, err, errorsjson.ErrRecursion)
+		_, err := pyjson.Marshal(loop)
+		assert.ErrorIs(t, err, pyjson.ErrRecursion)
 	})
 	t.Run("marshaler error is returned", func(t *testing.T) {
-		_, err := errorsjson.Marshal(marshalErr{})
+		_, err := pyjson.Marshal(marshalErr{})
 		assert.ErrorIs(t, err, errorsjson.ErrInvalidArgument)
 	})
 	t.Run("invalid json.Number", func(t *testing.T) {
-		_, err := errorsjson.Marshal(json.Number("12abc"))
+		_, err := pyjson.Marshal(json.Number("12abc"))
 		assert.Error(t, err)
 	})
 }
 
 func TestAppend(t *testing.T) {
-	got, err := errorsjson.Append([]byte("x="), []any{1, "二"})
+	got, err := pyjson.Append([]byte("x="), []any{1, "二"})
 	require.NoError(t, err)
 	assert.Equal(t, `x=[1, "二"]`, string(got))
-	s, err := errorsjson.MarshalString(errorsjson.Object{{Key: "k", Value: 1.0}})
+	s, err := pyjson.MarshalString(pyjson.Object{{Key: "k", Value: 1.0}})
 	require.NoError(t, err)
 	assert.Equal(t, `{"k": 1.0}`, s)
 }
 
 func TestObject(t *testing.T) {
-	o := errorsjson.Object{{Key: "a", Value: 1}}
+	o := pyjson.Object{{Key: "a", Value: 1}}
 	o = o.Set("b", 2).Set("a", 3)
-	assert.Equal(t, errorsjson.Object{{Key: "a", Value: 3}, {Key: "b", Value: 2}}, o)
+	assert.Equal(t, pyjson.Object{{Key: "a", Value: 3}, {Key: "b", Value: 2}}, o)
 	v, ok := o.Get("b")
 	assert.True(t, ok)
 	assert.Equal(t, 2, v)
 	_, ok = o.Get("zz")
 	assert.False(t, ok)
 	o = o.Delete("a").Delete("missing")
-	assert.Equal(t, errorsjson.Object{{Key: "b", Value: 2}}, o)
+	assert.Equal(t, pyjson.Object{{Key: "b", Value: 2}}, o)
 }
 
 func TestDecodeOrdered(t *testing.T) {
@@ -168,13 +169,13 @@ func TestDecodeOrdered(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := errorsjson.DecodeOrdered([]byte(tc.in))
+			v, err := pyjson.DecodeOrdered([]byte(tc.in))
 			if tc.want == "" {
 				assert.Error(t, err)
 				return
 			}
 			require.NoError(t, err)
-			got, err := errorsjson.MarshalString(v)
+			got, err := pyjson.MarshalString(v)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})

@@ -1,4 +1,4 @@
-package errorsjson_test
+package pyjson_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // benchError is a typical execution error payload, non-ASCII included.
@@ -54,14 +55,14 @@ var benchPayloads = []struct {
 	{"success", newBenchSuccess()},
 }
 
-// BenchmarkMarshal measures errorsjson.Marshal; compare with
+// BenchmarkMarshal measures pyjson.Marshal; compare with
 // BenchmarkEncodingJSON on the same payloads in the same run.
 func BenchmarkMarshal(b *testing.B) {
 	for _, p := range benchPayloads {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := errorsjson.Marshal(p.v); err != nil {
+				if _, err := pyjson.Marshal(p.v); err != nil {
 					b.Fatal(err)
 				}
 			}
