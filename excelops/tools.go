@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"time"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // Shared schema fragments (argument names follow excelmanus).
@@ -15,42 +13,32 @@ const (
 	pRange = `"cell_range": {"type": "string", "description": "Cells as \"A1\" (one cell) or \"A1:C3\" (a rectangle); whole columns or rows like \"A:A\" are not accepted"}`
 )
 
-// toolSpec is one tool before registration.
-type toolSpec struct {
-	// name is what the model calls; title a short human name (MCP title).
+// rawSpec is a tool in the older form: its schema written by hand and a
+// plan on the raw arguments.
+type rawSpec struct {
 	name, title, desc, schema string
-	// plan checks the arguments and turns them into the call Service.run
-	// carries out; nothing is opened before it returns.
-	plan    func(context.Context, json.RawMessage) (*call, error)
-	timeout time.Duration
-	// access declares the workbooks the tool opens and how: it drives
-	// Service.run and gives the MCP annotations and the docs' Path line.
-	access access
+	plan                      func(context.Context, json.RawMessage) (*call, error)
+	timeout                   time.Duration
+	access                    access
 }
 
-// register turns a spec into the registry's tool.
-func (s *Service) register(sp toolSpec) registry.Tool {
-	return registry.Tool{
-		Name:        sp.name,
-		Description: sp.desc,
-		InputSchema: json.RawMessage(sp.schema),
-		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
-			c, err := sp.plan(ctx, raw)
-			if err != nil {
-				return nil, err
-			}
-			return s.run(ctx, sp.access, c)
-		},
-		Timeout:     sp.timeout,
-		Legacy:      legacyForm(sp.name),
-		Annotations: sp.access.annotations(sp.title),
-		Path:        sp.access.describe(),
+// spec is r as a toolSpec.
+func (r rawSpec) spec() toolSpec {
+	return toolSpec{name: r.name, title: r.title, desc: r.desc, timeout: r.timeout, access: r.access, raw: &r}
+}
+
+// specs converts a list of older-form tools.
+func specs(list []rawSpec) []toolSpec {
+	out := make([]toolSpec, len(list))
+	for i, r := range list {
+		out[i] = r.spec()
 	}
+	return out
 }
 
 // tools lists every spreadsheet tool in registration order.
 func (s *Service) tools() []toolSpec {
-	specs := []toolSpec{
+	specs := specs([]rawSpec{
 		{"list_sheets", "List sheets", "List the sheets of an Excel workbook with their order and which one is active.",
 			`{"type": "object", "properties": {` + pFile + `}, "required": ["file_path"], "additionalProperties": false}`,
 			s.listSheets, readTimeout, access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}},
@@ -193,7 +181,7 @@ func (s *Service) tools() []toolSpec {
 			"from_rows": {"type": "boolean", "description": "Series are rows instead of columns"}},
 			"required": ["file_path", "chart_type", "data_range"], "additionalProperties": false}`,
 			s.createChart, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
-	}
+	})
 	specs = append(specs, s.mediaTools()...)
 	specs = append(specs, s.analystTools()...)
 	specs = append(specs, s.workbookTools()...)

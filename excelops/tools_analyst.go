@@ -10,7 +10,7 @@ const pCell = `"cell": {"type": "string", "description": "One cell, e.g. \"B2\""
 
 // analystTools declares the analyst tools' specs.
 func (s *Service) analystTools() []toolSpec {
-	return []toolSpec{
+	return specs([]rawSpec{
 		{"create_table", "Create table", "Turn a range with a header row into an Excel table (name, style, banded rows); refuses ranges that overlap a table, an autofilter or merged cells.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"cell_range": {"type": "string", "description": "The table's cells, header row first, e.g. \"A1:D20\" (at least two rows)"},
@@ -77,5 +77,5 @@ func (s *Service) analystTools() []toolSpec {
 			"remove": {"type": "boolean", "description": "Delete the cell's link instead (its value stays)"}},
 			"required": ["file_path", "cell"], "additionalProperties": false}`,
 			s.setHyperlink, writeTimeout, editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true})},
-	}
+	})
 }

@@ -6,7 +6,7 @@ import "strconv"
 // workbook and the one that renders a range as a picture: insert_image,
 // create_pivot_table and render_range.
 func (s *Service) mediaTools() []toolSpec {
-	return []toolSpec{
+	return specs([]rawSpec{
 		{"insert_image", "Insert image", "Insert a PNG or JPEG image from the workspace into a sheet, anchored at a cell, optionally scaled or sized, with alt text.",
 			`{"type": "object", "properties": {` + pFile + `, ` + pSheet + `,
 			"image_path": {"type": "string", "description": "Image file inside the workspace: PNG or JPEG (recognised by its content, not its name), at most ` + mib(maxImageBytes) + `"},
@@ -40,7 +40,7 @@ func (s *Service) mediaTools() []toolSpec {
 			"output_path": {"type": "string", "description": "Where to write the PNG inside the workspace (.png); default next to the workbook as <workbook>-<sheet>.png. An existing file is replaced"}},
 			"required": ["file_path"], "additionalProperties": false}`,
 			s.renderRange, renderTimeout + readTimeout, renderAccess()},
-	}
+	})
 }
 
 // renderAccess is render_range's declaration: the workbook's bytes are

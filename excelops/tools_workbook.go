@@ -4,7 +4,7 @@ package excelops
 // workbooks, describing one, defining names, copying sheets, clearing and
 // deleting ranges.
 func (s *Service) workbookTools() []toolSpec {
-	return []toolSpec{
+	return specs([]rawSpec{
 		{"create_workbook", "Create workbook", "Create a new empty workbook with the given sheets; an existing file is replaced only with overwrite=true.",
 			`{"type": "object", "properties": {` + pFile + `,
 			"sheet_name": {"type": "string", "description": "Name of the one sheet of the new workbook (default \"Sheet1\"); use sheet_names for several"},
@@ -51,5 +51,5 @@ func (s *Service) workbookTools() []toolSpec {
 			"shift": {"type": "string", "enum": ` + enumJSON(shiftDirections()) + `, "description": "up: cells below the range, in its columns, move up; left: cells right of the range, in its rows, move left. Refused when it would split a merged range, a table or an array formula"}},
 			"required": ["file_path", "cell_range", "shift"], "additionalProperties": false}`,
 			s.deleteRange, writeTimeout, editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true})},
-	}
+	})
 }
