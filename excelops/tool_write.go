@@ -21,7 +21,7 @@ const (
 	maxInsertCols = 1000
 )
 
-// writeCellsArgs are write_cells' arguments.
+// writeCellsArgs are write_cells's arguments.
 type writeCellsArgs struct {
 	FilePath   string  `json:"file_path"`
 	SheetName  string  `json:"sheet_name"`

@@ -184,6 +184,6 @@ func (s *Service) tools() []toolSpec {
 	})
 	specs = append(specs, s.mediaTools()...)
 	specs = append(specs, s.analystTools()...)
-	specs = append(specs, s.workbookTools()...)
+	specs = append(specs, workbookTools()...)
 	return specs
 }
