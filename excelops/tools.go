@@ -182,7 +182,7 @@ func (s *Service) tools() []toolSpec {
 			"required": ["file_path", "chart_type", "data_range"], "additionalProperties": false}`,
 			s.createChart, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 	})
-	specs = append(specs, s.mediaTools()...)
+	specs = append(specs, mediaTools()...)
 	specs = append(specs, s.analystTools()...)
 	specs = append(specs, workbookTools()...)
 	return specs

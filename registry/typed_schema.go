@@ -16,9 +16,10 @@ import (
 // jsonschema-go's `json` (name, omitempty = optional) and `jsonschema`
 // (description): each tag below sets the keyword of the same name, parsed as
 // the field's kind. On a slice field, enum applies to the items and
-// minItems/maxItems to the slice. ${name} in any of these tags (and in a
+// minItems/maxItems to the slice; itemDescription describes a slice's
+// items (say, the object each item is). ${name} in any of these tags (and in a
 // description) is replaced by the text WithTextVars gives for name.
-var keywordTags = []string{"enum", "default", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"}
+var keywordTags = []string{"enum", "default", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "itemDescription"}
 
 // canonicalKeys is the order keywords are written in; other keywords
 // follow, sorted. Properties keep the struct's field order.
@@ -126,6 +127,11 @@ func dropNull(s *jsonschema.Schema) {
 // slice (elem is their type), the others on the field's schema prop.
 func setKeyword(prop, items *jsonschema.Schema, elem reflect.Type, key, tag string) error {
 	switch key {
+	case "itemDescription":
+		if items == prop || items == nil {
+			return fmt.Errorf("itemDescription tag on a field that is not a slice")
+		}
+		items.Description = tag
 	case "enum":
 		if items == nil {
 			return fmt.Errorf("enum tag on a field without items")
