@@ -3,9 +3,12 @@ package excelops
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -80,12 +83,31 @@ func (s *Service) register(sp toolSpec) (registry.Tool, error) {
 // vocabularies their tags name as ${name}, and the decoding every tool
 // shares (exact numbers; a decoding error is an invalid argument).
 func schemaOptions() []registry.TypedOption {
-	return []registry.TypedOption{
+	opts := []registry.TypedOption{
 		registry.WithTextVars(schemaVars()),
 		registry.WithExactNumbers(),
 		registry.WithDecodeError(func(err error) error {
 			return newError(KindInvalidArgument, "arguments: "+err.Error(), err)
 		}),
+	}
+	for t, schema := range typeSchemas() {
+		opts = append(opts, registry.WithTypeSchema(t, schema))
+	}
+	return opts
+}
+
+// typeSchemas are the schemas of the named argument types whose JSON
+// takes more than one form.
+func typeSchemas() map[reflect.Type]*jsonschema.Schema {
+	oneOf := func(types ...string) *jsonschema.Schema {
+		s := &jsonschema.Schema{}
+		for _, t := range types {
+			s.AnyOf = append(s.AnyOf, &jsonschema.Schema{Type: t})
+		}
+		return s
+	}
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[filterValue](): oneOf("string", "number"),
 	}
 }
 

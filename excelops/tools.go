@@ -183,7 +183,7 @@ func (s *Service) tools() []toolSpec {
 			s.createChart, writeTimeout, editStructure("sheet_name", sheetEdit, access{keepsValues: true})},
 	})
 	specs = append(specs, mediaTools()...)
-	specs = append(specs, s.analystTools()...)
+	specs = append(specs, analystTools()...)
 	specs = append(specs, workbookTools()...)
 	return specs
 }
