@@ -16,14 +16,10 @@ import (
 // toolSpec is one tool before registration: its declaration, and how it
 // binds to a Service. A typed tool (typedTool) keeps its argument struct,
 // this declaration and its plan together in its own file; the schema is
-// derived from the struct's tags. The older form (schema and plan on raw
-// arguments) remains for the tools not yet moved.
+// derived from the struct's tags.
 type toolSpec struct {
 	// name is what the model calls; title a short human name (MCP title).
 	name, title, desc string
-	// raw is the older form: a hand-written schema, and a plan that
-	// decodes the raw arguments itself.
-	raw *rawSpec
 	// timeout bounds one call.
 	timeout time.Duration
 	// access declares the workbooks the tool opens and how: it drives
@@ -64,19 +60,7 @@ func (s *Service) entry(sp toolSpec) registry.Tool {
 
 // register turns a spec into the registry's tool.
 func (s *Service) register(sp toolSpec) (registry.Tool, error) {
-	if sp.bind != nil {
-		return sp.bind(s, sp)
-	}
-	t := s.entry(sp)
-	t.InputSchema = json.RawMessage(sp.raw.schema)
-	t.Func = func(ctx context.Context, raw json.RawMessage) (any, error) {
-		c, err := sp.raw.plan(ctx, raw)
-		if err != nil {
-			return nil, err
-		}
-		return s.run(ctx, sp.access, c)
-	}
-	return t, nil
+	return sp.bind(s, sp)
 }
 
 // schemaOptions are the typed tools' shared schema pieces: the limits and
@@ -108,24 +92,34 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 	}
 	return map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[filterValue](): oneOf("string", "number"),
+		reflect.TypeFor[columnRef]():   oneOf("string", "integer"),
+		reflect.TypeFor[cellInput]():   oneOf("string", "number", "boolean", "null"),
+		reflect.TypeFor[json.Number](): {Type: "number"},
 	}
 }
 
 // schemaVars are the ${name} values of the argument structs' tags.
 func schemaVars() map[string]string {
 	return map[string]string{
-		"colors":          strings.Join(colorNames(), ", "),
-		"tableStyles":     strings.Join(tableStyles(), ","),
-		"filterOperators": strings.Join(filterOperators(), ","),
-		"pivotFunctions":  strings.Join(pivotFunctions(), ","),
-		"clearWhat":       strings.Join(clearWhat(), ","),
-		"shiftDirections": strings.Join(shiftDirections(), ","),
-		"maxImageBytes":   mib(maxImageBytes),
-		"minImageScale":   strconv.FormatFloat(minImageScale, 'g', -1, 64),
-		"maxImageScale":   jsonNum(maxImageScale),
-		"maxImageSidePx":  jsonNum(maxImageSidePx),
-		"maxRenderRows":   jsonNum(maxRenderRows),
-		"maxRenderCols":   jsonNum(maxRenderCols),
+		"colors":               strings.Join(colorNames(), ", "),
+		"tableStyles":          strings.Join(tableStyles(), ","),
+		"filterOperators":      strings.Join(filterOperators(), ","),
+		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
+		"clearWhat":            strings.Join(clearWhat(), ","),
+		"shiftDirections":      strings.Join(shiftDirections(), ","),
+		"borderStyles":         strings.Join(borderStyles(), ","),
+		"horizontalAlignments": strings.Join(horizontalAlignments(), ","),
+		"verticalAlignments":   strings.Join(verticalAlignments(), ","),
+		"underlineStyles":      strings.Join(underlineStyles(), ","),
+		"cellIsOperators":      strings.Join(cellIsOperators(), ","),
+		"iconStyles":           strings.Join(iconStyles(), ","),
+		"maxColumnWidth":       jsonNum(maxColumnWidth),
+		"maxImageBytes":        mib(maxImageBytes),
+		"minImageScale":        strconv.FormatFloat(minImageScale, 'g', -1, 64),
+		"maxImageScale":        jsonNum(maxImageScale),
+		"maxImageSidePx":       jsonNum(maxImageSidePx),
+		"maxRenderRows":        jsonNum(maxRenderRows),
+		"maxRenderCols":        jsonNum(maxRenderCols),
 	}
 }
 

@@ -19,7 +19,7 @@ var freezePanesTool = typedTool(toolSpec{
 	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, idempotent: true}),
 }, (*Service).freezePanes)
 
-// freezePanesArgs are freeze_panes's arguments.
+// freezePanesArgs are freeze_panes' arguments.
 type freezePanesArgs struct {
 	fileArg
 	sheetArg

@@ -218,7 +218,7 @@ var listWorkbooksTool = typedTool(toolSpec{
 	access:  access{lists: "folder"},
 }, (*Service).listWorkbooks)
 
-// listWorkbooksArgs are list_workbooks's arguments.
+// listWorkbooksArgs are list_workbooks' arguments.
 type listWorkbooksArgs struct {
 	Folder     string `json:"folder,omitempty" jsonschema:"Folder inside the workspace to list, e.g. \"reports/2024\"; default the whole workspace"`
 	Recursive  *bool  `json:"recursive,omitempty" jsonschema:"Look into subfolders too (default true); hidden folders are never entered"`

@@ -148,6 +148,7 @@ func InferSchema[In any](opts ...TypedOption) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	dropNulls(s)
 	if err := applyTags(rt, s, cfg, map[reflect.Type]bool{}); err != nil {
 		return nil, err
 	}

@@ -51,9 +51,7 @@ func expand(s string, vars map[string]string) (string, error) {
 }
 
 // applyTags sets the keywords of keywordTags from the tags of struct type
-// rt's fields, expands descriptions, drops the "null" jsonschema-go adds
-// for pointers and slices (an optional argument is left out, not null), and
-// recurses into nested structs.
+// rt's fields, expands descriptions, and recurses into nested structs.
 func applyTags(rt reflect.Type, s *jsonschema.Schema, cfg *typedConfig, seen map[reflect.Type]bool) error {
 	if s == nil || seen[rt] {
 		return nil
@@ -66,7 +64,6 @@ func applyTags(rt reflect.Type, s *jsonschema.Schema, cfg *typedConfig, seen map
 		if name == "" || prop == nil || f.Anonymous && f.Tag.Get("json") == "" {
 			continue
 		}
-		dropNull(prop)
 		if prop.Description != "" {
 			d, err := expand(prop.Description, cfg.vars)
 			if err != nil {
@@ -78,7 +75,6 @@ func applyTags(rt reflect.Type, s *jsonschema.Schema, cfg *typedConfig, seen map
 		elem, items := ft, prop
 		if ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array {
 			elem, items = derefType(ft.Elem()), prop.Items
-			dropNull(items)
 		}
 		for _, key := range keywordTags {
 			tag, ok := f.Tag.Lookup(key)
@@ -110,9 +106,22 @@ func derefType(t reflect.Type) reflect.Type {
 	return t
 }
 
-// dropNull turns jsonschema-go's ["null", T] into T.
-func dropNull(s *jsonschema.Schema) {
-	if s == nil || len(s.Types) == 0 {
+// dropNulls turns every ["null", T] jsonschema-go writes for a pointer or
+// a slice into T, all through s: an optional argument is left out, not
+// null (a null a value may take is a {"type": "null"} branch of anyOf).
+func dropNulls(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, sub := range s.Properties {
+		dropNulls(sub)
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf, {s.Items, s.AdditionalProperties}} {
+		for _, sub := range list {
+			dropNulls(sub)
+		}
+	}
+	if len(s.Types) == 0 {
 		return
 	}
 	types := slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
