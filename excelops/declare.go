@@ -101,7 +101,7 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 // schemaVars are the ${name} values of the argument structs' tags.
 func schemaVars() map[string]string {
 	return map[string]string{
-		"colors":               strings.Join(colorNames(), ", "),
+		"colorHelp":            `: hex "FF0000" (also "#FF0000" or ARGB "FFFF0000") or a name: ` + strings.Join(colorNames(), ", "),
 		"tableStyles":          strings.Join(tableStyles(), ","),
 		"filterOperators":      strings.Join(filterOperators(), ","),
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),

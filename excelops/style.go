@@ -16,18 +16,18 @@ type fontArgs struct {
 	Italic    *bool    `json:"italic,omitempty" jsonschema:"Italic on (true) or off (false)"`
 	Underline *string  `json:"underline,omitempty" enum:"${underlineStyles}" jsonschema:"Underline style; none removes it"`
 	Strike    *bool    `json:"strike,omitempty" jsonschema:"Strikethrough on (true) or off (false)"`
-	Color     *string  `json:"color,omitempty" jsonschema:"Text colour: hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
+	Color     *string  `json:"color,omitempty" jsonschema:"Text colour${colorHelp}"`
 }
 
 // fillArgs is format_cells' fill object.
 type fillArgs struct {
-	Color string `json:"color" jsonschema:"Fill colour: hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
+	Color string `json:"color" jsonschema:"Fill colour${colorHelp}"`
 }
 
 // borderArgs is format_cells' border object: style and color for every edge, per-side overrides such as {"left": {"style": "thick"}}.
 type borderArgs struct {
 	Style  string      `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of every edge; none removes the borders"`
-	Color  string      `json:"color,omitempty" jsonschema:"Line colour of every edge (default black): hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
+	Color  string      `json:"color,omitempty" jsonschema:"Line colour of every edge (default black)${colorHelp}"`
 	Left   *borderSide `json:"left,omitempty" jsonschema:"The left edge only: overrides style and color for it"`
 	Right  *borderSide `json:"right,omitempty" jsonschema:"The right edge only: overrides style and color for it"`
 	Top    *borderSide `json:"top,omitempty" jsonschema:"The top edge only: overrides style and color for it"`
@@ -37,7 +37,7 @@ type borderArgs struct {
 // borderSide is one edge of a border object.
 type borderSide struct {
 	Style string `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of this edge; none removes it"`
-	Color string `json:"color,omitempty" jsonschema:"Line colour of this edge (default black): hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
+	Color string `json:"color,omitempty" jsonschema:"Line colour of this edge (default black)${colorHelp}"`
 }
 
 // alignArgs is format_cells' alignment object.

@@ -11,16 +11,17 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
-// ruleArgs is one conditional-formatting rule of add_conditional_rule: its cells and
-// a rule whose type is required (the field shadows ruleBody's optional one).
+// ruleArgs is one conditional-formatting rule of add_conditional_rule:
+// its cells and a rule whose type is required (the field shadows
+// ruleBody's optional one).
 type ruleArgs struct {
 	CellRange string `json:"cell_range,omitempty" jsonschema:"Cells of this rule, as \"A1:C3\"; default the top-level cell_range"`
 	RuleType  string `json:"rule_type" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
 	ruleBody
 }
 
-// ruleBody is one conditional rule, wherever it is given: the top-level fields of
-// add_conditional_rule or one item of its rules.
+// ruleBody is one conditional rule, wherever it is given: the top-level
+// fields of add_conditional_rule or one item of its rules.
 type ruleBody struct {
 	RuleType   string        `json:"rule_type,omitempty" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
 	Operator   string        `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
@@ -28,17 +29,17 @@ type ruleBody struct {
 	Formula    string        `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
 	Format     *ruleFormat   `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
 	IconStyle  string        `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
-	MinColor   string        `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red): hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
-	MidColor   string        `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours): hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
-	MaxColor   string        `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green): hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
-	BarColor   string        `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue): hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
+	MinColor   string        `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
+	MidColor   string        `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
+	MaxColor   string        `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
+	BarColor   string        `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
 	StopIfTrue bool          `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
 }
 
 // ruleFormat is the differential style of a cell_is or formula rule.
 type ruleFormat struct {
-	FontColor string `json:"font_color,omitempty" jsonschema:"Text colour: hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
-	FillColor string `json:"fill_color,omitempty" jsonschema:"Fill colour: hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ${colors}"`
+	FontColor string `json:"font_color,omitempty" jsonschema:"Text colour${colorHelp}"`
+	FillColor string `json:"fill_color,omitempty" jsonschema:"Fill colour${colorHelp}"`
 	Bold      bool   `json:"bold,omitempty" jsonschema:"Bold text"`
 	Italic    bool   `json:"italic,omitempty" jsonschema:"Italic text"`
 }
@@ -79,8 +80,8 @@ var addConditionalRuleTool = typedTool(toolSpec{
 	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
 }, (*Service).addConditionalRule)
 
-// addConditionalRuleArgs are add_conditional_rule's arguments: one rule in the top-level
-// fields, several in rules.
+// addConditionalRuleArgs are add_conditional_rule's arguments: one rule
+// in the top-level fields, several in rules.
 type addConditionalRuleArgs struct {
 	fileArg
 	sheetArg
