@@ -29,7 +29,7 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 			var schema struct {
 				Properties map[string]json.RawMessage `json:"properties"`
 			}
-			require.NoError(t, json.Unmarshal([]byte(sp.schema), &schema))
+			require.NoError(t, json.Unmarshal(specSchema(t, e.svc, sp), &schema))
 			for _, f := range sp.access.files {
 				assert.Contains(t, schema.Properties, f.arg, "the declared path argument is in the schema")
 				if f.sheetArg != "" {
@@ -118,7 +118,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 			var schema struct {
 				Required []string `json:"required"`
 			}
-			require.NoError(t, json.Unmarshal([]byte(sp.schema), &schema))
+			require.NoError(t, json.Unmarshal(specSchema(t, e.svc, sp), &schema))
 			args := map[string]any{}
 			for _, r := range schema.Required {
 				v, ok := sampleArgs()[r]

@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,17 +9,6 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
-
-// decodeArgs decodes the (schema-checked) arguments into v, keeping
-// numbers exact.
-func decodeArgs(args json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return newError(KindInvalidArgument, "arguments: "+err.Error(), err)
-	}
-	return nil
-}
 
 // invalid builds a ValueError-class error.
 func invalid(format string, a ...any) error {
@@ -100,6 +88,10 @@ func columnName(col int) string {
 	return n
 }
 
+// columnRef is a column argument: a letter ("C") or a number (3) (schema
+// in typeSchemas).
+type columnRef any
+
 // parseColumn accepts a column as letters ("C"), a numeric string or a number.
 func parseColumn(v any) (int, error) {
 	switch t := v.(type) {
@@ -122,6 +114,11 @@ func parseColumn(v any) (int, error) {
 	}
 	return 0, invalid("column must be letters or a number")
 }
+
+// cellInput is one cell value as an argument: a string ("=..." a
+// formula), a number, a boolean or null, each branch typed, as every model
+// provider wants (schema in typeSchemas).
+type cellInput any
 
 // cellValue converts one JSON value to what excelize stores, as
 // excelmanus does: strings starting with "=" are formulas, numeric strings

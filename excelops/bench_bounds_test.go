@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -20,7 +19,7 @@ func BenchmarkReadCellStylesRange(b *testing.B) {
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = svc.Close() })
 	for _, c := range []struct{ name, rng string }{{"small", "A1:B2"}, {"whole", "A1:XFD1048576"}} {
-		args := []byte(fmt.Sprintf(`{"file_path": "s.xlsx", "cell_range": %q}`, c.rng))
+		args := readCellStylesArgs{fileArg{FilePath: "s.xlsx"}, sheetArg{}, rangeArg{CellRange: c.rng}}
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

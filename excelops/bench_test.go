@@ -67,7 +67,7 @@ func BenchmarkReadRangeDates(b *testing.B) {
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = svc.Close() })
 	for _, name := range []string{"plain", "dated"} {
-		args := []byte(fmt.Sprintf(`{"file_path": %q, "range": "A1:T%d"}`, name+".xlsx", benchRows))
+		args := readExcelArgs{fileArg: fileArg{FilePath: name + ".xlsx"}, Range: fmt.Sprintf("A1:T%d", benchRows)}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

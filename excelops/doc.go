@@ -99,9 +99,10 @@
 //     a workbook that just got one is not kept in the cache (the new rule
 //     points into those presets).
 //
-// The access model (access.go, run.go; newcomers start here). A tool is a
-// toolSpec: its schema, a plan that checks the arguments and returns a
-// call (the paths, the sheet names and the body to run, a closure
+// The access model (access.go, run.go; newcomers start here). A tool is
+// one typed module in its own file (declare.go): an argument struct whose
+// tags give its schema, a plan that checks the decoded arguments and
+// returns a call (the paths, the sheet names and the body to run, a closure
 // func(b *book, sh sheetRef) (any, error)), and an access declaration that
 // says, for each path argument, what the tool touches:
 //   - stream: reads a sheet's XML as a stream (read_excel);

@@ -100,8 +100,8 @@ func FuzzOpenWorkbook(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _ = svc.readExcel(context.Background(), []byte(`{"file_path": "f.xlsx", "range": "A1:C5"}`))
-		_, _ = svc.listSheets(context.Background(), []byte(`{"file_path": "f.xlsx"}`))
+		_, _ = svc.readExcel(context.Background(), readExcelArgs{fileArg: fileArg{FilePath: "f.xlsx"}, Range: "A1:C5"})
+		_, _ = svc.listSheets(context.Background(), listSheetsArgs{fileArg{FilePath: "f.xlsx"}})
 		if left, _ := os.ReadDir(tmp); len(left) != 0 {
 			t.Fatalf("temporaries left: %v", left)
 		}

@@ -117,11 +117,23 @@ func (e *env) parsedRead(path string, fn func(*book) (any, error)) (any, error) 
 	return e.svc.run(context.Background(), acc, onBook(path, "", func(b *book, _ sheetRef) (any, error) { return fn(b) }))
 }
 
+// specSchema is the input schema sp registers with on svc.
+func specSchema(t *testing.T, svc *Service, sp toolSpec) []byte {
+	t.Helper()
+	tool, err := svc.register(sp)
+	require.NoError(t, err)
+	return tool.InputSchema
+}
+
 // toolFunc is the registered body of the tool name of svc.
 func toolFunc(svc *Service, name string) registry.Func {
 	for _, sp := range svc.tools() {
 		if sp.name == name {
-			return svc.register(sp).Func
+			t, err := svc.register(sp)
+			if err != nil {
+				panic(err)
+			}
+			return t.Func
 		}
 	}
 	panic("no tool " + name)

@@ -124,7 +124,11 @@ func (s *Service) Register(r *registry.Registry) error {
 		if err := sp.access.check(); err != nil {
 			return fmt.Errorf("excelops: tool %s: %w", sp.name, err)
 		}
-		if err := r.Register(s.register(sp)); err != nil {
+		t, err := s.register(sp)
+		if err != nil {
+			return fmt.Errorf("excelops: tool %s: %w", sp.name, err)
+		}
+		if err := r.Register(t); err != nil {
 			return err
 		}
 	}

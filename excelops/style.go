@@ -10,41 +10,44 @@ import (
 // fontArgs, fillArgs, borderArgs and alignArgs are format_cells' style
 // objects, named as excelmanus (openpyxl) names them.
 type fontArgs struct {
-	Name      *string  `json:"name"`
-	Size      *float64 `json:"size"`
-	Bold      *bool    `json:"bold"`
-	Italic    *bool    `json:"italic"`
-	Underline *string  `json:"underline"`
-	Strike    *bool    `json:"strike"`
-	Color     *string  `json:"color"`
+	Name      *string  `json:"name,omitempty" jsonschema:"Font family, e.g. \"Arial\""`
+	Size      *float64 `json:"size,omitempty" minimum:"1" maximum:"409" jsonschema:"Size in points, e.g. 11"`
+	Bold      *bool    `json:"bold,omitempty" jsonschema:"Bold on (true) or off (false)"`
+	Italic    *bool    `json:"italic,omitempty" jsonschema:"Italic on (true) or off (false)"`
+	Underline *string  `json:"underline,omitempty" enum:"${underlineStyles}" jsonschema:"Underline style; none removes it"`
+	Strike    *bool    `json:"strike,omitempty" jsonschema:"Strikethrough on (true) or off (false)"`
+	Color     *string  `json:"color,omitempty" jsonschema:"Text colour${colorHelp}"`
 }
 
+// fillArgs is format_cells' fill object.
 type fillArgs struct {
-	Color string `json:"color"`
+	Color string `json:"color" jsonschema:"Fill colour${colorHelp}"`
 }
 
+// borderArgs is format_cells' border object: style and color for every edge, per-side overrides such as {"left": {"style": "thick"}}.
 type borderArgs struct {
-	Style string `json:"style"`
-	Color string `json:"color"`
-	// Per-side overrides: {"left": {"style": "thick"}}.
-	Left   *borderSide `json:"left"`
-	Right  *borderSide `json:"right"`
-	Top    *borderSide `json:"top"`
-	Bottom *borderSide `json:"bottom"`
+	Style  string      `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of every edge; none removes the borders"`
+	Color  string      `json:"color,omitempty" jsonschema:"Line colour of every edge (default black)${colorHelp}"`
+	Left   *borderSide `json:"left,omitempty" jsonschema:"The left edge only: overrides style and color for it"`
+	Right  *borderSide `json:"right,omitempty" jsonschema:"The right edge only: overrides style and color for it"`
+	Top    *borderSide `json:"top,omitempty" jsonschema:"The top edge only: overrides style and color for it"`
+	Bottom *borderSide `json:"bottom,omitempty" jsonschema:"The bottom edge only: overrides style and color for it"`
 }
 
+// borderSide is one edge of a border object.
 type borderSide struct {
-	Style string `json:"style"`
-	Color string `json:"color"`
+	Style string `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of this edge; none removes it"`
+	Color string `json:"color,omitempty" jsonschema:"Line colour of this edge (default black)${colorHelp}"`
 }
 
+// alignArgs is format_cells' alignment object.
 type alignArgs struct {
-	Horizontal   *string `json:"horizontal"`
-	Vertical     *string `json:"vertical"`
-	WrapText     *bool   `json:"wrap_text"`
-	TextRotation *int    `json:"text_rotation"`
-	Indent       *int    `json:"indent"`
-	ShrinkToFit  *bool   `json:"shrink_to_fit"`
+	Horizontal   *string `json:"horizontal,omitempty" enum:"${horizontalAlignments}" jsonschema:"Horizontal alignment"`
+	Vertical     *string `json:"vertical,omitempty" enum:"${verticalAlignments}" jsonschema:"Vertical alignment"`
+	WrapText     *bool   `json:"wrap_text,omitempty" jsonschema:"Wrap long text onto several lines"`
+	TextRotation *int    `json:"text_rotation,omitempty" minimum:"0" maximum:"180" jsonschema:"Text angle as Excel stores it: 0-90 degrees upwards, 91-180 downwards (91 = -1, 180 = -90)"`
+	Indent       *int    `json:"indent,omitempty" minimum:"0" maximum:"250" jsonschema:"Indent level (steps of about one character)"`
+	ShrinkToFit  *bool   `json:"shrink_to_fit,omitempty" jsonschema:"Shrink the text to fit the cell's width"`
 }
 
 // namedColor maps the colour names a model tends to use to RGB hex.

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -47,28 +46,35 @@ func absRef(sheet string, c1, r1, c2, r2 int) string {
 	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), columnName(c1), r1, columnName(c2), r2)
 }
 
+// createChartTool declares create_excel_chart.
+var createChartTool = typedTool(toolSpec{
+	name: "create_excel_chart", title: "Create chart",
+	desc:    "Insert a native Excel chart (bar, line, pie, scatter, area) built from a data range.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+}, (*Service).createChart)
+
+// createChartArgs are create_excel_chart's arguments.
+type createChartArgs struct {
+	fileArg
+	sheetArg
+	ChartType       string   `json:"chart_type" enum:"bar,line,pie,scatter,area" jsonschema:"Kind of chart"`
+	DataRange       string   `json:"data_range" jsonschema:"Data with a header row naming the series, e.g. \"B1:D20\""`
+	CategoriesRange string   `json:"categories_range,omitempty" jsonschema:"Category labels, e.g. \"A2:A20\""`
+	TargetCell      string   `json:"target_cell,omitempty" jsonschema:"Top-left cell of the chart"`
+	TargetSheet     string   `json:"target_sheet,omitempty" jsonschema:"Sheet to place the chart on, default the data sheet; must exist unless create is true"`
+	Create          bool     `json:"create,omitempty" jsonschema:"Create target_sheet when it does not exist (default false: a missing sheet is an error naming the sheets that exist)"`
+	Title           string   `json:"title,omitempty" jsonschema:"Chart title"`
+	XTitle          string   `json:"x_title,omitempty" jsonschema:"Title of the horizontal (category) axis"`
+	YTitle          string   `json:"y_title,omitempty" jsonschema:"Title of the vertical (value) axis"`
+	Width           *float64 `json:"width,omitempty" jsonschema:"Width in cm, above 0 and at most 200 (default 15)"`
+	Height          *float64 `json:"height,omitempty" jsonschema:"Height in cm, above 0 and at most 200 (default 10)"`
+	FromRows        bool     `json:"from_rows,omitempty" jsonschema:"Series are rows instead of columns"`
+}
+
 // createChart implements create_excel_chart: a native chart whose series are
 // the columns (or rows) of data_range, the first row (column) naming them.
-func (s *Service) createChart(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath        string   `json:"file_path"`
-		ChartType       string   `json:"chart_type"`
-		DataRange       string   `json:"data_range"`
-		CategoriesRange string   `json:"categories_range"`
-		SheetName       string   `json:"sheet_name"`
-		TargetCell      string   `json:"target_cell"`
-		TargetSheet     string   `json:"target_sheet"`
-		Title           string   `json:"title"`
-		XTitle          string   `json:"x_title"`
-		YTitle          string   `json:"y_title"`
-		Width           *float64 `json:"width"`
-		Height          *float64 `json:"height"`
-		FromRows        bool     `json:"from_rows"`
-		Create          bool     `json:"create"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, error) {
 	ct, ok := chartType(a.ChartType)
 	if !ok {
 		return nil, invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -16,21 +15,28 @@ func clearWhat() []string { return []string{"values", "formats", "both"} }
 // exist are touched, whatever the size of the range).
 const maxClearedCells = 1_000_000
 
+// clearRangeTool declares clear_range.
+var clearRangeTool = typedTool(toolSpec{
+	name: "clear_range", title: "Clear range",
+	desc:    "Clear the values and formulas (default), the formats, or both (with notes and links) of a range; cells do not move, and clearing formats also undoes merges touching the range.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+}, (*Service).clearRange)
+
+// clearRangeArgs are clear_range's arguments.
+type clearRangeArgs struct {
+	fileArg
+	sheetArg
+	rangeArg
+	What string `json:"what,omitempty" enum:"${clearWhat}" jsonschema:"values (default): values and formulas, styles kept (Excel's Clear Contents); formats: styles back to default and merged ranges touching the range unmerged, values kept (Clear Formats); both: everything, notes and links too (Clear All). Conditional formats and data validations are kept"`
+}
+
 // clearRange implements clear_range: the values and formulas (Excel's
 // Clear Contents), the formats (Clear Formats: styles back to the default,
 // merges inside or across the range undone) or both (Clear All) of a range.
 // Cells outside the range keep everything; formulas elsewhere that read the
 // cleared cells recompute.
-func (s *Service) clearRange(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		CellRange string `json:"cell_range"`
-		What      string `json:"what"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, error) {
 	if a.What == "" {
 		a.What = "values"
 	}

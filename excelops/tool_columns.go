@@ -2,7 +2,8 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
@@ -35,18 +36,25 @@ func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
 	return rng.r1, rng.r2, true
 }
 
+// deleteColumnsTool declares delete_columns.
+var deleteColumnsTool = typedTool(toolSpec{
+	name: "delete_columns", title: "Delete columns",
+	desc:    "Delete columns starting at a column (letter like \"C\" or number); columns to the right move left. References to deleted cells become #REF!, ranges that lose columns shrink.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true}),
+}, (*Service).deleteColumns)
+
+// deleteColumnsArgs are delete_columns' arguments.
+type deleteColumnsArgs struct {
+	fileArg
+	sheetArg
+	Column columnRef `json:"column" jsonschema:"First column to delete: letter (\"C\") or number (3)"`
+	Count  *int      `json:"count,omitempty" minimum:"1" maximum:"1000" jsonschema:"Columns to delete, default 1"`
+}
+
 // deleteColumns implements delete_columns: columns right of the deleted
 // ones move left; references to deleted cells become #REF!, ranges shrink.
-func (s *Service) deleteColumns(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		Column    any    `json:"column"`
-		Count     *int   `json:"count"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, error) {
 	n, err := editCount(a.Count, maxInsertCols)
 	if err != nil {
 		return nil, err
@@ -74,6 +82,62 @@ func (s *Service) deleteColumns(_ context.Context, raw json.RawMessage) (*call, 
 		return success(b.name(), sheet,
 			field("deleted_from_column", name),
 			field("deleted_from_column_index", col),
+			field("count", n),
+			field("columns_before", before),
+			field("columns_after", ext.maxCol)), nil
+	}), nil
+}
+
+// insertColumnsTool declares insert_columns.
+var insertColumnsTool = typedTool(toolSpec{
+	name: "insert_columns", title: "Insert columns",
+	desc:    "Insert empty columns before a column (letter like \"C\" or number); existing columns move right.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet}),
+}, (*Service).insertColumns)
+
+// insertColumnsArgs are insert_columns' arguments.
+type insertColumnsArgs struct {
+	fileArg
+	sheetArg
+	Column columnRef `json:"column" jsonschema:"Column letter (\"C\") or number (3) to insert before"`
+	Count  *int      `json:"count,omitempty" minimum:"1" maximum:"1000" jsonschema:"Columns to insert, default 1"`
+}
+
+// insertColumns implements insert_columns.
+func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*call, error) {
+	n, err := editCount(a.Count, maxInsertCols)
+	if err != nil {
+		return nil, err
+	}
+	col, err := parseColumn(a.Column)
+	if err != nil {
+		return nil, err
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		before := ext.maxCol
+		if before+n > excelize.MaxColumns && col <= before {
+			return nil, invalid("inserting %d columns would push data past column %s", n, columnName(excelize.MaxColumns))
+		}
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
+		if err := b.shiftRefs(shift, func() error {
+			if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
+				return newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+		if !ext.empty() && col <= ext.maxCol {
+			ext.maxCol += n
+			if col <= ext.minCol {
+				ext.minCol += n
+			}
+		}
+		return success(b.name(), sheet,
+			field("inserted_at_column", columnName(col)),
+			field("inserted_at_column_index", col),
 			field("count", n),
 			field("columns_before", before),
 			field("columns_after", ext.maxCol)), nil

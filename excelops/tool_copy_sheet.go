@@ -3,7 +3,6 @@ package excelops
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"path"
@@ -32,20 +31,27 @@ func (b *book) copySheetName(sheet string) string {
 	}
 }
 
+// copySheetTool declares copy_sheet.
+var copySheetTool = typedTool(toolSpec{
+	name: "copy_sheet", title: "Copy sheet",
+	desc:    "Copy a worksheet within its workbook (values, formulas, styles, merges, rules, validations, notes); the copy's references to its source sheet point at the copy.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetRead, access{guard: guardEverySheet}),
+}, (*Service).copySheet)
+
+// copySheetArgs are copy_sheet's arguments.
+type copySheetArgs struct {
+	fileArg
+	SheetName string `json:"sheet_name,omitempty" jsonschema:"Sheet to copy; default the active sheet"`
+	NewName   string `json:"new_name,omitempty" jsonschema:"Name of the copy: at most 31 characters, none of : \\ / ? * [ ]; default as Excel names it, e.g. \"Data (2)\""`
+	Position  *int   `json:"position,omitempty" minimum:"0" jsonschema:"Index the copy goes to (0 = first); default right after the source sheet"`
+}
+
 // copySheet implements copy_sheet: a copy of a worksheet within its
 // workbook, values, formulas, styles, merges, rules and validations kept;
 // references the copy makes to its source sheet point at the copy, as in
 // Excel, and the source's sheet-scoped names are copied to the new sheet.
-func (s *Service) copySheet(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		NewName   string `json:"new_name"`
-		Position  *int   `json:"position"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error) {
 	if a.NewName != "" {
 		if err := checkSheetName(a.NewName); err != nil {
 			return nil, err

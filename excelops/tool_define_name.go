@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -65,21 +64,28 @@ func checkDefinedName(name string) error {
 	return nil
 }
 
+// defineNameTool declares define_name.
+var defineNameTool = typedTool(toolSpec{
+	name: "define_name", title: "Define name",
+	desc:    "Define a workbook- or sheet-scoped name for a reference, constant or formula; an existing name is replaced only with overwrite=true.",
+	timeout: writeTimeout,
+	access:  editStructure("", sheetNone, access{destructive: true, idempotent: true}),
+}, (*Service).defineName)
+
+// defineNameArgs are define_name's arguments.
+type defineNameArgs struct {
+	fileArg
+	Name      string `json:"name" jsonschema:"The name: starts with a letter, _ or \\, then letters, digits, _, ., \\ or ?; no spaces, not a cell reference like \"A1\" or \"R1C1\", at most 255 characters"`
+	RefersTo  string `json:"refers_to" jsonschema:"What the name stands for, with or without a leading =: a reference (\"Sheet1!$A$1:$B$10\", \"'My Sheet'!$C$2\"), a constant (\"0.19\") or a formula (\"SUM(Sheet1!$B:$B)\")"`
+	Scope     string `json:"scope,omitempty" jsonschema:"Sheet the name is local to; default (or \"workbook\") the whole workbook"`
+	Comment   string `json:"comment,omitempty" jsonschema:"Comment shown with the name in Excel's Name Manager"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"Replace a name that already exists in the same scope (default false: it is refused, saying what it refers to)"`
+}
+
 // defineName implements define_name: a workbook- or sheet-scoped name for a
 // reference, constant or formula; an existing name in the same scope is
 // replaced only with overwrite=true.
-func (s *Service) defineName(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		Name      string `json:"name"`
-		RefersTo  string `json:"refers_to"`
-		Scope     string `json:"scope"`
-		Comment   string `json:"comment"`
-		Overwrite bool   `json:"overwrite"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*call, error) {
 	if err := checkDefinedName(a.Name); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -91,19 +90,26 @@ func bandRewrite(b formularef.Band) refRewrite {
 	}
 }
 
+// deleteRangeTool declares delete_range.
+var deleteRangeTool = typedTool(toolSpec{
+	name: "delete_range", title: "Delete range",
+	desc:    "Delete a range's cells and shift the cells below it up or the cells right of it left; references to deleted cells become #REF!, references to moved cells follow them.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true}),
+}, (*Service).deleteRange)
+
+// deleteRangeArgs are delete_range's arguments.
+type deleteRangeArgs struct {
+	fileArg
+	sheetArg
+	rangeArg
+	Shift string `json:"shift" enum:"${shiftDirections}" jsonschema:"up: cells below the range, in its columns, move up; left: cells right of the range, in its rows, move left. Refused when it would split a merged range, a table or an array formula"`
+}
+
 // deleteRange implements delete_range: the cells of a range are deleted
 // and the cells below it (shift up) or right of it (shift left) move in,
 // with Excel's reference semantics on every sheet (see formularef.Band).
-func (s *Service) deleteRange(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		CellRange string `json:"cell_range"`
-		Shift     string `json:"shift"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, error) {
 	if slices.Index(shiftDirections(), a.Shift) < 0 {
 		return nil, invalid("shift must be up or left, got %q", a.Shift)
 	}

@@ -3,7 +3,6 @@ package excelops
 import (
 	"archive/zip"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"path"
 	"slices"
@@ -22,18 +21,25 @@ const (
 	maxDescribedSheets = 100
 )
 
+// describeWorkbookTool declares describe_workbook.
+var describeWorkbookTool = typedTool(toolSpec{
+	name: "describe_workbook", title: "Describe workbook",
+	desc:    "Describe a workbook before editing it: per sheet the used range, tables, merged ranges, charts, conditional formats, data validations, freeze panes and autofilter, and the defined names.",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+}, (*Service).describeWorkbook)
+
+// describeWorkbookArgs are describe_workbook's arguments.
+type describeWorkbookArgs struct {
+	fileArg
+	SheetName string `json:"sheet_name,omitempty" jsonschema:"Describe only this sheet; default every sheet (at most 100)"`
+}
+
 // describeWorkbook implements describe_workbook: per sheet what an agent
 // needs to know before it edits (used range, tables, merged ranges, charts,
 // conditional formats, validations, freeze panes, autofilter) and the
 // defined names.
-func (s *Service) describeWorkbook(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) (*call, error) {
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, active := b.sheetList()
 		wanted := list

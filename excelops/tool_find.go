@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -32,25 +31,29 @@ type foundCell struct {
 	isDate         bool
 }
 
+// findReplaceTool declares find_replace.
+var findReplaceTool = typedTool(toolSpec{
+	name: "find_replace", title: "Find and replace",
+	desc:    "Find text in cell values (and optionally formulas) on one sheet, a range or every sheet and replace it; returns the cells changed.",
+	timeout: writeTimeout,
+	access:  editStructure("", sheetNone, access{destructive: true}),
+}, (*Service).findReplace)
+
 // findArgs are find_replace's arguments.
 type findArgs struct {
-	FilePath   string  `json:"file_path"`
-	SheetName  string  `json:"sheet_name"`
-	CellRange  string  `json:"cell_range"`
-	Find       string  `json:"find"`
-	Replace    *string `json:"replace"`
-	MatchCase  bool    `json:"match_case"`
-	WholeCell  bool    `json:"whole_cell"`
-	InFormulas bool    `json:"in_formulas"`
-	DryRun     bool    `json:"dry_run"`
+	fileArg
+	SheetName  string  `json:"sheet_name,omitempty" jsonschema:"Sheet to search; omitted: every sheet (or, with cell_range, the active sheet)"`
+	CellRange  string  `json:"cell_range,omitempty" jsonschema:"Only these cells, e.g. \"A1:D20\", on sheet_name or the active sheet"`
+	Find       string  `json:"find" minLength:"1" jsonschema:"Text to find; a number cell matches by its digits, e.g. \"1500\" finds 1500"`
+	Replace    *string `json:"replace" jsonschema:"Replacement text (\"\" deletes what was found); a number cell stays a number when the result is one"`
+	MatchCase  bool    `json:"match_case,omitempty" jsonschema:"Match upper and lower case exactly (default false)"`
+	WholeCell  bool    `json:"whole_cell,omitempty" jsonschema:"Match only cells whose entire content equals find (default false: any occurrence inside the text)"`
+	InFormulas bool    `json:"in_formulas,omitempty" jsonschema:"Also replace inside formula text, e.g. a sheet or function name (default false: formula cells are left alone); a replacement that makes a formula invalid is refused and nothing is written"`
+	DryRun     bool    `json:"dry_run,omitempty" jsonschema:"Only list what would change; nothing is written (default false)"`
 }
 
 // findReplace implements find_replace.
-func (s *Service) findReplace(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a findArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 	if a.Find == "" {
 		return nil, invalid("find is empty: give the text to look for")
 	}

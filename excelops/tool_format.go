@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -24,21 +23,28 @@ const (
 	autoFitScanRows = 10000
 )
 
+// formatCellsTool declares format_cells.
+var formatCellsTool = typedTool(toolSpec{
+	name: "format_cells", title: "Format cells",
+	desc:    "Apply font, fill, border, alignment and number format to a range; unspecified attributes are kept.",
+	timeout: writeTimeout,
+	access:  editCells(sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+}, (*Service).formatCells)
+
+// formatCellsArgs are format_cells' arguments.
+type formatCellsArgs struct {
+	fileArg
+	sheetArg
+	rangeArg
+	Font         *fontArgs   `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
+	Fill         *fillArgs   `json:"fill,omitempty" jsonschema:"Solid background fill"`
+	Border       *borderArgs `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
+	Alignment    *alignArgs  `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
+	NumberFormat *string     `json:"number_format,omitempty" jsonschema:"Excel number format code, e.g. \"#,##0.00\", \"0%\" or \"yyyy-mm-dd\""`
+}
+
 // formatCells implements format_cells.
-func (s *Service) formatCells(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath     string      `json:"file_path"`
-		SheetName    string      `json:"sheet_name"`
-		CellRange    string      `json:"cell_range"`
-		Font         *fontArgs   `json:"font"`
-		Fill         *fillArgs   `json:"fill"`
-		Border       *borderArgs `json:"border"`
-		Alignment    *alignArgs  `json:"alignment"`
-		NumberFormat *string     `json:"number_format"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, error) {
 	rng, err := parseRange(a.CellRange)
 	if err != nil {
 		return nil, err
@@ -128,16 +134,23 @@ func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *sty
 	return nil
 }
 
+// readCellStylesTool declares read_cell_styles.
+var readCellStylesTool = typedTool(toolSpec{
+	name: "read_cell_styles", title: "Read cell styles",
+	desc:    "Read the font, fill, border, alignment and number format of the cells of a range (first 200 styled cells).",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", sheetArg: "sheet_name", touch: touchStyles, sheet: sheetRead}}},
+}, (*Service).readCellStyles)
+
+// readCellStylesArgs are read_cell_styles' arguments.
+type readCellStylesArgs struct {
+	fileArg
+	sheetArg
+	rangeArg
+}
+
 // readCellStyles implements read_cell_styles.
-func (s *Service) readCellStyles(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		CellRange string `json:"cell_range"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*call, error) {
 	rng, err := parseRange(a.CellRange)
 	if err != nil {
 		return nil, err
@@ -211,20 +224,30 @@ func describeStyle(cell string, st *excelize.Style) errorsjson.Object {
 	return o
 }
 
+// adjustColumnWidthTool declares adjust_column_width.
+var adjustColumnWidthTool = typedTool(toolSpec{
+	name: "adjust_column_width", title: "Set column widths",
+	desc:    "Set column widths ([{\"column\": \"A\", \"width\": 20}]) or fit them to their content (auto_fit).",
+	timeout: writeTimeout,
+	access:  editCells(sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+}, (*Service).adjustColumnWidth)
+
+// adjustColumnWidthArgs are adjust_column_width's arguments.
+type adjustColumnWidthArgs struct {
+	fileArg
+	sheetArg
+	Columns []columnWidthArg `json:"columns,omitempty" jsonschema:"Widths to set, e.g. [{\"column\": \"A\", \"width\": 20}] (the older form {\"A\": 20} is accepted too)"`
+	AutoFit bool             `json:"auto_fit,omitempty" jsonschema:"Fit every used column to its longest value"`
+}
+
+// columnWidthArg is one column width of adjust_column_width.
+type columnWidthArg struct {
+	Column string  `json:"column" jsonschema:"Column letter, e.g. \"A\""`
+	Width  float64 `json:"width" jsonschema:"Width in characters, above 0 and at most 255"`
+}
+
 // adjustColumnWidth implements adjust_column_width.
-func (s *Service) adjustColumnWidth(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		Columns   []struct {
-			Column string  `json:"column"`
-			Width  float64 `json:"width"`
-		} `json:"columns"`
-		AutoFit bool `json:"auto_fit"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs) (*call, error) {
 	if len(a.Columns) == 0 && !a.AutoFit {
 		return nil, invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
 	}

@@ -3,7 +3,6 @@ package excelops
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -163,21 +162,28 @@ func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, e
 	return sx, sy, nil
 }
 
+// insertImageTool declares insert_image.
+var insertImageTool = typedTool(toolSpec{
+	name: "insert_image", title: "Insert image",
+	desc:    "Insert a PNG or JPEG image from the workspace into a sheet, anchored at a cell, optionally scaled or sized, with alt text.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+}, (*Service).insertImage)
+
+// insertImageArgs are insert_image's arguments.
+type insertImageArgs struct {
+	fileArg
+	sheetArg
+	ImagePath string   `json:"image_path" jsonschema:"Image file inside the workspace: PNG or JPEG (recognised by its content, not its name), at most ${maxImageBytes}"`
+	Cell      string   `json:"cell" jsonschema:"Cell the image's top-left corner is anchored at, e.g. \"B2\""`
+	Scale     *float64 `json:"scale,omitempty" minimum:"${minImageScale}" maximum:"${maxImageScale}" jsonschema:"Scale both sides by this factor (1 = the image's own pixel size); cannot be combined with width or height"`
+	Width     *int     `json:"width,omitempty" minimum:"1" maximum:"${maxImageSidePx}" jsonschema:"Displayed width in pixels; with height left out the aspect ratio is kept"`
+	Height    *int     `json:"height,omitempty" minimum:"1" maximum:"${maxImageSidePx}" jsonschema:"Displayed height in pixels; with width left out the aspect ratio is kept"`
+	AltText   string   `json:"alt_text,omitempty" maxLength:"2000" jsonschema:"Alternative text describing the image for screen readers"`
+}
+
 // insertImage implements insert_image.
-func (s *Service) insertImage(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string   `json:"file_path"`
-		SheetName string   `json:"sheet_name"`
-		ImagePath string   `json:"image_path"`
-		Cell      string   `json:"cell"`
-		Scale     *float64 `json:"scale"`
-		Width     *int     `json:"width"`
-		Height    *int     `json:"height"`
-		AltText   string   `json:"alt_text"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*call, error) {
 	if _, _, err := parseCell(a.Cell); err != nil {
 		return nil, err
 	}

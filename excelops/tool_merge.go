@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -26,21 +25,48 @@ const (
 	maxDiscardedListed = 200
 )
 
-// mergeArgs are the arguments of merge_cells and unmerge_cells.
+// mergeCellsTool declares merge_cells.
+var mergeCellsTool = typedTool(toolSpec{
+	name: "merge_cells", title: "Merge cells",
+	desc:    "Merge a range of cells into one that keeps the top-left value; refused when other cells hold data unless discard_values is true.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+}, (*Service).merge)
+
+// unmergeCellsTool declares unmerge_cells.
+var unmergeCellsTool = typedTool(toolSpec{
+	name: "unmerge_cells", title: "Unmerge cells",
+	desc:    "Unmerge a merged range.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{idempotent: true}),
+}, (*Service).unmerge)
+
+// unmergeArgs are unmerge_cells' arguments.
+type unmergeArgs struct {
+	fileArg
+	sheetArg
+	rangeArg
+}
+
+// mergeArgs are merge_cells' arguments: unmerge_cells' and discard_values.
 type mergeArgs struct {
-	FilePath      string `json:"file_path"`
-	SheetName     string `json:"sheet_name"`
-	CellRange     string `json:"cell_range"`
-	DiscardValues bool   `json:"discard_values"`
+	unmergeArgs
+	DiscardValues bool `json:"discard_values,omitempty" jsonschema:"Merge even when cells other than the top-left hold values or formulas; they are cleared and listed in the result (default false: such a merge is refused, naming the cells)"`
+}
+
+// merge implements merge_cells.
+func (s *Service) merge(ctx context.Context, a mergeArgs) (*call, error) {
+	return s.mergeCells(true)(ctx, a)
+}
+
+// unmerge implements unmerge_cells.
+func (s *Service) unmerge(ctx context.Context, a unmergeArgs) (*call, error) {
+	return s.mergeCells(false)(ctx, mergeArgs{unmergeArgs: a})
 }
 
 // mergeCells implements merge_cells (merge true) and unmerge_cells.
-func (s *Service) mergeCells(merge bool) func(context.Context, json.RawMessage) (*call, error) {
-	return func(_ context.Context, raw json.RawMessage) (*call, error) {
-		var a mergeArgs
-		if err := decodeArgs(raw, &a); err != nil {
-			return nil, err
-		}
+func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call, error) {
+	return func(_ context.Context, a mergeArgs) (*call, error) {
 		rng, err := parseRange(a.CellRange)
 		if err != nil {
 			return nil, err

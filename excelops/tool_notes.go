@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -25,19 +24,26 @@ const (
 	maxTooltipChars = 255
 )
 
+// addCommentTool declares add_comment.
+var addCommentTool = typedTool(toolSpec{
+	name: "add_comment", title: "Set cell note",
+	desc:    "Add a note (comment) with an author to a cell, replacing the cell's existing note; remove: true deletes it.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+}, (*Service).addComment)
+
+// addCommentArgs are add_comment's arguments.
+type addCommentArgs struct {
+	fileArg
+	sheetArg
+	cellArg
+	Text   *string `json:"text,omitempty" jsonschema:"The note's text (at most 32,767 characters)"`
+	Author string  `json:"author,omitempty" jsonschema:"Author shown with the note (default \"Author\"; at most 255 characters)"`
+	Remove bool    `json:"remove,omitempty" jsonschema:"Delete the cell's note instead (text is then not needed)"`
+}
+
 // addComment implements add_comment.
-func (s *Service) addComment(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string  `json:"file_path"`
-		SheetName string  `json:"sheet_name"`
-		Cell      string  `json:"cell"`
-		Text      *string `json:"text"`
-		Author    string  `json:"author"`
-		Remove    bool    `json:"remove"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, error) {
 	col, row, err := parseCell(a.Cell)
 	if err != nil {
 		return nil, err
@@ -154,21 +160,28 @@ func (b *book) linkLocation(loc string) (string, error) {
 	return formularef.QuoteSheet(sheet) + "!" + rng.String(), nil
 }
 
+// setHyperlinkTool declares set_hyperlink.
+var setHyperlinkTool = typedTool(toolSpec{
+	name: "set_hyperlink", title: "Set hyperlink",
+	desc:    "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+}, (*Service).setHyperlink)
+
+// setHyperlinkArgs are set_hyperlink's arguments.
+type setHyperlinkArgs struct {
+	fileArg
+	sheetArg
+	cellArg
+	URL         string  `json:"url,omitempty" jsonschema:"External target: http://, https://, mailto: or ftp:// address (at most 2,079 characters)"`
+	Location    string  `json:"location,omitempty" jsonschema:"Internal target instead of url: a cell or range of this workbook, e.g. \"Summary!A1\" or \"'Q1 Plan'!B2:C4\""`
+	DisplayText *string `json:"display_text,omitempty" jsonschema:"Text written into the cell (default: the cell keeps its value, or shows the target when empty)"`
+	Tooltip     *string `json:"tooltip,omitempty" jsonschema:"Text shown when hovering over the link (at most 255 characters)"`
+	Remove      bool    `json:"remove,omitempty" jsonschema:"Delete the cell's link instead (its value stays)"`
+}
+
 // setHyperlink implements set_hyperlink.
-func (s *Service) setHyperlink(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath    string  `json:"file_path"`
-		SheetName   string  `json:"sheet_name"`
-		Cell        string  `json:"cell"`
-		URL         string  `json:"url"`
-		Location    string  `json:"location"`
-		DisplayText *string `json:"display_text"`
-		Tooltip     *string `json:"tooltip"`
-		Remove      bool    `json:"remove"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, error) {
 	col, row, err := parseCell(a.Cell)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -39,22 +38,8 @@ func pivotSubtotal(fn string) (string, bool) {
 
 // pivotValue is one summarised field of create_pivot_table.
 type pivotValue struct {
-	Field    string `json:"field"`
-	Function string `json:"function"`
-}
-
-// pivotArgs are create_pivot_table's arguments.
-type pivotArgs struct {
-	FilePath    string       `json:"file_path"`
-	SheetName   string       `json:"sheet_name"`
-	SourceRange string       `json:"source_range"`
-	TargetSheet string       `json:"target_sheet"`
-	TargetCell  string       `json:"target_cell"`
-	Create      bool         `json:"create"`
-	Rows        []string     `json:"rows"`
-	Columns     []string     `json:"columns"`
-	Values      []pivotValue `json:"values"`
-	Name        string       `json:"name"`
+	Field    string `json:"field" jsonschema:"Header name of the field to summarise"`
+	Function string `json:"function,omitempty" enum:"${pivotFunctions}" jsonschema:"How the field's values are combined (default sum)"`
 }
 
 // check validates what can be checked without the workbook.
@@ -110,15 +95,33 @@ func (a *pivotArgs) check() (cellRange, error) {
 	return src, nil
 }
 
+// createPivotTableTool declares create_pivot_table.
+var createPivotTableTool = typedTool(toolSpec{
+	name: "create_pivot_table", title: "Create pivot table",
+	desc:    "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+}, (*Service).createPivotTable)
+
+// pivotArgs are create_pivot_table's arguments.
+type pivotArgs struct {
+	fileArg
+	SheetName   string       `json:"sheet_name,omitempty" jsonschema:"Sheet holding the source data; default the active sheet"`
+	SourceRange string       `json:"source_range" jsonschema:"Source data with its header row first, e.g. \"A1:D100\"; every header cell must hold a distinct name"`
+	TargetSheet string       `json:"target_sheet,omitempty" jsonschema:"Sheet to place the pivot table on, default the source sheet; must exist unless create is true"`
+	TargetCell  string       `json:"target_cell,omitempty" jsonschema:"Top-left cell of the pivot table; default two columns right of the source range on the source sheet, A3 on another sheet"`
+	Create      bool         `json:"create,omitempty" jsonschema:"Create target_sheet when it does not exist (default false: a missing sheet is an error naming the sheets that exist)"`
+	Rows        []string     `json:"rows,omitempty" jsonschema:"Header names of the fields whose values become row labels, outermost first"`
+	Columns     []string     `json:"columns,omitempty" jsonschema:"Header names of the fields whose values become column labels, outermost first"`
+	Values      []pivotValue `json:"values" minItems:"1" itemDescription:"One summarised field" jsonschema:"The summarised fields"`
+	Name        string       `json:"name,omitempty" maxLength:"255" jsonschema:"Pivot table name, default PivotTable1, PivotTable2, ..."`
+}
+
 // createPivotTable implements create_pivot_table through excelize's
 // AddPivotTable. excelize writes the pivot definition and its cache
 // definition with refreshOnLoad set: Excel and LibreOffice compute the
 // pivot's cells when they open the workbook.
-func (s *Service) createPivotTable(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a pivotArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*call, error) {
 	src, err := a.check()
 	if err != nil {
 		return nil, err

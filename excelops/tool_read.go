@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
@@ -14,14 +13,21 @@ const (
 	defaultSummaryRows = 50
 )
 
+// listSheetsTool declares list_sheets.
+var listSheetsTool = typedTool(toolSpec{
+	name: "list_sheets", title: "List sheets",
+	desc:    "List the sheets of an Excel workbook with their order and which one is active.",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", touch: touchStyles}}},
+}, (*Service).listSheets)
+
+// listSheetsArgs are list_sheets' arguments.
+type listSheetsArgs struct {
+	fileArg
+}
+
 // listSheets implements list_sheets.
-func (s *Service) listSheets(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath string `json:"file_path"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error) {
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, active := b.sheetList()
 		sheets := make([]any, 0, len(list))
@@ -40,24 +46,28 @@ func (s *Service) listSheets(_ context.Context, raw json.RawMessage) (*call, err
 	}), nil
 }
 
+// readExcelTool declares read_excel.
+var readExcelTool = typedTool(toolSpec{
+	name: "read_excel", title: "Read sheet data",
+	desc:    "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging; dates and times come back as ISO-8601 text.",
+	timeout: readTimeout,
+	access:  readStream(),
+}, (*Service).readExcel)
+
 // readExcelArgs are read_excel's arguments.
 type readExcelArgs struct {
-	FilePath  string `json:"file_path"`
-	SheetName string `json:"sheet_name"`
-	Range     string `json:"range"`
-	MaxRows   *int   `json:"max_rows"`
-	Offset    int    `json:"offset"`
-	Formulas  string `json:"formulas"`
+	fileArg
+	sheetArg
+	Range    string `json:"range,omitempty" jsonschema:"Exact A1 range to read, e.g. \"A1:T100\"; omit for summary mode"`
+	MaxRows  *int   `json:"max_rows,omitempty" minimum:"1" jsonschema:"Most rows per page (summary default 50); a page holds fewer when more would not fit the result size limit, and has_more/next_offset then say where to go on"`
+	Offset   int    `json:"offset,omitempty" minimum:"0" jsonschema:"Rows to skip: pass the previous page's next_offset (summary mode counts data rows holding cells; range mode counts rows from the range's first row)"`
+	Formulas string `json:"formulas,omitempty" enum:"values,formulas,both" default:"values" jsonschema:"How formula cells come back: \"values\" (default) the computed value, or the formula text \"=...\" when the file holds none; \"formulas\" the formula text; \"both\" {\"formula\": \"=...\", \"value\": value or null}"`
 }
 
 // readExcel implements read_excel: summary mode (header row plus a page of
 // data rows) or exact range mode, both streamed row by row and stopped at
 // the last row the page needs.
-func (s *Service) readExcel(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a readExcelArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*call, error) {
 	if a.Offset < 0 {
 		return nil, invalid("offset must be >= 0")
 	}

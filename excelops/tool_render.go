@@ -3,7 +3,6 @@ package excelops
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/draw"
@@ -59,22 +58,26 @@ func pageScale(w, h float64, landscape bool) (percent uint, fit bool) {
 	return uint(min(room*100, maxRenderZoom)), false
 }
 
+// renderRangeTool declares render_range.
+var renderRangeTool = typedTool(toolSpec{
+	name: "render_range", title: "Render range as image",
+	desc:    "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions, and in not_rendered what the picture leaves out: links to pictures, files, workbooks or data outside the workbook are never followed.",
+	timeout: renderTimeout + readTimeout,
+	access:  renderAccess(),
+}, (*Service).renderRange)
+
 // renderArgs are render_range's arguments.
 type renderArgs struct {
-	FilePath   string `json:"file_path"`
-	SheetName  string `json:"sheet_name"`
-	CellRange  string `json:"cell_range"`
-	OutputPath string `json:"output_path"`
+	fileArg
+	sheetArg
+	CellRange  string `json:"cell_range,omitempty" jsonschema:"Cells to render as \"A1:F20\"; default the sheet's print area, else its used range; at most ${maxRenderRows} rows and ${maxRenderCols} columns"`
+	OutputPath string `json:"output_path,omitempty" jsonschema:"Where to write the PNG inside the workspace (.png); default next to the workbook as <workbook>-<sheet>.png. An existing file is replaced"`
 }
 
 // renderRange implements render_range. The user's workbook is only read:
 // a private copy gets the print area and page setup, LibreOffice renders
 // the copy's first page, and the page is cropped to the cells.
-func (s *Service) renderRange(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a renderArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) {
 	var want *cellRange
 	if a.CellRange != "" {
 		r, err := parseRange(a.CellRange)

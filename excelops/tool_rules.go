@@ -11,28 +11,37 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
-// ruleArgs is one conditional-formatting rule of add_conditional_rule.
+// ruleArgs is one conditional-formatting rule of add_conditional_rule:
+// its cells and a rule whose type is required (the field shadows
+// ruleBody's optional one).
 type ruleArgs struct {
-	CellRange  string        `json:"cell_range"`
-	RuleType   string        `json:"rule_type"`
-	Operator   string        `json:"operator"`
-	Values     []json.Number `json:"values"`
-	Formula    string        `json:"formula"`
-	Format     *ruleFormat   `json:"format"`
-	IconStyle  string        `json:"icon_style"`
-	MinColor   string        `json:"min_color"`
-	MidColor   string        `json:"mid_color"`
-	MaxColor   string        `json:"max_color"`
-	BarColor   string        `json:"bar_color"`
-	StopIfTrue bool          `json:"stop_if_true"`
+	CellRange string `json:"cell_range,omitempty" jsonschema:"Cells of this rule, as \"A1:C3\"; default the top-level cell_range"`
+	RuleType  string `json:"rule_type" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
+	ruleBody
+}
+
+// ruleBody is one conditional rule, wherever it is given: the top-level
+// fields of add_conditional_rule or one item of its rules.
+type ruleBody struct {
+	RuleType   string        `json:"rule_type,omitempty" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
+	Operator   string        `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
+	Values     []json.Number `json:"values,omitempty" maxItems:"2" jsonschema:"cell_is: the number to compare with (two for between and notBetween)"`
+	Formula    string        `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
+	Format     *ruleFormat   `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
+	IconStyle  string        `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
+	MinColor   string        `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
+	MidColor   string        `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
+	MaxColor   string        `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
+	BarColor   string        `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
+	StopIfTrue bool          `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
 }
 
 // ruleFormat is the differential style of a cell_is or formula rule.
 type ruleFormat struct {
-	FontColor string `json:"font_color"`
-	FillColor string `json:"fill_color"`
-	Bold      bool   `json:"bold"`
-	Italic    bool   `json:"italic"`
+	FontColor string `json:"font_color,omitempty" jsonschema:"Text colour${colorHelp}"`
+	FillColor string `json:"fill_color,omitempty" jsonschema:"Fill colour${colorHelp}"`
+	Bold      bool   `json:"bold,omitempty" jsonschema:"Bold text"`
+	Italic    bool   `json:"italic,omitempty" jsonschema:"Italic text"`
 }
 
 // cellIsCriteria maps cell_is operators (openpyxl's names) to excelize criteria.
@@ -63,21 +72,30 @@ func validIconStyle(name string) bool {
 	return oneOf(name, iconStyles()...)
 }
 
+// addConditionalRuleTool declares add_conditional_rule.
+var addConditionalRuleTool = typedTool(toolSpec{
+	name: "add_conditional_rule", title: "Add conditional formatting",
+	desc:    "Add conditional formatting (cell_is, formula, icon_set, color_scale, data_bar) to a range; several rules apply all-or-nothing.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+}, (*Service).addConditionalRule)
+
+// addConditionalRuleArgs are add_conditional_rule's arguments: one rule
+// in the top-level fields, several in rules.
+type addConditionalRuleArgs struct {
+	fileArg
+	sheetArg
+	CellRange string `json:"cell_range,omitempty" jsonschema:"Cells as \"A1\" (one cell) or \"A1:C3\" (a rectangle); whole columns or rows like \"A:A\" are not accepted"`
+	ruleBody
+	Rules []ruleArgs `json:"rules,omitempty" minItems:"1" itemDescription:"One rule" jsonschema:"Several rules, applied all or none, instead of (or after) the one given by the top-level fields"`
+}
+
 // addConditionalRule implements add_conditional_rule: one rule from the
 // top-level fields, or several from "rules"; all are applied or none.
-func (s *Service) addConditionalRule(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		ruleArgs
-		FilePath  string     `json:"file_path"`
-		SheetName string     `json:"sheet_name"`
-		Rules     []ruleArgs `json:"rules"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs) (*call, error) {
 	rules := a.Rules
 	if a.RuleType != "" {
-		rules = append([]ruleArgs{a.ruleArgs}, rules...)
+		rules = append([]ruleArgs{{CellRange: a.CellRange, RuleType: a.RuleType, ruleBody: a.ruleBody}}, rules...)
 	}
 	if len(rules) == 0 {
 		return nil, invalid("give rule_type (one rule) or rules (several)")
@@ -264,26 +282,33 @@ func dvOperator(name string) (excelize.DataValidationOperator, bool) {
 	return 0, false
 }
 
+// addDataValidationTool declares add_data_validation.
+var addDataValidationTool = typedTool(toolSpec{
+	name: "add_data_validation", title: "Add data validation",
+	desc:    "Add data validation (list, whole, decimal, date, time, textLength, custom) to a range.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+}, (*Service).addDataValidation)
+
+// addDataValidationArgs are add_data_validation's arguments.
+type addDataValidationArgs struct {
+	fileArg
+	sheetArg
+	rangeArg
+	ValidationType string   `json:"validation_type" enum:"list,whole,decimal,date,time,textLength,custom" jsonschema:"list: a drop-down (values or formula1); whole, decimal, date, time, textLength: the value (or its length) compared by operator with formula1 (and formula2); custom: formula1 must be true"`
+	Operator       string   `json:"operator,omitempty" enum:"between,notBetween,equal,notEqual,greaterThan,greaterThanOrEqual,lessThan,lessThanOrEqual" jsonschema:"How whole, decimal, date, time and textLength compare with formula1 (and formula2 for between, notBetween); default between"`
+	Formula1       string   `json:"formula1,omitempty" jsonschema:"First bound (a number, a date like \"2024-01-31\" or a formula like \"=A1\"), the list's source range (\"$A$1:$A$5\") or the custom formula (\"=A1>0\")"`
+	Formula2       string   `json:"formula2,omitempty" jsonschema:"Second bound, for between and notBetween"`
+	Values         []string `json:"values,omitempty" jsonschema:"list: the allowed values, e.g. [\"yes\", \"no\"]"`
+	AllowBlank     *bool    `json:"allow_blank,omitempty" jsonschema:"Whether an empty cell is valid (default true)"`
+	ErrorTitle     string   `json:"error_title,omitempty" jsonschema:"Title of the error box shown on invalid input"`
+	ErrorMessage   string   `json:"error_message,omitempty" jsonschema:"Text of the error box shown on invalid input"`
+	PromptTitle    string   `json:"prompt_title,omitempty" jsonschema:"Title of the input message shown when a cell is selected"`
+	Prompt         string   `json:"prompt,omitempty" jsonschema:"Text of the input message shown when a cell is selected"`
+}
+
 // addDataValidation implements add_data_validation.
-func (s *Service) addDataValidation(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath       string   `json:"file_path"`
-		SheetName      string   `json:"sheet_name"`
-		CellRange      string   `json:"cell_range"`
-		ValidationType string   `json:"validation_type"`
-		Operator       string   `json:"operator"`
-		Formula1       string   `json:"formula1"`
-		Formula2       string   `json:"formula2"`
-		Values         []string `json:"values"`
-		AllowBlank     *bool    `json:"allow_blank"`
-		ErrorTitle     string   `json:"error_title"`
-		ErrorMessage   string   `json:"error_message"`
-		PromptTitle    string   `json:"prompt_title"`
-		Prompt         string   `json:"prompt"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) (*call, error) {
 	rng, err := parseRange(a.CellRange)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -49,16 +48,23 @@ func (b *book) sheetNames() []any {
 	return out
 }
 
+// createSheetTool declares create_sheet.
+var createSheetTool = typedTool(toolSpec{
+	name: "create_sheet", title: "Create sheet",
+	desc:    "Create an empty sheet, optionally at a position (0 = first).",
+	timeout: writeTimeout,
+	access:  editStructure("", sheetNone, access{guard: guardEverySheet, keepsValues: true, idempotent: true}),
+}, (*Service).createSheet)
+
+// createSheetArgs are create_sheet's arguments.
+type createSheetArgs struct {
+	fileArg
+	SheetName string `json:"sheet_name" jsonschema:"New sheet name"`
+	Position  *int   `json:"position,omitempty" minimum:"0" jsonschema:"Index to insert at; default last"`
+}
+
 // createSheet implements create_sheet.
-func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		Position  *int   `json:"position"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*call, error) {
 	if err := checkSheetName(a.SheetName); err != nil {
 		return nil, err
 	}
@@ -89,16 +95,23 @@ func (s *Service) createSheet(_ context.Context, raw json.RawMessage) (*call, er
 	}), nil
 }
 
+// renameSheetTool declares rename_sheet.
+var renameSheetTool = typedTool(toolSpec{
+	name: "rename_sheet", title: "Rename sheet",
+	desc:    "Rename a sheet.",
+	timeout: writeTimeout,
+	access:  editStructure("old_name", sheetRead, access{guard: guardEverySheet, idempotent: true}),
+}, (*Service).renameSheet)
+
+// renameSheetArgs are rename_sheet's arguments.
+type renameSheetArgs struct {
+	fileArg
+	OldName string `json:"old_name" jsonschema:"Current sheet name (matched ignoring case)"`
+	NewName string `json:"new_name" jsonschema:"New sheet name: at most 31 characters, none of : \\ / ? * [ ], not starting or ending with '"`
+}
+
 // renameSheet implements rename_sheet.
-func (s *Service) renameSheet(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath string `json:"file_path"`
-		OldName  string `json:"old_name"`
-		NewName  string `json:"new_name"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, error) {
 	if err := checkSheetName(a.NewName); err != nil {
 		return nil, err
 	}
@@ -126,16 +139,23 @@ func (s *Service) renameSheet(_ context.Context, raw json.RawMessage) (*call, er
 	}), nil
 }
 
+// deleteSheetTool declares delete_sheet.
+var deleteSheetTool = typedTool(toolSpec{
+	name: "delete_sheet", title: "Delete sheet",
+	desc:    "Delete a sheet (needs confirm=true).",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetDrop, access{guard: guardEverySheet, destructive: true, idempotent: true}),
+}, (*Service).deleteSheet)
+
+// deleteSheetArgs are delete_sheet's arguments.
+type deleteSheetArgs struct {
+	fileArg
+	SheetName string `json:"sheet_name" jsonschema:"Sheet to delete"`
+	Confirm   bool   `json:"confirm,omitempty" jsonschema:"Must be true"`
+}
+
 // deleteSheet implements delete_sheet (confirm=true required, as excelmanus).
-func (s *Service) deleteSheet(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		Confirm   bool   `json:"confirm"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*call, error) {
 	if !a.Confirm {
 		return nil, invalid("deleting sheet %q needs confirm=true", a.SheetName)
 	}
@@ -165,22 +185,29 @@ type copiedCell struct {
 	formula string
 }
 
+// copyRangeTool declares copy_range_between_sheets.
+var copyRangeTool = typedTool(toolSpec{
+	name: "copy_range_between_sheets", title: "Copy range",
+	desc:    "Copy the values and formulas of a range to another sheet, in the same or another workbook; relative references in copied formulas move with the copy, absolute ones stay (values_only pastes results instead).",
+	timeout: writeTimeout,
+	access:  copyRangeAccess(),
+}, (*Service).copyRange)
+
+// copyRangeArgs are copy_range_between_sheets' arguments.
+type copyRangeArgs struct {
+	SourceFile  string `json:"source_file" jsonschema:"Source workbook path"`
+	SourceSheet string `json:"source_sheet" jsonschema:"Sheet to copy from"`
+	SourceRange string `json:"source_range" jsonschema:"Cells to copy, as \"A1:D10\" (or one cell \"A1\")"`
+	TargetFile  string `json:"target_file,omitempty" jsonschema:"Target workbook; default the source"`
+	TargetSheet string `json:"target_sheet,omitempty" jsonschema:"Sheet to copy into, default Sheet1; must exist unless create is true"`
+	TargetStart string `json:"target_start,omitempty" jsonschema:"Top-left target cell, default A1"`
+	Create      bool   `json:"create,omitempty" jsonschema:"Create target_sheet when it does not exist (default false: a missing sheet is an error naming the sheets that exist)"`
+	ValuesOnly  bool   `json:"values_only,omitempty" jsonschema:"Paste values only: each formula cell is copied as its computed result (default false: formulas are copied with relative references moved by the copy's offset and absolute ($) ones kept, as Excel's paste does)"`
+}
+
 // copyRange implements copy_range_between_sheets (values and formulas, not
 // styles), within one workbook or across two.
-func (s *Service) copyRange(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		SourceFile  string `json:"source_file"`
-		SourceSheet string `json:"source_sheet"`
-		SourceRange string `json:"source_range"`
-		TargetFile  string `json:"target_file"`
-		TargetSheet string `json:"target_sheet"`
-		TargetStart string `json:"target_start"`
-		Create      bool   `json:"create"`
-		ValuesOnly  bool   `json:"values_only"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	if a.TargetFile == "" {
 		a.TargetFile = a.SourceFile
 	}

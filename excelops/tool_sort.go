@@ -3,7 +3,6 @@ package excelops
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -97,21 +96,31 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
+// sortRangeTool declares sort_range.
+var sortRangeTool = typedTool(toolSpec{
+	name: "sort_range", title: "Sort range",
+	desc:    "Sort the rows of a range by one or more columns, as Excel does (numbers before text, blanks last; formulas move with their row and their relative references follow).",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+}, (*Service).sortRange)
+
+// sortRangeArgs are sort_range's arguments.
+type sortRangeArgs struct {
+	fileArg
+	sheetArg
+	CellRange string      `json:"cell_range" jsonschema:"The rows to sort, e.g. \"A1:D20\"; every column of the range moves together"`
+	SortBy    []sortByArg `json:"sort_by" minItems:"1" maxItems:"64" itemDescription:"One sort key" jsonschema:"Sort keys, most important first"`
+	Header    bool        `json:"header,omitempty" jsonschema:"The range's first row is a header that stays in place (default false)"`
+}
+
+// sortByArg is one sort key of sort_range.
+type sortByArg struct {
+	Column string `json:"column" jsonschema:"Column letter inside cell_range (\"C\"), or with header: true the header's text (\"qty\")"`
+	Order  string `json:"order,omitempty" enum:"ascending,descending" jsonschema:"ascending (default): numbers low to high, then text A to Z (ignoring case), then FALSE, TRUE; descending reverses that; blanks are last either way"`
+}
+
 // sortRange implements sort_range.
-func (s *Service) sortRange(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		CellRange string `json:"cell_range"`
-		SortBy    []struct {
-			Column string `json:"column"`
-			Order  string `json:"order"`
-		} `json:"sort_by"`
-		Header bool `json:"header"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error) {
 	rng, err := parseRange(a.CellRange)
 	if err != nil {
 		return nil, err

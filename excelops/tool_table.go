@@ -3,7 +3,6 @@ package excelops
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"regexp"
@@ -155,25 +154,29 @@ func checkTableName(name string) error {
 	return nil
 }
 
+// createTableTool declares create_table.
+var createTableTool = typedTool(toolSpec{
+	name: "create_table", title: "Create table",
+	desc:    "Turn a range with a header row into an Excel table (name, style, banded rows); refuses ranges that overlap a table, an autofilter or merged cells.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{idempotent: true}),
+}, (*Service).createTable)
+
 // createTableArgs are create_table's arguments.
 type createTableArgs struct {
-	FilePath          string `json:"file_path"`
-	SheetName         string `json:"sheet_name"`
-	CellRange         string `json:"cell_range"`
-	TableName         string `json:"table_name"`
-	Style             string `json:"style"`
-	ShowRowStripes    *bool  `json:"show_row_stripes"`
-	ShowColumnStripes bool   `json:"show_column_stripes"`
-	ShowFirstColumn   bool   `json:"show_first_column"`
-	ShowLastColumn    bool   `json:"show_last_column"`
+	fileArg
+	sheetArg
+	CellRange         string `json:"cell_range" jsonschema:"The table's cells, header row first, e.g. \"A1:D20\" (at least two rows)"`
+	TableName         string `json:"table_name,omitempty" jsonschema:"Name used in structured references (Table1[qty]): a letter or _ first, then letters, digits, _ or .; unique in the workbook; default Table1, Table2, ..."`
+	Style             string `json:"style,omitempty" enum:"${tableStyles}" jsonschema:"Built-in table style (default TableStyleMedium2); \"none\" for a plain table"`
+	ShowRowStripes    *bool  `json:"show_row_stripes,omitempty" jsonschema:"Banded rows (default true)"`
+	ShowColumnStripes bool   `json:"show_column_stripes,omitempty" jsonschema:"Banded columns (default false)"`
+	ShowFirstColumn   bool   `json:"show_first_column,omitempty" jsonschema:"Emphasise the first column (default false)"`
+	ShowLastColumn    bool   `json:"show_last_column,omitempty" jsonschema:"Emphasise the last column (default false)"`
 }
 
 // createTable implements create_table.
-func (s *Service) createTable(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a createTableArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, error) {
 	rng, err := parseRange(a.CellRange)
 	if err != nil {
 		return nil, err

@@ -144,7 +144,7 @@ func TestCreateTableStyleOffTheList(t *testing.T) {
 	analystBook(e)
 	got := e.fail("create_table", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:C6", "style": "TableStyleMedum2"})
 	assert.Equal(t, "TOOL_ARGUMENT_VALIDATION_ERROR", got["error_code"])
-	_, err := e.svc.createTable(t.Context(), []byte(`{"file_path": "s.xlsx", "cell_range": "A1:C6", "style": "TableStyleMedum2"}`))
+	_, err := e.svc.createTable(t.Context(), createTableArgs{fileArg: fileArg{FilePath: "s.xlsx"}, CellRange: "A1:C6", Style: "TableStyleMedum2"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `invalid style "TableStyleMedum2"`)
 	assert.Contains(t, err.Error(), `Did you mean one of "TableStyleMedium2"`)

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -12,17 +11,24 @@ import (
 
 // How a sheet is viewed: freeze_panes and set_autofilter.
 
+// freezePanesTool declares freeze_panes.
+var freezePanesTool = typedTool(toolSpec{
+	name: "freeze_panes", title: "Freeze panes",
+	desc:    "Freeze the rows above and the columns left of a cell (\"B2\" freezes row 1 and column A); \"A1\" or unfreeze: true removes frozen panes.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, idempotent: true}),
+}, (*Service).freezePanes)
+
+// freezePanesArgs are freeze_panes' arguments.
+type freezePanesArgs struct {
+	fileArg
+	sheetArg
+	Cell     string `json:"cell,omitempty" jsonschema:"First cell that scrolls: rows above it and columns left of it stay in view, e.g. \"A2\" (header row), \"B1\" (first column), \"B2\" (both)"`
+	Unfreeze bool   `json:"unfreeze,omitempty" jsonschema:"Remove frozen panes instead (cell is then not needed)"`
+}
+
 // freezePanes implements freeze_panes.
-func (s *Service) freezePanes(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		Cell      string `json:"cell"`
-		Unfreeze  bool   `json:"unfreeze"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, error) {
 	col, row := 1, 1
 	switch {
 	case a.Unfreeze && a.Cell != "":
@@ -94,11 +100,15 @@ func filterOperators() []string {
 		"beginsWith", "endsWith", "contains", "notContains", "blanks", "nonBlanks"}
 }
 
+// filterValue is the value a filter criterion compares with: a string or
+// a number (schema in typeSchemas).
+type filterValue any
+
 // filterArgs is one column criterion of set_autofilter.
 type filterArgs struct {
-	Column   string `json:"column"`
-	Operator string `json:"operator"`
-	Value    any    `json:"value"`
+	Column   string      `json:"column" jsonschema:"Column letter inside cell_range, e.g. \"C\""`
+	Operator string      `json:"operator" enum:"${filterOperators}" jsonschema:"How the column's values are compared with value: numbers numerically, text ignoring case; blanks and nonBlanks need no value"`
+	Value    filterValue `json:"value,omitempty" jsonschema:"The value compared with (not for blanks and nonBlanks)"`
 }
 
 // filterRule is a checked criterion.
@@ -108,18 +118,25 @@ type filterRule struct {
 	num      *float64
 }
 
+// setAutofilterTool declares set_autofilter.
+var setAutofilterTool = typedTool(toolSpec{
+	name: "set_autofilter", title: "Set autofilter",
+	desc:    "Put filter buttons on a range's header row, optionally filtering columns (rows that do not match are hidden); remove: true takes the filter off and shows its rows.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+}, (*Service).setAutofilter)
+
+// setAutofilterArgs are set_autofilter's arguments.
+type setAutofilterArgs struct {
+	fileArg
+	sheetArg
+	CellRange string       `json:"cell_range,omitempty" jsonschema:"The filtered cells, header row first, e.g. \"A1:D20\"; a sheet has one autofilter, so this replaces any other"`
+	Filters   []filterArgs `json:"filters,omitempty" itemDescription:"One column's criterion" jsonschema:"Column criteria, all of which a row must meet to stay visible"`
+	Remove    bool         `json:"remove,omitempty" jsonschema:"Remove the sheet's autofilter and show the rows it hid (cell_range is then not needed)"`
+}
+
 // setAutofilter implements set_autofilter.
-func (s *Service) setAutofilter(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string       `json:"file_path"`
-		SheetName string       `json:"sheet_name"`
-		CellRange string       `json:"cell_range"`
-		Filters   []filterArgs `json:"filters"`
-		Remove    bool         `json:"remove"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call, error) {
 	var rng cellRange
 	var rules []filterRule
 	switch {

@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,14 +27,6 @@ const (
 	// huge workspace costs a bounded walk (the result then says truncated).
 	maxWalkedEntries = 200000
 )
-
-// createWorkbookArgs are create_workbook's arguments.
-type createWorkbookArgs struct {
-	FilePath   string   `json:"file_path"`
-	SheetName  string   `json:"sheet_name"`
-	SheetNames []string `json:"sheet_names"`
-	Overwrite  bool     `json:"overwrite"`
-}
 
 // newSheetNames checks the sheet names a new workbook gets (default
 // "Sheet1"): valid, distinct ignoring case, at most maxNewSheets.
@@ -68,13 +59,25 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 	return names, nil
 }
 
+// createWorkbookTool declares create_workbook.
+var createWorkbookTool = typedTool(toolSpec{
+	name: "create_workbook", title: "Create workbook",
+	desc:    "Create a new empty workbook with the given sheets; an existing file is replaced only with overwrite=true.",
+	timeout: writeTimeout,
+	access:  editStructure("", sheetNone, access{keepsValues: true, destructive: true, idempotent: true}),
+}, (*Service).createWorkbook)
+
+// createWorkbookArgs are create_workbook's arguments.
+type createWorkbookArgs struct {
+	fileArg
+	SheetName  string   `json:"sheet_name,omitempty" jsonschema:"Name of the one sheet of the new workbook (default \"Sheet1\"); use sheet_names for several"`
+	SheetNames []string `json:"sheet_names,omitempty" minItems:"1" maxItems:"255" jsonschema:"Names of the sheets of the new workbook, in order, e.g. [\"Data\", \"Summary\"]"`
+	Overwrite  bool     `json:"overwrite,omitempty" jsonschema:"Replace an existing file with the new empty workbook, losing its content (default false: an existing file is refused)"`
+}
+
 // createWorkbook implements create_workbook: a new workbook with the given
 // sheets; an existing file is replaced only with overwrite=true.
-func (s *Service) createWorkbook(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a createWorkbookArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*call, error) {
 	names, err := a.newSheetNames()
 	if err != nil {
 		return nil, err
@@ -207,19 +210,26 @@ func (s *sandbox) findWorkbooks(ctx context.Context, dir string, recursive bool)
 	return out, truncated, nil
 }
 
+// listWorkbooksTool declares list_workbooks.
+var listWorkbooksTool = typedTool(toolSpec{
+	name: "list_workbooks", title: "List workbooks",
+	desc:    "List the workbook files (.xlsx, .xlsm) of the workspace or of a folder with size, modified time and sheet names, paged with offset/max_results.",
+	timeout: readTimeout,
+	access:  access{lists: "folder"},
+}, (*Service).listWorkbooks)
+
+// listWorkbooksArgs are list_workbooks' arguments.
+type listWorkbooksArgs struct {
+	Folder     string `json:"folder,omitempty" jsonschema:"Folder inside the workspace to list, e.g. \"reports/2024\"; default the whole workspace"`
+	Recursive  *bool  `json:"recursive,omitempty" jsonschema:"Look into subfolders too (default true); hidden folders are never entered"`
+	Offset     int    `json:"offset,omitempty" minimum:"0" jsonschema:"Workbooks to skip: pass the previous page's next_offset"`
+	MaxResults *int   `json:"max_results,omitempty" minimum:"1" maximum:"500" jsonschema:"Most workbooks per page (default 50); has_more/next_offset say where to go on"`
+}
+
 // listWorkbooks implements list_workbooks: the workbook files of the
 // workspace (or of a folder), paged, each with its size, modification time
 // and sheet names; a file that cannot be read is listed with an error.
-func (s *Service) listWorkbooks(ctx context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		Folder     string `json:"folder"`
-		Recursive  *bool  `json:"recursive"`
-		Offset     int    `json:"offset"`
-		MaxResults *int   `json:"max_results"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*call, error) {
 	if a.Offset < 0 {
 		return nil, invalid("offset must be >= 0")
 	}

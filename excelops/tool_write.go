@@ -2,14 +2,10 @@ package excelops
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
@@ -21,25 +17,29 @@ const (
 	maxInsertCols = 1000
 )
 
+// writeCellsTool declares write_cells.
+var writeCellsTool = typedTool(toolSpec{
+	name: "write_cells", title: "Write cells",
+	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits are refused and nothing is written.",
+	timeout: writeTimeout,
+	access:  editCells(sheetTarget, access{destructive: true, idempotent: true}),
+}, (*Service).writeCells)
+
 // writeCellsArgs are write_cells' arguments.
 type writeCellsArgs struct {
-	FilePath   string  `json:"file_path"`
-	SheetName  string  `json:"sheet_name"`
-	Cell       *string `json:"cell"`
-	Value      any     `json:"value"`
-	CellRange  *string `json:"cell_range"`
-	Values     [][]any `json:"values"`
-	Create     *bool   `json:"create"`
-	ValueTypes string  `json:"value_types"`
+	fileArg
+	sheetArg
+	Cell       *string       `json:"cell,omitempty" jsonschema:"Target cell such as \"A1\" (single-cell mode)"`
+	Value      cellInput     `json:"value,omitempty" jsonschema:"Value for cell: number, string, boolean, null or \"=FORMULA\""`
+	CellRange  *string       `json:"cell_range,omitempty" jsonschema:"Top-left cell or range of the block (block mode)"`
+	Values     [][]cellInput `json:"values,omitempty" jsonschema:"Rows of values (block mode), each row a list of numbers, strings, booleans or nulls, e.g. [[\"item\", \"qty\"], [\"pen\", 3]]"`
+	Create     *bool         `json:"create,omitempty" jsonschema:"true: create the workbook and/or sheet when missing; false: never create. Omitted: a missing workbook is created unless a workbook with a close name exists (a likely typo), and a missing sheet is an error"`
+	ValueTypes string        `json:"value_types,omitempty" enum:"auto,text" jsonschema:"auto (default): \"=...\" is a formula, numeric text a number, ISO-8601 dates/times (\"2024-01-31\", \"13:45:00\", \"2024-01-31T13:45:00\") real Excel dates, and a leading apostrophe keeps the rest as text (\"'2024-01-31\"); text: every string is stored as text unchanged"`
 }
 
 // writeCells implements write_cells: one cell (cell+value) or a 2-D block
 // (cell_range+values, anchored at the range's top-left cell).
-func (s *Service) writeCells(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a writeCellsArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error) {
 	single := a.Cell != nil
 	block := a.CellRange != nil || a.Values != nil
 	switch {
@@ -166,154 +166,4 @@ func planWrite(a writeCellsArgs, anchor cellRange, single bool) ([]cellWrite, er
 		}
 	}
 	return plan, nil
-}
-
-// rowEditArgs are the arguments of insert_rows and delete_rows.
-type rowEditArgs struct {
-	FilePath  string `json:"file_path"`
-	SheetName string `json:"sheet_name"`
-	Row       int    `json:"row"`
-	Count     *int   `json:"count"`
-}
-
-// decodeRowEdit decodes insert_rows/delete_rows arguments and returns them
-// with the checked row count.
-func decodeRowEdit(raw json.RawMessage) (rowEditArgs, int, error) {
-	var a rowEditArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return a, 0, err
-	}
-	n, err := editCount(a.Count, maxInsertRows)
-	if err != nil {
-		return a, 0, err
-	}
-	if a.Row < 1 || a.Row > excelize.TotalRows {
-		return a, 0, invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
-	}
-	return a, n, nil
-}
-
-// editCount returns the count argument, default 1, checked against limit.
-func editCount(c *int, limit int) (int, error) {
-	n := 1
-	if c != nil {
-		n = *c
-	}
-	if n < 1 || n > limit {
-		return 0, invalid("count must be between 1 and %d, got %d", limit, n)
-	}
-	return n, nil
-}
-
-// insertRows implements insert_rows.
-func (s *Service) insertRows(_ context.Context, raw json.RawMessage) (*call, error) {
-	a, n, err := decodeRowEdit(raw)
-	if err != nil {
-		return nil, err
-	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxRow
-		if before+n > excelize.TotalRows && a.Row <= before {
-			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
-		}
-		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
-		if err := b.shiftRefs(shift, func() error {
-			if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
-				return newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		if !ext.empty() && a.Row <= ext.maxRow {
-			ext.maxRow += n
-			if a.Row <= ext.minRow {
-				ext.minRow += n
-			}
-		}
-		return success(b.name(), sheet,
-			field("inserted_at_row", a.Row),
-			field("count", n),
-			field("rows_before", before),
-			field("rows_after", ext.maxRow)), nil
-	}), nil
-}
-
-// deleteRows implements delete_rows.
-func (s *Service) deleteRows(_ context.Context, raw json.RawMessage) (*call, error) {
-	a, n, err := decodeRowEdit(raw)
-	if err != nil {
-		return nil, err
-	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxRow
-		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
-		if err := b.shiftRefs(shift, func() error {
-			for i := 0; i < n; i++ {
-				if err := b.f.RemoveRow(sheet, a.Row); err != nil {
-					return newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
-				}
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
-		return success(b.name(), sheet,
-			field("deleted_from_row", a.Row),
-			field("count", n),
-			field("rows_before", before),
-			field("rows_after", ext.maxRow)), nil
-	}), nil
-}
-
-// insertColumns implements insert_columns.
-func (s *Service) insertColumns(_ context.Context, raw json.RawMessage) (*call, error) {
-	var a struct {
-		FilePath  string `json:"file_path"`
-		SheetName string `json:"sheet_name"`
-		Column    any    `json:"column"`
-		Count     *int   `json:"count"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
-	n, err := editCount(a.Count, maxInsertCols)
-	if err != nil {
-		return nil, err
-	}
-	col, err := parseColumn(a.Column)
-	if err != nil {
-		return nil, err
-	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxCol
-		if before+n > excelize.MaxColumns && col <= before {
-			return nil, invalid("inserting %d columns would push data past column %s", n, columnName(excelize.MaxColumns))
-		}
-		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
-		if err := b.shiftRefs(shift, func() error {
-			if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
-				return newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-		if !ext.empty() && col <= ext.maxCol {
-			ext.maxCol += n
-			if col <= ext.minCol {
-				ext.minCol += n
-			}
-		}
-		return success(b.name(), sheet,
-			field("inserted_at_column", columnName(col)),
-			field("inserted_at_column_index", col),
-			field("count", n),
-			field("columns_before", before),
-			field("columns_after", ext.maxCol)), nil
-	}), nil
 }

@@ -1,13 +1,8 @@
 package excelops
 
-import (
-	"encoding/json"
-	"strings"
-)
-
 // The fixed vocabularies of the tools' arguments: one table each, read by
-// the code that checks an argument and rendered into the schema's enum, so
-// the two cannot drift apart.
+// the code that checks an argument and named in the argument structs' enum
+// tags (${name}, schemaVars), so the two cannot drift apart.
 
 // borderStyles are openpyxl's border style names, in excelize's id order.
 func borderStyles() []string {
@@ -45,15 +40,4 @@ func iconStyles() []string {
 func colorNames() []string {
 	return []string{"red", "green", "blue", "yellow", "white", "black", "orange", "purple", "gray",
 		"lightgray", "lightblue", "lightgreen", "darkblue", "darkred"}
-}
-
-// enumJSON renders values as a JSON array for a schema's enum.
-func enumJSON(values []string) string {
-	b, _ := json.Marshal(values) // strings always marshal
-	return string(b)
-}
-
-// colorHelp is the description of every colour argument.
-func colorHelp(what string) string {
-	return what + `: hex \"FF0000\" (also \"#FF0000\" or ARGB \"FFFF0000\") or a name: ` + strings.Join(colorNames(), ", ")
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,38 @@ type TypedOption func(*typedConfig)
 
 type typedConfig struct {
 	types map[reflect.Type]*jsonschema.Schema
+	vars  map[string]string
+	// exact decodes numbers into `any` fields as json.Number.
+	exact bool
+	// decodeErr turns an argument decoding error into the error returned.
+	decodeErr func(error) error
+}
+
+// WithTextVars gives the values of ${name} in the input struct's tags:
+// descriptions, enums and bounds that name a limit or a vocabulary kept in
+// code say it once.
+func WithTextVars(vars map[string]string) TypedOption {
+	return func(c *typedConfig) {
+		if c.vars == nil {
+			c.vars = map[string]string{}
+		}
+		for k, v := range vars {
+			c.vars[k] = v
+		}
+	}
+}
+
+// WithExactNumbers decodes the numbers of `any` fields as json.Number
+// (encoding/json's UseNumber), keeping every digit the caller sent.
+func WithExactNumbers() TypedOption {
+	return func(c *typedConfig) { c.exact = true }
+}
+
+// WithDecodeError makes fn build the error returned when the (schema-
+// checked) arguments do not decode into the input struct, instead of a
+// ValueError exception.
+func WithDecodeError(fn func(error) error) TypedOption {
+	return func(c *typedConfig) { c.decodeErr = fn }
 }
 
 // WithTypeSchema uses schema for every value of Go type t in the input
@@ -38,9 +71,12 @@ func WithTypeSchema(t reflect.Type, schema *jsonschema.Schema) TypedOption {
 // follows github.com/google/jsonschema-go's For: exported fields under
 // their json names, in field order; fields without omitempty/omitzero are
 // required; a `jsonschema:"..."` tag is the field's description; unknown
-// fields are refused. One addition: an `enum:"a,b,c"` tag lists the values
+// fields are refused. Additions: an `enum:"a,b,c"` tag lists the values
 // a field (or each item of a slice field) may take, parsed as the field's
-// kind (strings, integers, floats, bools).
+// kind (strings, integers, floats, bools); `default`, `minimum`, `maximum`,
+// `minLength`, `maxLength`, `minItems` and `maxItems` tags set those
+// keywords (typed_schema.go); optional fields (pointers, slices) are left
+// out rather than null; keywords are written in one canonical order.
 //
 // fn's result becomes text as every tool result does: a string is the text
 // itself, a json.RawMessage its bytes, anything else is encoded.
@@ -51,19 +87,42 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in In) (Out, er
 	if len(t.InputSchema) != 0 || t.Func != nil {
 		return Tool{}, fmt.Errorf("typed tool %q: %w: InputSchema and Func come from the typed function", t.Name, ErrInvalidTool)
 	}
-	schema, err := inferSchema[In](opts)
+	cfg := configure(opts)
+	schema, err := InferSchema[In](opts...)
 	if err != nil {
 		return Tool{}, fmt.Errorf("typed tool %q: %w: %w", t.Name, ErrInvalidTool, err)
 	}
 	t.InputSchema = schema
 	t.Func = func(ctx context.Context, args json.RawMessage) (any, error) {
 		var in In
-		if err := json.Unmarshal(args, &in); err != nil {
+		if err := cfg.decode(args, &in); err != nil {
+			if cfg.decodeErr != nil {
+				return nil, cfg.decodeErr(err)
+			}
 			return nil, errorsjson.ExceptionFrom("ValueError", "arguments do not decode into "+reflect.TypeFor[In]().String()+": "+err.Error(), err)
 		}
 		return fn(ctx, in)
 	}
 	return t, nil
+}
+
+// configure applies opts.
+func configure(opts []TypedOption) *typedConfig {
+	cfg := &typedConfig{}
+	for _, o := range opts {
+		o(cfg)
+	}
+	return cfg
+}
+
+// decode decodes args into v, numbers as json.Number when c.exact.
+func (c *typedConfig) decode(args json.RawMessage, v any) error {
+	if !c.exact {
+		return json.Unmarshal(args, v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // RegisterTyped builds a typed tool (TypedTool) and registers it on r.
@@ -75,12 +134,10 @@ func RegisterTyped[In, Out any](r *Registry, t Tool, fn func(ctx context.Context
 	return r.Register(tool)
 }
 
-// inferSchema is In's input schema as JSON.
-func inferSchema[In any](opts []TypedOption) (json.RawMessage, error) {
-	var cfg typedConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+// InferSchema is the input schema TypedTool derives from In (a struct or
+// a pointer to one), as JSON with its keywords in canonical order.
+func InferSchema[In any](opts ...TypedOption) (json.RawMessage, error) {
+	cfg := configure(opts)
 	rt := reflect.TypeFor[In]()
 	for rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
@@ -92,57 +149,16 @@ func inferSchema[In any](opts []TypedOption) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := applyEnumTags(rt, s, map[reflect.Type]bool{}); err != nil {
+	dropNulls(s)
+	if err := applyTags(rt, s, cfg, map[reflect.Type]bool{}); err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(s)
+	raw, err := canonicalJSON(s)
 	if err != nil {
 		return nil, err
 	}
 	// Written as json.dumps writes it, like every schema a model reads.
 	return pyjson.Marshal(json.RawMessage(raw))
-}
-
-// applyEnumTags sets Enum from `enum:"..."` tags on the fields of struct
-// type rt, whose schema is s, and recurses into nested structs.
-func applyEnumTags(rt reflect.Type, s *jsonschema.Schema, seen map[reflect.Type]bool) error {
-	if s == nil || seen[rt] {
-		return nil
-	}
-	seen[rt] = true
-	defer delete(seen, rt)
-	for i := range rt.NumField() {
-		f := rt.Field(i)
-		name := jsonName(f)
-		prop := s.Properties[name]
-		if name == "" || prop == nil {
-			continue
-		}
-		ft := f.Type
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		target, elem := prop, ft
-		if ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array {
-			target, elem = prop.Items, ft.Elem()
-			for elem.Kind() == reflect.Pointer {
-				elem = elem.Elem()
-			}
-		}
-		if tag, ok := f.Tag.Lookup("enum"); ok && target != nil {
-			values, err := enumValues(tag, elem)
-			if err != nil {
-				return fmt.Errorf("field %s.%s: %w", rt, f.Name, err)
-			}
-			target.Enum = values
-		}
-		if elem.Kind() == reflect.Struct {
-			if err := applyEnumTags(elem, target, seen); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // jsonName is the property name encoding/json gives field f ("" when it

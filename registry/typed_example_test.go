@@ -45,7 +45,7 @@ func ExampleRegisterTyped() {
 	fmt.Println(reg.CallTool(ctx, "write_cell", []byte(`{"file_path": "a.xlsx", "cell": "B2", "mode": "merge"}`)).Text)
 	// Output:
 	// <nil>
-	// {"type": "object", "properties": {"file_path": {"type": "string", "description": "workbook path inside the workspace"}, "cell": {"type": "string", "description": "A1-style address"}, "value": {"type": "string"}, "mode": {"type": "string", "description": "how to combine with the old value", "enum": ["replace", "append"]}}, "required": ["file_path", "cell", "value"], "additionalProperties": false}
+	// {"type": "object", "properties": {"file_path": {"type": "string", "description": "workbook path inside the workspace"}, "cell": {"type": "string", "description": "A1-style address"}, "value": {"type": "string"}, "mode": {"type": "string", "enum": ["replace", "append"], "description": "how to combine with the old value"}}, "required": ["file_path", "cell", "value"], "additionalProperties": false}
 	// {"status": "success", "cell": "B2", "mode": "replace"}
 	// {"status": "error", "error_code": "TOOL_ARGUMENT_VALIDATION_ERROR", "tool": "write_cell", "message": "工具参数与 schema 不匹配，请修正后重试。", "detail": "$.value: 缺少必填字段; $.mode: 不在允许枚举中，当前值 'merge'", "violations": ["$.value: 缺少必填字段", "$.mode: 不在允许枚举中，当前值 'merge'"], "required_fields": ["file_path", "cell", "value"], "accepted_fields": ["cell", "file_path", "mode", "value"], "provided_fields": ["cell", "file_path", "mode"]}
 }

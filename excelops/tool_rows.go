@@ -1,0 +1,132 @@
+package excelops
+
+import (
+	"context"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// Rows inserted and deleted: insert_rows and delete_rows.
+
+// rowEditArgs are insert_rows' arguments, and (converted) delete_rows'.
+type rowEditArgs struct {
+	fileArg
+	sheetArg
+	Row   int  `json:"row" minimum:"1" jsonschema:"Row number (1-based) to insert before"`
+	Count *int `json:"count,omitempty" minimum:"1" maximum:"10000" jsonschema:"Rows to insert, default 1"`
+}
+
+// deleteRowsArgs are delete_rows' arguments: rowEditArgs, described for a deletion.
+type deleteRowsArgs struct {
+	fileArg
+	sheetArg
+	Row   int  `json:"row" minimum:"1" jsonschema:"First row (1-based) to delete"`
+	Count *int `json:"count,omitempty" minimum:"1" maximum:"10000" jsonschema:"Rows to delete, default 1"`
+}
+
+// checkRowEdit checks insert_rows/delete_rows arguments and returns them
+// with the checked row count.
+func checkRowEdit(a rowEditArgs) (rowEditArgs, int, error) {
+	n, err := editCount(a.Count, maxInsertRows)
+	if err != nil {
+		return a, 0, err
+	}
+	if a.Row < 1 || a.Row > excelize.TotalRows {
+		return a, 0, invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
+	}
+	return a, n, nil
+}
+
+// editCount returns the count argument, default 1, checked against limit.
+func editCount(c *int, limit int) (int, error) {
+	n := 1
+	if c != nil {
+		n = *c
+	}
+	if n < 1 || n > limit {
+		return 0, invalid("count must be between 1 and %d, got %d", limit, n)
+	}
+	return n, nil
+}
+
+// insertRowsTool declares insert_rows.
+var insertRowsTool = typedTool(toolSpec{
+	name: "insert_rows", title: "Insert rows",
+	desc:    "Insert empty rows before a row number; existing rows move down.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet}),
+}, (*Service).insertRows)
+
+// insertRows implements insert_rows.
+func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
+	a, n, err := checkRowEdit(a)
+	if err != nil {
+		return nil, err
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		before := ext.maxRow
+		if before+n > excelize.TotalRows && a.Row <= before {
+			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
+		}
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
+		if err := b.shiftRefs(shift, func() error {
+			if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
+				return newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+		if !ext.empty() && a.Row <= ext.maxRow {
+			ext.maxRow += n
+			if a.Row <= ext.minRow {
+				ext.minRow += n
+			}
+		}
+		return success(b.name(), sheet,
+			field("inserted_at_row", a.Row),
+			field("count", n),
+			field("rows_before", before),
+			field("rows_after", ext.maxRow)), nil
+	}), nil
+}
+
+// deleteRowsTool declares delete_rows.
+var deleteRowsTool = typedTool(toolSpec{
+	name: "delete_rows", title: "Delete rows",
+	desc:    "Delete rows starting at a row number; rows below move up.",
+	timeout: writeTimeout,
+	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true}),
+}, (*Service).deleteRows)
+
+// deleteRows implements delete_rows.
+func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*call, error) {
+	a, n, err := checkRowEdit(rowEditArgs(d))
+	if err != nil {
+		return nil, err
+	}
+	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		sheet, ext := sh.name, sh.ext
+		before := ext.maxRow
+		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
+		if err := b.shiftRefs(shift, func() error {
+			for i := 0; i < n; i++ {
+				if err := b.f.RemoveRow(sheet, a.Row); err != nil {
+					return newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
+				}
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
+		return success(b.name(), sheet,
+			field("deleted_from_row", a.Row),
+			field("count", n),
+			field("rows_before", before),
+			field("rows_after", ext.maxRow)), nil
+	}), nil
+}
