@@ -10,8 +10,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // rowReader turns the cells of worksheet XML (walked by the shared
@@ -306,9 +306,9 @@ func (rr *rowReader) appendValue(text []byte) error {
 		if err != nil || i < 0 || i >= len(rr.sst) {
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(rr.w.Cell.Col, rr.w.Row), text), nil)
 		}
-		rr.enc = errorsjson.AppendString(rr.enc, rr.sst[i])
+		rr.enc = pyjson.AppendString(rr.enc, rr.sst[i])
 	case "inlineStr", "str", "e", "d":
-		rr.enc = errorsjson.AppendString(rr.enc, string(text))
+		rr.enc = pyjson.AppendString(rr.enc, string(text))
 	case "b":
 		rr.enc = strconv.AppendBool(rr.enc, string(text) == "1" || string(text) == "true")
 	default:
@@ -323,10 +323,10 @@ func (rr *rowReader) appendValue(text []byte) error {
 			}
 		}
 		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			rr.enc = errorsjson.AppendFloat(rr.enc, f)
+			rr.enc = pyjson.AppendFloat(rr.enc, f)
 			return nil
 		}
-		rr.enc = errorsjson.AppendString(rr.enc, s)
+		rr.enc = pyjson.AppendString(rr.enc, s)
 	}
 	return nil
 }

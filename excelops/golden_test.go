@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -47,7 +47,7 @@ func TestGoldenStrictSchemas(t *testing.T) {
 	require.NoError(t, err)
 	lines := make([]string, len(schemas))
 	for i, s := range schemas {
-		lines[i], err = errorsjson.MarshalString(s)
+		lines[i], err = pyjson.MarshalString(s)
 		require.NoError(t, err)
 	}
 	got := "[\n" + strings.Join(lines, ",\n") + "\n]\n"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -45,10 +45,10 @@ type pageRows struct {
 
 // newPageRows sizes a page for the call running under ctx; base is the
 // encoded result with no rows (its code points are the fixed cost).
-func (s *Service) newPageRows(ctx context.Context, base errorsjson.Object) (*pageRows, error) {
+func (s *Service) newPageRows(ctx context.Context, base pyjson.Object) (*pageRows, error) {
 	p := &pageRows{maxCells: int64(s.limits.MaxReadCells), maxBytes: s.limits.CallMemoryBudget / pageBudgetShare}
 	if n, ok := registry.ResultLimit(ctx); ok {
-		text, err := errorsjson.MarshalString(base)
+		text, err := pyjson.MarshalString(base)
 		if err != nil {
 			return nil, err
 		}
@@ -115,13 +115,13 @@ func (p *pageRows) widest(k int) int {
 // encoding fits the result cap; build makes the result of a k-row page.
 // When not even one row fits although rows exist, the row is too large to
 // page and fit says so instead of returning an empty page forever.
-func (p *pageRows) fit(n int, more bool, build func(k int, more bool) errorsjson.Object) (errorsjson.Object, error) {
-	fits := func(k int) (errorsjson.Object, bool, error) {
+func (p *pageRows) fit(n int, more bool, build func(k int, more bool) pyjson.Object) (pyjson.Object, error) {
+	fits := func(k int) (pyjson.Object, bool, error) {
 		obj := build(k, more || k < n)
 		if p.limit <= 0 {
 			return obj, true, nil
 		}
-		text, err := errorsjson.MarshalString(obj)
+		text, err := pyjson.MarshalString(obj)
 		if err != nil {
 			return nil, false, err
 		}
@@ -147,7 +147,7 @@ func (p *pageRows) fit(n int, more bool, build func(k int, more bool) errorsjson
 		return obj, err
 	}
 	lo, hi := 0, n-1 // fits(lo) unknown yet, fits(n) is false
-	best := errorsjson.Object(nil)
+	best := pyjson.Object(nil)
 	for lo <= hi {
 		mid := (lo + hi) / 2
 		o, ok, err := fits(mid)

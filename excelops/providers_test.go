@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -247,7 +247,7 @@ func asMap(t *testing.T, v any) map[string]any {
 	t.Helper()
 	raw, ok := v.([]byte)
 	if !ok {
-		s, err := errorsjson.Marshal(v)
+		s, err := pyjson.Marshal(v)
 		require.NoError(t, err)
 		raw = s
 	}
@@ -267,7 +267,7 @@ func TestSchemasEveryProviderAccepts(t *testing.T) {
 		assert.Regexp(t, geminiName, tool.Name, "Gemini function names")
 		assert.Empty(t, violations(tool.Name, asMap(t, []byte(tool.InputSchema)), defaultRules))
 
-		ordered, err := errorsjson.DecodeOrdered(tool.InputSchema)
+		ordered, err := pyjson.DecodeOrdered(tool.InputSchema)
 		require.NoError(t, err)
 		strict := asMap(t, registry.StrictSchema(ordered))
 		assert.Empty(t, violations(tool.Name, strict, strictRules))

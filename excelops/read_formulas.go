@@ -1,9 +1,9 @@
 package excelops
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // formulaMode is how a read shows formula cells (read_excel's formulas
@@ -79,11 +79,11 @@ func (rr *rowReader) storeFormula(col int, formula string, text []byte, both boo
 			return nil
 		}
 		if !both {
-			rr.enc = errorsjson.AppendString(rr.enc, formula)
+			rr.enc = pyjson.AppendString(rr.enc, formula)
 			return nil
 		}
 		rr.enc = append(rr.enc, `{"formula": `...)
-		rr.enc = errorsjson.AppendString(rr.enc, formula)
+		rr.enc = pyjson.AppendString(rr.enc, formula)
 		rr.enc = append(rr.enc, `, "value": `...)
 		if len(text) == 0 {
 			rr.enc = append(rr.enc, "null"...)
@@ -104,6 +104,6 @@ func (rr *rowReader) storeFormula(col int, formula string, text []byte, both boo
 			return err
 		}
 	}
-	rr.put(col, errorsjson.Object{{Key: "formula", Value: formula}, {Key: "value", Value: v}})
+	rr.put(col, pyjson.Object{{Key: "formula", Value: formula}, {Key: "value", Value: v}})
 	return nil
 }

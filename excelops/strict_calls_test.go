@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -94,7 +95,7 @@ func TestStrictModeCallsOnEveryTool(t *testing.T) {
 			require.NoError(t, err)
 
 			params, _ := list[i].Get("parameters")
-			raw, err := errorsjson.Marshal(params)
+			raw, err := pyjson.Marshal(params)
 			require.NoError(t, err)
 			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
 			require.NoError(t, err)

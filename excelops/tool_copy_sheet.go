@@ -11,8 +11,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // copySheetName is Excel's name for a copy of sheet: "Data (2)", "Data
@@ -137,7 +137,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 			left = append(left, fmt.Sprintf("%d image(s)", images))
 		}
 		if left != nil {
-			res = append(res, errorsjson.Field{Key: "not_copied", Value: left})
+			res = append(res, pyjson.Field{Key: "not_copied", Value: left})
 		}
 		return res, nil
 	}), nil

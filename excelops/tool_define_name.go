@@ -10,8 +10,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // maxDefinedName is the longest defined name Excel accepts.
@@ -148,7 +148,7 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*call, erro
 			field("scope", scopeName(scope)),
 			field("refers_to", body))
 		if previous != nil {
-			res = append(res, errorsjson.Field{Key: "replaced", Value: previous})
+			res = append(res, pyjson.Field{Key: "replaced", Value: previous})
 		}
 		return res, nil
 	}), nil

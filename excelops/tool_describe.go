@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 const (
@@ -65,11 +65,11 @@ func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) 
 			field("sheet_count", len(list)),
 			field("active_sheet", list[active]))
 		if len(wanted) > maxDescribedSheets {
-			res = append(res, errorsjson.Field{Key: "sheets_truncated", Value: true})
+			res = append(res, pyjson.Field{Key: "sheets_truncated", Value: true})
 		}
 		return append(res,
-			errorsjson.Field{Key: "sheets", Value: sheets},
-			errorsjson.Field{Key: "defined_names", Value: b.describeNames()},
+			pyjson.Field{Key: "sheets", Value: sheets},
+			pyjson.Field{Key: "defined_names", Value: b.describeNames()},
 		), nil
 	}), nil
 }
@@ -87,15 +87,15 @@ func capped(items []any) (any, int) {
 }
 
 // listField adds key (the capped list) and key_count to o.
-func listField(o errorsjson.Object, key string, items []any) errorsjson.Object {
+func listField(o pyjson.Object, key string, items []any) pyjson.Object {
 	list, n := capped(items)
-	return append(o, errorsjson.Field{Key: key + "_count", Value: n}, errorsjson.Field{Key: key, Value: list})
+	return append(o, pyjson.Field{Key: key + "_count", Value: n}, pyjson.Field{Key: key, Value: list})
 }
 
 // describeSheet is one sheet of describe_workbook.
-func (b *book) describeSheet(name string, index int, active bool) (errorsjson.Object, error) {
+func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object, error) {
 	visible, _ := b.f.GetSheetVisible(name)
-	o := errorsjson.Object{
+	o := pyjson.Object{
 		{Key: "name", Value: name},
 		{Key: "index", Value: index},
 		{Key: "is_active", Value: active},
@@ -106,37 +106,37 @@ func (b *book) describeSheet(name string, index int, active bool) (errorsjson.Ob
 		return nil, err
 	}
 	if zf != nil && !isWorksheetPart(zf.Name) {
-		return append(o, errorsjson.Field{Key: "kind", Value: "chartsheet"}), nil
+		return append(o, pyjson.Field{Key: "kind", Value: "chartsheet"}), nil
 	}
-	o = append(o, errorsjson.Field{Key: "kind", Value: "worksheet"})
+	o = append(o, pyjson.Field{Key: "kind", Value: "worksheet"})
 	_, ext, err := b.edit(name)
 	if err != nil {
 		return nil, err
 	}
 	if ext.empty() {
-		o = append(o, errorsjson.Field{Key: "used_range", Value: nil}, errorsjson.Field{Key: "rows", Value: 0}, errorsjson.Field{Key: "columns", Value: 0})
+		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "rows", Value: 0}, pyjson.Field{Key: "columns", Value: 0})
 	} else {
 		o = append(o,
-			errorsjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
-			errorsjson.Field{Key: "rows", Value: ext.maxRow - ext.minRow + 1},
-			errorsjson.Field{Key: "columns", Value: ext.maxCol - ext.minCol + 1})
+			pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
+			pyjson.Field{Key: "rows", Value: ext.maxRow - ext.minRow + 1},
+			pyjson.Field{Key: "columns", Value: ext.maxCol - ext.minCol + 1})
 	}
 	var freeze any
 	if p, err := b.f.GetPanes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
-		freeze = errorsjson.Object{
+		freeze = pyjson.Object{
 			{Key: "top_left_cell", Value: cellName(p.XSplit+1, p.YSplit+1)},
 			{Key: "frozen_rows", Value: p.YSplit},
 			{Key: "frozen_columns", Value: p.XSplit},
 		}
 	}
-	o = append(o, errorsjson.Field{Key: "freeze_panes", Value: freeze})
+	o = append(o, pyjson.Field{Key: "freeze_panes", Value: freeze})
 	tables, err := b.f.GetTables(name)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}
 	var items []any
 	for _, t := range tables {
-		items = append(items, errorsjson.Object{{Key: "name", Value: t.Name}, {Key: "range", Value: strings.ReplaceAll(t.Range, "$", "")}, {Key: "style", Value: t.StyleName}})
+		items = append(items, pyjson.Object{{Key: "name", Value: t.Name}, {Key: "range", Value: strings.ReplaceAll(t.Range, "$", "")}, {Key: "style", Value: t.StyleName}})
 	}
 	o = listField(o, "tables", items)
 	merged, err := b.mergedRanges(name)
@@ -150,14 +150,14 @@ func (b *book) describeSheet(name string, index int, active bool) (errorsjson.Ob
 	o = listField(o, "merged_ranges", items)
 	charts, images := b.drawingAnchors(zf)
 	o = listField(o, "charts", charts)
-	o = append(o, errorsjson.Field{Key: "images_count", Value: images})
+	o = append(o, pyjson.Field{Key: "images_count", Value: images})
 	o = listField(o, "conditional_formats", b.describeRules(name))
 	o = listField(o, "data_validations", b.describeValidations(name))
 	var filter any
 	if af, ok := b.sheetAutofilter(name); ok {
 		filter = af.String()
 	}
-	o = append(o, errorsjson.Field{Key: "autofilter", Value: filter})
+	o = append(o, pyjson.Field{Key: "autofilter", Value: filter})
 	return o, nil
 }
 
@@ -175,10 +175,10 @@ func (b *book) describeRules(sheet string) []any {
 	var out []any
 	for _, r := range ranges {
 		for _, c := range rules[r] {
-			o := errorsjson.Object{{Key: "range", Value: r}, {Key: "type", Value: c.Type}}
+			o := pyjson.Object{{Key: "range", Value: r}, {Key: "type", Value: c.Type}}
 			for _, kv := range [][2]string{{"criteria", c.Criteria}, {"value", c.Value}, {"min_value", c.MinValue}, {"max_value", c.MaxValue}, {"icon_style", c.IconStyle}} {
 				if kv[1] != "" {
-					o = append(o, errorsjson.Field{Key: kv[0], Value: kv[1]})
+					o = append(o, pyjson.Field{Key: kv[0], Value: kv[1]})
 				}
 			}
 			out = append(out, o)
@@ -195,10 +195,10 @@ func (b *book) describeValidations(sheet string) []any {
 	}
 	var out []any
 	for _, dv := range dvs {
-		o := errorsjson.Object{{Key: "range", Value: dv.Sqref}, {Key: "type", Value: dv.Type}}
+		o := pyjson.Object{{Key: "range", Value: dv.Sqref}, {Key: "type", Value: dv.Type}}
 		for _, kv := range [][2]string{{"operator", dv.Operator}, {"formula1", dv.Formula1}, {"formula2", dv.Formula2}} {
 			if kv[1] != "" {
-				o = append(o, errorsjson.Field{Key: kv[0], Value: kv[1]})
+				o = append(o, pyjson.Field{Key: kv[0], Value: kv[1]})
 			}
 		}
 		out = append(out, o)
@@ -215,15 +215,15 @@ func (b *book) describeNames() any {
 		if scope == "Workbook" {
 			scope = "workbook"
 		}
-		o := errorsjson.Object{{Key: "name", Value: dn.Name}, {Key: "scope", Value: scope}, {Key: "refers_to", Value: dn.RefersTo}}
+		o := pyjson.Object{{Key: "name", Value: dn.Name}, {Key: "scope", Value: scope}, {Key: "refers_to", Value: dn.RefersTo}}
 		if dn.Comment != "" {
-			o = append(o, errorsjson.Field{Key: "comment", Value: dn.Comment})
+			o = append(o, pyjson.Field{Key: "comment", Value: dn.Comment})
 		}
 		items = append(items, o)
 	}
 	list, n := capped(items)
 	if n > maxDescribedItems {
-		return errorsjson.Object{{Key: "count", Value: n}, {Key: "first", Value: list}}
+		return pyjson.Object{{Key: "count", Value: n}, {Key: "first", Value: list}}
 	}
 	return list
 }
@@ -288,12 +288,12 @@ func (b *book) drawingAnchors(zf *zip.File) ([]any, int) {
 				if an.Frame == nil || !strings.HasSuffix(an.Frame.Data.URI, "/chart") {
 					continue
 				}
-				o := errorsjson.Object{}
+				o := pyjson.Object{}
 				if an.From != nil {
-					o = append(o, errorsjson.Field{Key: "from_cell", Value: cellName(an.From.Col+1, an.From.Row+1)})
+					o = append(o, pyjson.Field{Key: "from_cell", Value: cellName(an.From.Col+1, an.From.Row+1)})
 				}
 				if an.To != nil {
-					o = append(o, errorsjson.Field{Key: "to_cell", Value: cellName(an.To.Col+1, an.To.Row+1)})
+					o = append(o, pyjson.Field{Key: "to_cell", Value: cellName(an.To.Col+1, an.To.Row+1)})
 				}
 				charts = append(charts, o)
 			}

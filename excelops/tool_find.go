@@ -8,7 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // find_replace: text found in values (and, when asked, in formula text) is
@@ -105,7 +105,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 }
 
 // findResult is find_replace's payload.
-func findResult(file string, a findArgs, sheets []string, found []foundCell) errorsjson.Object {
+func findResult(file string, a findArgs, sheets []string, found []foundCell) pyjson.Object {
 	list := make([]any, 0, min(len(found), maxListedChanges))
 	for i, f := range found {
 		if i == maxListedChanges {
@@ -115,7 +115,7 @@ func findResult(file string, a findArgs, sheets []string, found []foundCell) err
 		if f.formula {
 			before, after = "="+f.before, "="+f.after
 		}
-		list = append(list, errorsjson.Object{{Key: "sheet", Value: f.sheet}, {Key: "cell", Value: f.ref}, {Key: "before", Value: before}, {Key: "after", Value: after}})
+		list = append(list, pyjson.Object{{Key: "sheet", Value: f.sheet}, {Key: "cell", Value: f.ref}, {Key: "before", Value: before}, {Key: "after", Value: after}})
 	}
 	searched := make([]any, len(sheets))
 	for i, s := range sheets {

@@ -9,8 +9,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/tidwall/gjson"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Style tool caps.
@@ -64,7 +64,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 	if err != nil {
 		return nil, err
 	}
-	result := func(name, sheet string) errorsjson.Object {
+	result := func(name, sheet string) pyjson.Object {
 		return success(name, sheet,
 			field("range", a.CellRange),
 			field("cells_formatted", rng.cells()))
@@ -191,35 +191,35 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*ca
 }
 
 // describeStyle renders a style the way read_cell_styles reports it.
-func describeStyle(cell string, st *excelize.Style) errorsjson.Object {
-	o := errorsjson.Object{{Key: "cell", Value: cell}}
+func describeStyle(cell string, st *excelize.Style) pyjson.Object {
+	o := pyjson.Object{{Key: "cell", Value: cell}}
 	if f := st.Font; f != nil {
-		o = append(o, errorsjson.Field{Key: "font", Value: errorsjson.Object{
+		o = append(o, pyjson.Field{Key: "font", Value: pyjson.Object{
 			{Key: "name", Value: f.Family}, {Key: "size", Value: f.Size}, {Key: "bold", Value: f.Bold},
 			{Key: "italic", Value: f.Italic}, {Key: "underline", Value: f.Underline},
 			{Key: "strike", Value: f.Strike}, {Key: "color", Value: f.Color},
 		}})
 	}
 	if st.Fill.Type == "pattern" && len(st.Fill.Color) > 0 {
-		o = append(o, errorsjson.Field{Key: "fill", Value: errorsjson.Object{{Key: "color", Value: st.Fill.Color[0]}}})
+		o = append(o, pyjson.Field{Key: "fill", Value: pyjson.Object{{Key: "color", Value: st.Fill.Color[0]}}})
 	}
 	if len(st.Border) > 0 {
-		bo := errorsjson.Object{}
+		bo := pyjson.Object{}
 		for _, b := range st.Border {
-			bo = append(bo, errorsjson.Field{Key: b.Type, Value: borderStyleName(b.Style)})
+			bo = append(bo, pyjson.Field{Key: b.Type, Value: borderStyleName(b.Style)})
 		}
-		o = append(o, errorsjson.Field{Key: "border", Value: bo})
+		o = append(o, pyjson.Field{Key: "border", Value: bo})
 	}
 	if a := st.Alignment; a != nil {
-		o = append(o, errorsjson.Field{Key: "alignment", Value: errorsjson.Object{
+		o = append(o, pyjson.Field{Key: "alignment", Value: pyjson.Object{
 			{Key: "horizontal", Value: a.Horizontal}, {Key: "vertical", Value: a.Vertical},
 			{Key: "wrap_text", Value: a.WrapText},
 		}})
 	}
 	if st.CustomNumFmt != nil {
-		o = append(o, errorsjson.Field{Key: "number_format", Value: *st.CustomNumFmt})
+		o = append(o, pyjson.Field{Key: "number_format", Value: *st.CustomNumFmt})
 	} else if st.NumFmt != 0 {
-		o = append(o, errorsjson.Field{Key: "number_format_id", Value: st.NumFmt})
+		o = append(o, pyjson.Field{Key: "number_format_id", Value: st.NumFmt})
 	}
 	return o
 }
@@ -279,13 +279,13 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 			return true
 		})
 	}
-	result := func(name, sheet string) errorsjson.Object {
+	result := func(name, sheet string) pyjson.Object {
 		cols := make([]int, 0, len(widths))
 		for c := range widths {
 			cols = append(cols, c)
 		}
 		sort.Ints(cols)
-		adjusted := errorsjson.Object{}
+		adjusted := pyjson.Object{}
 		for _, c := range cols {
 			adjusted = append(adjusted, field(columnName(c), widths[c]))
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Merges never eat data silently: merging keeps only the top-left value
@@ -139,7 +139,7 @@ type lostCell struct {
 
 // merge merges rng on sheet after the checks described at the top of this
 // file, and returns the result fields.
-func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool) (errorsjson.Object, error) {
+func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool) (pyjson.Object, error) {
 	existing, err := b.mergedRanges(sheet)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 	for _, m := range existing {
 		switch {
 		case m == rng:
-			return errorsjson.Object{{Key: "merged_range", Value: rng.String()}, {Key: "already_merged", Value: true}}, nil
+			return pyjson.Object{{Key: "merged_range", Value: rng.String()}, {Key: "already_merged", Value: true}}, nil
 		case rng.contains(m):
 			absorbed = append(absorbed, m)
 		case rng.overlaps(m):
@@ -188,25 +188,25 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 			held = m
 		}
 	}
-	out := errorsjson.Object{{Key: "merged_range", Value: held.String()}}
+	out := pyjson.Object{{Key: "merged_range", Value: held.String()}}
 	if held != rng {
-		out = append(out, errorsjson.Field{Key: "requested_range", Value: rng.String()})
+		out = append(out, pyjson.Field{Key: "requested_range", Value: rng.String()})
 	}
 	if len(absorbed) > 0 {
 		refs := make([]any, len(absorbed))
 		for i, m := range absorbed {
 			refs[i] = m.String()
 		}
-		out = append(out, errorsjson.Field{Key: "replaced_merges", Value: refs})
+		out = append(out, pyjson.Field{Key: "replaced_merges", Value: refs})
 	}
 	if len(lost) > 0 {
 		listed := make([]any, 0, min(len(lost), maxDiscardedListed))
 		for _, l := range lost[:min(len(lost), maxDiscardedListed)] {
-			listed = append(listed, errorsjson.Object{{Key: "cell", Value: l.cell}, {Key: "value", Value: l.value}})
+			listed = append(listed, pyjson.Object{{Key: "cell", Value: l.cell}, {Key: "value", Value: l.value}})
 		}
 		out = append(out,
-			errorsjson.Field{Key: "discarded_count", Value: len(lost)},
-			errorsjson.Field{Key: "discarded", Value: listed})
+			pyjson.Field{Key: "discarded_count", Value: len(lost)},
+			pyjson.Field{Key: "discarded", Value: listed})
 	}
 	return out, nil
 }
@@ -257,7 +257,7 @@ func (b *book) contentBesidesTopLeft(sheet string, ext *sheetExtent, rng cellRan
 func describeLost(lost []lostCell) string {
 	parts := make([]string, 0, min(len(lost), maxListedCells))
 	for _, l := range lost[:min(len(lost), maxListedCells)] {
-		text, err := errorsjson.MarshalString(l.value)
+		text, err := pyjson.MarshalString(l.value)
 		if err != nil {
 			text = fmt.Sprint(l.value)
 		}

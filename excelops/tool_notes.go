@@ -8,8 +8,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // What sits on a cell besides its value: notes (add_comment) and links
@@ -87,14 +87,14 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, erro
 			if previous == nil {
 				return nil, invalid("cell %s of sheet %q has no note to remove", ref, sheet)
 			}
-			return append(res, errorsjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
+			return append(res, pyjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
 		}
 		if err := b.f.AddComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add the note: "+err.Error(), err)
 		}
-		res = append(res, errorsjson.Field{Key: "author", Value: author}, errorsjson.Field{Key: "replaced", Value: previous != nil})
+		res = append(res, pyjson.Field{Key: "author", Value: author}, pyjson.Field{Key: "replaced", Value: previous != nil})
 		if previous != nil {
-			res = append(res, errorsjson.Field{Key: "previous_text", Value: commentText(*previous)})
+			res = append(res, pyjson.Field{Key: "previous_text", Value: commentText(*previous)})
 		}
 		return res, nil
 	}), nil
@@ -225,7 +225,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 			if !had {
 				return nil, invalid("cell %s of sheet %q has no link to remove", ref, sheet)
 			}
-			return append(res, errorsjson.Field{Key: "removed_target", Value: oldTarget}), nil
+			return append(res, pyjson.Field{Key: "removed_target", Value: oldTarget}), nil
 		}
 		target, kind, linkType := a.URL, "url", "External"
 		if a.Location != "" {
@@ -257,8 +257,8 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 		if err := b.styleAsLink(sheet, ref); err != nil {
 			return nil, err
 		}
-		res = append(res, errorsjson.Field{Key: kind, Value: target}, errorsjson.Field{Key: "display_text", Value: display},
-			errorsjson.Field{Key: "replaced", Value: had})
+		res = append(res, pyjson.Field{Key: kind, Value: target}, pyjson.Field{Key: "display_text", Value: display},
+			pyjson.Field{Key: "replaced", Value: had})
 		return res, nil
 	}), nil
 }

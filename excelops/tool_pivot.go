@@ -7,7 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Pivot table limits.
@@ -235,12 +235,12 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	for _, f := range a.Columns {
 		opts.Columns = append(opts.Columns, excelize.PivotTableField{Data: f, DefaultSubtotal: true})
 	}
-	values := make([]errorsjson.Object, 0, len(a.Values))
+	values := make([]pyjson.Object, 0, len(a.Values))
 	for _, v := range a.Values {
 		sub, _ := pivotSubtotal(v.Function)
 		name := sub + " of " + v.Field
 		opts.Data = append(opts.Data, excelize.PivotTableField{Data: v.Field, Subtotal: sub, Name: name})
-		values = append(values, errorsjson.Object{{Key: "field", Value: v.Field}, {Key: "function", Value: v.Function}, {Key: "name", Value: name}})
+		values = append(values, pyjson.Object{{Key: "field", Value: v.Field}, {Key: "function", Value: v.Function}, {Key: "name", Value: name}})
 	}
 	if err := b.f.AddPivotTable(opts); err != nil {
 		return nil, newError(KindInvalidArgument, "cannot create the pivot table: "+err.Error(), err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Paging defaults of read_excel.
@@ -32,7 +32,7 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error)
 		list, active := b.sheetList()
 		sheets := make([]any, 0, len(list))
 		for i, ps := range b.index.sheets {
-			sheets = append(sheets, errorsjson.Object{
+			sheets = append(sheets, pyjson.Object{
 				{Key: "name", Value: ps.name},
 				{Key: "index", Value: i},
 				{Key: "is_active", Value: i == active},
@@ -116,20 +116,20 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	}
 	first := rng.r1 + a.Offset
 	var p *pageRows
-	build := func(k int, more bool) errorsjson.Object {
+	build := func(k int, more bool) pyjson.Object {
 		res := success(b.name(), sheet,
 			field("range", rng.String()),
 			field("offset", a.Offset),
 			field("rows_returned", k),
 			field("has_more", more))
 		if more {
-			res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + k})
+			res = append(res, pyjson.Field{Key: "next_offset", Value: a.Offset + k})
 		}
 		values := []any{}
 		if p != nil {
 			values = p.encode(k, max(minWidth, p.widest(k)))
 		}
-		return append(res, errorsjson.Field{Key: "values", Value: values})
+		return append(res, pyjson.Field{Key: "values", Value: values})
 	}
 	p, err := s.newPageRows(ctx, build(0, true))
 	if err != nil {
@@ -173,7 +173,7 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 	var header []byte
 	hdrItems := 0
 	var p *pageRows
-	build := func(k int, more bool) errorsjson.Object {
+	build := func(k int, more bool) pyjson.Object {
 		w := hdrItems
 		var rows []any
 		if p != nil {
@@ -187,12 +187,12 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 			field("rows_returned", k),
 			field("has_more", more))
 		if more {
-			res = append(res, errorsjson.Field{Key: "next_offset", Value: a.Offset + k})
+			res = append(res, pyjson.Field{Key: "next_offset", Value: a.Offset + k})
 		}
 		if rows == nil {
 			rows = []any{}
 		}
-		return append(res, errorsjson.Field{Key: "rows", Value: rows})
+		return append(res, pyjson.Field{Key: "rows", Value: rows})
 	}
 	p, err := s.newPageRows(ctx, build(0, true))
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // ruleArgs is one conditional-formatting rule of add_conditional_rule:
@@ -122,7 +122,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 			if err := b.f.SetConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("rule %d: invalid %s rule: %v", i+1, r.RuleType, err), err)
 			}
-			applied = append(applied, errorsjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
+			applied = append(applied, pyjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
 		}
 		return success(b.name(), sheet,
 			field("rules_added", len(applied)),

@@ -7,8 +7,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // maxSheetName is Excel's longest sheet name.
@@ -280,12 +280,12 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		}
 		ext.widen(dst.r1, dst.c1)
 		ext.widen(dst.r2, dst.c2)
-		target := errorsjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
+		target := pyjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
 		if sh.created {
 			target = append(target, field("sheet_created", true))
 		}
 		return success("", "",
-			field("source", errorsjson.Object{{Key: "file", Value: srcName}, {Key: "sheet", Value: srcSheet}, {Key: "range", Value: src.String()}}),
+			field("source", pyjson.Object{{Key: "file", Value: srcName}, {Key: "sheet", Value: srcSheet}, {Key: "range", Value: src.String()}}),
 			field("target", target),
 			field("rows_copied", len(cells)),
 			field("cells_written", written)), nil

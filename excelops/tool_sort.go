@@ -10,7 +10,7 @@ import (
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // sort_range sorts rows as Excel's Data > Sort does: values, formulas,
@@ -150,7 +150,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 				order = "descending"
 			}
 			keys[i] = sortKey{col, order == "descending"}
-			shown[i] = errorsjson.Object{{Key: "column", Value: columnName(col)}, {Key: "order", Value: order}}
+			shown[i] = pyjson.Object{{Key: "column", Value: columnName(col)}, {Key: "order", Value: order}}
 		}
 		top := rng.r1
 		if a.Header {
@@ -159,7 +159,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		block := cellRange{rng.c1, top, rng.c2, min(rng.r2, ext.maxRow)}
 		res := success(b.name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
 		if block.r2 < block.r1 {
-			return append(res, errorsjson.Field{Key: "rows_sorted", Value: 0}, errorsjson.Field{Key: "rows_moved", Value: 0}), nil
+			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
 		if block.cells() > int64(s.limits.MaxWriteCells) {
 			return nil, limitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.cells(), s.limits.MaxWriteCells))
@@ -172,7 +172,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 			return nil, err
 		}
 		b.edits = &editSet{areas: []sheetArea{{sheet, block.c1, block.r1, block.c2, block.r2}}}
-		return append(res, errorsjson.Field{Key: "rows_sorted", Value: block.r2 - block.r1 + 1}, errorsjson.Field{Key: "rows_moved", Value: moved}), nil
+		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.r2 - block.r1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
 

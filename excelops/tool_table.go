@@ -12,7 +12,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Excel tables (ListObjects): create_table and the checks the other
@@ -236,7 +236,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 			field("columns", headers),
 			field("data_rows", rng.r2-rng.r1))
 		if len(filled) > 0 {
-			res = append(res, errorsjson.Field{Key: "headers_changed", Value: filled})
+			res = append(res, pyjson.Field{Key: "headers_changed", Value: filled})
 		}
 		return res, nil
 	}), nil
@@ -323,7 +323,7 @@ func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
 		if name != text || !isText {
 			writes = append(writes, write{ref, name})
 			if name != text {
-				changed = append(changed, errorsjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: jsonCell(text)}, {Key: "now", Value: name}})
+				changed = append(changed, pyjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: jsonCell(text)}, {Key: "now", Value: name}})
 			}
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // How a sheet is viewed: freeze_panes and set_autofilter.
@@ -69,7 +69,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 		}
 		var was any
 		if before.Freeze {
-			was = errorsjson.Object{{Key: "frozen_rows", Value: before.YSplit}, {Key: "frozen_columns", Value: before.XSplit}}
+			was = pyjson.Object{{Key: "frozen_rows", Value: before.YSplit}, {Key: "frozen_columns", Value: before.XSplit}}
 		}
 		return success(b.name(), sheet,
 			field("frozen_rows", row-1),
@@ -173,7 +173,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 				return nil, invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
 			}
 			removeAutofilter(b.f, ws, sheet)
-			return append(res, errorsjson.Field{Key: "removed_range", Value: old.String()}, errorsjson.Field{Key: "rows_shown", Value: shown}), nil
+			return append(res, pyjson.Field{Key: "removed_range", Value: old.String()}, pyjson.Field{Key: "rows_shown", Value: shown}), nil
 		}
 		tables, err := b.tablesOn(sheet)
 		if err != nil {
@@ -188,11 +188,11 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 		if err != nil {
 			return nil, err
 		}
-		res = append(res, errorsjson.Field{Key: "range", Value: rng.String()},
-			errorsjson.Field{Key: "filters", Value: len(rules)},
-			errorsjson.Field{Key: "rows_hidden", Value: hidden})
+		res = append(res, pyjson.Field{Key: "range", Value: rng.String()},
+			pyjson.Field{Key: "filters", Value: len(rules)},
+			pyjson.Field{Key: "rows_hidden", Value: hidden})
 		if hadOld {
-			res = append(res, errorsjson.Field{Key: "replaced_range", Value: old.String()})
+			res = append(res, pyjson.Field{Key: "replaced_range", Value: old.String()})
 		}
 		return res, nil
 	}), nil

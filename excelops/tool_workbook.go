@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Workbook-level tools: create_workbook and list_workbooks (this file),
@@ -273,19 +273,19 @@ func (s *Service) listIn(ctx context.Context, folder string, recursive bool, off
 		field("returned", len(items)),
 		field("has_more", end < len(found)))
 	if end < len(found) {
-		res = append(res, errorsjson.Field{Key: "next_offset", Value: end})
+		res = append(res, pyjson.Field{Key: "next_offset", Value: end})
 	}
 	if truncated {
-		res = append(res, errorsjson.Field{Key: "truncated", Value: fmt.Sprintf("the walk stopped after %d folder entries; list a subfolder to see the rest", maxWalkedEntries)})
+		res = append(res, pyjson.Field{Key: "truncated", Value: fmt.Sprintf("the walk stopped after %d folder entries; list a subfolder to see the rest", maxWalkedEntries)})
 	}
-	return append(res, errorsjson.Field{Key: "workbooks", Value: items}), nil
+	return append(res, pyjson.Field{Key: "workbooks", Value: items}), nil
 }
 
 // describeFile is one list_workbooks entry: path, size, modification time
 // and sheet names (from the package index only), or the reason the file
 // cannot be read.
-func (s *Service) describeFile(ctx context.Context, w foundWorkbook) errorsjson.Object {
-	o := errorsjson.Object{
+func (s *Service) describeFile(ctx context.Context, w foundWorkbook) pyjson.Object {
+	o := pyjson.Object{
 		{Key: "path", Value: s.relPath(w.path)},
 		{Key: "size_bytes", Value: w.info.Size()},
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
@@ -299,7 +299,7 @@ func (s *Service) describeFile(ctx context.Context, w foundWorkbook) errorsjson.
 		return names, nil
 	}))
 	if err != nil {
-		return append(o, errorsjson.Field{Key: "error", Value: err.Error()})
+		return append(o, pyjson.Field{Key: "error", Value: err.Error()})
 	}
-	return append(o, errorsjson.Field{Key: "sheets", Value: res})
+	return append(o, pyjson.Field{Key: "sheets", Value: res})
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // Row and column edit caps per call.
@@ -84,7 +84,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 	if err != nil {
 		return nil, err
 	}
-	result := func(name, sheet string) errorsjson.Object {
+	result := func(name, sheet string) pyjson.Object {
 		if single {
 			return success(name, sheet,
 				field("cell", *a.Cell),
