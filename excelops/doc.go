@@ -29,7 +29,7 @@
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows; rows or cells out of
 //     order are reported as damage too, never read as an empty sheet.
-//   - Bounded by construction (bounds.go, page.go, styleread.go): only
+//   - Bounded by construction (limits.go, limits_stream.go, page.go, styleread.go): only
 //     regular files are opened (lstat before, O_NONBLOCK open, fstat
 //     after: a FIFO, socket or device named .xlsx is refused at once); one
 //     cell's or shared string's inflated text is bounded while it streams
@@ -51,7 +51,7 @@
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
 //     negative serials and serials past 9999 stay numbers.
-//   - Writes are told truthfully (tool_merge.go, names.go, excellimits.go,
+//   - Writes are told truthfully (tool_merge.go, names.go, limits_excel.go,
 //     values.go): merge_cells refuses to clear cells other than the
 //     top-left that hold values or formulas unless discard_values is true
 //     (then it lists them), refuses to overlap an existing merge partly,

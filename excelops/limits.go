@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/internal/defaults"
@@ -146,3 +147,58 @@ const (
 	// for hidden dots and separators (double encoding and beyond).
 	maxDecodeRounds = 4
 )
+
+// Bounds of the default per-call memory budget.
+const (
+	minCallMemoryBudget = 256 << 20
+	maxCallMemoryBudget = 8 << 30
+	// callBudgetShare: one call may take a quarter of the memory the
+	// process can have, so a few large calls run side by side.
+	callBudgetShare = 4
+)
+
+// DefaultCallMemoryBudget sizes Limits.CallMemoryBudget for this machine:
+// a quarter of the memory the process may use (physical memory, or the
+// address-space limit of ulimit -v when that is lower), between 256 MiB
+// and 8 GiB.
+func DefaultCallMemoryBudget() int64 {
+	avail := physicalMemory()
+	if lim := addressSpaceLimit(); lim > 0 && (avail == 0 || lim < avail) {
+		avail = lim
+	}
+	b := avail / callBudgetShare
+	return min(max(b, minCallMemoryBudget), maxCallMemoryBudget)
+}
+
+// within fails with a KindLimit error, before anything is allocated, when
+// an estimated allocation of need bytes for what exceeds the per-call
+// memory budget.
+func (l Limits) within(what string, need int64) error {
+	if need <= l.CallMemoryBudget {
+		return nil
+	}
+	return newError(KindLimit, fmt.Sprintf("workbook too large: %s needs about %s, more than the per-call memory budget of %s (--call-memory-budget)",
+		what, humanBytes(need), humanBytes(l.CallMemoryBudget)), nil)
+}
+
+// humanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	f, i := float64(n), -1
+	for f >= unit && i < 3 {
+		f /= unit
+		i++
+	}
+	return fmt.Sprintf("%.1f %ciB", f, "KMGT"[i])
+}
+
+// cellTextErr is the error for one cell (or shared string) whose text
+// inflates past the per-cell bound: where is "cell B2 of sheet \"Data\""
+// or "shared string 17".
+func (l Limits) cellTextErr(where string) error {
+	return newError(KindLimit, fmt.Sprintf("workbook too large: %s holds more than %s of text (Excel's own limit is 32,767 characters); the file is damaged or was not written by a spreadsheet program",
+		where, humanBytes(l.MaxCellTextBytes)), nil)
+}

@@ -5,87 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 )
 
-// This file holds the bounds every tool keeps before it touches a file or
-// allocates for one: only regular files are opened (and the open never
-// blocks), one cell's text is bounded while it streams, and estimated
-// allocations are checked against the per-call memory budget. The sheet
-// readers call these functions; they hold no reading logic themselves.
-
-// notRegular is the error for a path that is not a regular file.
-func notRegular(name string, mode fs.FileMode) error {
-	what := "not a regular file"
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO), not a workbook file"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket, not a workbook file"
-	case mode&fs.ModeDevice != 0:
-		what = "a device, not a workbook file"
-	case mode.IsDir():
-		what = "a folder, not a workbook file"
-	case mode&fs.ModeSymlink != 0:
-		what = "a link, not a workbook file"
-	}
-	return newError(KindInvalidArgument, fmt.Sprintf("%q is %s; only regular files are opened", name, what), nil)
-}
-
-// readRegular reads the whole regular file at path (see sandbox.openRegular),
-// refusing it when it is larger than max bytes or than the call's memory
-// budget allows.
-func (s *Service) readRegular(path string) ([]byte, fs.FileInfo, error) {
-	fh, st, err := s.box.openRegular(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer fh.Close()
-	if st.Size() > s.limits.MaxFileSize {
-		return nil, nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
-	}
-	if err := s.limits.within("reading the workbook file", st.Size()); err != nil {
-		return nil, nil, err
-	}
-	raw := make([]byte, st.Size())
-	if _, err := fh.ReadAt(raw, 0); err != nil {
-		return nil, nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
-	}
-	return raw, st, nil
-}
-
-// within fails with a KindLimit error, before anything is allocated, when
-// an estimated allocation of need bytes for what exceeds the per-call
-// memory budget.
-func (l Limits) within(what string, need int64) error {
-	if need <= l.CallMemoryBudget {
-		return nil
-	}
-	return newError(KindLimit, fmt.Sprintf("workbook too large: %s needs about %s, more than the per-call memory budget of %s (--call-memory-budget)",
-		what, humanBytes(need), humanBytes(l.CallMemoryBudget)), nil)
-}
-
-// humanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	f, i := float64(n), -1
-	for f >= unit && i < 3 {
-		f /= unit
-		i++
-	}
-	return fmt.Sprintf("%.1f %ciB", f, "KMGT"[i])
-}
-
-// cellTextErr is the error for one cell (or shared string) whose text
-// inflates past the per-cell bound: where is "cell B2 of sheet \"Data\""
-// or "shared string 17".
-func (l Limits) cellTextErr(where string) error {
-	return newError(KindLimit, fmt.Sprintf("workbook too large: %s holds more than %s of text (Excel's own limit is 32,767 characters); the file is damaged or was not written by a spreadsheet program",
-		where, humanBytes(l.MaxCellTextBytes)), nil)
-}
+// The limits kept while a workbook streams or is parsed: one text run (a
+// cell or a shared string) is bounded before any parser holds it, and a
+// sheet is parsed for editing only when it fits the per-call memory budget;
+// the row reader refuses rows and cells out of order.
 
 // runBound wraps an XML stream and fails once a run of bytes without a '<'
 // (one text node, or one tag) is longer than max: a single cell or shared
@@ -181,5 +106,39 @@ func (b *book) guardParse(sheet string, ext sheetExtent) error {
 		return newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	b.sstChecked = true
+	return nil
+}
+
+// The checks rowReader makes while it streams a sheet: they bound what one
+// cell may make it hold and refuse rows or cells out of order, which would
+// otherwise make a read stop early (a sheet whose first <row> is the last
+// row would read as empty) or drop cells. Excel itself refuses such files.
+// (The runBound reader under the walker bounds each text run while it
+// streams; checkCell bounds a cell made of many runs.)
+
+// checkRowOrder fails when row n does not come after the previous row.
+func (rr *rowReader) checkRowOrder(n int) error {
+	prev := rr.lastRow
+	rr.lastRow, rr.lastCol = n, 0
+	if prev == 0 || n > prev {
+		return nil
+	}
+	return newError(KindDamaged, fmt.Sprintf("file is damaged: the rows of sheet %q are out of order (row %d comes after row %d); Excel refuses such a file too: open and save it again in a spreadsheet program to repair it", rr.sheet, n, prev), nil)
+}
+
+// checkCell fails when the finished cell does not come after the previous
+// cell of its row, or when its text is longer than the per-cell bound.
+func (rr *rowReader) checkCell() error {
+	c := rr.w.Cell
+	prev := rr.lastCol
+	rr.lastCol = c.Col
+	if prev != 0 && c.Col <= prev {
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: the cells of row %d of sheet %q are out of order (%s comes after %s); Excel refuses such a file too: open and save it again in a spreadsheet program to repair it",
+			c.Row, rr.sheet, cellName(c.Col, c.Row), cellName(prev, c.Row)), nil)
+	}
+	if rr.maxText > 0 && len(c.Value) > rr.maxText {
+		where := fmt.Sprintf("cell %s of sheet %q", cellName(c.Col, c.Row), rr.sheet)
+		return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
+	}
 	return nil
 }

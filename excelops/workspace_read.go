@@ -1,0 +1,49 @@
+package excelops
+
+import (
+	"fmt"
+	"io/fs"
+)
+
+// Reading a whole file of the workspace: only regular files, never more than
+// the call may hold.
+
+// notRegular is the error for a path that is not a regular file.
+func notRegular(name string, mode fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a workbook file"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket, not a workbook file"
+	case mode&fs.ModeDevice != 0:
+		what = "a device, not a workbook file"
+	case mode.IsDir():
+		what = "a folder, not a workbook file"
+	case mode&fs.ModeSymlink != 0:
+		what = "a link, not a workbook file"
+	}
+	return newError(KindInvalidArgument, fmt.Sprintf("%q is %s; only regular files are opened", name, what), nil)
+}
+
+// readRegular reads the whole regular file at path (see sandbox.openRegular),
+// refusing it when it is larger than max bytes or than the call's memory
+// budget allows.
+func (s *Service) readRegular(path string) ([]byte, fs.FileInfo, error) {
+	fh, st, err := s.box.openRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	if st.Size() > s.limits.MaxFileSize {
+		return nil, nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
+	}
+	if err := s.limits.within("reading the workbook file", st.Size()); err != nil {
+		return nil, nil, err
+	}
+	raw := make([]byte, st.Size())
+	if _, err := fh.ReadAt(raw, 0); err != nil {
+		return nil, nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
+	}
+	return raw, st, nil
+}
