@@ -15,4 +15,7 @@
 //
 // The encoder names this package still exports (Marshal, Object, Field,
 // ...) forward to pyjson and are deprecated.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package errorsjson

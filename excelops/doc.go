@@ -200,4 +200,7 @@
 // render_hostile_test.go shows each of these layers holding alone against a
 // workbook whose pictures link to a file outside the workspace and to a
 // loopback URL.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package excelops

@@ -30,4 +30,7 @@
 // notifications/cancelled reaches the call it names. The HTTP door checks
 // neither Host, Origin nor token: serve it through server.Server
 // (Config.MCP), whose RequestPolicy and token check guard every path.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package mcpdoor

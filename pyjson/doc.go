@@ -28,4 +28,7 @@
 // replaces each maximal ill-formed subpart with one U+FFFD, exactly as
 // Python's bytes.decode("utf-8", "replace") does (the corpus pins this
 // with byte strings decoded by Python itself).
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package pyjson

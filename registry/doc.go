@@ -39,4 +39,7 @@
 // largest list, else its largest object, else the tail of its largest
 // string, with excelmanus's markers and the profile's notes, and stays
 // valid JSON; other text is cut with a plain-text note.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package registry

@@ -22,4 +22,7 @@
 // headers and loopback or absent Origins are served; others get 403.
 //
 // See docs/PROTOCOL.md for the wire format with one example per method.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package server

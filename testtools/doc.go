@@ -5,4 +5,7 @@
 //
 //	reg := registry.New()
 //	if err := testtools.Register(reg); err != nil { ... }
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package testtools

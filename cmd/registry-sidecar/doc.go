@@ -32,4 +32,7 @@
 // --max-write-cells, each also settable as REGISTRY_SIDECAR_MAX_FILE_SIZE
 // and so on. A workbook over a limit is refused with a MemoryError payload;
 // a zero, negative or malformed limit is a usage error.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package main

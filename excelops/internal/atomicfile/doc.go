@@ -29,4 +29,7 @@
 // cannot be flushed). ReplaceInRoot builds on every system, so its tests
 // run on Linux too; callers on Unix keep ReplaceIn. ReplaceWith and
 // SweepStale (by path) use whichever fits the system.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package atomicfile

@@ -25,4 +25,7 @@
 // the scheme of a removed target (never the URL or path itself). Its reads
 // are bounded by Limits (a zip bomb is refused before anything is
 // inflated), and it never panics on any input (FuzzRenderSanitize).
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package rendersafe

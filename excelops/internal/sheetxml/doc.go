@@ -9,4 +9,7 @@
 // few tags they care about (sheetData, row, c, v, t, is); the splice writer
 // copies every token it does not change, so unknown elements, comments and
 // attribute order survive byte for byte.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package sheetxml

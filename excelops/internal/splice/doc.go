@@ -15,4 +15,7 @@
 // What splice does not do (the caller falls back to a full parse): create
 // sheets or workbooks, shift rows or columns, overwrite the master cell of a
 // shared formula, or rewrite a sheet whose rows are out of order.
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
 package splice
