@@ -157,7 +157,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 		sheet, ext := sh.name, sh.ext
 		ws, ok := b.worksheet(sheet)
 		if !ok {
-			return nil, fmt.Errorf("cannot set an autofilter on sheet %q: this excelize version keeps worksheets in an unexpected shape", sheet)
+			return nil, fmt.Errorf("cannot set an autofilter on sheet %q: it is not a worksheet, or its XML does not parse", sheet)
 		}
 		old, hadOld := b.sheetAutofilter(sheet)
 		res := success(b.name(), sheet)
