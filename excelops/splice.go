@@ -144,9 +144,14 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	// with the workbook. A program that rewrites the file in place while
 	// it is read is caught by the identity check before the rename (and a
 	// read that fails meanwhile is reported as that conflict).
-	if sb.zr, err = zip.NewReader(fh, st.Size()); err != nil {
-		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
+	p, err := s.openPackage(fh, st.Size(), filepath.Base(path))
+	if err != nil {
+		return nil, err
 	}
+	if p.encrypted {
+		return nil, errEncryptedWrite(filepath.Base(path))
+	}
+	sb.zr = p.zr
 	var total uint64
 	for _, zf := range sb.zr.File {
 		total += zf.UncompressedSize64
