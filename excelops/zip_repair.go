@@ -19,6 +19,10 @@ const (
 	centralHeaderLen = 46
 	endRecordLen     = 22
 	endScanChunk     = 64 << 10
+	// maxEndScan bounds how far from the end of the file repairZip looks
+	// for the end record (unzip looks about 64 KiB further than the
+	// longest comment; Go's reader no further than that).
+	maxEndScan = 1 << 20
 )
 
 // errNotRepairable says repairZip found no directory unzip would read.
@@ -109,7 +113,7 @@ func findLocalHeader(r io.ReaderAt, limit int64, offs ...int64) (int64, bool) {
 // before it), searching the whole file backwards as unzip does.
 func findEndRecord(r io.ReaderAt, size int64) (int64, []byte, error) {
 	buf := make([]byte, endScanChunk+endRecordLen)
-	for hi := size; hi > 0; {
+	for hi := size; hi > 0 && size-hi < maxEndScan; {
 		lo := max(hi-endScanChunk, 0)
 		n := min(hi+endRecordLen, size) - lo
 		chunk := buf[:n]
