@@ -35,7 +35,7 @@ type book struct {
 	tmpDir     string
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	created    bool
-	encrypted  bool // encrypted with Excel's default password: reads, never saved
+	encrypted  bool   // encrypted with Excel's default password: reads, never saved
 	id         fileID // the version of the file f was parsed from (cache key)
 	// unchecked says excelize made a worksheet in memory this call (a new
 	// workbook, a new or copied sheet). excelize (v2.11) keeps such a
