@@ -202,7 +202,7 @@ func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
 		return "", "", false
 	}
 	ps := idx.sheets[pick]
-	if ps.part == "" || !isWorksheetPart(ps.part) || findPart(sb.zr, ps.part) == nil {
+	if ps.part == "" || ps.kind != kindWorksheet || findPart(sb.zr, ps.part) == nil {
 		return "", "", false
 	}
 	return ps.name, ps.part, true

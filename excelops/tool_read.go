@@ -31,6 +31,7 @@ func (s *Service) listSheets(_ context.Context, raw json.RawMessage) (*call, err
 				{Key: "index", Value: i},
 				{Key: "is_active", Value: i == active},
 				{Key: "visible", Value: !ps.hidden},
+				{Key: "kind", Value: ps.kind},
 			})
 		}
 		return success(b.name(), "",

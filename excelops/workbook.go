@@ -317,6 +317,9 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	if ext, ok := b.extents[sheet]; ok {
 		return sheet, ext, nil
 	}
+	if err := b.requireWorksheet(sheet); err != nil {
+		return "", nil, err
+	}
 	ext, err := b.scan(sheet)
 	if err != nil {
 		return "", nil, err
@@ -349,7 +352,7 @@ func (b *book) guardAllSheets(skip string) error {
 		if err != nil {
 			return err
 		}
-		if zf == nil || !isWorksheetPart(zf.Name) {
+		if kind, _ := b.sheetKindOf(name); zf == nil || kind != kindWorksheet {
 			continue
 		}
 		if _, err := b.scan(name); err != nil {
@@ -357,12 +360,6 @@ func (b *book) guardAllSheets(skip string) error {
 		}
 	}
 	return nil
-}
-
-// isWorksheetPart reports whether the package part name holds a worksheet
-// (not a chart sheet, macro sheet or dialog sheet).
-func isWorksheetPart(name string) bool {
-	return strings.Contains(strings.ToLower(name), "worksheets/")
 }
 
 // newSheet adds an empty worksheet named name and returns its index. The
