@@ -77,6 +77,11 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
 		return nil, errNoSplice
 	}
+	if zf := findPart(sb.zr, part); zf != nil {
+		if err := sb.checkSharedRefs(ctx, zf, sheet); err != nil {
+			return nil, err
+		}
+	}
 	parts, err := sb.editParts(ctx, part, sheet, plan)
 	if err != nil {
 		return nil, err

@@ -296,7 +296,7 @@ func (b *book) scan(sheet string) (sheetExtent, error) {
 		return sheetExtent{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	ext, err := scanSheet(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.svc.limits)
+	ext, err := scanSheet(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.svc.limits, b.sharedStringCount)
 	if err != nil {
 		return ext, err
 	}
