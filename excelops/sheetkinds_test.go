@@ -96,7 +96,7 @@ func TestSpecialSheetsListedAndSkipped(t *testing.T) {
 
 	for _, c := range []struct {
 		tool, sheet, says string
-		args             map[string]any
+		args              map[string]any
 	}{
 		{"read_excel", "Module", "is an Excel 4 macro sheet, not a worksheet", nil},
 		{"read_excel", "Dialog1", "is a dialog sheet, not a worksheet", nil},
