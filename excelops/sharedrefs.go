@@ -1,9 +1,6 @@
 package excelops
 
 import (
-	"archive/zip"
-	"context"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -12,8 +9,9 @@ import (
 
 // A cell of type "s" holds the index of a shared string. A read of a cell
 // whose index has no string reports the file damaged; every write checks
-// the sheets it rewrites the same way (sharedRefs), so a workbook a read
-// calls damaged is never saved as if it were whole.
+// the sheets it rewrites the same way (sharedRefs here for the excelize
+// path, splice.Plan.SharedStrings for the splice path), so a workbook a
+// read calls damaged is never saved as if it were whole.
 
 // sharedIndex parses the value of a shared string cell (entities decoded)
 // and reports whether it is an index below count.
@@ -63,34 +61,4 @@ func (r *sharedRefs) check(c *sheetxml.Cell) error {
 func (b *book) sharedStringCount() (int, error) {
 	sst, err := b.sharedStrings()
 	return len(sst), err
-}
-
-// checkSharedRefs streams the sheet part zf once and fails, as a read of
-// the cell would, when a cell points to a shared string that does not
-// exist: the splice path copies the rows it does not edit unparsed, so it
-// checks them here. Broken XML is left to the splice, which reports it.
-func (sb *spliceBook) checkSharedRefs(ctx context.Context, zf *zip.File, sheet string) error {
-	rc, err := zf.Open()
-	if err != nil {
-		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
-	}
-	defer rc.Close()
-	lim := sb.svc.limits
-	w := sheetxml.NewWalker(failingReader{lim.newRunBound(readerWithContext(ctx, rc), fmt.Sprintf("sheet %q", sheet))})
-	w.MaxText = int(lim.MaxCellTextBytes)
-	refs := sharedRefs{count: sb.streamBook().sharedStringCount}
-	for {
-		ev, err := w.Next()
-		if err != nil {
-			if kindOf(err) != "" || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return err
-			}
-			return nil // the end, or damage the splice reports
-		}
-		if ev == sheetxml.CellDone {
-			if err := refs.check(&w.Cell); err != nil {
-				return err
-			}
-		}
-	}
 }

@@ -72,15 +72,13 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	}
 	plan.MaxRow = min(s.limits.MaxRows, maxSheetRows)
 	plan.MaxCellText = s.limits.MaxCellTextBytes
+	// Damaged stays damaged: a cell pointing at a shared string that does
+	// not exist fails the edit as it fails a read.
+	plan.SharedStrings = sb.streamBook().sharedStringCount
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
 	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
 		return nil, errNoSplice
-	}
-	if zf := findPart(sb.zr, part); zf != nil {
-		if err := sb.checkSharedRefs(ctx, zf, sheet); err != nil {
-			return nil, err
-		}
 	}
 	parts, err := sb.editParts(ctx, part, sheet, plan)
 	if err != nil {
