@@ -72,49 +72,65 @@ func (r *sharedRefs) checkElement(row, col int, raw []byte) (bool, error) {
 	return true, r.check(row, col, body[vs+3:vs+ve])
 }
 
+// sharedAttr is how a cell of type "s" says it, as every writer known
+// writes it; a row spelling it otherwise (t='s') is tokenized.
+var (
+	sharedAttr       = []byte(`t="s"`)
+	sharedAttrSingle = []byte(`t='s'`)
+)
+
 // checkPlainRow checks the shared string cells of raw, the bytes of a
 // plain row (sheetxml.PlainRow: no comments, CDATA or formulas, every
-// cell with an r attribute) after its start tag. ok is false when a cell
-// cannot be read off the bytes (the caller tokenizes the row).
+// cell with an r attribute) after its start tag. It visits only the
+// places that say t="s", so a row without shared strings costs one
+// vectorised search. ok is false when a cell cannot be read off the bytes
+// (the caller tokenizes the row).
 func (r *sharedRefs) checkPlainRow(row int, raw []byte) (bool, error) {
 	if r.count == nil {
 		return true, nil
 	}
+	if bytes.Contains(raw, sharedAttrSingle) {
+		return false, nil
+	}
 	for i := 0; ; {
-		j := bytes.Index(raw[i:], []byte("<c"))
+		j := bytes.Index(raw[i:], sharedAttr)
 		if j < 0 {
 			return true, nil
 		}
-		start := i + j
-		i = start + 2
-		if i >= len(raw) || !isDelim(raw[i]) {
-			continue // <col..., <cfRule...: not a cell
+		at := i + j
+		i = at + len(sharedAttr)
+		start := bytes.LastIndexByte(raw[:at], '<')
+		if start < 0 || bytes.IndexByte(raw[start:at], '>') >= 0 {
+			continue // in text, not in a tag
 		}
-		end := bytes.IndexByte(raw[i:], '>')
+		if start+2 >= len(raw) || raw[start+1] != 'c' || !isDelim(raw[start+2]) || !isSpace(raw[at-1]) {
+			continue // another element's attribute, or an attribute ending in t
+		}
+		end := bytes.IndexByte(raw[start:], '>')
 		if end < 0 {
 			return false, nil
 		}
-		tag := raw[i : i+end]
-		if string(sheetxml.AttrValue(tag, "t")) != "s" {
-			continue
-		}
+		tag := raw[start+2 : start+end]
 		col, _ := sheetxml.SplitRef(sheetxml.AttrValue(tag, "r"))
 		if col <= 0 {
 			return false, nil
 		}
-		stop := bytes.Index(raw[i:], []byte("</c>"))
 		if tag[len(tag)-1] == '/' {
-			continue
+			continue // <c .../>: no value
 		}
+		stop := bytes.Index(raw[start:], []byte("</c>"))
 		if stop < 0 {
 			return false, nil
 		}
-		ok, err := r.checkElement(row, col, raw[start:i+stop])
+		ok, err := r.checkElement(row, col, raw[start:start+stop])
 		if !ok || err != nil {
 			return ok, err
 		}
 	}
 }
+
+// isSpace reports whether b is XML white space.
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // isDelim reports whether b ends an element name.
 func isDelim(b byte) bool {

@@ -23,6 +23,8 @@ func TestSharedStringsChecked(t *testing.T) {
 		{"all in range", good + `<row r="2"><c r="A2" t="s" s="3"><v>1</v></c><c r="B2" t="s"/></row>`, nil},
 		{"plain row", good + `<row r="3"><c r="A3"><v>5</v></c><c r="B3" t="s"><v>2</v></c></row>`, &SharedRefError{Row: 3, Col: 2, Value: []byte("2")}},
 		{"tokenized row", good + `<row r="3"><!-- note --><c r="D3" t="s"><v>9</v></c></row>`, &SharedRefError{Row: 3, Col: 4, Value: []byte("9")}},
+		{"single quotes", good + `<row r="3"><c r='B3' t='s'><v>3</v></c></row>`, &SharedRefError{Row: 3, Col: 2, Value: []byte("3")}},
+		{"after other attributes", good + `<row r="3"><c r="C3" s="1" t="s"><v>2</v></c><c r="D3" t="s"><v>0</v></c></row>`, &SharedRefError{Row: 3, Col: 3, Value: []byte("2")}},
 		{"not a number", good + `<row r="3"><c r="A3" t="s"><v>x</v></c></row>`, &SharedRefError{Row: 3, Col: 1, Value: []byte("x")}},
 		{"rebuilt row", good + `<row r="5"><c r="A5" t="s"><v>4</v></c></row>`, &SharedRefError{Row: 5, Col: 1, Value: []byte("4")}},
 		{"inline text is not a reference", good + `<row r="3"><c r="A3" t="inlineStr"><is><t>t="s" &lt;v&gt;99</t></is></c></row>`, nil},
