@@ -1,6 +1,8 @@
 package excelops
 
 import (
+	"archive/zip"
+	"encoding/xml"
 	"fmt"
 	"strings"
 )
@@ -16,7 +18,8 @@ const (
 )
 
 // sheetKind classifies a sheet by the type of the workbook relationship
-// that points to it, else by where its part lives.
+// that points to it, else by where its part lives (sheetParts then lets
+// the part's content type, when it names a kind, decide: see contentKind).
 func sheetKind(relType, part string) string {
 	t := strings.ToLower(relType)
 	switch {
@@ -39,6 +42,45 @@ func sheetKind(relType, part string) string {
 		return kindDialogsheet
 	}
 	return kindWorksheet
+}
+
+// contentKind classifies a sheet part by its content type, "" when the
+// type names no kind of sheet.
+func contentKind(contentType string) string {
+	t := strings.ToLower(contentType)
+	switch {
+	case strings.Contains(t, "macrosheet"):
+		return kindMacrosheet
+	case strings.Contains(t, "dialogsheet"):
+		return kindDialogsheet
+	case strings.Contains(t, "chartsheet"):
+		return kindChartsheet
+	case strings.Contains(t, "worksheet"):
+		return kindWorksheet
+	}
+	return ""
+}
+
+// partContentTypes returns the content types [Content_Types].xml gives
+// parts by name (lower case, without the leading slash); a missing or
+// damaged part gives none.
+func partContentTypes(zr *zip.Reader) map[string]string {
+	out := map[string]string{}
+	data, err := readPart(zr, "[Content_Types].xml")
+	if err != nil {
+		return out
+	}
+	var ct struct {
+		Overrides []struct {
+			PartName    string `xml:"PartName,attr"`
+			ContentType string `xml:"ContentType,attr"`
+		} `xml:"Override"`
+	}
+	_ = xml.Unmarshal(data, &ct)
+	for _, o := range ct.Overrides {
+		out[strings.ToLower(strings.TrimPrefix(o.PartName, "/"))] = o.ContentType
+	}
+	return out
 }
 
 // kindDescription names a kind of sheet in messages.

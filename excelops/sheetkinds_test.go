@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // specialSheet is a sheet that is not a worksheet, as Excel stores it.
@@ -143,4 +144,30 @@ func TestSheetKind(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, sheetKind(c.relType, c.part), "%s %s", c.relType, c.part)
 	}
+}
+
+// TestMacroSheetByContentType: a macro sheet whose relationship says
+// worksheet and whose part lives among the worksheets is known by its
+// content type.
+func TestMacroSheetByContentType(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("m.xlsx", [][]any{{"name", "qty"}, {"a", 1}})
+	m := specialSheets[0]
+	m.part = "xl/worksheets/sheet9.xml"
+	m.relType = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
+	withSpecialSheets(t, e.path("m.xlsx"), m)
+	p := e.ok("describe_workbook", map[string]any{"file_path": "m.xlsx"})
+	sheets := p["sheets"].([]any)
+	require.Len(t, sheets, 2)
+	assert.Equal(t, kindMacrosheet, sheets[1].(map[string]any)["kind"])
+	p = e.fail("read_excel", map[string]any{"file_path": "m.xlsx", "sheet_name": "Module"})
+	assert.Contains(t, p["message"], "Excel 4 macro sheet")
+	// excelize parses every part among the worksheets as one: an edit of
+	// every sheet is refused, saying why; other edits keep the macro sheet.
+	p = e.fail("insert_rows", map[string]any{"file_path": "m.xlsx", "row": 1})
+	assert.Equal(t, "ValueError", p["exception"], p)
+	assert.Contains(t, p["message"], `sheet "Module" is an Excel 4 macro sheet stored where worksheets live`)
+	e.ok("write_cells", map[string]any{"file_path": "m.xlsx", "cell": "C1", "value": 1})
+	e.ok("format_cells", map[string]any{"file_path": "m.xlsx", "cell_range": "A1", "font": map[string]any{"bold": true}})
+	assert.Equal(t, m.xml, string(readZipEntry(t, e.path("m.xlsx"), m.part)))
 }

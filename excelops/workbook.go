@@ -352,7 +352,15 @@ func (b *book) guardAllSheets(skip string) error {
 		if err != nil {
 			return err
 		}
-		if kind, _ := b.sheetKindOf(name); zf == nil || kind != kindWorksheet {
+		kind, err := b.sheetKindOf(name)
+		if err != nil {
+			return err
+		}
+		if zf != nil && kind != kindWorksheet && strings.Contains(strings.ToLower(zf.Name), "worksheets/") {
+			// excelize parses every part under worksheets/ as a worksheet.
+			return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, kindDescription(kind)), nil)
+		}
+		if zf == nil || kind != kindWorksheet {
 			continue
 		}
 		if _, err := b.scan(name); err != nil {
