@@ -26,6 +26,28 @@ type sharedRefs struct {
 	count func() (int, error) // nil: no check
 	n     int
 	known bool
+	// The state of token: in a cell of type "s", in its <v>, the text so far.
+	inShared, inV bool
+	value         []byte
+}
+
+// token follows the tokens of a row that is tokenized but not rebuilt
+// (col is the column of the current cell, known once its start tag is
+// passed) and checks each shared string cell at the end of its <v>.
+func (r *sharedRefs) token(t sheetxml.Token, row, col int) error {
+	switch {
+	case r.count == nil:
+	case t.Kind == sheetxml.Text && r.inV:
+		r.value = append(r.value, t.Raw...)
+	case t.Kind == sheetxml.Start && string(t.Name) == "c":
+		r.inShared = string(t.Attr("t")) == "s"
+	case t.Kind == sheetxml.Start && string(t.Name) == "v" && r.inShared:
+		r.inV, r.value = true, r.value[:0]
+	case t.Is(sheetxml.End, "v") && r.inV:
+		r.inV = false
+		return r.check(row, col, r.value)
+	}
+	return nil
 }
 
 // check fails with a *SharedRefError when value (the raw text of the

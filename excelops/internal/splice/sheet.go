@@ -402,8 +402,6 @@ func (s *sheet) row(t sheetxml.Token) error {
 	}
 	col := 0
 	var text int64
-	var shared, inV bool // in a cell of type "s"; in its <v>
-	var value []byte
 	for {
 		t, err := s.token()
 		if errors.Is(err, io.EOF) {
@@ -416,20 +414,9 @@ func (s *sheet) row(t sheetxml.Token) error {
 			if text += int64(len(t.Raw)); s.plan.MaxCellText > 0 && text > s.plan.MaxCellText {
 				return &CellTextError{Row: n, Col: col}
 			}
-			if inV {
-				value = append(value, t.Raw...)
-			}
 		}
-		switch {
-		case t.Kind == sheetxml.Start && string(t.Name) == "c":
-			shared = string(t.Attr("t")) == "s"
-		case t.Kind == sheetxml.Start && string(t.Name) == "v" && shared:
-			inV, value = true, value[:0]
-		case t.Is(sheetxml.End, "v") && inV:
-			inV = false
-			if err := s.refs.check(n, col, value); err != nil {
-				return err
-			}
+		if err := s.refs.token(t, n, col); err != nil {
+			return err
 		}
 		if t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty {
 			if string(t.Name) == "c" {
