@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"archive/zip"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -31,9 +30,11 @@ func (s *Service) openLight(b *book) error {
 	}
 	b.mode = st.Mode()
 	b.id, _ = idOf(st)
-	if b.zr, err = zip.NewReader(fh, st.Size()); err != nil {
-		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(b.path)), err)
+	p, err := s.openPackage(fh, st.Size(), filepath.Base(b.path))
+	if err != nil {
+		return err
 	}
+	b.zr, b.encrypted = p.zr, p.encrypted
 	var total uint64
 	for _, zf := range b.zr.File {
 		total += zf.UncompressedSize64

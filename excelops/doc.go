@@ -9,7 +9,8 @@
 // sheet_name, cell_range, cell, value, values, ...). Every tool returns an
 // object starting with "status": "success", or an *Error whose Kind names
 // the Python exception the agent sees (PermissionError, FileNotFoundError,
-// KeyError, ValueError, BadZipFile, MemoryError, OSError).
+// KeyError, ValueError, BadZipFile, MemoryError, OSError; PermissionError
+// also for an encrypted workbook).
 //
 // Guarantees:
 //   - Sandbox: paths resolve inside the root; "..", encoded or full-width
@@ -24,6 +25,19 @@
 //     refuses row-number and column bombs before excelize allocates them
 //     (all sheets, for the edits where excelize parses every sheet: row and
 //     column inserts and deletes, deleting or moving a sheet).
+//   - Real workbooks open, damaged ones stay damaged (pkgopen.go,
+//     zip_repair.go, sheetkinds.go, sharedrefs.go): a workbook encrypted
+//     with Excel's default password (read-only recommended) is read, and
+//     never saved (a write is refused); any other encrypted workbook is
+//     refused with "encrypted workbook: a password is required". A zip
+//     whose directory Go's reader rejects or misreads but unzip reads (a
+//     prefix, a wrong directory offset, trailing bytes, a wrong comment
+//     length) gets its directory rebuilt, bounded like any other; a
+//     package with two parts of one name is damaged. Chart, macro and
+//     dialog sheets are listed with their kind, skipped by whole-workbook
+//     calls and refused by name with what they are. A write checks every
+//     sheet it rewrites as a read would (cells pointing at shared strings
+//     that do not exist), so a file a read calls damaged is not saved.
 //   - Reads stream the sheet XML through one byte-level layer
 //     (internal/sheetxml: a tokenizer and a row/cell walker, fuzzed),
 //     stop at the last requested row and report a truncated or broken sheet

@@ -41,6 +41,10 @@ const (
 	// its deadline (a LibreOffice slot for render_range) (TimeoutError:
 	// the agent may call again later).
 	KindTimeout Kind = "timed out waiting"
+	// KindEncrypted: the workbook is encrypted with a password the tool
+	// does not have, or a write would have to save an encrypted workbook
+	// (PermissionError).
+	KindEncrypted Kind = "encrypted workbook"
 )
 
 // Error is the error every excelops tool returns: a kind, a message for the
@@ -98,6 +102,8 @@ func (e *Error) PythonException() string {
 		return "RuntimeError"
 	case KindTimeout:
 		return "TimeoutError"
+	case KindEncrypted:
+		return "PermissionError"
 	}
 	return "Exception"
 }

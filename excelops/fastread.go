@@ -222,9 +222,9 @@ func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
-		i, err := strconv.Atoi(string(text))
-		if err != nil || i < 0 || i >= len(rr.sst) {
-			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(col, rr.w.Row), text), nil)
+		i, ok := sharedIndex(text, len(rr.sst))
+		if !ok {
+			return nil, missingSharedString(col, rr.w.Row, text)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e", "d":
@@ -302,9 +302,9 @@ func (rr *rowReader) pad(idx int) bool {
 func (rr *rowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
-		i, err := strconv.Atoi(string(text))
-		if err != nil || i < 0 || i >= len(rr.sst) {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: cell %s points to shared string %q that does not exist", cellName(rr.w.Cell.Col, rr.w.Row), text), nil)
+		i, ok := sharedIndex(text, len(rr.sst))
+		if !ok {
+			return missingSharedString(rr.w.Cell.Col, rr.w.Row, text)
 		}
 		rr.enc = pyjson.AppendString(rr.enc, rr.sst[i])
 	case "inlineStr", "str", "e", "d":

@@ -14,6 +14,9 @@ func (b *book) diskHasFormulas(sheet string) (bool, error) {
 	if err != nil || zf == nil {
 		return false, err
 	}
+	if kind, err := b.sheetKindOf(sheet); err != nil || kind != kindWorksheet {
+		return false, err // a macro sheet's formulas are not worksheet formulas
+	}
 	rc, err := zf.Open()
 	if err != nil {
 		return false, newError(KindDamaged, "file is damaged: "+err.Error(), err)

@@ -20,7 +20,7 @@ func FuzzScanSheet(f *testing.F) {
 	f.Add([]byte(`<row><c/><c r="$B$2"/></row><sheetData/>`))
 	lim := Limits{MaxRows: 1000, MaxCells: 100000}.withDefaults()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ext, err := scanSheet(bytes.NewReader(data), lim)
+		ext, err := scanSheet(bytes.NewReader(data), lim, nil)
 		if err == nil && (ext.maxRow > lim.MaxRows || ext.padded > lim.MaxCells) {
 			t.Fatalf("limits not enforced: %+v", ext)
 		}

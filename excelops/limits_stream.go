@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // The limits kept while a workbook streams or is parsed: one text run (a
@@ -139,6 +140,40 @@ func (rr *rowReader) checkCell() error {
 	if rr.maxText > 0 && len(c.Value) > rr.maxText {
 		where := fmt.Sprintf("cell %s of sheet %q", cellName(c.Col, c.Row), rr.sheet)
 		return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
+	}
+	return nil
+}
+
+// guardAllSheets bounds-checks, as edit does, every worksheet but skip that
+// this call has not edited yet. Call it before an excelize operation that
+// parses every sheet of the workbook (inserting or deleting rows or columns
+// adjusts formulas in all sheets; deleting or moving a sheet rewrites every
+// sheet's view), so a bomb in a sheet the call does not name is refused
+// before excelize expands it. Chart sheets are not scanned.
+func (b *book) guardAllSheets(skip string) error {
+	list, _ := b.sheetList()
+	for _, name := range list {
+		if _, edited := b.extents[name]; edited || name == skip {
+			continue
+		}
+		zf, err := b.part(name)
+		if err != nil {
+			return err
+		}
+		kind, err := b.sheetKindOf(name)
+		if err != nil {
+			return err
+		}
+		if zf != nil && kind != kindWorksheet && strings.Contains(strings.ToLower(zf.Name), "worksheets/") {
+			// excelize parses every part under worksheets/ as a worksheet.
+			return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, kindDescription(kind)), nil)
+		}
+		if zf == nil || kind != kindWorksheet {
+			continue
+		}
+		if _, err := b.scan(name); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -12,7 +12,8 @@ import (
 type pkgSheet struct {
 	name, part string
 	hidden     bool
-	id         int // sheetId
+	id         int    // sheetId
+	kind       string // kindWorksheet, kindChartsheet... (see sheetKind)
 }
 
 // pkgIndex is what the workbook-level parts say about the sheets.
@@ -62,6 +63,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		return nil, err
 	}
 	targets := map[string]string{}
+	rels := map[string]string{}
 	styles := ""
 	for _, rel := range parseRels(relData) {
 		t := rel.Target
@@ -71,6 +73,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 			t = path.Join(path.Dir(wbPath), t)
 		}
 		targets[rel.ID] = t
+		rels[rel.ID] = rel.Type
 		if strings.HasSuffix(rel.Type, "/styles") {
 			styles = t
 		}
@@ -81,12 +84,20 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 	if len(wb.Views) > 0 {
 		idx.activeTab = wb.Views[0].ActiveTab
 	}
+	types := partContentTypes(zr)
 	for _, s := range wb.Sheets {
 		ps := pkgSheet{name: s.Name, id: s.ID, hidden: s.State == "hidden" || s.State == "veryHidden"}
 		for _, a := range s.Attrs {
 			if a.Name.Local == "id" && a.Name.Space != "" {
 				ps.part = targets[a.Value]
+				ps.kind = sheetKind(rels[a.Value], ps.part)
+				if k := contentKind(types[strings.ToLower(ps.part)]); k != "" {
+					ps.kind = k // the content type has the last word
+				}
 			}
+		}
+		if ps.kind == "" {
+			ps.kind = kindWorksheet
 		}
 		idx.sheets = append(idx.sheets, ps)
 	}

@@ -199,6 +199,11 @@ func (b *book) open(f fileUse, g guard, name string, newSheet bool) (sheetRef, e
 	if err != nil {
 		return sheetRef{}, err
 	}
+	if f.sheet == sheetRead && !f.edit {
+		if err := b.requireWorksheet(sh.name); err != nil {
+			return sheetRef{}, err
+		}
+	}
 	if f.edit && g == guardEverySheet {
 		skip := ""
 		if f.sheet == sheetDrop {

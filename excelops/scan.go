@@ -25,7 +25,11 @@ func (e sheetExtent) empty() bool { return e.maxCol == 0 }
 // sheetxml layer) and measures it. It stops early with a KindLimit error
 // once the sheet is larger than lim allows, so a bomb costs one pass over
 // the bytes and no allocations. Broken XML ends the scan with closed false.
-func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
+// When strings is not nil, a cell pointing at a shared string that does
+// not exist is damage, as a read reports it; strings gives the size of the
+// table, asked once, at the first shared string cell.
+func scanSheet(r io.Reader, lim Limits, strings func() (int, error)) (sheetExtent, error) {
+	refs := sharedRefs{count: strings}
 	var (
 		ext            sheetExtent
 		w              = sheetxml.NewWalker(failingReader{r})
@@ -81,6 +85,9 @@ func scanSheet(r io.Reader, lim Limits) (sheetExtent, error) {
 				}
 			}
 			ext.widen(w.Row, w.Cell.Col)
+			if err := refs.check(&w.Cell); err != nil {
+				return ext, err
+			}
 		}
 	}
 	closeRow()

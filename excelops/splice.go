@@ -72,6 +72,9 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	}
 	plan.MaxRow = min(s.limits.MaxRows, maxSheetRows)
 	plan.MaxCellText = s.limits.MaxCellTextBytes
+	// Damaged stays damaged: a cell pointing at a shared string that does
+	// not exist fails the edit as it fails a read.
+	plan.SharedStrings = sb.streamBook().sharedStringCount
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
 	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
@@ -144,9 +147,14 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	// with the workbook. A program that rewrites the file in place while
 	// it is read is caught by the identity check before the rename (and a
 	// read that fails meanwhile is reported as that conflict).
-	if sb.zr, err = zip.NewReader(fh, st.Size()); err != nil {
-		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
+	p, err := s.openPackage(fh, st.Size(), filepath.Base(path))
+	if err != nil {
+		return nil, err
 	}
+	if p.encrypted {
+		return nil, errEncryptedWrite(filepath.Base(path))
+	}
+	sb.zr = p.zr
 	var total uint64
 	for _, zf := range sb.zr.File {
 		total += zf.UncompressedSize64
@@ -197,7 +205,7 @@ func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
 		return "", "", false
 	}
 	ps := idx.sheets[pick]
-	if ps.part == "" || !isWorksheetPart(ps.part) || findPart(sb.zr, ps.part) == nil {
+	if ps.part == "" || ps.kind != kindWorksheet || findPart(sb.zr, ps.part) == nil {
 		return "", "", false
 	}
 	return ps.name, ps.part, true

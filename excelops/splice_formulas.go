@@ -42,7 +42,7 @@ func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string,
 		return true // writes nothing
 	}
 	for _, ps := range sb.index.sheets {
-		if ps.part == part || !isWorksheetPart(ps.part) {
+		if ps.part == part || ps.kind != kindWorksheet {
 			continue
 		}
 		if free, _ := sb.partFormulaFree(ctx, ps.part, ps.name, edit); !free {

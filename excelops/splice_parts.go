@@ -127,6 +127,7 @@ func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	}
 	var rowErr *splice.RowLimitError
 	var textErr *splice.CellTextError
+	var refErr *splice.SharedRefError
 	var rerr readError
 	switch {
 	case errors.Is(err, errNoSplice):
@@ -135,6 +136,8 @@ func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) erro
 		return limitErr(rowErr.Error())
 	case errors.As(err, &textErr):
 		return sb.svc.limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", cellName(textErr.Col, textErr.Row), sheet))
+	case errors.As(err, &refErr):
+		return missingSharedString(refErr.Col, refErr.Row, refErr.Value)
 	case errors.Is(err, splice.ErrUnsupported):
 		sb.svc.log.WithFields(map[string]any{"file": sb.name(), "reason": err.Error()}).Debug("splice declined")
 		return errNoSplice

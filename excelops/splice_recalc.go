@@ -149,7 +149,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 	var sheets []calcSheet
 	var all []calcFormula
 	for _, ps := range sb.index.sheets {
-		if ps.part == "" || !isWorksheetPart(ps.part) {
+		if ps.part == "" || ps.kind != kindWorksheet {
 			continue
 		}
 		zf := findPart(sb.zr, ps.part)

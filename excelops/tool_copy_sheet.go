@@ -63,8 +63,12 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
-		if zf != nil && !isWorksheetPart(zf.Name) {
-			return nil, invalid("%q is a chart sheet; only worksheets can be copied", src)
+		kind, err := b.sheetKindOf(src)
+		if err != nil {
+			return nil, err
+		}
+		if kind != kindWorksheet {
+			return nil, invalid("%q is %s; only worksheets can be copied", src, kindDescription(kind))
 		}
 		name := a.NewName
 		if name == "" {

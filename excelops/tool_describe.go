@@ -105,10 +105,14 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 	if err != nil {
 		return nil, err
 	}
-	if zf != nil && !isWorksheetPart(zf.Name) {
-		return append(o, pyjson.Field{Key: "kind", Value: "chartsheet"}), nil
+	kind, err := b.sheetKindOf(name)
+	if err != nil {
+		return nil, err
 	}
-	o = append(o, pyjson.Field{Key: "kind", Value: "worksheet"})
+	o = append(o, pyjson.Field{Key: "kind", Value: kind})
+	if kind != kindWorksheet {
+		return o, nil // no cells: listed, not described
+	}
 	_, ext, err := b.edit(name)
 	if err != nil {
 		return nil, err

@@ -139,12 +139,12 @@ func (b *book) findSheets(name string, hasRange bool) ([]string, error) {
 	list, _ := b.sheetList()
 	var out []string
 	for _, sheet := range list {
-		zf, err := b.part(sheet)
+		kind, err := b.sheetKindOf(sheet)
 		if err != nil {
 			return nil, err
 		}
-		if zf != nil && !isWorksheetPart(zf.Name) {
-			continue // chart sheets hold no cells
+		if kind != kindWorksheet {
+			continue // chart, macro and dialog sheets hold no cells to search
 		}
 		if _, _, err := b.edit(sheet); err != nil {
 			return nil, err

@@ -37,6 +37,7 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error)
 				{Key: "index", Value: i},
 				{Key: "is_active", Value: i == active},
 				{Key: "visible", Value: !ps.hidden},
+				{Key: "kind", Value: ps.kind},
 			})
 		}
 		return success(b.name(), "",

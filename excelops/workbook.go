@@ -35,6 +35,7 @@ type book struct {
 	tmpDir     string
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	created    bool
+	encrypted  bool   // encrypted with Excel's default password: reads, never saved
 	id         fileID // the version of the file f was parsed from (cache key)
 	// unchecked says excelize made a worksheet in memory this call (a new
 	// workbook, a new or copied sheet). excelize (v2.11) keeps such a
@@ -157,9 +158,11 @@ func (s *Service) openCopy(raw []byte, name string) (_ *book, err error) {
 // excelize model.
 func (s *Service) parseBook(b *book, raw []byte, light bool, opts excelize.Options) (err error) {
 	path := b.path
-	if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
-		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", filepath.Base(path)), err)
+	p, err := s.openPackage(bytes.NewReader(raw), int64(len(raw)), filepath.Base(path))
+	if err != nil {
+		return err
 	}
+	b.zr, b.encrypted = p.zr, p.encrypted
 	var total, held uint64
 	spills := false
 	for _, zf := range b.zr.File {
@@ -174,7 +177,11 @@ func (s *Service) parseBook(b *book, raw []byte, light bool, opts excelize.Optio
 		return limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
 	if !light {
-		if err := s.limits.within("opening the workbook (the file plus the parts excelize keeps in memory)", int64(len(raw))+int64(held)); err != nil {
+		copied := int64(0)
+		if p.rebuilt {
+			copied = p.size // the package excelize reads is not raw
+		}
+		if err := s.limits.within("opening the workbook (the file plus the parts excelize keeps in memory)", int64(len(raw))+copied+int64(held)); err != nil {
 			return err
 		}
 	}
@@ -191,7 +198,11 @@ func (s *Service) parseBook(b *book, raw []byte, light bool, opts excelize.Optio
 		b.index, err = sheetParts(b.zr)
 		return err
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(raw), opts)
+	pkg, err := p.bytes(raw)
+	if err != nil {
+		return err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(pkg), opts)
 	if err != nil {
 		if f != nil {
 			_ = f.Close()
@@ -250,9 +261,11 @@ func (b *book) part(sheet string) (*zip.File, error) {
 			}
 			return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
 		}
-		if b.zr, err = zip.NewReader(bytes.NewReader(raw), int64(len(raw))); err != nil {
-			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", b.name()), err)
+		p, err := b.svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.name())
+		if err != nil {
+			return nil, err
 		}
+		b.zr = p.zr
 	}
 	if b.zr == nil {
 		return nil, nil
@@ -283,7 +296,7 @@ func (b *book) scan(sheet string) (sheetExtent, error) {
 		return sheetExtent{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	ext, err := scanSheet(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.svc.limits)
+	ext, err := scanSheet(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.svc.limits, b.sharedStringCount)
 	if err != nil {
 		return ext, err
 	}
@@ -304,6 +317,9 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	if ext, ok := b.extents[sheet]; ok {
 		return sheet, ext, nil
 	}
+	if err := b.requireWorksheet(sheet); err != nil {
+		return "", nil, err
+	}
 	ext, err := b.scan(sheet)
 	if err != nil {
 		return "", nil, err
@@ -318,38 +334,6 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	}
 	b.extents[sheet] = &ext
 	return sheet, &ext, nil
-}
-
-// guardAllSheets bounds-checks, as edit does, every worksheet but skip that
-// this call has not edited yet. Call it before an excelize operation that
-// parses every sheet of the workbook (inserting or deleting rows or columns
-// adjusts formulas in all sheets; deleting or moving a sheet rewrites every
-// sheet's view), so a bomb in a sheet the call does not name is refused
-// before excelize expands it. Chart sheets are not scanned.
-func (b *book) guardAllSheets(skip string) error {
-	list, _ := b.sheetList()
-	for _, name := range list {
-		if _, edited := b.extents[name]; edited || name == skip {
-			continue
-		}
-		zf, err := b.part(name)
-		if err != nil {
-			return err
-		}
-		if zf == nil || !isWorksheetPart(zf.Name) {
-			continue
-		}
-		if _, err := b.scan(name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// isWorksheetPart reports whether the package part name holds a worksheet
-// (not a chart sheet, macro sheet or dialog sheet).
-func isWorksheetPart(name string) bool {
-	return strings.Contains(strings.ToLower(name), "worksheets/")
 }
 
 // newSheet adds an empty worksheet named name and returns its index. The
@@ -371,6 +355,9 @@ func (b *book) track(sheet string) {
 // save writes the workbook atomically over its path, after setting every
 // edited sheet's <dimension> to the used range.
 func (b *book) save(ctx context.Context) error {
+	if b.encrypted {
+		return errEncryptedWrite(b.name())
+	}
 	for sheet, ext := range b.extents {
 		if _, err := b.sheet(sheet); err != nil {
 			continue // deleted or renamed during this call

@@ -38,6 +38,13 @@ func (s *sheet) rebuildRow(n int, t sheetxml.Token) error {
 			}
 		}
 	}
+	for i := range cells {
+		if string(cells[i].Type) == "s" {
+			if _, err := s.refs.checkElement(n, cells[i].Col, cells[i].Raw); err != nil {
+				return err
+			}
+		}
+	}
 	for i < len(cells) || j < len(cols) {
 		switch {
 		case j == len(cols) || i < len(cells) && cells[i].Col < cols[j]:

@@ -70,6 +70,12 @@ type Plan struct {
 	// MaxRow, when positive, is the highest row number the sheet may
 	// declare; a row past it fails the rewrite with a *RowLimitError.
 	MaxRow int
+	// SharedStrings, when set, gives the size of the shared string
+	// table (asked once, at the first shared string cell): a cell of type
+	// "s" of the sheet, rebuilt or passed on, whose value is not an index
+	// below it fails the rewrite with a *SharedRefError, as a read of the
+	// cell reports it.
+	SharedStrings func() (int, error)
 
 	// tokenizeAll turns skipRow off (tests compare both ways).
 	tokenizeAll bool
@@ -141,6 +147,7 @@ type sheet struct {
 	lastRow int
 	out     []byte // staging buffer for the body
 	done    bool   // the whole input was consumed (<sheetData/>)
+	refs    sharedRefs
 }
 
 // Rewrite streams the worksheet XML in r, writes the body (from
@@ -148,7 +155,7 @@ type sheet struct {
 // <sheetData>, with <dimension> and <cols> updated) and the used range.
 // The caller compresses head and body as two segments of one entry.
 func Rewrite(r io.Reader, plan Plan, body io.Writer) ([]byte, Extent, error) {
-	s := &sheet{plan: plan, z: sheetxml.New(r), body: body, dimAt: [2]int{-1, -1}, colsAt: [2]int{-1, -1}, dimIns: -1}
+	s := &sheet{plan: plan, z: sheetxml.New(r), body: body, dimAt: [2]int{-1, -1}, colsAt: [2]int{-1, -1}, dimIns: -1, refs: sharedRefs{count: plan.SharedStrings}}
 	if err := s.readHead(); err != nil {
 		return nil, Extent{}, err
 	}
@@ -407,6 +414,9 @@ func (s *sheet) row(t sheetxml.Token) error {
 			if text += int64(len(t.Raw)); s.plan.MaxCellText > 0 && text > s.plan.MaxCellText {
 				return &CellTextError{Row: n, Col: col}
 			}
+		}
+		if err := s.refs.token(t, n, col); err != nil {
+			return err
 		}
 		if t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty {
 			if string(t.Name) == "c" {

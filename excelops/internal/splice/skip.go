@@ -43,6 +43,9 @@ func (s *sheet) skipRow(n int) (bool, error) {
 	if !plain {
 		return false, nil
 	}
+	if ok, err := s.refs.checkPlainRow(n, raw); !ok || err != nil {
+		return false, err
+	}
 	if c1 > 0 {
 		s.ext.widen(n, c1)
 		s.ext.widen(n, c2)
