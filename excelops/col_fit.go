@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -121,13 +122,28 @@ func (c *colFitter) numberText(col int, s string, nf numFormat) {
 // widen gives each column measured the width it needs in sheet of f (the
 // excelize path), where no width is set and the sheet's default is narrower.
 func (c *colFitter) widen(f *excelize.File, sheet string) error {
+	if len(c.need) == 0 {
+		return nil
+	}
+	props, err := f.GetSheetProps(sheet)
+	if err != nil {
+		return newError(KindDamaged, "file is damaged: sheet properties: "+err.Error(), err)
+	}
+	var defWidth, base float64
+	if props.DefaultColWidth != nil {
+		defWidth = *props.DefaultColWidth
+	}
+	if props.BaseColWidth != nil {
+		base = float64(*props.BaseColWidth)
+	}
+	def := splice.DefaultColWidth(defWidth, base)
 	for col, w := range c.need {
 		set, err := f.ColWidthSet(sheet, col)
 		if err != nil || set {
 			continue
 		}
 		name := columnName(col)
-		if def, err := f.GetColWidth(sheet, name); err != nil || w <= def {
+		if w <= def {
 			continue
 		}
 		if err := f.SetColWidth(sheet, name, name, w); err != nil {

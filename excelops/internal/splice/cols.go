@@ -2,6 +2,7 @@ package splice
 
 import (
 	"bytes"
+	"math"
 	"sort"
 	"strconv"
 
@@ -194,16 +195,32 @@ func (s *sheet) finishHead() ([]byte, error) {
 // the sheet names one (8.43 characters of Calibri 11 and padding).
 const excelDefaultColWidth = 9.140625
 
-// sheetDefaultColWidth is the width sheetFormatPr gives columns without
-// their own: defaultColWidth, else baseColWidth, else Excel's default (the
-// order excelize's GetColWidth reads them in, so both write paths agree).
-func sheetDefaultColWidth(def, base []byte) float64 {
-	for _, v := range [][]byte{def, base} {
-		if w, err := strconv.ParseFloat(string(v), 64); err == nil && w > 0 {
-			return w
-		}
+// DefaultColWidth is the stored width of a sheet's columns without one of
+// their own, from sheetFormatPr's defaultColWidth and baseColWidth (0 when
+// absent): defaultColWidth when given; else baseColWidth characters of
+// 7-pixel digits and 5 pixels of padding, rounded up to whole 8 pixels as
+// Excel lays it out (8 gives the usual 9.140625); else Excel's default.
+func DefaultColWidth(def, base float64) float64 {
+	switch {
+	case def > 0:
+		return def
+	case base > 0:
+		px := math.Ceil((base*7+5)/8) * 8
+		return math.Trunc(px/7*256) / 256
 	}
 	return excelDefaultColWidth
+}
+
+// sheetDefaultColWidth is DefaultColWidth of sheetFormatPr's raw attributes.
+func sheetDefaultColWidth(def, base []byte) float64 {
+	num := func(v []byte) float64 {
+		n, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || n < 0 {
+			return 0
+		}
+		return n
+	}
+	return DefaultColWidth(num(def), num(base))
 }
 
 // widths are the widths to set: Plan.Widths, and each of Plan.FitWidths

@@ -37,6 +37,10 @@ func TestRewriteFitWidths(t *testing.T) {
 			`<worksheet><dimension ref="A1"/><sheetFormatPr defaultColWidth="12" defaultRowHeight="15"/>` + data,
 			`<worksheet><dimension ref="A1"/><sheetFormatPr defaultColWidth="12" defaultRowHeight="15"/>` + data,
 			fit(map[int]float64{1: 10.7109375})},
+		{"baseColWidth 8 (openpyxl's) is Excel's usual default: 8 characters fit",
+			`<worksheet><dimension ref="A1"/><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>` + data,
+			`<worksheet><dimension ref="A1"/><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>` + data,
+			fit(map[int]float64{1: 8.7109375})},
 		{"explicit Widths win over FitWidths",
 			`<worksheet><dimension ref="A1"/>` + data,
 			`<worksheet><dimension ref="A1"/><cols><col min="1" max="1" width="30" customWidth="1"/></cols>` + data,
@@ -48,5 +52,17 @@ func TestRewriteFitWidths(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 		})
+	}
+}
+
+func TestDefaultColWidth(t *testing.T) {
+	cases := []struct{ def, base, want float64 }{
+		{0, 0, 9.140625},
+		{0, 8, 9.140625},
+		{0, 10, 11.42578125},
+		{12.5, 8, 12.5},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, DefaultColWidth(c.def, c.base), "defaultColWidth %v baseColWidth %v", c.def, c.base)
 	}
 }
