@@ -38,20 +38,14 @@ run: build
 ## test: everything, Go and Python, end to end
 test: oracle-deps lint go-test fuzz-security golden-check docs-check py-test mcp-clients-test
 
-## oracle-deps: LibreOffice headless and python3-uno, the formula oracle nobody here wrote
-## (the LibreOffice formula oracle of tests/oracle), and LibreOffice's image export filters (graphicfilter.xcd, in
-## libreoffice-draw-nogui), which render_range needs for PNG. Installed with apt-get
-## when running as root; where that cannot happen the oracle suites skip and say why.
-LO_GRAPHICFILTER := /usr/lib/libreoffice/share/registry/graphicfilter.xcd
+## oracle-deps: LibreOffice 25.2 or newer headless and python3-uno, the formula oracle nobody
+## here wrote (tests/oracle), with LibreOffice's image export filters (libreoffice-draw-nogui)
+## that render_range needs for PNG, and CJK and emoji fonts (fonts-noto-cjk,
+## fonts-noto-color-emoji) so renders draw glyphs. As root on Debian, apt-get installs what is
+## missing (on bookworm from bookworm-backports, upgrading an older LibreOffice); elsewhere it
+## says what is missing and the oracle suites skip (scripts/oracle_deps.sh)
 oracle-deps:
-	@if command -v soffice >/dev/null 2>&1 && /usr/bin/python3 -c 'import uno' 2>/dev/null \
-	  && [ -e $(LO_GRAPHICFILTER) ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "oracle-deps: installing libreoffice-calc-nogui, libreoffice-draw-nogui and python3-uno"; \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	      libreoffice-calc-nogui libreoffice-draw-nogui python3-uno; } >/tmp/registry-sidecar-oracle-deps.log 2>&1 \
-	  || echo "oracle-deps: apt-get failed (see /tmp/registry-sidecar-oracle-deps.log); oracle suites will skip"; \
-	else echo "oracle-deps: not root or no apt-get; oracle suites will skip"; fi
+	@sh scripts/oracle_deps.sh
 
 ## lint: gofmt, go vet and staticcheck (pinned; `go run pkg@version` fetches it from the Go
 ## module proxy into the module cache, nothing is installed system-wide). A finding that is

@@ -17,7 +17,9 @@ type loSetting struct {
 // renderSettings forbid LibreOffice to load anything from outside the
 // document it renders, whatever the network allows: they apply to every
 // render, with or without a network namespace. The keys are LibreOffice's
-// own (officecfg/registry/schema), checked against 7.4.
+// own (officecfg/registry/schema), checked against 7.4 and 25.2; 25.2's
+// schema no longer has OfficeBasic and ExecutePlugins, which it ignores
+// (DisableMacrosExecution still stops every macro, Basic included).
 var renderSettings = []loSetting{
 	{"/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "true",
 		"links of a document outside the trusted locations (there are none) are not followed: alone it stops a linked image (r:link) from being read from a file or fetched over HTTP"},

@@ -32,6 +32,7 @@ type spliceBook struct {
 	parts  map[string]splice.Part // small parts rewritten besides the sheets (calcChain.xml)
 	calc   bool                   // set fullCalcOnLoad: a formula was written
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
+	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
 }
 
 // name is the file name reported in results.
@@ -172,6 +173,9 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 func (sb *spliceBook) close() {
 	if sb.styles != nil {
 		sb.styles.close()
+	}
+	if sb.fit != nil {
+		sb.fit.close()
 	}
 	_ = sb.file.Close()
 }

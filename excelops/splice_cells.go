@@ -75,6 +75,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 		r2 = max(r2, w.row)
 	}
 	var dw *dateWriter
+	fit := newColFitter()
 	p := blockPlan(r1, r2, func(row int) []int { return byRow[row] }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		style := inherit
 		if old != nil {
@@ -96,8 +97,17 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 			sb.styles.after = max(sb.styles.after, id+1)
 			style = id
 		}
+		if cc.kind == 'n' && style != 0 {
+			st, err := sb.styleTable()
+			if err != nil {
+				return dst, err
+			}
+			fit.numberText(col, cc.text, formatOf(st.f, style))
+		}
 		return cc.appendXML(dst, col, row, style), nil
 	})
+	p.FitWidths = fit.need
+	sb.fit = fit
 	sb.writes = &spliceWrites{area: sheetArea{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one

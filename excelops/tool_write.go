@@ -102,6 +102,8 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			return nil, err
 		}
 		dates := 0
+		fit := newColFitter()
+		defer fit.close()
 		for _, w := range plan {
 			kind, err := dw.put(sh.name, w)
 			if err != nil {
@@ -110,6 +112,12 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			if kind != notDate {
 				dates++
 			}
+			if err := fitWritten(b.f, sh.name, w, kind, fit); err != nil {
+				return nil, err
+			}
+		}
+		if err := fit.widen(b.f, sh.name); err != nil {
+			return nil, err
 		}
 		sh.ext.widen(anchor.r1, anchor.c1)
 		sh.ext.widen(anchor.r2, anchor.c2)

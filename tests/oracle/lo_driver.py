@@ -317,7 +317,7 @@ def structure(doc: Any) -> dict[str, Any]:
         for k in range(anns.getCount()):
             ann = anns.getByIndex(k)
             pos = ann.Position
-            notes[col_name(pos.Column) + str(pos.Row + 1)] = ann.String
+            notes[col_name(pos.Column) + str(pos.Row + 1)] = note_text(ann)
         cur = sheet.createCursor()
         cur.gotoEndOfUsedArea(False)
         last_col, last_row = cur.RangeAddress.EndColumn, cur.RangeAddress.EndRow
@@ -349,6 +349,19 @@ def structure(doc: Any) -> dict[str, Any]:
         ranges.append({"name": name, "sheet": rng.DataArea.Sheet, "range": area_name(rng.DataArea),
                        "autofilter": bool(rng.AutoFilter)})
     return {"sheets": out, "database_ranges": ranges}
+
+
+def note_text(ann: Any) -> str:
+    """A note's text as its caption shows it.
+
+    In LibreOffice 25.2 the annotation's own String is empty for notes read from some xlsx
+    files (those openpyxl writes, and excelize's on a fresh sheet), while the caption shape
+    (AnnotationShape) holds the text; in 7.4 both hold it.
+    """
+    text = str(ann.String)
+    if not text and ann.AnnotationShape is not None:
+        text = str(ann.AnnotationShape.String)
+    return text
 
 
 def area_name(addr: Any) -> str:

@@ -10,9 +10,11 @@ or misread fails here.
 from __future__ import annotations
 
 import pathlib
+import zipfile
 from typing import Any
 
 import openpyxl
+import openpyxl.comments
 import pytest
 from test_excel_readback import call
 
@@ -144,3 +146,33 @@ def test_sort_and_replace_errors_leave_the_file_alone(sidecar_bin: pathlib.Path,
                                               "header": True, "sort_by": [{"column": "qtty"}]}, ok=False)
     assert 'Did you mean "qty"?' in got["message"]
     assert (ws / BOOK).read_bytes() == before
+
+
+@pytest.mark.parametrize(("tool", "args", "notes"), [
+    ("add_comment", {"cell": "C4", "text": "second", "author": "Ana"}, {"B3": "a note", "C4": "second"}),
+    ("add_comment", {"cell": "B3", "remove": True}, {}),
+    ("clear_range", {"cell_range": "B2:B3", "what": "both"}, {}),
+    ("sort_range", {"cell_range": "A1:E6", "header": True, "sort_by": [{"column": "qty"}]}, {"B2": "a note"}),
+])
+def test_notes_openpyxl_wrote_stay_one_part(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: Any,
+                                            tool: str, args: dict[str, Any], notes: dict[str, str]) -> None:
+    """openpyxl names its note parts with absolute targets (/xl/comments/comment1.xml,
+    /xl/drawings/commentsDrawing1.vml): a tool changing the notes writes those same parts,
+    never a second copy beside them (a zip member named "/xl/..."), and LibreOffice opens
+    the result and reads every note."""
+    wb = openpyxl.load_workbook(ws / BOOK)
+    wb["Data"]["B3"].comment = openpyxl.comments.Comment("a note", "me")
+    wb.save(ws / BOOK)
+    call(sidecar_bin, ws, tool, {"file_path": BOOK, "sheet_name": "Data", **args})
+
+    with zipfile.ZipFile(ws / BOOK) as z:
+        names = z.namelist()
+    assert len(names) == len(set(names)), names
+    assert not [n for n in names if n.startswith("/")], names
+    assert {n for n in names if "comment" in n} <= {"xl/comments/comment1.xml", "xl/drawings/commentsDrawing1.vml"}, names
+    data = openpyxl.load_workbook(ws / BOOK)["Data"]
+    assert {c.coordinate: c.comment.text for row in data.iter_rows() for c in row if c.comment} == notes
+
+    got = libreoffice.run(ws / BOOK, [], structure=True)
+    structure = {s["name"]: s for s in got["structure"]["sheets"]}
+    assert structure["Data"]["notes"] == notes

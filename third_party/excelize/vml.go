@@ -224,7 +224,7 @@ func (f *File) deleteVMLDrawing(sheetRelationshipsDrawingVML, cell string, vmlTy
 		return vmlOptions, err
 	}
 	vmlID, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(sheetRelationshipsDrawingVML, "../drawings/vmlDrawing"), ".vml"))
-	drawingVML := strings.ReplaceAll(sheetRelationshipsDrawingVML, "..", "xl")
+	drawingVML := sheetPartPath(sheetRelationshipsDrawingVML) // registry-sidecar: absolute targets too
 	vml := f.VMLDrawing[drawingVML]
 	if vml == nil {
 		vml = &vmlDrawing{
@@ -586,8 +586,11 @@ func (f *File) addVMLObject(opts vmlOptions) (int, error) {
 	if ws.LegacyDrawing != nil {
 		// The worksheet already has a VML relationships, use the relationships drawing ../drawings/vmlDrawing%d.vml.
 		sheetRelationshipsDrawingVML = f.getSheetRelationshipsTargetByID(opts.sheet, ws.LegacyDrawing.RID)
-		vmlID, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(sheetRelationshipsDrawingVML, "../drawings/vmlDrawing"), ".vml"))
-		drawingVML = strings.ReplaceAll(sheetRelationshipsDrawingVML, "..", "xl")
+		// registry-sidecar: a part named otherwise (/xl/drawings/commentsDrawing1.vml) keeps the new ID.
+		if id, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(sheetRelationshipsDrawingVML, "../drawings/vmlDrawing"), ".vml")); err == nil {
+			vmlID = id
+		}
+		drawingVML = sheetPartPath(sheetRelationshipsDrawingVML)
 	} else {
 		// Add first VML drawing for given sheet.
 		rID := f.addRels(sheetRels, SourceRelationshipDrawingVML, sheetRelationshipsDrawingVML, "")
@@ -599,6 +602,15 @@ func (f *File) addVMLObject(opts vmlOptions) (int, error) {
 		return shapeID, err
 	}
 	if opts.vmlType == vmlTypeComment {
+		// registry-sidecar: the sheet's own comments part when it has one, whatever its name.
+		if sheetXMLPath, ok := f.getSheetXMLPath(opts.sheet); ok {
+			if target := f.getSheetComments(filepath.Base(sheetXMLPath)); target != "" {
+				if err = f.addComment(sheetPartPath(target), opts); err != nil {
+					return shapeID, err
+				}
+				return shapeID, f.setContentTypePartVMLExtensions()
+			}
+		}
 		commentsXML := "xl/comments" + strconv.Itoa(vmlID) + ".xml"
 		if err = f.addComment(commentsXML, opts); err != nil {
 			return shapeID, err

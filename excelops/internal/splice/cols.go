@@ -2,6 +2,7 @@ package splice
 
 import (
 	"bytes"
+	"math"
 	"sort"
 	"strconv"
 
@@ -171,8 +172,8 @@ func (s *sheet) finishHead() ([]byte, error) {
 	} else {
 		edits = append(edits, splice{[2]int{s.dimIns, s.dimIns}, dim})
 	}
-	if s.plan.Widths != nil {
-		cols := s.appendCols(nil, setWidths(s.cols, s.plan.Widths))
+	if widths := s.widths(); widths != nil {
+		cols := s.appendCols(nil, setWidths(s.cols, widths))
 		if s.colsAt[0] >= 0 && s.colsAt[1] >= s.colsAt[0] {
 			edits = append(edits, splice{s.colsAt, cols})
 		} else {
@@ -188,4 +189,73 @@ func (s *sheet) finishHead() ([]byte, error) {
 		pos = e.at[1]
 	}
 	return append(out, s.head[pos:]...), nil
+}
+
+// excelDefaultColWidth is the stored width of a column when neither it nor
+// the sheet names one (8.43 characters of Calibri 11 and padding).
+const excelDefaultColWidth = 9.140625
+
+// DefaultColWidth is the stored width of a sheet's columns without one of
+// their own, from sheetFormatPr's defaultColWidth and baseColWidth (0 when
+// absent): defaultColWidth when given; else baseColWidth characters of
+// 7-pixel digits and 5 pixels of padding, rounded up to whole 8 pixels as
+// Excel lays it out (8 gives the usual 9.140625); else Excel's default.
+func DefaultColWidth(def, base float64) float64 {
+	switch {
+	case def > 0:
+		return def
+	case base > 0:
+		px := math.Ceil((base*7+5)/8) * 8
+		return math.Trunc(px/7*256) / 256
+	}
+	return excelDefaultColWidth
+}
+
+// sheetDefaultColWidth is DefaultColWidth of sheetFormatPr's raw attributes.
+func sheetDefaultColWidth(def, base []byte) float64 {
+	num := func(v []byte) float64 {
+		n, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || n < 0 {
+			return 0
+		}
+		return n
+	}
+	return DefaultColWidth(num(def), num(base))
+}
+
+// widths are the widths to set: Plan.Widths, and each of Plan.FitWidths
+// whose column has no width of its own and needs more than the sheet's
+// default (nil: none, <cols> stays as it is).
+func (s *sheet) widths() map[int]float64 {
+	def := s.defCol
+	if def == 0 {
+		def = excelDefaultColWidth
+	}
+	var out map[int]float64
+	for c, w := range s.plan.FitWidths {
+		if w <= def || s.colHasWidth(c) {
+			continue
+		}
+		if out == nil {
+			out = make(map[int]float64, len(s.plan.Widths)+len(s.plan.FitWidths))
+		}
+		out[c] = w
+	}
+	if out == nil {
+		return s.plan.Widths
+	}
+	for c, w := range s.plan.Widths {
+		out[c] = w
+	}
+	return out
+}
+
+// colHasWidth reports whether a <col> gives column c a width.
+func (s *sheet) colHasWidth(c int) bool {
+	for _, e := range s.cols {
+		if c >= e.min && c <= e.max && e.attr("width") != "" {
+			return true
+		}
+	}
+	return false
 }

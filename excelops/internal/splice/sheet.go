@@ -56,6 +56,11 @@ type Plan struct {
 	Cell func(dst []byte, row, col int, old *OldCell, inherit int) ([]byte, error)
 	// Widths sets the width of columns (nil: <cols> is left as it is).
 	Widths map[int]float64
+	// FitWidths are the widths columns need to show what Cell wrote (Cell
+	// may fill the map as it runs). A column gets its width only when no
+	// <col> gives it one and the sheet's default column width is narrower;
+	// when none does, <cols> is left as it is.
+	FitWidths map[int]float64
 	// NoFormulas declines the rewrite (ErrUnsupported) when the sheet
 	// holds a formula.
 	NoFormulas bool
@@ -142,6 +147,7 @@ type sheet struct {
 	dimIns  int    // where a missing <dimension> goes in head
 	colsAt  [2]int // byte span of <cols>...</cols> in head; -1 when absent
 	cols    []colEntry
+	defCol  float64 // the sheet's default column width (sheetFormatPr; 0 when it names none)
 	ext     Extent
 	next    int // index in plan.Rows of the next row to rebuild
 	lastRow int
@@ -219,6 +225,8 @@ func (s *sheet) readHead() error {
 					s.dimAt[0] = start
 				case "cols":
 					s.colsAt[0], inCols = start, true
+				case "sheetFormatPr":
+					s.defCol = sheetDefaultColWidth(t.Attr("defaultColWidth"), t.Attr("baseColWidth"))
 				}
 			}
 			if inCols && string(t.Name) == "col" {
