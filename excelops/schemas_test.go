@@ -113,11 +113,11 @@ func TestVocabulariesMatchTheCode(t *testing.T) {
 		assert.NoError(t, err, c)
 	}
 	for _, h := range horizontalAlignments() {
-		_, err := parseStyleChange(nil, nil, nil, &alignArgs{Horizontal: &h}, nil)
+		_, err := parseStyleChange(nil, nil, nil, &alignSpec{Horizontal: &h}, nil)
 		assert.NoError(t, err, h)
 	}
 	for _, v := range verticalAlignments() {
-		_, err := parseStyleChange(nil, nil, nil, &alignArgs{Vertical: &v}, nil)
+		_, err := parseStyleChange(nil, nil, nil, &alignSpec{Vertical: &v}, nil)
 		assert.NoError(t, err, v)
 	}
 }
