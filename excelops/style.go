@@ -42,15 +42,19 @@ func namedColor(name string) (string, bool) {
 	return "", false
 }
 
-// parseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB" or a colour name and
-// returns "RRGGBB" (alpha dropped).
+// parseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB", the short "RGB"
+// (each digit doubled, as in CSS) or a colour name and returns "RRGGBB"
+// (alpha dropped).
 func parseColor(c string) (string, error) {
 	if hex, ok := namedColor(c); ok {
 		return hex, nil
 	}
 	h := strings.ToUpper(strings.TrimPrefix(strings.TrimSpace(c), "#"))
-	if len(h) == 8 {
+	switch len(h) {
+	case 8:
 		h = h[2:]
+	case 3:
+		h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
 	}
 	if len(h) != 6 || strings.Trim(h, "0123456789ABCDEF") != "" {
 		return "", invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
