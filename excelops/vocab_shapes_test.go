@@ -1,11 +1,14 @@
 package excelops
 
 import (
+	"archive/zip"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,11 +81,40 @@ func TestRuleFormatCanonicalAndAliasMatch(t *testing.T) {
 			got[c.name] = want
 		})
 	}
-	// Shapes only the canonical form has: border and number_format.
+	// Shapes only the canonical form has: border and number_format (which
+	// excelize's reader does not return: read styles.xml itself).
 	got["border and number format"] = ruleStyle(t, map[string]any{
 		"border": map[string]any{"style": "thin", "color": "blue"}, "number_format": "0.0%"}, false)
+	assert.Contains(t, dxfNumFmts(t, map[string]any{"number_format": "0.0%"}), `formatCode="0.0%"`)
 	got["default format"] = ruleStyle(t, nil, false)
 	compareGolden(t, "rule_formats.golden.json", got)
+}
+
+// dxfNumFmts returns the <dxfs> part of styles.xml after a rule with format.
+func dxfNumFmts(t *testing.T, format map[string]any) string {
+	t.Helper()
+	e := newEnv(t)
+	e.workbook("n.xlsx", [][]any{{1}})
+	e.ok("add_conditional_rule", map[string]any{"file_path": "n.xlsx", "cell_range": "A1", "rule_type": "formula",
+		"formula": "A1>0", "format": format})
+	zr, err := zip.OpenReader(e.path("n.xlsx"))
+	require.NoError(t, err)
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name != "xl/styles.xml" {
+			continue
+		}
+		rc, err := f.Open()
+		require.NoError(t, err)
+		defer rc.Close()
+		raw, err := io.ReadAll(rc)
+		require.NoError(t, err)
+		s := string(raw)
+		if i := strings.Index(s, "<dxfs"); i >= 0 {
+			return s[i:]
+		}
+	}
+	return ""
 }
 
 // compareGolden compares v, as indented JSON, with testdata/name
