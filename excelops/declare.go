@@ -101,7 +101,8 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 // schemaVars are the ${name} values of the argument structs' tags.
 func schemaVars() map[string]string {
 	return map[string]string{
-		"colorHelp":            `: hex "FF0000" (also "#FF0000" or ARGB "FFFF0000") or a name: ` + strings.Join(colorNames(), ", "),
+		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(colorNames(), ", "),
+		"numberFormatHelp":     `Excel number format code, e.g. "#,##0.00", "0%" or "yyyy-mm-dd"`,
 		"tableStyles":          strings.Join(tableStyles(), ","),
 		"filterOperators":      strings.Join(filterOperators(), ","),
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),

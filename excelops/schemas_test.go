@@ -113,11 +113,11 @@ func TestVocabulariesMatchTheCode(t *testing.T) {
 		assert.NoError(t, err, c)
 	}
 	for _, h := range horizontalAlignments() {
-		_, err := parseStyleChange(nil, nil, nil, &alignArgs{Horizontal: &h}, nil)
+		_, err := parseStyleChange(nil, nil, nil, &alignSpec{Horizontal: &h}, nil)
 		assert.NoError(t, err, h)
 	}
 	for _, v := range verticalAlignments() {
-		_, err := parseStyleChange(nil, nil, nil, &alignArgs{Vertical: &v}, nil)
+		_, err := parseStyleChange(nil, nil, nil, &alignSpec{Vertical: &v}, nil)
 		assert.NoError(t, err, v)
 	}
 }
@@ -157,9 +157,10 @@ func TestNestedStylesThroughCallTool(t *testing.T) {
 	}
 }
 
-// TestGuessedNestedKeysGetTheAcceptedOnes: the guessed
-// format: {"font": {...}} (and its kin) is refused with the keys accepted
-// at that level, so the model's retry can be right.
+// TestGuessedNestedKeysGetTheAcceptedOnes: a guessed nested key is
+// refused with the keys accepted at that level, so the model's retry can
+// be right (format: {"font": {...}} is now accepted: see
+// TestRuleFormatCanonicalAndAliasMatch).
 func TestGuessedNestedKeysGetTheAcceptedOnes(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("s.xlsx", [][]any{{1}, {2}})
@@ -171,11 +172,11 @@ func TestGuessedNestedKeysGetTheAcceptedOnes(t *testing.T) {
 		accepted  []any
 	}{
 		{"add_conditional_rule", map[string]any{"cell_range": "A1:A2", "rule_type": "cell_is", "operator": "greaterThan", "values": []any{1},
-			"format": map[string]any{"font": map[string]any{"color": "red"}}},
-			"$.format.font", "$.format", []any{"bold", "fill_color", "font_color", "italic"}},
+			"format": map[string]any{"font": map[string]any{"colour": "red"}}},
+			"$.format.font.colour", "$.format.font", []any{"bold", "color", "italic", "name", "size", "strike", "underline"}},
 		{"add_conditional_rule", map[string]any{"cell_range": "A1:A2", "rules": []any{map[string]any{"rule_type": "formula", "formula": "A1>1",
-			"format": map[string]any{"fill": "red"}}}},
-			"$.rules[0].format.fill", "$.rules[0].format", []any{"bold", "fill_color", "font_color", "italic"}},
+			"format": map[string]any{"background": "red"}}}},
+			"$.rules[0].format.background", "$.rules[0].format", []any{"bold", "border", "fill", "fill_color", "font", "font_color", "italic", "number_format"}},
 		{"format_cells", map[string]any{"cell_range": "A1", "font": map[string]any{"colour": "red"}},
 			"$.font.colour", "$.font", []any{"bold", "color", "italic", "name", "size", "strike", "underline"}},
 		{"format_cells", map[string]any{"cell_range": "A1", "border": map[string]any{"left": map[string]any{"width": 2}}},

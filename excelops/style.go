@@ -7,49 +7,6 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// fontArgs, fillArgs, borderArgs and alignArgs are format_cells' style
-// objects, named as excelmanus (openpyxl) names them.
-type fontArgs struct {
-	Name      *string  `json:"name,omitempty" jsonschema:"Font family, e.g. \"Arial\""`
-	Size      *float64 `json:"size,omitempty" minimum:"1" maximum:"409" jsonschema:"Size in points, e.g. 11"`
-	Bold      *bool    `json:"bold,omitempty" jsonschema:"Bold on (true) or off (false)"`
-	Italic    *bool    `json:"italic,omitempty" jsonschema:"Italic on (true) or off (false)"`
-	Underline *string  `json:"underline,omitempty" enum:"${underlineStyles}" jsonschema:"Underline style; none removes it"`
-	Strike    *bool    `json:"strike,omitempty" jsonschema:"Strikethrough on (true) or off (false)"`
-	Color     *string  `json:"color,omitempty" jsonschema:"Text colour${colorHelp}"`
-}
-
-// fillArgs is format_cells' fill object.
-type fillArgs struct {
-	Color string `json:"color" jsonschema:"Fill colour${colorHelp}"`
-}
-
-// borderArgs is format_cells' border object: style and color for every edge, per-side overrides such as {"left": {"style": "thick"}}.
-type borderArgs struct {
-	Style  string      `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of every edge; none removes the borders"`
-	Color  string      `json:"color,omitempty" jsonschema:"Line colour of every edge (default black)${colorHelp}"`
-	Left   *borderSide `json:"left,omitempty" jsonschema:"The left edge only: overrides style and color for it"`
-	Right  *borderSide `json:"right,omitempty" jsonschema:"The right edge only: overrides style and color for it"`
-	Top    *borderSide `json:"top,omitempty" jsonschema:"The top edge only: overrides style and color for it"`
-	Bottom *borderSide `json:"bottom,omitempty" jsonschema:"The bottom edge only: overrides style and color for it"`
-}
-
-// borderSide is one edge of a border object.
-type borderSide struct {
-	Style string `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of this edge; none removes it"`
-	Color string `json:"color,omitempty" jsonschema:"Line colour of this edge (default black)${colorHelp}"`
-}
-
-// alignArgs is format_cells' alignment object.
-type alignArgs struct {
-	Horizontal   *string `json:"horizontal,omitempty" enum:"${horizontalAlignments}" jsonschema:"Horizontal alignment"`
-	Vertical     *string `json:"vertical,omitempty" enum:"${verticalAlignments}" jsonschema:"Vertical alignment"`
-	WrapText     *bool   `json:"wrap_text,omitempty" jsonschema:"Wrap long text onto several lines"`
-	TextRotation *int    `json:"text_rotation,omitempty" minimum:"0" maximum:"180" jsonschema:"Text angle as Excel stores it: 0-90 degrees upwards, 91-180 downwards (91 = -1, 180 = -90)"`
-	Indent       *int    `json:"indent,omitempty" minimum:"0" maximum:"250" jsonschema:"Indent level (steps of about one character)"`
-	ShrinkToFit  *bool   `json:"shrink_to_fit,omitempty" jsonschema:"Shrink the text to fit the cell's width"`
-}
-
 // namedColor maps the colour names a model tends to use to RGB hex.
 func namedColor(name string) (string, bool) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
@@ -85,15 +42,19 @@ func namedColor(name string) (string, bool) {
 	return "", false
 }
 
-// parseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB" or a colour name and
-// returns "RRGGBB" (alpha dropped).
+// parseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB", the short "RGB"
+// (each digit doubled, as in CSS) or a colour name and returns "RRGGBB"
+// (alpha dropped).
 func parseColor(c string) (string, error) {
 	if hex, ok := namedColor(c); ok {
 		return hex, nil
 	}
 	h := strings.ToUpper(strings.TrimPrefix(strings.TrimSpace(c), "#"))
-	if len(h) == 8 {
+	switch len(h) {
+	case 8:
 		h = h[2:]
+	case 3:
+		h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
 	}
 	if len(h) != 6 || strings.Trim(h, "0123456789ABCDEF") != "" {
 		return "", invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
@@ -125,25 +86,27 @@ func borderStyleName(id int) string {
 // cell's existing style so unspecified attributes survive (as in openpyxl,
 // where setting the fill keeps the font).
 type styleChange struct {
-	font         *fontArgs
+	font         *fontSpec
 	fill         string
 	borders      map[string]excelize.Border
-	align        *alignArgs
-	numberFormat *string
+	align        *alignSpec
+	numberFormat *numberFormat
 }
 
 // parseStyleChange validates format_cells' style arguments.
-func parseStyleChange(font *fontArgs, fill *fillArgs, border *borderArgs, align *alignArgs, numFmt *string) (*styleChange, error) {
+func parseStyleChange(font *fontSpec, fill *fillSpec, border *borderSpec, align *alignSpec, numFmt *numberFormat) (*styleChange, error) {
 	sc := &styleChange{font: font, align: align, numberFormat: numFmt}
 	if font != nil && font.Color != nil {
-		c, err := parseColor(*font.Color)
+		c, err := font.Color.hex()
 		if err != nil {
 			return nil, err
 		}
-		font.Color = &c
+		copied, hex := *font, colorValue(c)
+		copied.Color = &hex
+		sc.font = &copied
 	}
 	if fill != nil {
-		c, err := parseColor(fill.Color)
+		c, err := fill.Color.hex()
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +130,7 @@ func parseStyleChange(font *fontArgs, fill *fillArgs, border *borderArgs, align 
 			}
 			color := "000000"
 			if spec.Color != "" {
-				if color, err = parseColor(spec.Color); err != nil {
+				if color, err = spec.Color.hex(); err != nil {
 					return nil, err
 				}
 			}
@@ -217,7 +180,7 @@ func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 		overlay(&f.Underline, sc.font.Underline)
 		overlay(&f.Strike, sc.font.Strike)
 		if sc.font.Color != nil {
-			f.Color, f.ColorTheme, f.ColorIndexed = *sc.font.Color, nil, 0
+			f.Color, f.ColorTheme, f.ColorIndexed = string(*sc.font.Color), nil, 0
 		}
 		st.Font = &f
 	}
@@ -252,7 +215,7 @@ func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 		st.Alignment = &a
 	}
 	if sc.numberFormat != nil {
-		nf := *sc.numberFormat
+		nf := string(*sc.numberFormat)
 		st.CustomNumFmt, st.NumFmt = &nf, 0
 		if nf == "General" {
 			st.CustomNumFmt = nil

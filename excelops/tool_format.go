@@ -36,11 +36,11 @@ type formatCellsArgs struct {
 	fileArg
 	sheetArg
 	rangeArg
-	Font         *fontArgs   `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
-	Fill         *fillArgs   `json:"fill,omitempty" jsonschema:"Solid background fill"`
-	Border       *borderArgs `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
-	Alignment    *alignArgs  `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
-	NumberFormat *string     `json:"number_format,omitempty" jsonschema:"Excel number format code, e.g. \"#,##0.00\", \"0%\" or \"yyyy-mm-dd\""`
+	Font         *fontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
+	Fill         *fillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
+	Border       *borderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
+	Alignment    *alignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
+	NumberFormat *numberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
 }
 
 // formatCells implements format_cells.

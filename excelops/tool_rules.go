@@ -29,19 +29,11 @@ type ruleBody struct {
 	Formula    string        `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
 	Format     *ruleFormat   `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
 	IconStyle  string        `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
-	MinColor   string        `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
-	MidColor   string        `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
-	MaxColor   string        `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
-	BarColor   string        `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
+	MinColor   colorValue    `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
+	MidColor   colorValue    `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
+	MaxColor   colorValue    `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
+	BarColor   colorValue    `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
 	StopIfTrue bool          `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
-}
-
-// ruleFormat is the differential style of a cell_is or formula rule.
-type ruleFormat struct {
-	FontColor string `json:"font_color,omitempty" jsonschema:"Text colour${colorHelp}"`
-	FillColor string `json:"fill_color,omitempty" jsonschema:"Fill colour${colorHelp}"`
-	Bold      bool   `json:"bold,omitempty" jsonschema:"Bold text"`
-	Italic    bool   `json:"italic,omitempty" jsonschema:"Italic text"`
 }
 
 // cellIsCriteria maps cell_is operators (openpyxl's names) to excelize criteria.
@@ -185,7 +177,7 @@ func (b *book) conditionalOption(r ruleArgs) (excelize.ConditionalFormatOptions,
 		opt.Type, opt.Criteria = "2_color_scale", "="
 		opt.MinType, opt.MaxType, opt.MinColor, opt.MaxColor = "min", "max", "#"+minC, "#"+maxC
 		if r.MidColor != "" {
-			midC, err := parseColor(r.MidColor)
+			midC, err := r.MidColor.hex()
 			if err != nil {
 				return opt, err
 			}
@@ -204,42 +196,11 @@ func (b *book) conditionalOption(r ruleArgs) (excelize.ConditionalFormatOptions,
 }
 
 // colorOr parses c, or returns def when c is empty.
-func colorOr(c, def string) (string, error) {
+func colorOr(c colorValue, def string) (string, error) {
 	if c == "" {
 		return def, nil
 	}
-	return parseColor(c)
-}
-
-// ruleFormat registers the differential style of a rule.
-func (b *book) ruleFormat(opt *excelize.ConditionalFormatOptions, f *ruleFormat) error {
-	if f == nil {
-		f = &ruleFormat{FontColor: "9C0006", FillColor: "FFC7CE"} // Excel's "light red fill"
-	}
-	st := &excelize.Style{}
-	if f.FontColor != "" || f.Bold || f.Italic {
-		st.Font = &excelize.Font{Bold: f.Bold, Italic: f.Italic}
-		if f.FontColor != "" {
-			c, err := parseColor(f.FontColor)
-			if err != nil {
-				return err
-			}
-			st.Font.Color = c
-		}
-	}
-	if f.FillColor != "" {
-		c, err := parseColor(f.FillColor)
-		if err != nil {
-			return err
-		}
-		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{c}}
-	}
-	id, err := b.f.NewConditionalStyle(st)
-	if err != nil {
-		return newError(KindInvalidArgument, "invalid rule format: "+err.Error(), err)
-	}
-	opt.Format = &id
-	return nil
+	return c.hex()
 }
 
 // dvTypes maps validation_type names to excelize's.

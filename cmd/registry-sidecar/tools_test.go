@@ -45,7 +45,8 @@ func TestToolsMarkdownRendersNestedProperties(t *testing.T) {
 		}
 	}
 	assert.Greater(t, nested, 40, "the nested objects (font, border, rules, ...) are rendered")
-	assert.Contains(t, md.String(), "| `rules[].format.fill_color` | string | no | Fill colour: hex")
+	assert.Contains(t, md.String(), "| `rules[].format.fill.color` | string | yes | Fill colour: hex")
+	assert.Contains(t, md.String(), "| `rules[].format.fill_color` | string | no | Fill colour; alias of fill.color")
 }
 
 func TestToolsMarkdownResolvesRefs(t *testing.T) {

@@ -251,15 +251,23 @@ def test_off_list_values_and_bad_ranges_say_what_is_accepted(sidecar_bin: pathli
     assert got["message"].startswith('invalid cell range "A:A": use a cell such as "A1" or a rectangle such as "A1:C3"')
 
 
-def test_guessed_nested_keys_get_the_accepted_ones(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
-    """The issue's guessed format: {"font": {...}}, over the WebSocket."""
+def test_rule_format_takes_format_cells_font(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    """format: {"font": {...}}, once refused, works over the WebSocket; a guessed key gets the accepted ones."""
     with Sidecar.launch(ws, binary=sidecar_bin) as sc, Client(sc.url, token=sc.token, sidecar=sc) as client:
         res = client.call_tool("add_conditional_rule", {
             "file_path": "book.xlsx", "sheet_name": "Data", "cell_range": "B2:B2", "rule_type": "cell_is",
-            "operator": "greaterThan", "values": [1], "format": {"font": {"color": "red"}},
+            "operator": "greaterThan", "values": [1], "format": {"font": {"color": "red", "bold": True}},
         })
-    assert res.is_error
-    got = json.loads(res.text)
+        assert not res.is_error, res.text
+        guessed = client.call_tool("add_conditional_rule", {
+            "file_path": "book.xlsx", "sheet_name": "Data", "cell_range": "B2:B2", "rule_type": "cell_is",
+            "operator": "greaterThan", "values": [1], "format": {"font": {"colour": "red"}},
+        })
+    rules = [rule for cf in openpyxl.load_workbook(ws / "book.xlsx")["Data"].conditional_formatting for rule in cf.rules]
+    assert len(rules) == 1 and rules[0].dxf is not None
+    assert rules[0].dxf.font.b and rules[0].dxf.font.color.rgb.endswith("FF0000")
+    assert guessed.is_error
+    got = json.loads(guessed.text)
     assert got["error_code"] == "TOOL_ARGUMENT_VALIDATION_ERROR"
-    assert any(v.startswith("$.format.font") for v in got["violations"]), got
-    assert got["nested_accepted_fields"]["$.format"] == ["bold", "fill_color", "font_color", "italic"]
+    assert any(v.startswith("$.format.font.colour") for v in got["violations"]), got
+    assert got["nested_accepted_fields"]["$.format.font"] == ["bold", "color", "italic", "name", "size", "strike", "underline"]
