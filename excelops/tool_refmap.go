@@ -59,12 +59,15 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 		if err != nil {
 			return nil, err
 		}
-		res := success(b.name(), "",
-			field("detail", detail),
-			field("formula_count", len(g.nodes)))
-		res = append(res, g.mapFields()...)
-		if detail == "full" {
-			lo, hi, page := a.window(len(g.nodes))
+		summary := g.mapFields()
+		head := func() errorsjson.Object {
+			res := success(b.name(), "", field("detail", detail), field("formula_count", len(g.nodes)))
+			return append(res, summary...)
+		}
+		if detail != "full" {
+			return head(), nil
+		}
+		return a.fit(ctx, len(g.nodes), func(lo, hi int) errorsjson.Object {
 			list := make([]any, 0, hi-lo)
 			for _, n := range g.nodes[lo:hi] {
 				refs := make([]any, 0, len(n.refs))
@@ -73,10 +76,8 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 				}
 				list = append(list, errorsjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("references", refs)})
 			}
-			res = append(res, field("formulas", list))
-			res = append(res, page...)
-		}
-		return res, nil
+			return append(head(), field("formulas", list))
+		})
 	}), nil
 }
 

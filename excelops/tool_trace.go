@@ -14,36 +14,9 @@ import (
 // window the listed entries; next_offset never skips one.
 
 const (
-	// defaultRefItems is how many entries a page lists by default.
-	defaultRefItems = 200
-	// maxRefItems is the most entries one page lists.
-	maxRefItems = 1000
 	// maxTraceDepth is the deepest trace_references walks.
 	maxTraceDepth = 20
 )
-
-// refPageArgs are the paging arguments of the reference tools.
-type refPageArgs struct {
-	Offset   int `json:"offset,omitempty" minimum:"0" jsonschema:"Entries to skip: pass the previous page's next_offset"`
-	MaxItems int `json:"max_items,omitempty" minimum:"1" maximum:"1000" jsonschema:"Most entries listed in one page (default 200)"`
-}
-
-// window is the [lo, hi) slice of total entries this page lists and the
-// paging fields of the result.
-func (p refPageArgs) window(total int) (lo, hi int, fields []errorsjson.Field) {
-	n := p.MaxItems
-	if n <= 0 {
-		n = defaultRefItems
-	}
-	lo = min(max(p.Offset, 0), total)
-	hi = min(lo+n, total)
-	more := hi < total
-	fields = []errorsjson.Field{field("offset", lo), field("returned", hi-lo), field("has_more", more), field("truncated", more)}
-	if more {
-		fields = append(fields, field("next_offset", hi))
-	}
-	return lo, hi, fields
-}
 
 // traceReferencesTool declares trace_references.
 var traceReferencesTool = typedTool(toolSpec{
@@ -105,26 +78,26 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 				entries = append(entries, g.dependentEntry(st))
 			}
 		}
-		lo, hi, page := a.window(len(entries))
-		prec, deps := []any{}, []any{}
-		for i := lo; i < hi; i++ {
-			if i < nPrec {
-				prec = append(prec, entries[i])
-			} else {
-				deps = append(deps, entries[i])
+		return a.fit(ctx, len(entries), func(lo, hi int) errorsjson.Object {
+			prec, deps := []any{}, []any{}
+			for i := lo; i < hi; i++ {
+				if i < nPrec {
+					prec = append(prec, entries[i])
+				} else {
+					deps = append(deps, entries[i])
+				}
 			}
-		}
-		res := success(b.name(), target.sheet,
-			field("target", a.Target),
-			field("formula", g.formulaAt(target)),
-			field("direction", dir),
-			field("depth", depth),
-			field("total_precedents", nPrec),
-			field("total_dependents", len(entries)-nPrec),
-			field("precedents", prec),
-			field("dependents", deps),
-			field("complete", complete))
-		return append(res, page...), nil
+			return success(b.name(), target.sheet,
+				field("target", a.Target),
+				field("formula", g.formulaAt(target)),
+				field("direction", dir),
+				field("depth", depth),
+				field("total_precedents", nPrec),
+				field("total_dependents", len(entries)-nPrec),
+				field("precedents", prec),
+				field("dependents", deps),
+				field("complete", complete))
+		})
 	}), nil
 }
 
@@ -176,31 +149,31 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 				nDirect++
 			}
 		}
-		lo, hi, page := a.window(len(steps))
-		direct, indirect := []any{}, []any{}
-		for _, st := range steps[lo:hi] {
-			if st.depth == 1 {
-				direct = append(direct, g.dependentEntry(st))
-			} else {
-				indirect = append(indirect, g.dependentEntry(st))
-			}
-		}
 		affected = []any{}
 		for _, s := range g.sheets {
 			if sheets[s] {
 				affected = append(affected, s)
 			}
 		}
-		res := success(b.name(), target.sheet,
-			field("target", a.Target),
-			field("scope", scope),
-			field("total_affected_cells", len(steps)),
-			field("direct_count", nDirect),
-			field("affected_sheets", affected),
-			field("direct_impact", direct),
-			field("indirect_impact", indirect),
-			field("complete", complete))
-		return append(res, page...), nil
+		return a.fit(ctx, len(steps), func(lo, hi int) errorsjson.Object {
+			direct, indirect := []any{}, []any{}
+			for _, st := range steps[lo:hi] {
+				if st.depth == 1 {
+					direct = append(direct, g.dependentEntry(st))
+				} else {
+					indirect = append(indirect, g.dependentEntry(st))
+				}
+			}
+			return success(b.name(), target.sheet,
+				field("target", a.Target),
+				field("scope", scope),
+				field("total_affected_cells", len(steps)),
+				field("direct_count", nDirect),
+				field("affected_sheets", affected),
+				field("direct_impact", direct),
+				field("indirect_impact", indirect),
+				field("complete", complete))
+		})
 	}), nil
 }
 
