@@ -78,7 +78,12 @@ def all_formulas(sidecar_bin: pathlib.Path, ws: pathlib.Path, book: str) -> list
     out: list[dict[str, Any]] = []
     offset = 0
     while True:
-        got = call(sidecar_bin, ws, "get_reference_map", {"file_path": book, "detail": "full", "offset": offset, "max_items": 37})
+        got = call(
+            sidecar_bin,
+            ws,
+            "get_reference_map",
+            {"file_path": book, "detail": "full", "offset": offset, "max_items": 37},
+        )
         out.extend(got["formulas"])
         if not got["has_more"]:
             return out
@@ -106,8 +111,13 @@ def test_reference_map_edges(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) 
     build(tmp_path)
     got = call(sidecar_bin, tmp_path, "get_reference_map", {"file_path": BOOK})
     edges = {(e["source_sheet"], e["target_sheet"], e["ref_type"]): e["ref_count"] for e in got["cross_sheet_edges"]}
-    assert edges == {("Calc", "Data", "range"): 1, ("Calc", "Data", "name"): 1, ("Calc", "Data", "table"): 2,
-                     ("Calc", "Data", "cell"): 2, ("My Report", "Calc", "cell"): 2}
+    assert edges == {
+        ("Calc", "Data", "range"): 1,
+        ("Calc", "Data", "name"): 1,
+        ("Calc", "Data", "table"): 2,
+        ("Calc", "Data", "cell"): 2,
+        ("My Report", "Calc", "cell"): 2,
+    }
     assert [n["name"] for n in got["named_ranges"]] == ["Prices"]
     assert [t["name"] for t in got["tables"]] == ["Sales"]
 
@@ -118,7 +128,12 @@ def test_trace_references_precedents_match_the_tokenizer(sidecar_bin: pathlib.Pa
     for target in ["Calc!A4", "Calc!A6", "'My Report'!B2", "Data!C9"]:
         sheet, cell = target.rsplit("!", 1)
         formula = wb[sheet.strip("'")][cell].value
-        got = call(sidecar_bin, tmp_path, "trace_references", {"file_path": BOOK, "target": target, "direction": "precedents", "depth": 1})
+        got = call(
+            sidecar_bin,
+            tmp_path,
+            "trace_references",
+            {"file_path": BOOK, "target": target, "direction": "precedents", "depth": 1},
+        )
         assert [p["display"] for p in got["precedents"]] == tokenizer_refs(formula), target
 
 
@@ -131,15 +146,25 @@ def cell_values(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("sheet,cell", [("Data", "A5"), ("Data", "B7"), ("Data", "A11"), ("Data", "B150"), ("Calc", "A1"), ("Data", "E1")])
-def test_impact_is_what_libreoffice_recalculates(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, libreoffice: Any,
-                                                sheet: str, cell: str) -> None:
+@pytest.mark.parametrize(
+    "sheet,cell", [("Data", "A5"), ("Data", "B7"), ("Data", "A11"), ("Data", "B150"), ("Calc", "A1"), ("Data", "E1")]
+)
+def test_impact_is_what_libreoffice_recalculates(
+    sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, libreoffice: Any, sheet: str, cell: str
+) -> None:
     build(tmp_path)
-    got = call(sidecar_bin, tmp_path, "get_impact_analysis", {"file_path": BOOK, "target": f"{sheet}!{cell}", "max_items": 1000})
+    got = call(
+        sidecar_bin,
+        tmp_path,
+        "get_impact_analysis",
+        {"file_path": BOOK, "target": f"{sheet}!{cell}", "max_items": 1000},
+    )
     assert not got["has_more"]
     claimed = {f"{d['sheet']}!{d['cell']}" for d in got["direct_impact"] + got["indirect_impact"]}
     assert got["total_affected_cells"] == len(claimed)
     before = cell_values(libreoffice.run(tmp_path / BOOK, []))
-    after = cell_values(libreoffice.run(tmp_path / BOOK, [{"op": "set", "sheet": sheet, "cell": cell, "value": 1234.5}]))
+    after = cell_values(
+        libreoffice.run(tmp_path / BOOK, [{"op": "set", "sheet": sheet, "cell": cell, "value": 1234.5}])
+    )
     changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)} - {f"{sheet}!{cell}"}
     assert claimed == changed
