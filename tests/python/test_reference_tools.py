@@ -16,7 +16,9 @@ import openpyxl
 import pandas as pd
 import pytest
 from openpyxl.formula.tokenizer import Token, Tokenizer
+from openpyxl.packaging.relationship import Relationship
 from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.workbook.external_link.external import ExternalBook, ExternalLink, ExternalSheetNames
 from openpyxl.worksheet.table import Table
 from test_excel_readback import call
 
@@ -65,6 +67,11 @@ def build_external(ws: pathlib.Path) -> None:
     sheet["A3"] = "=SUM(Jan:Mar!B2)+Rate"
     sheet["A4"] = "=SUM(Sales[[#This Row],[Qty]])+Sales[#All]"
     sheet["A5"] = '="A1"&B1&IF(C1>0,D$1,$E2:F9)'
+    link = ExternalLink(
+        externalBook=ExternalBook(sheetNames=ExternalSheetNames(sheetName=["Prices", "My Data"]), id="rId1")
+    )
+    link.file_link = Relationship(type="externalLinkPath", Target="prices.xlsx", TargetMode="External", Id="rId1")
+    wb._external_links.append(link)
     wb.save(ws / EXTERNAL)
 
 
@@ -120,6 +127,16 @@ def test_reference_map_edges(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) 
     }
     assert [n["name"] for n in got["named_ranges"]] == ["Prices"]
     assert [t["name"] for t in got["tables"]] == ["Sales"]
+
+
+def test_external_links_name_the_linked_workbook(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    build_external(tmp_path)
+    got = call(sidecar_bin, tmp_path, "get_reference_map", {"file_path": EXTERNAL})
+    assert got["external_links"] == [{"workbook": "prices.xlsx", "ref_count": 2}]
+    trace = call(sidecar_bin, tmp_path, "trace_references", {"file_path": EXTERNAL, "target": "Jan!A2", "depth": 1})
+    assert [(p["display"], p["type"], p["workbook"]) for p in trace["precedents"]] == [
+        ("'[1]My Data'!B2:C3", "external", "prices.xlsx")
+    ]
 
 
 def test_trace_references_precedents_match_the_tokenizer(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
