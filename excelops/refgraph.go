@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/xuri/efp"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -43,6 +45,7 @@ type refNode struct {
 	sheet, cell, formula string
 	at                   sheetArea
 	refs                 []refUse
+	dynamic              bool // it computes references (INDIRECT, OFFSET): what it reads is not known
 }
 
 // refNameDef is one defined name.
@@ -118,7 +121,7 @@ func (b *book) refGraph(ctx context.Context) (*refGraph, error) {
 			if !ok {
 				continue
 			}
-			n := refNode{sheet: sheet, cell: fc.ref, formula: "=" + strings.TrimPrefix(text, "="), at: at}
+			n := refNode{sheet: sheet, cell: fc.ref, formula: "=" + strings.TrimPrefix(text, "="), at: at, dynamic: computesRefs(text)}
 			ops, _ := formularef.Operands(text)
 			for _, o := range ops {
 				n.refs = append(n.refs, g.resolve(o, sheet, at, 0))
@@ -172,6 +175,36 @@ func (g *refGraph) resolve(o formularef.Operand, host string, at sheetArea, nest
 		}
 	}
 	return u
+}
+
+// computesRefs reports whether formula calls a function that computes the
+// cells it reads (INDIRECT, OFFSET), so its references are not all known.
+func computesRefs(formula string) bool {
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
+			name := strings.ToUpper(strings.TrimPrefix(tk.TValue, "_xlfn."))
+			if name == "INDIRECT" || name == "OFFSET" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dynamicCells lists, as Sheet!A1, at most maxMapEntries formulas that
+// compute their references, and how many there are.
+func (g *refGraph) dynamicCells() ([]any, int) {
+	out := []any{}
+	n := 0
+	for _, node := range g.nodes {
+		if node.dynamic {
+			if n++; len(out) < maxMapEntries {
+				out = append(out, node.sheet+"!"+node.cell)
+			}
+		}
+	}
+	return out, n
 }
 
 // areaText is the A1 part of an operand (after its sheet).

@@ -104,7 +104,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 // impactAnalysisTool declares get_impact_analysis.
 var impactAnalysisTool = typedTool(toolSpec{
 	name: "get_impact_analysis", title: "Impact analysis",
-	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes.",
+	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes. Formulas computing their references (INDIRECT, OFFSET) are listed apart as dynamic_formulas.",
 	timeout: readTimeout,
 	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
 }, (*Service).impactAnalysis)
@@ -149,6 +149,9 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 				nDirect++
 			}
 		}
+		// Formulas computing their references (INDIRECT, OFFSET) may read
+		// the target too; they are named, not claimed.
+		dynamic, _ := g.dynamicCells()
 		affected = []any{}
 		for _, s := range g.sheets {
 			if sheets[s] {
@@ -172,7 +175,8 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 				field("affected_sheets", affected),
 				field("direct_impact", direct),
 				field("indirect_impact", indirect),
-				field("complete", complete))
+				field("complete", complete),
+				field("dynamic_formulas", dynamic))
 		})
 	}), nil
 }

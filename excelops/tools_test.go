@@ -149,7 +149,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"delete_range":              {"status", "file", "sheet", "deleted_range", "shift", "cells_deleted", "cells_moved"},
 		"get_reference_map":         {"status", "file", "detail", "formula_count", "sheets", "cross_sheet_edges", "edges_truncated", "named_ranges", "tables", "external_links"},
 		"trace_references":          {"status", "file", "sheet", "target", "formula", "direction", "depth", "total_precedents", "total_dependents", "precedents", "dependents", "complete", "offset", "returned", "has_more", "truncated"},
-		"get_impact_analysis":       {"status", "file", "sheet", "target", "scope", "total_affected_cells", "direct_count", "affected_sheets", "direct_impact", "indirect_impact", "complete", "offset", "returned", "has_more", "truncated"},
+		"get_impact_analysis":       {"status", "file", "sheet", "target", "scope", "total_affected_cells", "direct_count", "affected_sheets", "direct_impact", "indirect_impact", "complete", "dynamic_formulas", "offset", "returned", "has_more", "truncated"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
