@@ -50,6 +50,9 @@ func minimalArgs() map[string]map[string]any {
 		"copy_sheet":                {},
 		"clear_range":               {"cell_range": "A2:B2"},
 		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
+		"get_reference_map":         {},
+		"trace_references":          {"target": "Sheet1!B2"},
+		"get_impact_analysis":       {"target": "Sheet1!B2"},
 	}
 }
 
@@ -91,7 +94,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
-		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range"}
+		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
+		"get_reference_map", "trace_references", "get_impact_analysis"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -143,6 +147,9 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
 		"clear_range":               {"status", "file", "sheet", "range", "cleared", "values_cleared", "formulas_cleared", "formats_cleared", "unmerged"},
 		"delete_range":              {"status", "file", "sheet", "deleted_range", "shift", "cells_deleted", "cells_moved"},
+		"get_reference_map":         {"status", "file", "detail", "formula_count", "sheets", "cross_sheet_edges", "edges_truncated", "named_ranges", "tables", "external_links"},
+		"trace_references":          {"status", "file", "sheet", "target", "formula", "direction", "depth", "total_precedents", "total_dependents", "precedents", "dependents", "complete", "offset", "returned", "has_more", "truncated"},
+		"get_impact_analysis":       {"status", "file", "sheet", "target", "scope", "total_affected_cells", "direct_count", "affected_sheets", "direct_impact", "indirect_impact", "complete", "dynamic_formulas", "offset", "returned", "has_more", "truncated"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {

@@ -1,0 +1,190 @@
+package excelops
+
+import (
+	"context"
+	"slices"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// get_reference_map: the workbook's reference overview. Per sheet its
+// formula count, references within the sheet and the sheets it reads and
+// is read by; the edges between sheets by reference type with sample
+// formulas; the defined names, tables and external workbook links. With
+// detail "full" it also lists, paged, every formula with its references.
+
+const (
+	// maxEdgeSamples is how many sample formulas an edge carries.
+	maxEdgeSamples = 3
+	// maxMapEntries caps the edges, names, tables and links listed.
+	maxMapEntries = 500
+)
+
+// referenceMapTool declares get_reference_map.
+var referenceMapTool = typedTool(toolSpec{
+	name: "get_reference_map", title: "Reference map",
+	desc:    "Map a workbook's references: per sheet the formulas and the sheets they read and are read by, the cross-sheet edges with sample formulas, defined names, tables and external workbook links; detail \"full\" also lists every formula with its references, paged.",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+}, (*Service).referenceMap)
+
+// referenceMapArgs are get_reference_map's arguments.
+type referenceMapArgs struct {
+	fileArg
+	Detail string `json:"detail,omitempty" enum:"summary,full" jsonschema:"summary (default): per-sheet counts and edges; full: also every formula with its references, paged by offset and max_items"`
+	refPageArgs
+}
+
+// edgeKey is one cross-sheet edge: source reads target through kind.
+type edgeKey struct{ source, target, kind string }
+
+// refEdge is an edge with its count and samples.
+type refEdge struct {
+	key     edgeKey
+	count   int
+	samples []string
+}
+
+// referenceMap implements get_reference_map.
+func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, error) {
+	detail := a.Detail
+	if detail == "" {
+		detail = "summary"
+	}
+	if !oneOf(detail, "summary", "full") {
+		return nil, invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
+	}
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		g, err := b.refGraph(ctx)
+		if err != nil {
+			return nil, err
+		}
+		summary := g.mapFields()
+		head := func() errorsjson.Object {
+			res := success(b.name(), "", field("detail", detail), field("formula_count", len(g.nodes)))
+			return append(res, summary...)
+		}
+		if detail != "full" {
+			return head(), nil
+		}
+		return a.fit(ctx, len(g.nodes), func(lo, hi int) errorsjson.Object {
+			list := make([]any, 0, hi-lo)
+			for _, n := range g.nodes[lo:hi] {
+				refs := make([]any, 0, len(n.refs))
+				for _, r := range n.refs {
+					refs = append(refs, errorsjson.Object{field("ref", r.text), field("type", r.kind)})
+				}
+				list = append(list, errorsjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("references", refs)})
+			}
+			return append(head(), field("formulas", list))
+		})
+	}), nil
+}
+
+// mapFields are the summary fields of the map.
+func (g *refGraph) mapFields() []errorsjson.Field {
+	type sheetSum struct {
+		formulas, self     int
+		outgoing, incoming []string
+	}
+	sums := map[string]*sheetSum{}
+	for _, s := range g.sheets {
+		sums[s] = &sheetSum{}
+	}
+	var edges []*refEdge
+	index := map[edgeKey]*refEdge{}
+	links := map[string]int{}
+	for _, n := range g.nodes {
+		sums[n.sheet].formulas++
+		for _, r := range n.refs {
+			if r.kind == refTypeExternal {
+				links[r.book]++
+				continue
+			}
+			seen := map[string]bool{}
+			for _, ar := range r.areas {
+				t := g.sheetName(ar.sheet)
+				if seen[t] {
+					continue
+				}
+				seen[t] = true
+				if t == n.sheet {
+					sums[n.sheet].self++
+					continue
+				}
+				k := edgeKey{n.sheet, t, r.kind}
+				e := index[k]
+				if e == nil {
+					e = &refEdge{key: k}
+					index[k] = e
+					edges = append(edges, e)
+				}
+				e.count++
+				if len(e.samples) < maxEdgeSamples && !slices.Contains(e.samples, n.sheet+"!"+n.cell+": "+n.formula) {
+					e.samples = append(e.samples, n.sheet+"!"+n.cell+": "+n.formula)
+				}
+				if src := sums[n.sheet]; !slices.Contains(src.outgoing, t) {
+					src.outgoing = append(src.outgoing, t)
+				}
+				if dst := sums[t]; dst != nil && !slices.Contains(dst.incoming, n.sheet) {
+					dst.incoming = append(dst.incoming, n.sheet)
+				}
+			}
+		}
+	}
+	sheets := make([]any, 0, len(g.sheets))
+	for _, s := range g.sheets {
+		sum := sums[s]
+		sheets = append(sheets, errorsjson.Object{field("name", s), field("formula_count", sum.formulas), field("self_refs", sum.self),
+			field("outgoing", anyStrings(sum.outgoing)), field("incoming", anyStrings(sum.incoming))})
+	}
+	edgeList := []any{}
+	for _, e := range edges[:min(len(edges), maxMapEntries)] {
+		edgeList = append(edgeList, errorsjson.Object{field("source_sheet", e.key.source), field("target_sheet", e.key.target),
+			field("ref_type", e.key.kind), field("ref_count", e.count), field("sample_formulas", anyStrings(e.samples))})
+	}
+	names := []any{}
+	for _, d := range g.names[:min(len(g.names), maxMapEntries)] {
+		scope := d.scope
+		if scope == "" {
+			scope = "workbook"
+		}
+		names = append(names, errorsjson.Object{field("name", d.name), field("scope", scope), field("refers_to", d.data)})
+	}
+	tables := []any{}
+	for _, t := range g.tables[:min(len(g.tables), maxMapEntries)] {
+		tables = append(tables, errorsjson.Object{field("name", t.name), field("sheet", t.sheet), field("range", t.rng.String()), field("columns", anyStrings(t.columns))})
+	}
+	ext := []any{}
+	for _, k := range g.linkOrder(links) {
+		ext = append(ext, errorsjson.Object{field("workbook", k), field("ref_count", links[k])})
+	}
+	return []errorsjson.Field{
+		field("sheets", sheets),
+		field("cross_sheet_edges", edgeList),
+		field("edges_truncated", len(edges) > maxMapEntries),
+		field("named_ranges", names),
+		field("tables", tables),
+		field("external_links", ext),
+	}
+}
+
+// linkOrder lists the external workbooks referenced, sorted, at most
+// maxMapEntries.
+func (g *refGraph) linkOrder(links map[string]int) []string {
+	keys := make([]string, 0, len(links))
+	for k := range links {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys[:min(len(keys), maxMapEntries)]
+}
+
+// anyStrings converts a string list for a payload (never null).
+func anyStrings(list []string) []any {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package excelops
+
+import (
+	"context"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+)
+
+// trace_references and get_impact_analysis: what a cell's formula reads
+// (precedents) and which formulas read the cell (dependents), within a
+// sheet, across sheets, through defined names and tables, over the
+// reference graph (refgraph.go). Results are paged: offset and max_items
+// window the listed entries; next_offset never skips one.
+
+const (
+	// maxTraceDepth is the deepest trace_references walks.
+	maxTraceDepth = 20
+)
+
+// traceReferencesTool declares trace_references.
+var traceReferencesTool = typedTool(toolSpec{
+	name: "trace_references", title: "Trace references",
+	desc:    "Trace a cell's reference chain: the cells, ranges, defined names, tables and external workbooks its formula reads (precedents) and the formula cells that read it (dependents), across sheets, to a given depth.",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+}, (*Service).traceReferences)
+
+// traceArgs are trace_references' arguments.
+type traceArgs struct {
+	fileArg
+	Target    string `json:"target" minLength:"1" jsonschema:"Cell or range, e.g. \"Orders!C2\" or \"'My Sheet'!A1:B9\"; without a sheet, the first sheet"`
+	Direction string `json:"direction,omitempty" enum:"precedents,dependents,both" jsonschema:"What to trace (default both)"`
+	Depth     int    `json:"depth,omitempty" minimum:"1" maximum:"20" jsonschema:"Levels to follow (default 2; 1: direct references only)"`
+	refPageArgs
+}
+
+// traceReferences implements trace_references.
+func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, error) {
+	dir := a.Direction
+	if dir == "" {
+		dir = "both"
+	}
+	if !oneOf(dir, "precedents", "dependents", "both") {
+		return nil, invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
+	}
+	depth := a.Depth
+	if depth == 0 {
+		depth = 2
+	}
+	if depth < 1 || depth > maxTraceDepth {
+		return nil, invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
+	}
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		g, err := b.refGraph(ctx)
+		if err != nil {
+			return nil, err
+		}
+		target, err := g.target(b, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		var entries []any
+		complete := true
+		nPrec := 0
+		if dir != "dependents" {
+			steps, ok := g.precedents([]sheetArea{target}, depth)
+			complete = complete && ok
+			for _, st := range steps {
+				entries = append(entries, g.precedentEntry(st))
+			}
+			nPrec = len(entries)
+		}
+		if dir != "precedents" {
+			steps, ok := g.dependents([]sheetArea{target}, depth)
+			complete = complete && ok
+			for _, st := range steps {
+				entries = append(entries, g.dependentEntry(st))
+			}
+		}
+		return a.fit(ctx, len(entries), func(lo, hi int) errorsjson.Object {
+			prec, deps := []any{}, []any{}
+			for i := lo; i < hi; i++ {
+				if i < nPrec {
+					prec = append(prec, entries[i])
+				} else {
+					deps = append(deps, entries[i])
+				}
+			}
+			return success(b.name(), target.sheet,
+				field("target", a.Target),
+				field("formula", g.formulaAt(target)),
+				field("direction", dir),
+				field("depth", depth),
+				field("total_precedents", nPrec),
+				field("total_dependents", len(entries)-nPrec),
+				field("precedents", prec),
+				field("dependents", deps),
+				field("complete", complete))
+		})
+	}), nil
+}
+
+// impactAnalysisTool declares get_impact_analysis.
+var impactAnalysisTool = typedTool(toolSpec{
+	name: "get_impact_analysis", title: "Impact analysis",
+	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes. Formulas computing their references (INDIRECT, OFFSET) are listed apart as dynamic_formulas.",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+}, (*Service).impactAnalysis)
+
+// impactArgs are get_impact_analysis' arguments.
+type impactArgs struct {
+	fileArg
+	Target string `json:"target" minLength:"1" jsonschema:"Cell or range, e.g. \"Products!B2\"; without a sheet, the first sheet"`
+	Scope  string `json:"scope,omitempty" enum:"all,direct" jsonschema:"all (default): every formula affected, through chains of formulas; direct: only formulas reading the target itself"`
+	refPageArgs
+}
+
+// impactAnalysis implements get_impact_analysis.
+func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, error) {
+	scope := a.Scope
+	if scope == "" {
+		scope = "all"
+	}
+	if !oneOf(scope, "all", "direct") {
+		return nil, invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
+	}
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		g, err := b.refGraph(ctx)
+		if err != nil {
+			return nil, err
+		}
+		target, err := g.target(b, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		depth := 0
+		if scope == "direct" {
+			depth = 1
+		}
+		steps, complete := g.dependents([]sheetArea{target}, depth)
+		sheets := map[string]bool{}
+		var affected []any
+		nDirect := 0
+		for _, st := range steps {
+			sheets[g.nodes[st.node].sheet] = true
+			if st.depth == 1 {
+				nDirect++
+			}
+		}
+		// Formulas computing their references (INDIRECT, OFFSET) may read
+		// the target too; they are named, not claimed.
+		dynamic, _ := g.dynamicCells()
+		affected = []any{}
+		for _, s := range g.sheets {
+			if sheets[s] {
+				affected = append(affected, s)
+			}
+		}
+		return a.fit(ctx, len(steps), func(lo, hi int) errorsjson.Object {
+			direct, indirect := []any{}, []any{}
+			for _, st := range steps[lo:hi] {
+				if st.depth == 1 {
+					direct = append(direct, g.dependentEntry(st))
+				} else {
+					indirect = append(indirect, g.dependentEntry(st))
+				}
+			}
+			return success(b.name(), target.sheet,
+				field("target", a.Target),
+				field("scope", scope),
+				field("total_affected_cells", len(steps)),
+				field("direct_count", nDirect),
+				field("affected_sheets", affected),
+				field("direct_impact", direct),
+				field("indirect_impact", indirect),
+				field("complete", complete),
+				field("dynamic_formulas", dynamic))
+		})
+	}), nil
+}
+
+// target reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or, without
+// a sheet, a cell or range of the first sheet.
+func (g *refGraph) target(b *book, text string) (sheetArea, error) {
+	text = strings.TrimSpace(text)
+	sheet, addr := "", text
+	if i := strings.LastIndex(text, "!"); i >= 0 {
+		sheet, addr = text[:i], text[i+1:]
+		if len(sheet) >= 2 && strings.HasPrefix(sheet, "'") && strings.HasSuffix(sheet, "'") {
+			sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
+		}
+		resolved, err := b.sheet(sheet)
+		if err != nil {
+			return sheetArea{}, err
+		}
+		sheet = resolved
+	} else if len(g.sheets) > 0 {
+		sheet = g.sheets[0]
+	}
+	a, ok := parseArea(addr, sheet)
+	if !ok || addr == "" {
+		return sheetArea{}, invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
+	}
+	return a, nil
+}
+
+// formulaAt is the formula of target when it is one formula cell, else nil.
+func (g *refGraph) formulaAt(target sheetArea) any {
+	if target.c1 != target.c2 || target.r1 != target.r2 {
+		return nil
+	}
+	for _, n := range g.nodes {
+		if n.at.overlaps(target) {
+			return n.formula
+		}
+	}
+	return nil
+}
+
+// precedentEntry renders one precedent.
+func (g *refGraph) precedentEntry(st precedentStep) errorsjson.Object {
+	n := g.nodes[st.node]
+	r := n.refs[st.ref]
+	o := errorsjson.Object{
+		field("display", r.text),
+		field("type", r.kind),
+		field("cell_or_range", r.area),
+		field("sheet_name", r.sheet),
+	}
+	if r.kind == refTypeName || r.kind == refTypeTable {
+		o[2].Value = r.text
+	}
+	if r.book != "" {
+		o = append(o, field("workbook", r.book))
+	}
+	return append(o, field("depth", st.depth), field("via", n.sheet+"!"+n.cell))
+}
+
+// dependentEntry renders one dependent formula cell.
+func (g *refGraph) dependentEntry(st refStep) errorsjson.Object {
+	n := g.nodes[st.node]
+	return errorsjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("depth", st.depth)}
+}
