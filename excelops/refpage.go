@@ -4,7 +4,7 @@ import (
 	"context"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -30,14 +30,14 @@ type refPageArgs struct {
 // renders entries [lo, hi); the page takes the most entries, up to
 // max_items, whose result fits the result cap (at least one, so paging
 // always moves on), then the paging fields.
-func (p refPageArgs) fit(ctx context.Context, total int, build func(lo, hi int) errorsjson.Object) (errorsjson.Object, error) {
+func (p refPageArgs) fit(ctx context.Context, total int, build func(lo, hi int) pyjson.Object) (pyjson.Object, error) {
 	n := p.MaxItems
 	if n <= 0 {
 		n = defaultRefItems
 	}
 	lo := min(max(p.Offset, 0), total)
 	hi := min(lo+min(n, maxRefItems), total)
-	page := func(h int) errorsjson.Object {
+	page := func(h int) pyjson.Object {
 		more := h < total
 		o := append(build(lo, h), field("offset", lo), field("returned", h-lo), field("has_more", more), field("truncated", more))
 		if more {
@@ -47,7 +47,7 @@ func (p refPageArgs) fit(ctx context.Context, total int, build func(lo, hi int) 
 	}
 	limit, capped := registry.ResultLimit(ctx)
 	fits := func(h int) (bool, error) {
-		text, err := errorsjson.MarshalString(page(h))
+		text, err := pyjson.MarshalString(page(h))
 		return !capped || utf8.RuneCountInString(text) <= limit, err
 	}
 	if ok, err := fits(hi); err != nil || ok {

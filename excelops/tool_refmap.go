@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // get_reference_map: the workbook's reference overview. Per sheet its
@@ -60,21 +60,21 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 			return nil, err
 		}
 		summary := g.mapFields()
-		head := func() errorsjson.Object {
+		head := func() pyjson.Object {
 			res := success(b.name(), "", field("detail", detail), field("formula_count", len(g.nodes)))
 			return append(res, summary...)
 		}
 		if detail != "full" {
 			return head(), nil
 		}
-		return a.fit(ctx, len(g.nodes), func(lo, hi int) errorsjson.Object {
+		return a.fit(ctx, len(g.nodes), func(lo, hi int) pyjson.Object {
 			list := make([]any, 0, hi-lo)
 			for _, n := range g.nodes[lo:hi] {
 				refs := make([]any, 0, len(n.refs))
 				for _, r := range n.refs {
-					refs = append(refs, errorsjson.Object{field("ref", r.text), field("type", r.kind)})
+					refs = append(refs, pyjson.Object{field("ref", r.text), field("type", r.kind)})
 				}
-				list = append(list, errorsjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("references", refs)})
+				list = append(list, pyjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("references", refs)})
 			}
 			return append(head(), field("formulas", list))
 		})
@@ -82,7 +82,7 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 }
 
 // mapFields are the summary fields of the map.
-func (g *refGraph) mapFields() []errorsjson.Field {
+func (g *refGraph) mapFields() []pyjson.Field {
 	type sheetSum struct {
 		formulas, self     int
 		outgoing, incoming []string
@@ -135,12 +135,12 @@ func (g *refGraph) mapFields() []errorsjson.Field {
 	sheets := make([]any, 0, len(g.sheets))
 	for _, s := range g.sheets {
 		sum := sums[s]
-		sheets = append(sheets, errorsjson.Object{field("name", s), field("formula_count", sum.formulas), field("self_refs", sum.self),
+		sheets = append(sheets, pyjson.Object{field("name", s), field("formula_count", sum.formulas), field("self_refs", sum.self),
 			field("outgoing", anyStrings(sum.outgoing)), field("incoming", anyStrings(sum.incoming))})
 	}
 	edgeList := []any{}
 	for _, e := range edges[:min(len(edges), maxMapEntries)] {
-		edgeList = append(edgeList, errorsjson.Object{field("source_sheet", e.key.source), field("target_sheet", e.key.target),
+		edgeList = append(edgeList, pyjson.Object{field("source_sheet", e.key.source), field("target_sheet", e.key.target),
 			field("ref_type", e.key.kind), field("ref_count", e.count), field("sample_formulas", anyStrings(e.samples))})
 	}
 	names := []any{}
@@ -149,17 +149,17 @@ func (g *refGraph) mapFields() []errorsjson.Field {
 		if scope == "" {
 			scope = "workbook"
 		}
-		names = append(names, errorsjson.Object{field("name", d.name), field("scope", scope), field("refers_to", d.data)})
+		names = append(names, pyjson.Object{field("name", d.name), field("scope", scope), field("refers_to", d.data)})
 	}
 	tables := []any{}
 	for _, t := range g.tables[:min(len(g.tables), maxMapEntries)] {
-		tables = append(tables, errorsjson.Object{field("name", t.name), field("sheet", t.sheet), field("range", t.rng.String()), field("columns", anyStrings(t.columns))})
+		tables = append(tables, pyjson.Object{field("name", t.name), field("sheet", t.sheet), field("range", t.rng.String()), field("columns", anyStrings(t.columns))})
 	}
 	ext := []any{}
 	for _, k := range g.linkOrder(links) {
-		ext = append(ext, errorsjson.Object{field("workbook", k), field("ref_count", links[k])})
+		ext = append(ext, pyjson.Object{field("workbook", k), field("ref_count", links[k])})
 	}
-	return []errorsjson.Field{
+	return []pyjson.Field{
 		field("sheets", sheets),
 		field("cross_sheet_edges", edgeList),
 		field("edges_truncated", len(edges) > maxMapEntries),

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // trace_references and get_impact_analysis: what a cell's formula reads
@@ -78,7 +78,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 				entries = append(entries, g.dependentEntry(st))
 			}
 		}
-		return a.fit(ctx, len(entries), func(lo, hi int) errorsjson.Object {
+		return a.fit(ctx, len(entries), func(lo, hi int) pyjson.Object {
 			prec, deps := []any{}, []any{}
 			for i := lo; i < hi; i++ {
 				if i < nPrec {
@@ -158,7 +158,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 				affected = append(affected, s)
 			}
 		}
-		return a.fit(ctx, len(steps), func(lo, hi int) errorsjson.Object {
+		return a.fit(ctx, len(steps), func(lo, hi int) pyjson.Object {
 			direct, indirect := []any{}, []any{}
 			for _, st := range steps[lo:hi] {
 				if st.depth == 1 {
@@ -220,10 +220,10 @@ func (g *refGraph) formulaAt(target sheetArea) any {
 }
 
 // precedentEntry renders one precedent.
-func (g *refGraph) precedentEntry(st precedentStep) errorsjson.Object {
+func (g *refGraph) precedentEntry(st precedentStep) pyjson.Object {
 	n := g.nodes[st.node]
 	r := n.refs[st.ref]
-	o := errorsjson.Object{
+	o := pyjson.Object{
 		field("display", r.text),
 		field("type", r.kind),
 		field("cell_or_range", r.area),
@@ -239,7 +239,7 @@ func (g *refGraph) precedentEntry(st precedentStep) errorsjson.Object {
 }
 
 // dependentEntry renders one dependent formula cell.
-func (g *refGraph) dependentEntry(st refStep) errorsjson.Object {
+func (g *refGraph) dependentEntry(st refStep) pyjson.Object {
 	n := g.nodes[st.node]
-	return errorsjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("depth", st.depth)}
+	return pyjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("depth", st.depth)}
 }
