@@ -50,6 +50,7 @@ func minimalArgs() map[string]map[string]any {
 		"copy_sheet":                {},
 		"clear_range":               {"cell_range": "A2:B2"},
 		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
+		"inspect_excel_files":       {},
 	}
 }
 
@@ -62,7 +63,7 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 	switch tool {
 	case "copy_range_between_sheets":
 		out["source_file"] = file
-	case "list_workbooks":
+	case "list_workbooks", "inspect_excel_files":
 		// no file argument: it lists the workspace
 	default:
 		out["file_path"] = file
@@ -91,7 +92,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
-		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range"}
+		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
+		"inspect_excel_files"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -138,6 +140,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"set_hyperlink":             {"status", "file", "sheet", "cell", "url", "display_text", "replaced"},
 		"create_workbook":           {"status", "file", "path", "sheets", "overwritten"},
 		"list_workbooks":            {"status", "folder", "total", "offset", "returned", "has_more", "workbooks"},
+		"inspect_excel_files":       {"status", "directory", "files_found", "offset", "files_returned", "has_more", "partial", "files"},
 		"describe_workbook":         {"status", "file", "sheet_count", "active_sheet", "sheets", "defined_names"},
 		"define_name":               {"status", "file", "name", "scope", "refers_to"},
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
@@ -208,8 +211,8 @@ func TestToolsReportMissingSheet(t *testing.T) {
 	for tool, args := range minimalArgs() {
 		a := withFile(tool, "data.xlsx", args)
 		switch tool {
-		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks":
-			continue // no sheet argument to get wrong
+		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks", "inspect_excel_files":
+			continue // no sheet argument to get wrong (inspect_excel_files' sheet_name filters)
 		case "define_name":
 			a["scope"] = "Nope"
 		case "rename_sheet":

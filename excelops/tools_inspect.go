@@ -1,0 +1,7 @@
+package excelops
+
+// inspectTools are the analysis tools an agent calls before it edits:
+// inspect_excel_files (tool_inspect.go).
+func inspectTools() []toolSpec {
+	return []toolSpec{inspectExcelFilesTool}
+}
