@@ -1,7 +1,8 @@
 package excelops
 
 // inspectTools are the analysis tools an agent calls before it edits:
-// inspect_excel_files (tool_inspect.go).
+// inspect_excel_files (tool_inspect.go) and scan_excel_snapshot
+// (tool_snapshot.go).
 func inspectTools() []toolSpec {
-	return []toolSpec{inspectExcelFilesTool}
+	return []toolSpec{inspectExcelFilesTool, scanExcelSnapshotTool}
 }

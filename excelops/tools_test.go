@@ -51,6 +51,7 @@ func minimalArgs() map[string]map[string]any {
 		"clear_range":               {"cell_range": "A2:B2"},
 		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
 		"inspect_excel_files":       {},
+		"scan_excel_snapshot":       {},
 	}
 }
 
@@ -93,7 +94,7 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
 		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
-		"inspect_excel_files"}
+		"inspect_excel_files", "scan_excel_snapshot"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -141,6 +142,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"create_workbook":           {"status", "file", "path", "sheets", "overwritten"},
 		"list_workbooks":            {"status", "folder", "total", "offset", "returned", "has_more", "workbooks"},
 		"inspect_excel_files":       {"status", "directory", "files_found", "offset", "files_returned", "has_more", "partial", "files"},
+		"scan_excel_snapshot":       {"status", "file", "sheet_count", "active_sheet", "offset", "sheets_returned", "has_more", "sheets", "shared_columns"},
 		"describe_workbook":         {"status", "file", "sheet_count", "active_sheet", "sheets", "defined_names"},
 		"define_name":               {"status", "file", "name", "scope", "refers_to"},
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
@@ -211,7 +213,7 @@ func TestToolsReportMissingSheet(t *testing.T) {
 	for tool, args := range minimalArgs() {
 		a := withFile(tool, "data.xlsx", args)
 		switch tool {
-		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks", "inspect_excel_files":
+		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks", "inspect_excel_files", "scan_excel_snapshot":
 			continue // no sheet argument to get wrong (inspect_excel_files' sheet_name filters)
 		case "define_name":
 			a["scope"] = "Nope"

@@ -38,6 +38,7 @@ func accessByName() map[string]registry.Annotations {
 		"list_workbooks":      *registry.ReadOnly(),
 		"describe_workbook":   *registry.ReadOnly(),
 		"inspect_excel_files": *registry.ReadOnly(),
+		"scan_excel_snapshot": *registry.ReadOnly(),
 		"copy_sheet":          *registry.Additive(),
 	}
 }
