@@ -137,9 +137,19 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (erro
 		return append(o, errorsjson.Field{Key: "kind", Value: "chartsheet"}), nil, nil
 	}
 	o = append(o, errorsjson.Field{Key: "kind", Value: "worksheet"})
-	_, ext, err := b.edit(name)
+	_, cells, err := b.edit(name)
 	if err != nil {
 		return nil, nil, err
+	}
+	// The used range takes in the merged ranges, as Excel's and openpyxl's do.
+	merged, err := b.mergedRanges(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	ext := *cells
+	for _, m := range merged {
+		ext.widen(m.r1, m.c1)
+		ext.widen(m.r2, m.c2)
 	}
 	if ext.empty() {
 		o = append(o, errorsjson.Field{Key: "used_range", Value: nil}, errorsjson.Field{Key: "max_row", Value: 0}, errorsjson.Field{Key: "max_column", Value: 0})
@@ -220,10 +230,6 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (erro
 		errorsjson.Field{Key: "columns", Value: cols},
 		errorsjson.Field{Key: "duplicate_rows", Value: dupes},
 		errorsjson.Field{Key: "sample_rows", Value: samples})
-	merged, err := b.mergedRanges(name)
-	if err != nil {
-		return nil, nil, err
-	}
 	var items []any
 	for _, m := range merged {
 		items = append(items, m.String())

@@ -3,6 +3,8 @@
 inspect_excel_files: on generated folders of workbooks, every file, sheet name, used range,
 header row and preview row is what openpyxl reads; pages go on where the last one stopped,
 hidden folders and links (also ones leaving the workspace) are never followed.
+scan_excel_snapshot: used ranges, header rows, column profiles, duplicate and sample rows,
+merged ranges and tables are what openpyxl reads; sheets page under the result cap.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ import openpyxl
 import pytest
 
 
-def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True) -> dict[str, Any]:
-    """Run one tool through the binary and return the decoded payload."""
+def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True, max_chars: int = 3000) -> dict[str, Any]:
+    """Run one tool through the binary (results capped at max_chars code points) and return the decoded payload."""
     proc = subprocess.run(
-        [str(sidecar_bin), "call", "--workspace", str(ws), tool, json.dumps(args)],
+        [str(sidecar_bin), "call", "--workspace", str(ws), "--max-result-chars", str(max_chars), tool, json.dumps(args)],
         capture_output=True, text=True, timeout=120, check=False,
     )
     payload: dict[str, Any] = json.loads(proc.stdout)
@@ -187,3 +189,99 @@ def test_inspect_search_matches_paths_and_sheet_names(sidecar_bin: pathlib.Path,
 def test_inspect_keeps_to_the_workspace(sidecar_bin: pathlib.Path, tree: pathlib.Path, directory: str) -> None:
     got = call(sidecar_bin, tree, "inspect_excel_files", {"directory": directory}, ok=False)
     assert got["status"] == "error"
+
+
+# scan_excel_snapshot: what openpyxl sees of one generated workbook, sheet by sheet.
+
+
+def snapshot_book(path: pathlib.Path, rng: random.Random) -> None:
+    """A workbook of three sheets sharing an id column, with merged cells, a table and duplicate rows."""
+    from openpyxl.worksheet.table import Table
+
+    wb = openpyxl.Workbook()
+    for i, title in enumerate(["Orders", "Customers", "Empty"]):
+        sheet = wb.active if i == 0 else wb.create_sheet()
+        assert sheet is not None
+        sheet.title = title
+        if title == "Empty":
+            continue
+        top = 1 + i
+        width = 6 - i
+        headers = ["id"] + [f"{title.lower()}_{c}" for c in range(1, width)]
+        for c, h in enumerate(headers):
+            sheet.cell(row=top, column=1 + c, value=h)
+        rows = [[rng.randrange(50)] + [random_value(rng) for _ in range(width - 1)] for _ in range(rng.randrange(100, 300))]
+        rows += rows[:7]  # duplicates
+        for r, vals in enumerate(rows):
+            for c, v in enumerate(vals):
+                if v is not None:
+                    sheet.cell(row=top + 1 + r, column=1 + c, value=v)
+        sheet.merge_cells(start_row=top + len(rows) + 2, start_column=1, end_row=top + len(rows) + 3, end_column=3)
+        if title == "Orders":
+            sheet.add_table(Table(displayName="OrdersTable", ref=f"A{top}:{chr(64 + width)}{top + 20}"))
+    wb.save(path)
+
+
+def profile(values: list[Any]) -> dict[str, Any]:
+    """One column's profile as scan_excel_snapshot words it."""
+    present = [v for v in values if v is not None]
+    kinds = {"boolean" if isinstance(v, bool) else "number" if isinstance(v, (int, float)) else "text" for v in present}
+    numbers = [v for v in present if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    keys = {("b" if isinstance(v, bool) else "n" if isinstance(v, (int, float)) else "s", float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v) for v in present}
+    out: dict[str, Any] = {
+        "type": "empty" if not kinds else kinds.pop() if len(kinds) == 1 else "mixed",
+        "non_empty": len(present), "empty": len(values) - len(present), "unique": len(keys),
+    }
+    if numbers:
+        out["min"], out["max"] = min(numbers), max(numbers)
+    return out
+
+
+@pytest.mark.parametrize("max_sample_rows", [500, 40])
+def test_snapshot_matches_openpyxl(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, max_sample_rows: int) -> None:
+    snapshot_book(tmp_path / "book.xlsx", random.Random(max_sample_rows))
+    got = call(sidecar_bin, tmp_path, "scan_excel_snapshot", {"file_path": "book.xlsx", "max_sample_rows": max_sample_rows}, max_chars=100_000)
+    wb = openpyxl.load_workbook(tmp_path / "book.xlsx")
+    assert got["sheet_count"] == len(wb.sheetnames)
+    assert [s["name"] for s in got["sheets"]] == wb.sheetnames
+    for s in got["sheets"]:
+        ws = wb[s["name"]]
+        assert sorted(s["merged_ranges"]) == sorted(str(r) for r in ws.merged_cells.ranges)
+        assert {t["name"]: t["range"] for t in s["tables"]} == {t.displayName: t.ref for t in ws.tables.values()}
+        if not ws._cells:  # noqa: SLF001 - openpyxl's own record of the cells the file holds
+            assert s["used_range"] is None and s["header"] == [] and s["data_rows"] == 0
+            continue
+        assert (s["used_range"], s["max_row"], s["max_column"]) == (ws.calculate_dimension(), ws.max_row, ws.max_column)
+        rows = [list(r) for r in ws.iter_rows(min_row=1, max_row=ws.max_row, max_col=ws.max_column, values_only=True)]
+        held = [(i + 1, r) for i, r in enumerate(rows) if any(v is not None for v in r)]
+        header_row, header = held[0]
+        data = [r for _, r in held[1:]]
+        assert s["header_row"] == header_row
+        assert trimmed(s["header"]) == trimmed(header)
+        assert s["data_rows"] == len(data)
+        profiled = data[:max_sample_rows]
+        assert s["rows_profiled"] == len(profiled) and s["sampled"] == (len(data) > max_sample_rows)
+        assert [trimmed(r) for r in s["sample_rows"]] == [trimmed(r) for r in profiled[:5]]
+        distinct = {tuple(trimmed(r)) for r in profiled}
+        assert s["duplicate_rows"] == len(profiled) - len(distinct)
+        for c, col in enumerate(s["columns"]):
+            want = profile([r[c] if c < len(r) else None for r in profiled])
+            assert {k: col[k] for k in want} == want, (s["name"], col["column"])
+            assert "min" in col or "min" not in want
+    shared = {x["column"]: x["sheets"] for x in got["shared_columns"]}
+    assert shared == {"id": ["Orders", "Customers"]}
+
+
+def test_snapshot_pages_sheets(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    snapshot_book(tmp_path / "book.xlsx", random.Random(1))
+    seen: list[str] = []
+    offset: int | None = 0
+    while offset is not None:  # the default cap of 3000 code points holds about one sheet
+        page = call(sidecar_bin, tmp_path, "scan_excel_snapshot", {"file_path": "book.xlsx", "offset": offset, "include_relationships": False})
+        assert page["sheets"] and "shared_columns" not in page
+        seen += [s["name"] for s in page["sheets"]]
+        offset = page.get("next_offset")
+        assert page["has_more"] is (offset is not None)
+    assert seen == ["Orders", "Customers", "Empty"]
+    missing = call(sidecar_bin, tmp_path, "scan_excel_snapshot", {"file_path": "nope.xlsx"}, ok=False)
+    assert missing["status"] == "error"
