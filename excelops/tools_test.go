@@ -52,6 +52,7 @@ func minimalArgs() map[string]map[string]any {
 		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
 		"inspect_excel_files":       {},
 		"scan_excel_snapshot":       {},
+		"compare_excel":             {},
 	}
 }
 
@@ -66,6 +67,8 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 		out["source_file"] = file
 	case "list_workbooks", "inspect_excel_files":
 		// no file argument: it lists the workspace
+	case "compare_excel":
+		out["file_a"], out["file_b"] = file, file
 	default:
 		out["file_path"] = file
 	}
@@ -94,7 +97,7 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
 		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
-		"inspect_excel_files", "scan_excel_snapshot"}
+		"inspect_excel_files", "scan_excel_snapshot", "compare_excel"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -143,6 +146,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"list_workbooks":            {"status", "folder", "total", "offset", "returned", "has_more", "workbooks"},
 		"inspect_excel_files":       {"status", "directory", "files_found", "offset", "files_returned", "has_more", "partial", "files"},
 		"scan_excel_snapshot":       {"status", "file", "sheet_count", "active_sheet", "offset", "sheets_returned", "has_more", "sheets", "shared_columns"},
+		"compare_excel":             {"status", "file_a", "sheet_a", "file_b", "sheet_b", "key_columns", "identical", "summary", "columns_added", "columns_removed", "total_diffs", "offset", "diffs_returned", "has_more", "diffs"},
 		"describe_workbook":         {"status", "file", "sheet_count", "active_sheet", "sheets", "defined_names"},
 		"define_name":               {"status", "file", "name", "scope", "refers_to"},
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
@@ -223,6 +227,8 @@ func TestToolsReportMissingSheet(t *testing.T) {
 			a["sheet_name"] = "Nope"
 		case "copy_range_between_sheets":
 			a["source_sheet"] = "Nope"
+		case "compare_excel":
+			a["sheet_a"] = "Nope"
 		default:
 			a["sheet_name"] = "Nope"
 		}

@@ -39,6 +39,7 @@ func accessByName() map[string]registry.Annotations {
 		"describe_workbook":   *registry.ReadOnly(),
 		"inspect_excel_files": *registry.ReadOnly(),
 		"scan_excel_snapshot": *registry.ReadOnly(),
+		"compare_excel":       *registry.ReadOnly(),
 		"copy_sheet":          *registry.Additive(),
 	}
 }
