@@ -5,6 +5,8 @@ header row and preview row is what openpyxl reads; pages go on where the last on
 hidden folders and links (also ones leaving the workspace) are never followed.
 scan_excel_snapshot: used ranges, header rows, column profiles, duplicate and sample rows,
 merged ranges and tables are what openpyxl reads; sheets page under the result cap.
+compare_excel: rows added, removed and changed and the changed cells are those of a pandas
+merge on the key columns (or of a comparison by position), over every page of differences.
 """
 
 from __future__ import annotations
@@ -285,3 +287,109 @@ def test_snapshot_pages_sheets(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path
     assert seen == ["Orders", "Customers", "Empty"]
     missing = call(sidecar_bin, tmp_path, "scan_excel_snapshot", {"file_path": "nope.xlsx"}, ok=False)
     assert missing["status"] == "error"
+
+
+# compare_excel: on generated pairs of workbooks, rows added, removed and changed, and the changed
+# cells, are those of a pandas merge on the key columns.
+
+
+def pair(tmp_path: pathlib.Path, seed: int) -> tuple[list[str], list[str]]:
+    """a.xlsx and b.xlsx: b is a with rows dropped, rows added, cells changed and a column swapped; returns (a's, b's) headers."""
+    rng = random.Random(seed)
+    head_a = ["id", "region", "qty", "price", "note"]
+    head_b = ["id", "region", "qty", "price", "extra"]
+    rows_a = [[i, rng.choice(["north", "south", "east"]), rng.randrange(100), round(rng.uniform(0, 50), 2), random_value(rng)]
+              for i in rng.sample(range(1000), rng.randrange(50, 300))]
+    rows_b = []
+    for r in rows_a:
+        if rng.random() < 0.1:
+            continue  # removed
+        r = list(r)
+        if rng.random() < 0.2:
+            r[rng.randrange(1, 4)] = random_value(rng)
+        r[4] = rng.randrange(5)
+        rows_b.append(r)
+    rows_b += [[1000 + i, "west", i, 1.5, None] for i in range(rng.randrange(0, 20))]
+    rng.shuffle(rows_b)
+    for name, head, rows in (("a.xlsx", head_a, rows_a), ("b.xlsx", head_b, rows_b)):
+        wb = openpyxl.Workbook()
+        sheet = wb.active
+        assert sheet is not None
+        sheet.append(head)
+        for r in rows:
+            sheet.append(r)
+        wb.save(tmp_path / name)
+    return head_a, head_b
+
+
+def same(x: Any, y: Any) -> bool:
+    """pandas cells equal as compare_excel counts them: both empty, or equal numbers, or equal values of one kind."""
+    import pandas as pd
+
+    if pd.isna(x) and pd.isna(y):
+        return True
+    if isinstance(x, bool) or isinstance(y, bool):
+        return type(x) is type(y) and x == y
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+        return float(x) == float(y)
+    return type(x) is type(y) and bool(x == y)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_compare_matches_pandas_merge(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, seed: int) -> None:
+    import pandas as pd
+
+    head_a, head_b = pair(tmp_path, seed)
+    diffs: list[dict[str, Any]] = []
+    offset: int | None = 0
+    first: dict[str, Any] = {}
+    while offset is not None:
+        page = call(sidecar_bin, tmp_path, "compare_excel", {"file_a": "a.xlsx", "file_b": "b.xlsx", "key_columns": ["id"], "offset": offset}, max_chars=20_000)
+        first = first or page
+        diffs += page["diffs"]
+        offset = page.get("next_offset")
+    assert len(diffs) == first["total_diffs"]
+    assert first["columns_added"] == ["extra"] and first["columns_removed"] == ["note"]
+
+    a = pd.read_excel(tmp_path / "a.xlsx", dtype=object)
+    b = pd.read_excel(tmp_path / "b.xlsx", dtype=object)
+    m = a.merge(b, on="id", how="outer", suffixes=("_a", "_b"), indicator=True)
+    shared = [c for c in head_a if c in head_b and c != "id"]
+    want_added = {int(k) for k in m.loc[m["_merge"] == "right_only", "id"]}
+    want_removed = {int(k) for k in m.loc[m["_merge"] == "left_only", "id"]}
+    want_changed: dict[int, set[str]] = {}
+    for _, r in m[m["_merge"] == "both"].iterrows():
+        cols = {c for c in shared if not same(r[c + "_a"], r[c + "_b"])}
+        if cols:
+            want_changed[int(r["id"])] = cols
+
+    got_added = {int(d["key"]["id"]) for d in diffs if d["type"] == "row_added"}
+    got_removed = {int(d["key"]["id"]) for d in diffs if d["type"] == "row_removed"}
+    got_changed = {int(d["key"]["id"]): {c["column"] for c in d["changes"]} for d in diffs if d["type"] == "row_changed"}
+    assert (got_added, got_removed, got_changed) == (want_added, want_removed, want_changed)
+    s = first["summary"]
+    assert (s["rows_added"], s["rows_removed"], s["rows_changed"]) == (len(want_added), len(want_removed), len(want_changed))
+    assert s["cells_changed"] == sum(len(c) for c in want_changed.values())
+    for d in diffs:
+        if d["type"] == "row_changed":
+            row = a[a["id"] == d["key"]["id"]].iloc[0]
+            for c in d["changes"]:
+                assert same(c["old"], row[c["column"]])
+
+
+def test_compare_by_position_matches_pandas(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    import pandas as pd
+
+    head_a, head_b = pair(tmp_path, 7)
+    got = call(sidecar_bin, tmp_path, "compare_excel", {"file_a": "a.xlsx", "file_b": "b.xlsx", "max_diffs": 10_000}, max_chars=-1)
+    assert got["has_more"] is False
+    a = pd.read_excel(tmp_path / "a.xlsx", dtype=object)
+    b = pd.read_excel(tmp_path / "b.xlsx", dtype=object)
+    shared = [c for c in head_a if c in head_b]
+    n = min(len(a), len(b))
+    want_changed = {i + 2: {c for c in shared if not same(a.iloc[i][c], b.iloc[i][c])} for i in range(n)}
+    want_changed = {k: v for k, v in want_changed.items() if v}
+    got_changed = {d["row_a"]: {c["column"] for c in d["changes"]} for d in got["diffs"] if d["type"] == "row_changed"}
+    assert got_changed == want_changed
+    s = got["summary"]
+    assert (s["rows_added"], s["rows_removed"]) == (max(len(b) - len(a), 0), max(len(a) - len(b), 0))
