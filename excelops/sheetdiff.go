@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/errorsjson"
@@ -59,12 +60,13 @@ func cellAt(row []any, i int) any {
 }
 
 // sameValue reports whether two cells hold the same value: numbers by
-// value (1 and 1.0 are one), other values by kind and content.
+// value (1 and 1.0 are one; a file's "NaN" equals itself), other values
+// by kind and content.
 func sameValue(a, b any) bool {
 	fa, aNum := asNumber(a)
 	fb, bNum := asNumber(b)
 	if aNum || bNum {
-		return aNum && bNum && fa == fb
+		return aNum && bNum && (fa == fb || math.IsNaN(fa) && math.IsNaN(fb))
 	}
 	return a == b
 }
