@@ -99,6 +99,9 @@ type access struct {
 	// lists names a folder argument whose workbooks the tool lists, each
 	// one's sheet list read as a styles read (list_workbooks).
 	lists string
+	// scans names a folder argument whose workbooks the tool streams, each
+	// one's sheets read as a stream read (inspect_excel_files).
+	scans string
 	// output names a path argument where the tool writes a file that is
 	// not a workbook (render_range's PNG); the body writes it. A tool with
 	// an output is not read-only.
@@ -207,6 +210,9 @@ func (a access) describe() string {
 	}
 	if a.lists != "" {
 		parts = append(parts, fmt.Sprintf("`%s` **styles**: the workbooks in the folder are listed, each one's sheet list read without parsing a sheet; never saved", a.lists))
+	}
+	if a.scans != "" {
+		parts = append(parts, fmt.Sprintf("`%s` **stream**: the workbooks in the folder (links never followed) are read one at a time as they are on disk under a shared lock, their sheets streamed, never saved", a.scans))
 	}
 	if a.output != "" {
 		parts = append(parts, fmt.Sprintf("writes `%s` (not a workbook)", a.output))

@@ -11,5 +11,6 @@ func (s *Service) tools() []toolSpec {
 	specs = append(specs, analystTools()...)
 	specs = append(specs, workbookTools()...)
 	specs = append(specs, referenceTools()...)
+	specs = append(specs, inspectTools()...)
 	return specs
 }

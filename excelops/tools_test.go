@@ -53,6 +53,9 @@ func minimalArgs() map[string]map[string]any {
 		"get_reference_map":         {},
 		"trace_references":          {"target": "Sheet1!B2"},
 		"get_impact_analysis":       {"target": "Sheet1!B2"},
+		"inspect_excel_files":       {},
+		"scan_excel_snapshot":       {},
+		"compare_excel":             {},
 	}
 }
 
@@ -65,8 +68,10 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 	switch tool {
 	case "copy_range_between_sheets":
 		out["source_file"] = file
-	case "list_workbooks":
+	case "list_workbooks", "inspect_excel_files":
 		// no file argument: it lists the workspace
+	case "compare_excel":
+		out["file_a"], out["file_b"] = file, file
 	default:
 		out["file_path"] = file
 	}
@@ -95,7 +100,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
 		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
-		"get_reference_map", "trace_references", "get_impact_analysis"}
+		"get_reference_map", "trace_references", "get_impact_analysis",
+		"inspect_excel_files", "scan_excel_snapshot", "compare_excel"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -142,6 +148,9 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"set_hyperlink":             {"status", "file", "sheet", "cell", "url", "display_text", "replaced"},
 		"create_workbook":           {"status", "file", "path", "sheets", "overwritten"},
 		"list_workbooks":            {"status", "folder", "total", "offset", "returned", "has_more", "workbooks"},
+		"inspect_excel_files":       {"status", "directory", "files_found", "offset", "files_returned", "has_more", "partial", "files"},
+		"scan_excel_snapshot":       {"status", "file", "sheet_count", "active_sheet", "offset", "sheets_returned", "has_more", "sheets", "shared_columns"},
+		"compare_excel":             {"status", "file_a", "sheet_a", "file_b", "sheet_b", "key_columns", "identical", "summary", "columns_added", "columns_removed", "total_diffs", "offset", "diffs_returned", "has_more", "diffs"},
 		"describe_workbook":         {"status", "file", "sheet_count", "active_sheet", "sheets", "defined_names"},
 		"define_name":               {"status", "file", "name", "scope", "refers_to"},
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
@@ -215,8 +224,11 @@ func TestToolsReportMissingSheet(t *testing.T) {
 	for tool, args := range minimalArgs() {
 		a := withFile(tool, "data.xlsx", args)
 		switch tool {
-		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks":
-			continue // no sheet argument to get wrong
+		case "list_sheets", "create_sheet", "create_workbook", "list_workbooks", "inspect_excel_files", "scan_excel_snapshot",
+			"get_reference_map":
+			continue // no sheet argument to get wrong (inspect_excel_files' sheet_name filters)
+		case "trace_references", "get_impact_analysis":
+			a["target"] = "Nope!B2"
 		case "define_name":
 			a["scope"] = "Nope"
 		case "rename_sheet":
@@ -225,6 +237,8 @@ func TestToolsReportMissingSheet(t *testing.T) {
 			a["sheet_name"] = "Nope"
 		case "copy_range_between_sheets":
 			a["source_sheet"] = "Nope"
+		case "compare_excel":
+			a["sheet_a"] = "Nope"
 		default:
 			a["sheet_name"] = "Nope"
 		}

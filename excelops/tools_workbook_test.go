@@ -16,11 +16,11 @@ import (
 
 // commonErrorExempt names the common-error cases (TestToolsReportCommonErrors)
 // that do not apply to a workbook-level tool: create_workbook makes missing
-// files and, with overwrite, replaces damaged ones; list_workbooks takes no
-// file at all.
+// files and, with overwrite, replaces damaged ones; list_workbooks and
+// inspect_excel_files take no file at all.
 func commonErrorExempt(tool, caseName string) bool {
 	switch tool {
-	case "list_workbooks":
+	case "list_workbooks", "inspect_excel_files":
 		return true
 	case "create_workbook":
 		return caseName == "missing file" || caseName == "damaged file"
@@ -34,10 +34,16 @@ func commonErrorExempt(tool, caseName string) bool {
 // adds a sheet.
 func accessByName() map[string]registry.Annotations {
 	return map[string]registry.Annotations{
-		"create_workbook":   *registry.Destructive(),
-		"list_workbooks":    *registry.ReadOnly(),
-		"describe_workbook": *registry.ReadOnly(),
-		"copy_sheet":        *registry.Additive(),
+		"create_workbook":     *registry.Destructive(),
+		"list_workbooks":      *registry.ReadOnly(),
+		"describe_workbook":   *registry.ReadOnly(),
+		"inspect_excel_files": *registry.ReadOnly(),
+		"scan_excel_snapshot": *registry.ReadOnly(),
+		"compare_excel":       *registry.ReadOnly(),
+		"get_reference_map":   *registry.ReadOnly(),
+		"trace_references":    *registry.ReadOnly(),
+		"get_impact_analysis": *registry.ReadOnly(),
+		"copy_sheet":          *registry.Additive(),
 	}
 }
 

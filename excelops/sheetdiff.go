@@ -1,0 +1,205 @@
+package excelops
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
+)
+
+// The engine of compare_excel: two sheets read as a header row and data
+// rows are matched row by row, by key columns (like a merge on them) or by
+// position, and their differences listed: rows only in one sheet, and the
+// cells that differ in the columns both share.
+
+// diffTable is a sheet read for comparison.
+type diffTable struct {
+	headerRow int     // row number of the header (0: the sheet is empty)
+	header    []any   // header cells
+	rows      [][]any // data rows holding cells, in order
+	rowNums   []int   // their row numbers
+}
+
+// diffEntry is one difference, ready to encode.
+type diffEntry = pyjson.Object
+
+// sheetDiff is the result of comparing two sheetTables.
+type sheetDiff struct {
+	columnsAdded, columnsRemoved []any
+	added, removed, changed      int
+	cellsChanged, duplicateKeys  int
+	diffs                        []diffEntry
+}
+
+// columnIndex maps header names (text as shown, trimmed) to column
+// indexes; a header cell that is empty or repeated is left out.
+func columnIndex(header []any) (map[string]int, []string) {
+	idx := map[string]int{}
+	var order []string
+	for i, h := range header {
+		if h == nil {
+			continue
+		}
+		name := strings.TrimSpace(fmt.Sprint(h))
+		if _, dup := idx[name]; dup || name == "" {
+			continue
+		}
+		idx[name] = i
+		order = append(order, name)
+	}
+	return idx, order
+}
+
+// cellAt is row's cell at index i, nil past its end.
+func cellAt(row []any, i int) any {
+	if i < len(row) {
+		return row[i]
+	}
+	return nil
+}
+
+// sameValue reports whether two cells hold the same value: numbers by
+// value (1 and 1.0 are one; a file's "NaN" equals itself), other values
+// by kind and content.
+func sameValue(a, b any) bool {
+	fa, aNum := asNumber(a)
+	fb, bNum := asNumber(b)
+	if aNum || bNum {
+		return aNum && bNum && (fa == fb || math.IsNaN(fa) && math.IsNaN(fb))
+	}
+	return a == b
+}
+
+// asNumber is v as a float64 when it is a number.
+func asNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// keyOf is the key of row over the key columns' indexes, and the key as
+// an object for the result.
+func keyOf(row []any, cols []int, names []string) (string, pyjson.Object) {
+	var b strings.Builder
+	obj := make(pyjson.Object, len(cols))
+	for i, c := range cols {
+		v := cellAt(row, c)
+		if f, ok := asNumber(v); ok {
+			v = f
+		}
+		b.WriteString(valueKey(v))
+		b.WriteByte(0)
+		obj[i] = pyjson.Field{Key: names[i], Value: cellAt(row, c)}
+	}
+	return b.String(), obj
+}
+
+// diffTables compares a with b, matching rows by the key columns (names
+// of header cells both share) or, with none, by position.
+func diffTables(a, b *diffTable, keys []string) (*sheetDiff, error) {
+	ia, orderA := columnIndex(a.header)
+	ib, orderB := columnIndex(b.header)
+	d := &sheetDiff{columnsAdded: []any{}, columnsRemoved: []any{}}
+	var common []string
+	for _, n := range orderA {
+		if _, ok := ib[n]; ok {
+			common = append(common, n)
+		} else {
+			d.columnsRemoved = append(d.columnsRemoved, n)
+		}
+	}
+	for _, n := range orderB {
+		if _, ok := ia[n]; !ok {
+			d.columnsAdded = append(d.columnsAdded, n)
+		}
+	}
+	keyA, keyB := make([]int, len(keys)), make([]int, len(keys))
+	for i, k := range keys {
+		ca, okA := ia[k]
+		cb, okB := ib[k]
+		if !okA || !okB {
+			return nil, invalid("key column %q is not a header of both sheets; their shared headers are %s", k, quoteList(common))
+		}
+		keyA[i], keyB[i] = ca, cb
+	}
+	cellDiffs := func(ra, rb []any, rowA, rowB int) []any {
+		var out []any
+		for _, n := range common {
+			va, vb := cellAt(ra, ia[n]), cellAt(rb, ib[n])
+			if sameValue(va, vb) {
+				continue
+			}
+			out = append(out, pyjson.Object{
+				{Key: "column", Value: n},
+				{Key: "cell_a", Value: cellName(ia[n]+1, rowA)},
+				{Key: "cell_b", Value: cellName(ib[n]+1, rowB)},
+				{Key: "old", Value: va}, {Key: "new", Value: vb}})
+		}
+		return out
+	}
+	if len(keys) == 0 {
+		n := max(len(a.rows), len(b.rows))
+		for i := range n {
+			switch {
+			case i >= len(b.rows):
+				d.removed++
+				d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_removed"}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "values", Value: a.rows[i]}})
+			case i >= len(a.rows):
+				d.added++
+				d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_added"}, {Key: "row_b", Value: b.rowNums[i]}, {Key: "values", Value: b.rows[i]}})
+			default:
+				if ch := cellDiffs(a.rows[i], b.rows[i], a.rowNums[i], b.rowNums[i]); len(ch) > 0 {
+					d.changed++
+					d.cellsChanged += len(ch)
+					d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "row_b", Value: b.rowNums[i]}, {Key: "changes", Value: ch}})
+				}
+			}
+		}
+		return d, nil
+	}
+	inB := map[string]int{}
+	for i, r := range b.rows {
+		k, _ := keyOf(r, keyB, keys)
+		if _, dup := inB[k]; dup {
+			d.duplicateKeys++
+			continue
+		}
+		inB[k] = i
+	}
+	matched := make([]bool, len(b.rows))
+	seenA := map[string]bool{}
+	for i, r := range a.rows {
+		k, key := keyOf(r, keyA, keys)
+		if seenA[k] {
+			d.duplicateKeys++
+			continue
+		}
+		seenA[k] = true
+		j, ok := inB[k]
+		if !ok {
+			d.removed++
+			d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_removed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "values", Value: r}})
+			continue
+		}
+		matched[j] = true
+		if ch := cellDiffs(r, b.rows[j], a.rowNums[i], b.rowNums[j]); len(ch) > 0 {
+			d.changed++
+			d.cellsChanged += len(ch)
+			d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "row_b", Value: b.rowNums[j]}, {Key: "changes", Value: ch}})
+		}
+	}
+	for j, r := range b.rows {
+		k, key := keyOf(r, keyB, keys)
+		if matched[j] || inB[k] != j {
+			continue
+		}
+		d.added++
+		d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_added"}, {Key: "key", Value: key}, {Key: "row_b", Value: b.rowNums[j]}, {Key: "values", Value: r}})
+	}
+	return d, nil
+}

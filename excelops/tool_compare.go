@@ -1,0 +1,162 @@
+package excelops
+
+import (
+	"context"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// compare_excel: two workbooks, or two sheets of one, compared by value
+// (see sheetdiff.go), the differences paged with offset/next_offset.
+
+const (
+	// defaultCompareDiffs is max_diffs by default.
+	defaultCompareDiffs = 500
+	// maxCompareDiffs caps max_diffs.
+	maxCompareDiffs = 10000
+	// maxComparedCells caps the cells read of each sheet.
+	maxComparedCells = 2_000_000
+	// maxComparedColumns caps the columns read of each sheet.
+	maxComparedColumns = 1000
+)
+
+// compareExcelTool declares compare_excel.
+var compareExcelTool = typedTool(toolSpec{
+	name: "compare_excel", title: "Compare sheets",
+	desc:    "Compare two workbooks, or two sheets of one (file_b = file_a), by value: columns added or removed, and rows added, removed or changed with their changed cells, rows matched by key_columns (header names) or by position; differences paged with offset/next_offset.",
+	timeout: readTimeout,
+	access: access{files: []fileUse{
+		{arg: "file_a", sheetArg: "sheet_a", touch: touchStream, sheet: sheetRead},
+		{arg: "file_b", sheetArg: "sheet_b", touch: touchStream, sheet: sheetRead},
+	}},
+}, (*Service).compareExcel)
+
+// compareExcelArgs are compare_excel's arguments.
+type compareExcelArgs struct {
+	FileA       string   `json:"file_a" jsonschema:"First workbook (the base), inside the workspace"`
+	FileB       string   `json:"file_b" jsonschema:"Second workbook (the one compared with the base); the same as file_a to compare two of its sheets"`
+	SheetA      string   `json:"sheet_a,omitempty" jsonschema:"Sheet of file_a; default its active sheet"`
+	SheetB      string   `json:"sheet_b,omitempty" jsonschema:"Sheet of file_b; default its active sheet"`
+	IgnoreStyle *bool    `json:"ignore_style,omitempty" jsonschema:"Compare values only (default true; styles are never compared: false is refused)"`
+	KeyColumns  []string `json:"key_columns,omitempty" jsonschema:"Header names whose values identify a row in both sheets, e.g. [\"id\"]; default rows are matched by position"`
+	MaxDiffs    *int     `json:"max_diffs,omitempty" minimum:"1" maximum:"10000" jsonschema:"Most differences in this answer (default 500); has_more/next_offset say where to go on"`
+	Offset      int      `json:"offset,omitempty" minimum:"0" jsonschema:"Differences to skip: pass the previous answer's next_offset"`
+}
+
+// compareExcel implements compare_excel: sheet A is read, then sheet B,
+// each under its shared lock, and the two are compared.
+func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, error) {
+	if a.IgnoreStyle != nil && !*a.IgnoreStyle {
+		return nil, invalid("compare_excel compares values only: leave ignore_style out or true, and use read_cell_styles to see styles")
+	}
+	limit := defaultCompareDiffs
+	if a.MaxDiffs != nil {
+		if *a.MaxDiffs < 1 || *a.MaxDiffs > maxCompareDiffs {
+			return nil, invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
+		}
+		limit = *a.MaxDiffs
+	}
+	if a.Offset < 0 {
+		return nil, invalid("offset must be >= 0")
+	}
+	var ta diffTable
+	var nameA, fileA string
+	readA := func(b *book, sh sheetRef) (any, error) {
+		t, err := b.readDiffTable(ctx, sh.name)
+		ta, nameA, fileA = t, sh.name, b.name()
+		return nil, err
+	}
+	readB := func(b *book, sh sheetRef) (any, error) {
+		tb, err := b.readDiffTable(ctx, sh.name)
+		if err != nil {
+			return nil, err
+		}
+		d, err := diffTables(&ta, &tb, a.KeyColumns)
+		if err != nil {
+			return nil, err
+		}
+		return d.page(ctx, a, limit, fileA, nameA, b.name(), sh.name, len(ta.rows), len(tb.rows))
+	}
+	return &call{paths: []string{a.FileA, a.FileB}, sheets: []string{a.SheetA, a.SheetB}, bodies: []body{readA, readB}}, nil
+}
+
+// readDiffTable reads sheet's header row (its first row holding cells)
+// and data rows, from column A, within maxComparedCells.
+func (b *book) readDiffTable(ctx context.Context, sheet string) (diffTable, error) {
+	var t diffTable
+	cells := 0
+	var over bool
+	err := b.rows(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool {
+		if cells += len(vals); cells > maxComparedCells {
+			over = true
+			return false
+		}
+		if t.headerRow == 0 {
+			t.headerRow, t.header = row, slices.Clone(vals)
+			return true
+		}
+		t.rows = append(t.rows, slices.Clone(vals))
+		t.rowNums = append(t.rowNums, row)
+		return true
+	})
+	if err != nil {
+		return t, err
+	}
+	if over {
+		return t, limitErr("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
+	}
+	return t, nil
+}
+
+// page is the result: the summary and one page of the differences, sized
+// to the result limit.
+func (d *sheetDiff) page(ctx context.Context, a compareExcelArgs, limit int, fileA, sheetA, fileB, sheetB string, rowsA, rowsB int) (any, error) {
+	keys := make([]any, len(a.KeyColumns))
+	for i, k := range a.KeyColumns {
+		keys[i] = k
+	}
+	summary := pyjson.Object{
+		{Key: "rows_a", Value: rowsA}, {Key: "rows_b", Value: rowsB},
+		{Key: "rows_added", Value: d.added}, {Key: "rows_removed", Value: d.removed}, {Key: "rows_changed", Value: d.changed},
+		{Key: "cells_changed", Value: d.cellsChanged},
+		{Key: "columns_added", Value: len(d.columnsAdded)}, {Key: "columns_removed", Value: len(d.columnsRemoved)},
+		{Key: "duplicate_keys", Value: d.duplicateKeys},
+	}
+	res := success("", "",
+		field("file_a", fileA), field("sheet_a", sheetA), field("file_b", fileB), field("sheet_b", sheetB),
+		field("key_columns", keys),
+		field("identical", len(d.diffs) == 0 && len(d.columnsAdded) == 0 && len(d.columnsRemoved) == 0),
+		field("summary", summary),
+		field("columns_added", d.columnsAdded), field("columns_removed", d.columnsRemoved),
+		field("total_diffs", len(d.diffs)), field("offset", a.Offset))
+	capLimit, capped := registry.ResultLimit(ctx)
+	text, err := pyjson.MarshalString(res)
+	if err != nil {
+		return nil, err
+	}
+	used := utf8.RuneCountInString(text) + 120
+	start := min(a.Offset, len(d.diffs))
+	end := start
+	page := []any{}
+	for end < len(d.diffs) && len(page) < limit {
+		t, err := pyjson.MarshalString(d.diffs[end])
+		if err != nil {
+			return nil, err
+		}
+		n := utf8.RuneCountInString(t) + 2
+		if capped && used+n > capLimit && len(page) > 0 {
+			break
+		}
+		used += n
+		page = append(page, d.diffs[end])
+		end++
+	}
+	res = append(res, pyjson.Field{Key: "diffs_returned", Value: len(page)}, pyjson.Field{Key: "has_more", Value: end < len(d.diffs)})
+	if end < len(d.diffs) {
+		res = append(res, pyjson.Field{Key: "next_offset", Value: end})
+	}
+	return append(res, pyjson.Field{Key: "diffs", Value: page}), nil
+}

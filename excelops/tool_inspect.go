@@ -1,0 +1,311 @@
+package excelops
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// inspect_excel_files: an overview of the workbooks of a folder (sheets,
+// used ranges, header row and a few preview rows each), found by the same
+// walk as list_workbooks and paged over that walk's files, so next_offset
+// never skips a file whatever the filters drop.
+
+const (
+	// defaultInspectedFiles is inspect_excel_files' max_files by default.
+	defaultInspectedFiles = 20
+	// maxInspectedFiles caps max_files.
+	maxInspectedFiles = 200
+	// defaultPreviewRows is preview_rows by default.
+	defaultPreviewRows = 3
+	// maxPreviewRows caps preview_rows.
+	maxPreviewRows = 50
+	// defaultPreviewColumns is max_columns by default.
+	defaultPreviewColumns = 15
+	// maxPreviewColumns caps max_columns.
+	maxPreviewColumns = 200
+	// maxInspectedSheets caps the sheets shown per file.
+	maxInspectedSheets = 50
+	// inspectReserve is the least time kept back from the call's deadline
+	// to answer with what was inspected so far.
+	inspectReserve = 250 * time.Millisecond
+)
+
+// inspectExcelFilesTool declares inspect_excel_files.
+var inspectExcelFilesTool = typedTool(toolSpec{
+	name: "inspect_excel_files", title: "Inspect workbook files",
+	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows; search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
+	timeout: readTimeout,
+	access:  access{scans: "directory"},
+}, (*Service).inspectExcelFiles)
+
+// inspectExcelFilesArgs are inspect_excel_files' arguments.
+type inspectExcelFilesArgs struct {
+	Directory   string   `json:"directory,omitempty" default:"." jsonschema:"Folder inside the workspace to scan, e.g. \"reports\"; default the whole workspace"`
+	MaxFiles    *int     `json:"max_files,omitempty" minimum:"1" maximum:"200" jsonschema:"Most files to inspect in this call (default 20); has_more/next_offset say where to go on"`
+	PreviewRows *int     `json:"preview_rows,omitempty" minimum:"0" maximum:"50" jsonschema:"Rows holding cells shown under each sheet's header row (default 3)"`
+	MaxColumns  *int     `json:"max_columns,omitempty" minimum:"1" maximum:"200" jsonschema:"Columns shown of the header and preview rows, from column A (default 15)"`
+	Include     []string `json:"include,omitempty" enum:"freeze_panes,charts,images,conditional_formatting,column_widths" jsonschema:"Extra details; accepted for compatibility and not shown here: ask describe_workbook for a file's freeze panes, charts, images and conditional formats"`
+	Recursive   *bool    `json:"recursive,omitempty" jsonschema:"Look into subfolders too (default true); hidden folders and links are never followed"`
+	Search      string   `json:"search,omitempty" jsonschema:"Keep only files whose path or one of whose sheet names contains this text, ignoring case"`
+	SheetName   string   `json:"sheet_name,omitempty" jsonschema:"Keep only files with a sheet whose name contains this text, ignoring case, and show only those sheets"`
+	Offset      int      `json:"offset,omitempty" minimum:"0" jsonschema:"Files of the folder walk to skip: pass the previous answer's next_offset"`
+}
+
+// inspectOptions are the checked arguments of one inspect_excel_files call.
+type inspectOptions struct {
+	maxFiles, previewRows, maxColumns int
+	search, sheetName                 string // lower case
+}
+
+// options checks a's bounds and fills in the defaults.
+func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
+	o := inspectOptions{maxFiles: defaultInspectedFiles, previewRows: defaultPreviewRows, maxColumns: defaultPreviewColumns,
+		search: strings.ToLower(a.Search), sheetName: strings.ToLower(a.SheetName)}
+	for _, b := range []struct {
+		name     string
+		v        *int
+		lo, hi   int
+		assignTo *int
+	}{
+		{"max_files", a.MaxFiles, 1, maxInspectedFiles, &o.maxFiles},
+		{"preview_rows", a.PreviewRows, 0, maxPreviewRows, &o.previewRows},
+		{"max_columns", a.MaxColumns, 1, maxPreviewColumns, &o.maxColumns},
+	} {
+		if b.v == nil {
+			continue
+		}
+		if *b.v < b.lo || *b.v > b.hi {
+			return o, invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
+		}
+		*b.assignTo = *b.v
+	}
+	if a.Offset < 0 {
+		return o, invalid("offset must be >= 0")
+	}
+	return o, nil
+}
+
+// inspectExcelFiles implements inspect_excel_files. Like list_workbooks,
+// the folder walk runs with no lock held; each workbook is streamed
+// through Service.run.
+func (s *Service) inspectExcelFiles(ctx context.Context, a inspectExcelFilesArgs) (*call, error) {
+	o, err := a.options()
+	if err != nil {
+		return nil, err
+	}
+	return &call{after: func(any) (any, error) {
+		return s.inspectIn(ctx, a, o)
+	}}, nil
+}
+
+// inspectStopAt is when an inspection running under ctx stops taking new
+// files: a tenth of the time left (at least inspectReserve) before the
+// call's deadline; the zero time when there is none.
+func inspectStopAt(ctx context.Context, now time.Time) time.Time {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return time.Time{}
+	}
+	return dl.Add(-max(dl.Sub(now)/10, inspectReserve))
+}
+
+// inspectIn walks the folder and inspects its workbooks from a.Offset on.
+func (s *Service) inspectIn(ctx context.Context, a inspectExcelFilesArgs, o inspectOptions) (any, error) {
+	dir, err := s.box.resolveDir(a.Directory)
+	if err != nil {
+		return nil, err
+	}
+	found, walkCut, err := s.box.findWorkbooks(ctx, dir, a.Recursive == nil || *a.Recursive)
+	if err != nil {
+		return nil, err
+	}
+	stopAt := inspectStopAt(ctx, time.Now())
+	fileCtx := ctx
+	if !stopAt.IsZero() {
+		var cancel context.CancelFunc
+		fileCtx, cancel = context.WithDeadline(ctx, stopAt)
+		defer cancel()
+	}
+	limit, capped := registry.ResultLimit(ctx)
+	used := 400 // the fields besides the files, generously
+	next := min(a.Offset, len(found))
+	partial, sizeCut := false, false
+	files := []any{}
+	for next < len(found) && len(files) < o.maxFiles {
+		if !stopAt.IsZero() && !time.Now().Before(stopAt) {
+			partial = true
+			break
+		}
+		entry, keep, err := s.inspectFile(fileCtx, found[next], o)
+		if err != nil && fileCtx.Err() != nil && ctx.Err() == nil {
+			partial = true // the file was cut by the reserve: not shown
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			text, err := pyjson.MarshalString(entry)
+			if err != nil {
+				return nil, err
+			}
+			n := utf8.RuneCountInString(text) + 1
+			if capped && used+n > limit && len(files) > 0 {
+				sizeCut = true
+				break
+			}
+			used += n
+			files = append(files, entry)
+		}
+		next++
+	}
+	res := success("", "",
+		field("directory", s.relPath(dir)),
+		field("files_found", len(found)),
+		field("offset", a.Offset),
+		field("files_returned", len(files)),
+		field("has_more", next < len(found)))
+	if next < len(found) {
+		res = append(res, pyjson.Field{Key: "next_offset", Value: next})
+	}
+	res = append(res, pyjson.Field{Key: "partial", Value: partial})
+	if partial {
+		res = append(res, pyjson.Field{Key: "partial_reason", Value: "the call's deadline came near: call again with offset next_offset for the rest"})
+	}
+	if sizeCut {
+		res = append(res, pyjson.Field{Key: "truncated", Value: "the result size limit was reached: call again with offset next_offset for the rest"})
+	}
+	if walkCut {
+		res = append(res, pyjson.Field{Key: "walk_truncated", Value: "the folder walk stopped after its entry limit; inspect a subfolder to see the rest"})
+	}
+	if len(a.Include) > 0 {
+		res = append(res, pyjson.Field{Key: "include_note", Value: "include is not shown by this tool: describe_workbook gives a file's freeze panes, charts, images and conditional formats"})
+	}
+	return append(res, pyjson.Field{Key: "files", Value: files}), nil
+}
+
+// errNoMatch is an inspected file the filters drop.
+var errNoMatch = errors.New("no match")
+
+// inspectFile is one file's entry; keep is false when the filters drop it.
+// A file that cannot be read is kept with its error (unless filtered by
+// sheet name), and so is a file the deadline cut: err is then the
+// context's.
+func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOptions) (pyjson.Object, bool, error) {
+	rel := s.relPath(w.path)
+	entry := pyjson.Object{
+		{Key: "path", Value: rel},
+		{Key: "size_bytes", Value: w.info.Size()},
+		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
+	}
+	pathHit := o.search == "" || strings.Contains(strings.ToLower(rel), o.search)
+	acc := access{files: []fileUse{{arg: "file_path", touch: touchStream}}}
+	res, err := s.run(ctx, acc, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
+		return b.inspectSheets(ctx, o, pathHit)
+	}))
+	switch {
+	case errors.Is(err, errNoMatch):
+		return nil, false, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, false, ctx.Err()
+	case err != nil:
+		if o.sheetName != "" || !pathHit {
+			return nil, false, nil
+		}
+		return append(entry, pyjson.Field{Key: "error", Value: err.Error()}), true, nil
+	}
+	return append(entry, res.(pyjson.Object)...), true, nil
+}
+
+// inspectSheets is the sheets part of a file's entry, or errNoMatch.
+func (b *book) inspectSheets(ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
+	list, _ := b.sheetList()
+	var wanted []string
+	for _, n := range list {
+		low := strings.ToLower(n)
+		if o.search != "" && strings.Contains(low, o.search) {
+			pathHit = true
+		}
+		if o.sheetName == "" || strings.Contains(low, o.sheetName) {
+			wanted = append(wanted, n)
+		}
+	}
+	if !pathHit || len(wanted) == 0 {
+		return nil, errNoMatch
+	}
+	sheets := make([]any, 0, min(len(wanted), maxInspectedSheets))
+	for _, n := range wanted[:min(len(wanted), maxInspectedSheets)] {
+		sh, err := b.inspectSheet(ctx, n, o)
+		if err != nil {
+			return nil, err
+		}
+		sheets = append(sheets, sh)
+	}
+	out := pyjson.Object{{Key: "sheet_count", Value: len(list)}}
+	if len(wanted) > maxInspectedSheets {
+		out = append(out, pyjson.Field{Key: "sheets_truncated", Value: true})
+	}
+	return append(out, pyjson.Field{Key: "sheets", Value: sheets}), nil
+}
+
+// inspectSheet is one sheet of a file's entry: its used range as the cells
+// on disk give it, its header row (the first row holding cells within the
+// first max_columns columns) and the next preview_rows rows holding cells.
+func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
+	out := pyjson.Object{{Key: "name", Value: name}}
+	kind, err := b.sheetKindOf(name)
+	if err != nil {
+		return nil, err
+	}
+	if kind != kindWorksheet {
+		return append(out, pyjson.Field{Key: "kind", Value: kind}), nil
+	}
+	ext, err := b.scan(name)
+	if err != nil {
+		return nil, err
+	}
+	if ext.empty() {
+		return append(out,
+			pyjson.Field{Key: "used_range", Value: nil},
+			pyjson.Field{Key: "max_row", Value: 0},
+			pyjson.Field{Key: "max_column", Value: 0},
+			pyjson.Field{Key: "header_row", Value: nil},
+			pyjson.Field{Key: "header", Value: []any{}},
+			pyjson.Field{Key: "preview", Value: []any{}}), nil
+	}
+	var (
+		arena     rowArena
+		headerRow     = 0
+		header    any = []any{}
+		preview       = []any{}
+	)
+	err = b.rowsJSON(ctx, name, 1, maxSheetRows, 1, o.maxColumns, func(row int, inner []byte, cells int) bool {
+		if headerRow == 0 {
+			headerRow, header = row, arena.add(inner, cells, cells)
+			return o.previewRows > 0
+		}
+		preview = append(preview, arena.add(inner, cells, cells))
+		return len(preview) < o.previewRows
+	})
+	if err != nil {
+		return nil, err
+	}
+	var hdr any
+	if headerRow > 0 {
+		hdr = headerRow
+	}
+	return append(out,
+		pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
+		pyjson.Field{Key: "max_row", Value: ext.maxRow},
+		pyjson.Field{Key: "max_column", Value: ext.maxCol},
+		pyjson.Field{Key: "columns_shown", Value: min(ext.maxCol, o.maxColumns)},
+		pyjson.Field{Key: "header_row", Value: hdr},
+		pyjson.Field{Key: "header", Value: header},
+		pyjson.Field{Key: "preview", Value: preview}), nil
+}

@@ -1,0 +1,247 @@
+package excelops
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/registry"
+)
+
+// scan_excel_snapshot: one workbook's structure and samples in one call,
+// per sheet its used range, header row, column profiles over the first
+// max_sample_rows data rows, duplicate rows among them, sample rows, merged
+// ranges and tables, and the header names shared by several sheets.
+
+const (
+	// defaultSnapshotSampleRows is max_sample_rows by default.
+	defaultSnapshotSampleRows = 500
+	// maxSnapshotSampleRows caps max_sample_rows.
+	maxSnapshotSampleRows = 100000
+	// snapshotColumns caps the columns profiled per sheet.
+	snapshotColumns = 50
+	// snapshotSampleRows is how many data rows each sheet shows.
+	snapshotSampleRows = 5
+	// snapshotSheets caps the sheets of one answer.
+	snapshotSheets = 20
+)
+
+// scanExcelSnapshotTool declares scan_excel_snapshot.
+var scanExcelSnapshotTool = typedTool(toolSpec{
+	name: "scan_excel_snapshot", title: "Scan workbook snapshot",
+	desc:    "Snapshot of one workbook: per sheet its used range, header row, column profiles (type, empty, unique, min/max, samples) over the first max_sample_rows data rows, duplicate rows, sample rows, merged ranges and tables, plus header names shared across sheets; sheets paged with offset/next_offset.",
+	timeout: readTimeout,
+	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+}, (*Service).scanExcelSnapshot)
+
+// scanExcelSnapshotArgs are scan_excel_snapshot's arguments.
+type scanExcelSnapshotArgs struct {
+	fileArg
+	MaxSampleRows        *int  `json:"max_sample_rows,omitempty" minimum:"10" maximum:"100000" jsonschema:"Data rows profiled per sheet, the first ones below the header (default 500); sampled: true says a sheet has more"`
+	IncludeRelationships *bool `json:"include_relationships,omitempty" jsonschema:"List the header names several sheets share (default true)"`
+	Offset               int   `json:"offset,omitempty" minimum:"0" jsonschema:"Sheets to skip: pass the previous answer's next_offset"`
+}
+
+// scanExcelSnapshot implements scan_excel_snapshot.
+func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs) (*call, error) {
+	sample := defaultSnapshotSampleRows
+	if a.MaxSampleRows != nil {
+		if *a.MaxSampleRows < 10 || *a.MaxSampleRows > maxSnapshotSampleRows {
+			return nil, invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
+		}
+		sample = *a.MaxSampleRows
+	}
+	if a.Offset < 0 {
+		return nil, invalid("offset must be >= 0")
+	}
+	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		list, active := b.sheetList()
+		limit, capped := registry.ResultLimit(ctx)
+		used := 600
+		start := min(a.Offset, len(list))
+		next := start
+		sheets := []any{}
+		headers := map[string][]string{}
+		for next < len(list) && len(sheets) < snapshotSheets {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			sh, names, err := b.snapshotSheet(ctx, list[next], sample)
+			if err != nil {
+				return nil, err
+			}
+			text, err := pyjson.MarshalString(sh)
+			if err != nil {
+				return nil, err
+			}
+			n := utf8.RuneCountInString(text) + 1
+			if capped && used+n > limit && len(sheets) > 0 {
+				break
+			}
+			used += n
+			sheets = append(sheets, sh)
+			for _, h := range names {
+				headers[h] = append(headers[h], list[next])
+			}
+			next++
+		}
+		res := success(b.name(), "",
+			field("sheet_count", len(list)),
+			field("active_sheet", list[active]),
+			field("offset", a.Offset),
+			field("sheets_returned", len(sheets)),
+			field("has_more", next < len(list)))
+		if next < len(list) {
+			res = append(res, pyjson.Field{Key: "next_offset", Value: next})
+		}
+		res = append(res, pyjson.Field{Key: "sheets", Value: sheets})
+		if a.IncludeRelationships == nil || *a.IncludeRelationships {
+			res = append(res, pyjson.Field{Key: "shared_columns", Value: sharedColumns(headers)})
+		}
+		return res, nil
+	}), nil
+}
+
+// sharedColumns lists the header names (ignoring case and spaces around)
+// found on several of the sheets of this answer, by name.
+func sharedColumns(headers map[string][]string) []any {
+	names := make([]string, 0, len(headers))
+	for h, sheets := range headers {
+		if len(sheets) > 1 {
+			names = append(names, h)
+		}
+	}
+	slices.Sort(names)
+	out := make([]any, 0, len(names))
+	for _, h := range names {
+		sheets := make([]any, len(headers[h]))
+		for i, s := range headers[h] {
+			sheets[i] = s
+		}
+		out = append(out, pyjson.Object{{Key: "column", Value: h}, {Key: "sheets", Value: sheets}})
+	}
+	return out
+}
+
+// snapshotSheet is one sheet of the snapshot and its distinct header names
+// (lower case, trimmed).
+func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
+	o := pyjson.Object{{Key: "name", Value: name}}
+	kind, err := b.sheetKindOf(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if kind != kindWorksheet {
+		return append(o, pyjson.Field{Key: "kind", Value: kind}), nil, nil
+	}
+	o = append(o, pyjson.Field{Key: "kind", Value: "worksheet"})
+	_, cells, err := b.edit(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The used range takes in the merged ranges, as Excel's and openpyxl's do.
+	merged, err := b.mergedRanges(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	ext := *cells
+	for _, m := range merged {
+		ext.widen(m.r1, m.c1)
+		ext.widen(m.r2, m.c2)
+	}
+	if ext.empty() {
+		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "max_row", Value: 0}, pyjson.Field{Key: "max_column", Value: 0})
+	} else {
+		o = append(o,
+			pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
+			pyjson.Field{Key: "max_row", Value: ext.maxRow},
+			pyjson.Field{Key: "max_column", Value: ext.maxCol})
+	}
+	var (
+		headerRow int
+		header    []any
+		profiles  []columnProfile
+		dataRows  int
+		samples   = []any{}
+		seen      = map[string]struct{}{}
+		dupes     int
+	)
+	err = b.rows(ctx, name, 1, maxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
+		if headerRow == 0 {
+			headerRow, header = row, slices.Clone(vals)
+			profiles = make([]columnProfile, max(len(header), min(ext.maxCol, snapshotColumns)))
+			for i, h := range header {
+				profiles[i].name = h
+			}
+			return true
+		}
+		dataRows++
+		if dataRows > sample {
+			return true // counted, not profiled
+		}
+		for i := range profiles {
+			var v any
+			if i < len(vals) {
+				v = vals[i]
+			}
+			profiles[i].add(v)
+		}
+		if len(samples) < snapshotSampleRows {
+			samples = append(samples, slices.Clone(vals))
+		}
+		key := rowKey(vals)
+		if _, dup := seen[key]; dup {
+			dupes++
+		} else {
+			seen[key] = struct{}{}
+		}
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var hdr any
+	if headerRow > 0 {
+		hdr = headerRow
+	}
+	cols := make([]any, len(profiles))
+	var names []string
+	for i := range profiles {
+		cols[i] = profiles[i].encode(i + 1)
+		if s, ok := profiles[i].name.(string); ok && strings.TrimSpace(s) != "" {
+			n := strings.ToLower(strings.TrimSpace(s))
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if header == nil {
+		header = []any{}
+	}
+	o = append(o,
+		pyjson.Field{Key: "header_row", Value: hdr},
+		pyjson.Field{Key: "header", Value: header},
+		pyjson.Field{Key: "data_rows", Value: dataRows},
+		pyjson.Field{Key: "rows_profiled", Value: min(dataRows, sample)},
+		pyjson.Field{Key: "sampled", Value: dataRows > sample},
+		pyjson.Field{Key: "columns_profiled", Value: len(profiles)},
+		pyjson.Field{Key: "columns", Value: cols},
+		pyjson.Field{Key: "duplicate_rows", Value: dupes},
+		pyjson.Field{Key: "sample_rows", Value: samples})
+	var items []any
+	for _, m := range merged {
+		items = append(items, m.String())
+	}
+	o = listField(o, "merged_ranges", items)
+	tables, err := b.f.GetTables(name)
+	if err != nil {
+		return nil, nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
+	}
+	items = nil
+	for _, t := range tables {
+		items = append(items, pyjson.Object{{Key: "name", Value: t.Name}, {Key: "range", Value: strings.ReplaceAll(t.Range, "$", "")}})
+	}
+	return listField(o, "tables", items), names, nil
+}

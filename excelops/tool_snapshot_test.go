@@ -1,0 +1,89 @@
+package excelops
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestColumnProfile(t *testing.T) {
+	cases := []struct {
+		name   string
+		values []any
+		want   map[string]any
+	}{
+		{"numbers", []any{int64(3), 1.5, nil, int64(3)}, map[string]any{"type": "number", "non_empty": 3.0, "empty": 1.0, "unique": 2.0, "min": 1.5, "max": 3.0, "samples": []any{3.0, 1.5}}},
+		{"text and numbers differ", []any{"1", int64(1)}, map[string]any{"type": "mixed", "non_empty": 2.0, "empty": 0.0, "unique": 2.0, "min": 1.0, "max": 1.0, "samples": []any{"1", 1.0}}},
+		{"booleans", []any{true, false, true}, map[string]any{"type": "boolean", "non_empty": 3.0, "empty": 0.0, "unique": 2.0, "samples": []any{true, false}}},
+		{"empty", []any{nil, nil}, map[string]any{"type": "empty", "non_empty": 0.0, "empty": 2.0, "unique": 0.0, "samples": []any{}}},
+		{"three samples at most", []any{"a", "b", "c", "d"}, map[string]any{"type": "text", "non_empty": 4.0, "empty": 0.0, "unique": 4.0, "samples": []any{"a", "b", "c"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := columnProfile{name: "h"}
+			for _, v := range c.values {
+				p.add(v)
+			}
+			got := toMap(t, p.encode(2))
+			want := map[string]any{"column": "B", "header": "h"}
+			for k, v := range c.want {
+				want[k] = v
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+func TestRowKey(t *testing.T) {
+	cases := []struct {
+		name string
+		a, b []any
+		same bool
+	}{
+		{"trailing empties do not count", []any{"a", int64(1)}, []any{"a", int64(1), nil}, true},
+		{"position counts", []any{nil, "a"}, []any{"a"}, false},
+		{"kind counts", []any{"1"}, []any{int64(1)}, false},
+		{"int and float of one number are one", []any{int64(2)}, []any{2.0}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.same, rowKey(c.a) == rowKey(c.b))
+		})
+	}
+}
+
+func TestScanExcelSnapshot(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("s.xlsx", [][]any{{"id", "name", "qty"}, {1, "a", 2}, {2, "b", 3}, {1, "a", 2}, {3, "c", nil}})
+	f := e.open("s.xlsx")
+	_, err := f.NewSheet("Other")
+	require.NoError(t, err)
+	require.NoError(t, f.SetSheetRow("Other", "B3", &[]any{"ID", "total"}))
+	require.NoError(t, f.SetSheetRow("Other", "B4", &[]any{7, 8}))
+	require.NoError(t, f.MergeCell("Other", "D1", "E2"))
+	require.NoError(t, f.Save())
+
+	got := e.ok("scan_excel_snapshot", map[string]any{"file_path": "s.xlsx", "max_sample_rows": 10})
+	assert.Equal(t, 2.0, got["sheet_count"])
+	sheets := got["sheets"].([]any)
+	one := sheets[0].(map[string]any)
+	assert.Equal(t, "A1:C5", one["used_range"])
+	assert.Equal(t, []any{"id", "name", "qty"}, one["header"])
+	assert.Equal(t, 4.0, one["data_rows"])
+	assert.Equal(t, 1.0, one["duplicate_rows"])
+	qty := one["columns"].([]any)[2].(map[string]any)
+	assert.Equal(t, map[string]any{"column": "C", "header": "qty", "type": "number", "non_empty": 3.0, "empty": 1.0, "unique": 2.0, "min": 2.0, "max": 3.0, "samples": []any{2.0, 3.0}}, qty)
+	other := sheets[1].(map[string]any)
+	assert.Equal(t, 3.0, other["header_row"])
+	assert.Equal(t, []any{"D1:E2"}, other["merged_ranges"])
+	assert.Equal(t, []any{map[string]any{"column": "id", "sheets": []any{"Sheet1", "Other"}}}, got["shared_columns"])
+
+	page := e.ok("scan_excel_snapshot", map[string]any{"file_path": "s.xlsx", "offset": 1, "include_relationships": false})
+	assert.Len(t, page["sheets"], 1)
+	assert.NotContains(t, page, "shared_columns")
+	assert.Equal(t, false, page["has_more"])
+
+	refused := e.fail("scan_excel_snapshot", map[string]any{"file_path": "s.xlsx", "max_sample_rows": 5})
+	assert.Equal(t, "error", refused["status"])
+}
