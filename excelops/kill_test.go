@@ -74,6 +74,8 @@ const maxKillDelay = 5 * time.Second
 // rename had already happened) and the rest of the sheet is unchanged; no
 // temporary file survives the next save.
 func TestSIGKILLDuringWriteCells(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kill loop skipped in -short mode")
 	}
