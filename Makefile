@@ -52,8 +52,9 @@ test: oracle-deps
 ## test-setup: what the Python, TypeScript, wheel and image tests need installed, one
 ## after the other (qemu-deps and wine-deps both run apt-get, which takes a lock)
 test-setup:
-	$(MAKE) --no-print-directory -j1 venv $(BUILDVENV)/.installed $(VENV2)/.installed \
-	  $(TSDIR)/node_modules/.installed qemu-deps wine-deps
+	$(MAKE) --no-print-directory venv $(BUILDVENV)/.installed $(VENV2)/.installed $(TSDIR)/node_modules/.installed
+	$(MAKE) --no-print-directory qemu-deps
+	$(MAKE) --no-print-directory wine-deps
 
 ## oracle-deps: LibreOffice headless and python3-uno, the formula oracle nobody here wrote
 ## (the LibreOffice formula oracle of tests/oracle), and LibreOffice's image export filters (graphicfilter.xcd, in
@@ -94,7 +95,8 @@ lint: venv
 ##   go-test-race: every package under -race. In excelops the slow tests that drive the
 ##     Service from one goroutine, each call finished before the next (skipUnderRace in
 ##     excelops/race_split_test.go), skip: the race detector has no two goroutines to watch
-##     there, and they cost 5-10x under it (the SIGKILL loop alone ran 700 s).
+##     there, and they cost 3-10x under it (the SIGKILL loop alone: 700 s with -race, 146 s
+##     without, measured side by side under the same load).
 ##     REGISTRY_SIDECAR_RACE_ALL=1 runs them under -race too.
 ##   go-test-plain: excelops again without -race, all of it, those tests included; the slow
 ##     self-contained ones run in parallel with each other (t.Parallel), after the rest.

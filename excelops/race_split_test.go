@@ -10,13 +10,13 @@ import (
 const raceAllEnv = "REGISTRY_SIDECAR_RACE_ALL"
 
 // skipUnderRace skips t in a -race build. It marks the slow tests that drive
-// the Service from the test's goroutine alone, one call finishing before the
-// next begins and none cut short by a deadline: the registry's call goroutine
-// hands its result over a channel, so such a test gives the race detector no
-// two goroutines to watch at once, while it runs five to ten times slower
-// under it. `make go-test` runs the whole package once without -race (these
+// the Service (or a child process) from the test's goroutine alone, one call
+// finishing before the next begins and none cut short by a deadline: the
+// registry's call goroutine hands its result over a channel, so such a test
+// gives the race detector no two goroutines to watch at once, while it runs
+// three to ten times slower under it. `make go-test` runs the whole package once without -race (these
 // tests included) and once with -race (these skipped); the concurrency,
-// cache, lock, kill-on-deadline and render-slot tests run in both.
+// cache, lock, deadline and render-slot tests run in both.
 func skipUnderRace(t *testing.T) {
 	t.Helper()
 	if raceEnabled && os.Getenv(raceAllEnv) != "1" {
