@@ -16,6 +16,8 @@ import (
 // workbook, and answer the same, whether the parsed workbook is kept
 // between calls (the cache) or opened afresh for every call.
 func TestCachedBooksEditLikeFreshOnes(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	seeds := 8
 	if testing.Short() {
 		seeds = 2

@@ -85,6 +85,7 @@ func stillWorks(t *testing.T, e *env, name string) {
 }
 
 func TestFormulaTextBombsAnswerVALUE(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name, formula string
 	}{
@@ -192,6 +193,7 @@ func TestFormulaReptBombPeakRSS(t *testing.T) {
 }
 
 func TestFormulaCalcLimitsLeaveHeavyFormulasUncomputed(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name, formula string
 	}{

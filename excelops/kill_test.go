@@ -74,14 +74,40 @@ const maxKillDelay = 5 * time.Second
 // rename had already happened) and the rest of the sheet is unchanged; no
 // temporary file survives the next save.
 func TestSIGKILLDuringWriteCells(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kill loop skipped in -short mode")
 	}
 	child := buildKillChild(t)
+	seed := filepath.Join(t.TempDir(), "book.xlsx")
+	orig := bigWorkbook(t, seed, "marker")
+	require.Greater(t, len(orig), 2_000_000, "the workbook must be 2 MB or more")
+	// killWorkers loops share the kills, each on its own copy of the
+	// workbook in its own folder, side by side: a loop mostly waits (on
+	// the child's start, its save's fsync, the aimed sleep).
+	for w := range killWorkers {
+		t.Run(fmt.Sprintf("loop%d", w), func(t *testing.T) {
+			t.Parallel()
+			killLoop(t, child, orig, kills/killWorkers, uint64(w))
+		})
+	}
+}
+
+const (
+	// kills is how many times TestSIGKILLDuringWriteCells kills a child.
+	kills = 200
+	// killWorkers is how many kill loops run side by side.
+	killWorkers = 2
+)
+
+// killLoop kills n killchild processes, one after the other, at random
+// instants of their write_cells calls on a copy of orig, and checks the
+// workbook after each kill (TestSIGKILLDuringWriteCells).
+func killLoop(t *testing.T, child string, orig []byte, n int, seed uint64) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "book.xlsx")
-	orig := bigWorkbook(t, target, "marker")
-	require.Greater(t, len(orig), 2_000_000, "the workbook must be 2 MB or more")
+	require.NoError(t, os.WriteFile(target, orig, 0o644))
 	// check reads through its own Service over the same folder.
 	check := newEnvAt(t, dir, WithCacheBudget(0))
 	readRange := func(rng string) any {
@@ -92,11 +118,10 @@ func TestSIGKILLDuringWriteCells(t *testing.T) {
 	// above it and everything from row 111 on.
 	origHead, origTail := outsideBlock(t, sheetXMLOf(t, orig))
 
-	const kills = 200
-	rng := rand.New(rand.NewPCG(10, 10))
+	rng := rand.New(rand.NewPCG(10, 10+seed))
 	gen, midCall := 0, 0
 	var callTime time.Duration = 300 * time.Millisecond
-	for i := 0; i < kills; i++ {
+	for i := 0; i < n; i++ {
 		cmd := exec.Command(child, dir, "book.xlsx", strconv.Itoa(gen+1))
 		out, err := cmd.StdoutPipe()
 		require.NoError(t, err)
@@ -179,8 +204,8 @@ func TestSIGKILLDuringWriteCells(t *testing.T) {
 	// the finished temporary could have left; then none remain.
 	check.ok("write_cells", map[string]any{"file_path": "book.xlsx", "cell": "L1", "value": "final"})
 	assert.Empty(t, tempFiles(t, dir), "no temporary file survives")
-	t.Logf("kills=%d, of which during a call=%d, last generation=%d, call time ~%v", kills, midCall, gen, callTime)
-	assert.Greater(t, midCall, kills/2, "most kills must land during a call for the test to mean something")
+	t.Logf("kills=%d, of which during a call=%d, last generation=%d, call time ~%v", n, midCall, gen, callTime)
+	assert.Greater(t, midCall, n/2, "most kills must land during a call for the test to mean something")
 }
 
 // sheetXMLOf returns the first sheet's XML of a package.

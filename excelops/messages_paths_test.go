@@ -14,6 +14,8 @@ import (
 // refused name), the answer never shows where the workspace lives on the
 // host: paths are named relative to it.
 func TestMessagesNameRelativePaths(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	e := newEnv(t)
 	e.workbook("ok.xlsx", [][]any{{1}})
 	require.NoError(t, os.Mkdir(e.path("sub"), 0o755))

@@ -117,6 +117,8 @@ func readPage(t *testing.T, reg *registry.Registry, capChars int, args map[strin
 // page sizes and cell limits, in summary and range mode, and reassembles
 // every row exactly once.
 func TestPagingNeverSkips(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 7))

@@ -198,6 +198,7 @@ func colours(t *testing.T, data []byte) (embedded, outside, served int) {
 // the embedded picture is drawn and the linked ones are not, and the
 // result lists the two links it left out by scheme only.
 func TestRenderRangeSeesOnlyTheCopy(t *testing.T) {
+	skipUnderRace(t)
 	needSoffice(t)
 	e := newEnv(t)
 	h := hostileWorkbook(t, e, "hostile.xlsx")
@@ -235,6 +236,7 @@ func TestRenderRangeSeesOnlyTheCopy(t *testing.T) {
 // the sanitised copy alone, or the profile settings alone, stop both; a
 // network namespace alone stops the fetch but not the read.
 func TestRenderProtectionLayers(t *testing.T) {
+	skipUnderRace(t)
 	needSoffice(t)
 	bin, err := exec.LookPath(defaultSoffice)
 	require.NoError(t, err)

@@ -55,6 +55,8 @@ func formulaBook(t *testing.T, path, extra string) {
 // and of written formulas. Either way the workbook ends cell for cell
 // (value, formula, type) as the excelize path leaves it.
 func TestSpliceValueWritesBesideFormulas(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		extra  string

@@ -250,6 +250,8 @@ func TestRecalcSpliceStaysWithinTheMemoryBudget(t *testing.T) {
 // take the excelize path, where the result depends on what was parsed
 // before.
 func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	values := []any{1, -2.5, 0, "text", "7", true, false, nil, "2024-01-31", "'007"}
 	hFormulas := []any{"=A1+1", "=SUM(A1:C3)", "=B2*2+Other!A1", `=A1&"x"`, "=1/0", `=IF(B1>2,B2,"no")`,
 		"=COUNT(A:A)", "=MAX(A1:F1)", "=AVERAGE(B1:B6)", "=ISERROR(C3)", "=Other!B2&Sheet1!A2",
@@ -312,6 +314,8 @@ func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
 // value its row's formula reads: only that formula is recomputed, as on
 // the excelize path.
 func TestRecalcSpliceOnAComputedColumn(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	seed := filepath.Join(t.TempDir(), "seed.xlsx")
 	f := excelize.NewFile()
 	sw, err := f.NewStreamWriter("Sheet1")

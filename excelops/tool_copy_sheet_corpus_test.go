@@ -50,6 +50,8 @@ func excelMadeCorpus(t *testing.T) string {
 // (a chart sheet, a damaged part); none panics (TOOL_INTERNAL_ERROR) or
 // fails with an unclassified error.
 func TestCopySheetCorpus(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
 	dir := excelMadeCorpus(t)
 	if dir == "" {
 		t.Skip("corpus ../shared/corpus/excel-made (beside the repository) is absent; copy_sheet's walk over it is skipped")

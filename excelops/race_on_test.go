@@ -1,0 +1,6 @@
+//go:build race
+
+package excelops
+
+// raceEnabled is true when the package is built with -race.
+const raceEnabled = true
