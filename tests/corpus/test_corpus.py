@@ -11,6 +11,7 @@ import os
 import pathlib
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -102,3 +103,24 @@ def test_sample_not_worse_than_baseline(sidecar_bin: pathlib.Path) -> None:
     baseline = json.loads(corpus.BASELINE.read_text())
     worse = corpus.regressions(summary, results, baseline)
     assert not worse, "worse than tests/corpus/baseline.json (regenerate with --update only when better):\n" + "\n".join(worse)
+
+
+def _result(unexpected: list[str], drift: list[str]) -> dict[str, dict[str, list[str]]]:
+    return {t: {"errors": [], "unexpected": unexpected if t == "insert_rows" else [], "drift": drift if t == "insert_rows" else []} for t in corpus.TOOLS}
+
+
+@pytest.mark.parametrize(
+    ("now", "worse"),
+    [
+        ({"a.xlsx": _result(["S: xl/styles.xml"], [])}, []),
+        ({"a.xlsx": _result([], [])}, []),
+        ({"a.xlsx": _result(["S: xl/styles.xml", "S: _rels/.rels"], [])}, ["insert_rows a.xlsx new unexpected: ['S: _rels/.rels']"]),
+        ({"a.xlsx": _result(["S: xl/styles.xml"], []), "b.xlsx": _result(["S: xl/styles.xml"], ["x"])},
+         ["insert_rows files_unexpected: 2 > baseline 1", "insert_rows drift_cells: 1 > baseline 0", "insert_rows files_drift: 1 > baseline 0",
+          "insert_rows b.xlsx new unexpected: ['S: xl/styles.xml']", "insert_rows b.xlsx new drift: ['x']"]),
+    ],
+)
+def test_regressions(now: dict[str, dict[str, Any]], worse: list[str]) -> None:
+    was = {"a.xlsx": _result(["S: xl/styles.xml"], [])}
+    baseline = corpus.baseline_of(corpus.summarise(was), was)
+    assert corpus.regressions(corpus.summarise(now), now, baseline) == worse
