@@ -1,0 +1,218 @@
+"""Round-trip every workbook of a folder through the real binary and count what an edit disturbs.
+
+For each workbook and each worksheet, on a fresh copy each time:
+
+* write_cells: one number just below the sheet's used range (first used column, last used
+  row + 1; A1 on an empty sheet);
+* insert_rows: one row before row 2.
+
+After each edit the old and new zips are compared entry by entry (rules.py says which changed
+entries are expected), and every formula cell whose inputs did not change must keep its cached
+<v> text byte for byte (drift). Usage:
+
+    python tests/corpus/corpus.py [--bin PATH] [--jobs N] [--report FILE] [--update] [FOLDER]
+
+FOLDER defaults to tests/corpus/sample. --update rewrites tests/corpus/baseline.json from the
+run; without it, the run is compared to the baseline when FOLDER is the committed sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from xml.etree import ElementTree as ET
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import rules  # noqa: E402
+import workbook_parts as wp  # noqa: E402
+
+ROOT = HERE.parents[1]
+SAMPLE = HERE / "sample"
+BASELINE = HERE / "baseline.json"
+TOOLS = ("write_cells", "insert_rows")
+
+
+def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    """call runs one tool through `registry-sidecar call` and returns its payload."""
+    proc = subprocess.run(
+        [str(binary), "call", "--workspace", str(ws), tool, json.dumps(args)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    try:
+        payload: dict[str, Any] = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        payload = {"status": "error", "message": (proc.stdout + proc.stderr)[-500:]}
+    return payload
+
+
+def defined_names(parts: dict[str, bytes]) -> set[str]:
+    """defined_names lists the workbook's defined names, lower-cased."""
+    root = ET.fromstring(parts["xl/workbook.xml"])
+    return {(d.get("name") or "").lower() for d in root.iter(f"{{{wp.NS_MAIN}}}definedName")}
+
+
+def drift(
+    old: dict[str, bytes], new: dict[str, bytes], old_sheets: list[wp.Sheet], edited: wp.Sheet,
+    tool: str, target: tuple[int, int], names: set[str],
+) -> list[str]:
+    """drift lists the formula cells whose inputs did not change but whose cached value did."""
+    out = []
+    for sh in old_sheets:
+        before = wp.formula_cells(old[sh.part])
+        after = wp.formula_cells(new[sh.part]) if sh.part in new else {}
+        for (r, c), cell in sorted(before.items()):
+            if cell.value is None or rules.POSITIONAL_FUNCS.search(cell.formula):
+                continue
+            if tool == "write_cells" and rules.may_see(cell.formula, sh.name, edited.name, target[0], target[1], names):
+                continue
+            if tool == "insert_rows" and rules.spans(cell.formula, sh.name, edited.name, target[0]):
+                continue
+            moved = (r + 1, c) if tool == "insert_rows" and sh.part == edited.part and r >= target[0] else (r, c)
+            got = after.get(moved)
+            now = None if got is None else got.value
+            if now != cell.value:
+                out.append(f"{sh.name}!{wp.col_letters(c)}{r}: {cell.value!r} -> {now!r}")
+    return out
+
+
+def check_file(binary: pathlib.Path, path: pathlib.Path) -> dict[str, Any]:
+    """check_file runs both edits on every worksheet of one workbook and returns what each disturbed."""
+    result: dict[str, Any] = {t: {"errors": [], "unexpected": [], "drift": []} for t in TOOLS}
+    try:
+        old = wp.entries(str(path))
+        old_sheets = wp.sheets(old)
+        names = defined_names(old)
+    except Exception as exc:  # a workbook the harness itself cannot read is reported, not fatal
+        result["unreadable"] = f"{type(exc).__name__}: {exc}"
+        return result
+    result["sheets"] = len(old_sheets)
+    with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
+        ws = pathlib.Path(tmp)
+        book = ws / ("book" + path.suffix)
+        for sh in old_sheets:
+            for tool in TOOLS:
+                shutil.copyfile(path, book)
+                if tool == "write_cells":
+                    used = wp.used_range(old[sh.part])
+                    target = (1, 1) if used is None else (used[2] + 1, used[1])
+                    args: dict[str, Any] = {
+                        "file_path": book.name, "sheet_name": sh.name,
+                        "cell": f"{wp.col_letters(target[1])}{target[0]}", "value": 42,
+                    }
+                    allowed = rules.allowed_write(sh.part)
+                else:
+                    target = (2, 1)
+                    args = {"file_path": book.name, "sheet_name": sh.name, "row": 2, "count": 1}
+                    allowed = rules.allowed_insert(old, sh.name, sh.part, sh.related)
+                payload = call(binary, ws, tool, args)
+                res = result[tool]
+                if payload.get("status") != "success":
+                    res["errors"].append(f"{sh.name}: {payload.get('exception', '')} {payload.get('message', '')}"[:300])
+                    continue
+                new = wp.entries(str(book))
+                bad = sorted(rules.changed_entries(old, new) - allowed)
+                res["unexpected"] = sorted(set(res["unexpected"]) | {f"{sh.name}: {e}" for e in bad})
+                res["drift"].extend(f"[{sh.name}] {d}" for d in drift(old, new, old_sheets, sh, tool, target, names))
+    return result
+
+
+def summarise(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """summarise counts, per tool, the files with an unexpected entry, the drifted cells and the errors."""
+    out: dict[str, Any] = {"files": len(results), "unreadable": sorted(n for n, r in results.items() if "unreadable" in r)}
+    for tool in TOOLS:
+        per = {n: r[tool] for n, r in results.items()}
+        out[tool] = {
+            "files_unexpected": sum(1 for r in per.values() if r["unexpected"]),
+            "drift_cells": sum(len(r["drift"]) for r in per.values()),
+            "files_drift": sum(1 for r in per.values() if r["drift"]),
+            "files_error": sum(1 for r in per.values() if r["errors"]),
+        }
+    return out
+
+
+def entry_kinds(results: dict[str, dict[str, Any]], tool: str) -> dict[str, int]:
+    """entry_kinds counts the unexpected entries by name with digits folded (sheet3.xml -> sheetN.xml)."""
+    kinds: dict[str, int] = {}
+    for r in results.values():
+        seen = {re.sub(r"\d+", "N", e.split(": ", 1)[1]) for e in r[tool]["unexpected"]}
+        for k in seen:
+            kinds[k] = kinds.get(k, 0) + 1
+    return dict(sorted(kinds.items(), key=lambda kv: -kv[1]))
+
+
+def run(folder: pathlib.Path, binary: pathlib.Path, jobs: int) -> dict[str, dict[str, Any]]:
+    """run checks every .xlsx of folder with jobs threads and returns the results by file name."""
+    files = sorted(p for p in folder.iterdir() if p.suffix == ".xlsx")
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        done = pool.map(lambda p: (p.name, check_file(binary, p)), files)
+        return dict(done)
+
+
+def regressions(summary: dict[str, Any], results: dict[str, dict[str, Any]], baseline: dict[str, Any]) -> list[str]:
+    """regressions lists how the run is worse than the baseline: a higher count, or a file clean there and not here."""
+    out = []
+    for tool in TOOLS:
+        for key, was in baseline["summary"][tool].items():
+            now = summary[tool][key]
+            if now > was:
+                out.append(f"{tool} {key}: {now} > baseline {was}")
+        for name, r in results.items():
+            base = baseline["files"].get(name, {}).get(tool, {})
+            for key in ("unexpected", "drift", "errors"):
+                extra = sorted(set(r[tool][key]) - set(base.get(key, [])))
+                if extra:
+                    out.append(f"{tool} {name} new {key}: {extra[:5]}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """main is the command line: run a folder, print the figures, compare or update the baseline."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("folder", nargs="?", default=str(SAMPLE))
+    ap.add_argument("--bin", default=os.environ.get("REGISTRY_SIDECAR_BIN", str(ROOT / "bin" / "registry-sidecar")))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--report", help="write every file's findings as JSON here")
+    ap.add_argument("--update", action="store_true", help="rewrite tests/corpus/baseline.json from this run")
+    ns = ap.parse_args(argv)
+    folder = pathlib.Path(ns.folder).resolve()
+    start = time.monotonic()
+    results = run(folder, pathlib.Path(ns.bin), ns.jobs)
+    summary = summarise(results)
+    summary["seconds"] = round(time.monotonic() - start, 1)
+    for tool in TOOLS:
+        summary[tool]["entries"] = entry_kinds(results, tool)
+    print(json.dumps(summary, indent=2))
+    if ns.report:
+        pathlib.Path(ns.report).write_text(json.dumps({"summary": summary, "files": results}, indent=1, sort_keys=True) + "\n")
+    if ns.update:
+        BASELINE.write_text(json.dumps(baseline_of(summary, results), indent=1, sort_keys=True) + "\n")
+        return 0
+    if folder == SAMPLE.resolve():
+        worse = regressions(summary, results, json.loads(BASELINE.read_text()))
+        for line in worse:
+            print("WORSE:", line)
+        return 1 if worse else 0
+    return 0
+
+
+def baseline_of(summary: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """baseline_of keeps the counts and, per file, only the findings (clean files are left out)."""
+    counts = {t: {k: summary[t][k] for k in ("files_unexpected", "drift_cells", "files_drift", "files_error")} for t in TOOLS}
+    files = {n: {t: r[t] for t in TOOLS} for n, r in results.items() if any(r[t][k] for t in TOOLS for k in ("unexpected", "drift", "errors"))}
+    return {"summary": counts, "files": files}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""The committed corpus sample through the real binary: the figures never get worse than baseline.json.
+
+Also the rules the harness judges by, table-driven: which references a formula holds, which
+parts name a sheet, which formulas may see a written cell or span an inserted row.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+import rules  # noqa: E402
+
+ROOT = HERE.parents[1]
+
+
+@pytest.fixture(scope="module")
+def sidecar_bin() -> pathlib.Path:
+    """The registry-sidecar binary: $REGISTRY_SIDECAR_BIN, else built into bin/."""
+    env = os.environ.get("REGISTRY_SIDECAR_BIN")
+    if env:
+        return pathlib.Path(env)
+    out = ROOT / "bin" / "registry-sidecar"
+    subprocess.run(["go", "build", "-o", str(out), "./cmd/registry-sidecar"], cwd=ROOT, check=True)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("formula", "own", "want"),
+    [
+        ("SUM(A1:B2)", "S", [("S", 1, 1, 2, 2)]),
+        ("Sheet2!$C$3*2", "S", [("Sheet2", 3, 3, 3, 3)]),
+        ("'My ''Sheet'!A:A", "S", [("My 'Sheet", 1, 1, 1048576, 1)]),
+        ("SUM(3:5)", "S", [("S", 3, 1, 5, 16384)]),
+        ('"A1"&B2', "S", [("S", 2, 2, 2, 2)]),
+        ("LOG10(2)", "S", []),
+    ],
+)
+def test_references(formula: str, own: str, want: list[tuple[str, int, int, int, int]]) -> None:
+    assert rules.references(formula, own) == want
+
+
+@pytest.mark.parametrize(
+    ("xml", "name", "want"),
+    [
+        (b"<f>Data!A1</f>", "Data", True),
+        (b"<f>'My Data'!A1</f>", "My Data", True),
+        (b"<f>&apos;My Data&apos;!A1</f>", "My Data", True),
+        (b'<worksheetSource ref="A1:B2" sheet="Data"/>', "Data", True),
+        (b"<f>OtherData!A1</f>", "Data", True),
+        (b"<f>Other!A1</f>", "Data", False),
+    ],
+)
+def test_sheet_ref_pattern(xml: bytes, name: str, want: bool) -> None:
+    # "OtherData!" contains "Data!": the rule is loose on purpose (a floor on the count)
+    assert bool(rules.sheet_ref_pattern(name).search(xml)) is want
+
+
+@pytest.mark.parametrize(
+    ("formula", "row", "col", "want"),
+    [
+        ("SUM(A1:A9)", 10, 1, False),
+        ("SUM(A1:A10)", 10, 1, True),
+        ("SUM(A:A)", 10, 1, True),
+        ("Other!A10", 10, 1, False),
+        ("total*2", 10, 1, True),
+        ("Table1[[#This Row],[x]]", 10, 1, True),
+        ("ROW()", 10, 1, True),
+    ],
+)
+def test_may_see(formula: str, row: int, col: int, want: bool) -> None:
+    assert rules.may_see(formula, "S", "S", row, col, {"total"}) is want
+
+
+@pytest.mark.parametrize(
+    ("formula", "want"),
+    [
+        ("SUM(B1:B2)", True),
+        ("SUM(B2:B9)", False),
+        ("B1:C1*B2:C2", False),
+        ("Other!B1:B9", False),
+    ],
+)
+def test_spans(formula: str, want: bool) -> None:
+    assert rules.spans(formula, "S", "S", 2) is want
+
+
+def test_sample_not_worse_than_baseline(sidecar_bin: pathlib.Path) -> None:
+    results = corpus.run(corpus.SAMPLE, sidecar_bin, jobs=2)
+    summary = corpus.summarise(results)
+    assert summary["files"] >= 60
+    assert not summary["unreadable"]
+    baseline = json.loads(corpus.BASELINE.read_text())
+    worse = corpus.regressions(summary, results, baseline)
+    assert not worse, "worse than tests/corpus/baseline.json (regenerate with --update only when better):\n" + "\n".join(worse)
+
+
+def _result(unexpected: list[str], drift: list[str]) -> dict[str, dict[str, list[str]]]:
+    return {t: {"errors": [], "unexpected": unexpected if t == "insert_rows" else [], "drift": drift if t == "insert_rows" else []} for t in corpus.TOOLS}
+
+
+@pytest.mark.parametrize(
+    ("now", "worse"),
+    [
+        ({"a.xlsx": _result(["S: xl/styles.xml"], [])}, []),
+        ({"a.xlsx": _result([], [])}, []),
+        ({"a.xlsx": _result(["S: xl/styles.xml", "S: _rels/.rels"], [])}, ["insert_rows a.xlsx new unexpected: ['S: _rels/.rels']"]),
+        ({"a.xlsx": _result(["S: xl/styles.xml"], []), "b.xlsx": _result(["S: xl/styles.xml"], ["x"])},
+         ["insert_rows files_unexpected: 2 > baseline 1", "insert_rows drift_cells: 1 > baseline 0", "insert_rows files_drift: 1 > baseline 0",
+          "insert_rows b.xlsx new unexpected: ['S: xl/styles.xml']", "insert_rows b.xlsx new drift: ['x']"]),
+    ],
+)
+def test_regressions(now: dict[str, dict[str, Any]], worse: list[str]) -> None:
+    was = {"a.xlsx": _result(["S: xl/styles.xml"], [])}
+    baseline = corpus.baseline_of(corpus.summarise(was), was)
+    assert corpus.regressions(corpus.summarise(now), now, baseline) == worse
