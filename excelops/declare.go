@@ -94,6 +94,7 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[filterValue](): oneOf("string", "number"),
 		reflect.TypeFor[columnRef]():   oneOf("string", "integer"),
 		reflect.TypeFor[cellInput]():   oneOf("string", "number", "boolean", "null"),
+		reflect.TypeFor[queryValue]():  queryValueSchema(),
 		reflect.TypeFor[json.Number](): {Type: "number"},
 	}
 }
@@ -104,6 +105,7 @@ func schemaVars() map[string]string {
 		"colorHelp":            `: hex "FF0000" (also "#FF0000" or ARGB "FFFF0000") or a name: ` + strings.Join(colorNames(), ", "),
 		"tableStyles":          strings.Join(tableStyles(), ","),
 		"filterOperators":      strings.Join(filterOperators(), ","),
+		"condOperators":        strings.Join(condOperators(), ","),
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
 		"shiftDirections":      strings.Join(shiftDirections(), ","),

@@ -10,5 +10,6 @@ func (s *Service) tools() []toolSpec {
 	specs = append(specs, mediaTools()...)
 	specs = append(specs, analystTools()...)
 	specs = append(specs, workbookTools()...)
+	specs = append(specs, analysisTools()...)
 	return specs
 }

@@ -50,6 +50,7 @@ func minimalArgs() map[string]map[string]any {
 		"copy_sheet":                {},
 		"clear_range":               {"cell_range": "A2:B2"},
 		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
+		"filter_data":               {"column": "qty", "operator": "gt", "value": 0},
 	}
 }
 
@@ -91,7 +92,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"add_conditional_rule", "add_data_validation", "create_sheet", "rename_sheet", "delete_sheet",
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
-		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range"}
+		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
+		"filter_data"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -143,6 +145,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"copy_sheet":                {"status", "file", "source_sheet", "new_sheet", "position", "sheets"},
 		"clear_range":               {"status", "file", "sheet", "range", "cleared", "values_cleared", "formulas_cleared", "formats_cleared", "unmerged"},
 		"delete_range":              {"status", "file", "sheet", "deleted_range", "shift", "cells_deleted", "cells_moved"},
+		"filter_data":               {"status", "file", "sheet", "columns", "header_row", "total_matched", "offset", "rows_returned", "has_more", "truncated", "row_numbers", "rows"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {

@@ -38,6 +38,7 @@ func accessByName() map[string]registry.Annotations {
 		"list_workbooks":    *registry.ReadOnly(),
 		"describe_workbook": *registry.ReadOnly(),
 		"copy_sheet":        *registry.Additive(),
+		"filter_data":       *registry.ReadOnly(),
 	}
 }
 

@@ -1,0 +1,21 @@
+package excelops
+
+import "github.com/google/jsonschema-go/jsonschema"
+
+// analysisTools are the read-only analysis tools an agent written for
+// excelmanus calls by the same names and arguments: filtering rows by
+// conditions (tool_filter_data.go) and searching cell values
+// (tool_search_values.go, when present).
+func analysisTools() []toolSpec {
+	return []toolSpec{filterDataTool}
+}
+
+// queryValueSchema is the schema of a condition value: a string, a number,
+// a boolean, null, or a list of strings, numbers and booleans.
+func queryValueSchema() *jsonschema.Schema {
+	item := func(t string) *jsonschema.Schema { return &jsonschema.Schema{Type: t} }
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		item("string"), item("number"), item("boolean"), item("null"),
+		{Type: "array", Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{item("string"), item("number"), item("boolean")}}},
+	}}
+}
