@@ -106,6 +106,8 @@ func schemaVars() map[string]string {
 		"tableStyles":          strings.Join(tableStyles(), ","),
 		"filterOperators":      strings.Join(filterOperators(), ","),
 		"condOperators":        strings.Join(condOperators(), ","),
+		"matchModes":           strings.Join(matchModes(), ","),
+		"maxSearchFiles":       jsonNum(maxSearchFiles),
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
 		"shiftDirections":      strings.Join(shiftDirections(), ","),

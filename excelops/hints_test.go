@@ -20,7 +20,7 @@ func TestToolHintsTellTheTruth(t *testing.T) {
 		"write_cells": true, "format_cells": true, "adjust_column_width": true, "merge_cells": true, "unmerge_cells": true,
 		"create_sheet": true, "rename_sheet": true, "delete_sheet": true, "create_table": true, "freeze_panes": true,
 		"set_autofilter": true, "sort_range": true, "add_comment": true, "set_hyperlink": true, "create_workbook": true,
-		"define_name": true, "clear_range": true, "render_range": true, "filter_data": true,
+		"define_name": true, "clear_range": true, "render_range": true, "filter_data": true, "search_excel_values": true,
 		// Not idempotent: each call adds or shifts again.
 		"insert_rows": false, "insert_columns": false, "delete_rows": false, "delete_columns": false, "delete_range": false,
 		"add_conditional_rule": false, "add_data_validation": false, "create_excel_chart": false, "insert_image": false,

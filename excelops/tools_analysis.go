@@ -5,9 +5,9 @@ import "github.com/google/jsonschema-go/jsonschema"
 // analysisTools are the read-only analysis tools an agent written for
 // excelmanus calls by the same names and arguments: filtering rows by
 // conditions (tool_filter_data.go) and searching cell values
-// (tool_search_values.go, when present).
+// (tool_search_values.go).
 func analysisTools() []toolSpec {
-	return []toolSpec{filterDataTool}
+	return []toolSpec{filterDataTool, searchValuesTool}
 }
 
 // queryValueSchema is the schema of a condition value: a string, a number,

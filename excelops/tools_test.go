@@ -51,6 +51,7 @@ func minimalArgs() map[string]map[string]any {
 		"clear_range":               {"cell_range": "A2:B2"},
 		"delete_range":              {"cell_range": "A2:B2", "shift": "up"},
 		"filter_data":               {"column": "qty", "operator": "gt", "value": 0},
+		"search_excel_values":       {"query": "a"},
 	}
 }
 
@@ -93,7 +94,7 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"copy_range_between_sheets", "create_excel_chart", "insert_image", "create_pivot_table", "render_range",
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
 		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
-		"filter_data"}
+		"filter_data", "search_excel_values"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -146,6 +147,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"clear_range":               {"status", "file", "sheet", "range", "cleared", "values_cleared", "formulas_cleared", "formats_cleared", "unmerged"},
 		"delete_range":              {"status", "file", "sheet", "deleted_range", "shift", "cells_deleted", "cells_moved"},
 		"filter_data":               {"status", "file", "sheet", "columns", "header_row", "total_matched", "offset", "rows_returned", "has_more", "truncated", "row_numbers", "rows"},
+		"search_excel_values":       {"status", "file", "query", "match_mode", "total_matches", "offset", "returned", "has_more", "truncated", "sheets_searched", "matches", "summary_by_sheet"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {

@@ -34,11 +34,12 @@ func commonErrorExempt(tool, caseName string) bool {
 // adds a sheet.
 func accessByName() map[string]registry.Annotations {
 	return map[string]registry.Annotations{
-		"create_workbook":   *registry.Destructive(),
-		"list_workbooks":    *registry.ReadOnly(),
-		"describe_workbook": *registry.ReadOnly(),
-		"copy_sheet":        *registry.Additive(),
-		"filter_data":       *registry.ReadOnly(),
+		"create_workbook":     *registry.Destructive(),
+		"list_workbooks":      *registry.ReadOnly(),
+		"describe_workbook":   *registry.ReadOnly(),
+		"copy_sheet":          *registry.Additive(),
+		"filter_data":         *registry.ReadOnly(),
+		"search_excel_values": *registry.ReadOnly(),
 	}
 }
 
