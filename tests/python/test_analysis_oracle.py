@@ -14,6 +14,7 @@ import math
 import pathlib
 import random
 import subprocess
+from collections.abc import Callable
 from typing import Any
 
 import openpyxl
@@ -80,9 +81,10 @@ def sheet_frame(path: pathlib.Path, sheet: str) -> pd.DataFrame:
     return frame
 
 
-def mask(frame: pd.DataFrame, cond: dict[str, Any]) -> "pd.Series[bool]":
+def mask(frame: pd.DataFrame, cond: dict[str, Any]) -> pd.Series[bool]:
     """The rows pandas keeps for one condition."""
-    col, op, val = frame[cond["column"]], cond["operator"], cond.get("value")
+    col, op = frame[cond["column"]], cond["operator"]
+    val: Any = cond.get("value")
     ops: dict[str, Any] = {
         "eq": lambda: col == val,
         "ne": lambda: col != val,
@@ -196,7 +198,106 @@ def test_filter_data_matches_pandas(sidecar_bin: pathlib.Path, book: pathlib.Pat
         if not page["has_more"]:
             break
         args["offset"] = page["next_offset"]
+    assert not page["has_more"]
     assert page["columns"] == query.get("columns", HEADER)
     assert page["total_matched"] == len(want_rows)
     assert got_rows == want_rows
     assert got_values == want_values
+
+
+def cell_str(v: Any) -> str:
+    """The text a search matches a cell by: str() of openpyxl's value, dates as ISO-8601."""
+    return v.isoformat() if isinstance(v, dt.datetime) else str(v)
+
+
+def reference_search(ws: pathlib.Path, files: list[str], query: dict[str, Any]) -> list[tuple[str, str, int, str, str]]:
+    """Every hit a plain openpyxl scan finds, in file, sheet, row, column order."""
+    import re
+
+    mode: str = query.get("match_mode", "contains")
+    q: str = query["query"]
+    cs: bool = query.get("case_sensitive", False)
+
+    def fold(s: str) -> str:
+        return s if cs else s.lower()
+
+    if mode == "regex":
+        pat = re.compile(q, 0 if cs else re.IGNORECASE)
+    tokens = [fold(t) for t in re.findall(r"[^\W\d_]+|\d+", q)]
+    match: dict[str, Callable[[str], bool]] = {
+        "contains": lambda c: fold(q) in fold(c),
+        "exact": lambda c: fold(c) == fold(q),
+        "startswith": lambda c: fold(c).startswith(fold(q)),
+        "regex": lambda c: pat.search(c) is not None,
+        "fuzzy": lambda c: all(t in fold(c) for t in tokens),
+    }
+    sheets = {s.lower() for s in query.get("sheets", [])}
+    columns = {c.lower() for c in query.get("columns", [])}
+    hits: list[tuple[str, str, int, str, str]] = []
+    for name in files:
+        wb = openpyxl.load_workbook(ws / name, read_only=True, data_only=True)
+        try:
+            for sh in wb.worksheets:
+                if sheets and sh.title.lower() not in sheets:
+                    continue
+                rows = [list(r) for r in sh.iter_rows(values_only=True)]
+                header = [str(c) if c is not None else f"Col_{i}" for i, c in enumerate(rows[0])] if rows else []
+                keep = {i for i, h in enumerate(header) if h.lower() in columns} if columns else None
+                for r, row in enumerate(rows, start=1):
+                    for i, v in enumerate(row):
+                        if v is None or (keep is not None and i not in keep):
+                            continue
+                        if match[mode](cell_str(v)):
+                            hits.append((name, sh.title, r, openpyxl.utils.get_column_letter(i + 1), cell_str(v)[:200]))
+        finally:
+            wb.close()
+    return hits
+
+
+SEARCH_QUERIES: list[dict[str, Any]] = [
+    {"query": "alpha"},
+    {"query": "ALPHA", "case_sensitive": True},
+    {"query": "beta", "match_mode": "exact"},
+    {"query": "Beta", "match_mode": "exact", "case_sensitive": True},
+    {"query": "be", "match_mode": "startswith"},
+    {"query": r"^[a-e]\w+ [0-3]$", "match_mode": "regex"},
+    {"query": r"^Zeta", "match_mode": "regex", "case_sensitive": True},
+    {"query": "max beta", "match_mode": "fuzzy"},
+    {"query": "7", "match_mode": "exact"},
+    {"query": "#n/a"},
+    {"query": "true", "match_mode": "exact"},
+    {"query": "2024-02", "match_mode": "startswith"},
+    {"query": ".5"},
+    {"query": "a", "sheets": ["more"]},
+    {"query": "a", "columns": ["NAME", "mixed"]},
+    {"query": "1", "columns": ["id"], "sheets": ["Data", "More"]},
+]
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    """Three generated workbooks, two sheets each."""
+    ws = tmp_path_factory.mktemp("search")
+    for k in range(3):
+        write_book(ws / f"b{k}.xlsx", {"Data": make_rows(10 + k, 120), "More": make_rows(20 + k, 40)})
+    return ws
+
+
+@pytest.mark.parametrize("query", SEARCH_QUERIES, ids=[json.dumps(q, sort_keys=True)[:80] for q in SEARCH_QUERIES])
+def test_search_excel_values_matches_openpyxl_scan(sidecar_bin: pathlib.Path, books: pathlib.Path, query: dict[str, Any]) -> None:
+    files = ["b0.xlsx", "b1.xlsx", "b2.xlsx"]
+    want = reference_search(books, files, query)
+    args: dict[str, Any] = {"file_path": files[0], "file_paths": files[1:], "max_results": 400, **query}
+    got: list[tuple[str, str, int, str, str]] = []
+    for _ in range(100):
+        page = call(sidecar_bin, books, "search_excel_values", args)
+        for m in page["matches"]:
+            col = "".join(ch for ch in m["cell_ref"] if ch.isalpha())
+            assert m["cell_ref"] == f"{col}{m['row']}"
+            got.append((m["file"], m["sheet"], m["row"], col, m["value"]))
+        if not page["has_more"]:
+            break
+        args["offset"] = page["next_offset"]
+    assert not page["has_more"]
+    assert page["total_matches"] == len(want)
+    assert got == want
