@@ -107,6 +107,7 @@ func schemaVars() map[string]string {
 		"filterOperators":      strings.Join(filterOperators(), ","),
 		"condOperators":        strings.Join(condOperators(), ","),
 		"matchModes":           strings.Join(matchModes(), ","),
+		"readIncludes":         strings.Join(readIncludes(), ","),
 		"maxSearchFiles":       jsonNum(maxSearchFiles),
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
