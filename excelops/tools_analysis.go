@@ -11,11 +11,12 @@ func analysisTools() []toolSpec {
 }
 
 // queryValueSchema is the schema of a condition value: a string, a number,
-// a boolean, null, or a list of strings, numbers and booleans.
+// a boolean or a list of strings, numbers and booleans (strict mode adds
+// null, read as no value).
 func queryValueSchema() *jsonschema.Schema {
 	item := func(t string) *jsonschema.Schema { return &jsonschema.Schema{Type: t} }
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
-		item("string"), item("number"), item("boolean"), item("null"),
+		item("string"), item("number"), item("boolean"),
 		{Type: "array", Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{item("string"), item("number"), item("boolean")}}},
 	}}
 }
