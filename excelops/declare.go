@@ -94,7 +94,8 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[filterValue](): oneOf("string", "number"),
 		reflect.TypeFor[columnRef]():   oneOf("string", "integer"),
 		reflect.TypeFor[cellInput]():   oneOf("string", "number", "boolean", "null"),
-		reflect.TypeFor[queryValue]():  queryValueSchema(),
+		reflect.TypeFor[queryValue]():  queryValueSchema(false),
+		reflect.TypeFor[condValue]():   queryValueSchema(true),
 		reflect.TypeFor[json.Number](): {Type: "number"},
 	}
 }

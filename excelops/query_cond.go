@@ -20,6 +20,10 @@ import (
 // typeSchemas).
 type queryValue any
 
+// condValue is queryValue inside a conditions item, where null is also
+// accepted (excelmanus's schema requires value there, null for isnull).
+type condValue any
+
 // condOp is a condition operator.
 type condOp string
 
@@ -53,9 +57,9 @@ func condOperators() []string {
 
 // condArg is one condition as an argument.
 type condArg struct {
-	Column   string     `json:"column" minLength:"1" jsonschema:"Column name, as in the header row"`
-	Operator string     `json:"operator" enum:"${condOperators}" jsonschema:"Comparison operator"`
-	Value    queryValue `json:"value,omitempty" jsonschema:"Value to compare with: a list for in/not_in, [min, max] for between, omitted for isnull/notnull"`
+	Column   string    `json:"column" minLength:"1" jsonschema:"Column name, as in the header row"`
+	Operator string    `json:"operator" enum:"${condOperators}" jsonschema:"Comparison operator"`
+	Value    condValue `json:"value,omitempty" jsonschema:"Value to compare with: a list for in/not_in, [min, max] for between, omitted for isnull/notnull"`
 }
 
 // scalar is a condition value: a number, a text or a boolean.

@@ -76,7 +76,7 @@ func (a filterDataArgs) plan() (filterPlan, error) {
 	case single && (a.Column == "" || a.Operator == ""):
 		return p, invalid("a single condition needs column and operator")
 	case single:
-		p.conds = []condArg{{Column: a.Column, Operator: a.Operator, Value: a.Value}}
+		p.conds = []condArg{{Column: a.Column, Operator: a.Operator, Value: condValue(a.Value)}}
 	default:
 		p.conds = a.Conditions
 	}

@@ -13,10 +13,14 @@ func analysisTools() []toolSpec {
 // queryValueSchema is the schema of a condition value: a string, a number,
 // a boolean or a list of strings, numbers and booleans (strict mode adds
 // null, read as no value).
-func queryValueSchema() *jsonschema.Schema {
+func queryValueSchema(null bool) *jsonschema.Schema {
 	item := func(t string) *jsonschema.Schema { return &jsonschema.Schema{Type: t} }
-	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+	s := &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
 		item("string"), item("number"), item("boolean"),
 		{Type: "array", Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{item("string"), item("number"), item("boolean")}}},
 	}}
+	if null {
+		s.AnyOf = append(s.AnyOf, item("null"))
+	}
+	return s
 }
