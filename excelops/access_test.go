@@ -90,7 +90,8 @@ func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
 
 // sampleArgs are valid values of the arguments the read-only tools require.
 func sampleArgs() map[string]any {
-	return map[string]any{"file_path": "a.xlsx", "cell_range": "A1:B2", "range": "A1:B2", "sheet_name": "Sheet1"}
+	return map[string]any{"file_path": "a.xlsx", "cell_range": "A1:B2", "range": "A1:B2", "sheet_name": "Sheet1", "query": "h1",
+		"target": "Sheet1!A1", "file_a": "a.xlsx", "file_b": "a.xlsx"}
 }
 
 // TestReadDeclarationsNeverLockForWritingNorSave: every read-only tool

@@ -94,6 +94,8 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[filterValue](): oneOf("string", "number"),
 		reflect.TypeFor[columnRef]():   oneOf("string", "integer"),
 		reflect.TypeFor[cellInput]():   oneOf("string", "number", "boolean", "null"),
+		reflect.TypeFor[queryValue]():  queryValueSchema(false),
+		reflect.TypeFor[condValue]():   queryValueSchema(true),
 		reflect.TypeFor[json.Number](): {Type: "number"},
 	}
 }
@@ -105,6 +107,10 @@ func schemaVars() map[string]string {
 		"numberFormatHelp":     `Excel number format code, e.g. "#,##0.00", "0%" or "yyyy-mm-dd"`,
 		"tableStyles":          strings.Join(tableStyles(), ","),
 		"filterOperators":      strings.Join(filterOperators(), ","),
+		"condOperators":        strings.Join(condOperators(), ","),
+		"matchModes":           strings.Join(matchModes(), ","),
+		"readIncludes":         strings.Join(readIncludes(), ","),
+		"maxSearchFiles":       jsonNum(maxSearchFiles),
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
 		"shiftDirections":      strings.Join(shiftDirections(), ","),

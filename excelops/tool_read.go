@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -59,10 +60,14 @@ var readExcelTool = typedTool(toolSpec{
 type readExcelArgs struct {
 	fileArg
 	sheetArg
-	Range    string `json:"range,omitempty" jsonschema:"Exact A1 range to read, e.g. \"A1:T100\"; omit for summary mode"`
-	MaxRows  *int   `json:"max_rows,omitempty" minimum:"1" jsonschema:"Most rows per page (summary default 50); a page holds fewer when more would not fit the result size limit, and has_more/next_offset then say where to go on"`
-	Offset   int    `json:"offset,omitempty" minimum:"0" jsonschema:"Rows to skip: pass the previous page's next_offset (summary mode counts data rows holding cells; range mode counts rows from the range's first row)"`
-	Formulas string `json:"formulas,omitempty" enum:"values,formulas,both" default:"values" jsonschema:"How formula cells come back: \"values\" (default) the computed value, or the formula text \"=...\" when the file holds none; \"formulas\" the formula text; \"both\" {\"formula\": \"=...\", \"value\": value or null}"`
+	Range            string   `json:"range,omitempty" jsonschema:"Exact A1 range to read, e.g. \"A1:T100\"; omit for summary mode"`
+	MaxRows          *int     `json:"max_rows,omitempty" minimum:"1" jsonschema:"Most rows per page (summary default 50); a page holds fewer when more would not fit the result size limit, and has_more/next_offset then say where to go on"`
+	Offset           int      `json:"offset,omitempty" minimum:"0" jsonschema:"Rows to skip: pass the previous page's next_offset (summary mode counts data rows holding cells; range mode counts rows from the range's first row)"`
+	Formulas         string   `json:"formulas,omitempty" enum:"values,formulas,both" default:"values" jsonschema:"How formula cells come back: \"values\" (default) the computed value, or the formula text \"=...\" when the file holds none; \"formulas\" the formula text; \"both\" {\"formula\": \"=...\", \"value\": value or null}"`
+	HeaderRow        *int     `json:"header_row,omitempty" minimum:"0" jsonschema:"Summary mode: the row holding the column names, 0-based (0 = sheet row 1, the default); the data rows are the rows below it"`
+	SampleRows       *int     `json:"sample_rows,omitempty" minimum:"1" jsonschema:"Summary mode: return this many data rows spread evenly over the whole sheet (first and last included) instead of a page; row_numbers says which"`
+	Include          []string `json:"include,omitempty" enum:"${readIncludes}" jsonschema:"Extra views excelmanus's read_excel can attach: \"formulas\" returns formula cells as {formula, value} (formulas=both); every other one is answered in include_notes with the tool that gives it"`
+	MaxStyleScanRows *int     `json:"max_style_scan_rows,omitempty" minimum:"1" jsonschema:"Accepted for excelmanus prompts; styles are read with read_cell_styles"`
 }
 
 // readExcel implements read_excel: summary mode (header row plus a page of
@@ -74,6 +79,18 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*call, error)
 	}
 	if a.MaxRows != nil && *a.MaxRows < 1 {
 		return nil, invalid("max_rows must be >= 1")
+	}
+	if a.Formulas == "" && slices.Contains(a.Include, "formulas") {
+		a.Formulas = "both"
+	}
+	if a.Range != "" && (a.HeaderRow != nil || a.SampleRows != nil) {
+		return nil, invalid("header_row and sample_rows are for summary mode; leave out range")
+	}
+	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= maxSheetRows) {
+		return nil, invalid("header_row must be between 0 and %d", maxSheetRows-1)
+	}
+	if a.SampleRows != nil && *a.SampleRows < 1 {
+		return nil, invalid("sample_rows must be >= 1")
 	}
 	mode, err := parseFormulaMode(a.Formulas)
 	if err != nil {
@@ -89,10 +106,20 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*call, error)
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		b.formulas = mode
-		if rng != nil {
-			return s.readRange(ctx, b, sh.name, *rng, a)
+		var res pyjson.Object
+		var err error
+		switch {
+		case rng != nil:
+			res, err = s.readRange(ctx, b, sh.name, *rng, a)
+		case a.SampleRows != nil:
+			res, err = s.readSample(ctx, b, sh.name, a)
+		default:
+			res, err = s.readSummary(ctx, b, sh.name, a)
 		}
-		return s.readSummary(ctx, b, sh.name, a)
+		if err != nil {
+			return nil, err
+		}
+		return withIncludeNotes(res, a.Include), nil
 	}), nil
 }
 
@@ -105,7 +132,7 @@ const wideRange = 100
 // fit the result cap (see page.go). values[i] is row first+i; rows without
 // cells in the range take their place as empty rows; a page ends at the last
 // row holding cells when the sheet ends before the range does.
-func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cellRange, a readExcelArgs) (any, error) {
+func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cellRange, a readExcelArgs) (pyjson.Object, error) {
 	width := rng.c2 - rng.c1 + 1
 	want := max(rng.r2-rng.r1+1-a.Offset, 0)
 	if a.MaxRows != nil && *a.MaxRows < want {
@@ -162,11 +189,11 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	return p.fit(p.candidates(), more || p.over, build)
 }
 
-// readSummary returns the header row (row 1) and one page of data rows:
+// readSummary returns the header row (row 1, or header_row) and one page of data rows:
 // the rows below it that hold cells, offset of them skipped, sized to fit
 // the result cap (see page.go). Rows are squared up to the widest row of
 // the page so columns line up.
-func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a readExcelArgs) (any, error) {
+func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a readExcelArgs) (pyjson.Object, error) {
 	want := defaultSummaryRows
 	if a.MaxRows != nil {
 		want = *a.MaxRows
@@ -199,10 +226,10 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 	if err != nil {
 		return nil, err
 	}
-	skip, more := a.Offset, false
-	err = b.rowsJSON(ctx, sheet, 1, maxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
+	skip, more, hdrRow := a.Offset, false, headerRowOf(a.HeaderRow)
+	err = b.rowsJSON(ctx, sheet, hdrRow, maxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
 		switch {
-		case row == 1:
+		case row == hdrRow:
 			header, hdrItems = append([]byte(nil), inner...), cells
 			p.base += utf8.RuneCount(header)
 			return true

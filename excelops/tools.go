@@ -12,5 +12,6 @@ func (s *Service) tools() []toolSpec {
 	specs = append(specs, workbookTools()...)
 	specs = append(specs, referenceTools()...)
 	specs = append(specs, inspectTools()...)
+	specs = append(specs, analysisTools()...)
 	return specs
 }

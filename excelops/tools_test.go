@@ -56,6 +56,8 @@ func minimalArgs() map[string]map[string]any {
 		"inspect_excel_files":       {},
 		"scan_excel_snapshot":       {},
 		"compare_excel":             {},
+		"filter_data":               {"column": "qty", "operator": "gt", "value": 0},
+		"search_excel_values":       {"query": "a"},
 	}
 }
 
@@ -101,7 +103,8 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"create_table", "freeze_panes", "set_autofilter", "sort_range", "find_replace", "add_comment", "set_hyperlink",
 		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
 		"get_reference_map", "trace_references", "get_impact_analysis",
-		"inspect_excel_files", "scan_excel_snapshot", "compare_excel"}
+		"inspect_excel_files", "scan_excel_snapshot", "compare_excel",
+		"filter_data", "search_excel_values"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -160,6 +163,8 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"get_reference_map":         {"status", "file", "detail", "formula_count", "sheets", "cross_sheet_edges", "edges_truncated", "named_ranges", "tables", "external_links"},
 		"trace_references":          {"status", "file", "sheet", "target", "formula", "direction", "depth", "total_precedents", "total_dependents", "precedents", "dependents", "complete", "offset", "returned", "has_more", "truncated"},
 		"get_impact_analysis":       {"status", "file", "sheet", "target", "scope", "total_affected_cells", "direct_count", "affected_sheets", "direct_impact", "indirect_impact", "complete", "dynamic_formulas", "offset", "returned", "has_more", "truncated"},
+		"filter_data":               {"status", "file", "sheet", "columns", "header_row", "total_matched", "offset", "rows_returned", "has_more", "truncated", "row_numbers", "rows"},
+		"search_excel_values":       {"status", "file", "query", "match_mode", "total_matches", "offset", "returned", "has_more", "truncated", "sheets_searched", "matches", "summary_by_sheet"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
@@ -230,6 +235,8 @@ func TestToolsReportMissingSheet(t *testing.T) {
 			continue // no sheet argument to get wrong (inspect_excel_files' sheet_name filters)
 		case "trace_references", "get_impact_analysis":
 			a["target"] = "Nope!B2"
+		case "search_excel_values":
+			continue // sheets filters the sheets of every workbook searched
 		case "define_name":
 			a["scope"] = "Nope"
 		case "rename_sheet":

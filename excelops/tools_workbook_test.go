@@ -44,6 +44,8 @@ func accessByName() map[string]registry.Annotations {
 		"trace_references":    *registry.ReadOnly(),
 		"get_impact_analysis": *registry.ReadOnly(),
 		"copy_sheet":          *registry.Additive(),
+		"filter_data":         *registry.ReadOnly(),
+		"search_excel_values": *registry.ReadOnly(),
 	}
 }
 

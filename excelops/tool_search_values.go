@@ -1,0 +1,296 @@
+package excelops
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
+)
+
+// search_excel_values: every cell of one or more workbooks whose text
+// matches a query (search_match.go), sheet after sheet, row 1 included,
+// each hit with its row's other values as context. The sheets are streamed;
+// only the page of hits and the counts are kept.
+
+// Bounds of a search hit, as excelmanus cuts them.
+const (
+	searchValueRunes   = 200 // a hit's value
+	searchContextRunes = 100 // each context value
+	searchContextCells = 5   // context values per hit
+	defaultMaxResults  = 50
+	maxSearchFiles     = 100
+)
+
+// searchValuesTool declares search_excel_values.
+var searchValuesTool = typedTool(toolSpec{
+	name: "search_excel_values", title: "Search cell values",
+	desc: "Search the cell values of every sheet of a workbook (and more workbooks with file_paths), like ripgrep: contains, exact, regex, startswith or fuzzy match, " +
+		"optionally case-sensitive and limited to sheets and header columns; each hit gives sheet, row, column, value, cell and its row's other values; paged with offset/max_results.",
+	timeout: readTimeout,
+	access:  searchAccess(),
+}, (*Service).searchValues)
+
+// searchAccess is search_excel_values' declaration: file_path streamed,
+// every sheet; each of file_paths is read the same way after it.
+func searchAccess() access {
+	return access{files: []fileUse{{arg: "file_path", touch: touchStream}}}
+}
+
+// searchValuesArgs are search_excel_values' arguments (excelmanus's names,
+// plus file_paths and offset).
+type searchValuesArgs struct {
+	fileArg
+	FilePaths     []string `json:"file_paths,omitempty" jsonschema:"More workbooks to search after file_path, in this order (at most ${maxSearchFiles} in all)"`
+	Query         string   `json:"query" minLength:"1" jsonschema:"Text to find, or a regular expression with match_mode regex (RE2 syntax)"`
+	MatchMode     string   `json:"match_mode,omitempty" enum:"${matchModes}" default:"contains" jsonschema:"contains (default): the query anywhere in the cell; exact: the whole cell; regex: the expression matches somewhere; startswith: the cell starts with it; fuzzy: every word, number or run of Chinese characters of the query occurs in the cell (Chinese numerals also as digits)"`
+	Sheets        []string `json:"sheets,omitempty" jsonschema:"Only these sheets (names ignoring case; default every sheet)"`
+	Columns       []string `json:"columns,omitempty" jsonschema:"Only the columns whose row-1 header is one of these names (ignoring case); a sheet with none of them is skipped"`
+	MaxResults    *int     `json:"max_results,omitempty" minimum:"1" default:"50" jsonschema:"Most hits per page (default 50); a page holds fewer when more would not fit the result size limit, and has_more/next_offset then say where to go on"`
+	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"Match upper and lower case exactly (default false)"`
+	Offset        int      `json:"offset,omitempty" minimum:"0" jsonschema:"Hits to skip: pass the previous page's next_offset"`
+}
+
+// searchState is one search_excel_values call's hits and counts.
+type searchState struct {
+	a        searchValuesArgs
+	match    textMatcher
+	want     int
+	multi    bool
+	total    int
+	searched int
+	hits     []pyjson.Object
+	counts   []sheetCount
+}
+
+// sheetCount is the hits of one sheet.
+type sheetCount struct {
+	file, sheet string
+	n           int
+}
+
+// searchValues implements search_excel_values.
+func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*call, error) {
+	switch {
+	case a.Query == "":
+		return nil, invalid("query is empty: give the text to look for")
+	case a.Offset < 0:
+		return nil, invalid("offset must be >= 0")
+	case a.MaxResults != nil && *a.MaxResults < 1:
+		return nil, invalid("max_results must be >= 1")
+	case 1+len(a.FilePaths) > maxSearchFiles:
+		return nil, invalid("at most %d workbooks per search", maxSearchFiles)
+	}
+	m, err := newTextMatcher(a.Query, a.MatchMode, a.CaseSensitive)
+	if err != nil {
+		return nil, err
+	}
+	st := &searchState{a: a, match: m, want: defaultMaxResults, multi: len(a.FilePaths) > 0}
+	if a.MaxResults != nil {
+		st.want = *a.MaxResults
+	}
+	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+		return nil, st.searchBook(ctx, b, a.FilePath)
+	})
+	c.after = func(any) (any, error) {
+		for _, p := range a.FilePaths {
+			// Each further workbook through the entry point, under its own lock.
+			_, err := s.run(ctx, searchAccess(), onBook(p, "", func(b *book, _ sheetRef) (any, error) {
+				return nil, st.searchBook(ctx, b, p)
+			}))
+			if err != nil {
+				return nil, err
+			}
+		}
+		return s.searchResult(ctx, st)
+	}
+	return c, nil
+}
+
+// searchBook searches the sheets of one workbook.
+func (st *searchState) searchBook(ctx context.Context, b *book, path string) error {
+	names, _ := b.sheetList()
+	var only map[string]bool
+	if len(st.a.Sheets) > 0 {
+		only = map[string]bool{}
+		for _, n := range st.a.Sheets {
+			only[strings.ToLower(n)] = true
+		}
+	}
+	for _, sheet := range names {
+		if only != nil && !only[strings.ToLower(sheet)] {
+			continue
+		}
+		st.searched++
+		if err := st.searchSheet(ctx, b, path, sheet); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// searchSheet streams one sheet and records its hits.
+func (st *searchState) searchSheet(ctx context.Context, b *book, path, sheet string) error {
+	var header []string
+	var cols map[int]bool // nil: every column
+	count := sheetCount{file: filepath.ToSlash(path), sheet: sheet}
+	skip := false
+	err := b.rows(ctx, sheet, 1, maxSheetRows, 1, 0, func(row int, vals []any) bool {
+		if header == nil {
+			if row == 1 {
+				header = searchHeader(vals)
+			} else {
+				header = []string{}
+			}
+			if cols = st.columnSet(header); cols != nil && len(cols) == 0 {
+				skip = true
+				return false
+			}
+		}
+		for i, v := range vals {
+			if v == nil || cols != nil && !cols[i] {
+				continue
+			}
+			text := cellText(v)
+			if !st.match(text) {
+				continue
+			}
+			st.total++
+			count.n++
+			if st.total > st.a.Offset && len(st.hits) <= st.want { // one past the page proves there is more
+				st.hits = append(st.hits, st.hit(path, sheet, row, i, text, vals, header))
+			}
+		}
+		return true
+	})
+	if err != nil || skip {
+		return err
+	}
+	if count.n > 0 {
+		st.counts = append(st.counts, count)
+	}
+	return nil
+}
+
+// columnSet is the columns a columns restriction keeps (nil: every one).
+func (st *searchState) columnSet(header []string) map[int]bool {
+	if len(st.a.Columns) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, c := range st.a.Columns {
+		want[strings.ToLower(c)] = true
+	}
+	out := map[int]bool{}
+	for i, h := range header {
+		if want[strings.ToLower(h)] {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// searchHeader names the columns by row 1: a cell's text, "Col_i"
+// (0-based) for a blank.
+func searchHeader(vals []any) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = headerCellName(i, v)
+	}
+	return out
+}
+
+// headerCellName is the name row 1 gives column i (0-based).
+func headerCellName(i int, v any) string {
+	if v == nil {
+		return fmt.Sprintf("Col_%d", i)
+	}
+	return cellText(v)
+}
+
+// hit is the result entry of one matching cell.
+func (st *searchState) hit(path, sheet string, row, col int, text string, vals []any, header []string) pyjson.Object {
+	name := func(i int) string {
+		if i < len(header) {
+			return header[i]
+		}
+		return headerCellName(i, nil)
+	}
+	ctxVals := pyjson.Object{}
+	for i, v := range vals {
+		if i == col || v == nil {
+			continue
+		}
+		ctxVals = append(ctxVals, field(name(i), cutRunes(cellText(v), searchContextRunes)))
+		if len(ctxVals) == searchContextCells {
+			break
+		}
+	}
+	o := pyjson.Object{}
+	if st.multi {
+		o = append(o, field("file", filepath.ToSlash(path)))
+	}
+	return append(o,
+		field("sheet", sheet),
+		field("row", row),
+		field("column", name(col)),
+		field("value", cutRunes(text, searchValueRunes)),
+		field("cell_ref", cellName(col+1, row)),
+		field("context", ctxVals))
+}
+
+// cutRunes keeps the first n code points of s.
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+// searchResult builds the page: as many hits as fit the result cap.
+func (s *Service) searchResult(ctx context.Context, st *searchState) (any, error) {
+	sort.SliceStable(st.counts, func(i, j int) bool { return st.counts[i].n > st.counts[j].n })
+	summary := make([]any, len(st.counts))
+	for i, c := range st.counts {
+		o := pyjson.Object{}
+		if st.multi {
+			o = append(o, field("file", c.file))
+		}
+		summary[i] = append(o, field("sheet", c.sheet), field("matches", c.n))
+	}
+	n := min(len(st.hits), st.want)
+	build := func(k int, more bool) pyjson.Object {
+		list := make([]any, k)
+		for i := range list {
+			list[i] = st.hits[i]
+		}
+		res := success(filepath.ToSlash(st.a.FilePath), "",
+			field("query", st.a.Query),
+			field("match_mode", defaultString(st.a.MatchMode, "contains")),
+			field("total_matches", st.total),
+			field("offset", st.a.Offset),
+			field("returned", k),
+			field("has_more", more),
+			field("truncated", more))
+		if more {
+			res = append(res, field("next_offset", st.a.Offset+k))
+		}
+		return append(res, field("sheets_searched", st.searched), field("matches", list), field("summary_by_sheet", summary))
+	}
+	pg, err := s.newPageRows(ctx, build(0, true))
+	if err != nil {
+		return nil, err
+	}
+	return pg.fit(n, len(st.hits) > st.want, build)
+}
+
+// defaultString is s, or def when s is empty.
+func defaultString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
