@@ -30,7 +30,7 @@ type spliceBook struct {
 	mode   fs.FileMode
 	styles *styleBook             // loaded by the first edit that needs styles
 	parts  map[string]splice.Part // small parts rewritten besides the sheets (calcChain.xml)
-	calc   bool                   // set fullCalcOnLoad: a formula was written
+	calc   bool                   // set fullCalcOnLoad: a formula value was computed
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
 	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
 }

@@ -29,13 +29,14 @@ import (
 //     size of its group (a superset of what each member reads); a member
 //     whose master is not found makes the write leave the plain splice.
 // No formula reading a written cell means no formula value changes (values
-// change only through what they read). The workbook is still marked to be
-// recalculated on open, as the excelize path marks it.
+// change only through what they read), so every cached value Excel saved is
+// still true: the workbook is not marked to be recalculated on open, and
+// workbook.xml stays byte for byte (the recalc splice and the excelize path,
+// which change formula values, mark it).
 
 // othersFormulaFree reports whether a value write of plan into sheet (its
 // part) changes no formula's value on the workbook's other worksheets (see
-// above); it notes in sb.calc that the workbook holds formulas. Any error
-// means no.
+// above). Any error means no.
 func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string, plan splice.Plan) bool {
 	edit, ok := planArea(sheet, plan)
 	if !ok {
@@ -53,7 +54,7 @@ func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string,
 }
 
 // partFormulaFree runs sheetFormulasMiss over the worksheet part of the
-// sheet named host; it notes in sb.calc that the part holds formulas.
+// sheet named host.
 func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, edit sheetArea) (bool, error) {
 	zf := findPart(sb.zr, part)
 	if zf == nil {
@@ -64,8 +65,7 @@ func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, ed
 		return false, err
 	}
 	defer rc.Close()
-	free, formulas, err := sheetFormulasMiss(ctx, rc, host, edit)
-	sb.calc = sb.calc || formulas
+	free, _, err := sheetFormulasMiss(ctx, rc, host, edit)
 	return free && err == nil, err
 }
 

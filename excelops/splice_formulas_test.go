@@ -2,10 +2,13 @@ package excelops
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,7 +118,7 @@ func writeBothWays(t *testing.T, seed string, with map[string]any, sheets []stri
 func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []string, then func(path string)) bool {
 	t.Helper()
 	books := map[bool]*excelize.File{}
-	spliced := false
+	spliced, splicedPath := false, ""
 	for _, on := range []bool{true, false} {
 		saves := newSavesLog()
 		e := newEnv(t, WithSplice(on), WithLogger(saves.log))
@@ -132,15 +135,26 @@ func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []
 		}
 		if on {
 			spliced = saves.spliced() > 0
+			splicedPath = e.path("f.xlsx")
 		}
 		books[on] = e.open("f.xlsx")
 	}
-	if requireSameCells(t, books[true], books[false], sheets, 12, 10, false, fmt.Sprint(with)) {
+	if requireSameCells(t, books[true], books[false], sheets, 12, 10, false, fmt.Sprint(with)) && !sameWorkbookPart(t, seed, splicedPath) {
+		// A splice that changed no formula value keeps workbook.xml byte for
+		// byte; one that recomputed values marks the workbook for
+		// recalculation on open, as the excelize path does.
 		calc, err := books[true].GetCalcProps()
 		require.NoError(t, err)
 		assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
 	}
 	return spliced
+}
+
+// sameWorkbookPart reports whether xl/workbook.xml of the workbooks at a
+// and b holds the same bytes.
+func sameWorkbookPart(t *testing.T, a, b string) bool {
+	t.Helper()
+	return part(t, a, "xl/workbook.xml") == part(t, b, "xl/workbook.xml")
 }
 
 // FuzzSheetFormulasMiss: the formula check reads any worksheet XML without
@@ -165,4 +179,50 @@ func FuzzSheetFormulasMiss(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlainSpliceKeepsEveryOtherPart: a value write that no formula reads,
+// into a workbook whose other sheet holds formulas with cached values,
+// changes only the written sheet's part; workbook.xml is not marked for
+// recalculation, since every cached value is still true.
+func TestPlainSpliceKeepsEveryOtherPart(t *testing.T) {
+	saves := newSavesLog()
+	e := newEnv(t, WithLogger(saves.log))
+	e.workbook("f.xlsx", [][]any{{1}, {2}, {3}})
+	e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "sheet_name": "Totals", "cell": "A1", "value": "=SUM(Sheet1!A1:A3)", "create": true})
+	before := zipParts(t, e.path("f.xlsx"))
+	saves.spliced()
+	e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "sheet_name": "Sheet1", "cell": "C10", "value": 42})
+	require.Equal(t, 1, saves.spliced(), "the write takes the splice path")
+	after := zipParts(t, e.path("f.xlsx"))
+	require.Equal(t, len(before), len(after))
+	var changed []string
+	for name, data := range after {
+		if !bytes.Equal(before[name], data) {
+			changed = append(changed, name)
+		}
+	}
+	slices.Sort(changed)
+	assert.Equal(t, []string{"xl/worksheets/sheet1.xml"}, changed)
+	v, err := e.open("f.xlsx").GetCellValue("Totals", "A1")
+	require.NoError(t, err)
+	assert.Equal(t, "6", v, "the cached total is kept")
+}
+
+// zipParts is every entry of the zip at path by name.
+func zipParts(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	require.NoError(t, err)
+	defer zr.Close()
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		require.NoError(t, err)
+		data, err := io.ReadAll(rc)
+		require.NoError(t, err)
+		require.NoError(t, rc.Close())
+		out[f.Name] = data
+	}
+	return out
 }

@@ -49,7 +49,7 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 	if err := sb.trimCalcChain(sheet, rc.removed); err != nil {
 		return nil, err
 	}
-	sb.calc = rc.formulas
+	sb.calc = rc.computed
 	plan.NoFormulas = false
 	parts := map[string]splice.Part{}
 	defer func() {

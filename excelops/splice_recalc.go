@@ -232,7 +232,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 type recalc struct {
 	results  map[string]map[[2]int]cachedResult // part -> (row, col) -> cached value, for formulas the write does not replace
 	sheetOf  map[string]string                  // part -> sheet name
-	formulas bool                               // the workbook holds formulas after the write
+	computed bool                               // some formula's value was computed: mark the workbook to recalculate on open
 	removed  map[[2]int]bool                    // the written cells whose formula a value replaced
 }
 
@@ -287,7 +287,6 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	slices.SortStableFunc(all, func(a, b calcFormula) int {
 		return cmp.Or(cmp.Compare(order[a.at.sheet], order[b.at.sheet]), cmp.Compare(a.at.r1, b.at.r1), cmp.Compare(a.at.c1, b.at.c1))
 	})
-	rc.formulas = len(all) > 0
 	cells := make([]depCell, len(all))
 	for i, f := range all {
 		cells[i] = depCell{at: f.at, deps: f.deps, wide: f.wide}
@@ -304,8 +303,11 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		}
 	}
 	if n == 0 {
+		// No formula's value changes: every cached value Excel saved stays
+		// true, and workbook.xml stays as it was.
 		return rc, nil
 	}
+	rc.computed = true
 	if n > maxRecalcFormulas {
 		return nil, errNoSplice // the excelize path computes that many and drops the rest
 	}

@@ -83,7 +83,10 @@ def libreoffice_names() -> set[str]:
     out = subprocess.run(["/usr/bin/python3", "-c", code, str(ROOT / "tests" / "oracle")],
                          check=True, capture_output=True, text=True).stdout
     names = json.loads(out)
-    return {n[len("_xlfn."):] for n in names if n.startswith("_xlfn.") and not n.startswith("_xlfn.ORG.")}
+    # LibreOffice 25.2 writes FILTER and SORT as _xlfn._xlws.NAME, as Excel does: the name is
+    # what follows the _xlws. part (WORKSHEET_PREFIXED gives them that prefix back).
+    return {n[len("_xlfn."):].removeprefix("_xlws.") for n in names
+            if n.startswith("_xlfn.") and not n.startswith("_xlfn.ORG.")}
 
 
 def generate() -> str:
