@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/klauspost/readahead"
 	"io"
 	"math"
 	"strconv"
@@ -104,8 +105,19 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
+	src := io.Reader(rc)
+	if zf.UncompressedSize64 >= readAheadFrom {
+		// A large sheet inflates on another goroutine while this one
+		// tokenizes: a few buffers ahead, no more.
+		ra, err := readahead.NewReaderSize(rc, readAheadBuffers, readAheadBufferSize)
+		if err != nil {
+			return err
+		}
+		defer ra.Close()
+		src = ra
+	}
 	lim := b.svc.limits
-	rr := newRowReader(lim.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
+	rr := newRowReader(lim.newRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
 	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.formulas
 	rr.w.MaxText = rr.maxText
 	n := 0

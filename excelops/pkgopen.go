@@ -112,6 +112,7 @@ func (s *Service) openPackage(r io.ReaderAt, size int64, name string) (wbPackage
 		p.r, p.size, p.rebuilt = fixed, fixedSize, true
 		s.log.WithFields(map[string]any{"file": name}).Debug("zip directory rebuilt as unzip reads it")
 	}
+	zr.RegisterDecompressor(zip.Deflate, inflater)
 	if err := uniqueParts(zr); err != nil {
 		return p, err
 	}

@@ -55,18 +55,20 @@ type inspectExcelFilesArgs struct {
 	Search      string   `json:"search,omitempty" jsonschema:"Keep only files whose path or one of whose sheet names contains this text, ignoring case"`
 	SheetName   string   `json:"sheet_name,omitempty" jsonschema:"Keep only files with a sheet whose name contains this text, ignoring case, and show only those sheets"`
 	Offset      int      `json:"offset,omitempty" minimum:"0" jsonschema:"Files of the folder walk to skip: pass the previous answer's next_offset"`
+	ExactRange  bool     `json:"exact_used_range,omitempty" jsonschema:"Count every sheet's cells for its used range instead of taking the range the sheet declares (its dimension, as Excel saves it and openpyxl reads it); slower on large sheets (default false). A sheet that declares none, or whose header or preview rows fall outside it, is always counted"`
 }
 
 // inspectOptions are the checked arguments of one inspect_excel_files call.
 type inspectOptions struct {
 	maxFiles, previewRows, maxColumns int
 	search, sheetName                 string // lower case
+	exact                             bool   // count every sheet's cells
 }
 
 // options checks a's bounds and fills in the defaults.
 func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 	o := inspectOptions{maxFiles: defaultInspectedFiles, previewRows: defaultPreviewRows, maxColumns: defaultPreviewColumns,
-		search: strings.ToLower(a.Search), sheetName: strings.ToLower(a.SheetName)}
+		search: strings.ToLower(a.Search), sheetName: strings.ToLower(a.SheetName), exact: a.ExactRange}
 	for _, b := range []struct {
 		name     string
 		v        *int
@@ -254,8 +256,8 @@ func (b *book) inspectSheets(ctx context.Context, o inspectOptions, pathHit bool
 	return append(out, pyjson.Field{Key: "sheets", Value: sheets}), nil
 }
 
-// inspectSheet is one sheet of a file's entry: its used range as the cells
-// on disk give it, its header row (the first row holding cells within the
+// inspectSheet is one sheet of a file's entry: its used range (as the
+// sheet declares it, or as its cells give it: inspectExtent), its header row (the first row holding cells within the
 // first max_columns columns) and the next preview_rows rows holding cells.
 func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
 	out := pyjson.Object{{Key: "name", Value: name}}
@@ -266,7 +268,7 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if kind != kindWorksheet {
 		return append(out, pyjson.Field{Key: "kind", Value: kind}), nil
 	}
-	ext, err := b.scan(name)
+	ext, source, err := b.inspectExtent(name, o.exact)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +287,9 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 		header    any = []any{}
 		preview       = []any{}
 	)
+	lastRow := 0
 	err = b.rowsJSON(ctx, name, 1, maxSheetRows, 1, o.maxColumns, func(row int, inner []byte, cells int) bool {
+		lastRow = row
 		if headerRow == 0 {
 			headerRow, header = row, arena.add(inner, cells, cells)
 			return o.previewRows > 0
@@ -296,16 +300,48 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if err != nil {
 		return nil, err
 	}
+	if source == usedFromDimension && (headerRow < ext.minRow || lastRow > ext.maxRow) {
+		// The declaration does not hold what was read: count the cells.
+		if ext, err = b.scan(name); err != nil {
+			return nil, err
+		}
+		source = usedFromCells
+	}
 	var hdr any
 	if headerRow > 0 {
 		hdr = headerRow
 	}
 	return append(out,
 		pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
+		pyjson.Field{Key: "used_range_source", Value: source},
 		pyjson.Field{Key: "max_row", Value: ext.maxRow},
 		pyjson.Field{Key: "max_column", Value: ext.maxCol},
 		pyjson.Field{Key: "columns_shown", Value: min(ext.maxCol, o.maxColumns)},
 		pyjson.Field{Key: "header_row", Value: hdr},
 		pyjson.Field{Key: "header", Value: header},
 		pyjson.Field{Key: "preview", Value: preview}), nil
+}
+
+// Where an inspected sheet's used range comes from (used_range_source).
+const (
+	usedFromDimension = "dimension" // the sheet's own declaration
+	usedFromCells     = "cells"     // every cell counted
+)
+
+// inspectExtent is a sheet's used range for inspect_excel_files and where
+// it comes from: the declared dimension unless exact is set or the sheet
+// declares none, else a count of the cells (which also finds a truncated
+// sheet).
+func (b *book) inspectExtent(name string, exact bool) (sheetExtent, string, error) {
+	if !exact {
+		r, ok, err := b.declaredRange(name)
+		if err != nil {
+			return sheetExtent{}, "", err
+		}
+		if ok {
+			return sheetExtent{minRow: r.r1, maxRow: r.r2, minCol: r.c1, maxCol: r.c2, closed: true}, usedFromDimension, nil
+		}
+	}
+	ext, err := b.scan(name)
+	return ext, usedFromCells, err
 }

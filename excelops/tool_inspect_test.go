@@ -73,7 +73,7 @@ func TestInspectExcelFilesSheets(t *testing.T) {
 	got := e.ok("inspect_excel_files", map[string]any{"preview_rows": 2, "max_columns": 2})
 	files := got["files"].([]any)
 	a := files[0].(map[string]any)["sheets"].([]any)[0].(map[string]any)
-	assert.Equal(t, map[string]any{"name": "Sheet1", "used_range": "A1:C6", "max_row": 6.0, "max_column": 3.0, "columns_shown": 2.0,
+	assert.Equal(t, map[string]any{"name": "Sheet1", "used_range": "A1:C6", "used_range_source": "cells", "max_row": 6.0, "max_column": 3.0, "columns_shown": 2.0,
 		"header_row": 1.0, "header": []any{"name", "qty"}, "preview": []any{[]any{"a", 1.0}, []any{"b", 2.0}}}, a)
 	b := files[1].(map[string]any)
 	assert.Equal(t, 2.0, b["sheet_count"])
@@ -151,4 +151,34 @@ func toMap(t *testing.T, res any) map[string]any {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal([]byte(text), &m))
 	return m
+}
+
+// TestInspectExcelFilesDeclaredRange: a sheet's declared dimension is its
+// used range (as openpyxl reads it) unless exact_used_range asks for the
+// cells, the declaration says only A1, or what was read falls outside it.
+func TestInspectExcelFilesDeclaredRange(t *testing.T) {
+	rows := `<row r="2"><c r="B2"><v>1</v></c></row><row r="3"><c r="C3"><v>2</v></c></row>`
+	cases := []struct {
+		name, dimension string
+		exact           bool
+		want, source    string
+	}{
+		{"declared", "B2:D9", false, "B2:D9", "dimension"},
+		{"cells asked for", "B2:D9", true, "B2:C3", "cells"},
+		{"only A1 declared", "A1", false, "B2:C3", "cells"},
+		{"preview outside the declaration", "B2:C2", false, "B2:C3", "cells"},
+		{"header above the declaration", "B3:C9", false, "B2:C3", "cells"},
+		{"declaration that does not parse", "B2:ZZZZ9", false, "B2:C3", "cells"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.workbook("d.xlsx", [][]any{{1}})
+			withSheetXML(t, e.path("d.xlsx"), sheetXML(c.dimension, rows))
+			got := e.ok("inspect_excel_files", map[string]any{"exact_used_range": c.exact})
+			sh := got["files"].([]any)[0].(map[string]any)["sheets"].([]any)[0].(map[string]any)
+			assert.Equal(t, c.want, sh["used_range"])
+			assert.Equal(t, c.source, sh["used_range_source"])
+		})
+	}
 }

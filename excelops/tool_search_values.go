@@ -54,12 +54,23 @@ type searchValuesArgs struct {
 	Offset        int      `json:"offset,omitempty" minimum:"0" jsonschema:"Hits to skip: pass the previous page's next_offset"`
 }
 
-// searchState is one search_excel_values call's hits and counts.
+// searchState is one search_excel_values call's settings; each workbook
+// is scanned into its own bookHits, and the page is cut from them in
+// file order (mergeHits).
 type searchState struct {
-	a        searchValuesArgs
-	match    textMatcher
-	want     int
-	multi    bool
+	a     searchValuesArgs
+	match textMatcher
+	want  int
+	multi bool
+}
+
+// keep is how many of one workbook's first hits can reach the page: the
+// hits of the workbooks before it only move the page's window earlier.
+func (st *searchState) keep() int { return st.a.Offset + st.want + 1 }
+
+// bookHits is what one workbook's scan found: its number of hits, the
+// first keep() of them, each sheet's count and the sheets searched.
+type bookHits struct {
 	total    int
 	searched int
 	hits     []pyjson.Object
@@ -92,26 +103,24 @@ func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*call, 
 	if a.MaxResults != nil {
 		st.want = *a.MaxResults
 	}
+	found := make([]bookHits, 1+len(a.FilePaths))
 	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		return nil, st.searchBook(ctx, b, a.FilePath)
+		return nil, st.searchBook(ctx, b, a.FilePath, &found[0])
 	})
 	c.after = func(any) (any, error) {
-		for _, p := range a.FilePaths {
-			// Each further workbook through the entry point, under its own lock.
-			_, err := s.run(ctx, searchAccess(), onBook(p, "", func(b *book, _ sheetRef) (any, error) {
-				return nil, st.searchBook(ctx, b, p)
-			}))
-			if err != nil {
-				return nil, err
-			}
+		// The further workbooks, each through the entry point under its
+		// own lock, side by side (searchMany); the page is then cut from
+		// them in file order, so it does not depend on which ended first.
+		if err := s.searchMany(ctx, st, found[1:]); err != nil {
+			return nil, err
 		}
-		return s.searchResult(ctx, st)
+		return s.searchResult(ctx, st, found)
 	}
 	return c, nil
 }
 
-// searchBook searches the sheets of one workbook.
-func (st *searchState) searchBook(ctx context.Context, b *book, path string) error {
+// searchBook searches the sheets of one workbook into out.
+func (st *searchState) searchBook(ctx context.Context, b *book, path string, out *bookHits) error {
 	names, _ := b.sheetList()
 	var only map[string]bool
 	if len(st.a.Sheets) > 0 {
@@ -124,8 +133,8 @@ func (st *searchState) searchBook(ctx context.Context, b *book, path string) err
 		if only != nil && !only[strings.ToLower(sheet)] {
 			continue
 		}
-		st.searched++
-		if err := st.searchSheet(ctx, b, path, sheet); err != nil {
+		out.searched++
+		if err := st.searchSheet(ctx, b, path, sheet, out); err != nil {
 			return err
 		}
 	}
@@ -133,11 +142,12 @@ func (st *searchState) searchBook(ctx context.Context, b *book, path string) err
 }
 
 // searchSheet streams one sheet and records its hits.
-func (st *searchState) searchSheet(ctx context.Context, b *book, path, sheet string) error {
+func (st *searchState) searchSheet(ctx context.Context, b *book, path, sheet string, out *bookHits) error {
 	var header []string
 	var cols map[int]bool // nil: every column
 	count := sheetCount{file: filepath.ToSlash(path), sheet: sheet}
 	skip := false
+	keep := st.keep()
 	err := b.rows(ctx, sheet, 1, maxSheetRows, 1, 0, func(row int, vals []any) bool {
 		if header == nil {
 			if row == 1 {
@@ -158,10 +168,10 @@ func (st *searchState) searchSheet(ctx context.Context, b *book, path, sheet str
 			if !st.match(text) {
 				continue
 			}
-			st.total++
+			out.total++
 			count.n++
-			if st.total > st.a.Offset && len(st.hits) <= st.want { // one past the page proves there is more
-				st.hits = append(st.hits, st.hit(path, sheet, row, i, text, vals, header))
+			if len(out.hits) < keep {
+				out.hits = append(out.hits, st.hit(path, sheet, row, i, text, vals, header))
 			}
 		}
 		return true
@@ -170,7 +180,7 @@ func (st *searchState) searchSheet(ctx context.Context, b *book, path, sheet str
 		return err
 	}
 	if count.n > 0 {
-		st.counts = append(st.counts, count)
+		out.counts = append(out.counts, count)
 	}
 	return nil
 }
@@ -250,27 +260,29 @@ func cutRunes(s string, n int) string {
 	return string([]rune(s)[:n])
 }
 
-// searchResult builds the page: as many hits as fit the result cap.
-func (s *Service) searchResult(ctx context.Context, st *searchState) (any, error) {
-	sort.SliceStable(st.counts, func(i, j int) bool { return st.counts[i].n > st.counts[j].n })
-	summary := make([]any, len(st.counts))
-	for i, c := range st.counts {
+// searchResult builds the page from every workbook's hits, in file
+// order: as many hits as fit the result cap.
+func (s *Service) searchResult(ctx context.Context, st *searchState, found []bookHits) (any, error) {
+	total, searched, hits, counts := mergeHits(found, st.a.Offset, st.want)
+	sort.SliceStable(counts, func(i, j int) bool { return counts[i].n > counts[j].n })
+	summary := make([]any, len(counts))
+	for i, c := range counts {
 		o := pyjson.Object{}
 		if st.multi {
 			o = append(o, field("file", c.file))
 		}
 		summary[i] = append(o, field("sheet", c.sheet), field("matches", c.n))
 	}
-	n := min(len(st.hits), st.want)
+	n := min(len(hits), st.want)
 	build := func(k int, more bool) pyjson.Object {
 		list := make([]any, k)
 		for i := range list {
-			list[i] = st.hits[i]
+			list[i] = hits[i]
 		}
 		res := success(filepath.ToSlash(st.a.FilePath), "",
 			field("query", st.a.Query),
 			field("match_mode", defaultString(st.a.MatchMode, "contains")),
-			field("total_matches", st.total),
+			field("total_matches", total),
 			field("offset", st.a.Offset),
 			field("returned", k),
 			field("has_more", more),
@@ -278,13 +290,30 @@ func (s *Service) searchResult(ctx context.Context, st *searchState) (any, error
 		if more {
 			res = append(res, field("next_offset", st.a.Offset+k))
 		}
-		return append(res, field("sheets_searched", st.searched), field("matches", list), field("summary_by_sheet", summary))
+		return append(res, field("sheets_searched", searched), field("matches", list), field("summary_by_sheet", summary))
 	}
 	pg, err := s.newPageRows(ctx, build(0, true))
 	if err != nil {
 		return nil, err
 	}
-	return pg.fit(n, len(st.hits) > st.want, build)
+	return pg.fit(n, len(hits) > st.want, build)
+}
+
+// mergeHits joins the workbooks' hits in file order: the total, the sheets
+// searched, the hits after offset (want of them and one more, which proves
+// there is more) and the per-sheet counts.
+func mergeHits(found []bookHits, offset, want int) (total, searched int, hits []pyjson.Object, counts []sheetCount) {
+	for _, f := range found {
+		for i, h := range f.hits {
+			if at := total + i; at >= offset && len(hits) <= want {
+				hits = append(hits, h)
+			}
+		}
+		total += f.total
+		searched += f.searched
+		counts = append(counts, f.counts...)
+	}
+	return total, searched, hits, counts
 }
 
 // defaultString is s, or def when s is empty.

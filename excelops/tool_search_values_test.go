@@ -1,6 +1,8 @@
 package excelops
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -89,4 +91,58 @@ func TestSearchValuesRefused(t *testing.T) {
 		got := e.fail("search_excel_values", args)
 		assert.NotEmpty(t, got["message"])
 	}
+}
+
+// TestSearchValuesManyFilesInOrder: workbooks scanned side by side still
+// page in file order, row order within each, never skipping or repeating
+// a hit, pages cut across the workbooks' boundaries.
+func TestSearchValuesManyFilesInOrder(t *testing.T) {
+	e := newEnv(t)
+	var names []any
+	var want []string
+	for f, n := range []int{3, 0, 7, 1, 5, 2} {
+		name := fmt.Sprintf("m%d.xlsx", f)
+		rows := [][]any{{"v"}}
+		for r := range n {
+			rows = append(rows, []any{"hit"}, []any{"miss"})
+			want = append(want, fmt.Sprintf("%s!A%d", name, 2*r+2))
+		}
+		e.workbook(name, rows)
+		names = append(names, name)
+	}
+	for _, size := range []int{1, 4, 7, 100} {
+		args := map[string]any{"file_path": names[0], "file_paths": names[1:], "query": "hit", "max_results": size}
+		var got []string
+		for page := 0; page < 30; page++ {
+			res := e.ok("search_excel_values", args)
+			assert.Equal(t, float64(len(want)), res["total_matches"])
+			for _, m := range res["matches"].([]any) {
+				h := m.(map[string]any)
+				got = append(got, fmt.Sprintf("%s!%s", h["file"], h["cell_ref"]))
+			}
+			if res["has_more"] != true {
+				break
+			}
+			args["offset"] = res["next_offset"]
+		}
+		assert.Equal(t, want, got, "page size %d", size)
+	}
+}
+
+// TestSearchValuesManyFilesFirstFailure: of several workbooks that cannot
+// be read, the failure reported is the first in file order, whichever
+// scan ends first.
+func TestSearchValuesManyFilesFirstFailure(t *testing.T) {
+	e := newEnv(t)
+	for _, n := range []string{"a.xlsx", "c.xlsx", "e.xlsx"} {
+		e.workbook(n, [][]any{{"x"}, {"x"}})
+	}
+	require.NoError(t, os.WriteFile(e.path("d.xlsx"), []byte("not a zip"), 0o644))
+	for range 5 {
+		got := e.fail("search_excel_values", map[string]any{"file_path": "a.xlsx", "file_paths": []any{"c.xlsx", "b-missing.xlsx", "d.xlsx", "e.xlsx"}, "query": "x"})
+		assert.Equal(t, "FileNotFoundError", got["exception"])
+		assert.Contains(t, got["message"], "b-missing.xlsx")
+	}
+	got := e.fail("search_excel_values", map[string]any{"file_path": "a.xlsx", "file_paths": []any{"c.xlsx", "d.xlsx", "b-missing.xlsx"}, "query": "x"})
+	assert.Contains(t, got["message"], "d.xlsx")
 }
