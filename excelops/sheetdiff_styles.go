@@ -142,7 +142,8 @@ func (b *book) styleSide() (*styleSide, error) {
 
 // styleTableSig identifies b's style table by the checksums and sizes of
 // its styles and theme parts: two packages with the same one give one id
-// one style.
+// one style. It is empty when b has no such part (its table is elsewhere,
+// or there is none), and an empty one identifies nothing.
 func (b *book) styleTableSig() string {
 	var sig strings.Builder
 	for _, zf := range b.zr.File {
@@ -188,13 +189,17 @@ func (s *styleSide) close() {
 // cells of sheet B.
 type styleComparer struct {
 	a, b      *styleSide
-	sameTable bool // one style table: equal ids are one style
-	pairs     map[[2]int32][]any
+	sameTable bool               // one style table: equal ids are one style
+	pairs     map[[2]int32][]any // differences by pair of ids, at most maxStylePairs
 }
+
+// maxStylePairs caps the pairs of style ids whose differences are kept:
+// past it the cache starts again (each id stays resolved).
+const maxStylePairs = 1 << 16
 
 // newStyleComparer compares styles of a's workbook with styles of b's.
 func newStyleComparer(a, b *styleSide) *styleComparer {
-	return &styleComparer{a: a, b: b, sameTable: a.sig == b.sig, pairs: map[[2]int32][]any{}}
+	return &styleComparer{a: a, b: b, sameTable: a.sig != "" && a.sig == b.sig, pairs: map[[2]int32][]any{}}
 }
 
 // close closes both style tables.
@@ -226,6 +231,9 @@ func (sc *styleComparer) diff(ia, ib int32) ([]any, error) {
 		if xa[i] != xb[i] {
 			out = append(out, pyjson.Object{{Key: "attribute", Value: name}, {Key: "old", Value: xa[i]}, {Key: "new", Value: xb[i]}})
 		}
+	}
+	if len(sc.pairs) >= maxStylePairs {
+		clear(sc.pairs)
 	}
 	sc.pairs[k] = out
 	return out, nil

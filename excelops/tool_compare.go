@@ -102,10 +102,7 @@ func (b *book) readDiffTable(ctx context.Context, sheet string, styles bool) (di
 	var t diffTable
 	cells := 0
 	var over bool
-	err := b.rowsStyled(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, func(row int, vals []any, ids []int32) bool {
-		if !styles {
-			ids = nil
-		}
+	visit := func(row int, vals []any, ids []int32) bool {
 		if cells += max(len(vals), len(ids)); cells > maxComparedCells {
 			over = true
 			return false
@@ -120,7 +117,13 @@ func (b *book) readDiffTable(ctx context.Context, sheet string, styles bool) (di
 			t.styles = append(t.styles, slices.Clone(ids))
 		}
 		return true
-	})
+	}
+	var err error
+	if styles {
+		err = b.rowsStyled(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, visit)
+	} else {
+		err = b.rows(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
+	}
 	if err != nil {
 		return t, err
 	}
