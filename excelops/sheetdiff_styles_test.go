@@ -1,6 +1,8 @@
 package excelops
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -199,4 +201,37 @@ func TestStyleComparerResolvesOnce(t *testing.T) {
 // pyjsonAttr is attr as styleComparer.diff builds it.
 func pyjsonAttr(name string, old, new any) pyjson.Object {
 	return pyjson.Object{{Key: "attribute", Value: name}, {Key: "old", Value: old}, {Key: "new", Value: new}}
+}
+
+// TestGoldenCompareStyles pins compare_excel's answer, byte for byte, for
+// a pair of workbooks whose cells differ in every attribute it compares.
+func TestGoldenCompareStyles(t *testing.T) {
+	e := newEnv(t)
+	pct := "0.0%"
+	styledBook(t, e, "a.xlsx", false, func(f *excelize.File) {
+		setStyle(t, f, &excelize.Style{Font: &excelize.Font{Family: "Calibri", Size: 11, Color: "000000"}, NumFmt: 2}, "B2", "C3")
+		setStyle(t, f, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}}, "A4")
+	})
+	styledBook(t, e, "b.xlsx", false, func(f *excelize.File) {
+		setStyle(t, f, &excelize.Style{Font: &excelize.Font{Bold: true}}, "A1", "B1")
+		setStyle(t, f, &excelize.Style{
+			Font: &excelize.Font{Family: "Arial", Size: 14, Italic: true, Underline: "single", Strike: true, Color: "FF0000"},
+			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"00B050"}}, CustomNumFmt: &pct,
+		}, "B2")
+		setStyle(t, f, &excelize.Style{Border: []excelize.Border{
+			{Type: "left", Color: "000000", Style: 1}, {Type: "right", Color: "000000", Style: 2},
+			{Type: "top", Color: "000000", Style: 3}, {Type: "bottom", Color: "000000", Style: 5},
+		}}, "C3")
+		setStyle(t, f, &excelize.Style{Alignment: &excelize.Alignment{Horizontal: "right", Vertical: "center", WrapText: true}}, "A4")
+	})
+	res := e.call("compare_excel", map[string]any{"file_a": "a.xlsx", "file_b": "b.xlsx", "ignore_style": false})
+	require.False(t, res.IsError, res.Text)
+	got := res.Text + "\n"
+	path := filepath.Join("testdata", "compare_styles.golden.json")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create it")
+	assert.Equal(t, string(want), got)
 }
