@@ -53,6 +53,12 @@ type rowReader struct {
 	// argument); shared holds the shared formulas seen so far, by si.
 	formulas formulaMode
 	shared   map[int]sharedFormula
+
+	// keepStyles: styles holds the style id (the s attribute) of the
+	// row's cells in the column window by index from c1, empty cells
+	// included; nil when none names a style.
+	keepStyles bool
+	styles     []int32
 }
 
 // newRowReader returns a rowReader over the worksheet XML in r.
@@ -74,17 +80,23 @@ var errStop = errors.New("stop")
 // before </sheetData> is reported as damaged, so a broken file never reads
 // as a shorter one; so are rows or cells out of order.
 func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, false, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
+	return b.walkRows(ctx, sheet, first, last, c1, c2, rowOpts{}, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
 }
 
 // rowsJSON is rows for exact ranges: fn gets each row's cells already
 // encoded as JSON array items (count of them in cells), no boxed values.
 func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, true, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
+	return b.walkRows(ctx, sheet, first, last, c1, c2, rowOpts{encode: true}, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
+}
+
+// rowOpts is what a row walk keeps: values encoded as JSON (else boxed),
+// and the cells' style ids.
+type rowOpts struct {
+	encode, styles bool
 }
 
 // walkRows drives a rowReader over sheet from first to last.
-func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, encode bool, fn func(row int, rr *rowReader) bool) error {
+func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, opts rowOpts, fn func(row int, rr *rowReader) bool) error {
 	if last < first {
 		return nil
 	}
@@ -117,7 +129,8 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		src = ra
 	}
 	lim := b.svc.limits
-	rr := newRowReader(lim.newRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, encode, ds)
+	rr := newRowReader(lim.newRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, opts.encode, ds)
+	rr.keepStyles = opts.styles
 	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.formulas
 	rr.w.MaxText = rr.maxText
 	n := 0
@@ -182,18 +195,21 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if rr.stopAtRow {
 				return errStop
 			}
-			rr.vals, rr.enc, rr.next = nil, rr.enc[:0], 0
+			rr.vals, rr.enc, rr.next, rr.styles = nil, rr.enc[:0], 0, nil
 		case sheetxml.RowEnd:
 			if err := emit(w.Row, rr.vals); err != nil {
 				return err
 			}
-			rr.vals, rr.next = nil, 0
+			rr.vals, rr.next, rr.styles = nil, 0, nil
 		case sheetxml.CellDone:
 			if err := rr.checkCell(); err != nil {
 				return err
 			}
 			rr.typ = w.Cell.Type
 			rr.date = rr.dates != nil && rr.dates.isDateStyle(w.Cell.Style)
+			if rr.keepStyles {
+				rr.putStyle(w.Cell.Col, w.Cell.Style)
+			}
 			if err := rr.endCell(); err != nil {
 				return err
 			}

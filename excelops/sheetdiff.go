@@ -19,6 +19,10 @@ type diffTable struct {
 	header    []any   // header cells
 	rows      [][]any // data rows holding cells, in order
 	rowNums   []int   // their row numbers
+	// headerStyles and styles are the style ids of the header and of the
+	// data rows' cells (see rowsStyled), kept when styles are compared.
+	headerStyles []int32
+	styles       [][]int32
 }
 
 // diffEntry is one difference, ready to encode.
@@ -30,6 +34,10 @@ type sheetDiff struct {
 	added, removed, changed      int
 	cellsChanged, duplicateKeys  int
 	diffs                        []diffEntry
+	// styled: styles were compared; rowsStyled and cellsStyled count the
+	// rows and cells whose styles differ.
+	styled                  bool
+	rowsStyled, cellsStyled int
 }
 
 // columnIndex maps header names (text as shown, trimmed) to column
@@ -100,11 +108,13 @@ func keyOf(row []any, cols []int, names []string) (string, pyjson.Object) {
 }
 
 // diffTables compares a with b, matching rows by the key columns (names
-// of header cells both share) or, with none, by position.
-func diffTables(a, b *diffTable, keys []string) (*sheetDiff, error) {
+// of header cells both share) or, with none, by position. With sc, the
+// styles of the cells of the shared columns are compared too, in the
+// header and in every pair of matched rows.
+func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, error) {
 	ia, orderA := columnIndex(a.header)
 	ib, orderB := columnIndex(b.header)
-	d := &sheetDiff{columnsAdded: []any{}, columnsRemoved: []any{}}
+	d := &sheetDiff{columnsAdded: []any{}, columnsRemoved: []any{}, styled: sc != nil}
 	var common []string
 	for _, n := range orderA {
 		if _, ok := ib[n]; ok {
@@ -126,6 +136,12 @@ func diffTables(a, b *diffTable, keys []string) (*sheetDiff, error) {
 			return nil, invalid("key column %q is not a header of both sheets; their shared headers are %s", k, quoteList(common))
 		}
 		keyA[i], keyB[i] = ca, cb
+	}
+	cols := matchedColumns{names: common, a: ia, b: ib}
+	if a.headerRow > 0 && b.headerRow > 0 {
+		if err := d.styleRow(sc, cols, a.headerStyles, b.headerStyles, a.headerRow, b.headerRow, pyjson.Field{Key: "header", Value: true}); err != nil {
+			return nil, err
+		}
 	}
 	cellDiffs := func(ra, rb []any, rowA, rowB int) []any {
 		var out []any
@@ -157,6 +173,9 @@ func diffTables(a, b *diffTable, keys []string) (*sheetDiff, error) {
 					d.changed++
 					d.cellsChanged += len(ch)
 					d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "row_b", Value: b.rowNums[i]}, {Key: "changes", Value: ch}})
+				}
+				if err := d.styleRow(sc, cols, a.rowStyles(i), b.rowStyles(i), a.rowNums[i], b.rowNums[i]); err != nil {
+					return nil, err
 				}
 			}
 		}
@@ -191,6 +210,9 @@ func diffTables(a, b *diffTable, keys []string) (*sheetDiff, error) {
 			d.changed++
 			d.cellsChanged += len(ch)
 			d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "row_b", Value: b.rowNums[j]}, {Key: "changes", Value: ch}})
+		}
+		if err := d.styleRow(sc, cols, a.rowStyles(i), b.rowStyles(j), a.rowNums[i], b.rowNums[j], pyjson.Field{Key: "key", Value: key}); err != nil {
+			return nil, err
 		}
 	}
 	for j, r := range b.rows {

@@ -44,19 +44,19 @@ func FuzzDiffTables(f *testing.F) {
 	f.Add("a|b\nNaN|1e308\n-0|0")
 	f.Fuzz(func(t *testing.T, text string) {
 		tb := fuzzTable(text)
-		d, err := diffTables(tb, tb, nil)
+		d, err := diffTables(tb, tb, nil, nil)
 		if err != nil || len(d.diffs) != 0 {
 			t.Fatalf("by position: %v %v", err, d.diffs)
 		}
 		idx, order := columnIndex(tb.header)
 		if len(order) > 0 {
-			d, err = diffTables(tb, tb, order[:1])
+			d, err = diffTables(tb, tb, order[:1], nil)
 			if err != nil || d.added != 0 || d.removed != 0 {
 				t.Fatalf("by key %q (column %d): %v %+v", order[0], idx[order[0]], err, d)
 			}
 		}
 		empty := &diffTable{headerRow: 1, header: tb.header}
-		d, err = diffTables(tb, empty, nil)
+		d, err = diffTables(tb, empty, nil, nil)
 		if err != nil || d.removed != len(tb.rows) || d.added != 0 {
 			t.Fatalf("against the header alone: %v %+v", err, d)
 		}

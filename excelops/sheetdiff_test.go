@@ -37,7 +37,7 @@ func TestDiffTables(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := diffTables(c.a, c.b, c.keys)
+			d, err := diffTables(c.a, c.b, c.keys, nil)
 			require.NoError(t, err)
 			assert.Equal(t, []int{c.added, c.removed, c.changed, c.cells}, []int{d.added, d.removed, d.changed, d.cellsChanged})
 			assert.Equal(t, c.colsAdded, d.columnsAdded)
@@ -45,7 +45,7 @@ func TestDiffTables(t *testing.T) {
 			assert.Len(t, d.diffs, c.added+c.removed+c.changed)
 		})
 	}
-	_, err := diffTables(table(hdr), table([]any{"x"}), []string{"id"})
+	_, err := diffTables(table(hdr), table([]any{"x"}), []string{"id"}, nil)
 	assert.Equal(t, KindInvalidArgument, kindOf(err))
 }
 
@@ -82,7 +82,6 @@ func TestCompareExcel(t *testing.T) {
 
 	for _, args := range []map[string]any{
 		{"file_a": "a.xlsx", "file_b": "b.xlsx", "key_columns": []any{"nope"}},
-		{"file_a": "a.xlsx", "file_b": "b.xlsx", "ignore_style": false},
 		{"file_a": "a.xlsx", "file_b": "missing.xlsx"},
 		{"file_a": "a.xlsx", "file_b": "b.xlsx", "sheet_b": "Nope"},
 	} {

@@ -115,6 +115,16 @@ func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancel
 // sheets, so read_cell_styles stays bounded by what it returns. The caller
 // closes the returned file; it is never saved nor cached.
 func (b *book) styleBook() (*excelize.File, error) {
+	buf, err := b.styleParts()
+	if err != nil {
+		return nil, err
+	}
+	return b.svc.openStyleParts(buf, b.name())
+}
+
+// styleParts is the package styleBook opens: b's parts but the worksheets
+// and the shared strings, copied without inflating them.
+func (b *book) styleParts() ([]byte, error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, zf := range b.zr.File {
@@ -132,12 +142,18 @@ func (b *book) styleBook() (*excelize.File, error) {
 	if err := zw.Close(); err != nil {
 		return nil, newError(KindIO, err.Error(), err)
 	}
-	f, err := excelize.OpenReader(&buf, excelize.Options{UnzipSizeLimit: b.svc.limits.UnzipSizeLimit, UnzipXMLSizeLimit: b.svc.limits.UnzipXMLSizeLimit, TmpDir: b.svc.tmpBase})
+	return buf.Bytes(), nil
+}
+
+// openStyleParts opens with excelize the package styleParts made of the
+// workbook named name.
+func (s *Service) openStyleParts(parts []byte, name string) (*excelize.File, error) {
+	f, err := excelize.OpenReader(bytes.NewReader(parts), excelize.Options{UnzipSizeLimit: s.limits.UnzipSizeLimit, UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit, TmpDir: s.tmpBase})
 	if err != nil {
 		if f != nil {
 			_ = f.Close()
 		}
-		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the styles of %s: %v", b.name(), err), err)
+		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the styles of %s: %v", name, err), err)
 	}
 	return f, nil
 }

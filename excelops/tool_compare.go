@@ -10,7 +10,8 @@ import (
 )
 
 // compare_excel: two workbooks, or two sheets of one, compared by value
-// (see sheetdiff.go), the differences paged with offset/next_offset.
+// and, with ignore_style false, by style (see sheetdiff.go and
+// sheetdiff_styles.go), the differences paged with offset/next_offset.
 
 const (
 	// defaultCompareDiffs is max_diffs by default.
@@ -26,7 +27,7 @@ const (
 // compareExcelTool declares compare_excel.
 var compareExcelTool = typedTool(toolSpec{
 	name: "compare_excel", title: "Compare sheets",
-	desc:    "Compare two workbooks, or two sheets of one (file_b = file_a), by value: columns added or removed, and rows added, removed or changed with their changed cells, rows matched by key_columns (header names) or by position; differences paged with offset/next_offset.",
+	desc:    "Compare two workbooks, or two sheets of one (file_b = file_a), by value: columns added or removed, and rows added, removed or changed with their changed cells, rows matched by key_columns (header names) or by position; with ignore_style false also the cells of matched rows (and of the header) whose style differs (font, fill, border, alignment, number format); differences paged with offset/next_offset.",
 	timeout: readTimeout,
 	access: access{files: []fileUse{
 		{arg: "file_a", sheetArg: "sheet_a", touch: touchStream, sheet: sheetRead},
@@ -40,7 +41,7 @@ type compareExcelArgs struct {
 	FileB       string   `json:"file_b" jsonschema:"Second workbook (the one compared with the base); the same as file_a to compare two of its sheets"`
 	SheetA      string   `json:"sheet_a,omitempty" jsonschema:"Sheet of file_a; default its active sheet"`
 	SheetB      string   `json:"sheet_b,omitempty" jsonschema:"Sheet of file_b; default its active sheet"`
-	IgnoreStyle *bool    `json:"ignore_style,omitempty" jsonschema:"Compare values only (default true; styles are never compared: false is refused)"`
+	IgnoreStyle *bool    `json:"ignore_style,omitempty" jsonschema:"Compare values only (default true). false also compares the styles of the cells of the shared columns, in the header and in matched rows: each cell whose style differs is listed in a style_changed difference with the attributes that differ (font.name, font.size, font.bold, font.italic, font.underline, font.strike, font.color, fill.color, border.left/right/top/bottom/diagonalUp/diagonalDown, alignment.horizontal/vertical/wrap_text, number_format, number_format_id) and their old and new values, as read_cell_styles names them"`
 	KeyColumns  []string `json:"key_columns,omitempty" jsonschema:"Header names whose values identify a row in both sheets, e.g. [\"id\"]; default rows are matched by position"`
 	MaxDiffs    *int     `json:"max_diffs,omitempty" minimum:"1" maximum:"10000" jsonschema:"Most differences in this answer (default 500); has_more/next_offset say where to go on"`
 	Offset      int      `json:"offset,omitempty" minimum:"0" jsonschema:"Differences to skip: pass the previous answer's next_offset"`
@@ -49,9 +50,7 @@ type compareExcelArgs struct {
 // compareExcel implements compare_excel: sheet A is read, then sheet B,
 // each under its shared lock, and the two are compared.
 func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, error) {
-	if a.IgnoreStyle != nil && !*a.IgnoreStyle {
-		return nil, invalid("compare_excel compares values only: leave ignore_style out or true, and use read_cell_styles to see styles")
-	}
+	styles := a.IgnoreStyle != nil && !*a.IgnoreStyle
 	limit := defaultCompareDiffs
 	if a.MaxDiffs != nil {
 		if *a.MaxDiffs < 1 || *a.MaxDiffs > maxCompareDiffs {
@@ -64,17 +63,30 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, 
 	}
 	var ta diffTable
 	var nameA, fileA string
+	var sideA *styleSide
 	readA := func(b *book, sh sheetRef) (any, error) {
-		t, err := b.readDiffTable(ctx, sh.name)
+		t, err := b.readDiffTable(ctx, sh.name, styles)
 		ta, nameA, fileA = t, sh.name, b.name()
+		if err == nil && styles {
+			sideA, err = b.styleSide()
+		}
 		return nil, err
 	}
 	readB := func(b *book, sh sheetRef) (any, error) {
-		tb, err := b.readDiffTable(ctx, sh.name)
+		tb, err := b.readDiffTable(ctx, sh.name, styles)
 		if err != nil {
 			return nil, err
 		}
-		d, err := diffTables(&ta, &tb, a.KeyColumns)
+		var sc *styleComparer
+		if styles {
+			sideB, err := b.styleSide()
+			if err != nil {
+				return nil, err
+			}
+			sc = newStyleComparer(sideA, sideB)
+			defer sc.close()
+		}
+		d, err := diffTables(&ta, &tb, a.KeyColumns, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -84,24 +96,34 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, 
 }
 
 // readDiffTable reads sheet's header row (its first row holding cells)
-// and data rows, from column A, within maxComparedCells.
-func (b *book) readDiffTable(ctx context.Context, sheet string) (diffTable, error) {
+// and data rows, from column A, within maxComparedCells; with styles, the
+// style ids of their cells too (a cell counts once, valued or styled).
+func (b *book) readDiffTable(ctx context.Context, sheet string, styles bool) (diffTable, error) {
 	var t diffTable
 	cells := 0
 	var over bool
-	err := b.rows(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool {
-		if cells += len(vals); cells > maxComparedCells {
+	visit := func(row int, vals []any, ids []int32) bool {
+		if cells += max(len(vals), len(ids)); cells > maxComparedCells {
 			over = true
 			return false
 		}
 		if t.headerRow == 0 {
-			t.headerRow, t.header = row, slices.Clone(vals)
+			t.headerRow, t.header, t.headerStyles = row, slices.Clone(vals), slices.Clone(ids)
 			return true
 		}
 		t.rows = append(t.rows, slices.Clone(vals))
 		t.rowNums = append(t.rowNums, row)
+		if styles {
+			t.styles = append(t.styles, slices.Clone(ids))
+		}
 		return true
-	})
+	}
+	var err error
+	if styles {
+		err = b.rowsStyled(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, visit)
+	} else {
+		err = b.rows(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
+	}
 	if err != nil {
 		return t, err
 	}
@@ -124,6 +146,9 @@ func (d *sheetDiff) page(ctx context.Context, a compareExcelArgs, limit int, fil
 		{Key: "cells_changed", Value: d.cellsChanged},
 		{Key: "columns_added", Value: len(d.columnsAdded)}, {Key: "columns_removed", Value: len(d.columnsRemoved)},
 		{Key: "duplicate_keys", Value: d.duplicateKeys},
+	}
+	if d.styled {
+		summary = append(summary, pyjson.Field{Key: "rows_style_changed", Value: d.rowsStyled}, pyjson.Field{Key: "cells_style_changed", Value: d.cellsStyled})
 	}
 	res := success("", "",
 		field("file_a", fileA), field("sheet_a", sheetA), field("file_b", fileB), field("sheet_b", sheetB),
