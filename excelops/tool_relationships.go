@@ -41,7 +41,7 @@ const (
 var discoverRelationshipsTool = typedTool(toolSpec{
 	name: "discover_file_relationships", title: "Discover file relationships",
 	desc: "Find the columns that link several workbooks (file_paths, or the workbooks of directory): per pair of files the columns of their sheets whose row-1 headers match exactly or after normalisation (case, spaces, id synonyms such as customer_id / CustomerID / 客户编号), " +
-		"with value overlap, uniqueness, one/many cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge) and groups of linked files.",
+		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge) and groups of linked files.",
 	timeout: readTimeout,
 	access:  access{scans: "directory"},
 }, (*Service).discoverRelationships)
@@ -52,8 +52,8 @@ type discoverRelationshipsArgs struct {
 	FilePaths  []string `json:"file_paths,omitempty" jsonschema:"Workbooks to relate, inside the workspace, e.g. [\"orders.xlsx\", \"customers.xlsx\"]; the first max_files are read. Default: the workbooks found in directory"`
 	Directory  string   `json:"directory,omitempty" default:"." jsonschema:"Folder inside the workspace whose workbooks are related when file_paths is not given (default the whole workspace); the first max_files in path order are read"`
 	Recursive  *bool    `json:"recursive,omitempty" jsonschema:"With directory: look into subfolders too (default true); hidden folders and links are never followed"`
-	MaxFiles   *int     `json:"max_files,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"Most workbooks read (default 5, at most 20)"`
-	SampleRows *int     `json:"sample_rows,omitempty" minimum:"1" maximum:"5000" default:"200" jsonschema:"Data rows read per sheet for the value overlap: sheet rows 2 to sample_rows+1 (default 200)"`
+	MaxFiles   *int     `json:"max_files,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"Most workbooks read; files_left_out counts the others"`
+	SampleRows *int     `json:"sample_rows,omitempty" minimum:"1" maximum:"5000" default:"200" jsonschema:"Data rows read per sheet for the value overlap and uniqueness: sheet rows 2 to sample_rows+1"`
 }
 
 // relOptions are the checked arguments of one call.
