@@ -289,7 +289,11 @@ func relSummary(files, pairs, shared int, hints []string) string {
 		return s + "; none is a clear join key (overlap >= 0.3, compatible types, unique on one side)."
 	}
 	shownHints := hints[:min(len(hints), 3)]
-	s += fmt.Sprintf("; %d join keys: %s", len(hints), strings.Join(shownHints, "; "))
+	noun := "join keys"
+	if len(hints) == 1 {
+		noun = "join key"
+	}
+	s += fmt.Sprintf("; %d %s: %s", len(hints), noun, strings.Join(shownHints, "; "))
 	if len(hints) > len(shownHints) {
 		s += "; ..."
 	}
