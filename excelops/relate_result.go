@@ -14,9 +14,6 @@ import (
 // pair of files, one merge hint per pair whose best shared column is a
 // join key, the groups of files such keys link, and a summary.
 
-// maxRelSharedPerPair caps the shared columns listed for one pair of files.
-const maxRelSharedPerPair = 50
-
 // relShared is one shared column of a pair of files.
 type relShared struct {
 	sheetA, colA, sheetB, colB, match string
@@ -26,11 +23,10 @@ type relShared struct {
 }
 
 // relPair is the shared columns of files a and b (indexes into the call's
-// files), and how many there were before the cap.
+// files).
 type relPair struct {
 	a, b   int
 	shared []relShared
-	total  int
 }
 
 // relMatch compares two sampled columns: a shared column when their
@@ -72,16 +68,13 @@ func (sc *relScan) relPairs() []relPair {
 								continue
 							}
 							if m, ok := relMatch(sa.name, sb.name, ca, cb); ok {
-								p.total++
-								if len(p.shared) < maxRelSharedPerPair {
-									p.shared = append(p.shared, m)
-								}
+								p.shared = append(p.shared, m)
 							}
 						}
 					}
 				}
 			}
-			if p.total > 0 {
+			if len(p.shared) > 0 {
 				out = append(out, p)
 			}
 		}
@@ -191,111 +184,155 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// relResult is the call's answer; the file pairs are listed while they fit
-// the result size limit (truncated says when they did not).
-func (s *Service) relResult(ctx context.Context, sc *relScan) (any, error) {
+// relItem is one shared column in the order of the answer: pair after
+// pair, each pair's columns in sheet and column order.
+type relItem struct {
+	pair  int
+	first bool // the pair's first shared column
+	col   relShared
+}
+
+// relResult is the call's answer: the summary and groups over every pair,
+// and one page of the shared columns from offset, as many as fit the
+// result size limit (at least one), grouped by their pairs; a pair's merge
+// hint comes on the page holding its first shared column.
+func (s *Service) relResult(ctx context.Context, sc *relScan, offset int) (any, error) {
 	pairs := sc.relPairs()
 	shown := func(i int) string { return sc.files[i].shown }
 	files := make([]any, len(sc.files))
 	for i := range sc.files {
 		files[i] = shown(i)
 	}
-	hints := []any{}
+	hints := make([]pyjson.Object, len(pairs))
 	var links [][2]int
-	var keys, described []string
-	sharedAll := 0
-	for _, p := range pairs {
-		sharedAll += p.total
-		k, ok := p.key()
-		if !ok {
-			continue
+	var keys []string
+	var items []relItem
+	for pi, p := range pairs {
+		for ci, c := range p.shared {
+			items = append(items, relItem{pair: pi, first: ci == 0, col: c})
 		}
-		hints = append(hints, relHint(shown(p.a), shown(p.b), k))
-		links = append(links, [2]int{p.a, p.b})
-		keys = append(keys, k.colA)
-		described = append(described, fmt.Sprintf("%s[%s] ~ %s[%s] (%s, %s join)", shown(p.a), k.colA, shown(p.b), k.colB, k.relationship, k.join))
+		if k, ok := p.key(); ok {
+			hints[pi] = relHint(shown(p.a), shown(p.b), k)
+			links = append(links, [2]int{p.a, p.b})
+			keys = append(keys, k.colA)
+		}
 	}
 	groups := relGroups(len(sc.files), links, keys, shown)
-	summary := relSummary(len(sc.files), len(pairs), sharedAll, described)
-	build := func(list []any, truncated bool) pyjson.Object {
+	summary := relSummary(len(sc.files), len(pairs), len(items), len(links))
+	start := min(offset, len(items))
+	build := func(k int) pyjson.Object {
+		list, pageHints := []any{}, []any{}
+		var cols []any
+		for i, it := range items[start : start+k] {
+			if i == 0 || it.pair != items[start+i-1].pair {
+				if cols != nil {
+					list = append(list, relPairEntry(pairs[items[start+i-1].pair], shown, cols))
+				}
+				cols = []any{}
+				if it.first && hints[it.pair] != nil {
+					pageHints = append(pageHints, hints[it.pair])
+				}
+			}
+			cols = append(cols, it.col.encode())
+		}
+		if cols != nil {
+			list = append(list, relPairEntry(pairs[items[start+k-1].pair], shown, cols))
+		}
+		more := start+k < len(items)
 		res := success("", "",
 			field("files_analyzed", len(sc.files)), field("files", files),
 			field("sample_rows", sc.o.sampleRows), field("overlap_threshold", relOverlapThreshold),
-			field("file_pairs", list), field("summary", summary),
-			field("merge_hints", hints), field("suggested_groups", groups),
-			field("partial", sc.partial), field("truncated", truncated))
-		if sc.partial {
-			res = append(res, field("partial_reason", "the call's deadline came near: the files after the last one analyzed were left out; relate fewer files or a smaller sample_rows"))
+			field("summary", summary), field("suggested_groups", groups),
+			field("shared_columns_total", len(items)), field("offset", offset),
+			field("returned", k), field("has_more", more))
+		if more {
+			res = append(res, field("next_offset", start+k))
 		}
-		if truncated {
-			res = append(res, field("truncated_reason", fmt.Sprintf("the result size limit was reached: %d of %d file pairs listed (their merge hints are all given); relate fewer files with file_paths for the rest", len(list), len(pairs))))
-		}
-		if sc.leftOut > 0 {
-			res = append(res, field("files_left_out", sc.leftOut), field("files_left_out_note", fmt.Sprintf("only the first max_files (%d) workbooks were read: pass file_paths or a larger max_files for the others", sc.o.maxFiles)))
-		}
-		if len(sc.skipped) > 0 {
-			res = append(res, field("skipped", sc.skipped))
-		}
-		if sc.sampledCapped {
-			res = append(res, field("columns_note", fmt.Sprintf("more than %d columns had a matching header in another file: only the first %d were compared", maxRelSampled, maxRelSampled)))
-		}
-		if sc.walkCut {
-			res = append(res, field("walk_truncated", "the folder walk stopped after its entry limit; relate a subfolder or name file_paths"))
-		}
-		return res
+		res = append(res, field("file_pairs", list), field("merge_hints", pageHints),
+			field("partial", sc.partial), field("truncated", more))
+		return append(res, sc.notes()...)
 	}
-	limit, capped := registry.ResultLimit(ctx)
-	text, err := pyjson.MarshalString(build([]any{}, false))
+	n, err := relPageSize(ctx, len(items)-start, build)
 	if err != nil {
 		return nil, err
 	}
-	used := utf8.RuneCountInString(text) + 200 // the truncation note, generously
-	list := []any{}
-	for _, p := range pairs {
-		shared := make([]any, len(p.shared))
-		for i, c := range p.shared {
-			shared[i] = c.encode()
-		}
-		entry := pyjson.Object{field("file_a", shown(p.a)), field("file_b", shown(p.b)), field("shared_columns", shared)}
-		if p.total > len(p.shared) {
-			entry = append(entry, field("shared_columns_left_out", p.total-len(p.shared)))
-		}
-		t, err := pyjson.MarshalString(entry)
-		if err != nil {
-			return nil, err
-		}
-		n := utf8.RuneCountInString(t) + 2
-		if capped && used+n > limit {
-			return build(list, true), nil
-		}
-		used += n
-		list = append(list, entry)
-	}
-	return build(list, false), nil
+	return build(n), nil
 }
 
-// relSummary is the answer in one sentence or two.
-func relSummary(files, pairs, shared int, hints []string) string {
+// relPairEntry is a pair's entry of file_pairs with the page's columns.
+func relPairEntry(p relPair, shown func(int) string, cols []any) pyjson.Object {
+	return pyjson.Object{field("file_a", shown(p.a)), field("file_b", shown(p.b)), field("shared_columns", cols)}
+}
+
+// relPageSize is how many of the n items from the page's start fit the
+// result size limit, at least one when there are any: build(k) is the
+// answer with k of them.
+func relPageSize(ctx context.Context, n int, build func(k int) pyjson.Object) (int, error) {
+	limit, capped := registry.ResultLimit(ctx)
+	if !capped || n == 0 {
+		return n, nil
+	}
+	fits := func(k int) (bool, error) {
+		text, err := pyjson.MarshalString(build(k))
+		return utf8.RuneCountInString(text) <= limit, err
+	}
+	ok, err := fits(n)
+	if err != nil || ok {
+		return n, err
+	}
+	lo, hi := 1, n // the answer lies in [lo, hi): fits(hi) is false
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		ok, err := fits(mid)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
+}
+
+// notes are the answer's optional fields: what was left out and why.
+func (sc *relScan) notes() []pyjson.Field {
+	var out []pyjson.Field
+	if sc.partial {
+		out = append(out, field("partial_reason", "the call's deadline came near: the files after the last one analyzed were left out; relate fewer files or a smaller sample_rows"))
+	}
+	if sc.leftOut > 0 {
+		out = append(out, field("files_left_out", sc.leftOut), field("files_left_out_note", fmt.Sprintf("only the first max_files (%d) workbooks were read: pass file_paths or a larger max_files for the others", sc.o.maxFiles)))
+	}
+	if len(sc.skipped) > 0 {
+		out = append(out, field("skipped", sc.skipped))
+	}
+	if sc.sampledCapped {
+		out = append(out, field("columns_note", fmt.Sprintf("more than %d columns had a matching header in another file: only the first %d were compared", maxRelSampled, maxRelSampled)))
+	}
+	if sc.walkCut {
+		out = append(out, field("walk_truncated", "the folder walk stopped after its entry limit; relate a subfolder or name file_paths"))
+	}
+	return out
+}
+
+// relSummary is the answer in one sentence.
+func relSummary(files, pairs, shared, keys int) string {
 	switch {
 	case files == 0:
 		return "No workbooks to relate were found."
 	case files == 1:
 		return "Only one workbook was analyzed: relationships need two or more."
 	case pairs == 0:
-		return fmt.Sprintf("%d workbooks analyzed: no shared columns (no headers equal or equal after normalisation with overlapping values).", files)
+		return fmt.Sprintf("%d workbooks analyzed: no shared columns (no headers equal, or equal after normalisation with overlapping values).", files)
 	}
 	s := fmt.Sprintf("%d workbooks analyzed: %d of %d file pairs share %d columns", files, pairs, files*(files-1)/2, shared)
-	if len(hints) == 0 {
+	switch keys {
+	case 0:
 		return s + "; none is a clear join key (overlap >= 0.3, compatible types, unique on one side)."
+	case 1:
+		return s + "; 1 pair has a clear join key (see merge_hints)."
 	}
-	shownHints := hints[:min(len(hints), 3)]
-	noun := "join keys"
-	if len(hints) == 1 {
-		noun = "join key"
-	}
-	s += fmt.Sprintf("; %d %s: %s", len(hints), noun, strings.Join(shownHints, "; "))
-	if len(hints) > len(shownHints) {
-		s += "; ..."
-	}
-	return s + "."
+	return s + fmt.Sprintf("; %d pairs have a clear join key (see merge_hints).", keys)
 }

@@ -41,7 +41,7 @@ const (
 var discoverRelationshipsTool = typedTool(toolSpec{
 	name: "discover_file_relationships", title: "Discover file relationships",
 	desc: "Find the columns that link several workbooks (file_paths, or the workbooks of directory): per pair of files the columns of their sheets whose row-1 headers match exactly or after normalisation (case, spaces, id synonyms such as customer_id / CustomerID / 客户编号), " +
-		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge) and groups of linked files.",
+		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge) and groups of linked files; shared columns paged with offset/next_offset.",
 	timeout: readTimeout,
 	access:  access{scans: "directory"},
 }, (*Service).discoverRelationships)
@@ -54,6 +54,7 @@ type discoverRelationshipsArgs struct {
 	Recursive  *bool    `json:"recursive,omitempty" jsonschema:"With directory: look into subfolders too (default true); hidden folders and links are never followed"`
 	MaxFiles   *int     `json:"max_files,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"Most workbooks read; files_left_out counts the others"`
 	SampleRows *int     `json:"sample_rows,omitempty" minimum:"1" maximum:"5000" default:"200" jsonschema:"Data rows read per sheet for the value overlap and uniqueness: sheet rows 2 to sample_rows+1"`
+	Offset     int      `json:"offset,omitempty" minimum:"0" jsonschema:"Shared columns to skip: pass the previous answer's next_offset (a page lists as many as fit the result size limit; a pair's merge hint comes with its first shared column)"`
 }
 
 // relOptions are the checked arguments of one call.
@@ -75,6 +76,9 @@ func (a discoverRelationshipsArgs) options() (relOptions, error) {
 			return o, invalid("sample_rows must be between 1 and %d, got %d", maxRelSampleRows, *a.SampleRows)
 		}
 		o.sampleRows = *a.SampleRows
+	}
+	if a.Offset < 0 {
+		return o, invalid("offset must be >= 0")
 	}
 	if len(a.FilePaths) > maxRelPaths {
 		return o, invalid("file_paths names %d workbooks: at most %d", len(a.FilePaths), maxRelPaths)
@@ -135,7 +139,7 @@ func (s *Service) discoverRelationships(ctx context.Context, a discoverRelations
 		if err := s.relRead(ctx, sc, len(a.FilePaths) > 0); err != nil {
 			return nil, err
 		}
-		return s.relResult(ctx, sc)
+		return s.relResult(ctx, sc, a.Offset)
 	}}, nil
 }
 

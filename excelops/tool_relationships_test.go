@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // relBooks writes three related workbooks: customers (unique ids under
@@ -152,7 +155,7 @@ func TestDiscoverFileRelationshipsSkipsBrokenFolderFiles(t *testing.T) {
 func TestDiscoverFileRelationshipsDeadline(t *testing.T) {
 	e := newEnv(t)
 	relBooks(e)
-	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(inspectReserve/2))
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(inspectReserve-5*time.Millisecond))
 	defer cancel()
 	raw, err := json.Marshal(map[string]any{})
 	require.NoError(t, err)
@@ -163,4 +166,51 @@ func TestDiscoverFileRelationshipsDeadline(t *testing.T) {
 	assert.Equal(t, true, got["partial"])
 	assert.NotEmpty(t, got["partial_reason"])
 	assert.Equal(t, 0.0, got["files_analyzed"])
+}
+
+// TestDiscoverFileRelationshipsPagesNeverSkip: under a small result size
+// limit every page fits, and the pages together give the shared columns
+// and merge hints of the answer without a limit, each once, in order.
+func TestDiscoverFileRelationshipsPagesNeverSkip(t *testing.T) {
+	e := newEnv(t)
+	relBooks(e)
+	e.workbook("more.xlsx", [][]any{{"customer-id", "id", "since"}, {"C001", 1, "x"}, {"C002", 101, "y"}})
+	args := map[string]any{"max_files": 10}
+	whole := e.ok("discover_file_relationships", args)
+	flat := func(page map[string]any) (cols []any) {
+		for _, p := range page["file_pairs"].([]any) {
+			pair := p.(map[string]any)
+			for _, c := range pair["shared_columns"].([]any) {
+				cols = append(cols, []any{pair["file_a"], pair["file_b"], c})
+			}
+		}
+		return cols
+	}
+	const limit = 1500
+	small := registry.New(registry.WithMaxResultChars(limit))
+	require.NoError(t, e.svc.Register(small))
+	var cols, hints []any
+	pages := 0
+	for offset := 0.0; ; pages++ {
+		require.Less(t, pages, 50)
+		args["offset"] = offset
+		raw, err := json.Marshal(args)
+		require.NoError(t, err)
+		res := small.CallTool(context.Background(), "discover_file_relationships", raw)
+		require.False(t, res.IsError, res.Text)
+		assert.LessOrEqual(t, utf8.RuneCountInString(res.Text), limit)
+		var page map[string]any
+		require.NoError(t, json.Unmarshal([]byte(res.Text), &page))
+		assert.Equal(t, whole["summary"], page["summary"])
+		cols = append(cols, flat(page)...)
+		hints = append(hints, page["merge_hints"].([]any)...)
+		if page["has_more"] == false {
+			break
+		}
+		offset = page["next_offset"].(float64)
+	}
+	assert.Greater(t, pages, 1, "the limit makes several pages")
+	assert.Equal(t, flat(whole), cols)
+	assert.Equal(t, whole["merge_hints"], hints)
+	assert.Equal(t, whole["shared_columns_total"], float64(len(cols)))
 }
