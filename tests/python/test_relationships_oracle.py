@@ -2,8 +2,9 @@
 
 Four generated workbooks (customers, orders, products, returns) share id
 columns under exact and synonym names, with ids missing on one side, a
-many-to-one link, a column of the same name and disjoint values, a date
-column, numbers written as int on one side and float on the other, and
+many-to-one link, a column of the same name and disjoint values, one of
+numbers on one side and their text on the other (types incompatible), a
+date column, numbers written as int on one side and float on the other, and
 generic headers (names) that must not match. Which header pairs match, and
 how, is the specification written out below (MATCHES); every number the
 tool gives is computed here from pandas: distinct-value intersections over
@@ -38,6 +39,7 @@ MATCHES: list[tuple[str, str, str, str, str, str, str]] = [
     ("customers.xlsx", "客户", "客户编号", "orders.xlsx", "orders", "customer_id", "normalized"),
     ("customers.xlsx", "客户", "客户编号", "returns.xlsx", "退货", "Customer ID", "normalized"),
     ("customers.xlsx", "客户", "客户姓名", "returns.xlsx", "退货", "客户姓名", "exact"),
+    ("customers.xlsx", "客户", "region", "returns.xlsx", "退货", "region", "exact"),
     ("orders.xlsx", "orders", "customer_id", "returns.xlsx", "退货", "Customer ID", "normalized"),
     ("orders.xlsx", "orders", "product_id", "products.xlsx", "products", "产品编号", "normalized"),
     ("orders.xlsx", "orders", "batch", "products.xlsx", "products", "batch", "exact"),
@@ -49,14 +51,33 @@ MATCHES: list[tuple[str, str, str, str, str, str, str]] = [
 
 
 def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, args: dict[str, Any]) -> dict[str, Any]:
-    """Run discover_file_relationships through the binary; its success payload."""
-    proc = subprocess.run(
-        [str(sidecar_bin), "call", "--workspace", str(ws), "discover_file_relationships", json.dumps(args)],
-        capture_output=True, text=True, timeout=120, check=False,
-    )
-    payload: dict[str, Any] = json.loads(proc.stdout)
-    assert proc.returncode == 0 and payload["status"] == "success", proc.stdout
-    return payload
+    """Run discover_file_relationships through the binary, page after page
+    from each next_offset; the first page with every page's file_pairs and
+    merge_hints joined (a pair split over two pages given once)."""
+    first: dict[str, Any] | None = None
+    pairs: dict[tuple[str, str], list[Any]] = {}
+    hints: list[Any] = []
+    offset = 0
+    for _ in range(50):
+        proc = subprocess.run(
+            [str(sidecar_bin), "call", "--workspace", str(ws), "discover_file_relationships", json.dumps({**args, "offset": offset})],
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        page: dict[str, Any] = json.loads(proc.stdout)
+        assert proc.returncode == 0 and page["status"] == "success", proc.stdout
+        assert page["offset"] == offset
+        first = first or page
+        for p in page["file_pairs"]:
+            pairs.setdefault((p["file_a"], p["file_b"]), []).extend(p["shared_columns"])
+        hints += page["merge_hints"]
+        if not page["has_more"]:
+            break
+        offset = page["next_offset"]
+    assert first is not None
+    total = sum(len(c) for c in pairs.values())
+    assert total == first["shared_columns_total"]
+    return {**first, "file_pairs": [{"file_a": a, "file_b": b, "shared_columns": c} for (a, b), c in pairs.items()],
+            "merge_hints": hints, "truncated": False}
 
 
 def write(path: pathlib.Path, sheets: dict[str, list[list[Any]]]) -> None:
@@ -79,23 +100,23 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     ws = tmp_path_factory.mktemp("relationships")
     rnd = random.Random(7)
     day = dt.datetime(2024, 1, 1)
-    customers = [["客户编号", "客户姓名", "城市", "注册日期"]]
+    customers: list[list[Any]] = [["客户编号", "客户姓名", "城市", "注册日期", "region"]]
     for i in range(1, 41):
-        customers.append([f"C{i:03d}", f"客户{i}", rnd.choice(["北京", "上海", "广州"]), day + dt.timedelta(days=i)])
-    orders = [["order_id", "customer_id", "product_id", "unit_price", "batch", "order_date", "name", "Unnamed: 7"]]
+        customers.append([f"C{i:03d}", f"客户{i}", rnd.choice(["北京", "上海", "广州"]), day + dt.timedelta(days=i), i % 5])
+    orders: list[list[Any]] = [["order_id", "customer_id", "product_id", "unit_price", "batch", "order_date", "name", "Unnamed: 7"]]
     for i in range(1, 61):
         cust = f"C{rnd.randint(1, 45):03d}"  # C041..C045 are no customer's
         prod = f"P{rnd.randint(1, 12):02d}"  # P11, P12 are no product's
         price: Any = rnd.choice([5, 7, 9, None])
         orders.append([f"O{i:04d}", cust, prod, price, f"B{i % 4}", day + dt.timedelta(days=i % 20), rnd.choice(["a", "b"]), "x"])
-    lines = [["订单号", "qty"]] + [[f"O{rnd.randint(1, 70):04d}", rnd.randint(1, 5)] for _ in range(30)]
-    products = [["产品编号", "产品名称", "unit_price", "batch", "Unnamed: 7"]]
+    lines: list[list[Any]] = [["订单号", "qty"]] + [[f"O{rnd.randint(1, 70):04d}", rnd.randint(1, 5)] for _ in range(30)]
+    products: list[list[Any]] = [["产品编号", "产品名称", "unit_price", "batch", "Unnamed: 7"]]
     for i in range(1, 11):
         products.append([f"P{i:02d}", f"Widget {i}", float(rnd.choice([5, 9, 11])), f"X{i}", "x"])
-    returns = [["订单编号", "客户姓名", "Customer ID", "order_date", "姓名"]]
+    returns: list[list[Any]] = [["订单编号", "客户姓名", "Customer ID", "order_date", "姓名", "region"]]
     for i in range(1, 16):
         returns.append([f"O{rnd.randint(1, 80):04d}", f"客户{rnd.randint(30, 60)}", f"Z{i:03d}",
-                        day + dt.timedelta(days=rnd.randint(0, 40)), "n"])
+                        day + dt.timedelta(days=rnd.randint(0, 40)), "n", str(i % 5)])
     write(ws / "customers.xlsx", {"客户": customers})
     write(ws / "orders.xlsx", {"orders": orders, "lines": lines})
     write(ws / "products.xlsx", {"products": products})
@@ -104,9 +125,16 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
 
 
 def values(ws: pathlib.Path, file: str, sheet: str, col: str, sample: int) -> pd.Series[Any]:
-    """The non-blank values pandas reads of a column in the first sample data rows."""
-    frame = pd.read_excel(ws / file, sheet_name=sheet, header=0, nrows=sample)
-    series: pd.Series[Any] = frame[col].dropna()
+    """The non-blank values of a column in the first sample data rows, as
+    the cells hold them (openpyxl: text stays text, where read_excel would
+    turn "1" into 1), in a pandas Series."""
+    wb = openpyxl.load_workbook(ws / file, read_only=True, data_only=True)
+    try:
+        rows = [list(r) for r in wb[sheet].iter_rows(min_row=1, max_row=sample + 1, values_only=True)]
+    finally:
+        wb.close()
+    frame = pd.DataFrame(rows[1:], columns=rows[0], dtype=object)
+    series: pd.Series[Any] = frame[col].replace("", None).dropna()
     return series
 
 
