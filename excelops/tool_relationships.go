@@ -53,7 +53,7 @@ type discoverRelationshipsArgs struct {
 	Directory  string   `json:"directory,omitempty" default:"." jsonschema:"Folder inside the workspace whose workbooks are related when file_paths is not given (default the whole workspace); the first max_files in path order are read"`
 	Recursive  *bool    `json:"recursive,omitempty" jsonschema:"With directory: look into subfolders too (default true); hidden folders and links are never followed"`
 	MaxFiles   *int     `json:"max_files,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"Most workbooks read; files_left_out counts the others"`
-	SampleRows *int     `json:"sample_rows,omitempty" minimum:"1" maximum:"5000" default:"200" jsonschema:"Data rows read per sheet for the value overlap and uniqueness: sheet rows 2 to sample_rows+1"`
+	SampleRows *int     `json:"sample_rows,omitempty" minimum:"1" maximum:"5000" default:"200" jsonschema:"Data rows read per sheet for the value overlap and uniqueness: sheet rows 2 to sample_rows+1 (of at most 20 worksheets per file, columns A to CV; at most 200 columns with a matching header are compared per call)"`
 	Offset     int      `json:"offset,omitempty" minimum:"0" jsonschema:"Shared columns to skip: pass the previous answer's next_offset (a page lists as many as fit the result size limit; a pair's merge hint comes with its first shared column)"`
 }
 
