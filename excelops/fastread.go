@@ -42,6 +42,10 @@ type rowReader struct {
 	// the current cell has one.
 	dates *dateStyles
 	date  bool
+	// dated lists the cells of the current row (indexes relative to c1)
+	// whose boxed value is a date's ISO text, for the readers that tell a
+	// date from text (discover_file_relationships' column types).
+	dated []int
 
 	// encode mode: cells go straight into enc as JSON array items
 	// (Python json.dumps formatting), no boxed values at all.
@@ -195,7 +199,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if rr.stopAtRow {
 				return errStop
 			}
-			rr.vals, rr.enc, rr.next, rr.styles = nil, rr.enc[:0], 0, nil
+			rr.vals, rr.enc, rr.next, rr.styles, rr.dated = nil, rr.enc[:0], 0, nil, rr.dated[:0]
 		case sheetxml.RowEnd:
 			if err := emit(w.Row, rr.vals); err != nil {
 				return err
@@ -255,13 +259,17 @@ func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 			return nil, missingSharedString(col, rr.w.Row, text)
 		}
 		v = rr.sst[i]
-	case "inlineStr", "str", "e", "d":
+	case "inlineStr", "str", "e":
 		v = string(text)
+	case "d":
+		v = string(text)
+		rr.dated = append(rr.dated, col-rr.c1)
 	case "b":
 		v = string(text) == "1" || string(text) == "true"
 	default:
 		if iso, ok := rr.dateValue(text); ok {
 			v = iso
+			rr.dated = append(rr.dated, col-rr.c1)
 		} else {
 			v = numberValue(text)
 		}

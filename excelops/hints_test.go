@@ -22,7 +22,7 @@ func TestToolHintsTellTheTruth(t *testing.T) {
 		"set_autofilter": true, "sort_range": true, "add_comment": true, "set_hyperlink": true, "create_workbook": true,
 		"define_name": true, "clear_range": true, "render_range": true, "inspect_excel_files": true, "scan_excel_snapshot": true, "compare_excel": true,
 		"get_reference_map": true, "trace_references": true, "get_impact_analysis": true,
-		"filter_data": true, "search_excel_values": true,
+		"filter_data": true, "search_excel_values": true, "discover_file_relationships": true,
 		// Not idempotent: each call adds or shifts again.
 		"insert_rows": false, "insert_columns": false, "delete_rows": false, "delete_columns": false, "delete_range": false,
 		"add_conditional_rule": false, "add_data_validation": false, "create_excel_chart": false, "insert_image": false,

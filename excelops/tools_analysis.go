@@ -4,10 +4,11 @@ import "github.com/google/jsonschema-go/jsonschema"
 
 // analysisTools are the read-only analysis tools an agent written for
 // excelmanus calls by the same names and arguments: filtering rows by
-// conditions (tool_filter_data.go) and searching cell values
-// (tool_search_values.go).
+// conditions (tool_filter_data.go), searching cell values
+// (tool_search_values.go) and finding the columns that link workbooks
+// (tool_relationships.go).
 func analysisTools() []toolSpec {
-	return []toolSpec{filterDataTool, searchValuesTool}
+	return []toolSpec{filterDataTool, searchValuesTool, discoverRelationshipsTool}
 }
 
 // queryValueSchema is the schema of a condition value: a string, a number,

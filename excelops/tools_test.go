@@ -58,6 +58,8 @@ func minimalArgs() map[string]map[string]any {
 		"compare_excel":             {},
 		"filter_data":               {"column": "qty", "operator": "gt", "value": 0},
 		"search_excel_values":       {"query": "a"},
+
+		"discover_file_relationships": {},
 	}
 }
 
@@ -74,6 +76,8 @@ func withFile(tool, file string, args map[string]any) map[string]any {
 		// no file argument: it lists the workspace
 	case "compare_excel":
 		out["file_a"], out["file_b"] = file, file
+	case "discover_file_relationships":
+		out["file_paths"] = []any{file}
 	default:
 		out["file_path"] = file
 	}
@@ -104,7 +108,7 @@ func TestEveryToolIsRegisteredWithSchemaAndDescription(t *testing.T) {
 		"create_workbook", "list_workbooks", "describe_workbook", "define_name", "copy_sheet", "clear_range", "delete_range",
 		"get_reference_map", "trace_references", "get_impact_analysis",
 		"inspect_excel_files", "scan_excel_snapshot", "compare_excel",
-		"filter_data", "search_excel_values"}
+		"filter_data", "search_excel_values", "discover_file_relationships"}
 	var got []string
 	for _, tool := range e.reg.Tools() {
 		got = append(got, tool.Name)
@@ -165,6 +169,8 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"get_impact_analysis":       {"status", "file", "sheet", "target", "scope", "total_affected_cells", "direct_count", "affected_sheets", "direct_impact", "indirect_impact", "complete", "dynamic_formulas", "offset", "returned", "has_more", "truncated"},
 		"filter_data":               {"status", "file", "sheet", "columns", "header_row", "total_matched", "offset", "rows_returned", "has_more", "truncated", "row_numbers", "rows"},
 		"search_excel_values":       {"status", "file", "query", "match_mode", "total_matches", "offset", "returned", "has_more", "truncated", "sheets_searched", "matches", "summary_by_sheet"},
+
+		"discover_file_relationships": {"status", "files_analyzed", "files", "sample_rows", "overlap_threshold", "summary", "suggested_groups", "shared_columns_total", "offset", "returned", "has_more", "file_pairs", "merge_hints", "partial", "truncated"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
@@ -237,6 +243,8 @@ func TestToolsReportMissingSheet(t *testing.T) {
 			a["target"] = "Nope!B2"
 		case "search_excel_values":
 			continue // sheets filters the sheets of every workbook searched
+		case "discover_file_relationships":
+			continue // no sheet argument: every worksheet is read
 		case "define_name":
 			a["scope"] = "Nope"
 		case "rename_sheet":

@@ -46,6 +46,8 @@ func accessByName() map[string]registry.Annotations {
 		"copy_sheet":          *registry.Additive(),
 		"filter_data":         *registry.ReadOnly(),
 		"search_excel_values": *registry.ReadOnly(),
+
+		"discover_file_relationships": *registry.ReadOnly(),
 	}
 }
 

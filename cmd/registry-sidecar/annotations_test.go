@@ -41,7 +41,7 @@ func TestAnnotationsOnEveryDoor(t *testing.T) {
 		require.False(t, h.OpenWorldHint, tool.Name)
 		want[tool.Name] = hints{h.Title, h.ReadOnlyHint, h.DestructiveHint != nil && *h.DestructiveHint, h.IdempotentHint, h.OpenWorldHint}
 	}
-	require.Len(t, want, 44, "the spreadsheet tools")
+	require.Len(t, want, 45, "the spreadsheet tools")
 
 	sdkHints := func(list *mcp.ListToolsResult) map[string]hints {
 		out := map[string]hints{}

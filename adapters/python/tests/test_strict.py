@@ -138,7 +138,7 @@ def test_strict_calls_on_every_tool(facade: ToolRegistry, tools_sidecar: Sidecar
     answers through the facade exactly as the call without those arguments;
     sent as is, the Nones are refused by validation."""
     tools = facade.get_all_tools()
-    assert len(tools) == 44
+    assert len(tools) == 45
     with Client(tools_sidecar.url, token=tools_sidecar.token) as client:
         for tool in tools:
             strict_args = _sample(tool.input_schema, strict=True)
