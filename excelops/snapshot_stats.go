@@ -25,7 +25,7 @@ const (
 	// quartiles and outliers.
 	numberSampleBound = 10000
 	// outlierExamples is how many outliers a column shows.
-	outlierExamples = 5
+	outlierExamples = 3
 	// iqrFence is how many interquartile ranges past the quartiles a
 	// number must lie to be an outlier.
 	iqrFence = 1.5
@@ -121,7 +121,6 @@ func (s *numberSample) stats() (quartiles, pyjson.Object) {
 		examples = append(examples, pyjson.Object{{Key: "row", Value: s.rows[i]}, {Key: "value", Value: s.vals[i]}})
 	}
 	return q, pyjson.Object{
-		{Key: "rule", Value: "1.5*IQR"},
 		{Key: "lower_fence", Value: low},
 		{Key: "upper_fence", Value: high},
 		{Key: "count", Value: len(out)},
