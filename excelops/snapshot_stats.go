@@ -72,6 +72,9 @@ func (s *numberSample) from() string {
 	if s.sampled() {
 		return fmt.Sprintf("a random sample of %d of %d numbers", len(s.vals), s.seen)
 	}
+	if s.seen == 1 {
+		return "the one number"
+	}
 	return fmt.Sprintf("all %d numbers", s.seen)
 }
 

@@ -17,7 +17,7 @@ func TestColumnProfile(t *testing.T) {
 			"min": 1.5, "p25": 2.25, "median": 3.0, "p75": 3.0, "max": 3.0, "quantiles_from": "all 3 numbers",
 			"outliers": map[string]any{"lower_fence": 1.125, "upper_fence": 4.125, "count": 0.0, "examples": []any{}}, "samples": []any{3.0, 1.5}}},
 		{"text and numbers differ", []any{"1", int64(1)}, map[string]any{"type": "mixed", "non_empty": 2.0, "empty": 0.0, "unique": 2.0, "unique_ratio": 1.0,
-			"min": 1.0, "p25": 1.0, "median": 1.0, "p75": 1.0, "max": 1.0, "quantiles_from": "all 1 numbers",
+			"min": 1.0, "p25": 1.0, "median": 1.0, "p75": 1.0, "max": 1.0, "quantiles_from": "the one number",
 			"outliers": map[string]any{"lower_fence": 1.0, "upper_fence": 1.0, "count": 0.0, "examples": []any{}}, "samples": []any{"1", 1.0}}},
 		{"booleans", []any{true, false, true}, map[string]any{"type": "boolean", "non_empty": 3.0, "empty": 0.0, "unique": 2.0, "unique_ratio": 0.6667, "samples": []any{true, false}}},
 		{"empty", []any{nil, nil}, map[string]any{"type": "empty", "non_empty": 0.0, "empty": 2.0, "unique": 0.0, "unique_ratio": nil, "samples": []any{}}},

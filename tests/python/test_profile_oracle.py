@@ -92,7 +92,7 @@ def expected_stats(values: list[Any], first_row: int) -> dict[str, Any]:
     out = [(rows[i], float(s[i])) for i in range(len(s)) if mask[i]]
     return {
         "min": float(s.min()), "p25": q1, "median": median, "p75": q3, "max": float(s.max()),
-        "quantiles_from": f"all {len(s)} numbers",
+        "quantiles_from": f"all {len(s)} numbers" if len(s) > 1 else "the one number",
         "outliers": {"lower_fence": low, "upper_fence": high, "count": int(mask.sum()),
                      "examples": [{"row": r, "value": v} for r, v in out[:3]]},
     }
