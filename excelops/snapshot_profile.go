@@ -9,7 +9,8 @@ import (
 
 // The column profiles of scan_excel_snapshot: per column of a sheet's data
 // rows, what kinds of values it holds, how many are empty or distinct, the
-// smallest and largest number and a few sample values.
+// smallest and largest number, the quartiles and outliers of its numbers
+// (snapshot_stats.go) and a few sample values.
 
 const (
 	// profileSamples is how many distinct sample values a column shows.
@@ -27,6 +28,7 @@ type columnProfile struct {
 	min, max       float64
 	samples        []any
 	hasMin         bool
+	nums           numberSample // the numbers, for quartiles and outliers
 }
 
 // valueKey is the identity of a value for counting distinct values: its
@@ -45,8 +47,8 @@ func valueKey(v any) string {
 	return fmt.Sprintf("o%v", v)
 }
 
-// add counts v, one data row's cell of the column (nil when empty).
-func (p *columnProfile) add(v any) {
+// add counts v, the column's cell on sheet row row (nil when empty).
+func (p *columnProfile) add(v any, row int) {
 	if v == nil {
 		p.empty++
 		return
@@ -78,6 +80,7 @@ func (p *columnProfile) add(v any) {
 		return
 	}
 	p.numbers++
+	p.nums.add(f, row)
 	if !p.hasMin || f < p.min {
 		p.min = f
 	}
@@ -126,9 +129,18 @@ func (p *columnProfile) encode(col int) pyjson.Object {
 		{Key: "non_empty", Value: p.numbers + p.texts + p.bools},
 		{Key: "empty", Value: p.empty},
 		{Key: "unique", Value: len(p.distinct)},
+		{Key: "unique_ratio", Value: p.uniqueRatio()},
 	}
 	if p.hasMin {
-		o = append(o, pyjson.Field{Key: "min", Value: p.min}, pyjson.Field{Key: "max", Value: p.max})
+		q, outliers := p.nums.stats()
+		o = append(o,
+			pyjson.Field{Key: "min", Value: p.min},
+			pyjson.Field{Key: "p25", Value: q.p25},
+			pyjson.Field{Key: "median", Value: q.median},
+			pyjson.Field{Key: "p75", Value: q.p75},
+			pyjson.Field{Key: "max", Value: p.max},
+			pyjson.Field{Key: "quantiles_from", Value: p.nums.from()},
+			pyjson.Field{Key: "outliers", Value: outliers})
 	}
 	samples := p.samples
 	if samples == nil {

@@ -137,8 +137,8 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if len(charts) > 0 {
 			left = append(left, fmt.Sprintf("%d chart(s)", len(charts)))
 		}
-		if images > 0 {
-			left = append(left, fmt.Sprintf("%d image(s)", images))
+		if len(images) > 0 {
+			left = append(left, fmt.Sprintf("%d image(s)", len(images)))
 		}
 		if left != nil {
 			res = append(res, pyjson.Field{Key: "not_copied", Value: left})

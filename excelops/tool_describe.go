@@ -154,7 +154,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 	o = listField(o, "merged_ranges", items)
 	charts, images := b.drawingAnchors(zf)
 	o = listField(o, "charts", charts)
-	o = append(o, pyjson.Field{Key: "images_count", Value: images})
+	o = append(o, pyjson.Field{Key: "images_count", Value: len(images)})
 	o = listField(o, "conditional_formats", b.describeRules(name))
 	o = listField(o, "data_validations", b.describeValidations(name))
 	var filter any
@@ -251,19 +251,17 @@ type drawingAnchor struct {
 }
 
 // drawingAnchors reads the drawing of the worksheet part zf as it is on
-// disk: its charts (the cells they are anchored from and to) and how many
-// pictures it holds. A drawing that cannot be read counts as none.
-func (b *book) drawingAnchors(zf *zip.File) ([]any, int) {
+// disk: its charts and its pictures, each as the cells it is anchored from
+// and to. A drawing that cannot be read counts as none.
+func (b *book) drawingAnchors(zf *zip.File) (charts, images []any) {
 	if zf == nil || b.zr == nil {
-		return nil, 0
+		return nil, nil
 	}
 	dir, base := path.Split(zf.Name)
 	rels, err := readPart(b.zr, dir+"_rels/"+base+".rels")
 	if err != nil {
-		return nil, 0
+		return nil, nil
 	}
-	var charts []any
-	images := 0
 	for _, rel := range parseRels(rels) {
 		if !strings.HasSuffix(rel.Type, "/drawing") {
 			continue
@@ -286,22 +284,26 @@ func (b *book) drawingAnchors(zf *zip.File) ([]any, int) {
 		}
 		for _, group := range [][]drawingAnchor{dr.Two, dr.One, dr.Abs} {
 			for _, an := range group {
-				if an.Pic != nil {
-					images++
+				switch {
+				case an.Pic != nil:
+					images = append(images, an.cells())
+				case an.Frame != nil && strings.HasSuffix(an.Frame.Data.URI, "/chart"):
+					charts = append(charts, an.cells())
 				}
-				if an.Frame == nil || !strings.HasSuffix(an.Frame.Data.URI, "/chart") {
-					continue
-				}
-				o := pyjson.Object{}
-				if an.From != nil {
-					o = append(o, pyjson.Field{Key: "from_cell", Value: cellName(an.From.Col+1, an.From.Row+1)})
-				}
-				if an.To != nil {
-					o = append(o, pyjson.Field{Key: "to_cell", Value: cellName(an.To.Col+1, an.To.Row+1)})
-				}
-				charts = append(charts, o)
 			}
 		}
 	}
 	return charts, images
+}
+
+// cells is where an is anchored: from_cell and to_cell, those it has.
+func (an drawingAnchor) cells() pyjson.Object {
+	o := pyjson.Object{}
+	if an.From != nil {
+		o = append(o, pyjson.Field{Key: "from_cell", Value: cellName(an.From.Col+1, an.From.Row+1)})
+	}
+	if an.To != nil {
+		o = append(o, pyjson.Field{Key: "to_cell", Value: cellName(an.To.Col+1, an.To.Row+1)})
+	}
+	return o
 }

@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -12,9 +13,10 @@ import (
 )
 
 // inspect_excel_files: an overview of the workbooks of a folder (sheets,
-// used ranges, header row and a few preview rows each), found by the same
-// walk as list_workbooks and paged over that walk's files, so next_offset
-// never skips a file whatever the filters drop.
+// used ranges, header row and a few preview rows each, and the details
+// include asks for: inspect_details.go), found by the same walk as
+// list_workbooks and paged over that walk's files, so next_offset never
+// skips a file whatever the filters drop.
 
 const (
 	// defaultInspectedFiles is inspect_excel_files' max_files by default.
@@ -39,7 +41,7 @@ const (
 // inspectExcelFilesTool declares inspect_excel_files.
 var inspectExcelFilesTool = typedTool(toolSpec{
 	name: "inspect_excel_files", title: "Inspect workbook files",
-	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows; search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
+	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows, plus the details include asks for (freeze panes, charts, images, conditional formatting, column widths); search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
 	timeout: readTimeout,
 	access:  access{scans: "directory"},
 }, (*Service).inspectExcelFiles)
@@ -50,7 +52,7 @@ type inspectExcelFilesArgs struct {
 	MaxFiles    *int     `json:"max_files,omitempty" minimum:"1" maximum:"200" jsonschema:"Most files to inspect in this call (default 20); has_more/next_offset say where to go on"`
 	PreviewRows *int     `json:"preview_rows,omitempty" minimum:"0" maximum:"50" jsonschema:"Rows holding cells shown under each sheet's header row (default 3)"`
 	MaxColumns  *int     `json:"max_columns,omitempty" minimum:"1" maximum:"200" jsonschema:"Columns shown of the header and preview rows, from column A (default 15)"`
-	Include     []string `json:"include,omitempty" enum:"freeze_panes,charts,images,conditional_formatting,column_widths" jsonschema:"Extra details; accepted for compatibility and not shown here: ask describe_workbook for a file's freeze panes, charts, images and conditional formats"`
+	Include     []string `json:"include,omitempty" enum:"freeze_panes,charts,images,conditional_formatting,column_widths" jsonschema:"Extra details shown per sheet: freeze_panes (top-left cell, frozen rows and columns), charts and images (the cells they are anchored from and to), conditional_formatting (range, type, operator, formulas of each rule), column_widths (column or range to width); lists show at most 20 items a sheet, with a _count and _truncated: true when cut"`
 	Recursive   *bool    `json:"recursive,omitempty" jsonschema:"Look into subfolders too (default true); hidden folders and links are never followed"`
 	Search      string   `json:"search,omitempty" jsonschema:"Keep only files whose path or one of whose sheet names contains this text, ignoring case"`
 	SheetName   string   `json:"sheet_name,omitempty" jsonschema:"Keep only files with a sheet whose name contains this text, ignoring case, and show only those sheets"`
@@ -61,8 +63,9 @@ type inspectExcelFilesArgs struct {
 // inspectOptions are the checked arguments of one inspect_excel_files call.
 type inspectOptions struct {
 	maxFiles, previewRows, maxColumns int
-	search, sheetName                 string // lower case
-	exact                             bool   // count every sheet's cells
+	search, sheetName                 string   // lower case
+	include                           []string // the details to show, each once
+	exact                             bool     // count every sheet's cells
 }
 
 // options checks a's bounds and fills in the defaults.
@@ -89,6 +92,14 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 	}
 	if a.Offset < 0 {
 		return o, invalid("offset must be >= 0")
+	}
+	for _, d := range a.Include {
+		if !slices.Contains([]string{includeFreezePanes, includeColumnWidths, includeCharts, includeImages, includeConditionalFormatting}, d) {
+			return o, invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
+		}
+		if !slices.Contains(o.include, d) {
+			o.include = append(o.include, d)
+		}
 	}
 	return o, nil
 }
@@ -186,9 +197,6 @@ func (s *Service) inspectIn(ctx context.Context, a inspectExcelFilesArgs, o insp
 	if walkCut {
 		res = append(res, pyjson.Field{Key: "walk_truncated", Value: "the folder walk stopped after its entry limit; inspect a subfolder to see the rest"})
 	}
-	if len(a.Include) > 0 {
-		res = append(res, pyjson.Field{Key: "include_note", Value: "include is not shown by this tool: describe_workbook gives a file's freeze panes, charts, images and conditional formats"})
-	}
 	return append(res, pyjson.Field{Key: "files", Value: files}), nil
 }
 
@@ -272,14 +280,24 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if err != nil {
 		return nil, err
 	}
+	var details pyjson.Object
+	if len(o.include) > 0 {
+		zf, err := b.part(name)
+		if err != nil {
+			return nil, err
+		}
+		if details, err = b.inspectDetails(name, zf, o.include); err != nil {
+			return nil, err
+		}
+	}
 	if ext.empty() {
-		return append(out,
+		return append(append(out,
 			pyjson.Field{Key: "used_range", Value: nil},
 			pyjson.Field{Key: "max_row", Value: 0},
 			pyjson.Field{Key: "max_column", Value: 0},
 			pyjson.Field{Key: "header_row", Value: nil},
 			pyjson.Field{Key: "header", Value: []any{}},
-			pyjson.Field{Key: "preview", Value: []any{}}), nil
+			pyjson.Field{Key: "preview", Value: []any{}}), details...), nil
 	}
 	var (
 		arena     rowArena
@@ -311,7 +329,7 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if headerRow > 0 {
 		hdr = headerRow
 	}
-	return append(out,
+	return append(append(out,
 		pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
 		pyjson.Field{Key: "used_range_source", Value: source},
 		pyjson.Field{Key: "max_row", Value: ext.maxRow},
@@ -319,7 +337,7 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 		pyjson.Field{Key: "columns_shown", Value: min(ext.maxCol, o.maxColumns)},
 		pyjson.Field{Key: "header_row", Value: hdr},
 		pyjson.Field{Key: "header", Value: header},
-		pyjson.Field{Key: "preview", Value: preview}), nil
+		pyjson.Field{Key: "preview", Value: preview}), details...), nil
 }
 
 // Where an inspected sheet's used range comes from (used_range_source).

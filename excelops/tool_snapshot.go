@@ -12,8 +12,9 @@ import (
 
 // scan_excel_snapshot: one workbook's structure and samples in one call,
 // per sheet its used range, header row, column profiles over the first
-// max_sample_rows data rows, duplicate rows among them, sample rows, merged
-// ranges and tables, and the header names shared by several sheets.
+// max_sample_rows data rows (with quartiles and outliers of the numbers),
+// the columns that could be keys, duplicate rows among them, sample rows,
+// merged ranges and tables, and the header names shared by several sheets.
 
 const (
 	// defaultSnapshotSampleRows is max_sample_rows by default.
@@ -31,7 +32,7 @@ const (
 // scanExcelSnapshotTool declares scan_excel_snapshot.
 var scanExcelSnapshotTool = typedTool(toolSpec{
 	name: "scan_excel_snapshot", title: "Scan workbook snapshot",
-	desc:    "Snapshot of one workbook: per sheet its used range, header row, column profiles (type, empty, unique, min/max, samples) over the first max_sample_rows data rows, duplicate rows, sample rows, merged ranges and tables, plus header names shared across sheets; sheets paged with offset/next_offset.",
+	desc:    "Snapshot of one workbook: per sheet its used range, header row, column profiles over the first max_sample_rows data rows (type, empty, unique, unique_ratio, samples; for numbers min, p25, median, p75, max as pandas' quantile computes them with linear interpolation, and outliers past 1.5*IQR with examples), key_columns (columns whose non-empty values are all distinct), duplicate rows, sample rows, merged ranges and tables, plus header names shared across sheets; quartiles and outliers use at most 10000 numbers per column, a random sample past that (quantiles_from says which); sheets paged with offset/next_offset, a sheet larger than the result cap by itself shown shortened (shortened says what was left out).",
 	timeout: readTimeout,
 	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
 }, (*Service).scanExcelSnapshot)
@@ -79,6 +80,13 @@ func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs
 			n := utf8.RuneCountInString(text) + 1
 			if capped && used+n > limit && len(sheets) > 0 {
 				break
+			}
+			if capped && used+n > limit {
+				// The first sheet alone is over the cap: shown shorter
+				// rather than cut whole by the registry.
+				if sh, n, err = fitSheet(sh, limit-used); err != nil {
+					return nil, err
+				}
 			}
 			used += n
 			sheets = append(sheets, sh)
@@ -186,7 +194,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 			if i < len(vals) {
 				v = vals[i]
 			}
-			profiles[i].add(v)
+			profiles[i].add(v, row)
 		}
 		if len(samples) < snapshotSampleRows {
 			samples = append(samples, slices.Clone(vals))
@@ -228,6 +236,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 		pyjson.Field{Key: "sampled", Value: dataRows > sample},
 		pyjson.Field{Key: "columns_profiled", Value: len(profiles)},
 		pyjson.Field{Key: "columns", Value: cols},
+		pyjson.Field{Key: "key_columns", Value: keyColumns(profiles)},
 		pyjson.Field{Key: "duplicate_rows", Value: dupes},
 		pyjson.Field{Key: "sample_rows", Value: samples})
 	var items []any

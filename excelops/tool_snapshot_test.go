@@ -13,17 +13,21 @@ func TestColumnProfile(t *testing.T) {
 		values []any
 		want   map[string]any
 	}{
-		{"numbers", []any{int64(3), 1.5, nil, int64(3)}, map[string]any{"type": "number", "non_empty": 3.0, "empty": 1.0, "unique": 2.0, "min": 1.5, "max": 3.0, "samples": []any{3.0, 1.5}}},
-		{"text and numbers differ", []any{"1", int64(1)}, map[string]any{"type": "mixed", "non_empty": 2.0, "empty": 0.0, "unique": 2.0, "min": 1.0, "max": 1.0, "samples": []any{"1", 1.0}}},
-		{"booleans", []any{true, false, true}, map[string]any{"type": "boolean", "non_empty": 3.0, "empty": 0.0, "unique": 2.0, "samples": []any{true, false}}},
-		{"empty", []any{nil, nil}, map[string]any{"type": "empty", "non_empty": 0.0, "empty": 2.0, "unique": 0.0, "samples": []any{}}},
-		{"three samples at most", []any{"a", "b", "c", "d"}, map[string]any{"type": "text", "non_empty": 4.0, "empty": 0.0, "unique": 4.0, "samples": []any{"a", "b", "c"}}},
+		{"numbers", []any{int64(3), 1.5, nil, int64(3)}, map[string]any{"type": "number", "non_empty": 3.0, "empty": 1.0, "unique": 2.0, "unique_ratio": 0.6667,
+			"min": 1.5, "p25": 2.25, "median": 3.0, "p75": 3.0, "max": 3.0, "quantiles_from": "all 3 numbers",
+			"outliers": map[string]any{"lower_fence": 1.125, "upper_fence": 4.125, "count": 0.0, "examples": []any{}}, "samples": []any{3.0, 1.5}}},
+		{"text and numbers differ", []any{"1", int64(1)}, map[string]any{"type": "mixed", "non_empty": 2.0, "empty": 0.0, "unique": 2.0, "unique_ratio": 1.0,
+			"min": 1.0, "p25": 1.0, "median": 1.0, "p75": 1.0, "max": 1.0, "quantiles_from": "the one number",
+			"outliers": map[string]any{"lower_fence": 1.0, "upper_fence": 1.0, "count": 0.0, "examples": []any{}}, "samples": []any{"1", 1.0}}},
+		{"booleans", []any{true, false, true}, map[string]any{"type": "boolean", "non_empty": 3.0, "empty": 0.0, "unique": 2.0, "unique_ratio": 0.6667, "samples": []any{true, false}}},
+		{"empty", []any{nil, nil}, map[string]any{"type": "empty", "non_empty": 0.0, "empty": 2.0, "unique": 0.0, "unique_ratio": nil, "samples": []any{}}},
+		{"three samples at most", []any{"a", "b", "c", "d"}, map[string]any{"type": "text", "non_empty": 4.0, "empty": 0.0, "unique": 4.0, "unique_ratio": 1.0, "samples": []any{"a", "b", "c"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := columnProfile{name: "h"}
-			for _, v := range c.values {
-				p.add(v)
+			for i, v := range c.values {
+				p.add(v, i+2)
 			}
 			got := toMap(t, p.encode(2))
 			want := map[string]any{"column": "B", "header": "h"}
@@ -73,7 +77,10 @@ func TestScanExcelSnapshot(t *testing.T) {
 	assert.Equal(t, 4.0, one["data_rows"])
 	assert.Equal(t, 1.0, one["duplicate_rows"])
 	qty := one["columns"].([]any)[2].(map[string]any)
-	assert.Equal(t, map[string]any{"column": "C", "header": "qty", "type": "number", "non_empty": 3.0, "empty": 1.0, "unique": 2.0, "min": 2.0, "max": 3.0, "samples": []any{2.0, 3.0}}, qty)
+	assert.Equal(t, map[string]any{"column": "C", "header": "qty", "type": "number", "non_empty": 3.0, "empty": 1.0, "unique": 2.0, "unique_ratio": 0.6667,
+		"min": 2.0, "p25": 2.0, "median": 2.0, "p75": 2.5, "max": 3.0, "quantiles_from": "all 3 numbers",
+		"outliers": map[string]any{"lower_fence": 1.25, "upper_fence": 3.25, "count": 0.0, "examples": []any{}}, "samples": []any{2.0, 3.0}}, qty)
+	assert.Equal(t, []any{}, one["key_columns"])
 	other := sheets[1].(map[string]any)
 	assert.Equal(t, 3.0, other["header_row"])
 	assert.Equal(t, []any{"D1:E2"}, other["merged_ranges"])
