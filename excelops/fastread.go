@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/klauspost/readahead"
 	"io"
 	"math"
 	"strconv"
@@ -121,17 +120,8 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	src := io.Reader(rc)
-	if zf.UncompressedSize64 >= readAheadFrom {
-		// A large sheet inflates on another goroutine while this one
-		// tokenizes: a few buffers ahead, no more.
-		ra, err := readahead.NewReaderSize(rc, readAheadBuffers, readAheadBufferSize)
-		if err != nil {
-			return err
-		}
-		defer ra.Close()
-		src = ra
-	}
+	src := &lateReadAhead{r: rc}
+	defer src.Close()
 	lim := b.svc.limits
 	rr := newRowReader(lim.newRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, opts.encode, ds)
 	rr.keepStyles = opts.styles

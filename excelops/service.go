@@ -118,9 +118,19 @@ func (s *Service) Close() error { return s.cache.close() }
 // Root returns the real path of the workspace folder.
 func (s *Service) Root() string { return s.box.root }
 
-// Register adds every spreadsheet tool to r, in a stable order.
-func (s *Service) Register(r *registry.Registry) error {
-	for _, sp := range s.tools() {
+// Register adds every spreadsheet tool to r, in a stable order; with only,
+// just the tools of those names (a process that runs one call derives and
+// compiles one schema instead of every tool's). A name in only that is no
+// spreadsheet tool is an error.
+func (s *Service) Register(r *registry.Registry, only ...string) error {
+	specs := s.tools()
+	if len(only) > 0 {
+		var err error
+		if specs, err = pickTools(specs, only); err != nil {
+			return err
+		}
+	}
+	for _, sp := range specs {
 		if err := sp.access.check(); err != nil {
 			return fmt.Errorf("excelops: tool %s: %w", sp.name, err)
 		}
@@ -133,4 +143,29 @@ func (s *Service) Register(r *registry.Registry) error {
 		}
 	}
 	return nil
+}
+
+// HasTool reports whether name is one of the spreadsheet tools.
+func (s *Service) HasTool(name string) bool {
+	_, err := pickTools(s.tools(), []string{name})
+	return err == nil
+}
+
+// pickTools keeps the specs named in names, in their stable order.
+func pickTools(specs []toolSpec, names []string) ([]toolSpec, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var out []toolSpec
+	for _, sp := range specs {
+		if want[sp.name] {
+			out = append(out, sp)
+			delete(want, sp.name)
+		}
+	}
+	for n := range want {
+		return nil, fmt.Errorf("excelops: no spreadsheet tool is named %q", n)
+	}
+	return out, nil
 }

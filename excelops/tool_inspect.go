@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -150,12 +151,15 @@ func (s *Service) inspectIn(ctx context.Context, a inspectExcelFilesArgs, o insp
 	next := min(a.Offset, len(found))
 	partial, sizeCut := false, false
 	files := []any{}
+	inspect, stop := s.inspectAhead(fileCtx, found, next, o)
+	defer stop()
 	for next < len(found) && len(files) < o.maxFiles {
 		if !stopAt.IsZero() && !time.Now().Before(stopAt) {
 			partial = true
 			break
 		}
-		entry, keep, err := s.inspectFile(fileCtx, found[next], o)
+		r := inspect(next)
+		entry, keep, err := r.entry, r.keep, r.err
 		if err != nil && fileCtx.Err() != nil && ctx.Err() == nil {
 			partial = true // the file was cut by the reserve: not shown
 			break
@@ -276,10 +280,6 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if kind != kindWorksheet {
 		return append(out, pyjson.Field{Key: "kind", Value: kind}), nil
 	}
-	ext, source, err := b.inspectExtent(name, o.exact)
-	if err != nil {
-		return nil, err
-	}
 	var details pyjson.Object
 	if len(o.include) > 0 {
 		zf, err := b.part(name)
@@ -290,40 +290,38 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 			return nil, err
 		}
 	}
-	if ext.empty() {
-		return append(append(out,
-			pyjson.Field{Key: "used_range", Value: nil},
-			pyjson.Field{Key: "max_row", Value: 0},
-			pyjson.Field{Key: "max_column", Value: 0},
-			pyjson.Field{Key: "header_row", Value: nil},
-			pyjson.Field{Key: "header", Value: []any{}},
-			pyjson.Field{Key: "preview", Value: []any{}}), details...), nil
-	}
 	var (
-		arena     rowArena
-		headerRow     = 0
-		header    any = []any{}
-		preview       = []any{}
+		arena              rowArena
+		headerRow, lastRow int
+		header             any = []any{}
+		preview                = []any{}
+		declared           []byte
 	)
-	lastRow := 0
-	err = b.rowsJSON(ctx, name, 1, maxSheetRows, 1, o.maxColumns, func(row int, inner []byte, cells int) bool {
-		lastRow = row
+	err = b.walkRows(ctx, name, 1, maxSheetRows, 1, o.maxColumns, rowOpts{encode: true}, func(row int, rr *rowReader) bool {
+		declared, lastRow = rr.w.Dimension, row
 		if headerRow == 0 {
-			headerRow, header = row, arena.add(inner, cells, cells)
+			headerRow, header = row, arena.add(rr.enc, rr.next, rr.next)
 			return o.previewRows > 0
 		}
-		preview = append(preview, arena.add(inner, cells, cells))
+		preview = append(preview, arena.add(rr.enc, rr.next, rr.next))
 		return len(preview) < o.previewRows
 	})
 	if err != nil {
 		return nil, err
 	}
-	if source == usedFromDimension && (headerRow < ext.minRow || lastRow > ext.maxRow) {
-		// The declaration does not hold what was read: count the cells.
-		if ext, err = b.scan(name); err != nil {
-			return nil, err
-		}
-		source = usedFromCells
+	ext, source, err := b.inspectExtent(name, declared, headerRow, lastRow, o.exact)
+	if err != nil {
+		return nil, err
+	}
+	if ext.empty() {
+		return append(append(out,
+			pyjson.Field{Key: "used_range", Value: nil},
+			pyjson.Field{Key: "used_range_source", Value: source},
+			pyjson.Field{Key: "max_row", Value: 0},
+			pyjson.Field{Key: "max_column", Value: 0},
+			pyjson.Field{Key: "header_row", Value: nil},
+			pyjson.Field{Key: "header", Value: []any{}},
+			pyjson.Field{Key: "preview", Value: []any{}}), details...), nil
 	}
 	var hdr any
 	if headerRow > 0 {
@@ -347,18 +345,14 @@ const (
 )
 
 // inspectExtent is a sheet's used range for inspect_excel_files and where
-// it comes from: the declared dimension unless exact is set or the sheet
-// declares none, else a count of the cells (which also finds a truncated
-// sheet).
-func (b *book) inspectExtent(name string, exact bool) (sheetExtent, string, error) {
-	if !exact {
-		r, ok, err := b.declaredRange(name)
-		if err != nil {
-			return sheetExtent{}, "", err
-		}
-		if ok {
-			return sheetExtent{minRow: r.r1, maxRow: r.r2, minCol: r.c1, maxCol: r.c2, closed: true}, usedFromDimension, nil
-		}
+// it comes from: the range the sheet declares (its dimension), unless exact
+// is set, the sheet declares none or only "A1" (what some writers put in
+// every sheet), or the rows read (the header, first to last) fall outside
+// it; else a count of the cells, which also finds a truncated sheet.
+func (b *book) inspectExtent(name string, declared []byte, first, last int, exact bool) (sheetExtent, string, error) {
+	if r, err := parseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
+		(r.c1 != r.c2 || r.r1 != r.r2) && first >= r.r1 && last <= r.r2 {
+		return sheetExtent{minRow: r.r1, maxRow: r.r2, minCol: r.c1, maxCol: r.c2, closed: true}, usedFromDimension, nil
 	}
 	ext, err := b.scan(name)
 	return ext, usedFromCells, err

@@ -369,3 +369,25 @@ func TestCreateSheetAtPositionInUnusualWorkbooks(t *testing.T) {
 		e.ok("delete_sheet", map[string]any{"file_path": "c.xlsx", "sheet_name": "Last", "confirm": true})
 	})
 }
+
+// TestRegisterOnly: Register with names registers just those tools, each
+// with the schema a full registration gives it; a name that is no tool is
+// an error.
+func TestRegisterOnly(t *testing.T) {
+	e := newEnv(t)
+	full := map[string]string{}
+	for _, tool := range e.reg.Tools() {
+		full[tool.Name] = string(tool.InputSchema)
+	}
+	r := registry.New()
+	require.NoError(t, e.svc.Register(r, "read_excel", "list_sheets"))
+	var got []string
+	for _, tool := range r.Tools() {
+		got = append(got, tool.Name)
+		assert.JSONEq(t, full[tool.Name], string(tool.InputSchema), tool.Name)
+	}
+	assert.Equal(t, []string{"list_sheets", "read_excel"}, got, "in the stable order")
+	assert.True(t, e.svc.HasTool("filter_data"))
+	assert.False(t, e.svc.HasTool("filter_dat"))
+	assert.Error(t, e.svc.Register(registry.New(), "read_excel", "no_such_tool"))
+}

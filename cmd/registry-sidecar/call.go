@@ -63,7 +63,8 @@ Flags:
 	if err != nil {
 		return err
 	}
-	reg, svc, err := o.buildRegistry(log, nil)
+	// One call needs one tool: only its schema is derived and compiled.
+	reg, svc, err := o.buildRegistry(log, nil, fs.Arg(0))
 	if err != nil {
 		return err
 	}

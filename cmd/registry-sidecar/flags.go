@@ -141,10 +141,11 @@ func (o *options) logger(stderr io.Writer) (*logrus.Logger, error) {
 	return l, nil
 }
 
-// buildRegistry makes the workspace and registers every tool; m, when
-// not nil, observes the calls and the saves. The caller passes the returned
+// buildRegistry makes the workspace and registers every tool, or with only
+// just those spreadsheet tools (unless one of them is unknown, which is then
+// answered as usual); m, when not nil, observes the calls and the saves. The caller passes the returned
 // service to closeService once no call runs any more.
-func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*registry.Registry, *excelops.Service, error) {
+func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics, only ...string) (*registry.Registry, *excelops.Service, error) {
 	profile := registry.DefaultProfile
 	if o.messageProfile != "" {
 		p, err := registry.ParseProfile(o.messageProfile)
@@ -174,7 +175,10 @@ func (o *options) buildRegistry(log logrus.FieldLogger, m *metrics.Metrics) (*re
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}
-	if err := svc.Register(reg); err != nil {
+	if o.testTools || !allSpreadsheetTools(svc, only) {
+		only = nil // a name that is no spreadsheet tool is answered with every tool known
+	}
+	if err := svc.Register(reg, only...); err != nil {
 		closeService(svc, log)
 		return nil, nil, fmt.Errorf("spreadsheet tools: %w", err)
 	}
@@ -195,4 +199,14 @@ func closeService(svc *excelops.Service, log logrus.FieldLogger) {
 	if err := svc.Close(); err != nil {
 		log.WithError(err).Warn("closing the spreadsheet tools failed")
 	}
+}
+
+// allSpreadsheetTools reports whether every name is a spreadsheet tool.
+func allSpreadsheetTools(svc *excelops.Service, names []string) bool {
+	for _, n := range names {
+		if !svc.HasTool(n) {
+			return false
+		}
+	}
+	return true
 }

@@ -63,6 +63,9 @@ type Walker struct {
 	Cell Cell
 	// Closed reports that </sheetData> (or <sheetData/>) was seen.
 	Closed bool
+	// Dimension is the raw ref attribute of the sheet's <dimension> (the
+	// used range it declares), nil when none came before the rows.
+	Dimension []byte
 	// MaxText bounds the text one cell collects (bytes, as in the XML);
 	// past it Next returns ErrTextTooLong, so a cell made of many runs
 	// cannot grow without limit. 0 means no bound.
@@ -116,6 +119,10 @@ func (w *Walker) Next() (Event, error) {
 			continue
 		}
 		switch string(t.Name) {
+		case "dimension":
+			if (t.Kind == Start || t.Kind == Empty) && w.Dimension == nil && w.Row == 0 {
+				w.Dimension = append([]byte{}, t.Attr("ref")...)
+			}
 		case "row":
 			switch t.Kind {
 			case Start, Empty:
