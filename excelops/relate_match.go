@@ -138,20 +138,7 @@ func (c *relColumn) uniqueRatio() float64 {
 // kind is the column's value type: number, text, date, bool, mixed (more
 // than one of these) or empty (no value in the sample).
 func (c *relColumn) kind() string {
-	kinds, name := 0, "empty"
-	for _, k := range []struct {
-		n    int
-		name string
-	}{{c.numbers, "number"}, {c.texts, "text"}, {c.dates, "date"}, {c.bools, "bool"}} {
-		if k.n > 0 {
-			kinds++
-			name = k.name
-		}
-	}
-	if kinds > 1 {
-		return "mixed"
-	}
-	return name
+	return columnKind(kindCount{c.numbers, "number"}, kindCount{c.texts, "text"}, kindCount{c.dates, "date"}, kindCount{c.bools, "bool"})
 }
 
 // relOverlap is the distinct values two columns share over the distinct

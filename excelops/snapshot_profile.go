@@ -103,21 +103,7 @@ func shortSample(v any) any {
 
 // kind is the column's type: number, text, boolean, mixed or empty.
 func (p *columnProfile) kind() string {
-	kinds := 0
-	name := "empty"
-	for _, k := range []struct {
-		n    int
-		name string
-	}{{p.numbers, "number"}, {p.texts, "text"}, {p.bools, "boolean"}} {
-		if k.n > 0 {
-			kinds++
-			name = k.name
-		}
-	}
-	if kinds > 1 {
-		return "mixed"
-	}
-	return name
+	return columnKind(kindCount{p.numbers, "number"}, kindCount{p.texts, "text"}, kindCount{p.bools, "boolean"})
 }
 
 // encode is the column's entry in the result; col is its number.
