@@ -79,6 +79,7 @@ type cellWrite struct {
 	text     *string   // store exactly this text
 	when     time.Time // the date, time or datetime to store (kind != notDate)
 	kind     dateKind
+	formula  string // the formula without its "=" ("" for a value)
 }
 
 // planCell converts the JSON value v for the cell (col, row) under
@@ -111,6 +112,7 @@ func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
 		if err := checkFormula(ref, formula); err != nil {
 			return w, err
 		}
+		w.formula = formula
 		return w, checkFormulaText(ref, formula)
 	}
 	if s, ok := val.(string); ok {
