@@ -20,7 +20,7 @@ const (
 // writeCellsTool declares write_cells.
 var writeCellsTool = typedTool(toolSpec{
 	name: "write_cells", title: "Write cells",
-	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits are refused and nothing is written.",
+	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits, and formulas naming a sheet, defined name or table the workbook lacks, are refused and nothing is written.",
 	timeout: writeTimeout,
 	access:  editCells(sheetTarget, access{destructive: true, idempotent: true}),
 }, (*Service).writeCells)
