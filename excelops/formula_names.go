@@ -106,7 +106,14 @@ func (sc *formulaScope) addSheet(name string) {
 // KindInvalidArgument. A formula the tokenizer cannot read whole is left
 // to parseFormula.
 func (sc *formulaScope) check(ref, host, formula string) error {
-	u := sc.unknown(host, formula)
+	ps := efp.ExcelParser()
+	return sc.checkRefs(ref, host, formula, formulaRefsOf(ps.Parse("="+formula)))
+}
+
+// checkRefs is check over the references formulaRefsOf took from the
+// formula's tokens (nil: none to check).
+func (sc *formulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) error {
+	u := sc.unknown(host, refs)
 	if u == nil {
 		return nil
 	}
@@ -118,17 +125,44 @@ func (sc *formulaScope) check(ref, host, formula string) error {
 		ref, "="+formula, u.Error(), didYouMean(u.Suggestions), more), u)
 }
 
-// unknown returns the first reference of formula the scope does not have.
-func (sc *formulaScope) unknown(host, formula string) *unknownRefError {
-	if sc == nil {
-		return nil
-	}
-	ops, ok := formularef.Operands(formula)
+// formulaRefs are the references of one formula that name a sheet,
+// defined name or table, with the names its LET and LAMBDA bind.
+type formulaRefs struct {
+	ops    []formularef.Operand
+	params map[string]bool
+}
+
+// formulaRefsOf takes from a formula's tokens the references the scope
+// must check; nil when there is none (plain cells and ranges of the
+// formula's own sheet) or when the tokenizer could not read it whole.
+func formulaRefsOf(toks []efp.Token) *formulaRefs {
+	ops, ok := formularef.OperandsOf(toks)
 	if !ok {
 		return nil
 	}
-	var params map[string]bool
+	var refs *formulaRefs
 	for _, o := range ops {
+		if o.IsArea && o.Sheet == "" {
+			continue
+		}
+		if refs == nil {
+			refs = &formulaRefs{}
+		}
+		refs.ops = append(refs.ops, o)
+		if !o.IsArea && !o.IsStructured() && refs.params == nil {
+			refs.params = lambdaParams(toks)
+		}
+	}
+	return refs
+}
+
+// unknown returns the first reference of refs the scope does not have.
+func (sc *formulaScope) unknown(host string, refs *formulaRefs) *unknownRefError {
+	if sc == nil || refs == nil {
+		return nil
+	}
+	params := refs.params
+	for _, o := range refs.ops {
 		if o.Book != "" || strings.ContainsAny(o.Sheet+o.Sheet2, "[]!") {
 			continue // another workbook ('C:\dir\[b.xlsx]S'!A1 included)
 		}
@@ -145,9 +179,6 @@ func (sc *formulaScope) unknown(host, formula string) *unknownRefError {
 				return err
 			}
 			continue
-		}
-		if params == nil {
-			params = lambdaParams(formula)
 		}
 		if err := sc.name(host, o, params); err != nil {
 			return err
@@ -278,19 +309,13 @@ func containsFold(list []string, s string) bool {
 // case, without a _xlpm. prefix): LET's names are its odd arguments before
 // the last, LAMBDA's every argument before the last. A name counts when it
 // stands alone as the argument.
-func lambdaParams(formula string) map[string]bool {
-	up := strings.ToUpper(formula)
-	if !strings.Contains(up, "LET(") && !strings.Contains(up, "LAMBDA(") {
-		return map[string]bool{}
-	}
+func lambdaParams(toks []efp.Token) map[string]bool {
 	params := map[string]bool{}
 	type fn struct {
 		name string
 		arg  int
 	}
 	var stack []fn
-	ps := efp.ExcelParser()
-	toks := ps.Parse("=" + formula)
 	var sig []efp.Token // the tokens without whitespace
 	for _, tk := range toks {
 		if tk.TType != efp.TokenTypeWhitespace {

@@ -101,3 +101,26 @@ func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 	require.Error(t, sc.check("cell A1", "Sheet1", "SUM(T[y])"))
 	assert.Equal(t, 1, reads, "the tables are read once per call")
 }
+
+// BenchmarkFormulaNamesWrite is the name check of a 10,000-formula write
+// (one scope per call), beside the syntax check every formula gets anyway.
+func BenchmarkFormulaNamesWrite(b *testing.B) {
+	plan := make([]cellWrite, 10000)
+	for i := range plan {
+		w, err := planCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", valueTypesAuto)
+		require.NoError(b, err)
+		plan[i] = w
+	}
+	b.Run("syntax", func(b *testing.B) {
+		for range b.N {
+			for _, w := range plan {
+				_ = parseFormula(w.formula)
+			}
+		}
+	})
+	b.Run("names", func(b *testing.B) {
+		for range b.N {
+			_ = checkWriteNames(plan, "Sheet1", testScope)
+		}
+	})
+}

@@ -105,19 +105,20 @@ func parseTablePart(raw []byte) []tableInfo {
 }
 
 // checkWriteNames refuses a write whose formulas, on the sheet host, refer
-// to a sheet, defined name or table the workbook does not have. The scope
-// is read once for the call, and only when the write has a formula.
+// to a sheet, defined name or table the workbook does not have. The
+// references were taken from the tokens when the call was planned; the
+// scope is read once for the call, and only when a formula has one.
 func checkWriteNames(plan []cellWrite, host string, scope func() *formulaScope) error {
 	var sc *formulaScope
 	for _, w := range plan {
-		if w.formula == "" {
+		if w.refs == nil {
 			continue
 		}
 		if sc == nil {
 			sc = scope()
 			sc.addSheet(host)
 		}
-		if err := sc.check("cell "+cellName(w.col, w.row), host, w.formula); err != nil {
+		if err := sc.checkRefs("cell "+cellName(w.col, w.row), host, w.formula, w.refs); err != nil {
 			return err
 		}
 	}
