@@ -66,6 +66,7 @@ func TestWriteCellsNewSheetMayReferToItself(t *testing.T) {
 func TestRulesAndNamesRefuseUnknownReferences(t *testing.T) {
 	e := newEnv(t)
 	namesBook(e)
+	e.ok("write_cells", map[string]any{"file_path": "n.xlsx", "sheet_name": "Sheet1", "cell": "D1", "value": "='Q1 Plan'!A1"})
 	for _, c := range []struct {
 		tool      string
 		args      map[string]any
@@ -82,6 +83,8 @@ func TestRulesAndNamesRefuseUnknownReferences(t *testing.T) {
 			"ValueError", `Did you mean "TaxRate"?`},
 		{"define_name", map[string]any{"name": "Plan", "refers_to": "=Q1Plan!$A$1"},
 			"KeyError", `Did you mean "Q1 Plan"?`},
+		{"find_replace", map[string]any{"find": "Q1 Plan", "replace": "Q2 Plan", "in_formulas": true},
+			"KeyError", `the sheet "Q2 Plan"`},
 	} {
 		c.args["file_path"] = "n.xlsx"
 		p := e.fail(c.tool, c.args)
