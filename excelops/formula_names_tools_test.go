@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,6 +62,12 @@ func TestWriteCellsNewSheetMayReferToItself(t *testing.T) {
 	formula, err := e.open("n.xlsx").GetCellFormula("Fresh", "A1")
 	require.NoError(t, err)
 	assert.Equal(t, "Fresh!B1+Sheet1!B2", formula)
+
+	p := e.fail("write_cells", map[string]any{"file_path": "n.xlsx", "sheet_name": "Later", "create": true, "cell": "A1", "value": "=Nope!A1"})
+	assert.Equal(t, "KeyError", p["exception"])
+	assert.Equal(t, []string{"Sheet1", "Q1 Plan", "Fresh"}, e.open("n.xlsx").GetSheetList(), "a refused write creates no sheet")
+	got := e.ok("list_sheets", map[string]any{"file_path": "n.xlsx"})
+	assert.NotContains(t, fmt.Sprint(got["sheets"]), "Later", "nor in the cached workbook")
 }
 
 func TestRulesAndNamesRefuseUnknownReferences(t *testing.T) {
