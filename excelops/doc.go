@@ -75,7 +75,10 @@
 //     creates a missing workbook unless its name is close to an existing
 //     one); text over 32,767 characters, formulas over 8,192 and cells past
 //     row 1,048,576 or column XFD are ValueErrors checked before anything
-//     is written; write_cells stores ISO-8601 dates, times and datetimes as
+//     is written; a formula naming a sheet, defined name, table or table
+//     column the workbook lacks is refused the same way, with the close
+//     matches (formula_names.go; a missing sheet is a KeyError);
+//     write_cells stores ISO-8601 dates, times and datetimes as
 //     Excel dates (openpyxl's formats, the cell's own date format kept),
 //     and keeps text as text with value_types "text" or a leading '.
 //   - The analyst tools do what Excel does (tools_analyst.go): sort_range

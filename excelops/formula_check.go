@@ -44,11 +44,19 @@ var commonFunctions = []string{
 // without its "=") for the cell ref that does not parse or calls a function
 // Excel does not have, naming the cell and the problem.
 func checkFormulaText(ref, formula string) error {
-	if err := parseFormula(formula); err != nil {
-		return newError(KindInvalidArgument, fmt.Sprintf("cell %s: formula %q is not valid: %s; nothing was written",
+	_, err := formulaTokens(ref, formula)
+	return err
+}
+
+// formulaTokens is checkFormulaText returning the formula's tokens, for
+// the checks that read them further (formulaRefsOf).
+func formulaTokens(ref, formula string) ([]efp.Token, error) {
+	toks, err := parseFormulaTokens(formula)
+	if err != nil {
+		return nil, newError(KindInvalidArgument, fmt.Sprintf("cell %s: formula %q is not valid: %s; nothing was written",
 			ref, "="+formula, err.Error()), err)
 	}
-	return nil
+	return toks, nil
 }
 
 // formulaError is why a formula does not parse or names an unknown function.
@@ -63,8 +71,14 @@ func (e *formulaError) Error() string { return e.msg }
 // quoted sheet names are closed, parentheses balance, every operator has its
 // operands, and every function is one Excel has.
 func parseFormula(formula string) error {
+	_, err := parseFormulaTokens(formula)
+	return err
+}
+
+// parseFormulaTokens is parseFormula returning efp's tokens of the formula.
+func parseFormulaTokens(formula string) ([]efp.Token, error) {
 	if err := checkQuotes(formula); err != nil {
-		return err
+		return nil, err
 	}
 	ps := efp.ExcelParser()
 	toks := ps.Parse("=" + formula)
@@ -77,89 +91,89 @@ func parseFormula(formula string) error {
 			continue
 		case efp.TokenTypeOperand:
 			if !wantOperand {
-				return &formulaError{fmt.Sprintf("%q follows %q without an operator between them", tk.TValue, text(prev))}
+				return nil, &formulaError{fmt.Sprintf("%q follows %q without an operator between them", tk.TValue, text(prev))}
 			}
 			wantOperand = false
 		case efp.TokenTypeFunction:
 			if tk.TSubType == efp.TokenSubTypeStart {
 				if !wantOperand {
-					return &formulaError{fmt.Sprintf("%s( follows %q without an operator between them", tk.TValue, text(prev))}
+					return nil, &formulaError{fmt.Sprintf("%s( follows %q without an operator between them", tk.TValue, text(prev))}
 				}
 				if err := checkFunctionName(tk.TValue); err != nil {
-					return err
+					return nil, err
 				}
 				open = append(open, tk.TValue)
 				wantOperand = true
 				break
 			}
 			if len(open) == 0 {
-				return &formulaError{"it has a \")\" that closes nothing"}
+				return nil, &formulaError{"it has a \")\" that closes nothing"}
 			}
 			if wantOperand && (prev.TType == efp.TokenTypeOperatorInfix || prev.TType == efp.TokenTypeOperatorPrefix) {
-				return &formulaError{fmt.Sprintf("the operator %q has nothing on its right", prev.TValue)}
+				return nil, &formulaError{fmt.Sprintf("the operator %q has nothing on its right", prev.TValue)}
 			}
 			open = open[:len(open)-1]
 			wantOperand = false
 		case efp.TokenTypeSubexpression:
 			if tk.TSubType == efp.TokenSubTypeStart {
 				if !wantOperand {
-					return &formulaError{fmt.Sprintf("\"(\" follows %q without an operator between them", text(prev))}
+					return nil, &formulaError{fmt.Sprintf("\"(\" follows %q without an operator between them", text(prev))}
 				}
 				open = append(open, "")
 				wantOperand = true
 				break
 			}
 			if wantOperand {
-				return &formulaError{"it has empty parentheses \"()\" or an operator right before \")\""}
+				return nil, &formulaError{"it has empty parentheses \"()\" or an operator right before \")\""}
 			}
 			if len(open) == 0 {
-				return &formulaError{"it has a \")\" that closes nothing"}
+				return nil, &formulaError{"it has a \")\" that closes nothing"}
 			}
 			open = open[:len(open)-1]
 		case efp.TokenTypeArgument:
 			if len(open) == 0 || open[len(open)-1] == "" {
-				return &formulaError{"it has a \",\" outside a function's arguments"}
+				return nil, &formulaError{"it has a \",\" outside a function's arguments"}
 			}
 			if wantOperand && (prev.TType == efp.TokenTypeOperatorInfix || prev.TType == efp.TokenTypeOperatorPrefix) {
-				return &formulaError{fmt.Sprintf("the operator %q has nothing on its right", prev.TValue)}
+				return nil, &formulaError{fmt.Sprintf("the operator %q has nothing on its right", prev.TValue)}
 			}
 			wantOperand = true // an empty argument is allowed, as in IF(A1,,1)
 		case efp.TokenTypeOperatorPrefix:
 			if !wantOperand {
-				return &formulaError{fmt.Sprintf("%q follows %q without an operator between them", tk.TValue, text(prev))}
+				return nil, &formulaError{fmt.Sprintf("%q follows %q without an operator between them", tk.TValue, text(prev))}
 			}
 		case efp.TokenTypeOperatorPostfix:
 			if wantOperand {
-				return &formulaError{fmt.Sprintf("%q has nothing on its left", tk.TValue)}
+				return nil, &formulaError{fmt.Sprintf("%q has nothing on its left", tk.TValue)}
 			}
 		case efp.TokenTypeOperatorInfix:
 			if wantOperand {
 				if tk.TSubType == efp.TokenSubTypeIntersection {
-					return &formulaError{"it has a stray space where a value is expected"}
+					return nil, &formulaError{"it has a stray space where a value is expected"}
 				}
-				return &formulaError{fmt.Sprintf("the operator %q has nothing on its left", tk.TValue)}
+				return nil, &formulaError{fmt.Sprintf("the operator %q has nothing on its left", tk.TValue)}
 			}
 			if tk.TSubType == efp.TokenSubTypeIntersection && !isReferenceLike(prev) {
-				return &formulaError{fmt.Sprintf("%q is followed by a space and another value, not an operator", text(prev))}
+				return nil, &formulaError{fmt.Sprintf("%q is followed by a space and another value, not an operator", text(prev))}
 			}
 			wantOperand = true
 		default:
-			return &formulaError{fmt.Sprintf("it cannot be read near %q", tk.TValue)}
+			return nil, &formulaError{fmt.Sprintf("it cannot be read near %q", tk.TValue)}
 		}
 		prev = tk
 	}
 	switch {
 	case wantOperand && (prev.TType == efp.TokenTypeOperatorInfix || prev.TType == efp.TokenTypeOperatorPrefix):
-		return &formulaError{fmt.Sprintf("it ends with the operator %q", prev.TValue)}
+		return nil, &formulaError{fmt.Sprintf("it ends with the operator %q", prev.TValue)}
 	case wantOperand && len(open) == 0:
-		return &formulaError{"it is empty"}
+		return nil, &formulaError{"it is empty"}
 	case len(open) > 0:
 		if len(open) == 1 {
-			return &formulaError{"a parenthesis is not closed"}
+			return nil, &formulaError{"a parenthesis is not closed"}
 		}
-		return &formulaError{fmt.Sprintf("%d parentheses are not closed", len(open))}
+		return nil, &formulaError{fmt.Sprintf("%d parentheses are not closed", len(open))}
 	}
-	return nil
+	return toks, nil
 }
 
 // text names a token in a message.

@@ -51,6 +51,26 @@ What `+"`read_excel`"+` returns for such a formula cell:
 
 Excel and LibreOffice show the right value on opening the file: they recalculate it.
 
+## What a formula may name
+
+A formula written by write_cells, add_conditional_rule, add_data_validation, define_name or
+find_replace (in_formulas) may refer only to what the workbook has; anything else would be stored
+and show `+"`#REF!`"+` or `+"`#NAME?`"+`, so it is refused, nothing written, with the near names
+("Did you mean ...?"):
+
+- sheets, quoted or not (`+"`'Q1 Plan'!A2`"+`, `+"`SUM(Sales!B:B)`"+`), matched ignoring case as Excel
+  does; both ends of a 3-D reference (`+"`Sheet1:Sheet3!A1`"+`). A missing sheet is a KeyError, and
+  the message lists the sheets. The sheet write_cells creates in the same call counts.
+- defined names (`+"`TaxRate*B2`"+`): workbook-scoped ones everywhere, sheet-scoped ones on their
+  sheet or qualified (`+"`Sheet2!Local`"+`); a missing name is a ValueError.
+- tables and their columns in structured references (`+"`Sales[Amount]`"+`, `+"`Sales[#All]`"+`,
+  `+"`Sales[@[Unit Price]]`"+`); a missing table or column is a ValueError.
+
+References into other workbooks (`+"`[1]Sheet!A1`"+`, `+"`'[Book.xlsx]Sheet'!A1`"+`) are not checked.
+Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function names, `+"`_xlfn.`"+`,
+`+"`_xlws.`"+` and `+"`_xlpm.`"+` names, and the names a LET or LAMBDA of the same formula binds
+(`+"`LET(x,2,x*3)`"+`). A token that is not an A1 cell (`+"`ABCD1`"+`, `+"`R1C1`"+`) is a name.
+
 `, total, total-len(uncomputable), len(uncomputable))
 	fmt.Fprintf(&b, `## Excel's limits
 

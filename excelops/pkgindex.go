@@ -20,9 +20,16 @@ type pkgSheet struct {
 type pkgIndex struct {
 	sheets    []pkgSheet // in workbook order
 	activeTab int
-	styles    string // the styles part, from the workbook's relationships
-	workbook  string // the workbook part (xl/workbook.xml as a rule)
-	date1904  bool   // workbookPr date1904: the 1904 date system
+	styles    string    // the styles part, from the workbook's relationships
+	workbook  string    // the workbook part (xl/workbook.xml as a rule)
+	date1904  bool      // workbookPr date1904: the 1904 date system
+	names     []pkgName // the defined names, in workbook order
+}
+
+// pkgName is one defined name as workbook.xml lists it.
+type pkgName struct {
+	name  string
+	local int // localSheetId: the index of the sheet it is local to, -1 for the workbook
 }
 
 // sheetParts reads workbook.xml and its relationships: the sheets in order,
@@ -53,6 +60,10 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 			State string     `xml:"state,attr"`
 			Attrs []xml.Attr `xml:",any,attr"`
 		} `xml:"sheets>sheet"`
+		Names []struct {
+			Name  string `xml:"name,attr"`
+			Local *int   `xml:"localSheetId,attr"`
+		} `xml:"definedNames>definedName"`
 	}
 	if err := xml.Unmarshal(wbData, &wb); err != nil {
 		return nil, newError(KindDamaged, "file is damaged: workbook.xml: "+err.Error(), err)
@@ -83,6 +94,13 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 	idx := &pkgIndex{styles: styles, workbook: wbPath, date1904: d != "" && d != "false" && d != "f" && d != "0"}
 	if len(wb.Views) > 0 {
 		idx.activeTab = wb.Views[0].ActiveTab
+	}
+	for _, n := range wb.Names {
+		pn := pkgName{name: n.Name, local: -1}
+		if n.Local != nil {
+			pn.local = *n.Local
+		}
+		idx.names = append(idx.names, pn)
 	}
 	types := partContentTypes(zr)
 	for _, s := range wb.Sheets {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -104,11 +103,6 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*call, erro
 	}
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, _ := b.sheetList()
-		for _, sh := range formularef.SheetsReferenced(body) {
-			if !b.hasSheet(sh) {
-				return nil, sheetNotFound(sh, list, " refers_to names it; fix the sheet name.")
-			}
-		}
 		scope, scopeID := "", -1
 		if a.Scope != "" && !strings.EqualFold(a.Scope, "workbook") {
 			sheet, err := b.sheet(a.Scope)
@@ -116,6 +110,9 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*call, erro
 				return nil, err
 			}
 			scope, scopeID = sheet, slices.Index(list, sheet)
+		}
+		if err := b.formulaScope().check("refers_to of "+a.Name, scope, body); err != nil {
+			return nil, err
 		}
 		var previous any
 		wb := b.f.WorkBook

@@ -180,6 +180,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
 	}
 	var out []foundCell
+	var names *formulaScope // read at the first formula replaced
 	for r := area.r1; r <= area.r2 && r <= len(rows); r++ {
 		row := rows[r-1]
 		for c := area.c1; c <= area.c2; c++ {
@@ -207,6 +208,12 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 					return nil, err
 				}
 				if err := checkFormulaText(sheet+"!"+ref, after); err != nil {
+					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
+				}
+				if names == nil {
+					names = b.formulaScope()
+				}
+				if err := names.check(sheet+"!"+ref, sheet, after); err != nil {
 					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
 				}
 				out = append(out, foundCell{sheet: sheet, ref: ref, col: c, row: r, before: text, after: after, formula: true})

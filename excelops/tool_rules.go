@@ -102,10 +102,16 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
 		applied := make([]any, 0, len(rules))
+		names := b.formulaScope()
 		for i, r := range rules {
 			opt, err := b.conditionalOption(r)
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
+			}
+			if r.RuleType == "formula" {
+				if err := names.check(r.CellRange+" rule", sheet, opt.Criteria); err != nil {
+					return nil, fmt.Errorf("rule %d: %w", i+1, err)
+				}
 			}
 			rng, err := parseRange(r.CellRange)
 			if err != nil {
@@ -334,6 +340,16 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
+		names := b.formulaScope()
+		for i, f := range []string{a.Formula1, a.Formula2} {
+			isFormula := strings.HasPrefix(f, "=") || (i == 0 && (a.ValidationType == "custom" || a.ValidationType == "list"))
+			if f == "" || len(a.Values) > 0 || !isFormula {
+				continue
+			}
+			if err := names.check(fmt.Sprintf("%s formula%d", rng, i+1), sheet, strings.TrimPrefix(f, "=")); err != nil {
+				return nil, err
+			}
+		}
 		if err := b.f.AddDataValidation(sheet, dv); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add validation: "+err.Error(), err)
 		}

@@ -20,7 +20,7 @@ const (
 // writeCellsTool declares write_cells.
 var writeCellsTool = typedTool(toolSpec{
 	name: "write_cells", title: "Write cells",
-	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits are refused and nothing is written.",
+	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits, and formulas naming a sheet, defined name or table the workbook lacks, are refused and nothing is written.",
 	timeout: writeTimeout,
 	access:  editCells(sheetTarget, access{destructive: true, idempotent: true}),
 }, (*Service).writeCells)
@@ -97,6 +97,9 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			field("cells_written", cells))
 	}
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
+		if err := checkWriteNames(plan, sh.name, b.formulaScope); err != nil {
+			return nil, err
+		}
 		dw, err := newDateWriter(b.f)
 		if err != nil {
 			return nil, err
@@ -138,6 +141,9 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 	})
 	c.create, c.newSheet = createModeOf(a.Create), a.Create != nil && *a.Create
 	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		if err := checkWriteNames(plan, sheet, sb.formulaScope); err != nil {
+			return splice.Plan{}, nil, err
+		}
 		p, dates, err := writePlan(sb, sheet, anchor, plan)
 		res := result(sb.name(), sheet)
 		if dates > 0 {

@@ -79,6 +79,8 @@ type cellWrite struct {
 	text     *string   // store exactly this text
 	when     time.Time // the date, time or datetime to store (kind != notDate)
 	kind     dateKind
+	formula  string       // the formula without its "=" ("" for a value)
+	refs     *formulaRefs // the formula's references to check in the workbook (nil: none)
 }
 
 // planCell converts the JSON value v for the cell (col, row) under
@@ -111,7 +113,12 @@ func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
 		if err := checkFormula(ref, formula); err != nil {
 			return w, err
 		}
-		return w, checkFormulaText(ref, formula)
+		toks, err := formulaTokens(ref, formula)
+		if err != nil {
+			return w, err
+		}
+		w.formula, w.refs = formula, formulaRefsOf(toks)
+		return w, nil
 	}
 	if s, ok := val.(string); ok {
 		return w, checkText(ref, s)

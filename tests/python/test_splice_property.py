@@ -101,6 +101,7 @@ def seed_rules(path: pathlib.Path) -> None:
     dv = DataValidation(type="list", formula1='"a,b,c"', allow_blank=True)
     ws.add_data_validation(dv)
     dv.add("C2:C9")
+    wb.create_sheet("Other")  # FORMULAS refer to it: a missing sheet would be refused
     wb.save(path)
 
 
@@ -132,6 +133,9 @@ def seed_inline(binary: pathlib.Path, path: pathlib.Path) -> None:
         "file_path": path.name, "cell_range": "A2",
         "values": [["inline text", " padded ", "a&b<c>"], [True, 2.5, "=A1+1"]],
     }, True)
+    assert out["status"] == "success", out
+    # FORMULAS refer to Other: a formula naming a missing sheet would be refused.
+    out = call(binary, ws, "create_sheet", {"file_path": path.name, "sheet_name": "Other"}, True)
     assert out["status"] == "success", out
 
 

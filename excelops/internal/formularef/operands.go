@@ -45,7 +45,12 @@ func Operands(formula string) (out []Operand, ok bool) {
 		body = "=" + body
 	}
 	p := efp.ExcelParser()
-	tokens := p.Parse(body)
+	return OperandsOf(p.Parse(body))
+}
+
+// OperandsOf is Operands over the tokens efp made of a formula, for a
+// caller that tokenized it already.
+func OperandsOf(tokens []efp.Token) (out []Operand, ok bool) {
 	ok = true
 	for i := 0; i < len(tokens); i++ {
 		t := tokens[i]

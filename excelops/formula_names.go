@@ -1,0 +1,347 @@
+package excelops
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/xuri/efp"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// Formulas name what exists: a formula a tool writes may refer only to the
+// sheets, defined names and tables the workbook has (or the call creates).
+// A reference to anything else would be stored and evaluate to #REF! or
+// #NAME?, so it is refused like an unknown function, with the near names.
+
+// unknownRefError is a formula's reference to a sheet, defined name, table
+// or table column the workbook does not have. It is the cause of the
+// KindInvalidArgument error the tools return (errors.As finds it).
+type unknownRefError struct {
+	// What is "sheet", "name", "table" or "column".
+	What string
+	// Name is the name as the formula spells it.
+	Name string
+	// Table is the table of an unknown column ("" otherwise).
+	Table string
+	// Suggestions are the existing names closest to Name, best first.
+	Suggestions []string
+}
+
+// Error says what is missing (the suggestions are left to the message
+// of the tool's error, see formulaScope.check).
+func (e *unknownRefError) Error() string {
+	switch e.What {
+	case "sheet":
+		return fmt.Sprintf("the sheet %q, which the workbook does not have", e.Name)
+	case "table":
+		return fmt.Sprintf("the table %q, which the workbook does not have", e.Name)
+	case "column":
+		return fmt.Sprintf("the column %q of table %q, which the table does not have", e.Name, e.Table)
+	}
+	return fmt.Sprintf("the name %q, which is no defined name or table of the workbook, nor a function or cell", e.Name)
+}
+
+// formulaScope is what the formulas of one call may refer to: the
+// workbook's sheets, its defined names and (read only when a formula has a
+// structured reference) its tables. It is built once per call.
+type formulaScope struct {
+	sheets    []string
+	sheetSet  map[string]bool            // lower-case sheet names
+	global    map[string]bool            // lower-case workbook-scoped names
+	local     map[string]map[string]bool // lower-case sheet -> its names
+	names     []string                   // every defined name, for suggestions
+	loadTable func() []tableInfo         // the tables, read on first need
+	tables    []tableInfo
+	tablesSet bool
+}
+
+// tableInfo is one table: its name and column names.
+type tableInfo struct {
+	name    string
+	columns []string
+}
+
+// newFormulaScope builds a scope from the sheet names, the defined names
+// (scope is the sheet of a sheet-scoped name, "" for workbook scope) and a
+// reader of the tables.
+func newFormulaScope(sheets []string, names []scopedName, tables func() []tableInfo) *formulaScope {
+	sc := &formulaScope{sheetSet: map[string]bool{}, global: map[string]bool{}, local: map[string]map[string]bool{}, loadTable: tables}
+	for _, s := range sheets {
+		sc.addSheet(s)
+	}
+	for _, n := range names {
+		sc.names = append(sc.names, n.name)
+		if n.sheet == "" {
+			sc.global[strings.ToLower(n.name)] = true
+			continue
+		}
+		key := strings.ToLower(n.sheet)
+		if sc.local[key] == nil {
+			sc.local[key] = map[string]bool{}
+		}
+		sc.local[key][strings.ToLower(n.name)] = true
+	}
+	return sc
+}
+
+// scopedName is a defined name with the sheet it is local to ("" for the
+// whole workbook).
+type scopedName struct {
+	name, sheet string
+}
+
+// addSheet counts name as existing (a sheet the call creates).
+func (sc *formulaScope) addSheet(name string) {
+	if !sc.sheetSet[strings.ToLower(name)] {
+		sc.sheetSet[strings.ToLower(name)] = true
+		sc.sheets = append(sc.sheets, name)
+	}
+}
+
+// check refuses a formula (without its "=") living on the sheet host that
+// refers to a sheet, defined name, table or column the scope does not
+// have, naming the cell ref and the near names. A missing sheet is
+// KindSheetNotFound (a KeyError, as every missing sheet), anything else
+// KindInvalidArgument. A formula the tokenizer cannot read whole is left
+// to parseFormula.
+func (sc *formulaScope) check(ref, host, formula string) error {
+	ps := efp.ExcelParser()
+	return sc.checkRefs(ref, host, formula, formulaRefsOf(ps.Parse("="+formula)))
+}
+
+// checkRefs is check over the references formulaRefsOf took from the
+// formula's tokens (nil: none to check).
+func (sc *formulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) error {
+	u := sc.unknown(host, refs)
+	if u == nil {
+		return nil
+	}
+	kind, more := KindInvalidArgument, ""
+	if u.What == "sheet" {
+		kind, more = KindSheetNotFound, " Available sheets: "+listNames(sc.sheets)+"."
+	}
+	return newError(kind, fmt.Sprintf("%s: formula %q refers to %s; nothing was written.%s%s",
+		ref, "="+formula, u.Error(), didYouMean(u.Suggestions), more), u)
+}
+
+// formulaRefs are the references of one formula that name a sheet,
+// defined name or table, with the names its LET and LAMBDA bind.
+type formulaRefs struct {
+	ops    []formularef.Operand
+	params map[string]bool
+}
+
+// formulaRefsOf takes from a formula's tokens the references the scope
+// must check; nil when there is none (plain cells and ranges of the
+// formula's own sheet) or when the tokenizer could not read it whole.
+func formulaRefsOf(toks []efp.Token) *formulaRefs {
+	ops, ok := formularef.OperandsOf(toks)
+	if !ok {
+		return nil
+	}
+	var refs *formulaRefs
+	for _, o := range ops {
+		if o.IsArea && o.Sheet == "" {
+			continue
+		}
+		if refs == nil {
+			refs = &formulaRefs{}
+		}
+		refs.ops = append(refs.ops, o)
+		if !o.IsArea && !o.IsStructured() && refs.params == nil {
+			refs.params = lambdaParams(toks)
+		}
+	}
+	return refs
+}
+
+// unknown returns the first reference of refs the scope does not have.
+func (sc *formulaScope) unknown(host string, refs *formulaRefs) *unknownRefError {
+	if sc == nil || refs == nil {
+		return nil
+	}
+	params := refs.params
+	for _, o := range refs.ops {
+		if o.Book != "" || strings.ContainsAny(o.Sheet+o.Sheet2, "[]!") {
+			continue // another workbook ('C:\dir\[b.xlsx]S'!A1 included)
+		}
+		for _, s := range []string{o.Sheet, o.Sheet2} {
+			if s != "" && !sc.sheetSet[strings.ToLower(s)] {
+				return &unknownRefError{What: "sheet", Name: s, Suggestions: closeMatches(s, sc.sheets)}
+			}
+		}
+		if o.IsArea {
+			continue
+		}
+		if o.IsStructured() {
+			if err := sc.structured(o.Rest); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := sc.name(host, o, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// name checks an operand that is neither a cell area nor a structured
+// reference: a defined name, unless it is something Excel reads otherwise.
+func (sc *formulaScope) name(host string, o formularef.Operand, params map[string]bool) *unknownRefError {
+	n := o.Rest
+	up := strings.ToUpper(n)
+	switch {
+	case n == "" || strings.ContainsAny(n, "#:") || strings.HasPrefix(n, "@"):
+		return nil // errors, spills, implicit intersections, odd ranges: not a name
+	case up == "TRUE" || up == "FALSE" || params[up]:
+		return nil
+	case strings.HasPrefix(up, "_XLFN.") || strings.HasPrefix(up, "_XLWS.") || strings.HasPrefix(up, "_XLPM.") || strings.HasPrefix(up, "_XLNM."):
+		return nil
+	}
+	if _, ok := excelFunctions()[up]; ok {
+		return nil // a function passed by name, as in BYROW(A1:B2,SUM)
+	}
+	key := strings.ToLower(n)
+	sheet := o.Sheet
+	if sheet == "" {
+		sheet = host
+	}
+	if sc.global[key] || sc.local[strings.ToLower(sheet)][key] {
+		return nil
+	}
+	if o.Sheet == "" && sc.table(n) != nil {
+		return nil // a table name alone stands for its data
+	}
+	return &unknownRefError{What: "name", Name: n, Suggestions: closeMatches(n, sc.names)}
+}
+
+// structured checks a structured reference such as Sales[Amount],
+// Sales[#All] or Sales[[#This Row],[Qty]]: the table exists and so does
+// every column it names. [@Qty], without a table, is left alone.
+func (sc *formulaScope) structured(rest string) *unknownRefError {
+	i := strings.IndexByte(rest, '[')
+	name := rest[:i]
+	if name == "" {
+		return nil
+	}
+	t := sc.table(name)
+	if t == nil {
+		var names []string
+		for _, t := range sc.tableList() {
+			names = append(names, t.name)
+		}
+		return &unknownRefError{What: "table", Name: name, Suggestions: closeMatches(name, names)}
+	}
+	if t.columns == nil {
+		return nil
+	}
+	for _, col := range specifierItems(rest[i:]) {
+		if !containsFold(t.columns, col) {
+			return &unknownRefError{What: "column", Name: col, Table: t.name, Suggestions: closeMatches(col, t.columns)}
+		}
+	}
+	return nil
+}
+
+// table returns the table called name (ignoring case), nil when none.
+func (sc *formulaScope) table(name string) *tableInfo {
+	list := sc.tableList()
+	for i := range list {
+		if strings.EqualFold(list[i].name, name) {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// tableList reads the tables once.
+func (sc *formulaScope) tableList() []tableInfo {
+	if !sc.tablesSet && sc.loadTable != nil {
+		sc.tables, sc.tablesSet = sc.loadTable(), true
+	}
+	return sc.tables
+}
+
+// specifierItems returns the column names inside the brackets of a
+// structured reference ([Qty], [@[Unit Price]], [[#Headers],[A]:[B]]),
+// leaving out the special items (#All, #Data, #Headers, #Totals, #This Row)
+// and undoing the ' escapes.
+func specifierItems(spec string) []string {
+	var out []string
+	var buf []byte
+	open := false
+	for i := 0; i < len(spec); i++ {
+		c := spec[i]
+		switch {
+		case c == '\'' && open && i+1 < len(spec):
+			i++
+			buf = append(buf, spec[i])
+		case c == '[':
+			buf, open = buf[:0], true
+		case c == ']':
+			if open {
+				item := strings.TrimSpace(strings.TrimPrefix(string(buf), "@"))
+				if item != "" && !strings.HasPrefix(item, "#") {
+					out = append(out, item)
+				}
+			}
+			open = false
+		case open:
+			buf = append(buf, c)
+		}
+	}
+	return out
+}
+
+// containsFold reports whether list holds s, ignoring case.
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// lambdaParams returns the names a LET or LAMBDA of formula binds (upper
+// case, without a _xlpm. prefix): LET's names are its odd arguments before
+// the last, LAMBDA's every argument before the last. A name counts when it
+// stands alone as the argument.
+func lambdaParams(toks []efp.Token) map[string]bool {
+	params := map[string]bool{}
+	type fn struct {
+		name string
+		arg  int
+	}
+	var stack []fn
+	var sig []efp.Token // the tokens without whitespace
+	for _, tk := range toks {
+		if tk.TType != efp.TokenTypeWhitespace {
+			sig = append(sig, tk)
+		}
+	}
+	for i, tk := range sig {
+		switch {
+		case tk.TSubType == efp.TokenSubTypeStart && (tk.TType == efp.TokenTypeFunction || tk.TType == efp.TokenTypeSubexpression):
+			name := strings.ToUpper(tk.TValue)
+			for _, p := range []string{"_XLFN._XLWS.", "_XLFN.", "_XLWS."} {
+				name = strings.TrimPrefix(name, p)
+			}
+			stack = append(stack, fn{name: name})
+		case tk.TSubType == efp.TokenSubTypeStop && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		case tk.TType == efp.TokenTypeArgument && len(stack) > 0:
+			stack[len(stack)-1].arg++
+		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange && len(stack) > 0:
+			top := stack[len(stack)-1]
+			alone := i > 0 && (sig[i-1].TType == efp.TokenTypeArgument || sig[i-1].TSubType == efp.TokenSubTypeStart) &&
+				i+1 < len(sig) && sig[i+1].TType == efp.TokenTypeArgument
+			if alone && (top.name == "LAMBDA" || (top.name == "LET" && top.arg%2 == 0)) {
+				params[strings.TrimPrefix(strings.ToUpper(tk.TValue), "_XLPM.")] = true
+			}
+		}
+	}
+	return params
+}

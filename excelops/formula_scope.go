@@ -1,0 +1,126 @@
+package excelops
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+)
+
+// The scope a formula's names are checked in, read cheaply once per call:
+// sheets and defined names from workbook.xml (the engine's book or the
+// splice path's index), tables from their own parts when first needed.
+
+// formulaScope returns what the formulas written to b may refer to.
+func (b *book) formulaScope() *formulaScope {
+	sheets, _ := b.sheetList()
+	var names []scopedName
+	if b.f != nil && b.f.WorkBook != nil && b.f.WorkBook.DefinedNames != nil {
+		for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
+			names = append(names, scopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
+		}
+	}
+	return newFormulaScope(sheets, names, func() []tableInfo {
+		var out []tableInfo
+		if b.f == nil {
+			return nil
+		}
+		b.f.Pkg.Range(func(key, value any) bool {
+			name, ok := key.(string)
+			raw, isBytes := value.([]byte)
+			if ok && isBytes && isTablePart(name) {
+				out = append(out, parseTablePart(raw)...)
+			}
+			return true
+		})
+		return out
+	})
+}
+
+// formulaScope returns what the formulas a splice edit writes may refer
+// to, from the package index (workbook.xml) and the table parts.
+func (sb *spliceBook) formulaScope() *formulaScope {
+	sheets := make([]string, len(sb.index.sheets))
+	for i, s := range sb.index.sheets {
+		sheets[i] = s.name
+	}
+	names := make([]scopedName, len(sb.index.names))
+	for i, n := range sb.index.names {
+		id := n.local
+		names[i] = scopedName{n.name, localSheet(sheets, &id)}
+	}
+	return newFormulaScope(sheets, names, func() []tableInfo {
+		var out []tableInfo
+		for _, zf := range sb.zr.File {
+			if !isTablePart(zf.Name) {
+				continue
+			}
+			if raw, err := readPart(sb.zr, zf.Name); err == nil {
+				out = append(out, parseTablePart(raw)...)
+			}
+		}
+		return out
+	})
+}
+
+// localSheet is the sheet a localSheetId names, "" for the workbook (or an
+// index past the sheets).
+func localSheet(sheets []string, id *int) string {
+	if id == nil || *id < 0 || *id >= len(sheets) {
+		return ""
+	}
+	return sheets[*id]
+}
+
+// isTablePart reports whether a package part is a table definition.
+func isTablePart(name string) bool {
+	name = strings.ToLower(name)
+	return strings.HasPrefix(name, "xl/tables/") && strings.HasSuffix(name, ".xml") && !strings.Contains(name, "/_rels/")
+}
+
+// parseTablePart reads a table part: its name (and display name, when it
+// differs) with its columns. A part that does not parse yields nothing.
+func parseTablePart(raw []byte) []tableInfo {
+	var t struct {
+		Name        string `xml:"name,attr"`
+		DisplayName string `xml:"displayName,attr"`
+		Columns     []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"tableColumns>tableColumn"`
+	}
+	if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) != nil {
+		return nil
+	}
+	cols := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = c.Name
+	}
+	var out []tableInfo
+	if t.DisplayName != "" {
+		out = append(out, tableInfo{t.DisplayName, cols})
+	}
+	if t.Name != "" && !strings.EqualFold(t.Name, t.DisplayName) {
+		out = append(out, tableInfo{t.Name, cols})
+	}
+	return out
+}
+
+// checkWriteNames refuses a write whose formulas, on the sheet host, refer
+// to a sheet, defined name or table the workbook does not have. The
+// references were taken from the tokens when the call was planned; the
+// scope is read once for the call, and only when a formula has one.
+func checkWriteNames(plan []cellWrite, host string, scope func() *formulaScope) error {
+	var sc *formulaScope
+	for _, w := range plan {
+		if w.refs == nil {
+			continue
+		}
+		if sc == nil {
+			sc = scope()
+			sc.addSheet(host)
+		}
+		if err := sc.checkRefs("cell "+cellName(w.col, w.row), host, w.formula, w.refs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
