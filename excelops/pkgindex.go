@@ -24,6 +24,7 @@ type pkgIndex struct {
 	workbook  string    // the workbook part (xl/workbook.xml as a rule)
 	date1904  bool      // workbookPr date1904: the 1904 date system
 	names     []pkgName // the defined names, in workbook order
+	links     []string  // the external workbooks linked ([1], [2]...), as the links store them
 }
 
 // pkgName is one defined name as workbook.xml lists it.
@@ -64,6 +65,9 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 			Name  string `xml:"name,attr"`
 			Local *int   `xml:"localSheetId,attr"`
 		} `xml:"definedNames>definedName"`
+		Links []struct {
+			Attrs []xml.Attr `xml:",any,attr"`
+		} `xml:"externalReferences>externalReference"`
 	}
 	if err := xml.Unmarshal(wbData, &wb); err != nil {
 		return nil, newError(KindDamaged, "file is damaged: workbook.xml: "+err.Error(), err)
@@ -101,6 +105,13 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 			pn.local = *n.Local
 		}
 		idx.names = append(idx.names, pn)
+	}
+	for _, l := range wb.Links {
+		for _, a := range l.Attrs {
+			if a.Name.Local == "id" && a.Name.Space != "" {
+				idx.links = append(idx.links, linkedWorkbook(zr, targets[a.Value]))
+			}
+		}
 	}
 	types := partContentTypes(zr)
 	for _, s := range wb.Sheets {
@@ -176,4 +187,21 @@ func findPart(zr *zip.Reader, name string) *zip.File {
 		}
 	}
 	return nil
+}
+
+// linkedWorkbook is the workbook an external link part names (its
+// relationship's target, "file:///" dropped), "" when the part or its
+// relationship is missing.
+func linkedWorkbook(zr *zip.Reader, part string) string {
+	if part == "" {
+		return ""
+	}
+	data, err := readPart(zr, path.Join(path.Dir(part), "_rels", path.Base(part)+".rels"))
+	if err != nil {
+		return ""
+	}
+	for _, rel := range parseRels(data) {
+		return strings.TrimPrefix(rel.Target, "file:///")
+	}
+	return ""
 }

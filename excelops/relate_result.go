@@ -217,6 +217,11 @@ func (s *Service) relResult(ctx context.Context, sc *relScan, offset int) (any, 
 			keys = append(keys, k.colA)
 		}
 	}
+	wbLinks, linked := sc.workbookLinks()
+	for _, l := range linked {
+		links = append(links, l)
+		keys = append(keys, "formula links")
+	}
 	groups := relGroups(len(sc.files), links, keys, shown)
 	summary := relSummary(len(sc.files), len(pairs), len(items), len(links))
 	start := min(offset, len(items))
@@ -248,7 +253,7 @@ func (s *Service) relResult(ctx context.Context, sc *relScan, offset int) (any, 
 		if more {
 			res = append(res, field("next_offset", start+k))
 		}
-		res = append(res, field("file_pairs", list), field("merge_hints", pageHints),
+		res = append(res, field("file_pairs", list), field("merge_hints", pageHints), field("workbook_links", wbLinks),
 			field("partial", sc.partial), field("truncated", more))
 		return append(res, sc.notes()...)
 	}

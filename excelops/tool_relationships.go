@@ -41,7 +41,7 @@ const (
 var discoverRelationshipsTool = typedTool(toolSpec{
 	name: "discover_file_relationships", title: "Discover file relationships",
 	desc: "Find the columns that link several workbooks (file_paths, or the workbooks of directory): per pair of files the columns of their sheets whose row-1 headers match exactly or after normalisation (case, spaces, id synonyms such as customer_id / CustomerID / 客户编号), " +
-		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge) and groups of linked files; shared columns paged with offset/next_offset.",
+		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge), the external workbooks each file's formulas link (workbook_links, naming the analyzed file a link points to) and groups of linked files; shared columns paged with offset/next_offset.",
 	timeout: readTimeout,
 	access:  access{scans: "directory"},
 }, (*Service).discoverRelationships)
@@ -95,10 +95,12 @@ func (a discoverRelationshipsArgs) options() (relOptions, error) {
 }
 
 // relFile is one workbook of the call: its path as the call names it, as
-// the result shows it, and its sheets' headers once read.
+// the result shows it, its sheets' headers once read and the external
+// workbooks it links.
 type relFile struct {
 	path, shown string
 	sheets      []relSheet
+	links       []string
 }
 
 // relSheet is one worksheet's header row.
@@ -238,6 +240,11 @@ func (s *Service) relRead(ctx context.Context, sc *relScan, strict bool) error {
 // relHeaders reads row 1 of each worksheet of f (at most maxRelSheets, and
 // maxRelColumns columns each), keeping the named columns.
 func (b *book) relHeaders(ctx context.Context, f *relFile) error {
+	links, err := b.linkedWorkbooks()
+	if err != nil {
+		return err
+	}
+	f.links = links
 	list, _ := b.sheetList()
 	f.sheets = f.sheets[:0]
 	for _, name := range list {

@@ -253,6 +253,21 @@ func (b *book) sheetList() ([]string, int) {
 // which holds what the book last saved or was parsed from (the cache
 // checked the file's identity before handing the book out).
 func (b *book) part(sheet string) (*zip.File, error) {
+	idx, err := b.packageIndex()
+	if err != nil || idx == nil {
+		return nil, err
+	}
+	for _, s := range b.index.sheets {
+		if s.name == sheet && s.part != "" {
+			return findPart(b.zr, s.part), nil
+		}
+	}
+	return nil, nil
+}
+
+// packageIndex is the book's package as workbook.xml lists it, read from
+// disk the first time it is asked for (nil for a book not yet saved).
+func (b *book) packageIndex() (*pkgIndex, error) {
 	if b.zr == nil && !b.created {
 		raw, _, err := b.svc.readRegular(b.path)
 		if err != nil {
@@ -277,12 +292,18 @@ func (b *book) part(sheet string) (*zip.File, error) {
 		}
 		b.index = idx
 	}
-	for _, s := range b.index.sheets {
-		if s.name == sheet && s.part != "" {
-			return findPart(b.zr, s.part), nil
-		}
+	return b.index, nil
+}
+
+// linkedWorkbooks lists the external workbooks the book's formulas and
+// names may read ([1] first), as the links store them ("" for a link whose
+// parts are missing).
+func (b *book) linkedWorkbooks() ([]string, error) {
+	idx, err := b.packageIndex()
+	if err != nil || idx == nil {
+		return nil, err
 	}
-	return nil, nil
+	return idx.links, nil
 }
 
 // scan measures sheet as it is on disk (see scanSheet).

@@ -224,3 +224,54 @@ def test_one_file_has_no_pairs(sidecar_bin: pathlib.Path, books: pathlib.Path) -
     got = call(sidecar_bin, books, {"file_paths": ["orders.xlsx"]})
     assert got["files_analyzed"] == 1
     assert got["file_pairs"] == [] and got["merge_hints"] == [] and got["suggested_groups"] == []
+
+
+def add_link(path: pathlib.Path, target: str) -> None:
+    """Give the workbook at path an external link to target, as Excel keeps
+    one for formulas reading another workbook (and a formula using it)."""
+    from openpyxl.packaging.relationship import Relationship
+    from openpyxl.workbook.external_link.external import ExternalBook, ExternalLink, ExternalSheetNames
+
+    wb = openpyxl.load_workbook(path)
+    n = len(wb._external_links) + 1
+    link = ExternalLink(externalBook=ExternalBook(sheetNames=ExternalSheetNames(sheetName=["Sheet1"]), id="rId1"))
+    link.file_link = Relationship(type="externalLinkPath", Target=target, TargetMode="External", Id="rId1")
+    wb._external_links.append(link)
+    ws = wb.worksheets[0]
+    ws.cell(row=1, column=ws.max_column + 1, value=f"=[{n}]Sheet1!A1")
+    wb.save(path)
+
+
+def test_workbook_links_match_openpyxl(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    """workbook_links: every analyzed file's external links as openpyxl
+    reads them, each resolved from the linking file's folder to the analyzed
+    file it names (none for a file outside the call); linked files group."""
+    (tmp_path / "sub").mkdir()
+    for name in ["a.xlsx", "sub/b.xlsx", "c.xlsx"]:
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        assert ws is not None
+        ws.append([f"col_{name[-6]}"])
+        ws.append([1])
+        wb.save(tmp_path / name)
+    add_link(tmp_path / "a.xlsx", "sub/b.xlsx")
+    add_link(tmp_path / "a.xlsx", "elsewhere/prices.xlsx")
+    add_link(tmp_path / "sub/b.xlsx", "../c.xlsx")
+    files = ["a.xlsx", "sub/b.xlsx", "c.xlsx"]
+    got = call(sidecar_bin, tmp_path, {"file_paths": files})
+    want = []
+    for f in files:
+        for link in openpyxl.load_workbook(tmp_path / f)._external_links:
+            target = link.file_link.Target
+            resolved = (pathlib.PurePosixPath(f).parent / target).as_posix()
+            named = pathlib.PurePosixPath(*[p for p in resolved.split("/") if p]).as_posix()
+            parts: list[str] = []
+            for p in named.split("/"):
+                if p == "..":
+                    parts.pop()
+                else:
+                    parts.append(p)
+            named = "/".join(parts)
+            want.append({"file": f, "links_to": target, "analyzed_file": named if named in files else None})
+    assert got["workbook_links"] == want
+    assert [g["files"] for g in got["suggested_groups"]] == [files]
