@@ -71,19 +71,27 @@ func qualifyRanges(args any) error {
 	if root.Kind() != reflect.Pointer || root.Elem().Kind() != reflect.Struct {
 		return nil
 	}
-	return qualifyIn(root.Elem(), root.Elem())
+	q := qualifier{root: root.Elem(), supplied: map[string]string{}}
+	return q.in(root.Elem())
 }
 
-// qualifyIn qualifies the range fields of v, whose sheet arguments are
-// fields of root.
-func qualifyIn(root, v reflect.Value) error {
+// qualifier is one qualifyRanges pass: the arguments, and which range
+// argument supplied each sheet argument left out.
+type qualifier struct {
+	root     reflect.Value
+	supplied map[string]string
+}
+
+// in qualifies the range fields of v, whose sheet arguments are fields
+// of q.root.
+func (q qualifier) in(v reflect.Value) error {
 	for _, f := range reflect.VisibleFields(v.Type()) {
 		if !f.IsExported() {
 			continue
 		}
 		fv := v.FieldByIndex(f.Index)
 		if sheetArg, ok := f.Tag.Lookup("rangeSheet"); ok {
-			if err := qualifyField(root, fv, argName(f), sheetArg); err != nil {
+			if err := q.field(fv, argName(f), sheetArg); err != nil {
 				return err
 			}
 			continue
@@ -91,26 +99,26 @@ func qualifyIn(root, v reflect.Value) error {
 		if f.Anonymous {
 			continue // VisibleFields lists its fields
 		}
-		if err := qualifyNested(root, fv); err != nil {
+		if err := q.nested(fv); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// qualifyNested qualifies the range fields of structs inside v (a struct,
-// a pointer to one or a list of them).
-func qualifyNested(root, v reflect.Value) error {
+// nested qualifies the range fields of structs inside v (a struct, a
+// pointer to one or a list of them).
+func (q qualifier) nested(v reflect.Value) error {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			return qualifyNested(root, v.Elem())
+			return q.nested(v.Elem())
 		}
 	case reflect.Struct:
-		return qualifyIn(root, v)
+		return q.in(v)
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if err := qualifyNested(root, v.Index(i)); err != nil {
+			if err := q.nested(v.Index(i)); err != nil {
 				return err
 			}
 		}
@@ -118,9 +126,9 @@ func qualifyNested(root, v reflect.Value) error {
 	return nil
 }
 
-// qualifyField takes the qualifier off the range field fv (a string or a
-// *string) named name, whose sheet is root's argument sheetArg.
-func qualifyField(root, fv reflect.Value, name, sheetArg string) error {
+// field takes the qualifier off the range field fv (a string or a
+// *string) named name, whose sheet is the argument sheetArg.
+func (q qualifier) field(fv reflect.Value, name, sheetArg string) error {
 	if fv.Kind() == reflect.Pointer {
 		if fv.IsNil() {
 			return nil
@@ -131,12 +139,17 @@ func qualifyField(root, fv reflect.Value, name, sheetArg string) error {
 	if err != nil || !qualified {
 		return err
 	}
-	sf := argField(root, sheetArg)
+	sf := argField(q.root, sheetArg)
 	given := strings.TrimSpace(sf.String())
 	switch {
 	case given == "":
 		sf.SetString(sheet)
-	case !strings.EqualFold(given, sheet):
+		q.supplied[sheetArg] = name
+	case strings.EqualFold(given, sheet):
+	case q.supplied[sheetArg] != "":
+		return newError(KindInvalidArgument, fmt.Sprintf("%s %q is on sheet %q but %s is on sheet %q: the ranges must be on one sheet",
+			name, fv.String(), sheet, q.supplied[sheetArg], given), errSheetQualifier)
+	default:
 		return newError(KindInvalidArgument, fmt.Sprintf("%s %q is on sheet %q but %s is %q: give the range without its sheet, or name the same sheet in both",
 			name, fv.String(), sheet, sheetArg, given), errSheetQualifier)
 	}
