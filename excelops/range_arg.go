@@ -47,7 +47,7 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 			if i+1 >= len(s) || s[i+1] != '!' || name.Len() == 0 {
 				break
 			}
-			return name.String(), s[i+2:], true, nil
+			return withSheet(ref, name.String(), s[i+2:])
 		}
 		return "", "", false, invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
 	}
@@ -58,7 +58,16 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 	if strings.TrimSpace(s[:i]) == "" {
 		return "", "", false, invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, rangeForms)
 	}
-	return strings.TrimSpace(s[:i]), s[i+1:], true, nil
+	return withSheet(ref, strings.TrimSpace(s[:i]), s[i+1:])
+}
+
+// withSheet is splitSheet's answer for a range with a sheet: a sheet
+// with no cells after its ! is refused.
+func withSheet(ref, sheet, rest string) (string, string, bool, error) {
+	if strings.TrimSpace(rest) == "" {
+		return "", "", false, invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, rangeForms, sheet+"!A1:C3")
+	}
+	return sheet, rest, true, nil
 }
 
 // qualifyRanges takes the sheet qualifiers off the range fields of the

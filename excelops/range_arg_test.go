@@ -28,6 +28,8 @@ func TestSplitSheet(t *testing.T) {
 		{ref: "'My Sheet'A1", bad: true},
 		{ref: "'My Sheet", bad: true},
 		{ref: "''!A1", bad: true},
+		{ref: "Sheet1!", bad: true},
+		{ref: "'My Sheet'! ", bad: true},
 	} {
 		t.Run(tc.ref, func(t *testing.T) {
 			sheet, rest, qualified, err := splitSheet(tc.ref)
