@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -13,7 +14,7 @@ import (
 
 // errAliasConflict marks an argument and its alias given with different
 // values; the error's Kind is KindInvalidArgument.
-var errAliasConflict = fmt.Errorf("an argument and its alias disagree")
+var errAliasConflict = errors.New("an argument and its alias disagree")
 
 // foldAlias returns the value of the argument named name, value, or of its
 // alias when only that is given. same reports whether two given values

@@ -28,7 +28,7 @@ const rangeHelp = `Range forms: "A1", "A1:C3", "$A$1:$C$3" (reversed corners are
 var errSheetQualifier = errors.New("the range names another sheet")
 
 // splitSheet splits a sheet-qualified range "Sheet1!A1:C3" or
-// "'My Sheet'!A1:C3" (” inside quotes is one quote) into the sheet and
+// "'My Sheet'!A1:C3" (a doubled quote inside the quotes is one quote) into the sheet and
 // the range; qualified is false, and rest is ref, when ref names no sheet.
 func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 	s := strings.TrimSpace(ref)
