@@ -27,15 +27,22 @@ type toolSpec struct {
 	access access
 	// bind builds a typed tool's registry entry running on s.
 	bind func(s *Service, sp toolSpec) (registry.Tool, error)
+	// args is the type of a typed tool's argument struct.
+	args reflect.Type
 }
 
 // typedTool completes sp with its typed plan: the registration derives the
 // schema from In, decodes the (schema-checked) arguments into an In keeping
-// numbers exact, and plan checks them and returns the call Service.run
+// numbers exact, takes the sheet qualifiers off its ranges (qualifyRanges),
+// and plan checks them and returns the call Service.run
 // carries out; nothing is opened before it returns.
 func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*call, error)) toolSpec {
+	sp.args = reflect.TypeFor[In]()
 	sp.bind = func(s *Service, sp toolSpec) (registry.Tool, error) {
 		return registry.TypedTool(s.entry(sp), func(ctx context.Context, in In) (any, error) {
+			if err := qualifyRanges(&in); err != nil {
+				return nil, err
+			}
 			c, err := plan(s, ctx, in)
 			if err != nil {
 				return nil, err
@@ -104,6 +111,7 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 func schemaVars() map[string]string {
 	return map[string]string{
 		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(colorNames(), ", "),
+		"rangeHelp":            rangeHelp,
 		"numberFormatHelp":     `Excel number format code, e.g. "#,##0.00", "0%" or "yyyy-mm-dd"`,
 		"tableStyles":          strings.Join(tableStyles(), ","),
 		"filterOperators":      strings.Join(filterOperators(), ","),
@@ -140,9 +148,10 @@ type sheetArg struct {
 	SheetName string `json:"sheet_name,omitempty" jsonschema:"Sheet name; default the active sheet"`
 }
 
-// rangeArg is the required cell_range argument.
+// rangeArg is the required cell_range argument, on the sheet sheet_name
+// names (see rangeHelp).
 type rangeArg struct {
-	CellRange string `json:"cell_range" jsonschema:"Cells as \"A1\" (one cell) or \"A1:C3\" (a rectangle); whole columns or rows like \"A:A\" are not accepted"`
+	CellRange string `json:"cell_range" rangeSheet:"sheet_name" jsonschema:"The cells. ${rangeHelp}"`
 }
 
 // cellArg is the required single-cell argument named cell.

@@ -93,6 +93,11 @@
 //     table be overlapped (create_table, set_autofilter) or sorted in part.
 //   - Schemas: every property described, nested objects closed, fixed
 //     vocabularies as enums from vocab.go, the tables the code reads.
+//   - One range shape: every range argument takes "A1", "A1:C3",
+//     "$A$1:$C$3", reversed corners and a sheet-qualified "Sheet1!A1:C3" or
+//     "'My Sheet'!A1:C3" (range_arg.go: a rangeSheet tag names the sheet
+//     argument the qualifier supplies or must agree with); older argument
+//     names stay as documented aliases (arg_alias.go).
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
 //   - Parsed workbooks stay in memory between calls (WithCacheBudget,

@@ -59,8 +59,8 @@ type createChartArgs struct {
 	fileArg
 	sheetArg
 	ChartType       string   `json:"chart_type" enum:"bar,line,pie,scatter,area" jsonschema:"Kind of chart"`
-	DataRange       string   `json:"data_range" jsonschema:"Data with a header row naming the series, e.g. \"B1:D20\""`
-	CategoriesRange string   `json:"categories_range,omitempty" jsonschema:"Category labels, e.g. \"A2:A20\""`
+	DataRange       string   `json:"data_range" rangeSheet:"sheet_name" jsonschema:"Data with a header row naming the series, e.g. \"B1:D20\". ${rangeHelp}"`
+	CategoriesRange string   `json:"categories_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Category labels, e.g. \"A2:A20\". ${rangeHelp}"`
 	TargetCell      string   `json:"target_cell,omitempty" jsonschema:"Top-left cell of the chart"`
 	TargetSheet     string   `json:"target_sheet,omitempty" jsonschema:"Sheet to place the chart on, default the data sheet; must exist unless create is true"`
 	Create          bool     `json:"create,omitempty" jsonschema:"Create target_sheet when it does not exist (default false: a missing sheet is an error naming the sheets that exist)"`

@@ -43,7 +43,7 @@ var findReplaceTool = typedTool(toolSpec{
 type findArgs struct {
 	fileArg
 	SheetName  string  `json:"sheet_name,omitempty" jsonschema:"Sheet to search; omitted: every sheet (or, with cell_range, the active sheet)"`
-	CellRange  string  `json:"cell_range,omitempty" jsonschema:"Only these cells, e.g. \"A1:D20\", on sheet_name or the active sheet"`
+	CellRange  string  `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Only these cells, e.g. \"A1:D20\", on sheet_name or the active sheet. ${rangeHelp}"`
 	Find       string  `json:"find" minLength:"1" jsonschema:"Text to find; a number cell matches by its digits, e.g. \"1500\" finds 1500"`
 	Replace    *string `json:"replace" jsonschema:"Replacement text (\"\" deletes what was found); a number cell stays a number when the result is one"`
 	MatchCase  bool    `json:"match_case,omitempty" jsonschema:"Match upper and lower case exactly (default false)"`

@@ -66,7 +66,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 	}
 	result := func(name, sheet string) pyjson.Object {
 		return success(name, sheet,
-			field("range", a.CellRange),
+			field("range", rng.String()),
 			field("cells_formatted", rng.cells()))
 	}
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
@@ -182,7 +182,7 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*ca
 			merged = append(merged, m)
 		}
 		return success(b.name(), sheet,
-			field("range", a.CellRange),
+			field("range", rng.String()),
 			field("total_cells", rng.cells()),
 			field("merged_ranges", merged),
 			field("truncated", found.truncated || found.mergesCut),

@@ -107,7 +107,7 @@ var createPivotTableTool = typedTool(toolSpec{
 type pivotArgs struct {
 	fileArg
 	SheetName   string       `json:"sheet_name,omitempty" jsonschema:"Sheet holding the source data; default the active sheet"`
-	SourceRange string       `json:"source_range" jsonschema:"Source data with its header row first, e.g. \"A1:D100\"; every header cell must hold a distinct name"`
+	SourceRange string       `json:"source_range" rangeSheet:"sheet_name" jsonschema:"Source data with its header row first, e.g. \"A1:D100\"; every header cell must hold a distinct name. ${rangeHelp}"`
 	TargetSheet string       `json:"target_sheet,omitempty" jsonschema:"Sheet to place the pivot table on, default the source sheet; must exist unless create is true"`
 	TargetCell  string       `json:"target_cell,omitempty" jsonschema:"Top-left cell of the pivot table; default two columns right of the source range on the source sheet, A3 on another sheet"`
 	Create      bool         `json:"create,omitempty" jsonschema:"Create target_sheet when it does not exist (default false: a missing sheet is an error naming the sheets that exist)"`

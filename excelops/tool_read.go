@@ -60,7 +60,8 @@ var readExcelTool = typedTool(toolSpec{
 type readExcelArgs struct {
 	fileArg
 	sheetArg
-	Range            string   `json:"range,omitempty" jsonschema:"Exact A1 range to read, e.g. \"A1:T100\"; omit for summary mode"`
+	Range            string   `json:"range,omitempty" rangeSheet:"sheet_name" jsonschema:"Exact A1 range to read, e.g. \"A1:T100\"; omit (and cell_range) for summary mode. ${rangeHelp}"`
+	CellRange        string   `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Alias of range, the name the other tools use; both may be given only if they name the same cells"`
 	MaxRows          *int     `json:"max_rows,omitempty" minimum:"1" jsonschema:"Most rows per page (summary default 50); a page holds fewer when more would not fit the result size limit, and has_more/next_offset then say where to go on"`
 	Offset           int      `json:"offset,omitempty" minimum:"0" jsonschema:"Rows to skip: pass the previous page's next_offset (summary mode counts data rows holding cells; range mode counts rows from the range's first row)"`
 	Formulas         string   `json:"formulas,omitempty" enum:"values,formulas,both" default:"values" jsonschema:"How formula cells come back: \"values\" (default) the computed value, or the formula text \"=...\" when the file holds none; \"formulas\" the formula text; \"both\" {\"formula\": \"=...\", \"value\": value or null}"`
@@ -80,6 +81,11 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*call, error)
 	if a.MaxRows != nil && *a.MaxRows < 1 {
 		return nil, invalid("max_rows must be >= 1")
 	}
+	rangeText, err := foldAlias("range", a.Range, "cell_range", a.CellRange, sameRange)
+	if err != nil {
+		return nil, err
+	}
+	a.Range = rangeText
 	if a.Formulas == "" && slices.Contains(a.Include, "formulas") {
 		a.Formulas = "both"
 	}

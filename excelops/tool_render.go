@@ -70,7 +70,7 @@ var renderRangeTool = typedTool(toolSpec{
 type renderArgs struct {
 	fileArg
 	sheetArg
-	CellRange  string `json:"cell_range,omitempty" jsonschema:"Cells to render as \"A1:F20\"; default the sheet's print area, else its used range; at most ${maxRenderRows} rows and ${maxRenderCols} columns"`
+	CellRange  string `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Cells to render, e.g. \"A1:F20\"; default the sheet's print area, else its used range; at most ${maxRenderRows} rows and ${maxRenderCols} columns. ${rangeHelp}"`
 	OutputPath string `json:"output_path,omitempty" jsonschema:"Where to write the PNG inside the workspace (.png); default next to the workbook as <workbook>-<sheet>.png. An existing file is replaced"`
 }
 

@@ -15,7 +15,7 @@ import (
 // its cells and a rule whose type is required (the field shadows
 // ruleBody's optional one).
 type ruleArgs struct {
-	CellRange string `json:"cell_range,omitempty" jsonschema:"Cells of this rule, as \"A1:C3\"; default the top-level cell_range"`
+	CellRange string `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Cells of this rule, e.g. \"A1:C3\"; default the top-level cell_range. ${rangeHelp}"`
 	RuleType  string `json:"rule_type" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
 	ruleBody
 }
@@ -77,7 +77,7 @@ var addConditionalRuleTool = typedTool(toolSpec{
 type addConditionalRuleArgs struct {
 	fileArg
 	sheetArg
-	CellRange string `json:"cell_range,omitempty" jsonschema:"Cells as \"A1\" (one cell) or \"A1:C3\" (a rectangle); whole columns or rows like \"A:A\" are not accepted"`
+	CellRange string `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Cells of the rule given by the top-level fields, and the default of each rule in rules. ${rangeHelp}"`
 	ruleBody
 	Rules []ruleArgs `json:"rules,omitempty" minItems:"1" itemDescription:"One rule" jsonschema:"Several rules, applied all or none, instead of (or after) the one given by the top-level fields"`
 }

@@ -100,22 +100,30 @@ var renameSheetTool = typedTool(toolSpec{
 	name: "rename_sheet", title: "Rename sheet",
 	desc:    "Rename a sheet.",
 	timeout: writeTimeout,
-	access:  editStructure("old_name", sheetRead, access{guard: guardEverySheet, idempotent: true}),
+	access:  editStructure("sheet_name", sheetRead, access{guard: guardEverySheet, idempotent: true}),
 }, (*Service).renameSheet)
 
 // renameSheetArgs are rename_sheet's arguments.
 type renameSheetArgs struct {
 	fileArg
-	OldName string `json:"old_name" jsonschema:"Current sheet name (matched ignoring case)"`
-	NewName string `json:"new_name" jsonschema:"New sheet name: at most 31 characters, none of : \\ / ? * [ ], not starting or ending with '"`
+	SheetName string `json:"sheet_name,omitempty" jsonschema:"Current sheet name (matched ignoring case); required unless old_name gives it"`
+	OldName   string `json:"old_name,omitempty" jsonschema:"Alias of sheet_name (the shipped name); both may be given only if equal, ignoring case"`
+	NewName   string `json:"new_name" jsonschema:"New sheet name: at most 31 characters, none of : \\ / ? * [ ], not starting or ending with '"`
 }
 
 // renameSheet implements rename_sheet.
 func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, error) {
+	sheet, err := foldAlias("sheet_name", a.SheetName, "old_name", a.OldName, sameSheet)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(sheet) == "" {
+		return nil, invalid("sheet_name is required: the sheet to rename")
+	}
 	if err := checkSheetName(a.NewName); err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.OldName, func(b *book, sh sheetRef) (any, error) {
+	return onBook(a.FilePath, sheet, func(b *book, sh sheetRef) (any, error) {
 		old := sh.name
 		if !strings.EqualFold(old, a.NewName) && b.hasSheet(a.NewName) {
 			return nil, invalid("sheet %q already exists", a.NewName)
@@ -196,8 +204,8 @@ var copyRangeTool = typedTool(toolSpec{
 // copyRangeArgs are copy_range_between_sheets' arguments.
 type copyRangeArgs struct {
 	SourceFile  string `json:"source_file" jsonschema:"Source workbook path"`
-	SourceSheet string `json:"source_sheet" jsonschema:"Sheet to copy from"`
-	SourceRange string `json:"source_range" jsonschema:"Cells to copy, as \"A1:D10\" (or one cell \"A1\")"`
+	SourceSheet string `json:"source_sheet,omitempty" jsonschema:"Sheet to copy from; required unless source_range names it"`
+	SourceRange string `json:"source_range" rangeSheet:"source_sheet" jsonschema:"Cells to copy, e.g. \"A1:D10\". ${rangeHelp}"`
 	TargetFile  string `json:"target_file,omitempty" jsonschema:"Target workbook; default the source"`
 	TargetSheet string `json:"target_sheet,omitempty" jsonschema:"Sheet to copy into, default Sheet1; must exist unless create is true"`
 	TargetStart string `json:"target_start,omitempty" jsonschema:"Top-left target cell, default A1"`
@@ -208,6 +216,9 @@ type copyRangeArgs struct {
 // copyRange implements copy_range_between_sheets (values and formulas, not
 // styles), within one workbook or across two.
 func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
+	if strings.TrimSpace(a.SourceSheet) == "" {
+		return nil, invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
+	}
 	if a.TargetFile == "" {
 		a.TargetFile = a.SourceFile
 	}

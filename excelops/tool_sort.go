@@ -108,7 +108,7 @@ var sortRangeTool = typedTool(toolSpec{
 type sortRangeArgs struct {
 	fileArg
 	sheetArg
-	CellRange string      `json:"cell_range" jsonschema:"The rows to sort, e.g. \"A1:D20\"; every column of the range moves together"`
+	CellRange string      `json:"cell_range" rangeSheet:"sheet_name" jsonschema:"The rows to sort, e.g. \"A1:D20\"; every column of the range moves together. ${rangeHelp}"`
 	SortBy    []sortByArg `json:"sort_by" minItems:"1" maxItems:"64" itemDescription:"One sort key" jsonschema:"Sort keys, most important first"`
 	Header    bool        `json:"header,omitempty" jsonschema:"The range's first row is a header that stays in place (default false)"`
 }

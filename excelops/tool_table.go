@@ -166,7 +166,7 @@ var createTableTool = typedTool(toolSpec{
 type createTableArgs struct {
 	fileArg
 	sheetArg
-	CellRange         string `json:"cell_range" jsonschema:"The table's cells, header row first, e.g. \"A1:D20\" (at least two rows)"`
+	CellRange         string `json:"cell_range" rangeSheet:"sheet_name" jsonschema:"The table's cells, header row first, e.g. \"A1:D20\" (at least two rows). ${rangeHelp}"`
 	TableName         string `json:"table_name,omitempty" jsonschema:"Name used in structured references (Table1[qty]): a letter or _ first, then letters, digits, _ or .; unique in the workbook; default Table1, Table2, ..."`
 	Style             string `json:"style,omitempty" enum:"${tableStyles}" jsonschema:"Built-in table style (default TableStyleMedium2); \"none\" for a plain table"`
 	ShowRowStripes    *bool  `json:"show_row_stripes,omitempty" jsonschema:"Banded rows (default true)"`

@@ -130,7 +130,7 @@ var setAutofilterTool = typedTool(toolSpec{
 type setAutofilterArgs struct {
 	fileArg
 	sheetArg
-	CellRange string       `json:"cell_range,omitempty" jsonschema:"The filtered cells, header row first, e.g. \"A1:D20\"; a sheet has one autofilter, so this replaces any other"`
+	CellRange string       `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"The filtered cells, header row first, e.g. \"A1:D20\"; a sheet has one autofilter, so this replaces any other. ${rangeHelp}"`
 	Filters   []filterArgs `json:"filters,omitempty" itemDescription:"One column's criterion" jsonschema:"Column criteria, all of which a row must meet to stay visible"`
 	Remove    bool         `json:"remove,omitempty" jsonschema:"Remove the sheet's autofilter and show the rows it hid (cell_range is then not needed)"`
 }

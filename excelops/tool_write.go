@@ -3,7 +3,6 @@ package excelops
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -31,7 +30,7 @@ type writeCellsArgs struct {
 	sheetArg
 	Cell       *string       `json:"cell,omitempty" jsonschema:"Target cell such as \"A1\" (single-cell mode)"`
 	Value      cellInput     `json:"value,omitempty" jsonschema:"Value for cell: number, string, boolean, null or \"=FORMULA\""`
-	CellRange  *string       `json:"cell_range,omitempty" jsonschema:"Top-left cell or range of the block (block mode)"`
+	CellRange  *string       `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Top-left cell or range of the block (block mode); the block starts at its top-left corner. ${rangeHelp}"`
 	Values     [][]cellInput `json:"values,omitempty" jsonschema:"Rows of values (block mode), each row a list of numbers, strings, booleans or nulls, e.g. [[\"item\", \"qty\"], [\"pen\", 3]]"`
 	Create     *bool         `json:"create,omitempty" jsonschema:"true: create the workbook and/or sheet when missing; false: never create. Omitted: a missing workbook is created unless a workbook with a close name exists (a likely typo), and a missing sheet is an error"`
 	ValueTypes string        `json:"value_types,omitempty" enum:"auto,text" jsonschema:"auto (default): \"=...\" is a formula, numeric text a number, ISO-8601 dates/times (\"2024-01-31\", \"13:45:00\", \"2024-01-31T13:45:00\") real Excel dates, and a leading apostrophe keeps the rest as text (\"'2024-01-31\"); text: every string is stored as text unchanged"`
@@ -58,12 +57,12 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			return nil, err
 		}
 	} else {
-		start := "A1"
+		anchor = cellRange{1, 1, 1, 1}
 		if a.CellRange != nil {
-			start = strings.Split(*a.CellRange, ":")[0]
-		}
-		if anchor, err = parseRange(start); err != nil {
-			return nil, err
+			if anchor, err = parseRange(*a.CellRange); err != nil {
+				return nil, err
+			}
+			anchor.c2, anchor.r2 = anchor.c1, anchor.r1
 		}
 		cells = 0
 		width := 0
