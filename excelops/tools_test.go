@@ -170,7 +170,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 		"filter_data":               {"status", "file", "sheet", "columns", "header_row", "total_matched", "offset", "rows_returned", "has_more", "truncated", "row_numbers", "rows"},
 		"search_excel_values":       {"status", "file", "query", "match_mode", "total_matches", "offset", "returned", "has_more", "truncated", "sheets_searched", "matches", "summary_by_sheet"},
 
-		"discover_file_relationships": {"status", "files_analyzed", "files", "sample_rows", "overlap_threshold", "summary", "suggested_groups", "shared_columns_total", "offset", "returned", "has_more", "file_pairs", "merge_hints", "partial", "truncated"},
+		"discover_file_relationships": {"status", "files_analyzed", "files", "sample_rows", "overlap_threshold", "summary", "suggested_groups", "shared_columns_total", "offset", "returned", "has_more", "file_pairs", "merge_hints", "workbook_links", "partial", "truncated"},
 	}
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
