@@ -32,12 +32,21 @@ func newEnv(t *testing.T, opts ...Option) *env {
 // newEnvAt builds a workspace over the existing folder dir.
 func newEnvAt(t *testing.T, dir string, opts ...Option) *env {
 	t.Helper()
+	return newEnvOf(t, dir, nil, opts...)
+}
+
+// newEnvOf builds a workspace over the existing folder dir whose registry
+// holds only the tools named in tools (every tool when tools is empty).
+// Deriving and compiling every tool's schema costs about 100 ms on two busy
+// cores, so a test that builds hundreds of envs for one tool names it.
+func newEnvOf(t *testing.T, dir string, tools []string, opts ...Option) *env {
+	t.Helper()
 	opts = append([]Option{WithTempDir(t.TempDir())}, opts...)
 	svc, err := New(dir, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, svc.Close()) })
 	reg := registry.New(registry.WithMaxResultChars(-1))
-	require.NoError(t, svc.Register(reg))
+	require.NoError(t, svc.Register(reg, tools...))
 	return &env{t: t, dir: svc.Root(), svc: svc, reg: reg}
 }
 

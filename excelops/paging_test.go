@@ -130,9 +130,10 @@ func TestPagingNeverSkips(t *testing.T) {
 			capChars = -1                     // no result cap: pages are bounded by cells only
 			lim.MaxReadCells = 8 + r.IntN(40) // a row holds up to 7 cells
 		}
-		e := newEnv(t, WithLimits(lim))
+		// read_excel alone, in both registries: the only tool called.
+		e := newEnvOf(t, t.TempDir(), []string{"read_excel"}, WithLimits(lim))
 		reg := registry.New(registry.WithMaxResultChars(capChars))
-		require.NoError(t, e.svc.Register(reg))
+		require.NoError(t, e.svc.Register(reg, "read_excel"))
 		name := fmt.Sprintf("p%d.xlsx", i)
 		e.workbook(name, [][]any{{1}})
 		withSheetXML(t, e.path(name), sh.xml)

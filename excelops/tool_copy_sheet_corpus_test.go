@@ -73,7 +73,9 @@ func TestCopySheetCorpus(t *testing.T) {
 		require.NoError(t, err)
 		names := corpusSheets(t, filepath.Join(dir, ent.Name()))
 		t.Run(ent.Name(), func(t *testing.T) {
-			e := newEnv(t)
+			// A fresh Service per workbook, with copy_sheet alone: the
+			// registry's other tools are never called here.
+			e := newEnvOf(t, t.TempDir(), []string{"copy_sheet"})
 			for i, sheet := range names {
 				sheets++
 				file := fmt.Sprintf("s%d-%s", i, ent.Name())

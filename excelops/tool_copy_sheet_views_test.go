@@ -133,7 +133,7 @@ func TestSheetToolsWithoutSheetViews(t *testing.T) {
 	for _, views := range []struct{ name, xml string }{{"absent", ""}, {"empty", "<sheetViews/>"}} {
 		for _, c := range calls {
 			t.Run(views.name+"/"+c.name, func(t *testing.T) {
-				e := newEnv(t)
+				e := newEnvOf(t, t.TempDir(), []string{c.tool})
 				e.workbook("v.xlsx", [][]any{{1}})
 				f := e.open("v.xlsx")
 				_, err := f.NewSheet("Bare")

@@ -177,7 +177,7 @@ func TestToolsSucceedWithTheirResultShape(t *testing.T) {
 			if tool == "render_range" {
 				needSoffice(t)
 			}
-			e := newEnv(t)
+			e := newEnvOf(t, t.TempDir(), []string{tool})
 			dataBook(e)
 			res := e.call(tool, withFile(tool, "data.xlsx", args))
 			require.False(t, res.IsError, res.Text)
@@ -206,7 +206,7 @@ func keyOrder(t *testing.T, text string) []string {
 func TestToolsReportCommonErrors(t *testing.T) {
 	for tool, args := range minimalArgs() {
 		t.Run(tool, func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnvOf(t, t.TempDir(), []string{tool})
 			dataBook(e)
 			cases := []struct {
 				name, file, sheet, exception string
@@ -259,7 +259,7 @@ func TestToolsReportMissingSheet(t *testing.T) {
 			a["sheet_name"] = "Nope"
 		}
 		t.Run(tool, func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnvOf(t, t.TempDir(), []string{tool})
 			dataBook(e)
 			p := e.fail(tool, a)
 			assert.Equal(t, "KeyError", p["exception"], p)
@@ -304,7 +304,7 @@ func TestToolsReportInvalidArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.tool+"/"+c.want, func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnvOf(t, t.TempDir(), []string{c.tool})
 			dataBook(e)
 			p := e.fail(c.tool, withFile(c.tool, "data.xlsx", c.args))
 			assert.Equal(t, "ValueError", p["exception"], p)
