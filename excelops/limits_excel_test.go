@@ -84,7 +84,6 @@ func TestRangeErrorsSayWhichFormsAreAccepted(t *testing.T) {
 		{"A:A", `invalid cell range "A:A": use a cell such as "A1" or a rectangle such as "A1:C3"; whole columns or rows are not accepted: name the cells, e.g. "A1:A100"`},
 		{"1:3", `whole columns or rows are not accepted`},
 		{"A1:B2:C3", `invalid cell range "A1:B2:C3": use a cell such as "A1" or a rectangle such as "A1:C3"`},
-		{"Sheet1!A1", `invalid cell range "Sheet1!A1": use a cell such as "A1" or a rectangle such as "A1:C3"`},
 		{"A0", `invalid cell range "A0": use a cell such as "A1"`},
 		{"A1:ZZZZ9", `invalid cell range "A1:ZZZZ9": cell "ZZZZ9" is past Excel's last column XFD (16,384 columns)`},
 	}

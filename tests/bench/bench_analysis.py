@@ -24,7 +24,7 @@ Ours runs through the binary's `call` subcommand with no result cap (one
 process per call: process start and workbook open are included, nothing is
 cached). Both answers are compared before a time is reported. Prints wall
 seconds, the ratio openpyxl / ours (above 1: we are faster) and peak RSS of
-each side (ours: the largest of its calls).
+each side (ours: the largest of its calls; measured by /usr/bin/time).
 
     REGISTRY_SIDECAR_BIN=bin/registry-sidecar python tests/bench/bench_analysis.py [--files N] [--rows R] [--big R2]
 """
@@ -91,17 +91,24 @@ def check(proc: subprocess.Popen[bytes]) -> None:
 
 
 def run_child(argv: list[str]) -> tuple[float, int, str]:
-    """Run argv, return (wall seconds, peak RSS bytes, stdout)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = proc.stdout.read() if proc.stdout else b""
-    err = proc.stderr.read() if proc.stderr else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise SystemExit(f"{argv[:5]} failed ({code}): {out[-500:]!r} {err[-500:]!r}")
-    return wall, usage.ru_maxrss * 1024, out.decode("utf-8", "replace")
+    """Run argv, return (wall seconds, peak RSS bytes, stdout). The peak is
+    read by /usr/bin/time where it exists: a child forked from this process
+    starts its ru_maxrss at this process's peak (Linux carries it over a
+    fork), which would floor every figure at the parent's size."""
+    timer = shutil.which("time", path="/usr/bin")
+    with tempfile.NamedTemporaryFile("r") as peak:
+        wrapped = [timer, "-q", "-f", "%M", "-o", peak.name, *argv] if timer else argv
+        start = time.perf_counter()
+        proc = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out = proc.stdout.read() if proc.stdout else b""
+        err = proc.stderr.read() if proc.stderr else b""
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            raise SystemExit(f"{argv[:5]} failed ({code}): {out[-500:]!r} {err[-500:]!r}")
+        rss = int(peak.read().split()[-1]) * 1024 if timer else usage.ru_maxrss * 1024
+    return wall, rss, out.decode("utf-8", "replace")
 
 
 def ours(binary: str, work: pathlib.Path, tool: str, args: dict[str, Any]) -> tuple[float, int, list[dict[str, Any]]]:
@@ -157,18 +164,32 @@ def child(kind: str, files: list[str]) -> None:
     print(kept)
 
 
-def queries(binary: str, work: pathlib.Path, names: list[str], label: str) -> list[tuple[str, float, float, int, int]]:
-    """The three queries over the workbooks names in work, ours then openpyxl's."""
+def queries(binary: str, work: pathlib.Path, names: list[str], label: str, which: set[str]) -> list[tuple[str, float, float, int, int]]:
+    """The queries named in which over the workbooks names in work, ours then openpyxl's."""
     paths = [str(work / n) for n in names]
-    rows = []
+    rows: list[tuple[str, float, float, int, int]] = []
+    if "search" in which:
+        rows += search_query(binary, work, names, paths, label)
+    if "filter" in which:
+        rows += filter_query(binary, work, names, paths, label)
+    if "inspect" in which:
+        rows += inspect_query(binary, work, paths, label)
+    return rows
+
+
+def search_query(binary: str, work: pathlib.Path, names: list[str], paths: list[str], label: str) -> list[tuple[str, float, float, int, int]]:
+    """search_excel_values in one call vs an openpyxl scan of every cell."""
     sw, srss, pages = ours(binary, work, "search_excel_values",
                            {"file_path": names[0], "file_paths": names[1:], "query": QUERY, "max_results": 10**7})
     got = [[names.index(m.get("file", names[0])), m["row"], col_index(m["cell_ref"])] for p in pages for m in p["matches"]]
     pw, prss, out = run_child([sys.executable, __file__, "--child", "search", *paths])
     if got != json.loads(out) or pages[0]["total_matches"] != len(got):
         raise SystemExit(f"search answers differ: ours {len(got)} hits, openpyxl {len(json.loads(out))}")
-    rows.append((f"search {label} ({len(got)} hits)", sw, pw, srss, prss))
+    return [(f"search {label} ({len(got)} hits)", sw, pw, srss, prss)]
 
+
+def filter_query(binary: str, work: pathlib.Path, names: list[str], paths: list[str], label: str) -> list[tuple[str, float, float, int, int]]:
+    """filter_data per workbook vs an openpyxl scan, sort and cut."""
     fw, frss, kept = 0.0, 0, 0
     for n in names:
         w, r, fpages = ours(binary, work, "filter_data", {
@@ -179,15 +200,17 @@ def queries(binary: str, work: pathlib.Path, names: list[str], label: str) -> li
     pw, prss, out = run_child([sys.executable, __file__, "--child", "filter", *paths])
     if kept != int(out):
         raise SystemExit(f"filter answers differ: ours {kept}, openpyxl {out.strip()}")
-    rows.append((f"filter top-100 {label} ({kept} rows)", fw, pw, frss, prss))
+    return [(f"filter top-100 {label} ({kept} rows)", fw, pw, frss, prss)]
 
+
+def inspect_query(binary: str, work: pathlib.Path, paths: list[str], label: str) -> list[tuple[str, float, float, int, int]]:
+    """inspect_excel_files over the folder vs an openpyxl open of each file."""
     iw, irss, ipages = ours(binary, work, "inspect_excel_files", {"max_files": 200, "preview_rows": 3, "max_columns": 15})
     seen = [[sh["name"], sh["used_range"], sh["header"]] for p in ipages for f in p["files"] for sh in f["sheets"]]
     pw, prss, out = run_child([sys.executable, __file__, "--child", "inspect", *paths])
     if seen != json.loads(out):
         raise SystemExit(f"inspect answers differ: ours {seen[:2]}, openpyxl {json.loads(out)[:2]}")
-    rows.append((f"inspect {label} ({len(seen)} sheets)", iw, pw, irss, prss))
-    return rows
+    return [(f"inspect {label} ({len(seen)} sheets)", iw, pw, irss, prss)]
 
 
 def col_index(ref: str) -> int:
@@ -205,6 +228,8 @@ def main() -> int:
     ap.add_argument("--files", type=int, default=3, help="workbooks (N)")
     ap.add_argument("--rows", type=int, default=2000, help="rows per workbook (R)")
     ap.add_argument("--big", type=int, default=0, help="rows of one more, big workbook (R2; 0: none)")
+    ap.add_argument("--queries", default="search,filter,inspect", help="which queries to run, comma-separated")
+    ap.add_argument("--big-only", action="store_true", help="skip the N workbooks: only the big one")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     ap.add_argument("--generate", nargs=3, help=argparse.SUPPRESS)
     opts = ap.parse_args()
@@ -219,15 +244,18 @@ def main() -> int:
         work = pathlib.Path(tmp) / "many"
         work.mkdir()
         names = [f"book{i:03d}.xlsx" for i in range(opts.files)]
-        spawn([(work / n, i, opts.rows) for i, n in enumerate(names[:DISTINCT])])
-        for i, n in enumerate(names[DISTINCT:], start=DISTINCT):
-            shutil.copyfile(work / names[i % DISTINCT], work / n)
-        rows = queries(binary, work, names, f"x {opts.files}")
+        which = set(opts.queries.split(","))
+        rows = []
+        if not opts.big_only:
+            spawn([(work / n, i, opts.rows) for i, n in enumerate(names[:DISTINCT])])
+            for i, n in enumerate(names[DISTINCT:], start=DISTINCT):
+                shutil.copyfile(work / names[i % DISTINCT], work / n)
+            rows = queries(binary, work, names, f"x {opts.files}", which)
         if opts.big:
             big = pathlib.Path(tmp) / "big"
             big.mkdir()
             spawn([(big / "big.xlsx", 1000, opts.big)])
-            rows += queries(binary, big, ["big.xlsx"], f"{opts.big} rows")
+            rows += queries(binary, big, ["big.xlsx"], f"{opts.big} rows", which)
 
     print(f"N={opts.files} workbooks of R={opts.rows} rows x 10 columns" + (f", and one of {opts.big} rows" if opts.big else ""))
     print(f"{'query':34} {'ours s':>8} {'openpyxl s':>10} {'ratio':>7} {'ours MiB':>9} {'openpyxl MiB':>12}")
