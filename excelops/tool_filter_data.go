@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -112,8 +113,10 @@ type filterRun struct {
 	proj    []int // columns returned, indexes in the row
 	sortCol int   // -1: no sort
 	matched int
-	kept    []keptRow // sorting: every matching row
+	kept    []keptRow // sorting: the matching rows (the best top of them so far, with a limit)
 	cells   int
+	top     int  // limit: the rows a sort keeps (0: every one)
+	desc    bool // the sort's direction
 }
 
 // keptRow is a matching row kept for sorting.
@@ -126,7 +129,7 @@ type keptRow struct {
 // runFilter streams the sheet once and builds the page.
 func (s *Service) runFilter(ctx context.Context, b *book, sheet string, a filterDataArgs, p filterPlan) (any, error) {
 	var (
-		fr       = &filterRun{sortCol: -1}
+		fr       = &filterRun{sortCol: -1, top: p.limit, desc: p.desc}
 		pg       *pageRows
 		ready    bool
 		setupErr error
@@ -305,8 +308,21 @@ func (fr *filterRun) keep(row int, vals []any) error {
 		key = vals[fr.sortCol]
 	}
 	fr.kept = append(fr.kept, keptRow{row: row, key: cellScalar(key), vals: fr.project(vals)})
+	if fr.top > 0 && len(fr.kept) >= 2*fr.top+topSlack {
+		// Top-N: only the best top rows so far can be in the result. The
+		// sort is stable and every later row comes after them in sheet
+		// order, so ties stay in sheet order as one sort at the end keeps
+		// them; memory follows the limit, not the sheet.
+		fr.sortKept(fr.desc)
+		fr.kept = slices.Clip(fr.kept[:fr.top])
+		fr.cells = fr.top * max(len(fr.proj), 1)
+	}
 	return nil
 }
+
+// topSlack is how many rows past twice the limit a top-N sort collects
+// before it cuts back to the limit.
+const topSlack = 64
 
 // headerNames names the columns of a header row as pandas does: text as it
 // is, numbers and booleans as text, blanks "Unnamed: i" (0-based), and a

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -124,5 +125,35 @@ func TestFilterDataRefused(t *testing.T) {
 			assert.Equal(t, "ValueError", got["exception"], got)
 			assert.Contains(t, got["message"], c.want)
 		})
+	}
+}
+
+// TestFilterDataTopNEqualsFullSort: with a limit the sort keeps only the
+// best rows so far (memory follows the limit), yet the answer is the full
+// sort cut to the limit: ties in sheet order, blanks last, both directions.
+func TestFilterDataTopNEqualsFullSort(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 11))
+	rows := [][]any{{"k", "n"}}
+	for i := range 600 {
+		var k any = rnd.IntN(9)
+		switch rnd.IntN(10) {
+		case 0:
+			k = nil
+		case 1:
+			k = fmt.Sprintf("t%d", rnd.IntN(3))
+		}
+		rows = append(rows, []any{k, i})
+	}
+	e := newEnv(t)
+	e.workbook("top.xlsx", rows)
+	for _, asc := range []bool{true, false} {
+		for _, limit := range []int{1, 5, 37, 300} {
+			args := map[string]any{"file_path": "top.xlsx", "sort_by": "k", "ascending": asc, "max_rows": 1000}
+			full := e.ok("filter_data", args)["row_numbers"].([]any)
+			args["limit"] = limit
+			got := e.ok("filter_data", args)
+			assert.Equal(t, full[:limit], got["row_numbers"], "ascending %v, limit %d", asc, limit)
+			assert.Equal(t, float64(limit), got["total_matched"])
+		}
 	}
 }
