@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"image"
 	"image/color"
 	"image/png"
 	"io"
@@ -44,20 +43,6 @@ type hostile struct {
 	outside  string       // the folder holding red.png, outside the workspace
 	requests atomic.Int64 // requests the server received
 	opened   func() bool  // whether anything opened or read outside since
-}
-
-// solidPNG is a 40x40 PNG of one colour.
-func solidPNG(t *testing.T, c color.RGBA) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 40, 40))
-	for y := 0; y < 40; y++ {
-		for x := 0; x < 40; x++ {
-			img.Set(x, y, c)
-		}
-	}
-	var b bytes.Buffer
-	require.NoError(t, png.Encode(&b, img))
-	return b.Bytes()
 }
 
 // hostileWorkbook writes the attack workbook (pictures linked to an outside file and a URL) into e's workspace: made
