@@ -132,7 +132,7 @@ def child(kind: str, files: list[str]) -> None:
     import openpyxl
 
     if kind == "search":
-        hits = []
+        hits: list[list[int]] = []
         for n, f in enumerate(files):
             wb = openpyxl.load_workbook(f, read_only=True, data_only=True)
             for ws in wb.worksheets:
