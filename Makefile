@@ -84,6 +84,7 @@ lint: venv
 	GOOS=windows GOARCH=amd64 build/tools/staticcheck $$(GOOS=windows GOARCH=amd64 $(GO) list ./... | grep -v /third_party/)
 	GOOS=darwin GOARCH=arm64 build/tools/staticcheck $$(GOOS=darwin GOARCH=arm64 $(GO) list ./... | grep -v /third_party/)
 	cd deploy/image && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
+	sh scripts/excelize_patch.sh --check
 
 ## go-test: every Go test, in two passes that together prove what one -race pass over
 ## everything did; the -race pass over excelops takes under a third of what it did (416 s

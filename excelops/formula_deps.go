@@ -21,10 +21,17 @@ func (a sheetArea) overlaps(o sheetArea) bool {
 }
 
 // editSet is what one call changed, when the tool can say exactly (a block
-// of written cells). A nil *editSet means anything may have changed
-// (rows or columns moved, sheets renamed or deleted, copies).
+// of written cells, rows inserted or deleted). A nil *editSet means
+// anything may have changed (sheets deleted, copies).
 type editSet struct {
 	areas []sheetArea
+	// moved says cells changed place (rows or columns inserted or
+	// deleted): a formula reading a position rather than a value (ROW,
+	// COLUMN, ADDRESS, CELL, ...) may change without reading a changed cell.
+	moved bool
+	// cut says references may have been cut (rows or columns deleted): a
+	// formula holding #REF! may have a new value.
+	cut bool
 }
 
 // volatileFunctions read cells their arguments do not name (INDIRECT,
@@ -39,6 +46,14 @@ var volatileFunctions = map[string]bool{
 // when it may read anything: a defined name, a structured or external or
 // 3-D reference, a volatile function, or text that does not tokenize.
 func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
+	return formulaDepsIn(formula, sheetArea{sheet: host}, nil)
+}
+
+// formulaDepsIn is formulaDeps for the formula of cell at, with tables and
+// defined names resolved through scope to the areas they cover (nil
+// resolves none: every name is wide).
+func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheetArea, wide bool) {
+	host := at.sheet
 	ps := efp.ExcelParser()
 	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
 		switch {
@@ -48,11 +63,15 @@ func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
 				return nil, true
 			}
 		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
-			a, ok := parseArea(tk.TValue, host)
+			if a, ok := parseArea(tk.TValue, host); ok {
+				areas = append(areas, a)
+				continue
+			}
+			named, ok := scope.resolve(tk.TValue, at, formula)
 			if !ok {
 				return nil, true
 			}
-			areas = append(areas, a)
+			areas = append(areas, named...)
 		case tk.TType == efp.TokenTypeUnknown:
 			return nil, true
 		}
@@ -137,9 +156,10 @@ type depCell struct {
 }
 
 // dirtyFormulas marks the formula cells whose value an edit may have
-// changed: those written by the edit, those reading an edited cell, and,
-// in turn, those reading a dirty formula cell, on every sheet.
-func dirtyFormulas(cells []depCell, edits []sheetArea) []bool {
+// changed: those written by the edit (when wrote: the areas are cells the
+// edit wrote, not cells that moved), those reading an edited cell, and, in
+// turn, those reading a dirty formula cell, on every sheet.
+func dirtyFormulas(cells []depCell, edits []sheetArea, wrote bool) []bool {
 	dirty := make([]bool, len(cells))
 	frontier := edits
 	checks := 0
@@ -150,7 +170,7 @@ func dirtyFormulas(cells []depCell, edits []sheetArea) []bool {
 				continue
 			}
 			hit := c.wide
-			if first {
+			if first && wrote {
 				for _, e := range edits {
 					hit = hit || e.overlaps(c.at)
 				}

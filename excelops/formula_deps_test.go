@@ -46,9 +46,9 @@ func TestDirtyFormulas(t *testing.T) {
 		{at: cell("Other", 1, 1), wide: true},                                 // may read anything
 		{at: cell("Inputs", 3, 1), deps: []sheetArea{{"Inputs", 1, 1, 1, 5}}}, // a range holding the edit
 	}
-	got := dirtyFormulas(cells, []sheetArea{cell("Inputs", 1, 1)})
+	got := dirtyFormulas(cells, []sheetArea{cell("Inputs", 1, 1)}, true)
 	assert.Equal(t, []bool{true, true, false, true, true, true}, got)
-	assert.Equal(t, []bool{false, false, false, false, false, false}, dirtyFormulas(cells, nil))
+	assert.Equal(t, []bool{false, false, false, false, false, false}, dirtyFormulas(cells, nil, true))
 }
 
 func TestDirtyFormulasLongChainFallsBackToAll(t *testing.T) {
@@ -60,7 +60,7 @@ func TestDirtyFormulasLongChainFallsBackToAll(t *testing.T) {
 	}
 	cells[0].deps = []sheetArea{{"S", 1, 1, 1, 1}}
 	unrelated := depCell{at: sheetArea{"S", 9, 9, 9, 9}, deps: []sheetArea{{"S", 8, 8, 8, 8}}}
-	got := dirtyFormulas(append(cells, unrelated), []sheetArea{{"S", 1, 1, 1, 1}})
+	got := dirtyFormulas(append(cells, unrelated), []sheetArea{{"S", 1, 1, 1, 1}}, true)
 	for i, d := range got[:n] {
 		require.True(t, d, i)
 	}

@@ -28,9 +28,11 @@ type formulaStats struct {
 // renaming sheets), on every worksheet, gets the value excelize's calculator
 // computes, typed (number, boolean, error or text), or loses its cached
 // value when the calculator cannot compute it, rather than keep a stale one.
-// Formula cells without a cached value are computed too. The workbook is
-// also marked to be fully recalculated on open (calcPr fullCalcOnLoad), so
-// Excel and LibreOffice show fresh values even where the calculator had none.
+// Formula cells without a cached value are computed too. When any value
+// was computed or dropped, the workbook is also marked to be fully
+// recalculated on open (calcPr fullCalcOnLoad), so Excel and LibreOffice
+// show fresh values even where the calculator had none; an edit that
+// changes no formula's value leaves workbook.xml as it was.
 //
 // diskHasFormulas tells, for a sheet excelize has not parsed yet, whether
 // its XML holds formulas at all, so sheets without any are never parsed.
@@ -67,7 +69,7 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	}
 	var dirty []bool
 	if edits != nil {
-		dirty = dirtyFormulas(dependencies(f, all), edits.areas)
+		dirty = dirtyFormulas(dependencies(f, all, edits.moved, edits.cut), edits.areas, !edits.moved)
 	}
 	type cached struct {
 		t, v string
@@ -119,7 +121,7 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 			}
 		}
 	}
-	return st, markFullCalcOnLoad(f, true)
+	return st, markFullCalcOnLoad(f, st.computed+st.dropped > 0)
 }
 
 // markFullCalcOnLoad asks Excel and LibreOffice to recalculate the workbook
@@ -169,8 +171,9 @@ func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (
 }
 
 // dependencies describes each formula cell for dirtyFormulas.
-func dependencies(f *excelize.File, all []sheetFormula) []depCell {
+func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCell {
 	out := make([]depCell, len(all))
+	scope := newDepScope(f)
 	for i, sf := range all {
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
 		out[i].at = sheetArea{sf.sheet, col, row, col, row}
@@ -179,7 +182,8 @@ func dependencies(f *excelize.File, all []sheetFormula) []depCell {
 			out[i].wide = true
 			continue
 		}
-		out[i].deps, out[i].wide = formulaDeps(formula, sf.sheet)
+		out[i].deps, out[i].wide = formulaDepsIn(formula, out[i].at, scope)
+		out[i].wide = out[i].wide || moved && readsPosition(formula, cut)
 	}
 	return out
 }
@@ -248,6 +252,9 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		// the length of its error text, IFERROR(OFFSET(...),5) is 5): no
 		// value beats a wrong one.
 		return "", "", nil
+	}
+	if t, v, ok := cutReferenceValue(formula); ok {
+		return t, v, nil
 	}
 	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
 	defer cancel()

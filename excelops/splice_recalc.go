@@ -291,7 +291,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	for i, f := range all {
 		cells[i] = depCell{at: f.at, deps: f.deps, wide: f.wide}
 	}
-	dirty := dirtyFormulas(cells, []sheetArea{w.area})
+	dirty := dirtyFormulas(cells, []sheetArea{w.area}, true)
 	compute := make([]bool, len(all))
 	n := 0
 	for i, f := range all {

@@ -78,6 +78,7 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, 
 		}); err != nil {
 			return nil, err
 		}
+		b.edits = deletedColumns(sheet, col)
 		ext.minCol, ext.maxCol = shrinkSpan(ext, ext.minCol, ext.maxCol, col, n)
 		return success(b.name(), sheet,
 			field("deleted_from_column", name),
@@ -129,6 +130,7 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*call, 
 		}); err != nil {
 			return nil, err
 		}
+		b.edits = insertedColumns(sheet, col, n)
 		if !ext.empty() && col <= ext.maxCol {
 			ext.maxCol += n
 			if col <= ext.minCol {

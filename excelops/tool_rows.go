@@ -80,6 +80,7 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
 		}); err != nil {
 			return nil, err
 		}
+		b.edits = insertedRows(sheet, a.Row, n)
 		if !ext.empty() && a.Row <= ext.maxRow {
 			ext.maxRow += n
 			if a.Row <= ext.minRow {
@@ -122,6 +123,7 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*call, error)
 		}); err != nil {
 			return nil, err
 		}
+		b.edits = deletedRows(sheet, a.Row)
 		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
 		return success(b.name(), sheet,
 			field("deleted_from_row", a.Row),

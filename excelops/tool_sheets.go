@@ -136,6 +136,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, erro
 		}); err != nil {
 			return nil, err
 		}
+		b.edits = renamedSheet()
 		if ext, ok := b.extents[old]; ok && old != a.NewName {
 			delete(b.extents, old)
 			b.extents[a.NewName] = ext

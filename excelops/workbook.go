@@ -391,7 +391,15 @@ func (b *book) save(ctx context.Context) error {
 			return err
 		}
 	}
-	err := b.svc.writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
+	pkg, kept, err := b.keptPackage(ctx)
+	if err != nil {
+		return err
+	}
+	err = b.svc.writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
+		if kept {
+			_, err := w.Write(pkg)
+			return err
+		}
 		_, err := b.f.WriteTo(w)
 		return err
 	})

@@ -668,8 +668,11 @@ func (f *File) adjustTable(ws *xlsxWorksheet, sheet string, dir adjustDirection,
 		if err != nil {
 			return err
 		}
+		// registry-sidecar: a table without a header row (headerRowCount 0)
+		// starts with data, and its totals row stays one (PATCHES.md §10).
+		header := t.HeaderRowCount == nil || *t.HeaderRowCount != 0
 		// Remove the table when deleting the header row of the table
-		if dir == rows && num == coordinates[0] && offset == -1 {
+		if header && dir == rows && num == coordinates[1] && offset == -1 {
 			ws.TableParts.TableParts = append(ws.TableParts.TableParts[:idx], ws.TableParts.TableParts[idx+1:]...)
 			ws.TableParts.Count = len(ws.TableParts.TableParts)
 			idx--
@@ -685,11 +688,13 @@ func (f *File) adjustTable(ws *xlsxWorksheet, sheet string, dir adjustDirection,
 		}
 		t.Ref, _ = coordinatesToRangeRef([]int{x1, y1, x2, y2})
 		if t.AutoFilter != nil {
-			t.AutoFilter.Ref = t.Ref
+			t.AutoFilter.Ref, _ = coordinatesToRangeRef([]int{x1, y1, x2, max(y1, y2-t.TotalsRowCount)})
 		}
-		_ = f.setTableColumns(sheet, true, x1, y1, x2, &t)
+		if header || dir == columns {
+			_ = f.setTableColumns(sheet, header, x1, y1, x2, &t)
+		}
 		// Currently doesn't support query table
-		t.TableType, t.TotalsRowCount, t.ConnectionID = "", 0, 0
+		t.TableType, t.ConnectionID = "", 0
 		table, _ := xml.Marshal(t)
 		f.saveFileList(tableXML, table)
 	}

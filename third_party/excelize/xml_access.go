@@ -14,6 +14,8 @@
 
 package excelize
 
+import "strings"
+
 // XMLWorksheet is the parsed form of a worksheet part (<worksheet>), as
 // excelize keeps it in File.Sheet.
 type XMLWorksheet = xlsxWorksheet
@@ -90,4 +92,45 @@ func (f *File) Worksheet(sheet string) (*XMLWorksheet, error) {
 // a workbook.
 func (t Table) XMLPath() string {
 	return t.tableXML
+}
+
+// ParsePart parses the package part at path with the reader excelize's own
+// operations use for it, as a first use would, so that the next Write
+// saves the part re-serialised from its parsed form. A caller that wants
+// to know whether an edit changed a part (or only re-serialised it) parses
+// the same part of a fresh copy of the original and compares the two
+// saves. ok is false for a part excelize keeps as raw bytes: it is saved
+// byte for byte unless an operation replaces it.
+func (f *File) ParsePart(path string) (ok bool, err error) {
+	switch {
+	case path == defaultXMLPathContentTypes:
+		_, err = f.contentTypesReader()
+	case path == f.getWorkbookPath():
+		_, err = f.workbookReader()
+	case strings.HasSuffix(path, ".rels"):
+		_, err = f.relsReader(path)
+	case path == defaultXMLPathSharedStrings:
+		_, err = f.sharedStringsReader()
+	case path == defaultXMLPathStyles:
+		_, err = f.stylesReader()
+	case path == defaultXMLPathTheme:
+		// Parsed when the workbook is opened.
+	case path == defaultXMLPathCalcChain:
+		_, err = f.calcChainReader()
+	case path == defaultXMLPathVolatileDeps:
+		_, err = f.volatileDepsReader()
+	case strings.HasPrefix(path, "xl/drawings/") && !strings.HasPrefix(path, "xl/drawings/_rels/") && strings.HasSuffix(path, ".xml"):
+		_, _, err = f.drawingParser(path)
+	case strings.HasPrefix(path, "xl/comments") && strings.HasSuffix(path, ".xml"):
+		_, err = f.commentsReader(path)
+	default:
+		for sheet, part := range f.sheetMap {
+			if part == path {
+				_, err = f.Worksheet(sheet)
+				return true, err
+			}
+		}
+		return false, nil
+	}
+	return true, err
 }

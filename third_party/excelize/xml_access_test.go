@@ -204,3 +204,55 @@ func TestDrawingAnchors(t *testing.T) {
 	require.NotEmpty(t, frames)
 	assert.Contains(t, frames[0], "c:chart")
 }
+
+// TestParsePart: every part kind excelize parses is parsed by name, and a
+// part it keeps raw (docProps, a chart, an unknown name) is not. A parsed
+// part is written back from its parsed form: a worksheet whose raw bytes
+// were replaced by equivalent but differently spelt XML comes back in
+// excelize's spelling once parsed, and stays as it was when not.
+func TestParsePart(t *testing.T) {
+	f := accessBook(t)
+	sheet1, ok := f.SheetXMLPath("Sheet1")
+	require.True(t, ok)
+	for _, c := range []struct {
+		part string
+		ok   bool
+	}{
+		{"[Content_Types].xml", true},
+		{"xl/workbook.xml", true},
+		{"xl/_rels/workbook.xml.rels", true},
+		{"xl/sharedStrings.xml", true},
+		{"xl/styles.xml", true},
+		{"xl/theme/theme1.xml", true},
+		{sheet1, true},
+		{"xl/drawings/drawing1.xml", true},
+		{"xl/charts/chart1.xml", false},
+		{"docProps/app.xml", false},
+		{"xl/no/such.xml", false},
+	} {
+		got, err := f.ParsePart(c.part)
+		require.NoError(t, err, c.part)
+		assert.Equal(t, c.ok, got, c.part)
+	}
+
+	spelt := func(parse bool) string {
+		g := accessBook(t)
+		part, _ := g.SheetXMLPath("Data")
+		raw, ok := g.Pkg.Load(part)
+		require.True(t, ok)
+		g.Pkg.Store(part, bytes.Replace(raw.([]byte), []byte("<sheetData>"), []byte("<sheetData >"), 1))
+		if parse {
+			_, err := g.ParsePart(part)
+			require.NoError(t, err)
+		}
+		buf, err := g.WriteToBuffer()
+		require.NoError(t, err)
+		h, err := excelize.OpenReader(bytes.NewReader(buf.Bytes()))
+		require.NoError(t, err)
+		defer h.Close()
+		out, _ := h.Pkg.Load(part)
+		return string(out.([]byte))
+	}
+	assert.Contains(t, spelt(false), "<sheetData >", "an unparsed part is saved raw")
+	assert.NotContains(t, spelt(true), "<sheetData >", "a parsed part is saved re-serialised")
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"slices"
 	"time"
 )
 
@@ -38,6 +39,12 @@ func (b Bytes) writePart(zw *zip.Writer, name string, orig *zip.File) error {
 	_, err = w.Write(b)
 	return err
 }
+
+// Dropped is an entry the edit removed: WritePackage leaves it out.
+type Dropped struct{}
+
+// writePart writes nothing.
+func (Dropped) writePart(*zip.Writer, string, *zip.File) error { return nil }
 
 // Segments is an entry written as two independent deflate segments: Head
 // (small, finished last) and the body that Rewrite streamed into a
@@ -188,7 +195,9 @@ func (b *BodyWriter) Release() error {
 }
 
 // WritePackage writes the package src to w with the entries named in parts
-// replaced; every other entry is copied raw, in its original order.
+// replaced (or left out, for Dropped); every other entry is copied raw, in
+// its original order. Entries of parts that src does not have follow, in
+// name order.
 func WritePackage(w io.Writer, src *zip.Reader, parts map[string]Part) error {
 	zw := zip.NewWriter(w)
 	done := map[string]bool{}
@@ -204,11 +213,16 @@ func WritePackage(w io.Writer, src *zip.Reader, parts map[string]Part) error {
 			return err
 		}
 	}
-	for name, p := range parts {
+	added := make([]string, 0, len(parts)-len(done))
+	for name := range parts {
 		if !done[name] {
-			if err := p.writePart(zw, name, nil); err != nil {
-				return err
-			}
+			added = append(added, name)
+		}
+	}
+	slices.Sort(added) // new entries in one order, whatever the map's
+	for _, name := range added {
+		if err := parts[name].writePart(zw, name, nil); err != nil {
+			return err
 		}
 	}
 	return zw.Close()

@@ -1,0 +1,106 @@
+package excelops
+
+import (
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/xuri/efp"
+)
+
+// What moving cells changes: the edit sets of inserted and deleted rows and
+// columns, and the formulas whose value depends on where cells are rather
+// than on what they hold. With these, a structural edit recomputes only
+// the formulas it may have changed; every other formula keeps the value
+// Excel cached, byte for byte.
+
+// positionalFunctions answer with a cell's position, a range's size or a
+// sheet's name, which moves change though no value did.
+var positionalFunctions = map[string]bool{
+	"ROW": true, "ROWS": true, "COLUMN": true, "COLUMNS": true, "ADDRESS": true, "CELL": true,
+	"AREAS": true, "SHEET": true, "SHEETS": true, "FORMULATEXT": true, "ISFORMULA": true,
+	"ISREF": true, "INFO": true, "INDIRECT": true, "OFFSET": true,
+}
+
+// readsPosition reports whether formula calls a positional function, or,
+// when references were cut, holds #REF!.
+func readsPosition(formula string, cut bool) bool {
+	if cut && strings.Contains(formula, "#REF!") {
+		return true
+	}
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
+			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+			if positionalFunctions[name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// insertedRows is the edit set of n rows inserted at row on sheet: the new
+// empty rows, which ranges spanning them now include.
+func insertedRows(sheet string, row, n int) *editSet {
+	return &editSet{areas: []sheetArea{{sheet, 1, row, excelize.MaxColumns, row + n - 1}}, moved: true}
+}
+
+// insertedColumns is insertedRows for n columns inserted at col.
+func insertedColumns(sheet string, col, n int) *editSet {
+	return &editSet{areas: []sheetArea{{sheet, col, 1, col + n - 1, excelize.TotalRows}}, moved: true}
+}
+
+// deletedRows is the edit set of rows deleted at row on sheet: the seam
+// where they were (the rows above and below it now), which every range
+// that lost cells touches.
+func deletedRows(sheet string, row int) *editSet {
+	return &editSet{areas: []sheetArea{{sheet, 1, max(1, row-1), excelize.MaxColumns, row}}, moved: true, cut: true}
+}
+
+// deletedColumns is deletedRows for columns deleted at col.
+func deletedColumns(sheet string, col int) *editSet {
+	return &editSet{areas: []sheetArea{{sheet, max(1, col-1), 1, col, excelize.TotalRows}}, moved: true, cut: true}
+}
+
+// renamedSheet is the edit set of a sheet renamed: no value changed, but a
+// formula reading a sheet's name (CELL, SHEET, INDIRECT's text) may have.
+func renamedSheet() *editSet {
+	return &editSet{moved: true}
+}
+
+// errorLookers are the functions that may look past an error argument
+// (IFERROR, the IS functions) or leave one unevaluated (IF, CHOOSE): with
+// one of them, a formula holding #REF! need not be #REF!.
+var errorLookers = map[string]bool{
+	"IF": true, "IFS": true, "IFERROR": true, "IFNA": true, "CHOOSE": true, "SWITCH": true,
+	"ERROR.TYPE": true, "AGGREGATE": true, "COUNT": true, "COUNTA": true, "LET": true,
+}
+
+// cutReferenceValue is the value of a formula holding a cut reference
+// (#REF!, as deleting rows, columns or sheets leaves): #REF!, as Excel
+// computes it, unless the formula calls a function that may look past the
+// error; then none (ok with empty t and v), since excelize reads #REF!
+// operands wrongly (SUM(#REF!) is 0 to it). ok is false for a formula
+// without #REF!.
+func cutReferenceValue(formula string) (t, v string, ok bool) {
+	if !strings.Contains(formula, "#REF!") {
+		return "", "", false
+	}
+	ps := efp.ExcelParser()
+	cut := false
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		switch {
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
+			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+			if errorLookers[name] || strings.HasPrefix(name, "IS") {
+				return "", "", true
+			}
+		case tk.TType == efp.TokenTypeOperand && tk.TSubType != efp.TokenSubTypeText:
+			cut = cut || strings.Contains(tk.TValue, "#REF!")
+		}
+	}
+	if !cut {
+		return "", "", false
+	}
+	return "e", "#REF!", true
+}

@@ -1,0 +1,94 @@
+package excelops
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestCutReferenceValue(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		formula string
+		t, v    string
+		ok      bool
+	}{
+		{"A1*2", "", "", false},
+		{`"#REF!"&A1`, "", "", false}, // text, not a reference
+		{"#REF!", "e", "#REF!", true},
+		{"SUM(#REF!)", "e", "#REF!", true}, // excelize says 0
+		{"Sheet1!#REF!*2", "e", "#REF!", true},
+		{"IFERROR(#REF!,0)", "", "", true}, // may look past it: uncomputed
+		{"IF(A1>0,1,#REF!)", "", "", true},
+		{"ISERROR(#REF!)", "", "", true},
+		{"_xlfn.IFNA(#REF!,1)", "", "", true},
+	}
+	for _, c := range cases {
+		gt, gv, ok := cutReferenceValue(c.formula)
+		assert.Equal(t, []any{c.t, c.v, c.ok}, []any{gt, gv, ok}, c.formula)
+	}
+}
+
+func TestReadsPosition(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		formula string
+		cut     bool
+		want    bool
+	}{
+		{"SUM(A1:A3)", true, false},
+		{"ROW()", false, true},
+		{"_xlfn.SHEET(A1)", false, true},
+		{"COLUMNS(A1:C1)*2", false, true},
+		{"#REF!+1", true, true},
+		{"#REF!+1", false, false}, // an insert cuts nothing: the #REF! was there before
+		{`"ROW("&A1`, false, false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, readsPosition(c.formula, c.cut), c.formula)
+	}
+}
+
+func TestDepScopeResolve(t *testing.T) {
+	t.Parallel()
+	table := sheetArea{"Data", 2, 3, 11, 6}
+	d := &depScope{
+		tables: []namedArea{{"Sales", table}},
+		names: map[string][]nameTarget{
+			"rate":  {{scope: "", areas: []sheetArea{{"Inputs", 1, 2, 1, 2}}, ok: true}},
+			"local": {{scope: "Data", areas: []sheetArea{{"Data", 1, 1, 1, 1}}, ok: true}, {scope: "", areas: []sheetArea{{"Inputs", 5, 5, 5, 5}}, ok: true}},
+			"calc":  {{scope: "", ok: false}},
+		},
+	}
+	in := sheetArea{"Data", 3, 4, 3, 4}    // a cell inside the table
+	out := sheetArea{"Data", 20, 1, 20, 1} // one outside it
+	cases := []struct {
+		operand, formula string
+		at               sheetArea
+		want             []sheetArea
+		ok               bool
+	}{
+		{"Sales[Amount]", "SUM(Sales[Amount])", out, []sheetArea{table}, true},
+		{"sales[#All]", "SUM(sales[#All])", out, []sheetArea{table}, true},
+		{"[Amount]", "SUBTOTAL(109,[Amount])", in, []sheetArea{table}, true},
+		{"[Amount]", "SUBTOTAL(109,[Amount])", out, nil, false},
+		{"[Col1]:[Col3]]", "SUM(Sales[[#This Row],[Col1]:[Col3]])", out, []sheetArea{table}, true},
+		{"Nope[Amount]", "SUM(Nope[Amount])", out, []sheetArea{{}}, false},
+		{"[1]Sheet1!A1", "[1]Sheet1!A1", out, nil, false},
+		{"Rate", "Rate*2", out, []sheetArea{{"Inputs", 1, 2, 1, 2}}, true},
+		{"Local", "Local", in, []sheetArea{{"Data", 1, 1, 1, 1}}, true},
+		{"Local", "Local", sheetArea{"Other", 1, 1, 1, 1}, []sheetArea{{"Inputs", 5, 5, 5, 5}}, true},
+		{"Calc", "Calc", out, nil, false},
+		{"x", "LET(x,1,x)", out, nil, false},
+	}
+	for _, c := range cases {
+		got, ok := d.resolve(c.operand, c.at, c.formula)
+		assert.Equal(t, c.ok, ok, c.operand)
+		if c.ok {
+			assert.Equal(t, c.want, got, c.operand)
+		}
+	}
+	var none *depScope
+	_, ok := none.resolve("Rate", out, "Rate")
+	assert.False(t, ok, "no scope resolves nothing")
+}

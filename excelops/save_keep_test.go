@@ -1,0 +1,266 @@
+package excelops
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// corpusSample is the folder of Excel-made workbooks (tests/corpus/sample).
+const corpusSample = "../tests/corpus/sample"
+
+// TestStructuralEditsKeepUntouchedParts edits workbooks Excel saved
+// (charts, tables, a calculation chain, sheet names that need quoting) with
+// every structural tool and checks that each zip entry the edit did not
+// need to change is byte for byte the original, in the original order:
+// styles, theme, relationships, content types, shared strings, other
+// sheets. excelize alone re-serialises all of them.
+func TestStructuralEditsKeepUntouchedParts(t *testing.T) {
+	t.Parallel()
+	sheet1, calc, table := "xl/worksheets/sheet1.xml", "xl/calcChain.xml", "xl/tables/table1.xml"
+	chart, drawing, workbook := "xl/charts/chart1.xml", "xl/drawings/drawing1.xml", "xl/workbook.xml"
+	cases := []struct {
+		file, tool string
+		args       map[string]any
+		changed    []string
+	}{
+		{"tutorial02.xlsx", "insert_rows", map[string]any{"row": 2}, []string{calc, sheet1}},
+		{"tutorial02.xlsx", "insert_columns", map[string]any{"column": "B"}, []string{calc, sheet1}},
+		{"tutorial02.xlsx", "rename_sheet", map[string]any{"old_name": "Sheet1", "new_name": "Plan"}, []string{workbook}},
+		{"table10.xlsx", "insert_rows", map[string]any{"row": 2}, []string{calc, table, sheet1}},
+		{"table10.xlsx", "insert_columns", map[string]any{"column": "A"}, []string{calc, table, sheet1}},
+		{"table10.xlsx", "rename_sheet", map[string]any{"old_name": "Sheet1", "new_name": "Plan"}, []string{workbook}},
+		{"chart_bar01.xlsx", "insert_rows", map[string]any{"row": 2}, []string{chart, drawing, sheet1}},
+		{"chart_bar01.xlsx", "delete_rows", map[string]any{"row": 2}, []string{chart, drawing, sheet1}},
+		{"chart_bar01.xlsx", "delete_columns", map[string]any{"column": "B"}, []string{chart, drawing, sheet1}},
+		{"chart_bar01.xlsx", "rename_sheet", map[string]any{"old_name": "Sheet1", "new_name": "Plan"}, []string{chart, workbook}},
+		{"quote_name01.xlsx", "insert_rows", map[string]any{"row": 2}, []string{chart, drawing, sheet1}},
+		{"print_area01.xlsx", "delete_rows", map[string]any{"row": 2}, []string{sheet1}},
+		{"print_area01.xlsx", "delete_columns", map[string]any{"column": "B"}, []string{sheet1}},
+	}
+	for _, c := range cases {
+		t.Run(c.file+"/"+c.tool, func(t *testing.T) {
+			t.Parallel()
+			e := newEnvOf(t, t.TempDir(), []string{c.tool})
+			orig, err := os.ReadFile(filepath.Join(corpusSample, c.file))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(e.path(c.file), orig, 0o644))
+			args := map[string]any{"file_path": c.file}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			if c.tool != "rename_sheet" {
+				args["sheet_name"] = firstSheet(t, e.path(c.file))
+			}
+			e.ok(c.tool, args)
+			before, after := zipEntries(t, orig), zipEntries(t, readFile(t, e.path(c.file)))
+			var changed []string
+			for name, raw := range after.raw {
+				if !bytes.Equal(before.raw[name], raw) {
+					changed = append(changed, name)
+				}
+			}
+			slices.Sort(changed)
+			assert.Equal(t, c.changed, changed, "entries changed (raw bytes)")
+			assert.Equal(t, before.order, after.order, "the same entries in the same order")
+		})
+	}
+}
+
+// TestStructuralEditsKeepCachedValues checks that rows and columns moved
+// recompute only the formulas the move can change: one whose range grew,
+// one reading a position (ROW) or a cut reference. Every other formula
+// keeps the value the file cached, even one the engine would compute
+// differently (the cached 99 and 77 below stand for Excel's truth).
+func TestStructuralEditsKeepCachedValues(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		tool string
+		args map[string]any
+		want map[string]string // cell after the edit -> cached value
+	}{
+		{"insert_rows", map[string]any{"row": 2}, map[string]string{
+			"B1": "15",   // SUM(A1:A5) -> SUM(A1:A6): spans the new row, recomputed
+			"C1": "4",    // ROW(A3) -> ROW(A4): a position
+			"D1": "99",   // A3*2 -> A4*2: kept
+			"F1": "77",   // A5*2 -> A6*2: kept
+			"G1": "#N/A", // the cached error is kept too
+		}},
+		{"delete_rows", map[string]any{"row": 2}, map[string]string{
+			"B1": "13",    // SUM(A1:A5) -> SUM(A1:A4): lost a cell, recomputed
+			"C1": "2",     // ROW(A3) -> ROW(A2)
+			"E1": "#REF!", // A2 was deleted
+			"F1": "77",    // A5*2 -> A4*2: kept
+			"G1": "#N/A",  // kept
+		}},
+		{"insert_columns", map[string]any{"column": "H"}, map[string]string{"D1": "99", "F1": "77", "G1": "#N/A"}},
+	}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			t.Parallel()
+			e := newEnvOf(t, t.TempDir(), []string{c.tool})
+			writeCachedBook(t, e.path("c.xlsx"))
+			args := map[string]any{"file_path": "c.xlsx", "sheet_name": "Sheet1"}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			e.ok(c.tool, args)
+			f := e.open("c.xlsx")
+			for cell, want := range c.want {
+				got, err := f.GetCellValue("Sheet1", cell)
+				require.NoError(t, err)
+				assert.Equal(t, want, got, cell)
+			}
+		})
+	}
+}
+
+// writeCachedBook writes 1..5 into A1:A5 and formulas in row 1 whose cached
+// values are set by hand: D1 and F1 cache a value the engine would not
+// compute (99 and 77), G1 an error.
+func writeCachedBook(t *testing.T, path string) {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	for r := 1; r <= 5; r++ {
+		cell, _ := excelize.CoordinatesToCellName(1, r)
+		require.NoError(t, f.SetCellValue("Sheet1", cell, r))
+	}
+	formulas := map[string]string{"B1": "SUM(A1:A5)", "C1": "ROW(A3)", "D1": "A3*2", "E1": "A2", "F1": "A5*2", "G1": "NA()"}
+	cached := map[string]string{"B1": "15", "C1": "3", "D1": "99", "E1": "2", "F1": "77", "G1": "#N/A"}
+	for cell, formula := range formulas {
+		require.NoError(t, f.SetCellFormula("Sheet1", cell, formula))
+	}
+	ws, err := f.Worksheet("Sheet1")
+	require.NoError(t, err)
+	for i := range ws.SheetData.Row[0].C {
+		c := &ws.SheetData.Row[0].C[i]
+		if v, ok := cached[c.R]; ok {
+			c.V = v
+			if v[0] == '#' {
+				c.T = "e"
+			}
+		}
+	}
+	require.NoError(t, f.SaveAs(path))
+}
+
+// entries is a zip's entries: raw (compressed) bytes by name, and the
+// names in order.
+type entries struct {
+	raw   map[string][]byte
+	order []string
+}
+
+// zipEntries reads every entry of the zip data as stored.
+func zipEntries(t *testing.T, data []byte) entries {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	out := entries{raw: map[string][]byte{}}
+	for _, f := range zr.File {
+		rc, err := f.OpenRaw()
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		_, err = buf.ReadFrom(rc)
+		require.NoError(t, err)
+		out.raw[f.Name] = buf.Bytes()
+		out.order = append(out.order, f.Name)
+	}
+	return out
+}
+
+// readFile returns the bytes at path.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
+}
+
+// firstSheet returns the first sheet of the workbook at path.
+func firstSheet(t *testing.T, path string) string {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	require.NoError(t, err)
+	defer f.Close()
+	return f.GetSheetList()[0]
+}
+
+// TestRowEditsKeepTables checks what excelize (v2.11.1) got wrong when rows
+// move around a table: deleting row 2 removed a table whose first column
+// is B (it compared the row with the column), any row edit dropped the
+// totals row (totalsRowCount) and stretched the filter over it, and a
+// table without a header row got header names written into its first data
+// row.
+func TestRowEditsKeepTables(t *testing.T) {
+	t.Parallel()
+	t.Run("totals", func(t *testing.T) {
+		t.Parallel()
+		cases := []struct {
+			tool          string
+			row           int
+			ref, filtered string
+		}{
+			{"insert_rows", 2, "B4:K7", "B4:K6"},
+			{"delete_rows", 2, "B2:K5", "B2:K4"},
+			{"delete_rows", 4, "B3:K5", "B3:K4"},
+		}
+		for _, c := range cases {
+			e := newEnvOf(t, t.TempDir(), []string{c.tool})
+			orig, err := os.ReadFile(filepath.Join(corpusSample, "table10.xlsx"))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(e.path("t.xlsx"), orig, 0o644))
+			e.ok(c.tool, map[string]any{"file_path": "t.xlsx", "sheet_name": "Sheet1", "row": c.row})
+			tables, err := e.open("t.xlsx").GetTables("Sheet1")
+			require.NoError(t, err)
+			require.Len(t, tables, 1, "%s %d keeps the table", c.tool, c.row)
+			assert.Equal(t, c.ref, tables[0].Range)
+			part := string(zipEntry(t, e.path("t.xlsx"), "xl/tables/table1.xml"))
+			assert.Contains(t, part, `totalsRowCount="1"`, "%s %d keeps the totals row", c.tool, c.row)
+			assert.Contains(t, part, `<autoFilter ref="`+c.filtered+`"`, "the filter leaves the totals row out")
+		}
+	})
+	t.Run("no header row", func(t *testing.T) {
+		t.Parallel()
+		e := newEnvOf(t, t.TempDir(), []string{"insert_rows"})
+		f := excelize.NewFile()
+		for r := 3; r <= 5; r++ {
+			for c := 3; c <= 4; c++ {
+				cell, _ := excelize.CoordinatesToCellName(c, r)
+				require.NoError(t, f.SetCellValue("Sheet1", cell, r*10+c))
+			}
+		}
+		off := false
+		// excelize's AddTable leaves the first row of the range out of a
+		// table without a header: the table is C3:D5.
+		require.NoError(t, f.AddTable("Sheet1", &excelize.Table{Range: "C2:D5", Name: "Bare", ShowHeaderRow: &off}))
+		require.NoError(t, f.SaveAs(e.path("bare.xlsx")))
+		require.NoError(t, f.Close())
+		e.ok("insert_rows", map[string]any{"file_path": "bare.xlsx", "sheet_name": "Sheet1", "row": 2})
+		g := e.open("bare.xlsx")
+		rows, err := g.GetRows("Sheet1")
+		require.NoError(t, err)
+		assert.Equal(t, [][]string{nil, nil, nil, {"", "", "33", "34"}, {"", "", "43", "44"}, {"", "", "53", "54"}}, rows)
+		tables, err := g.GetTables("Sheet1")
+		require.NoError(t, err)
+		require.Len(t, tables, 1)
+		assert.Equal(t, "C4:D6", tables[0].Range)
+	})
+}
+
+// zipEntry returns the inflated entry name of the zip at path.
+func zipEntry(t *testing.T, path, name string) []byte {
+	t.Helper()
+	data, ok := zipParts(t, path)[name]
+	require.True(t, ok, "%s has %s", path, name)
+	return data
+}
