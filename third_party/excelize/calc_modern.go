@@ -200,7 +200,7 @@ func (fn *formulaFuncs) XMATCH(argsList *list.List) formulaArg {
 			cells = append(cells, row[0])
 		}
 	default:
-		return newErrorFormulaArg(formulaErrorVALUE, "XMATCH requires a one-row or one-column lookup_array")
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE) // not one row or one column
 	}
 	if value.Type == ArgEmpty || xmatchClass(value) == 0 {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
@@ -211,7 +211,7 @@ func (fn *formulaFuncs) XMATCH(argsList *list.List) formulaArg {
 	var idx int
 	if searchMode == searchModeAscBinary || searchMode == searchModeDescBinary {
 		if matchMode == matchModeWildcard {
-			return newErrorFormulaArg(formulaErrorVALUE, "XMATCH has no wildcard binary search")
+			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE) // no wildcard binary search
 		}
 		idx = xmatchBinary(value, cells, int(matchMode), searchMode == searchModeDescBinary)
 	} else {
