@@ -397,6 +397,8 @@ func (fn *formulaFuncs) NUMBERVALUE(argsList *list.List) formulaArg {
 			return errArg
 		}
 		group = r
+	} else if decimal == group {
+		group = -1 // NUMBERVALUE("1,5",",") is 1.5: no group separator then
 	}
 	if decimal == group {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)

@@ -138,6 +138,8 @@ func TestModernRankAvgNumberValue(t *testing.T) {
 		`NUMBERVALUE("1.5",".",".")`:      "#VALUE!",
 		`NUMBERVALUE("1;5",";;","x")`:     "1.5",
 		`NUMBERVALUE("1 000,5",","," ")`:  "1000.5",
+		`NUMBERVALUE("1000,5",",")`:       "1000.5",
+		`NUMBERVALUE("1.000,5",",")`:      "#VALUE!",
 		`NUMBERVALUE(5)`:                  "5",
 		`NUMBERVALUE(F1)`:                 "0",
 		`NUMBERVALUE(G1)`:                 "3",
