@@ -249,7 +249,7 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 	formula, _ := f.GetCellFormula(sheet, ref)
 	if callsUncomputable(formula) {
 		// excelize computes around a function it lacks (LEN(INFO(...)) is
-		// the length of its error text, IFERROR(OFFSET(...),5) is 5): no
+		// the length of its error text, IFERROR(CELL(...),5) is 5): no
 		// value beats a wrong one.
 		return "", "", nil
 	}

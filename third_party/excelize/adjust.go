@@ -669,7 +669,7 @@ func (f *File) adjustTable(ws *xlsxWorksheet, sheet string, dir adjustDirection,
 			return err
 		}
 		// registry-sidecar: a table without a header row (headerRowCount 0)
-		// starts with data, and its totals row stays one (PATCHES.md §10).
+		// starts with data, and its totals row stays one (PATCHES.md §11).
 		header := t.HeaderRowCount == nil || *t.HeaderRowCount != 0
 		// Remove the table when deleting the header row of the table
 		if header && dir == rows && num == coordinates[1] && offset == -1 {

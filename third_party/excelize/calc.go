@@ -971,6 +971,10 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	if tokens == nil {
 		return f.cellResolver(ctx, sheet, cell)
 	}
+	// registry-sidecar: LET is expanded in the tokens (calc_let_modern.go)
+	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
+		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
+	}
 	result, err = f.evalInfixExp(ctx, sheet, cell, tokens)
 	return
 }
