@@ -20,6 +20,7 @@ const maxRecalcFormulas = 20000
 type formulaStats struct {
 	computed int // cached values stored
 	dropped  int // cached values removed (the engine cannot compute them)
+	changed  int // computed values unlike the value the cell cached
 }
 
 // refreshFormulaValues makes every cached formula value of the workbook true
@@ -28,8 +29,8 @@ type formulaStats struct {
 // renaming sheets), on every worksheet, gets the value excelize's calculator
 // computes, typed (number, boolean, error or text), or loses its cached
 // value when the calculator cannot compute it, rather than keep a stale one.
-// Formula cells without a cached value are computed too. When any value
-// was computed or dropped, the workbook is also marked to be fully
+// Formula cells without a cached value are computed too. When a cached
+// value changed or was dropped, the workbook is also marked to be fully
 // recalculated on open (calcPr fullCalcOnLoad), so Excel and LibreOffice
 // show fresh values even where the calculator had none; an edit that
 // changes no formula's value leaves workbook.xml as it was.
@@ -102,6 +103,9 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		} else {
 			st.computed++
 		}
+		if v != "" && (v != c.cachedValue() || cachedKind(t) != cachedKind(c.cell.T)) {
+			st.changed++
+		}
 	}
 	// The calculator may add cells to a row (an array formula's range),
 	// which moves the row's cells in memory: store the values on the cells
@@ -121,7 +125,7 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 			}
 		}
 	}
-	return st, markFullCalcOnLoad(f, st.computed+st.dropped > 0)
+	return st, markFullCalcOnLoad(f, st.changed+st.dropped > 0)
 }
 
 // markFullCalcOnLoad asks Excel and LibreOffice to recalculate the workbook
@@ -407,4 +411,13 @@ func referencedKind(f *excelize.File, sheet, ref string, hops int) int {
 		}
 	}
 	return kindAny
+}
+
+// cachedKind is a cached value's type attribute with the default spelt
+// out: a number may be stored with t="n" or none.
+func cachedKind(t string) string {
+	if t == "" {
+		return "n"
+	}
+	return t
 }

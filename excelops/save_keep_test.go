@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -263,4 +264,77 @@ func zipEntry(t *testing.T, path, name string) []byte {
 	data, ok := zipParts(t, path)[name]
 	require.True(t, ok, "%s has %s", path, name)
 	return data
+}
+
+// TestInsertPastTheLastRowRefused: a note in the sheet's last cell (as an
+// Excel-made workbook of the corpus has) cannot be pushed off the sheet;
+// the refusal says so, and the file is left as it was.
+func TestInsertPastTheLastRowRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnvOf(t, t.TempDir(), []string{"insert_rows", "insert_columns"})
+	f := excelize.NewFile()
+	require.NoError(t, f.SetCellValue("Sheet1", "A1", "x"))
+	require.NoError(t, f.AddComment("Sheet1", excelize.Comment{Cell: "XFD1048576", Author: "a", Text: "last"}))
+	require.NoError(t, f.SaveAs(e.path("edge.xlsx")))
+	require.NoError(t, f.Close())
+	orig := readFile(t, e.path("edge.xlsx"))
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"insert_rows", map[string]any{"row": 2}, "past row 1048576, Excel's last row"},
+		{"insert_columns", map[string]any{"column": "B"}, "past column XFD, Excel's last column"},
+	} {
+		args := map[string]any{"file_path": "edge.xlsx", "sheet_name": "Sheet1"}
+		for k, v := range c.args {
+			args[k] = v
+		}
+		p := e.fail(c.tool, args)
+		assert.Equal(t, "ValueError", p["exception"], c.tool)
+		assert.Contains(t, p["message"], c.want, c.tool)
+		assert.Equal(t, orig, readFile(t, e.path("edge.xlsx")), "%s leaves the file as it was", c.tool)
+	}
+}
+
+// TestNotesMoveWithCells: notes follow their cells through inserted and
+// deleted rows and columns, in the comments part and in the note shapes
+// of the legacy drawing; a note on a deleted cell goes with it. (excelize
+// v2.11.1 left every note where it was.)
+func TestNotesMoveWithCells(t *testing.T) {
+	t.Parallel()
+	e := newEnvOf(t, t.TempDir(), []string{"insert_rows", "delete_rows", "insert_columns", "delete_columns"})
+	f := excelize.NewFile()
+	require.NoError(t, f.SetCellValue("Sheet1", "A1", "x"))
+	for cell, text := range map[string]string{"B3": "three", "B5": "five", "D2": "dee"} {
+		require.NoError(t, f.AddComment("Sheet1", excelize.Comment{Cell: cell, Author: "a", Text: text}))
+	}
+	require.NoError(t, f.SaveAs(e.path("notes.xlsx")))
+	require.NoError(t, f.Close())
+	steps := []struct {
+		tool string
+		args map[string]any
+		want map[string]string
+	}{
+		{"insert_rows", map[string]any{"row": 2}, map[string]string{"B4": "three", "B6": "five", "D3": "dee"}},
+		{"delete_rows", map[string]any{"row": 4}, map[string]string{"B5": "five", "D3": "dee"}},
+		{"insert_columns", map[string]any{"column": "A", "count": 2}, map[string]string{"D5": "five", "F3": "dee"}},
+		{"delete_columns", map[string]any{"column": "F"}, map[string]string{"D5": "five"}},
+	}
+	for _, s := range steps {
+		args := map[string]any{"file_path": "notes.xlsx", "sheet_name": "Sheet1"}
+		for k, v := range s.args {
+			args[k] = v
+		}
+		e.ok(s.tool, args)
+		comments, err := e.open("notes.xlsx").GetComments("Sheet1")
+		require.NoError(t, err)
+		got := map[string]string{}
+		for _, c := range comments {
+			got[c.Cell] = c.Text
+		}
+		assert.Equal(t, s.want, got, "after %s", s.tool)
+		vml := string(zipEntry(t, e.path("notes.xlsx"), "xl/drawings/vmlDrawing1.vml"))
+		assert.Equal(t, len(s.want), strings.Count(vml, `ObjectType="Note"`), "one note shape per note after %s", s.tool)
+	}
 }

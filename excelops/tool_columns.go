@@ -2,6 +2,8 @@ package excelops
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
@@ -124,6 +126,9 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*call, 
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
 		if err := b.shiftRefs(shift, func() error {
 			if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
+				if errors.Is(err, excelize.ErrColumnNumber) {
+					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, columnName(col), columnName(excelize.MaxColumns)), err)
+				}
 				return newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
 			}
 			return nil

@@ -2,6 +2,8 @@ package excelops
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
@@ -74,6 +76,9 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
 		if err := b.shiftRefs(shift, func() error {
 			if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
+				if errors.Is(err, excelize.ErrMaxRows) {
+					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d rows at row %d: the sheet's last rows hold cells, notes or row formatting that would be pushed past row %d, Excel's last row; clear or delete them first", n, a.Row, excelize.TotalRows), err)
+				}
 				return newError(KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
 			}
 			return nil

@@ -176,3 +176,32 @@ def test_notes_openpyxl_wrote_stay_one_part(sidecar_bin: pathlib.Path, ws: pathl
     got = libreoffice.run(ws / BOOK, [], structure=True)
     structure = {s["name"]: s for s in got["structure"]["sheets"]}
     assert structure["Data"]["notes"] == notes
+
+
+@pytest.mark.parametrize(("tool", "args"), [
+    ("insert_rows", {"row": 2, "count": 2}),
+    ("delete_rows", {"row": 3, "count": 1}),
+    ("insert_columns", {"column": "B", "count": 1}),
+    ("delete_columns", {"column": "B", "count": 1}),
+])
+def test_notes_move_with_their_cells(sidecar_bin: pathlib.Path, ws: pathlib.Path, libreoffice: Any,
+                                     tool: str, args: dict[str, Any]) -> None:
+    """Rows and columns inserted or deleted move the notes with their cells, and a note on a
+    deleted cell goes with it: judged by LibreOffice doing the same edit on the same file,
+    and read back by openpyxl and by LibreOffice from ours."""
+    wb = openpyxl.load_workbook(ws / BOOK)
+    for cell, text in {"B3": "on B3", "C5": "on C5", "A7": "on A7"}.items():
+        wb["Data"][cell].comment = openpyxl.comments.Comment(text, "me")
+    wb.save(ws / BOOK)
+    original = ws / "original.xlsx"
+    original.write_bytes((ws / BOOK).read_bytes())
+    call(sidecar_bin, ws, tool, {"file_path": BOOK, "sheet_name": "Data", **args})
+
+    libreoffice.run(original, [{"op": tool, "sheet": "Data", **args}], save=ws / "calc.xlsx")
+    calc = libreoffice.run(ws / "calc.xlsx", [], structure=True)  # structure is read before any op
+    want = {s["name"]: s for s in calc["structure"]["sheets"]}["Data"]["notes"]
+    assert want != {"B3": "on B3", "C5": "on C5", "A7": "on A7"}, "the edit moves a note"
+    got = libreoffice.run(ws / BOOK, [], structure=True)
+    assert {s["name"]: s for s in got["structure"]["sheets"]}["Data"]["notes"] == want
+    data = openpyxl.load_workbook(ws / BOOK)["Data"]
+    assert {c.coordinate: c.comment.text for row in data.iter_rows() for c in row if c.comment} == want

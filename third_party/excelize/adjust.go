@@ -30,7 +30,7 @@ const (
 )
 
 // adjustHelperFunc defines functions to adjust helper.
-var adjustHelperFunc = [9]func(*File, *xlsxWorksheet, string, adjustDirection, int, int, int) error{
+var adjustHelperFunc = [10]func(*File, *xlsxWorksheet, string, adjustDirection, int, int, int) error{
 	func(f *File, ws *xlsxWorksheet, sheet string, dir adjustDirection, num, offset, sheetID int) error {
 		return f.adjustConditionalFormats(ws, sheet, dir, num, offset, sheetID)
 	},
@@ -58,6 +58,10 @@ var adjustHelperFunc = [9]func(*File, *xlsxWorksheet, string, adjustDirection, i
 	func(f *File, ws *xlsxWorksheet, sheet string, dir adjustDirection, num, offset, sheetID int) error {
 		return f.adjustVolatileDeps(ws, sheet, dir, num, offset, sheetID)
 	},
+	// registry-sidecar: notes move with their cells (adjust_comments.go).
+	func(f *File, ws *xlsxWorksheet, sheet string, dir adjustDirection, num, offset, sheetID int) error {
+		return f.adjustComments(ws, sheet, dir, num, offset)
+	},
 }
 
 // adjustHelper provides a function to adjust rows and columns dimensions,
@@ -69,7 +73,7 @@ var adjustHelperFunc = [9]func(*File, *xlsxWorksheet, string, adjustDirection, i
 // row: Index number of the row we're inserting/deleting before
 // offset: Number of rows/column to insert/delete negative values indicate deletion
 //
-// TODO: adjustComments, adjustPageBreaks, adjustProtectedCells
+// TODO: adjustPageBreaks, adjustProtectedCells
 func (f *File) adjustHelper(sheet string, dir adjustDirection, num, offset int) error {
 	ws, err := f.workSheetReader(sheet)
 	if err != nil {
