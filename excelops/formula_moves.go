@@ -3,6 +3,8 @@ package excelops
 import (
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
 )
@@ -103,4 +105,31 @@ func cutReferenceValue(formula string) (t, v string, ok bool) {
 		return "", "", false
 	}
 	return "e", "#REF!", true
+}
+
+// deletedSheet is the edit set of a sheet deleted: references into it
+// were cut (#REF!), a 3-D reference may span fewer sheets (wide anyway),
+// and nothing else changed.
+func deletedSheet() *editSet {
+	return &editSet{moved: true, cut: true}
+}
+
+// copiedSheet is the edit set of a sheet copied: the copy holds the
+// source's cells and cached values, its formulas read the copy's own cells,
+// which hold the same values; only what reads a position or a sheet name
+// (SHEET, CELL) differs.
+func copiedSheet() *editSet {
+	return &editSet{moved: true}
+}
+
+// deletedBand is the edit set of delete_range: the cells that moved in
+// (below the range for a shift up, right of it for a shift left) and the
+// row or column before them, which every reference that lost cells
+// touches; references to the deleted cells were cut.
+func deletedBand(b formularef.Band) *editSet {
+	area := sheetArea{b.Sheet, b.C1, max(1, b.R1-1), b.C2, excelize.TotalRows}
+	if !b.Up {
+		area = sheetArea{b.Sheet, max(1, b.C1-1), b.R1, excelize.MaxColumns, b.R2}
+	}
+	return &editSet{areas: []sheetArea{area}, moved: true, cut: true}
 }

@@ -186,7 +186,7 @@ func TestRecalcBudgetDropsTheRest(t *testing.T) {
 	none := func(string) (bool, error) { return false, nil }
 	st, err := refreshFormulaValuesUpTo(context.Background(), f, DefaultLimits().calc(), none, nil, 2)
 	require.NoError(t, err)
-	assert.Equal(t, formulaStats{computed: 2, dropped: 1}, st)
+	assert.Equal(t, formulaStats{computed: 2, dropped: 1, changed: 2}, st) // 99 -> 4 twice
 	for c, want := range map[string]string{"B1": "4", "C1": "4", "D1": ""} {
 		got, err := f.GetCellValue("Sheet1", c, excelize.Options{RawCellValue: true})
 		require.NoError(t, err)
@@ -196,4 +196,24 @@ func TestRecalcBudgetDropsTheRest(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, props.FullCalcOnLoad)
 	assert.True(t, *props.FullCalcOnLoad)
+}
+
+// TestRecalcUnchangedLeavesCalcProps: a refresh that computes every value
+// the cells already cached changes nothing, so the workbook is not marked
+// for a full recalculation on open (workbook.xml stays as it was).
+func TestRecalcUnchangedLeavesCalcProps(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	require.NoError(t, f.SetCellValue("Sheet1", "A1", 2))
+	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "A1*2"))
+	ws, err := f.Worksheet("Sheet1")
+	require.NoError(t, err)
+	ws.SheetData.Row[0].C[1].T, ws.SheetData.Row[0].C[1].V = "", "4" // cached as Excel would
+	none := func(string) (bool, error) { return false, nil }
+	st, err := refreshFormulaValues(context.Background(), f, DefaultLimits().calc(), none, nil)
+	require.NoError(t, err)
+	assert.Equal(t, formulaStats{computed: 1}, st)
+	props, err := f.GetCalcProps()
+	require.NoError(t, err)
+	assert.Nil(t, props.FullCalcOnLoad, "nothing to recalculate on open")
 }

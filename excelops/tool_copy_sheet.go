@@ -120,6 +120,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 			copied := *ext
 			b.extents[name] = &copied
 		}
+		b.edits = copiedSheet()
 		if pos != len(list) {
 			if err := b.moveSheet(name, pos); err != nil {
 				return nil, err

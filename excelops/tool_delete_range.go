@@ -153,6 +153,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		// (DeleteDefinedName clears that cache before it fails on a name
 		// that does not exist).
 		_ = b.f.DeleteDefinedName(&excelize.DefinedName{Name: "\x00"})
+		b.edits = deletedBand(band)
 		if err := b.refreshExtent(sheet, ext); err != nil {
 			return nil, err
 		}

@@ -141,6 +141,10 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, erro
 			delete(b.extents, old)
 			b.extents[a.NewName] = ext
 		}
+		if was, ok := b.scanned[old]; ok && old != a.NewName {
+			delete(b.scanned, old)
+			b.scanned[a.NewName] = was
+		}
 		return success(b.name(), "",
 			field("old_name", old),
 			field("new_name", a.NewName),
@@ -182,6 +186,7 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*call, erro
 			return nil, err
 		}
 		delete(b.extents, sheet)
+		b.edits = deletedSheet()
 		return success(b.name(), "",
 			field("deleted_sheet", sheet),
 			field("remaining_sheets", b.sheetNames())), nil

@@ -30,6 +30,7 @@ type book struct {
 	sstChecked bool                    // guardParse checked the shared strings
 	dates      *dateStyles             // date styles as on disk, loaded by the first read
 	extents    map[string]*sheetExtent // sheets parsed for editing: their used range
+	scanned    map[string]sheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
 	formulas   formulaMode             // how this call's reads show formula cells
 	edits      *editSet                // what this call changed, when known (see refreshFormulaValues)
 	tmpDir     string
@@ -354,6 +355,10 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 		return "", nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}
 	b.extents[sheet] = &ext
+	if b.scanned == nil {
+		b.scanned = map[string]sheetExtent{}
+	}
+	b.scanned[sheet] = ext
 	return sheet, &ext, nil
 }
 
@@ -382,6 +387,9 @@ func (b *book) save(ctx context.Context) error {
 	for sheet, ext := range b.extents {
 		if _, err := b.sheet(sheet); err != nil {
 			continue // deleted or renamed during this call
+		}
+		if was, ok := b.scanned[sheet]; ok && was == *ext {
+			continue // its used range did not change: its <dimension> stays as the file has it
 		}
 		ref := "A1"
 		if !ext.empty() {
