@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -105,23 +106,34 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 	if err != nil {
 		return nil, false, err
 	}
+	// A new part excelize makes up when it reads a missing one (an empty
+	// shared string table) is left out, with the content types and
+	// relationships that would name it kept as they were. Once the edit
+	// adds a part of its own, every new part stays, and so do the content
+	// types and relationships as the edit wrote them: they name it.
+	var added []string // the new parts, made up or not
+	realNew := false
+	for _, name := range changed {
+		if orig[strings.ToLower(name)] != nil {
+			continue
+		}
+		added = append(added, name)
+		again, ok := base[name]
+		realNew = realNew || !ok || !bytes.Equal(again, edited.parts[name].Bytes())
+	}
 	for _, name := range changed {
 		data := edited.parts[name].Bytes()
 		zf := orig[strings.ToLower(name)]
 		again, same := base[name]
-		same = same && bytes.Equal(again, data)
+		same = same && bytes.Equal(again, data) && !(realNew && namesAny(name, data, added))
 		switch {
-		case zf == nil && same:
-			// A part excelize makes up when it reads a missing one (an
-			// empty shared string table): the original has none, and its
-			// content types and relationships stay as they were.
-		case zf == nil:
+		case zf == nil && (realNew || !same):
 			parts[name] = splice.Bytes(data)
-		case !same:
+		case zf != nil && !same:
 			parts[zf.Name] = splice.Bytes(data)
 		}
-		// Otherwise it was only re-serialised: the original entry is
-		// copied raw.
+		// Otherwise it was only re-serialised (the original entry is
+		// copied raw) or made up (left out).
 	}
 	for _, zf := range p.zr.File {
 		if !written[zf.Name] {
@@ -182,4 +194,18 @@ func sameContent(zf *zip.File, data []byte) bool {
 	defer rc.Close()
 	got, err := io.ReadAll(io.LimitReader(rc, int64(len(data))+1))
 	return err == nil && bytes.Equal(got, data)
+}
+
+// namesAny reports whether the part name, with content data, is the
+// content types or a relationships part that names one of parts.
+func namesAny(name string, data []byte, parts []string) bool {
+	if !strings.EqualFold(name, "[Content_Types].xml") && !strings.HasSuffix(strings.ToLower(name), ".rels") {
+		return false
+	}
+	for _, p := range parts {
+		if bytes.Contains(data, []byte(path.Base(p)+`"`)) {
+			return true
+		}
+	}
+	return false
 }

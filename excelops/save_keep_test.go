@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -68,7 +69,9 @@ func TestStructuralEditsKeepUntouchedParts(t *testing.T) {
 				args["sheet_name"] = firstSheet(t, e.path(c.file))
 			}
 			e.ok(c.tool, args)
-			before, after := zipEntries(t, orig), zipEntries(t, readFile(t, e.path(c.file)))
+			saved := readFile(t, e.path(c.file))
+			assertPackageNamesEveryPart(t, saved)
+			before, after := zipEntries(t, orig), zipEntries(t, saved)
 			var changed []string // changed, added or removed
 			for name, raw := range after.raw {
 				if was, ok := before.raw[name]; !ok || !bytes.Equal(was, raw) {
@@ -359,4 +362,81 @@ func TestNotesMoveWithCells(t *testing.T) {
 		vml := string(zipEntry(t, e.path("notes.xlsx"), "xl/drawings/vmlDrawing1.vml"))
 		assert.Equal(t, len(s.want), strings.Count(vml, `ObjectType="Note"`), "one note shape per note after %s", s.tool)
 	}
+}
+
+// TestNewPartsStayNamed: a workbook openpyxl wrote keeps its text inline
+// and has no shared string table; a sort through excelize moves the text
+// into a new one. The new part must come with the content type and the
+// relationship that name it (keeping those two byte for byte while adding
+// the part lost every moved text), and the values must read back sorted.
+func TestNewPartsStayNamed(t *testing.T) {
+	t.Parallel()
+	e := newEnvOf(t, t.TempDir(), []string{"sort_range"})
+	orig, err := os.ReadFile(filepath.Join("testdata", "openpyxl_inline.xlsx"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(e.path("inline.xlsx"), orig, 0o644))
+	e.ok("sort_range", map[string]any{"file_path": "inline.xlsx", "sheet_name": "Data", "cell_range": "A1:B4",
+		"header": true, "sort_by": []map[string]any{{"column": "B"}}})
+	data := readFile(t, e.path("inline.xlsx"))
+	assertPackageNamesEveryPart(t, data)
+	rows, err := e.open("inline.xlsx").GetRows("Data")
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"item", "qty", "", "6"}, {"glue", "1"}, {"pens", "2"}, {"tape", "3"}}, rows)
+}
+
+// assertPackageNamesEveryPart checks that every XML part of the zip data
+// has a content type and is the target of a relationship, and that every
+// internal relationship's target exists.
+func assertPackageNamesEveryPart(t *testing.T, data []byte) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	have := map[string]bool{}
+	for _, f := range zr.File {
+		have[f.Name] = true
+	}
+	types := string(zipEntryOf(t, zr, "[Content_Types].xml"))
+	targets := map[string]bool{}
+	for _, f := range zr.File {
+		if !strings.HasSuffix(f.Name, ".rels") {
+			continue
+		}
+		base := filepath.ToSlash(filepath.Dir(filepath.Dir(f.Name)))
+		rels := string(zipEntryOf(t, zr, f.Name))
+		for _, m := range regexpTarget.FindAllStringSubmatch(rels, -1) {
+			if strings.Contains(m[0], `TargetMode="External"`) {
+				continue
+			}
+			target := m[1]
+			if strings.HasPrefix(target, "/") {
+				target = target[1:]
+			} else {
+				target = filepath.ToSlash(filepath.Clean(filepath.Join(base, target)))
+			}
+			targets[target] = true
+			assert.True(t, have[target], "%s names %s, which the package lacks", f.Name, target)
+		}
+	}
+	for name := range have {
+		if !strings.HasSuffix(name, ".xml") || name == "[Content_Types].xml" {
+			continue
+		}
+		assert.True(t, targets[name], "no relationship names %s", name)
+		assert.Contains(t, types, `PartName="/`+name+`"`, "no content type for %s", name)
+	}
+}
+
+// regexpTarget is one Relationship element of a relationships part.
+var regexpTarget = regexp.MustCompile(`<Relationship [^>]*Target="([^"]+)"[^>]*>`)
+
+// zipEntryOf returns the inflated entry name of zr.
+func zipEntryOf(t *testing.T, zr *zip.Reader, name string) []byte {
+	t.Helper()
+	rc, err := zr.Open(name)
+	require.NoError(t, err, name)
+	defer rc.Close()
+	var buf bytes.Buffer
+	_, err = buf.ReadFrom(rc)
+	require.NoError(t, err)
+	return buf.Bytes()
 }

@@ -27,7 +27,6 @@ CASES: list[dict[str, Any]] = [
             "C5": "=LET(x,2,x*A2)",
         }),
         "read": True,
-        "uncomputable": ["Sheet1!C5"],  # excelize does not compute LET: read_excel gives the formula
     },
     {
         "name": "reject_unknown_quoted_sheet",
