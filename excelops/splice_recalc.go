@@ -114,7 +114,7 @@ type cachedResult struct{ t, v string }
 func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *sheetxml.Walker) error) error {
 	rc, err := zf.Open()
 	if err != nil {
-		return errNoSplice
+		return noSplice("a worksheet part cannot be opened")
 	}
 	defer rc.Close()
 	w := sheetxml.NewWalker(readerWithContext(ctx, failingReader{rc}))
@@ -127,14 +127,14 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return errNoSplice
+			return noSplice("a worksheet does not read to its end")
 		}
 		if err := fn(ev, w); err != nil {
 			return err
 		}
 	}
 	if !w.Closed {
-		return errNoSplice
+		return noSplice("a worksheet does not read to its end")
 	}
 	return nil
 }
@@ -195,19 +195,19 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return take(c, "")
 			}
 			if string(c.FormulaType) == "dataTable" {
-				return errNoSplice
+				return noSplice("a sheet holds a data table formula")
 			}
 			f := calcFormula{at: sheetArea{ps.name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			switch {
 			case len(c.FormulaText) == 0 && c.SharedIndex >= 0:
 				m, ok := masters[c.SharedIndex]
 				if !ok {
-					return errNoSplice
+					return noSplice("a shared formula member comes before its master")
 				}
 				f.text, _ = formularef.Translate(m.text, c.Row-m.row, c.Col-m.col)
 				all[m.idx].master = true
 			case len(c.FormulaText) == 0:
-				return errNoSplice
+				return noSplice("a formula cell holds no formula text")
 			default:
 				f.text = string(sheetxml.Unescape(c.FormulaText))
 				if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
@@ -216,7 +216,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			}
 			f.deps, f.wide = formulaDeps(f.text, ps.name)
 			if all = append(all, f); len(all) > maxScanFormulas {
-				return errNoSplice
+				return noSplice("the workbook holds more formulas than the recalc splice scans")
 			}
 			return take(c, f.text)
 		})
@@ -254,8 +254,11 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	for _, f := range all {
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]; ok {
-				if f.master || f.array {
-					return nil, errNoSplice // the members lose their formula, or the array its anchor
+				if f.master {
+					return nil, noSplice("the write replaces the master cell of a shared formula") // the members lose their formula
+				}
+				if f.array {
+					return nil, noSplice("the write replaces a cell of an array formula") // the array loses its anchor
 				}
 				if cc.kind != 'f' {
 					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
@@ -275,7 +278,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		all = append(all, f)
 	}
 	if len(all) > maxScanFormulas {
-		return nil, errNoSplice
+		return nil, noSplice("the workbook holds more formulas than the recalc splice scans")
 	}
 	// The excelize path computes in sheet, row and column order; so does
 	// this one (order shows only where formulas read each other in a cycle,
@@ -296,8 +299,11 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	n := 0
 	for i, f := range all {
 		if compute[i] = dirty[i] || !f.cached; compute[i] {
-			if f.wide || f.array {
-				return nil, errNoSplice
+			if f.wide {
+				return nil, noSplice(wideReason(f.text, "a formula to recompute"))
+			}
+			if f.array {
+				return nil, noSplice("a formula to recompute is an array formula")
 			}
 			n++
 		}
@@ -309,7 +315,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	}
 	rc.computed = true
 	if n > maxRecalcFormulas {
-		return nil, errNoSplice // the excelize path computes that many and drops the rest
+		return nil, noSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
 	}
 	need, err := upstream(all, compute)
 	if err != nil {

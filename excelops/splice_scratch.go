@@ -77,7 +77,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 	}
 	cp := &cellCopier{sb: sb}
 	if len(w.cells) > maxScratchCells {
-		return nil, errNoSplice
+		return nil, noSplice("the write holds more cells than the calculator copies")
 	}
 	for i, cs := range sheets {
 		s := &scratch[i]
@@ -108,7 +108,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				if c.Formula {
 					idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
 					if !ok {
-						return errNoSplice
+						return noSplice("a formula cell the calculator reads was not scanned")
 					}
 					text = all[idx].text
 				}
@@ -149,11 +149,11 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		}
 	}
 	if sb.svc.limits.within("computing formulas", int64(len(data))*parsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
-		return nil, errNoSplice
+		return nil, noSplice("the cells the calculator reads exceed the call's memory budget")
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, errNoSplice
+		return nil, noSplice("the calculator's copy does not open")
 	}
 	defer f.Close()
 	out := map[int]cachedResult{}
