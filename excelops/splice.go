@@ -33,6 +33,7 @@ type spliceBook struct {
 	calc   bool                   // set fullCalcOnLoad: a formula value was computed
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
 	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
+	scope  *depScope              // the tables and defined names formulas read, once read (see depScope)
 }
 
 // name is the file name reported in results.
