@@ -31,9 +31,10 @@ func fallbackReason(err error) string {
 	return "unspecified"
 }
 
-// wideReason names what makes formula read cells its references do not
-// name, as a fallback reason beginning with who: the kind of reference or
-// function, never the formula's text.
+// wideReason names what keeps the splice path's calculator from formula,
+// as a fallback reason beginning with who: a volatile function, or a
+// reference other than plain cells (a defined name, a table, another
+// workbook, several sheets); the kind, never the formula's text.
 func wideReason(formula, who string) string {
 	ps := efp.ExcelParser()
 	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
