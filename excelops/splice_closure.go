@@ -105,10 +105,10 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 				if in[i] {
 					return true
 				}
-				if all[i].wide || all[i].array || all[i].named {
+				if all[i].wide || all[i].array || all[i].table {
 					// It may read anything, or cannot be computed here.
 					wide = "a formula the recomputed ones read is an array formula"
-					if all[i].wide || all[i].named {
+					if all[i].wide || all[i].table {
 						wide = wideReason(all[i].text, "a formula the recomputed ones read")
 					}
 					return false

@@ -19,10 +19,11 @@ import (
 // tableBook writes a workbook whose formulas read a table and defined
 // names, all with cached values: Sheet1 holds the table Sales (A1:B4,
 // quantities 1-3 in B2:B4), D1 = SUM(Sales[Qty]), D2 = Rate*2 (Rate is
-// Sheet1!$F$1, 5), extra (more cells of Sheet1) and, when dyn, the name
-// Dyn (an OFFSET, which may read anything) read by D4; Other!A1 =
-// SUM(Sales[Qty])+1.
-func tableBook(t *testing.T, path, extra string, dyn bool) {
+// Sheet1!$F$1, 5), extra (more cells of Sheet1) and the name odd when
+// set: "Dyn" (an OFFSET, which may read anything) read by D4, or "Near"
+// (Sheet1!G1, relative) read by D5; Other!A1 = SUM(Sales[Qty])+1 and
+// Other!A2 = Rate+Local, Local being Other's own name for Other!$B$1 (2).
+func tableBook(t *testing.T, path, extra, odd string) {
 	t.Helper()
 	f := excelize.NewFile()
 	_, err := f.NewSheet("Other")
@@ -30,9 +31,14 @@ func tableBook(t *testing.T, path, extra string, dyn bool) {
 	require.NoError(t, f.SetSheetRow("Sheet1", "A1", &[]any{"Item", "Qty"}))
 	require.NoError(t, f.AddTable("Sheet1", &excelize.Table{Range: "A1:B4", Name: "Sales"}))
 	require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: "Rate", RefersTo: "Sheet1!$F$1"}))
-	if dyn {
+	require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: "Local", RefersTo: "Other!$B$1", Scope: "Other"}))
+	switch odd {
+	case "Dyn":
 		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: "Dyn", RefersTo: "OFFSET(Sheet1!$B$2,0,0,3,1)"}))
 		extra += `<row r="4"><c r="D4"><f>SUM(Dyn)</f><v>6</v></c></row>`
+	case "Near":
+		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: "Near", RefersTo: "Sheet1!G1"}))
+		extra += `<row r="5"><c r="D5"><f>Near+1</f><v>1</v></c></row>`
 	}
 	require.NoError(t, f.SaveAs(path))
 	require.NoError(t, f.Close())
@@ -47,7 +53,7 @@ func tableBook(t *testing.T, path, extra string, dyn bool) {
 		"xl/worksheets/sheet1.xml": []byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
 			`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
 			`<dimension ref="A1:J12"/><sheetData>` + mergeRows(rows, extra) + `</sheetData>` + tablePart + `</worksheet>`),
-		"xl/worksheets/sheet2.xml": sheetXML("A1", `<row r="1"><c r="A1"><f>SUM(Sales[Qty])+1</f><v>7</v></c></row>`),
+		"xl/worksheets/sheet2.xml": sheetXML("A1:B2", `<row r="1"><c r="A1"><f>SUM(Sales[Qty])+1</f><v>7</v></c><c r="B1"><v>2</v></c></row><row r="2"><c r="A2"><f>Rate+Local</f><v>7</v></c></row>`),
 	}
 	rewriteZip(t, path, func(zw *zip.Writer, name string) (bool, error) {
 		data, ok := sheets[name]
@@ -91,37 +97,42 @@ func mergeRows(base, extra string) string {
 // TestSpliceWritesBesideTablesAndNames: formulas reading a table or a
 // defined name depend on the cells the table or the name covers, so a
 // write those cells do not hold splices and keeps their cached values; a
-// write into them, or a formula that must be computed and reads one, or a
-// name that may read anything, takes the excelize path with its reason.
-// Either way the workbook ends cell for cell as the excelize path leaves
-// it.
+// formula reading a name (absolute references, sheet-local or not) is
+// computed by the splice path's calculator, which holds the names; a
+// formula to compute that reads a table (the calculator holds none), or a
+// name that may read anything or moves with its cell, takes the excelize
+// path with its reason. Either way the workbook ends cell for cell as the
+// excelize path leaves it.
 func TestSpliceWritesBesideTablesAndNames(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		extra  string
-		dyn    bool
+		odd    string
 		args   map[string]any
 		reason string // "" when the write splices
 	}{
-		{"below the table", "", false, map[string]any{"cell": "A6", "value": 7}, ""},
-		{"beside the table", "", false, map[string]any{"cell": "C3", "value": "x"}, ""},
-		{"beside the name's cell", "", false, map[string]any{"cell": "F2", "value": 7}, ""},
-		{"a formula over a formula reading the table", "", false, map[string]any{"cell": "D1", "value": 0}, ""},
-		{"a table reference inside the table", `<row r="2"><c r="C2"><f>Sales[[#This Row],[Qty]]*2</f><v>2</v></c></row>`, false, map[string]any{"cell": "H8", "value": 1}, ""},
-		{"a plain formula beside the table", "", false, map[string]any{"cell_range": "F3", "values": [][]any{{4, "=F3*2"}}}, ""},
-		{"a cell the table covers", "", false, map[string]any{"cell": "B3", "value": 10}, "a formula to recompute holds a structured reference"},
-		{"the table's header row", "", false, map[string]any{"cell": "B1", "value": "Units"}, "a formula to recompute holds a structured reference"},
-		{"the cell a name covers", "", false, map[string]any{"cell": "F1", "value": 3}, "a formula to recompute reads a defined name"},
-		{"a written formula reading the table", "", false, map[string]any{"cell": "F5", "value": "=SUM(Sales[Qty])"}, "a formula to recompute holds a structured reference"},
-		{"a written formula reading a name", "", false, map[string]any{"cell": "F5", "value": "=Rate+1"}, "a formula to recompute reads a defined name"},
-		{"a formula reading a formula that reads the table", `<row r="8"><c r="H8"><f>D1+1</f><v>7</v></c></row>`, false, map[string]any{"cell": "F6", "value": "=H8"}, "a formula the recomputed ones read holds a structured reference"},
-		{"a name that may read anything", "", true, map[string]any{"cell": "A6", "value": 7}, "a formula to recompute reads a defined name"},
+		{"below the table", "", "", map[string]any{"cell": "A6", "value": 7}, ""},
+		{"beside the table", "", "", map[string]any{"cell": "C3", "value": "x"}, ""},
+		{"beside the name's cell", "", "", map[string]any{"cell": "F2", "value": 7}, ""},
+		{"a formula over a formula reading the table", "", "", map[string]any{"cell": "D1", "value": 0}, ""},
+		{"a table reference inside the table", `<row r="2"><c r="C2"><f>Sales[[#This Row],[Qty]]*2</f><v>2</v></c></row>`, "", map[string]any{"cell": "H8", "value": 1}, ""},
+		{"a plain formula beside the table", "", "", map[string]any{"cell_range": "F3", "values": [][]any{{4, "=F3*2"}}}, ""},
+		{"a cell the table covers", "", "", map[string]any{"cell": "B3", "value": 10}, "a formula to recompute holds a structured reference"},
+		{"the table's header row", "", "", map[string]any{"cell": "B1", "value": "Units"}, "a formula to recompute holds a structured reference"},
+		{"the cell a name covers", "", "", map[string]any{"cell": "F1", "value": 3}, ""},
+		{"the cell a sheet-local name covers", "", "", map[string]any{"sheet_name": "Other", "cell": "B1", "value": 4}, ""},
+		{"a formula reading a formula that reads a name", `<row r="8"><c r="H8"><f>D2+1</f><v>11</v></c></row>`, "", map[string]any{"cell": "F1", "value": 3}, ""},
+		{"a written formula reading the table", "", "", map[string]any{"cell": "F5", "value": "=SUM(Sales[Qty])"}, "a formula to recompute holds a structured reference"},
+		{"a written formula reading a name", "", "", map[string]any{"cell": "F5", "value": "=Rate+1"}, ""},
+		{"a name that moves with its cell", "", "Near", map[string]any{"cell": "G1", "value": 2}, "a formula to recompute reads a defined name"},
+		{"a formula reading a formula that reads the table", `<row r="8"><c r="H8"><f>D1+1</f><v>7</v></c></row>`, "", map[string]any{"cell": "F6", "value": "=H8"}, "a formula the recomputed ones read holds a structured reference"},
+		{"a name that may read anything", "", "Dyn", map[string]any{"cell": "A6", "value": 7}, "a formula to recompute reads a defined name"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			seed := filepath.Join(t.TempDir(), "seed.xlsx")
-			tableBook(t, seed, c.extra, c.dyn)
+			tableBook(t, seed, c.extra, c.odd)
 			assert.Equal(t, c.reason == "", writeBothWays(t, seed, c.args, []string{"Sheet1", "Other"}), "took the splice path")
 			assert.Equal(t, c.reason, fallbackOf(t, seed, c.args), "the fallback's reason")
 		})
@@ -170,7 +181,7 @@ func fallbackOf(t *testing.T, seed string, args map[string]any) string {
 // recalculation) and the other sheet stay byte for byte.
 func TestTableSpliceKeepsEveryOtherPart(t *testing.T) {
 	seed := filepath.Join(t.TempDir(), "seed.xlsx")
-	tableBook(t, seed, "", false)
+	tableBook(t, seed, "", "")
 	saves := newSavesLog()
 	e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithLogger(saves.log))
 	raw, err := os.ReadFile(seed)

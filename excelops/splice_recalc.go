@@ -77,7 +77,7 @@ type calcFormula struct {
 	array  bool        // an array formula (its results fill a range): never computed here
 	deps   []sheetArea // what it reads
 	wide   bool        // it may read anything
-	named  bool        // it reads a table or a defined name, resolved to cells: never computed here
+	table  bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -215,7 +215,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 					masters[c.SharedIndex] = master{f.text, c.Row, c.Col, len(all)}
 				}
 			}
-			f.deps, f.wide, f.named = sb.formulaDepsOf(f.text, f.at)
+			f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 			if all = append(all, f); len(all) > maxScanFormulas {
 				return noSplice("the workbook holds more formulas than the recalc splice scans")
 			}
@@ -275,7 +275,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 			continue
 		}
 		f := calcFormula{at: sheetArea{sheet, key[1], key[0], key[1], key[0]}, part: part, text: cc.formula}
-		f.deps, f.wide, f.named = sb.formulaDepsOf(f.text, f.at)
+		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
 	if len(all) > maxScanFormulas {
@@ -300,7 +300,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	n := 0
 	for i, f := range all {
 		if compute[i] = dirty[i] || !f.cached; compute[i] {
-			if f.wide || f.named {
+			if f.wide || f.table {
 				return nil, noSplice(wideReason(f.text, "a formula to recompute"))
 			}
 			if f.array {

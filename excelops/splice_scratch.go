@@ -135,7 +135,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 			s.cells = append(s.cells, scratchCell{cs.maxRow, cs.maxCol, nil})
 		}
 	}
-	data, err := scratchPackage(sheets, scratch, sb.index.date1904)
+	data, err := scratchPackage(sheets, scratch, sb.index.date1904, sb.scratchNames(sheets))
 	if err != nil {
 		return nil, err
 	}
@@ -179,8 +179,9 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 }
 
 // scratchPackage writes the calculator workbook: every worksheet of
-// sheets, in order and by name, holding its scratch cells.
-func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool) ([]byte, error) {
+// sheets, in order and by name, holding its scratch cells, and names (a
+// <definedNames> element, or nil).
+func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool, names []byte) ([]byte, error) {
 	const (
 		mainNS = `http://schemas.openxmlformats.org/spreadsheetml/2006/main`
 		relNS  = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
@@ -217,7 +218,7 @@ func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool) (
 		}
 	}
 	types = append(types, "</Types>"...)
-	wb = append(wb, "</sheets></workbook>"...)
+	wb = append(append(append(wb, "</sheets>"...), names...), "</workbook>"...)
 	rels = append(rels, "</Relationships>"...)
 	root := []byte(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="` + pkgRel + `"><Relationship Id="rId1" Type="` + relNS + `/officeDocument" Target="xl/workbook.xml"/></Relationships>`)
 	for _, p := range []struct {
