@@ -98,11 +98,12 @@ func mergeRows(base, extra string) string {
 // defined name depend on the cells the table or the name covers, so a
 // write those cells do not hold splices and keeps their cached values; a
 // formula reading a name (absolute references, sheet-local or not) is
-// computed by the splice path's calculator, which holds the names; a
-// formula to compute that reads a table (the calculator holds none), or a
-// name that may read anything or moves with its cell, takes the excelize
-// path with its reason. Either way the workbook ends cell for cell as the
-// excelize path leaves it.
+// computed by the splice path's calculator, which holds the names; one
+// reading a table the write reaches is left without a value, as excelize
+// (which computes no structured reference) leaves it, unless a formula to
+// compute reads it; that, or a name that may read anything or moves with
+// its cell, takes the excelize path with its reason. Either way the
+// workbook ends cell for cell as the excelize path leaves it.
 func TestSpliceWritesBesideTablesAndNames(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
@@ -119,12 +120,13 @@ func TestSpliceWritesBesideTablesAndNames(t *testing.T) {
 		{"a formula over a formula reading the table", "", "", map[string]any{"cell": "D1", "value": 0}, ""},
 		{"a table reference inside the table", `<row r="2"><c r="C2"><f>Sales[[#This Row],[Qty]]*2</f><v>2</v></c></row>`, "", map[string]any{"cell": "H8", "value": 1}, ""},
 		{"a plain formula beside the table", "", "", map[string]any{"cell_range": "F3", "values": [][]any{{4, "=F3*2"}}}, ""},
-		{"a cell the table covers", "", "", map[string]any{"cell": "B3", "value": 10}, "a formula to recompute holds a structured reference"},
-		{"the table's header row", "", "", map[string]any{"cell": "B1", "value": "Units"}, "a formula to recompute holds a structured reference"},
+		{"a cell the table covers", "", "", map[string]any{"cell": "B3", "value": 10}, ""},
+		{"the table's header row", "", "", map[string]any{"cell": "B1", "value": "Units"}, ""},
+		{"a cell the table covers, read through a formula", `<row r="8"><c r="H8"><f>D1+1</f><v>7</v></c></row>`, "", map[string]any{"cell": "B3", "value": 10}, "a formula the recomputed ones read holds a structured reference"},
 		{"the cell a name covers", "", "", map[string]any{"cell": "F1", "value": 3}, ""},
 		{"the cell a sheet-local name covers", "", "", map[string]any{"sheet_name": "Other", "cell": "B1", "value": 4}, ""},
 		{"a formula reading a formula that reads a name", `<row r="8"><c r="H8"><f>D2+1</f><v>11</v></c></row>`, "", map[string]any{"cell": "F1", "value": 3}, ""},
-		{"a written formula reading the table", "", "", map[string]any{"cell": "F5", "value": "=SUM(Sales[Qty])"}, "a formula to recompute holds a structured reference"},
+		{"a written formula reading the table", "", "", map[string]any{"cell": "F5", "value": "=SUM(Sales[Qty])"}, ""},
 		{"a written formula reading a name", "", "", map[string]any{"cell": "F5", "value": "=Rate+1"}, ""},
 		{"a name that moves with its cell", "", "Near", map[string]any{"cell": "G1", "value": 2}, "a formula to recompute reads a defined name"},
 		{"a formula reading a formula that reads the table", `<row r="8"><c r="H8"><f>D1+1</f><v>7</v></c></row>`, "", map[string]any{"cell": "F6", "value": "=H8"}, "a formula the recomputed ones read holds a structured reference"},
@@ -244,4 +246,33 @@ func TestWideReasonNamesNoFormulaText(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSpliceLeavesTableFormulasWithoutValue: a value written into a table
+// splices; the formulas reading the table lose their cached value, as the
+// excelize path leaves them (its calculator computes no structured
+// reference), and the workbook is marked to recalculate on open, while a
+// formula that does not read the write keeps its value.
+func TestSpliceLeavesTableFormulasWithoutValue(t *testing.T) {
+	seed := filepath.Join(t.TempDir(), "seed.xlsx")
+	tableBook(t, seed, "", "")
+	saves := newSavesLog()
+	e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithLogger(saves.log))
+	raw, err := os.ReadFile(seed)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(e.path("f.xlsx"), raw, 0o644))
+	e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell": "B3", "value": 10})
+	require.Equal(t, 1, saves.spliced(), "the write takes the splice path")
+	f := e.open("f.xlsx")
+	for _, c := range [][3]string{{"Sheet1", "D1", ""}, {"Other", "A1", ""}, {"Sheet1", "D2", "10"}, {"Sheet1", "B3", "10"}} {
+		v, err := f.GetCellValue(c[0], c[1])
+		require.NoError(t, err)
+		assert.Equal(t, c[2], v, "%s!%s", c[0], c[1])
+	}
+	formula, err := f.GetCellFormula("Sheet1", "D1")
+	require.NoError(t, err)
+	assert.Equal(t, "SUM(Sales[Qty])", formula, "the formula is kept")
+	calc, err := f.GetCalcProps()
+	require.NoError(t, err)
+	assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open")
 }

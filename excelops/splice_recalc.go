@@ -297,26 +297,42 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	}
 	dirty := dirtyFormulas(cells, []sheetArea{w.area}, true)
 	compute := make([]bool, len(all))
+	var blank []int
 	n := 0
 	for i, f := range all {
-		if compute[i] = dirty[i] || !f.cached; compute[i] {
-			if f.wide || f.table {
-				return nil, noSplice(wideReason(f.text, "a formula to recompute"))
-			}
-			if f.array {
-				return nil, noSplice("a formula to recompute is an array formula")
-			}
+		if !dirty[i] && f.cached {
+			continue
+		}
+		switch {
+		case f.wide:
+			return nil, noSplice(wideReason(f.text, "a formula to recompute"))
+		case f.array:
+			return nil, noSplice("a formula to recompute is an array formula")
+		case f.table:
+			// excelize's calculator implements no structured reference:
+			// the excelize path leaves such a formula without a value
+			// (Excel computes it on open), and so does this one, as long
+			// as no formula computed here reads it (upstream declines).
+			blank = append(blank, i)
+		default:
+			compute[i] = true
 			n++
 		}
 	}
-	if n == 0 {
+	if n == 0 && len(blank) == 0 {
 		// No formula's value changes: every cached value Excel saved stays
 		// true, and workbook.xml stays as it was.
 		return rc, nil
 	}
 	rc.computed = true
-	if n > maxRecalcFormulas {
+	if n+len(blank) > maxRecalcFormulas {
 		return nil, noSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
+	}
+	for _, i := range blank {
+		rc.store(all[i], part, w, cachedResult{})
+	}
+	if n == 0 {
+		return rc, nil
 	}
 	need, err := upstream(all, compute)
 	if err != nil {
@@ -327,22 +343,27 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		return nil, err
 	}
 	for i, f := range all {
-		if !compute[i] {
-			continue
+		if compute[i] {
+			rc.store(f, part, w, values[i])
 		}
-		res := values[i]
-		key := [2]int{f.at.r1, f.at.c1}
-		if cc, ok := w.cells[key]; ok && f.part == part {
-			cc.cachedType, cc.cachedValue = res.t, res.v
-			w.cells[key] = cc
-			continue
-		}
-		if rc.results[f.part] == nil {
-			rc.results[f.part] = map[[2]int]cachedResult{}
-		}
-		rc.results[f.part][key] = res
 	}
 	return rc, nil
+}
+
+// store keeps res as the cached value of formula f: in w's cells when
+// the write holds f (part is the written worksheet part), else in
+// rc.results by part.
+func (rc *recalc) store(f calcFormula, part string, w *spliceWrites, res cachedResult) {
+	key := [2]int{f.at.r1, f.at.c1}
+	if cc, ok := w.cells[key]; ok && f.part == part {
+		cc.cachedType, cc.cachedValue = res.t, res.v
+		w.cells[key] = cc
+		return
+	}
+	if rc.results[f.part] == nil {
+		rc.results[f.part] = map[[2]int]cachedResult{}
+	}
+	rc.results[f.part][key] = res
 }
 
 // sheetNamed returns the index of the sheet Excel would resolve name to
