@@ -29,8 +29,9 @@ type pkgIndex struct {
 
 // pkgName is one defined name as workbook.xml lists it.
 type pkgName struct {
-	name  string
-	local int // localSheetId: the index of the sheet it is local to, -1 for the workbook
+	name   string
+	local  int    // localSheetId: the index of the sheet it is local to, -1 for the workbook
+	refers string // what it refers to, as workbook.xml holds it
 }
 
 // sheetParts reads workbook.xml and its relationships: the sheets in order,
@@ -64,6 +65,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		Names []struct {
 			Name  string `xml:"name,attr"`
 			Local *int   `xml:"localSheetId,attr"`
+			Text  string `xml:",chardata"`
 		} `xml:"definedNames>definedName"`
 		Links []struct {
 			Attrs []xml.Attr `xml:",any,attr"`
@@ -100,7 +102,7 @@ func sheetParts(zr *zip.Reader) (*pkgIndex, error) {
 		idx.activeTab = wb.Views[0].ActiveTab
 	}
 	for _, n := range wb.Names {
-		pn := pkgName{name: n.Name, local: -1}
+		pn := pkgName{name: n.Name, local: -1, refers: n.Text}
 		if n.Local != nil {
 			pn.local = *n.Local
 		}

@@ -172,16 +172,20 @@ func (s *Service) readOne(ctx context.Context, f fileUse, path, sheet string, fn
 
 // editOnce is one attempt at the edit of a call: the splice path first when
 // the call brings a splice plan for a cells edit, else (or when it
-// declines) excelize.
+// declines) excelize; a decline is logged at debug level with its reason
+// (field splice_fallback), which the excelize path's save entry repeats.
 func (s *Service) editOnce(ctx context.Context, acc access, paths []string, c *call) (any, error) {
 	i := acc.edited()
+	fallback := ""
 	if acc.files[i].touch == touchCells && c.splice != nil && !s.spliceOff {
 		res, err := s.spliceOnce(ctx, paths[i], c.sheets[i], c.splice)
 		if !errors.Is(err, errNoSplice) {
 			return res, err
 		}
+		fallback = fallbackReason(err)
+		s.log.WithFields(map[string]any{"file": filepath.Base(paths[i]), "splice_fallback": fallback}).Debug("splice declined; taking the excelize path")
 	}
-	return s.excelizeOnce(ctx, acc, paths, c)
+	return s.excelizeOnce(ctx, acc, paths, c, fallback)
 }
 
 // open resolves and guards the sheet f names (see sheetUse and guard).

@@ -18,8 +18,9 @@ import (
 //
 // The save replaces the file only if it is still the version the workbook
 // was read from (see book.unchangedOnDisk); run does the call once more on
-// a KindConflict.
-func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, c *call) (any, error) {
+// a KindConflict. fallback is the reason the splice path declined the
+// call ("" when it was not tried), repeated in the save's log entry.
+func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, c *call, fallback string) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -89,7 +90,11 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	if err := b.save(ctx); err != nil {
 		return nil, err
 	}
-	s.log.WithFields(map[string]any{"file": b.name()}).Debug("workbook saved")
+	fields := map[string]any{"file": b.name(), "path": "excelize"}
+	if fallback != "" {
+		fields["splice_fallback"] = fallback
+	}
+	s.log.WithFields(fields).Debug("workbook saved")
 	// A workbook holding icon-set rules points into excelize's shared
 	// presets, which the next icon-set call rewrites: never keep one.
 	if !c.icon {

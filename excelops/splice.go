@@ -33,6 +33,7 @@ type spliceBook struct {
 	calc   bool                   // set fullCalcOnLoad: a formula value was computed
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
 	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
+	scope  *depScope              // the tables and defined names formulas read, once read (see depScope)
 }
 
 // name is the file name reported in results.
@@ -65,7 +66,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	defer sb.close()
 	sheet, part, ok := sb.resolveSheet(sheetName)
 	if !ok {
-		return nil, errNoSplice
+		return nil, noSplice("the sheet is missing or is not a worksheet")
 	}
 	plan, res, err := edit(sb, sheet)
 	if err != nil {
@@ -79,7 +80,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
 	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
-		return nil, errNoSplice
+		return nil, noSplice("the shared string table is larger than one cell may be")
 	}
 	parts, err := sb.editParts(ctx, part, sheet, plan)
 	if err != nil {
@@ -125,13 +126,13 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 		return nil, err
 	}
 	if st, err := s.box.lstat(path); err != nil || !st.Mode().IsRegular() {
-		return nil, errNoSplice // missing, a link, a FIFO...: the excelize path says which
+		return nil, noSplice("the file is missing or not a regular file") // missing, a link, a FIFO...: the excelize path says which
 	}
 	// openRegular's stat is of the open file, regular, and carries its
 	// identity on every system (see sandbox.identifyOpen).
 	fh, st, err := s.box.openRegular(path)
 	if err != nil {
-		return nil, errNoSplice // missing, became a FIFO, unreadable: the excelize path says which
+		return nil, noSplice("the file cannot be opened") // missing, became a FIFO, unreadable: the excelize path says which
 	}
 	sb := &spliceBook{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
 	defer func() {

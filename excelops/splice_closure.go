@@ -96,7 +96,7 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 			frontier = append(frontier, f.deps...)
 		}
 	}
-	checks, wide := 0, false
+	checks, wide := 0, ""
 	for len(frontier) > 0 {
 		need = append(need, frontier...)
 		var next []sheetArea
@@ -105,22 +105,29 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 				if in[i] {
 					return true
 				}
-				if all[i].wide || all[i].array {
-					wide = true // it may read anything, or cannot be computed here
+				if all[i].wide || all[i].array || all[i].table {
+					// It may read anything, or cannot be computed here.
+					wide = "a formula the recomputed ones read is an array formula"
+					if all[i].wide || all[i].table {
+						wide = wideReason(all[i].text, "a formula the recomputed ones read")
+					}
 					return false
 				}
 				in[i] = true
 				next = append(next, all[i].deps...)
 				return true
 			})
-			if wide || checks > maxDepChecks {
-				return nil, errNoSplice
+			if wide != "" {
+				return nil, noSplice(wide)
+			}
+			if checks > maxDepChecks {
+				return nil, noSplice("the formulas to recompute read too long a chain")
 			}
 		}
 		frontier = next
 	}
 	if cyclic(idx, in) {
-		return nil, errNoSplice
+		return nil, noSplice("the formulas to recompute read each other in a cycle")
 	}
 	return need, nil
 }

@@ -47,7 +47,7 @@ type cellCopier struct {
 // (a shared member's translated) when it holds one.
 func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error) {
 	if cp.copied++; cp.copied > maxScratchCells {
-		return scratchCell{}, errNoSplice
+		return scratchCell{}, noSplice("the calculator would copy too many cells")
 	}
 	out := scratchCell{row: c.Row, col: c.Col}
 	switch {
@@ -62,21 +62,21 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 		}
 		n, err := strconv.Atoi(string(c.Value))
 		if err != nil || n < 0 || n >= len(cp.sst) {
-			return out, errNoSplice // the excelize path reports the damage
+			return out, noSplice("a cell points at a shared string that does not exist") // the excelize path reports the damage
 		}
 		if cp.bytes+int64(len(cp.sst[n])) > maxScratchBytes {
-			return out, errNoSplice // the excelize path shares the strings
+			return out, noSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 		}
 		out.body = inlineBody(sheetxml.AppendEscaped(make([]byte, 0, len(cp.sst[n])), cp.sst[n]))
 	case string(c.Type) == "inlineStr":
 		out.body = inlineBody(c.Value)
 	case string(c.Type) == "d":
-		return out, errNoSplice // a typed date: excelize reads it through its number format
+		return out, noSplice("a cell the calculator reads is a typed date") // a typed date: excelize reads it through its number format
 	default:
 		out.body = valueBody(string(c.Type), c.Value)
 	}
 	if cp.bytes += int64(len(out.body)); cp.bytes > maxScratchBytes {
-		return out, errNoSplice // the excelize path shares the strings
+		return out, noSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 	}
 	return out, nil
 }

@@ -16,7 +16,7 @@ import (
 func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
 	zf := findPart(sb.zr, part)
 	if zf == nil {
-		return nil, errNoSplice
+		return nil, noSplice("the worksheet part is missing")
 	}
 	part = zf.Name
 	if sb.writes != nil && !plan.NoFormulas {
@@ -40,7 +40,7 @@ func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan sp
 // recalcParts is editParts through the recalc splice.
 func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan splice.Plan) (_ map[string]splice.Part, err error) {
 	if sb.writes == nil {
-		return nil, errNoSplice
+		return nil, noSplice("formulas read the edited cells")
 	}
 	rc, err := sb.recalcPlan(ctx, sheet, part, sb.writes)
 	if err != nil {
@@ -89,11 +89,11 @@ func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 	}
 	data, err := readPart(sb.zr, zf.Name)
 	if err != nil || id <= 0 {
-		return errNoSplice
+		return noSplice("the calculation chain cannot be read")
 	}
 	out, ok := withoutChainCells(data, id, removed)
 	if !ok {
-		return errNoSplice
+		return noSplice("the calculation chain cannot be trimmed")
 	}
 	sb.parts[zf.Name] = splice.Bytes(out)
 	return nil
@@ -104,7 +104,7 @@ func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 func (sb *spliceBook) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
 	zf := findPart(sb.zr, part)
 	if zf == nil {
-		return errNoSplice
+		return noSplice("the worksheet part is missing")
 	}
 	plan.MaxRow = min(sb.svc.limits.MaxRows, maxSheetRows)
 	plan.MaxCellText = sb.svc.limits.MaxCellTextBytes
@@ -129,6 +129,7 @@ func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	var textErr *splice.CellTextError
 	var refErr *splice.SharedRefError
 	var rerr readError
+	var unsup *splice.UnsupportedError
 	switch {
 	case errors.Is(err, errNoSplice):
 		return err
@@ -138,9 +139,10 @@ func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) erro
 		return sb.svc.limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", cellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):
 		return missingSharedString(refErr.Col, refErr.Row, refErr.Value)
+	case errors.As(err, &unsup):
+		return noSplice(unsup.Reason)
 	case errors.Is(err, splice.ErrUnsupported):
-		sb.svc.log.WithFields(map[string]any{"file": sb.name(), "reason": err.Error()}).Debug("splice declined")
-		return errNoSplice
+		return noSplice("the splicer declines the sheet")
 	case errors.Is(err, splice.ErrDamaged):
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
 	case ctx.Err() != nil:
@@ -189,7 +191,7 @@ func withCached(plan splice.Plan, res map[[2]int]cachedResult) splice.Plan {
 			return cell(dst, row, col, old, inherit)
 		}
 		if old == nil || !old.Formula {
-			return dst, fmt.Errorf("%w: cell %s holds no formula", splice.ErrUnsupported, splice.Ref(col, row))
+			return dst, &splice.UnsupportedError{Reason: "a cell to recompute holds no formula", Detail: "cell " + splice.Ref(col, row)}
 		}
 		return splice.SetCached(dst, old.Raw, r.t, r.v)
 	}

@@ -77,6 +77,7 @@ type calcFormula struct {
 	array  bool        // an array formula (its results fill a range): never computed here
 	deps   []sheetArea // what it reads
 	wide   bool        // it may read anything
+	table  bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -114,7 +115,7 @@ type cachedResult struct{ t, v string }
 func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *sheetxml.Walker) error) error {
 	rc, err := zf.Open()
 	if err != nil {
-		return errNoSplice
+		return noSplice("a worksheet part cannot be opened")
 	}
 	defer rc.Close()
 	w := sheetxml.NewWalker(readerWithContext(ctx, failingReader{rc}))
@@ -127,14 +128,14 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return errNoSplice
+			return noSplice("a worksheet does not read to its end")
 		}
 		if err := fn(ev, w); err != nil {
 			return err
 		}
 	}
 	if !w.Closed {
-		return errNoSplice
+		return noSplice("a worksheet does not read to its end")
 	}
 	return nil
 }
@@ -195,28 +196,28 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return take(c, "")
 			}
 			if string(c.FormulaType) == "dataTable" {
-				return errNoSplice
+				return noSplice("a sheet holds a data table formula")
 			}
 			f := calcFormula{at: sheetArea{ps.name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			switch {
 			case len(c.FormulaText) == 0 && c.SharedIndex >= 0:
 				m, ok := masters[c.SharedIndex]
 				if !ok {
-					return errNoSplice
+					return noSplice("a shared formula member comes before its master")
 				}
 				f.text, _ = formularef.Translate(m.text, c.Row-m.row, c.Col-m.col)
 				all[m.idx].master = true
 			case len(c.FormulaText) == 0:
-				return errNoSplice
+				return noSplice("a formula cell holds no formula text")
 			default:
 				f.text = string(sheetxml.Unescape(c.FormulaText))
 				if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
 					masters[c.SharedIndex] = master{f.text, c.Row, c.Col, len(all)}
 				}
 			}
-			f.deps, f.wide = formulaDeps(f.text, ps.name)
+			f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 			if all = append(all, f); len(all) > maxScanFormulas {
-				return errNoSplice
+				return noSplice("the workbook holds more formulas than the recalc splice scans")
 			}
 			return take(c, f.text)
 		})
@@ -254,8 +255,11 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	for _, f := range all {
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]; ok {
-				if f.master || f.array {
-					return nil, errNoSplice // the members lose their formula, or the array its anchor
+				if f.master {
+					return nil, noSplice("the write replaces the master cell of a shared formula") // the members lose their formula
+				}
+				if f.array {
+					return nil, noSplice("the write replaces a cell of an array formula") // the array loses its anchor
 				}
 				if cc.kind != 'f' {
 					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
@@ -271,11 +275,11 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 			continue
 		}
 		f := calcFormula{at: sheetArea{sheet, key[1], key[0], key[1], key[0]}, part: part, text: cc.formula}
-		f.deps, f.wide = formulaDeps(f.text, sheet)
+		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
 	if len(all) > maxScanFormulas {
-		return nil, errNoSplice
+		return nil, noSplice("the workbook holds more formulas than the recalc splice scans")
 	}
 	// The excelize path computes in sheet, row and column order; so does
 	// this one (order shows only where formulas read each other in a cycle,
@@ -293,23 +297,42 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	}
 	dirty := dirtyFormulas(cells, []sheetArea{w.area}, true)
 	compute := make([]bool, len(all))
+	var blank []int
 	n := 0
 	for i, f := range all {
-		if compute[i] = dirty[i] || !f.cached; compute[i] {
-			if f.wide || f.array {
-				return nil, errNoSplice
-			}
+		if !dirty[i] && f.cached {
+			continue
+		}
+		switch {
+		case f.wide:
+			return nil, noSplice(wideReason(f.text, "a formula to recompute"))
+		case f.array:
+			return nil, noSplice("a formula to recompute is an array formula")
+		case f.table:
+			// excelize's calculator implements no structured reference:
+			// the excelize path leaves such a formula without a value
+			// (Excel computes it on open), and so does this one, as long
+			// as no formula computed here reads it (upstream declines).
+			blank = append(blank, i)
+		default:
+			compute[i] = true
 			n++
 		}
 	}
-	if n == 0 {
+	if n == 0 && len(blank) == 0 {
 		// No formula's value changes: every cached value Excel saved stays
 		// true, and workbook.xml stays as it was.
 		return rc, nil
 	}
 	rc.computed = true
-	if n > maxRecalcFormulas {
-		return nil, errNoSplice // the excelize path computes that many and drops the rest
+	if n+len(blank) > maxRecalcFormulas {
+		return nil, noSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
+	}
+	for _, i := range blank {
+		rc.store(all[i], part, w, cachedResult{})
+	}
+	if n == 0 {
+		return rc, nil
 	}
 	need, err := upstream(all, compute)
 	if err != nil {
@@ -320,22 +343,27 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		return nil, err
 	}
 	for i, f := range all {
-		if !compute[i] {
-			continue
+		if compute[i] {
+			rc.store(f, part, w, values[i])
 		}
-		res := values[i]
-		key := [2]int{f.at.r1, f.at.c1}
-		if cc, ok := w.cells[key]; ok && f.part == part {
-			cc.cachedType, cc.cachedValue = res.t, res.v
-			w.cells[key] = cc
-			continue
-		}
-		if rc.results[f.part] == nil {
-			rc.results[f.part] = map[[2]int]cachedResult{}
-		}
-		rc.results[f.part][key] = res
 	}
 	return rc, nil
+}
+
+// store keeps res as the cached value of formula f: in w's cells when
+// the write holds f (part is the written worksheet part), else in
+// rc.results by part.
+func (rc *recalc) store(f calcFormula, part string, w *spliceWrites, res cachedResult) {
+	key := [2]int{f.at.r1, f.at.c1}
+	if cc, ok := w.cells[key]; ok && f.part == part {
+		cc.cachedType, cc.cachedValue = res.t, res.v
+		w.cells[key] = cc
+		return
+	}
+	if rc.results[f.part] == nil {
+		rc.results[f.part] = map[[2]int]cachedResult{}
+	}
+	rc.results[f.part][key] = res
 }
 
 // sheetNamed returns the index of the sheet Excel would resolve name to

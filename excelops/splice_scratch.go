@@ -77,7 +77,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 	}
 	cp := &cellCopier{sb: sb}
 	if len(w.cells) > maxScratchCells {
-		return nil, errNoSplice
+		return nil, noSplice("the write holds more cells than the calculator copies")
 	}
 	for i, cs := range sheets {
 		s := &scratch[i]
@@ -108,7 +108,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				if c.Formula {
 					idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
 					if !ok {
-						return errNoSplice
+						return noSplice("a formula cell the calculator reads was not scanned")
 					}
 					text = all[idx].text
 				}
@@ -135,7 +135,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 			s.cells = append(s.cells, scratchCell{cs.maxRow, cs.maxCol, nil})
 		}
 	}
-	data, err := scratchPackage(sheets, scratch, sb.index.date1904)
+	data, err := scratchPackage(sheets, scratch, sb.index.date1904, sb.scratchNames(sheets))
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +149,11 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		}
 	}
 	if sb.svc.limits.within("computing formulas", int64(len(data))*parsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
-		return nil, errNoSplice
+		return nil, noSplice("the cells the calculator reads exceed the call's memory budget")
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, errNoSplice
+		return nil, noSplice("the calculator's copy does not open")
 	}
 	defer f.Close()
 	out := map[int]cachedResult{}
@@ -179,8 +179,9 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 }
 
 // scratchPackage writes the calculator workbook: every worksheet of
-// sheets, in order and by name, holding its scratch cells.
-func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool) ([]byte, error) {
+// sheets, in order and by name, holding its scratch cells, and names (a
+// <definedNames> element, or nil).
+func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool, names []byte) ([]byte, error) {
 	const (
 		mainNS = `http://schemas.openxmlformats.org/spreadsheetml/2006/main`
 		relNS  = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
@@ -217,7 +218,7 @@ func scratchPackage(sheets []calcSheet, scratch []scratchSheet, date1904 bool) (
 		}
 	}
 	types = append(types, "</Types>"...)
-	wb = append(wb, "</sheets></workbook>"...)
+	wb = append(append(append(wb, "</sheets>"...), names...), "</workbook>"...)
 	rels = append(rels, "</Relationships>"...)
 	root := []byte(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="` + pkgRel + `"><Relationship Id="rId1" Type="` + relNS + `/officeDocument" Target="xl/workbook.xml"/></Relationships>`)
 	for _, p := range []struct {

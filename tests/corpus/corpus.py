@@ -8,7 +8,8 @@ For each workbook and each worksheet, on a fresh copy each time:
 
 After each edit the old and new zips are compared entry by entry (rules.py says which changed
 entries are expected), and every formula cell whose inputs did not change must keep its cached
-<v> text byte for byte (drift). Usage:
+<v> text byte for byte (drift). Every call is timed and its debug log read: the path its save
+took (splice or excelize) and, for a fallback, the splice path's reason. Usage:
 
     python tests/corpus/corpus.py [--bin PATH] [--jobs N] [--report FILE] [--update] [FOLDER]
 
@@ -42,19 +43,46 @@ ROOT = HERE.parents[1]
 SAMPLE = HERE / "sample"
 BASELINE = HERE / "baseline.json"
 TOOLS = ("write_cells", "insert_rows")
+# BASELINE_FIGURES are the summary figures baseline.json holds; those in HIGHER_IS_BETTER must
+# not fall, the others must not rise.
+BASELINE_FIGURES = ("files_unexpected", "drift_cells", "files_drift", "files_error", "splice_share")
+HIGHER_IS_BETTER = frozenset({"splice_share"})
 
 
-def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any]) -> dict[str, Any]:
-    """call runs one tool through `registry-sidecar call` and returns its payload."""
+def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """call runs one tool through `registry-sidecar call` and returns its payload and how it ran.
+
+    How it ran: seconds (wall time of the process), path ("splice", "excelize" or None when
+    nothing was saved) and reason (the splice path's fallback reason, or None).
+    """
+    start = time.monotonic()
     proc = subprocess.run(
-        [str(binary), "call", "--workspace", str(ws), tool, json.dumps(args)],
+        [str(binary), "call", "--log-level", "debug", "--workspace", str(ws), tool, json.dumps(args)],
         capture_output=True, text=True, timeout=300, check=False,
     )
+    seconds = time.monotonic() - start
     try:
         payload: dict[str, Any] = json.loads(proc.stdout)
     except json.JSONDecodeError:
         payload = {"status": "error", "message": (proc.stdout + proc.stderr)[-500:]}
-    return payload
+    return payload, {"seconds": round(seconds, 3), **save_path(proc.stderr)}
+
+
+def save_path(stderr: str) -> dict[str, Any]:
+    """save_path reads the JSON log lines of one call: the path of its save and its fallback reason."""
+    out: dict[str, Any] = {"path": None, "reason": None}
+    for line in stderr.splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("splice_fallback"):
+            out["reason"] = entry["splice_fallback"]
+        if entry.get("msg") == "workbook saved":
+            out["path"] = entry.get("path")
+    return out
 
 
 def defined_names(parts: dict[str, bytes]) -> set[str]:
@@ -89,7 +117,7 @@ def drift(
 
 def check_file(binary: pathlib.Path, path: pathlib.Path) -> dict[str, Any]:
     """check_file runs both edits on every worksheet of one workbook and returns what each disturbed."""
-    result: dict[str, Any] = {t: {"errors": [], "unexpected": [], "drift": []} for t in TOOLS}
+    result: dict[str, Any] = {t: {"errors": [], "unexpected": [], "drift": [], "calls": []} for t in TOOLS}
     try:
         old = wp.entries(str(path))
         old_sheets = wp.sheets(old)
@@ -116,8 +144,9 @@ def check_file(binary: pathlib.Path, path: pathlib.Path) -> dict[str, Any]:
                     target = (2, 1)
                     args = {"file_path": book.name, "sheet_name": sh.name, "row": 2, "count": 1}
                     allowed = rules.allowed_insert(old, sh.name, sh.part, sh.related)
-                payload = call(binary, ws, tool, args)
+                payload, ran = call(binary, ws, tool, args)
                 res = result[tool]
+                res["calls"].append({"sheet": sh.name, **ran})
                 if payload.get("status") != "success":
                     res["errors"].append(f"{sh.name}: {payload.get('exception', '')} {payload.get('message', '')}"[:300])
                     continue
@@ -138,8 +167,36 @@ def summarise(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "drift_cells": sum(len(r["drift"]) for r in per.values()),
             "files_drift": sum(1 for r in per.values() if r["drift"]),
             "files_error": sum(1 for r in per.values() if r["errors"]),
+            **paths(per),
         }
     return out
+
+
+def paths(per: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """paths sums up how one tool's calls ran: the share of saves that took the splice path, the
+    fallback reasons with their counts, the slowest call and its file."""
+    saved = spliced = 0
+    reasons: dict[str, int] = {}
+    slowest, slowest_file = 0.0, None
+    for name, r in sorted(per.items()):
+        for c in r.get("calls", []):
+            if c["seconds"] > slowest:
+                slowest, slowest_file = c["seconds"], f"{name} [{c['sheet']}]"
+            if c["path"] is None:
+                continue
+            saved += 1
+            if c["path"] == "splice":
+                spliced += 1
+            else:
+                reason = c["reason"] or "no splice plan"
+                reasons[reason] = reasons.get(reason, 0) + 1
+    return {
+        "splice_share": round(spliced / saved, 4) if saved else 0.0,
+        "saves": saved,
+        "fallback_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "max_seconds": round(slowest, 3),
+        "slowest_file": slowest_file,
+    }
 
 
 def entry_kinds(results: dict[str, dict[str, Any]], tool: str) -> dict[str, int]:
@@ -161,12 +218,16 @@ def run(folder: pathlib.Path, binary: pathlib.Path, jobs: int) -> dict[str, dict
 
 
 def regressions(summary: dict[str, Any], results: dict[str, dict[str, Any]], baseline: dict[str, Any]) -> list[str]:
-    """regressions lists how the run is worse than the baseline: a higher count, or a file clean there and not here."""
+    """regressions lists how the run is worse than the baseline: a higher count, a lower splice
+    share, or a file clean there and not here."""
     out = []
     for tool in TOOLS:
         for key, was in baseline["summary"][tool].items():
             now = summary[tool][key]
-            if now > was:
+            if key in HIGHER_IS_BETTER:
+                if now < was:
+                    out.append(f"{tool} {key}: {now} < baseline {was}")
+            elif now > was:
                 out.append(f"{tool} {key}: {now} > baseline {was}")
         for name, r in results.items():
             base = baseline["files"].get(name, {}).get(tool, {})
@@ -209,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def baseline_of(summary: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """baseline_of keeps the counts and, per file, only the findings (clean files are left out)."""
-    counts = {t: {k: summary[t][k] for k in ("files_unexpected", "drift_cells", "files_drift", "files_error")} for t in TOOLS}
-    files = {n: {t: r[t] for t in TOOLS} for n, r in results.items() if any(r[t][k] for t in TOOLS for k in ("unexpected", "drift", "errors"))}
+    counts = {t: {k: summary[t][k] for k in BASELINE_FIGURES} for t in TOOLS}
+    findings = ("unexpected", "drift", "errors")
+    files = {n: {t: {k: r[t][k] for k in findings} for t in TOOLS} for n, r in results.items() if any(r[t][k] for t in TOOLS for k in findings)}
     return {"summary": counts, "files": files}
 
 

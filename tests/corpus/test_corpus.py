@@ -124,3 +124,46 @@ def test_regressions(now: dict[str, dict[str, Any]], worse: list[str]) -> None:
     was = {"a.xlsx": _result(["S: xl/styles.xml"], [])}
     baseline = corpus.baseline_of(corpus.summarise(was), was)
     assert corpus.regressions(corpus.summarise(now), now, baseline) == worse
+
+
+def _calls(*ran: tuple[str | None, str | None, float]) -> dict[str, dict[str, Any]]:
+    res: dict[str, dict[str, Any]] = {t: dict(r) for t, r in _result([], []).items()}
+    res["write_cells"]["calls"] = [{"sheet": "S", "path": p, "reason": r, "seconds": s} for p, r, s in ran]
+    return res
+
+
+def test_paths_summary() -> None:
+    now = {
+        "a.xlsx": _calls(("splice", None, 0.1), ("excelize", "a formula to recompute reads a defined name", 0.3)),
+        "b.xlsx": _calls(("excelize", "a formula to recompute reads a defined name", 1.5), (None, None, 0.2)),
+    }
+    got = corpus.summarise(now)["write_cells"]
+    assert got["splice_share"] == round(1 / 3, 4)
+    assert got["saves"] == 3
+    assert got["fallback_reasons"] == {"a formula to recompute reads a defined name": 2}
+    assert got["max_seconds"] == 1.5
+    assert got["slowest_file"] == "b.xlsx [S]"
+
+
+@pytest.mark.parametrize(
+    ("paths", "worse"),
+    [
+        (["splice", "splice"], []),
+        (["splice", "excelize"], ["write_cells splice_share: 0.5 < baseline 1.0"]),
+    ],
+)
+def test_share_must_not_fall(paths: list[str], worse: list[str]) -> None:
+    was = {"a.xlsx": _calls(("splice", None, 0.1)), "b.xlsx": _calls(("splice", None, 0.1))}
+    baseline = corpus.baseline_of(corpus.summarise(was), was)
+    now = {n: _calls((p, None if p == "splice" else "x", 0.1)) for n, p in zip(("a.xlsx", "b.xlsx"), paths, strict=True)}
+    assert corpus.regressions(corpus.summarise(now), now, baseline) == worse
+
+
+def test_save_path_reads_the_debug_log() -> None:
+    stderr = "\n".join([
+        "not json",
+        json.dumps({"level": "debug", "msg": "splice declined; taking the excelize path", "splice_fallback": "rows out of order"}),
+        json.dumps({"level": "debug", "msg": "workbook saved", "path": "excelize", "splice_fallback": "rows out of order"}),
+    ])
+    assert corpus.save_path(stderr) == {"path": "excelize", "reason": "rows out of order"}
+    assert corpus.save_path(json.dumps({"msg": "workbook saved", "path": "splice"})) == {"path": "splice", "reason": None}

@@ -18,7 +18,7 @@ func SetCached(dst, raw []byte, t, v string) ([]byte, error) {
 	z := sheetxml.New(bytes.NewReader(raw))
 	tok, err := z.Next()
 	if err != nil || !tok.Is(sheetxml.Start, "c") || !bytes.HasPrefix(tok.Raw, []byte("<c")) || tok.Attr("r") == nil {
-		return dst, unsupported("the cell is not a plain formula cell")
+		return dst, unsupported("the cell is not a plain formula cell", "")
 	}
 	tag := removeAttr(bytes.Clone(tok.Raw), "t")
 	tag = bytes.TrimRight(tag[:len(tag)-1], " \t\r\n")
@@ -30,7 +30,7 @@ func SetCached(dst, raw []byte, t, v string) ([]byte, error) {
 	for {
 		tok, err := z.Next()
 		if errors.Is(err, io.EOF) {
-			return dst, unsupported("the cell element is not closed")
+			return dst, unsupported("the cell element is not closed", "")
 		}
 		if err != nil {
 			return dst, err
@@ -46,7 +46,7 @@ func SetCached(dst, raw []byte, t, v string) ([]byte, error) {
 			continue
 		case tok.Is(sheetxml.End, "c"):
 			if !wrote {
-				return dst, unsupported("the cell holds no formula")
+				return dst, unsupported("the cell holds no formula", "")
 			}
 			return append(out, tok.Raw...), nil
 		}

@@ -64,7 +64,7 @@ func (s *sheet) rebuildRow(n int, t sheetxml.Token) error {
 		default:
 			c := &cells[i]
 			if c.SharedMaster {
-				return unsupported("cell %s defines a shared formula", Ref(c.Col, n))
+				return unsupported("a written cell defines a shared formula", "cell %s", Ref(c.Col, n))
 			}
 			if s.out, err = s.cell(n, c.Col, c, c.Style); err != nil {
 				return err
@@ -122,7 +122,7 @@ func (s *sheet) readCells(n int) ([]OldCell, []byte, error) {
 				c = col + 1
 			}
 			if c <= col {
-				return nil, nil, unsupported("cells out of order in row %d", n)
+				return nil, nil, unsupported("cells out of order in a row", "row %d", n)
 			}
 			col = c
 			cells = append(cells, OldCell{

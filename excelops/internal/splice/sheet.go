@@ -14,14 +14,40 @@ import (
 // takes the full-parse path instead. Errors wrapping it say why.
 var ErrUnsupported = errors.New("not supported by the splice path")
 
-// unsupported returns an error wrapping ErrUnsupported.
-func unsupported(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, a...))
+// UnsupportedError is an ErrUnsupported that says why: Reason names the
+// kind of obstacle (it never holds a cell's value or formula) and Detail,
+// which may be empty, says where it was met (a cell, a row).
+type UnsupportedError struct {
+	// Reason is the kind of obstacle, the same text wherever it is met.
+	Reason string
+	// Detail is where it was met, or "".
+	Detail string
+}
+
+// Error returns ErrUnsupported's text, the reason and the detail.
+func (e *UnsupportedError) Error() string {
+	if e.Detail == "" {
+		return ErrUnsupported.Error() + ": " + e.Reason
+	}
+	return ErrUnsupported.Error() + ": " + e.Reason + " (" + e.Detail + ")"
+}
+
+// Unwrap returns ErrUnsupported.
+func (e *UnsupportedError) Unwrap() error { return ErrUnsupported }
+
+// unsupported returns an UnsupportedError of reason; format and a, when
+// given, say where.
+func unsupported(reason string, format string, a ...any) error {
+	e := &UnsupportedError{Reason: reason}
+	if format != "" {
+		e.Detail = fmt.Sprintf(format, a...)
+	}
+	return e
 }
 
 // ErrFormulas is the ErrUnsupported of a plan with NoFormulas on a sheet
 // that holds a formula.
-var ErrFormulas = fmt.Errorf("%w: the sheet holds formulas", ErrUnsupported)
+var ErrFormulas error = &UnsupportedError{Reason: "the sheet holds formulas"}
 
 // ErrDamaged marks worksheet XML the splice cannot read (truncated or
 // malformed); it wraps the tokenizer's error.
@@ -202,7 +228,7 @@ func (s *sheet) readHead() error {
 		if t.Kind == sheetxml.Start || t.Kind == sheetxml.Empty {
 			if depth == 1 && string(t.Name) == "sheetData" {
 				if s.pfx = prefixOf(t.Raw); s.pfx != "" {
-					return unsupported("the sheet's elements carry a namespace prefix")
+					return unsupported("the sheet's elements carry a namespace prefix", "")
 				}
 				if s.dimIns < 0 {
 					s.dimIns = len(s.head)
@@ -371,7 +397,7 @@ func (s *sheet) checkMerge(ref []byte) error {
 		}
 		for _, col := range s.plan.Cols(row) {
 			if col >= c1 && col <= c2 && (row != r1 || col != c1) {
-				return unsupported("cell %s lies inside the merged range %s", Ref(col, row), ref)
+				return unsupported("a written cell lies inside a merged range", "cell %s in %s", Ref(col, row), ref)
 			}
 		}
 	}
@@ -388,7 +414,7 @@ func (s *sheet) row(t sheetxml.Token) error {
 		return &RowLimitError{Row: n, Limit: s.plan.MaxRow}
 	}
 	if n <= s.lastRow {
-		return unsupported("rows out of order (row %d after row %d)", n, s.lastRow)
+		return unsupported("rows out of order", "row %d after row %d", n, s.lastRow)
 	}
 	s.lastRow = n
 	if err := s.newRowsBefore(n); err != nil {

@@ -110,17 +110,26 @@ func TestRewriteRefuses(t *testing.T) {
 	cases := []struct {
 		name, in string
 		want     error
+		reason   string // the UnsupportedError's reason, for ErrUnsupported
 	}{
-		{"shared formula master", `<worksheet><sheetData><row r="1"><c r="A1"><f t="shared" ref="A1:A3" si="0">B1</f><v>1</v></c></row></sheetData></worksheet>`, ErrUnsupported},
-		{"rows out of order", `<worksheet><sheetData><row r="3"/><row r="1"/></sheetData></worksheet>`, ErrUnsupported},
-		{"prefixed elements", `<x:worksheet xmlns:x="u"><x:sheetData><x:row r="1"/></x:sheetData></x:worksheet>`, ErrUnsupported},
-		{"truncated", `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v>`, ErrDamaged},
-		{"no sheetData", `<worksheet></worksheet>`, ErrDamaged},
+		{"shared formula master", `<worksheet><sheetData><row r="1"><c r="A1"><f t="shared" ref="A1:A3" si="0">B1</f><v>1</v></c></row></sheetData></worksheet>`, ErrUnsupported, "a written cell defines a shared formula"},
+		{"rows out of order", `<worksheet><sheetData><row r="3"/><row r="1"/></sheetData></worksheet>`, ErrUnsupported, "rows out of order"},
+		{"prefixed elements", `<x:worksheet xmlns:x="u"><x:sheetData><x:row r="1"/></x:sheetData></x:worksheet>`, ErrUnsupported, "the sheet's elements carry a namespace prefix"},
+		{"cells out of order", `<worksheet><sheetData><row r="1"><c r="C1"><v>1</v></c><c r="B1"><v>2</v></c></row></sheetData></worksheet>`, ErrUnsupported, "cells out of order in a row"},
+		{"truncated", `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v>`, ErrDamaged, ""},
+		{"no sheetData", `<worksheet></worksheet>`, ErrDamaged, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := rewrite(t, c.in, cellsPlan(map[int][]int{1: {1}}))
 			assert.ErrorIs(t, err, c.want)
+			var ue *UnsupportedError
+			if c.reason == "" {
+				assert.False(t, errors.As(err, &ue))
+				return
+			}
+			require.ErrorAs(t, err, &ue)
+			assert.Equal(t, c.reason, ue.Reason, "the reason names the obstacle, the detail where")
 		})
 	}
 	_, _, err := rewrite(t, `<worksheet><sheetData><row r="7"/></sheetData></worksheet>`, Plan{Cols: func(int) []int { return nil }, MaxRow: 5})

@@ -1,0 +1,174 @@
+package excelops
+
+import (
+	"bytes"
+	"encoding/xml"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/efp"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+)
+
+// formulaDepsOf returns the areas the formula of cell at reads, as
+// formulaDeps does; a formula that reads a table or a defined name is
+// resolved through the workbook's tables and names (read from the package
+// when first needed) and, when every one of them resolves to cells, is
+// not wide. table says it holds a structured reference: the cells it
+// reads are known, yet the splice path's calculator, which holds the
+// defined names (see scratchNames) but no tables, cannot compute it.
+func (sb *spliceBook) formulaDepsOf(formula string, at sheetArea) (deps []sheetArea, wide, table bool) {
+	deps, wide = formulaDeps(formula, at.sheet)
+	if !wide {
+		return deps, false, false
+	}
+	if deps, wide = formulaDepsIn(formula, at, sb.depScope()); wide {
+		return nil, true, false
+	}
+	return deps, false, strings.ContainsRune(formula, '[')
+}
+
+// depScope returns the workbook's tables and defined names as depScope
+// resolves them, read once per call: each table from the part a worksheet
+// links, each name from workbook.xml.
+func (sb *spliceBook) depScope() *depScope {
+	if sb.scope != nil {
+		return sb.scope
+	}
+	d := &depScope{names: map[string][]nameTarget{}}
+	sheets := make([]string, len(sb.index.sheets))
+	for i, ps := range sb.index.sheets {
+		sheets[i] = ps.name
+		if ps.part == "" || ps.kind != kindWorksheet {
+			continue
+		}
+		d.tables = append(d.tables, sb.sheetTables(ps)...)
+	}
+	for _, n := range sb.index.names {
+		local := n.local
+		scope := localSheet(sheets, &local)
+		refers, ok := plainName(n)
+		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
+		key := strings.ToLower(n.name)
+		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: ok && !wide})
+	}
+	sb.scope = d
+	return d
+}
+
+// plainName returns what the defined name n refers to, without its "=";
+// ok is false unless it is not empty and every reference in it names its
+// sheet and is absolute (a relative one moves with the cell the formula
+// is in).
+func plainName(n pkgName) (refers string, ok bool) {
+	refers = strings.TrimPrefix(strings.TrimSpace(n.refers), "=")
+	if refers == "" {
+		return "", false
+	}
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + refers) {
+		if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange {
+			continue
+		}
+		bang := strings.LastIndex(tk.TValue, "!")
+		if bang < 0 {
+			return refers, false
+		}
+		ref := tk.TValue[bang+1:]
+		for _, end := range strings.Split(ref, ":") {
+			if !absoluteEnd.MatchString(end) {
+				return refers, false
+			}
+		}
+	}
+	return refers, true
+}
+
+// absoluteEnd matches one end of an absolute reference: $A$1, $A or $1.
+var absoluteEnd = regexp.MustCompile(`^(\$[A-Za-z]{1,3}\$[0-9]+|\$[A-Za-z]{1,3}|\$[0-9]+)$`)
+
+// scratchNames is the <definedNames> element of the calculator workbook:
+// the defined names formulas resolved to cells (see depScope), each local
+// one on its sheet among sheets; nil when no formula read a name.
+func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
+	if sb.scope == nil || len(sb.index.names) == 0 {
+		return nil
+	}
+	all := make([]string, len(sb.index.sheets))
+	for i, ps := range sb.index.sheets {
+		all[i] = ps.name
+	}
+	var out []byte
+	for _, n := range sb.index.names {
+		refers, ok := plainName(n)
+		if _, wide := formulaDepsIn(refers, sheetArea{}, nil); !ok || wide {
+			continue
+		}
+		local := -1
+		if n.local >= 0 {
+			id := n.local
+			scope := localSheet(all, &id)
+			if local = sheetNamed(sheets, scope); scope == "" || local < 0 {
+				continue // local to a sheet the calculator lacks: no formula there reads it
+			}
+		}
+		out = append(out, `<definedName name="`...)
+		out = sheetxml.AppendEscaped(out, n.name)
+		out = append(out, '"')
+		if local >= 0 {
+			out = append(out, ` localSheetId="`+strconv.Itoa(local)+`"`...)
+		}
+		out = append(out, '>')
+		out = sheetxml.AppendEscaped(out, refers)
+		out = append(out, `</definedName>`...)
+	}
+	if out == nil {
+		return nil
+	}
+	return append(append([]byte("<definedNames>"), out...), "</definedNames>"...)
+}
+
+// sheetTables returns the tables the worksheet ps links, by name and
+// display name, with the cells each covers; a table part that is missing
+// or does not parse is left out (a formula naming it stays wide).
+func (sb *spliceBook) sheetTables(ps pkgSheet) []namedArea {
+	rels, err := readPart(sb.zr, path.Join(path.Dir(ps.part), "_rels", path.Base(ps.part)+".rels"))
+	if err != nil {
+		return nil
+	}
+	var out []namedArea
+	for _, rel := range parseRels(rels) {
+		if !strings.HasSuffix(rel.Type, "/table") {
+			continue
+		}
+		target := strings.TrimPrefix(rel.Target, "/")
+		if !strings.HasPrefix(rel.Target, "/") {
+			target = path.Join(path.Dir(ps.part), rel.Target)
+		}
+		raw, err := readPart(sb.zr, target)
+		if err != nil {
+			continue
+		}
+		var t struct {
+			Name        string `xml:"name,attr"`
+			DisplayName string `xml:"displayName,attr"`
+			Ref         string `xml:"ref,attr"`
+		}
+		if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) != nil {
+			continue
+		}
+		a, ok := parseArea(t.Ref, ps.name)
+		if !ok {
+			continue
+		}
+		for _, name := range []string{t.DisplayName, t.Name} {
+			if name != "" {
+				out = append(out, namedArea{name, a})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package excelops
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/xuri/efp"
+)
+
+// spliceFallback is errNoSplice with the reason the splice path declined a
+// call: a short text naming the kind of obstacle (never a cell's value or
+// formula), logged when the excelize path takes over.
+type spliceFallback struct{ reason string }
+
+// Error returns the reason after errNoSplice's text.
+func (e *spliceFallback) Error() string { return errNoSplice.Error() + ": " + e.reason }
+
+// Is makes errors.Is(err, errNoSplice) hold for every fallback.
+func (e *spliceFallback) Is(target error) bool { return target == errNoSplice }
+
+// noSplice returns errNoSplice carrying reason.
+func noSplice(reason string) error { return &spliceFallback{reason: reason} }
+
+// fallbackReason returns the reason err carries, "unspecified" for a bare
+// errNoSplice.
+func fallbackReason(err error) string {
+	var fb *spliceFallback
+	if errors.As(err, &fb) {
+		return fb.reason
+	}
+	return "unspecified"
+}
+
+// wideReason names what keeps the splice path's calculator from formula,
+// as a fallback reason beginning with who: a volatile function, or a
+// reference other than plain cells (a defined name, a table, another
+// workbook, several sheets); the kind, never the formula's text.
+func wideReason(formula, who string) string {
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		switch {
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
+			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+			if volatileFunctions[name] {
+				return who + " calls a volatile function"
+			}
+		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
+			if _, ok := parseArea(tk.TValue, ""); ok {
+				continue
+			}
+			v := tk.TValue
+			switch {
+			case strings.Contains(v, "[") && strings.Contains(v, "!"):
+				return who + " reads another workbook"
+			case strings.Contains(v, "["):
+				return who + " holds a structured reference"
+			case strings.Contains(v, "!") && strings.Contains(v[:strings.LastIndex(v, "!")], ":"):
+				return who + " holds a 3-D reference"
+			default:
+				return who + " reads a defined name"
+			}
+		case tk.TType == efp.TokenTypeUnknown:
+			return who + " does not tokenize"
+		}
+	}
+	return who + " may read any cell"
+}
