@@ -50,10 +50,10 @@ func newDepScope(f *excelize.File) *depScope {
 		if strings.EqualFold(scope, "Workbook") {
 			scope = ""
 		}
-		refers := strings.TrimPrefix(n.RefersTo, "=")
+		refers, plain := plainName(pkgName{refers: n.RefersTo})
 		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
 		key := strings.ToLower(n.Name)
-		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: !wide && refers != ""})
+		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: plain && !wide})
 	}
 	return d
 }

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 func TestCutReferenceValue(t *testing.T) {
@@ -91,4 +94,26 @@ func TestDepScopeResolve(t *testing.T) {
 	var none *depScope
 	_, ok := none.resolve("Rate", out, "Rate")
 	assert.False(t, ok, "no scope resolves nothing")
+}
+
+// TestNewDepScopeNames: a defined name resolves to its cells only when its
+// references are absolute and name their sheet; a relative one moves with
+// the formula's cell and may read anything.
+func TestNewDepScopeNames(t *testing.T) {
+	t.Parallel()
+	f := excelize.NewFile()
+	defer f.Close()
+	for name, refers := range map[string]string{"Abs": "Sheet1!$A$1:$A$3", "Rel": "Sheet1!A1", "Rate": "0.2"} {
+		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: name, RefersTo: refers}))
+	}
+	d := newDepScope(f)
+	at := sheetArea{"Sheet1", 5, 5, 5, 5}
+	got, ok := d.resolve("Abs", at, "SUM(Abs)")
+	assert.True(t, ok)
+	assert.Equal(t, []sheetArea{{"Sheet1", 1, 1, 1, 3}}, got)
+	_, ok = d.resolve("Rel", at, "Rel*2")
+	assert.False(t, ok, "a relative name is wide")
+	got, ok = d.resolve("Rate", at, "Rate*2")
+	assert.True(t, ok, "a constant reads no cell")
+	assert.Empty(t, got)
 }
