@@ -260,6 +260,9 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 	if t, v, ok := cutReferenceValue(formula); ok {
 		return t, v, nil
 	}
+	if inexact(f, sheet, formula) {
+		return "", "", nil
+	}
 	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
 	defer cancel()
 	res, cerr := f.CalcCellValueContext(one, sheet, ref, lim, excelize.Options{RawCellValue: true})

@@ -4,7 +4,9 @@ For each workbook and each worksheet, on a fresh copy each time:
 
 * write_cells: one number just below the sheet's used range (first used column, last used
   row + 1; A1 on an empty sheet);
-* insert_rows: one row before row 2.
+* insert_rows: one row before row 2;
+* write_input: the first number cell a formula of the sheet reads, plus one (so that formulas
+  must be recomputed).
 
 After each edit the old and new zips are compared entry by entry (rules.py says which changed
 entries are expected), and every formula cell whose inputs did not change must keep its cached
@@ -36,16 +38,17 @@ from xml.etree import ElementTree as ET
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import judge  # noqa: E402
 import rules  # noqa: E402
 import workbook_parts as wp  # noqa: E402
 
 ROOT = HERE.parents[1]
 SAMPLE = HERE / "sample"
 BASELINE = HERE / "baseline.json"
-TOOLS = ("write_cells", "insert_rows")
+TOOLS = ("write_cells", "insert_rows", "write_input")
 # BASELINE_FIGURES are the summary figures baseline.json holds; those in HIGHER_IS_BETTER must
 # not fall, the others must not rise.
-BASELINE_FIGURES = ("files_unexpected", "drift_cells", "files_drift", "files_error", "splice_share")
+BASELINE_FIGURES = ("files_unexpected", "drift_cells", "files_drift", "files_error", "splice_share", "disagree_cells")
 HIGHER_IS_BETTER = frozenset({"splice_share"})
 
 
@@ -115,9 +118,57 @@ def drift(
     return out
 
 
-def check_file(binary: pathlib.Path, path: pathlib.Path) -> dict[str, Any]:
+def recomputed(old: dict[str, bytes], new: dict[str, bytes], old_sheets: list[wp.Sheet], edited: wp.Sheet,
+               tool: str, target: tuple[int, int]) -> list[judge.Recomputed]:
+    """recomputed lists the formula cells whose cached value the edit changed (moved with it): what
+    our engine computed anew, for LibreOffice to judge."""
+    out = []
+    for sh in old_sheets:
+        if sh.part not in new:
+            continue
+        before = wp.formula_cells(old[sh.part])
+        shifted = tool == "insert_rows" and sh.part == edited.part
+        for (r, c), cell in sorted(wp.formula_cells(new[sh.part]).items()):
+            at_old = (r - 1, c) if shifted and r > target[0] else (r, c)
+            was = before.get(at_old)
+            if cell.value is None or (was is not None and was.value == cell.value):
+                continue  # kept, or left uncomputed (see uncomputed)
+            out.append(judge.Recomputed(sh.name, (r, c), at_old, cell.value, None if was is None else was.value))
+    return out
+
+
+def input_cell(sheet_xml: bytes, sheet: str) -> tuple[tuple[int, int], float] | None:
+    """input_cell is the first number cell (row order) that a formula of the same sheet reads, and
+    its value: the cell write_input changes so that formulas must be recomputed."""
+    numbers = wp.number_cells(sheet_xml)
+    if not numbers:
+        return None
+    read = [ref for cell in wp.formula_cells(sheet_xml).values() for ref in rules.references(cell.formula, sheet)]
+    for (r, c), v in sorted(numbers.items()):
+        if any(s == sheet and r1 <= r <= r2 and c1 <= c <= c2 for s, r1, c1, r2, c2 in read):
+            return (r, c), v
+    return None
+
+
+def uncomputed(old: dict[str, bytes], new: dict[str, bytes], old_sheets: list[wp.Sheet], edited: wp.Sheet,
+               tool: str, target: tuple[int, int]) -> int:
+    """uncomputed counts the formula cells that held a cached value and hold none after the edit:
+    values the engine could not compute exactly, left for Excel to compute on open."""
+    n = 0
+    for sh in old_sheets:
+        if sh.part not in new:
+            continue
+        after = wp.formula_cells(new[sh.part])
+        shifted = tool == "insert_rows" and sh.part == edited.part
+        for (r, c), cell in wp.formula_cells(old[sh.part]).items():
+            now = after.get((r + 1, c) if shifted and r >= target[0] else (r, c))
+            n += cell.value is not None and now is not None and now.value is None
+    return n
+
+
+def check_file(binary: pathlib.Path, path: pathlib.Path, lo: judge.Judge | None = None) -> dict[str, Any]:
     """check_file runs both edits on every worksheet of one workbook and returns what each disturbed."""
-    result: dict[str, Any] = {t: {"errors": [], "unexpected": [], "drift": [], "calls": []} for t in TOOLS}
+    result: dict[str, Any] = {t: {"errors": [], "unexpected": [], "drift": [], "disagree": [], "calls": []} for t in TOOLS}
     try:
         old = wp.entries(str(path))
         old_sheets = wp.sheets(old)
@@ -132,10 +183,18 @@ def check_file(binary: pathlib.Path, path: pathlib.Path) -> dict[str, Any]:
         for sh in old_sheets:
             for tool in TOOLS:
                 shutil.copyfile(path, book)
-                if tool == "write_cells":
+                if tool == "write_input":
+                    found = input_cell(old[sh.part], sh.name)
+                    if found is None:
+                        continue
+                    target, value = found
+                    args: dict[str, Any] = {"file_path": book.name, "sheet_name": sh.name,
+                                            "cell": f"{wp.col_letters(target[1])}{target[0]}", "value": value + 1}
+                    allowed = set()
+                elif tool == "write_cells":
                     used = wp.used_range(old[sh.part])
                     target = (1, 1) if used is None else (used[2] + 1, used[1])
-                    args: dict[str, Any] = {
+                    args = {
                         "file_path": book.name, "sheet_name": sh.name,
                         "cell": f"{wp.col_letters(target[1])}{target[0]}", "value": 42,
                     }
@@ -144,16 +203,22 @@ def check_file(binary: pathlib.Path, path: pathlib.Path) -> dict[str, Any]:
                     target = (2, 1)
                     args = {"file_path": book.name, "sheet_name": sh.name, "row": 2, "count": 1}
                     allowed = rules.allowed_insert(old, sh.name, sh.part, sh.related)
-                payload, ran = call(binary, ws, tool, args)
+                payload, ran = call(binary, ws, "write_cells" if tool == "write_input" else tool, args)
                 res = result[tool]
                 res["calls"].append({"sheet": sh.name, **ran})
                 if payload.get("status") != "success":
                     res["errors"].append(f"{sh.name}: {payload.get('exception', '')} {payload.get('message', '')}"[:300])
                     continue
                 new = wp.entries(str(book))
-                bad = sorted(rules.changed_entries(old, new) - allowed)
-                res["unexpected"] = sorted(set(res["unexpected"]) | {f"{sh.name}: {e}" for e in bad})
-                res["drift"].extend(f"[{sh.name}] {d}" for d in drift(old, new, old_sheets, sh, tool, target, names))
+                if tool != "write_input":  # an input changed: its dependents rightly change
+                    bad = sorted(rules.changed_entries(old, new) - allowed)
+                    res["unexpected"] = sorted(set(res["unexpected"]) | {f"{sh.name}: {e}" for e in bad})
+                    res["drift"].extend(f"[{sh.name}] {d}" for d in drift(old, new, old_sheets, sh, tool, target, names))
+                if lo is not None:
+                    fresh = recomputed(old, new, old_sheets, sh, tool, target)
+                    res["recomputed"] = res.get("recomputed", 0) + len(fresh)
+                    res["uncomputed"] = res.get("uncomputed", 0) + uncomputed(old, new, old_sheets, sh, tool, target)
+                    res["disagree"].extend(f"[{sh.name}] {d}" for d in lo.disagreements(path, book, fresh))
     return result
 
 
@@ -167,6 +232,9 @@ def summarise(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "drift_cells": sum(len(r["drift"]) for r in per.values()),
             "files_drift": sum(1 for r in per.values() if r["drift"]),
             "files_error": sum(1 for r in per.values() if r["errors"]),
+            "recomputed_cells": sum(r.get("recomputed", 0) for r in per.values()),
+            "disagree_cells": sum(len(r.get("disagree", [])) for r in per.values()),
+            "uncomputed_cells": sum(r.get("uncomputed", 0) for r in per.values()),
             **paths(per),
         }
     return out
@@ -209,12 +277,25 @@ def entry_kinds(results: dict[str, dict[str, Any]], tool: str) -> dict[str, int]
     return dict(sorted(kinds.items(), key=lambda kv: -kv[1]))
 
 
-def run(folder: pathlib.Path, binary: pathlib.Path, jobs: int) -> dict[str, dict[str, Any]]:
-    """run checks every .xlsx of folder with jobs threads and returns the results by file name."""
+def run(folder: pathlib.Path, binary: pathlib.Path, jobs: int, lo: judge.Judge | None = None) -> dict[str, dict[str, Any]]:
+    """run checks every .xlsx of folder with jobs threads and returns the results by file name;
+    with lo, LibreOffice judges every recomputed value."""
     files = sorted(p for p in folder.iterdir() if p.suffix == ".xlsx")
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        done = pool.map(lambda p: (p.name, check_file(binary, p)), files)
+        done = pool.map(lambda p: (p.name, check_file(binary, p, lo)), files)
         return dict(done)
+
+
+def open_judge() -> judge.Judge | None:
+    """open_judge starts LibreOffice as the judge of recomputed values, or says on stderr why it
+    cannot (no soffice or python3-uno) and returns None."""
+    import oracle  # type: ignore[import-not-found]  # tests/oracle, on sys.path via judge
+
+    why = oracle.unavailable()
+    if why:
+        print(f"LibreOffice judge unavailable: {why}", file=sys.stderr)
+        return None
+    return judge.Judge()
 
 
 def regressions(summary: dict[str, Any], results: dict[str, dict[str, Any]], baseline: dict[str, Any]) -> list[str]:
@@ -231,8 +312,8 @@ def regressions(summary: dict[str, Any], results: dict[str, dict[str, Any]], bas
                 out.append(f"{tool} {key}: {now} > baseline {was}")
         for name, r in results.items():
             base = baseline["files"].get(name, {}).get(tool, {})
-            for key in ("unexpected", "drift", "errors"):
-                extra = sorted(set(r[tool][key]) - set(base.get(key, [])))
+            for key in ("unexpected", "drift", "errors", "disagree"):
+                extra = sorted(set(r[tool].get(key, [])) - set(base.get(key, [])))
                 if extra:
                     out.append(f"{tool} {name} new {key}: {extra[:5]}")
     return out
@@ -246,10 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--report", help="write every file's findings as JSON here")
     ap.add_argument("--update", action="store_true", help="rewrite tests/corpus/baseline.json from this run")
+    ap.add_argument("--no-judge", action="store_true", help="do not ask LibreOffice about recomputed values")
     ns = ap.parse_args(argv)
     folder = pathlib.Path(ns.folder).resolve()
     start = time.monotonic()
-    results = run(folder, pathlib.Path(ns.bin), ns.jobs)
+    lo = None if ns.no_judge else open_judge()
+    try:
+        results = run(folder, pathlib.Path(ns.bin), ns.jobs, lo)
+    finally:
+        if lo is not None:
+            lo.close()
     summary = summarise(results)
     summary["seconds"] = round(time.monotonic() - start, 1)
     for tool in TOOLS:
@@ -271,8 +358,9 @@ def main(argv: list[str] | None = None) -> int:
 def baseline_of(summary: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """baseline_of keeps the counts and, per file, only the findings (clean files are left out)."""
     counts = {t: {k: summary[t][k] for k in BASELINE_FIGURES} for t in TOOLS}
-    findings = ("unexpected", "drift", "errors")
-    files = {n: {t: {k: r[t][k] for k in findings} for t in TOOLS} for n, r in results.items() if any(r[t][k] for t in TOOLS for k in findings)}
+    findings = ("unexpected", "drift", "errors", "disagree")
+    files = {n: {t: {k: r[t].get(k, []) for k in findings} for t in TOOLS}
+             for n, r in results.items() if any(r[t].get(k) for t in TOOLS for k in findings)}
     return {"summary": counts, "files": files}
 
 

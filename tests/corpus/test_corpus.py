@@ -96,10 +96,19 @@ def test_spans(formula: str, want: bool) -> None:
 
 
 def test_sample_not_worse_than_baseline(sidecar_bin: pathlib.Path) -> None:
-    results = corpus.run(corpus.SAMPLE, sidecar_bin, jobs=2)
+    """The sample's figures, with LibreOffice judging every recomputed value where it is installed
+    (make test installs it)."""
+    lo = corpus.open_judge()
+    try:
+        results = corpus.run(corpus.SAMPLE, sidecar_bin, jobs=2, lo=lo)
+    finally:
+        if lo is not None:
+            lo.close()
     summary = corpus.summarise(results)
     assert summary["files"] >= 60
     assert not summary["unreadable"]
+    if lo is not None:
+        assert summary["write_input"]["recomputed_cells"] > 0, "LibreOffice judged some recomputed value"
     baseline = json.loads(corpus.BASELINE.read_text())
     worse = corpus.regressions(summary, results, baseline)
     assert not worse, "worse than tests/corpus/baseline.json (regenerate with --update only when better):\n" + "\n".join(worse)
@@ -167,3 +176,23 @@ def test_save_path_reads_the_debug_log() -> None:
     ])
     assert corpus.save_path(stderr) == {"path": "excelize", "reason": "rows out of order"}
     assert corpus.save_path(json.dumps({"msg": "workbook saved", "path": "splice"})) == {"path": "splice", "reason": None}
+
+
+@pytest.mark.parametrize(
+    ("ours", "calc", "want"),
+    [
+        ("1030", {"v": 1030.0}, True),
+        ("630", {"v": 1030.0}, False),
+        ("0.1", {"v": 0.1 + 1e-17}, True),
+        ("#REF!", {"e": "#REF!"}, True),
+        ("0", {"e": "#REF!"}, False),
+        ("TRUE", {"v": 1}, True),
+        ("FALSE", {"v": 1}, False),
+        ("text", {"v": "text"}, True),
+        (" text", {"v": "text"}, False),
+    ],
+)
+def test_judge_agree(ours: str, calc: dict[str, Any], want: bool) -> None:
+    import judge
+
+    assert judge.agree(ours, calc) is want

@@ -138,3 +138,17 @@ def formula_cells(sheet_xml: bytes) -> dict[tuple[int, int], FormulaCell]:
         v = c.find(f"{{{NS_MAIN}}}v")
         out[split_cell(ref)] = FormulaCell(formula=text, value=None if v is None else (v.text or ""))
     return out
+
+
+def number_cells(sheet_xml: bytes) -> dict[tuple[int, int], float]:
+    """number_cells maps (row, col) of every cell holding a plain number (no formula) to it."""
+    out: dict[tuple[int, int], float] = {}
+    for c in ET.fromstring(sheet_xml).iter(f"{{{NS_MAIN}}}c"):
+        ref, v = c.get("r"), c.find(f"{{{NS_MAIN}}}v")
+        if not ref or v is None or c.find(f"{{{NS_MAIN}}}f") is not None or c.get("t", "n") != "n":
+            continue
+        try:
+            out[split_cell(ref)] = float(v.text or "")
+        except ValueError:
+            continue
+    return out
