@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -267,6 +268,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	copyTo := func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
 		var err error
+		var names *formulaScope // read when the first formula is copied
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
@@ -277,6 +279,18 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 					text, _ := formularef.Translate(c.formula, dst.r1-src.r1, dst.c1-src.c1)
 					if err := checkFormula(ref, text); err != nil {
 						return nil, err // moved references made it too long
+					}
+					if names == nil {
+						names = b.formulaScope()
+					}
+					if err := names.check(sheet+"!"+ref, sheet, text); err != nil {
+						// Another workbook may lack the sheets and names
+						// the formula reads.
+						var e *Error
+						if errors.As(err, &e) {
+							return nil, newError(e.Kind, e.Msg+" To copy what the cells show, pass values_only=true.", e.Err)
+						}
+						return nil, err
 					}
 					if err = b.f.SetCellValue(sheet, ref, nil); err == nil {
 						err = b.f.SetCellFormula(sheet, ref, text)
