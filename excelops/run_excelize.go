@@ -87,6 +87,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 			return nil, err
 		}
 	}
+	b.target = sh.name
 	if err := b.save(ctx); err != nil {
 		return nil, err
 	}

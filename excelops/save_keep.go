@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -63,7 +64,8 @@ func savedParts(f *excelize.File) (*partCollector, error) {
 }
 
 // keptPackage returns the zip to save for b: b's excelize save, with every
-// part the edit did not change copied raw from the file on disk. ok is
+// part the edit did not change copied raw from the file on disk. The part
+// of b.target, the sheet the call edits, is taken as changed. ok is
 // false when the file on disk cannot serve as the original (a new
 // workbook, one whose zip was repaired or decrypted to be read): the caller
 // then writes excelize's save as it is.
@@ -102,7 +104,10 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	base, err := b.svc.reserialised(raw, changed)
+	// The part of the sheet the call edits changed (parsing a big sheet
+	// again to tell would double the cost of the edit).
+	certain, _ := b.f.SheetXMLPath(b.target)
+	base, err := b.svc.reserialised(raw, slices.DeleteFunc(slices.Clone(changed), func(n string) bool { return n == certain }))
 	if err != nil {
 		return nil, false, err
 	}
