@@ -87,7 +87,10 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 			return nil, err
 		}
 	}
-	b.target = sh.name
+	b.target = ""
+	if acc.files[i].sheet != sheetRead {
+		b.target = sh.name
+	}
 	if err := b.save(ctx); err != nil {
 		return nil, err
 	}

@@ -63,9 +63,14 @@ func savedParts(f *excelize.File) (*partCollector, error) {
 	return c, nil
 }
 
+// bigSheetPart is the size from which the part of the sheet a call edits
+// is taken as changed without a second parse.
+const bigSheetPart = 1 << 20
+
 // keptPackage returns the zip to save for b: b's excelize save, with every
 // part the edit did not change copied raw from the file on disk. The part
-// of b.target, the sheet the call edits, is taken as changed. ok is
+// of b.target, the sheet the call edits, is taken as changed when it is
+// big (bigSheetPart). ok is
 // false when the file on disk cannot serve as the original (a new
 // workbook, one whose zip was repaired or decrypted to be read): the caller
 // then writes excelize's save as it is.
@@ -104,9 +109,12 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	// The part of the sheet the call edits changed (parsing a big sheet
-	// again to tell would double the cost of the edit).
+	// A big part of the sheet the call edits changed: parsing it again to
+	// tell would double the cost of the edit.
 	certain, _ := b.f.SheetXMLPath(b.target)
+	if zf := orig[strings.ToLower(certain)]; zf == nil || zf.UncompressedSize64 < bigSheetPart {
+		certain = ""
+	}
 	base, err := b.svc.reserialised(raw, slices.DeleteFunc(slices.Clone(changed), func(n string) bool { return n == certain }))
 	if err != nil {
 		return nil, false, err

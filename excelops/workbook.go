@@ -37,7 +37,7 @@ type book struct {
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	created    bool
 	encrypted  bool   // encrypted with Excel's default password: reads, never saved
-	target     string // the sheet the call edits, whose part a save takes as changed (see keptPackage)
+	target     string // the sheet the call edits ("" for none), whose big part a save takes as changed (see keptPackage)
 	id         fileID // the version of the file f was parsed from (cache key)
 	// unchecked says excelize made a worksheet in memory this call (a new
 	// workbook, a new or copied sheet). excelize (v2.11) keeps such a
