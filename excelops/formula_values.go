@@ -86,6 +86,9 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		if dirty != nil && !dirty[i] && c.cachedValue() != "" {
 			continue // the edit cannot have changed it
 		}
+		if c.spillStuck() {
+			continue // #SPILL!: its formula alone computes its first value
+		}
 		if budget <= 0 {
 			results[i] = cached{set: true}
 			st.dropped++
