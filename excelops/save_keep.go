@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
+	"regexp"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -105,6 +107,7 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 	if err != nil {
 		return nil, false, err
 	}
+	var madeUp []string // parts excelize made up, left out of the save
 	for _, name := range changed {
 		data := edited.parts[name].Bytes()
 		zf := orig[strings.ToLower(name)]
@@ -114,7 +117,9 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 		case zf == nil && same:
 			// A part excelize makes up when it reads a missing one (an
 			// empty shared string table): the original has none, and its
-			// content types and relationships stay as they were.
+			// content types and relationships stay as they were, or lose
+			// it below when the edit changed them.
+			madeUp = append(madeUp, name)
 		case zf == nil:
 			parts[name] = splice.Bytes(data)
 		case !same:
@@ -128,6 +133,7 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 			parts[zf.Name] = splice.Dropped{}
 		}
 	}
+	unreference(parts, madeUp)
 	var out bytes.Buffer
 	if err := splice.WritePackage(&out, p.zr, parts); err != nil {
 		return nil, false, err
@@ -182,4 +188,32 @@ func sameContent(zf *zip.File, data []byte) bool {
 	defer rc.Close()
 	got, err := io.ReadAll(io.LimitReader(rc, int64(len(data))+1))
 	return err == nil && bytes.Equal(got, data)
+}
+
+// unreference removes, from the content types and relationship parts the
+// save writes anew (an edit that adds a part changes them), the entries
+// naming a part left out of the save because excelize made it up (see
+// keptPackage): a relationship to a missing part makes openpyxl refuse the
+// file, and Excel repair it.
+func unreference(parts map[string]splice.Part, dropped []string) {
+	if len(dropped) == 0 {
+		return
+	}
+	for name, p := range parts {
+		data, ok := p.(splice.Bytes)
+		if !ok || (name != "[Content_Types].xml" && !strings.HasSuffix(name, ".rels")) {
+			continue
+		}
+		for _, d := range dropped {
+			abs := regexp.QuoteMeta("/" + d)
+			rel := abs // a relative target only from a part in the same folder
+			if path.Dir(path.Dir(name)) == path.Dir(d) {
+				rel = regexp.QuoteMeta(path.Base(d))
+			}
+			re := regexp.MustCompile(`<Override PartName="` + abs + `"[^>]*?(/>|></Override>)` +
+				`|<Relationship [^>]*?Target="(` + abs + `|` + rel + `)"[^>]*?(/>|></Relationship>)`)
+			data = re.ReplaceAll(data, nil)
+		}
+		parts[name] = data
+	}
 }
