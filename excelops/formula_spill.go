@@ -10,14 +10,18 @@ import (
 	"github.com/xuri/efp"
 )
 
-// spillFunctions return arrays that Excel 365 spills over the cells below
+// isSpillFunction reports whether the function name (upper case, without
+// file prefixes) returns arrays that Excel 365 spills over the cells below
 // and right of the formula: a formula calling one is written as a dynamic
 // array formula when its result has more than one value.
-var spillFunctions = map[string]bool{
-	"SEQUENCE": true, "TAKE": true, "DROP": true, "CHOOSEROWS": true, "CHOOSECOLS": true,
-	"VSTACK": true, "HSTACK": true, "TOCOL": true, "TOROW": true, "EXPAND": true,
-	"UNIQUE": true, "SORTBY": true, "TRANSPOSE": true, "FILTER": true, "SORT": true,
-	"TEXTSPLIT": true, "RANDARRAY": true, "WRAPROWS": true, "WRAPCOLS": true, "MUNIT": true,
+func isSpillFunction(name string) bool {
+	switch name {
+	case "SEQUENCE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
+		"EXPAND", "UNIQUE", "SORTBY", "TRANSPOSE", "FILTER", "SORT", "TEXTSPLIT", "RANDARRAY",
+		"WRAPROWS", "WRAPCOLS", "MUNIT":
+		return true
+	}
+	return false
 }
 
 // maySpill reports whether formula (with or without its "=" and file
@@ -30,7 +34,7 @@ func maySpill(formula string) bool {
 			for _, p := range []string{"_XLFN.", "_XLWS."} {
 				name = strings.TrimPrefix(name, p)
 			}
-			if spillFunctions[name] {
+			if isSpillFunction(name) {
 				return true
 			}
 		}

@@ -124,7 +124,8 @@ result has more than one value spills over the cells below and to the right, as 
   same call included), a merged range overlaps it, or it passes the sheet's edge, the anchor is
   ` + "`#SPILL!`" + ` (its ref the anchor alone) and nothing spills.
 - A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula.
-- A write over an anchor (a value or another formula) clears the values it spilled.
+- A write_cells over an anchor (a value or another formula) clears the values it spilled; other
+  tools that clear or overwrite an anchor (clear_range, copy tools) leave them as plain values.
 - These writes take the excelize path, not the splice path, as does every write_cells call on a
   workbook that has xl/metadata.xml.
 
