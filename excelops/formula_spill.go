@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,19 @@ func dynamicAnchor(c *excelize.XMLCell) (cellRange, bool) {
 // sheetCell returns the parsed cell at (col, row) of ws, or nil.
 func sheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
 	ref := cellName(col, row)
+	if rows := ws.SheetData.Row; row-1 < len(rows) && rows[row-1].R == row {
+		// excelize keeps the rows it prepared one per index: no search
+		cells := rows[row-1].C
+		if col-1 < len(cells) && cells[col-1].R == ref {
+			return &cells[col-1]
+		}
+		for j := range cells {
+			if cells[j].R == ref {
+				return &cells[j]
+			}
+		}
+		return nil
+	}
 	for i := range ws.SheetData.Row {
 		r := &ws.SheetData.Row[i]
 		if r.R != row {
@@ -137,8 +151,9 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, written map
 // merged range overlaps it, or it passes the sheet's edge, the anchor is
 // #SPILL! and nothing spills. A formula the calculator cannot compute, or
 // whose result is one value, stays an ordinary formula. It returns the
-// ranges values spilled over.
-func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite) ([]cellRange, error) {
+// ranges values spilled over. A spill of more than maxCells cells is a
+// KindLimit error, as a block of that many values would be.
+func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
 	var spilled []cellRange
 	for _, w := range plan {
 		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) {
@@ -153,6 +168,9 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		}
 		if err != nil || len(vals) == 0 || len(vals[0]) == 0 || (len(vals) == 1 && len(vals[0]) == 1) {
 			continue // uncomputable or one value: an ordinary formula
+		}
+		if n := len(vals) * len(vals[0]); n > maxCells {
+			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
 		}
 		rng := cellRange{w.col, w.row, w.col + len(vals[0]) - 1, w.row + len(vals) - 1}
 		blocked, err := spillBlocked(f, sheet, rng)
@@ -289,7 +307,7 @@ func spillWrites(b *book, sheet string, plan []cellWrite, old []oldAnchor) ([]ce
 	if err := clearOldSpills(b.f, sheet, old, written); err != nil {
 		return nil, err
 	}
-	spills, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan)
+	spills, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan, b.svc.limits.MaxWriteCells)
 	for _, a := range old {
 		spills = append(spills, a.spill)
 	}

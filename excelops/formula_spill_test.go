@@ -198,3 +198,18 @@ func TestWriteCellsSpillNoStringTable(t *testing.T) {
 	assert.NotContains(t, part(t, path, "[Content_Types].xml"), "sharedStrings")
 	assert.Equal(t, "2", e.value("n.xlsx", "Sheet1", "C2"))
 }
+
+// TestWriteCellsSpillLimit checks a spill counts against MaxWriteCells like
+// a block of values: past it the call fails (MemoryError) and nothing is
+// written; within it, the whole spill is written.
+func TestWriteCellsSpillLimit(t *testing.T) {
+	e := newEnv(t, WithLimits(Limits{MaxWriteCells: 100}))
+	spillBook(e)
+	before := part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml")
+	got := e.fail("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=SEQUENCE(101)"})
+	assert.Equal(t, "MemoryError", got["exception"], got)
+	assert.Contains(t, got["message"], "spills over 101 cells, more than the limit of 100")
+	assert.Equal(t, before, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"))
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=SEQUENCE(10,10)"})
+	assert.Equal(t, "100", e.value("s.xlsx", "Sheet1", "M10"))
+}
