@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -63,31 +64,26 @@ func dynamicAnchor(c *excelize.XMLCell) (cellRange, bool) {
 	return r, err == nil
 }
 
-// sheetCell returns the parsed cell at (col, row) of ws, or nil.
+// sheetCell returns the parsed cell at (col, row) of ws, or nil. excelize
+// keeps a worksheet's rows in ascending order, the rows it prepared one per
+// index: the row is looked up by index, else by a binary search.
 func sheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
 	ref := cellName(col, row)
-	if rows := ws.SheetData.Row; row-1 < len(rows) && rows[row-1].R == row {
-		// excelize keeps the rows it prepared one per index: no search
-		cells := rows[row-1].C
-		if col-1 < len(cells) && cells[col-1].R == ref {
-			return &cells[col-1]
+	rows := ws.SheetData.Row
+	i := row - 1
+	if i >= len(rows) || rows[i].R != row {
+		i = sort.Search(len(rows), func(k int) bool { return rows[k].R >= row })
+		if i == len(rows) || rows[i].R != row {
+			return nil
 		}
-		for j := range cells {
-			if cells[j].R == ref {
-				return &cells[j]
-			}
-		}
-		return nil
 	}
-	for i := range ws.SheetData.Row {
-		r := &ws.SheetData.Row[i]
-		if r.R != row {
-			continue
-		}
-		for j := range r.C {
-			if r.C[j].R == ref {
-				return &r.C[j]
-			}
+	cells := rows[i].C
+	if col-1 < len(cells) && cells[col-1].R == ref {
+		return &cells[col-1]
+	}
+	for j := range cells {
+		if cells[j].R == ref {
+			return &cells[j]
 		}
 	}
 	return nil
