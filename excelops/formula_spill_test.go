@@ -213,3 +213,48 @@ func TestWriteCellsSpillLimit(t *testing.T) {
 	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=SEQUENCE(10,10)"})
 	assert.Equal(t, "100", e.value("s.xlsx", "Sheet1", "M10"))
 }
+
+// TestWriteCellsRespill checks a dynamic array spills again when
+// write_cells edits the cells it reads: its values are updated, its range
+// grows or shrinks (cells it no longer covers are cleared), an obstructed
+// new range makes it #SPILL!, and formulas reading the spill follow.
+func TestWriteCellsRespill(t *testing.T) {
+	e := newEnv(t)
+	spillBook(e) // A1:A5 3, 1, 3, 2, 1
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=UNIQUE(A1:A5)"})
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "F1", "value": "=SUM(D1:D6)"})
+	steps := []struct {
+		cell  string
+		value any
+		ref   string
+		want  []string // D1:D6
+		sum   string
+	}{
+		{"A2", 7, "D1:D4", []string{"3", "7", "2", "1", "", ""}, "13"},
+		{"A4", 3, "D1:D3", []string{"3", "7", "1", "", "", ""}, "11"},
+		{"A5", 3, "D1:D2", []string{"3", "7", "", "", "", ""}, "10"},
+	}
+	for _, s := range steps {
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": s.cell, "value": s.value})
+		assert.Contains(t, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"), `<f t="array" ref="`+s.ref+`">_xlfn.UNIQUE(A1:A5)</f>`, s.cell)
+		for i, want := range s.want {
+			cell := cellName(4, i+1)
+			assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cell), "%s after %s", cell, s.cell)
+		}
+		assert.Equal(t, s.sum, e.value("s.xlsx", "Sheet1", "F1"), "after %s", s.cell)
+	}
+	// A value under the spill, then an edit that needs that cell: #SPILL!.
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D3", "value": "x"})
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "A5", "value": 9})
+	sheet := part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml")
+	assert.Contains(t, sheet, `<c r="D1" t="e" cm="1"><f t="array" ref="D1">_xlfn.UNIQUE(A1:A5)</f><v>#SPILL!</v></c>`)
+	assert.Equal(t, "", e.value("s.xlsx", "Sheet1", "D2"), "a blocked spill clears what it spilled")
+	assert.Equal(t, "x", e.value("s.xlsx", "Sheet1", "D3"))
+	// Cleared, the range takes the spill at the next change of what it reads.
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D3", "value": nil})
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "A4", "value": 4})
+	assert.Contains(t, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"), `<c r="D1" cm="1"><f t="array" ref="D1:D4">_xlfn.UNIQUE(A1:A5)</f><v>3</v></c>`)
+	for i, want := range []string{"3", "7", "4", "9"} {
+		assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cellName(4, i+1)))
+	}
+}

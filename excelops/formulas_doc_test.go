@@ -126,16 +126,19 @@ result has more than one value spills over the cells below and to the right, as 
 - A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula.
 - A write_cells over an anchor (a value or another formula) clears the values it spilled; other
   tools that clear or overwrite an anchor (clear_range, copy tools) leave them as plain values.
+- A write_cells that changes what the formula reads spills it again: the values follow, the range
+  grows or shrinks (cells it leaves are cleared), the anchor is ` + "`#SPILL!`" + ` when the new range
+  is obstructed, and formulas reading the spill are recomputed.
 - These writes take the excelize path, not the splice path, as does every write_cells call on a
   workbook that has xl/metadata.xml.
 
 Not done yet:
 
-- The spill is computed when the formula is written, not again: an edit of the cells it reads
-  recomputes the anchor's first value but neither resizes the spill range nor updates the
-  spilled values (Excel and LibreOffice recalculate on open); a ` + "`#SPILL!`" + ` stays until the formula
-  is written again, even once its range is cleared; a value written into a spilled cell does not
-  turn the anchor into ` + "`#SPILL!`" + `.
+- Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
+  excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
+  extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
+  A ` + "`#SPILL!`" + ` is computed again when what its formula reads changes, not when its range is
+  cleared; a value written into a spilled cell does not turn the anchor into ` + "`#SPILL!`" + `.
 - Structural edits (insert and delete rows or columns, delete_range, sort, copy tools) move the
   anchor and its spilled values as ordinary cells; a spill range they cut or move apart is
   neither re-spilled nor checked.

@@ -139,7 +139,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if !sh.created {
 			// Only formulas reading this block, or cells a spill changed,
 			// need recomputing.
-			b.edits = &editSet{areas: areas}
+			b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
 		}
 		res := result(b.name(), sh.name)
 		if dates > 0 {
