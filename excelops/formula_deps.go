@@ -32,6 +32,9 @@ type editSet struct {
 	// cut says references may have been cut (rows or columns deleted): a
 	// formula holding #REF! may have a new value.
 	cut bool
+	// fresh are cells whose dynamic array formulas the call spilled
+	// itself (write_cells' block): the refresh does not spill them again.
+	fresh []sheetArea
 }
 
 // volatileFunctions read cells their arguments do not name (INDIRECT,

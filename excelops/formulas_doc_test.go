@@ -45,9 +45,9 @@ What `+"`read_excel`"+` returns for such a formula cell:
 
 | `+"`formulas`"+` | a formula without a cached value (after an edit through the tools) | a formula whose file still holds the value another program saved |
 |---|---|---|
-| `+"`\"values\"`"+` (default) | its formula text, e.g. `+"`\"=SEQUENCE(3)\"`"+`, never a silent null | that cached value |
+| `+"`\"values\"`"+` (default) | its formula text, e.g. `+"`\"=WEBSERVICE(A1)\"`"+`, never a silent null | that cached value |
 | `+"`\"formulas\"`"+` | its formula text | its formula text |
-| `+"`\"both\"`"+` | `+"`{\"formula\": \"=SEQUENCE(3)\", \"value\": null}`"+` | `+"`{\"formula\": ..., \"value\": <cached value>}`"+` |
+| `+"`\"both\"`"+` | `+"`{\"formula\": \"=WEBSERVICE(A1)\", \"value\": null}`"+` | `+"`{\"formula\": ..., \"value\": <cached value>}`"+` |
 
 Excel and LibreOffice show the right value on opening the file: they recalculate it.
 
@@ -72,6 +72,7 @@ Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function nam
 (`+"`LET(x,2,x*3)`"+`). A token that is not an A1 cell (`+"`ABCD1`"+`, `+"`R1C1`"+`) is a name.
 
 `, total, total-len(uncomputable), len(uncomputable))
+	b.WriteString(dynamicArraysDoc)
 	fmt.Fprintf(&b, `## Excel's limits
 
 - A formula longer than %s characters, or nesting functions more than %d levels deep, is refused
@@ -104,6 +105,56 @@ Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function nam
 	}
 	return b.String()
 }
+
+// dynamicArraysDoc is the section of docs/FORMULAS.md on spilling formulas.
+const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
+
+A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
+CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE) and whose
+result has more than one value spills over the cells below and to the right, as in Excel 365:
+
+- It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
+  ` + "`<f t=\"array\" ref=\"C3:C5\">`" + ` naming the spill range, a ` + "`cm`" + ` attribute pointing at
+  the dynamic array record (XLDAPR, ` + "`fDynamic=\"1\"`" + `) of xl/metadata.xml, which is added with
+  its relationship and content type when the workbook has none, and the first value; the other
+  cells of the range hold the other values as plain cached values. read_excel returns them;
+  LibreOffice opens the anchor as an array formula over the range; openpyxl reads the anchor as
+  an ArrayFormula.
+- When a cell of the range other than the anchor holds a value or a formula (one written by the
+  same call included), a merged range overlaps it, or it passes the sheet's edge, the anchor is
+  ` + "`#SPILL!`" + ` (its ref the anchor alone) and nothing spills.
+- A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula.
+- A write_cells over an anchor (a value or another formula) clears the values it spilled; other
+  tools that clear or overwrite an anchor (clear_range, copy tools) leave them as plain values.
+- A write_cells that changes what the formula reads spills it again: the values follow, the range
+  grows or shrinks (cells it leaves are cleared), the anchor is ` + "`#SPILL!`" + ` when the new range
+  is obstructed, and formulas reading the spill are recomputed.
+- These writes take the excelize path, not the splice path, as does every write_cells call on a
+  workbook that has xl/metadata.xml.
+
+Not done yet:
+
+- Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
+  excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
+  extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
+  A ` + "`#SPILL!`" + ` is computed again when what its formula reads changes, not when its range is
+  cleared; a value written into a spilled cell does not turn the anchor into ` + "`#SPILL!`" + `.
+- Structural edits (insert and delete rows or columns, delete_range, sort, copy tools) move the
+  anchor and its spilled values as ordinary cells; a spill range they cut or move apart is
+  neither re-spilled nor checked.
+- Spill references (` + "`C3#`" + `, which a file stores as ` + "`_xlfn.ANCHORARRAY(C3)`" + `) are not
+  accepted by write_cells: a formula reading a spill names its range (` + "`SUM(C3:C5)`" + `).
+- An operator applied to an array (` + "`SEQUENCE(3)*2`" + `), a bare range (` + "`=A1:A3`" + `) and array
+  constants do not spill: they are stored as ordinary formulas with their first value.
+- FILTER, SORT, TEXTSPLIT, RANDARRAY, WRAPROWS and WRAPCOLS are not computed (listed below): they
+  are written as ordinary formulas without a cached value, which Excel may show with the
+  implicit intersection operator (` + "`=@FILTER(...)`" + `) and one value.
+- A workbook whose xl/metadata.xml holds other cell metadata first (images in cells, say) gets
+  ordinary formulas: the dynamic array record is not merged into it.
+- excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` is computed as
+  ` + "`SEQUENCE(1,3,2)`" + `): write every argument.
+
+`
 
 // TestGoldenFormulasDoc keeps docs/FORMULAS.md (the functions the engine
 // cannot compute and what read_excel returns for them) true to the engine.

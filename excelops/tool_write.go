@@ -103,6 +103,10 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
+		old, err := anchorsUnder(b.f, sh.name, plan)
+		if err != nil {
+			return nil, err
+		}
 		dates := 0
 		fit := newColFitter()
 		defer fit.close()
@@ -121,11 +125,21 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if err := fit.widen(b.f, sh.name); err != nil {
 			return nil, err
 		}
+		spills, err := spillWrites(b, sh.name, plan, old)
+		if err != nil {
+			return nil, err
+		}
 		sh.ext.widen(anchor.r1, anchor.c1)
 		sh.ext.widen(anchor.r2, anchor.c2)
+		areas := []sheetArea{{sh.name, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}
+		for _, r := range spills {
+			sh.ext.widen(r.r2, r.c2)
+			areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
+		}
 		if !sh.created {
-			// Only formulas reading this block need recomputing.
-			b.edits = &editSet{areas: []sheetArea{{sh.name, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}}
+			// Only formulas reading this block, or cells a spill changed,
+			// need recomputing.
+			b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
 		}
 		res := result(b.name(), sh.name)
 		if dates > 0 {
@@ -140,6 +154,9 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 	})
 	c.create, c.newSheet = createModeOf(a.Create), a.Create != nil && *a.Create
 	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
+		if spliceDeclinesSpill(sb, plan) {
+			return splice.Plan{}, nil, errNoSplice
+		}
 		if err := checkWriteNames(plan, sheet, sb.formulaScope); err != nil {
 			return splice.Plan{}, nil, err
 		}

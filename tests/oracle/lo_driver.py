@@ -194,6 +194,13 @@ class Book:
 
     def op_set(self, op: dict[str, Any]) -> None:
         sheet = self.sheet(op.get("sheet"))
+        if op.get("spill"):
+            # A dynamic array formula: Calc enters it over its spill range as an array
+            # formula, which is what it makes of an Excel 365 anchor in a file.
+            rng = sheet.getCellRangeByName(op["spill"])
+            addr = rng.getCellByPosition(0, 0).CellAddress
+            rng.setArrayTokens(self.parser.parseFormula(input_form(op["value"]), addr))
+            return
         c0, r0 = split_cell(op["cell"])
         rows = op["values"] if "values" in op else [[op.get("value")]]
         for i, row in enumerate(rows):

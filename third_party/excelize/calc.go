@@ -1218,7 +1218,9 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 		argsStack.Peek().(*list.List).PushBack(arg)
 		return newEmptyFormulaArg()
 	}
-	if arg.Type == ArgMatrix && len(arg.Matrix) > 0 && len(arg.Matrix[0]) > 0 {
+	// registry-sidecar: CalcCellArray keeps the array of a formula that is
+	// one function call (dynamic_array.go)
+	if arg.Type == ArgMatrix && len(arg.Matrix) > 0 && len(arg.Matrix[0]) > 0 && !ctx.checks().keepsArray(ctx, sheet, cell, nextToken) {
 		opdStack.Push(arg.Matrix[0][0])
 		return newEmptyFormulaArg()
 	}

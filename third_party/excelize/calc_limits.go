@@ -66,6 +66,9 @@ type calcGuard struct {
 	tooDeep           bool
 	// seen holds the long texts chargeText counted, by their bytes.
 	seen map[*byte]struct{}
+	// array says the caller takes the entry cell's whole array result
+	// (CalcCellArray) instead of its first value.
+	array bool
 }
 
 // newCalcGuard returns the guard of one calculation.

@@ -960,7 +960,9 @@ func (f *File) setArrayFormulaCells() error {
 		}
 		for _, row := range ws.SheetData.Row {
 			for _, cell := range row.C {
-				if cell.F != nil && cell.F.T == STCellFormulaTypeArray {
+				// registry-sidecar: a dynamic array's spilled cells hold
+				// values, not the anchor's formula (dynamic_array.go)
+				if cell.F != nil && cell.F.T == STCellFormulaTypeArray && !isDynamicArrayAnchor(&cell) {
 					if err = ws.setArrayFormula(sheetN, cell.F, definedNames); err != nil {
 						return err
 					}

@@ -1,0 +1,94 @@
+package excelops
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// respill computes again each dirty dynamic array anchor of all (dirty as
+// refreshFormulaValues marks it) and spills its new result as write_cells
+// does: the values it spilled before are cleared, the new ones written
+// over the new range, or the anchor is #SPILL! when that range is
+// obstructed; a result of one value leaves the anchor alone in its range.
+// It returns the ranges whose cells changed (old and new spill ranges), so
+// the formulas reading them are recomputed too. An anchor the calculator
+// cannot compute keeps its spill as it was, and so does one in fresh (the
+// call spilled it already).
+func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, dirty []bool, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
+	var changed []sheetArea
+	for i, sf := range all {
+		old, ok := dynamicAnchor(sf.cell.cell)
+		if !ok || !dirty[i] {
+			continue
+		}
+		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
+		if err != nil || inAreas(fresh, sf.sheet, col, row) {
+			continue
+		}
+		one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+		vals, cerr := f.CalcCellArray(one, sf.sheet, sf.cell.ref, lim)
+		cancel()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if cerr != nil || len(vals) == 0 || len(vals[0]) == 0 {
+			continue
+		}
+		if n := len(vals) * len(vals[0]); n > maxCells {
+			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.cell.ref, n, maxCells))
+		}
+		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col, row, old}}, nil); err != nil {
+			return nil, err
+		}
+		rng := cellRange{col, row, col + len(vals[0]) - 1, row + len(vals) - 1}
+		blocked, err := spillBlocked(f, sf.sheet, rng)
+		if err != nil {
+			return nil, err
+		}
+		target := rng.String()
+		if blocked || (len(vals) == 1 && len(vals[0]) == 1) {
+			target = sf.cell.ref
+		}
+		if err := f.SetDynamicArrayFormula(sf.sheet, sf.cell.ref, target); err != nil {
+			return nil, err
+		}
+		changed = append(changed, sheetArea{sf.sheet, old.c1, old.r1, old.c2, old.r2},
+			sheetArea{sf.sheet, rng.c1, rng.r1, rng.c2, rng.r2})
+		if blocked {
+			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: spillError}}}
+		}
+		for r, line := range vals {
+			for c, v := range line {
+				if err := setTypedValue(f, sf.sheet, col+c, row+r, v); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return changed, nil
+}
+
+// inAreas reports whether the cell (col, row) of sheet lies in one of areas.
+func inAreas(areas []sheetArea, sheet string, col, row int) bool {
+	for _, a := range areas {
+		if strings.EqualFold(a.sheet, sheet) && col >= a.c1 && col <= a.c2 && row >= a.r1 && row <= a.r2 {
+			return true
+		}
+	}
+	return false
+}
+
+// formulaCellsOf returns the cells of plan that hold formulas, one area
+// each: the formulas write_cells spilled itself.
+func formulaCellsOf(sheet string, plan []cellWrite) []sheetArea {
+	var out []sheetArea
+	for _, w := range plan {
+		if w.formula != "" {
+			out = append(out, sheetArea{sheet, w.col, w.row, w.col, w.row})
+		}
+	}
+	return out
+}

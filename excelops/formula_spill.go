@@ -1,0 +1,326 @@
+package excelops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/xuri/efp"
+)
+
+// isSpillFunction reports whether the function name (upper case, without
+// file prefixes) returns arrays that Excel 365 spills over the cells below
+// and right of the formula: a formula calling one is written as a dynamic
+// array formula when its result has more than one value.
+func isSpillFunction(name string) bool {
+	switch name {
+	case "SEQUENCE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
+		"EXPAND", "UNIQUE", "SORTBY", "TRANSPOSE", "FILTER", "SORT", "TEXTSPLIT", "RANDARRAY",
+		"WRAPROWS", "WRAPCOLS", "MUNIT":
+		return true
+	}
+	return false
+}
+
+// maySpill reports whether formula (with or without its "=" and file
+// prefixes) calls a function whose result can spill.
+func maySpill(formula string) bool {
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
+			name := strings.ToUpper(tk.TValue)
+			for _, p := range []string{"_XLFN.", "_XLWS."} {
+				name = strings.TrimPrefix(name, p)
+			}
+			if isSpillFunction(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spillError is the value of an anchor whose spill range is obstructed.
+const spillError = "#SPILL!"
+
+// oldAnchor is a dynamic array anchor a write_cells call overwrites, and
+// the range its values spilled over.
+type oldAnchor struct {
+	col, row int
+	spill    cellRange
+}
+
+// dynamicAnchor returns the spill range of the cell if it is a dynamic
+// array anchor (cm set, f t="array" with a ref).
+func dynamicAnchor(c *excelize.XMLCell) (cellRange, bool) {
+	if c == nil || c.Cm == nil || c.F == nil || c.F.T != "array" || c.F.Ref == "" {
+		return cellRange{}, false
+	}
+	r, err := parseRange(c.F.Ref)
+	return r, err == nil
+}
+
+// sheetCell returns the parsed cell at (col, row) of ws, or nil. excelize
+// keeps a worksheet's rows in ascending order, the rows it prepared one per
+// index: the row is looked up by index, else by a binary search.
+func sheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
+	ref := cellName(col, row)
+	rows := ws.SheetData.Row
+	i := row - 1
+	if i >= len(rows) || rows[i].R != row {
+		i = sort.Search(len(rows), func(k int) bool { return rows[k].R >= row })
+		if i == len(rows) || rows[i].R != row {
+			return nil
+		}
+	}
+	cells := rows[i].C
+	if col-1 < len(cells) && cells[col-1].R == ref {
+		return &cells[col-1]
+	}
+	for j := range cells {
+		if cells[j].R == ref {
+			return &cells[j]
+		}
+	}
+	return nil
+}
+
+// anchorsUnder returns the dynamic array anchors among the cells plan
+// writes, read before the writes.
+func anchorsUnder(f *excelize.File, sheet string, plan []cellWrite) ([]oldAnchor, error) {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return nil, err
+	}
+	var out []oldAnchor
+	for _, w := range plan {
+		if spill, ok := dynamicAnchor(sheetCell(ws, w.col, w.row)); ok {
+			out = append(out, oldAnchor{w.col, w.row, spill})
+		}
+	}
+	return out, nil
+}
+
+// clearOldSpills undoes the anchors a call overwrote: each anchor loses its
+// cell metadata (a formula written there is a plain one until spillFormulas
+// makes it an anchor again), and the values it spilled are cleared, except
+// in cells the call wrote.
+func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, written map[[2]int]bool) error {
+	if len(old) == 0 {
+		return nil
+	}
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return err
+	}
+	for _, a := range old {
+		if c := sheetCell(ws, a.col, a.row); c != nil {
+			c.Cm = nil
+			if c.F != nil && c.F.T == "array" {
+				c.F.T, c.F.Ref = "", ""
+			}
+		}
+		for r := a.spill.r1; r <= a.spill.r2; r++ {
+			for col := a.spill.c1; col <= a.spill.c2; col++ {
+				if (r == a.row && col == a.col) || written[[2]int{col, r}] {
+					continue
+				}
+				if c := sheetCell(ws, col, r); c != nil && c.F == nil {
+					c.T, c.V, c.IS = "", "", nil
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// spillFormulas makes each formula plan wrote that returns an array of more
+// than one value a dynamic array formula, as Excel 365 stores one: the
+// anchor holds the formula (f t="array" ref=the spill range, cm pointing at
+// the dynamic array metadata) and the first value, the other cells of the
+// range the other values. When a cell of the range other than the anchor
+// holds anything (a value or formula, one written by this call included), a
+// merged range overlaps it, or it passes the sheet's edge, the anchor is
+// #SPILL! and nothing spills. A formula the calculator cannot compute, or
+// whose result is one value, stays an ordinary formula. It returns the
+// ranges values spilled over. A spill of more than maxCells cells is a
+// KindLimit error, as a block of that many values would be.
+func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
+	var spilled []cellRange
+	for _, w := range plan {
+		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) {
+			continue
+		}
+		ref := cellName(w.col, w.row)
+		one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+		vals, err := f.CalcCellArray(one, sheet, ref, lim)
+		cancel()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err != nil || len(vals) == 0 || len(vals[0]) == 0 || (len(vals) == 1 && len(vals[0]) == 1) {
+			continue // uncomputable or one value: an ordinary formula
+		}
+		if n := len(vals) * len(vals[0]); n > maxCells {
+			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
+		}
+		rng := cellRange{w.col, w.row, w.col + len(vals[0]) - 1, w.row + len(vals) - 1}
+		blocked, err := spillBlocked(f, sheet, rng)
+		if err != nil {
+			return nil, err
+		}
+		target := rng.String()
+		if blocked {
+			target = ref
+		}
+		if err := f.SetDynamicArrayFormula(sheet, ref, target); err != nil {
+			if errors.Is(err, excelize.ErrDynamicArrayMetadata) {
+				continue // metadata of another kind: an ordinary formula, as before
+			}
+			return nil, err
+		}
+		if blocked {
+			if err := setTypedValue(f, sheet, w.col, w.row, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for r, row := range vals {
+			for c, v := range row {
+				if err := setTypedValue(f, sheet, w.col+c, w.row+r, v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		spilled = append(spilled, rng)
+	}
+	return spilled, nil
+}
+
+// spillBlocked reports whether rng cannot take a spill: it passes the
+// sheet's edge, a merged range overlaps it, or a cell other than its
+// top-left one holds a value or a formula.
+func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
+	if rng.r2 > maxSheetRows || rng.c2 > excelize.MaxColumns {
+		return true, nil
+	}
+	merges, err := f.GetMergeCells(sheet)
+	if err != nil {
+		return false, err
+	}
+	for _, m := range merges {
+		if mr, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis()); err == nil &&
+			mr.c1 <= rng.c2 && rng.c1 <= mr.c2 && mr.r1 <= rng.r2 && rng.r1 <= mr.r2 {
+			return true, nil
+		}
+	}
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return false, err
+	}
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		if row.R < rng.r1 || row.R > rng.r2 {
+			continue
+		}
+		for j := range row.C {
+			c := &row.C[j]
+			col, r, err := excelize.CellNameToCoordinates(c.R)
+			if err != nil || col < rng.c1 || col > rng.c2 || (col == rng.c1 && r == rng.r1) {
+				continue
+			}
+			if c.F != nil || c.V != "" || c.IS != nil {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// setTypedValue stores v in the cell (col, row) as a plain value of its
+// type, keeping the cell's style; the anchor's formula, if the cell is the
+// anchor, is kept and v becomes its cached value.
+func setTypedValue(f *excelize.File, sheet string, col, row int, v excelize.ArrayValue) error {
+	ref := cellName(col, row)
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return err
+	}
+	if c := sheetCell(ws, col, row); c != nil && c.F != nil {
+		formulaCell{ref: ref, cell: c}.setCached(cachedTypeOf(v), v.Value)
+		return nil
+	}
+	switch v.Type {
+	case excelize.CellTypeInlineString:
+		return f.SetCellStr(sheet, ref, v.Value)
+	case excelize.CellTypeUnset:
+		return nil
+	}
+	if err := f.SetCellDefault(sheet, ref, "0"); err != nil {
+		return err
+	}
+	c := sheetCell(ws, col, row)
+	if c == nil {
+		return newError(KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" lost cell "+ref+" while it was written", nil)
+	}
+	c.T, c.V, c.IS = cachedTypeOf(v), v.Value, nil
+	return nil
+}
+
+// cachedTypeOf is the t attribute of a cell holding v ("" for a number).
+func cachedTypeOf(v excelize.ArrayValue) string {
+	switch v.Type {
+	case excelize.CellTypeBool:
+		return "b"
+	case excelize.CellTypeError:
+		return "e"
+	case excelize.CellTypeInlineString:
+		return "str"
+	}
+	return ""
+}
+
+// spillStuck reports whether c is a dynamic array anchor whose spill was
+// blocked: recomputing its formula alone would store its first value where
+// Excel shows #SPILL!, so a refresh leaves it.
+func (c formulaCell) spillStuck() bool {
+	_, ok := dynamicAnchor(c.cell)
+	return ok && c.cell.T == "e" && c.cell.V == spillError
+}
+
+// spillWrites undoes the anchors write_cells overwrote (old, read before its
+// writes) and spills the formulas it wrote (spillFormulas); it returns every
+// range whose cells changed besides the block: old spills and new ones.
+func spillWrites(b *book, sheet string, plan []cellWrite, old []oldAnchor) ([]cellRange, error) {
+	written := make(map[[2]int]bool, len(plan))
+	for _, w := range plan {
+		written[[2]int{w.col, w.row}] = true
+	}
+	if err := clearOldSpills(b.f, sheet, old, written); err != nil {
+		return nil, err
+	}
+	spills, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan, b.svc.limits.MaxWriteCells)
+	for _, a := range old {
+		spills = append(spills, a.spill)
+	}
+	return spills, err
+}
+
+// spliceDeclinesSpill reports whether write_cells must take the excelize
+// path because of dynamic arrays: a written formula may spill (the values
+// go to cells outside the block, and the anchor needs xl/metadata.xml,
+// which only the excelize path writes for now), or the workbook has cell
+// metadata, so a written cell may be an anchor whose spilled values must be
+// cleared (the splice path does not read anchors).
+func spliceDeclinesSpill(sb *spliceBook, plan []cellWrite) bool {
+	for _, w := range plan {
+		if w.formula != "" && maySpill(w.formula) {
+			return true
+		}
+	}
+	return findPart(sb.zr, "xl/metadata.xml") != nil
+}
