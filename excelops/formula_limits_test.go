@@ -289,7 +289,7 @@ func TestFormulaCalcStopsWhenTheCallEnds(t *testing.T) {
 		require.NoError(t, f.SetCellValue("Sheet1", fmt.Sprintf("A%d", r), r))
 	}
 	for r := 1; r <= 2000; r++ {
-		require.NoError(t, f.SetCellFormula("Sheet1", fmt.Sprintf("B%d", r), fmt.Sprintf("SUMPRODUCT($A$1:$A$20000*%d)", r)))
+		require.NoError(t, f.SetCellFormula("Sheet1", fmt.Sprintf("B%d", r), fmt.Sprintf("SUMPRODUCT($A$1:$A$20000,$A$1:$A$20000)*%d", r)))
 	}
 	e := newEnv(t)
 	require.NoError(t, f.SaveAs(e.path("slow.xlsx")))

@@ -308,6 +308,7 @@ func (b *book) calcValue(sheet, ref string) (string, error) {
 	defer cancel()
 	return b.f.CalcCellValueContext(one, sheet, ref, b.svc.limits.calc(), excelize.Options{RawCellValue: true})
 }
+
 // cachedKind is a cached value's type attribute with the default spelt
 // out: a number may be stored with t="n" or none.
 func cachedKind(t string) string {

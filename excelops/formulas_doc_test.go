@@ -35,11 +35,26 @@ write_cells accepts formulas calling any of the %d Excel functions in
 LibreOffice's OOXML formula map and excelize's documented functions; a formula that does not
 parse or calls another name is refused with a ValueError naming the cell, nothing written).
 
-After every edit, each formula of the workbook gets the cached value excelize's calculator computes
-(typed: number, boolean, error or text), and the workbook asks Excel and LibreOffice to recalculate
-on open (calcPr fullCalcOnLoad). excelize computes %d of those functions. A formula that calls one of
+After every edit, each formula the edit may have changed gets the cached value excelize's calculator
+computes (typed: number, boolean, error or text): one that reads a written cell, a range that grew or
+shrank, a position (ROW, COLUMN, CELL...), a cut reference, or another such formula. Every other
+formula keeps the value the file cached, byte for byte: Excel's value is the truth, not ours. When a
+cached value changed or was dropped, the workbook also asks Excel and LibreOffice to recalculate on
+open (calcPr fullCalcOnLoad). excelize computes %d of those functions. A formula that calls one of
 the %d below, or that excelize cannot evaluate for another reason, has its cached value dropped at
 the next edit rather than left stale.
+
+Some formulas excelize computes unlike Excel; they are left without a value too, rather than given a
+guessed one:
+
+- arithmetic or a comparison on a multi-cell range (`+"`SUMPRODUCT(A1:A3*B1:B3)`"+`,
+  `+"`{=SUM(B1:C1*B2:C2)}`"+`): Excel computes it cell by cell, excelize as one value
+  (`+"`SUMPRODUCT(A1:A3,B1:B3)`"+` is computed);
+- SUBTOTAL or AGGREGATE over a range holding another one, which Excel leaves out;
+- a formula holding a cut reference (`+"`#REF!`"+`, after rows, columns or sheets were deleted) is
+  `+"`#REF!`"+`, as in Excel, unless IF, IFERROR, an IS function or the like may look past it.
+
+LibreOffice judges the values recomputed on real workbooks: `+"`tests/corpus`"+` (see its README).
 
 What `+"`read_excel`"+` returns for such a formula cell:
 
