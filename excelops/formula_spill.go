@@ -313,14 +313,14 @@ func spillWrites(b *book, sheet string, plan []cellWrite, old []oldAnchor) ([]ce
 // spliceDeclinesSpill reports whether write_cells must take the excelize
 // path because of dynamic arrays: a written formula may spill (the values
 // go to cells outside the block, and the anchor needs xl/metadata.xml,
-// which only the excelize path writes for now), or the workbook has cell
-// metadata, so a written cell may be an anchor whose spilled values must be
-// cleared (the splice path does not read anchors).
-func spliceDeclinesSpill(sb *spliceBook, plan []cellWrite) bool {
+// which only the excelize path writes for now). A write over an anchor, or
+// one an anchor reads, declines on its own: an anchor is an array formula
+// (<f t="array">), which the recalc splice leaves to the excelize path.
+func spliceDeclinesSpill(_ *spliceBook, plan []cellWrite) bool {
 	for _, w := range plan {
 		if w.formula != "" && maySpill(w.formula) {
 			return true
 		}
 	}
-	return findPart(sb.zr, "xl/metadata.xml") != nil
+	return false
 }
