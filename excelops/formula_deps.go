@@ -57,11 +57,10 @@ func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
 // resolves none: every name is wide).
 func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheetArea, wide bool) {
 	host := at.sheet
-	ps := efp.ExcelParser()
-	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+	for _, tk := range formulaTokensOf(formula) {
+		name, isFunction := functionName(tk)
 		switch {
-		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
-			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+		case isFunction:
 			if volatileFunctions[name] {
 				return nil, true
 			}

@@ -20,23 +20,15 @@ import (
 //   - SUBTOTAL or AGGREGATE over a range that holds another one, which
 //     Excel leaves out and the engine counts twice.
 func inexact(f *excelize.File, sheet, formula string) bool {
-	ps := efp.ExcelParser()
-	tokens := ps.Parse("=" + strings.TrimPrefix(formula, "="))
-	if rangeArithmetic(tokens) {
+	if rangeArithmetic(formulaTokensOf(formula)) {
 		return true
 	}
-	for _, tk := range tokens {
-		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart && subtotals(tk.TValue) {
-			return readsSubtotal(f, formula, sheet)
-		}
-	}
-	return false
+	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
 }
 
 // subtotals reports whether the function name is SUBTOTAL or AGGREGATE,
 // the two that leave nested ones out.
 func subtotals(name string) bool {
-	name = strings.ToUpper(strings.TrimPrefix(name, "_xlfn."))
 	return name == "SUBTOTAL" || name == "AGGREGATE"
 }
 

@@ -29,16 +29,7 @@ func readsPosition(formula string, cut bool) bool {
 	if cut && strings.Contains(formula, "#REF!") {
 		return true
 	}
-	ps := efp.ExcelParser()
-	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
-		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
-			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
-			if positionalFunctions[name] {
-				return true
-			}
-		}
-	}
-	return false
+	return callsAny(formula, func(name string) bool { return positionalFunctions[name] })
 }
 
 // insertedRows is the edit set of n rows inserted at row on sheet: the new
@@ -88,12 +79,11 @@ func cutReferenceValue(formula string) (t, v string, ok bool) {
 	if !strings.Contains(formula, "#REF!") {
 		return "", "", false
 	}
-	ps := efp.ExcelParser()
 	cut := false
-	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+	for _, tk := range formulaTokensOf(formula) {
+		name, isFunction := functionName(tk)
 		switch {
-		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
-			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+		case isFunction:
 			if errorLookers[name] || strings.HasPrefix(name, "IS") {
 				return "", "", true
 			}

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-	"github.com/xuri/efp"
 )
 
 // isSpillFunction reports whether the function name (upper case, without
@@ -29,19 +27,7 @@ func isSpillFunction(name string) bool {
 // maySpill reports whether formula (with or without its "=" and file
 // prefixes) calls a function whose result can spill.
 func maySpill(formula string) bool {
-	ps := efp.ExcelParser()
-	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
-		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
-			name := strings.ToUpper(tk.TValue)
-			for _, p := range []string{"_XLFN.", "_XLWS."} {
-				name = strings.TrimPrefix(name, p)
-			}
-			if isSpillFunction(name) {
-				return true
-			}
-		}
-	}
-	return false
+	return callsAny(formula, isSpillFunction)
 }
 
 // spillError is the value of an anchor whose spill range is obstructed.

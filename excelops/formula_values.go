@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-	"github.com/xuri/efp"
 )
 
 // maxRecalcFormulas bounds how many formula cells one call recomputes with
@@ -232,19 +231,7 @@ var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
 // calculator does not implement.
 func callsUncomputable(formula string) bool {
 	un := uncomputableFunctions()
-	ps := efp.ExcelParser()
-	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
-		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart {
-			name := strings.ToUpper(tk.TValue)
-			for _, p := range []string{"_XLFN.", "_XLWS."} {
-				name = strings.TrimPrefix(name, p)
-			}
-			if un[name] {
-				return true
-			}
-		}
-	}
-	return false
+	return callsAny(formula, func(name string) bool { return un[name] })
 }
 
 // excelErrors are the error values a formula can result in.

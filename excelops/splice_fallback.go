@@ -36,11 +36,10 @@ func fallbackReason(err error) string {
 // reference other than plain cells (a defined name, a table, another
 // workbook, several sheets); the kind, never the formula's text.
 func wideReason(formula, who string) string {
-	ps := efp.ExcelParser()
-	for _, tk := range ps.Parse("=" + strings.TrimPrefix(formula, "=")) {
+	for _, tk := range formulaTokensOf(formula) {
+		name, isFunction := functionName(tk)
 		switch {
-		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
-			name := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(tk.TValue, "_xlfn."), "_xlws."))
+		case isFunction:
 			if volatileFunctions[name] {
 				return who + " calls a volatile function"
 			}
