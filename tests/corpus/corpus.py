@@ -278,9 +278,9 @@ def entry_kinds(results: dict[str, dict[str, Any]], tool: str) -> dict[str, int]
 
 
 def run(folder: pathlib.Path, binary: pathlib.Path, jobs: int, lo: judge.Judge | None = None) -> dict[str, dict[str, Any]]:
-    """run checks every .xlsx of folder with jobs threads and returns the results by file name;
+    """run checks every .xlsx and .xlsm workbook of folder with jobs threads and returns the results by file name;
     with lo, LibreOffice judges every recomputed value."""
-    files = sorted(p for p in folder.iterdir() if p.suffix == ".xlsx")
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".xlsx", ".xlsm"))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = pool.map(lambda p: (p.name, check_file(binary, p, lo)), files)
         return dict(done)
