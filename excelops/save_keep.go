@@ -146,7 +146,21 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 			parts[zf.Name] = splice.Bytes(data)
 		}
 		// Otherwise it was only re-serialised (the original entry is
-		// copied raw) or made up (left out).
+		// copied raw) or made up (left out, unless named below).
+	}
+	// A made-up part stays when the content types or a relationships part
+	// the edit changed for its own reasons (a calculation chain dropped)
+	// is written as the edit wrote it, naming the part too.
+	for _, name := range added {
+		if _, kept := parts[name]; kept {
+			continue
+		}
+		for written, p := range parts {
+			if b, ok := p.(splice.Bytes); ok && namesAny(written, b, []string{name}) {
+				parts[name] = splice.Bytes(edited.parts[name].Bytes())
+				break
+			}
+		}
 	}
 	for _, zf := range p.zr.File {
 		if !written[zf.Name] {

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"strings"
 )
 
 // calcChainReader provides a function to get the pointer to the structure
@@ -65,8 +66,30 @@ func (f *File) deleteCalcChain(index int, cell string) error {
 				content.Overrides = append(content.Overrides[:k], content.Overrides[k+1:]...)
 			}
 		}
+		// registry-sidecar: the workbook's relationship to the chain goes
+		// with it, or it names a part the package lacks (PATCHES.md §14).
+		return f.deleteCalcChainRel()
 	}
 	return err
+}
+
+// deleteCalcChainRel removes the workbook's relationships to a calculation
+// chain (registry-sidecar addition, PATCHES.md §14).
+func (f *File) deleteCalcChainRel() error {
+	rels, err := f.relsReader(f.getWorkbookRelsPath())
+	if err != nil || rels == nil {
+		return err
+	}
+	rels.mu.Lock()
+	defer rels.mu.Unlock()
+	kept := rels.Relationships[:0]
+	for _, r := range rels.Relationships {
+		if !strings.HasSuffix(r.Type, "/calcChain") {
+			kept = append(kept, r)
+		}
+	}
+	rels.Relationships = kept
+	return nil
 }
 
 type xlsxCalcChainCollection []xlsxCalcChainC
