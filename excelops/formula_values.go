@@ -194,7 +194,7 @@ func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (
 // dependencies describes each formula cell for dirtyFormulas.
 func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCell {
 	out := make([]depCell, len(all))
-	scope := newDepScope(f)
+	var scope *depScope // the tables and names, read when a formula first needs them
 	for i, sf := range all {
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
 		out[i].at = sheetArea{sf.sheet, col, row, col, row}
@@ -203,7 +203,12 @@ func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCe
 			out[i].wide = true
 			continue
 		}
-		out[i].deps, out[i].wide = formulaDepsIn(formula, out[i].at, scope)
+		if out[i].deps, out[i].wide = formulaDeps(formula, sf.sheet); out[i].wide {
+			if scope == nil {
+				scope = newDepScope(f)
+			}
+			out[i].deps, out[i].wide = formulaDepsIn(formula, out[i].at, scope)
+		}
 		out[i].wide = out[i].wide || moved && readsPosition(formula, cut)
 	}
 	return out

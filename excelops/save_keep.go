@@ -181,11 +181,7 @@ func (s *Service) reserialised(raw []byte, names []string) (map[string][]byte, e
 	if len(names) == 0 {
 		return nil, nil
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(raw), excelize.Options{
-		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
-		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
-		TmpDir:            s.tmpBase,
-	})
+	f, err := excelize.OpenReader(bytes.NewReader(raw), s.openOptions())
 	if err != nil {
 		return nil, nil // the edit's own save stands
 	}

@@ -106,11 +106,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 			_ = b.close()
 		}
 	}()
-	opts := excelize.Options{
-		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
-		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
-		TmpDir:            s.tmpBase,
-	}
+	opts := s.openOptions()
 	if light && !create {
 		return b, s.openLight(b)
 	}
@@ -143,11 +139,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 // (render_range). name is the workbook's file name, for messages.
 func (s *Service) openCopy(raw []byte, name string) (_ *book, err error) {
 	b := &book{svc: s, path: name, mode: newFileMode, extents: map[string]*sheetExtent{}}
-	opts := excelize.Options{
-		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
-		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
-		TmpDir:            s.tmpBase,
-	}
+	opts := s.openOptions()
 	if err := s.parseBook(b, raw, false, opts); err != nil {
 		_ = b.close()
 		return nil, err
@@ -450,4 +442,14 @@ func (b *book) unchangedOnDisk() error {
 		return nil
 	}
 	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", b.name()), nil)
+}
+
+// openOptions are the options every excelize open of a workspace file
+// takes: the unzip limits and the private temporary folder.
+func (s *Service) openOptions() excelize.Options {
+	return excelize.Options{
+		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
+		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
+		TmpDir:            s.tmpBase,
+	}
 }
