@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/xmlappend"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -143,7 +144,7 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 		case zf == nil && (realNew || !same):
 			parts[name] = splice.Bytes(data)
 		case zf != nil && !same:
-			parts[zf.Name] = splice.Bytes(data)
+			parts[zf.Name] = splice.Bytes(appendedOnly(zf, base[name], data))
 		}
 		// Otherwise it was only re-serialised (the original entry is
 		// copied raw) or made up (left out, unless named below).
@@ -202,6 +203,31 @@ func (s *Service) reserialised(raw []byte, names []string) (map[string][]byte, e
 		}
 	}
 	return out, nil
+}
+
+// appendedOnly returns data, the edit's save of the part zf, as the
+// original bytes with the records the edit added appended, when baseline
+// (the part re-serialised unchanged) shows the edit only added records to
+// a list part (styles, shared strings, relationships, content types);
+// otherwise data itself.
+func appendedOnly(zf *zip.File, baseline, data []byte) []byte {
+	if baseline == nil {
+		return data
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return data
+	}
+	defer rc.Close()
+	orig, err := io.ReadAll(io.LimitReader(rc, int64(zf.UncompressedSize64)+1))
+	if err != nil {
+		return data
+	}
+	merged, err := xmlappend.Merge(orig, baseline, data)
+	if err != nil {
+		return data
+	}
+	return merged
 }
 
 // sameContent reports whether the entry zf inflates to exactly data,

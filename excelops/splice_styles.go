@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/xmlappend"
 )
 
 // styleBook edits a workbook's style table for the splice path with
@@ -18,6 +19,8 @@ import (
 // the sheets are never loaded.
 type styleBook struct {
 	f      *excelize.File
+	svc    *Service
+	small  []byte // the small package f was opened from
 	part   string // the styles part's name
 	before int    // cell formats before the edit
 	after  int
@@ -70,7 +73,7 @@ func (sb *spliceBook) styleTable() (*styleBook, error) {
 		}
 		return nil, newError(KindDamaged, "file is damaged: styles: "+err.Error(), err)
 	}
-	sb.styles = &styleBook{f: f, part: sb.stylesPart()}
+	sb.styles = &styleBook{f: f, svc: sb.svc, small: buf.Bytes(), part: sb.stylesPart()}
 	sb.styles.before = sb.styles.count()
 	sb.styles.after = sb.styles.before
 	return sb.styles, nil
@@ -109,17 +112,56 @@ func (st *styleBook) derive(base int, sc *styleChange) (int, error) {
 // changed reports whether a cell format was added.
 func (st *styleBook) changed() bool { return st.after > st.before }
 
-// bytes returns the styles part as excelize writes it.
+// bytes returns the styles part to save: the original bytes with the
+// records the edit added appended when that is all it did (the part as
+// excelize re-serialises it, unchanged, shows which bytes are new), else
+// the part as excelize writes it.
 func (st *styleBook) bytes() ([]byte, error) {
+	edited, err := stylesPartOf(st.f, st.part)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := zip.NewReader(bytes.NewReader(st.small), int64(len(st.small)))
+	if err != nil {
+		return edited, nil
+	}
+	orig, err := readPart(zr, st.part)
+	if err != nil {
+		return edited, nil
+	}
+	fresh, err := excelize.OpenReader(bytes.NewReader(st.small), excelize.Options{TmpDir: st.svc.tmpBase})
+	if err != nil {
+		if fresh != nil {
+			_ = fresh.Close()
+		}
+		return edited, nil
+	}
+	defer fresh.Close()
+	if _, err := fresh.GetStyle(0); err != nil { // parsed, as the edit's table was
+		return edited, nil
+	}
+	baseline, err := stylesPartOf(fresh, st.part)
+	if err != nil {
+		return edited, nil
+	}
+	merged, err := xmlappend.Merge(orig, baseline, edited)
+	if err == nil {
+		return merged, nil
+	}
+	return edited, nil
+}
+
+// stylesPartOf returns the styles part named part as saving f writes it.
+func stylesPartOf(f *excelize.File, part string) ([]byte, error) {
 	var buf bytes.Buffer
-	if _, err := st.f.WriteTo(&buf); err != nil {
+	if _, err := f.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		return nil, err
 	}
-	zf := findPart(zr, st.part)
+	zf := findPart(zr, part)
 	if zf == nil {
 		return nil, newError(KindDamaged, "file is damaged: no styles part", nil)
 	}
