@@ -4,6 +4,9 @@ For each workbook and each worksheet, on a fresh copy each time:
 
 * write_cells: one number just below the sheet's used range (first used column, last used
   row + 1; A1 on an empty sheet);
+* format_cells: bold on that same cell (the splice path; the style table gains records);
+* write_text: a new text in that same cell through the excelize path (`--splice=false`; the
+  shared string table gains a record, or is added);
 * insert_rows: one row before row 2;
 * write_input: the first number cell a formula of the sheet reads, plus one (so that formulas
   must be recomputed).
@@ -45,14 +48,17 @@ import workbook_parts as wp  # noqa: E402
 ROOT = HERE.parents[1]
 SAMPLE = HERE / "sample"
 BASELINE = HERE / "baseline.json"
-TOOLS = ("write_cells", "insert_rows", "write_input")
+TOOLS = ("write_cells", "format_cells", "write_text", "insert_rows", "write_input")
+# WRITE_TEXT is the text write_text writes: new to every workbook, with characters to escape.
+WRITE_TEXT = "corpus text ✓ <&>"
 # BASELINE_FIGURES are the summary figures baseline.json holds; those in HIGHER_IS_BETTER must
 # not fall, the others must not rise.
 BASELINE_FIGURES = ("files_unexpected", "drift_cells", "files_drift", "files_error", "splice_share", "disagree_cells")
 HIGHER_IS_BETTER = frozenset({"splice_share"})
 
 
-def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any],
+         flags: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
     """call runs one tool through `registry-sidecar call` and returns its payload and how it ran.
 
     How it ran: seconds (wall time of the process), path ("splice", "excelize" or None when
@@ -60,7 +66,7 @@ def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any]
     """
     start = time.monotonic()
     proc = subprocess.run(
-        [str(binary), "call", "--log-level", "debug", "--workspace", str(ws), tool, json.dumps(args)],
+        [str(binary), "call", "--log-level", "debug", *flags, "--workspace", str(ws), tool, json.dumps(args)],
         capture_output=True, text=True, timeout=300, check=False,
     )
     seconds = time.monotonic() - start
@@ -106,7 +112,7 @@ def drift(
         for (r, c), cell in sorted(before.items()):
             if cell.value is None or rules.POSITIONAL_FUNCS.search(cell.formula):
                 continue
-            if tool == "write_cells" and rules.may_see(cell.formula, sh.name, edited.name, target[0], target[1], names):
+            if tool in WRITES and rules.may_see(cell.formula, sh.name, edited.name, target[0], target[1], names):
                 continue
             if tool == "insert_rows" and rules.spans(cell.formula, sh.name, edited.name, target[0]):
                 continue
@@ -116,6 +122,10 @@ def drift(
             if now != cell.value:
                 out.append(f"{sh.name}!{wp.col_letters(c)}{r}: {cell.value!r} -> {now!r}")
     return out
+
+
+# WRITES are the tools that write one cell below the used range.
+WRITES = ("write_cells", "format_cells", "write_text")
 
 
 def recomputed(old: dict[str, bytes], new: dict[str, bytes], old_sheets: list[wp.Sheet], edited: wp.Sheet,
@@ -191,19 +201,22 @@ def check_file(binary: pathlib.Path, path: pathlib.Path, lo: judge.Judge | None 
                     args: dict[str, Any] = {"file_path": book.name, "sheet_name": sh.name,
                                             "cell": f"{wp.col_letters(target[1])}{target[0]}", "value": value + 1}
                     allowed = set()
-                elif tool == "write_cells":
+                elif tool in WRITES:
                     used = wp.used_range(old[sh.part])
                     target = (1, 1) if used is None else (used[2] + 1, used[1])
-                    args = {
-                        "file_path": book.name, "sheet_name": sh.name,
-                        "cell": f"{wp.col_letters(target[1])}{target[0]}", "value": 42,
-                    }
+                    cell = f"{wp.col_letters(target[1])}{target[0]}"
+                    args = {"file_path": book.name, "sheet_name": sh.name, "cell": cell, "value": 42}
+                    if tool == "format_cells":
+                        args = {"file_path": book.name, "sheet_name": sh.name, "cell_range": cell, "font": {"bold": True}}
+                    elif tool == "write_text":
+                        args["value"] = WRITE_TEXT
                     allowed = rules.allowed_write(sh.part)
                 else:
                     target = (2, 1)
                     args = {"file_path": book.name, "sheet_name": sh.name, "row": 2, "count": 1}
                     allowed = rules.allowed_insert(old, sh.name, sh.part, sh.related)
-                payload, ran = call(binary, ws, "write_cells" if tool == "write_input" else tool, args)
+                flags = ("--splice=false",) if tool == "write_text" else ()
+                payload, ran = call(binary, ws, "write_cells" if tool in ("write_input", "write_text") else tool, args, flags)
                 res = result[tool]
                 res["calls"].append({"sheet": sh.name, **ran})
                 if payload.get("status") != "success":
@@ -212,6 +225,8 @@ def check_file(binary: pathlib.Path, path: pathlib.Path, lo: judge.Judge | None 
                 new = wp.entries(str(book))
                 if tool != "write_input":  # an input changed: its dependents rightly change
                     bad = sorted(rules.changed_entries(old, new) - allowed)
+                    if tool in ("format_cells", "write_text"):  # list parts may gain records
+                        bad = [e for e in bad if not appended(old.get(e), new.get(e))]
                     res["unexpected"] = sorted(set(res["unexpected"]) | {f"{sh.name}: {e}" for e in bad})
                     res["drift"].extend(f"[{sh.name}] {d}" for d in drift(old, new, old_sheets, sh, tool, target, names))
                 if lo is not None:
@@ -220,6 +235,14 @@ def check_file(binary: pathlib.Path, path: pathlib.Path, lo: judge.Judge | None 
                     res["uncomputed"] = res.get("uncomputed", 0) + uncomputed(old, new, old_sheets, sh, tool, target)
                     res["disagree"].extend(f"[{sh.name}] {d}" for d in lo.disagreements(path, book, fresh))
     return result
+
+
+def appended(old: bytes | None, new: bytes | None) -> bool:
+    """appended tells a list part that only gained records (or a new list part: the shared string
+    table an edit adds) from one rewritten or removed."""
+    if new is None or not rules.is_list_part(new):
+        return False
+    return old is None or rules.appended_only(old, new)
 
 
 def summarise(results: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -6,6 +6,9 @@ The rule for entries, per edit:
   dropping it loses nothing), docProps/core.xml (the modified timestamp) and docProps/app.xml
   (the application name and version of the last writer);
 * write_cells of one number: the edited sheet's XML, nothing else;
+* format_cells (bold) and write_text (text through the excelize path): the edited sheet's XML,
+  plus list parts (styles, shared strings, relationships, content types) changed only by records
+  appended to their lists, every original byte kept (appended_only);
 * insert_rows: the edited sheet's XML, the parts hanging off that sheet that hold row positions
   (tables, comments, drawings and their VML, charts, pivot tables), and any other XML part whose
   text names the edited sheet in a reference ("Name!" or "'Name'!": other sheets' formulas,
@@ -67,6 +70,50 @@ def allowed_insert(parts: dict[str, bytes], sheet_name: str, sheet_part: str, re
         if name.endswith((".xml", ".vml")) and pattern.search(data):
             out.add(name)
     return out
+
+
+# Where records may be appended to a list part: before a list's or the root's end tag, or in
+# place of an empty list; LIST_START is where a list the part lacked may be inserted.
+LIST_END = re.compile(rb"</(?:numFmts|fonts|fills|borders|cellStyleXfs|cellXfs|cellStyles|dxfs|tableStyles|sst|Relationships|Types)>"
+                      rb"|<(?:numFmts|dxfs|tableStyles)\b[^>]*/>")
+LIST_START = re.compile(rb"<(?:fonts|fills|borders|cellStyleXfs|cellXfs|cellStyles|dxfs|tableStyles|colors|extLst)\b")
+COUNT_ATTR = re.compile(rb'\b(count|uniqueCount)="\d*"')
+LIST_ROOT = re.compile(rb"<(?:styleSheet|sst|Relationships|Types)[\s>]")
+
+
+def is_list_part(data: bytes) -> bool:
+    """is_list_part tells the parts whose records an edit may append to."""
+    return LIST_ROOT.search(data[:400]) is not None
+
+
+def appended_only(old: bytes, new: bytes) -> bool:
+    """appended_only reports whether new is old with records inserted only where lists end (or a
+    missing list inserted), counts aside: old, cut at those points, appears piece by piece, in
+    order, in new, its first piece at the start."""
+    o, n = COUNT_ATTR.sub(rb'\1=""', old), COUNT_ATTR.sub(rb'\1=""', new)
+    cuts = sorted([(m.start(), m.end()) for m in LIST_END.finditer(o)] + [(m.start(), m.start()) for m in LIST_START.finditer(o)],
+                  key=lambda c: (c[0], -c[1]))
+    pos = frm = 0
+    for start, end in cuts:
+        if start < frm:
+            continue
+        piece = o[frm:start]
+        i = n.find(piece, pos)
+        if i < 0 or (frm == 0 and i != 0):
+            return False
+        pos, frm = i + len(piece), start
+        tag = o[start:end]
+        if tag.endswith(b"/>"):
+            if n.startswith(tag, pos):
+                pos, frm = pos + len(tag), end
+            else:  # an empty list written out with its records
+                name = re.match(rb"<(\w+)", tag)
+                assert name
+                close = n.find(b"</" + name.group(1) + b">", pos)
+                if close < 0:
+                    return False
+                pos, frm = close + len(name.group(1)) + 3, end
+    return n[pos:].endswith(o[frm:])
 
 
 def changed_entries(old: dict[str, bytes], new: dict[str, bytes]) -> set[str]:

@@ -95,6 +95,33 @@ def test_spans(formula: str, want: bool) -> None:
     assert rules.spans(formula, "S", "S", 2) is want
 
 
+STYLES = (b'<styleSheet xmlns="m"><fonts count="1"><font><sz val="11"/></font></fonts>'
+          b'<cellXfs count="1"><xf fontId="0"/></cellXfs><dxfs count="0"/><extLst/></styleSheet>')
+
+
+@pytest.mark.parametrize("new,want", [
+    # records appended to two lists, an empty list written out, counts updated
+    (b'<styleSheet xmlns="m"><fonts count="2"><font><sz val="11"/></font><font><b/></font></fonts>'
+     b'<cellXfs count="2"><xf fontId="0"/><xf fontId="1"></xf></cellXfs><dxfs count="1"><dxf/></dxfs><extLst/></styleSheet>', True),
+    # a list the original lacked, inserted where the schema puts it
+    (b'<styleSheet xmlns="m"><numFmts count="1"><numFmt numFmtId="164"/></numFmts><fonts count="1"><font><sz val="11"/></font></fonts>'
+     b'<cellXfs count="1"><xf fontId="0"/></cellXfs><dxfs count="0"/><extLst/></styleSheet>', True),
+    (STYLES, True),
+    # re-serialised: an original record rewritten
+    (b'<styleSheet xmlns="m"><fonts count="1"><font><sz val="11"></sz></font></fonts>'
+     b'<cellXfs count="1"><xf fontId="0"/></cellXfs><dxfs count="0"/><extLst/></styleSheet>', False),
+    # a record inserted before the original ones
+    (b'<styleSheet xmlns="m"><fonts count="2"><font><b/></font><font><sz val="11"/></font></fonts>'
+     b'<cellXfs count="1"><xf fontId="0"/></cellXfs><dxfs count="0"/><extLst/></styleSheet>', False),
+    # something dropped at the end
+    (b'<styleSheet xmlns="m"><fonts count="1"><font><sz val="11"/></font></fonts>'
+     b'<cellXfs count="1"><xf fontId="0"/></cellXfs><dxfs count="0"/></styleSheet>', False),
+])
+def test_appended_only(new: bytes, want: bool) -> None:
+    assert rules.appended_only(STYLES, new) is want
+    assert rules.is_list_part(new)
+
+
 def test_sample_not_worse_than_baseline(sidecar_bin: pathlib.Path) -> None:
     """The sample's figures, with LibreOffice judging every recomputed value where it is installed
     (make test installs it)."""
