@@ -37,7 +37,9 @@
 //     dialog sheets are listed with their kind, skipped by whole-workbook
 //     calls and refused by name with what they are. A write checks every
 //     sheet it rewrites as a read would (cells pointing at shared strings
-//     that do not exist), so a file a read calls damaged is not saved.
+//     that do not exist), and first reads every other worksheet as a read
+//     of it would (damage_check.go; sheets found sound are remembered per
+//     version of the file), so a file a read calls damaged is not saved.
 //   - Reads stream the sheet XML through one byte-level layer
 //     (internal/sheetxml: a tokenizer and a row/cell walker, fuzzed),
 //     stop at the last requested row and report a truncated or broken sheet

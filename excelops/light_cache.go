@@ -47,6 +47,7 @@ type lightEntry struct {
 	dates    *dateStyles // nil until a read needed them
 	sst      []string    // nil until a read needed them
 	sstBytes int64
+	sound    map[string]bool // worksheets read whole without damage (checkUntouchedSheets)
 }
 
 // get returns a copy of the entry of the file id, or nil.
@@ -111,6 +112,24 @@ func (c *lightCache) putStrings(id fileID, sst []string, bytes int64) {
 	}
 	e.sst, e.sstBytes = sst, bytes
 	c.held += bytes
+}
+
+// putSound remembers that the worksheet sheet of the file id reads without
+// damage, once its index is remembered. The map is replaced, never
+// changed, as entries are shared by copy.
+func (c *lightCache) putSound(id fileID, sheet string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[id]
+	if e == nil {
+		return
+	}
+	next := make(map[string]bool, len(e.sound)+1)
+	for k := range e.sound {
+		next[k] = true
+	}
+	next[sheet] = true
+	e.sound = next
 }
 
 // dropLocked forgets the entry of the file id, if any.

@@ -123,6 +123,9 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 	if edit < 0 {
 		return res, nil
 	}
+	if err := s.checkUntouchedSheets(ctx, paths[edit], c.sheets[edit]); err != nil {
+		return nil, err
+	}
 	res, err = s.editOnce(ctx, acc, paths, c)
 	if kindOf(err) == KindConflict {
 		s.log.WithFields(map[string]any{"file": filepath.Base(paths[edit])}).Warn("workbook changed on disk during a call; doing it again on the new version")

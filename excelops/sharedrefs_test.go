@@ -54,20 +54,73 @@ func TestDamagedStaysDamaged(t *testing.T) {
 	}
 }
 
-// TestSharedRefsOnAnotherSheet: a write to a sound sheet is not refused
-// for another sheet's damage it does not rewrite; that sheet is kept
-// byte for byte, so it stays as damaged as it was.
-func TestSharedRefsOnAnotherSheet(t *testing.T) {
-	e := newEnv(t)
+// TestDamageOnAnotherSheet: a workbook one of whose sheets a read calls
+// damaged is damaged for every write, whichever sheet it names and
+// whichever path it takes: the write is refused with the read's reason
+// and the file left as it was. Deleting the damaged sheet is the way out.
+func TestDamageOnAnotherSheet(t *testing.T) {
+	const reason = `file is damaged: cell A1 points to shared string "7" that does not exist`
+	cases := []struct {
+		name string
+		opts []Option
+		tool string
+		args map[string]any
+	}{
+		{"write_cells by splice", nil, "write_cells", map[string]any{"sheet_name": "Sound", "cell": "A1", "value": "ok"}},
+		{"write_cells by excelize", []Option{WithSplice(false)}, "write_cells", map[string]any{"sheet_name": "Sound", "cell": "A1", "value": "ok"}},
+		{"format_cells", nil, "format_cells", map[string]any{"sheet_name": "Sound", "cell_range": "A1", "font": map[string]any{"bold": true}}},
+		{"insert_rows", nil, "insert_rows", map[string]any{"sheet_name": "Sound", "row": 1}},
+		{"rename_sheet", nil, "rename_sheet", map[string]any{"old_name": "Sound", "new_name": "Other"}},
+		{"create_sheet", nil, "create_sheet", map[string]any{"sheet_name": "New"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, c.opts...)
+			damagedBook(t, e)
+			before, err := os.ReadFile(e.path("d.xlsx"))
+			require.NoError(t, err)
+			read := e.fail("read_excel", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sheet1"})
+			require.Equal(t, reason, read["message"])
+			args := map[string]any{"file_path": "d.xlsx"}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			p := e.fail(c.tool, args)
+			assert.Equal(t, read["exception"], p["exception"], p)
+			assert.Equal(t, reason, p["message"])
+			after, err := os.ReadFile(e.path("d.xlsx"))
+			require.NoError(t, err)
+			assert.Equal(t, before, after, "nothing was written")
+		})
+	}
+	t.Run("a second write is refused alike", func(t *testing.T) {
+		e := newEnv(t)
+		damagedBook(t, e)
+		for range 2 {
+			p := e.fail("write_cells", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sound", "cell": "A1", "value": 1})
+			assert.Equal(t, reason, p["message"])
+		}
+	})
+	t.Run("deleting the damaged sheet", func(t *testing.T) {
+		e := newEnv(t)
+		damagedBook(t, e)
+		e.ok("delete_sheet", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sheet1", "confirm": true})
+		e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sound", "cell": "A1", "value": "ok"})
+		got := e.ok("read_excel", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sound"})
+		assert.NotNil(t, got)
+	})
+}
+
+// damagedBook writes d.xlsx: Sheet1, whose A1 points at a shared string
+// that does not exist, and a sound sheet named Sound.
+func damagedBook(t *testing.T, e *env) {
+	t.Helper()
 	e.workbook("d.xlsx", [][]any{{"name", "qty"}})
 	f := e.open("d.xlsx")
 	_, err := f.NewSheet("Sound")
 	require.NoError(t, err)
+	require.NoError(t, f.SetCellValue("Sound", "B2", 3))
 	require.NoError(t, f.Save())
+	require.NoError(t, f.Close())
 	withSheetXML(t, e.path("d.xlsx"), sheetXML("A1", `<row r="1"><c r="A1" t="s"><v>7</v></c></row>`))
-	damaged := readZipEntry(t, e.path("d.xlsx"), "xl/worksheets/sheet1.xml")
-	e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sound", "cell": "A1", "value": "ok"})
-	assert.Equal(t, damaged, readZipEntry(t, e.path("d.xlsx"), "xl/worksheets/sheet1.xml"))
-	p := e.fail("read_excel", map[string]any{"file_path": "d.xlsx", "sheet_name": "Sheet1"})
-	assert.Equal(t, `file is damaged: cell A1 points to shared string "7" that does not exist`, p["message"])
 }

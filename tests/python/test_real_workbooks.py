@@ -40,8 +40,8 @@ def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str,
     return payload
 
 
-def book_bytes() -> bytes:
-    """A small workbook: sheet Data with a header and two rows."""
+def book_bytes(other: bool = False) -> bytes:
+    """A small workbook: sheet Data with a header and two rows (and with other, a sheet Other)."""
     wb = openpyxl.Workbook()
     sheet = wb.active
     assert sheet is not None
@@ -49,6 +49,8 @@ def book_bytes() -> bytes:
     sheet.append(["name", "qty"])
     sheet.append(["apples", 3])
     sheet.append(["pears", 4])
+    if other:
+        wb.create_sheet("Other").append(["kept", 1])
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
@@ -142,9 +144,12 @@ def test_macro_sheet_listed_and_skipped(sidecar_bin: pathlib.Path, tmp_path: pat
 @pytest.mark.parametrize("tool,args", [
     ("write_cells", {"cell": "C1", "value": 1}),
     ("format_cells", {"cell_range": "A1", "font": {"bold": True}}),
+    # The damage is on Data; the write names another sheet: still refused.
+    ("write_cells", {"sheet_name": "Other", "cell": "C1", "value": 1}),
+    ("insert_rows", {"sheet_name": "Other", "row": 1}),
 ])
 def test_damaged_stays_damaged(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, tool: str, args: dict[str, Any]) -> None:
-    src = zipfile.ZipFile(io.BytesIO(book_bytes()))
+    src = zipfile.ZipFile(io.BytesIO(book_bytes(other="sheet_name" in args)))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as out:
         for item in src.infolist():
@@ -156,7 +161,7 @@ def test_damaged_stays_damaged(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path
             out.writestr(item.filename, body)
     path = tmp_path / "d.xlsx"
     path.write_bytes(buf.getvalue())
-    read = call(sidecar_bin, tmp_path, "read_excel", {"file_path": "d.xlsx"}, ok=False)
+    read = call(sidecar_bin, tmp_path, "read_excel", {"file_path": "d.xlsx", "sheet_name": "Data"}, ok=False)
     assert read["exception"] == "BadZipFile"
     assert read["message"] == 'file is damaged: cell A3 points to shared string "99" that does not exist'
     written = call(sidecar_bin, tmp_path, tool, {"file_path": "d.xlsx", **args}, ok=False)
