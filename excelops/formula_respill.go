@@ -16,8 +16,9 @@ import (
 // It returns the ranges whose cells changed (old and new spill ranges), so
 // the formulas reading them are recomputed too. An anchor the calculator
 // cannot compute keeps its spill as it was, and so does one in fresh (the
-// call spilled it already).
-func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, dirty []bool, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
+// call spilled it already); cells in edited (what the edit wrote) are never
+// cleared.
+func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, dirty []bool, edited, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
 	var changed []sheetArea
 	for i, sf := range all {
 		old, ok := dynamicAnchor(sf.cell.cell)
@@ -40,10 +41,21 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.cell.ref, n, maxCells))
 		}
-		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col, row, old}}, nil); err != nil {
+		rng := cellRange{col, row, col + len(vals[0]) - 1, row + len(vals) - 1}
+		if sf.cell.spillStuck() {
+			// It spilled nothing: still obstructed, it stays #SPILL! as it was.
+			if blocked, err := spillBlocked(f, sf.sheet, rng); err != nil || blocked {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
+		// What the edit wrote into the old spill stays (and blocks it).
+		kept := func(c, r int) bool { return inAreas(edited, sf.sheet, c, r) }
+		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col, row, old}}, kept); err != nil {
 			return nil, err
 		}
-		rng := cellRange{col, row, col + len(vals[0]) - 1, row + len(vals) - 1}
 		blocked, err := spillBlocked(f, sf.sheet, rng)
 		if err != nil {
 			return nil, err
@@ -69,6 +81,43 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 	}
 	return changed, nil
+}
+
+// unblock marks dirty the dynamic array anchors on a sheet the edit
+// changed whose spill the edit may have freed or intruded on: one showing
+// #SPILL! (the edit may have cleared its way; Excel spills it as soon as
+// the way is clear) and one whose spilled cells the edit wrote (Excel then
+// shows #SPILL!). No reference of the formula tells either. respill
+// computes them again.
+func unblock(all []sheetFormula, dirty []bool, areas []sheetArea) {
+	for i, sf := range all {
+		if dirty[i] {
+			continue
+		}
+		spill, ok := dynamicAnchor(sf.cell.cell)
+		if !ok {
+			continue
+		}
+		stuck := sf.cell.spillStuck()
+		for _, a := range areas {
+			if !strings.EqualFold(a.sheet, sf.sheet) {
+				continue
+			}
+			if stuck || intrudes(a, spill) {
+				dirty[i] = true
+				break
+			}
+		}
+	}
+}
+
+// intrudes reports whether the edited area a meets the spill range other
+// than in its anchor (its first cell).
+func intrudes(a sheetArea, spill cellRange) bool {
+	if a.c1 > spill.c2 || spill.c1 > a.c2 || a.r1 > spill.r2 || spill.r1 > a.r2 {
+		return false
+	}
+	return !(a.c1 == spill.c1 && a.r1 == spill.r1 && a.c2 == spill.c1 && a.r2 == spill.r1)
 }
 
 // inAreas reports whether the cell (col, row) of sheet lies in one of areas.

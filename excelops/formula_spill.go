@@ -95,7 +95,7 @@ func anchorsUnder(f *excelize.File, sheet string, plan []cellWrite) ([]oldAnchor
 // cell metadata (a formula written there is a plain one until spillFormulas
 // makes it an anchor again), and the values it spilled are cleared, except
 // in cells the call wrote.
-func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, written map[[2]int]bool) error {
+func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(col, row int) bool) error {
 	if len(old) == 0 {
 		return nil
 	}
@@ -112,7 +112,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, written map
 		}
 		for r := a.spill.r1; r <= a.spill.r2; r++ {
 			for col := a.spill.c1; col <= a.spill.c2; col++ {
-				if (r == a.row && col == a.col) || written[[2]int{col, r}] {
+				if (r == a.row && col == a.col) || (kept != nil && kept(col, r)) {
 					continue
 				}
 				if c := sheetCell(ws, col, r); c != nil && c.F == nil {
@@ -286,7 +286,7 @@ func spillWrites(b *book, sheet string, plan []cellWrite, old []oldAnchor) ([]ce
 	for _, w := range plan {
 		written[[2]int{w.col, w.row}] = true
 	}
-	if err := clearOldSpills(b.f, sheet, old, written); err != nil {
+	if err := clearOldSpills(b.f, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
 		return nil, err
 	}
 	spills, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan, b.svc.limits.MaxWriteCells)

@@ -260,3 +260,69 @@ func TestWriteCellsRespill(t *testing.T) {
 		assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cellName(4, i+1)))
 	}
 }
+
+// TestSpillUnblocked checks that a #SPILL! anchor spills as soon as an edit
+// clears its way, as Excel 365 does, whichever tool clears it and on both
+// write paths; an edit that leaves the way blocked leaves the #SPILL!.
+func TestSpillUnblocked(t *testing.T) {
+	blocked := `<c r="D1" t="e" cm="1"><f t="array" ref="D1">_xlfn.SEQUENCE(3)</f><v>#SPILL!</v></c>`
+	cases := []struct {
+		name    string
+		opts    []Option
+		tool    string
+		args    map[string]any
+		spilled bool
+	}{
+		{"write_cells null by splice", nil, "write_cells", map[string]any{"cell": "D3", "value": nil}, true},
+		{"write_cells null by excelize", []Option{WithSplice(false)}, "write_cells", map[string]any{"cell": "D3", "value": nil}, true},
+		{"clear_range", nil, "clear_range", map[string]any{"cell_range": "C3:D3"}, true},
+		{"delete_rows", nil, "delete_rows", map[string]any{"row": 3}, true},
+		{"still blocked", nil, "write_cells", map[string]any{"cell": "D3", "value": 5}, false},
+		{"elsewhere", nil, "write_cells", map[string]any{"cell": "F9", "value": 5}, false},
+		{"still blocked by excelize", []Option{WithSplice(false)}, "write_cells", map[string]any{"cell": "D3", "value": 5}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.opts...)
+			spillBook(e)
+			e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D3", "value": "x"})
+			e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=SEQUENCE(3)"})
+			require.Contains(t, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"), blocked)
+			args := map[string]any{"file_path": "s.xlsx"}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			e.ok(tc.tool, args)
+			sheet := part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml")
+			if !tc.spilled {
+				assert.Contains(t, sheet, blocked)
+				return
+			}
+			assert.Contains(t, sheet, `<c r="D1" cm="1"><f t="array" ref="D1:D3">_xlfn.SEQUENCE(3)</f><v>1</v></c>`)
+			for i, want := range []string{"1", "2", "3"} {
+				assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cellName(4, i+1)))
+			}
+		})
+	}
+}
+
+// TestSpillIntruded checks that a value written into a spilled cell (not
+// the anchor) turns the anchor into #SPILL!, as Excel 365 shows it: the
+// other spilled values go, the written value stays; clearing it spills
+// again.
+func TestSpillIntruded(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithSplice(false)}} {
+		e := newEnv(t, opts...)
+		spillBook(e)
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=SEQUENCE(3)"})
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D2", "value": "mine"})
+		sheet := part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml")
+		assert.Contains(t, sheet, `<c r="D1" t="e" cm="1"><f t="array" ref="D1">_xlfn.SEQUENCE(3)</f><v>#SPILL!</v></c>`)
+		assert.Equal(t, "mine", e.value("s.xlsx", "Sheet1", "D2"))
+		assert.Equal(t, "", e.value("s.xlsx", "Sheet1", "D3"), "the rest of the spill goes")
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D2", "value": nil})
+		for i, want := range []string{"1", "2", "3"} {
+			assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cellName(4, i+1)))
+		}
+	}
+}

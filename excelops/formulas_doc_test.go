@@ -144,6 +144,9 @@ result has more than one value spills over the cells below and to the right, as 
 - A write_cells that changes what the formula reads spills it again: the values follow, the range
   grows or shrinks (cells it leaves are cleared), the anchor is ` + "`#SPILL!`" + ` when the new range
   is obstructed, and formulas reading the spill are recomputed.
+- An edit that clears what obstructs a ` + "`#SPILL!`" + ` anchor (write_cells, clear_range, a row deleted)
+  spills it at once; one that writes into a spilled cell other than the anchor turns the anchor
+  into ` + "`#SPILL!`" + ` (the written value stays, the other spilled values go), as Excel 365 shows it.
 - These writes take the excelize path, not the splice path, as does every write_cells call on a
   workbook that has xl/metadata.xml.
 
@@ -152,8 +155,6 @@ Not done yet:
 - Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
   excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
   extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
-  A ` + "`#SPILL!`" + ` is computed again when what its formula reads changes, not when its range is
-  cleared; a value written into a spilled cell does not turn the anchor into ` + "`#SPILL!`" + `.
 - Structural edits (insert and delete rows or columns, delete_range, sort, copy tools) move the
   anchor and its spilled values as ordinary cells; a spill range they cut or move apart is
   neither re-spilled nor checked.

@@ -199,6 +199,16 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return noSplice("a sheet holds a data table formula")
 			}
 			f := calcFormula{at: sheetArea{ps.name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
+				// The write may clear the way of a blocked dynamic array,
+				// which then spills: the excelize path does that.
+				return noSplice("a dynamic array on the sheet is blocked (#SPILL!)")
+			}
+			if f.array && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
+				// A write into the cells an array formula fills: a dynamic
+				// array becomes #SPILL!, which the excelize path does.
+				return noSplice("the write lands in the range of an array formula")
+			}
 			switch {
 			case len(c.FormulaText) == 0 && c.SharedIndex >= 0:
 				m, ok := masters[c.SharedIndex]
@@ -375,4 +385,20 @@ func sheetNamed(sheets []calcSheet, name string) int {
 		}
 	}
 	return -1
+}
+
+// arrayRangeMeets reports whether the range ref of an array formula holds
+// one of the written cells ((row, col) keys) other than its anchor.
+func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
+	rng, err := parseRange(string(ref))
+	if err != nil || (rng.c1 == rng.c2 && rng.r1 == rng.r2) {
+		return false
+	}
+	for key := range written {
+		r, c := key[0], key[1]
+		if (r != rng.r1 || c != rng.c1) && r >= rng.r1 && r <= rng.r2 && c >= rng.c1 && c <= rng.c2 {
+			return true
+		}
+	}
+	return false
 }
