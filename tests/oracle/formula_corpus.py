@@ -192,16 +192,27 @@ def run_corpus(lo: oracle.LibreOffice, sidecar_bin: pathlib.Path, tmp: pathlib.P
     return [Outcome(c, agree(c, o, k), o, k) for c, o, k in zip(cases, ours, calc, strict=True)]
 
 
+def has_value(o: Outcome) -> bool:
+    """Whether our side gave the formula a value (excelize computed it)."""
+    return isinstance(o.ours, dict) and "formula" in o.ours and o.ours.get("value") is not None
+
+
 def table(outcomes: list[Outcome]) -> dict[str, dict[str, Any]]:
-    """Per function: cases, passed, and the first failure (formula, ours, Calc's)."""
+    """Per function: cases, passed, failures without a value (excelize gave none: Excel and Calc
+    compute it on open) and the first failure, a wrong value before a missing one."""
     out: dict[str, dict[str, Any]] = {}
     for o in outcomes:
-        row = out.setdefault(o.case.function, {"cases": 0, "passed": 0, "first_failure": None})
+        row = out.setdefault(o.case.function, {"cases": 0, "passed": 0, "no_value": 0, "first_failure": None})
         row["cases"] += 1
         if o.passed:
             row["passed"] += 1
-        elif row["first_failure"] is None:
-            row["first_failure"] = {"formula": o.case.formula, "shape": o.case.shape, "ours": o.ours, "calc": o.calc}
+            continue
+        if not has_value(o):
+            row["no_value"] += 1
+        first = row["first_failure"]
+        if first is None or (first["no_value"] and has_value(o)):
+            row["first_failure"] = {"formula": o.case.formula, "shape": o.case.shape, "ours": o.ours, "calc": o.calc,
+                                    "no_value": not has_value(o)}
     return dict(sorted(out.items()))
 
 
@@ -211,22 +222,29 @@ def baseline_of(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, int]]:
 
 
 def show_value(v: Any) -> str:
+    """A value as the report shows it: ours without the formula read_excel repeats."""
+    if isinstance(v, dict) and "formula" in v:
+        v = v.get("value")
+    elif isinstance(v, dict) and "f" in v:
+        v = {k: x for k, x in v.items() if k != "f"}
     return json.dumps(v, ensure_ascii=False)
 
 
 def report(rows: dict[str, dict[str, Any]], only_failing: bool) -> str:
-    """The per-function table: function, cases, passed, rate, first failing formula with both values."""
-    lines = [f"{'function':<22} {'cases':>5} {'passed':>6} {'rate':>6}  first failure (formula: ours | Calc)"]
-    total = passed = 0
+    """The per-function table: function, cases, passed, rate, failures without a value, and the
+    first failing formula (a wrong value before a missing one) with both values."""
+    lines = [f"{'function':<18} {'cases':>5} {'passed':>6} {'rate':>6} {'novalue':>7}  first failure: formula  ours | Calc"]
+    total = passed = novalue = 0
     for fn, r in rows.items():
         total += r["cases"]
         passed += r["passed"]
+        novalue += r["no_value"]
         if only_failing and r["passed"] == r["cases"]:
             continue
         ff = r["first_failure"]
-        tail = f"{ff['formula']}: {show_value(ff['ours'])} | {show_value(ff['calc'])}" if ff else ""
-        lines.append(f"{fn:<22} {r['cases']:>5} {r['passed']:>6} {r['passed'] / r['cases']:>6.1%}  {tail}")
-    lines.append(f"{'TOTAL':<22} {total:>5} {passed:>6} {passed / max(total, 1):>6.1%}  "
+        tail = f"{ff['formula']}  {show_value(ff['ours'])} | {show_value(ff['calc'])}" if ff else ""
+        lines.append(f"{fn:<18} {r['cases']:>5} {r['passed']:>6} {r['passed'] / r['cases']:>6.1%} {r['no_value']:>7}  {tail}")
+    lines.append(f"{'TOTAL':<18} {total:>5} {passed:>6} {passed / max(total, 1):>6.1%} {novalue:>7}  "
                  f"({len(rows)} functions; {len(EXCLUDED_FUNCTIONS)} functions and "
                  f"{excluded_case_count()} cases excluded with a reason)")
     return "\n".join(lines)

@@ -114,6 +114,11 @@ LOOKUP: dict[str, Spec] = {
     "XLOOKUP": ('7, A1:A6, B1:B6 | "none", 0, 1', '=XLOOKUP(5,D1:D6,A1:A6,,-1)', '=XLOOKUP("b*",B1:B6,A1:A6,,2)'),
     "XMATCH": "8, D1:D6 | 0, 1", "SORTBY": "sum: A1:A6, D1:D6 | -1", "UNIQUE": ("sum: A1:A6", "=ROWS(UNIQUE(B1:B6))"),
     "HYPERLINK": '"https://example.com" | "site"',
+    # Calc computes these, excelize not yet: they score 0% until it does.
+    "FILTER": ("sum: A1:A6, A1:A6>2", '=ROWS(FILTER(B1:B6,A1:A6>2))', '=SUM(FILTER(A1:A6,A1:A6>100,0))'),
+    "SORT": ("sum: A1:A6 | 1, -1", "=INDEX(SORT(A1:A6),1)", "=INDEX(SORT(A1:A6,1,-1),2)"),
+    "LINEST": ("sum: D1:D6, A1:A6", "=INDEX(LINEST(D1:D6,A1:A6),1)"),
+    "LOGEST": ("sum: D1:D6, A1:A6", "=INDEX(LOGEST(D1:D6,A1:A6),1)"),
 }
 
 DATE_TIME: dict[str, Spec] = {

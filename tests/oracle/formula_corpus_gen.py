@@ -33,9 +33,9 @@ from formula_corpus_table import EXCLUDED_CASES, EXCLUDED_FUNCTIONS, FUNCTIONS
 SHAPES: dict[str, list[tuple[str, str]]] = {
     "number": [("negative", "-2.5"), ("zero", "0"), ("text", '"abc"'), ("error", "E1"),
                ("fraction", "0.25"), ("large", "1E+12"), ("text number", '"4"'), ("blank", "H10"),
-               ("boolean", "TRUE"), ("cell", "A4"), ("div0", "E2")],
+               ("boolean", "TRUE"), ("cell", "A4"), ("error formula", "1/0"), ("div0 cell", "E2")],
     "text": [("empty text", '""'), ("number", "12"), ("error", "E2"), ("text cell", "B2"),
-             ("blank", "H10"), ("boolean", "TRUE"), ("text number cell", "B4")],
+             ("blank", "H10"), ("boolean for text", "TRUE"), ("text number cell", "B4")],
     "bool": [("zero", "0"), ("text bool", '"TRUE"'), ("error", "E1"), ("number", "2"), ("blank", "H10"),
              ("text", '"x"')],
     "range": [("other range", "D1:D6"), ("mixed range", "C1:C6"), ("row", "G1:I1"), ("inline array", "{1,2;3,4}"),
@@ -151,7 +151,11 @@ def cases_of(name: str, spec: str | tuple[str, ...]) -> list[Case]:
 
 def excluded(case: Case) -> str | None:
     """Why a case is left out (a known Excel/Calc difference), or None."""
-    return EXCLUDED_CASES.get(case.formula) or EXCLUDED_CASES.get(f"{case.function}:{case.shape}")
+    shape = case.shape.split(" ", 1)[1] if case.shape.startswith("arg") else case.shape
+    for key in (case.formula, f"{case.function}:{case.shape}", f"*:{shape}"):
+        if key in EXCLUDED_CASES:
+            return EXCLUDED_CASES[key]
+    return None
 
 
 def all_cases() -> list[Case]:
