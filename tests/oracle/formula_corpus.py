@@ -112,7 +112,7 @@ def run_ours(cases: list[Case], start: pathlib.Path, sidecar_bin: pathlib.Path, 
     (ws / BOOK).write_bytes(start.read_bytes())
     refused: dict[int, str] = {}
     for first in range(0, len(cases), BLOCK):
-        rows = [[c.formula] for c in cases[first:first + BLOCK]]
+        rows: list[list[str | None]] = [[c.formula] for c in cases[first:first + BLOCK]]
         while True:
             payload = call_tool(sidecar_bin, ws, "write_cells", {
                 "file_path": BOOK, "sheet_name": SHEET, "cell_range": f"{FORMULA_COLUMN}{first + 1}", "values": rows})
@@ -291,7 +291,8 @@ def main(argv: list[str]) -> int:
         print(report(rows, args.failing))
         print(f"{len(outcomes)} cases in {took:.1f}s")
     if args.write_baseline:
-        BASELINE.write_text(json.dumps(baseline_of(rows), indent=1, sort_keys=True) + "\n")
+        lines = [f"  {json.dumps(fn)}: {json.dumps(r)}" for fn, r in baseline_of(rows).items()]
+        BASELINE.write_text("{\n" + ",\n".join(lines) + "\n}\n")
         print(f"wrote {BASELINE}")
     return 0
 

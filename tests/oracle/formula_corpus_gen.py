@@ -49,6 +49,14 @@ SHAPES: dict[str, list[tuple[str, str]]] = {
 FIRST_SHAPES = 5
 LATER_SHAPES = 2
 
+# DATE_SERIAL: a number argument this large is a date; EARLY_SERIAL_SHAPES replace it by a serial
+# before 1900-03-01, where Excel and Calc count days differently (EARLY_SERIAL says how).
+DATE_SERIAL = 30000
+EARLY_SERIAL_SHAPES = {"negative", "zero", "fraction", "text number", "blank", "boolean", "cell", "number",
+                       "text number cell", "single cell", "negative cell", "boolean cell"}
+EARLY_SERIAL = ("a date before 1900-03-01: Excel counts the fictional 1900-02-29 (serial 60 is that day, "
+                "serial 0 is 1900-01-00), Calc's calendar starts on 1899-12-30 (DAY(4) is 4 in Excel, 3 in Calc)")
+
 NUMBER = re.compile(r"-?\d+(\.\d+)?(E[+-]?\d+)?$", re.IGNORECASE)
 RANGE = re.compile(r"\$?[A-Z]{1,2}\$?\d+:\$?[A-Z]{1,2}\$?\d+$")
 CELL = re.compile(r"\$?[A-Z]{1,2}\$?\d+$")
@@ -61,6 +69,7 @@ class Case:
     function: str
     shape: str
     formula: str
+    replaced: str = ""  # the argument text the shape replaced ("" for none)
 
 
 def kind(arg: str) -> str | None:
@@ -119,7 +128,7 @@ def cases_of(name: str, spec: str | tuple[str, ...]) -> list[Case]:
         return f"=SUM({inner})" if wrap else f"={inner}"
 
     def shaped(a: list[str], i: int, shape: tuple[str, str]) -> Case:
-        return Case(name, f"arg{i + 1} {shape[0]}", call(a[:i] + [shape[1]] + a[i + 1:]))
+        return Case(name, f"arg{i + 1} {shape[0]}", call(a[:i] + [shape[1]] + a[i + 1:]), a[i])
 
     out = [Case(name, "base", call(args))]
     if required < len(args):
@@ -152,6 +161,8 @@ def cases_of(name: str, spec: str | tuple[str, ...]) -> list[Case]:
 def excluded(case: Case) -> str | None:
     """Why a case is left out (a known Excel/Calc difference), or None."""
     shape = case.shape.split(" ", 1)[1] if case.shape.startswith("arg") else case.shape
+    if NUMBER.match(case.replaced) and float(case.replaced) >= DATE_SERIAL and shape in EARLY_SERIAL_SHAPES:
+        return EARLY_SERIAL
     for key in (case.formula, f"{case.function}:{case.shape}", f"*:{shape}"):
         if key in EXCLUDED_CASES:
             return EXCLUDED_CASES[key]
