@@ -15256,7 +15256,7 @@ func (fn *formulaFuncs) IF(argsList *list.List) formulaArg {
 			return newErrorFormulaArg(formulaErrorVALUE, err.Error())
 		}
 	case ArgNumber:
-		cond = token.Number == 1
+		cond = token.Number != 0 // registry-sidecar: any number but 0 is true (upstream: only 1)
 	}
 
 	if argsList.Len() == 1 {

@@ -1,7 +1,7 @@
 // registry-sidecar: an error argument goes on as itself through the
 // functions that read a number (PATCHES.md, section "An error is no
-// number"), and SEC is the secant. Found by the LibreOffice formula corpus
-// (tests/oracle/formula_corpus.py). Run with go test ./third_party/excelize -run ErrorArgument.
+// number"), SEC is the secant and IF takes any non-zero number for true. Found by the LibreOffice formula corpus
+// (tests/oracle/formula_corpus.py). Run with go test ./third_party/excelize -run 'ErrorArgument|IfCondition'.
 
 package excelize
 
@@ -33,6 +33,25 @@ func TestErrorArgumentPropagates(t *testing.T) {
 	} {
 		require.NoError(t, f.SetCellFormula("Sheet1", "C1", tc.formula))
 		got, _ := f.CalcCellValue("Sheet1", "C1")
+		assert.Equal(t, tc.want, got, tc.formula)
+	}
+}
+
+func TestIfConditionIsAnyNonZeroNumber(t *testing.T) {
+	f := NewFile()
+	for _, tc := range []struct{ formula, want string }{
+		{`=IF(-2.5,"yes","no")`, "yes"},
+		{`=IF(2,"yes","no")`, "yes"},
+		{`=IF(0.25,"yes","no")`, "yes"},
+		{`=IF(1,"yes","no")`, "yes"},
+		{`=IF(0,"yes","no")`, "no"},
+		{`=IF(TRUE,"yes","no")`, "yes"},
+		{`=IF(FALSE,"yes","no")`, "no"},
+		{`=IF(1>2,"yes","no")`, "no"},
+	} {
+		require.NoError(t, f.SetCellFormula("Sheet1", "A1", tc.formula))
+		got, err := f.CalcCellValue("Sheet1", "A1")
+		require.NoError(t, err, tc.formula)
 		assert.Equal(t, tc.want, got, tc.formula)
 	}
 }
