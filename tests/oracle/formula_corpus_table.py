@@ -76,6 +76,8 @@ EXCLUDED_CASES: dict[str, str] = {
                                       "example: PERCENTRANK.EXC(...,5.43,1) is 0.3), Calc rounds: 0.428 vs 0.429",
     "=PERCENTRANK.EXC(A1:A6,2.25)": "Excel truncates PERCENTRANK's result, Calc rounds it (0.428 vs 0.429)",
     "=PERCENTRANK.EXC(A1:A6,H10,3)": "Excel truncates PERCENTRANK's result, Calc rounds it (0.285 vs 0.286)",
+    "VLOOKUP:required only": "an approximate match in unsorted data (A1:A6): the answer depends on each "
+                             "program's binary search",
     "*:boolean for text": "Calc's TRUE is the number 1, so a text function given TRUE sees \"1\" "
                           "(LEFT(TRUE,3) is \"1\"); Excel's sees \"TRUE\"",
 }
