@@ -53,6 +53,9 @@ FUNCTIONS: dict[str, Spec] = {**CALLS, **{name: ("only:", *shapes) for name, sha
 EXCLUDED_FUNCTIONS: dict[str, str] = {
     "ODDFPRICE": "Calc answers #VALUE! to valid calls (issue < settlement < first coupon < maturity)",
     "ODDFYIELD": "Calc answers #VALUE! to valid calls (issue < settlement < first coupon < maturity)",
+    **{name: "Calc counts 181 days from 2024-03-15 to 2024-09-15 where Microsoft's documented formula takes "
+             "the actual 184 (TBILLPRICE(45366,45550,0.05): 97.444 by the formula and ours, 97.486 in Calc)"
+       for name in ("TBILLEQ", "TBILLPRICE", "TBILLYIELD")},
 }
 
 # EXCLUDED_CASES are known Excel/Calc differences: a formula, "FUNCTION:shape" or "*:shape" (that
