@@ -256,15 +256,29 @@ def excluded_case_count() -> int:
     return len(excluded_cases())
 
 
+def excluded_report() -> str:
+    """Every function and case left out, with its reason."""
+    from formula_corpus_gen import excluded_cases
+
+    lines = [f"{fn}: {why}" for fn, why in sorted(EXCLUDED_FUNCTIONS.items())]
+    for case, why in excluded_cases():
+        lines.append(f"{case.formula}  ({case.shape}): {why}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--report", action="store_true", help="print the per-function table")
     ap.add_argument("--failing", action="store_true", help="with --report: only functions below 100%%")
     ap.add_argument("--write-baseline", action="store_true", help="record the pass counts in " + BASELINE.name)
+    ap.add_argument("--excluded", action="store_true", help="list what is left out and why, then stop")
     ap.add_argument("--function", action="append", default=[], help="run only these functions")
     ap.add_argument("--dump", help="write every outcome as JSON lines to this file")
     ap.add_argument("--bin", default=str(ROOT / "bin" / "registry-sidecar"), help="the registry-sidecar binary")
     args = ap.parse_args(argv)
+    if args.excluded:
+        print(excluded_report())
+        return 0
     why = oracle.unavailable()
     if why:
         print(f"LibreOffice oracle unavailable: {why}", file=sys.stderr)
