@@ -22,7 +22,7 @@ BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: corpus fuzz-security all build run test test-setup oracle-deps lint go-test go-test-race go-test-plain golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
+.PHONY: corpus formula-corpus fuzz-security all build run test test-setup oracle-deps lint go-test go-test-race go-test-plain golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
 
 all: build
 
@@ -221,6 +221,8 @@ py-test: build venv wheel wheels image qemu-deps wine-deps
 	  $(PY) -m pytest -q adapters/python/tests tests/python tests/security tests/corpus
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
 	$(PY) -m mypy --strict tests/corpus
+	cd tests/oracle && $(abspath $(PY)) -m mypy --strict --follow-imports=silent formula_corpus.py formula_corpus_gen.py \
+	  formula_corpus_table.py formula_corpus_functions.py
 	MYPYPATH=adapters/python/tests $(PY) -m mypy --strict tests/bench
 
 $(VENV2)/.installed: tests/python_mcp2/requirements.txt
@@ -252,6 +254,13 @@ corpus: build
 	  REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) $(PYTHON) tests/corpus/corpus.py --jobs $(CORPUS_JOBS) \
 	    --report build/corpus-report.json "$(CORPUS)"; \
 	else echo "corpus: $(CORPUS) does not exist; set CORPUS=folder of .xlsx files"; fi
+
+## formula-corpus: every function excelize computes against LibreOffice, thousands of generated
+## formulas in one workbook (tests/oracle/formula_corpus.py): the table per function, and the
+## failing functions with their first failure (tests/python/test_formula_corpus.py holds the
+## pass rates to tests/oracle/formula_corpus_baseline.json in py-test)
+formula-corpus: build venv
+	$(PY) tests/oracle/formula_corpus.py --report --bin $(abspath $(BIN))
 
 ## bench: Go benchmarks, then the Python peers measured in the same run
 bench: build venv

@@ -51,6 +51,12 @@ var textFunctions = map[string]bool{
 	"OCT2HEX": true, "HEX2BIN": true, "HEX2OCT": true, "BASE": true, "ADDRESS": true, "FORMULATEXT": true,
 	"TEXTBEFORE": true, "TEXTAFTER": true, "ENCODEURL": true, "ARRAYTOTEXT": true, "VALUETOTEXT": true,
 	"COMPLEX": true, "DBCS": true, "ASC": true, "JIS": true, "PHONETIC": true,
+	// The complex-number functions answer text, "3.46410161513775" for IMSQRT(12) as "1+i" for
+	// IMSQRT("2i") (IMABS, IMAGINARY, IMREAL and IMARGUMENT answer numbers).
+	"IMCONJUGATE": true, "IMCOS": true, "IMCOSH": true, "IMCOT": true, "IMCSC": true, "IMCSCH": true,
+	"IMDIV": true, "IMEXP": true, "IMLN": true, "IMLOG10": true, "IMLOG2": true, "IMPOWER": true,
+	"IMPRODUCT": true, "IMSEC": true, "IMSECH": true, "IMSIN": true, "IMSINH": true, "IMSQRT": true,
+	"IMSUB": true, "IMSUM": true, "IMTAN": true,
 }
 
 // resultKind tells from the formula's text whether its result is text: a

@@ -351,6 +351,9 @@ func (fa formulaArg) ToNumber() formulaArg {
 		}
 	case ArgNumber:
 		n = fa.Number
+	case ArgError:
+		// registry-sidecar: an error is no number; it goes on as itself, as in Excel.
+		return fa
 	case ArgMatrix:
 		if args := fa.ToList(); len(args) > 0 {
 			return args[0].ToNumber()
@@ -5789,7 +5792,7 @@ func (fn *formulaFuncs) SEC(argsList *list.List) formulaArg {
 	if number.Type == ArgError {
 		return number
 	}
-	return newNumberFormulaArg(math.Cos(number.Number))
+	return newNumberFormulaArg(1 / math.Cos(number.Number)) // registry-sidecar: upstream returned the cosine
 }
 
 // SECH function calculates the hyperbolic secant (sech) of a supplied angle.
@@ -15253,7 +15256,7 @@ func (fn *formulaFuncs) IF(argsList *list.List) formulaArg {
 			return newErrorFormulaArg(formulaErrorVALUE, err.Error())
 		}
 	case ArgNumber:
-		cond = token.Number == 1
+		cond = token.Number != 0 // registry-sidecar: any number but 0 is true (upstream: only 1)
 	}
 
 	if argsList.Len() == 1 {
