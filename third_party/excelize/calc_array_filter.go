@@ -63,8 +63,8 @@ func (fn *formulaFuncs) tableArg(name string, argsList *list.List, i int) ([][]f
 
 // includeFlags reads FILTER's include argument, a column of one value per
 // row of an array of rows x cols or a row of one value per column, as
-// keep flags; byRow says which. Text is #VALUE!, an error value is
-// returned as it is, a blank is FALSE.
+// keep flags; byRow says which. Text (an empty text too) is #VALUE!, an
+// error value is returned as it is, a blank cell is FALSE.
 func includeFlags(m [][]formulaArg, rows, cols int) (flags []bool, byRow bool, errArg formulaArg, ok bool) {
 	var line []formulaArg
 	switch {
@@ -83,7 +83,7 @@ func includeFlags(m [][]formulaArg, rows, cols int) (flags []bool, byRow bool, e
 		switch {
 		case v.Type == ArgError:
 			return nil, false, v, false
-		case isBlankArg(v):
+		case v.Type == ArgEmpty:
 		case v.Type == ArgNumber:
 			flags[i] = v.Number != 0
 		default:
@@ -177,7 +177,8 @@ func numberList(argsList *list.List, i int, def float64) ([]float64, formulaArg,
 }
 
 // sortRank is the place of a value's type in Excel's ascending sort:
-// numbers, text, logical values, errors, and blanks last.
+// numbers, text (an empty text first), logical values, errors, and blank
+// cells last.
 func sortRank(v formulaArg) int {
 	switch {
 	case v.Type == ArgNumber && v.Boolean:
@@ -186,7 +187,7 @@ func sortRank(v formulaArg) int {
 		return 0
 	case v.Type == ArgError:
 		return 3
-	case isBlankArg(v):
+	case v.Type == ArgEmpty:
 		return 4
 	}
 	return 1
@@ -254,7 +255,7 @@ func sortKeys(argsList *list.List, size int) ([]sortKey, formulaArg, bool) {
 func compareLines(a, b []formulaArg, keys []sortKey) int {
 	for _, k := range keys {
 		x, y := a[k.at], b[k.at]
-		if bx, by := isBlankArg(x), isBlankArg(y); bx || by {
+		if bx, by := x.Type == ArgEmpty, y.Type == ArgEmpty; bx || by {
 			if bx != by {
 				if bx {
 					return 1
