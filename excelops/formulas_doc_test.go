@@ -126,8 +126,8 @@ const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
 
 A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
 CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE, FILTER,
-SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY) and whose result has more than one value spills
-over the cells below and to the right, as in Excel 365:
+SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY, TRIMRANGE) and whose result has more than one
+value spills over the cells below and to the right, as in Excel 365:
 
 - It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
   ` + "`<f t=\"array\" ref=\"C3:C5\">`" + ` naming the spill range, a ` + "`cm`" + ` attribute pointing at
@@ -173,8 +173,11 @@ Not done yet:
   cells (` + "`FILTER(A1:A9,C1:C9)`" + ` with ` + "`C1`" + ` ` + "`=B1>0`" + `) to have it spill.
 - Not computed either, and left without a value: FILTER whose include is one value, SORT, WRAPROWS
   and WRAPCOLS of one value, TEXTSPLIT of a range of texts, with an empty delimiter or with one
-  delimiter beginning another, array arguments of RANDARRAY; LibreOffice's SORT ranks TRUE and FALSE
-  as numbers, Excel (and this engine) after text.
+  delimiter beginning another, array arguments of RANDARRAY, TRIMRANGE of blank cells only;
+  LibreOffice's SORT ranks TRUE and FALSE as numbers, Excel (and this engine) after text.
+- TRIMRANGE gives the trimmed values, not a reference: ` + "`ISREF(TRIMRANGE(A:A))`" + ` is FALSE
+  (Excel: TRUE), and ROW or ROWS of it is not computed. The trim-reference operators
+  (` + "`A1:.A10`" + `, ` + "`A.:.A`" + `) are not parsed.
 - A workbook whose xl/metadata.xml holds other cell metadata first (images in cells, say) gets
   ordinary formulas: the dynamic array record is not merged into it.
 - excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` is computed as

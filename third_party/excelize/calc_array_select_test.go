@@ -254,3 +254,34 @@ func TestArraySelectLimits(t *testing.T) {
 		{"SORT(SEQUENCE(5,1,5,-1))", "1;2;3;4;5"},
 	})
 }
+
+// TestArraySelectTrimRange checks TRIMRANGE on Sheet2!A1:E6, whose only
+// values are B2 1, C2 x and D4 4: leading, trailing or both blank rows and
+// columns dropped (the rule Microsoft documents), blanks inside kept (as
+// 0, the way a spill shows them), and its errors.
+func TestArraySelectTrimRange(t *testing.T) {
+	f := selectBook(t)
+	_, err := f.NewSheet("Sheet2")
+	require.NoError(t, err)
+	for cell, v := range map[string]any{"B2": 1, "C2": "x", "D4": 4} {
+		require.NoError(t, f.SetCellValue("Sheet2", cell, v))
+	}
+	checkArrays(t, f, []struct{ formula, want string }{
+		{"TRIMRANGE(Sheet2!A1:E6)", "1,x,0;0,0,0;0,0,4"},
+		{"TRIMRANGE(Sheet2!A1:E6,3,3)", "1,x,0;0,0,0;0,0,4"},
+		{"TRIMRANGE(Sheet2!A1:E6,1,1)", "1,x,0,0;0,0,0,0;0,0,4,0;0,0,0,0;0,0,0,0"},
+		{"TRIMRANGE(Sheet2!A1:E6,2,2)", "0,0,0,0;0,1,x,0;0,0,0,0;0,0,0,4"},
+		{"TRIMRANGE(Sheet2!A1:E6,0,3)", "0,0,0;1,x,0;0,0,0;0,0,4;0,0,0;0,0,0"},
+		{"TRIMRANGE(Sheet2!A1:E6,3,0)", "0,1,x,0,0;0,0,0,0,0;0,0,0,4,0"},
+		{"TRIMRANGE(Sheet2!B2:D4)", "1,x,0;0,0,0;0,0,4"},
+		{"TRIMRANGE({1,2;3,4})", "1,2;3,4"},
+		{"SUM(TRIMRANGE(Sheet2!A1:E6))", "5"},
+		{"TRIMRANGE(Sheet2!A1:E6,4)", "#VALUE!"},
+		{"TRIMRANGE(Sheet2!A1:E6,3,-1)", "#VALUE!"},
+		{"TRIMRANGE(Sheet2!A1:E6,\"x\")", "#VALUE!"},
+		{"TRIMRANGE(Sheet2!A1:E6,A6)", "#DIV/0!"},
+		{"TRIMRANGE(Sheet2!A8:B9)", uncomputed},
+		{"TRIMRANGE(5)", uncomputed},
+		{"TRIMRANGE(Sheet2!A1:E6,3,3,3)", uncomputed},
+	})
+}
