@@ -136,7 +136,7 @@ func (fn *formulaFuncs) RANDARRAY(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorCALC, formulaErrorCALC)
 	}
 	if whole && hi-lo+1 > 1<<62 {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+		return fn.unsupported("RANDARRAY of whole numbers spanning more than 2^62")
 	}
 	out, errArg, ok := fn.newArray(rows, cols)
 	if !ok {
