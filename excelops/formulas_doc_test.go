@@ -180,8 +180,10 @@ Not done yet:
   (` + "`A1:.A10`" + `, ` + "`A.:.A`" + `) are not parsed.
 - A workbook whose xl/metadata.xml holds other cell metadata first (images in cells, say) gets
   ordinary formulas: the dynamic array record is not merged into it.
-- excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` is computed as
-  ` + "`SEQUENCE(1,3,2)`" + `): write every argument.
+- excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` would be computed as
+  ` + "`SEQUENCE(1,3,2)`" + `): a formula leaving an argument of one of the functions above out
+  (` + "`SORT(A1:B5,,-1)`" + `, ` + "`TEXTSPLIT(A1,,\".\")`" + `) is written without a value and does not
+  spill. Write every argument (` + "`SORT(A1:B5,1,-1)`" + `).
 
 `
 

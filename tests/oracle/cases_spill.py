@@ -148,6 +148,14 @@ CASES: list[dict[str, Any]] = [
         "uncomputable": ["Sheet1!F1"],
     },
     {
+        # excelize's parser drops an omitted argument (this would sort by column -1): no value.
+        "name": "spill_sort_omitted_argument_not_computed",
+        "sheets": {"Sheet1": DATA},
+        "ops": [{"op": "set", "sheet": "Sheet1", "cell": "F1", "value": "=SORT(A1:C5,,-1)"}],
+        "read": True,
+        "uncomputable": ["Sheet1!F1"],
+    },
+    {
         # Formulas reading spilled cells, written before and after the spill.
         "name": "spill_read_by_formulas",
         "sheets": {"Sheet1": {"A1": 1, "F1": "=SUM(C1:C4)"}},
