@@ -15,9 +15,9 @@ import (
 // obstructed; a result of one value leaves the anchor alone in its range.
 // It returns the ranges whose cells changed (old and new spill ranges), so
 // the formulas reading them are recomputed too. An anchor the calculator
-// cannot compute keeps its spill as it was, and so does one in fresh (the
-// call spilled it already); cells in edited (what the edit wrote) are never
-// cleared.
+// cannot compute (or not exactly: inexact) keeps its spill as it was, and
+// so does one in fresh (the call spilled it already); cells in edited (what
+// the edit wrote) are never cleared.
 func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, dirty []bool, edited, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
 	var changed []sheetArea
 	for i, sf := range all {
@@ -27,6 +27,9 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
 		if err != nil || inAreas(fresh, sf.sheet, col, row) {
+			continue
+		}
+		if formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref); ferr != nil || inexact(f, sf.sheet, formula) {
 			continue
 		}
 		one, cancel := context.WithTimeout(ctx, maxFormulaTime)

@@ -18,7 +18,7 @@ func isSpillFunction(name string) bool {
 	switch name {
 	case "SEQUENCE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
 		"EXPAND", "UNIQUE", "SORTBY", "TRANSPOSE", "FILTER", "SORT", "TEXTSPLIT", "RANDARRAY",
-		"WRAPROWS", "WRAPCOLS", "MUNIT":
+		"WRAPROWS", "WRAPCOLS", "MUNIT", "TRIMRANGE":
 		return true
 	}
 	return false
@@ -131,14 +131,15 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 // range the other values. When a cell of the range other than the anchor
 // holds anything (a value or formula, one written by this call included), a
 // merged range overlaps it, or it passes the sheet's edge, the anchor is
-// #SPILL! and nothing spills. A formula the calculator cannot compute, or
-// whose result is one value, stays an ordinary formula. It returns the
+// #SPILL! and nothing spills. A formula the calculator cannot compute (or
+// not exactly: an operator applied to a range, as FILTER(A1:A9,B1:B9>0)
+// has), or whose result is one value, stays an ordinary formula. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a
 // KindLimit error, as a block of that many values would be.
 func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
 	var spilled []cellRange
 	for _, w := range plan {
-		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) {
+		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) || inexact(f, sheet, w.formula) {
 			continue
 		}
 		ref := cellName(w.col, w.row)

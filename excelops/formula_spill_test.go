@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,6 +39,30 @@ func TestWriteCellsSpills(t *testing.T) {
 		{"take", "D1", "=TAKE(A1:B5,-2,1)",
 			`<c r="D1" cm="1"><f t="array" ref="D1:D2">_xlfn.TAKE(A1:B5,-2,1)</f><v>2</v></c>`,
 			map[string]string{"D1": "2", "D2": "1", "E1": ""}},
+		{"filter", "D1", "=FILTER(B1:B3,{1;0;1})",
+			`<c r="D1" t="str" cm="1"><f t="array" ref="D1:D2">_xlfn._xlws.FILTER(B1:B3,{1;0;1})</f><v>pens</v></c>`,
+			map[string]string{"D1": "pens", "D2": "ink", "D3": ""}},
+		// The calculator has no comparison of a range: it drops A1:A3>2 and
+		// would filter A1:A3 by if_empty.
+		{"filter with a comparison is not computed", "D1", "=FILTER(A1:A3,A1:A3>2,A1:A3)",
+			`<c r="D1"><f>_xlfn._xlws.FILTER(A1:A3,A1:A3`,
+			map[string]string{"D1": "", "D2": ""}},
+		{"sort with an omitted argument is not computed", "D1", "=SORT(A1:B5,,-1)",
+			`<c r="D1"><f>_xlfn._xlws.SORT(A1:B5,,-1)</f></c>`,
+			map[string]string{"D1": "", "D2": ""}},
+		// A blank cell of the result shows 0, as in Excel and LibreOffice.
+		{"sort", "D1", "=SORT(A1:B5,1,-1)",
+			`<c r="D1" cm="1"><f t="array" ref="D1:E5">_xlfn._xlws.SORT(A1:B5,1,-1)</f><v>3</v></c>`,
+			map[string]string{"D1": "3", "E1": "pens", "D2": "3", "E2": "ink", "D3": "2", "E3": "0", "D5": "1", "E5": "0", "D6": ""}},
+		{"textsplit", "D1", `=TEXTSPLIT("a,b;c",",",";")`,
+			`<c r="D1" t="str" cm="1"><f t="array" ref="D1:E2">_xlfn.TEXTSPLIT(`,
+			map[string]string{"D1": "a", "E1": "b", "D2": "c", "E2": "#N/A", "F1": "", "D3": ""}},
+		{"wraprows", "D1", "=WRAPROWS(A1:A5,2)",
+			`<c r="D1" cm="1"><f t="array" ref="D1:E3">_xlfn.WRAPROWS(A1:A5,2)</f><v>3</v></c>`,
+			map[string]string{"D1": "3", "E1": "1", "D2": "3", "E2": "2", "D3": "1", "E3": "#N/A", "D4": ""}},
+		{"trimrange", "D1", "=TRIMRANGE(A1:B9)",
+			`<c r="D1" cm="1"><f t="array" ref="D1:E5">_xlfn.TRIMRANGE(A1:B9)</f><v>3</v></c>`,
+			map[string]string{"D1": "3", "E1": "pens", "E3": "ink", "E4": "0", "D5": "1", "E5": "0", "D6": "", "F1": ""}},
 		{"one value does not spill", "D1", "=SUM(SEQUENCE(4))",
 			`<c r="D1"><f>SUM(_xlfn.SEQUENCE(4))</f><v>10</v></c>`,
 			map[string]string{"D1": "10", "D2": ""}},
@@ -325,4 +350,34 @@ func TestSpillIntruded(t *testing.T) {
 			assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cellName(4, i+1)))
 		}
 	}
+}
+
+// TestWriteCellsRandArray checks RANDARRAY spills numbers of its shape and
+// bounds, and is volatile: an edit of a cell it does not read draws new
+// numbers, spilled again over its range.
+func TestWriteCellsRandArray(t *testing.T) {
+	e := newEnv(t)
+	spillBook(e)
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=RANDARRAY(3,2,10,99,TRUE)"})
+	draw := func() string {
+		assert.Contains(t, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"), `<f t="array" ref="D1:E3">_xlfn.RANDARRAY(3,2,10,99,TRUE)</f>`)
+		var all []string
+		for r := 1; r <= 3; r++ {
+			for c := 4; c <= 5; c++ {
+				v := e.value("s.xlsx", "Sheet1", cellName(c, r))
+				n, err := strconv.Atoi(v)
+				require.NoError(t, err, "%s is a whole number: %q", cellName(c, r), v)
+				assert.True(t, n >= 10 && n <= 99, "%s = %d", cellName(c, r), n)
+				all = append(all, v)
+			}
+		}
+		assert.Equal(t, "", e.value("s.xlsx", "Sheet1", "D4"))
+		assert.Equal(t, "", e.value("s.xlsx", "Sheet1", "F1"))
+		return strings.Join(all, ",")
+	}
+	first := draw()
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "H9", "value": 1})
+	second := draw()
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "H9", "value": 2})
+	assert.False(t, first == second && second == draw(), "three draws of six numbers in 10..99 are not all equal")
 }

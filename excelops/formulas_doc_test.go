@@ -125,8 +125,9 @@ Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function nam
 const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
 
 A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
-CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE) and whose
-result has more than one value spills over the cells below and to the right, as in Excel 365:
+CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE, FILTER,
+SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY, TRIMRANGE) and whose result has more than one
+value spills over the cells below and to the right, as in Excel 365:
 
 - It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
   ` + "`<f t=\"array\" ref=\"C3:C5\">`" + ` naming the spill range, a ` + "`cm`" + ` attribute pointing at
@@ -139,6 +140,10 @@ result has more than one value spills over the cells below and to the right, as 
   same call included), a merged range overlaps it, or it passes the sheet's edge, the anchor is
   ` + "`#SPILL!`" + ` (its ref the anchor alone) and nothing spills.
 - A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula.
+- A blank cell of the result shows 0, as in Excel (` + "`FILTER`" + ` or ` + "`SORT`" + ` of a range with
+  blanks); an empty text stays empty.
+- RANDARRAY is volatile: every write_cells call on the workbook draws new numbers and spills them
+  again.
 - A write_cells over an anchor (a value or another formula) clears the values it spilled; other
   tools that clear or overwrite an anchor (clear_range, copy tools) leave them as plain values.
 - A write_cells that changes what the formula reads spills it again: the values follow, the range
@@ -162,13 +167,24 @@ Not done yet:
   accepted by write_cells: a formula reading a spill names its range (` + "`SUM(C3:C5)`" + `).
 - An operator applied to an array (` + "`SEQUENCE(3)*2`" + `), a bare range (` + "`=A1:A3`" + `) and array
   constants do not spill: they are stored as ordinary formulas with their first value.
-- FILTER, SORT, TEXTSPLIT, RANDARRAY, WRAPROWS and WRAPCOLS are not computed (listed below): they
-  are written as ordinary formulas without a cached value, which Excel may show with the
-  implicit intersection operator (` + "`=@FILTER(...)`" + `) and one value.
+- An operator applied to a range inside the formula (` + "`FILTER(A1:A9,B1:B9>0)`" + `,
+  ` + "`SORT(A1:A9*2)`" + `) is not computed (the engine has no arithmetic on ranges): the formula is
+  written as an ordinary one without a cached value, which Excel may show with the implicit
+  intersection operator (` + "`=@FILTER(...)`" + `) and one value. Give FILTER a range of TRUE/FALSE
+  cells (` + "`FILTER(A1:A9,C1:C9)`" + ` with ` + "`C1`" + ` ` + "`=B1>0`" + `) to have it spill.
+- Not computed either, and left without a value: FILTER whose include is one value, SORT, WRAPROWS
+  and WRAPCOLS of one value, TEXTSPLIT of a range of texts, with an empty delimiter or with one
+  delimiter beginning another, array arguments of RANDARRAY, TRIMRANGE of blank cells only;
+  LibreOffice's SORT ranks TRUE and FALSE as numbers, Excel (and this engine) after text.
+- TRIMRANGE gives the trimmed values, not a reference: ` + "`ISREF(TRIMRANGE(A:A))`" + ` is FALSE
+  (Excel: TRUE), and ROW or ROWS of it is not computed. The trim-reference operators
+  (` + "`A1:.A10`" + `, ` + "`A.:.A`" + `) are not parsed.
 - A workbook whose xl/metadata.xml holds other cell metadata first (images in cells, say) gets
   ordinary formulas: the dynamic array record is not merged into it.
-- excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` is computed as
-  ` + "`SEQUENCE(1,3,2)`" + `): write every argument.
+- excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` would be computed as
+  ` + "`SEQUENCE(1,3,2)`" + `): a formula leaving an argument of one of the functions above out
+  (` + "`SORT(A1:B5,,-1)`" + `, ` + "`TEXTSPLIT(A1,,\".\")`" + `) is written without a value and does not
+  spill. Write every argument (` + "`SORT(A1:B5,1,-1)`" + `).
 
 `
 

@@ -207,7 +207,7 @@ var (
 			return fmt.Sprintf("R[%d]C[%d]", row, col), nil
 		},
 	}
-	formulaFnNameReplacer = strings.NewReplacer("_xlfn.", "", ".", "dot")
+	formulaFnNameReplacer = strings.NewReplacer("_xlfn._xlws.", "", "_xlfn.", "", ".", "dot") // registry-sidecar: _xlws. (FILTER, SORT)
 	formulaFormats        = []*regexp.Regexp{
 		regexp.MustCompile(`^(\d+)$`),
 		regexp.MustCompile(`^=(.*)$`),

@@ -24,7 +24,8 @@ import (
 // ArrayValue is one value of an array result, as a worksheet stores it.
 type ArrayValue struct {
 	// Type is CellTypeNumber, CellTypeBool, CellTypeError,
-	// CellTypeInlineString (text) or CellTypeUnset (an empty value).
+	// CellTypeInlineString (text) or CellTypeUnset (an empty text); a
+	// blank cell of the result is the number 0, as Excel shows it.
 	Type CellType
 	// Value is the number as Excel writes it, "1" or "0" for a boolean,
 	// the error value or the text.
@@ -86,6 +87,8 @@ func arrayValueOf(v formulaArg) ArrayValue {
 		return ArrayValue{CellTypeInlineString, v.String}
 	case ArgError:
 		return ArrayValue{CellTypeError, v.String}
+	case ArgEmpty:
+		return ArrayValue{CellTypeNumber, "0"} // a blank cell spilled shows 0, as in Excel
 	case ArgMatrix, ArgList:
 		if l := v.ToList(); len(l) > 0 {
 			return arrayValueOf(l[0])
