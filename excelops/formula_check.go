@@ -77,6 +77,7 @@ func parseFormula(formula string) error {
 
 // parseFormulaTokens is parseFormula returning efp's tokens of the formula.
 func parseFormulaTokens(formula string) ([]efp.Token, error) {
+	formula = withoutSpillMarks(formula) // C3# reads as C3
 	if err := checkQuotes(formula); err != nil {
 		return nil, err
 	}

@@ -43,6 +43,7 @@ type editSet struct {
 var volatileFunctions = map[string]bool{
 	"INDIRECT": true, "OFFSET": true, "NOW": true, "TODAY": true, "RAND": true, "RANDBETWEEN": true,
 	"RANDARRAY": true, "CELL": true, "INFO": true,
+	"ANCHORARRAY": true, // a spill reference (C3#) reads a range its anchor's result sizes
 }
 
 // formulaDeps returns the areas formula (on sheet host) reads; wide is true

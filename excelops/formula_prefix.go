@@ -3,7 +3,7 @@ package excelops
 import "strings"
 
 // withFilePrefixes returns formula (without its "=") as a file must hold
-// it: every call of a function newer than Excel 2007 spelled with its
+// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), and every call of a function newer than Excel 2007 spelled with its
 // prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
 // Excel itself stores them; without it Excel and LibreOffice show #NAME?.
 // Names already prefixed, text in double quotes and quoted sheet names are
@@ -11,7 +11,7 @@ import "strings"
 // written in upper case.
 func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
-	return rewriteNames(formula, func(name string, call bool) string {
+	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
 		if !call {
 			return name
 		}
@@ -19,16 +19,17 @@ func withFilePrefixes(formula string) string {
 			return prefix + strings.ToUpper(name)
 		}
 		return name
-	})
+	}))
 }
 
 // withoutFilePrefixes returns formula as Excel shows it: the file prefixes
-// of newer functions (_xlfn., _xlws.) dropped, outside text in quotes.
+// of newer functions (_xlfn., _xlws.) dropped, outside text in quotes, and
+// ANCHORARRAY(C3) shown as the spill reference C3#.
 func withoutFilePrefixes(formula string) string {
 	if !strings.Contains(strings.ToLower(formula), "_xl") {
 		return formula
 	}
-	return rewriteNames(formula, func(name string, call bool) string {
+	return withSpillRefs(rewriteNames(formula, func(name string, call bool) string {
 		for {
 			lower := strings.ToLower(name)
 			if !call || !(strings.HasPrefix(lower, "_xlfn.") || strings.HasPrefix(lower, "_xlws.")) {
@@ -36,7 +37,7 @@ func withoutFilePrefixes(formula string) string {
 			}
 			name = name[len("_xlfn."):]
 		}
-	})
+	}))
 }
 
 // rewriteNames returns formula with every run of name characters (a

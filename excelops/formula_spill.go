@@ -18,7 +18,7 @@ func isSpillFunction(name string) bool {
 	switch name {
 	case "SEQUENCE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
 		"EXPAND", "UNIQUE", "SORTBY", "TRANSPOSE", "FILTER", "SORT", "TEXTSPLIT", "RANDARRAY",
-		"WRAPROWS", "WRAPCOLS", "MUNIT", "TRIMRANGE":
+		"WRAPROWS", "WRAPCOLS", "MUNIT", "TRIMRANGE", "ANCHORARRAY":
 		return true
 	}
 	return false
@@ -27,7 +27,7 @@ func isSpillFunction(name string) bool {
 // maySpill reports whether formula (with or without its "=" and file
 // prefixes) calls a function whose result can spill.
 func maySpill(formula string) bool {
-	return callsAny(formula, isSpillFunction)
+	return callsAny(withAnchorArrays(formula), isSpillFunction) // C3# spills as ANCHORARRAY(C3)
 }
 
 // spillError is the value of an anchor whose spill range is obstructed.

@@ -152,6 +152,11 @@ value spills over the cells below and to the right, as in Excel 365:
 - An edit that clears what obstructs a ` + "`#SPILL!`" + ` anchor (write_cells, clear_range, a row deleted)
   spills it at once; one that writes into a spilled cell other than the anchor turns the anchor
   into ` + "`#SPILL!`" + ` (the written value stays, the other spilled values go), as Excel 365 shows it.
+- Spill references (` + "`C3#`" + `, ` + "`Data!$C$3#`" + `) read the whole spill of an anchor as it is now:
+  write_cells stores them as Excel does (` + "`_xlfn.ANCHORARRAY(C3)`" + `), read_excel shows ` + "`C3#`" + `
+  again, a formula reading one is recomputed after every edit (its range is the anchor's result),
+  and ` + "`=C3#`" + ` spills a copy. A cell that anchors no spill, or whose spill is blocked, gives
+  ` + "`#REF!`" + ` in Excel: such a formula is left without a value.
 - These writes take the excelize path, not the splice path, as does every write_cells call on a
   workbook that has xl/metadata.xml.
 
@@ -163,8 +168,6 @@ Not done yet:
 - Structural edits (insert and delete rows or columns, delete_range, sort, copy tools) move the
   anchor and its spilled values as ordinary cells; a spill range they cut or move apart is
   neither re-spilled nor checked.
-- Spill references (` + "`C3#`" + `, which a file stores as ` + "`_xlfn.ANCHORARRAY(C3)`" + `) are not
-  accepted by write_cells: a formula reading a spill names its range (` + "`SUM(C3:C5)`" + `).
 - An operator applied to an array (` + "`SEQUENCE(3)*2`" + `), a bare range (` + "`=A1:A3`" + `) and array
   constants do not spill: they are stored as ordinary formulas with their first value.
 - An operator applied to a range inside the formula (` + "`FILTER(A1:A9,B1:B9>0)`" + `,

@@ -15342,52 +15342,7 @@ func (fn *formulaFuncs) ADDRESS(argsList *list.List) formulaArg {
 	return newStringFormulaArg(fmt.Sprintf("%s%s", sheetText, addr))
 }
 
-// ANCHORARRAY function returns the entire spilled range for the dynamic array
-// in cell. The syntax of the function is:
-//
-//	ANCHORARRAY(cell)
-func (fn *formulaFuncs) ANCHORARRAY(argsList *list.List) formulaArg {
-	if argsList.Len() != 1 {
-		return newErrorFormulaArg(formulaErrorVALUE, "ANCHORARRAY requires 1 numeric argument")
-	}
-	ws, err := fn.f.workSheetReader(fn.sheet)
-	if err != nil {
-		return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-	}
-	ref := argsList.Front().Value.(formulaArg).cellRefs.Front().Value.(cellRef)
-	cell := ws.SheetData.Row[ref.Row-1].C[ref.Col-1]
-	if cell.F == nil {
-		return newEmptyFormulaArg()
-	}
-	coordinates, err := rangeRefToCoordinates(cell.F.Ref)
-	if err != nil {
-		return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-	}
-	_ = sortCoordinates(coordinates)
-	if err := fn.guard().chargeCells(float64(coordinates[2]-coordinates[0]+1), float64(coordinates[3]-coordinates[1]+1)); err != nil {
-		return stopArg(err) // registry-sidecar: the spill range is the file's word
-	}
-	var mtx [][]formulaArg
-	for c := coordinates[0]; c <= coordinates[2]; c++ {
-		var row []formulaArg
-		for r := coordinates[1]; r <= coordinates[3]; r++ {
-			cellName, _ := CoordinatesToCellName(c, r)
-			arg, err := fn.f.cellResolver(fn.ctx, ref.Sheet, cellName)
-			if err != nil {
-				return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-			}
-			if arg.Type == ArgEmpty {
-				arg = newStringFormulaArg("")
-			}
-			if num := arg.ToNumber(); num.Type == ArgNumber {
-				arg = num
-			}
-			row = append(row, arg)
-		}
-		mtx = append(mtx, row)
-	}
-	return newMatrixFormulaArg(mtx)
-}
+// ANCHORARRAY: see calc_anchorarray.go (registry-sidecar).
 
 // CHOOSE function returns a value from an array, that corresponds to a
 // supplied index number (position). The syntax of the function is:
