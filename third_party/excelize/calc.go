@@ -980,7 +980,9 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	if tokens, err = f.bindLambdas(ctx, sheet, tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}
-	if result, err = f.evalInfixExp(ctx, sheet, cell, tokens); err == nil && isLambdaValue(result) {
+	if result, err = f.evalInfixExp(ctx, sheet, cell, tokens); ctx.lambdaTooDeep() {
+		return newErrorFormulaArg(formulaErrorVALUE, errLambdaDepth.Error()), errLambdaDepth
+	} else if err == nil && isLambdaValue(result) {
 		result = newErrorFormulaArg(formulaErrorCALC, formulaErrorCALC)
 		err = errors.New(formulaErrorCALC)
 	}

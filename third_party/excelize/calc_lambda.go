@@ -53,6 +53,19 @@ type lambdaTable struct {
 	values []formulaArg
 	named  map[string]int // defined names already read, to their entry
 	depth  int
+	// tooDeep says calls nested past maxLambdaDepth: the calculator
+	// evaluates both branches of an IF, so a recursive LAMBDA never stops
+	// by itself, and the formula is left uncomputed (calcCellValue).
+	tooDeep bool
+}
+
+// errLambdaDepth is the error of a formula whose LAMBDA calls nest past
+// maxLambdaDepth: not an Excel error, the formula is left uncomputed.
+var errLambdaDepth = errors.New("LAMBDA calls nested more than 64 deep (a recursive LAMBDA): not supported")
+
+// lambdaTooDeep reports whether ctx's LAMBDA calls nested too deep.
+func (ctx *calcContext) lambdaTooDeep() bool {
+	return ctx != nil && ctx.lambda != nil && ctx.lambda.tooDeep
 }
 
 // lambdas returns the lambda table of ctx, made on first use.

@@ -113,8 +113,9 @@ func (fn *formulaFuncs) applyLambda(def lambdaDef, args []formulaArg) formulaArg
 		return unsupportedArg("LAMBDA outside a calculation")
 	}
 	table := ctx.lambdas()
-	if table.depth >= maxLambdaDepth {
-		return unsupportedArg("LAMBDA calls nested more than " + strconv.Itoa(maxLambdaDepth) + " deep")
+	if table.tooDeep || table.depth >= maxLambdaDepth {
+		table.tooDeep = true
+		return newErrorFormulaArg(formulaErrorVALUE, errLambdaDepth.Error())
 	}
 	if err := fn.guard().chargeCells(float64(len(def.params)), 1); err != nil {
 		return stopArg(err)

@@ -211,8 +211,10 @@ func (fn *formulaFuncs) byLine(name string, argsList *list.List, byRow bool) for
 		return stopArg(err)
 	}
 	for k := range lines {
-		line := [][]formulaArg{m[k]}
-		if !byRow {
+		var line [][]formulaArg
+		if byRow {
+			line = [][]formulaArg{m[k]}
+		} else {
 			line = make([][]formulaArg, size)
 			for r := range line {
 				line[r] = []formulaArg{m[r][k]}
