@@ -8275,6 +8275,10 @@ func (fn *formulaFuncs) COUNT(argsList *list.List) formulaArg {
 				return
 			}
 			count++
+		case ArgEmpty:
+			if !isRef && isOmitted(arg) { // registry-sidecar: COUNT(1,,2) is 3 (calc_lambda_call.go)
+				count++
+			}
 		case ArgList, ArgMatrix:
 			for _, cell := range arg.ToList() {
 				countArg(cell, true)
@@ -8298,6 +8302,10 @@ func (fn *formulaFuncs) COUNTA(argsList *list.List) formulaArg {
 		switch arg.Type {
 		case ArgString, ArgNumber:
 			count++
+		case ArgEmpty:
+			if isOmitted(arg) { // registry-sidecar: COUNTA(1,,2) is 3 (calc_lambda_call.go)
+				count++
+			}
 		case ArgMatrix:
 			for _, row := range arg.ToList() {
 				switch row.Type {

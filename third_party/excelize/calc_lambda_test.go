@@ -191,6 +191,10 @@ func TestLambdaOmittedArguments(t *testing.T) {
 		{"SUM(SEQUENCE(1,3,,2))", "9"},
 		{"INDEX(SEQUENCE(1,3,,2),1,3)", "5"},
 		{"SUM(1,,2)", "3"},
+		{"COUNTA(1,,2)", "3"},
+		{"COUNT(1,,2)", "3"},
+		{"COUNT(Y1,2)", "1"},
+		{"COUNTA(Y1,2)", "1"}, // a blank cell is not counted
 		{"CONCATENATE(\"a\",,\"b\")", "ab"},
 		{"LAMBDA(x,y,x&y)(\"a\",)", "a"},
 	} {
