@@ -126,8 +126,8 @@ const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
 
 A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
 CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE, MAP, SCAN,
-BYROW, BYCOL, MAKEARRAY, REDUCE, or a LAMBDA called where it is written) and whose result has more
-than one value spills over the cells below and to the right, as in Excel 365:
+BYROW, BYCOL, MAKEARRAY, REDUCE, LINEST, LOGEST, or a LAMBDA called where it is written) and whose
+result has more than one value spills over the cells below and to the right, as in Excel 365:
 
 - It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
   ` + "`<f t=\"array\" ref=\"C3:C5\">`" + ` naming the spill range, a ` + "`cm`" + ` attribute pointing at
@@ -186,6 +186,8 @@ Not done yet:
   evaluates both branches of IF, so the recursion never ends by itself (it is cut at 64 calls).
 - A function passed by name (` + "`BYROW(A1:B2,SUM)`" + `) is not computed.
 - A LET name that a LAMBDA inside the LET also uses as a parameter is not supported.
+- LINEST and LOGEST compute their coefficients only: with stats TRUE, or x values that are
+  collinear, they are left without a cached value.
 
 `
 
