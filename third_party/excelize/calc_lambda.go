@@ -175,7 +175,7 @@ func newLambdaDef(args [][]efp.Token) (lambdaDef, error) {
 
 // addLambda keeps def in the table, counted against the guard.
 func (ctx *calcContext) addLambda(def lambdaDef) (int, error) {
-	if err := ctx.checks().charge(float64(len(def.body)+len(def.params)) * float64(unsafeTokenBytes)); err != nil {
+	if err := ctx.checks().charge(float64(len(def.body)+len(def.params)) * float64(keptTokenBytes)); err != nil {
 		return 0, err
 	}
 	t := ctx.lambdas()
@@ -183,8 +183,8 @@ func (ctx *calcContext) addLambda(def lambdaDef) (int, error) {
 	return len(t.defs) - 1, nil
 }
 
-// unsafeTokenBytes is what one kept token costs the guard.
-const unsafeTokenBytes = 64
+// keptTokenBytes is what one kept token costs the guard.
+const keptTokenBytes = 64
 
 // bindLambdas returns tokens with every LAMBDA taken out into the table:
 // one not called becomes the text token naming it, a call (inline, or of
