@@ -86,6 +86,8 @@ func parseFormulaTokens(formula string) ([]efp.Token, error) {
 	wantOperand := true // at the start, after an operator, "(" or ","
 	var open []string   // the parentheses open at this point (function names, "" for a group)
 	var prev efp.Token
+	params := boundNames(formula) // LET and LAMBDA names, which may be called: LET(f,LAMBDA(...),f(3))
+	closed := ""                  // the function the last ")" closed
 	for _, tk := range toks {
 		switch tk.TType {
 		case efp.TokenTypeWhitespace, efp.TokenTypeNoop:
@@ -100,7 +102,7 @@ func parseFormulaTokens(formula string) ([]efp.Token, error) {
 				if !wantOperand {
 					return nil, &formulaError{fmt.Sprintf("%s( follows %q without an operator between them", tk.TValue, text(prev))}
 				}
-				if err := checkFunctionName(tk.TValue); err != nil {
+				if err := checkFunctionName(tk.TValue); err != nil && !params[strings.TrimPrefix(strings.ToUpper(tk.TValue), "_XLPM.")] {
 					return nil, err
 				}
 				open = append(open, tk.TValue)
@@ -113,15 +115,28 @@ func parseFormulaTokens(formula string) ([]efp.Token, error) {
 			if wantOperand && (prev.TType == efp.TokenTypeOperatorInfix || prev.TType == efp.TokenTypeOperatorPrefix) {
 				return nil, &formulaError{fmt.Sprintf("the operator %q has nothing on its right", prev.TValue)}
 			}
+			closed = open[len(open)-1]
 			open = open[:len(open)-1]
 			wantOperand = false
+			prev = tk
+			continue
 		case efp.TokenTypeSubexpression:
 			if tk.TSubType == efp.TokenSubTypeStart {
+				if !wantOperand && isFunctionStop(prev) && isLambdaName(closed) {
+					open = append(open, lambdaCall) // LAMBDA(x,x*2)(3): the arguments of a call
+					wantOperand = true
+					break
+				}
 				if !wantOperand {
 					return nil, &formulaError{fmt.Sprintf("\"(\" follows %q without an operator between them", text(prev))}
 				}
 				open = append(open, "")
 				wantOperand = true
+				break
+			}
+			if wantOperand && len(open) > 0 && open[len(open)-1] == lambdaCall {
+				open = open[:len(open)-1] // LAMBDA(x,y,x)(1,) or LAMBDA(1)(): arguments left empty
+				wantOperand = false
 				break
 			}
 			if wantOperand {
@@ -223,6 +238,21 @@ func checkQuotes(formula string) error {
 		return &formulaError{"a sheet name in single quotes is not closed"}
 	}
 	return nil
+}
+
+// lambdaCall stands in the open parentheses for the arguments of a LAMBDA
+// called where it is written.
+const lambdaCall = "LAMBDA()"
+
+// isFunctionStop reports whether tk ends a function's arguments.
+func isFunctionStop(tk efp.Token) bool {
+	return tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop
+}
+
+// isLambdaName reports whether the function name is LAMBDA (any case, with
+// or without its file prefix).
+func isLambdaName(name string) bool {
+	return strings.EqualFold(strings.TrimPrefix(strings.ToUpper(name), "_XLFN."), "LAMBDA")
 }
 
 // checkFunctionName refuses a function Excel does not have, suggesting the

@@ -18,12 +18,9 @@ import (
 //     in an array formula or in SUMPRODUCT), which Excel computes element
 //     by element and the engine as a scalar (B1*B2);
 //   - SUBTOTAL or AGGREGATE over a range that holds another one, which
-//     Excel leaves out and the engine counts twice;
-//   - an argument left out of a call to a function returning an array
-//     (SORT(A1:B5,,-1)): the engine's parser drops it, so the arguments
-//     after it take its place.
+//     Excel leaves out and the engine counts twice.
 func inexact(f *excelize.File, sheet, formula string) bool {
-	if tokens := formulaTokensOf(formula); rangeArithmetic(tokens) || omitsArrayArgument(tokens) {
+	if tokens := formulaTokensOf(formula); rangeArithmetic(tokens) {
 		return true
 	}
 	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
@@ -47,38 +44,6 @@ func rangeArithmetic(tokens []efp.Token) bool {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// omitsArrayArgument reports whether a call to a function that returns an
-// array (isSpillFunction) leaves an argument out: TOCOL(A1:B2,,TRUE),
-// SORT(A1:B5,,-1), FILTER(A1:A5,B1:B5,).
-func omitsArrayArgument(tokens []efp.Token) bool {
-	var calls []string
-	var prev efp.Token
-	for _, tk := range tokens {
-		if tk.TType == efp.TokenTypeWhitespace {
-			continue
-		}
-		afterOpen := prev.TType == efp.TokenTypeFunction && prev.TSubType == efp.TokenSubTypeStart
-		afterSep := prev.TType == efp.TokenTypeArgument
-		inArrayCall := len(calls) > 0 && isSpillFunction(calls[len(calls)-1])
-		switch {
-		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
-			name, _ := functionName(tk)
-			calls = append(calls, name)
-		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop:
-			if afterSep && inArrayCall {
-				return true
-			}
-			if len(calls) > 0 {
-				calls = calls[:len(calls)-1]
-			}
-		case tk.TType == efp.TokenTypeArgument && (afterOpen || afterSep) && inArrayCall:
-			return true
-		}
-		prev = tk
 	}
 	return false
 }

@@ -41,28 +41,3 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	}
 }
 
-// TestOmitsArrayArgument checks which formulas leave an argument out of a
-// call to a function returning an array (the engine's parser drops it).
-func TestOmitsArrayArgument(t *testing.T) {
-	t.Parallel()
-	for formula, want := range map[string]bool{
-		"TOCOL(A1:B2,,TRUE)":           true,
-		"SORT(A1:B5,,-1)":              true,
-		"_xlfn._xlws.SORT(A1:B5,,-1)":  true,
-		"FILTER(A1:A5,B1:B5,)":         true,
-		`TEXTSPLIT(A1,,".")`:           true,
-		"SUM(SEQUENCE(1,3,,2))":        true,
-		"RANDARRAY(,,1,10)":            true,
-		"SORT(A1:B5, ,-1)":             true,
-		"SORT(A1:B5,1,-1)":             false,
-		"SUM(OFFSET(A1:A6,0,0,,))":     false,
-		"IF(TRUE,,1)":                  false,
-		"SORT(IF(A1,B1:B3,))":          false,
-		`TEXTSPLIT(A1,",,")`:           false,
-		"SORT({1,2})":                  false,
-		"RANDARRAY()":                  false,
-		"SORT(SEQUENCE(3),1,-1)+NOW()": false,
-	} {
-		assert.Equal(t, want, omitsArrayArgument(formulaTokensOf(formula)), formula)
-	}
-}

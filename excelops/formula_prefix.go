@@ -1,35 +1,62 @@
 package excelops
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/xuri/efp"
+)
 
 // withFilePrefixes returns formula (without its "=") as a file must hold
-// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), and every call of a function newer than Excel 2007 spelled with its
-// prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
+// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), and every call of
+// a function newer than Excel 2007 spelled with its prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
 // Excel itself stores them; without it Excel and LibreOffice show #NAME?.
 // Names already prefixed, text in double quotes and quoted sheet names are
 // left as they are; function names are matched case-insensitively and
-// written in upper case.
+// written in upper case. The names a LET or LAMBDA binds get Excel's
+// _xlpm. prefix wherever the formula spells them (LET(x,2,x*3) ->
+// _xlfn.LET(_xlpm.x,2,_xlpm.x*3)), a call of one too (LET(f,LAMBDA(...),
+// f(3))).
 func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
+	params := boundNames(formula)
 	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
+		up := strings.ToUpper(name)
+		if _, known := funcs[up]; params[up] && !(call && known) {
+			return "_xlpm." + name
+		}
 		if !call {
 			return name
 		}
-		if prefix := funcs[strings.ToUpper(name)]; prefix != "" {
-			return prefix + strings.ToUpper(name)
+		if prefix := funcs[up]; prefix != "" {
+			return prefix + up
 		}
 		return name
 	}))
 }
 
+// boundNames returns the names the LETs and LAMBDAs of formula bind (upper
+// case, lambdaParams), none when it has neither.
+func boundNames(formula string) map[string]bool {
+	up := strings.ToUpper(formula)
+	if !strings.Contains(up, "LET(") && !strings.Contains(up, "LAMBDA(") {
+		return nil
+	}
+	ps := efp.ExcelParser()
+	return lambdaParams(ps.Parse("=" + formula))
+}
+
 // withoutFilePrefixes returns formula as Excel shows it: the file prefixes
-// of newer functions (_xlfn., _xlws.) dropped, outside text in quotes, and
-// ANCHORARRAY(C3) shown as the spill reference C3#.
+// of newer functions (_xlfn., _xlws.) and of LET and LAMBDA names (_xlpm.)
+// dropped, outside text in quotes, and ANCHORARRAY(C3) shown as the spill
+// reference C3#.
 func withoutFilePrefixes(formula string) string {
 	if !strings.Contains(strings.ToLower(formula), "_xl") {
 		return formula
 	}
 	return withSpillRefs(rewriteNames(formula, func(name string, call bool) string {
+		if lower := strings.ToLower(name); strings.HasPrefix(lower, "_xlpm.") {
+			return name[len("_xlpm."):]
+		}
 		for {
 			lower := strings.ToLower(name)
 			if !call || !(strings.HasPrefix(lower, "_xlfn.") || strings.HasPrefix(lower, "_xlws.")) {

@@ -18,7 +18,8 @@ func isSpillFunction(name string) bool {
 	switch name {
 	case "SEQUENCE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
 		"EXPAND", "UNIQUE", "SORTBY", "TRANSPOSE", "FILTER", "SORT", "TEXTSPLIT", "RANDARRAY",
-		"WRAPROWS", "WRAPCOLS", "MUNIT", "TRIMRANGE", "ANCHORARRAY":
+		"WRAPROWS", "WRAPCOLS", "MUNIT", "TRIMRANGE", "ANCHORARRAY", "MAP", "SCAN", "BYROW", "BYCOL",
+		"MAKEARRAY", "REDUCE", "LAMBDA", "LINEST", "LOGEST":
 		return true
 	}
 	return false

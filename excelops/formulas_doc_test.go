@@ -126,8 +126,9 @@ const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
 
 A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
 CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE, FILTER,
-SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY, TRIMRANGE) and whose result has more than one
-value spills over the cells below and to the right, as in Excel 365:
+SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY, TRIMRANGE, MAP, SCAN, BYROW, BYCOL, MAKEARRAY, REDUCE,
+LINEST, LOGEST, or a LAMBDA called where it is written) and whose result has more than one value
+spills over the cells below and to the right, as in Excel 365:
 
 - It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
   ` + "`<f t=\"array\" ref=\"C3:C5\">`" + ` naming the spill range, a ` + "`cm`" + ` attribute pointing at
@@ -184,10 +185,27 @@ Not done yet:
   (` + "`A1:.A10`" + `, ` + "`A.:.A`" + `) are not parsed.
 - A workbook whose xl/metadata.xml holds other cell metadata first (images in cells, say) gets
   ordinary formulas: the dynamic array record is not merged into it.
-- excelize's parser drops an omitted argument (` + "`SEQUENCE(1,3,,2)`" + ` would be computed as
-  ` + "`SEQUENCE(1,3,2)`" + `): a formula leaving an argument of one of the functions above out
-  (` + "`SORT(A1:B5,,-1)`" + `, ` + "`TEXTSPLIT(A1,,\".\")`" + `) is written without a value and does not
-  spill. Write every argument (` + "`SORT(A1:B5,1,-1)`" + `).
+
+## LET and LAMBDA
+
+- write_cells stores the names a LET or LAMBDA binds as Excel does, with the ` + "`_xlpm.`" + ` prefix
+  (` + "`LET(x,2,x*3)`" + ` is stored ` + "`_xlfn.LET(_xlpm.x,2,_xlpm.x*3)`" + `); read_excel shows them without it.
+- LAMBDA is computed called where it is written (` + "`LAMBDA(x,x*2)(3)`" + `), bound to a LET name
+  (` + "`LET(f,LAMBDA(x,x*2),f(3))`" + `), given to MAP, REDUCE, SCAN, BYROW, BYCOL or MAKEARRAY, and as a
+  workbook defined name whose formula is a LAMBDA (` + "`DOUBLE(4)`" + `, in a file made elsewhere:
+  write_cells refuses a call of a name that is not a function). ISOMITTED tells an argument left
+  out (` + "`LAMBDA(x,y,IF(ISOMITTED(y),x,y))(1,)`" + `); optional parameters may be written ` + "`[y]`" + `.
+- An argument left empty is an empty argument, as in Excel: ` + "`IF(TRUE,,1)`" + ` is 0 and
+  ` + "`SEQUENCE(1,3,,2)`" + ` starts at 1.
+
+Not done yet:
+
+- A recursive LAMBDA (a defined name calling itself) is left without a cached value: the engine
+  evaluates both branches of IF, so the recursion never ends by itself (it is cut at 64 calls).
+- A function passed by name (` + "`BYROW(A1:B2,SUM)`" + `) is not computed.
+- A LET name that a LAMBDA inside the LET also uses as a parameter is not supported.
+- LINEST and LOGEST compute their coefficients only: with stats TRUE, or x values that are
+  collinear, they are left without a cached value.
 
 `
 

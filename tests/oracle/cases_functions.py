@@ -1,13 +1,16 @@
 """Oracle cases: the Excel functions registry-sidecar adds to excelize's calculator.
 
 XMATCH, RANK.AVG, NUMBERVALUE, OFFSET, AREAS and LET (third_party/excelize/calc_modern.go,
-calc_let_modern.go), one formula per case, generated from argument shapes: numbers, text,
-text numbers, blanks, errors, ranges, rows and columns, boundary values. Each formula is
-written with write_cells and read back (read_excel's value must be Calc's).
+calc_let_modern.go), and arguments left empty (IF(TRUE,,1) is 0), one formula per case,
+generated from argument shapes: numbers, text, text numbers, blanks, errors, ranges, rows and
+columns, boundary values. Each formula is written with write_cells and read back (read_excel's
+value must be Calc's). write_cells stores LET's names as Excel does (_xlfn.LET(_xlpm.x,...)),
+so the LET cases show Calc computes that form from our file.
 
-LibreOffice 25.2 has no ECMA.CEILING, PERCENTOF, REGEXTEST, REGEXEXTRACT nor REGEXREPLACE:
-those are checked against Microsoft's documented examples in
-third_party/excelize/calc_modern_test.go. Where Calc and Excel differ, the shape is left out
+LibreOffice 25.2 has no LAMBDA, ISOMITTED, MAP, REDUCE, SCAN, BYROW, BYCOL, MAKEARRAY,
+ECMA.CEILING, PERCENTOF, REGEXTEST, REGEXEXTRACT nor REGEXREPLACE: those are checked against
+Microsoft's documented examples in third_party/excelize/calc_modern_test.go and
+calc_lambda_test.go. Where Calc and Excel differ, the shape is left out
 here and pinned there to Excel's documented behaviour: Calc's NUMBERVALUE reads its default
 separators from the process locale and refuses "", "3.5%" and ".5"; its XMATCH converts a
 text lookup value to a number, takes TRUE for 1 and accepts a match_mode of 3; its binary
@@ -206,7 +209,30 @@ def let_cases() -> list[dict[str, Any]]:
         case("let_offset", "=LET(n,3,OFFSET(A1,n,0))"),
         case("let_in_expression", "=1+LET(x,A2,x)*2"),
         case("let_negation", "=LET(x,2,-x^2)"),
+        case("let_parenthesised_body", "=LET(x,2,(x+1)*(x+2))"),
+        case("let_sequence_sum", "=LET(n,4,SUM(SEQUENCE(n)))"),
+        dict(case("let_on_open", "=LET(x,A2,y,x*A3,y-x)"), on_open=True),
     ]
 
 
-CASES: list[dict[str, Any]] = xmatch_cases() + rank_avg_cases() + numbervalue_cases() + offset_cases() + let_cases()
+def omitted_cases() -> list[dict[str, Any]]:
+    """Arguments left empty: an empty argument, not a missing one (IF(TRUE,,1) is 0)."""
+    return [
+        case("omitted_if_true", "=IF(TRUE(),,1)"),
+        case("omitted_if_false", "=IF(FALSE(),1,)"),
+        case("omitted_if_cell", "=IF(A1>0,,A2)"),
+        case("omitted_if_in_sum", "=SUM(IF(A1>0,,5),1)"),
+        case("omitted_sum", "=SUM(1,,2)"),
+        case("omitted_counta", "=COUNTA(1,,2)"),
+        case("omitted_count", "=COUNT(1,,2)"),
+        case("omitted_concatenate", '=CONCATENATE("a",,"b")'),
+        case("omitted_sequence_start", "=SUM(SEQUENCE(1,3,,2))"),
+        case("omitted_sequence_index", "=INDEX(SEQUENCE(1,3,,2),1,3)"),
+        case("omitted_vlookup_exact", "=VLOOKUP(2.5,A1:A6,1,)"),
+        case("omitted_round_digits", "=ROUND(2.567,)"),
+        dict(case("omitted_if_on_open", "=IF(A1=1,,7)"), on_open=True),
+    ]
+
+
+CASES: list[dict[str, Any]] = (xmatch_cases() + rank_avg_cases() + numbervalue_cases() + offset_cases() + let_cases()
+                               + omitted_cases())

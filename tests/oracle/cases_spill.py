@@ -7,6 +7,7 @@ its spill range and every spilled value, so that LibreOffice opening our file sh
 formula and values in every cell, recalculated and as opened, from our cached values
 (`on_open`), and read_excel returns them (`read`).
 
+LINEST and LOGEST (without their statistics) spill a row of coefficients (`spill_linest`).
 LibreOffice 25.2 lacks TAKE, DROP, CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW,
 EXPAND, TEXTSPLIT, WRAPROWS and WRAPCOLS (it shows #NAME?), so those are checked by the Go tests
 alone, against Microsoft's documented results (third_party/excelize/calc_array_modern_test.go,
@@ -148,12 +149,12 @@ CASES: list[dict[str, Any]] = [
         "uncomputable": ["Sheet1!F1"],
     },
     {
-        # excelize's parser drops an omitted argument (this would sort by column -1): no value.
-        "name": "spill_sort_omitted_argument_not_computed",
+        # An omitted argument is an empty one (sort_index left to its default, the first column).
+        "name": "spill_sort_omitted_argument",
         "sheets": {"Sheet1": DATA},
-        "ops": [{"op": "set", "sheet": "Sheet1", "cell": "F1", "value": "=SORT(A1:C5,,-1)"}],
+        "ops": [spill("F1", "F1:H5", "=SORT(A1:C5,,-1)")],
         "read": True,
-        "uncomputable": ["Sheet1!F1"],
+        "on_open": True,
     },
     {
         # Formulas reading spilled cells, written before and after the spill.
@@ -161,6 +162,20 @@ CASES: list[dict[str, Any]] = [
         "sheets": {"Sheet1": {"A1": 1, "F1": "=SUM(C1:C4)"}},
         "ops": [spill("C1", "C1:C4", "=SEQUENCE(4,1,5)"),
                 {"op": "set", "sheet": "Sheet1", "cell": "F2", "value": "=C3*2"}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        # LINEST and LOGEST's coefficients, last x first, then the intercept (a row).
+        "name": "spill_linest",
+        "sheets": {"Sheet1": {**DATA, "D1": 1, "D2": 4, "D3": 9, "D4": 3, "D5": 7,
+                              "E1": 0, "E2": 1, "E3": 1, "E4": 0, "E5": 1}},
+        "ops": [spill("G1", "G1:H1", "=LINEST(C1:C5,A1:A5)"),
+                spill("G2", "G2:H2", "=LINEST(C1:C5,A1:A5,FALSE)"),
+                spill("G3", "G3:H3", "=LOGEST(C1:C5,D1:D5)"),
+                spill("G4", "G4:H4", "=LINEST(C1:C5)"),
+                spill("G5", "G5:I5", "=LINEST(C1:C5,D1:E5)"),
+                spill("G6", "G6:I6", "=LOGEST(C1:C5,D1:E5,TRUE,FALSE)")],
         "read": True,
         "on_open": True,
     },

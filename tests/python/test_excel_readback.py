@@ -68,6 +68,22 @@ def test_values_types_and_formulas(sidecar_bin: pathlib.Path, ws: pathlib.Path) 
     assert sheet["I2"].data_type == "f"
 
 
+def test_let_and_lambda_names_as_excel_stores_them(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
+    """LET and LAMBDA names are stored with Excel's _xlpm. prefix; openpyxl reads the formula
+    text and data_only reads the values we cached (a spilled MAP's included)."""
+    call(sidecar_bin, ws, "write_cells", {
+        "file_path": "data.xlsx", "sheet_name": "Data", "cell_range": "E2",
+        "values": [["=LET(q,B2,q*C2)", "=LAMBDA(a,b,IF(ISOMITTED(b),a,a+b))(B3,)", "=MAP(B2:B3,LAMBDA(v,v*2))"]],
+    })
+    sheet = load(ws)["Data"]
+    assert sheet["E2"].value == "=_xlfn.LET(_xlpm.q,B2,_xlpm.q*C2)"
+    assert sheet["F2"].value == "=_xlfn.LAMBDA(_xlpm.a,_xlpm.b,IF(_xlfn.ISOMITTED(_xlpm.b),_xlpm.a,_xlpm.a+_xlpm.b))(B3,)"
+    assert sheet["G2"].value.text == "=_xlfn.MAP(B2:B3,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*2))"
+    assert sheet["G2"].value.ref == "G2:G3"
+    values = load(ws, data_only=True)["Data"]
+    assert [values["E2"].value, values["F2"].value, values["G2"].value, values["G3"].value] == [15, 20, 20, 40]
+
+
 def test_single_cell_and_new_workbook(sidecar_bin: pathlib.Path, ws: pathlib.Path) -> None:
     got = call(sidecar_bin, ws, "write_cells", {"file_path": "new.xlsx", "cell": "B3", "value": "x"})
     assert got["created"] is True

@@ -258,7 +258,8 @@ type calcContext struct {
 	maxCalcIterations uint
 	iterations        map[string]uint
 	iterationsCache   map[string]formulaArg
-	guard             *calcGuard // registry-sidecar: limits of this calculation (calc_limits.go)
+	guard             *calcGuard   // registry-sidecar: limits of this calculation (calc_limits.go)
+	lambda            *lambdaTable // registry-sidecar: LAMBDAs and their arguments (calc_lambda.go)
 }
 
 // checks returns the guard of the calculation ctx describes (nil for none;
@@ -978,7 +979,16 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}
-	result, err = f.evalInfixExp(ctx, sheet, cell, tokens)
+	// registry-sidecar: LAMBDAs are taken out of the tokens (calc_lambda.go)
+	if tokens, err = f.bindLambdas(ctx, sheet, tokens); err != nil {
+		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
+	}
+	if result, err = f.evalInfixExp(ctx, sheet, cell, tokens); ctx.lambdaTooDeep() {
+		return newErrorFormulaArg(formulaErrorVALUE, errLambdaDepth.Error()), errLambdaDepth
+	} else if err == nil && isLambdaValue(result) {
+		result = newErrorFormulaArg(formulaErrorCALC, formulaErrorCALC)
+		err = errors.New(formulaErrorCALC)
+	}
 	return
 }
 
@@ -1141,6 +1151,10 @@ func (f *File) evalInfixExp(ctx *calcContext, sheet, cell string, tokens []efp.T
 				return newEmptyFormulaArg(), err
 			}
 
+			// registry-sidecar: an argument left empty is an argument (calc_lambda_call.go)
+			if !inArray && omittedBefore(tokens, i) {
+				argsStack.Peek().(*list.List).PushBack(omittedArg())
+			}
 			// current token is arg
 			if token.TType == efp.TokenTypeArgument && !inArray {
 				for opftStack.Peek().(efp.Token) != opfStack.Peek().(efp.Token) {
@@ -1689,6 +1703,9 @@ func (cr *cellRange) prepareCellRange(col, row bool, cellRef cellRef) error {
 // parseReference parse reference and extract values by given reference
 // characters and default sheet name.
 func (f *File) parseReference(ctx *calcContext, sheet, reference string) (formulaArg, error) {
+	if v, ok := ctx.boundValue(reference); ok { // registry-sidecar: a LAMBDA parameter (calc_lambda.go)
+		return v, nil
+	}
 	reference = strings.ReplaceAll(reference, "$", "")
 	if parts := split3DReference(reference); len(parts) == 3 {
 		return f.parse3DReference(ctx, parts)
@@ -8261,6 +8278,10 @@ func (fn *formulaFuncs) COUNT(argsList *list.List) formulaArg {
 				return
 			}
 			count++
+		case ArgEmpty:
+			if !isRef && isOmitted(arg) { // registry-sidecar: COUNT(1,,2) is 3 (calc_lambda_call.go)
+				count++
+			}
 		case ArgList, ArgMatrix:
 			for _, cell := range arg.ToList() {
 				countArg(cell, true)
@@ -8284,6 +8305,10 @@ func (fn *formulaFuncs) COUNTA(argsList *list.List) formulaArg {
 		switch arg.Type {
 		case ArgString, ArgNumber:
 			count++
+		case ArgEmpty:
+			if isOmitted(arg) { // registry-sidecar: COUNTA(1,,2) is 3 (calc_lambda_call.go)
+				count++
+			}
 		case ArgMatrix:
 			for _, row := range arg.ToList() {
 				switch row.Type {
@@ -15269,6 +15294,9 @@ func (fn *formulaFuncs) IF(argsList *list.List) formulaArg {
 			result = value.ToNumber()
 		case ArgEmpty:
 			result = value
+			if isOmitted(value) { // registry-sidecar: IF(TRUE,,1) is 0 (calc_lambda_call.go)
+				result = newNumberFormulaArg(0)
+			}
 		default:
 			result = newStringFormulaArg(value.Value())
 		}
@@ -15281,6 +15309,9 @@ func (fn *formulaFuncs) IF(argsList *list.List) formulaArg {
 			result = value.ToNumber()
 		case ArgEmpty:
 			result = value
+			if isOmitted(value) { // registry-sidecar: IF(TRUE,,1) is 0 (calc_lambda_call.go)
+				result = newNumberFormulaArg(0)
+			}
 		default:
 			result = newStringFormulaArg(value.Value())
 		}

@@ -80,7 +80,28 @@ func expandLet(guard *calcGuard, tokens []efp.Token) ([]efp.Token, error) {
 	if err == nil && stop < len(tokens) {
 		err = ErrInvalidFormula
 	}
-	return out, err
+	return unwrapped(out), err
+}
+
+// unwrapped returns tokens without parentheses around them all: a formula
+// that is one LET ending with a function returning an array keeps its
+// array (keepsArray looks for the call as the formula's last token).
+func unwrapped(tokens []efp.Token) []efp.Token {
+	for len(tokens) >= 2 && isBeginParenthesesToken(tokens[0]) {
+		depth := 0
+		for i, t := range tokens {
+			if opens(t) {
+				depth++
+			} else if closes(t) {
+				depth--
+			}
+			if depth == 0 && i < len(tokens)-1 {
+				return tokens
+			}
+		}
+		tokens = tokens[1 : len(tokens)-1]
+	}
+	return tokens
 }
 
 // expandLetFrom expands tokens from i up to the stop token closing the
@@ -210,11 +231,14 @@ func expandLetArg(guard *calcGuard, tokens []efp.Token, i int, budget *int) ([]e
 }
 
 // substituteLetName replaces each use of name in tokens by value in
-// parentheses, counting the tokens it adds against budget and the guard.
+// parentheses, counting the tokens it adds against budget and the guard. A
+// value that is one LAMBDA is put without parentheses, and a call of the
+// name, f(3), becomes a call of that LAMBDA: LAMBDA(x,x*2)(3).
 func substituteLetName(guard *calcGuard, tokens []efp.Token, name string, value []efp.Token, budget *int) ([]efp.Token, error) {
+	lambda := isOneLambda(value)
 	uses := 0
 	for _, t := range tokens {
-		if n, ok := letName(t); ok && n == name {
+		if n, ok := letName(t); (ok && n == name) || (lambda && isLetCall(t, name)) {
 			uses++
 		}
 	}
@@ -229,14 +253,46 @@ func substituteLetName(guard *calcGuard, tokens []efp.Token, name string, value 
 		return nil, err
 	}
 	out := make([]efp.Token, 0, len(tokens)+added)
+	var calls []bool // for each open token, whether it is a call of name
 	for _, t := range tokens {
-		if n, ok := letName(t); ok && n == name {
+		switch n, ok := letName(t); {
+		case ok && n == name && lambda:
+			out = append(out, value...)
+		case ok && n == name:
 			out = append(out, efp.Token{TValue: "(", TType: efp.TokenTypeSubexpression, TSubType: efp.TokenSubTypeStart})
 			out = append(out, value...)
 			out = append(out, efp.Token{TValue: ")", TType: efp.TokenTypeSubexpression, TSubType: efp.TokenSubTypeStop})
-			continue
+		case lambda && isLetCall(t, name):
+			calls = append(calls, true)
+			out = append(out, value...)
+			out = append(out, efp.Token{TValue: "(", TType: efp.TokenTypeSubexpression, TSubType: efp.TokenSubTypeStart})
+		case opens(t):
+			calls = append(calls, false)
+			out = append(out, t)
+		case closes(t) && len(calls) > 0:
+			call := calls[len(calls)-1]
+			calls = calls[:len(calls)-1]
+			if call {
+				t = efp.Token{TValue: ")", TType: efp.TokenTypeSubexpression, TSubType: efp.TokenSubTypeStop}
+			}
+			out = append(out, t)
+		default:
+			out = append(out, t)
 		}
-		out = append(out, t)
 	}
 	return out, nil
+}
+
+// isLetCall reports whether t starts a call of the LET name name.
+func isLetCall(t efp.Token, name string) bool {
+	return isFunctionStartToken(t) && strings.EqualFold(strings.TrimPrefix(strings.ToLower(t.TValue), "_xlpm."), name)
+}
+
+// isOneLambda reports whether tokens are one LAMBDA, not called.
+func isOneLambda(tokens []efp.Token) bool {
+	if len(tokens) < 2 || !isNamedFunction(tokens[0], "LAMBDA") {
+		return false
+	}
+	_, next, err := splitArgs(tokens, 1)
+	return err == nil && next == len(tokens)
 }
