@@ -40,4 +40,3 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 		assert.Equal(t, want, v, "%s =%s", ref, formula)
 	}
 }
-
