@@ -47,9 +47,10 @@ func TestWriteCellsSpills(t *testing.T) {
 		{"filter with a comparison is not computed", "D1", "=FILTER(A1:A3,A1:A3>2,A1:A3)",
 			`<c r="D1"><f>_xlfn._xlws.FILTER(A1:A3,A1:A3`,
 			map[string]string{"D1": "", "D2": ""}},
-		{"sort with an omitted argument is not computed", "D1", "=SORT(A1:B5,,-1)",
-			`<c r="D1"><f>_xlfn._xlws.SORT(A1:B5,,-1)</f></c>`,
-			map[string]string{"D1": "", "D2": ""}},
+		// An omitted argument takes its default (sort by the first column).
+		{"sort with an omitted argument", "D1", "=SORT(A1:B5,,-1)",
+			`<c r="D1" cm="1"><f t="array" ref="D1:E5">_xlfn._xlws.SORT(A1:B5,,-1)</f><v>3</v></c>`,
+			map[string]string{"D1": "3", "E1": "pens", "D2": "3", "E2": "ink", "D3": "2", "D5": "1", "D6": ""}},
 		// A blank cell of the result shows 0, as in Excel and LibreOffice.
 		{"sort", "D1", "=SORT(A1:B5,1,-1)",
 			`<c r="D1" cm="1"><f t="array" ref="D1:E5">_xlfn._xlws.SORT(A1:B5,1,-1)</f><v>3</v></c>`,
