@@ -37,6 +37,15 @@ type editSet struct {
 	fresh []sheetArea
 }
 
+// written returns the areas whose cells the edit wrote: its areas, unless
+// cells moved (then the areas are where they moved, not new content).
+func (e *editSet) written() []sheetArea {
+	if e.moved {
+		return nil
+	}
+	return e.areas
+}
+
 // volatileFunctions read cells their arguments do not name (INDIRECT,
 // OFFSET), or change without any edit: a formula calling one depends on
 // every edit.

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -396,4 +397,43 @@ func TestWriteCellsRandArray(t *testing.T) {
 	second := draw()
 	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "H9", "value": 2})
 	assert.False(t, first == second && second == draw(), "three draws of six numbers in 10..99 are not all equal")
+}
+
+// TestSpillsThroughStructuralEdits checks rows and columns inserted or
+// deleted around and inside a spill, as Excel 365 shows them: the anchor
+// moves, its spill fills its range again from the anchor (an inserted or
+// deleted row inside it leaves no gap and no stray value), a deleted anchor
+// takes its spilled values along, and a spill reference follows.
+func TestSpillsThroughStructuralEdits(t *testing.T) {
+	cases := []struct {
+		tool string
+		args map[string]any
+		want map[string]string // cell -> value ("" empty)
+		sum  string            // A1, =SUM(C3#) moved with the anchor
+	}{
+		{"insert_rows", map[string]any{"row": 4}, map[string]string{"C3": "1", "C4": "2", "C5": "3", "C6": ""}, "6"},
+		{"insert_rows", map[string]any{"row": 2}, map[string]string{"C3": "", "C4": "1", "C5": "2", "C6": "3"}, "6"},
+		{"insert_rows", map[string]any{"row": 6}, map[string]string{"C3": "1", "C4": "2", "C5": "3", "C6": ""}, "6"},
+		{"delete_rows", map[string]any{"row": 4}, map[string]string{"C3": "1", "C4": "2", "C5": "3", "C6": ""}, "6"},
+		{"delete_rows", map[string]any{"row": 2}, map[string]string{"C2": "1", "C3": "2", "C4": "3", "C5": ""}, "6"},
+		{"delete_rows", map[string]any{"row": 3}, map[string]string{"C3": "", "C4": "", "C5": ""}, "#REF!"},
+		{"insert_columns", map[string]any{"column": "C"}, map[string]string{"C3": "", "D3": "1", "D4": "2", "D5": "3"}, "6"},
+		{"delete_columns", map[string]any{"column": "C"}, map[string]string{"B3": "", "C3": "", "C4": "", "C5": ""}, "#REF!"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s %v", tc.tool, tc.args), func(t *testing.T) {
+			e := newEnv(t)
+			e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "C3", "value": "=SEQUENCE(3)"})
+			e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "A1", "value": "=SUM(C3#)"})
+			args := map[string]any{"file_path": "s.xlsx"}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			e.ok(tc.tool, args)
+			for cell, want := range tc.want {
+				assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cell), cell)
+			}
+			assert.Equal(t, tc.sum, e.value("s.xlsx", "Sheet1", "A1"))
+		})
+	}
 }

@@ -77,7 +77,7 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		unblock(all, dirty, edits.areas)
 		// Dynamic arrays reading the edit spill again, first: the cells
 		// they change are edited too (and may add cells to rows).
-		if spilled, err := respill(ctx, f, lim, all, dirty, edits.areas, edits.fresh, maxRespillCells); err != nil {
+		if spilled, err := respill(ctx, f, lim, all, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
 			return st, err
 		} else if len(spilled) > 0 {
 			if all, _, err = workbookFormulaCells(f, diskHasFormulas); err != nil {

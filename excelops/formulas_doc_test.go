@@ -158,6 +158,9 @@ spills over the cells below and to the right, as in Excel 365:
   again, a formula reading one is recomputed after every edit (its range is the anchor's result),
   and ` + "`=C3#`" + ` spills a copy. A cell that anchors no spill, or whose spill is blocked, gives
   ` + "`#REF!`" + ` in Excel: such a formula is left without a value.
+- Rows and columns inserted or deleted move the anchor, and its spill fills its range again from
+  the anchor (a row inserted or deleted inside it leaves no gap and no stray value); deleting the
+  anchor's row or column takes its spilled values along, as in Excel 365.
 - These writes take the excelize path, not the splice path, as does every write_cells call on a
   workbook that has xl/metadata.xml.
 
@@ -166,9 +169,8 @@ Not done yet:
 - Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
   excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
   extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
-- Structural edits (insert and delete rows or columns, delete_range, sort, copy tools) move the
-  anchor and its spilled values as ordinary cells; a spill range they cut or move apart is
-  neither re-spilled nor checked.
+- delete_range, sort_range and the copy tools move the anchor and its spilled values as ordinary
+  cells; a spill range they cut or move apart is neither re-spilled nor checked.
 - An operator applied to an array (` + "`SEQUENCE(3)*2`" + `), a bare range (` + "`=A1:A3`" + `) and array
   constants do not spill: they are stored as ordinary formulas with their first value.
 - An operator applied to a range inside the formula (` + "`FILTER(A1:A9,B1:B9>0)`" + `,

@@ -70,6 +70,9 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, 
 		before := ext.maxCol
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n, Delete: true}
 		name := columnName(col)
+		if err := clearDeletedSpills(b.f, sheet, false, col, col+n-1); err != nil {
+			return nil, err
+		}
 		if err := b.shiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
 				if err := b.f.RemoveCol(sheet, name); err != nil {

@@ -118,6 +118,9 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*call, error)
 		sheet, ext := sh.name, sh.ext
 		before := ext.maxRow
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
+		if err := clearDeletedSpills(b.f, sheet, true, a.Row, a.Row+n-1); err != nil {
+			return nil, err
+		}
 		if err := b.shiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
 				if err := b.f.RemoveRow(sheet, a.Row); err != nil {

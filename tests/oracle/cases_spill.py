@@ -186,4 +186,28 @@ CASES: list[dict[str, Any]] = [
         "sheets": {"Sheet1": {"C2": "x"}},
         "ops": [{"op": "set", "sheet": "Sheet1", "cell": "C1", "value": "=SEQUENCE(3)"}],
     },
+    # Structural edits around a spill (Calc refuses edits inside an array, so those are pinned by
+    # the Go tests, TestSpillsThroughStructuralEdits): the anchor and its values move, a formula
+    # reading the spill follows.
+    {
+        "name": "spill_rows_inserted_above",
+        "sheets": {"Sheet1": {"A1": "=SUM(C3:C5)"}},
+        "ops": [spill("C3", "C3:C5", "=SEQUENCE(3)"), {"op": "insert_rows", "sheet": "Sheet1", "row": 2}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_rows_deleted_above",
+        "sheets": {"Sheet1": {"A1": "=SUM(C3:C5)", "C2": 7}},
+        "ops": [spill("C3", "C3:C5", "=SEQUENCE(3)"), {"op": "delete_rows", "sheet": "Sheet1", "row": 2}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_columns_inserted_before",
+        "sheets": {"Sheet1": {"A1": "=SUM(C3:D4)"}},
+        "ops": [spill("C3", "C3:D4", "=SEQUENCE(2,2)"), {"op": "insert_columns", "sheet": "Sheet1", "column": "B"}],
+        "read": True,
+        "on_open": True,
+    },
 ]
