@@ -19,16 +19,17 @@ import (
 // locked, opened or saved a workbook by itself would bypass its declaration.
 func lifecycleCalls() map[string][]string {
 	return map[string][]string{
-		"lockAll":      {"runLocked"},
-		"checkout":     {"readOne", "excelizeOnce"},
-		"openBook":     {"readOne", "checkout"},
-		"openCopy":     {"renderCopy"}, // renderCopy: its private copy, in memory
-		"openSplice":   {"spliceOnce"},
-		"spliceOnce":   {"editOnce"},
-		"excelizeOnce": {"editOnce"},
-		"save":         {"excelizeOnce"},
-		"writeAtomic":  {"save", "spliceOnce", "renderCopy"}, // renderCopy: the PNG, not a workbook
-		"checkin":      {"readOne", "excelizeOnce"},
+		"lockAll":              {"runLocked"},
+		"checkout":             {"readOne", "excelizeOnce"},
+		"openBook":             {"readOne", "checkout", "checkUntouchedSheets"}, // checkUntouchedSheets: the other sheets, read under the edit's lock
+		"checkUntouchedSheets": {"runLocked"},
+		"openCopy":             {"renderCopy"}, // renderCopy: its private copy, in memory
+		"openSplice":           {"spliceOnce"},
+		"spliceOnce":           {"editOnce"},
+		"excelizeOnce":         {"editOnce"},
+		"save":                 {"excelizeOnce"},
+		"writeAtomic":          {"save", "spliceOnce", "renderCopy"}, // renderCopy: the PNG, not a workbook
+		"checkin":              {"readOne", "excelizeOnce"},
 	}
 }
 

@@ -46,7 +46,7 @@ func TestWriteCellsRefusesUnknownReferences(t *testing.T) {
 			e.ok("write_cells", map[string]any{"file_path": "n.xlsx", "sheet_name": "Sheet1", "cell_range": "D2:G2", "values": [][]any{
 				{"='q1 plan'!A2", "=TaxRate*B2", "=SUM(Sales[Amount])", "=LET(x,2,x*B2)"}}})
 			f := e.open("n.xlsx")
-			for cell, want := range map[string]string{"D2": "'q1 plan'!A2", "E2": "TaxRate*B2", "F2": "SUM(Sales[Amount])", "G2": "_xlfn.LET(x,2,x*B2)"} {
+			for cell, want := range map[string]string{"D2": "'q1 plan'!A2", "E2": "TaxRate*B2", "F2": "SUM(Sales[Amount])", "G2": "_xlfn.LET(_xlpm.x,2,_xlpm.x*B2)"} {
 				got, err := f.GetCellFormula("Sheet1", cell)
 				require.NoError(t, err)
 				assert.Equal(t, want, got, cell)
