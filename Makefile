@@ -42,7 +42,7 @@ run: build
 ##      qemu and wine install, which wait on the network rather than the CPU; LibreOffice
 ##      installs first, as the render tests need it;
 ##   2. py-test (pytest on PYTEST_WORKERS processes, then mypy) beside lint, fuzz-security,
-##      golden-check, docs-check and mcp-clients-test, which run one after the other.
+##      golden-check, docs-check and mcp-clients-test (lint-steps), which take turns.
 ## Where the time went on this 2-core box before this layout (a clean clone, quiet: 14 min 9 s,
 ## 20 CPU-minutes): phase 1 about 7 min, bound by excelops' -race pass on one core (388-400 s;
 ## the excelops pass without -race 250 s beside it re-ran the ~260 tests the -race pass had
@@ -54,9 +54,9 @@ test: oracle-deps
 	$(MAKE) --no-print-directory -j5 --output-sync=target test-setup go-test-race go-test-plain
 	$(MAKE) --no-print-directory -j2 --output-sync=target py-test lint-steps
 
-## lint-steps: the checks of `make test` that run beside py-test, one after the other
-lint-steps:
-	$(MAKE) --no-print-directory -j1 lint fuzz-security golden-check docs-check mcp-clients-test
+## lint-steps: the checks of `make test` that run beside py-test (with -j2, one at a time
+## while py-test holds the other job slot)
+lint-steps: lint fuzz-security golden-check docs-check mcp-clients-test
 
 ## test-setup: what the Python, TypeScript, wheel and image tests need installed, one
 ## after the other (qemu-deps and wine-deps both run apt-get, which takes a lock), and the
@@ -243,7 +243,12 @@ wine-deps:
 ## qemu-deps and wine-deps both take apt-get's lock.
 PYTEST_WORKERS ?= 2
 py-test: venv
-	$(MAKE) --no-print-directory -j1 build wheel wheels image qemu-deps wine-deps
+	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory wheel
+	$(MAKE) --no-print-directory wheels
+	$(MAKE) --no-print-directory image
+	$(MAKE) --no-print-directory qemu-deps
+	$(MAKE) --no-print-directory wine-deps
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
 	  REGISTRY_SIDECAR_RELEASE=$(abspath $(RELEASE)) REGISTRY_SIDECAR_IMAGE=$(abspath $(IMAGE)) \
 	  $(PY) -m pytest -q -n $(PYTEST_WORKERS) adapters/python/tests tests/python tests/security tests/corpus
