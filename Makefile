@@ -45,11 +45,15 @@ run: build
 ##      golden-check, docs-check and mcp-clients-test (lint-steps), which take turns.
 ## Where the time went on this 2-core box before this layout (a clean clone, quiet: 14 min 9 s,
 ## 20 CPU-minutes): phase 1 about 7 min, bound by excelops' -race pass on one core (388-400 s;
-## the excelops pass without -race 250 s beside it re-ran the ~260 tests the -race pass had
+## the excelops pass without -race 250 s beside it re-ran the 368 tests the -race pass had
 ## run), then about 7 min of phase 2 one step after the other: pytest 4 min (1,343 tests; 274
 ## CPU-s with the sidecars, builds and LibreOffice it drives: about one core), lint 1-2 min,
 ## fuzz-security 45 s. (CPU figures measured on a box loaded by other work.)
-## TIMES
+## This layout, a clean clone, measured on a box loaded by other engineers (load average 4-8):
+## 12 min 57 s, 15.7 CPU-minutes (was 20): phase 1 8.6 min (excelops' -race halves 509 s and
+## 514 s side by side, its pass without -race 349 s, cmd/registry-sidecar -race 196 s), phase 2
+## 4.4 min (pytest on 2 workers 3 min 13 s; lint, fuzz-security and the checks beside it).
+## At a load average of 8-20 the same run took 29 min; on a quiet box expect about 10 min.
 test: oracle-deps
 	$(MAKE) --no-print-directory -j5 --output-sync=target test-setup go-test-race go-test-plain
 	$(MAKE) --no-print-directory -j2 --output-sync=target py-test lint-steps
