@@ -22,7 +22,7 @@ BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: corpus formula-corpus fuzz-security all build run test test-setup oracle-deps lint go-test go-test-race go-test-plain golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
+.PHONY: corpus formula-corpus fuzz-security all build run test test-setup oracle-deps lint go-test go-test-race go-test-race-other go-test-race-excelops-1 go-test-race-excelops-2 go-test-plain lint-steps golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
 
 all: build
 
@@ -35,25 +35,38 @@ run: build
 	mkdir -p $(WORKSPACE)
 	./$(BIN) --listen $(LISTEN) --workspace $(WORKSPACE) $(ARGS)
 
-## test: everything, Go and Python, end to end.
-## Where the time goes on this 2-core box (a clean clone, before the race split: 18-20 min):
-## the Go tests under -race 11-12 min (excelops 650-730 s of it: the SIGKILL loop of
-## kill_test.go alone is over half, the formula bombs, the copy_sheet corpus walk and the
-## paging and cache walks most of the rest; cmd/registry-sidecar 50 s and server 20 s run
-## beside it), pytest 3.5 min (880 tests), the venvs 2.5 min of downloads on a clean clone,
-## lint 1-2 min, fuzz-security 45 s, the wheels, image and MCP client suites about 1 min.
-## Now the Go tests run in two passes (see go-test), and they run while the venvs, node
-## modules, qemu and wine install, which wait on the network rather than the CPU; LibreOffice
-## installs first, as the render tests need it. --output-sync keeps each step's output whole.
-## Estimate on an idle box: the Go phase about 5 min (was 11-12), about 11-12 min in all.
+## test: everything, Go and Python, end to end, in two phases of side-by-side steps
+## (--output-sync keeps each step's output whole):
+##   1. the Go tests (see go-test: excelops' -race pass in two halves, its pass without -race
+##      only for the tests the -race pass skips) while the binary, the venvs, node modules,
+##      qemu and wine install, which wait on the network rather than the CPU; LibreOffice
+##      installs first, as the render tests need it;
+##   2. py-test (pytest on PYTEST_WORKERS processes, then mypy) beside lint, fuzz-security,
+##      golden-check, docs-check and mcp-clients-test (lint-steps), which take turns.
+## Where the time went on this 2-core box before this layout (a clean clone, quiet: 14 min 9 s,
+## 20 CPU-minutes): phase 1 about 7 min, bound by excelops' -race pass on one core (388-400 s;
+## the excelops pass without -race 250 s beside it re-ran the 368 tests the -race pass had
+## run), then about 7 min of phase 2 one step after the other: pytest 4 min (1,343 tests; 274
+## CPU-s with the sidecars, builds and LibreOffice it drives: about one core), lint 1-2 min,
+## fuzz-security 45 s. (CPU figures measured on a box loaded by other work.)
+## This layout, a clean clone, measured on a box loaded by other engineers (load average 4-8):
+## 12 min 57 s, 15.7 CPU-minutes (was 20): phase 1 8.6 min (excelops' -race halves 509 s and
+## 514 s side by side, its pass without -race 349 s, cmd/registry-sidecar -race 196 s), phase 2
+## 4.4 min (pytest on 2 workers 3 min 13 s; lint, fuzz-security and the checks beside it).
+## At a load average of 8-20 the same run took 29 min; on a quiet box expect about 10 min.
 test: oracle-deps
-	$(MAKE) --no-print-directory -j3 --output-sync=target go-test-race go-test-plain test-setup
-	$(MAKE) --no-print-directory lint fuzz-security golden-check docs-check py-test mcp-clients-test
+	$(MAKE) --no-print-directory -j5 --output-sync=target test-setup go-test-race go-test-plain
+	$(MAKE) --no-print-directory -j2 --output-sync=target py-test lint-steps
+
+## lint-steps: the checks of `make test` that run beside py-test (with -j2, one at a time
+## while py-test holds the other job slot)
+lint-steps: lint fuzz-security golden-check docs-check mcp-clients-test
 
 ## test-setup: what the Python, TypeScript, wheel and image tests need installed, one
-## after the other (qemu-deps and wine-deps both run apt-get, which takes a lock)
+## after the other (qemu-deps and wine-deps both run apt-get, which takes a lock), and the
+## binary, so that the steps of phase 2 that run side by side find it built
 test-setup:
-	$(MAKE) --no-print-directory venv $(BUILDVENV)/.installed $(VENV2)/.installed $(TSDIR)/node_modules/.installed
+	$(MAKE) --no-print-directory build venv $(BUILDVENV)/.installed $(VENV2)/.installed $(TSDIR)/node_modules/.installed
 	$(MAKE) --no-print-directory qemu-deps
 	$(MAKE) --no-print-directory wine-deps
 
@@ -86,25 +99,38 @@ lint: venv
 	cd deploy/image && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
 	sh scripts/excelize_patch.sh --check
 
-## go-test: every Go test, in two passes that together prove what one -race pass over
-## everything did; the -race pass over excelops takes under a third of what it did (416 s
-## against over 1,400 s, both measured beside other jobs at a load average near 12):
+## go-test: every Go test once, in two passes, and every package's concurrency tests
+## under -race:
 ##   go-test-race: every package under -race. In excelops the slow tests that drive the
 ##     Service from one goroutine, each call finished before the next (skipUnderRace in
 ##     excelops/race_split_test.go), skip: the race detector has no two goroutines to watch
 ##     there, and they cost 3-10x under it (the SIGKILL loop alone: 700 s with -race against
 ##     146 s without, at a load average near 10).
-##     REGISTRY_SIDECAR_RACE_ALL=1 runs them under -race too.
-##   go-test-plain: excelops again without -race, all of it, those tests included; the slow
-##     self-contained ones run in parallel with each other (t.Parallel), after the rest.
-## The two passes are independent: `make -j2 go-test` runs them side by side.
+##     REGISTRY_SIDECAR_RACE_ALL=1 runs them under -race too. excelops runs in two halves
+##     (tests from TestM on, and the rest), so that `make -j` spreads its -race pass, the
+##     longest step of `make test`, over two cores.
+##   go-test-plain: those excelops tests alone, without -race
+##     (REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1); the slow self-contained ones run in parallel
+##     with each other (t.Parallel), after the rest. `go test ./excelops/` runs all of it.
+## The passes are independent: `make -j4 go-test` runs them side by side.
 go-test: go-test-race go-test-plain
 
-go-test-race:
-	$(GO) test -race -count=1 -timeout 30m ./...
+# EXCELOPS_RACE_HALF picks excelops' second -race half; the first half skips it.
+EXCELOPS_RACE_HALF := ^Test[M-Z]
+
+go-test-race: go-test-race-other go-test-race-excelops-1 go-test-race-excelops-2
+
+go-test-race-other:
+	$(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/excelops$$')
+
+go-test-race-excelops-1:
+	$(GO) test -race -count=1 -timeout 30m -skip '$(EXCELOPS_RACE_HALF)' ./excelops/
+
+go-test-race-excelops-2:
+	$(GO) test -race -count=1 -timeout 30m -run '$(EXCELOPS_RACE_HALF)' ./excelops/
 
 go-test-plain:
-	$(GO) test -count=1 -timeout 30m ./excelops/
+	REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1 $(GO) test -count=1 -timeout 30m ./excelops/
 
 ## golden: rewrite every golden file from Python (json.dumps, and the excelmanus oracle of tests/vectors)
 golden:
@@ -215,10 +241,21 @@ wine-deps:
 	  || echo "wine-deps: apt-get failed (see /tmp/registry-sidecar-wine-deps.log); the Windows test will skip"; \
 	else echo "wine-deps: not root or no apt-get; the Windows test will skip"; fi
 
-py-test: build venv wheel wheels image qemu-deps wine-deps
+## py-test: the Python suites on PYTEST_WORKERS pytest processes (pytest-xdist; each has its
+## own session sidecar and LibreOffice oracle, with a private profile), then mypy. What they
+## need is made first, one after the other: wheel and wheels share adapters/python/build, and
+## qemu-deps and wine-deps both take apt-get's lock.
+PYTEST_WORKERS ?= 2
+py-test: venv
+	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory wheel
+	$(MAKE) --no-print-directory wheels
+	$(MAKE) --no-print-directory image
+	$(MAKE) --no-print-directory qemu-deps
+	$(MAKE) --no-print-directory wine-deps
 	REGISTRY_SIDECAR_BIN=$(abspath $(BIN)) REGISTRY_SIDECAR_WHEEL=$$(ls $(abspath dist)/registry_sidecar-*.whl) \
 	  REGISTRY_SIDECAR_RELEASE=$(abspath $(RELEASE)) REGISTRY_SIDECAR_IMAGE=$(abspath $(IMAGE)) \
-	  $(PY) -m pytest -q adapters/python/tests tests/python tests/security tests/corpus
+	  $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup adapters/python/tests tests/python tests/security tests/corpus
 	$(PY) -m mypy --strict adapters/python/src/registry_sidecar
 	$(PY) -m mypy --strict tests/corpus
 	cd tests/oracle && $(abspath $(PY)) -m mypy --strict --follow-imports=silent formula_corpus.py formula_corpus_gen.py \

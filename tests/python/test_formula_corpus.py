@@ -22,6 +22,11 @@ from formula_corpus_gen import Case, cases_of, generate  # noqa: E402
 from formula_corpus_table import EXCLUDED_FUNCTIONS, FUNCTIONS  # noqa: E402
 
 
+# One worker runs the whole module (make test's pytest -n --dist loadgroup): the corpus is one
+# batch through the binary and LibreOffice, which a second worker would run again.
+pytestmark = pytest.mark.xdist_group("formula_corpus")
+
+
 @pytest.fixture(scope="module")
 def corpus_rows(libreoffice: Any, sidecar_bin: pathlib.Path, tmp_path_factory: pytest.TempPathFactory
                 ) -> dict[str, dict[str, Any]]:
