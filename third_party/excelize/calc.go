@@ -1216,9 +1216,16 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 		return stopArg(err)
 	}
 	// call formula function to evaluate
-	arg := callFuncByName(&formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
-		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue),
-		[]reflect.Value{reflect.ValueOf(argsStack.Peek().(*list.List))})
+	name := formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue)
+	fns := &formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx}
+	var arg formulaArg
+	isErr := false
+	if reflect.ValueOf(fns).MethodByName(name).IsValid() { // registry-sidecar: calc_error_args.go
+		arg, isErr = errorArgument(name, argsStack.Peek().(*list.List))
+	}
+	if !isErr {
+		arg = callFuncByName(fns, name, []reflect.Value{reflect.ValueOf(argsStack.Peek().(*list.List))})
+	}
 	arg = ctx.checks().boundResult(arg)
 	if arg.Type == ArgError && opfStack.Len() == 1 {
 		return arg
