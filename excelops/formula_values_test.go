@@ -36,7 +36,7 @@ func TestFormulaValuesCached(t *testing.T) {
 	e := newEnv(t)
 	e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell_range": "A1", "values": [][]any{
 		{1, 2, "=A1+B1", "=A1/0", "=A1>0", `="n"&A1`, `=INFO("release")`, `=TEXT(A1,"000")`, "=C1",
-			`=LEN(INFO("release"))`, `=IFERROR(CELL("row",A1),5)`},
+			`=LEN(INFO("release"))`, `=IFERROR(CELL("filename",A1),5)`, `=CELL("col",C1)`},
 	}})
 	sheet := part(t, e.path("f.xlsx"), "xl/worksheets/sheet1.xml")
 	for _, want := range []string{
@@ -44,9 +44,10 @@ func TestFormulaValuesCached(t *testing.T) {
 		`<c r="D1" t="e"><f>A1/0</f><v>#DIV/0!</v></c>`, // an error value
 		`<c r="E1" t="b"><f>A1&gt;0</f><v>1</v></c>`,    // a boolean
 		`<c r="F1" t="str"><f>&#34;n&#34;&amp;A1</f><v>n1</v></c>`,
-		`<c r="G1"><f>INFO(&#34;release&#34;)</f></c>`,           // the engine cannot: no value at all
-		`<c r="J1"><f>LEN(INFO(&#34;release&#34;))</f></c>`,      // nor around it (excelize would say 25)
-		`<c r="K1"><f>IFERROR(CELL(&#34;row&#34;,A1),5)</f></c>`, // (excelize would say 5)
+		`<c r="G1"><f>INFO(&#34;release&#34;)</f></c>`,                // the engine cannot: no value at all
+		`<c r="J1"><f>LEN(INFO(&#34;release&#34;))</f></c>`,           // nor around it (excelize would say 25)
+		`<c r="K1"><f>IFERROR(CELL(&#34;filename&#34;,A1),5)</f></c>`, // (excelize would say 5)
+		`<c r="L1"><f>CELL(&#34;col&#34;,C1)</f><v>3</v></c>`,         // a CELL the engine computes
 		`<c r="H1" t="str"><f>TEXT(A1,&#34;000&#34;)</f><v>001</v></c>`,
 		`<c r="I1"><f>C1</f><v>3</v></c>`,
 	} {
