@@ -11,16 +11,25 @@ import (
 // (the file name) or of formats.
 var cellInfoComputed = map[string]bool{"address": true, "col": true, "row": true, "contents": true, "type": true}
 
-// callsHostCell reports whether formula calls CELL in a form the engine
-// leaves uncomputed: an info type not computed or not a text literal, no
-// reference (Excel's last changed cell), or the "address" of a cell on
-// another sheet (Excel names the file). Such a call is an error inside the
-// engine, which IFERROR or MID would turn into a wrong value.
-func callsHostCell(formula string) bool {
+// callsUncomputedForm reports whether formula calls CELL or PHONETIC in a
+// form the engine leaves uncomputed: for CELL an info type not computed or
+// not a text literal, no reference (Excel's last changed cell), or the
+// "address" of a cell on another sheet (Excel names the file); for both a
+// reference that is not written as one (INDEX(...) yields one in Excel, a
+// value in the engine). Such a call is an error inside the engine, which
+// IFERROR or MID would turn into a wrong value.
+func callsUncomputedForm(formula string) bool {
 	toks := formulaTokensOf(formula)
 	for i, tk := range toks {
-		if name, ok := functionName(tk); ok && name == "CELL" && !cellCallComputed(toks[i+1:]) {
-			return true
+		switch name, _ := functionName(tk); name {
+		case "CELL":
+			if !cellCallComputed(withoutWhitespace(toks[i+1:])) {
+				return true
+			}
+		case "PHONETIC":
+			if args := withoutWhitespace(toks[i+1:]); !plainReference(args, 0) || !closes(args, 1) {
+				return true
+			}
 		}
 	}
 	return false
@@ -28,24 +37,36 @@ func callsHostCell(formula string) bool {
 
 // cellCallComputed reports whether the arguments of a CELL call, the
 // tokens after its start, are a computed info type as a text literal and a
-// reference.
-func cellCallComputed(args []efp.Token) bool {
-	var toks []efp.Token
-	for _, tk := range args {
-		if tk.TType != efp.TokenTypeWhitespace {
-			toks = append(toks, tk)
-		}
-	}
-	if len(toks) < 3 || toks[0].TType != efp.TokenTypeOperand || toks[0].TSubType != efp.TokenSubTypeText {
+// written reference.
+func cellCallComputed(toks []efp.Token) bool {
+	if len(toks) < 4 || toks[0].TType != efp.TokenTypeOperand || toks[0].TSubType != efp.TokenSubTypeText {
 		return false
 	}
 	info := strings.ToLower(toks[0].TValue)
-	if !cellInfoComputed[info] || toks[1].TType != efp.TokenTypeArgument {
+	if !cellInfoComputed[info] || toks[1].TType != efp.TokenTypeArgument || !plainReference(toks, 2) || !closes(toks, 3) {
 		return false
 	}
-	ref := toks[2]
-	if ref.TType == efp.TokenTypeFunction && ref.TSubType == efp.TokenSubTypeStop {
-		return false // CELL("row",) leaves the reference out
+	return info != "address" || !strings.Contains(toks[2].TValue, "!")
+}
+
+// plainReference reports whether toks[i] is a reference written as one
+// (A1, B2:C3, Other!A1, a name).
+func plainReference(toks []efp.Token, i int) bool {
+	return i < len(toks) && toks[i].TType == efp.TokenTypeOperand && toks[i].TSubType == efp.TokenSubTypeRange
+}
+
+// closes reports whether toks[i] ends the function call.
+func closes(toks []efp.Token, i int) bool {
+	return i < len(toks) && toks[i].TType == efp.TokenTypeFunction && toks[i].TSubType == efp.TokenSubTypeStop
+}
+
+// withoutWhitespace returns toks without its whitespace tokens.
+func withoutWhitespace(toks []efp.Token) []efp.Token {
+	var out []efp.Token
+	for _, tk := range toks {
+		if tk.TType != efp.TokenTypeWhitespace {
+			out = append(out, tk)
+		}
 	}
-	return info != "address" || !strings.Contains(ref.TValue, "!")
+	return out
 }

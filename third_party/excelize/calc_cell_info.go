@@ -13,8 +13,8 @@ import (
 // CELL function returns information about the formatting, location, or
 // contents of the upper-left cell of a reference. This calculator answers
 // the info types "address", "col", "row", "contents" and "type"; the others
-// ("filename", "format", "width"...) and a missing reference are not
-// computed. The syntax of the function is:
+// ("filename", "format", "width"...), a missing reference and one a
+// function computes (INDEX) are not computed. The syntax of the function is:
 //
 //	CELL(info_type,[reference])
 func (fn *formulaFuncs) CELL(argsList *list.List) formulaArg {
@@ -48,7 +48,9 @@ func (fn *formulaFuncs) CELL(argsList *list.List) formulaArg {
 		if ref.Type == ArgError {
 			return ref
 		}
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+		// Excel refuses a value here; INDEX(...) is a reference there and
+		// a value in this calculator
+		return unsupportedArg("CELL with a reference computed by a function")
 	}
 	col, row, _ := CellNameToCoordinates(cell)
 	first := ref

@@ -130,7 +130,12 @@ func (fn *formulaFuncs) PHONETIC(argsList *list.List) formulaArg {
 	arg := argsList.Front().Value.(formulaArg)
 	sheet, cell, ok := fn.firstRefCell(arg)
 	if !ok {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+		if arg.Type == ArgError {
+			return arg
+		}
+		// Excel refuses a value here; INDEX(...) is a reference there and
+		// a value in this calculator
+		return unsupportedArg("PHONETIC with a reference computed by a function")
 	}
 	first := arg
 	if arg.Type == ArgMatrix {
