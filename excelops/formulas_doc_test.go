@@ -54,7 +54,8 @@ guessed one:
 - CELL answers the info types "address", "col", "row", "contents" and "type"; the others
   ("filename", "format", "width", "color", "parentheses", "prefix", "protect"), a missing
   reference (Excel's last changed cell) and the "address" of another sheet (Excel names the file)
-  are facts of the host or of formats, left uncomputed;
+  are facts of the host or of formats, left uncomputed, as is a CELL or PHONETIC whose reference a
+  function computes (`+"`CELL(\"row\",INDEX(A1:A5,3))`"+`);
 - a formula holding a cut reference (`+"`#REF!`"+`, after rows, columns or sheets were deleted) is
   `+"`#REF!`"+`, as in Excel, unless IF, IFERROR, an IS function or the like may look past it.
 
