@@ -234,10 +234,10 @@ var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
 })
 
 // callsUncomputable reports whether formula calls a function excelize's
-// calculator does not implement.
+// calculator does not implement, or CELL or PHONETIC in a form it leaves uncomputed.
 func callsUncomputable(formula string) bool {
 	un := uncomputableFunctions()
-	return callsAny(formula, func(name string) bool { return un[name] })
+	return callsAny(formula, func(name string) bool { return un[name] }) || callsUncomputedForm(formula)
 }
 
 // excelErrors are the error values a formula can result in.

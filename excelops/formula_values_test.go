@@ -36,7 +36,7 @@ func TestFormulaValuesCached(t *testing.T) {
 	e := newEnv(t)
 	e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell_range": "A1", "values": [][]any{
 		{1, 2, "=A1+B1", "=A1/0", "=A1>0", `="n"&A1`, `=INFO("release")`, `=TEXT(A1,"000")`, "=C1",
-			`=LEN(INFO("release"))`, `=IFERROR(CELL("row",A1),5)`},
+			`=LEN(INFO("release"))`, `=IFERROR(CELL("filename",A1),5)`, `=CELL("col",C1)`},
 	}})
 	sheet := part(t, e.path("f.xlsx"), "xl/worksheets/sheet1.xml")
 	for _, want := range []string{
@@ -44,9 +44,10 @@ func TestFormulaValuesCached(t *testing.T) {
 		`<c r="D1" t="e"><f>A1/0</f><v>#DIV/0!</v></c>`, // an error value
 		`<c r="E1" t="b"><f>A1&gt;0</f><v>1</v></c>`,    // a boolean
 		`<c r="F1" t="str"><f>&#34;n&#34;&amp;A1</f><v>n1</v></c>`,
-		`<c r="G1"><f>INFO(&#34;release&#34;)</f></c>`,           // the engine cannot: no value at all
-		`<c r="J1"><f>LEN(INFO(&#34;release&#34;))</f></c>`,      // nor around it (excelize would say 25)
-		`<c r="K1"><f>IFERROR(CELL(&#34;row&#34;,A1),5)</f></c>`, // (excelize would say 5)
+		`<c r="G1"><f>INFO(&#34;release&#34;)</f></c>`,                // the engine cannot: no value at all
+		`<c r="J1"><f>LEN(INFO(&#34;release&#34;))</f></c>`,           // nor around it (excelize would say 25)
+		`<c r="K1"><f>IFERROR(CELL(&#34;filename&#34;,A1),5)</f></c>`, // (excelize would say 5)
+		`<c r="L1"><f>CELL(&#34;col&#34;,C1)</f><v>3</v></c>`,         // a CELL the engine computes
 		`<c r="H1" t="str"><f>TEXT(A1,&#34;000&#34;)</f><v>001</v></c>`,
 		`<c r="I1"><f>C1</f><v>3</v></c>`,
 	} {
@@ -83,16 +84,16 @@ func TestUncomputableCachedValueIsDropped(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	require.NoError(t, f.SetCellValue("Sheet1", "A1", 1))
-	require.NoError(t, f.SetCellValue("Sheet1", "B1", 99)) // stale: ASC cannot be recomputed here
-	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "A1+ASC(A1)"))
+	require.NoError(t, f.SetCellValue("Sheet1", "B1", 99)) // stale: FILTERXML cannot be recomputed here
+	require.NoError(t, f.SetCellFormula("Sheet1", "B1", `A1+FILTERXML(A1,"//a")`))
 	require.NoError(t, f.SaveAs(e.path("o.xlsx")))
 	require.NoError(t, f.Close())
 
 	e.ok("write_cells", map[string]any{"file_path": "o.xlsx", "cell": "A1", "value": 5})
 	got := e.ok("read_excel", map[string]any{"file_path": "o.xlsx", "range": "A1:B1"})
-	assert.Equal(t, []any{[]any{5.0, "=A1+ASC(A1)"}}, got["values"])
+	assert.Equal(t, []any{[]any{5.0, `=A1+FILTERXML(A1,"//a")`}}, got["values"])
 	got = e.ok("read_excel", map[string]any{"file_path": "o.xlsx", "range": "A1:B1", "formulas": "both"})
-	assert.Equal(t, []any{[]any{5.0, map[string]any{"formula": "=A1+ASC(A1)", "value": nil}}}, got["values"])
+	assert.Equal(t, []any{[]any{5.0, map[string]any{"formula": `=A1+FILTERXML(A1,"//a")`, "value": nil}}}, got["values"])
 }
 
 func TestReadExcelFormulasModes(t *testing.T) {
@@ -161,7 +162,7 @@ func TestStyleEditsKeepCachedValues(t *testing.T) {
 	f := excelize.NewFile()
 	require.NoError(t, f.SetCellValue("Sheet1", "A1", 1))
 	require.NoError(t, f.SetCellValue("Sheet1", "B1", 99)) // what another program computed
-	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "A1+ASC(A1)"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "B1", `A1+FILTERXML(A1,"//a")`))
 	require.NoError(t, f.SaveAs(e.path("k.xlsx")))
 	require.NoError(t, f.Close())
 
@@ -172,7 +173,7 @@ func TestStyleEditsKeepCachedValues(t *testing.T) {
 	assert.Equal(t, []any{[]any{"99"}}, got["values"], "excelize stored it as text (t=\"str\")")
 	e.ok("write_cells", map[string]any{"file_path": "k.xlsx", "cell": "A1", "value": 2})
 	got = e.ok("read_excel", map[string]any{"file_path": "k.xlsx", "range": "B1"})
-	assert.Equal(t, []any{[]any{"=A1+ASC(A1)"}}, got["values"])
+	assert.Equal(t, []any{[]any{`=A1+FILTERXML(A1,"//a")`}}, got["values"])
 }
 
 func TestRecalcBudgetDropsTheRest(t *testing.T) {

@@ -234,5 +234,29 @@ def omitted_cases() -> list[dict[str, Any]]:
     ]
 
 
+def text_cell_cases() -> list[dict[str, Any]]:
+    """ASC, JIS and CELL (calc_text_width.go, calc_cell_info.go). Calc has no PHONETIC reading
+    and widens no ASCII space in JIS (Excel does): those are pinned in calc_text_cell_test.go."""
+    return [
+        case("asc_latin", '=ASC("ＥＸＣＥＬ")'),
+        case("asc_katakana", '=ASC("エクセル")'),
+        case("asc_voiced", '=ASC("ガパ゛")'),
+        case("asc_number", "=ASC(A1)"),
+        case("jis_latin", '=JIS("EXCEL")'),
+        case("jis_katakana", '=JIS("ｴｸｾﾙ")'),
+        case("jis_voiced", '=JIS("ｶﾞﾊﾟ")'),
+        case("jis_mark_alone", '=JIS("ｱﾞ")'),
+        case("cell_row", '=CELL("row",A20)'),
+        case("cell_col", '=CELL("col",E1:E4)'),
+        case("cell_address", '=CELL("address",B2:C3)'),
+        case("cell_contents_text", '=CELL("contents",B2)'),
+        case("cell_contents_blank", '=CELL("contents",F1)'),
+        case("cell_type_text", '=CELL("type",B1)'),
+        case("cell_type_blank", '=CELL("type",F1)'),
+        case("cell_type_number", '=CELL("type",A1)'),
+        dict(case("cell_on_open", '=CELL("contents",A2)*10'), on_open=True),
+    ]
+
+
 CASES: list[dict[str, Any]] = (xmatch_cases() + rank_avg_cases() + numbervalue_cases() + offset_cases() + let_cases()
-                               + omitted_cases())
+                               + omitted_cases() + text_cell_cases())

@@ -185,9 +185,10 @@ CASES: list[dict[str, Any]] = [
     },
     {
         "name": "uncomputable_dependent_dropped",
-        # excelize has no CELL() nor ASC(); Calc computes them. Their cached values
-        # depend on A1 and are not ours to keep: read_excel shows the formulas instead.
-        "sheets": {"Sheet1": {"A1": 1, "A2": 5, "B1": "=A1+CELL(\"row\",A1)", "B2": "=ASC(A1)"}},
+        # The engine leaves CELL("width") and CELL("prefix") uncomputed (facts of formats);
+        # Calc computes them. Their cached values depend on A1 and are not ours to keep:
+        # read_excel shows the formulas instead.
+        "sheets": {"Sheet1": {"A1": 1, "A2": 5, "B1": "=A1+CELL(\"width\",A1)", "B2": "=A1&CELL(\"prefix\",A1)"}},
         "saved_by": "libreoffice",
         "ops": sets("Sheet1", {"A1": 2}),
         "read": True, "on_open": True, "uncomputable": ["Sheet1!B1", "Sheet1!B2"],
@@ -238,10 +239,10 @@ CASES.append({
 })
 
 CASES.append({
-    # excelize computes around functions it lacks (IFERROR(ASC(...),5) would be 5):
+    # excelize computes around what it leaves uncomputed (IFERROR(CELL("width",...),5) would be 5):
     # such formulas get no cached value, read_excel shows the formula, Calc recalculates.
     "name": "nested_uncomputable_not_trusted",
     "sheets": {"Sheet1": {"A1": 1}},
-    "ops": sets("Sheet1", {"B1": "=IFERROR(ASC(A1),5)", "B2": '=ISERROR(CELL("row",A1))', "B3": "=A1*2"}),
+    "ops": sets("Sheet1", {"B1": '=IFERROR(CELL("width",A1),5)', "B2": '=ISERROR(CELL("format",A1))', "B3": "=A1*2"}),
     "read": True, "on_open": True, "uncomputable": ["Sheet1!B1", "Sheet1!B2"],
 })

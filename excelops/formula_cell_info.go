@@ -1,0 +1,72 @@
+package excelops
+
+import (
+	"strings"
+
+	"github.com/xuri/efp"
+)
+
+// cellInfoComputed are the CELL info types the engine computes (the
+// patched excelize's calc_cell_info.go); the others are facts of the host
+// (the file name) or of formats.
+var cellInfoComputed = map[string]bool{"address": true, "col": true, "row": true, "contents": true, "type": true}
+
+// callsUncomputedForm reports whether formula calls CELL or PHONETIC in a
+// form the engine leaves uncomputed: for CELL an info type not computed or
+// not a text literal, no reference (Excel's last changed cell), or the
+// "address" of a cell on another sheet (Excel names the file); for both a
+// reference that is not written as one (INDEX(...) yields one in Excel, a
+// value in the engine). Such a call is an error inside the engine, which
+// IFERROR or MID would turn into a wrong value.
+func callsUncomputedForm(formula string) bool {
+	toks := formulaTokensOf(formula)
+	for i, tk := range toks {
+		switch name, _ := functionName(tk); name {
+		case "CELL":
+			if !cellCallComputed(withoutWhitespace(toks[i+1:])) {
+				return true
+			}
+		case "PHONETIC":
+			if args := withoutWhitespace(toks[i+1:]); !plainReference(args, 0) || !closes(args, 1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cellCallComputed reports whether the arguments of a CELL call, the
+// tokens after its start, are a computed info type as a text literal and a
+// written reference.
+func cellCallComputed(toks []efp.Token) bool {
+	if len(toks) < 4 || toks[0].TType != efp.TokenTypeOperand || toks[0].TSubType != efp.TokenSubTypeText {
+		return false
+	}
+	info := strings.ToLower(toks[0].TValue)
+	if !cellInfoComputed[info] || toks[1].TType != efp.TokenTypeArgument || !plainReference(toks, 2) || !closes(toks, 3) {
+		return false
+	}
+	return info != "address" || !strings.Contains(toks[2].TValue, "!")
+}
+
+// plainReference reports whether toks[i] is a reference written as one
+// (A1, B2:C3, Other!A1, a name).
+func plainReference(toks []efp.Token, i int) bool {
+	return i < len(toks) && toks[i].TType == efp.TokenTypeOperand && toks[i].TSubType == efp.TokenSubTypeRange
+}
+
+// closes reports whether toks[i] ends the function call.
+func closes(toks []efp.Token, i int) bool {
+	return i < len(toks) && toks[i].TType == efp.TokenTypeFunction && toks[i].TSubType == efp.TokenSubTypeStop
+}
+
+// withoutWhitespace returns toks without its whitespace tokens.
+func withoutWhitespace(toks []efp.Token) []efp.Token {
+	var out []efp.Token
+	for _, tk := range toks {
+		if tk.TType != efp.TokenTypeWhitespace {
+			out = append(out, tk)
+		}
+	}
+	return out
+}
