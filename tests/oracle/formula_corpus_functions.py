@@ -90,7 +90,9 @@ TEXT: dict[str, Spec] = {
     "SUBSTITUTE": '"banana", "a", "o" | 2', "T": '"text"', "TEXT": ('1234.567, "0.00"', '=TEXT(0.25,"0%")',
                                                                    '=TEXT(J1,"yyyy-mm-dd")', '=TEXT(-5,"0;(0)")'),
     "TEXTJOIN": '"-", TRUE, B1:B3, "x" ...', "TRIM": '"  a   b  "', "UNICHAR": "9731", "UNICODE": '"A"',
-    "UPPER": '"apple"', "VALUE": '"12.5"', "NUMBERVALUE": '"1.234,5", ",", "."', "ENCODEURL": '"a b&c"',
+    "UPPER": '"apple"', "ASC": ('"ＡＢＣ　１２３"', '=ASC("ｶﾞ")', '=ASC(B1)'), "JIS": ('"ABC 123"', '=JIS(B1)'),
+    "CELL": ('"row", C5', '=CELL("col",C5)', '=CELL("address",C5)', '=CELL("contents",A2)', '=CELL("type",B1)',
+             '=CELL("type",F9)', '=CELL("nonsense",A1)'), "VALUE": '"12.5"', "NUMBERVALUE": '"1.234,5", ",", "."', "ENCODEURL": '"a b&c"',
     "N": "A4", "DATEVALUE": '"2024-03-15"', "TIMEVALUE": '"13:45:30"',
 }
 

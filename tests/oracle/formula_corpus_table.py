@@ -44,6 +44,8 @@ VOLATILE: dict[str, tuple[str, ...]] = {
     "RAND": ("=AND(RAND()>=0,RAND()<1)", "=ISNUMBER(RAND())", "=RAND(1)"),
     "RANDBETWEEN": ("=RANDBETWEEN(3,3)", "=RANDBETWEEN(-2,-2)", "=RANDBETWEEN(1,6)<=6", "=RANDBETWEEN(5,1)",
                     '=RANDBETWEEN("a",2)', "=RANDBETWEEN(E1,2)", "=RANDBETWEEN(1)"),
+    "RANDARRAY": ("=ROWS(RANDARRAY(3,2))", "=COLUMNS(RANDARRAY(3,2))", "=SUM(RANDARRAY(2,2,5,5))",
+                  "=MIN(RANDARRAY(4,4,1,6,TRUE))>=1", "=ISNUMBER(RANDARRAY())", "=RANDARRAY(0)"),
 }
 
 # FUNCTIONS is every function's spec: the calls, and the volatile functions' stable shapes.
