@@ -21,7 +21,6 @@ import formula_corpus as fc  # noqa: E402 - importable once tests/oracle is on s
 from formula_corpus_gen import Case, cases_of, generate  # noqa: E402
 from formula_corpus_table import EXCLUDED_FUNCTIONS, FUNCTIONS  # noqa: E402
 
-
 # One worker runs the whole module (make test's pytest -n --dist loadgroup): the corpus is one
 # batch through the binary and LibreOffice, which a second worker would run again.
 pytestmark = pytest.mark.xdist_group("formula_corpus")
