@@ -20,6 +20,19 @@ var anchorArrayCall = regexp.MustCompile(`(?i)^(_xlfn\.)?ANCHORARRAY\(`)
 // as _xlfn.ANCHORARRAY(ref), as a file holds it; text in double quotes and
 // quoted sheet names are left as they are.
 func withAnchorArrays(formula string) string {
+	return rewriteSpillRefs(formula, func(ref string) string { return "_xlfn.ANCHORARRAY(" + ref + ")" })
+}
+
+// withoutSpillMarks returns formula with the "#" of every spill reference
+// removed (C3# -> C3): the checks of a formula's syntax read it so.
+func withoutSpillMarks(formula string) string {
+	return rewriteSpillRefs(formula, func(ref string) string { return ref })
+}
+
+// rewriteSpillRefs returns formula with every spill reference ref# (its
+// "#" included) replaced by fn(ref), outside text in double quotes and
+// quoted sheet names.
+func rewriteSpillRefs(formula string, fn func(ref string) string) string {
 	if !strings.Contains(formula, "#") {
 		return formula
 	}
@@ -35,7 +48,7 @@ func withAnchorArrays(formula string) string {
 				continue
 			}
 			out.WriteString(formula[last:start])
-			out.WriteString("_xlfn.ANCHORARRAY(" + formula[start:i] + ")")
+			out.WriteString(fn(formula[start:i]))
 			last = i + 1
 		}
 	}
@@ -117,32 +130,6 @@ func withSpillRefs(formula string) string {
 		out.WriteString(arg + "#")
 		last = i + m[1] + end + 1
 		i = last - 1
-	}
-	if last == 0 {
-		return formula
-	}
-	out.WriteString(formula[last:])
-	return out.String()
-}
-
-// withoutSpillMarks returns formula with the "#" of every spill reference
-// removed (C3# -> C3): the checks of a formula's syntax read it so.
-func withoutSpillMarks(formula string) string {
-	if !strings.Contains(formula, "#") {
-		return formula
-	}
-	var out strings.Builder
-	last := 0
-	for i := 0; i < len(formula); i++ {
-		switch c := formula[i]; {
-		case c == '"' || c == '\'':
-			i = skipQuoted(formula, i, c)
-		case c == '#':
-			if _, ok := spillRefStart(formula, i); ok {
-				out.WriteString(formula[last:i])
-				last = i + 1
-			}
-		}
 	}
 	if last == 0 {
 		return formula
