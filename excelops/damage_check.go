@@ -1,10 +1,6 @@
 package excelops
 
-import (
-	"context"
-	"errors"
-	"io/fs"
-)
+import "context"
 
 // Damaged stays damaged, on every sheet. A write checks the sheet it
 // rewrites as a read would; the other sheets it copies byte for byte. A
@@ -23,12 +19,9 @@ import (
 // of the file (the light cache), so the next edit of an unchanged file
 // reads nothing again.
 func (s *Service) checkUntouchedSheets(ctx context.Context, path, edited string) error {
-	if _, err := s.box.lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	b, err := s.openBook(path, false, true)
 	if err != nil {
-		return nil // the edit's own open reports it
+		return nil // a new workbook, or one the edit's own open reports
 	}
 	defer b.close()
 	b.ctx = ctx

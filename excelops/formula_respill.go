@@ -45,13 +45,13 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.cell.ref, n, maxCells))
 		}
 		rng := cellRange{col, row, col + len(vals[0]) - 1, row + len(vals) - 1}
-		if sf.cell.spillStuck() {
-			// It spilled nothing: still obstructed, it stays #SPILL! as it was.
-			if blocked, err := spillBlocked(f, sf.sheet, rng); err != nil || blocked {
-				if err != nil {
-					return nil, err
-				}
-				continue
+		stuck := sf.cell.spillStuck() // it spilled nothing: its own values block nothing
+		var blocked bool
+		if stuck {
+			if blocked, err = spillBlocked(f, sf.sheet, rng); err != nil {
+				return nil, err
+			} else if blocked {
+				continue // still obstructed: #SPILL! as it was
 			}
 		}
 		// What the edit wrote into the old spill stays (and blocks it).
@@ -59,9 +59,10 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col, row, old}}, kept); err != nil {
 			return nil, err
 		}
-		blocked, err := spillBlocked(f, sf.sheet, rng)
-		if err != nil {
-			return nil, err
+		if !stuck {
+			if blocked, err = spillBlocked(f, sf.sheet, rng); err != nil {
+				return nil, err
+			}
 		}
 		target := rng.String()
 		if blocked || (len(vals) == 1 && len(vals[0]) == 1) {

@@ -1216,16 +1216,9 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 		return stopArg(err)
 	}
 	// call formula function to evaluate
-	name := formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue)
-	fns := &formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx}
-	var arg formulaArg
-	isErr := false
-	if reflect.ValueOf(fns).MethodByName(name).IsValid() { // registry-sidecar: calc_error_args.go
-		arg, isErr = errorArgument(name, argsStack.Peek().(*list.List))
-	}
-	if !isErr {
-		arg = callFuncByName(fns, name, []reflect.Value{reflect.ValueOf(argsStack.Peek().(*list.List))})
-	}
+	arg := callFuncByName(&formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
+		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue),
+		[]reflect.Value{reflect.ValueOf(argsStack.Peek().(*list.List))})
 	arg = ctx.checks().boundResult(arg)
 	if arg.Type == ArgError && opfStack.Len() == 1 {
 		return arg
@@ -2053,6 +2046,11 @@ func (f *File) rangeResolver(ctx *calcContext, cellRefs, cellRanges *list.List) 
 func callFuncByName(receiver interface{}, name string, params []reflect.Value) (arg formulaArg) {
 	function := reflect.ValueOf(receiver).MethodByName(name)
 	if function.IsValid() {
+		if args, ok := params[0].Interface().(*list.List); ok { // registry-sidecar: calc_error_args.go
+			if e, isErr := errorArgument(name, args); isErr {
+				return e
+			}
+		}
 		rt := function.Call(params)
 		if len(rt) == 0 {
 			return
