@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,5 +39,31 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 		_, v, err := computeFormula(context.Background(), f, DefaultLimits().calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, want, v, "%s =%s", ref, formula)
+	}
+}
+
+// TestExcelErrorResultsCached: a formula the engine evaluates to an Excel
+// error keeps that error as its cached value, whatever message came with it
+// (LOG("abc") is #VALUE! with strconv's message, LibreOffice and Excel agree),
+// while a formula the engine cannot compute stays without a value.
+func TestExcelErrorResultsCached(t *testing.T) {
+	t.Parallel()
+	f := excelize.NewFile()
+	defer f.Close()
+	cases := []struct{ formula, t, v string }{
+		{`LOG("abc",10)`, "e", "#VALUE!"},
+		{`COSH("abc")`, "e", "#VALUE!"},
+		{`SQRT(-1)`, "e", "#NUM!"},
+		{`MATCH(9,{1,2,3},0)`, "e", "#N/A"},
+		{`1/0`, "e", "#DIV/0!"},
+		{`NOSUCHFUNCTION(1)`, "", ""},
+		{`LOG(100,10)`, "", "2"},
+	}
+	for i, c := range cases {
+		ref := fmt.Sprintf("A%d", i+1)
+		require.NoError(t, f.SetCellFormula("Sheet1", ref, c.formula))
+		typ, v, err := computeFormula(context.Background(), f, DefaultLimits().calc(), "Sheet1", ref)
+		require.NoError(t, err)
+		assert.Equal(t, c.t+" "+c.v, typ+" "+v, c.formula)
 	}
 }

@@ -281,7 +281,7 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		return "", "", err
 	}
 	if cerr != nil {
-		if excelErrors[res] && cerr.Error() == res {
+		if excelErrors[res] && !uncomputed(cerr) {
 			return "e", res, nil
 		}
 		return "", "", nil
@@ -291,6 +291,18 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		return "e", "#VALUE!", nil
 	}
 	return t, v, nil
+}
+
+// uncomputed tells whether err, which came with an Excel error value from
+// the calculator, says the calculator could not compute the formula (a
+// function or form it does not support, a reference it could not resolve)
+// rather than the value Excel gives: an argument of the wrong type
+// (LOG("abc") is #VALUE!, with strconv's message), a number out of a
+// function's domain (#NUM!), a lookup that finds nothing (#N/A). Only the
+// first kind leaves the cell without a cached value.
+func uncomputed(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "not support") || strings.Contains(msg, "invalid reference")
 }
 
 // calcValue computes the formula at sheet!ref of b as CalcCellValue does
