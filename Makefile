@@ -310,7 +310,7 @@ bench: build venv
 ## fuzz-security: the fuzz targets of the security wall (the workspace path layer and the
 ## render sanitiser), each for SECURITY_FUZZTIME, in every `make test` (see SECURITY.md)
 SECURITY_FUZZTIME ?= 10s
-SECURITY_FUZZ := ./excelops:FuzzWorkspacePath ./excelops:FuzzResolve ./excelops/internal/rendersafe:FuzzRenderSanitize
+SECURITY_FUZZ := ./excelops/internal/workspace:FuzzWorkspacePath ./excelops/internal/workspace:FuzzResolve ./excelops/internal/rendersafe:FuzzRenderSanitize
 fuzz-security:
 	@mkdir -p build; for pt in $(SECURITY_FUZZ); do \
 	  p=$${pt%%:*}; t=$${pt#*:}; \

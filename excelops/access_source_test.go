@@ -70,15 +70,16 @@ func TestOnlyTheEntryPointLocksOpensAndSaves(t *testing.T) {
 
 // directFileCalls are the os and filepath functions that reach the file
 // system by name, and the only functions allowed to call them: the
-// workspace's checks and handle (sandbox.go, workspace.go) and work on the
-// calls' private temporary folders, never on a workspace path. Every other
-// file operation goes through the workspace handle (sandbox.fs).
+// workspace's checks and handle (internal/workspace: Open, Resolve,
+// ResolveDir) and work on the calls' private temporary folders, never on a
+// workspace path. Every other file operation goes through the workspace
+// handle (workspace.Root).
 func directFileCalls() map[string][]string {
 	return map[string][]string{
-		"os.OpenRoot":           {"newSandbox"},
-		"os.Stat":               {"newSandbox", "convertToPNG"}, // convertToPNG: its private output folder
-		"os.Lstat":              {"resolve"},                    // a check; the use goes through the handle
-		"filepath.EvalSymlinks": {"newSandbox", "resolve", "resolveDir"},
+		"os.OpenRoot":           {"Open"},
+		"os.Stat":               {"Open", "convertToPNG"}, // convertToPNG: its private output folder
+		"os.Lstat":              {"Resolve"},                    // a check; the use goes through the handle
+		"filepath.EvalSymlinks": {"Open", "Resolve", "ResolveDir"},
 		// The render's private folder: the copy LibreOffice opens, its
 		// profile, the PNG it writes, and the network-namespace probe.
 		"os.MkdirTemp":     {"openBook", "parseBook", "renderCopy", "convertToPNG", "probeNetns"},
@@ -103,12 +104,14 @@ func directFileCalls() map[string][]string {
 	}
 }
 
-// TestWorkspaceFilesOnlyThroughTheHandle reads the package's source: no
+// TestWorkspaceFilesOnlyThroughTheHandle reads the source of the package
+// and of internal/workspace: no
 // function outside the allowed ones opens, stats, lists, renames or
 // removes a file by name, so no tool can re-resolve a checked path outside
 // the workspace handle.
 func TestWorkspaceFilesOnlyThroughTheHandle(t *testing.T) {
 	allowed := directFileCalls()
+	used := map[string]bool{}
 	eachFuncBody(t, func(fset *token.FileSet, fn *ast.FuncDecl) {
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
@@ -122,18 +125,36 @@ func TestWorkspaceFilesOnlyThroughTheHandle(t *testing.T) {
 			callee := pkg.Name + "." + sel.Sel.Name
 			if who, listed := allowed[callee]; listed {
 				assert.Contains(t, who, fn.Name.Name, "%s uses %s (%s): go through the workspace handle", fn.Name.Name, callee, fset.Position(sel.Pos()))
+				used[callee+" "+fn.Name.Name] = true
 			}
 			return true
 		})
-	})
+	}, "*.go", "internal/workspace/*.go")
+	var stale []string
+	for callee, who := range allowed {
+		for _, name := range who {
+			if !used[callee+" "+name] {
+				stale = append(stale, callee+" in "+name)
+			}
+		}
+	}
+	sort.Strings(stale)
+	assert.Empty(t, stale, "allowed uses that no longer exist: the table is stale")
 }
 
 // eachFuncBody calls visit with every function of the package's non-test
 // source that has a body.
-func eachFuncBody(t *testing.T, visit func(fset *token.FileSet, fn *ast.FuncDecl)) {
+func eachFuncBody(t *testing.T, visit func(fset *token.FileSet, fn *ast.FuncDecl), patterns ...string) {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
+	if len(patterns) == 0 {
+		patterns = []string{"*.go"}
+	}
+	var files []string
+	for _, p := range patterns {
+		more, err := filepath.Glob(p)
+		require.NoError(t, err)
+		files = append(files, more...)
+	}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {

@@ -108,7 +108,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{"h1", "h2"}, {1, 2}})
 	orig, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
-	id, _ := e.svc.box.statID(e.path("a.xlsx"))
+	id, _ := e.svc.box.StatID(e.path("a.xlsx"))
 	reads := 0
 	for _, sp := range e.svc.tools() {
 		if sp.access.edited() >= 0 || sp.access.output != "" {
@@ -157,7 +157,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	got, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(orig, got))
-	now, _ := e.svc.box.statID(e.path("a.xlsx"))
+	now, _ := e.svc.box.StatID(e.path("a.xlsx"))
 	assert.Equal(t, id, now)
 }
 

@@ -3,6 +3,7 @@ package excelops
 import (
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
 )
@@ -14,13 +15,13 @@ import (
 // meanwhile (ignoring the lock file) can make the read fail as damaged, as
 // reading it whole could.
 func (s *Service) openLight(b *book) error {
-	fh, st, err := s.box.openRegular(b.path)
+	fh, st, err := s.box.OpenRegular(b.path)
 	if err != nil {
 		if kindOf(err) != "" {
 			return err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return s.box.fileNotFound(b.path)
+			return fileNotFound(s.box, b.path)
 		}
 		return newError(KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
@@ -29,7 +30,7 @@ func (s *Service) openLight(b *book) error {
 		return limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
-	b.id, _ = idOf(st)
+	b.id, _ = workspace.IDOf(st)
 	p, err := s.openPackage(fh, st.Size(), filepath.Base(b.path))
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"container/list"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"sync"
 )
 
@@ -23,20 +24,13 @@ const (
 	newBookCost = 64 << 10
 )
 
-// fileID identifies one version of a file on disk: any rewrite (a new
-// inode from an atomic save, or an in-place write that changes the size,
-// the mtime or the ctime) changes it. idOf fills it per system
-// (fileid_unix.go, fileid_windows.go: there without device and inode).
-type fileID struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64 // nanoseconds since the epoch
-}
+// fileID is the identity of a file version on disk (workspace.FileID).
+type fileID = workspace.FileID
 
 // unzippedSize sums the uncompressed sizes of the parts of the package at
 // path; only the zip's central directory is read.
 func (s *Service) unzippedSize(path string) (int64, error) {
-	fh, st, err := s.box.openRegular(path) // never blocks on a FIFO swapped in
+	fh, st, err := s.box.OpenRegular(path) // never blocks on a FIFO swapped in
 	if err != nil {
 		return 0, err
 	}

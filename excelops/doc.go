@@ -211,7 +211,7 @@
 //     KindConflict error), and save through internal/atomicfile (an
 //     unnamed O_TMPFILE temporary linked into place only when complete; on
 //     Windows a named one renamed through an os.Root on the folder:
-//     workspace.go, workspace_windows.go).
+//     internal/workspace: handle.go, handle_windows.go).
 //
 // Rendering (render_range: tool_render.go, soffice.go, render_*.go). The
 // workbook's bytes are copied under the shared lock; excelize sets the print

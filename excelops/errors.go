@@ -1,123 +1,53 @@
 package excelops
 
-import (
-	"errors"
-	"io/fs"
-)
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 
 // Kind classifies an excelops failure. A Kind is itself an error, so callers
 // branch with errors.Is(err, excelops.KindOutsideWorkspace).
-type Kind string
+type Kind = failure.Kind
 
-// Error returns the kind's text.
-func (k Kind) Error() string { return string(k) }
+// Error is the error every excelops tool returns: a kind, a message for the
+// model and, when there is one, the underlying cause (reported as Python's
+// __cause__). PythonException names the Python exception for its kind.
+type Error = failure.Error
 
 // The kinds of failure a tool reports, with the Python exception an agent sees.
 const (
 	// KindOutsideWorkspace: a path escapes the workspace or is refused by
 	// the sandbox (PermissionError).
-	KindOutsideWorkspace Kind = "path refused by the workspace sandbox"
+	KindOutsideWorkspace = failure.KindOutsideWorkspace
 	// KindNotFound: the workbook file does not exist (FileNotFoundError).
-	KindNotFound Kind = "file not found"
+	KindNotFound = failure.KindNotFound
 	// KindSheetNotFound: no sheet of that name (KeyError, like openpyxl).
-	KindSheetNotFound Kind = "sheet not found"
+	KindSheetNotFound = failure.KindSheetNotFound
 	// KindInvalidArgument: an argument has a wrong value (ValueError).
-	KindInvalidArgument Kind = "invalid argument"
+	KindInvalidArgument = failure.KindInvalidArgument
 	// KindDamaged: the file is not a readable workbook (BadZipFile).
-	KindDamaged Kind = "file is damaged"
+	KindDamaged = failure.KindDamaged
 	// KindLimit: the workbook exceeds a configured limit (MemoryError).
-	KindLimit Kind = "limit exceeded"
+	KindLimit = failure.KindLimit
 	// KindIO: reading or saving failed at the operating-system level (OSError).
-	KindIO Kind = "input/output error"
+	KindIO = failure.KindIO
 	// KindConflict: another program changed the workbook on disk while a
 	// call was editing it, again after one retry; nothing was written
 	// (InterruptedError: the agent may simply call again).
-	KindConflict Kind = "workbook changed on disk"
+	KindConflict = failure.KindConflict
 	// KindUnavailable: a program the tool needs (LibreOffice for
 	// render_range) is not installed (RuntimeError); the message says how
 	// to install it.
-	KindUnavailable Kind = "required program not installed"
+	KindUnavailable = failure.KindUnavailable
 	// KindTimeout: the call gave up waiting for a shared resource before
 	// its deadline (a LibreOffice slot for render_range) (TimeoutError:
 	// the agent may call again later).
-	KindTimeout Kind = "timed out waiting"
+	KindTimeout = failure.KindTimeout
 	// KindEncrypted: the workbook is encrypted with a password the tool
 	// does not have, or a write would have to save an encrypted workbook
 	// (PermissionError).
-	KindEncrypted Kind = "encrypted workbook"
+	KindEncrypted = failure.KindEncrypted
 )
 
-// Error is the error every excelops tool returns: a kind, a message for the
-// model and, when there is one, the underlying cause (reported as Python's
-// __cause__).
-type Error struct {
-	// Kind classifies the failure.
-	Kind Kind
-	// Msg is the full human-readable message.
-	Msg string
-	// Err is the underlying cause, or nil.
-	Err error
-}
-
-// Error returns the message.
-func (e *Error) Error() string { return e.Msg }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is e's Kind; a sandbox refusal also matches
-// fs.ErrPermission and a missing file fs.ErrNotExist.
-func (e *Error) Is(target error) bool {
-	switch target {
-	case e.Kind:
-		return true
-	case fs.ErrPermission:
-		return e.Kind == KindOutsideWorkspace
-	case fs.ErrNotExist:
-		return e.Kind == KindNotFound
-	}
-	return false
-}
-
-// PythonException names the Python exception class for e.
-func (e *Error) PythonException() string {
-	switch e.Kind {
-	case KindOutsideWorkspace:
-		return "PermissionError"
-	case KindNotFound:
-		return "FileNotFoundError"
-	case KindSheetNotFound:
-		return "KeyError"
-	case KindInvalidArgument:
-		return "ValueError"
-	case KindDamaged:
-		return "BadZipFile"
-	case KindLimit:
-		return "MemoryError"
-	case KindIO:
-		return "OSError"
-	case KindConflict:
-		return "InterruptedError"
-	case KindUnavailable:
-		return "RuntimeError"
-	case KindTimeout:
-		return "TimeoutError"
-	case KindEncrypted:
-		return "PermissionError"
-	}
-	return "Exception"
-}
-
 // newError builds an *Error.
-func newError(kind Kind, msg string, cause error) *Error {
-	return &Error{Kind: kind, Msg: msg, Err: cause}
-}
+func newError(kind Kind, msg string, cause error) *Error { return failure.New(kind, msg, cause) }
 
 // kindOf returns the Kind of err, or "" when err is not an *Error.
-func kindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
+func kindOf(err error) Kind { return failure.KindOf(err) }

@@ -47,7 +47,7 @@ func datedBook(t testing.TB, path string, dated bool, text string, sheets ...str
 // lightEntryOf returns the light cache's entry for the file at path, or nil.
 func lightEntryOf(t *testing.T, svc *Service, path string) *lightEntry {
 	t.Helper()
-	id, ok := svc.box.statID(path)
+	id, ok := svc.box.StatID(path)
 	require.True(t, ok)
 	return svc.light.get(id)
 }
@@ -78,7 +78,7 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
 	// the text is that table's.
-	id, _ := e.svc.box.statID(e.path("d.xlsx"))
+	id, _ := e.svc.box.StatID(e.path("d.xlsx"))
 	e.svc.light.putDates(id, &dateStyles{})
 	e.svc.light.mu.Lock()
 	e.svc.light.entries[id].sst = []string{"doctored"}
@@ -187,23 +187,23 @@ func TestLightCacheEvictsTheOldest(t *testing.T) {
 	var c lightCache
 	idx := &pkgIndex{}
 	for i := range lightCacheEntries + 10 {
-		c.putIndex(fmt.Sprint(i), fileID{ino: uint64(i)}, idx)
+		c.putIndex(fmt.Sprint(i), fileID{Ino: uint64(i)}, idx)
 	}
 	assert.Len(t, c.entries, lightCacheEntries)
 	assert.Len(t, c.order, lightCacheEntries)
 	for i := range 10 {
-		assert.Nil(t, c.get(fileID{ino: uint64(i)}), "entry %d should be evicted", i)
+		assert.Nil(t, c.get(fileID{Ino: uint64(i)}), "entry %d should be evicted", i)
 	}
-	assert.NotNil(t, c.get(fileID{ino: 10}))
-	assert.NotNil(t, c.get(fileID{ino: lightCacheEntries + 9}))
+	assert.NotNil(t, c.get(fileID{Ino: 10}))
+	assert.NotNil(t, c.get(fileID{Ino: lightCacheEntries + 9}))
 
 	// Dates for a file without an entry are not kept; a second index for
 	// one with an entry replaces it without a second slot.
-	c.putDates(fileID{ino: 1}, &dateStyles{})
-	assert.Nil(t, c.get(fileID{ino: 1}))
+	c.putDates(fileID{Ino: 1}, &dateStyles{})
+	assert.Nil(t, c.get(fileID{Ino: 1}))
 	other := &pkgIndex{activeTab: 1}
-	c.putIndex("10", fileID{ino: 10}, other)
-	assert.Same(t, other, c.get(fileID{ino: 10}).index)
+	c.putIndex("10", fileID{Ino: 10}, other)
+	assert.Same(t, other, c.get(fileID{Ino: 10}).index)
 	assert.Len(t, c.order, lightCacheEntries)
 }
 
@@ -212,7 +212,7 @@ func TestLightCacheEvictsTheOldest(t *testing.T) {
 // over a quarter of the budget is never kept, and nothing is counted twice.
 func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
 	c := lightCache{budget: 1000}
-	id := func(i int) fileID { return fileID{ino: uint64(i)} }
+	id := func(i int) fileID { return fileID{Ino: uint64(i)} }
 	for i := 1; i <= 5; i++ {
 		c.putIndex(fmt.Sprint(i), id(i), &pkgIndex{})
 	}

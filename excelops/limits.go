@@ -137,17 +137,6 @@ func (l Limits) calc() excelize.CalcLimits {
 	}
 }
 
-// Sandbox limits.
-const (
-	// maxPathBytes caps a requested path (Linux PATH_MAX).
-	maxPathBytes = 4096
-	// maxNameBytes caps one path component (NAME_MAX).
-	maxNameBytes = 255
-	// maxDecodeRounds is how many times a path is percent-decoded to look
-	// for hidden dots and separators (double encoding and beyond).
-	maxDecodeRounds = 4
-)
-
 // Bounds of the default per-call memory budget.
 const (
 	minCallMemoryBudget = 256 << 20

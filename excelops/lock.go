@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"sort"
 	"sync"
 
@@ -75,7 +76,7 @@ type lockSpec struct {
 // on the file lock with one goroutine at most per path). It returns the
 // release function, or an error (nothing held) when ctx ended while waiting
 // for another process or the lock file cannot be used.
-func (p *pathLocks) lockAll(ctx context.Context, box *sandbox, specs ...lockSpec) (func(), error) {
+func (p *pathLocks) lockAll(ctx context.Context, box *workspace.Root, specs ...lockSpec) (func(), error) {
 	merged := map[string]lockSpec{}
 	for _, s := range specs {
 		m := merged[s.path]
@@ -104,7 +105,7 @@ func (p *pathLocks) lockAll(ctx context.Context, box *sandbox, specs ...lockSpec
 		if !merged[path].replace {
 			continue
 		}
-		fl, err := box.lock(ctx, path)
+		fl, err := box.Lock(ctx, path)
 		if err != nil {
 			release()
 			if ctx.Err() != nil {

@@ -3,6 +3,7 @@ package excelops
 import (
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -110,9 +111,9 @@ func sentences(msg string, more ...string) string {
 // similarWorkbooks returns the workbook files beside path whose names are
 // close to path's (see closeMatches). It reads at most maxListedFiles
 // entries of the folder and never follows anything.
-func (s *sandbox) similarWorkbooks(path string) []string {
+func similarWorkbooks(s *workspace.Root, path string) []string {
 	dir, base := filepath.Split(path)
-	entries, _ := s.readDir(filepath.Clean(dir), maxListedFiles)
+	entries, _ := s.ReadDir(filepath.Clean(dir), maxListedFiles)
 	var names []string
 	for _, e := range entries {
 		if e.IsDir() || checkExtension(e.Name()) != nil {
@@ -125,8 +126,8 @@ func (s *sandbox) similarWorkbooks(path string) []string {
 
 // fileNotFound is the FileNotFoundError for a missing workbook, naming the
 // close matches in its folder.
-func (s *sandbox) fileNotFound(path string) error {
-	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(s.similarWorkbooks(path))), nil)
+func fileNotFound(s *workspace.Root, path string) error {
+	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(similarWorkbooks(s, path))), nil)
 }
 
 // createMode says whether a mutation may create a missing workbook.
@@ -162,11 +163,11 @@ func createModeOf(create *bool) createMode {
 // refuseLikelyTypo fails when path does not exist but a workbook whose
 // name path is most likely a typo of does (likelyTypo, typo.go): creating
 // it would be a surprise file.
-func (s *sandbox) refuseLikelyTypo(path string) error {
-	if _, err := s.lstat(path); !errors.Is(err, fs.ErrNotExist) {
+func refuseLikelyTypo(s *workspace.Root, path string) error {
+	if _, err := s.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	similar := s.typoCandidates(path)
+	similar := typoCandidates(s, path)
 	if len(similar) == 0 {
 		return nil
 	}

@@ -1,8 +1,6 @@
 package excelops
 
 import (
-	"syscall"
-
 	"golang.org/x/sys/unix"
 )
 
@@ -14,6 +12,3 @@ func physicalMemory() int64 {
 	}
 	return int64(n)
 }
-
-// ctimeNanos is the status-change time st records, in nanoseconds.
-func ctimeNanos(st *syscall.Stat_t) int64 { return st.Ctimespec.Sec*1e9 + st.Ctimespec.Nsec }

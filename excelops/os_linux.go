@@ -10,6 +10,3 @@ func physicalMemory() int64 {
 	}
 	return int64(si.Totalram) * int64(si.Unit)
 }
-
-// ctimeNanos is the status-change time st records, in nanoseconds.
-func ctimeNanos(st *syscall.Stat_t) int64 { return st.Ctim.Sec*1e9 + st.Ctim.Nsec }

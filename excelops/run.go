@@ -87,7 +87,7 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 	paths := make([]string, len(c.paths))
 	specs := make([]lockSpec, len(c.paths))
 	for i, f := range acc.files {
-		p, err := s.box.resolve(c.paths[i])
+		p, err := s.box.Resolve(c.paths[i])
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
 
@@ -27,7 +28,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	i := acc.edited()
 	path := paths[i]
 	if c.create == createUnlessSimilar {
-		if err := s.box.refuseLikelyTypo(path); err != nil {
+		if err := refuseLikelyTypo(s.box, path); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +103,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 	// A workbook holding icon-set rules points into excelize's shared
 	// presets, which the next icon-set call rewrites: never keep one.
 	if !c.icon {
-		if id, ok := s.box.statID(path); ok {
+		if id, ok := s.box.StatID(path); ok {
 			b.id = id
 			if n, err := s.unzippedSize(path); err == nil {
 				b.cost = n * parsedBytesPerXMLByte
@@ -119,7 +120,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 // The caller holds path's exclusive lock (or the cache is off).
 func (s *Service) checkout(path string, create bool) (*book, error) {
 	if s.cache != nil {
-		id, ok := s.box.statID(path)
+		id, ok := s.box.StatID(path)
 		if b := s.cache.take(path, id, ok); b != nil {
 			return b, nil
 		}
@@ -146,19 +147,19 @@ func (s *Service) freshBook(path string) (*book, error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
-	st, statErr := s.box.stat(path)
+	st, statErr := s.box.Stat(path)
 	exists := statErr == nil
 	switch {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
 		return nil, newError(KindIO, "cannot inspect the file: "+statErr.Error(), statErr)
 	case exists && !st.Mode().IsRegular():
-		return nil, notRegular(filepath.Base(path), st.Mode())
+		return nil, workspace.NotRegular(filepath.Base(path), st.Mode())
 	}
 	f := excelize.NewFile(excelize.Options{TmpDir: s.tmpBase})
 	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, cost: newBookCost, extents: map[string]*sheetExtent{}, unchecked: true}
 	if exists {
 		b.mode = st.Mode().Perm()
-		b.id, _ = idOf(st)
+		b.id, _ = workspace.IDOf(st)
 	}
 	return b, nil
 }

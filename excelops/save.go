@@ -16,7 +16,7 @@ import (
 // complete new ones. unchanged, when not nil, runs right before the rename
 // and aborts the save with its error (the identity check).
 func (s *Service) writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
-	err := s.box.replace(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
+	err := s.box.Replace(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
 	var step *atomicfile.StepError
 	switch {
 	case err == nil:

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"os"
 	"sync"
@@ -16,7 +17,7 @@ import (
 // for concurrent use: calls on different files run in parallel, calls on
 // the same file are serialised by a per-path lock.
 type Service struct {
-	box    *sandbox
+	box    *workspace.Root
 	log    logrus.FieldLogger
 	limits Limits
 	locks  *pathLocks
@@ -100,7 +101,7 @@ func New(root string, opts ...Option) (*Service, error) {
 		s.maxRenders = DefaultMaxRenders
 	}
 	s.renderSlots = make(chan struct{}, s.maxRenders)
-	box, err := newSandbox(root)
+	box, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func New(root string, opts ...Option) (*Service, error) {
 func (s *Service) Close() error { return s.cache.close() }
 
 // Root returns the real path of the workspace folder.
-func (s *Service) Root() string { return s.box.root }
+func (s *Service) Root() string { return s.box.Dir() }
 
 // Register adds every spreadsheet tool to r, in a stable order; with only,
 // just the tools of those names (a process that runs one call derives and

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"io/fs"
 	"os"
@@ -125,12 +126,12 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
-	if st, err := s.box.lstat(path); err != nil || !st.Mode().IsRegular() {
+	if st, err := s.box.Lstat(path); err != nil || !st.Mode().IsRegular() {
 		return nil, noSplice("the file is missing or not a regular file") // missing, a link, a FIFO...: the excelize path says which
 	}
 	// openRegular's stat is of the open file, regular, and carries its
 	// identity on every system (see sandbox.identifyOpen).
-	fh, st, err := s.box.openRegular(path)
+	fh, st, err := s.box.OpenRegular(path)
 	if err != nil {
 		return nil, noSplice("the file cannot be opened") // missing, became a FIFO, unreadable: the excelize path says which
 	}
@@ -144,7 +145,7 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
 	}
 	sb.mode = st.Mode()
-	sb.id, _ = idOf(st)
+	sb.id, _ = workspace.IDOf(st)
 	// The package is read through the open file, so memory does not grow
 	// with the workbook. A program that rewrites the file in place while
 	// it is read is caught by the identity check before the rename (and a
@@ -218,7 +219,7 @@ func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
 
 // unchangedOnDisk is book.unchangedOnDisk for a splice edit.
 func (sb *spliceBook) unchangedOnDisk() error {
-	if id, ok := sb.svc.box.statID(sb.path); ok && id == sb.id {
+	if id, ok := sb.svc.box.StatID(sb.path); ok && id == sb.id {
 		return nil
 	}
 	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.name()), nil)

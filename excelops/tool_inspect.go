@@ -131,11 +131,11 @@ func inspectStopAt(ctx context.Context, now time.Time) time.Time {
 
 // inspectIn walks the folder and inspects its workbooks from a.Offset on.
 func (s *Service) inspectIn(ctx context.Context, a inspectExcelFilesArgs, o inspectOptions) (any, error) {
-	dir, err := s.box.resolveDir(a.Directory)
+	dir, err := s.box.ResolveDir(a.Directory)
 	if err != nil {
 		return nil, err
 	}
-	found, walkCut, err := s.box.findWorkbooks(ctx, dir, a.Recursive == nil || *a.Recursive)
+	found, walkCut, err := findWorkbooks(s.box, ctx, dir, a.Recursive == nil || *a.Recursive)
 	if err != nil {
 		return nil, err
 	}

@@ -162,11 +162,11 @@ func (s *Service) relTargets(ctx context.Context, a discoverRelationshipsArgs, s
 		}
 		return nil
 	}
-	dir, err := s.box.resolveDir(a.Directory)
+	dir, err := s.box.ResolveDir(a.Directory)
 	if err != nil {
 		return err
 	}
-	found, walkCut, err := s.box.findWorkbooks(ctx, dir, a.Recursive == nil || *a.Recursive)
+	found, walkCut, err := findWorkbooks(s.box, ctx, dir, a.Recursive == nil || *a.Recursive)
 	if err != nil {
 		return err
 	}

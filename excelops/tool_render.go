@@ -88,7 +88,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 	}
 	// Resolved here only to check the output against it; Service.run
 	// resolves it again for the read.
-	path, err := s.box.resolve(a.FilePath)
+	path, err := s.box.Resolve(a.FilePath)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 		rawBook, _, err := s.readRegular(b.path)
 		if err != nil {
 			if kindOf(err) == "" {
-				return nil, s.box.fileNotFound(b.path)
+				return nil, fileNotFound(s.box, b.path)
 			}
 			return nil, err
 		}
@@ -178,7 +178,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	}
 	return success(filepath.Base(path), sheet,
 		field("range", area),
-		field("output_path", s.box.show(out)),
+		field("output_path", s.box.Show(out)),
 		field("size_bytes", len(pic)),
 		field("width", w),
 		field("height", h),
@@ -193,7 +193,7 @@ func (s *Service) renderOutput(p, workbook string) (string, error) {
 	if !strings.EqualFold(filepath.Ext(p), ".png") {
 		return "", invalid("output_path %q must end in .png", p)
 	}
-	out, err := s.box.resolve(p)
+	out, err := s.box.Resolve(p)
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -114,42 +115,7 @@ func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*call
 // relPath is a resolved path as the workspace-relative, slash-separated
 // file_path an agent passes back.
 func (s *Service) relPath(path string) string {
-	return s.box.show(path)
-}
-
-// resolveDir maps a user folder ("" or "." for the workspace root) to a
-// real folder inside the workspace, refusing what resolve refuses.
-func (s *sandbox) resolveDir(p string) (string, error) {
-	p = slashed(p)
-	if p == "" || p == "." || p == "./" {
-		return s.root, nil
-	}
-	shown := s.userPath(p)
-	if err := checkLexical(p, shown); err != nil {
-		return "", err
-	}
-	joined := filepath.Join(s.root, p)
-	if filepath.IsAbs(p) {
-		joined = filepath.Clean(p)
-	}
-	real, err := filepath.EvalSymlinks(joined)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", newError(KindNotFound, fmt.Sprintf("folder %q does not exist", shown), nil)
-		}
-		return "", refuse(shown, "it cannot be resolved (link loop?)")
-	}
-	if !within(s.root, real) {
-		return "", refuse(shown, "outside the workspace root")
-	}
-	st, err := s.stat(real)
-	if err != nil {
-		return "", newError(KindIO, "cannot inspect the folder: "+err.Error(), err)
-	}
-	if !st.IsDir() {
-		return "", invalid("%q is a file, not a folder: pass its folder (or omit folder for the whole workspace)", shown)
-	}
-	return real, nil
+	return s.box.Show(path)
 }
 
 // foundWorkbook is one workbook file list_workbooks found.
@@ -161,11 +127,11 @@ type foundWorkbook struct {
 // findWorkbooks walks dir (into subfolders when recursive, never into
 // hidden folders or through links) for workbook files, in lexical order;
 // truncated reports that the walk stopped at maxWalkedEntries.
-func (s *sandbox) findWorkbooks(ctx context.Context, dir string, recursive bool) ([]foundWorkbook, bool, error) {
+func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive bool) ([]foundWorkbook, bool, error) {
 	var out []foundWorkbook
 	visited := 0
 	truncated := false
-	err := s.walkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := s.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
 				return err
@@ -194,7 +160,7 @@ func (s *sandbox) findWorkbooks(ctx context.Context, dir string, recursive bool)
 		}
 		// Through the handle: DirEntry.Info would stat the entry again
 		// by its absolute name, outside the root's protection.
-		info, err := s.lstat(p)
+		info, err := s.Lstat(p)
 		if err != nil || !info.Mode().IsRegular() {
 			return nil // gone or replaced meanwhile
 		}
@@ -249,11 +215,11 @@ func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*call
 
 // listIn is list_workbooks on the folder (workspace-relative), paged.
 func (s *Service) listIn(ctx context.Context, folder string, recursive bool, offset, limit int) (any, error) {
-	dir, err := s.box.resolveDir(folder)
+	dir, err := s.box.ResolveDir(folder)
 	if err != nil {
 		return nil, err
 	}
-	found, truncated, err := s.box.findWorkbooks(ctx, dir, recursive)
+	found, truncated, err := findWorkbooks(s.box, ctx, dir, recursive)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -138,9 +139,9 @@ func words(s []rune) []string {
 // write creating path most likely meant (likelyTypo), best first, at most
 // maxSuggestions. It reads at most maxListedFiles entries of the folder and
 // never follows anything.
-func (s *sandbox) typoCandidates(path string) []string {
+func typoCandidates(s *workspace.Root, path string) []string {
 	dir, base := filepath.Split(path)
-	entries, _ := s.readDir(filepath.Clean(dir), maxListedFiles)
+	entries, _ := s.ReadDir(filepath.Clean(dir), maxListedFiles)
 	var names []string
 	for _, e := range entries {
 		if e.IsDir() || checkExtension(e.Name()) != nil || !likelyTypo(base, e.Name()) {

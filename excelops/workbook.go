@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"io/fs"
 	"os"
@@ -125,12 +126,12 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 			return nil, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, s.box.fileNotFound(path)
+			return nil, fileNotFound(s.box, path)
 		}
 		return nil, newError(KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
 	b.mode = st.Mode()
-	b.id, _ = idOf(st)
+	b.id, _ = workspace.IDOf(st)
 	return b, s.parseBook(b, raw, light, opts)
 }
 
@@ -432,10 +433,10 @@ func (b *book) settle() {
 // means another program wrote the file, and overwriting it would lose that
 // write.
 func (b *book) unchangedOnDisk() error {
-	id, ok := b.svc.box.statID(b.path)
+	id, ok := b.svc.box.StatID(b.path)
 	switch {
 	case b.created && !ok:
-		if _, err := b.svc.box.lstat(b.path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := b.svc.box.Lstat(b.path); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 	case !b.created && ok && id == b.id:

@@ -8,29 +8,11 @@ import (
 // Reading a whole file of the workspace: only regular files, never more than
 // the call may hold.
 
-// notRegular is the error for a path that is not a regular file.
-func notRegular(name string, mode fs.FileMode) error {
-	what := "not a regular file"
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO), not a workbook file"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket, not a workbook file"
-	case mode&fs.ModeDevice != 0:
-		what = "a device, not a workbook file"
-	case mode.IsDir():
-		what = "a folder, not a workbook file"
-	case mode&fs.ModeSymlink != 0:
-		what = "a link, not a workbook file"
-	}
-	return newError(KindInvalidArgument, fmt.Sprintf("%q is %s; only regular files are opened", name, what), nil)
-}
-
 // readRegular reads the whole regular file at path (see sandbox.openRegular),
 // refusing it when it is larger than max bytes or than the call's memory
 // budget allows.
 func (s *Service) readRegular(path string) ([]byte, fs.FileInfo, error) {
-	fh, st, err := s.box.openRegular(path)
+	fh, st, err := s.box.OpenRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}

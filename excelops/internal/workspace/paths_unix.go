@@ -1,8 +1,8 @@
 //go:build unix
 
-package excelops
+package workspace
 
-// slashed returns the user path p as resolve checks it: on Unix a
+// slashed returns the user path p as Resolve checks it: on Unix a
 // backslash is an ordinary character, refused by checkLexical.
 func slashed(p string) string { return p }
 

@@ -1,4 +1,4 @@
-package excelops
+package workspace
 
 import (
 	"context"
@@ -15,23 +15,24 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/atomicfile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
 )
 
 // saveAndLock is one way the sandbox saves and locks: through a folder
-// descriptor (Unix: sandbox.replace, sandbox.lock) or through a root on the
+// descriptor (Unix: sandbox.Replace, sandbox.lock) or through a root on the
 // folder (Windows: replaceViaRoot, lockViaRoot, run here on Linux).
 type saveAndLock struct {
 	name    string
-	replace func(s *sandbox, ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error
-	lock    func(s *sandbox, ctx context.Context, path string) (*filelock.Lock, error)
+	replace func(s *Root, ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error
+	lock    func(s *Root, ctx context.Context, path string) (*filelock.Lock, error)
 }
 
 // strategies returns both ways.
 func strategies() []saveAndLock {
 	return []saveAndLock{
-		{"descriptor", (*sandbox).replace, (*sandbox).lock},
-		{"root", (*sandbox).replaceViaRoot, (*sandbox).lockViaRoot},
+		{"descriptor", (*Root).Replace, (*Root).Lock},
+		{"root", (*Root).ReplaceViaRoot, (*Root).LockViaRoot},
 	}
 }
 
@@ -52,7 +53,7 @@ func TestHandleSurvivesAFolderSwapper(t *testing.T) {
 func folderSwapper(t *testing.T, st saveAndLock) {
 	box, ws, outside := hostileTree(t)
 	before := treeHash(t, outside)
-	path, err := box.resolve("sub/victim.xlsx")
+	path, err := box.Resolve("sub/victim.xlsx")
 	require.NoError(t, err)
 	var stop atomic.Bool
 	var swaps atomic.Int64
@@ -68,7 +69,7 @@ func folderSwapper(t *testing.T, st saveAndLock) {
 	}()
 	var reads, saves int
 	for i := 0; i < 2000; i++ {
-		if fh, _, err := box.openRegular(path); err == nil {
+		if fh, _, err := box.OpenRegular(path); err == nil {
 			b, _ := io.ReadAll(fh)
 			_ = fh.Close()
 			require.NotContains(t, string(b), "OUTSIDE", "read outside the workspace")
@@ -106,19 +107,19 @@ func TestHandleRefusesLinksOut(t *testing.T) {
 // linksOut is TestHandleRefusesLinksOut for one strategy.
 func linksOut(t *testing.T, st saveAndLock) {
 	box, ws, outside := hostileTree(t)
-	path, err := box.resolve("sub/victim.xlsx")
+	path, err := box.Resolve("sub/victim.xlsx")
 	require.NoError(t, err)
 	require.NoError(t, unix.Renameat2(unix.AT_FDCWD, filepath.Join(ws, "sub"), unix.AT_FDCWD, filepath.Join(ws, "swap"), unix.RENAME_EXCHANGE))
-	_, _, err = box.openRegular(path)
+	_, _, err = box.OpenRegular(path)
 	require.Error(t, err)
-	assert.Equal(t, KindOutsideWorkspace, kindOf(err))
+	assert.Equal(t, failure.KindOutsideWorkspace, failure.KindOf(err))
 	assert.NotContains(t, err.Error(), ws)
 	assert.Contains(t, err.Error(), "sub/victim.xlsx")
 	_, err = st.lock(box, context.Background(), path)
 	assert.Error(t, err)
 	err = st.replace(box, context.Background(), path, 0o644, atomicfile.Options{}, func(w io.Writer) error { return nil })
 	assert.Error(t, err)
-	assert.Equal(t, KindOutsideWorkspace, kindOf(err), "%v", err)
+	assert.Equal(t, failure.KindOutsideWorkspace, failure.KindOf(err), "%v", err)
 	ents, err := os.ReadDir(outside)
 	require.NoError(t, err)
 	assert.Len(t, ents, 1, "files were created outside: %v", ents)

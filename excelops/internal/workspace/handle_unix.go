@@ -1,6 +1,6 @@
 //go:build unix
 
-package excelops
+package workspace
 
 import (
 	"context"
@@ -19,17 +19,17 @@ const oNonblock = syscall.O_NONBLOCK
 
 // identifyOpen returns st: on Unix a FileInfo carries the file's identity
 // (Stat_t: device and inode), which idOf reads.
-func (s *sandbox) identifyOpen(_ *os.File, st fs.FileInfo) fs.FileInfo { return st }
+func (s *Root) identifyOpen(_ *os.File, st fs.FileInfo) fs.FileInfo { return st }
 
 // identifyPath returns st (see identifyOpen).
-func (s *sandbox) identifyPath(_ string, st fs.FileInfo) fs.FileInfo { return st }
+func (s *Root) identifyPath(_ string, st fs.FileInfo) fs.FileInfo { return st }
 
-// openDir opens the folder dir (the root itself or a folder below it)
+// OpenDir opens the folder dir (the root itself or a folder below it)
 // through the root. The descriptor it returns keeps naming that folder
 // whatever is renamed around it, which is what the save and the lock hold on
 // to.
-func (s *sandbox) openDir(dir string) (*os.File, error) {
-	rel, err := s.rel(dir)
+func (s *Root) OpenDir(dir string) (*os.File, error) {
+	rel, err := s.Rel(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -40,11 +40,11 @@ func (s *sandbox) openDir(dir string) (*os.File, error) {
 	return d, nil
 }
 
-// replace writes what produce writes over path atomically (see
+// Replace writes what produce writes over path atomically (see
 // atomicfile.ReplaceIn), in path's folder as opened through the root: the
 // temporary file, the rename and the folder sync all stay in that folder.
-func (s *sandbox) replace(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
-	d, err := s.openDir(filepath.Dir(path))
+func (s *Root) Replace(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
+	d, err := s.OpenDir(filepath.Dir(path))
 	if err != nil {
 		return &atomicfile.StepError{Step: atomicfile.StepCreate, Err: err}
 	}
@@ -52,10 +52,10 @@ func (s *sandbox) replace(ctx context.Context, path string, mode fs.FileMode, o 
 	return atomicfile.ReplaceIn(ctx, d, filepath.Base(path), mode, o, produce)
 }
 
-// lock takes the cross-process lock of the workbook at path (see
+// Lock takes the cross-process lock of the workbook at path (see
 // filelock.AcquireIn) in its folder as opened through the root.
-func (s *sandbox) lock(ctx context.Context, path string) (*filelock.Lock, error) {
-	d, err := s.openDir(filepath.Dir(path))
+func (s *Root) Lock(ctx context.Context, path string) (*filelock.Lock, error) {
+	d, err := s.OpenDir(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package excelops
+package workspace
 
 import (
 	"context"
@@ -12,17 +12,17 @@ import (
 )
 
 // The save and the lock for systems without *at calls (Windows, where
-// sandbox.replace and sandbox.lock are these): the workbook's folder is
+// Root.Replace and Root.Lock are these): the workbook's folder is
 // opened as an *os.Root of its own beneath the workspace root
 // (Root.OpenRoot), whose methods look up every name beneath that folder
 // only, links followed only while they stay inside it. They build on every
 // system, so the folder-swapper tests run them on Linux too.
 
-// openFolderRoot opens the folder dir as an *os.Root beneath the workspace
+// OpenFolderRoot opens the folder dir as an *os.Root beneath the workspace
 // root. The handle it holds keeps naming that folder whatever is renamed
 // around it, which is what the save and the lock hold on to.
-func (s *sandbox) openFolderRoot(dir string) (*os.Root, error) {
-	rel, err := s.rel(dir)
+func (s *Root) OpenFolderRoot(dir string) (*os.Root, error) {
+	rel, err := s.Rel(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -33,11 +33,11 @@ func (s *sandbox) openFolderRoot(dir string) (*os.Root, error) {
 	return r, nil
 }
 
-// replaceViaRoot writes what produce writes over path atomically (see
+// ReplaceViaRoot writes what produce writes over path atomically (see
 // atomicfile.ReplaceInRoot), in path's folder as opened through the root:
 // the temporary file, the rename and the clean-up all stay in that folder.
-func (s *sandbox) replaceViaRoot(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
-	d, err := s.openFolderRoot(filepath.Dir(path))
+func (s *Root) ReplaceViaRoot(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
+	d, err := s.OpenFolderRoot(filepath.Dir(path))
 	if err != nil {
 		return &atomicfile.StepError{Step: atomicfile.StepCreate, Err: err}
 	}
@@ -45,10 +45,10 @@ func (s *sandbox) replaceViaRoot(ctx context.Context, path string, mode fs.FileM
 	return atomicfile.ReplaceInRoot(ctx, d, filepath.Base(path), mode, o, produce)
 }
 
-// lockViaRoot takes the cross-process lock of the workbook at path (see
+// LockViaRoot takes the cross-process lock of the workbook at path (see
 // filelock.AcquireInRoot) in its folder as opened through the root.
-func (s *sandbox) lockViaRoot(ctx context.Context, path string) (*filelock.Lock, error) {
-	d, err := s.openFolderRoot(filepath.Dir(path))
+func (s *Root) LockViaRoot(ctx context.Context, path string) (*filelock.Lock, error) {
+	d, err := s.OpenFolderRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}

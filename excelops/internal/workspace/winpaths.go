@@ -1,4 +1,4 @@
-package excelops
+package workspace
 
 import "strings"
 

@@ -1,4 +1,4 @@
-package excelops
+package workspace
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
 )
 
-// The Windows side of the workspace handle (see workspace.go): no openat,
+// The Windows side of the workspace handle (see handle.go): no openat,
 // linkat, renameat or flock, so a save or a lock acts in its folder opened
-// as an *os.Root of its own beneath the workspace root (workspace_root.go,
+// as an *os.Root of its own beneath the workspace root (folder_root.go,
 // built and tested on every system).
 
 // oNonblock is 0: Windows has no FIFOs in the file namespace that an open
@@ -26,7 +26,7 @@ const oNonblock = 0
 // handle (a Windows FileInfo carries no file index; see idOf).
 type identifiedInfo struct {
 	fs.FileInfo
-	id fileID
+	id FileID
 }
 
 // identifyOpen returns st with the identity of the open file fh: volume
@@ -35,17 +35,17 @@ type identifiedInfo struct {
 // returned as is when the handle cannot say (idOf then reports the
 // identity unknown: nothing is cached, and a save over the file is refused
 // as a conflict rather than risked).
-func (s *sandbox) identifyOpen(fh *os.File, st fs.FileInfo) fs.FileInfo {
+func (s *Root) identifyOpen(fh *os.File, st fs.FileInfo) fs.FileInfo {
 	var fi windows.ByHandleFileInformation
 	if !st.Mode().IsRegular() || windows.GetFileInformationByHandle(windows.Handle(fh.Fd()), &fi) != nil {
 		return st
 	}
-	return identifiedInfo{FileInfo: st, id: fileID{
-		dev:   uint64(fi.VolumeSerialNumber),
-		ino:   uint64(fi.FileIndexHigh)<<32 | uint64(fi.FileIndexLow),
-		size:  int64(fi.FileSizeHigh)<<32 | int64(fi.FileSizeLow),
-		mtime: fi.LastWriteTime.Nanoseconds(),
-		ctime: fi.CreationTime.Nanoseconds(),
+	return identifiedInfo{FileInfo: st, id: FileID{
+		Dev:   uint64(fi.VolumeSerialNumber),
+		Ino:   uint64(fi.FileIndexHigh)<<32 | uint64(fi.FileIndexLow),
+		Size:  int64(fi.FileSizeHigh)<<32 | int64(fi.FileSizeLow),
+		MTime: fi.LastWriteTime.Nanoseconds(),
+		CTime: fi.CreationTime.Nanoseconds(),
 	}}
 }
 
@@ -53,11 +53,11 @@ func (s *sandbox) identifyOpen(fh *os.File, st fs.FileInfo) fs.FileInfo {
 // file's identity: the file is opened through the root and its handle
 // asked (identifyOpen), if it is still the file st describes (os.SameFile,
 // which compares what both handles reported, nothing looked up by name).
-func (s *sandbox) identifyPath(path string, st fs.FileInfo) fs.FileInfo {
+func (s *Root) identifyPath(path string, st fs.FileInfo) fs.FileInfo {
 	if !st.Mode().IsRegular() {
 		return st
 	}
-	rel, err := s.rel(path)
+	rel, err := s.Rel(path)
 	if err != nil {
 		return st
 	}
@@ -72,11 +72,11 @@ func (s *sandbox) identifyPath(path string, st fs.FileInfo) fs.FileInfo {
 	return s.identifyOpen(fh, st)
 }
 
-// openDir opens the folder dir (the root itself or a folder below it)
+// OpenDir opens the folder dir (the root itself or a folder below it)
 // through the root. Windows has no O_DIRECTORY: the open file is checked
 // to be a folder.
-func (s *sandbox) openDir(dir string) (*os.File, error) {
-	rel, err := s.rel(dir)
+func (s *Root) OpenDir(dir string) (*os.File, error) {
+	rel, err := s.Rel(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +91,12 @@ func (s *sandbox) openDir(dir string) (*os.File, error) {
 	return d, nil
 }
 
-// replace is replaceViaRoot (workspace_root.go): Windows has no *at calls.
-func (s *sandbox) replace(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
-	return s.replaceViaRoot(ctx, path, mode, o, produce)
+// Replace is ReplaceViaRoot (folder_root.go): Windows has no *at calls.
+func (s *Root) Replace(ctx context.Context, path string, mode fs.FileMode, o atomicfile.Options, produce func(io.Writer) error) error {
+	return s.ReplaceViaRoot(ctx, path, mode, o, produce)
 }
 
-// lock is lockViaRoot (workspace_root.go): Windows has no flock.
-func (s *sandbox) lock(ctx context.Context, path string) (*filelock.Lock, error) {
-	return s.lockViaRoot(ctx, path)
+// Lock is LockViaRoot (folder_root.go): Windows has no flock.
+func (s *Root) Lock(ctx context.Context, path string) (*filelock.Lock, error) {
+	return s.LockViaRoot(ctx, path)
 }

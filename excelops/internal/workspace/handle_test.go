@@ -1,4 +1,4 @@
-package excelops
+package workspace
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 //	outside/victim.xlsx  "OUTSIDE-SECRET"
 //
 // and returns the sandbox, the workspace and the outside folder.
-func hostileTree(t testing.TB) (*sandbox, string, string) {
+func hostileTree(t testing.TB) (*Root, string, string) {
 	base := t.TempDir()
 	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
@@ -33,7 +33,7 @@ func hostileTree(t testing.TB) (*sandbox, string, string) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "sub", "victim.xlsx"), []byte("inside"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "victim.xlsx"), []byte("OUTSIDE-SECRET"), 0o644))
 	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "swap")))
-	box, err := newSandbox(ws)
+	box, err := Open(ws)
 	require.NoError(t, err)
 	return box, ws, outside
 }
@@ -67,9 +67,9 @@ func treeHash(t testing.TB, dir string) [32]byte {
 func TestHardLinkedWorkbookIsReplacedInsideOnly(t *testing.T) {
 	box, ws, outside := hostileTree(t)
 	require.NoError(t, os.Link(filepath.Join(outside, "victim.xlsx"), filepath.Join(ws, "h.xlsx")))
-	path, err := box.resolve("h.xlsx")
+	path, err := box.Resolve("h.xlsx")
 	require.NoError(t, err)
-	require.NoError(t, box.replace(context.Background(), path, 0o644, atomicfile.Options{}, func(w io.Writer) error {
+	require.NoError(t, box.Replace(context.Background(), path, 0o644, atomicfile.Options{}, func(w io.Writer) error {
 		_, err := w.Write([]byte("new"))
 		return err
 	}))
@@ -96,14 +96,14 @@ func FuzzWorkspacePath(f *testing.F) {
 	require.NoError(f, os.Symlink("nowhere", filepath.Join(ws, "dangling.xlsx")))
 	before := treeHash(f, outside)
 	f.Fuzz(func(t *testing.T, p string) {
-		path, err := box.resolve(p)
+		path, err := box.Resolve(p)
 		if err != nil {
 			return
 		}
-		if !within(box.root, path) {
+		if !Within(box.dir, path) {
 			t.Fatalf("%q resolved outside the root: %q", p, path)
 		}
-		if fh, _, err := box.openRegular(path); err == nil {
+		if fh, _, err := box.OpenRegular(path); err == nil {
 			b, _ := io.ReadAll(io.LimitReader(fh, 1<<20))
 			_ = fh.Close()
 			if bytes.Contains(b, []byte("OUTSIDE")) {
@@ -111,8 +111,8 @@ func FuzzWorkspacePath(f *testing.F) {
 			}
 		}
 		if strings.HasSuffix(path, ".xlsx") {
-			if l, err := box.lock(context.Background(), path); err == nil {
-				_ = box.replace(context.Background(), path, 0o644, atomicfile.Options{}, func(w io.Writer) error {
+			if l, err := box.Lock(context.Background(), path); err == nil {
+				_ = box.Replace(context.Background(), path, 0o644, atomicfile.Options{}, func(w io.Writer) error {
 					_, err := w.Write([]byte("inside"))
 					return err
 				})
@@ -131,27 +131,27 @@ func FuzzWorkspacePath(f *testing.F) {
 // Windows each is read from a handle), and a save either way changes it.
 func TestIdentitiesAgree(t *testing.T) {
 	box, _, _ := hostileTree(t)
-	path, err := box.resolve("sub/victim.xlsx")
+	path, err := box.Resolve("sub/victim.xlsx")
 	require.NoError(t, err)
-	fh, st, err := box.openRegular(path)
+	fh, st, err := box.OpenRegular(path)
 	require.NoError(t, err)
 	require.NoError(t, fh.Close())
-	fromOpen, ok := idOf(st)
+	fromOpen, ok := IDOf(st)
 	require.True(t, ok)
-	st, err = box.stat(path)
+	st, err = box.Stat(path)
 	require.NoError(t, err)
-	fromStat, ok := idOf(st)
+	fromStat, ok := IDOf(st)
 	require.True(t, ok)
-	last, ok := box.statID(path)
+	last, ok := box.StatID(path)
 	require.True(t, ok)
 	assert.Equal(t, fromOpen, fromStat)
 	assert.Equal(t, fromOpen, last)
-	for _, replace := range []func(context.Context, string, fs.FileMode, atomicfile.Options, func(io.Writer) error) error{box.replace, box.replaceViaRoot} {
+	for _, replace := range []func(context.Context, string, fs.FileMode, atomicfile.Options, func(io.Writer) error) error{box.Replace, box.ReplaceViaRoot} {
 		require.NoError(t, replace(context.Background(), path, 0o644, atomicfile.Options{}, func(w io.Writer) error {
 			_, err := w.Write([]byte("inside, saved"))
 			return err
 		}))
-		now, ok := box.statID(path)
+		now, ok := box.StatID(path)
 		require.True(t, ok)
 		assert.NotEqual(t, last, now, "a save changes the identity")
 		last = now
@@ -163,16 +163,34 @@ func TestIdentitiesAgree(t *testing.T) {
 // file; flock on Unix), so processes using either wait for each other.
 func TestBothLocksExcludeEachOther(t *testing.T) {
 	box, _, _ := hostileTree(t)
-	path, err := box.resolve("sub/victim.xlsx")
+	path, err := box.Resolve("sub/victim.xlsx")
 	require.NoError(t, err)
-	l, err := box.lock(context.Background(), path)
+	l, err := box.Lock(context.Background(), path)
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = box.lockViaRoot(ctx, path)
+	_, err = box.LockViaRoot(ctx, path)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	require.NoError(t, l.Release())
-	l, err = box.lockViaRoot(context.Background(), path)
+	l, err = box.LockViaRoot(context.Background(), path)
 	require.NoError(t, err)
 	require.NoError(t, l.Release())
+}
+
+// FuzzResolve: the sandbox never returns a path outside the root.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"a.xlsx", "../x", "%2e%2e/x", "．．/x", "/etc/passwd", "a/./b/../c", "x\x00"} {
+		f.Add(s)
+	}
+	root := f.TempDir()
+	box, err := Open(root)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		got, err := box.Resolve(p)
+		if err == nil && !Within(box.dir, got) {
+			t.Fatalf("%q resolved outside the root: %q", p, got)
+		}
+	})
 }

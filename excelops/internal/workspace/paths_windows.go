@@ -1,8 +1,8 @@
-package excelops
+package workspace
 
 import "strings"
 
-// slashed returns the user path p as resolve checks it: on Windows a
+// slashed returns the user path p as Resolve checks it: on Windows a
 // backslash is a separator, so it becomes a slash before the checks
 // (checkLexical's ".." and encoding rules then see every component).
 func slashed(p string) string { return strings.ReplaceAll(p, `\`, "/") }
@@ -12,7 +12,7 @@ func slashed(p string) string { return strings.ReplaceAll(p, `\`, "/") }
 // windowsPathProblem).
 func checkSystem(p, shown string) error {
 	if why := windowsPathProblem(p); why != "" {
-		return refuse(shown, why)
+		return Refuse(shown, why)
 	}
 	return nil
 }
