@@ -78,7 +78,7 @@ func directFileCalls() map[string][]string {
 	return map[string][]string{
 		"os.OpenRoot":           {"Open"},
 		"os.Stat":               {"Open", "convertToPNG"}, // convertToPNG: its private output folder
-		"os.Lstat":              {"Resolve"},                    // a check; the use goes through the handle
+		"os.Lstat":              {"Resolve"},              // a check; the use goes through the handle
 		"filepath.EvalSymlinks": {"Open", "Resolve", "ResolveDir"},
 		// The render's private folder: the copy LibreOffice opens, its
 		// profile, the PNG it writes, and the network-namespace probe.
