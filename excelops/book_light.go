@@ -3,6 +3,7 @@ package excelops
 import (
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
@@ -51,7 +52,7 @@ func (s *Service) openLight(b *book) error {
 			return nil
 		}
 	}
-	if b.index, err = sheetParts(b.zr); err != nil {
+	if b.index, err = opc.ReadIndex(b.zr); err != nil {
 		return err
 	}
 	if known {

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"archive/zip"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"strings"
 	"testing"
 
@@ -66,11 +67,11 @@ func sheetPartOf(t *testing.T, e *env, name string) string {
 	zr, err := zip.OpenReader(e.path("b.xlsx"))
 	require.NoError(t, err)
 	defer zr.Close()
-	idx, err := sheetParts(&zr.Reader)
+	idx, err := opc.ReadIndex(&zr.Reader)
 	require.NoError(t, err)
-	for _, s := range idx.sheets {
-		if s.name == name {
-			return s.part
+	for _, s := range idx.Sheets {
+		if s.Name == name {
+			return s.Part
 		}
 	}
 	t.Fatalf("no sheet %q", name)

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"encoding/xml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"math"
 	"strconv"
 	"strings"
@@ -39,13 +40,13 @@ func (b *book) dateStyles() (*dateStyles, error) {
 	if b.dates != nil || b.zr == nil || b.index == nil {
 		return b.dates, nil
 	}
-	ds := &dateStyles{date1904: b.index.date1904}
-	name := b.index.styles
+	ds := &dateStyles{date1904: b.index.Date1904}
+	name := b.index.Styles
 	if name == "" {
 		name = "xl/styles.xml"
 	}
-	if findPart(b.zr, name) != nil {
-		data, err := readPart(b.zr, name)
+	if opc.FindPart(b.zr, name) != nil {
+		data, err := opc.ReadPart(b.zr, name)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math"
 	"strconv"
@@ -120,7 +121,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	src := &lateReadAhead{r: rc}
+	src := opc.NewLateReadAhead(rc)
 	defer src.Close()
 	lim := b.svc.limits
 	rr := newRowReader(lim.newRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, opts.encode, ds)

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -50,7 +51,7 @@ func newDepScope(f *excelize.File) *depScope {
 		if strings.EqualFold(scope, "Workbook") {
 			scope = ""
 		}
-		refers, plain := plainName(pkgName{refers: n.RefersTo})
+		refers, plain := plainName(opc.Name{Refers: n.RefersTo})
 		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
 		key := strings.ToLower(n.Name)
 		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: plain && !wide})

@@ -3,6 +3,7 @@ package excelops
 import (
 	"bytes"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 )
 
@@ -14,7 +15,7 @@ func (b *book) diskHasFormulas(sheet string) (bool, error) {
 	if err != nil || zf == nil {
 		return false, err
 	}
-	if kind, err := b.sheetKindOf(sheet); err != nil || kind != kindWorksheet {
+	if kind, err := b.sheetKindOf(sheet); err != nil || kind != opc.Worksheet {
 		return false, err // a macro sheet's formulas are not worksheet formulas
 	}
 	rc, err := zf.Open()

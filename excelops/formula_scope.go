@@ -3,6 +3,7 @@ package excelops
 import (
 	"bytes"
 	"encoding/xml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"strings"
 )
 
@@ -39,14 +40,14 @@ func (b *book) formulaScope() *formulaScope {
 // formulaScope returns what the formulas a splice edit writes may refer
 // to, from the package index (workbook.xml) and the table parts.
 func (sb *spliceBook) formulaScope() *formulaScope {
-	sheets := make([]string, len(sb.index.sheets))
-	for i, s := range sb.index.sheets {
-		sheets[i] = s.name
+	sheets := make([]string, len(sb.index.Sheets))
+	for i, s := range sb.index.Sheets {
+		sheets[i] = s.Name
 	}
-	names := make([]scopedName, len(sb.index.names))
-	for i, n := range sb.index.names {
-		id := n.local
-		names[i] = scopedName{n.name, localSheet(sheets, &id)}
+	names := make([]scopedName, len(sb.index.Names))
+	for i, n := range sb.index.Names {
+		id := n.Local
+		names[i] = scopedName{n.Name, localSheet(sheets, &id)}
 	}
 	return newFormulaScope(sheets, names, func() []tableInfo {
 		var out []tableInfo
@@ -54,7 +55,7 @@ func (sb *spliceBook) formulaScope() *formulaScope {
 			if !isTablePart(zf.Name) {
 				continue
 			}
-			if raw, err := readPart(sb.zr, zf.Name); err == nil {
+			if raw, err := opc.ReadPart(sb.zr, zf.Name); err == nil {
 				out = append(out, parseTablePart(raw)...)
 			}
 		}

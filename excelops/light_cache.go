@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"sync"
 )
@@ -43,7 +44,7 @@ type lightCache struct {
 // lightEntry is what one file's light open learned.
 type lightEntry struct {
 	path     string // the path it was read under
-	index    *pkgIndex
+	index    *opc.Index
 	dates    *dateStyles // nil until a read needed them
 	sst      []string    // nil until a read needed them
 	sstBytes int64
@@ -64,7 +65,7 @@ func (c *lightCache) get(id fileID) *lightEntry {
 
 // putIndex remembers the sheet index of the file id, read under path; an
 // older version remembered under path is forgotten.
-func (c *lightCache) putIndex(path string, id fileID, idx *pkgIndex) {
+func (c *lightCache) putIndex(path string, id fileID, idx *opc.Index) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[id]; e != nil {

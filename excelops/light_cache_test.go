@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"os"
 	"path/filepath"
 	"sync"
@@ -185,7 +186,7 @@ func TestLightCacheHoldsOneVersionPerPath(t *testing.T) {
 // entries go first, the newest stay, and the size never passes the bound.
 func TestLightCacheEvictsTheOldest(t *testing.T) {
 	var c lightCache
-	idx := &pkgIndex{}
+	idx := &opc.Index{}
 	for i := range lightCacheEntries + 10 {
 		c.putIndex(fmt.Sprint(i), fileID{Ino: uint64(i)}, idx)
 	}
@@ -201,7 +202,7 @@ func TestLightCacheEvictsTheOldest(t *testing.T) {
 	// one with an entry replaces it without a second slot.
 	c.putDates(fileID{Ino: 1}, &dateStyles{})
 	assert.Nil(t, c.get(fileID{Ino: 1}))
-	other := &pkgIndex{activeTab: 1}
+	other := &opc.Index{ActiveTab: 1}
 	c.putIndex("10", fileID{Ino: 10}, other)
 	assert.Same(t, other, c.get(fileID{Ino: 10}).index)
 	assert.Len(t, c.order, lightCacheEntries)
@@ -214,7 +215,7 @@ func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
 	c := lightCache{budget: 1000}
 	id := func(i int) fileID { return fileID{Ino: uint64(i)} }
 	for i := 1; i <= 5; i++ {
-		c.putIndex(fmt.Sprint(i), id(i), &pkgIndex{})
+		c.putIndex(fmt.Sprint(i), id(i), &opc.Index{})
 	}
 	sst := []string{"x"}
 	c.putStrings(id(9), sst, 10) // no entry: not kept
@@ -237,7 +238,7 @@ func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
 
 	// Dropping entries by count releases their bytes too.
 	for i := 10; i < 10+lightCacheEntries; i++ {
-		c.putIndex(fmt.Sprint(i), id(i), &pkgIndex{})
+		c.putIndex(fmt.Sprint(i), id(i), &opc.Index{})
 	}
 	assert.Zero(t, c.held)
 	assert.Len(t, c.order, lightCacheEntries)

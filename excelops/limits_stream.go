@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"strings"
 )
@@ -87,7 +88,7 @@ func (b *book) guardParse(sheet string, ext sheetExtent) error {
 	if b.sstChecked || b.zr == nil {
 		return nil
 	}
-	zf := findPart(b.zr, "xl/sharedStrings.xml")
+	zf := opc.FindPart(b.zr, "xl/sharedStrings.xml")
 	if zf == nil {
 		b.sstChecked = true
 		return nil
@@ -164,11 +165,11 @@ func (b *book) guardAllSheets(skip string) error {
 		if err != nil {
 			return err
 		}
-		if zf != nil && kind != kindWorksheet && strings.Contains(strings.ToLower(zf.Name), "worksheets/") {
+		if zf != nil && kind != opc.Worksheet && strings.Contains(strings.ToLower(zf.Name), "worksheets/") {
 			// excelize parses every part under worksheets/ as a worksheet.
 			return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, kindDescription(kind)), nil)
 		}
-		if zf == nil || kind != kindWorksheet {
+		if zf == nil || kind != opc.Worksheet {
 			continue
 		}
 		if _, err := b.scan(name); err != nil {

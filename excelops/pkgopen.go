@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
-	"strings"
 	"unicode/utf16"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -44,7 +44,7 @@ type wbPackage struct {
 	zr *zip.Reader
 	// r and size are what zr reads: the file itself, the decrypted
 	// package, or the file with its central directory rebuilt (see
-	// repairZip).
+	// opc.Repair).
 	r    io.ReaderAt
 	size int64
 	// rebuilt says r is not the file's bytes as they are (decrypted or
@@ -92,28 +92,28 @@ func (s *Service) openPackage(r io.ReaderAt, size int64, name string) (wbPackage
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", name), cause)
 	}
 	zr, err := zip.NewReader(p.r, p.size)
-	if err == nil && !localHeadersFound(zr) {
+	if err == nil && !opc.LocalHeadersFound(zr) {
 		err = zip.ErrFormat
 	}
 	if err != nil {
 		if p.encrypted {
 			return p, errPasswordRequired() // decrypted with the wrong password
 		}
-		fixed, fixedSize, rerr := repairZip(p.r, p.size)
+		fixed, fixedSize, rerr := opc.Repair(p.r, p.size)
 		if rerr != nil {
 			return p, damaged(err)
 		}
 		if zr, err = zip.NewReader(fixed, fixedSize); err != nil {
 			return p, damaged(err)
 		}
-		if !localHeadersFound(zr) {
+		if !opc.LocalHeadersFound(zr) {
 			return p, damaged(zip.ErrFormat)
 		}
 		p.r, p.size, p.rebuilt = fixed, fixedSize, true
 		s.log.WithFields(map[string]any{"file": name}).Debug("zip directory rebuilt as unzip reads it")
 	}
-	zr.RegisterDecompressor(zip.Deflate, inflater)
-	if err := uniqueParts(zr); err != nil {
+	zr.RegisterDecompressor(zip.Deflate, opc.Inflater)
+	if err := opc.UniqueParts(zr); err != nil {
 		return p, err
 	}
 	p.zr = zr
@@ -149,31 +149,4 @@ func utf16le(s string) []byte {
 		out = append(out, byte(u), byte(u>>8))
 	}
 	return out
-}
-
-// localHeadersFound reports whether every entry's local header is where
-// the central directory says (Go's reader finds the directory of a file
-// whose directory offset is wrong, then misplaces every entry).
-func localHeadersFound(zr *zip.Reader) bool {
-	for _, f := range zr.File {
-		if _, err := f.DataOffset(); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// uniqueParts refuses a package holding two entries of one part name
-// (compared as findPart does): readers disagree on which one counts, so
-// what a read shows and what an edit keeps could differ.
-func uniqueParts(zr *zip.Reader) error {
-	seen := make(map[string]bool, len(zr.File))
-	for _, f := range zr.File {
-		key := strings.ToLower(strings.ReplaceAll(f.Name, "\\", "/"))
-		if seen[key] {
-			return newError(KindDamaged, fmt.Sprintf("file is damaged: the package holds two parts named %q; which one counts is ambiguous", f.Name), nil)
-		}
-		seen[key] = true
-	}
-	return nil
 }

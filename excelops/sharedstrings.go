@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -14,7 +15,7 @@ func (b *book) sharedStrings() ([]string, error) {
 	if b.sst != nil || b.zr == nil {
 		return b.sst, nil
 	}
-	zf := findPart(b.zr, "xl/sharedStrings.xml")
+	zf := opc.FindPart(b.zr, "xl/sharedStrings.xml")
 	if zf == nil {
 		b.sst = []string{}
 		return b.sst, nil

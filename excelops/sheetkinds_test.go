@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"archive/zip"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"strings"
 	"testing"
@@ -87,13 +88,13 @@ func TestSpecialSheetsListedAndSkipped(t *testing.T) {
 		}
 		return out
 	}
-	want := []string{kindWorksheet, kindMacrosheet, kindDialogsheet}
+	want := []string{opc.Worksheet, opc.Macrosheet, opc.Dialogsheet}
 	assert.Equal(t, want, kinds(e.ok("list_sheets", map[string]any{"file_path": "m.xlsx"})["sheets"]))
 	p := e.ok("describe_workbook", map[string]any{"file_path": "m.xlsx"})
 	assert.Equal(t, want, kinds(p["sheets"]))
 	assert.Equal(t, "A1:B2", p["sheets"].([]any)[0].(map[string]any)["used_range"])
 	p = e.ok("describe_workbook", map[string]any{"file_path": "m.xlsx", "sheet_name": "Module"})
-	assert.Equal(t, []string{kindMacrosheet}, kinds(p["sheets"]))
+	assert.Equal(t, []string{opc.Macrosheet}, kinds(p["sheets"]))
 
 	for _, c := range []struct {
 		tool, sheet, says string
@@ -129,23 +130,6 @@ func TestSpecialSheetsListedAndSkipped(t *testing.T) {
 	assert.Equal(t, "z", e.value("m.xlsx", "Sheet1", "A3"))
 }
 
-// TestSheetKind: the relationship's type decides, the part's folder when
-// the type says nothing.
-func TestSheetKind(t *testing.T) {
-	for _, c := range []struct{ relType, part, want string }{
-		{"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet", "xl/worksheets/sheet1.xml", kindWorksheet},
-		{"http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet", "xl/chartsheets/sheet1.xml", kindChartsheet},
-		{"http://schemas.microsoft.com/office/2006/relationships/xlMacrosheet", "xl/worksheets/sheet2.xml", kindMacrosheet},
-		{"http://schemas.microsoft.com/office/2006/relationships/xlIntlMacrosheet", "xl/macrosheets/intl1.xml", kindMacrosheet},
-		{"http://schemas.openxmlformats.org/officeDocument/2006/relationships/dialogsheet", "xl/dialogsheets/sheet1.xml", kindDialogsheet},
-		{"", "xl/macrosheets/sheet1.xml", kindMacrosheet},
-		{"", "xl/chartsheets/sheet1.xml", kindChartsheet},
-		{"", "xl/worksheets/sheet1.xml", kindWorksheet},
-	} {
-		assert.Equal(t, c.want, sheetKind(c.relType, c.part), "%s %s", c.relType, c.part)
-	}
-}
-
 // TestMacroSheetByContentType: a macro sheet whose relationship says
 // worksheet and whose part lives among the worksheets is known by its
 // content type.
@@ -159,7 +143,7 @@ func TestMacroSheetByContentType(t *testing.T) {
 	p := e.ok("describe_workbook", map[string]any{"file_path": "m.xlsx"})
 	sheets := p["sheets"].([]any)
 	require.Len(t, sheets, 2)
-	assert.Equal(t, kindMacrosheet, sheets[1].(map[string]any)["kind"])
+	assert.Equal(t, opc.Macrosheet, sheets[1].(map[string]any)["kind"])
 	p = e.fail("read_excel", map[string]any{"file_path": "m.xlsx", "sheet_name": "Module"})
 	assert.Contains(t, p["message"], "Excel 4 macro sheet")
 	// excelize parses every part among the worksheets as one: an edit of

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"io/fs"
@@ -26,7 +27,7 @@ type spliceBook struct {
 	path   string
 	file   *os.File
 	zr     *zip.Reader
-	index  *pkgIndex
+	index  *opc.Index
 	id     fileID
 	mode   fs.FileMode
 	styles *styleBook             // loaded by the first edit that needs styles
@@ -80,7 +81,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	plan.SharedStrings = sb.streamBook().sharedStringCount
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
-	if sst := findPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
+	if sst := opc.FindPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
 		return nil, noSplice("the shared string table is larger than one cell may be")
 	}
 	parts, err := sb.editParts(ctx, part, sheet, plan)
@@ -165,7 +166,7 @@ func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
 	if total > uint64(s.limits.UnzipSizeLimit) {
 		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
 	}
-	if sb.index, err = sheetParts(sb.zr); err != nil {
+	if sb.index, err = opc.ReadIndex(sb.zr); err != nil {
 		return nil, err
 	}
 	return sb, nil
@@ -190,31 +191,31 @@ func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
 	pick := -1
 	switch {
 	case name == "":
-		pick = idx.activeTab
+		pick = idx.ActiveTab
 	default:
-		for i, s := range idx.sheets {
-			if s.name == name {
+		for i, s := range idx.Sheets {
+			if s.Name == name {
 				pick = i
 				break
 			}
 		}
 		if pick < 0 {
-			for i, s := range idx.sheets {
-				if strings.EqualFold(s.name, name) {
+			for i, s := range idx.Sheets {
+				if strings.EqualFold(s.Name, name) {
 					pick = i
 					break
 				}
 			}
 		}
 	}
-	if pick < 0 || pick >= len(idx.sheets) {
+	if pick < 0 || pick >= len(idx.Sheets) {
 		return "", "", false
 	}
-	ps := idx.sheets[pick]
-	if ps.part == "" || ps.kind != kindWorksheet || findPart(sb.zr, ps.part) == nil {
+	ps := idx.Sheets[pick]
+	if ps.Part == "" || ps.Kind != opc.Worksheet || opc.FindPart(sb.zr, ps.Part) == nil {
 		return "", "", false
 	}
-	return ps.name, ps.part, true
+	return ps.Name, ps.Part, true
 }
 
 // unchangedOnDisk is book.unchangedOnDisk for a splice edit.
@@ -236,14 +237,14 @@ func (sb *spliceBook) smallParts(parts map[string]splice.Part) error {
 		if err != nil {
 			return err
 		}
-		parts[findPart(sb.zr, sb.stylesPart()).Name] = splice.Bytes(data)
+		parts[opc.FindPart(sb.zr, sb.stylesPart()).Name] = splice.Bytes(data)
 	}
 	if sb.calc {
-		wb := findPart(sb.zr, sb.workbookPart())
+		wb := opc.FindPart(sb.zr, sb.workbookPart())
 		if wb == nil {
 			return newError(KindDamaged, "file is damaged: workbook.xml is missing", nil)
 		}
-		data, err := readPart(sb.zr, wb.Name)
+		data, err := opc.ReadPart(sb.zr, wb.Name)
 		if err != nil {
 			return err
 		}

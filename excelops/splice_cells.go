@@ -54,7 +54,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 		case w.text != nil:
 			cc = cellContent{kind: 's', text: *w.text}
 		case w.kind != notDate:
-			serial, ok := excelSerial(w.when, w.kind, sb.index.date1904)
+			serial, ok := excelSerial(w.when, w.kind, sb.index.Date1904)
 			if !ok {
 				cc = cellContent{kind: 's', text: w.raw.(string)} // before the epoch: text, as Excel keeps it
 				break
@@ -88,7 +88,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 				if err != nil {
 					return dst, err
 				}
-				dw = &dateWriter{f: st.f, date1904: sb.index.date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
+				dw = &dateWriter{f: st.f, date1904: sb.index.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
 			}
 			id, err := dw.dateStyle(style, cc.date)
 			if err != nil {

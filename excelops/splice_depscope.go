@@ -3,6 +3,7 @@ package excelops
 import (
 	"bytes"
 	"encoding/xml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"path"
 	"regexp"
 	"strconv"
@@ -39,20 +40,20 @@ func (sb *spliceBook) depScope() *depScope {
 		return sb.scope
 	}
 	d := &depScope{names: map[string][]nameTarget{}}
-	sheets := make([]string, len(sb.index.sheets))
-	for i, ps := range sb.index.sheets {
-		sheets[i] = ps.name
-		if ps.part == "" || ps.kind != kindWorksheet {
+	sheets := make([]string, len(sb.index.Sheets))
+	for i, ps := range sb.index.Sheets {
+		sheets[i] = ps.Name
+		if ps.Part == "" || ps.Kind != opc.Worksheet {
 			continue
 		}
 		d.tables = append(d.tables, sb.sheetTables(ps)...)
 	}
-	for _, n := range sb.index.names {
-		local := n.local
+	for _, n := range sb.index.Names {
+		local := n.Local
 		scope := localSheet(sheets, &local)
 		refers, ok := plainName(n)
 		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
-		key := strings.ToLower(n.name)
+		key := strings.ToLower(n.Name)
 		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: ok && !wide})
 	}
 	sb.scope = d
@@ -63,8 +64,8 @@ func (sb *spliceBook) depScope() *depScope {
 // ok is false unless it is not empty and every reference in it names its
 // sheet and is absolute (a relative one moves with the cell the formula
 // is in).
-func plainName(n pkgName) (refers string, ok bool) {
-	refers = strings.TrimPrefix(strings.TrimSpace(n.refers), "=")
+func plainName(n opc.Name) (refers string, ok bool) {
+	refers = strings.TrimPrefix(strings.TrimSpace(n.Refers), "=")
 	if refers == "" {
 		return "", false
 	}
@@ -94,29 +95,29 @@ var absoluteEnd = regexp.MustCompile(`^(\$[A-Za-z]{1,3}\$[0-9]+|\$[A-Za-z]{1,3}|
 // the defined names formulas resolved to cells (see depScope), each local
 // one on its sheet among sheets; nil when no formula read a name.
 func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
-	if sb.scope == nil || len(sb.index.names) == 0 {
+	if sb.scope == nil || len(sb.index.Names) == 0 {
 		return nil
 	}
-	all := make([]string, len(sb.index.sheets))
-	for i, ps := range sb.index.sheets {
-		all[i] = ps.name
+	all := make([]string, len(sb.index.Sheets))
+	for i, ps := range sb.index.Sheets {
+		all[i] = ps.Name
 	}
 	var out []byte
-	for _, n := range sb.index.names {
+	for _, n := range sb.index.Names {
 		refers, ok := plainName(n)
 		if _, wide := formulaDepsIn(refers, sheetArea{}, nil); !ok || wide {
 			continue
 		}
 		local := -1
-		if n.local >= 0 {
-			id := n.local
+		if n.Local >= 0 {
+			id := n.Local
 			scope := localSheet(all, &id)
 			if local = sheetNamed(sheets, scope); scope == "" || local < 0 {
 				continue // local to a sheet the calculator lacks: no formula there reads it
 			}
 		}
 		out = append(out, `<definedName name="`...)
-		out = sheetxml.AppendEscaped(out, n.name)
+		out = sheetxml.AppendEscaped(out, n.Name)
 		out = append(out, '"')
 		if local >= 0 {
 			out = append(out, ` localSheetId="`+strconv.Itoa(local)+`"`...)
@@ -134,21 +135,21 @@ func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
 // sheetTables returns the tables the worksheet ps links, by name and
 // display name, with the cells each covers; a table part that is missing
 // or does not parse is left out (a formula naming it stays wide).
-func (sb *spliceBook) sheetTables(ps pkgSheet) []namedArea {
-	rels, err := readPart(sb.zr, path.Join(path.Dir(ps.part), "_rels", path.Base(ps.part)+".rels"))
+func (sb *spliceBook) sheetTables(ps opc.Sheet) []namedArea {
+	rels, err := opc.ReadPart(sb.zr, path.Join(path.Dir(ps.Part), "_rels", path.Base(ps.Part)+".rels"))
 	if err != nil {
 		return nil
 	}
 	var out []namedArea
-	for _, rel := range parseRels(rels) {
+	for _, rel := range opc.ParseRels(rels) {
 		if !strings.HasSuffix(rel.Type, "/table") {
 			continue
 		}
 		target := strings.TrimPrefix(rel.Target, "/")
 		if !strings.HasPrefix(rel.Target, "/") {
-			target = path.Join(path.Dir(ps.part), rel.Target)
+			target = path.Join(path.Dir(ps.Part), rel.Target)
 		}
-		raw, err := readPart(sb.zr, target)
+		raw, err := opc.ReadPart(sb.zr, target)
 		if err != nil {
 			continue
 		}
@@ -160,7 +161,7 @@ func (sb *spliceBook) sheetTables(ps pkgSheet) []namedArea {
 		if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) != nil {
 			continue
 		}
-		a, ok := parseArea(t.Ref, ps.name)
+		a, ok := parseArea(t.Ref, ps.Name)
 		if !ok {
 			continue
 		}

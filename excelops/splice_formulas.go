@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -42,11 +43,11 @@ func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string,
 	if !ok {
 		return true // writes nothing
 	}
-	for _, ps := range sb.index.sheets {
-		if ps.part == part || ps.kind != kindWorksheet {
+	for _, ps := range sb.index.Sheets {
+		if ps.Part == part || ps.Kind != opc.Worksheet {
 			continue
 		}
-		if free, _ := sb.partFormulaFree(ctx, ps.part, ps.name, edit); !free {
+		if free, _ := sb.partFormulaFree(ctx, ps.Part, ps.Name, edit); !free {
 			return false
 		}
 	}
@@ -56,7 +57,7 @@ func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string,
 // partFormulaFree runs sheetFormulasMiss over the worksheet part of the
 // sheet named host.
 func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, edit sheetArea) (bool, error) {
-	zf := findPart(sb.zr, part)
+	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
 		return true, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -14,7 +15,7 @@ import (
 // recalc splice (splice_recalc.go), every sheet whose cached formula
 // values change too. errNoSplice when the excelize path must do the edit.
 func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
-	zf := findPart(sb.zr, part)
+	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
 		return nil, noSplice("the worksheet part is missing")
 	}
@@ -77,17 +78,17 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 // file); errNoSplice when the chain cannot be trimmed (see
 // withoutChainCells).
 func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error {
-	zf := findPart(sb.zr, calcChainPart)
+	zf := opc.FindPart(sb.zr, calcChainPart)
 	if len(removed) == 0 || zf == nil {
 		return nil
 	}
 	id := 0
-	for _, ps := range sb.index.sheets {
-		if ps.name == sheet {
-			id = ps.id
+	for _, ps := range sb.index.Sheets {
+		if ps.Name == sheet {
+			id = ps.ID
 		}
 	}
-	data, err := readPart(sb.zr, zf.Name)
+	data, err := opc.ReadPart(sb.zr, zf.Name)
 	if err != nil || id <= 0 {
 		return noSplice("the calculation chain cannot be read")
 	}
@@ -102,7 +103,7 @@ func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 // rewritePart rewrites the worksheet part (of the sheet named sheet) with
 // plan into parts.
 func (sb *spliceBook) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
-	zf := findPart(sb.zr, part)
+	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
 		return noSplice("the worksheet part is missing")
 	}

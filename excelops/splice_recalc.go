@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"slices"
 	"strings"
@@ -149,22 +150,22 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 	cp := &cellCopier{sb: sb}
 	var sheets []calcSheet
 	var all []calcFormula
-	for _, ps := range sb.index.sheets {
-		if ps.part == "" || ps.kind != kindWorksheet {
+	for _, ps := range sb.index.Sheets {
+		if ps.Part == "" || ps.Kind != opc.Worksheet {
 			continue
 		}
-		zf := findPart(sb.zr, ps.part)
+		zf := opc.FindPart(sb.zr, ps.Part)
 		if zf == nil {
 			continue
 		}
-		cs := calcSheet{name: ps.name, part: zf.Name}
+		cs := calcSheet{name: ps.Name, part: zf.Name}
 		type master struct {
 			text     string
 			row, col int
 			idx      int
 		}
 		masters := map[int]master{}
-		ec := early[ps.name]
+		ec := early[ps.Name]
 		take := func(c *sheetxml.Cell, formula string) error {
 			if ec == nil || !ec.in.has(c.Row, c.Col) {
 				return nil
@@ -198,7 +199,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			if string(c.FormulaType) == "dataTable" {
 				return noSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: sheetArea{ps.name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: sheetArea{ps.Name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
 				// The write may clear the way of a blocked dynamic array,
 				// which then spills: the excelize path does that.

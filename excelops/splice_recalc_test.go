@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
@@ -128,7 +129,7 @@ func chainEntries(t *testing.T, path string) string {
 	zr, err := zip.OpenReader(path)
 	require.NoError(t, err)
 	defer zr.Close()
-	data, err := readPart(&zr.Reader, calcChainPart)
+	data, err := opc.ReadPart(&zr.Reader, calcChainPart)
 	if err != nil {
 		return ""
 	}
@@ -163,7 +164,7 @@ func readZipEntry(t *testing.T, path, name string) []byte {
 	zr, err := zip.OpenReader(path)
 	require.NoError(t, err)
 	defer zr.Close()
-	data, err := readPart(&zr.Reader, name)
+	data, err := opc.ReadPart(&zr.Reader, name)
 	require.NoError(t, err)
 	return data
 }

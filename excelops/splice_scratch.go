@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strconv"
 
@@ -92,7 +93,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 			s.cells = pre.cells // the scan copied them already
 		default:
 			in := newAreaSet(s.areas)
-			err := walkPart(ctx, findPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
+			err := walkPart(ctx, opc.FindPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 				if ev == sheetxml.RowStart && (wk.Row < in.box.r1 || wk.Row > in.box.r2) {
 					wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
 					return nil
@@ -135,7 +136,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 			s.cells = append(s.cells, scratchCell{cs.maxRow, cs.maxCol, nil})
 		}
 	}
-	data, err := scratchPackage(sheets, scratch, sb.index.date1904, sb.scratchNames(sheets))
+	data, err := scratchPackage(sheets, scratch, sb.index.Date1904, sb.scratchNames(sheets))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package excelops
 import (
 	"archive/zip"
 	"bytes"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"path"
 	"strings"
@@ -28,16 +29,16 @@ type styleBook struct {
 
 // stylesPart is the name of the styles part.
 func (sb *spliceBook) stylesPart() string {
-	if sb.index.styles != "" {
-		return sb.index.styles
+	if sb.index.Styles != "" {
+		return sb.index.Styles
 	}
 	return "xl/styles.xml"
 }
 
 // workbookPart is the name of the workbook part.
 func (sb *spliceBook) workbookPart() string {
-	if sb.index.workbook != "" {
-		return sb.index.workbook
+	if sb.index.Workbook != "" {
+		return sb.index.Workbook
 	}
 	return "xl/workbook.xml"
 }
@@ -125,7 +126,7 @@ func (st *styleBook) bytes() ([]byte, error) {
 	if err != nil {
 		return edited, nil
 	}
-	orig, err := readPart(zr, st.part)
+	orig, err := opc.ReadPart(zr, st.part)
 	if err != nil {
 		return edited, nil
 	}
@@ -161,7 +162,7 @@ func stylesPartOf(f *excelize.File, part string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	zf := findPart(zr, part)
+	zf := opc.FindPart(zr, part)
 	if zf == nil {
 		return nil, newError(KindDamaged, "file is damaged: no styles part", nil)
 	}

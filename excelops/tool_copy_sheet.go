@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"path"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
-		if kind != kindWorksheet {
+		if kind != opc.Worksheet {
 			return nil, invalid("%q is %s; only worksheets can be copied", src, kindDescription(kind))
 		}
 		name := a.NewName

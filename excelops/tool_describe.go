@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"path"
 	"slices"
 	"sort"
@@ -110,7 +111,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 		return nil, err
 	}
 	o = append(o, pyjson.Field{Key: "kind", Value: kind})
-	if kind != kindWorksheet {
+	if kind != opc.Worksheet {
 		return o, nil // no cells: listed, not described
 	}
 	_, ext, err := b.edit(name)
@@ -258,11 +259,11 @@ func (b *book) drawingAnchors(zf *zip.File) (charts, images []any) {
 		return nil, nil
 	}
 	dir, base := path.Split(zf.Name)
-	rels, err := readPart(b.zr, dir+"_rels/"+base+".rels")
+	rels, err := opc.ReadPart(b.zr, dir+"_rels/"+base+".rels")
 	if err != nil {
 		return nil, nil
 	}
-	for _, rel := range parseRels(rels) {
+	for _, rel := range opc.ParseRels(rels) {
 		if !strings.HasSuffix(rel.Type, "/drawing") {
 			continue
 		}
@@ -270,7 +271,7 @@ func (b *book) drawingAnchors(zf *zip.File) (charts, images []any) {
 		if !strings.HasPrefix(rel.Target, "/") {
 			target = path.Join(dir, rel.Target)
 		}
-		data, err := readPart(b.zr, target)
+		data, err := opc.ReadPart(b.zr, target)
 		if err != nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"regexp"
 	"strings"
 
@@ -143,7 +144,7 @@ func (b *book) findSheets(name string, hasRange bool) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if kind != kindWorksheet {
+		if kind != opc.Worksheet {
 			continue // chart, macro and dialog sheets hold no cells to search
 		}
 		if _, _, err := b.edit(sheet); err != nil {

@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
 	"time"
@@ -277,7 +278,7 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if err != nil {
 		return nil, err
 	}
-	if kind != kindWorksheet {
+	if kind != opc.Worksheet {
 		return append(out, pyjson.Field{Key: "kind", Value: kind}), nil
 	}
 	var details pyjson.Object

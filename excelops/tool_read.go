@@ -32,13 +32,13 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error)
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
 		list, active := b.sheetList()
 		sheets := make([]any, 0, len(list))
-		for i, ps := range b.index.sheets {
+		for i, ps := range b.index.Sheets {
 			sheets = append(sheets, pyjson.Object{
-				{Key: "name", Value: ps.name},
+				{Key: "name", Value: ps.Name},
 				{Key: "index", Value: i},
 				{Key: "is_active", Value: i == active},
-				{Key: "visible", Value: !ps.hidden},
-				{Key: "kind", Value: ps.kind},
+				{Key: "visible", Value: !ps.Hidden},
+				{Key: "kind", Value: ps.Kind},
 			})
 		}
 		return success(b.name(), "",

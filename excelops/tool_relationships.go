@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -255,7 +256,7 @@ func (b *book) relHeaders(ctx context.Context, f *relFile) error {
 		if err != nil {
 			return err
 		}
-		if kind != kindWorksheet {
+		if kind != opc.Worksheet {
 			continue
 		}
 		sh := relSheet{name: name}

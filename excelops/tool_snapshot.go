@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -141,7 +142,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 	if err != nil {
 		return nil, nil, err
 	}
-	if kind != kindWorksheet {
+	if kind != opc.Worksheet {
 		return append(o, pyjson.Field{Key: "kind", Value: kind}), nil, nil
 	}
 	o = append(o, pyjson.Field{Key: "kind", Value: "worksheet"})

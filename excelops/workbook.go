@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"io/fs"
@@ -26,7 +27,7 @@ type book struct {
 	path       string // resolved real path
 	mode       fs.FileMode
 	zr         *zip.Reader             // the package as it was on disk (nil for a new workbook)
-	index      *pkgIndex               // sheets as workbook.xml lists them (nil until needed)
+	index      *opc.Index              // sheets as workbook.xml lists them (nil until needed)
 	sst        []string                // shared strings as on disk, loaded by the first read
 	sstChecked bool                    // guardParse checked the shared strings
 	dates      *dateStyles             // date styles as on disk, loaded by the first read
@@ -190,7 +191,7 @@ func (s *Service) parseBook(b *book, raw []byte, light bool, opts excelize.Optio
 		opts.TmpDir = b.tmpDir
 	}
 	if light {
-		b.index, err = sheetParts(b.zr)
+		b.index, err = opc.ReadIndex(b.zr)
 		return err
 	}
 	pkg, err := p.bytes(raw)
@@ -236,11 +237,11 @@ func (b *book) sheetList() ([]string, int) {
 	if b.f != nil {
 		return b.f.GetSheetList(), b.f.GetActiveSheetIndex()
 	}
-	names := make([]string, len(b.index.sheets))
-	for i, s := range b.index.sheets {
-		names[i] = s.name
+	names := make([]string, len(b.index.Sheets))
+	for i, s := range b.index.Sheets {
+		names[i] = s.Name
 	}
-	return names, b.index.activeTab
+	return names, b.index.ActiveTab
 }
 
 // part returns the zip entry of sheet as it is on disk, or nil. A book
@@ -252,9 +253,9 @@ func (b *book) part(sheet string) (*zip.File, error) {
 	if err != nil || idx == nil {
 		return nil, err
 	}
-	for _, s := range b.index.sheets {
-		if s.name == sheet && s.part != "" {
-			return findPart(b.zr, s.part), nil
+	for _, s := range b.index.Sheets {
+		if s.Name == sheet && s.Part != "" {
+			return opc.FindPart(b.zr, s.Part), nil
 		}
 	}
 	return nil, nil
@@ -262,7 +263,7 @@ func (b *book) part(sheet string) (*zip.File, error) {
 
 // packageIndex is the book's package as workbook.xml lists it, read from
 // disk the first time it is asked for (nil for a book not yet saved).
-func (b *book) packageIndex() (*pkgIndex, error) {
+func (b *book) packageIndex() (*opc.Index, error) {
 	if b.zr == nil && !b.created {
 		raw, _, err := b.svc.readRegular(b.path)
 		if err != nil {
@@ -281,7 +282,7 @@ func (b *book) packageIndex() (*pkgIndex, error) {
 		return nil, nil
 	}
 	if b.index == nil {
-		idx, err := sheetParts(b.zr)
+		idx, err := opc.ReadIndex(b.zr)
 		if err != nil {
 			return nil, err
 		}
@@ -298,7 +299,7 @@ func (b *book) linkedWorkbooks() ([]string, error) {
 	if err != nil || idx == nil {
 		return nil, err
 	}
-	return idx.links, nil
+	return idx.Links, nil
 }
 
 // scan measures sheet as it is on disk (see scanSheet).

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"os"
 	"os/exec"
 	"strings"
@@ -14,10 +15,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The zip records the tests edit by hand (APPNOTE 4.3).
+var (
+	testSigEnd           = []byte("PK\x05\x06")
+	testCentralHeaderLen = 46
+)
+
 // endRecordAt returns where the end of central directory record of z starts.
 func endRecordAt(t *testing.T, z []byte) int {
 	t.Helper()
-	i := bytes.LastIndex(z, sigEnd)
+	i := bytes.LastIndex(z, testSigEnd)
 	require.GreaterOrEqual(t, i, 0)
 	return i
 }
@@ -32,7 +39,7 @@ func shiftOffsets(t *testing.T, z []byte, by uint32) []byte {
 	binary.LittleEndian.PutUint32(z[end+16:], uint32(dir)+by)
 	for i, pos := 0, dir+int(by); i < int(binary.LittleEndian.Uint16(z[end+10:])); i++ {
 		binary.LittleEndian.PutUint32(z[pos+42:], binary.LittleEndian.Uint32(z[pos+42:])+by)
-		pos += centralHeaderLen + int(binary.LittleEndian.Uint16(z[pos+28:])) + int(binary.LittleEndian.Uint16(z[pos+30:])) + int(binary.LittleEndian.Uint16(z[pos+32:]))
+		pos += testCentralHeaderLen + int(binary.LittleEndian.Uint16(z[pos+28:])) + int(binary.LittleEndian.Uint16(z[pos+30:])) + int(binary.LittleEndian.Uint16(z[pos+32:]))
 	}
 	return z
 }
@@ -129,7 +136,7 @@ func TestZipQuirksAsUnzipReadsThem(t *testing.T) {
 			mangled, err := os.ReadFile(e.path("q.xlsx"))
 			require.NoError(t, err)
 			goAlone, err := zip.NewReader(bytes.NewReader(mangled), int64(len(mangled)))
-			assert.Equal(t, q.goReads, err == nil && localHeadersFound(goAlone), "Go's archive/zip alone")
+			assert.Equal(t, q.goReads, err == nil && opc.LocalHeadersFound(goAlone), "Go's archive/zip alone")
 			if !q.unzip {
 				for _, tool := range []string{"list_sheets", "read_excel", "describe_workbook", "write_cells", "format_cells"} {
 					p := e.fail(tool, withFile(tool, "q.xlsx", minimalArgs()[tool]))

@@ -1,4 +1,4 @@
-package excelops
+package opc
 
 import (
 	"io"
@@ -7,11 +7,11 @@ import (
 	"github.com/klauspost/readahead"
 )
 
-// inflater opens a deflated zip entry with klauspost's inflater, about a
+// Inflater opens a deflated zip entry with klauspost's Inflater, about a
 // quarter faster than the standard library's on sheet XML.
-func inflater(r io.Reader) io.ReadCloser { return flate.NewReader(r) }
+func Inflater(r io.Reader) io.ReadCloser { return flate.NewReader(r) }
 
-// The read-ahead of a streamed sheet (lateReadAhead): once readAheadFrom
+// The read-ahead of a streamed sheet (LateReadAhead): once readAheadFrom
 // bytes are read, the rest inflates on a goroutine of its own, at most
 // readAheadBuffers buffers of readAheadBufferSize ahead.
 const (
@@ -20,18 +20,21 @@ const (
 	readAheadBufferSize = 256 << 10
 )
 
-// lateReadAhead reads r directly for its first readAheadFrom bytes, then
+// NewLateReadAhead returns a LateReadAhead over r.
+func NewLateReadAhead(r io.Reader) *LateReadAhead { return &LateReadAhead{r: r} }
+
+// LateReadAhead reads r directly for its first readAheadFrom bytes, then
 // through a read-ahead goroutine: a long read of a large sheet inflates on
 // one core while the caller tokenizes on another, and a read of a few rows
 // (a header, a preview) inflates no more than it uses.
-type lateReadAhead struct {
+type LateReadAhead struct {
 	r    io.Reader
 	read int64
 	ra   io.ReadCloser
 }
 
 // Read reads from r, through the read-ahead once enough was read.
-func (l *lateReadAhead) Read(p []byte) (int, error) {
+func (l *LateReadAhead) Read(p []byte) (int, error) {
 	if l.ra != nil {
 		return l.ra.Read(p)
 	}
@@ -50,7 +53,7 @@ func (l *lateReadAhead) Read(p []byte) (int, error) {
 
 // Close stops the read-ahead goroutine, if one started; the underlying
 // reader stays open (its owner closes it).
-func (l *lateReadAhead) Close() error {
+func (l *LateReadAhead) Close() error {
 	if l.ra != nil {
 		return l.ra.Close()
 	}

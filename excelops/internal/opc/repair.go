@@ -1,4 +1,4 @@
-package excelops
+package opc
 
 import (
 	"bytes"
@@ -19,16 +19,16 @@ const (
 	centralHeaderLen = 46
 	endRecordLen     = 22
 	endScanChunk     = 64 << 10
-	// maxEndScan bounds how far from the end of the file repairZip looks
+	// maxEndScan bounds how far from the end of the file Repair looks
 	// for the end record (unzip looks about 64 KiB further than the
 	// longest comment; Go's reader no further than that).
 	maxEndScan = 1 << 20
 )
 
-// errNotRepairable says repairZip found no directory unzip would read.
-var errNotRepairable = errors.New("zip directory cannot be rebuilt")
+// ErrNotRepairable says Repair found no directory unzip would read.
+var ErrNotRepairable = errors.New("zip directory cannot be rebuilt")
 
-// repairZip rebuilds the central directory of a zip that Go's reader
+// Repair rebuilds the central directory of a zip that Go's reader
 // rejects or misreads but unzip (and LibreOffice) read: an end record
 // followed by more bytes than its comment length says (trailing data past
 // Go's search window, a comment length past the end of the file), or a
@@ -41,7 +41,7 @@ var errNotRepairable = errors.New("zip directory cannot be rebuilt")
 // trailing bytes), read through r without copying the entries. Zip64
 // archives and directories that overlap their entries (which unzip
 // refuses too) are not rebuilt.
-func repairZip(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
+func Repair(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 	endPos, end, err := findEndRecord(r, size)
 	if err != nil {
 		return nil, 0, err
@@ -50,34 +50,34 @@ func repairZip(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 	dirSize := int64(binary.LittleEndian.Uint32(end[12:]))
 	dirOff := int64(binary.LittleEndian.Uint32(end[16:]))
 	if entries == 0xffff || dirSize == 0xffffffff || dirOff == 0xffffffff {
-		return nil, 0, errNotRepairable // zip64
+		return nil, 0, ErrNotRepairable // zip64
 	}
 	dirStart := endPos - dirSize
 	shift := dirStart - dirOff
 	if dirStart < 0 || shift < 0 {
-		return nil, 0, errNotRepairable
+		return nil, 0, ErrNotRepairable
 	}
 	dir := make([]byte, dirSize)
 	if _, err := r.ReadAt(dir, dirStart); err != nil {
-		return nil, 0, errNotRepairable
+		return nil, 0, ErrNotRepairable
 	}
 	out := make([]byte, 0, len(dir)+endRecordLen)
 	for i, pos := 0, 0; i < int(entries); i++ {
 		if pos+centralHeaderLen > len(dir) || !bytes.Equal(dir[pos:pos+4], sigCentral) {
-			return nil, 0, errNotRepairable
+			return nil, 0, ErrNotRepairable
 		}
 		n := centralHeaderLen + int(binary.LittleEndian.Uint16(dir[pos+28:])) + int(binary.LittleEndian.Uint16(dir[pos+30:])) + int(binary.LittleEndian.Uint16(dir[pos+32:]))
 		if pos+n > len(dir) {
-			return nil, 0, errNotRepairable
+			return nil, 0, ErrNotRepairable
 		}
 		rec := append([]byte(nil), dir[pos:pos+n]...)
 		off := int64(binary.LittleEndian.Uint32(rec[42:]))
 		if off == 0xffffffff {
-			return nil, 0, errNotRepairable
+			return nil, 0, ErrNotRepairable
 		}
 		at, ok := findLocalHeader(r, dirStart, off+shift, off)
 		if !ok {
-			return nil, 0, errNotRepairable
+			return nil, 0, ErrNotRepairable
 		}
 		binary.LittleEndian.PutUint32(rec[42:], uint32(at))
 		out = append(out, rec...)
@@ -118,7 +118,7 @@ func findEndRecord(r io.ReaderAt, size int64) (int64, []byte, error) {
 		n := min(hi+endRecordLen, size) - lo
 		chunk := buf[:n]
 		if _, err := r.ReadAt(chunk, lo); err != nil && !errors.Is(err, io.EOF) {
-			return 0, nil, errNotRepairable
+			return 0, nil, ErrNotRepairable
 		}
 		for i := bytes.LastIndex(chunk, sigEnd); i >= 0; i = bytes.LastIndex(chunk[:i], sigEnd) {
 			if int64(i)+endRecordLen > n || lo+int64(i) >= hi {
@@ -133,7 +133,7 @@ func findEndRecord(r io.ReaderAt, size int64) (int64, []byte, error) {
 		}
 		hi = lo
 	}
-	return 0, nil, errNotRepairable
+	return 0, nil, ErrNotRepairable
 }
 
 // splicedReader reads base up to cut, then tail: a file whose end is
