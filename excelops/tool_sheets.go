@@ -254,6 +254,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		return nil, err
 	}
 	var cells [][]copiedCell
+	var spills sourceSpills
 	var srcSheet, srcName string
 	// The source is read first (parsed by excelize, from the cache when
 	// it is there); a copy within one workbook reads it from the workbook
@@ -262,13 +263,23 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	load := func(b *book, sh sheetRef) (any, error) {
 		srcSheet, srcName = sh.name, b.name()
 		var err error
-		cells, err = b.cells(sh.name, src, a.ValuesOnly)
+		if cells, err = b.cells(sh.name, src, a.ValuesOnly); err != nil || a.ValuesOnly {
+			return nil, err
+		}
+		if spills, err = b.spillsIn(sh.name, src); err == nil {
+			spills.pasteSpills(cells, src)
+		}
 		return nil, err
 	}
 	copyTo := func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
 		var err error
 		var names *formulaScope // read when the first formula is copied
+		plan, anchors := spills.copyPlan(src, dst)
+		old, err := anchorsUnder(b.f, sheet, plan)
+		if err != nil {
+			return nil, err
+		}
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
@@ -309,8 +320,18 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 				written++
 			}
 		}
+		edits, err := b.spillCopy(sheet, dst, plan, anchors, old)
+		if err != nil {
+			return nil, err
+		}
+		if !sh.created {
+			b.edits = edits
+		}
 		ext.widen(dst.r1, dst.c1)
 		ext.widen(dst.r2, dst.c2)
+		for _, a := range edits.areas[1:] {
+			ext.widen(a.r2, a.c2)
+		}
 		target := pyjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
 		if sh.created {
 			target = append(target, field("sheet_created", true))
