@@ -47,9 +47,14 @@ func (b *book) spillsIn(sheet string, rng cellRange) (sourceSpills, error) {
 	return s, nil
 }
 
-// pasteSpills makes cells (read from rng) what a paste of them writes: a
-// spilled cell taken with its anchor is empty.
-func (s sourceSpills) pasteSpills(cells [][]copiedCell, rng cellRange) {
+// pasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
+// makes cells (read from rng) what a paste of them writes: a spilled cell
+// taken with its anchor is empty.
+func (b *book) pasteSpills(sheet string, rng cellRange, cells [][]copiedCell) (sourceSpills, error) {
+	s, err := b.spillsIn(sheet, rng)
+	if err != nil {
+		return s, err
+	}
 	for i, row := range cells {
 		for j := range row {
 			if s.owned[[2]int{rng.c1 + j, rng.r1 + i}] {
@@ -57,6 +62,7 @@ func (s sourceSpills) pasteSpills(cells [][]copiedCell, rng cellRange) {
 			}
 		}
 	}
+	return s, nil
 }
 
 // copyPlan lists the cells a copy writes at dst, as write_cells' plan
@@ -77,25 +83,30 @@ func (s sourceSpills) copyPlan(src, dst cellRange) (plan []cellWrite, anchors []
 	return plan, anchors
 }
 
-// spillCopy spills the anchors a copy wrote at dst (plan and anchors from
-// copyPlan, old from anchorsUnder before the writes) and returns the edit
-// set of the copy: the destination and every spill range changed, the
-// anchors spilled already.
-func (b *book) spillCopy(sheet string, dst cellRange, plan []cellWrite, anchors []int, old []oldAnchor) (*editSet, error) {
+// spillCopy spills the anchors a copy wrote at dst on sh (plan and
+// anchors from copyPlan, old from anchorsUnder before the writes), widens
+// the sheet's extent over their spills and, on a sheet the call did not
+// create, sets the edit set of the copy: the destination and every spill
+// range changed, the anchors spilled already.
+func (b *book) spillCopy(sh sheetRef, dst cellRange, plan []cellWrite, anchors []int, old []oldAnchor) error {
 	for _, i := range anchors {
-		formula, err := b.f.GetCellFormula(sheet, cellName(plan[i].col, plan[i].row))
+		formula, err := b.f.GetCellFormula(sh.name, cellName(plan[i].col, plan[i].row))
 		if err != nil {
-			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		plan[i].formula = formula
 	}
-	spills, err := spillWrites(b, sheet, plan, old)
+	spills, err := spillWrites(b, sh.name, plan, old)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	areas := []sheetArea{{sheet, dst.c1, dst.r1, dst.c2, dst.r2}}
+	areas := []sheetArea{{sh.name, dst.c1, dst.r1, dst.c2, dst.r2}}
 	for _, r := range spills {
-		areas = append(areas, sheetArea{sheet, r.c1, r.r1, r.c2, r.r2})
+		sh.ext.widen(r.r2, r.c2)
+		areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
 	}
-	return &editSet{areas: areas, fresh: formulaCellsOf(sheet, plan)}, nil
+	if !sh.created {
+		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
+	}
+	return nil
 }

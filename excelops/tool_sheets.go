@@ -263,11 +263,8 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	load := func(b *book, sh sheetRef) (any, error) {
 		srcSheet, srcName = sh.name, b.name()
 		var err error
-		if cells, err = b.cells(sh.name, src, a.ValuesOnly); err != nil || a.ValuesOnly {
-			return nil, err
-		}
-		if spills, err = b.spillsIn(sh.name, src); err == nil {
-			spills.pasteSpills(cells, src)
+		if cells, err = b.cells(sh.name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
+			spills, err = b.pasteSpills(sh.name, src, cells)
 		}
 		return nil, err
 	}
@@ -320,18 +317,11 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 				written++
 			}
 		}
-		edits, err := b.spillCopy(sheet, dst, plan, anchors, old)
-		if err != nil {
+		if err := b.spillCopy(sh, dst, plan, anchors, old); err != nil {
 			return nil, err
-		}
-		if !sh.created {
-			b.edits = edits
 		}
 		ext.widen(dst.r1, dst.c1)
 		ext.widen(dst.r2, dst.c2)
-		for _, a := range edits.areas[1:] {
-			ext.widen(a.r2, a.c2)
-		}
 		target := pyjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
 		if sh.created {
 			target = append(target, field("sheet_created", true))
