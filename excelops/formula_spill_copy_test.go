@@ -78,3 +78,31 @@ func TestSpillsThroughCopyRange(t *testing.T) {
 		})
 	}
 }
+
+// TestCopySheetKeepsSpills copies a sheet holding a spill (C1 =SORT(A1:A3)
+// over C1:C3, E1 =SUM(C1#)): the copy holds the same anchor, spill and
+// values, and spills again on its own when its data changes, leaving the
+// original as it was.
+func TestCopySheetKeepsSpills(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("s.xlsx", [][]any{{3}, {1}, {2}})
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "C1", "value": "=SORT(A1:A3)"})
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "E1", "value": "=SUM(C1#)"})
+	e.ok("copy_sheet", map[string]any{"file_path": "s.xlsx", "sheet_name": "Sheet1", "new_name": "Copy"})
+	assert.Equal(t, "C1:C3", spillAt(e, "s.xlsx", "Copy", "C1"))
+	for cell, want := range map[string]string{"C1": "1", "C2": "2", "C3": "3", "E1": "6"} {
+		assert.Equal(t, want, e.value("s.xlsx", "Copy", cell), cell)
+	}
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "sheet_name": "Copy", "cell_range": "A4", "values": [][]any{{0}}})
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "sheet_name": "Copy", "cell": "C1", "value": "=SORT(A1:A4)"})
+	assert.Equal(t, "C1:C4", spillAt(e, "s.xlsx", "Copy", "C1"))
+	for cell, want := range map[string]string{"C1": "0", "C4": "3", "E1": "6"} {
+		assert.Equal(t, want, e.value("s.xlsx", "Copy", cell), cell)
+	}
+	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "sheet_name": "Copy", "cell": "A1", "value": 10})
+	for cell, want := range map[string]string{"C1": "0", "C4": "10", "E1": "13"} {
+		assert.Equal(t, want, e.value("s.xlsx", "Copy", cell), cell)
+	}
+	assert.Equal(t, "C1:C3", spillAt(e, "s.xlsx", "Sheet1", "C1"))
+	assert.Equal(t, "3", e.value("s.xlsx", "Sheet1", "C3"))
+}
