@@ -151,7 +151,9 @@ spills over the cells below and to the right, as in Excel 365:
 - RANDARRAY is volatile: every write_cells call on the workbook draws new numbers and spills them
   again.
 - A write_cells or copy_range_between_sheets over an anchor (a value or another formula) clears
-  the values it spilled; clear_range refuses to clear part of a spill.
+  the values it spilled, and so does clear_range of the anchor, as Excel's Clear Contents does;
+  clear_range and find_replace leave a spilled cell alone (it shows the anchor's result and holds
+  nothing of its own), so the anchor keeps spilling.
 - A write_cells that changes what the formula reads spills it again: the values follow, the range
   grows or shrinks (cells it leaves are cleared), the anchor is ` + "`#SPILL!`" + ` when the new range
   is obstructed, and formulas reading the spill are recomputed.
