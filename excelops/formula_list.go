@@ -7,9 +7,11 @@ import (
 )
 
 // formulaAt is one cell holding a formula; arrayRef is the range of an
-// array (CSE) formula anchored there, "" for any other formula.
+// array (CSE) formula anchored there, "" for any other formula; dynamic
+// says the array formula is a dynamic array anchor (its range a spill).
 type formulaAt struct {
 	ref, arrayRef string
+	dynamic       bool
 }
 
 // formulaCells lists the cells of sheet that hold a formula (a shared
@@ -32,6 +34,7 @@ func (b *book) formulaCells(sheet string) ([]formulaAt, error) {
 			fc := formulaAt{ref: c.R}
 			if c.F.T == excelize.STCellFormulaTypeArray {
 				fc.arrayRef = c.F.Ref
+				_, fc.dynamic = dynamicAnchor(&c)
 			}
 			out = append(out, fc)
 		}

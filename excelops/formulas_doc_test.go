@@ -150,8 +150,10 @@ spills over the cells below and to the right, as in Excel 365:
   blanks); an empty text stays empty.
 - RANDARRAY is volatile: every write_cells call on the workbook draws new numbers and spills them
   again.
-- A write_cells over an anchor (a value or another formula) clears the values it spilled; other
-  tools that clear or overwrite an anchor (clear_range, copy tools) leave them as plain values.
+- A write_cells or copy_range_between_sheets over an anchor (a value or another formula) clears
+  the values it spilled, and so does clear_range of the anchor, as Excel's Clear Contents does;
+  clear_range and find_replace leave a spilled cell alone (it shows the anchor's result and holds
+  nothing of its own), so the anchor keeps spilling.
 - A write_cells that changes what the formula reads spills it again: the values follow, the range
   grows or shrinks (cells it leaves are cleared), the anchor is ` + "`#SPILL!`" + ` when the new range
   is obstructed, and formulas reading the spill are recomputed.
@@ -165,7 +167,17 @@ spills over the cells below and to the right, as in Excel 365:
   ` + "`#REF!`" + ` in Excel: such a formula is left without a value.
 - Rows and columns inserted or deleted move the anchor, and its spill fills its range again from
   the anchor (a row inserted or deleted inside it leaves no gap and no stray value); deleting the
-  anchor's row or column takes its spilled values along, as in Excel 365.
+  anchor's row or column takes its spilled values along, as in Excel 365. delete_range does the
+  same through a spill, shifting up or left: the anchor moves with its cell, its spill fills its
+  range again from there (` + "`#SPILL!`" + ` when a moved cell is in the way), and deleting the anchor
+  takes its spilled values along; an anchor the engine cannot compute (below) keeps its spill,
+  and a delete that would split that spill is refused.
+- copy_range_between_sheets pastes a copied anchor as its formula, which spills at its destination
+  (` + "`#SPILL!`" + ` when blocked there); the spilled cells copied with their anchor are pasted empty
+  (it fills them again), those copied without it as the values they show; values_only pastes
+  what every cell shows. copy_sheet keeps every spill, which spills again on its own sheet.
+- sort_range refuses a range holding any cell of a spill, its anchor included (Excel does not
+  change part of an array); a spill beside the sorted range that reads it spills again.
 - These writes take the excelize path, not the splice path, as does every write_cells call on a
   workbook that has xl/metadata.xml.
 
@@ -174,8 +186,6 @@ Not done yet:
 - Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
   excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
   extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
-- delete_range, sort_range and the copy tools move the anchor and its spilled values as ordinary
-  cells; a spill range they cut or move apart is neither re-spilled nor checked.
 - An operator applied to an array (` + "`SEQUENCE(3)*2`" + `), a bare range (` + "`=A1:A3`" + `) and array
   constants do not spill: they are stored as ordinary formulas with their first value.
 - An operator applied to a range inside the formula (` + "`FILTER(A1:A9,B1:B9>0)`" + `,

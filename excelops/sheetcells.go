@@ -150,6 +150,15 @@ func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted in
 				continue
 			}
 			c.R = cellName(col, r) // c is a copy: the cell as it moves
+			if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray && c.F.Ref != "" {
+				// The array's range moves whole with its anchor
+				// (checkBandShift refused a split): the reference rewrite
+				// sets it only where the formula's text changed.
+				f := *c.F
+				if f.Ref, ok = band.Area(f.Ref); ok {
+					c.F = &f
+				}
+			}
 			carry[r] = append(carry[r], c)
 			moved++
 		}
@@ -178,7 +187,10 @@ func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted in
 	return moved, deleted, nil
 }
 
-// insertCells adds cells to a row, keeping its cells in column order.
+// insertCells adds cells to a row, keeping its cells in column order and
+// one per column from A, as excelize keeps a parsed row (its setters find
+// a cell by position): a column the row lacks before an added cell gets an
+// empty cell, which excelize does not save.
 func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
 	row.C = append(row.C, add...)
 	col := func(c *excelize.XMLCell) int {
@@ -186,5 +198,15 @@ func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
 		return n
 	}
 	sort.SliceStable(row.C, func(i, j int) bool { return col(&row.C[i]) < col(&row.C[j]) })
+	if last := len(row.C); last > 0 && col(&row.C[last-1]) != last {
+		padded := make([]excelize.XMLCell, 0, col(&row.C[last-1]))
+		for _, c := range row.C {
+			for n := len(padded) + 1; n < col(&c); n++ {
+				padded = append(padded, excelize.XMLCell{R: cellName(n, row.R)})
+			}
+			padded = append(padded, c)
+		}
+		row.C = padded
+	}
 	row.Spans = "" // the spans hint no longer matches the cells
 }

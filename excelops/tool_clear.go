@@ -51,6 +51,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
 		cells, err := b.existingCells(sheet, rng)
+		edits := &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r2}}}
 		if err != nil {
 			return nil, err
 		}
@@ -65,8 +66,8 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				return nil, err
 			}
 			for _, fc := range all {
-				if fc.arrayRef == "" {
-					continue
+				if fc.arrayRef == "" || fc.dynamic {
+					continue // a spill is clearSpills'
 				}
 				arr, err := parseRange(fc.arrayRef)
 				if err == nil && arr.overlaps(rng) && !rng.contains(arr) {
@@ -74,6 +75,9 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				}
 			}
 			if err := b.unshareFormulas(sheet); err != nil {
+				return nil, err
+			}
+			if cells, edits, err = b.clearSpills(sheet, rng, all, cells); err != nil {
 				return nil, err
 			}
 		}
@@ -118,7 +122,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 			}
 		}
 		if values {
-			b.edits = &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r2}}}
+			b.edits = edits
 		}
 		if unmerged == nil {
 			unmerged = []any{}

@@ -124,11 +124,18 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		if err != nil {
 			return nil, err
 		}
+		spills, err := b.bandSpills(sheet, band, shiftWords(band))
+		if err != nil {
+			return nil, err
+		}
 		comments, err := b.f.GetComments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 		}
 		if err := b.unshareFormulas(sheet); err != nil {
+			return nil, err
+		}
+		if err := clearOldSpills(b.f, sheet, spills, nil); err != nil {
 			return nil, err
 		}
 		var movedCells, deletedCells int
@@ -153,7 +160,9 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		// (DeleteDefinedName clears that cache before it fails on a name
 		// that does not exist).
 		_ = b.f.DeleteDefinedName(&excelize.DefinedName{Name: "\x00"})
-		b.edits = deletedBand(band)
+		if b.edits, err = b.respillBand(sheet, band, spills); err != nil {
+			return nil, err
+		}
 		if err := b.refreshExtent(sheet, ext); err != nil {
 			return nil, err
 		}
@@ -165,16 +174,21 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 	}), nil
 }
 
+// shiftWords names the shift of band in a message.
+func shiftWords(band formularef.Band) string {
+	if band.Up {
+		return "shifting cells up"
+	}
+	return "shifting cells left"
+}
+
 // checkBandShift refuses a delete_range that would split a merged range,
 // an array formula or a table, or delete part of a table, naming it; it
 // returns the merged ranges the shift moves or deletes and the tables it
 // moves whole.
 func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
 	zone := bandZone(band)
-	how := "shifting cells up"
-	if !band.Up {
-		how = "shifting cells left"
-	}
+	how := shiftWords(band)
 	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
 	merged, err := b.mergedRanges(sheet)
 	if err != nil {
@@ -201,8 +215,8 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 		return nil, nil, err
 	}
 	for _, fc := range formulas {
-		if fc.arrayRef == "" {
-			continue
+		if fc.arrayRef == "" || fc.dynamic {
+			continue // a spill is bandSpills' to check
 		}
 		ar, err := parseRange(fc.arrayRef)
 		if err == nil && !bandKeepsWhole(band, ar) {

@@ -176,6 +176,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 	for _, fc := range formulas {
 		isFormula[fc.ref] = true
 	}
+	spilled := spilledBy(formulas)
 	rows, err := b.f.GetRows(sheet, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
@@ -220,7 +221,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 				out = append(out, foundCell{sheet: sheet, ref: ref, col: c, row: r, before: text, after: after, formula: true})
 				continue
 			}
-			if c > len(row) || row[c-1] == "" {
+			if c > len(row) || row[c-1] == "" || spilled(c, r) {
 				continue
 			}
 			f, ok, err := b.findValue(sheet, ref, row[c-1], re, repl, dw)

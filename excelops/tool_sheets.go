@@ -254,6 +254,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		return nil, err
 	}
 	var cells [][]copiedCell
+	var spills sourceSpills
 	var srcSheet, srcName string
 	// The source is read first (parsed by excelize, from the cache when
 	// it is there); a copy within one workbook reads it from the workbook
@@ -262,13 +263,20 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	load := func(b *book, sh sheetRef) (any, error) {
 		srcSheet, srcName = sh.name, b.name()
 		var err error
-		cells, err = b.cells(sh.name, src, a.ValuesOnly)
+		if cells, err = b.cells(sh.name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
+			spills, err = b.pasteSpills(sh.name, src, cells)
+		}
 		return nil, err
 	}
 	copyTo := func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
 		var err error
 		var names *formulaScope // read when the first formula is copied
+		plan, anchors := spills.copyPlan(src, dst)
+		old, err := anchorsUnder(b.f, sheet, plan)
+		if err != nil {
+			return nil, err
+		}
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
@@ -308,6 +316,9 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 				}
 				written++
 			}
+		}
+		if err := b.spillCopy(sh, dst, plan, anchors, old); err != nil {
+			return nil, err
 		}
 		ext.widen(dst.r1, dst.c1)
 		ext.widen(dst.r2, dst.c2)

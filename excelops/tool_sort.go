@@ -234,6 +234,9 @@ func (b *book) checkSortable(sheet string, rng, block cellRange) error {
 			continue
 		}
 		if ar, err := parseRange(fc.arrayRef); err == nil && rangesOverlap(ar, block) {
+			if fc.dynamic {
+				return spillSortRefusal(rng, ar, fc.ref)
+			}
 			return invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.ref, fc.arrayRef)
 		}
 	}

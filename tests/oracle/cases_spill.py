@@ -210,4 +210,87 @@ CASES: list[dict[str, Any]] = [
         "read": True,
         "on_open": True,
     },
+    # delete_range beside and around a spill, where Calc can do the same edit (it refuses to
+    # delete cells inside an array, so deletes through a spill are pinned by the Go tests,
+    # TestSpillsThroughDeleteRange): the spill moves whole or stays, cells beside it move.
+    {
+        "name": "spill_delete_range_beside",
+        "sheets": {"Sheet1": {"A1": "=SUM(C3:C5)", "D4": "z", "D6": 4}},
+        "ops": [spill("C3", "C3:C5", "=SEQUENCE(3)"),
+                {"op": "delete_range", "sheet": "Sheet1", "range": "D3", "shift": "up"}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_delete_range_above_moves_it_whole",
+        "sheets": {"Sheet1": {"A1": "=SUM(C3:C5)", "C1": 7, "C7": 9}},
+        "ops": [spill("C3", "C3:C5", "=SEQUENCE(3)"),
+                {"op": "delete_range", "sheet": "Sheet1", "range": "C1:C2", "shift": "up"}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_delete_range_left_moves_it_whole",
+        "sheets": {"Sheet1": {"A1": "=SUM(C3:D4)", "A3": "x", "F3": 8}},
+        "ops": [spill("C3", "C3:D4", "=SEQUENCE(2,2)"),
+                {"op": "delete_range", "sheet": "Sheet1", "range": "A3:A4", "shift": "left"}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_delete_range_of_the_whole_spill",
+        "sheets": {"Sheet1": {"A1": "=SUM(C1:C9)", "C7": 9, "D4": "kept"}},
+        "ops": [spill("C3", "C3:C5", "=SEQUENCE(3)"),
+                {"op": "delete_range", "sheet": "Sheet1", "range": "C3:C5", "shift": "up"}],
+        "read": True,
+        "on_open": True,
+    },
+    # copy_range_between_sheets of a whole spill: the anchor spills again where it lands (Calc
+    # copies the array whole); copies of part of a spill are pinned by TestSpillsThroughCopyRange.
+    {
+        "name": "spill_copy_range_whole",
+        "sheets": {"Sheet1": {**DATA, "H1": "=SUM(F1:F3)"}},
+        "ops": [spill("E1", "E1:E3", "=UNIQUE($A$1:$A$5)"),
+                {"op": "copy_range", "src_sheet": "Sheet1", "src_range": "E1:E3", "dst_sheet": "Sheet1",
+                 "dst_cell": "F1"}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_copy_range_to_another_sheet",
+        "sheets": {"Sheet1": DATA, "Other": {"A1": "=SUM(B2:C3)"}},
+        "ops": [spill("E1", "E1:F2", "=SEQUENCE(2,2,5)"),
+                {"op": "copy_range", "src_sheet": "Sheet1", "src_range": "E1:F2", "dst_sheet": "Other",
+                 "dst_cell": "B2"}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_copy_range_values_only",
+        "sheets": {"Sheet1": DATA},
+        "ops": [spill("E1", "E1:I1", "=TRANSPOSE(B1:B5)"),
+                {"op": "copy_range", "src_sheet": "Sheet1", "src_range": "E1:I1", "dst_sheet": "Sheet1",
+                 "dst_cell": "E3", "values_only": True}],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        "name": "spill_copy_sheet",
+        "sheets": {"Sheet1": {**DATA, "H1": "=SUM(E1:E3)"}},
+        "ops": [spill("E1", "E1:E5", "=SORT(A1:A5,1,-1)"),
+                {"op": "copy_sheet", "name": "Sheet1", "new": "Copy"},
+                {"op": "set", "sheet": "Copy", "cell": "A2", "value": 9}],
+        "read": True,
+        "on_open": True,
+    },
+    # sort_range of the data a spill beside it reads: the spill shows the new order (a sort of
+    # cells of a spill is refused, as Excel refuses to change part of an array: Go tests).
+    {
+        "name": "spill_sort_beside",
+        "sheets": {"Sheet1": DATA},
+        "ops": [spill("E1", "E1:I1", "=TRANSPOSE(B1:B5)"),
+                {"op": "sort", "sheet": "Sheet1", "range": "A1:C5", "by": [{"column": "C", "order": "descending"}]}],
+        "read": True,
+        "on_open": True,
+    },
 ]

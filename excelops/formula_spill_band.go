@@ -1,0 +1,90 @@
+package excelops
+
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+)
+
+// Dynamic arrays through delete_range. A legacy array formula holds every
+// cell of its range, so a shift that would split it is refused; a dynamic
+// array anchor holds only its formula, its spill being values the anchor
+// puts there. Excel lets cells be deleted through a spill: the anchor moves
+// with its cell (or goes with it), and its spill fills its range again from
+// wherever the anchor is, or shows #SPILL! when a cell moved into the way.
+
+// bandSpills returns the dynamic array anchors of sheet whose spill a
+// delete_range of band takes apart (bandKeepsWhole is false for the spill
+// range): their spilled values must not move as plain values. how names
+// the shift for a refusal. An anchor the calculator cannot spill again (its
+// formula calls a function it cannot compute, or not exactly) is refused
+// when it would stay, as a legacy array formula would be; one the shift
+// deletes takes its spill along whatever it computes.
+func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]oldAnchor, error) {
+	ws, err := b.f.Worksheet(sheet)
+	if err != nil {
+		return nil, err
+	}
+	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
+	var out []oldAnchor
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		for j := range row.C {
+			c := &row.C[j]
+			spill, ok := dynamicAnchor(c)
+			if !ok || bandKeepsWhole(band, spill) {
+				continue
+			}
+			a := oldAnchor{spill.c1, spill.r1, spill}
+			if !deleted.has(a.col, a.row) && !b.canSpillAgain(sheet, c.F.Content) {
+				return nil, invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, spill, cellName(a.col, a.row))
+			}
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// canSpillAgain reports whether the formula (of an anchor on sheet) is one
+// spillFormulas computes and spills.
+func (b *book) canSpillAgain(sheet, formula string) bool {
+	return formula != "" && maySpill(formula) && !callsUncomputable(formula) && !inexact(b.f, sheet, formula)
+}
+
+// respillBand spills again, after the shift of band, the anchors
+// bandSpills found (their spill cleared before the shift by clearOldSpills,
+// which left each a plain formula): each anchor the shift kept, where it
+// is now, spills as write_cells spills a formula, or shows #SPILL! when its
+// new range is obstructed. It returns the edit set of the delete: the
+// band's, with the anchors and their new spill ranges as changed cells
+// that the refresh spills no further.
+func (b *book) respillBand(sheet string, band formularef.Band, spills []oldAnchor) (*editSet, error) {
+	edits := deletedBand(band)
+	var plan []cellWrite
+	for _, a := range spills {
+		col, row := a.col, a.row
+		if bandZone(band).has(col, row) {
+			var ok bool
+			if col, row, ok = bandTarget(band, col, row); !ok {
+				continue // deleted with its cell
+			}
+		}
+		formula, err := b.f.GetCellFormula(sheet, cellName(col, row))
+		if err != nil || formula == "" {
+			continue
+		}
+		plan = append(plan, cellWrite{col: col, row: row, formula: formula})
+	}
+	if len(plan) == 0 {
+		return edits, nil
+	}
+	spilled, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan, b.svc.limits.MaxWriteCells)
+	if err != nil {
+		return nil, err
+	}
+	anchors := formulaCellsOf(sheet, plan)
+	edits.fresh = anchors
+	edits.areas = append(edits.areas, anchors...)
+	for _, r := range spilled {
+		edits.areas = append(edits.areas, sheetArea{sheet, r.c1, r.r1, r.c2, r.r2})
+	}
+	return edits, nil
+}

@@ -1,0 +1,47 @@
+package excelops
+
+// clearSpills prepares clear_range's clear of the values of rng on sheet
+// for the dynamic arrays there (formulas lists the sheet's formulas, cells
+// the cells of rng that exist). Excel's Clear Contents of an anchor takes
+// its spill along: the values each anchor in rng spilled are cleared here,
+// wherever they are. It leaves a spilled cell of an anchor outside rng
+// alone (the anchor's result fills it; nothing of its own is there to
+// clear): such cells are left out of the cells returned. It returns the
+// edit set of the clear: rng and the spill ranges cleared, whose readers
+// must be recomputed, with the anchors whose spill rng meets kept as they
+// are (fresh: their values stay, not in the way of their own spill).
+func (b *book) clearSpills(sheet string, rng cellRange, formulas []formulaAt, cells []existingCell) ([]existingCell, *editSet, error) {
+	var gone []oldAnchor
+	var kept []formulaAt
+	edits := &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r2}}}
+	for _, fc := range formulas {
+		if !fc.dynamic {
+			continue
+		}
+		spill, err := parseRange(fc.arrayRef)
+		if err != nil || !spill.overlaps(rng) {
+			continue
+		}
+		if rng.has(spill.c1, spill.r1) {
+			gone = append(gone, oldAnchor{spill.c1, spill.r1, spill})
+			edits.areas = append(edits.areas, sheetArea{sheet, spill.c1, spill.r1, spill.c2, spill.r2})
+		} else {
+			kept = append(kept, fc)
+			edits.fresh = append(edits.fresh, sheetArea{sheet, spill.c1, spill.r1, spill.c1, spill.r1})
+		}
+	}
+	if err := clearOldSpills(b.f, sheet, gone, nil); err != nil {
+		return nil, nil, err
+	}
+	if len(kept) == 0 {
+		return cells, edits, nil
+	}
+	spilled := spilledBy(kept)
+	out := cells[:0]
+	for _, c := range cells {
+		if !spilled(c.col, c.row) {
+			out = append(out, c)
+		}
+	}
+	return out, edits, nil
+}

@@ -1,0 +1,112 @@
+package excelops
+
+// Dynamic arrays through copy_range_between_sheets. Excel pastes a dynamic
+// array anchor as its formula, which spills again at the destination (or
+// shows #SPILL! when a cell there is in the way); the cells it spilled over
+// hold no formula of their own: those the copy takes with their anchor are
+// pasted empty (the anchor fills them again), those it takes without their
+// anchor are pasted as the values they show. A values-only copy pastes what
+// every cell shows.
+
+// sourceSpills is what a copy knows of the dynamic arrays of its source
+// range: which of its cells are anchors, and which spilled cells it takes
+// with their anchor; cells are (col, row) of the source sheet.
+type sourceSpills struct {
+	anchors map[[2]int]bool
+	owned   map[[2]int]bool
+}
+
+// spillsIn reads the dynamic array anchors of sheet inside rng, and the
+// cells of rng they spilled over.
+func (b *book) spillsIn(sheet string, rng cellRange) (sourceSpills, error) {
+	s := sourceSpills{anchors: map[[2]int]bool{}, owned: map[[2]int]bool{}}
+	ws, err := b.sheetData(sheet)
+	if err != nil {
+		return s, err
+	}
+	for i := range ws.SheetData.Row {
+		row := &ws.SheetData.Row[i]
+		if row.R < rng.r1 || row.R > rng.r2 {
+			continue
+		}
+		for j := range row.C {
+			spill, ok := dynamicAnchor(&row.C[j])
+			if !ok || !rng.has(spill.c1, spill.r1) {
+				continue
+			}
+			s.anchors[[2]int{spill.c1, spill.r1}] = true
+			for r := max(spill.r1, rng.r1); r <= min(spill.r2, rng.r2); r++ {
+				for c := max(spill.c1, rng.c1); c <= min(spill.c2, rng.c2); c++ {
+					if c != spill.c1 || r != spill.r1 {
+						s.owned[[2]int{c, r}] = true
+					}
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// pasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
+// makes cells (read from rng) what a paste of them writes: a spilled cell
+// taken with its anchor is empty.
+func (b *book) pasteSpills(sheet string, rng cellRange, cells [][]copiedCell) (sourceSpills, error) {
+	s, err := b.spillsIn(sheet, rng)
+	if err != nil {
+		return s, err
+	}
+	for i, row := range cells {
+		for j := range row {
+			if s.owned[[2]int{rng.c1 + j, rng.r1 + i}] {
+				row[j] = copiedCell{}
+			}
+		}
+	}
+	return s, nil
+}
+
+// copyPlan lists the cells a copy writes at dst, as write_cells' plan
+// lists its cells (anchorsUnder reads what they overwrite), and the
+// indexes in it of the anchors the copy takes: the caller sets their
+// formula once written, and spillWrites spills them and clears the spills
+// of the anchors the copy overwrote.
+func (s sourceSpills) copyPlan(src, dst cellRange) (plan []cellWrite, anchors []int) {
+	plan = make([]cellWrite, 0, dst.cells())
+	for r := dst.r1; r <= dst.r2; r++ {
+		for c := dst.c1; c <= dst.c2; c++ {
+			if s.anchors[[2]int{src.c1 + c - dst.c1, src.r1 + r - dst.r1}] {
+				anchors = append(anchors, len(plan))
+			}
+			plan = append(plan, cellWrite{col: c, row: r})
+		}
+	}
+	return plan, anchors
+}
+
+// spillCopy spills the anchors a copy wrote at dst on sh (plan and
+// anchors from copyPlan, old from anchorsUnder before the writes), widens
+// the sheet's extent over their spills and, on a sheet the call did not
+// create, sets the edit set of the copy: the destination and every spill
+// range changed, the anchors spilled already.
+func (b *book) spillCopy(sh sheetRef, dst cellRange, plan []cellWrite, anchors []int, old []oldAnchor) error {
+	for _, i := range anchors {
+		formula, err := b.f.GetCellFormula(sh.name, cellName(plan[i].col, plan[i].row))
+		if err != nil {
+			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		}
+		plan[i].formula = formula
+	}
+	spills, err := spillWrites(b, sh.name, plan, old)
+	if err != nil {
+		return err
+	}
+	areas := []sheetArea{{sh.name, dst.c1, dst.r1, dst.c2, dst.r2}}
+	for _, r := range spills {
+		sh.ext.widen(r.r2, r.c2)
+		areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
+	}
+	if !sh.created {
+		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
+	}
+	return nil
+}
