@@ -132,7 +132,7 @@ const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
 A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
 CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE, FILTER,
 SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY, TRIMRANGE, MAP, SCAN, BYROW, BYCOL, MAKEARRAY, REDUCE,
-LINEST, LOGEST, GROUPBY, PIVOTBY, or a LAMBDA called where it is written) and whose result has more than one value
+LINEST, LOGEST, GROUPBY, PIVOTBY, FILTERXML, or a LAMBDA called where it is written) and whose result has more than one value
 spills over the cells below and to the right, as in Excel 365:
 
 - It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
