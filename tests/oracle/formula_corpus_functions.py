@@ -94,6 +94,8 @@ TEXT: dict[str, Spec] = {
     "CELL": ('"row", C5', '=CELL("col",C5)', '=CELL("address",C5)', '=CELL("contents",A2)', '=CELL("type",B1)',
              '=CELL("type",F9)', '=CELL("nonsense",A1)'), "VALUE": '"12.5"', "NUMBERVALUE": '"1.234,5", ",", "."', "ENCODEURL": '"a b&c"',
     "N": "A4", "DATEVALUE": '"2024-03-15"', "TIMEVALUE": '"13:45:30"',
+    "FILTERXML": ('"<r><b>x</b><c n=""k"">y</c></r>", "//b"', '=FILTERXML("<r><c n=""k"">y</c></r>","//c/@n")',
+                  '=FILTERXML("<r><b>x</b><b>z</b></r>","count(//b)")', '=FILTERXML("<r>","//r")'),
 }
 
 LOGIC_INFO: dict[str, Spec] = {
