@@ -88,7 +88,7 @@ and show `+"`#REF!`"+` or `+"`#NAME?`"+`, so it is refused, nothing written, wit
 
 References into other workbooks (`+"`[1]Sheet!A1`"+`, `+"`'[Book.xlsx]Sheet'!A1`"+`) are not checked.
 Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function names, `+"`_xlfn.`"+`,
-`+"`_xlws.`"+` and `+"`_xlpm.`"+` names, and the names a LET or LAMBDA of the same formula binds
+`+"`_xlws.`"+`, `+"`_xlpm.`"+` and `+"`_xleta.`"+` names, and the names a LET or LAMBDA of the same formula binds
 (`+"`LET(x,2,x*3)`"+`). A token that is not an A1 cell (`+"`ABCD1`"+`, `+"`R1C1`"+`) is a name.
 
 `, total, total-len(uncomputable), len(uncomputable))
