@@ -142,6 +142,7 @@ func (m *etsModel) fillGaps(complete bool) error {
 		return nil
 	}
 	original, missing := float64(len(m.x)), 0
+	x, y := []float64{m.x[0]}, []float64{m.y[0]}
 	prev := serialDate(m.x[0])
 	for i := 1; i < len(m.x); i++ {
 		dist := m.x[i] - m.x[i-1]
@@ -150,25 +151,21 @@ func (m *etsModel) fillGaps(complete bool) error {
 			dist = float64(12*(cur.Year()-prev.Year()) + int(cur.Month()) - int(prev.Month()))
 			prev = cur
 		}
-		if dist <= m.step {
-			continue
-		}
-		fill := 0.0
-		if complete {
-			fill = (m.y[i] + m.y[i-1]) / 2
-		}
-		for gx := m.x[i-1] + m.step; gx < m.x[i]; gx += m.step {
-			if err := m.guard.spend(1); err != nil {
-				return err
+		if dist > m.step {
+			fill := 0.0
+			if complete {
+				fill = (m.y[i] + m.y[i-1]) / 2
 			}
-			m.x = append(m.x[:i], append([]float64{gx}, m.x[i:]...)...)
-			m.y = append(m.y[:i], append([]float64{fill}, m.y[i:]...)...)
-			i++
-			if missing++; float64(missing)/original > 0.3 {
-				return etsError(formulaErrorVALUE)
+			for gx := m.x[i-1] + m.step; gx < m.x[i]; gx += m.step {
+				if missing++; float64(missing)/original > 0.3 {
+					return etsError(formulaErrorVALUE)
+				}
+				x, y = append(x, gx), append(y, fill)
 			}
 		}
+		x, y = append(x, m.x[i]), append(y, m.y[i])
 	}
+	m.x, m.y = x, y
 	return nil
 }
 
@@ -202,6 +199,9 @@ func newETSModel(g *calcGuard, x, y []float64, seasonality int, complete bool, a
 	var err error
 	if m.step, err = m.aggregateTies(aggregation); err != nil {
 		return nil, err
+	}
+	if len(m.x) < 2 {
+		return nil, etsError(formulaErrorVALUE)
 	}
 	if err = m.fillGaps(complete); err != nil {
 		return nil, err

@@ -14,8 +14,22 @@ import (
 	"math"
 )
 
-// maxSeasonality is the longest season Excel takes (a year of hours).
-const maxSeasonality = 8760
+const (
+	// maxSeasonality is the longest season Excel takes (a year of hours).
+	maxSeasonality = 8760
+	// maxETSHorizon bounds how many steps past the data a forecast goes:
+	// the count is an index.
+	maxETSHorizon = 1 << 31
+)
+
+// etsNumber is a result of the model: #NUM! when it is not a finite
+// number (a series too short to measure).
+func etsNumber(v float64) formulaArg {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	return newNumberFormulaArg(v)
+}
 
 // etsOption reads the optional number argument i of argsList: def when
 // absent or empty.
@@ -148,7 +162,11 @@ func (fn *formulaFuncs) FORECASTdotETS(argsList *list.List) formulaArg {
 	if target.Number < first {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newNumberFormulaArg(m.forecast(m.targetX(target.Number)))
+	t := m.targetX(target.Number)
+	if (t-m.x[len(m.x)-1])/m.step > maxETSHorizon {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	return etsNumber(m.forecast(t))
 }
 
 // FORECASTdotETSdotSEASONALITY function returns the length of the season
@@ -188,5 +206,5 @@ func (fn *formulaFuncs) FORECASTdotETSdotSTAT(argsList *list.List) formulaArg {
 		return errArg
 	}
 	stats := [...]float64{m.alpha, m.gamma, m.beta, m.mase, m.smape, m.mae, m.rmse, m.step}
-	return newNumberFormulaArg(stats[int(kind)-1])
+	return etsNumber(stats[int(kind)-1])
 }

@@ -5,6 +5,7 @@
 package excelize
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"testing"
@@ -86,4 +87,20 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// TestForecastETSBounds checks what no LibreOffice value covers: a target
+// too far for the model's index is #NUM!, a series that ties into one
+// point is #VALUE!, and a long series stops at the step budget.
+func TestForecastETSBounds(t *testing.T) {
+	f := etsBook(t)
+	checkArrays(t, f, []struct{ formula, want string }{
+		{"FORECAST.ETS(1E+300,B1:B16,A1:A16)", "#NUM!"},
+		{"FORECAST.ETS(2,{1;2},{1;1})", "#VALUE!"},
+		{"FORECAST.ETS(2,B1:B16)", uncomputed},
+		{"FORECAST.ETS({17;18},B1:B16,A1:A16)", uncomputed},
+	})
+	require.NoError(t, f.SetCellFormula("Sheet1", "Z2", "FORECAST.ETS(17,B1:B16,A1:A16)"))
+	_, err := f.CalcCellValueContext(context.Background(), "Sheet1", "Z2", CalcLimits{MaxSteps: 10000})
+	assert.ErrorIs(t, err, ErrCalcLimit)
 }
