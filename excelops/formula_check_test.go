@@ -72,19 +72,22 @@ func FuzzParseFormula(f *testing.F) {
 
 func TestWithFilePrefixes(t *testing.T) {
 	for in, want := range map[string]string{
-		"SUM(A1:A3)":                                "SUM(A1:A3)",
-		`TEXTJOIN(",",TRUE,A1:A2)&concat(A1)`:       `_xlfn.TEXTJOIN(",",TRUE,A1:A2)&_xlfn.CONCAT(A1)`,
-		"_xlfn.CONCAT(A1)+IFS(A1>1,2)":              "_xlfn.CONCAT(A1)+_xlfn.IFS(A1>1,2)",
-		"FILTER(A1:A9,B1:B9>0)":                     "_xlfn._xlws.FILTER(A1:A9,B1:B9>0)",
-		`"CONCAT(x)"&'CONCAT(1)'!A1`:                `"CONCAT(x)"&'CONCAT(1)'!A1`,
-		"XLOOKUP(1,A:A,B:B)":                        "_xlfn.XLOOKUP(1,A:A,B:B)",
-		"MAXIFS(B1:B2,A1:A2,1)+CONCAT":              "_xlfn.MAXIFS(B1:B2,A1:A2,1)+CONCAT", // a name, not a call
-		"LET(x,2,x*3)":                              "_xlfn.LET(_xlpm.x,2,_xlpm.x*3)",
-		"_xlfn.LET(_xlpm.x,2,_xlpm.x*3)":            "_xlfn.LET(_xlpm.x,2,_xlpm.x*3)",
-		`let(Rate,"x",rate&"y")`:                    `_xlfn.LET(_xlpm.Rate,"x",_xlpm.rate&"y")`,
-		"LAMBDA(x,y,x+y)(1,2)":                      "_xlfn.LAMBDA(_xlpm.x,_xlpm.y,_xlpm.x+_xlpm.y)(1,2)",
-		"MAP(A1:A3,LAMBDA(v,IF(ISOMITTED(v),0,v)))": "_xlfn.MAP(A1:A3,_xlfn.LAMBDA(_xlpm.v,IF(_xlfn.ISOMITTED(_xlpm.v),0,_xlpm.v)))",
-		"LET(f,LAMBDA(n,n*2),f(3)+SUM(A1))":         "_xlfn.LET(_xlpm.f,_xlfn.LAMBDA(_xlpm.n,_xlpm.n*2),_xlpm.f(3)+SUM(A1))",
+		"SUM(A1:A3)":                                  "SUM(A1:A3)",
+		`TEXTJOIN(",",TRUE,A1:A2)&concat(A1)`:         `_xlfn.TEXTJOIN(",",TRUE,A1:A2)&_xlfn.CONCAT(A1)`,
+		"_xlfn.CONCAT(A1)+IFS(A1>1,2)":                "_xlfn.CONCAT(A1)+_xlfn.IFS(A1>1,2)",
+		"FILTER(A1:A9,B1:B9>0)":                       "_xlfn._xlws.FILTER(A1:A9,B1:B9>0)",
+		`"CONCAT(x)"&'CONCAT(1)'!A1`:                  `"CONCAT(x)"&'CONCAT(1)'!A1`,
+		"XLOOKUP(1,A:A,B:B)":                          "_xlfn.XLOOKUP(1,A:A,B:B)",
+		"MAXIFS(B1:B2,A1:A2,1)+CONCAT":                "_xlfn.MAXIFS(B1:B2,A1:A2,1)+CONCAT", // a name, not a call
+		"LET(x,2,x*3)":                                "_xlfn.LET(_xlpm.x,2,_xlpm.x*3)",
+		"_xlfn.LET(_xlpm.x,2,_xlpm.x*3)":              "_xlfn.LET(_xlpm.x,2,_xlpm.x*3)",
+		`let(Rate,"x",rate&"y")`:                      `_xlfn.LET(_xlpm.Rate,"x",_xlpm.rate&"y")`,
+		"LAMBDA(x,y,x+y)(1,2)":                        "_xlfn.LAMBDA(_xlpm.x,_xlpm.y,_xlpm.x+_xlpm.y)(1,2)",
+		"MAP(A1:A3,LAMBDA(v,IF(ISOMITTED(v),0,v)))":   "_xlfn.MAP(A1:A3,_xlfn.LAMBDA(_xlpm.v,IF(_xlfn.ISOMITTED(_xlpm.v),0,_xlpm.v)))",
+		"LET(f,LAMBDA(n,n*2),f(3)+SUM(A1))":           "_xlfn.LET(_xlpm.f,_xlfn.LAMBDA(_xlpm.n,_xlpm.n*2),_xlpm.f(3)+SUM(A1))",
+		"GROUPBY(A2:A9,B2:B9,sum)":                    "_xlfn.GROUPBY(A2:A9,B2:B9,_xleta.SUM)", // an eta LAMBDA
+		"BYROW(A1:B3,LOG10)":                          "_xlfn.BYROW(A1:B3,LOG10)",              // a cell
+		"_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)": "_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)",
 	} {
 		assert.Equal(t, want, withFilePrefixes(in), in)
 	}
@@ -98,6 +101,7 @@ func TestWithoutFilePrefixes(t *testing.T) {
 		"SUM(A1)":                                          "SUM(A1)",
 		"_xlfn.LET(_xlpm.x,2,_xlpm.x*3)":                   "LET(x,2,x*3)",
 		"_xlfn.MAP(A1:A3,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*2))": "MAP(A1:A3,LAMBDA(v,v*2))",
+		"_xlfn.GROUPBY(A2:A9,B2:B9,_xleta.SUM)":            "GROUPBY(A2:A9,B2:B9,SUM)",
 	} {
 		assert.Equal(t, want, withoutFilePrefixes(in), in)
 		assert.Equal(t, withFilePrefixes(want), withFilePrefixes(withoutFilePrefixes(in)), "round trip")

@@ -197,7 +197,8 @@ func (sc *formulaScope) name(host string, o formularef.Operand, params map[strin
 		return nil // errors, spills, implicit intersections, odd ranges: not a name
 	case up == "TRUE" || up == "FALSE" || params[up]:
 		return nil
-	case strings.HasPrefix(up, "_XLFN.") || strings.HasPrefix(up, "_XLWS.") || strings.HasPrefix(up, "_XLPM.") || strings.HasPrefix(up, "_XLNM."):
+	case strings.HasPrefix(up, "_XLFN.") || strings.HasPrefix(up, "_XLWS.") || strings.HasPrefix(up, "_XLPM.") || strings.HasPrefix(up, "_XLNM.") ||
+		strings.HasPrefix(up, "_XLETA."):
 		return nil
 	}
 	if _, ok := excelFunctions()[up]; ok {

@@ -40,6 +40,7 @@ func TestFormulaNamesAccepted(t *testing.T) {
 		{"booleans and errors", "Sheet1", "IF(TRUE,#N/A,FALSE)"},
 		{"prefixed function", "Sheet1", "_xlfn.XLOOKUP(1,A1:A2,B1:B2)"},
 		{"function by name", "Sheet1", "BYROW(A1:B2,SUM)"},
+		{"function by name as stored", "Sheet1", "_xlfn.GROUPBY(A1:A2,B1:B2,_xleta.SUM)"},
 		{"LET names", "Sheet1", "LET(x,2,rate,3,x*rate)"},
 		{"LAMBDA parameters", "Sheet1", "LAMBDA(a,b,a+b)(2,3)"},
 		{"stored parameters", "Sheet1", "_xlfn.LET(_xlpm.x,2,_xlpm.x*3)"},

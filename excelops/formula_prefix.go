@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/xuri/efp"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // withFilePrefixes returns formula (without its "=") as a file must hold
@@ -15,16 +17,22 @@ import (
 // written in upper case. The names a LET or LAMBDA binds get Excel's
 // _xlpm. prefix wherever the formula spells them (LET(x,2,x*3) ->
 // _xlfn.LET(_xlpm.x,2,_xlpm.x*3)), a call of one too (LET(f,LAMBDA(...),
-// f(3))).
+// f(3))). A function named bare where a LAMBDA is due, in a formula calling
+// one that takes it (GROUPBY(A2:A9,B2:B9,SUM)), gets Excel's _xleta.
+// prefix.
 func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
 	params := boundNames(formula)
+	eta := mayTakeLambda(formula) && callsAny(formula, takesLambda)
 	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
 		up := strings.ToUpper(name)
 		if _, known := funcs[up]; params[up] && !(call && known) {
 			return "_xlpm." + name
 		}
 		if !call {
+			if _, known := funcs[up]; known && eta && !isCellName(up) {
+				return etaPrefix + up
+			}
 			return name
 		}
 		if prefix := funcs[up]; prefix != "" {
@@ -46,8 +54,8 @@ func boundNames(formula string) map[string]bool {
 }
 
 // withoutFilePrefixes returns formula as Excel shows it: the file prefixes
-// of newer functions (_xlfn., _xlws.) and of LET and LAMBDA names (_xlpm.)
-// dropped, outside text in quotes, and ANCHORARRAY(C3) shown as the spill
+// of newer functions (_xlfn., _xlws.), of LET and LAMBDA names (_xlpm.)
+// and of functions named as LAMBDAs (_xleta.) dropped, outside text in quotes, and ANCHORARRAY(C3) shown as the spill
 // reference C3#.
 func withoutFilePrefixes(formula string) string {
 	if !strings.Contains(strings.ToLower(formula), "_xl") {
@@ -56,6 +64,8 @@ func withoutFilePrefixes(formula string) string {
 	return withSpillRefs(rewriteNames(formula, func(name string, call bool) string {
 		if lower := strings.ToLower(name); strings.HasPrefix(lower, "_xlpm.") {
 			return name[len("_xlpm."):]
+		} else if strings.HasPrefix(lower, etaPrefix) {
+			return name[len(etaPrefix):]
 		}
 		for {
 			lower := strings.ToLower(name)
@@ -119,4 +129,38 @@ func rewriteNames(formula string, fn func(name string, call bool) string) string
 // as one run, so it is never prefixed twice).
 func isNameChar(c byte) bool {
 	return c == '_' || c == '.' || c == '$' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}
+
+// etaPrefix is the file prefix of a function named bare as a LAMBDA
+// (_xleta.SUM).
+const etaPrefix = "_xleta."
+
+// takesLambda reports whether the function name (upper case, without file
+// prefixes) takes a LAMBDA as an argument, which a bare function name can
+// stand for.
+func takesLambda(name string) bool {
+	switch name {
+	case "GROUPBY", "PIVOTBY", "MAP", "REDUCE", "SCAN", "BYROW", "BYCOL", "MAKEARRAY":
+		return true
+	}
+	return false
+}
+
+// mayTakeLambda reports whether formula spells the call of a function
+// taking a LAMBDA, before it is parsed to be sure.
+func mayTakeLambda(formula string) bool {
+	up := strings.ToUpper(formula)
+	for _, name := range []string{"GROUPBY(", "PIVOTBY(", "MAP(", "REDUCE(", "SCAN(", "BYROW(", "BYCOL(", "MAKEARRAY("} {
+		if strings.Contains(up, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCellName reports whether name is an A1 cell (LOG10 is a cell before it
+// is a function).
+func isCellName(name string) bool {
+	_, _, err := excelize.CellNameToCoordinates(name)
+	return err == nil
 }

@@ -80,6 +80,14 @@ func TestWriteCellsSpills(t *testing.T) {
 		{"reduce to one value does not spill", "D1", "=REDUCE(1,A1:A5,LAMBDA(a,v,a*v))",
 			`<c r="D1"><f>_xlfn.REDUCE(1,A1:A5,_xlfn.LAMBDA(_xlpm.a,_xlpm.v,_xlpm.a*_xlpm.v))</f><v>18</v></c>`,
 			map[string]string{"D1": "18", "D2": ""}},
+		// A function named bare is stored as Excel stores it: _xleta.COUNT.
+		// A1:A5 holds 3, 1, 3, 2, 1: two 1s, one 2, two 3s, five in all.
+		{"groupby with an eta lambda", "D1", "=GROUPBY(A1:A5,A1:A5,COUNT)",
+			`<c r="D1" cm="1"><f t="array" ref="D1:E4">_xlfn.GROUPBY(A1:A5,A1:A5,_xleta.COUNT)</f><v>1</v></c>`,
+			map[string]string{"D1": "1", "E1": "2", "D2": "2", "E2": "1", "D3": "3", "E3": "2", "D4": "Total", "E4": "5", "D5": ""}},
+		{"filterxml nodes", "D1", `=FILTERXML("<a><b>x</b><b>y</b></a>","//b")`,
+			`<c r="D1" t="str" cm="1"><f t="array" ref="D1:D2">_xlfn.FILTERXML(`,
+			map[string]string{"D1": "x", "D2": "y", "D3": ""}},
 		{"one value does not spill", "D1", "=SUM(SEQUENCE(4))",
 			`<c r="D1"><f>SUM(_xlfn.SEQUENCE(4))</f><v>10</v></c>`,
 			map[string]string{"D1": "10", "D2": ""}},

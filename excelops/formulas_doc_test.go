@@ -88,7 +88,7 @@ and show `+"`#REF!`"+` or `+"`#NAME?`"+`, so it is refused, nothing written, wit
 
 References into other workbooks (`+"`[1]Sheet!A1`"+`, `+"`'[Book.xlsx]Sheet'!A1`"+`) are not checked.
 Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function names, `+"`_xlfn.`"+`,
-`+"`_xlws.`"+` and `+"`_xlpm.`"+` names, and the names a LET or LAMBDA of the same formula binds
+`+"`_xlws.`"+`, `+"`_xlpm.`"+` and `+"`_xleta.`"+` names, and the names a LET or LAMBDA of the same formula binds
 (`+"`LET(x,2,x*3)`"+`). A token that is not an A1 cell (`+"`ABCD1`"+`, `+"`R1C1`"+`) is a name.
 
 `, total, total-len(uncomputable), len(uncomputable))
@@ -132,7 +132,7 @@ const dynamicArraysDoc = `## Dynamic arrays (Excel 365 spill)
 A formula write_cells writes that calls a function returning an array (SEQUENCE, TAKE, DROP,
 CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL, TOROW, EXPAND, UNIQUE, SORTBY, TRANSPOSE, FILTER,
 SORT, TEXTSPLIT, WRAPROWS, WRAPCOLS, RANDARRAY, TRIMRANGE, MAP, SCAN, BYROW, BYCOL, MAKEARRAY, REDUCE,
-LINEST, LOGEST, or a LAMBDA called where it is written) and whose result has more than one value
+LINEST, LOGEST, GROUPBY, PIVOTBY, FILTERXML, or a LAMBDA called where it is written) and whose result has more than one value
 spills over the cells below and to the right, as in Excel 365:
 
 - It is stored as Excel 365 stores it: the formula's cell (the anchor) holds
@@ -208,18 +208,26 @@ Not done yet:
 - write_cells stores the names a LET or LAMBDA binds as Excel does, with the ` + "`_xlpm.`" + ` prefix
   (` + "`LET(x,2,x*3)`" + ` is stored ` + "`_xlfn.LET(_xlpm.x,2,_xlpm.x*3)`" + `); read_excel shows them without it.
 - LAMBDA is computed called where it is written (` + "`LAMBDA(x,x*2)(3)`" + `), bound to a LET name
-  (` + "`LET(f,LAMBDA(x,x*2),f(3))`" + `), given to MAP, REDUCE, SCAN, BYROW, BYCOL or MAKEARRAY, and as a
+  (` + "`LET(f,LAMBDA(x,x*2),f(3))`" + `), given to MAP, REDUCE, SCAN, BYROW, BYCOL, MAKEARRAY, GROUPBY or PIVOTBY, and as a
   workbook defined name whose formula is a LAMBDA (` + "`DOUBLE(4)`" + `, in a file made elsewhere:
   write_cells refuses a call of a name that is not a function). ISOMITTED tells an argument left
   out (` + "`LAMBDA(x,y,IF(ISOMITTED(y),x,y))(1,)`" + `); optional parameters may be written ` + "`[y]`" + `.
 - An argument left empty is an empty argument, as in Excel: ` + "`IF(TRUE,,1)`" + ` is 0 and
   ` + "`SEQUENCE(1,3,,2)`" + ` starts at 1.
+- A function named bare where a LAMBDA is due (` + "`BYROW(A1:B2,SUM)`" + `, ` + "`GROUPBY(A2:A9,B2:B9,AVERAGE)`" + `)
+  is Excel's eta LAMBDA: write_cells stores it ` + "`_xleta.SUM`" + `, as Excel does, and it is computed.
+- GROUPBY is computed with one or more row fields (a hierarchy with subtotals, or a table),
+  several value columns, headers absent, detected or given (0, 1, 3), totals at the bottom or top,
+  sort_order by any column of the result (a hierarchy by its row fields only) and filter_array.
+  PIVOTBY is computed with one row field, one column field and one value column, headers not
+  shown, totals, sorting by the fields, filter_array and relative_to 0 to 2. Other forms
+  (several functions given as an array, generated headers, more PIVOTBY fields) are left
+  without a cached value.
 
 Not done yet:
 
 - A recursive LAMBDA (a defined name calling itself) is left without a cached value: the engine
   evaluates both branches of IF, so the recursion never ends by itself (it is cut at 64 calls).
-- A function passed by name (` + "`BYROW(A1:B2,SUM)`" + `) is not computed.
 - A LET name that a LAMBDA inside the LET also uses as a parameter is not supported.
 - LINEST and LOGEST compute their coefficients only: with stats TRUE, or x values that are
   collinear, they are left without a cached value.

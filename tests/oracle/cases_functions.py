@@ -258,5 +258,28 @@ def text_cell_cases() -> list[dict[str, Any]]:
     ]
 
 
+def filterxml_cases() -> list[dict[str, Any]]:
+    """FILTERXML (calc_filterxml.go) where one node or an XPath value is selected. Calc keeps the
+    first of several nodes outside an array formula, returns a number's text as text, gives #N/A
+    for no node and expands DTD entities; Excel spills the nodes, returns numbers, gives #VALUE!
+    and (here) expands nothing: those are pinned in calc_filterxml_test.go."""
+    xml = '"<r><b>x</b><c n=""k7"">z<d>w</d></c></r>"'
+    return [
+        case("filterxml_element", f'=FILTERXML({xml},"//b")'),
+        case("filterxml_attribute", f'=FILTERXML({xml},"//c/@n")'),
+        case("filterxml_children_text", f'=FILTERXML({xml},"//c")'),
+        case("filterxml_root_text", f'=FILTERXML({xml},"/r")'),
+        case("filterxml_count", f'=FILTERXML({xml},"count(//d)")'),
+        case("filterxml_string", f'=FILTERXML({xml},"string(//d)")'),
+        case("filterxml_predicate", f'=FILTERXML({xml},"//c[@n=\'k7\']/d")'),
+        case("filterxml_escape", '=FILTERXML("<a>&lt;&amp;</a>","//a")'),
+        case("filterxml_from_cell", '=FILTERXML("<a>"&B1&"</a>","//a")'),
+        case("filterxml_bad_xml", '=FILTERXML("<a>","//a")'),
+        case("filterxml_bad_xpath", f'=FILTERXML({xml},"//[")'),
+        case("filterxml_number_xml", '=FILTERXML(A1,"//a")'),
+        case("filterxml_empty_xpath", f'=FILTERXML({xml},"")'),
+    ]
+
+
 CASES: list[dict[str, Any]] = (xmatch_cases() + rank_avg_cases() + numbervalue_cases() + offset_cases() + let_cases()
-                               + omitted_cases() + text_cell_cases())
+                               + omitted_cases() + text_cell_cases() + filterxml_cases())

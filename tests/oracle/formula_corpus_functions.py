@@ -52,6 +52,8 @@ STATS: dict[str, Spec] = {
     "RSQ": "A1:A6, D1:D6", "COVAR": "A1:A6, D1:D6", "COVARIANCE.P": "A1:A6, D1:D6",
     "COVARIANCE.S": "A1:A6, D1:D6", "SLOPE": "A1:A6, D1:D6", "INTERCEPT": "A1:A6, D1:D6",
     "STEYX": "A1:A6, D1:D6", "FORECAST": "4, A1:A6, D1:D6", "FORECAST.LINEAR": "4, A1:A6, D1:D6",
+    "FORECAST.ETS.SEASONALITY": ("A1:A6, {1;2;3;4;5;6} | 1, 1", "=FORECAST.ETS.SEASONALITY(D1:D6,{1;2;3;4;5;6})",
+                                 "=FORECAST.ETS.SEASONALITY(A1:A6,{1;2;4;5;6;7})"),
     "TREND": ("sum: A1:A6, D1:D6", "=INDEX(TREND(A1:A6,D1:D6,64),1)"),
     "GROWTH": ("sum: D1:D6, A1:A6", "=INDEX(GROWTH(D1:D6,A1:A6,12),1)"),
     "FREQUENCY": ("sum: A1:A6, D1:D3", "=INDEX(FREQUENCY(A1:A6,D1:D3),4)"),
@@ -94,6 +96,8 @@ TEXT: dict[str, Spec] = {
     "CELL": ('"row", C5', '=CELL("col",C5)', '=CELL("address",C5)', '=CELL("contents",A2)', '=CELL("type",B1)',
              '=CELL("type",F9)', '=CELL("nonsense",A1)'), "VALUE": '"12.5"', "NUMBERVALUE": '"1.234,5", ",", "."', "ENCODEURL": '"a b&c"',
     "N": "A4", "DATEVALUE": '"2024-03-15"', "TIMEVALUE": '"13:45:30"',
+    "FILTERXML": ('"<r><b>x</b><c n=""k"">y</c></r>", "//b"', '=FILTERXML("<r><c n=""k"">y</c></r>","//c/@n")',
+                  '=FILTERXML("<r><b>x</b><b>z</b></r>","count(//b)")', '=FILTERXML("<r>","//r")'),
 }
 
 LOGIC_INFO: dict[str, Spec] = {

@@ -200,6 +200,10 @@ func (f *File) bindLambdas(ctx *calcContext, sheet string, tokens []efp.Token) (
 	if !has {
 		return tokens, nil
 	}
+	tokens, err := f.bindEtas(ctx, sheet, tokens)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]efp.Token, 0, len(tokens))
 	for i := 0; i < len(tokens); {
 		t := tokens[i]
