@@ -103,7 +103,7 @@ type deleteRangeArgs struct {
 	fileArg
 	sheetArg
 	rangeArg
-	Shift string `json:"shift" enum:"${shiftDirections}" jsonschema:"up: cells below the range, in its columns, move up; left: cells right of the range, in its rows, move left. Refused when it would split a merged range, a table or an array formula"`
+	Shift string `json:"shift" enum:"${shiftDirections}" jsonschema:"up: cells below the range, in its columns, move up; left: cells right of the range, in its rows, move left. Refused when it would split a merged range, a table or a legacy (Ctrl+Shift+Enter) array formula; a dynamic array moves with its anchor and spills again"`
 }
 
 // deleteRange implements delete_range: the cells of a range are deleted
