@@ -15471,6 +15471,9 @@ func (fn *formulaFuncs) COLUMNS(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "COLUMNS requires 1 argument")
 	}
+	if n, ok := arrayExtent(argsList.Front().Value.(formulaArg), true); ok { // registry-sidecar: calc_array_ops.go
+		return n
+	}
 	minVal, maxVal := calcColsRowsMinMax(true, argsList)
 	if maxVal == MaxColumns {
 		return newNumberFormulaArg(float64(MaxColumns))
@@ -16296,6 +16299,9 @@ func (fn *formulaFuncs) ROW(argsList *list.List) formulaArg {
 func (fn *formulaFuncs) ROWS(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "ROWS requires 1 argument")
+	}
+	if n, ok := arrayExtent(argsList.Front().Value.(formulaArg), false); ok { // registry-sidecar: calc_array_ops.go
+		return n
 	}
 	minVal, maxVal := calcColsRowsMinMax(false, argsList)
 	if maxVal == TotalRows {

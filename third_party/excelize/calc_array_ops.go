@@ -385,3 +385,24 @@ func pushArrayConstant(arr formulaArg, rest []efp.Token, opdStack, opfStack, opf
 	}
 	argsStack.Peek().(*list.List).PushBack(arr)
 }
+
+// arrayExtent is the number of columns (cols) or rows of an array that is
+// not a reference (an array constant, a function's or an operator's
+// result), or the error passed instead; false for a reference, whose
+// extent its cell range gives.
+func arrayExtent(arg formulaArg, cols bool) (formulaArg, bool) {
+	if arg.Type == ArgError {
+		return arg, true
+	}
+	if arg.cellRanges != nil && arg.cellRanges.Len() > 0 || arg.cellRefs != nil && arg.cellRefs.Len() > 0 {
+		return formulaArg{}, false
+	}
+	m := matrixOf(arg)
+	if arg.Type != ArgMatrix && arg.Type != ArgList || m == nil {
+		return formulaArg{}, false
+	}
+	if cols {
+		return newNumberFormulaArg(float64(len(m[0]))), true
+	}
+	return newNumberFormulaArg(float64(len(m))), true
+}
