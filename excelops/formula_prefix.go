@@ -7,7 +7,8 @@ import (
 )
 
 // withFilePrefixes returns formula (without its "=") as a file must hold
-// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), and every call of
+// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), the @ operator as
+// _xlfn.SINGLE (formula_single.go), and every call of
 // a function newer than Excel 2007 spelled with its prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
 // Excel itself stores them; without it Excel and LibreOffice show #NAME?.
 // Names already prefixed, text in double quotes and quoted sheet names are
@@ -19,6 +20,7 @@ import (
 func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
 	params := boundNames(formula)
+	formula = withSingleCalls(formula) // @A1:A10 -> _xlfn.SINGLE(A1:A10)
 	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
 		up := strings.ToUpper(name)
 		if _, known := funcs[up]; params[up] && !(call && known) {
@@ -47,12 +49,13 @@ func boundNames(formula string) map[string]bool {
 
 // withoutFilePrefixes returns formula as Excel shows it: the file prefixes
 // of newer functions (_xlfn., _xlws.) and of LET and LAMBDA names (_xlpm.)
-// dropped, outside text in quotes, and ANCHORARRAY(C3) shown as the spill
-// reference C3#.
+// dropped, outside text in quotes, ANCHORARRAY(C3) shown as the spill
+// reference C3# and SINGLE(A1:A10) as @A1:A10.
 func withoutFilePrefixes(formula string) string {
 	if !strings.Contains(strings.ToLower(formula), "_xl") {
 		return formula
 	}
+	formula = withAtSigns(formula) // _xlfn.SINGLE(A1:A10) -> @A1:A10
 	return withSpillRefs(rewriteNames(formula, func(name string, call bool) string {
 		if lower := strings.ToLower(name); strings.HasPrefix(lower, "_xlpm.") {
 			return name[len("_xlpm."):]

@@ -977,6 +977,7 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 		return f.cellResolver(ctx, sheet, cell)
 	}
 	// registry-sidecar: LET is expanded in the tokens (calc_let_modern.go)
+	tokens = expandAt(tokens) // registry-sidecar: @A1:A10 (calc_single.go)
 	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}
