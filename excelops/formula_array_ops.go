@@ -87,3 +87,42 @@ func anchorOneValue(f *excelize.File, sheet string, w cellWrite, v excelize.Arra
 	}
 	return setTypedValue(f, sheet, w.col, w.row, v)
 }
+
+// liftedArithmetic reports whether an operator applies to a multi-cell
+// range whose nearest enclosing function is not one that takes arrays
+// (takesArrays): Excel applies such a function (IF, ABS, LEN...) to each
+// element, the engine to the first value only.
+func liftedArithmetic(tokens []efp.Token) bool {
+	var calls []string
+	for i, tk := range tokens {
+		if name, ok := functionName(tk); ok {
+			calls = append(calls, name)
+			continue
+		}
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop && len(calls) > 0 {
+			calls = calls[:len(calls)-1]
+			continue
+		}
+		if len(calls) > 0 && operatesOnRange(tokens, i) && !takesArrays(calls[len(calls)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// takesArrays reports whether the function (upper case, without file
+// prefixes) takes an array where an operator's array result can stand:
+// it aggregates, looks up in or reshapes the array rather than computing
+// one value per element.
+func takesArrays(name string) bool {
+	switch name {
+	case "SUM", "SUMPRODUCT", "SUMSQ", "PRODUCT", "AVERAGE", "AVERAGEA", "MIN", "MINA", "MAX", "MAXA",
+		"COUNT", "COUNTA", "MEDIAN", "LARGE", "SMALL", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "STDEVP",
+		"VAR", "VAR.S", "VAR.P", "VARA", "VARP", "AND", "OR", "XOR", "CONCAT", "TEXTJOIN",
+		"FILTER", "SORT", "SORTBY", "UNIQUE", "ROWS", "COLUMNS", "INDEX", "MATCH", "XMATCH", "XLOOKUP",
+		"TRANSPOSE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
+		"EXPAND", "WRAPROWS", "WRAPCOLS", "MMULT", "ARRAY", "ARRAYROW":
+		return true
+	}
+	return false
+}

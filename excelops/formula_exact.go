@@ -20,18 +20,24 @@ import (
 //     range with the formula's row or column (implicit intersection) where
 //     the engine computes the whole array, as it does for an array formula
 //     (a dynamic array anchor, or a legacy one), which is exact;
-//   - SUBTOTAL or AGGREGATE over a range that holds another one, which
-//     Excel leaves out and the engine counts twice.
+//   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	if rangeArithmetic(formulaTokensOf(formula)) && !isArrayFormulaCell(f, sheet, ref) {
 		return true
 	}
-	return inexactSubtotals(f, sheet, formula)
+	return inexactInArrays(f, sheet, formula)
 }
 
-// inexactSubtotals reports whether formula (on sheet) is a SUBTOTAL or
-// AGGREGATE over a range that holds another one.
-func inexactSubtotals(f *excelize.File, sheet, formula string) bool {
+// inexactInArrays reports whether the engine computes formula (on sheet)
+// unlike Excel even as an array formula: an operator applies to a range
+// inside a function that Excel applies to each element of an array (IF,
+// ABS...: SUM(IF(A1:A5>3,1,0))), which the engine applies to the first
+// value only (liftedArithmetic); or a SUBTOTAL or AGGREGATE over a range
+// that holds another one.
+func inexactInArrays(f *excelize.File, sheet, formula string) bool {
+	if liftedArithmetic(formulaTokensOf(formula)) {
+		return true
+	}
 	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
 }
 

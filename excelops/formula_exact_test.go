@@ -71,3 +71,25 @@ func TestExcelErrorResultsCached(t *testing.T) {
 		assert.Equal(t, c.t+" "+c.v, typ+" "+v, c.formula)
 	}
 }
+
+// TestLiftedArithmeticLeftUncomputed: an operator on a range inside a
+// function Excel applies to each element (SUM(IF(A1:A5>3,1,0)) is 2 in
+// Excel, the engine's IF sees the first comparison only) gets no value,
+// even as an array formula; inside a function taking arrays it computes.
+func TestLiftedArithmeticLeftUncomputed(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		formula string
+		want    bool
+	}{
+		{"SUM(IF(A1:A5>3,1,0))", true},
+		{"ABS(A1:A3*-1)", true},
+		{"SUM(A1:A5*B1:B5)", false},
+		{"MATCH(TRUE,A1:A5>3,0)", false},
+		{"A1:A5*10", false},
+		{"IF(A1>3,SUM(A1:A5*2),0)", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, liftedArithmetic(formulaTokensOf(c.formula)), c.formula)
+	}
+}

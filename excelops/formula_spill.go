@@ -135,7 +135,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 // holds anything (a value or formula, one written by this call included), a
 // merged range overlaps it, or it passes the sheet's edge, the anchor is
 // #SPILL! and nothing spills. A formula the calculator cannot compute (or
-// not exactly: a SUBTOTAL over another), or whose result is one value,
+// not exactly: inexactInArrays), or whose result is one value,
 // stays an ordinary formula, except one whose operators apply to a range
 // (SUM(A1:A5*B1:B5)): it is a dynamic array formula over its own cell. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a
@@ -143,7 +143,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
 	var spilled []cellRange
 	for _, w := range plan {
-		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) || inexactSubtotals(f, sheet, w.formula) {
+		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) || inexactInArrays(f, sheet, w.formula) {
 			continue
 		}
 		ref := cellName(w.col, w.row)
