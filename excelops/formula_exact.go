@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,16 +15,45 @@ import (
 
 // inexact reports whether the engine cannot compute the formula of
 // sheet!ref exactly as Excel does:
-//   - arithmetic or a comparison on a multi-cell range (SUM(B1:C1*B2:C2),
-//     in an array formula or in SUMPRODUCT), which Excel computes element
-//     by element and the engine as a scalar (B1*B2);
-//   - SUBTOTAL or AGGREGATE over a range that holds another one, which
-//     Excel leaves out and the engine counts twice.
-func inexact(f *excelize.File, sheet, formula string) bool {
-	if tokens := formulaTokensOf(formula); rangeArithmetic(tokens) {
+//   - arithmetic or a comparison on a multi-cell range (A1:A3*2, A1:A3>0)
+//     in an ordinary formula, outside SUMPRODUCT: Excel intersects the
+//     range with the formula's row or column (implicit intersection) where
+//     the engine computes the whole array, as it does for an array formula
+//     (a dynamic array anchor, or a legacy one), which is exact;
+//   - what inexactInArrays lists, in any formula.
+func inexact(f *excelize.File, sheet, ref, formula string) bool {
+	if rangeArithmetic(formulaTokensOf(formula)) && !isArrayFormulaCell(f, sheet, ref) {
+		return true
+	}
+	return inexactInArrays(f, sheet, formula)
+}
+
+// inexactInArrays reports whether the engine computes formula (on sheet)
+// unlike Excel even as an array formula: an operator applies to a range
+// inside a function that Excel applies to each element of an array (IF,
+// ABS...: SUM(IF(A1:A5>3,1,0))), which the engine applies to the first
+// value only (liftedArithmetic); or a SUBTOTAL or AGGREGATE over a range
+// that holds another one.
+func inexactInArrays(f *excelize.File, sheet, formula string) bool {
+	if liftedArithmetic(formulaTokensOf(formula)) {
 		return true
 	}
 	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
+}
+
+// isArrayFormulaCell reports whether sheet!ref holds an array formula
+// (<f t="array">): a dynamic array anchor, or a legacy array formula.
+func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return false
+	}
+	col, row, err := excelize.CellNameToCoordinates(ref)
+	if err != nil {
+		return false
+	}
+	c := sheetCell(ws, col, row)
+	return c != nil && c.F != nil && c.F.T == excelize.STCellFormulaTypeArray
 }
 
 // subtotals reports whether the function name is SUBTOTAL or AGGREGATE,
@@ -33,19 +63,46 @@ func subtotals(name string) bool {
 }
 
 // rangeArithmetic reports whether an operator applies to a multi-cell
-// range (B1:C1*B2:C2, A1:A3>0).
+// range (B1:C1*B2:C2, A1:A3>0) outside the arguments of SUMPRODUCT, which
+// takes arrays in any formula.
 func rangeArithmetic(tokens []efp.Token) bool {
+	var calls []string // the functions whose arguments token i is in
 	for i, tk := range tokens {
-		if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange || !strings.Contains(tk.TValue, ":") {
+		if name, ok := functionName(tk); ok {
+			calls = append(calls, name)
 			continue
 		}
-		for _, j := range []int{i - 1, i + 1} {
-			if j >= 0 && j < len(tokens) && (tokens[j].TType == efp.TokenTypeOperatorInfix || tokens[j].TType == efp.TokenTypeOperatorPrefix) {
-				return true
-			}
+		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop && len(calls) > 0 {
+			calls = calls[:len(calls)-1]
+			continue
+		}
+		if !operatesOnRange(tokens, i) || slices.Contains(calls, "SUMPRODUCT") {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// operatesOnRange reports whether tokens[i] is a multi-cell range an
+// operator applies to (an operator token next to it).
+func operatesOnRange(tokens []efp.Token, i int) bool {
+	tk := tokens[i]
+	if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange || !strings.Contains(tk.TValue, ":") {
+		return false
+	}
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(tokens) && isOperatorToken(tokens[j]) {
+			return true
 		}
 	}
 	return false
+}
+
+// isOperatorToken reports whether tk is an operator: infix, prefix or
+// postfix (%).
+func isOperatorToken(tk efp.Token) bool {
+	return tk.TType == efp.TokenTypeOperatorInfix || tk.TType == efp.TokenTypeOperatorPrefix || tk.TType == efp.TokenTypeOperatorPostfix
 }
 
 // readsSubtotal reports whether a range formula (on host) reads holds a

@@ -12,9 +12,12 @@ import (
 )
 
 // TestInexactFormulasLeftUncomputed: what the engine computes unlike Excel
-// gets no value (LibreOffice judged both in the corpus: the array formula
-// came out 630 for Excel's 1030, the nested SUBTOTAL 10702 for 6401),
-// while the same functions where the engine is right keep computing.
+// gets no value, while the same functions where the engine is right keep
+// computing. LibreOffice judged the values in the corpus: SUM(B1:C1*B2:C2)
+// as an array formula and SUMPRODUCT(B1:C1*B2:C2) are 1030 (21*30+10*40),
+// the nested SUBTOTAL 6401 where the engine would say 10702. An operator on
+// a range in a plain formula is Excel's implicit intersection, which the
+// engine does not compute: no value.
 func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	t.Parallel()
 	f := excelize.NewFile()
@@ -27,12 +30,13 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	require.NoError(t, f.SetCellFormula("Sheet1", "A1", "SUM(B1:C1*B2:C2)", excelize.FormulaOpts{Type: &array, Ref: &one}))
 	two := "A2"
 	require.NoError(t, f.SetCellFormula("Sheet1", "A2", "SUM(B1:C2)", excelize.FormulaOpts{Type: &array, Ref: &two}))
-	require.NoError(t, f.SetCellFormula("Sheet1", "A3", "SUMPRODUCT(B1:C1*B2:C2)")) // the engine says 630 here too
+	require.NoError(t, f.SetCellFormula("Sheet1", "A3", "SUMPRODUCT(B1:C1*B2:C2)"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "A4", "SUMPRODUCT(B1:C1,B2:C2)"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "A5", "SUM(B1:C1*B2:C2)")) // plain: intersected in Excel
 	require.NoError(t, f.SetCellFormula("Sheet1", "E3", "SUBTOTAL(9,E1:E2)"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "E5", "SUBTOTAL(9,E1:E4)")) // holds E3
 	require.NoError(t, f.SetCellFormula("Sheet1", "F1", "SUBTOTAL(9,E1:E2)+E4"))
-	cases := map[string]string{"A1": "", "A2": "101", "A3": "", "A4": "1030", "E3": "3", "E5": "", "F1": "6"}
+	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6"}
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)
@@ -65,5 +69,27 @@ func TestExcelErrorResultsCached(t *testing.T) {
 		typ, v, err := computeFormula(context.Background(), f, DefaultLimits().calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, c.t+" "+c.v, typ+" "+v, c.formula)
+	}
+}
+
+// TestLiftedArithmeticLeftUncomputed: an operator on a range inside a
+// function Excel applies to each element (SUM(IF(A1:A5>3,1,0)) is 2 in
+// Excel, the engine's IF sees the first comparison only) gets no value,
+// even as an array formula; inside a function taking arrays it computes.
+func TestLiftedArithmeticLeftUncomputed(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		formula string
+		want    bool
+	}{
+		{"SUM(IF(A1:A5>3,1,0))", true},
+		{"ABS(A1:A3*-1)", true},
+		{"SUM(A1:A5*B1:B5)", false},
+		{"MATCH(TRUE,A1:A5>3,0)", false},
+		{"A1:A5*10", false},
+		{"IF(A1>3,SUM(A1:A5*2),0)", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, liftedArithmetic(formulaTokensOf(c.formula)), c.formula)
 	}
 }

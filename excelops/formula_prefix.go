@@ -9,7 +9,8 @@ import (
 )
 
 // withFilePrefixes returns formula (without its "=") as a file must hold
-// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), and every call of
+// it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), the @ operator as
+// _xlfn.SINGLE (formula_single.go), and every call of
 // a function newer than Excel 2007 spelled with its prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
 // Excel itself stores them; without it Excel and LibreOffice show #NAME?.
 // Names already prefixed, text in double quotes and quoted sheet names are
@@ -23,6 +24,7 @@ import (
 func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
 	params := boundNames(formula)
+	formula = withSingleCalls(formula) // @A1:A10 -> _xlfn.SINGLE(A1:A10)
 	eta := mayTakeLambda(formula) && callsAny(formula, takesLambda)
 	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
 		up := strings.ToUpper(name)
@@ -55,12 +57,14 @@ func boundNames(formula string) map[string]bool {
 
 // withoutFilePrefixes returns formula as Excel shows it: the file prefixes
 // of newer functions (_xlfn., _xlws.), of LET and LAMBDA names (_xlpm.)
-// and of functions named as LAMBDAs (_xleta.) dropped, outside text in quotes, and ANCHORARRAY(C3) shown as the spill
-// reference C3#.
+// and of functions named as LAMBDAs (_xleta.) dropped, outside text in
+// quotes, ANCHORARRAY(C3) shown as the spill reference C3# and
+// SINGLE(A1:A10) as @A1:A10.
 func withoutFilePrefixes(formula string) string {
 	if !strings.Contains(strings.ToLower(formula), "_xl") {
 		return formula
 	}
+	formula = withAtSigns(formula) // _xlfn.SINGLE(A1:A10) -> @A1:A10
 	return withSpillRefs(rewriteNames(formula, func(name string, call bool) string {
 		if lower := strings.ToLower(name); strings.HasPrefix(lower, "_xlpm.") {
 			return name[len("_xlpm."):]

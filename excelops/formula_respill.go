@@ -29,7 +29,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if err != nil || inAreas(fresh, sf.sheet, col, row) {
 			continue
 		}
-		if formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref); ferr != nil || inexact(f, sf.sheet, formula) {
+		if formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref); ferr != nil || inexact(f, sf.sheet, sf.cell.ref, formula) {
 			continue
 		}
 		one, cancel := context.WithTimeout(ctx, maxFormulaTime)

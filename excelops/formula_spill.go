@@ -26,9 +26,11 @@ func isSpillFunction(name string) bool {
 }
 
 // maySpill reports whether formula (with or without its "=" and file
-// prefixes) calls a function whose result can spill.
+// prefixes) calls a function whose result can spill, or applies an
+// operator to an array (arrayOperation).
 func maySpill(formula string) bool {
-	return callsAny(withAnchorArrays(formula), isSpillFunction) // C3# spills as ANCHORARRAY(C3)
+	return callsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
+		arrayOperation(formula)
 }
 
 // spillError is the value of an anchor whose spill range is obstructed.
@@ -133,14 +135,15 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 // holds anything (a value or formula, one written by this call included), a
 // merged range overlaps it, or it passes the sheet's edge, the anchor is
 // #SPILL! and nothing spills. A formula the calculator cannot compute (or
-// not exactly: an operator applied to a range, as FILTER(A1:A9,B1:B9>0)
-// has), or whose result is one value, stays an ordinary formula. It returns the
+// not exactly: inexactInArrays), or whose result is one value,
+// stays an ordinary formula, except one whose operators apply to a range
+// (SUM(A1:A5*B1:B5)): it is a dynamic array formula over its own cell. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a
 // KindLimit error, as a block of that many values would be.
 func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
 	var spilled []cellRange
 	for _, w := range plan {
-		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) || inexact(f, sheet, w.formula) {
+		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) || inexactInArrays(f, sheet, w.formula) {
 			continue
 		}
 		ref := cellName(w.col, w.row)
@@ -150,8 +153,18 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err != nil || len(vals) == 0 || len(vals[0]) == 0 || (len(vals) == 1 && len(vals[0]) == 1) {
-			continue // uncomputable or one value: an ordinary formula
+		if err != nil || len(vals) == 0 || len(vals[0]) == 0 {
+			continue // uncomputable: an ordinary formula
+		}
+		if len(vals) == 1 && len(vals[0]) == 1 {
+			// one value: an ordinary formula, unless a plain formula would
+			// intersect the ranges its operators apply to
+			if needsArrayFormula(w.formula) {
+				if err := anchorOneValue(f, sheet, w, vals[0][0]); err != nil {
+					return nil, err
+				}
+			}
+			continue
 		}
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))

@@ -46,7 +46,7 @@ func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]old
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
 func (b *book) canSpillAgain(sheet, formula string) bool {
-	return formula != "" && maySpill(formula) && !callsUncomputable(formula) && !inexact(b.f, sheet, formula)
+	return formula != "" && maySpill(formula) && !callsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
 }
 
 // respillBand spills again, after the shift of band, the anchors

@@ -43,11 +43,20 @@ func TestWriteCellsSpills(t *testing.T) {
 		{"filter", "D1", "=FILTER(B1:B3,{1;0;1})",
 			`<c r="D1" t="str" cm="1"><f t="array" ref="D1:D2">_xlfn._xlws.FILTER(B1:B3,{1;0;1})</f><v>pens</v></c>`,
 			map[string]string{"D1": "pens", "D2": "ink", "D3": ""}},
-		// The calculator has no comparison of a range: it drops A1:A3>2 and
-		// would filter A1:A3 by if_empty.
-		{"filter with a comparison is not computed", "D1", "=FILTER(A1:A3,A1:A3>2,A1:A3)",
-			`<c r="D1"><f>_xlfn._xlws.FILTER(A1:A3,A1:A3`,
-			map[string]string{"D1": "", "D2": ""}},
+		{"filter with a comparison", "D1", "=FILTER(A1:A3,A1:A3>2,A1:A3)",
+			`<c r="D1" cm="1"><f t="array" ref="D1:D2">_xlfn._xlws.FILTER(A1:A3,A1:A3&gt;2,A1:A3)</f><v>3</v></c>`,
+			map[string]string{"D1": "3", "D2": "3", "D3": ""}},
+		{"operator on a range", "D1", "=A1:A5*10",
+			`<c r="D1" cm="1"><f t="array" ref="D1:D5">A1:A5*10</f><v>30</v></c>`,
+			map[string]string{"D1": "30", "D2": "10", "D3": "30", "D4": "20", "D5": "10", "D6": ""}},
+		{"array constants broadcast", "D1", "={1,2}+{10;20}",
+			`<c r="D1" cm="1"><f t="array" ref="D1:E2">{1,2}+{10;20}</f><v>11</v></c>`,
+			map[string]string{"D1": "11", "E1": "12", "D2": "21", "E2": "22", "F1": "", "D3": ""}},
+		// One value, but a plain formula would intersect the ranges: an
+		// array formula over its own cell, as Excel 365 stores it.
+		{"sum of products", "D1", "=SUM(A1:A5*A1:A5)",
+			`<c r="D1" cm="1"><f t="array" ref="D1">SUM(A1:A5*A1:A5)</f><v>24</v></c>`,
+			map[string]string{"D1": "24", "D2": ""}},
 		// An omitted argument takes its default (sort by the first column).
 		{"sort with an omitted argument", "D1", "=SORT(A1:B5,,-1)",
 			`<c r="D1" cm="1"><f t="array" ref="D1:E5">_xlfn._xlws.SORT(A1:B5,,-1)</f><v>3</v></c>`,
@@ -225,6 +234,12 @@ func TestMaySpill(t *testing.T) {
 		{"=_xlfn.UNIQUE(A1:A3)", true},
 		{"SUM(_xlfn._xlws.FILTER(A1:A3,A1:A3>1))", true},
 		{"SUM(A1:A3)", false},
+		{"SUM(A1:A3)+1", false},
+		{"A1:A5*10", true},
+		{"-A1:A5", true},
+		{"{1,2}+{10;20}", true},
+		{"A1:A5", true},
+		{"SUM({1,2})", false},
 		{`"SEQUENCE(3)"`, false},
 	}
 	for _, tc := range cases {

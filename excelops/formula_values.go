@@ -271,7 +271,7 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 	if t, v, ok := cutReferenceValue(formula); ok {
 		return t, v, nil
 	}
-	if inexact(f, sheet, formula) {
+	if inexact(f, sheet, ref, formula) {
 		return "", "", nil
 	}
 	one, cancel := context.WithTimeout(ctx, maxFormulaTime)

@@ -145,7 +145,18 @@ spills over the cells below and to the right, as in Excel 365:
 - When a cell of the range other than the anchor holds a value or a formula (one written by the
   same call included), a merged range overlaps it, or it passes the sheet's edge, the anchor is
   ` + "`#SPILL!`" + ` (its ref the anchor alone) and nothing spills.
-- A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula.
+- Operators apply to arrays element by element, as in Excel 365: a formula applying one to a
+  range or an array constant (` + "`=A1:A5*10`" + `, ` + "`=A1:A5>3`" + `, ` + "`={1,2}+{10;20}`" + `), to a function's array
+  (` + "`=SEQUENCE(3)*2`" + `), or a bare range (` + "`=A1:A3`" + `) spills too. A single row or column (or value)
+  is stretched over the other operand, cells where the sizes differ are ` + "`#N/A`" + `, and an error
+  stays in its own element. FILTER takes a comparison (` + "`FILTER(A1:A5,A1:A5>3)`" + `,
+  ` + "`FILTER(A1:B5,(A1:A5>1)*(B1:B5<5))`" + `).
+- A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula, except one
+  whose operators apply to a range (` + "`SUM(A1:A5*B1:B5)`" + `): it is stored as Excel 365 stores it, a
+  dynamic array formula over its own cell (a plain formula would intersect the ranges with its row).
+- The implicit intersection operator (` + "`=@A1:A10`" + `, the cell of the range in the formula's row or
+  column, ` + "`#VALUE!`" + ` when there is none) is stored as Excel stores it, ` + "`_xlfn.SINGLE(A1:A10)`" + `, and
+  read_excel shows ` + "`@A1:A10`" + ` again. A formula from a workbook made before Excel 365 keeps its text.
 - A blank cell of the result shows 0, as in Excel (` + "`FILTER`" + ` or ` + "`SORT`" + ` of a range with
   blanks); an empty text stays empty.
 - RANDARRAY is volatile: every write_cells call on the workbook draws new numbers and spills them
@@ -186,13 +197,11 @@ Not done yet:
 - Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
   excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
   extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
-- An operator applied to an array (` + "`SEQUENCE(3)*2`" + `), a bare range (` + "`=A1:A3`" + `) and array
-  constants do not spill: they are stored as ordinary formulas with their first value.
-- An operator applied to a range inside the formula (` + "`FILTER(A1:A9,B1:B9>0)`" + `,
-  ` + "`SORT(A1:A9*2)`" + `) is not computed (the engine has no arithmetic on ranges): the formula is
-  written as an ordinary one without a cached value, which Excel may show with the implicit
-  intersection operator (` + "`=@FILTER(...)`" + `) and one value. Give FILTER a range of TRUE/FALSE
-  cells (` + "`FILTER(A1:A9,C1:C9)`" + ` with ` + "`C1`" + ` ` + "`=B1>0`" + `) to have it spill.
+- An operator applied to a range in an ordinary formula of a workbook (Excel intersects the range
+  with the formula's row or column), or inside a function Excel applies to each element of an
+  array (` + "`SUM(IF(A1:A5>3,1,0))`" + `, ` + "`ABS(A1:A3-1)`" + `), is not computed: the formula has no cached
+  value. The engine applies such functions (IF, ABS, LEN...) to one value, not to each element of
+  an array.
 - Not computed either, and left without a value: FILTER whose include is one value, SORT, WRAPROWS
   and WRAPCOLS of one value, TEXTSPLIT of a range of texts, with an empty delimiter or with one
   delimiter beginning another, array arguments of RANDARRAY, TRIMRANGE of blank cells only;

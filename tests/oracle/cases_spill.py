@@ -36,6 +36,65 @@ def spill(cell: str, rng: str, formula: str) -> dict[str, Any]:
     return {"op": "set", "sheet": "Sheet1", "cell": cell, "value": formula, "spill": rng}
 
 
+# OPS_DATA: A1:A5 1..5, B1:B5 8,6,4,2,0, C1 text, C2 #DIV/0!, C3 blank.
+OPS_DATA: dict[str, Any] = {
+    **{f"A{i}": i for i in range(1, 6)},
+    **{f"B{i}": v for i, v in enumerate([8, 6, 4, 2, 0], start=1)},
+    "C1": "x", "C2": "=1/0",
+}
+
+# OPERATOR_FORMULAS: each formula over OPS_DATA with the rows and columns of its result; a
+# one-value result whose operators apply to a range is still an array formula (rows 1, cols 1),
+# while rows 0 marks an ordinary formula.
+OPERATOR_FORMULAS: list[tuple[str, int, int]] = [
+    ("=SEQUENCE(3)*2", 3, 1),
+    ("=A1:A5*10", 5, 1),
+    ("=A1:A5>3", 5, 1),
+    ("={1,2}+{10;20}", 2, 2),
+    ("={1,2,3}*{1,2}", 1, 3),
+    ("={1;2}*{1;2;3}", 3, 1),
+    ("=FILTER(A1:A5,A1:A5>3)", 2, 1),
+    ("=FILTER(A1:B5,(A1:A5>1)*(B1:B5<5))", 3, 2),
+    ("=SUM(A1:A5*B1:B5)", 1, 1),
+    ("=SUMPRODUCT((A1:A5>2)*B1:B5)", 0, 0),
+    ("=SUM(TRANSPOSE({1,2;3,4}))", 0, 0),
+    ("=TRANSPOSE(A1:A3*2)", 1, 3),
+    ("=-A1:A3", 3, 1),
+    ("=A1:A2%", 2, 1),
+    ("=A1:A3^2", 3, 1),
+    ('=A1:A2&"x"', 2, 1),
+    ("=A1:A3/B3:B5", 3, 1),
+    ("=C1:C3*2", 3, 1),
+    ('=C1:C3&"!"', 3, 1),
+    ('=C1:C3=""', 3, 1),
+    ('={"a","B"}<"b"', 1, 2),
+    ('={1,"1"}>0', 1, 2),
+    ("=ROWS(FILTER(A1:A5,A1:A5>2))", 1, 1),
+    ("=ROWS(A1:A5*2)", 1, 1),
+    ("=COLUMNS({1,2,3})", 0, 0),
+    ("=0.1+0.2=0.3", 0, 0),
+    ('=1234567&""', 0, 0),
+]
+
+
+def operator_spills() -> list[dict[str, Any]]:
+    """The set operations of OPERATOR_FORMULAS, one under another: the first half from E1,
+    the second from I1."""
+    ops: list[dict[str, Any]] = []
+    half = (len(OPERATOR_FORMULAS) + 1) // 2
+    for i, (formula, rows, cols) in enumerate(OPERATOR_FORMULAS):
+        if i % half == 0:
+            col, row = "EI"[i // half], 1
+        cell = f"{col}{row}"
+        if rows == 0:
+            ops.append({"op": "set", "sheet": "Sheet1", "cell": cell, "value": formula})
+        else:
+            last = f"{chr(ord(col) + cols - 1)}{row + rows - 1}"
+            ops.append(spill(cell, f"{cell}:{last}", formula))
+        row += max(rows, 1)
+    return ops
+
+
 CASES: list[dict[str, Any]] = [
     {
         "name": "spill_sequence_column",
@@ -140,13 +199,21 @@ CASES: list[dict[str, Any]] = [
         "on_open": True,
     },
     {
-        # The engine has no comparison of ranges: FILTER with one is written without a value
-        # (read_excel shows the formula) and does not spill; Calc computes it on open.
-        "name": "spill_filter_comparison_not_computed",
+        # A comparison of a range inside FILTER, computed element by element.
+        "name": "spill_filter_comparison",
         "sheets": {"Sheet1": DATA},
-        "ops": [{"op": "set", "sheet": "Sheet1", "cell": "F1", "value": "=FILTER(B1:B5,A1:A5>2)"}],
+        "ops": [spill("F1", "F1:F2", "=FILTER(B1:B5,A1:A5>2)")],
         "read": True,
-        "uncomputable": ["Sheet1!F1"],
+        "on_open": True,
+    },
+    {
+        # Operators over ranges and array constants (the same cells and formulas as the Go
+        # test TestArrayOperators in third_party/excelize/calc_array_ops_test.go).
+        "name": "spill_array_operators",
+        "sheets": {"Sheet1": OPS_DATA},
+        "ops": operator_spills(),
+        "read": True,
+        "on_open": True,
     },
     {
         # An omitted argument is an empty one (sort_index left to its default, the first column).

@@ -913,7 +913,8 @@ func (f *File) calcCellValueGuarded(guard *calcGuard, sheet, cell string, opts .
 			return cachedResult.(string), nil
 		}
 	}
-	if token, err = f.calcInPieces(guard, entry, options.MaxCalcIterations, sheet, cell); guard.failed() != nil {
+	token, err = f.calcInPieces(guard, entry, options.MaxCalcIterations, sheet, cell)
+	if token, err = cellValueOf(token, err); guard.failed() != nil { // registry-sidecar: calc_array_ops.go
 		return "", guard.failed() // stopped: what the evaluation left is no result
 	} else if err != nil {
 		result = token.String
@@ -976,6 +977,7 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 		return f.cellResolver(ctx, sheet, cell)
 	}
 	// registry-sidecar: LET is expanded in the tokens (calc_let_modern.go)
+	tokens = expandAt(tokens) // registry-sidecar: @A1:A10 (calc_single.go)
 	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}
@@ -1065,9 +1067,6 @@ func newEmptyFormulaArg() formulaArg {
 func (f *File) evalInfixExp(ctx *calcContext, sheet, cell string, tokens []efp.Token) (formulaArg, error) {
 	var (
 		err                             error
-		inArray, inArrayRow             bool
-		formulaArray                    [][]formulaArg
-		formulaArrayRow                 []formulaArg
 		opdStack, optStack, opfStack    = NewStack(), NewStack(), NewStack()
 		opfdStack, opftStack, argsStack = NewStack(), NewStack(), NewStack()
 	)
@@ -1087,16 +1086,19 @@ func (f *File) evalInfixExp(ctx *calcContext, sheet, cell string, tokens []efp.T
 			}
 		}
 
+		// registry-sidecar: an array constant is one operand (calc_array_ops.go)
+		if isFunctionStartToken(token) && token.TValue == "ARRAY" {
+			arr, end, err := arrayConstant(tokens, i)
+			if err != nil {
+				return newEmptyFormulaArg(), err
+			}
+			i = end
+			pushArrayConstant(arr, tokens[i+1:], opdStack, opfStack, opftStack, opfdStack, argsStack)
+			continue
+		}
+
 		// function start
 		if isFunctionStartToken(token) {
-			if token.TValue == "ARRAY" {
-				inArray, formulaArray = true, [][]formulaArg{}
-				continue
-			}
-			if token.TValue == "ARRAYROW" {
-				inArrayRow, formulaArrayRow = true, []formulaArg{}
-				continue
-			}
 			opfStack.Push(token)
 			argsStack.Push(list.New().Init())
 			opftStack.Push(token) // to know which operators belong to a function use the function as a separator
@@ -1152,11 +1154,11 @@ func (f *File) evalInfixExp(ctx *calcContext, sheet, cell string, tokens []efp.T
 			}
 
 			// registry-sidecar: an argument left empty is an argument (calc_lambda_call.go)
-			if !inArray && omittedBefore(tokens, i) {
+			if omittedBefore(tokens, i) {
 				argsStack.Peek().(*list.List).PushBack(omittedArg())
 			}
 			// current token is arg
-			if token.TType == efp.TokenTypeArgument && !inArray {
+			if token.TType == efp.TokenTypeArgument {
 				for opftStack.Peek().(efp.Token) != opfStack.Peek().(efp.Token) {
 					// calculate trigger
 					topOpt := opftStack.Peek().(efp.Token)
@@ -1171,20 +1173,6 @@ func (f *File) evalInfixExp(ctx *calcContext, sheet, cell string, tokens []efp.T
 				continue
 			}
 
-			if inArrayRow && isOperand(token) {
-				formulaArrayRow = append(formulaArrayRow, opfdStack.Pop().(formulaArg))
-				continue
-			}
-			if inArrayRow && isFunctionStopToken(token) {
-				formulaArray = append(formulaArray, formulaArrayRow)
-				inArrayRow = false
-				continue
-			}
-			if inArray && isFunctionStopToken(token) {
-				argsStack.Peek().(*list.List).PushBack(newMatrixFormulaArg(formulaArray))
-				inArray = false
-				continue
-			}
 			if errArg := f.evalInfixExpFunc(ctx, sheet, cell, token, nextToken, opfStack, opdStack, opftStack, opfdStack, argsStack); errArg.Type == ArgError {
 				return errArg, errors.New(errArg.Error)
 			}
@@ -1236,8 +1224,9 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 		return newEmptyFormulaArg()
 	}
 	// registry-sidecar: CalcCellArray keeps the array of a formula that is
-	// one function call (dynamic_array.go)
-	if arg.Type == ArgMatrix && len(arg.Matrix) > 0 && len(arg.Matrix[0]) > 0 && !ctx.checks().keepsArray(ctx, sheet, cell, nextToken) {
+	// one function call (dynamic_array.go); an operator after the call
+	// applies to the whole array (calc_array_ops.go)
+	if arg.Type == ArgMatrix && len(arg.Matrix) > 0 && len(arg.Matrix[0]) > 0 && isFormulaEnd(nextToken) && !ctx.checks().keepsArray(ctx, sheet, cell, nextToken) {
 		opdStack.Push(arg.Matrix[0][0])
 		return newEmptyFormulaArg()
 	}
@@ -1284,20 +1273,6 @@ func prepareEvalInfixExp(opfStack, opftStack, opfdStack, argsStack *Stack) {
 	if argument && opfdStack.Len() > 0 {
 		argsStack.Peek().(*list.List).PushBack(opfdStack.Pop().(formulaArg))
 	}
-}
-
-// calcPow evaluate exponentiation arithmetic operations.
-func calcPow(rOpd, lOpd formulaArg, opdStack *Stack) error {
-	lOpdVal := lOpd.ToNumber()
-	if lOpdVal.Type != ArgNumber {
-		return errors.New(lOpdVal.String)
-	}
-	rOpdVal := rOpd.ToNumber()
-	if rOpdVal.Type != ArgNumber {
-		return errors.New(rOpdVal.String)
-	}
-	opdStack.Push(newNumberFormulaArg(math.Pow(lOpdVal.Number, rOpdVal.Number)))
-	return nil
 }
 
 // calcEq evaluate equal arithmetic operations.
@@ -1388,138 +1363,25 @@ func calcGe(rOpd, lOpd formulaArg, opdStack *Stack) error {
 	return nil
 }
 
-// calcSplice evaluate splice '&' operations.
-func calcSplice(rOpd, lOpd formulaArg, opdStack *Stack) error {
-	if textTooLong(lOpd.Value(), rOpd.Value()) {
-		return errors.New(formulaErrorVALUE)
-	}
-	opdStack.Push(newStringFormulaArg(lOpd.Value() + rOpd.Value()))
-	return nil
-}
-
-// calcAdd evaluate addition arithmetic operations.
-func calcAdd(rOpd, lOpd formulaArg, opdStack *Stack) error {
-	lOpdVal := lOpd.ToNumber()
-	if lOpdVal.Type != ArgNumber {
-		return errors.New(lOpdVal.String)
-	}
-	rOpdVal := rOpd.ToNumber()
-	if rOpdVal.Type != ArgNumber {
-		return errors.New(rOpdVal.String)
-	}
-	opdStack.Push(newNumberFormulaArg(lOpdVal.Number + rOpdVal.Number))
-	return nil
-}
-
-// calcSubtract evaluate subtraction arithmetic operations.
-func calcSubtract(rOpd, lOpd formulaArg, opdStack *Stack) error {
-	if lOpd.Type == ArgError {
-		return errors.New(lOpd.String)
-	}
-	if rOpd.Type == ArgError {
-		return errors.New(rOpd.String)
-	}
-	if rOpd.Type == ArgEmpty {
-		rOpd = newNumberFormulaArg(0)
-	}
-	if lOpd.Type == ArgEmpty {
-		lOpd = newNumberFormulaArg(0)
-	}
-	lOpdVal := lOpd.ToNumber()
-	if lOpdVal.Type != ArgNumber {
-		return errors.New(lOpdVal.String)
-	}
-	rOpdVal := rOpd.ToNumber()
-	if rOpdVal.Type != ArgNumber {
-		return errors.New(rOpdVal.String)
-	}
-	opdStack.Push(newNumberFormulaArg(lOpdVal.Number - rOpdVal.Number))
-	return nil
-}
-
-// calcMultiply evaluate multiplication arithmetic operations.
-func calcMultiply(rOpd, lOpd formulaArg, opdStack *Stack) error {
-	lOpdVal := lOpd.ToNumber()
-	if lOpdVal.Type != ArgNumber {
-		return errors.New(lOpdVal.String)
-	}
-	rOpdVal := rOpd.ToNumber()
-	if rOpdVal.Type != ArgNumber {
-		return errors.New(rOpdVal.String)
-	}
-	opdStack.Push(newNumberFormulaArg(lOpdVal.Number * rOpdVal.Number))
-	return nil
-}
-
-// calcDiv evaluate division arithmetic operations.
-func calcDiv(rOpd, lOpd formulaArg, opdStack *Stack) error {
-	lOpdVal := lOpd.ToNumber()
-	if lOpdVal.Type != ArgNumber {
-		return errors.New(lOpdVal.String)
-	}
-	rOpdVal := rOpd.ToNumber()
-	if rOpdVal.Type != ArgNumber {
-		return errors.New(rOpdVal.String)
-	}
-	if rOpdVal.Number == 0 {
-		return errors.New(formulaErrorDIV)
-	}
-	opdStack.Push(newNumberFormulaArg(lOpdVal.Number / rOpdVal.Number))
-	return nil
-}
-
-// calculate evaluate basic arithmetic operations.
+// calculate applies an operator to the operands on top of opdStack
+// (registry-sidecar: to arrays element by element, calc_array_ops.go).
 func calculate(opdStack *Stack, opt efp.Token) error {
 	if opt.TValue == "-" && opt.TType == efp.TokenTypeOperatorPrefix {
 		if opdStack.Len() < 1 {
 			return ErrInvalidFormula
 		}
-		return calcSubtract(opdStack.Pop().(formulaArg), newNumberFormulaArg(0), opdStack)
+		return pushResult(applyUnary(opdStack.Pop().(formulaArg), negate), opdStack)
 	}
-	if opt.TValue == "-" && opt.TType == efp.TokenTypeOperatorInfix {
-		if opdStack.Len() < 2 {
-			return ErrInvalidFormula
-		}
-		rOpd := opdStack.Pop().(formulaArg)
-		lOpd := opdStack.Pop().(formulaArg)
-		return calcSubtract(rOpd, lOpd, opdStack)
+	op, ok := binaryOperator(opt.TValue)
+	if !ok || opt.TType != efp.TokenTypeOperatorInfix {
+		return nil
 	}
-	tokenCalcFunc := map[string]func(rOpd, lOpd formulaArg, opdStack *Stack) error{
-		"^":  calcPow,
-		"*":  calcMultiply,
-		"/":  calcDiv,
-		"+":  calcAdd,
-		"=":  calcEq,
-		"<>": calcNEq,
-		"<":  calcL,
-		"<=": calcLe,
-		">":  calcG,
-		">=": calcGe,
-		"&":  calcSplice,
+	if opdStack.Len() < 2 {
+		return ErrInvalidFormula
 	}
-	if fn, ok := tokenCalcFunc[opt.TValue]; ok {
-		if opdStack.Len() < 2 {
-			return ErrInvalidFormula
-		}
-		rOpd := opdStack.Pop().(formulaArg)
-		lOpd := opdStack.Pop().(formulaArg)
-		if opt.TValue != "&" {
-			if rOpd.Type == ArgEmpty {
-				rOpd = newNumberFormulaArg(0)
-			}
-			if lOpd.Type == ArgEmpty {
-				lOpd = newNumberFormulaArg(0)
-			}
-		}
-		if rOpd.Type == ArgError {
-			return errors.New(rOpd.String)
-		}
-		if lOpd.Type == ArgError {
-			return errors.New(lOpd.String)
-		}
-		return fn(rOpd, lOpd, opdStack)
-	}
-	return nil
+	rOpd := opdStack.Pop().(formulaArg)
+	lOpd := opdStack.Pop().(formulaArg)
+	return pushResult(applyBinary(lOpd, rOpd, op), opdStack)
 }
 
 // parseOperatorPrefixToken parse operator prefix token.
@@ -1635,8 +1497,7 @@ func (f *File) parseToken(ctx *calcContext, sheet string, token efp.Token, opdSt
 		optStack.Pop()
 	}
 	if token.TType == efp.TokenTypeOperatorPostfix && !opdStack.Empty() {
-		topOpd := opdStack.Pop().(formulaArg)
-		opdStack.Push(newNumberFormulaArg(topOpd.Number / 100))
+		opdStack.Push(applyUnary(opdStack.Pop().(formulaArg), percent))
 	}
 	// opd
 	if isOperand(token) {
@@ -1888,7 +1749,7 @@ func (f *File) cellResolver(ctx *calcContext, sheet, cell string) (formulaArg, e
 				if err = ctx.checks().enter(sheet, cell); err != nil {
 					return arg, err
 				}
-				arg, _ = f.calcCellValue(ctx, sheet, cell)
+				arg, _ = cellValueOf(f.calcCellValue(ctx, sheet, cell)) // registry-sidecar: calc_array_ops.go
 				ctx.checks().leave()
 				ctx.iterationsCache[ref] = arg
 				if ctx.checks().failed() == nil { // a stopped evaluation's value is no value
@@ -15611,6 +15472,9 @@ func (fn *formulaFuncs) COLUMNS(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "COLUMNS requires 1 argument")
 	}
+	if n, ok := arrayExtent(argsList.Front().Value.(formulaArg), true); ok { // registry-sidecar: calc_array_ops.go
+		return n
+	}
 	minVal, maxVal := calcColsRowsMinMax(true, argsList)
 	if maxVal == MaxColumns {
 		return newNumberFormulaArg(float64(MaxColumns))
@@ -15873,23 +15737,21 @@ func (fn *formulaFuncs) TRANSPOSE(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "TRANSPOSE requires 1 argument")
 	}
-	args := argsList.Back().Value.(formulaArg).ToList()
-	rmin, rmax := calcColsRowsMinMax(false, argsList)
-	cmin, cmax := calcColsRowsMinMax(true, argsList)
-	cols, rows := cmax-cmin+1, rmax-rmin+1
-	src := make([][]formulaArg, 0)
-	for i := 0; i < len(args); i += cols {
-		src = append(src, args[i:i+cols])
+	// registry-sidecar: any array (a range, a constant, a function's or
+	// an operator's result) turns, not only a range of cells
+	arg := argsList.Back().Value.(formulaArg)
+	if arg.Type == ArgError {
+		return arg
 	}
-	mtx := make([][]formulaArg, cols)
-	for r, row := range src {
-		colIdx := r % rows
-		for c, cell := range row {
-			rowIdx := c % cols
-			if len(mtx[rowIdx]) == 0 {
-				mtx[rowIdx] = make([]formulaArg, rows)
-			}
-			mtx[rowIdx][colIdx] = cell
+	src := matrixOf(arg)
+	if src == nil {
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
+	mtx := make([][]formulaArg, len(src[0]))
+	for c := range mtx {
+		mtx[c] = make([]formulaArg, len(src))
+		for r := range src {
+			mtx[c][r] = src[r][c]
 		}
 	}
 	return newMatrixFormulaArg(mtx)
@@ -16438,6 +16300,9 @@ func (fn *formulaFuncs) ROW(argsList *list.List) formulaArg {
 func (fn *formulaFuncs) ROWS(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "ROWS requires 1 argument")
+	}
+	if n, ok := arrayExtent(argsList.Front().Value.(formulaArg), false); ok { // registry-sidecar: calc_array_ops.go
+		return n
 	}
 	minVal, maxVal := calcColsRowsMinMax(false, argsList)
 	if maxVal == TotalRows {
