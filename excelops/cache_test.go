@@ -20,24 +20,17 @@ import (
 func (e *env) cached(name string) *book {
 	e.t.Helper()
 	c := e.svc.cache
-	require.NotNil(e.t, c, "cache enabled")
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if ent := c.entries[e.path(name)]; ent != nil {
-		return ent.b
-	}
-	return nil
+	require.True(e.t, c.Enabled(), "cache enabled")
+	b, _ := c.Peek(e.path(name))
+	return b
 }
 
 // cachedNames lists the workspace files the cache holds, most recent first.
 func (e *env) cachedNames() []string {
 	e.t.Helper()
-	c := e.svc.cache
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	var out []string
-	for el := c.lru.Front(); el != nil; el = el.Next() {
-		out = append(out, el.Value.(*cacheEntry).b.name())
+	for _, b := range e.svc.cache.Held() {
+		out = append(out, b.name())
 	}
 	return out
 }
@@ -246,7 +239,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{1, 2}, {3, 4}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "C1", "value": 1})
-	_, one := probe.svc.cache.stats()
+	_, one := probe.svc.cache.Stats()
 	require.Positive(t, one)
 
 	spill := t.TempDir()
@@ -275,7 +268,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 		e.ok("write_cells", map[string]any{"file_path": s.file, "cell": "C1", "value": i})
 		assert.Equal(t, s.want, e.cachedNames(), "after step %d", i)
 		assert.Equal(t, len(s.want), spillDirs(), "evicted books are closed (step %d)", i)
-		_, used := e.svc.cache.stats()
+		_, used := e.svc.cache.Stats()
 		assert.LessOrEqual(t, used, one*5/2)
 	}
 	for i, n := range []string{"a.xlsx", "c.xlsx", "b.xlsx"} {
@@ -297,7 +290,7 @@ func TestCacheDisabled(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "B1", "value": i})
 	}
-	assert.Nil(t, e.svc.cache)
+	assert.False(t, e.svc.cache.Enabled())
 	assert.Equal(t, int64(3), e.svc.opens.Load(), "every call parses")
 	assert.Equal(t, "2", e.value("a.xlsx", "Sheet1", "B1"))
 	assert.NoError(t, e.svc.Close())

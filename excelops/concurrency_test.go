@@ -145,7 +145,7 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 	}
 	wg.Wait()
 	after := openFDs(t)
-	cachedBooks, _ := e.svc.cache.stats()
+	cachedBooks, _ := e.svc.cache.Stats()
 	assert.Zero(t, cachedBooks, "failed calls drop the cached workbook and add none")
 	assert.LessOrEqual(t, after, before, "open descriptors grew from %d to %d", before, after)
 	assert.Empty(t, tempFiles(t, e.dir), "no save temporaries left")
@@ -172,7 +172,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{"header"}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "A2", "value": "w0-0"})
-	_, one := probe.svc.cache.stats()
+	_, one := probe.svc.cache.Stats()
 	// Room for about two of the four workbooks: evictions interleave with
 	// checkouts of the others.
 	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2))
@@ -210,7 +210,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 		}
 	}
-	_, used := e.svc.cache.stats()
+	_, used := e.svc.cache.Stats()
 	assert.LessOrEqual(t, used, one*5/2)
 	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
 }

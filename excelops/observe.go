@@ -15,7 +15,7 @@ func WithObserver(obs Observer) Option { return func(s *Service) { s.observer = 
 // CacheStats reports how many parsed workbooks the Service keeps in memory
 // between calls and the estimated bytes they hold (0, 0 with the cache off).
 func (s *Service) CacheStats() (books int, bytes int64) {
-	return s.cache.stats()
+	return s.cache.Stats()
 }
 
 // ReadCacheStats reports how many unchanged workbook files reads remember

@@ -99,7 +99,7 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 		paths[i] = p
 		// A parsed read takes the exclusive lock when the cache is on:
 		// excelize changes its model while reading a sheet the first time.
-		write := f.edit || (f.touch == touchStructure && s.cache != nil)
+		write := f.edit || (f.touch == touchStructure && s.cache.Enabled())
 		specs[i] = lockSpec{path: p, write: write, replace: f.edit}
 	}
 	unlock, err := s.locks.lockAll(ctx, s.box, specs...)

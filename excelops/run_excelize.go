@@ -119,9 +119,9 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 // file on disk is still the version it was parsed from, else a fresh open.
 // The caller holds path's exclusive lock (or the cache is off).
 func (s *Service) checkout(path string, create bool) (*book, error) {
-	if s.cache != nil {
-		id, ok := s.box.StatID(path)
-		if b := s.cache.take(path, id, ok); b != nil {
+	if s.cache.Enabled() {
+		id, known := s.box.StatID(path)
+		if b, ok := s.cache.Take(path, id, known); ok {
 			return b, nil
 		}
 	}
@@ -131,13 +131,13 @@ func (s *Service) checkout(path string, create bool) (*book, error) {
 // checkin hands a book whose call succeeded to the cache (or closes it
 // when the cache is off or the call was cancelled meanwhile).
 func (s *Service) checkin(ctx context.Context, b *book) {
-	if s.cache == nil || ctx.Err() != nil || b.unchecked {
+	if !s.cache.Enabled() || ctx.Err() != nil || b.unchecked {
 		_ = b.close()
 		return
 	}
 	b.ctx = nil
 	b.settle()
-	s.cache.put(b.path, b.id, b, b.cost)
+	s.cache.Put(b.path, b.id, b, b.cost)
 }
 
 // freshBook is a new empty workbook to be saved at path whatever the path

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"os"
@@ -31,9 +32,9 @@ type Service struct {
 	// tmpBase is the folder private per-call temporary folders go under.
 	tmpBase string
 	// cacheBudget is the estimated memory the workbook cache may hold;
-	// cache is nil when it is 0.
+	// the cache keeps nothing when it is 0.
 	cacheBudget int64
-	cache       *bookCache
+	cache       *bookcache.Cache[*book]
 	// light remembers the sheet index, date styles and shared strings of
 	// files read on the light path, until they change.
 	light lightCache
@@ -106,7 +107,7 @@ func New(root string, opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	s.box = box
-	s.cache = newBookCache(s.cacheBudget)
+	s.cache = bookcache.New(s.cacheBudget, (*book).close)
 	s.light.budget = s.cacheBudget / lightBudgetShare
 	return s, nil
 }
@@ -114,7 +115,7 @@ func New(root string, opts ...Option) (*Service, error) {
 // Close closes the workbooks kept in memory between calls and removes their
 // temporary files. Call it once on shutdown, after the last call returned;
 // the Service stays usable, without the cache.
-func (s *Service) Close() error { return s.cache.close() }
+func (s *Service) Close() error { return s.cache.Close() }
 
 // Root returns the real path of the workspace folder.
 func (s *Service) Root() string { return s.box.Dir() }

@@ -113,10 +113,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 	if err != nil {
 		return nil, err
 	}
-	// A parsed copy of the old version is of no use any more.
-	if b := s.cache.take(path, fileID{}, false); b != nil {
-		_ = b.close()
-	}
+	s.cache.Drop(path) // a parsed copy of the old version is of no use any more
 	s.log.WithFields(map[string]any{"file": sb.name(), "path": "splice"}).Debug("workbook saved")
 	return res, nil
 }
