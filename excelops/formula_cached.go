@@ -10,7 +10,9 @@ type formulaCell struct {
 }
 
 // setCached stores the cached result of the cell: t is the cell type ("" for
-// a number, "b", "e" or "str") and v its text; v == "" drops the value.
+// a number, "b", "e" or "str") and v its text; v == "" drops the value,
+// an empty text included: excelize omits an empty <v>, and a t="str" cell
+// without one is what its SetCellFormula leaves uncomputed.
 func (c formulaCell) setCached(t, v string) {
 	if v == "" {
 		t = ""

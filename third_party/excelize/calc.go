@@ -896,29 +896,37 @@ func (f *File) CalcCellValue(sheet, cell string, opts ...Options) (result string
 // calcCellValueGuarded is CalcCellValue checked by guard (registry-sidecar:
 // see CalcCellValueContext).
 func (f *File) calcCellValueGuarded(guard *calcGuard, sheet, cell string, opts ...Options) (result string, err error) {
+	res, err := f.calcCellResultGuarded(guard, sheet, cell, opts...)
+	return res.Value, err
+}
+
+// calcCellResultGuarded is calcCellValueGuarded with the result's kind
+// (registry-sidecar: see CalcCellResultContext).
+func (f *File) calcCellResultGuarded(guard *calcGuard, sheet, cell string, opts ...Options) (res CalcResult, err error) {
 	entry := sheet + "!" + cell
 	options := f.getOptions(opts...)
 	var (
 		rawCellValue = options.RawCellValue
 		styleIdx     int
 		token        formulaArg
+		result       string
 	)
 	if rawCellValue {
 		if cachedResult, ok := f.calcRawCache.Load(entry); ok {
-			return cachedResult.(string), nil
+			return cachedResult.(CalcResult), nil
 		}
 	}
 	if !rawCellValue {
 		if cachedResult, ok := f.calcCache.Load(entry); ok {
-			return cachedResult.(string), nil
+			return cachedResult.(CalcResult), nil
 		}
 	}
 	if token, err = f.calcInPieces(guard, entry, options.MaxCalcIterations, sheet, cell); guard.failed() != nil {
-		return "", guard.failed() // stopped: what the evaluation left is no result
+		return CalcResult{}, guard.failed() // stopped: what the evaluation left is no result
 	} else if err != nil {
-		result = token.String
-		return
+		return CalcResult{Kind: CalcResultError, Value: token.String}, err
 	}
+	kind := calcResultKindOf(token)
 	if !rawCellValue {
 		styleIdx, _ = f.GetCellStyle(sheet, cell)
 	}
@@ -927,28 +935,28 @@ func (f *File) calcCellValueGuarded(guard *calcGuard, sheet, cell string, opts .
 		if precision > 15 {
 			result, err = f.formattedValue(&xlsxC{S: styleIdx, V: strings.ToUpper(strconv.FormatFloat(decimal, 'G', 15, 64))}, rawCellValue, CellTypeNumber)
 			if err == nil {
-				f.storeCalcCache(entry, result, rawCellValue)
+				f.storeCalcCache(entry, CalcResult{Kind: kind, Value: result}, rawCellValue)
 			}
-			return
+			return CalcResult{Kind: kind, Value: result}, err
 		}
 		if !strings.HasPrefix(result, "0") {
 			result, err = f.formattedValue(&xlsxC{S: styleIdx, V: strings.ToUpper(strconv.FormatFloat(decimal, 'f', -1, 64))}, rawCellValue, CellTypeNumber)
 		}
 		if err == nil {
-			f.storeCalcCache(entry, result, rawCellValue)
+			f.storeCalcCache(entry, CalcResult{Kind: kind, Value: result}, rawCellValue)
 		}
-		return
+		return CalcResult{Kind: kind, Value: result}, err
 	}
 	result, err = f.formattedValue(&xlsxC{S: styleIdx, V: token.Value()}, rawCellValue, CellTypeInlineString)
 	if err == nil {
-		f.storeCalcCache(entry, result, rawCellValue)
+		f.storeCalcCache(entry, CalcResult{Kind: kind, Value: result}, rawCellValue)
 	}
-	return
+	return CalcResult{Kind: kind, Value: result}, err
 }
 
 // storeCalcCache stores the calculated result in the cache with the given entry
 // as the key.
-func (f *File) storeCalcCache(entry, result string, rawCellValue bool) {
+func (f *File) storeCalcCache(entry string, result CalcResult, rawCellValue bool) {
 	if rawCellValue {
 		f.calcRawCache.Store(entry, result)
 		return
@@ -3724,7 +3732,7 @@ func (fn *formulaFuncs) IMREAL(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(fmt.Sprint(real(inumber)))
+	return newNumberFormulaArg(real(inumber))
 }
 
 // IMSEC function returns the secant of a supplied complex number. The syntax
@@ -4693,7 +4701,10 @@ func (fn *formulaFuncs) FACTDOUBLE(argsList *list.List) formulaArg {
 	for i := math.Trunc(number.Number); i > 1 && !math.IsInf(val, 1); i -= 2 { // +Inf stays +Inf
 		val *= i
 	}
-	return newStringFormulaArg(strings.ToUpper(fmt.Sprintf("%g", val)))
+	if math.IsInf(val, 1) {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	return newNumberFormulaArg(val)
 }
 
 // FLOOR function rounds a supplied number towards zero to the nearest
@@ -8308,7 +8319,7 @@ func (fn *formulaFuncs) COUNTA(argsList *list.List) formulaArg {
 	for token := argsList.Front(); token != nil; token = token.Next() {
 		arg := token.Value.(formulaArg)
 		switch arg.Type {
-		case ArgString, ArgNumber:
+		case ArgString, ArgNumber, ArgError: // registry-sidecar: an error value is a value
 			count++
 		case ArgEmpty:
 			if isOmitted(arg) { // registry-sidecar: COUNTA(1,,2) is 3 (calc_lambda_call.go)
@@ -8317,7 +8328,7 @@ func (fn *formulaFuncs) COUNTA(argsList *list.List) formulaArg {
 		case ArgMatrix:
 			for _, row := range arg.ToList() {
 				switch row.Type {
-				case ArgString, ArgNumber:
+				case ArgString, ArgNumber, ArgError:
 					count++
 				}
 			}
@@ -12109,11 +12120,8 @@ func (fn *formulaFuncs) ISTEXT(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "ISTEXT requires 1 argument")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	if token.ToNumber().Type != ArgError {
-		return newBoolFormulaArg(false)
-	}
-	return newBoolFormulaArg(token.Type == ArgString)
+	// registry-sidecar: any text is text, "7" included (a text cell keeps its type).
+	return newBoolFormulaArg(argsList.Front().Value.(formulaArg).Type == ArgString)
 }
 
 // N function converts data into a numeric value. The syntax of the function
@@ -12359,10 +12367,32 @@ func (fn *formulaFuncs) IFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "IFS requires at least 2 arguments")
 	}
 	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		if arg.Value.(formulaArg).ToBool().Number == 1 {
+		// registry-sidecar: a condition that is an error or a text other
+		// than TRUE/FALSE is the result (#VALUE! for the text), as in Excel.
+		cond := arg.Value.(formulaArg)
+		if cond.Type == ArgError {
+			return cond
+		}
+		met := cond.Type == ArgNumber && cond.Number != 0
+		if cond.Type == ArgString {
+			switch strings.ToUpper(cond.String) {
+			case "TRUE":
+				met = true
+			case "FALSE":
+			default:
+				return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+			}
+		} else if cond.Type == ArgMatrix {
+			n := cond.ToNumber()
+			met = n.Type == ArgNumber && n.Number != 0
+		}
+		if met && arg.Next() != nil {
 			return arg.Next().Value.(formulaArg)
 		}
 		arg = arg.Next()
+		if arg == nil {
+			break
+		}
 	}
 	return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 }
@@ -12388,6 +12418,8 @@ func (fn *formulaFuncs) NOT(argsList *list.List) formulaArg {
 		return newBoolFormulaArg(!(token.Number != 0))
 	case ArgError:
 		return token
+	case ArgEmpty: // registry-sidecar: a blank cell is FALSE, so NOT(blank) is TRUE
+		return newBoolFormulaArg(true)
 	}
 	return newErrorFormulaArg(formulaErrorVALUE, "NOT expects 1 boolean or numeric argument")
 }
@@ -12453,6 +12485,9 @@ func (fn *formulaFuncs) SWITCH(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "SWITCH requires at least 3 arguments")
 	}
 	target := argsList.Front().Value.(formulaArg)
+	if target.Type == ArgError { // registry-sidecar: the expression's error is the result
+		return target
+	}
 	argCount := argsList.Len() - 1
 	switchCount := int(math.Floor(float64(argCount) / 2))
 	hasDefaultClause := argCount%2 != 0
@@ -12494,6 +12529,15 @@ func calcXor(argsList *list.List) formulaArg {
 		switch token.Type {
 		case ArgError:
 			return token
+		case ArgString: // registry-sidecar: a text given directly is TRUE, FALSE or #VALUE!
+			switch strings.ToUpper(token.String) {
+			case "TRUE":
+				count++
+			case "FALSE":
+			default:
+				return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+			}
+			ok = true
 		case ArgNumber:
 			ok = true
 			if token.Number != 0 {
@@ -15388,10 +15432,23 @@ func (fn *formulaFuncs) CHOOSE(argsList *list.List) formulaArg {
 	if argsList.Len() < 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "CHOOSE requires 2 arguments")
 	}
-	idx, err := strconv.Atoi(argsList.Front().Value.(formulaArg).Value())
-	if err != nil {
+	// registry-sidecar: the index is a number, a boolean (TRUE is 1) or a text
+	// number, truncated; an error is passed on; below 1 is #VALUE!.
+	first := argsList.Front().Value.(formulaArg)
+	if first.Type == ArgError {
+		return first
+	}
+	num := first.ToNumber()
+	if first.Type == ArgEmpty {
+		num = newNumberFormulaArg(0)
+	}
+	if num.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, "CHOOSE requires first argument of type number")
 	}
+	if num.Number < 1 || num.Number >= float64(argsList.Len()) {
+		return newErrorFormulaArg(formulaErrorVALUE, "index_num should be <= to the number of values")
+	}
+	idx := int(num.Number)
 	if argsList.Len() <= idx {
 		return newErrorFormulaArg(formulaErrorVALUE, "index_num should be <= to the number of values")
 	}
@@ -15730,6 +15787,16 @@ func (fn *formulaFuncs) HYPERLINK(argsList *list.List) formulaArg {
 	}
 	if argsList.Len() > 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "HYPERLINK allows at most 2 arguments")
+	}
+	// registry-sidecar: the friendly name keeps its type (HYPERLINK(url,12) is
+	// the number 12); an error in either argument is the result.
+	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
+		if a := arg.Value.(formulaArg); a.Type == ArgError {
+			return a
+		}
+	}
+	if name := argsList.Back().Value.(formulaArg); name.Type == ArgNumber || name.Type == ArgString {
+		return name
 	}
 	return newStringFormulaArg(argsList.Back().Value.(formulaArg).Value())
 }
