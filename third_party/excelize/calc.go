@@ -16099,7 +16099,10 @@ func checkLookupArgs(argsList *list.List) (arrayForm bool, lookupValue, lookupVe
 		errArg = newErrorFormulaArg(formulaErrorVALUE, "LOOKUP requires at most 3 arguments")
 		return
 	}
-	lookupValue = newStringFormulaArg(argsList.Front().Value.(formulaArg).Value())
+	// registry-sidecar: a number, text or error lookup value keeps its type.
+	if lookupValue = argsList.Front().Value.(formulaArg); lookupValue.Type != ArgNumber && lookupValue.Type != ArgString && lookupValue.Type != ArgError {
+		lookupValue = newStringFormulaArg(lookupValue.Value())
+	}
 	lookupVector = argsList.Front().Next().Value.(formulaArg)
 	if lookupVector.Type != ArgMatrix && lookupVector.Type != ArgList {
 		errArg = newErrorFormulaArg(formulaErrorVALUE, "LOOKUP requires second argument of table array")
@@ -16120,6 +16123,9 @@ func iterateLookupArgs(lookupValue, lookupVector formulaArg) ([]formulaArg, int,
 		lhs := lookupValue
 		switch col.Type {
 		case ArgNumber:
+			if lhs.Type == ArgString { // registry-sidecar: a text ("4") never matches a number
+				break
+			}
 			lhs = lhs.ToNumber()
 			if !col.Boolean {
 				if lhs.Type == ArgError {
@@ -16283,14 +16289,16 @@ func (fn *formulaFuncs) XLOOKUP(argsList *list.List) formulaArg {
 	if lookupRows != 1 && lookupCols != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
-	verticalLookup := lookupRows >= lookupCols
-	var matchIdx int
-	switch searchMode.Number {
-	case searchModeLinear, searchModeReverseLinear:
-		matchIdx, _ = lookupLinearSearch(verticalLookup, lookupValue, lookupArray, matchMode, searchMode)
-	default:
-		matchIdx, _ = lookupBinarySearch(verticalLookup, lookupValue, lookupArray, matchMode, searchMode)
+	// registry-sidecar: an error lookup value is the result; the search is
+	// XMATCH's (calc_lookup_modern.go): a text "7" does not match the number
+	// 7, and -1/1 find the closest value of the same kind, sorted or not.
+	if lookupValue.Type == ArgError {
+		return lookupValue
 	}
+	if ifNotFond.Type == ArgEmpty { // XLOOKUP(v,a,r,,-1): no if_not_found
+		ifNotFond = newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+	}
+	matchIdx := xlookupIndex(lookupValue, lookupArray, lookupRows >= lookupCols, int(matchMode.Number), searchMode.Number)
 	if matchIdx == -1 {
 		return ifNotFond
 	}
@@ -16325,6 +16333,10 @@ func (fn *formulaFuncs) INDEX(argsList *list.List) formulaArg {
 			return colArg
 		}
 		colIdx = int(colArg.Number) - 1
+	} else if array.Type == ArgMatrix && len(array.Matrix) == 1 && len(array.Matrix[0]) > 1 {
+		// registry-sidecar: in a one-row array the one index is the column
+		// (INDEX(G1:I1,2) is H1), as Microsoft documents.
+		rowIdx, colIdx = 0, rowIdx
 	}
 	if rowIdx == -1 && colIdx == -1 {
 		if len(array.ToList()) != 1 {
@@ -16442,6 +16454,9 @@ func (fn *formulaFuncs) LOOKUP(argsList *list.List) formulaArg {
 	arrayForm, lookupValue, lookupVector, errArg := checkLookupArgs(argsList)
 	if errArg.Type == ArgError {
 		return errArg
+	}
+	if lookupValue.Type == ArgError { // registry-sidecar: the lookup value's error is the result
+		return lookupValue
 	}
 	cols, matchIdx, ok := iterateLookupArgs(lookupValue, lookupVector)
 	if ok && matchIdx == -1 {

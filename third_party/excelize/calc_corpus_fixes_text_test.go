@@ -88,3 +88,20 @@ func TestCorpusFixesLogic(t *testing.T) {
 		{`HYPERLINK(E2,"site")`, CalcResultError, "#DIV/0!"},
 	})
 }
+
+// TestCorpusFixesLookup checks LOOKUP, XLOOKUP and INDEX against
+// LibreOffice 25.2 and Microsoft's documented behaviour.
+func TestCorpusFixesLookup(t *testing.T) {
+	checkCorpusCases(t, []corpusCase{
+		{`LOOKUP("4",D1:D6,A1:A6)`, CalcResultError, "#N/A"},
+		{`LOOKUP(1/0,D1:D6,A1:A6)`, CalcResultError, "#DIV/0!"},
+		{`LOOKUP(5,D1:D6,A1:A6)`, CalcResultNumber, "0"},
+		{`LOOKUP("b",B1:B3)`, CalcResultText, "apple"},
+		{`XLOOKUP(5,D1:D6,A1:A6,,-1)`, CalcResultNumber, "0"},
+		{`XLOOKUP(5,D1:D6,A1:A6,,1)`, CalcResultNumber, "7"},
+		{`XLOOKUP(E2,A1:A6,B1:B6,"none",0,1)`, CalcResultError, "#DIV/0!"},
+		{`XLOOKUP(7,A1:A6,B1:B6)`, CalcResultText, "7"},
+		{`XLOOKUP(99,A1:A6,B1:B6)`, CalcResultError, "#N/A"},
+		{`INDEX(G1:I1,2)`, CalcResultNumber, "7"},
+	})
+}
