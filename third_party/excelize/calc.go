@@ -6269,24 +6269,27 @@ func (fn *formulaFuncs) SUMIF(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "SUMIF requires at least 2 arguments")
 	}
 	criteria := formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
-	rangeMtx := argsList.Front().Value.(formulaArg).Matrix
-	var sumRange [][]formulaArg
+	// registry-sidecar: a single cell is a range; the sum range is resized to
+	// the criteria range (calc_criteria_range.go); a matched cell outside it
+	// adds nothing, and a matched error is the result.
+	rangeMtx := criteriaMatrix(argsList.Front().Value.(formulaArg))
+	sumRange := rangeMtx
 	if argsList.Len() == 3 {
-		sumRange = argsList.Back().Value.(formulaArg).Matrix
+		sumRange = fn.resizedSumRange(argsList.Back().Value.(formulaArg), len(rangeMtx), len(rangeMtx[0]))
 	}
 	var sum float64
-	var arg formulaArg
 	for rowIdx, row := range rangeMtx {
 		for colIdx, cell := range row {
-			arg = cell
-			if arg.Type == ArgEmpty {
+			if cell.Type == ArgEmpty {
 				continue
 			}
-			if ok, _ := formulaCriteriaEval(arg, criteria); ok {
-				if argsList.Len() == 3 {
-					if len(sumRange) > rowIdx && len(sumRange[rowIdx]) > colIdx {
-						arg = sumRange[rowIdx][colIdx]
-					}
+			if ok, _ := formulaCriteriaEval(cell, criteria); ok {
+				arg, in := criteriaCellAt(sumRange, rowIdx, colIdx)
+				if !in {
+					continue
+				}
+				if arg.Type == ArgError {
+					return arg
 				}
 				if arg.Type == ArgNumber {
 					sum += arg.Number
@@ -6310,9 +6313,12 @@ func (fn *formulaFuncs) SUMIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	sum, sumRange := 0.0, argsList.Front().Value.(formulaArg).Matrix
+	sum, sumRange := 0.0, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -6322,7 +6328,10 @@ func (fn *formulaFuncs) SUMIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(sumRange) || ref.Col >= len(sumRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := sumRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber {
+		// registry-sidecar: only numbers are summed; an error is the result
+		if num, ok := ifsNumber(sumRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok {
 			sum += num.Number
 		}
 	}
@@ -6620,21 +6629,20 @@ func (fn *formulaFuncs) AVERAGEIF(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "AVERAGEIF requires at least 2 arguments")
 	}
 	var (
-		criteria  = formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
-		rangeMtx  = argsList.Front().Value.(formulaArg).Matrix
-		cellRange [][]formulaArg
+		criteria = formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
+		// registry-sidecar: ranges as SUMIF reads them (calc_criteria_range.go);
+		// only numbers are averaged, a matched error is the result.
+		rangeMtx  = criteriaMatrix(argsList.Front().Value.(formulaArg))
+		cellRange = rangeMtx
 		args      []formulaArg
-		val       float64
-		err       error
 		ok        bool
 	)
 	if argsList.Len() == 3 {
-		cellRange = argsList.Back().Value.(formulaArg).Matrix
+		cellRange = fn.resizedSumRange(argsList.Back().Value.(formulaArg), len(rangeMtx), len(rangeMtx[0]))
 	}
 	for rowIdx, row := range rangeMtx {
 		for colIdx, col := range row {
-			fromVal := col.Value()
-			if fromVal == "" {
+			if col.Value() == "" {
 				continue
 			}
 			if col.Type == ArgString && criteria.Condition.Type != ArgString {
@@ -6642,15 +6650,16 @@ func (fn *formulaFuncs) AVERAGEIF(argsList *list.List) formulaArg {
 			}
 			ok, _ = formulaCriteriaEval(col, criteria)
 			if ok {
-				if argsList.Len() == 3 {
-					if len(cellRange) > rowIdx && len(cellRange[rowIdx]) > colIdx {
-						fromVal = cellRange[rowIdx][colIdx].Value()
-					}
-				}
-				if val, err = strconv.ParseFloat(fromVal, 64); err != nil {
+				arg, in := criteriaCellAt(cellRange, rowIdx, colIdx)
+				if !in {
 					continue
 				}
-				args = append(args, newNumberFormulaArg(val))
+				if arg.Type == ArgError {
+					return arg
+				}
+				if arg.Type == ArgNumber && !arg.Boolean {
+					args = append(args, arg)
+				}
 			}
 		}
 	}
@@ -6675,9 +6684,12 @@ func (fn *formulaFuncs) AVERAGEIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	sum, sumRange := 0.0, argsList.Front().Value.(formulaArg).Matrix
+	sum, sumRange := 0.0, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -6688,7 +6700,10 @@ func (fn *formulaFuncs) AVERAGEIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(sumRange) || ref.Col >= len(sumRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := sumRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber {
+		// registry-sidecar: only numbers are averaged; an error is the result
+		if num, ok := ifsNumber(sumRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok {
 			sum += num.Number
 			count++
 		}
@@ -8379,9 +8394,14 @@ func (fn *formulaFuncs) COUNTIF(argsList *list.List) formulaArg {
 
 // formulaIfsMatch function returns cells reference array which match criteria.
 func formulaIfsMatch(args []formulaArg) (cellRefs []cellRef, arg formulaArg) {
+	// registry-sidecar: ranges of another shape are #VALUE!; a single cell
+	// is a range (calc_criteria_range.go).
+	if errArg, bad := ifsShapeError(formulaArg{}, args); bad {
+		return nil, errArg
+	}
 	for i := 0; i < len(args)-1; i += 2 {
 		var match []cellRef
-		matrix, criteria := args[i].Matrix, formulaCriteriaParser(args[i+1])
+		matrix, criteria := criteriaMatrix(args[i]), formulaCriteriaParser(args[i+1])
 		if i == 0 {
 			for rowIdx, row := range matrix {
 				for colIdx, col := range row {
@@ -10498,9 +10518,12 @@ func (fn *formulaFuncs) MAXIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	maxVal, maxRange := -math.MaxFloat64, argsList.Front().Value.(formulaArg).Matrix
+	maxVal, maxRange := -math.MaxFloat64, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -10510,7 +10533,10 @@ func (fn *formulaFuncs) MAXIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(maxRange) || ref.Col >= len(maxRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := maxRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber && maxVal < num.Number {
+		// registry-sidecar: only numbers count; an error is the result
+		if num, ok := ifsNumber(maxRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok && maxVal < num.Number {
 			maxVal = num.Number
 		}
 	}
@@ -10648,9 +10674,12 @@ func (fn *formulaFuncs) MINIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	minVal, minRange := math.MaxFloat64, argsList.Front().Value.(formulaArg).Matrix
+	minVal, minRange := math.MaxFloat64, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -10660,7 +10689,10 @@ func (fn *formulaFuncs) MINIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(minRange) || ref.Col >= len(minRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := minRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber && minVal > num.Number {
+		// registry-sidecar: only numbers count; an error is the result
+		if num, ok := ifsNumber(minRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok && minVal > num.Number {
 			minVal = num.Number
 		}
 	}
