@@ -4102,6 +4102,11 @@ func (fn *formulaFuncs) ARABIC(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	text = strings.ToUpper(text)
+	// registry-sidecar: anything but roman numerals (around a leading minus
+	// and spaces) is #VALUE!: ARABIC(12) and ARABIC("7") as in Excel.
+	if strings.Trim(strings.TrimPrefix(strings.TrimSpace(text), "-"), "IVXLCDM") != "" {
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
 	number, actualStart, index, isNegative := 0, 0, len(text)-1, false
 	startIndex, subtractNumber, currentPartValue, currentCharValue, prevCharValue := 0, 0, 0, 0, -1
 	for index >= 0 && text[index] == ' ' {
@@ -5692,11 +5697,12 @@ func (fn *formulaFuncs) ROMAN(argsList *list.List) formulaArg {
 			return f
 		}
 		form = int(f.Number)
-		if form < 0 {
-			form = 0
-		} else if form > 4 {
-			form = 4
+		if form < 0 || form > 4 { // registry-sidecar: a form outside 0..4 is #VALUE!
+			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
+	}
+	if number.Number < 0 || number.Number >= 4000 { // registry-sidecar: as Excel
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	decimalTable := romanTable[0]
 	switch form {
@@ -12670,6 +12676,9 @@ func (fn *formulaFuncs) DATEDIF(argsList *list.List) formulaArg {
 	if startArg.Type != ArgNumber || endArg.Type != ArgNumber {
 		return startArg
 	}
+	if startArg.Number > maxDateSerial || endArg.Number > maxDateSerial { // registry-sidecar: as Excel
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	if startArg.Number > endArg.Number {
 		return newErrorFormulaArg(formulaErrorNUM, "start_date > end_date")
 	}
@@ -13357,7 +13366,7 @@ func toExcelDateArg(arg formulaArg) formulaArg {
 		num.Number, _ = timeToExcelTime(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), false)
 		return newNumberFormulaArg(num.Number)
 	}
-	if arg.Number < 0 {
+	if arg.Number < 0 || num.Number > maxDateSerial { // registry-sidecar: after 9999-12-31 is #NUM!
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	return num
@@ -13575,7 +13584,11 @@ func (fn *formulaFuncs) WORKDAYdotINTL(argsList *list.List) formulaArg {
 			}
 		}
 	}
-	return newNumberFormulaArg(float64(workdayIntl(endDate, sign, holidays, weekendMask, startDate.Number)))
+	result := float64(workdayIntl(endDate, sign, holidays, weekendMask, startDate.Number))
+	if result < 0 || result > maxDateSerial { // registry-sidecar: a result outside Excel's dates is #NUM!
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	return newNumberFormulaArg(result)
 }
 
 // YEAR function returns an integer representing the year of a supplied date.
@@ -13601,7 +13614,7 @@ func (fn *formulaFuncs) YEAR(argsList *list.List) formulaArg {
 		}
 		return newNumberFormulaArg(float64(year))
 	}
-	if num.Number < 0 {
+	if num.Number < 0 || num.Number > maxDateSerial { // registry-sidecar: after 9999-12-31 is #NUM!
 		return newErrorFormulaArg(formulaErrorNUM, "YEAR only accepts positive argument")
 	}
 	return newNumberFormulaArg(float64(timeFromExcelTime(num.Number, false).Year()))
@@ -13738,6 +13751,9 @@ func (fn *formulaFuncs) YEARFRAC(argsList *list.List) formulaArg {
 		return args
 	}
 	start, end := args.List[0], args.List[1]
+	if start.Number > maxDateSerial || end.Number > maxDateSerial { // registry-sidecar: as Excel
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	basis := newNumberFormulaArg(0)
 	if argsList.Len() == 3 {
 		if basis = argsList.Back().Value.(formulaArg).ToNumber(); basis.Type != ArgNumber {
@@ -14352,10 +14368,8 @@ func (fn *formulaFuncs) FIXED(argsList *list.List) formulaArg {
 		return numArg
 	}
 	precision, decimals, noCommas := 0, 0, false
-	s := strings.Split(argsList.Front().Value.(formulaArg).Value(), ".")
-	if argsList.Len() == 1 && len(s) == 2 {
-		precision = len(s[1])
-		decimals = len(s[1])
+	if argsList.Len() == 1 { // registry-sidecar: decimals omitted is 2, as Microsoft documents
+		precision, decimals = 2, 2
 	}
 	if argsList.Len() >= 2 {
 		decimalsArg := argsList.Front().Next().Value.(formulaArg).ToNumber()
@@ -14421,7 +14435,7 @@ func (fn *formulaFuncs) prepareFindArgs(name string, argsList *list.List) formul
 		if numArg.Type != ArgNumber {
 			return numArg
 		}
-		if numArg.Number < 0 {
+		if numArg.Number < 1 { // registry-sidecar: start_num not above 0 (or blank) is #VALUE!
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
 		startNum = int(numArg.Number)
@@ -14722,8 +14736,14 @@ func (fn *formulaFuncs) REPT(argsList *list.List) formulaArg {
 	if argsList.Len() != 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "REPT requires 2 arguments")
 	}
+	// registry-sidecar: a number or boolean repeats as its text, a blank is ""
 	text := argsList.Front().Value.(formulaArg)
-	if text.Type != ArgString {
+	switch text.Type {
+	case ArgString, ArgNumber:
+		text = newStringFormulaArg(text.Value())
+	case ArgEmpty:
+		text = newStringFormulaArg("")
+	default:
 		return newErrorFormulaArg(formulaErrorVALUE, "REPT requires first argument to be a string")
 	}
 	times := argsList.Back().Value.(formulaArg).ToNumber()
@@ -14847,6 +14867,9 @@ func (fn *formulaFuncs) TEXT(argsList *list.List) formulaArg {
 	}
 	if fmtText.Type == ArgError {
 		return fmtText
+	}
+	if fmtText.Value() == "" { // registry-sidecar: an empty format shows nothing, as in Excel
+		return newStringFormulaArg("")
 	}
 	cellType := CellTypeNumber
 	if num := value.ToNumber(); num.Type != ArgNumber {

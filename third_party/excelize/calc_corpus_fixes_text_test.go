@@ -105,3 +105,43 @@ func TestCorpusFixesLookup(t *testing.T) {
 		{`INDEX(G1:I1,2)`, CalcResultNumber, "7"},
 	})
 }
+
+// TestCorpusFixesText checks text functions against LibreOffice 25.2
+// (Err:502 is #VALUE!) and Microsoft's function pages (FIXED's default of
+// 2 decimals, TEXT with an empty format, ROMAN above 3999).
+func TestCorpusFixesText(t *testing.T) {
+	checkCorpusCases(t, []corpusCase{
+		{`REPT(12,3)`, CalcResultText, "121212"},
+		{`REPT(H10,3)`, CalcResultText, ""},
+		{`REPT("ab",0.25)`, CalcResultText, ""},
+		{`FIXED(1234.567)`, CalcResultText, "1,234.57"},
+		{`TEXT(1234.567,H10)`, CalcResultText, ""},
+		{`SEARCH("P","apple",H10)`, CalcResultError, "#VALUE!"},
+		{`SEARCHB("P","apple",0)`, CalcResultError, "#VALUE!"},
+		{`SEARCH("P","apple",2)`, CalcResultNumber, "2"},
+		{`ROMAN(-2.5,0)`, CalcResultError, "#VALUE!"},
+		{`ROMAN(1999,A4)`, CalcResultError, "#VALUE!"},
+		{`ROMAN(4000)`, CalcResultError, "#VALUE!"},
+		{`ROMAN(0,0)`, CalcResultText, ""},
+		{`ROMAN(1999,0)`, CalcResultText, "MCMXCIX"},
+		{`ARABIC(12)`, CalcResultError, "#VALUE!"},
+		{`ARABIC(B4)`, CalcResultError, "#VALUE!"},
+		{`ARABIC("MCMXCIX")`, CalcResultNumber, "1999"},
+	})
+}
+
+// TestCorpusFixesDates checks that a date after 9999-12-31 (serial
+// 2958465) is #NUM!, as Microsoft documents (LibreOffice: Err:502).
+func TestCorpusFixesDates(t *testing.T) {
+	checkCorpusCases(t, []corpusCase{
+		{`YEAR(1E+12)`, CalcResultError, "#NUM!"},
+		{`YEAR(2958465)`, CalcResultNumber, "9999"},
+		{`DATEDIF(45292,1E+12,"m")`, CalcResultError, "#NUM!"},
+		{`DAYS360(1E+12,45658,TRUE)`, CalcResultError, "#NUM!"},
+		{`WORKDAY(45292,1E+12)`, CalcResultError, "#NUM!"},
+		{`WORKDAY.INTL(1E+12,20,"0000011")`, CalcResultError, "#NUM!"},
+		{`NETWORKDAYS.INTL(1E+12,45350,11)`, CalcResultError, "#NUM!"},
+		{`YEARFRAC(1E+12,45658,1)`, CalcResultError, "#NUM!"},
+		{`WORKDAY(45292,20)`, CalcResultNumber, "45320"},
+	})
+}

@@ -86,3 +86,7 @@ func ifsNumber(cell formulaArg) (formulaArg, bool) {
 	}
 	return formulaArg{}, false
 }
+
+// maxDateSerial is the serial number of 9999-12-31, Excel's last date: a
+// date argument after it is #NUM!.
+const maxDateSerial = 2958465.99999999
