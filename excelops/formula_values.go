@@ -116,12 +116,13 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 			return st, err
 		}
 		results[i] = cached{t, v, true}
-		if v == "" {
+		none := v == "" && t != "str" // ("str", "") is an empty text
+		if none {
 			st.dropped++
 		} else {
 			st.computed++
 		}
-		if v != "" && (v != c.cachedValue() || cachedKind(t) != cachedKind(c.cell.T)) {
+		if !none && (v != c.cachedValue() || cachedKind(t) != cachedKind(c.cell.T)) {
 			st.changed++
 		}
 	}
