@@ -12627,6 +12627,15 @@ func (fn *formulaFuncs) DATE(argsList *list.List) formulaArg {
 	if year.Type != ArgNumber || month.Type != ArgNumber || day.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, "DATE requires 3 number arguments")
 	}
+	// registry-sidecar: Microsoft's year rule: 0..1899 is added to 1900,
+	// below 0 or from 10000 #NUM!.
+	y := math.Trunc(year.Number)
+	if y < 0 || y >= 10000 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	if y < 1900 {
+		year = newNumberFormulaArg(y + 1900)
+	}
 	d := makeDate(int(year.Number), time.Month(month.Number), int(day.Number))
 	return newNumberFormulaArg(daysBetween(excelMinTime1900.Unix(), d) + 1)
 }
@@ -15982,6 +15991,15 @@ func (fn *formulaFuncs) MATCH(argsList *list.List) formulaArg {
 		lookupArray = lookupArrayArg.ToList()
 	default:
 		return newErrorFormulaArg(formulaErrorNA, lookupArrayErr)
+	}
+	// registry-sidecar: a text lookup value's approximate match looks among
+	// texts only ("4" finds no number), as XMATCH's binary search does.
+	if value := argsList.Front().Value.(formulaArg); value.Type == ArgString && matchType != 0 {
+		idx := xmatchBinary(value, lookupArray, -matchType, matchType == -1)
+		if idx < 0 {
+			return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+		}
+		return newNumberFormulaArg(float64(idx + 1))
 	}
 	return calcMatch(matchType, formulaCriteriaParser(argsList.Front().Value.(formulaArg)), lookupArray)
 }

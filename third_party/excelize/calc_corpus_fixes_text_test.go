@@ -103,6 +103,9 @@ func TestCorpusFixesLookup(t *testing.T) {
 		{`XLOOKUP(7,A1:A6,B1:B6)`, CalcResultText, "7"},
 		{`XLOOKUP(99,A1:A6,B1:B6)`, CalcResultError, "#N/A"},
 		{`INDEX(G1:I1,2)`, CalcResultNumber, "7"},
+		{`MATCH("4",D1:D6,1)`, CalcResultError, "#N/A"},
+		{`MATCH("b",B1:B3,1)`, CalcResultNumber, "1"},
+		{`MATCH(5,D1:D6,1)`, CalcResultNumber, "3"},
 	})
 }
 
@@ -143,5 +146,9 @@ func TestCorpusFixesDates(t *testing.T) {
 		{`NETWORKDAYS.INTL(1E+12,45350,11)`, CalcResultError, "#NUM!"},
 		{`YEARFRAC(1E+12,45658,1)`, CalcResultError, "#NUM!"},
 		{`WORKDAY(45292,20)`, CalcResultNumber, "45320"},
+		{`DATE(-2.5,3,15)`, CalcResultError, "#NUM!"},
+		{`DATE(10000,1,1)`, CalcResultError, "#NUM!"},
+		{`DATE(108,1,2)`, CalcResultNumber, "39449"},
+		{`DATE(2024,1,1)`, CalcResultNumber, "45292"},
 	})
 }
