@@ -226,7 +226,7 @@ func (rr *rowReader) endCell() error {
 	switch {
 	case formula != "" && rr.formulas == formulasBoth:
 		return rr.storeFormula(col, "="+formula, text, true)
-	case formula != "" && (rr.formulas == formulasText || len(text) == 0):
+	case formula != "" && (rr.formulas == formulasText || len(text) == 0 && !rr.emptyText()):
 		return rr.storeFormula(col, "="+formula, nil, false) // never a silent null
 	}
 	if rr.encode {
@@ -238,6 +238,12 @@ func (rr *rowReader) endCell() error {
 	}
 	rr.put(col, v)
 	return nil
+}
+
+// emptyText reports a cell cached as an empty text: t="str" with an empty
+// <v> (a formula's "" result, as Excel and LibreOffice write it).
+func (rr *rowReader) emptyText() bool {
+	return string(rr.typ) == "str" && rr.w.Cell.HasV && len(rr.w.Cell.Value) == 0
 }
 
 // cellValue converts a cell's text by its type (the boxed-values path).

@@ -10,9 +10,17 @@ type formulaCell struct {
 }
 
 // setCached stores the cached result of the cell: t is the cell type ("" for
-// a number, "b", "e" or "str") and v its text; v == "" drops the value.
+// a number, "b", "e" or "str") and v its text; v == "" drops the value,
+// except with t "str": an empty text, which the formula element marks so
+// that excelize writes an empty <v> (it omits an empty value otherwise).
 func (c formulaCell) setCached(t, v string) {
-	if v == "" {
+	empty := t == "str" && v == ""
+	if v == "" && !empty {
+		t = ""
+	}
+	if c.cell.F != nil {
+		c.cell.F.SetEmptyTextResult(empty)
+	} else if empty {
 		t = ""
 	}
 	c.cell.T = t

@@ -9,30 +9,35 @@ import (
 )
 
 // typedResult types the calculator's result res of formula: a cached
-// value's t attribute and text, ("", "") for none.
-func typedResult(f *excelize.File, sheet, formula, res string) (t, v string) {
-	switch kind := resultKind(f, sheet, formula); {
-	case kind == kindText:
-		if res == "" {
-			return "", "" // excelize yields "" for results it did not produce
-		}
-		return "str", res
-	case res == "TRUE" || res == "FALSE":
-		if res == "TRUE" {
+// value's t attribute and text; ("", "") for none, ("str", "") for an
+// empty text (CLEAN(""), IFNA(A1,"")).
+func typedResult(f *excelize.File, sheet, formula string, res excelize.CalcResult) (t, v string) {
+	switch res.Kind {
+	case excelize.CalcResultEmpty:
+		return "", "0" // a reference to a blank cell (=A1) is 0, as in Excel
+	case excelize.CalcResultText:
+		return "str", res.Value
+	case excelize.CalcResultBool:
+		if res.Value == "TRUE" {
 			return "b", "1"
 		}
 		return "b", "0"
-	case res == "":
-		return "", ""
-	case looksNumeric(res):
-		if _, err := strconv.ParseFloat(res, 64); err == nil {
-			return "", res
+	case excelize.CalcResultError:
+		if excelErrors[res.Value] {
+			return "e", res.Value
 		}
+		return "", ""
 	}
-	if excelErrors[res] {
-		return "e", res
+	if res.Value == "" {
+		return "", ""
 	}
-	return "str", res
+	if resultKind(f, sheet, formula) == kindText {
+		return "str", res.Value // a text function's result the calculator left a number
+	}
+	if _, err := strconv.ParseFloat(res.Value, 64); err == nil {
+		return "", res.Value
+	}
+	return "str", res.Value
 }
 
 // resultKinds of a formula, as far as its text tells.

@@ -116,12 +116,13 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 			return st, err
 		}
 		results[i] = cached{t, v, true}
-		if v == "" {
+		none := v == "" && t != "str" // ("str", "") is an empty text
+		if none {
 			st.dropped++
 		} else {
 			st.computed++
 		}
-		if v != "" && (v != c.cachedValue() || cachedKind(t) != cachedKind(c.cell.T)) {
+		if !none && (v != c.cachedValue() || cachedKind(t) != cachedKind(c.cell.T)) {
 			st.changed++
 		}
 	}
@@ -247,7 +248,8 @@ var excelErrors = map[string]bool{
 }
 
 // computeFormula returns the cached value of the formula at sheet!ref as
-// excelize computes it: the cell type and text, or ("", "") when the
+// excelize computes it: the cell type and text (("str", "") is an empty
+// text), or ("", "") when the
 // calculator cannot compute it (an unsupported function, a formula it
 // cannot evaluate, one that would pass lim or take maxFormulaTime). A text
 // result longer than a cell holds is #VALUE!, as in Excel (the patched
@@ -276,13 +278,13 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 	}
 	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
 	defer cancel()
-	res, cerr := f.CalcCellValueContext(one, sheet, ref, lim, excelize.Options{RawCellValue: true})
+	res, cerr := f.CalcCellResultContext(one, sheet, ref, lim, excelize.Options{RawCellValue: true})
 	if err := ctx.Err(); err != nil {
 		return "", "", err
 	}
 	if cerr != nil {
-		if excelErrors[res] && !uncomputed(cerr) {
-			return "e", res, nil
+		if excelErrors[res.Value] && !uncomputed(cerr) {
+			return "e", res.Value, nil
 		}
 		return "", "", nil
 	}

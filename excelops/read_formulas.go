@@ -85,7 +85,7 @@ func (rr *rowReader) storeFormula(col int, formula string, text []byte, both boo
 		rr.enc = append(rr.enc, `{"formula": `...)
 		rr.enc = pyjson.AppendString(rr.enc, formula)
 		rr.enc = append(rr.enc, `, "value": `...)
-		if len(text) == 0 {
+		if len(text) == 0 && !rr.emptyText() {
 			rr.enc = append(rr.enc, "null"...)
 		} else if err := rr.appendValue(text); err != nil {
 			return err
@@ -98,7 +98,7 @@ func (rr *rowReader) storeFormula(col int, formula string, text []byte, both boo
 		return nil
 	}
 	var v any
-	if len(text) > 0 {
+	if len(text) > 0 || rr.emptyText() {
 		var err error
 		if v, err = rr.cellValue(col, text); err != nil {
 			return err

@@ -121,7 +121,8 @@ type cellContent struct {
 	formula string
 	date    dateKind // a number that is a date of this kind (needs a date style)
 	// cachedType and cachedValue are a formula's cached result, as
-	// computeFormula gives it (cachedValue "" for none).
+	// computeFormula gives it (cachedValue "" for none, unless cachedType
+	// is "str": an empty text).
 	cachedType, cachedValue string
 }
 
@@ -181,13 +182,14 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 		dst = append(dst, cc.text...)
 		return append(dst, "</v></c>"...)
 	case 'f':
-		if cc.cachedValue != "" && cc.cachedType != "" {
+		has := cc.cachedValue != "" || cc.cachedType == "str" // "str" with no text: an empty text
+		if has && cc.cachedType != "" {
 			dst = append(append(append(dst, ` t="`...), cc.cachedType...), '"')
 		}
 		dst = append(dst, "><f>"...)
 		dst = sheetxml.AppendEscaped(dst, cc.formula)
 		dst = append(dst, "</f>"...)
-		if cc.cachedValue != "" {
+		if has {
 			dst = append(dst, "<v>"...)
 			dst = sheetxml.AppendEscaped(dst, cc.cachedValue)
 			dst = append(dst, "</v>"...)

@@ -107,7 +107,7 @@ func (w *spliceWrites) hasFormulas() bool {
 }
 
 // cachedResult is a computed cached value: t and v as computeFormula
-// returns them (v == "" for none).
+// returns them (v == "" for none, except t "str": an empty text).
 type cachedResult struct{ t, v string }
 
 // walkPart streams the worksheet entry zf through a sheetxml.Walker,

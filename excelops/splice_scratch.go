@@ -171,7 +171,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		if err != nil {
 			return nil, err
 		}
-		if v == "" {
+		if v == "" && t != "str" { // "str" with no text is an empty text
 			t = ""
 		}
 		out[i] = cachedResult{t, v}

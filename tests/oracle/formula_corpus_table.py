@@ -74,6 +74,11 @@ EXCLUDED_CASES: dict[str, str] = {
     "FINDB:arg1 empty text": "Excel: an empty find_text matches at start_num; Calc: #VALUE!",
     "SEARCH:arg1 empty text": "Excel: an empty find_text matches at start_num; Calc: #VALUE!",
     "SEARCHB:arg1 empty text": "Excel: an empty find_text matches at start_num; Calc: #VALUE!",
+    "FIND:arg1 blank": "a blank find_text is empty text: Excel matches at start_num; Calc: #VALUE!",
+    "SEARCH:arg1 blank": "a blank find_text is empty text: Excel matches at start_num; Calc: #VALUE!",
+    "SEARCHB:arg1 blank": "a blank find_text is empty text: Excel matches at start_num; Calc: #VALUE!",
+    "DATE:arg1 zero": "Excel adds a year from 0 to 1899 to 1900 (DATE(0,3,15) is 1900-03-15, documented); "
+                      "Calc reads year 0 as 2000",
     "GAUSS:arg1 large": "Calc's GAUSS(1E+12) overflows to -2.1E+263; Excel's is 0.5",
     "COTH:arg1 large": "Excel's COTH refuses |number| >= 2^27 (#NUM!, documented); Calc computes 1",
     "SUM:arg2 text number": "Excel counts a text number typed as an argument (SUM(A1:A6,\"4\") adds 4); Calc: #VALUE!",

@@ -896,30 +896,38 @@ func (f *File) CalcCellValue(sheet, cell string, opts ...Options) (result string
 // calcCellValueGuarded is CalcCellValue checked by guard (registry-sidecar:
 // see CalcCellValueContext).
 func (f *File) calcCellValueGuarded(guard *calcGuard, sheet, cell string, opts ...Options) (result string, err error) {
+	res, err := f.calcCellResultGuarded(guard, sheet, cell, opts...)
+	return res.Value, err
+}
+
+// calcCellResultGuarded is calcCellValueGuarded with the result's kind
+// (registry-sidecar: see CalcCellResultContext).
+func (f *File) calcCellResultGuarded(guard *calcGuard, sheet, cell string, opts ...Options) (res CalcResult, err error) {
 	entry := sheet + "!" + cell
 	options := f.getOptions(opts...)
 	var (
 		rawCellValue = options.RawCellValue
 		styleIdx     int
 		token        formulaArg
+		result       string
 	)
 	if rawCellValue {
 		if cachedResult, ok := f.calcRawCache.Load(entry); ok {
-			return cachedResult.(string), nil
+			return cachedResult.(CalcResult), nil
 		}
 	}
 	if !rawCellValue {
 		if cachedResult, ok := f.calcCache.Load(entry); ok {
-			return cachedResult.(string), nil
+			return cachedResult.(CalcResult), nil
 		}
 	}
 	token, err = f.calcInPieces(guard, entry, options.MaxCalcIterations, sheet, cell)
 	if token, err = cellValueOf(token, err); guard.failed() != nil { // registry-sidecar: calc_array_ops.go
-		return "", guard.failed() // stopped: what the evaluation left is no result
+		return CalcResult{}, guard.failed() // stopped: what the evaluation left is no result
 	} else if err != nil {
-		result = token.String
-		return
+		return CalcResult{Kind: CalcResultError, Value: token.String}, err
 	}
+	kind := calcResultKindOf(token)
 	if !rawCellValue {
 		styleIdx, _ = f.GetCellStyle(sheet, cell)
 	}
@@ -928,28 +936,28 @@ func (f *File) calcCellValueGuarded(guard *calcGuard, sheet, cell string, opts .
 		if precision > 15 {
 			result, err = f.formattedValue(&xlsxC{S: styleIdx, V: strings.ToUpper(strconv.FormatFloat(decimal, 'G', 15, 64))}, rawCellValue, CellTypeNumber)
 			if err == nil {
-				f.storeCalcCache(entry, result, rawCellValue)
+				f.storeCalcCache(entry, CalcResult{Kind: kind, Value: result}, rawCellValue)
 			}
-			return
+			return CalcResult{Kind: kind, Value: result}, err
 		}
 		if !strings.HasPrefix(result, "0") {
 			result, err = f.formattedValue(&xlsxC{S: styleIdx, V: strings.ToUpper(strconv.FormatFloat(decimal, 'f', -1, 64))}, rawCellValue, CellTypeNumber)
 		}
 		if err == nil {
-			f.storeCalcCache(entry, result, rawCellValue)
+			f.storeCalcCache(entry, CalcResult{Kind: kind, Value: result}, rawCellValue)
 		}
-		return
+		return CalcResult{Kind: kind, Value: result}, err
 	}
 	result, err = f.formattedValue(&xlsxC{S: styleIdx, V: token.Value()}, rawCellValue, CellTypeInlineString)
 	if err == nil {
-		f.storeCalcCache(entry, result, rawCellValue)
+		f.storeCalcCache(entry, CalcResult{Kind: kind, Value: result}, rawCellValue)
 	}
-	return
+	return CalcResult{Kind: kind, Value: result}, err
 }
 
 // storeCalcCache stores the calculated result in the cache with the given entry
 // as the key.
-func (f *File) storeCalcCache(entry, result string, rawCellValue bool) {
+func (f *File) storeCalcCache(entry string, result CalcResult, rawCellValue bool) {
 	if rawCellValue {
 		f.calcRawCache.Store(entry, result)
 		return
@@ -3585,7 +3593,7 @@ func (fn *formulaFuncs) IMREAL(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(fmt.Sprint(real(inumber)))
+	return newNumberFormulaArg(real(inumber))
 }
 
 // IMSEC function returns the secant of a supplied complex number. The syntax
@@ -3955,6 +3963,11 @@ func (fn *formulaFuncs) ARABIC(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	text = strings.ToUpper(text)
+	// registry-sidecar: anything but roman numerals (around a leading minus
+	// and spaces) is #VALUE!: ARABIC(12) and ARABIC("7") as in Excel.
+	if strings.Trim(strings.TrimPrefix(strings.TrimSpace(text), "-"), "IVXLCDM") != "" {
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
 	number, actualStart, index, isNegative := 0, 0, len(text)-1, false
 	startIndex, subtractNumber, currentPartValue, currentCharValue, prevCharValue := 0, 0, 0, 0, -1
 	for index >= 0 && text[index] == ' ' {
@@ -4554,7 +4567,10 @@ func (fn *formulaFuncs) FACTDOUBLE(argsList *list.List) formulaArg {
 	for i := math.Trunc(number.Number); i > 1 && !math.IsInf(val, 1); i -= 2 { // +Inf stays +Inf
 		val *= i
 	}
-	return newStringFormulaArg(strings.ToUpper(fmt.Sprintf("%g", val)))
+	if math.IsInf(val, 1) {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	return newNumberFormulaArg(val)
 }
 
 // FLOOR function rounds a supplied number towards zero to the nearest
@@ -5542,11 +5558,12 @@ func (fn *formulaFuncs) ROMAN(argsList *list.List) formulaArg {
 			return f
 		}
 		form = int(f.Number)
-		if form < 0 {
-			form = 0
-		} else if form > 4 {
-			form = 4
+		if form < 0 || form > 4 { // registry-sidecar: a form outside 0..4 is #VALUE!
+			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
+	}
+	if number.Number < 0 || number.Number >= 4000 { // registry-sidecar: as Excel
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	decimalTable := romanTable[0]
 	switch form {
@@ -6119,24 +6136,27 @@ func (fn *formulaFuncs) SUMIF(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "SUMIF requires at least 2 arguments")
 	}
 	criteria := formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
-	rangeMtx := argsList.Front().Value.(formulaArg).Matrix
-	var sumRange [][]formulaArg
+	// registry-sidecar: a single cell is a range; the sum range is resized to
+	// the criteria range (calc_criteria_range.go); a matched cell outside it
+	// adds nothing, and a matched error is the result.
+	rangeMtx := criteriaMatrix(argsList.Front().Value.(formulaArg))
+	sumRange := rangeMtx
 	if argsList.Len() == 3 {
-		sumRange = argsList.Back().Value.(formulaArg).Matrix
+		sumRange = fn.resizedSumRange(argsList.Back().Value.(formulaArg), len(rangeMtx), len(rangeMtx[0]))
 	}
 	var sum float64
-	var arg formulaArg
 	for rowIdx, row := range rangeMtx {
 		for colIdx, cell := range row {
-			arg = cell
-			if arg.Type == ArgEmpty {
+			if cell.Type == ArgEmpty {
 				continue
 			}
-			if ok, _ := formulaCriteriaEval(arg, criteria); ok {
-				if argsList.Len() == 3 {
-					if len(sumRange) > rowIdx && len(sumRange[rowIdx]) > colIdx {
-						arg = sumRange[rowIdx][colIdx]
-					}
+			if ok, _ := formulaCriteriaEval(cell, criteria); ok {
+				arg, in := criteriaCellAt(sumRange, rowIdx, colIdx)
+				if !in {
+					continue
+				}
+				if arg.Type == ArgError {
+					return arg
 				}
 				if arg.Type == ArgNumber {
 					sum += arg.Number
@@ -6160,9 +6180,12 @@ func (fn *formulaFuncs) SUMIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	sum, sumRange := 0.0, argsList.Front().Value.(formulaArg).Matrix
+	sum, sumRange := 0.0, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -6172,7 +6195,10 @@ func (fn *formulaFuncs) SUMIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(sumRange) || ref.Col >= len(sumRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := sumRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber {
+		// registry-sidecar: only numbers are summed; an error is the result
+		if num, ok := ifsNumber(sumRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok {
 			sum += num.Number
 		}
 	}
@@ -6470,21 +6496,20 @@ func (fn *formulaFuncs) AVERAGEIF(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "AVERAGEIF requires at least 2 arguments")
 	}
 	var (
-		criteria  = formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
-		rangeMtx  = argsList.Front().Value.(formulaArg).Matrix
-		cellRange [][]formulaArg
+		criteria = formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
+		// registry-sidecar: ranges as SUMIF reads them (calc_criteria_range.go);
+		// only numbers are averaged, a matched error is the result.
+		rangeMtx  = criteriaMatrix(argsList.Front().Value.(formulaArg))
+		cellRange = rangeMtx
 		args      []formulaArg
-		val       float64
-		err       error
 		ok        bool
 	)
 	if argsList.Len() == 3 {
-		cellRange = argsList.Back().Value.(formulaArg).Matrix
+		cellRange = fn.resizedSumRange(argsList.Back().Value.(formulaArg), len(rangeMtx), len(rangeMtx[0]))
 	}
 	for rowIdx, row := range rangeMtx {
 		for colIdx, col := range row {
-			fromVal := col.Value()
-			if fromVal == "" {
+			if col.Value() == "" {
 				continue
 			}
 			if col.Type == ArgString && criteria.Condition.Type != ArgString {
@@ -6492,15 +6517,16 @@ func (fn *formulaFuncs) AVERAGEIF(argsList *list.List) formulaArg {
 			}
 			ok, _ = formulaCriteriaEval(col, criteria)
 			if ok {
-				if argsList.Len() == 3 {
-					if len(cellRange) > rowIdx && len(cellRange[rowIdx]) > colIdx {
-						fromVal = cellRange[rowIdx][colIdx].Value()
-					}
-				}
-				if val, err = strconv.ParseFloat(fromVal, 64); err != nil {
+				arg, in := criteriaCellAt(cellRange, rowIdx, colIdx)
+				if !in {
 					continue
 				}
-				args = append(args, newNumberFormulaArg(val))
+				if arg.Type == ArgError {
+					return arg
+				}
+				if arg.Type == ArgNumber && !arg.Boolean {
+					args = append(args, arg)
+				}
 			}
 		}
 	}
@@ -6525,9 +6551,12 @@ func (fn *formulaFuncs) AVERAGEIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	sum, sumRange := 0.0, argsList.Front().Value.(formulaArg).Matrix
+	sum, sumRange := 0.0, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -6538,7 +6567,10 @@ func (fn *formulaFuncs) AVERAGEIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(sumRange) || ref.Col >= len(sumRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := sumRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber {
+		// registry-sidecar: only numbers are averaged; an error is the result
+		if num, ok := ifsNumber(sumRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok {
 			sum += num.Number
 			count++
 		}
@@ -8169,7 +8201,7 @@ func (fn *formulaFuncs) COUNTA(argsList *list.List) formulaArg {
 	for token := argsList.Front(); token != nil; token = token.Next() {
 		arg := token.Value.(formulaArg)
 		switch arg.Type {
-		case ArgString, ArgNumber:
+		case ArgString, ArgNumber, ArgError: // registry-sidecar: an error value is a value
 			count++
 		case ArgEmpty:
 			if isOmitted(arg) { // registry-sidecar: COUNTA(1,,2) is 3 (calc_lambda_call.go)
@@ -8178,7 +8210,7 @@ func (fn *formulaFuncs) COUNTA(argsList *list.List) formulaArg {
 		case ArgMatrix:
 			for _, row := range arg.ToList() {
 				switch row.Type {
-				case ArgString, ArgNumber:
+				case ArgString, ArgNumber, ArgError:
 					count++
 				}
 			}
@@ -8229,9 +8261,14 @@ func (fn *formulaFuncs) COUNTIF(argsList *list.List) formulaArg {
 
 // formulaIfsMatch function returns cells reference array which match criteria.
 func formulaIfsMatch(args []formulaArg) (cellRefs []cellRef, arg formulaArg) {
+	// registry-sidecar: ranges of another shape are #VALUE!; a single cell
+	// is a range (calc_criteria_range.go).
+	if errArg, bad := ifsShapeError(formulaArg{}, args); bad {
+		return nil, errArg
+	}
 	for i := 0; i < len(args)-1; i += 2 {
 		var match []cellRef
-		matrix, criteria := args[i].Matrix, formulaCriteriaParser(args[i+1])
+		matrix, criteria := criteriaMatrix(args[i]), formulaCriteriaParser(args[i+1])
 		if i == 0 {
 			for rowIdx, row := range matrix {
 				for colIdx, col := range row {
@@ -10348,9 +10385,12 @@ func (fn *formulaFuncs) MAXIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	maxVal, maxRange := -math.MaxFloat64, argsList.Front().Value.(formulaArg).Matrix
+	maxVal, maxRange := -math.MaxFloat64, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -10360,7 +10400,10 @@ func (fn *formulaFuncs) MAXIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(maxRange) || ref.Col >= len(maxRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := maxRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber && maxVal < num.Number {
+		// registry-sidecar: only numbers count; an error is the result
+		if num, ok := ifsNumber(maxRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok && maxVal < num.Number {
 			maxVal = num.Number
 		}
 	}
@@ -10498,9 +10541,12 @@ func (fn *formulaFuncs) MINIFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var args []formulaArg
-	minVal, minRange := math.MaxFloat64, argsList.Front().Value.(formulaArg).Matrix
+	minVal, minRange := math.MaxFloat64, criteriaMatrix(argsList.Front().Value.(formulaArg))
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
 		args = append(args, arg.Value.(formulaArg))
+	}
+	if errArg, bad := ifsShapeError(argsList.Front().Value.(formulaArg), args); bad {
+		return errArg
 	}
 	cellRefs, arg := formulaIfsMatch(args)
 	if arg.Type == ArgError {
@@ -10510,7 +10556,10 @@ func (fn *formulaFuncs) MINIFS(argsList *list.List) formulaArg {
 		if ref.Row >= len(minRange) || ref.Col >= len(minRange[ref.Row]) {
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
-		if num := minRange[ref.Row][ref.Col].ToNumber(); num.Type == ArgNumber && minVal > num.Number {
+		// registry-sidecar: only numbers count; an error is the result
+		if num, ok := ifsNumber(minRange[ref.Row][ref.Col]); ok && num.Type == ArgError {
+			return num
+		} else if ok && minVal > num.Number {
 			minVal = num.Number
 		}
 	}
@@ -11970,11 +12019,8 @@ func (fn *formulaFuncs) ISTEXT(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "ISTEXT requires 1 argument")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	if token.ToNumber().Type != ArgError {
-		return newBoolFormulaArg(false)
-	}
-	return newBoolFormulaArg(token.Type == ArgString)
+	// registry-sidecar: any text is text, "7" included (a text cell keeps its type).
+	return newBoolFormulaArg(argsList.Front().Value.(formulaArg).Type == ArgString)
 }
 
 // N function converts data into a numeric value. The syntax of the function
@@ -12220,10 +12266,32 @@ func (fn *formulaFuncs) IFS(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "IFS requires at least 2 arguments")
 	}
 	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		if arg.Value.(formulaArg).ToBool().Number == 1 {
+		// registry-sidecar: a condition that is an error or a text other
+		// than TRUE/FALSE is the result (#VALUE! for the text), as in Excel.
+		cond := arg.Value.(formulaArg)
+		if cond.Type == ArgError {
+			return cond
+		}
+		met := cond.Type == ArgNumber && cond.Number != 0
+		if cond.Type == ArgString {
+			switch strings.ToUpper(cond.String) {
+			case "TRUE":
+				met = true
+			case "FALSE":
+			default:
+				return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+			}
+		} else if cond.Type == ArgMatrix {
+			n := cond.ToNumber()
+			met = n.Type == ArgNumber && n.Number != 0
+		}
+		if met && arg.Next() != nil {
 			return arg.Next().Value.(formulaArg)
 		}
 		arg = arg.Next()
+		if arg == nil {
+			break
+		}
 	}
 	return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 }
@@ -12249,6 +12317,8 @@ func (fn *formulaFuncs) NOT(argsList *list.List) formulaArg {
 		return newBoolFormulaArg(!(token.Number != 0))
 	case ArgError:
 		return token
+	case ArgEmpty: // registry-sidecar: a blank cell is FALSE, so NOT(blank) is TRUE
+		return newBoolFormulaArg(true)
 	}
 	return newErrorFormulaArg(formulaErrorVALUE, "NOT expects 1 boolean or numeric argument")
 }
@@ -12314,6 +12384,9 @@ func (fn *formulaFuncs) SWITCH(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "SWITCH requires at least 3 arguments")
 	}
 	target := argsList.Front().Value.(formulaArg)
+	if target.Type == ArgError { // registry-sidecar: the expression's error is the result
+		return target
+	}
 	argCount := argsList.Len() - 1
 	switchCount := int(math.Floor(float64(argCount) / 2))
 	hasDefaultClause := argCount%2 != 0
@@ -12355,6 +12428,15 @@ func calcXor(argsList *list.List) formulaArg {
 		switch token.Type {
 		case ArgError:
 			return token
+		case ArgString: // registry-sidecar: a text given directly is TRUE, FALSE or #VALUE!
+			switch strings.ToUpper(token.String) {
+			case "TRUE":
+				count++
+			case "FALSE":
+			default:
+				return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+			}
+			ok = true
 		case ArgNumber:
 			ok = true
 			if token.Number != 0 {
@@ -12406,6 +12488,15 @@ func (fn *formulaFuncs) DATE(argsList *list.List) formulaArg {
 	if year.Type != ArgNumber || month.Type != ArgNumber || day.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, "DATE requires 3 number arguments")
 	}
+	// registry-sidecar: Microsoft's year rule: 0..1899 is added to 1900,
+	// below 0 or from 10000 #NUM!.
+	y := math.Trunc(year.Number)
+	if y < 0 || y >= 10000 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	if y < 1900 {
+		year = newNumberFormulaArg(y + 1900)
+	}
 	d := makeDate(int(year.Number), time.Month(month.Number), int(day.Number))
 	return newNumberFormulaArg(daysBetween(excelMinTime1900.Unix(), d) + 1)
 }
@@ -12454,6 +12545,9 @@ func (fn *formulaFuncs) DATEDIF(argsList *list.List) formulaArg {
 	startArg, endArg := argsList.Front().Value.(formulaArg).ToNumber(), argsList.Front().Next().Value.(formulaArg).ToNumber()
 	if startArg.Type != ArgNumber || endArg.Type != ArgNumber {
 		return startArg
+	}
+	if startArg.Number > maxDateSerial || endArg.Number > maxDateSerial { // registry-sidecar: as Excel
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if startArg.Number > endArg.Number {
 		return newErrorFormulaArg(formulaErrorNUM, "start_date > end_date")
@@ -13142,7 +13236,7 @@ func toExcelDateArg(arg formulaArg) formulaArg {
 		num.Number, _ = timeToExcelTime(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), false)
 		return newNumberFormulaArg(num.Number)
 	}
-	if arg.Number < 0 {
+	if arg.Number < 0 || num.Number > maxDateSerial { // registry-sidecar: after 9999-12-31 is #NUM!
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	return num
@@ -13360,7 +13454,11 @@ func (fn *formulaFuncs) WORKDAYdotINTL(argsList *list.List) formulaArg {
 			}
 		}
 	}
-	return newNumberFormulaArg(float64(workdayIntl(endDate, sign, holidays, weekendMask, startDate.Number)))
+	result := float64(workdayIntl(endDate, sign, holidays, weekendMask, startDate.Number))
+	if result < 0 || result > maxDateSerial { // registry-sidecar: a result outside Excel's dates is #NUM!
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	return newNumberFormulaArg(result)
 }
 
 // YEAR function returns an integer representing the year of a supplied date.
@@ -13386,7 +13484,7 @@ func (fn *formulaFuncs) YEAR(argsList *list.List) formulaArg {
 		}
 		return newNumberFormulaArg(float64(year))
 	}
-	if num.Number < 0 {
+	if num.Number < 0 || num.Number > maxDateSerial { // registry-sidecar: after 9999-12-31 is #NUM!
 		return newErrorFormulaArg(formulaErrorNUM, "YEAR only accepts positive argument")
 	}
 	return newNumberFormulaArg(float64(timeFromExcelTime(num.Number, false).Year()))
@@ -13523,6 +13621,9 @@ func (fn *formulaFuncs) YEARFRAC(argsList *list.List) formulaArg {
 		return args
 	}
 	start, end := args.List[0], args.List[1]
+	if start.Number > maxDateSerial || end.Number > maxDateSerial { // registry-sidecar: as Excel
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	basis := newNumberFormulaArg(0)
 	if argsList.Len() == 3 {
 		if basis = argsList.Back().Value.(formulaArg).ToNumber(); basis.Type != ArgNumber {
@@ -14137,10 +14238,8 @@ func (fn *formulaFuncs) FIXED(argsList *list.List) formulaArg {
 		return numArg
 	}
 	precision, decimals, noCommas := 0, 0, false
-	s := strings.Split(argsList.Front().Value.(formulaArg).Value(), ".")
-	if argsList.Len() == 1 && len(s) == 2 {
-		precision = len(s[1])
-		decimals = len(s[1])
+	if argsList.Len() == 1 { // registry-sidecar: decimals omitted is 2, as Microsoft documents
+		precision, decimals = 2, 2
 	}
 	if argsList.Len() >= 2 {
 		decimalsArg := argsList.Front().Next().Value.(formulaArg).ToNumber()
@@ -14206,7 +14305,7 @@ func (fn *formulaFuncs) prepareFindArgs(name string, argsList *list.List) formul
 		if numArg.Type != ArgNumber {
 			return numArg
 		}
-		if numArg.Number < 0 {
+		if numArg.Number < 1 { // registry-sidecar: start_num not above 0 (or blank) is #VALUE!
 			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
 		startNum = int(numArg.Number)
@@ -14507,8 +14606,14 @@ func (fn *formulaFuncs) REPT(argsList *list.List) formulaArg {
 	if argsList.Len() != 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "REPT requires 2 arguments")
 	}
+	// registry-sidecar: a number or boolean repeats as its text, a blank is ""
 	text := argsList.Front().Value.(formulaArg)
-	if text.Type != ArgString {
+	switch text.Type {
+	case ArgString, ArgNumber:
+		text = newStringFormulaArg(text.Value())
+	case ArgEmpty:
+		text = newStringFormulaArg("")
+	default:
 		return newErrorFormulaArg(formulaErrorVALUE, "REPT requires first argument to be a string")
 	}
 	times := argsList.Back().Value.(formulaArg).ToNumber()
@@ -14632,6 +14737,9 @@ func (fn *formulaFuncs) TEXT(argsList *list.List) formulaArg {
 	}
 	if fmtText.Type == ArgError {
 		return fmtText
+	}
+	if fmtText.Value() == "" { // registry-sidecar: an empty format shows nothing, as in Excel
+		return newStringFormulaArg("")
 	}
 	cellType := CellTypeNumber
 	if num := value.ToNumber(); num.Type != ArgNumber {
@@ -15249,10 +15357,23 @@ func (fn *formulaFuncs) CHOOSE(argsList *list.List) formulaArg {
 	if argsList.Len() < 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "CHOOSE requires 2 arguments")
 	}
-	idx, err := strconv.Atoi(argsList.Front().Value.(formulaArg).Value())
-	if err != nil {
+	// registry-sidecar: the index is a number, a boolean (TRUE is 1) or a text
+	// number, truncated; an error is passed on; below 1 is #VALUE!.
+	first := argsList.Front().Value.(formulaArg)
+	if first.Type == ArgError {
+		return first
+	}
+	num := first.ToNumber()
+	if first.Type == ArgEmpty {
+		num = newNumberFormulaArg(0)
+	}
+	if num.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, "CHOOSE requires first argument of type number")
 	}
+	if num.Number < 1 || num.Number >= float64(argsList.Len()) {
+		return newErrorFormulaArg(formulaErrorVALUE, "index_num should be <= to the number of values")
+	}
+	idx := int(num.Number)
 	if argsList.Len() <= idx {
 		return newErrorFormulaArg(formulaErrorVALUE, "index_num should be <= to the number of values")
 	}
@@ -15595,6 +15716,16 @@ func (fn *formulaFuncs) HYPERLINK(argsList *list.List) formulaArg {
 	if argsList.Len() > 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "HYPERLINK allows at most 2 arguments")
 	}
+	// registry-sidecar: the friendly name keeps its type (HYPERLINK(url,12) is
+	// the number 12); an error in either argument is the result.
+	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
+		if a := arg.Value.(formulaArg); a.Type == ArgError {
+			return a
+		}
+	}
+	if name := argsList.Back().Value.(formulaArg); name.Type == ArgNumber || name.Type == ArgString {
+		return name
+	}
 	return newStringFormulaArg(argsList.Back().Value.(formulaArg).Value())
 }
 
@@ -15724,6 +15855,15 @@ func (fn *formulaFuncs) MATCH(argsList *list.List) formulaArg {
 		lookupArray = lookupArrayArg.ToList()
 	default:
 		return newErrorFormulaArg(formulaErrorNA, lookupArrayErr)
+	}
+	// registry-sidecar: a text lookup value's approximate match looks among
+	// texts only ("4" finds no number), as XMATCH's binary search does.
+	if value := argsList.Front().Value.(formulaArg); value.Type == ArgString && matchType != 0 {
+		idx := xmatchBinary(value, lookupArray, -matchType, matchType == -1)
+		if idx < 0 {
+			return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+		}
+		return newNumberFormulaArg(float64(idx + 1))
 	}
 	return calcMatch(matchType, formulaCriteriaParser(argsList.Front().Value.(formulaArg)), lookupArray)
 }
@@ -15894,7 +16034,10 @@ func checkLookupArgs(argsList *list.List) (arrayForm bool, lookupValue, lookupVe
 		errArg = newErrorFormulaArg(formulaErrorVALUE, "LOOKUP requires at most 3 arguments")
 		return
 	}
-	lookupValue = newStringFormulaArg(argsList.Front().Value.(formulaArg).Value())
+	// registry-sidecar: a number, text or error lookup value keeps its type.
+	if lookupValue = argsList.Front().Value.(formulaArg); lookupValue.Type != ArgNumber && lookupValue.Type != ArgString && lookupValue.Type != ArgError {
+		lookupValue = newStringFormulaArg(lookupValue.Value())
+	}
 	lookupVector = argsList.Front().Next().Value.(formulaArg)
 	if lookupVector.Type != ArgMatrix && lookupVector.Type != ArgList {
 		errArg = newErrorFormulaArg(formulaErrorVALUE, "LOOKUP requires second argument of table array")
@@ -15915,6 +16058,9 @@ func iterateLookupArgs(lookupValue, lookupVector formulaArg) ([]formulaArg, int,
 		lhs := lookupValue
 		switch col.Type {
 		case ArgNumber:
+			if lhs.Type == ArgString { // registry-sidecar: a text ("4") never matches a number
+				break
+			}
 			lhs = lhs.ToNumber()
 			if !col.Boolean {
 				if lhs.Type == ArgError {
@@ -16078,14 +16224,16 @@ func (fn *formulaFuncs) XLOOKUP(argsList *list.List) formulaArg {
 	if lookupRows != 1 && lookupCols != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
-	verticalLookup := lookupRows >= lookupCols
-	var matchIdx int
-	switch searchMode.Number {
-	case searchModeLinear, searchModeReverseLinear:
-		matchIdx, _ = lookupLinearSearch(verticalLookup, lookupValue, lookupArray, matchMode, searchMode)
-	default:
-		matchIdx, _ = lookupBinarySearch(verticalLookup, lookupValue, lookupArray, matchMode, searchMode)
+	// registry-sidecar: an error lookup value is the result; the search is
+	// XMATCH's (calc_lookup_modern.go): a text "7" does not match the number
+	// 7, and -1/1 find the closest value of the same kind, sorted or not.
+	if lookupValue.Type == ArgError {
+		return lookupValue
 	}
+	if ifNotFond.Type == ArgEmpty { // XLOOKUP(v,a,r,,-1): no if_not_found
+		ifNotFond = newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+	}
+	matchIdx := xlookupIndex(lookupValue, lookupArray, lookupRows >= lookupCols, int(matchMode.Number), searchMode.Number)
 	if matchIdx == -1 {
 		return ifNotFond
 	}
@@ -16120,6 +16268,10 @@ func (fn *formulaFuncs) INDEX(argsList *list.List) formulaArg {
 			return colArg
 		}
 		colIdx = int(colArg.Number) - 1
+	} else if array.Type == ArgMatrix && len(array.Matrix) == 1 && len(array.Matrix[0]) > 1 {
+		// registry-sidecar: in a one-row array the one index is the column
+		// (INDEX(G1:I1,2) is H1), as Microsoft documents.
+		rowIdx, colIdx = 0, rowIdx
 	}
 	if rowIdx == -1 && colIdx == -1 {
 		if len(array.ToList()) != 1 {
@@ -16237,6 +16389,9 @@ func (fn *formulaFuncs) LOOKUP(argsList *list.List) formulaArg {
 	arrayForm, lookupValue, lookupVector, errArg := checkLookupArgs(argsList)
 	if errArg.Type == ArgError {
 		return errArg
+	}
+	if lookupValue.Type == ArgError { // registry-sidecar: the lookup value's error is the result
+		return lookupValue
 	}
 	cols, matchIdx, ok := iterateLookupArgs(lookupValue, lookupVector)
 	if ok && matchIdx == -1 {

@@ -29,7 +29,7 @@ var errorArgExempt = func() map[string]bool {
 		"COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "MAXIFS", "MINIFS",
 		// reading references, not values
 		"ROW", "ROWS", "COLUMN", "COLUMNS", "OFFSET", "INDIRECT", "INDEX", "AREAS", "CELL", "FORMULATEXT",
-		"SHEET", "SHEETS", "ANCHORARRAY", "TRIMRANGE", "HYPERLINK",
+		"SHEET", "SHEETS", "ANCHORARRAY", "TRIMRANGE",
 		// building arrays whose elements may be errors
 		"VSTACK", "HSTACK", "TOCOL", "TOROW", "EXPAND", "TAKE", "DROP", "WRAPROWS", "WRAPCOLS",
 		"CHOOSEROWS", "CHOOSECOLS", "FILTER", "SORT", "SORTBY", "UNIQUE", "TEXTSPLIT", "TRANSPOSE",

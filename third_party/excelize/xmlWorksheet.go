@@ -531,6 +531,9 @@ type xlsxF struct {
 	Ca      bool   `xml:"ca,attr,omitempty"`
 	Si      *int   `xml:"si,attr"` // Shared formula index
 	Bx      bool   `xml:"bx,attr,omitempty"`
+	// registry-sidecar: the cell's cached value is an empty text, written as
+	// an empty <v> after this element (xml_empty_text.go).
+	emptyText bool
 }
 
 // xlsxSheetProtection collection expresses the sheet protection options to

@@ -36,6 +36,9 @@ type Cell struct {
 	// Value is the raw (entity-encoded) text of <v>, or of the <t> runs of
 	// an inline string (phonetic runs excluded).
 	Value []byte
+	// HasV reports a <v> child, even an empty one (a formula's empty text
+	// result is <v></v>).
+	HasV bool
 	// Formula reports an <f> child.
 	Formula bool
 	// FormulaText is the raw (entity-encoded) text of <f>: empty for a
@@ -162,6 +165,9 @@ func (w *Walker) Next() (Event, error) {
 			}
 		case "v", "t":
 			w.inText = w.inCell && t.Kind == Start
+			if w.inCell && string(t.Name) == "v" && t.Kind != End {
+				w.Cell.HasV = true
+			}
 		case "rPh":
 			if w.inCell && t.Kind == Start {
 				w.phonetic++

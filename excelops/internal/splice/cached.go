@@ -10,8 +10,9 @@ import (
 
 // SetCached appends the formula cell raw (an OldCell's Raw) to dst with its
 // cached result replaced: t is the cell type ("" for a number, "b", "e" or
-// "str") and v the value's text (unescaped); v == "" drops the cached
-// value and the type, so the cell holds its formula alone. Everything else
+// "str") and v the value's text (unescaped); t == "str" with v == "" is an
+// empty text (<v></v>), any other v == "" drops the cached value and the
+// type, so the cell holds its formula alone. Everything else
 // (attributes, the <f> element byte for byte, extLst) is kept. A cell that
 // is not an unprefixed <c> holding an <f> is ErrUnsupported.
 func SetCached(dst, raw []byte, t, v string) ([]byte, error) {
@@ -22,7 +23,8 @@ func SetCached(dst, raw []byte, t, v string) ([]byte, error) {
 	}
 	tag := removeAttr(bytes.Clone(tok.Raw), "t")
 	tag = bytes.TrimRight(tag[:len(tag)-1], " \t\r\n")
-	if v != "" && t != "" {
+	has := v != "" || t == "str"
+	if has && t != "" {
 		tag = append(append(append(tag, ` t="`...), t...), '"')
 	}
 	out := append(append(dst, tag...), '>')
@@ -52,7 +54,7 @@ func SetCached(dst, raw []byte, t, v string) ([]byte, error) {
 		}
 		out = append(out, tok.Raw...)
 		if tok.Is(sheetxml.End, "f") || tok.Is(sheetxml.Empty, "f") {
-			if v != "" {
+			if has {
 				out = append(out, "<v>"...)
 				out = sheetxml.AppendEscaped(out, v)
 				out = append(out, "</v>"...)
