@@ -989,6 +989,10 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 		result = newErrorFormulaArg(formulaErrorCALC, formulaErrorCALC)
 		err = errors.New(formulaErrorCALC)
 	}
+	// registry-sidecar: an infinite result is #NUM! (calc_finite.go)
+	if result = finiteResult(result); err == nil && result.Type == ArgError {
+		err = errors.New(result.Error)
+	}
 	return
 }
 
@@ -1006,7 +1010,7 @@ func getPriority(token efp.Token) (pri int) {
 
 // newNumberFormulaArg constructs a number formula argument.
 func newNumberFormulaArg(n float64) formulaArg {
-	if math.IsNaN(n) {
+	if math.IsNaN(n) || math.IsInf(n, 0) { // registry-sidecar: Excel has no infinity
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if n == 0 {
@@ -5985,75 +5989,10 @@ func (fn *formulaFuncs) STDEVA(argsList *list.List) formulaArg {
 	return fn.stdev(true, argsList)
 }
 
-// calcStdevPow is part of the implementation stdev.
-func calcStdevPow(result, count float64, n, m formulaArg) (float64, float64) {
-	if result == -1 {
-		result = math.Pow(n.Number-m.Number, 2)
-	} else {
-		result += math.Pow(n.Number-m.Number, 2)
-	}
-	count++
-	return result, count
-}
-
-// calcStdev is part of the implementation stdev.
-func calcStdev(stdeva bool, result, count float64, mean, token formulaArg) (float64, float64) {
-	for _, row := range token.ToList() {
-		if row.Type == ArgNumber || row.Type == ArgString {
-			if !stdeva && (row.Value() == "TRUE" || row.Value() == "FALSE") {
-				continue
-			} else if stdeva && (row.Value() == "TRUE" || row.Value() == "FALSE") {
-				num := row.ToBool()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-					continue
-				}
-			} else {
-				num := row.ToNumber()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-				}
-			}
-		}
-	}
-	return result, count
-}
-
-// stdev is an implementation of the formula functions STDEV and STDEVA.
+// stdev is an implementation of the formula functions STDEV, STDEV.S and
+// STDEVA (registry-sidecar: calc_stat_values.go reads the values).
 func (fn *formulaFuncs) stdev(stdeva bool, argsList *list.List) formulaArg {
-	count, result := -1.0, -1.0
-	var mean formulaArg
-	if stdeva {
-		mean = fn.AVERAGEA(argsList)
-	} else {
-		mean = fn.AVERAGE(argsList)
-	}
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgString, ArgNumber:
-			if !stdeva && (token.Value() == "TRUE" || token.Value() == "FALSE") {
-				continue
-			} else if stdeva && (token.Value() == "TRUE" || token.Value() == "FALSE") {
-				num := token.ToBool()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-					continue
-				}
-			} else {
-				num := token.ToNumber()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-				}
-			}
-		case ArgList, ArgMatrix:
-			result, count = calcStdev(stdeva, result, count, mean, token)
-		}
-	}
-	if count > 0 && result >= 0 {
-		return newNumberFormulaArg(math.Sqrt(result / count))
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	return stdDeviation(argsList, stdeva, true)
 }
 
 // POISSONdotDIST function calculates the Poisson Probability Mass Function or
@@ -6436,7 +6375,15 @@ func (fn *formulaFuncs) sumx(name string, argsList *list.List) formulaArg {
 	}
 	result := 0.0
 	for i := 0; i < n; i++ {
-		if lhs, rhs := left[i].ToNumber(), right[i].ToNumber(); lhs.Number != 0 && rhs.Number != 0 {
+		// registry-sidecar: an error is passed on; a pair with text, a
+		// boolean or a blank is skipped, a pair holding 0 counts
+		if left[i].Type == ArgError {
+			return left[i]
+		}
+		if right[i].Type == ArgError {
+			return right[i]
+		}
+		if lhs, rhs := left[i], right[i]; lhs.Type == ArgNumber && rhs.Type == ArgNumber && !lhs.Boolean && !rhs.Boolean {
 			switch name {
 			case "SUMX2MY2":
 				result += lhs.Number*lhs.Number - rhs.Number*rhs.Number
@@ -6550,20 +6497,7 @@ func (fn *formulaFuncs) AVEDEV(argsList *list.List) formulaArg {
 	if argsList.Len() == 0 {
 		return newErrorFormulaArg(formulaErrorVALUE, "AVEDEV requires at least 1 argument")
 	}
-	average := fn.AVERAGE(argsList)
-	if average.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
-	}
-	result, count := 0.0, 0.0
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		num := arg.Value.(formulaArg).ToNumber()
-		if num.Type != ArgNumber {
-			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
-		}
-		result += math.Abs(num.Number - average.Number)
-		count++
-	}
-	return newNumberFormulaArg(result / count)
+	return averageDeviation(argsList) // registry-sidecar: calc_stat_moments.go
 }
 
 // AVERAGE function returns the arithmetic mean of a list of supplied numbers.
@@ -6571,15 +6505,7 @@ func (fn *formulaFuncs) AVEDEV(argsList *list.List) formulaArg {
 //
 //	AVERAGE(number1,[number2],...)
 func (fn *formulaFuncs) AVERAGE(argsList *list.List) formulaArg {
-	var args []formulaArg
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		args = append(args, arg.Value.(formulaArg))
-	}
-	count, sum := fn.countSum(false, args)
-	if count == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	return newNumberFormulaArg(sum / count)
+	return average(argsList, false) // registry-sidecar: calc_stat_moments.go
 }
 
 // AVERAGEA function returns the arithmetic mean of a list of supplied numbers
@@ -6587,15 +6513,7 @@ func (fn *formulaFuncs) AVERAGE(argsList *list.List) formulaArg {
 //
 //	AVERAGEA(number1,[number2],...)
 func (fn *formulaFuncs) AVERAGEA(argsList *list.List) formulaArg {
-	var args []formulaArg
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		args = append(args, arg.Value.(formulaArg))
-	}
-	count, sum := fn.countSum(true, args)
-	if count == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	return newNumberFormulaArg(sum / count)
+	return average(argsList, true) // registry-sidecar: calc_stat_moments.go
 }
 
 // AVERAGEIF function finds the values in a supplied array that satisfy a
@@ -9501,29 +9419,7 @@ func (fn *formulaFuncs) HARMEAN(argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "HARMEAN requires at least 1 argument")
 	}
-	if minVal := fn.MIN(argsList); minVal.Number < 0 {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-	}
-	number, val, cnt := 0.0, 0.0, 0.0
-	for token := argsList.Front(); token != nil; token = token.Next() {
-		arg := token.Value.(formulaArg)
-		switch arg.Type {
-		case ArgString:
-			num := arg.ToNumber()
-			if num.Type != ArgNumber {
-				continue
-			}
-			number = num.Number
-		case ArgNumber:
-			number = arg.Number
-		}
-		if number <= 0 {
-			return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-		}
-		val += 1 / number
-		cnt++
-	}
-	return newNumberFormulaArg(1 / (val / cnt))
+	return harmonicMean(argsList) // registry-sidecar: calc_stat_moments.go
 }
 
 // checkHYPGEOMDISTArgs checking arguments for the formula function HYPGEOMDIST
@@ -9634,37 +9530,7 @@ func (fn *formulaFuncs) KURT(argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "KURT requires at least 1 argument")
 	}
-	mean, stdev := fn.AVERAGE(argsList), fn.STDEV(argsList)
-	if stdev.Number > 0 {
-		count, summer := 0.0, 0.0
-		for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-			token := arg.Value.(formulaArg)
-			switch token.Type {
-			case ArgString, ArgNumber:
-				num := token.ToNumber()
-				if num.Type == ArgError {
-					continue
-				}
-				summer += math.Pow((num.Number-mean.Number)/stdev.Number, 4)
-				count++
-			case ArgList, ArgMatrix:
-				for _, row := range token.ToList() {
-					if row.Type == ArgNumber || row.Type == ArgString {
-						num := row.ToNumber()
-						if num.Type == ArgError {
-							continue
-						}
-						summer += math.Pow((num.Number-mean.Number)/stdev.Number, 4)
-						count++
-					}
-				}
-			}
-		}
-		if count > 3 {
-			return newNumberFormulaArg(summer*(count*(count+1)/((count-1)*(count-2)*(count-3))) - (3 * math.Pow(count-1, 2) / ((count - 2) * (count - 3))))
-		}
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	return kurtosis(argsList) // registry-sidecar: calc_stat_moments.go
 }
 
 // EXPONdotDIST function returns the value of the exponential distribution for
@@ -11120,41 +10986,7 @@ func (fn *formulaFuncs) skew(name string, argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires at least 1 argument", name))
 	}
-	mean := fn.AVERAGE(argsList)
-	var stdDev formulaArg
-	var count, summer float64
-	if name == "SKEW" {
-		stdDev = fn.STDEV(argsList)
-	} else {
-		stdDev = fn.STDEVP(argsList)
-	}
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgNumber, ArgString:
-			num := token.ToNumber()
-			if num.Type == ArgError {
-				return num
-			}
-			summer += math.Pow((num.Number-mean.Number)/stdDev.Number, 3)
-			count++
-		case ArgList, ArgMatrix:
-			for _, cell := range token.ToList() {
-				if cell.Type != ArgNumber {
-					continue
-				}
-				summer += math.Pow((cell.Number-mean.Number)/stdDev.Number, 3)
-				count++
-			}
-		}
-	}
-	if count > 2 {
-		if name == "SKEW" {
-			return newNumberFormulaArg(summer * (count / ((count - 1) * (count - 2))))
-		}
-		return newNumberFormulaArg(summer / count)
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	return skewness(argsList, name == "SKEW") // registry-sidecar: calc_stat_moments.go
 }
 
 // SKEW function calculates the skewness of the distribution of a supplied set
@@ -11682,46 +11514,14 @@ func (fn *formulaFuncs) TRIMMEAN(argsList *list.List) formulaArg {
 }
 
 // vars is an implementation of the formula functions VAR, VARA, VARP, VAR.P
-// VAR.S and VARPA.
+// VAR.S and VARPA (registry-sidecar: calc_stat_values.go reads the values).
 func (fn *formulaFuncs) vars(name string, argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires at least 1 argument", name))
 	}
-	summerA, summerB, count := 0.0, 0.0, 0.0
-	minimum := 0.0
-	if name == "VAR" || name == "VAR.S" || name == "VARA" {
-		minimum = 1.0
-	}
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		for _, token := range arg.Value.(formulaArg).ToList() {
-			if token.Value() == "" {
-				continue
-			}
-			num := token.ToNumber()
-			if token.Value() != "TRUE" && num.Type == ArgNumber {
-				summerA += num.Number * num.Number
-				summerB += num.Number
-				count++
-				continue
-			}
-			num = token.ToBool()
-			if num.Type == ArgNumber {
-				summerA += num.Number * num.Number
-				summerB += num.Number
-				count++
-				continue
-			}
-			if name == "VARA" || name == "VARPA" {
-				count++
-			}
-		}
-	}
-	if count > minimum {
-		summerA *= count
-		summerB *= summerB
-		return newNumberFormulaArg((summerA - summerB) / (count * (count - minimum)))
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	countA := name == "VARA" || name == "VARPA"
+	sample := name == "VAR" || name == "VAR.S" || name == "VARA"
+	return variance(argsList, countA, sample)
 }
 
 // VAR function returns the sample variance of a supplied set of values. The
@@ -17874,14 +17674,32 @@ func (fn *formulaFuncs) NPV(argsList *list.List) formulaArg {
 	if rate.Type != ArgNumber {
 		return rate
 	}
+	// registry-sidecar: every number of a range or array is a period; an
+	// error is passed on, text, booleans and blanks of a range are skipped
 	val, i := 0.0, 1
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
-		num := arg.Value.(formulaArg).ToNumber()
-		if num.Type != ArgNumber {
+		token := arg.Value.(formulaArg)
+		if token.Type == ArgEmpty {
 			continue
 		}
-		val += num.Number / math.Pow(1+rate.Number, float64(i))
-		i++
+		if token.Type != ArgMatrix && token.Type != ArgList {
+			if num := token.ToNumber(); num.Type == ArgNumber {
+				val += num.Number / math.Pow(1+rate.Number, float64(i))
+				i++
+			} else if token.Type == ArgError {
+				return token
+			}
+			continue
+		}
+		for _, cell := range token.ToList() {
+			if cell.Type == ArgError {
+				return cell
+			}
+			if cell.Type == ArgNumber && !cell.Boolean {
+				val += cell.Number / math.Pow(1+rate.Number, float64(i))
+				i++
+			}
+		}
 	}
 	return newNumberFormulaArg(val)
 }

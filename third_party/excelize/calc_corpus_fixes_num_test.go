@@ -1,0 +1,116 @@
+package excelize
+
+import (
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// corpusBook returns a workbook holding the formula corpus's data block
+// (tests/oracle/formula_corpus_table.py): A1:A6 numbers of both signs,
+// B4 a text number, C1:C6 mixed, D1:D6 powers of two, E1:E3 errors, F1
+// TRUE, G1:I1 a row, G2:H3 a 2x2 matrix, F4:F9 cash flows, H5:H10 blank.
+func corpusBook(t *testing.T) *File {
+	t.Helper()
+	f := NewFile()
+	for cell, v := range map[string]any{
+		"A1": 3, "A2": -1.5, "A3": 0, "A4": 7, "A5": 2.25, "A6": 10,
+		"B4": "7", "C1": 4, "C2": "text", "C4": 2.5, "C5": "5", "C6": -3,
+		"D1": 1, "D2": 2, "D3": 4, "D4": 8, "D5": 16, "D6": 32, "F1": true, "F2": false,
+		"G1": 5, "H1": 7, "I1": 9, "G2": 2, "H2": 1, "G3": 1, "H3": 3,
+		"F4": -1000, "F5": 300, "F6": 400, "F7": 500, "F8": 200, "F9": 100,
+	} {
+		require.NoError(t, f.SetCellValue("Sheet1", cell, v))
+	}
+	for cell, formula := range map[string]string{"E1": "NA()", "E2": "1/0", "E3": `"a"+1`} {
+		require.NoError(t, f.SetCellFormula("Sheet1", cell, formula))
+	}
+	return f
+}
+
+// checkCorpusFormulas computes each formula in L1 of f and compares it with
+// want: an error value or text exactly, a number within a relative 1e-9
+// (the corpus's tolerance).
+func checkCorpusFormulas(t *testing.T, f *File, cases map[string]string) {
+	t.Helper()
+	for formula, want := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", "L1", formula))
+		got, _ := f.CalcCellValue("Sheet1", "L1")
+		w, errW := strconv.ParseFloat(want, 64)
+		g, errG := strconv.ParseFloat(got, 64)
+		if errW == nil && errG == nil {
+			assert.LessOrEqual(t, math.Abs(g-w), 1e-9*math.Max(1, math.Abs(w)), formula+" = "+got+", want "+want)
+			continue
+		}
+		assert.Equal(t, want, got, formula)
+	}
+}
+
+// TestCorpusInfinityIsNUM checks that a result that overflows is #NUM!, as
+// in Excel and LibreOffice 25.2 (Err:502 there is Excel's #NUM!).
+func TestCorpusInfinityIsNUM(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		"COSH(1E+12)":           "#NUM!",
+		"LN(0)":                 "#NUM!",
+		"LOG10(0)":              "#NUM!",
+		"ATANH(TRUE)":           "#NUM!",
+		"ACOTH(TRUE)":           "#NUM!",
+		"PMT(0.01,0,1000,0,1)":  "#NUM!",
+		"BESSELI(1E+12,1)":      "#NUM!",
+		"ISERROR(COSH(1E+12))":  "TRUE",
+		"IFERROR(LN(0),\"ok\")": "ok",
+	})
+}
+
+// TestCorpusStatValues checks Excel's reading of statistical arguments: a
+// range's numbers only (its text, text numbers, booleans and blanks
+// skipped, or counted 0/1 by the A functions), an error passed on.
+// Expected values: LibreOffice 25.2 on the corpus's data block.
+func TestCorpusStatValues(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		"AVEDEV(A1:A6)":     "3.361111111111111",
+		"AVEDEV({1,2;3,4})": "1",
+		"AVEDEV(G2:H3)":     "0.75",
+		"AVEDEV(E1:E3)":     "#N/A",
+		"AVEDEV(H5:H8)":     "#NUM!",
+		"AVERAGE(E1:E3,5)":  "#N/A",
+		"AVERAGEA(C1:C6)":   "0.7",
+		"AVERAGEA(E1:E3)":   "#N/A",
+		"STDEV(C1:C6)":      "3.685557397915997",
+		"STDEV.S(C1:C6)":    "3.685557397915997",
+		"STDEVA(C1:C6)":     "2.6832815729997477",
+		"STDEVP(C1:C6)":     "3.009245014211298",
+		"STDEVPA(C1:C6)":    "2.4",
+		"STDEV.P(E1:E3)":    "#N/A",
+		"VAR(C1:C6)":        "13.583333333333334",
+		"VAR.P(C1:C6)":      "9.055555555555555",
+		"VARA(C1:C6)":       "7.2",
+		"VARPA(C1:C6)":      "5.76",
+		"VAR.S(E1:E3)":      "#N/A",
+		"HARMEAN(D1:D6)":    "3.0476190476190474",
+		"HARMEAN(G2:H3)":    "1.4117647058823528",
+		"HARMEAN(H5:H8)":    "#NUM!",
+		"KURT(C1:C6)":       "#DIV/0!",
+		"SKEW(E1:E3)":       "#N/A",
+		// Microsoft's examples on the KURT and SKEW pages
+		"ROUND(KURT(3,4,5,2,3,4,5,6,4,7),9)": "-0.151799637",
+		"ROUND(SKEW(3,4,5,2,3,4,5,6,4,7),6)": "0.359543",
+		"SUMX2MY2(A1:A6,D1:D6)":              "-1199.6875",
+		"SUMX2MY2(C1:C6,D1:D6)":              "-1057.75",
+		"SUMX2PY2(A1:A6,D1:D6)":              "1530.3125",
+		"SUMXMY2(A1:A6,D1:D6)":               "706.3125",
+		"NPV(0.1,F5:F9)":                     "1177.6580089536853",
+		"NPV(0.25,F5:F9)":                    "866.688",
+		`NPV("4",F5:F9)`:                     "80.352",
+		"NPV(H10,F5:F9)":                     "1500",
+		"NPV(TRUE,F5:F9)":                    "328.125",
+		"NPV(0.1,E1:E3)":                     "#N/A",
+	})
+}
