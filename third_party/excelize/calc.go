@@ -10288,13 +10288,18 @@ func (fn *formulaFuncs) kth(name string, argsList *list.List) formulaArg {
 	if argK.Type != ArgNumber {
 		return argK
 	}
-	k := int(argK.Number)
-	if k < 1 {
+	// registry-sidecar: a fractional k is rounded up (LARGE(r,0.25) is the
+	// largest); an error of the array is passed on, its booleans skipped
+	k := int(math.Ceil(argK.Number))
+	if argK.Number > math.MaxInt32 || k < 1 {
 		return newErrorFormulaArg(formulaErrorNUM, "k should be > 0")
 	}
 	var data []float64
 	for _, arg := range array {
-		if arg.Type == ArgNumber {
+		if arg.Type == ArgError {
+			return arg
+		}
+		if arg.Type == ArgNumber && !arg.Boolean {
 			data = append(data, arg.Number)
 		}
 	}
@@ -10656,7 +10661,7 @@ func (fn *formulaFuncs) PERCENTILEdotEXC(argsList *list.List) formulaArg {
 	var numbers []float64
 	for _, arg := range array {
 		if arg.Type == ArgError {
-			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+			return arg // registry-sidecar: the array's error is passed on
 		}
 		if arg.Type == ArgNumber {
 			numbers = append(numbers, arg.Number)
@@ -10716,6 +10721,9 @@ func (fn *formulaFuncs) PERCENTILE(argsList *list.List) formulaArg {
 		}
 	}
 	cnt := len(numbers)
+	if cnt == 0 { // registry-sidecar: an array without numbers
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	sort.Float64s(numbers)
 	idx := k.Number * (float64(cnt) - 1)
 	base := math.Floor(idx)
@@ -10748,6 +10756,9 @@ func (fn *formulaFuncs) percentrank(name string, argsList *list.List) formulaArg
 		}
 	}
 	cnt := len(numbers)
+	if cnt == 0 { // registry-sidecar: an array without numbers
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	sort.Float64s(numbers)
 	if x.Number < numbers[0] || x.Number > numbers[cnt-1] {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
@@ -10883,7 +10894,8 @@ func (fn *formulaFuncs) QUARTILE(argsList *list.List) formulaArg {
 	}
 	args := list.New().Init()
 	args.PushBack(argsList.Front().Value.(formulaArg))
-	args.PushBack(newNumberFormulaArg(quart.Number / 4))
+	// registry-sidecar: a fractional quart is truncated (Microsoft's QUARTILE page)
+	args.PushBack(newNumberFormulaArg(math.Trunc(quart.Number) / 4))
 	return fn.PERCENTILE(args)
 }
 

@@ -114,3 +114,23 @@ func TestCorpusStatValues(t *testing.T) {
 		"NPV(0.1,E1:E3)":                     "#N/A",
 	})
 }
+
+// TestCorpusOrderStatistics checks LARGE, SMALL, PERCENTILE and QUARTILE on
+// fractional k and quart and on an array holding errors (LibreOffice 25.2's
+// results), and an array without numbers (#NUM!, Microsoft's PERCENTILE and
+// PERCENTRANK pages: an empty array).
+func TestCorpusOrderStatistics(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		"LARGE(A1:A6,0.25)":             "10",
+		"LARGE(E1:E3,2)":                "#N/A",
+		"SMALL(E1:E3,2)":                "#N/A",
+		"PERCENTILE.EXC(E1:E3,0.3)":     "#N/A",
+		"QUARTILE(A1:A6,0.25)":          "-1.5",
+		"QUARTILE.INC(A1:A6,0.25)":      "-1.5",
+		"PERCENTILE(H5:H8,0.3)":         "#NUM!",
+		"PERCENTRANK.INC(H5:H8,2.25,3)": "#NUM!",
+		"LARGE(H5:H8,2)":                "#NUM!",
+	})
+}
