@@ -32,4 +32,6 @@ NUMERIC_DIFFERENCES: dict[str, str] = {
             "#VALUE! in Calc"),
     **_each(("PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC"), ("arg1 blank range",),
             "no numbers: #NUM! in Excel (Microsoft's PERCENTRANK pages: an empty array), #VALUE! in Calc"),
+    "IMPOWER:arg2 boolean": "Excel writes a unit imaginary part as a bare i (COMPLEX(0,1) is \"i\" on Microsoft's "
+                            "COMPLEX page; Calc's own COMPLEX(3,TRUE,\"j\") is \"3+j\"); Calc's IMPOWER writes \"1+1i\"",
 }

@@ -3457,7 +3457,7 @@ func (fn *formulaFuncs) IMCONJUGATE(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Conj(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Conj(inumber), imSuffix(value)))
 }
 
 // IMCOS function returns the cosine of a supplied complex number. The syntax
@@ -3473,7 +3473,7 @@ func (fn *formulaFuncs) IMCOS(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Cos(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Cos(inumber), imSuffix(value)))
 }
 
 // IMCOSH function returns the hyperbolic cosine of a supplied complex number. The syntax
@@ -3489,7 +3489,7 @@ func (fn *formulaFuncs) IMCOSH(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Cosh(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Cosh(inumber), imSuffix(value)))
 }
 
 // IMCOT function returns the cotangent of a supplied complex number. The syntax
@@ -3505,7 +3505,7 @@ func (fn *formulaFuncs) IMCOT(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Cot(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Cot(inumber), imSuffix(value)))
 }
 
 // IMCSC function returns the cosecant of a supplied complex number. The syntax
@@ -3525,7 +3525,7 @@ func (fn *formulaFuncs) IMCSC(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMCSCH function returns the hyperbolic cosecant of a supplied complex
@@ -3547,7 +3547,7 @@ func (fn *formulaFuncs) IMCSCH(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	num := complex(math.Sinh(x)*math.Cos(y)/denom, -(math.Cosh(x)*math.Sin(y))/denom)
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMDIV function calculates the quotient of two complex numbers (i.e. divides
@@ -3571,7 +3571,7 @@ func (fn *formulaFuncs) IMDIV(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMEXP function returns the exponential of a supplied complex number. The
@@ -3587,7 +3587,7 @@ func (fn *formulaFuncs) IMEXP(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Exp(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Exp(inumber), imSuffix(value)))
 }
 
 // IMLN function returns the natural logarithm of a supplied complex number.
@@ -3607,7 +3607,7 @@ func (fn *formulaFuncs) IMLN(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMLOG10 function returns the common (base 10) logarithm of a supplied
@@ -3627,7 +3627,7 @@ func (fn *formulaFuncs) IMLOG10(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMLOG2 function calculates the base 2 logarithm of a supplied complex
@@ -3647,7 +3647,7 @@ func (fn *formulaFuncs) IMLOG2(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num/cmplx.Log(2), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num/cmplx.Log(2), imSuffix(value)))
 }
 
 // IMPOWER function returns a supplied complex number, raised to a given
@@ -3663,10 +3663,12 @@ func (fn *formulaFuncs) IMPOWER(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	number, err := strconv.ParseComplex(str2cmplx(argsList.Back().Value.(formulaArg).Value()), 128)
-	if err != nil {
-		return newErrorFormulaArg(formulaErrorNUM, err.Error())
+	// registry-sidecar: the power is a number (a blank is 0, TRUE 1)
+	power := argsList.Back().Value.(formulaArg).ToNumber()
+	if power.Type != ArgNumber {
+		return power
 	}
+	number := complex(power.Number, 0)
 	if inumber == 0 && number == 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
@@ -3674,7 +3676,7 @@ func (fn *formulaFuncs) IMPOWER(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMPRODUCT function calculates the product of two or more complex numbers.
@@ -3744,7 +3746,7 @@ func (fn *formulaFuncs) IMSEC(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(1/cmplx.Cos(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(1/cmplx.Cos(inumber), imSuffix(value)))
 }
 
 // IMSECH function returns the hyperbolic secant of a supplied complex number.
@@ -3765,7 +3767,7 @@ func (fn *formulaFuncs) IMSECH(argsList *list.List) formulaArg {
 	sinha := math.Sinh(a)
 	denom := cosb*cosb + sinha*sinha
 	result := complex(math.Cosh(a)*cosb/denom, -sinha*math.Sin(b)/denom)
-	return newStringFormulaArg(cmplx2str(result, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(result, imSuffix(value)))
 }
 
 // IMSIN function returns the Sine of a supplied complex number. The syntax of
@@ -3781,7 +3783,7 @@ func (fn *formulaFuncs) IMSIN(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Sin(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Sin(inumber), imSuffix(value)))
 }
 
 // IMSINH function returns the hyperbolic sine of a supplied complex number.
@@ -3797,7 +3799,7 @@ func (fn *formulaFuncs) IMSINH(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Sinh(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Sinh(inumber), imSuffix(value)))
 }
 
 // IMSQRT function returns the square root of a supplied complex number. The
@@ -3819,7 +3821,7 @@ func (fn *formulaFuncs) IMSQRT(argsList *list.List) formulaArg {
 	arg := math.Atan2(b, a)
 	re := sqrtMod * math.Cos(arg/2)
 	im := sqrtMod * math.Sin(arg/2)
-	return newStringFormulaArg(cmplx2str(complex(re, im), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(complex(re, im), imSuffix(value)))
 }
 
 // IMSUB function calculates the difference between two complex numbers
@@ -3853,6 +3855,9 @@ func (fn *formulaFuncs) IMSUM(argsList *list.List) formulaArg {
 	var result complex128
 	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
 		token := arg.Value.(formulaArg)
+		if token.Type == ArgEmpty || (token.Type == ArgString && token.String == "") {
+			continue // registry-sidecar: a blank or empty text adds nothing, as in IMPRODUCT
+		}
 		num, err := strconv.ParseComplex(str2cmplx(token.Value()), 128)
 		if err != nil {
 			return newErrorFormulaArg(formulaErrorNUM, err.Error())
@@ -3875,7 +3880,7 @@ func (fn *formulaFuncs) IMTAN(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Tan(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Tan(inumber), imSuffix(value)))
 }
 
 // OCT2BIN function converts an Octal (Base 8) number into a Binary (Base 2)

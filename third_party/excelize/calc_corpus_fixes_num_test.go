@@ -134,3 +134,19 @@ func TestCorpusOrderStatistics(t *testing.T) {
 		"LARGE(H5:H8,2)":                "#NUM!",
 	})
 }
+
+// TestCorpusComplexArguments checks the IM functions' suffix and their
+// blank, empty-text and boolean arguments (LibreOffice 25.2's results).
+func TestCorpusComplexArguments(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		`IMDIV(B4,"1-i")`:             "3.5+3.5i",
+		`IMDIV(12,"1-i")`:             "6+6i",
+		`IMDIV("-238+240i","10+24i")`: "5+12i", // Microsoft's example
+		`IMPOWER("1+i",H10)`:          "1",
+		`IMSUM(H10,"1-i")`:            "1-i",
+		`IMSUM("","1-i")`:             "1-i",
+		`IMSUM("3+4i",H10)`:           "3+4i",
+	})
+}
