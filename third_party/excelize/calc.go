@@ -2179,6 +2179,16 @@ func (fn *formulaFuncs) bassel(argsList *list.List, modfied bool) formulaArg {
 	if n.Type != ArgNumber {
 		return n
 	}
+	// registry-sidecar: the order is truncated (Microsoft's BESSELI and
+	// BESSELJ pages); Jn is Go's math.Jn (calc_bessel.go)
+	order, errArg := besselOrder(n)
+	if errArg.Type == ArgError {
+		return errArg
+	}
+	if !modfied {
+		return newNumberFormulaArg(math.Jn(order, x.Number))
+	}
+	n.Number = float64(order)
 	maxVal, x1 := 100, x.Number*0.5
 	x2 := x1 * x1
 	x1 = math.Pow(x1, n.Number)
@@ -2221,8 +2231,11 @@ func (fn *formulaFuncs) BESSELK(argsList *list.List) formulaArg {
 	if n.Type != ArgNumber {
 		return n
 	}
-	if x.Number <= 0 || n.Number < 0 {
+	if x.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	if _, errArg := besselOrder(n); errArg.Type == ArgError { // registry-sidecar: calc_bessel.go
+		return errArg
 	}
 	var result float64
 	switch math.Floor(n.Number) {
@@ -2303,72 +2316,15 @@ func (fn *formulaFuncs) BESSELY(argsList *list.List) formulaArg {
 	if n.Type != ArgNumber {
 		return n
 	}
-	if x.Number <= 0 || n.Number < 0 {
+	if x.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	var result float64
-	switch math.Floor(n.Number) {
-	case 0:
-		result = fn.besselY0(x)
-	case 1:
-		result = fn.besselY1(x)
-	default:
-		result = fn.besselY2(x, n)
+	// registry-sidecar: Go's math.Yn (calc_bessel.go)
+	order, errArg := besselOrder(n)
+	if errArg.Type == ArgError {
+		return errArg
 	}
-	return newNumberFormulaArg(result)
-}
-
-// besselY0 is an implementation of the formula function BESSELY.
-func (fn *formulaFuncs) besselY0(x formulaArg) float64 {
-	var y float64
-	if x.Number < 8 {
-		y = x.Number * x.Number
-		f1 := -2957821389.0 + y*(7062834065.0+y*(-512359803.6+y*(10879881.29+y*
-			(-86327.92757+y*228.4622733))))
-		f2 := 40076544269.0 + y*(745249964.8+y*(7189466.438+y*
-			(47447.26470+y*(226.1030244+y))))
-		args := list.New()
-		args.PushBack(x)
-		args.PushBack(newNumberFormulaArg(0))
-		return f1/f2 + 0.636619772*fn.BESSELJ(args).Number*math.Log(x.Number)
-	}
-	z := 8.0 / x.Number
-	y = z * z
-	xx := x.Number - 0.785398164
-	f1 := 1 + y*(-0.1098628627e-2+y*(0.2734510407e-4+y*(-0.2073370639e-5+y*0.2093887211e-6)))
-	f2 := -0.1562499995e-1 + y*(0.1430488765e-3+y*(-0.6911147651e-5+y*(0.7621095161e-6+y*
-		(-0.934945152e-7))))
-	return math.Sqrt(0.636619772/x.Number) * (math.Sin(xx)*f1 + z*math.Cos(xx)*f2)
-}
-
-// besselY1 is an implementation of the formula function BESSELY.
-func (fn *formulaFuncs) besselY1(x formulaArg) float64 {
-	if x.Number < 8 {
-		y := x.Number * x.Number
-		f1 := x.Number * (-0.4900604943e13 + y*(0.1275274390e13+y*(-0.5153438139e11+y*
-			(0.7349264551e9+y*(-0.4237922726e7+y*0.8511937935e4)))))
-		f2 := 0.2499580570e14 + y*(0.4244419664e12+y*(0.3733650367e10+y*(0.2245904002e8+y*
-			(0.1020426050e6+y*(0.3549632885e3+y)))))
-		args := list.New()
-		args.PushBack(x)
-		args.PushBack(newNumberFormulaArg(1))
-		return f1/f2 + 0.636619772*(fn.BESSELJ(args).Number*math.Log(x.Number)-1/x.Number)
-	}
-	return math.Sqrt(0.636619772/x.Number) * math.Sin(x.Number-2.356194491)
-}
-
-// besselY2 is an implementation of the formula function BESSELY.
-func (fn *formulaFuncs) besselY2(x, n formulaArg) float64 {
-	if fn.guard().spend(n.Number) != nil {
-		return 0
-	}
-	tox, bym, by, byp := 2/x.Number, fn.besselY0(x), fn.besselY1(x), 0.0
-	for i := 1.0; i < n.Number; i++ {
-		byp = math.FMA(i*tox, by, -bym)
-		bym = by
-		by = byp
-	}
-	return by
+	return newNumberFormulaArg(math.Yn(order, x.Number))
 }
 
 // BIN2DEC function converts a Binary (a base-2 number) into a decimal number.

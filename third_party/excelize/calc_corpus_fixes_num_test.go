@@ -150,3 +150,25 @@ func TestCorpusComplexArguments(t *testing.T) {
 		`IMSUM("3+4i",H10)`:           "3+4i",
 	})
 }
+
+// TestCorpusBessel checks the truncated order, a huge order and the
+// precision of BESSELJ and BESSELY: LibreOffice 25.2's results and
+// Microsoft's examples.
+func TestCorpusBessel(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		"BESSELI(1.5,0.25)":  "1.6467231897728907",
+		"BESSELJ(1.5,0.25)":  "0.5118276717359183",
+		"BESSELJ(1E+12,1)":   "-7.913809477024477e-07",
+		"BESSELJ(1.5,1E+12)": "#NUM!",
+		"BESSELK(1.5,1E+12)": "#NUM!",
+		"BESSELY(A4,1)":      "-0.302667237024185",
+		"BESSELY(1.5,H10)":   "0.38244892379775947",
+		"BESSELJ(1.5,-1)":    "#NUM!",
+		"BESSELI(1.5,1)":     "0.9816664285779076",
+		// Microsoft's examples, to their 9 digits
+		"ROUND(BESSELY(2.5,1),9)": "0.145918138",
+		"ROUND(BESSELK(1.5,1),9)": "0.277387804",
+	})
+}
