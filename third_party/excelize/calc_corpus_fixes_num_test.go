@@ -172,3 +172,20 @@ func TestCorpusBessel(t *testing.T) {
 		"ROUND(BESSELK(1.5,1),9)": "0.277387804",
 	})
 }
+
+// TestCorpusTrendGrowth checks TREND and GROWTH on LINEST's fit
+// (LibreOffice 25.2's results).
+func TestCorpusTrendGrowth(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		"SUM(TREND(A1:A6,D1:D6))":         "20.75",
+		"SUM(TREND(A1:A6))":               "20.750000000000004",
+		"INDEX(TREND(A1:A6,D1:D6,64),1)":  "18.22121535181237",
+		"SUM(GROWTH(D1:D6,A1:A6))":        "46.54771724847525",
+		"INDEX(GROWTH(D1:D6,A1:A6,12),1)": "30.50482124057945",
+		"SUM(GROWTH(D1:D6))":              "63.00000000000002",
+		"SUM(TREND(D1:D6,D1:D6))":         "63",
+		"SUM(GROWTH(E1:E3,A1:A6))":        "#N/A",
+	})
+}
