@@ -34,4 +34,6 @@ NUMERIC_DIFFERENCES: dict[str, str] = {
             "no numbers: #NUM! in Excel (Microsoft's PERCENTRANK pages: an empty array), #VALUE! in Calc"),
     "IMPOWER:arg2 boolean": "Excel writes a unit imaginary part as a bare i (COMPLEX(0,1) is \"i\" on Microsoft's "
                             "COMPLEX page; Calc's own COMPLEX(3,TRUE,\"j\") is \"3+j\"); Calc's IMPOWER writes \"1+1i\"",
+    **_each(("F.TEST", "FTEST"), ("arg1 single cell", "arg1 blank range", "arg2 single cell", "arg2 blank range"),
+            "fewer than 2 numbers: #DIV/0! in Excel (Microsoft's F.TEST page), #VALUE! in Calc"),
 }

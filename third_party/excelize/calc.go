@@ -84,8 +84,6 @@ const (
 	searchModeAscBinary     = 2
 	searchModeDescBinary    = -2
 
-	maxFinancialIterations = 128
-	financialPrecision     = 1.0e-08
 	// Date and time format regular expressions
 	monthRe    = `((jan|january)|(feb|february)|(mar|march)|(apr|april)|(may)|(jun|june)|(jul|july)|(aug|august)|(sep|september)|(oct|october)|(nov|november)|(dec|december))`
 	df1        = `(([0-9])+)/(([0-9])+)/(([0-9])+)`
@@ -9203,45 +9201,29 @@ func (fn *formulaFuncs) FdotTEST(argsList *list.List) formulaArg {
 	if argsList.Len() != 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "F.TEST requires 2 arguments")
 	}
-	array1 := argsList.Front().Value.(formulaArg)
-	array2 := argsList.Back().Value.(formulaArg)
-	left, right := array1.ToList(), array2.ToList()
-	collectMatrix := func(args []formulaArg) (n, accu float64) {
-		var p, sum float64
-		for _, arg := range args {
-			if num := arg.ToNumber(); num.Type == ArgNumber {
-				x := num.Number - p
-				y := x / (n + 1)
-				p += y
-				accu += n * x * y
-				n++
-				sum += num.Number
+	// registry-sidecar: only the arrays' numbers count (errors too are
+	// skipped, as in LibreOffice); fewer than 2 numbers or no variance is
+	// #DIV/0! (Microsoft's F.TEST page)
+	var variances, dfs [2]float64
+	for i, arg := range []formulaArg{argsList.Front().Value.(formulaArg), argsList.Back().Value.(formulaArg)} {
+		var nums []float64
+		for _, v := range arg.ToList() {
+			if v.Type == ArgNumber && !v.Boolean {
+				nums = append(nums, v.Number)
 			}
 		}
-		return
-	}
-	nums, accu := collectMatrix(left)
-	f3 := nums - 1
-	if nums == 1 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	f1 := accu / (nums - 1)
-	if f1 == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	nums, accu = collectMatrix(right)
-	f4 := nums - 1
-	if nums == 1 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	f2 := accu / (nums - 1)
-	if f2 == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		if len(nums) < 2 {
+			return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		}
+		dfs[i] = float64(len(nums) - 1)
+		if variances[i] = sumSquaredDeviations(nums) / dfs[i]; variances[i] == 0 {
+			return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		}
 	}
 	args := list.New()
-	args.PushBack(newNumberFormulaArg(f1 / f2))
-	args.PushBack(newNumberFormulaArg(f3))
-	args.PushBack(newNumberFormulaArg(f4))
+	args.PushBack(newNumberFormulaArg(variances[0] / variances[1]))
+	args.PushBack(newNumberFormulaArg(dfs[0]))
+	args.PushBack(newNumberFormulaArg(dfs[1]))
 	probability := (1 - fn.FDIST(args).Number) * 2
 	if probability > 1 {
 		probability = 2 - probability
@@ -10916,6 +10898,11 @@ func (fn *formulaFuncs) TTEST(argsList *list.List) formulaArg {
 	}
 	if typeArg = argsList.Back().Value.(formulaArg); typeArg.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
+	for _, array := range []formulaArg{array1, array2} { // registry-sidecar: an error is passed on
+		if _, errArg, ok := arrayNumbers(array); !ok {
+			return errArg
+		}
 	}
 	if len(array1.Matrix) == 0 || len(array2.Matrix) == 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
@@ -16902,75 +16889,6 @@ func (fn *formulaFuncs) ipmt(name string, argsList *list.List) formulaArg {
 	return calcIpmt(name, typ, per, pmt, pv, rate)
 }
 
-// IRR function returns the Internal Rate of Return for a supplied series of
-// periodic cash flows (i.e. an initial investment value and a series of net
-// income values). The syntax of the function is:
-//
-//	IRR(values,[guess])
-func (fn *formulaFuncs) IRR(argsList *list.List) formulaArg {
-	if argsList.Len() < 1 {
-		return newErrorFormulaArg(formulaErrorVALUE, "IRR requires at least 1 argument")
-	}
-	if argsList.Len() > 2 {
-		return newErrorFormulaArg(formulaErrorVALUE, "IRR allows at most 2 arguments")
-	}
-	values, guess := argsList.Front().Value.(formulaArg).ToList(), newNumberFormulaArg(0.1)
-	if argsList.Len() > 1 {
-		if guess = argsList.Back().Value.(formulaArg).ToNumber(); guess.Type != ArgNumber {
-			return guess
-		}
-	}
-	x1, x2 := newNumberFormulaArg(0), guess
-	args := list.New().Init()
-	args.PushBack(x1)
-	for _, v := range values {
-		args.PushBack(v)
-	}
-	f1 := fn.NPV(args)
-	args.Front().Value = x2
-	f2 := fn.NPV(args)
-	for i := 0; i < maxFinancialIterations; i++ {
-		if f1.Number*f2.Number < 0 {
-			break
-		}
-		if math.Abs(f1.Number) < math.Abs(f2.Number) {
-			x1.Number += 1.6 * (x1.Number - x2.Number)
-			args.Front().Value = x1
-			f1 = fn.NPV(args)
-			continue
-		}
-		x2.Number += 1.6 * (x2.Number - x1.Number)
-		args.Front().Value = x2
-		f2 = fn.NPV(args)
-	}
-	if f1.Number*f2.Number > 0 {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-	}
-	args.Front().Value = x1
-	f := fn.NPV(args)
-	var rtb, dx, xMid, fMid float64
-	if f.Number < 0 {
-		rtb = x1.Number
-		dx = x2.Number - x1.Number
-	} else {
-		rtb = x2.Number
-		dx = x1.Number - x2.Number
-	}
-	for i := 0; i < maxFinancialIterations; i++ {
-		dx *= 0.5
-		xMid = rtb + dx
-		args.Front().Value = newNumberFormulaArg(xMid)
-		fMid = fn.NPV(args).Number
-		if fMid <= 0 {
-			rtb = xMid
-		}
-		if math.Abs(fMid) < financialPrecision || math.Abs(dx) < financialPrecision {
-			break
-		}
-	}
-	return newNumberFormulaArg(xMid)
-}
-
 // ISPMT function calculates the interest paid during a specific period of a
 // loan or investment. The syntax of the function is:
 //
@@ -18256,6 +18174,9 @@ func (fn *formulaFuncs) prepareVdbArgs(argsList *list.List) formulaArg {
 	}
 	if salvage.Number < 0 {
 		return newErrorFormulaArg(formulaErrorNUM, "VDB requires salvage >= 0")
+	}
+	if salvage.Number > cost.Number { // registry-sidecar: as LibreOffice
+		return newErrorFormulaArg(formulaErrorNUM, "VDB requires salvage <= cost")
 	}
 	life := argsList.Front().Next().Next().Value.(formulaArg).ToNumber()
 	if life.Type != ArgNumber {

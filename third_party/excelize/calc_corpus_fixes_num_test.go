@@ -189,3 +189,29 @@ func TestCorpusTrendGrowth(t *testing.T) {
 		"SUM(GROWTH(E1:E3,A1:A6))":        "#N/A",
 	})
 }
+
+// TestCorpusTestsAndCashFlows checks F.TEST on a mixed range, T.TEST's
+// error arrays, IRR by Newton's method and VDB's salvage above cost
+// (LibreOffice 25.2's results; IRR's last case Microsoft's example).
+func TestCorpusTestsAndCashFlows(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	for i, v := range []int{-70000, 12000, 15000, 18000, 21000, 26000} {
+		require.NoError(t, f.SetCellValue("Sheet1", "K"+strconv.Itoa(i+1), v))
+	}
+	checkCorpusFormulas(t, f, map[string]string{
+		"FTEST(C1:C6,D1:D6)":            "0.18075155509149787",
+		"TTEST(E1:E3,D1:D6,1,3)":        "#N/A",
+		"TTEST(A1:A6,E1:E3,1,3)":        "#N/A",
+		"IRR(F4:F9,0.1)":                "0.17638914889488067",
+		"IRR(F4:F9)":                    "0.17638914889488067",
+		"IRR(H5:H8,0.1)":                "#NUM!",
+		"IRR(C1:C6,0.1)":                "-2.2331824914160143",
+		"IRR(F4:F9,A4)":                 "#NUM!",
+		"VDB(0.25,1000,5,1,2,2,FALSE)":  "#NUM!",
+		"VDB(TRUE,1000,5,1,2,2,FALSE)":  "#NUM!",
+		"VDB(10000,1000,5,1,2,2,FALSE)": "2400",
+		"ROUND(IRR(K1:K6),3)":           "0.087",
+		"ROUND(IRR(K1:K5),3)":           "-0.021",
+	})
+}

@@ -103,3 +103,18 @@ func stdDeviation(argsList *list.List, countA, sample bool) formulaArg {
 	}
 	return newNumberFormulaArg(math.Sqrt(v.Number))
 }
+
+// arrayNumbers returns the numbers of an array argument (F.TEST, T.TEST,
+// ...): its text, booleans and blanks skipped, its first error returned.
+func arrayNumbers(arg formulaArg) ([]float64, formulaArg, bool) {
+	var nums []float64
+	for _, v := range arg.ToList() {
+		if v.Type == ArgError {
+			return nil, v, false
+		}
+		if v.Type == ArgNumber && !v.Boolean {
+			nums = append(nums, v.Number)
+		}
+	}
+	return nums, formulaArg{}, true
+}
