@@ -36,4 +36,10 @@ NUMERIC_DIFFERENCES: dict[str, str] = {
                             "COMPLEX page; Calc's own COMPLEX(3,TRUE,\"j\") is \"3+j\"); Calc's IMPOWER writes \"1+1i\"",
     **_each(("F.TEST", "FTEST"), ("arg1 single cell", "arg1 blank range", "arg2 single cell", "arg2 blank range"),
             "fewer than 2 numbers: #DIV/0! in Excel (Microsoft's F.TEST page), #VALUE! in Calc"),
+    **_each(("NORM.INV", "NORMINV", "NORM.S.INV", "NORMSINV"), ("arg1 zero", "arg1 boolean"),
+            "a probability of 0 or 1: #NUM! in Excel (Microsoft's NORM.INV and NORM.S.INV pages), #VALUE! in Calc"),
+    **_each(("LOGNORM.DIST", "LOGNORMDIST"), ("arg1 negative", "arg1 zero"),
+            "x <= 0: #NUM! in Excel (Microsoft's LOGNORM.DIST and LOGNORMDIST pages), 0 in Calc"),
+    **_each(("CSC", "CSCH"), ("arg1 zero",),
+            "CSC(0) and CSCH(0) are #DIV/0! in Excel (1/SIN(0)), #NUM! in Calc"),
 }

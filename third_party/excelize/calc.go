@@ -4560,10 +4560,7 @@ func (fn *formulaFuncs) DEGREES(argsList *list.List) formulaArg {
 	if val.Type == ArgError {
 		return val
 	}
-	if val.Number == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	return newNumberFormulaArg(180.0 / math.Pi * val.Number)
+	return newNumberFormulaArg(180.0 / math.Pi * val.Number) // registry-sidecar: DEGREES(0) is 0
 }
 
 // EVEN function rounds a supplied number away from zero (i.e. rounds a
@@ -8347,6 +8344,9 @@ func (fn *formulaFuncs) FISHER(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "FISHER requires 1 numeric argument")
 	}
 	token := argsList.Front().Value.(formulaArg)
+	if token.Type == ArgEmpty { // registry-sidecar: a blank is 0
+		token = newNumberFormulaArg(0)
+	}
 	switch token.Type {
 	case ArgString:
 		arg := token.ToNumber()
@@ -8378,10 +8378,10 @@ func (fn *formulaFuncs) FISHERINV(argsList *list.List) formulaArg {
 	case ArgString:
 		arg := token.ToNumber()
 		if arg.Type == ArgNumber {
-			return newNumberFormulaArg((math.Exp(2*arg.Number) - 1) / (math.Exp(2*arg.Number) + 1))
+			return newNumberFormulaArg(math.Tanh(arg.Number))
 		}
-	case ArgNumber:
-		return newNumberFormulaArg((math.Exp(2*token.Number) - 1) / (math.Exp(2*token.Number) + 1))
+	case ArgNumber: // registry-sidecar: tanh, which does not overflow for a large y
+		return newNumberFormulaArg(math.Tanh(token.Number))
 	}
 	return newErrorFormulaArg(formulaErrorVALUE, "FISHERINV requires 1 numeric argument")
 }
@@ -8617,7 +8617,8 @@ func (fn *formulaFuncs) GAMMALN(argsList *list.List) formulaArg {
 	if x.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
-	return newNumberFormulaArg(math.Log(math.Gamma(x.Number)))
+	lg, _ := math.Lgamma(x.Number) // registry-sidecar: no overflow for a large x
+	return newNumberFormulaArg(lg)
 }
 
 // GAMMALNdotPRECISE function returns the natural logarithm of the Gamma
@@ -9673,49 +9674,13 @@ func (fn *formulaFuncs) NORMdotSdotINV(argsList *list.List) formulaArg {
 }
 
 // norminv returns the inverse of the normal cumulative distribution for the
-// specified value.
+// specified value (registry-sidecar: by Go's math.Erfcinv; upstream's
+// rational approximation was off in the 9th digit).
 func norminv(p float64) formulaArg {
-	a := map[int]float64{
-		1: -3.969683028665376e+01, 2: 2.209460984245205e+02, 3: -2.759285104469687e+02,
-		4: 1.383577518672690e+02, 5: -3.066479806614716e+01, 6: 2.506628277459239e+00,
+	if p <= 0 || p >= 1 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	b := map[int]float64{
-		1: -5.447609879822406e+01, 2: 1.615858368580409e+02, 3: -1.556989798598866e+02,
-		4: 6.680131188771972e+01, 5: -1.328068155288572e+01,
-	}
-	c := map[int]float64{
-		1: -7.784894002430293e-03, 2: -3.223964580411365e-01, 3: -2.400758277161838e+00,
-		4: -2.549732539343734e+00, 5: 4.374664141464968e+00, 6: 2.938163982698783e+00,
-	}
-	d := map[int]float64{
-		1: 7.784695709041462e-03, 2: 3.224671290700398e-01, 3: 2.445134137142996e+00,
-		4: 3.754408661907416e+00,
-	}
-	pLow := 0.02425   // Use lower region approx. below this
-	pHigh := 1 - pLow // Use upper region approx. above this
-	arg := newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-	if 0 < p && p < pLow {
-		// Rational approximation for lower region.
-		q := math.Sqrt(-2 * math.Log(p))
-		return newNumberFormulaArg((((((c[1]*q+c[2])*q+c[3])*q+c[4])*q+c[5])*q + c[6]) /
-			((((d[1]*q+d[2])*q+d[3])*q+d[4])*q + 1))
-	} else if pLow <= p && p <= pHigh {
-		// Rational approximation for central region.
-		q := p - 0.5
-		r := q * q
-		f1 := ((((a[1]*r+a[2])*r+a[3])*r+a[4])*r + a[5]) * r
-		f2 := (b[1]*r + b[2]) * r
-		f3 := ((math.Nextafter(f2, f2)+b[3])*r + b[4]) * r
-		f4 := (math.Nextafter(f3, f3) + b[5]) * r
-		return newNumberFormulaArg((math.Nextafter(f1, f1) + a[6]) * q /
-			(math.Nextafter(f4, f4) + 1))
-	} else if pHigh < p && p < 1 {
-		// Rational approximation for upper region.
-		q := math.Sqrt(-2 * math.Log(1-p))
-		return newNumberFormulaArg(-(((((c[1]*q+c[2])*q+c[3])*q+c[4])*q+c[5])*q + c[6]) /
-			((((d[1]*q+d[2])*q+d[3])*q+d[4])*q + 1))
-	}
-	return arg
+	return newNumberFormulaArg(-math.Sqrt2 * math.Erfcinv(2*p))
 }
 
 // kth is an implementation of the formula functions LARGE and SMALL.
@@ -16534,7 +16499,9 @@ func (fn *formulaFuncs) dollar(name string, argsList *list.List) formulaArg {
 		cents *= frac.Number
 		cents *= math.Pow(10, -math.Ceil(math.Log10(frac.Number)))
 	}
-	return newNumberFormulaArg(math.Floor(dollar.Number) + cents)
+	// registry-sidecar: the integer part of a negative dollar is truncated
+	// toward 0, as its cents (math.Mod) are: DOLLARFR(-2.5,16) is -2.08
+	return newNumberFormulaArg(math.Trunc(dollar.Number) + cents)
 }
 
 // prepareDurationArgs checking and prepare arguments for the formula

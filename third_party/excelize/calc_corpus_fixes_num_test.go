@@ -215,3 +215,20 @@ func TestCorpusTestsAndCashFlows(t *testing.T) {
 		"ROUND(IRR(K1:K5),3)":           "-0.021",
 	})
 }
+
+// TestCorpusScalarMath checks blanks read as 0, large arguments that must
+// not overflow, the normal inverse's precision and DOLLARFR of a negative
+// dollar (LibreOffice 25.2's results).
+func TestCorpusScalarMath(t *testing.T) {
+	f := corpusBook(t)
+	defer f.Close()
+	checkCorpusFormulas(t, f, map[string]string{
+		"DEGREES(H10)":      "0",
+		"FISHER(H10)":       "0",
+		"FISHERINV(1E+12)":  "1",
+		"GAMMALN(1E+12)":    "26631021115915.652",
+		"NORM.INV(0.9,0,1)": "1.2815515655446008",
+		"NORMSINV(0.9)":     "1.2815515655446008",
+		"DOLLARFR(-2.5,16)": "-2.08",
+	})
+}
