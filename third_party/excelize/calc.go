@@ -5268,8 +5268,8 @@ func (fn *formulaFuncs) MROUND(argsList *list.List) formulaArg {
 	if multiple.Type == ArgError {
 		return multiple
 	}
-	if multiple.Number == 0 {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	if multiple.Number == 0 { // registry-sidecar: the only multiple of 0 is 0
+		return newNumberFormulaArg(0)
 	}
 	if multiple.Number < 0 && n.Number > 0 ||
 		multiple.Number > 0 && n.Number < 0 {
@@ -6284,34 +6284,14 @@ func (fn *formulaFuncs) SUMPRODUCT(argsList *list.List) formulaArg {
 //
 //	SUMSQ(number1,[number2],...)
 func (fn *formulaFuncs) SUMSQ(argsList *list.List) formulaArg {
-	var val, sq float64
-	var err error
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgString:
-			if token.String == "" {
-				continue
-			}
-			if val, err = strconv.ParseFloat(token.String, 64); err != nil {
-				return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-			}
-			sq += val * val
-		case ArgNumber:
-			sq += token.Number * token.Number
-		case ArgMatrix:
-			for _, row := range token.Matrix {
-				for _, value := range row {
-					if value.Value() == "" {
-						continue
-					}
-					if val, err = strconv.ParseFloat(value.Value(), 64); err != nil {
-						return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-					}
-					sq += val * val
-				}
-			}
-		}
+	// registry-sidecar: a range's numbers only, an error passed on (calc_stat_values.go)
+	nums, errArg, ok := statValues(argsList, false)
+	if !ok {
+		return errArg
+	}
+	sq := 0.0
+	for _, n := range nums {
+		sq += n * n
 	}
 	return newNumberFormulaArg(sq)
 }

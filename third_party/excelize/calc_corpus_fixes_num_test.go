@@ -230,5 +230,9 @@ func TestCorpusScalarMath(t *testing.T) {
 		"NORM.INV(0.9,0,1)": "1.2815515655446008",
 		"NORMSINV(0.9)":     "1.2815515655446008",
 		"DOLLARFR(-2.5,16)": "-2.08",
+		"SUMSQ(C1:C6)":      "31.25",
+		"SUMSQ(E1:E3)":      "#N/A",
+		"SUMSQ(3,4)":        "25",
+		"MROUND(10,0)":      "0",
 	})
 }
