@@ -16156,11 +16156,12 @@ func (fn *formulaFuncs) cumip(name string, argsList *list.List) formulaArg {
 	if typ.Type != ArgNumber {
 		return typ
 	}
-	if typ.Number != 0 && typ.Number != 1 {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-	}
-	if start.Number < 1 || start.Number > end.Number {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+	// registry-sidecar: Microsoft's CUMIPMT and CUMPRINC pages: a rate,
+	// nper or pv not above 0, periods outside 1..nper or a type other than
+	// 0 or 1 are #NUM!
+	if typ.Number != 0 && typ.Number != 1 || rate.Number <= 0 || nper.Number <= 0 || pv.Number <= 0 ||
+		start.Number < 1 || start.Number > end.Number || end.Number > nper.Number {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if err := fn.guard().spend(end.Number - start.Number); err != nil {
 		return stopArg(err)

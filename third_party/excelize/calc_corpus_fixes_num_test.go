@@ -200,19 +200,23 @@ func TestCorpusTestsAndCashFlows(t *testing.T) {
 		require.NoError(t, f.SetCellValue("Sheet1", "K"+strconv.Itoa(i+1), v))
 	}
 	checkCorpusFormulas(t, f, map[string]string{
-		"FTEST(C1:C6,D1:D6)":            "0.18075155509149787",
-		"TTEST(E1:E3,D1:D6,1,3)":        "#N/A",
-		"TTEST(A1:A6,E1:E3,1,3)":        "#N/A",
-		"IRR(F4:F9,0.1)":                "0.17638914889488067",
-		"IRR(F4:F9)":                    "0.17638914889488067",
-		"IRR(H5:H8,0.1)":                "#NUM!",
-		"IRR(C1:C6,0.1)":                "-2.2331824914160143",
-		"IRR(F4:F9,A4)":                 "#NUM!",
-		"VDB(0.25,1000,5,1,2,2,FALSE)":  "#NUM!",
-		"VDB(TRUE,1000,5,1,2,2,FALSE)":  "#NUM!",
-		"VDB(10000,1000,5,1,2,2,FALSE)": "2400",
-		"ROUND(IRR(K1:K6),3)":           "0.087",
-		"ROUND(IRR(K1:K5),3)":           "-0.021",
+		"FTEST(C1:C6,D1:D6)":             "0.18075155509149787",
+		"TTEST(E1:E3,D1:D6,1,3)":         "#N/A",
+		"TTEST(A1:A6,E1:E3,1,3)":         "#N/A",
+		"IRR(F4:F9,0.1)":                 "0.17638914889488067",
+		"IRR(F4:F9)":                     "0.17638914889488067",
+		"IRR(H5:H8,0.1)":                 "#NUM!",
+		"IRR(C1:C6,0.1)":                 "-2.2331824914160143",
+		"IRR(F4:F9,A4)":                  "#NUM!",
+		"VDB(0.25,1000,5,1,2,2,FALSE)":   "#NUM!",
+		"VDB(TRUE,1000,5,1,2,2,FALSE)":   "#NUM!",
+		"CUMIPMT(H10,36,10000,1,12,0)":   "#NUM!",
+		"CUMPRINC(-2.5,36,10000,1,12,0)": "#NUM!",
+		"CUMPRINC(0,36,10000,1,12,0)":    "#NUM!",
+		"CUMPRINC(0.01,A4,10000,1,12,0)": "#NUM!",
+		"VDB(10000,1000,5,1,2,2,FALSE)":  "2400",
+		"ROUND(IRR(K1:K6),3)":            "0.087",
+		"ROUND(IRR(K1:K5),3)":            "-0.021",
 	})
 }
 
