@@ -84,8 +84,6 @@ const (
 	searchModeAscBinary     = 2
 	searchModeDescBinary    = -2
 
-	maxFinancialIterations = 128
-	financialPrecision     = 1.0e-08
 	// Date and time format regular expressions
 	monthRe    = `((jan|january)|(feb|february)|(mar|march)|(apr|april)|(may)|(jun|june)|(jul|july)|(aug|august)|(sep|september)|(oct|october)|(nov|november)|(dec|december))`
 	df1        = `(([0-9])+)/(([0-9])+)/(([0-9])+)`
@@ -999,6 +997,10 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 		result = newErrorFormulaArg(formulaErrorCALC, formulaErrorCALC)
 		err = errors.New(formulaErrorCALC)
 	}
+	// registry-sidecar: an infinite result is #NUM! (calc_finite.go)
+	if result = finiteResult(result); err == nil && result.Type == ArgError {
+		err = errors.New(result.Error)
+	}
 	return
 }
 
@@ -1016,7 +1018,7 @@ func getPriority(token efp.Token) (pri int) {
 
 // newNumberFormulaArg constructs a number formula argument.
 func newNumberFormulaArg(n float64) formulaArg {
-	if math.IsNaN(n) {
+	if math.IsNaN(n) || math.IsInf(n, 0) { // registry-sidecar: Excel has no infinity
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if n == 0 {
@@ -2044,6 +2046,16 @@ func (fn *formulaFuncs) bassel(argsList *list.List, modfied bool) formulaArg {
 	if n.Type != ArgNumber {
 		return n
 	}
+	// registry-sidecar: the order is truncated (Microsoft's BESSELI and
+	// BESSELJ pages); Jn is Go's math.Jn (calc_bessel.go)
+	order, errArg := besselOrder(n)
+	if errArg.Type == ArgError {
+		return errArg
+	}
+	if !modfied {
+		return newNumberFormulaArg(math.Jn(order, x.Number))
+	}
+	n.Number = float64(order)
 	maxVal, x1 := 100, x.Number*0.5
 	x2 := x1 * x1
 	x1 = math.Pow(x1, n.Number)
@@ -2086,8 +2098,11 @@ func (fn *formulaFuncs) BESSELK(argsList *list.List) formulaArg {
 	if n.Type != ArgNumber {
 		return n
 	}
-	if x.Number <= 0 || n.Number < 0 {
+	if x.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	if _, errArg := besselOrder(n); errArg.Type == ArgError { // registry-sidecar: calc_bessel.go
+		return errArg
 	}
 	var result float64
 	switch math.Floor(n.Number) {
@@ -2168,72 +2183,15 @@ func (fn *formulaFuncs) BESSELY(argsList *list.List) formulaArg {
 	if n.Type != ArgNumber {
 		return n
 	}
-	if x.Number <= 0 || n.Number < 0 {
+	if x.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	var result float64
-	switch math.Floor(n.Number) {
-	case 0:
-		result = fn.besselY0(x)
-	case 1:
-		result = fn.besselY1(x)
-	default:
-		result = fn.besselY2(x, n)
+	// registry-sidecar: Go's math.Yn (calc_bessel.go)
+	order, errArg := besselOrder(n)
+	if errArg.Type == ArgError {
+		return errArg
 	}
-	return newNumberFormulaArg(result)
-}
-
-// besselY0 is an implementation of the formula function BESSELY.
-func (fn *formulaFuncs) besselY0(x formulaArg) float64 {
-	var y float64
-	if x.Number < 8 {
-		y = x.Number * x.Number
-		f1 := -2957821389.0 + y*(7062834065.0+y*(-512359803.6+y*(10879881.29+y*
-			(-86327.92757+y*228.4622733))))
-		f2 := 40076544269.0 + y*(745249964.8+y*(7189466.438+y*
-			(47447.26470+y*(226.1030244+y))))
-		args := list.New()
-		args.PushBack(x)
-		args.PushBack(newNumberFormulaArg(0))
-		return f1/f2 + 0.636619772*fn.BESSELJ(args).Number*math.Log(x.Number)
-	}
-	z := 8.0 / x.Number
-	y = z * z
-	xx := x.Number - 0.785398164
-	f1 := 1 + y*(-0.1098628627e-2+y*(0.2734510407e-4+y*(-0.2073370639e-5+y*0.2093887211e-6)))
-	f2 := -0.1562499995e-1 + y*(0.1430488765e-3+y*(-0.6911147651e-5+y*(0.7621095161e-6+y*
-		(-0.934945152e-7))))
-	return math.Sqrt(0.636619772/x.Number) * (math.Sin(xx)*f1 + z*math.Cos(xx)*f2)
-}
-
-// besselY1 is an implementation of the formula function BESSELY.
-func (fn *formulaFuncs) besselY1(x formulaArg) float64 {
-	if x.Number < 8 {
-		y := x.Number * x.Number
-		f1 := x.Number * (-0.4900604943e13 + y*(0.1275274390e13+y*(-0.5153438139e11+y*
-			(0.7349264551e9+y*(-0.4237922726e7+y*0.8511937935e4)))))
-		f2 := 0.2499580570e14 + y*(0.4244419664e12+y*(0.3733650367e10+y*(0.2245904002e8+y*
-			(0.1020426050e6+y*(0.3549632885e3+y)))))
-		args := list.New()
-		args.PushBack(x)
-		args.PushBack(newNumberFormulaArg(1))
-		return f1/f2 + 0.636619772*(fn.BESSELJ(args).Number*math.Log(x.Number)-1/x.Number)
-	}
-	return math.Sqrt(0.636619772/x.Number) * math.Sin(x.Number-2.356194491)
-}
-
-// besselY2 is an implementation of the formula function BESSELY.
-func (fn *formulaFuncs) besselY2(x, n formulaArg) float64 {
-	if fn.guard().spend(n.Number) != nil {
-		return 0
-	}
-	tox, bym, by, byp := 2/x.Number, fn.besselY0(x), fn.besselY1(x), 0.0
-	for i := 1.0; i < n.Number; i++ {
-		byp = math.FMA(i*tox, by, -bym)
-		bym = by
-		by = byp
-	}
-	return by
+	return newNumberFormulaArg(math.Yn(order, x.Number))
 }
 
 // BIN2DEC function converts a Binary (a base-2 number) into a decimal number.
@@ -3322,7 +3280,7 @@ func (fn *formulaFuncs) IMCONJUGATE(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Conj(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Conj(inumber), imSuffix(value)))
 }
 
 // IMCOS function returns the cosine of a supplied complex number. The syntax
@@ -3338,7 +3296,7 @@ func (fn *formulaFuncs) IMCOS(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Cos(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Cos(inumber), imSuffix(value)))
 }
 
 // IMCOSH function returns the hyperbolic cosine of a supplied complex number. The syntax
@@ -3354,7 +3312,7 @@ func (fn *formulaFuncs) IMCOSH(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Cosh(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Cosh(inumber), imSuffix(value)))
 }
 
 // IMCOT function returns the cotangent of a supplied complex number. The syntax
@@ -3370,7 +3328,7 @@ func (fn *formulaFuncs) IMCOT(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Cot(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Cot(inumber), imSuffix(value)))
 }
 
 // IMCSC function returns the cosecant of a supplied complex number. The syntax
@@ -3390,7 +3348,7 @@ func (fn *formulaFuncs) IMCSC(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMCSCH function returns the hyperbolic cosecant of a supplied complex
@@ -3412,7 +3370,7 @@ func (fn *formulaFuncs) IMCSCH(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	num := complex(math.Sinh(x)*math.Cos(y)/denom, -(math.Cosh(x)*math.Sin(y))/denom)
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMDIV function calculates the quotient of two complex numbers (i.e. divides
@@ -3436,7 +3394,7 @@ func (fn *formulaFuncs) IMDIV(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMEXP function returns the exponential of a supplied complex number. The
@@ -3452,7 +3410,7 @@ func (fn *formulaFuncs) IMEXP(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Exp(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Exp(inumber), imSuffix(value)))
 }
 
 // IMLN function returns the natural logarithm of a supplied complex number.
@@ -3472,7 +3430,7 @@ func (fn *formulaFuncs) IMLN(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMLOG10 function returns the common (base 10) logarithm of a supplied
@@ -3492,7 +3450,7 @@ func (fn *formulaFuncs) IMLOG10(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMLOG2 function calculates the base 2 logarithm of a supplied complex
@@ -3512,7 +3470,7 @@ func (fn *formulaFuncs) IMLOG2(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num/cmplx.Log(2), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num/cmplx.Log(2), imSuffix(value)))
 }
 
 // IMPOWER function returns a supplied complex number, raised to a given
@@ -3528,10 +3486,12 @@ func (fn *formulaFuncs) IMPOWER(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	number, err := strconv.ParseComplex(str2cmplx(argsList.Back().Value.(formulaArg).Value()), 128)
-	if err != nil {
-		return newErrorFormulaArg(formulaErrorNUM, err.Error())
+	// registry-sidecar: the power is a number (a blank is 0, TRUE 1)
+	power := argsList.Back().Value.(formulaArg).ToNumber()
+	if power.Type != ArgNumber {
+		return power
 	}
+	number := complex(power.Number, 0)
 	if inumber == 0 && number == 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
@@ -3539,7 +3499,7 @@ func (fn *formulaFuncs) IMPOWER(argsList *list.List) formulaArg {
 	if cmplx.IsInf(num) {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newStringFormulaArg(cmplx2str(num, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
 }
 
 // IMPRODUCT function calculates the product of two or more complex numbers.
@@ -3609,7 +3569,7 @@ func (fn *formulaFuncs) IMSEC(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(1/cmplx.Cos(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(1/cmplx.Cos(inumber), imSuffix(value)))
 }
 
 // IMSECH function returns the hyperbolic secant of a supplied complex number.
@@ -3630,7 +3590,7 @@ func (fn *formulaFuncs) IMSECH(argsList *list.List) formulaArg {
 	sinha := math.Sinh(a)
 	denom := cosb*cosb + sinha*sinha
 	result := complex(math.Cosh(a)*cosb/denom, -sinha*math.Sin(b)/denom)
-	return newStringFormulaArg(cmplx2str(result, value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(result, imSuffix(value)))
 }
 
 // IMSIN function returns the Sine of a supplied complex number. The syntax of
@@ -3646,7 +3606,7 @@ func (fn *formulaFuncs) IMSIN(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Sin(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Sin(inumber), imSuffix(value)))
 }
 
 // IMSINH function returns the hyperbolic sine of a supplied complex number.
@@ -3662,7 +3622,7 @@ func (fn *formulaFuncs) IMSINH(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Sinh(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Sinh(inumber), imSuffix(value)))
 }
 
 // IMSQRT function returns the square root of a supplied complex number. The
@@ -3684,7 +3644,7 @@ func (fn *formulaFuncs) IMSQRT(argsList *list.List) formulaArg {
 	arg := math.Atan2(b, a)
 	re := sqrtMod * math.Cos(arg/2)
 	im := sqrtMod * math.Sin(arg/2)
-	return newStringFormulaArg(cmplx2str(complex(re, im), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(complex(re, im), imSuffix(value)))
 }
 
 // IMSUB function calculates the difference between two complex numbers
@@ -3718,6 +3678,9 @@ func (fn *formulaFuncs) IMSUM(argsList *list.List) formulaArg {
 	var result complex128
 	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
 		token := arg.Value.(formulaArg)
+		if token.Type == ArgEmpty || (token.Type == ArgString && token.String == "") {
+			continue // registry-sidecar: a blank or empty text adds nothing, as in IMPRODUCT
+		}
 		num, err := strconv.ParseComplex(str2cmplx(token.Value()), 128)
 		if err != nil {
 			return newErrorFormulaArg(formulaErrorNUM, err.Error())
@@ -3740,7 +3703,7 @@ func (fn *formulaFuncs) IMTAN(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	return newStringFormulaArg(cmplx2str(cmplx.Tan(inumber), value[len(value)-1:]))
+	return newStringFormulaArg(cmplx2str(cmplx.Tan(inumber), imSuffix(value)))
 }
 
 // OCT2BIN function converts an Octal (Base 8) number into a Binary (Base 2)
@@ -4471,10 +4434,7 @@ func (fn *formulaFuncs) DEGREES(argsList *list.List) formulaArg {
 	if val.Type == ArgError {
 		return val
 	}
-	if val.Number == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	return newNumberFormulaArg(180.0 / math.Pi * val.Number)
+	return newNumberFormulaArg(180.0 / math.Pi * val.Number) // registry-sidecar: DEGREES(0) is 0
 }
 
 // EVEN function rounds a supplied number away from zero (i.e. rounds a
@@ -5185,8 +5145,8 @@ func (fn *formulaFuncs) MROUND(argsList *list.List) formulaArg {
 	if multiple.Type == ArgError {
 		return multiple
 	}
-	if multiple.Number == 0 {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	if multiple.Number == 0 { // registry-sidecar: the only multiple of 0 is 0
+		return newNumberFormulaArg(0)
 	}
 	if multiple.Number < 0 && n.Number > 0 ||
 		multiple.Number > 0 && n.Number < 0 {
@@ -5863,75 +5823,10 @@ func (fn *formulaFuncs) STDEVA(argsList *list.List) formulaArg {
 	return fn.stdev(true, argsList)
 }
 
-// calcStdevPow is part of the implementation stdev.
-func calcStdevPow(result, count float64, n, m formulaArg) (float64, float64) {
-	if result == -1 {
-		result = math.Pow(n.Number-m.Number, 2)
-	} else {
-		result += math.Pow(n.Number-m.Number, 2)
-	}
-	count++
-	return result, count
-}
-
-// calcStdev is part of the implementation stdev.
-func calcStdev(stdeva bool, result, count float64, mean, token formulaArg) (float64, float64) {
-	for _, row := range token.ToList() {
-		if row.Type == ArgNumber || row.Type == ArgString {
-			if !stdeva && (row.Value() == "TRUE" || row.Value() == "FALSE") {
-				continue
-			} else if stdeva && (row.Value() == "TRUE" || row.Value() == "FALSE") {
-				num := row.ToBool()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-					continue
-				}
-			} else {
-				num := row.ToNumber()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-				}
-			}
-		}
-	}
-	return result, count
-}
-
-// stdev is an implementation of the formula functions STDEV and STDEVA.
+// stdev is an implementation of the formula functions STDEV, STDEV.S and
+// STDEVA (registry-sidecar: calc_stat_values.go reads the values).
 func (fn *formulaFuncs) stdev(stdeva bool, argsList *list.List) formulaArg {
-	count, result := -1.0, -1.0
-	var mean formulaArg
-	if stdeva {
-		mean = fn.AVERAGEA(argsList)
-	} else {
-		mean = fn.AVERAGE(argsList)
-	}
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgString, ArgNumber:
-			if !stdeva && (token.Value() == "TRUE" || token.Value() == "FALSE") {
-				continue
-			} else if stdeva && (token.Value() == "TRUE" || token.Value() == "FALSE") {
-				num := token.ToBool()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-					continue
-				}
-			} else {
-				num := token.ToNumber()
-				if num.Type == ArgNumber {
-					result, count = calcStdevPow(result, count, num, mean)
-				}
-			}
-		case ArgList, ArgMatrix:
-			result, count = calcStdev(stdeva, result, count, mean, token)
-		}
-	}
-	if count > 0 && result >= 0 {
-		return newNumberFormulaArg(math.Sqrt(result / count))
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	return stdDeviation(argsList, stdeva, true)
 }
 
 // POISSONdotDIST function calculates the Poisson Probability Mass Function or
@@ -6276,34 +6171,14 @@ func (fn *formulaFuncs) SUMPRODUCT(argsList *list.List) formulaArg {
 //
 //	SUMSQ(number1,[number2],...)
 func (fn *formulaFuncs) SUMSQ(argsList *list.List) formulaArg {
-	var val, sq float64
-	var err error
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgString:
-			if token.String == "" {
-				continue
-			}
-			if val, err = strconv.ParseFloat(token.String, 64); err != nil {
-				return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-			}
-			sq += val * val
-		case ArgNumber:
-			sq += token.Number * token.Number
-		case ArgMatrix:
-			for _, row := range token.Matrix {
-				for _, value := range row {
-					if value.Value() == "" {
-						continue
-					}
-					if val, err = strconv.ParseFloat(value.Value(), 64); err != nil {
-						return newErrorFormulaArg(formulaErrorVALUE, err.Error())
-					}
-					sq += val * val
-				}
-			}
-		}
+	// registry-sidecar: a range's numbers only, an error passed on (calc_stat_values.go)
+	nums, errArg, ok := statValues(argsList, false)
+	if !ok {
+		return errArg
+	}
+	sq := 0.0
+	for _, n := range nums {
+		sq += n * n
 	}
 	return newNumberFormulaArg(sq)
 }
@@ -6323,7 +6198,15 @@ func (fn *formulaFuncs) sumx(name string, argsList *list.List) formulaArg {
 	}
 	result := 0.0
 	for i := 0; i < n; i++ {
-		if lhs, rhs := left[i].ToNumber(), right[i].ToNumber(); lhs.Number != 0 && rhs.Number != 0 {
+		// registry-sidecar: an error is passed on; a pair with text, a
+		// boolean or a blank is skipped, a pair holding 0 counts
+		if left[i].Type == ArgError {
+			return left[i]
+		}
+		if right[i].Type == ArgError {
+			return right[i]
+		}
+		if lhs, rhs := left[i], right[i]; lhs.Type == ArgNumber && rhs.Type == ArgNumber && !lhs.Boolean && !rhs.Boolean {
 			switch name {
 			case "SUMX2MY2":
 				result += lhs.Number*lhs.Number - rhs.Number*rhs.Number
@@ -6437,20 +6320,7 @@ func (fn *formulaFuncs) AVEDEV(argsList *list.List) formulaArg {
 	if argsList.Len() == 0 {
 		return newErrorFormulaArg(formulaErrorVALUE, "AVEDEV requires at least 1 argument")
 	}
-	average := fn.AVERAGE(argsList)
-	if average.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
-	}
-	result, count := 0.0, 0.0
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		num := arg.Value.(formulaArg).ToNumber()
-		if num.Type != ArgNumber {
-			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
-		}
-		result += math.Abs(num.Number - average.Number)
-		count++
-	}
-	return newNumberFormulaArg(result / count)
+	return averageDeviation(argsList) // registry-sidecar: calc_stat_moments.go
 }
 
 // AVERAGE function returns the arithmetic mean of a list of supplied numbers.
@@ -6458,15 +6328,7 @@ func (fn *formulaFuncs) AVEDEV(argsList *list.List) formulaArg {
 //
 //	AVERAGE(number1,[number2],...)
 func (fn *formulaFuncs) AVERAGE(argsList *list.List) formulaArg {
-	var args []formulaArg
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		args = append(args, arg.Value.(formulaArg))
-	}
-	count, sum := fn.countSum(false, args)
-	if count == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	return newNumberFormulaArg(sum / count)
+	return average(argsList, false) // registry-sidecar: calc_stat_moments.go
 }
 
 // AVERAGEA function returns the arithmetic mean of a list of supplied numbers
@@ -6474,15 +6336,7 @@ func (fn *formulaFuncs) AVERAGE(argsList *list.List) formulaArg {
 //
 //	AVERAGEA(number1,[number2],...)
 func (fn *formulaFuncs) AVERAGEA(argsList *list.List) formulaArg {
-	var args []formulaArg
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		args = append(args, arg.Value.(formulaArg))
-	}
-	count, sum := fn.countSum(true, args)
-	if count == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	return newNumberFormulaArg(sum / count)
+	return average(argsList, true) // registry-sidecar: calc_stat_moments.go
 }
 
 // AVERAGEIF function finds the values in a supplied array that satisfy a
@@ -8368,6 +8222,9 @@ func (fn *formulaFuncs) FISHER(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "FISHER requires 1 numeric argument")
 	}
 	token := argsList.Front().Value.(formulaArg)
+	if token.Type == ArgEmpty { // registry-sidecar: a blank is 0
+		token = newNumberFormulaArg(0)
+	}
 	switch token.Type {
 	case ArgString:
 		arg := token.ToNumber()
@@ -8399,10 +8256,10 @@ func (fn *formulaFuncs) FISHERINV(argsList *list.List) formulaArg {
 	case ArgString:
 		arg := token.ToNumber()
 		if arg.Type == ArgNumber {
-			return newNumberFormulaArg((math.Exp(2*arg.Number) - 1) / (math.Exp(2*arg.Number) + 1))
+			return newNumberFormulaArg(math.Tanh(arg.Number))
 		}
-	case ArgNumber:
-		return newNumberFormulaArg((math.Exp(2*token.Number) - 1) / (math.Exp(2*token.Number) + 1))
+	case ArgNumber: // registry-sidecar: tanh, which does not overflow for a large y
+		return newNumberFormulaArg(math.Tanh(token.Number))
 	}
 	return newErrorFormulaArg(formulaErrorVALUE, "FISHERINV requires 1 numeric argument")
 }
@@ -8638,7 +8495,8 @@ func (fn *formulaFuncs) GAMMALN(argsList *list.List) formulaArg {
 	if x.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
-	return newNumberFormulaArg(math.Log(math.Gamma(x.Number)))
+	lg, _ := math.Lgamma(x.Number) // registry-sidecar: no overflow for a large x
+	return newNumberFormulaArg(lg)
 }
 
 // GAMMALNdotPRECISE function returns the natural logarithm of the Gamma
@@ -8700,31 +8558,6 @@ func (fn *formulaFuncs) GEOMEAN(argsList *list.List) formulaArg {
 	return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 }
 
-// getNewMatrix create matrix by given columns and rows.
-func getNewMatrix(c, r int) (matrix [][]float64) {
-	for i := 0; i < c; i++ {
-		for j := 0; j < r; j++ {
-			for x := len(matrix); x <= i; x++ {
-				matrix = append(matrix, []float64{})
-			}
-			for y := len(matrix[i]); y <= j; y++ {
-				matrix[i] = append(matrix[i], 0)
-			}
-			matrix[i][j] = 0
-		}
-	}
-	return
-}
-
-// approxSub subtract two values, if signs are identical and the values are
-// equal, will be returns 0 instead of calculating the subtraction.
-func approxSub(a, b float64) float64 {
-	if ((a < 0 && b < 0) || (a > 0 && b > 0)) && math.Abs(a-b) < 2.22045e-016 {
-		return 0
-	}
-	return a - b
-}
-
 // matrixClone return a copy of all elements of the original matrix.
 func matrixClone(matrix [][]float64) (cloneMatrix [][]float64) {
 	for i := 0; i < len(matrix); i++ {
@@ -8739,125 +8572,6 @@ func matrixClone(matrix [][]float64) (cloneMatrix [][]float64) {
 		}
 	}
 	return
-}
-
-// trendGrowthMatrixInfo defined matrix checking result.
-type trendGrowthMatrixInfo struct {
-	trendType, nCX, nCY, nRX, nRY, M, N int
-	mtxX, mtxY                          [][]float64
-}
-
-// prepareTrendGrowthMtxX is a part of implementation of the trend growth prepare.
-func prepareTrendGrowthMtxX(mtxX [][]float64) [][]float64 {
-	var mtx [][]float64
-	for i := 0; i < len(mtxX); i++ {
-		for j := 0; j < len(mtxX[i]); j++ {
-			if mtxX[i][j] == 0 {
-				return nil
-			}
-			for x := len(mtx); x <= j; x++ {
-				mtx = append(mtx, []float64{})
-			}
-			for y := len(mtx[j]); y <= i; y++ {
-				mtx[j] = append(mtx[j], 0)
-			}
-			mtx[j][i] = mtxX[i][j]
-		}
-	}
-	return mtx
-}
-
-// prepareTrendGrowthMtxY is a part of implementation of the trend growth prepare.
-func prepareTrendGrowthMtxY(bLOG bool, mtxY [][]float64) [][]float64 {
-	var mtx [][]float64
-	for i := 0; i < len(mtxY); i++ {
-		for j := 0; j < len(mtxY[i]); j++ {
-			if mtxY[i][j] == 0 {
-				return nil
-			}
-			for x := len(mtx); x <= j; x++ {
-				mtx = append(mtx, []float64{})
-			}
-			for y := len(mtx[j]); y <= i; y++ {
-				mtx[j] = append(mtx[j], 0)
-			}
-			mtx[j][i] = mtxY[i][j]
-		}
-	}
-	if bLOG {
-		var pNewY [][]float64
-		for i := 0; i < len(mtxY); i++ {
-			for j := 0; j < len(mtxY[i]); j++ {
-				fVal := mtxY[i][j]
-				if fVal <= 0 {
-					return nil
-				}
-				for x := len(pNewY); x <= j; x++ {
-					pNewY = append(pNewY, []float64{})
-				}
-				for y := len(pNewY[j]); y <= i; y++ {
-					pNewY[j] = append(pNewY[j], 0)
-				}
-				pNewY[j][i] = math.Log(fVal)
-			}
-		}
-		mtx = pNewY
-	}
-	return mtx
-}
-
-// prepareTrendGrowth check and return the result.
-func prepareTrendGrowth(bLOG bool, mtxX, mtxY [][]float64) (*trendGrowthMatrixInfo, formulaArg) {
-	var nCX, nRX, M, N, trendType int
-	nRY, nCY := len(mtxY), len(mtxY[0])
-	cntY := nCY * nRY
-	newY := prepareTrendGrowthMtxY(bLOG, mtxY)
-	if newY == nil {
-		return nil, newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-	}
-	var newX [][]float64
-	if len(mtxX) != 0 {
-		nRX, nCX = len(mtxX), len(mtxX[0])
-		if newX = prepareTrendGrowthMtxX(mtxX); newX == nil {
-			return nil, newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-		}
-		if nCX == nCY && nRX == nRY {
-			trendType, M, N = 1, 1, cntY // simple regression
-		} else if nCY != 1 && nRY != 1 {
-			return nil, newErrorFormulaArg(formulaErrorREF, formulaErrorREF)
-		} else if nCY == 1 {
-			if nRX != nRY {
-				return nil, newErrorFormulaArg(formulaErrorREF, formulaErrorREF)
-			}
-			trendType, M, N = 2, nCX, nRY
-		} else if nCX != nCY {
-			return nil, newErrorFormulaArg(formulaErrorREF, formulaErrorREF)
-		} else {
-			trendType, M, N = 3, nRX, nCY
-		}
-	} else {
-		newX = getNewMatrix(nCY, nRY)
-		nCX, nRX = nCY, nRY
-		num := 1.0
-		for i := 0; i < nRY; i++ {
-			for j := 0; j < nCY; j++ {
-				newX[j][i] = num
-				num++
-			}
-		}
-		trendType, M, N = 1, 1, cntY
-	}
-	return &trendGrowthMatrixInfo{
-		trendType: trendType,
-		nCX:       nCX,
-		nCY:       nCY,
-		nRX:       nRX,
-		nRY:       nRY,
-		M:         M,
-		N:         N,
-		mtxX:      newX,
-		mtxY:      newY,
-	}, newEmptyFormulaArg()
 }
 
 // calcPosition calculate position for matrix by given index.
@@ -8915,15 +8629,6 @@ func calcColumnMeans(mtxX, mtxRes [][]float64, c, r int) {
 	}
 }
 
-// calcColumnsDelta calculates subtract of the columns of matrix.
-func calcColumnsDelta(mtx, columnMeans [][]float64, c, r int) {
-	for i := 0; i < c; i++ {
-		for k := 0; k < r; k++ {
-			mtx[i][k] = approxSub(mtx[i][k], getDouble(columnMeans, i))
-		}
-	}
-}
-
 // calcSign returns sign by given value, no mathematical signum, but used to
 // switch between adding and subtracting.
 func calcSign(val float64) float64 {
@@ -8944,20 +8649,6 @@ func calcColsMaximumNorm(mtxA [][]float64, c, r, n int) float64 {
 		}
 	}
 	return norm
-}
-
-// calcFastMult returns multiply n x m matrix A with m x l matrix B to n x l matrix R.
-func calcFastMult(mtxA, mtxB, mtxR [][]float64, n, m, l int) {
-	var sum float64
-	for row := 0; row < n; row++ {
-		for col := 0; col < l; col++ {
-			sum = 0.0
-			for k := 0; k < m; k++ {
-				sum += mtxA[k][row] * mtxB[col][k]
-			}
-			mtxR[col][row] = sum
-		}
-	}
 }
 
 // calcRowsEuclideanNorm is a special version for use within QR
@@ -9026,96 +8717,6 @@ func calcRowQRDecomposition(mtxA [][]float64, vecR []float64, k, n int) bool {
 	return true
 }
 
-// calcApplyColsHouseholderTransformation transposed matrices A and Y.
-func calcApplyColsHouseholderTransformation(mtxA [][]float64, r int, mtxY [][]float64, n int) {
-	denominator := calcColsSumProduct(mtxA, r, mtxA, r, r, n)
-	numerator := calcColsSumProduct(mtxA, r, mtxY, 0, r, n)
-	factor := 2 * (numerator / denominator)
-	for col := r; col < n; col++ {
-		putDouble(mtxY, col, getDouble(mtxY, col)-factor*mtxA[col][r])
-	}
-}
-
-// calcRowMeans calculates means of the rows of matrix.
-func calcRowMeans(mtxX, mtxRes [][]float64, c, r int) {
-	for k := 0; k < r; k++ {
-		var fSum float64
-		for i := 0; i < c; i++ {
-			fSum += mtxX[i][k]
-		}
-		mtxRes[k][0] = fSum / float64(c)
-	}
-}
-
-// calcRowsDelta calculates subtract of the rows of matrix.
-func calcRowsDelta(mtx, rowMeans [][]float64, c, r int) {
-	for k := 0; k < r; k++ {
-		for i := 0; i < c; i++ {
-			mtx[i][k] = approxSub(mtx[i][k], rowMeans[k][0])
-		}
-	}
-}
-
-// calcColumnMaximumNorm returns maximum norm of row index R starting in col
-// index C; matrix A has count N columns.
-func calcColumnMaximumNorm(mtxA [][]float64, r, c, n int) float64 {
-	var norm float64
-	for col := c; col < n; col++ {
-		if norm < math.Abs(mtxA[col][r]) {
-			norm = math.Abs(mtxA[col][r])
-		}
-	}
-	return norm
-}
-
-// calcColsEuclideanNorm returns euclidean norm of row index R starting in
-// column index C; matrix A has count N columns.
-func calcColsEuclideanNorm(mtxA [][]float64, r, c, n int) float64 {
-	var norm float64
-	for col := c; col < n; col++ {
-		norm += (mtxA[col][r]) * (mtxA[col][r])
-	}
-	return math.Sqrt(norm)
-}
-
-// calcColsSumProduct returns sum product for given matrix.
-func calcColsSumProduct(mtxA [][]float64, a int, mtxB [][]float64, b, c, n int) float64 {
-	var result float64
-	for col := c; col < n; col++ {
-		result += mtxA[col][a] * mtxB[col][b]
-	}
-	return result
-}
-
-// calcColQRDecomposition same with transposed matrix A, N is count of
-// columns, k count of rows.
-func calcColQRDecomposition(mtxA [][]float64, vecR []float64, k, n int) bool {
-	var sum float64
-	for row := 0; row < k; row++ {
-		// calculate vector u of the householder transformation
-		scale := calcColumnMaximumNorm(mtxA, row, row, n)
-		if scale == 0 {
-			return false
-		}
-		for col := row; col < n; col++ {
-			mtxA[col][row] = mtxA[col][row] / scale
-		}
-		euclid := calcColsEuclideanNorm(mtxA, row, row, n)
-		factor := 1 / euclid / (euclid + math.Abs(mtxA[row][row]))
-		signum := calcSign(mtxA[row][row])
-		mtxA[row][row] = mtxA[row][row] + signum*euclid
-		vecR[row] = -signum * scale * euclid
-		// apply Householder transformation to A
-		for r := row + 1; r < k; r++ {
-			sum = calcColsSumProduct(mtxA, row, mtxA, r, row, n)
-			for col := row; col < n; col++ {
-				mtxA[col][r] = mtxA[col][r] - sum*factor*mtxA[col][row]
-			}
-		}
-	}
-	return true
-}
-
 // calcApplyRowsHouseholderTransformation applies a Householder transformation to a
 // column vector Y with is given as Nx1 Matrix. The vector u, from which the
 // Householder transformation is built, is the column part in matrix A, with
@@ -9130,255 +8731,9 @@ func calcApplyRowsHouseholderTransformation(mtxA [][]float64, c int, mtxY [][]fl
 	}
 }
 
-// calcTrendGrowthSimpleRegression calculate simple regression for the calcTrendGrowth.
-func calcTrendGrowthSimpleRegression(bConstant, bGrowth bool, mtxY, mtxX, newX, mtxRes [][]float64, meanY float64, N int) {
-	var meanX float64
-	if bConstant {
-		meanX = calcMeanOverAll(mtxX, N)
-		for i := 0; i < len(mtxX); i++ {
-			for j := 0; j < len(mtxX[i]); j++ {
-				mtxX[i][j] = approxSub(mtxX[i][j], meanX)
-			}
-		}
-	}
-	sumXY := calcSumProduct(mtxX, mtxY, N)
-	sumX2 := calcSumProduct(mtxX, mtxX, N)
-	slope := sumXY / sumX2
-	var help float64
-	var intercept float64
-	if bConstant {
-		intercept = meanY - slope*meanX
-		for i := 0; i < len(mtxRes); i++ {
-			for j := 0; j < len(mtxRes[i]); j++ {
-				help = newX[i][j]*slope + intercept
-				if bGrowth {
-					mtxRes[i][j] = math.Exp(help)
-				} else {
-					mtxRes[i][j] = help
-				}
-			}
-		}
-	} else {
-		for i := 0; i < len(mtxRes); i++ {
-			for j := 0; j < len(mtxRes[i]); j++ {
-				help = newX[i][j] * slope
-				if bGrowth {
-					mtxRes[i][j] = math.Exp(help)
-				} else {
-					mtxRes[i][j] = help
-				}
-			}
-		}
-	}
-}
-
-// calcTrendGrowthMultipleRegressionPart1 calculate multiple regression for the
-// calcTrendGrowth.
-func calcTrendGrowthMultipleRegressionPart1(bConstant, bGrowth bool, mtxY, mtxX, newX, mtxRes [][]float64, meanY float64, RXN, K, N int) {
-	vecR := make([]float64, N)   // for QR decomposition
-	means := getNewMatrix(K, 1)  // mean of each column
-	slopes := getNewMatrix(1, K) // from b1 to bK
-	if len(means) == 0 || len(slopes) == 0 {
-		return
-	}
-	if bConstant {
-		calcColumnMeans(mtxX, means, K, N)
-		calcColumnsDelta(mtxX, means, K, N)
-	}
-	if !calcRowQRDecomposition(mtxX, vecR, K, N) {
-		return
-	}
-	// Later on we will divide by elements of vecR, so make sure that they aren't zero.
-	bIsSingular := false
-	for row := 0; row < K && !bIsSingular; row++ {
-		bIsSingular = bIsSingular || vecR[row] == 0
-	}
-	if bIsSingular {
-		return
-	}
-	for col := 0; col < K; col++ {
-		calcApplyRowsHouseholderTransformation(mtxX, col, mtxY, N)
-	}
-	for col := 0; col < K; col++ {
-		putDouble(slopes, col, getDouble(mtxY, col))
-	}
-	calcSolveWithUpperRightTriangle(mtxX, vecR, slopes, K, false)
-	// Fill result matrix
-	calcFastMult(newX, slopes, mtxRes, RXN, K, 1)
-	if bConstant {
-		intercept := meanY - calcSumProduct(means, slopes, K)
-		for row := 0; row < RXN; row++ {
-			mtxRes[0][row] = mtxRes[0][row] + intercept
-		}
-	}
-	if bGrowth {
-		for i := 0; i < RXN; i++ {
-			putDouble(mtxRes, i, math.Exp(getDouble(mtxRes, i)))
-		}
-	}
-}
-
-// calcTrendGrowthMultipleRegressionPart2 calculate multiple regression for the
-// calcTrendGrowth.
-func calcTrendGrowthMultipleRegressionPart2(bConstant, bGrowth bool, mtxY, mtxX, newX, mtxRes [][]float64, meanY float64, nCXN, K, N int) {
-	vecR := make([]float64, N)   // for QR decomposition
-	means := getNewMatrix(K, 1)  // mean of each row
-	slopes := getNewMatrix(K, 1) // row from b1 to bK
-	if len(means) == 0 || len(slopes) == 0 {
-		return
-	}
-	if bConstant {
-		calcRowMeans(mtxX, means, N, K)
-		calcRowsDelta(mtxX, means, N, K)
-	}
-	if !calcColQRDecomposition(mtxX, vecR, K, N) {
-		return
-	}
-	// later on we will divide by elements of vecR, so make sure that they aren't zero
-	bIsSingular := false
-	for row := 0; row < K && !bIsSingular; row++ {
-		bIsSingular = bIsSingular || vecR[row] == 0
-	}
-	if bIsSingular {
-		return
-	}
-	for row := 0; row < K; row++ {
-		calcApplyColsHouseholderTransformation(mtxX, row, mtxY, N)
-	}
-	for col := 0; col < K; col++ {
-		putDouble(slopes, col, getDouble(mtxY, col))
-	}
-	calcSolveWithUpperRightTriangle(mtxX, vecR, slopes, K, true)
-	// fill result matrix
-	calcFastMult(slopes, newX, mtxRes, 1, K, nCXN)
-	if bConstant {
-		fIntercept := meanY - calcSumProduct(means, slopes, K)
-		for col := 0; col < nCXN; col++ {
-			mtxRes[col][0] = mtxRes[col][0] + fIntercept
-		}
-	}
-	if bGrowth {
-		for i := 0; i < nCXN; i++ {
-			putDouble(mtxRes, i, math.Exp(getDouble(mtxRes, i)))
-		}
-	}
-}
-
-// calcTrendGrowthRegression is a part of implementation of the calcTrendGrowth.
-func calcTrendGrowthRegression(bConstant, bGrowth bool, trendType, nCXN, nRXN, K, N int, mtxY, mtxX, newX, mtxRes [][]float64) {
-	if len(mtxRes) == 0 {
-		return
-	}
-	var meanY float64
-	if bConstant {
-		copyX, copyY := matrixClone(mtxX), matrixClone(mtxY)
-		mtxX, mtxY = copyX, copyY
-		meanY = calcMeanOverAll(mtxY, N)
-		for i := 0; i < len(mtxY); i++ {
-			for j := 0; j < len(mtxY[i]); j++ {
-				mtxY[i][j] = approxSub(mtxY[i][j], meanY)
-			}
-		}
-	}
-	switch trendType {
-	case 1:
-		calcTrendGrowthSimpleRegression(bConstant, bGrowth, mtxY, mtxX, newX, mtxRes, meanY, N)
-	case 2:
-		calcTrendGrowthMultipleRegressionPart1(bConstant, bGrowth, mtxY, mtxX, newX, mtxRes, meanY, nRXN, K, N)
-	default:
-		calcTrendGrowthMultipleRegressionPart2(bConstant, bGrowth, mtxY, mtxX, newX, mtxRes, meanY, nCXN, K, N)
-	}
-}
-
-// calcTrendGrowth returns values along a predicted exponential trend.
-func calcTrendGrowth(mtxY, mtxX, newX [][]float64, bConstant, bGrowth bool) ([][]float64, formulaArg) {
-	getMatrixParams, errArg := prepareTrendGrowth(bGrowth, mtxX, mtxY)
-	if errArg.Type != ArgEmpty {
-		return nil, errArg
-	}
-	trendType := getMatrixParams.trendType
-	nCX := getMatrixParams.nCX
-	nRX := getMatrixParams.nRX
-	K := getMatrixParams.M
-	N := getMatrixParams.N
-	mtxX = getMatrixParams.mtxX
-	mtxY = getMatrixParams.mtxY
-	// checking if data samples are enough
-	if (bConstant && (N < K+1)) || (!bConstant && (N < K)) || (N < 1) || (K < 1) {
-		return nil, errArg
-	}
-	// set the default newX if necessary
-	nCXN, nRXN := nCX, nRX
-	if len(newX) == 0 {
-		newX = matrixClone(mtxX) // mtxX will be changed to X-meanX
-	} else {
-		nRXN, nCXN = len(newX[0]), len(newX)
-		if (trendType == 2 && K != nCXN) || (trendType == 3 && K != nRXN) {
-			return nil, errArg
-		}
-	}
-	var mtxRes [][]float64
-	switch trendType {
-	case 1:
-		mtxRes = getNewMatrix(nCXN, nRXN)
-	case 2:
-		mtxRes = getNewMatrix(1, nRXN)
-	default:
-		mtxRes = getNewMatrix(nCXN, 1)
-	}
-	calcTrendGrowthRegression(bConstant, bGrowth, trendType, nCXN, nRXN, K, N, mtxY, mtxX, newX, mtxRes)
-	return mtxRes, errArg
-}
-
 // trendGrowth is an implementation of the formula functions GROWTH and TREND.
 func (fn *formulaFuncs) trendGrowth(name string, argsList *list.List) formulaArg {
-	if argsList.Len() < 1 {
-		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires at least 1 argument", name))
-	}
-	if argsList.Len() > 4 {
-		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s allows at most 4 arguments", name))
-	}
-	var knowY, knowX, newX [][]float64
-	var errArg formulaArg
-	constArg := newBoolFormulaArg(true)
-	knowY, errArg = newNumberMatrix(argsList.Front().Value.(formulaArg), false)
-	if errArg.Type == ArgError {
-		return errArg
-	}
-	if argsList.Len() > 1 {
-		knowX, errArg = newNumberMatrix(argsList.Front().Next().Value.(formulaArg), false)
-		if errArg.Type == ArgError {
-			return errArg
-		}
-	}
-	if argsList.Len() > 2 {
-		newX, errArg = newNumberMatrix(argsList.Front().Next().Next().Value.(formulaArg), false)
-		if errArg.Type == ArgError {
-			return errArg
-		}
-	}
-	if argsList.Len() > 3 {
-		if constArg = argsList.Back().Value.(formulaArg).ToBool(); constArg.Type != ArgNumber {
-			return constArg
-		}
-	}
-	var mtxNewX [][]float64
-	for i := 0; i < len(newX); i++ {
-		for j := 0; j < len(newX[i]); j++ {
-			for x := len(mtxNewX); x <= j; x++ {
-				mtxNewX = append(mtxNewX, []float64{})
-			}
-			for k := len(mtxNewX[j]); k <= i; k++ {
-				mtxNewX[j] = append(mtxNewX[j], 0)
-			}
-			mtxNewX[j][i] = newX[i][j]
-		}
-	}
-	mtx, errArg := calcTrendGrowth(knowY, knowX, mtxNewX, constArg.Number == 1, name == "GROWTH")
-	if errArg.Type != ArgEmpty {
-		return errArg
-	}
-	return newMatrixFormulaArg(newFormulaArgMatrix(mtx))
+	return fn.trend(name, argsList, name == "GROWTH") // registry-sidecar: calc_trend.go
 }
 
 // GROWTH function calculates the exponential growth curve through a given set
@@ -9399,29 +8754,7 @@ func (fn *formulaFuncs) HARMEAN(argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "HARMEAN requires at least 1 argument")
 	}
-	if minVal := fn.MIN(argsList); minVal.Number < 0 {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-	}
-	number, val, cnt := 0.0, 0.0, 0.0
-	for token := argsList.Front(); token != nil; token = token.Next() {
-		arg := token.Value.(formulaArg)
-		switch arg.Type {
-		case ArgString:
-			num := arg.ToNumber()
-			if num.Type != ArgNumber {
-				continue
-			}
-			number = num.Number
-		case ArgNumber:
-			number = arg.Number
-		}
-		if number <= 0 {
-			return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-		}
-		val += 1 / number
-		cnt++
-	}
-	return newNumberFormulaArg(1 / (val / cnt))
+	return harmonicMean(argsList) // registry-sidecar: calc_stat_moments.go
 }
 
 // checkHYPGEOMDISTArgs checking arguments for the formula function HYPGEOMDIST
@@ -9532,37 +8865,7 @@ func (fn *formulaFuncs) KURT(argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "KURT requires at least 1 argument")
 	}
-	mean, stdev := fn.AVERAGE(argsList), fn.STDEV(argsList)
-	if stdev.Number > 0 {
-		count, summer := 0.0, 0.0
-		for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-			token := arg.Value.(formulaArg)
-			switch token.Type {
-			case ArgString, ArgNumber:
-				num := token.ToNumber()
-				if num.Type == ArgError {
-					continue
-				}
-				summer += math.Pow((num.Number-mean.Number)/stdev.Number, 4)
-				count++
-			case ArgList, ArgMatrix:
-				for _, row := range token.ToList() {
-					if row.Type == ArgNumber || row.Type == ArgString {
-						num := row.ToNumber()
-						if num.Type == ArgError {
-							continue
-						}
-						summer += math.Pow((num.Number-mean.Number)/stdev.Number, 4)
-						count++
-					}
-				}
-			}
-		}
-		if count > 3 {
-			return newNumberFormulaArg(summer*(count*(count+1)/((count-1)*(count-2)*(count-3))) - (3 * math.Pow(count-1, 2) / ((count - 2) * (count - 3))))
-		}
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	return kurtosis(argsList) // registry-sidecar: calc_stat_moments.go
 }
 
 // EXPONdotDIST function returns the value of the exponential distribution for
@@ -9777,45 +9080,29 @@ func (fn *formulaFuncs) FdotTEST(argsList *list.List) formulaArg {
 	if argsList.Len() != 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "F.TEST requires 2 arguments")
 	}
-	array1 := argsList.Front().Value.(formulaArg)
-	array2 := argsList.Back().Value.(formulaArg)
-	left, right := array1.ToList(), array2.ToList()
-	collectMatrix := func(args []formulaArg) (n, accu float64) {
-		var p, sum float64
-		for _, arg := range args {
-			if num := arg.ToNumber(); num.Type == ArgNumber {
-				x := num.Number - p
-				y := x / (n + 1)
-				p += y
-				accu += n * x * y
-				n++
-				sum += num.Number
+	// registry-sidecar: only the arrays' numbers count (errors too are
+	// skipped, as in LibreOffice); fewer than 2 numbers or no variance is
+	// #DIV/0! (Microsoft's F.TEST page)
+	var variances, dfs [2]float64
+	for i, arg := range []formulaArg{argsList.Front().Value.(formulaArg), argsList.Back().Value.(formulaArg)} {
+		var nums []float64
+		for _, v := range arg.ToList() {
+			if v.Type == ArgNumber && !v.Boolean {
+				nums = append(nums, v.Number)
 			}
 		}
-		return
-	}
-	nums, accu := collectMatrix(left)
-	f3 := nums - 1
-	if nums == 1 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	f1 := accu / (nums - 1)
-	if f1 == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	nums, accu = collectMatrix(right)
-	f4 := nums - 1
-	if nums == 1 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	f2 := accu / (nums - 1)
-	if f2 == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		if len(nums) < 2 {
+			return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		}
+		dfs[i] = float64(len(nums) - 1)
+		if variances[i] = sumSquaredDeviations(nums) / dfs[i]; variances[i] == 0 {
+			return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		}
 	}
 	args := list.New()
-	args.PushBack(newNumberFormulaArg(f1 / f2))
-	args.PushBack(newNumberFormulaArg(f3))
-	args.PushBack(newNumberFormulaArg(f4))
+	args.PushBack(newNumberFormulaArg(variances[0] / variances[1]))
+	args.PushBack(newNumberFormulaArg(dfs[0]))
+	args.PushBack(newNumberFormulaArg(dfs[1]))
 	probability := (1 - fn.FDIST(args).Number) * 2
 	if probability > 1 {
 		probability = 2 - probability
@@ -10265,49 +9552,13 @@ func (fn *formulaFuncs) NORMdotSdotINV(argsList *list.List) formulaArg {
 }
 
 // norminv returns the inverse of the normal cumulative distribution for the
-// specified value.
+// specified value (registry-sidecar: by Go's math.Erfcinv; upstream's
+// rational approximation was off in the 9th digit).
 func norminv(p float64) formulaArg {
-	a := map[int]float64{
-		1: -3.969683028665376e+01, 2: 2.209460984245205e+02, 3: -2.759285104469687e+02,
-		4: 1.383577518672690e+02, 5: -3.066479806614716e+01, 6: 2.506628277459239e+00,
+	if p <= 0 || p >= 1 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	b := map[int]float64{
-		1: -5.447609879822406e+01, 2: 1.615858368580409e+02, 3: -1.556989798598866e+02,
-		4: 6.680131188771972e+01, 5: -1.328068155288572e+01,
-	}
-	c := map[int]float64{
-		1: -7.784894002430293e-03, 2: -3.223964580411365e-01, 3: -2.400758277161838e+00,
-		4: -2.549732539343734e+00, 5: 4.374664141464968e+00, 6: 2.938163982698783e+00,
-	}
-	d := map[int]float64{
-		1: 7.784695709041462e-03, 2: 3.224671290700398e-01, 3: 2.445134137142996e+00,
-		4: 3.754408661907416e+00,
-	}
-	pLow := 0.02425   // Use lower region approx. below this
-	pHigh := 1 - pLow // Use upper region approx. above this
-	arg := newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-	if 0 < p && p < pLow {
-		// Rational approximation for lower region.
-		q := math.Sqrt(-2 * math.Log(p))
-		return newNumberFormulaArg((((((c[1]*q+c[2])*q+c[3])*q+c[4])*q+c[5])*q + c[6]) /
-			((((d[1]*q+d[2])*q+d[3])*q+d[4])*q + 1))
-	} else if pLow <= p && p <= pHigh {
-		// Rational approximation for central region.
-		q := p - 0.5
-		r := q * q
-		f1 := ((((a[1]*r+a[2])*r+a[3])*r+a[4])*r + a[5]) * r
-		f2 := (b[1]*r + b[2]) * r
-		f3 := ((math.Nextafter(f2, f2)+b[3])*r + b[4]) * r
-		f4 := (math.Nextafter(f3, f3) + b[5]) * r
-		return newNumberFormulaArg((math.Nextafter(f1, f1) + a[6]) * q /
-			(math.Nextafter(f4, f4) + 1))
-	} else if pHigh < p && p < 1 {
-		// Rational approximation for upper region.
-		q := math.Sqrt(-2 * math.Log(1-p))
-		return newNumberFormulaArg(-(((((c[1]*q+c[2])*q+c[3])*q+c[4])*q+c[5])*q + c[6]) /
-			((((d[1]*q+d[2])*q+d[3])*q+d[4])*q + 1))
-	}
-	return arg
+	return newNumberFormulaArg(-math.Sqrt2 * math.Erfcinv(2*p))
 }
 
 // kth is an implementation of the formula functions LARGE and SMALL.
@@ -10320,13 +9571,18 @@ func (fn *formulaFuncs) kth(name string, argsList *list.List) formulaArg {
 	if argK.Type != ArgNumber {
 		return argK
 	}
-	k := int(argK.Number)
-	if k < 1 {
+	// registry-sidecar: a fractional k is rounded up (LARGE(r,0.25) is the
+	// largest); an error of the array is passed on, its booleans skipped
+	k := int(math.Ceil(argK.Number))
+	if argK.Number > math.MaxInt32 || k < 1 {
 		return newErrorFormulaArg(formulaErrorNUM, "k should be > 0")
 	}
 	var data []float64
 	for _, arg := range array {
-		if arg.Type == ArgNumber {
+		if arg.Type == ArgError {
+			return arg
+		}
+		if arg.Type == ArgNumber && !arg.Boolean {
 			data = append(data, arg.Number)
 		}
 	}
@@ -10700,7 +9956,7 @@ func (fn *formulaFuncs) PERCENTILEdotEXC(argsList *list.List) formulaArg {
 	var numbers []float64
 	for _, arg := range array {
 		if arg.Type == ArgError {
-			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+			return arg // registry-sidecar: the array's error is passed on
 		}
 		if arg.Type == ArgNumber {
 			numbers = append(numbers, arg.Number)
@@ -10760,6 +10016,9 @@ func (fn *formulaFuncs) PERCENTILE(argsList *list.List) formulaArg {
 		}
 	}
 	cnt := len(numbers)
+	if cnt == 0 { // registry-sidecar: an array without numbers
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	sort.Float64s(numbers)
 	idx := k.Number * (float64(cnt) - 1)
 	base := math.Floor(idx)
@@ -10792,6 +10051,9 @@ func (fn *formulaFuncs) percentrank(name string, argsList *list.List) formulaArg
 		}
 	}
 	cnt := len(numbers)
+	if cnt == 0 { // registry-sidecar: an array without numbers
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	sort.Float64s(numbers)
 	if x.Number < numbers[0] || x.Number > numbers[cnt-1] {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
@@ -10927,7 +10189,8 @@ func (fn *formulaFuncs) QUARTILE(argsList *list.List) formulaArg {
 	}
 	args := list.New().Init()
 	args.PushBack(argsList.Front().Value.(formulaArg))
-	args.PushBack(newNumberFormulaArg(quart.Number / 4))
+	// registry-sidecar: a fractional quart is truncated (Microsoft's QUARTILE page)
+	args.PushBack(newNumberFormulaArg(math.Trunc(quart.Number) / 4))
 	return fn.PERCENTILE(args)
 }
 
@@ -11030,41 +10293,7 @@ func (fn *formulaFuncs) skew(name string, argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires at least 1 argument", name))
 	}
-	mean := fn.AVERAGE(argsList)
-	var stdDev formulaArg
-	var count, summer float64
-	if name == "SKEW" {
-		stdDev = fn.STDEV(argsList)
-	} else {
-		stdDev = fn.STDEVP(argsList)
-	}
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgNumber, ArgString:
-			num := token.ToNumber()
-			if num.Type == ArgError {
-				return num
-			}
-			summer += math.Pow((num.Number-mean.Number)/stdDev.Number, 3)
-			count++
-		case ArgList, ArgMatrix:
-			for _, cell := range token.ToList() {
-				if cell.Type != ArgNumber {
-					continue
-				}
-				summer += math.Pow((cell.Number-mean.Number)/stdDev.Number, 3)
-				count++
-			}
-		}
-	}
-	if count > 2 {
-		if name == "SKEW" {
-			return newNumberFormulaArg(summer * (count / ((count - 1) * (count - 2))))
-		}
-		return newNumberFormulaArg(summer / count)
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	return skewness(argsList, name == "SKEW") // registry-sidecar: calc_stat_moments.go
 }
 
 // SKEW function calculates the skewness of the distribution of a supplied set
@@ -11525,6 +10754,11 @@ func (fn *formulaFuncs) TTEST(argsList *list.List) formulaArg {
 	if typeArg = argsList.Back().Value.(formulaArg); typeArg.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
+	for _, array := range []formulaArg{array1, array2} { // registry-sidecar: an error is passed on
+		if _, errArg, ok := arrayNumbers(array); !ok {
+			return errArg
+		}
+	}
 	if len(array1.Matrix) == 0 || len(array2.Matrix) == 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
@@ -11592,46 +10826,14 @@ func (fn *formulaFuncs) TRIMMEAN(argsList *list.List) formulaArg {
 }
 
 // vars is an implementation of the formula functions VAR, VARA, VARP, VAR.P
-// VAR.S and VARPA.
+// VAR.S and VARPA (registry-sidecar: calc_stat_values.go reads the values).
 func (fn *formulaFuncs) vars(name string, argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires at least 1 argument", name))
 	}
-	summerA, summerB, count := 0.0, 0.0, 0.0
-	minimum := 0.0
-	if name == "VAR" || name == "VAR.S" || name == "VARA" {
-		minimum = 1.0
-	}
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		for _, token := range arg.Value.(formulaArg).ToList() {
-			if token.Value() == "" {
-				continue
-			}
-			num := token.ToNumber()
-			if token.Value() != "TRUE" && num.Type == ArgNumber {
-				summerA += num.Number * num.Number
-				summerB += num.Number
-				count++
-				continue
-			}
-			num = token.ToBool()
-			if num.Type == ArgNumber {
-				summerA += num.Number * num.Number
-				summerB += num.Number
-				count++
-				continue
-			}
-			if name == "VARA" || name == "VARPA" {
-				count++
-			}
-		}
-	}
-	if count > minimum {
-		summerA *= count
-		summerB *= summerB
-		return newNumberFormulaArg((summerA - summerB) / (count * (count - minimum)))
-	}
-	return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+	countA := name == "VARA" || name == "VARPA"
+	sample := name == "VAR" || name == "VAR.S" || name == "VARA"
+	return variance(argsList, countA, sample)
 }
 
 // VAR function returns the sample variance of a supplied set of values. The
@@ -16974,11 +16176,12 @@ func (fn *formulaFuncs) cumip(name string, argsList *list.List) formulaArg {
 	if typ.Type != ArgNumber {
 		return typ
 	}
-	if typ.Number != 0 && typ.Number != 1 {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-	}
-	if start.Number < 1 || start.Number > end.Number {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+	// registry-sidecar: Microsoft's CUMIPMT and CUMPRINC pages: a rate,
+	// nper or pv not above 0, periods outside 1..nper or a type other than
+	// 0 or 1 are #NUM!
+	if typ.Number != 0 && typ.Number != 1 || rate.Number <= 0 || nper.Number <= 0 || pv.Number <= 0 ||
+		start.Number < 1 || start.Number > end.Number || end.Number > nper.Number {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if err := fn.guard().spend(end.Number - start.Number); err != nil {
 		return stopArg(err)
@@ -17297,7 +16500,9 @@ func (fn *formulaFuncs) dollar(name string, argsList *list.List) formulaArg {
 		cents *= frac.Number
 		cents *= math.Pow(10, -math.Ceil(math.Log10(frac.Number)))
 	}
-	return newNumberFormulaArg(math.Floor(dollar.Number) + cents)
+	// registry-sidecar: the integer part of a negative dollar is truncated
+	// toward 0, as its cents (math.Mod) are: DOLLARFR(-2.5,16) is -2.08
+	return newNumberFormulaArg(math.Trunc(dollar.Number) + cents)
 }
 
 // prepareDurationArgs checking and prepare arguments for the formula
@@ -17652,75 +16857,6 @@ func (fn *formulaFuncs) ipmt(name string, argsList *list.List) formulaArg {
 	return calcIpmt(name, typ, per, pmt, pv, rate)
 }
 
-// IRR function returns the Internal Rate of Return for a supplied series of
-// periodic cash flows (i.e. an initial investment value and a series of net
-// income values). The syntax of the function is:
-//
-//	IRR(values,[guess])
-func (fn *formulaFuncs) IRR(argsList *list.List) formulaArg {
-	if argsList.Len() < 1 {
-		return newErrorFormulaArg(formulaErrorVALUE, "IRR requires at least 1 argument")
-	}
-	if argsList.Len() > 2 {
-		return newErrorFormulaArg(formulaErrorVALUE, "IRR allows at most 2 arguments")
-	}
-	values, guess := argsList.Front().Value.(formulaArg).ToList(), newNumberFormulaArg(0.1)
-	if argsList.Len() > 1 {
-		if guess = argsList.Back().Value.(formulaArg).ToNumber(); guess.Type != ArgNumber {
-			return guess
-		}
-	}
-	x1, x2 := newNumberFormulaArg(0), guess
-	args := list.New().Init()
-	args.PushBack(x1)
-	for _, v := range values {
-		args.PushBack(v)
-	}
-	f1 := fn.NPV(args)
-	args.Front().Value = x2
-	f2 := fn.NPV(args)
-	for i := 0; i < maxFinancialIterations; i++ {
-		if f1.Number*f2.Number < 0 {
-			break
-		}
-		if math.Abs(f1.Number) < math.Abs(f2.Number) {
-			x1.Number += 1.6 * (x1.Number - x2.Number)
-			args.Front().Value = x1
-			f1 = fn.NPV(args)
-			continue
-		}
-		x2.Number += 1.6 * (x2.Number - x1.Number)
-		args.Front().Value = x2
-		f2 = fn.NPV(args)
-	}
-	if f1.Number*f2.Number > 0 {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-	}
-	args.Front().Value = x1
-	f := fn.NPV(args)
-	var rtb, dx, xMid, fMid float64
-	if f.Number < 0 {
-		rtb = x1.Number
-		dx = x2.Number - x1.Number
-	} else {
-		rtb = x2.Number
-		dx = x1.Number - x2.Number
-	}
-	for i := 0; i < maxFinancialIterations; i++ {
-		dx *= 0.5
-		xMid = rtb + dx
-		args.Front().Value = newNumberFormulaArg(xMid)
-		fMid = fn.NPV(args).Number
-		if fMid <= 0 {
-			rtb = xMid
-		}
-		if math.Abs(fMid) < financialPrecision || math.Abs(dx) < financialPrecision {
-			break
-		}
-	}
-	return newNumberFormulaArg(xMid)
-}
-
 // ISPMT function calculates the interest paid during a specific period of a
 // loan or investment. The syntax of the function is:
 //
@@ -17894,14 +17030,32 @@ func (fn *formulaFuncs) NPV(argsList *list.List) formulaArg {
 	if rate.Type != ArgNumber {
 		return rate
 	}
+	// registry-sidecar: every number of a range or array is a period; an
+	// error is passed on, text, booleans and blanks of a range are skipped
 	val, i := 0.0, 1
 	for arg := argsList.Front().Next(); arg != nil; arg = arg.Next() {
-		num := arg.Value.(formulaArg).ToNumber()
-		if num.Type != ArgNumber {
+		token := arg.Value.(formulaArg)
+		if token.Type == ArgEmpty {
 			continue
 		}
-		val += num.Number / math.Pow(1+rate.Number, float64(i))
-		i++
+		if token.Type != ArgMatrix && token.Type != ArgList {
+			if num := token.ToNumber(); num.Type == ArgNumber {
+				val += num.Number / math.Pow(1+rate.Number, float64(i))
+				i++
+			} else if token.Type == ArgError {
+				return token
+			}
+			continue
+		}
+		for _, cell := range token.ToList() {
+			if cell.Type == ArgError {
+				return cell
+			}
+			if cell.Type == ArgNumber && !cell.Boolean {
+				val += cell.Number / math.Pow(1+rate.Number, float64(i))
+				i++
+			}
+		}
 	}
 	return newNumberFormulaArg(val)
 }
@@ -18988,6 +18142,9 @@ func (fn *formulaFuncs) prepareVdbArgs(argsList *list.List) formulaArg {
 	}
 	if salvage.Number < 0 {
 		return newErrorFormulaArg(formulaErrorNUM, "VDB requires salvage >= 0")
+	}
+	if salvage.Number > cost.Number { // registry-sidecar: as LibreOffice
+		return newErrorFormulaArg(formulaErrorNUM, "VDB requires salvage <= cost")
 	}
 	life := argsList.Front().Next().Next().Value.(formulaArg).ToNumber()
 	if life.Type != ArgNumber {
