@@ -41,8 +41,14 @@ func inexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
 }
 
-// isArrayFormulaCell reports whether sheet!ref holds an array formula
-// (<f t="array">): a dynamic array anchor, or a legacy array formula.
+// isArrayFormulaCell reports whether sheet!ref holds an array formula that
+// the engine evaluates whole (<f t="array">): a dynamic array anchor, or a
+// legacy array formula of one cell. A legacy array formula over several
+// cells is not one: the engine rewrites it into one formula per cell with
+// each range reduced to the cell at that offset, which is right for
+// element-wise formulas (B1:B3*2 entered over A1:A3) and wrong where a
+// function takes the whole range (SUM(B1:C1*B2:C2) over A1:A3 is 1030 in
+// every cell in Excel, B1*B2 for the engine).
 func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
@@ -53,7 +59,14 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 		return false
 	}
 	c := sheetCell(ws, col, row)
-	return c != nil && c.F != nil && c.F.T == excelize.STCellFormulaTypeArray
+	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray {
+		return false
+	}
+	if _, ok := dynamicAnchor(c); ok {
+		return true
+	}
+	r, err := parseRange(c.F.Ref)
+	return err != nil || (r.c1 == r.c2 && r.r1 == r.r2) // no ref: the cell itself
 }
 
 // subtotals reports whether the function name is SUBTOTAL or AGGREGATE,
