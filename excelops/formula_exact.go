@@ -35,10 +35,29 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 // value only (liftedArithmetic); or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
 func inexactInArrays(f *excelize.File, sheet, formula string) bool {
-	if liftedArithmetic(formulaTokensOf(formula)) {
+	tokens := formulaTokensOf(formula)
+	if liftedArithmetic(tokens) || intersectsNonReference(tokens) {
 		return true
 	}
 	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
+}
+
+// intersectsNonReference reports whether the implicit intersection
+// operator applies to something other than a reference or a value
+// (@INDEX(A1:A10,0), stored _xlfn.SINGLE(INDEX(A1:A10,0))): Excel
+// intersects the reference the function returns with the formula's row or
+// column, the engine, which turns it into an array, takes its first value.
+func intersectsNonReference(tokens []efp.Token) bool {
+	for i, tk := range tokens {
+		if name, ok := functionName(tk); !ok || name != "SINGLE" {
+			continue
+		}
+		if i+2 >= len(tokens) || tokens[i+1].TType != efp.TokenTypeOperand ||
+			tokens[i+2].TType != efp.TokenTypeFunction || tokens[i+2].TSubType != efp.TokenSubTypeStop {
+			return true
+		}
+	}
+	return false
 }
 
 // isArrayFormulaCell reports whether sheet!ref holds an array formula that

@@ -18,7 +18,8 @@ import (
 // the nested SUBTOTAL 6401 where the engine would say 10702. An operator on
 // a range in a plain formula is Excel's implicit intersection, which the
 // engine does not compute: no value; nor is a legacy array formula over
-// several cells whose ranges a function takes whole.
+// several cells whose ranges a function takes whole, nor the @ of a
+// function's result.
 func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	t.Parallel()
 	f := excelize.NewFile()
@@ -41,7 +42,11 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	// Excel shows 1030 in each, the engine's per-cell rewrite B1*B2.
 	three := "G1:G3"
 	require.NoError(t, f.SetCellFormula("Sheet1", "G1", "SUM(B1:C1*B2:C2)", excelize.FormulaOpts{Type: &array, Ref: &three}))
-	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": ""}
+	// Implicit intersection (@) of a reference is computed; of a function's
+	// result (a reference in Excel, an array for the engine) it is not.
+	require.NoError(t, f.SetCellFormula("Sheet1", "H2", "_xlfn.SINGLE(B1:B2)"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "H3", "_xlfn.SINGLE(INDEX(B1:B3,0))"))
+	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": ""}
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)
