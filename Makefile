@@ -109,9 +109,11 @@ lint: venv
 ##     REGISTRY_SIDECAR_RACE_ALL=1 runs them under -race too. excelops runs in two halves
 ##     (tests from TestM on, and the rest), so that `make -j` spreads its -race pass, the
 ##     longest step of `make test`, over two cores.
-##   go-test-plain: those excelops tests alone, without -race
-##     (REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1); the slow self-contained ones run in parallel
-##     with each other (t.Parallel), after the rest. `go test ./excelops/` runs all of it.
+##     cmd/registry-sidecar's tests whose work is the binary (built without -race) skip
+##     the same way (TestBoundedUnderUlimit: its 500k-row input alone cost minutes under -race).
+##   go-test-plain: those tests alone, without -race (REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1,
+##     internal/racesplit); the slow self-contained ones run in parallel with each other
+##     (t.Parallel), after the rest. `go test ./excelops/` runs all of it.
 ## The passes are independent: `make -j4 go-test` runs them side by side.
 go-test: go-test-race go-test-plain
 
@@ -130,7 +132,7 @@ go-test-race-excelops-2:
 	$(GO) test -race -count=1 -timeout 30m -run '$(EXCELOPS_RACE_HALF)' ./excelops/
 
 go-test-plain:
-	REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1 $(GO) test -count=1 -timeout 30m ./excelops/
+	REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1 $(GO) test -count=1 -timeout 30m ./excelops/ ./cmd/registry-sidecar/
 
 ## golden: rewrite every golden file from Python (json.dumps, and the excelmanus oracle of tests/vectors)
 golden:
