@@ -79,12 +79,13 @@ test-setup:
 oracle-deps:
 	@sh scripts/oracle_deps.sh
 
-## lint: gofmt, go vet and staticcheck (pinned; `go run pkg@version` fetches it from the Go
-## module proxy into the module cache, nothing is installed system-wide). A finding that is
-## intended carries a `//lint:ignore CHECK reason` comment on the line above.
-## lint: gofmt, go vet, staticcheck, and ruff over every Python file (ruff.toml); go vet and
-## staticcheck also run for Windows and macOS (tests included), so the released cross-builds
-## never regress (staticcheck is installed into build/tools to run with another GOOS)
+## lint: gofmt, go vet, staticcheck, and ruff over every Python file (ruff.toml). staticcheck is
+## pinned and installed once into build/tools (`go install pkg@version` fetches it from the Go
+## module proxy, nothing is installed system-wide); that binary serves every run, deploy/image's
+## too. go vet (every package) and staticcheck (the packages whose files differ from the host's,
+## scripts/goos_packages.sh: every other one is the source the host's run checked) also run for
+## Windows and macOS (tests included), so the released cross-builds never regress. A finding
+## that is intended carries a `//lint:ignore CHECK reason` comment on the line above.
 lint: venv
 	$(VENV)/bin/ruff check .
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files --others --exclude-standard '*.go' 2>/dev/null)); \
@@ -92,11 +93,15 @@ lint: venv
 	$(GO) vet ./...
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
-	$(GO) run $(STATICCHECK) $$($(GO) list ./... | grep -v /third_party/)
 	GOBIN=$(abspath build/tools) $(GO) install $(STATICCHECK)
-	GOOS=windows GOARCH=amd64 build/tools/staticcheck $$(GOOS=windows GOARCH=amd64 $(GO) list ./... | grep -v /third_party/)
-	GOOS=darwin GOARCH=arm64 build/tools/staticcheck $$(GOOS=darwin GOARCH=arm64 $(GO) list ./... | grep -v /third_party/)
-	cd deploy/image && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
+	build/tools/staticcheck $$($(GO) list ./... | grep -v /third_party/)
+	@for t in windows/amd64 darwin/arm64; do \
+	  pkgs=$$(sh scripts/goos_packages.sh $$t) || exit 1; \
+	  [ -z "$$pkgs" ] && continue; \
+	  echo "GOOS=$${t%/*} GOARCH=$${t#*/} build/tools/staticcheck" $$pkgs; \
+	  GOOS=$${t%/*} GOARCH=$${t#*/} build/tools/staticcheck $$pkgs || exit 1; \
+	done
+	cd deploy/image && $(GO) vet ./... && $(abspath build/tools/staticcheck) ./...
 	sh scripts/excelize_patch.sh --check
 
 ## go-test: every Go test once, in two passes, and every package's concurrency tests
