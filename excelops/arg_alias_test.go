@@ -10,6 +10,7 @@ import (
 )
 
 func TestAliasesGiveTheCanonicalResult(t *testing.T) {
+	skipUnderRace(t)
 	for _, tc := range []struct {
 		tool      string
 		canonical map[string]any

@@ -52,6 +52,7 @@ func fitSeed(t *testing.T) string {
 // numbers and values that fit change nothing. Both write paths give the
 // same widths, and the splice path changes no other part of the package.
 func TestWriteCellsWidensColumnsAsExcel(t *testing.T) {
+	skipUnderRace(t)
 	seed := fitSeed(t)
 	args := map[string]any{"file_path": "w.xlsx", "cell_range": "A2", "values": [][]any{
 		{"2024-01-31", "2024-01-31", 1234567890123, 1234567.891, "13:45:00", "2024-01-31 13:45:30", "2024-01-31", "x"},
@@ -107,6 +108,7 @@ func TestWriteCellsWidensColumnsAsExcel(t *testing.T) {
 // number format widens the column by the text the format gives it, on both
 // paths alike.
 func TestWriteCellsWidensFormattedNumbers(t *testing.T) {
+	skipUnderRace(t)
 	seed := fitSeed(t)
 	cases := []struct {
 		value any

@@ -145,6 +145,7 @@ func TestParseDateStyles(t *testing.T) {
 // TestReadExcelDates reads dates written by excelize through read_excel in
 // both modes and both date systems.
 func TestReadExcelDates(t *testing.T) {
+	skipUnderRace(t)
 	for _, date1904 := range []bool{false, true} {
 		t.Run(map[bool]string{false: "1900", true: "1904"}[date1904], func(t *testing.T) {
 			e := newEnv(t)

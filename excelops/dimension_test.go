@@ -10,6 +10,7 @@ import (
 // TestSavedDimensionCoversEveryCell: readers that trust <dimension>
 // (openpyxl read-only, pandas) must see every used cell after our edits.
 func TestSavedDimensionCoversEveryCell(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name  string
 		steps []struct {

@@ -19,6 +19,7 @@ func namesBook(e *env) {
 }
 
 func TestWriteCellsRefusesUnknownReferences(t *testing.T) {
+	skipUnderRace(t)
 	for _, engine := range []struct {
 		name string
 		opts []Option

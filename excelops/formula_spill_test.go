@@ -21,6 +21,7 @@ func spillBook(e *env) string {
 // the spill range (the anchor's cached value included), the anchor's XML
 // as Excel 365 writes it, and the cells left empty around it.
 func TestWriteCellsSpills(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name, cell, formula, anchorXML string
 		want                           map[string]string // cell -> value ("" must be empty)
@@ -147,6 +148,7 @@ func TestWriteCellsSpillMetadata(t *testing.T) {
 // with ref the anchor alone, and writes nothing around it; a later write
 // elsewhere keeps the #SPILL!.
 func TestWriteCellsSpillBlocked(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name  string
 		setup func(e *env)
@@ -286,6 +288,7 @@ func TestWriteCellsSpillLimit(t *testing.T) {
 // grows or shrinks (cells it no longer covers are cleared), an obstructed
 // new range makes it #SPILL!, and formulas reading the spill follow.
 func TestWriteCellsRespill(t *testing.T) {
+	skipUnderRace(t)
 	e := newEnv(t)
 	spillBook(e) // A1:A5 3, 1, 3, 2, 1
 	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=UNIQUE(A1:A5)"})
@@ -330,6 +333,7 @@ func TestWriteCellsRespill(t *testing.T) {
 // clears its way, as Excel 365 does, whichever tool clears it and on both
 // write paths; an edit that leaves the way blocked leaves the #SPILL!.
 func TestSpillUnblocked(t *testing.T) {
+	skipUnderRace(t)
 	blocked := `<c r="D1" t="e" cm="1"><f t="array" ref="D1">_xlfn.SEQUENCE(3)</f><v>#SPILL!</v></c>`
 	cases := []struct {
 		name    string
@@ -428,6 +432,7 @@ func TestWriteCellsRandArray(t *testing.T) {
 // deleted row inside it leaves no gap and no stray value), a deleted anchor
 // takes its spilled values along, and a spill reference follows.
 func TestSpillsThroughStructuralEdits(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		tool string
 		args map[string]any

@@ -10,6 +10,7 @@ import (
 )
 
 func TestExcelLimitsAreErrorsAndNothingIsWritten(t *testing.T) {
+	skipUnderRace(t)
 	big := strings.Repeat("x", 5<<20)
 	emoji := strings.Repeat("📊", maxCellChars/2+1) // 16,384 characters, 32,768 UTF-16 units
 	longFormula := "=" + strings.Repeat("1+", 4096) + "1"
@@ -62,6 +63,7 @@ func TestExcelLimitsAreErrorsAndNothingIsWritten(t *testing.T) {
 }
 
 func TestExcelLimitsExactlyAtTheEdgeAreWritten(t *testing.T) {
+	skipUnderRace(t)
 	e := newEnv(t)
 	e.workbook("l.xlsx", [][]any{{"keep"}})
 	text := strings.Repeat("z", maxCellChars)

@@ -62,6 +62,7 @@ func sheetXML(dimension, rows string) []byte {
 }
 
 func TestZipBombIsRefused(t *testing.T) {
+	skipUnderRace(t)
 	t.Run("honest headers over the unzip limit", func(t *testing.T) {
 		e := newEnv(t, WithLimits(Limits{UnzipSizeLimit: 16 << 20, UnzipXMLSizeLimit: 4 << 20}))
 		e.workbook("bomb.xlsx", [][]any{{1}})

@@ -23,6 +23,7 @@ func (e *env) copyFixture(name string) string {
 // default password (read-only recommended) opens for every read, streamed
 // or parsed, and every write is refused with the file left as it was.
 func TestDefaultPasswordWorkbookReads(t *testing.T) {
+	skipUnderRace(t)
 	e := newEnv(t)
 	file := e.copyFixture("default_password.xlsx")
 	before, err := os.ReadFile(e.path(file))
@@ -67,6 +68,7 @@ func TestDefaultPasswordWorkbookReads(t *testing.T) {
 // TestPasswordWorkbookRefused: a workbook encrypted with a password of its
 // own is refused by reads and writes with one message.
 func TestPasswordWorkbookRefused(t *testing.T) {
+	skipUnderRace(t)
 	e := newEnv(t)
 	file := e.copyFixture("secret_password.xlsx")
 	for _, tool := range []string{"list_sheets", "read_excel", "describe_workbook", "read_cell_styles", "write_cells", "format_cells", "find_replace"} {

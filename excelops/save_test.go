@@ -46,6 +46,7 @@ func tempFiles(t *testing.T, dir string) []string {
 }
 
 func TestFailedSaveLeavesOriginalBytes(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name   string
 		budget int

@@ -143,6 +143,7 @@ func TestSortRangeWholeTable(t *testing.T) {
 }
 
 func TestSortRangeErrors(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name string
 		prep func(t *testing.T, f *excelize.File)

@@ -82,6 +82,7 @@ func TestCreateTableFixesHeadersAsExcelDoes(t *testing.T) {
 }
 
 func TestCreateTableErrors(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name  string
 		prep  func(f *excelize.File)

@@ -34,6 +34,7 @@ func filterNames(f *excelize.File) int {
 }
 
 func TestSetAutofilterHidesWhatDoesNotMatch(t *testing.T) {
+	skipUnderRace(t)
 	cases := []struct {
 		name    string
 		filters []any

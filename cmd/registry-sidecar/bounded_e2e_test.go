@@ -156,6 +156,7 @@ func TestBoundedUnderUlimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and a 500k-row workbook")
 	}
+	skipUnderRace(t)
 	bin := buildBinary(t)
 	ws := t.TempDir()
 	writeWorkbook(t, filepath.Join(ws, "big.xlsx"), func(w io.Writer) error {

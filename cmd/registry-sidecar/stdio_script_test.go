@@ -15,7 +15,7 @@ import (
 )
 
 // sidecarBin is the binary under test: $REGISTRY_SIDECAR_BIN when set,
-// else this command built into a temporary folder.
+// else this command as the package's tests build it (buildBinary).
 func sidecarBin(t *testing.T) string {
 	t.Helper()
 	if bin := os.Getenv("REGISTRY_SIDECAR_BIN"); bin != "" {
