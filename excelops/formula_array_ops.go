@@ -93,21 +93,9 @@ func anchorOneValue(f *excelize.File, sheet string, w cellWrite, v excelize.Arra
 // (takesArrays): Excel applies such a function (IF, ABS, LEN...) to each
 // element, the engine to the first value only.
 func liftedArithmetic(tokens []efp.Token) bool {
-	var calls []string
-	for i, tk := range tokens {
-		if name, ok := functionName(tk); ok {
-			calls = append(calls, name)
-			continue
-		}
-		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop && len(calls) > 0 {
-			calls = calls[:len(calls)-1]
-			continue
-		}
-		if len(calls) > 0 && operatesOnRange(tokens, i) && !takesArrays(calls[len(calls)-1]) {
-			return true
-		}
-	}
-	return false
+	return rangeOperandWhere(tokens, func(calls []string) bool {
+		return len(calls) > 0 && !takesArrays(calls[len(calls)-1])
+	})
 }
 
 // takesArrays reports whether the function (upper case, without file

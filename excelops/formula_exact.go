@@ -98,7 +98,14 @@ func subtotals(name string) bool {
 // range (B1:C1*B2:C2, A1:A3>0) outside the arguments of SUMPRODUCT, which
 // takes arrays in any formula.
 func rangeArithmetic(tokens []efp.Token) bool {
-	var calls []string // the functions whose arguments token i is in
+	return rangeOperandWhere(tokens, func(calls []string) bool { return !slices.Contains(calls, "SUMPRODUCT") })
+}
+
+// rangeOperandWhere reports whether some multi-cell range an operator
+// applies to (operatesOnRange) satisfies match, given the functions whose
+// arguments it stands in, outermost first.
+func rangeOperandWhere(tokens []efp.Token, match func(calls []string) bool) bool {
+	var calls []string
 	for i, tk := range tokens {
 		if name, ok := functionName(tk); ok {
 			calls = append(calls, name)
@@ -108,10 +115,9 @@ func rangeArithmetic(tokens []efp.Token) bool {
 			calls = calls[:len(calls)-1]
 			continue
 		}
-		if !operatesOnRange(tokens, i) || slices.Contains(calls, "SUMPRODUCT") {
-			continue
+		if operatesOnRange(tokens, i) && match(calls) {
+			return true
 		}
-		return true
 	}
 	return false
 }

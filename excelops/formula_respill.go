@@ -56,7 +56,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		// What the edit wrote into the old spill stays (and blocks it).
 		kept := func(c, r int) bool { return inAreas(edited, sf.sheet, c, r) }
-		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col, row, old}}, kept); err != nil {
+		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col: col, row: row, spill: old}}, kept); err != nil {
 			return nil, err
 		}
 		if !stuck {

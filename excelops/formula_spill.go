@@ -41,6 +41,7 @@ const spillError = "#SPILL!"
 type oldAnchor struct {
 	col, row int
 	spill    cellRange
+	formula  string // as stored, when anchorsOf listed it
 }
 
 // dynamicAnchor returns the spill range of the cell if it is a dynamic
@@ -88,7 +89,7 @@ func anchorsUnder(f *excelize.File, sheet string, plan []cellWrite) ([]oldAnchor
 	var out []oldAnchor
 	for _, w := range plan {
 		if spill, ok := dynamicAnchor(sheetCell(ws, w.col, w.row)); ok {
-			out = append(out, oldAnchor{w.col, w.row, spill})
+			out = append(out, oldAnchor{col: w.col, row: w.row, spill: spill})
 		}
 	}
 	return out, nil
@@ -324,4 +325,27 @@ func spliceDeclinesSpill(_ *spliceBook, plan []cellWrite) bool {
 		}
 	}
 	return false
+}
+
+// spillBlock spills the formulas plan wrote into block on sh (old: the
+// anchors the writes overwrote, from anchorsUnder), widens the sheet's
+// extent over block and every spill and, on a sheet the call did not
+// create, sets the call's edit set: only formulas reading the block or a
+// spill range need recomputing.
+func (b *book) spillBlock(sh sheetRef, block cellRange, plan []cellWrite, old []oldAnchor) error {
+	spills, err := spillWrites(b, sh.name, plan, old)
+	if err != nil {
+		return err
+	}
+	sh.ext.widen(block.r1, block.c1)
+	sh.ext.widen(block.r2, block.c2)
+	areas := []sheetArea{{sh.name, block.c1, block.r1, block.c2, block.r2}}
+	for _, r := range spills {
+		sh.ext.widen(r.r2, r.c2)
+		areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
+	}
+	if !sh.created {
+		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
+	}
+	return nil
 }

@@ -19,26 +19,20 @@ import (
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
 func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]oldAnchor, error) {
-	ws, err := b.f.Worksheet(sheet)
+	anchors, err := anchorsOf(b.f, sheet)
 	if err != nil {
 		return nil, err
 	}
 	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
 	var out []oldAnchor
-	for i := range ws.SheetData.Row {
-		row := &ws.SheetData.Row[i]
-		for j := range row.C {
-			c := &row.C[j]
-			spill, ok := dynamicAnchor(c)
-			if !ok || bandKeepsWhole(band, spill) {
-				continue
-			}
-			a := oldAnchor{spill.c1, spill.r1, spill}
-			if !deleted.has(a.col, a.row) && !b.canSpillAgain(sheet, c.F.Content) {
-				return nil, invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, spill, cellName(a.col, a.row))
-			}
-			out = append(out, a)
+	for _, a := range anchors {
+		if bandKeepsWhole(band, a.spill) {
+			continue
 		}
+		if !deleted.has(a.col, a.row) && !b.canSpillAgain(sheet, a.formula) {
+			return nil, invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, cellName(a.col, a.row))
+		}
+		out = append(out, a)
 	}
 	return out, nil
 }

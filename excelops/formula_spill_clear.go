@@ -23,7 +23,7 @@ func (b *book) clearSpills(sheet string, rng cellRange, formulas []formulaAt, ce
 			continue
 		}
 		if rng.has(spill.c1, spill.r1) {
-			gone = append(gone, oldAnchor{spill.c1, spill.r1, spill})
+			gone = append(gone, oldAnchor{col: spill.c1, row: spill.r1, spill: spill})
 			edits.areas = append(edits.areas, sheetArea{sheet, spill.c1, spill.r1, spill.c2, spill.r2})
 		} else {
 			kept = append(kept, fc)

@@ -96,17 +96,5 @@ func (b *book) spillCopy(sh sheetRef, dst cellRange, plan []cellWrite, anchors [
 		}
 		plan[i].formula = formula
 	}
-	spills, err := spillWrites(b, sh.name, plan, old)
-	if err != nil {
-		return err
-	}
-	areas := []sheetArea{{sh.name, dst.c1, dst.r1, dst.c2, dst.r2}}
-	for _, r := range spills {
-		sh.ext.widen(r.r2, r.c2)
-		areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
-	}
-	if !sh.created {
-		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
-	}
-	return nil
+	return b.spillBlock(sh, dst, plan, old)
 }

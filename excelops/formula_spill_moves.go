@@ -11,11 +11,32 @@ import (
 // rows (else columns). The spills of anchors that stay are put right after
 // the move by the refresh (respill).
 func clearDeletedSpills(f *excelize.File, sheet string, rows bool, from, to int) error {
-	ws, err := f.Worksheet(sheet)
+	anchors, err := anchorsOf(f, sheet)
 	if err != nil {
 		return err
 	}
 	var gone []oldAnchor
+	for _, a := range anchors {
+		at := a.col
+		if rows {
+			at = a.row
+		}
+		if at >= from && at <= to {
+			gone = append(gone, a)
+		}
+	}
+	return clearOldSpills(f, sheet, gone, nil)
+}
+
+// anchorsOf lists the dynamic array anchors of sheet, in row order, each
+// at its own cell (an anchor whose cell reference does not parse is left
+// out) with its spill range and its formula.
+func anchorsOf(f *excelize.File, sheet string) ([]oldAnchor, error) {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return nil, err
+	}
+	var out []oldAnchor
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]
 		for j := range row.C {
@@ -24,18 +45,10 @@ func clearDeletedSpills(f *excelize.File, sheet string, rows bool, from, to int)
 			if !ok {
 				continue
 			}
-			col, r, err := excelize.CellNameToCoordinates(c.R)
-			if err != nil {
-				continue
-			}
-			at := col
-			if rows {
-				at = r
-			}
-			if at >= from && at <= to {
-				gone = append(gone, oldAnchor{col, r, spill})
+			if col, r, err := excelize.CellNameToCoordinates(c.R); err == nil {
+				out = append(out, oldAnchor{col: col, row: r, spill: spill, formula: c.F.Content})
 			}
 		}
 	}
-	return clearOldSpills(f, sheet, gone, nil)
+	return out, nil
 }

@@ -1,13 +1,10 @@
 package excelops
 
 import (
-	"archive/zip"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestFormulaResultKeepsItsType: a formula's cached value has the type of
@@ -29,33 +26,13 @@ func TestFormulaResultKeepsItsType(t *testing.T) {
 			}})
 			got := e.ok("read_excel", map[string]any{"file_path": "t.xlsx", "range": "A2:E2"})
 			assert.Equal(t, []any{[]any{"7", "", float64(0), "", float64(14)}}, got["values"])
-			assert.Equal(t, 2, strings.Count(firstSheetPart(t, e.path("t.xlsx")), "<v></v>"))
+			assert.Equal(t, 2, strings.Count(part(t, e.path("t.xlsx"), "xl/worksheets/sheet1.xml"), "<v></v>"))
 
 			e.ok("write_cells", map[string]any{"file_path": "t.xlsx", "cell": "B2", "value": 5})
 			e.ok("write_cells", map[string]any{"file_path": "t.xlsx", "cell": "D2", "value": "=1+1"})
 			got = e.ok("read_excel", map[string]any{"file_path": "t.xlsx", "range": "A2:E2"})
 			assert.Equal(t, []any{[]any{"7", float64(5), float64(0), float64(2), float64(14)}}, got["values"])
-			assert.Equal(t, 0, strings.Count(firstSheetPart(t, e.path("t.xlsx")), "<v></v>"))
+			assert.Equal(t, 0, strings.Count(part(t, e.path("t.xlsx"), "xl/worksheets/sheet1.xml"), "<v></v>"))
 		})
 	}
-}
-
-// firstSheetPart is the first worksheet part of the workbook at path.
-func firstSheetPart(t *testing.T, path string) string {
-	t.Helper()
-	zr, err := zip.OpenReader(path)
-	require.NoError(t, err)
-	defer zr.Close()
-	for _, f := range zr.File {
-		if f.Name == "xl/worksheets/sheet1.xml" {
-			rc, err := f.Open()
-			require.NoError(t, err)
-			defer rc.Close()
-			b, err := io.ReadAll(rc)
-			require.NoError(t, err)
-			return string(b)
-		}
-	}
-	t.Fatal("no xl/worksheets/sheet1.xml")
-	return ""
 }

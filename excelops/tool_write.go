@@ -125,21 +125,8 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if err := fit.widen(b.f, sh.name); err != nil {
 			return nil, err
 		}
-		spills, err := spillWrites(b, sh.name, plan, old)
-		if err != nil {
+		if err := b.spillBlock(sh, anchor, plan, old); err != nil {
 			return nil, err
-		}
-		sh.ext.widen(anchor.r1, anchor.c1)
-		sh.ext.widen(anchor.r2, anchor.c2)
-		areas := []sheetArea{{sh.name, anchor.c1, anchor.r1, anchor.c2, anchor.r2}}
-		for _, r := range spills {
-			sh.ext.widen(r.r2, r.c2)
-			areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
-		}
-		if !sh.created {
-			// Only formulas reading this block, or cells a spill changed,
-			// need recomputing.
-			b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
 		}
 		res := result(b.name(), sh.name)
 		if dates > 0 {
