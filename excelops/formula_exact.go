@@ -22,10 +22,11 @@ import (
 //     (a dynamic array anchor, or a legacy one), which is exact;
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
-	if rangeArithmetic(formulaTokensOf(formula)) && !isArrayFormulaCell(f, sheet, ref) {
+	tokens := formulaTokensOf(formula) // once: this runs for every formula recomputed
+	if rangeArithmetic(tokens) && !isArrayFormulaCell(f, sheet, ref) {
 		return true
 	}
-	return inexactInArrays(f, sheet, formula)
+	return inexactTokens(f, sheet, formula, tokens)
 }
 
 // inexactInArrays reports whether the engine computes formula (on sheet)
@@ -35,11 +36,15 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 // value only (liftedArithmetic); or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
 func inexactInArrays(f *excelize.File, sheet, formula string) bool {
-	tokens := formulaTokensOf(formula)
+	return inexactTokens(f, sheet, formula, formulaTokensOf(formula))
+}
+
+// inexactTokens is inexactInArrays given the formula's tokens.
+func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) bool {
 	if liftedArithmetic(tokens) || intersectsNonReference(tokens) {
 		return true
 	}
-	return callsAny(formula, subtotals) && readsSubtotal(f, formula, sheet)
+	return tokensCall(tokens, subtotals) && readsSubtotal(f, formula, sheet)
 }
 
 // intersectsNonReference reports whether the implicit intersection

@@ -29,7 +29,12 @@ func formulaTokensOf(formula string) []efp.Token {
 // callsAny reports whether formula calls a function whose name (as
 // functionName gives it) is satisfies.
 func callsAny(formula string, is func(name string) bool) bool {
-	for _, tk := range formulaTokensOf(formula) {
+	return tokensCall(formulaTokensOf(formula), is)
+}
+
+// tokensCall is callsAny over a formula's tokens.
+func tokensCall(tokens []efp.Token, is func(name string) bool) bool {
+	for _, tk := range tokens {
 		if name, ok := functionName(tk); ok && is(name) {
 			return true
 		}
