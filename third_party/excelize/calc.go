@@ -3868,7 +3868,7 @@ func (fn *formulaFuncs) ACOTH(argsList *list.List) formulaArg {
 //
 //	AGGREGATE(function_num,options,ref1,[ref2],...)
 func (fn *formulaFuncs) AGGREGATE(argsList *list.List) formulaArg {
-	if argsList.Len() < 2 {
+	if argsList.Len() < 3 {
 		return newErrorFormulaArg(formulaErrorVALUE, "AGGREGATE requires at least 3 arguments")
 	}
 	var fnNum, opts formulaArg
@@ -4249,6 +4249,9 @@ func (fn *formulaFuncs) COMBIN(argsList *list.List) formulaArg {
 	if chosen == number || chosen == 0 {
 		return newNumberFormulaArg(1)
 	}
+	// registry-sidecar: C(n,k) is C(n,n-k); the shorter product of the two
+	// (COMBINA(1E+12,3) asked for C(1E+12+2,1E+12-1): a trillion steps).
+	chosen = math.Min(chosen, number-chosen)
 	if err := fn.guard().spend(chosen); err != nil {
 		return stopArg(err)
 	}
@@ -4573,7 +4576,7 @@ func (fn *formulaFuncs) FLOORdotMATH(argsList *list.List) formulaArg {
 	if argsList.Len() > 3 {
 		return newErrorFormulaArg(formulaErrorVALUE, "FLOOR.MATH allows at most 3 arguments")
 	}
-	significance, mode := 1.0, 1.0
+	significance, mode := 1.0, 0.0
 	number := argsList.Front().Value.(formulaArg).ToNumber()
 	if number.Type == ArgError {
 		return number
@@ -4598,8 +4601,12 @@ func (fn *formulaFuncs) FLOORdotMATH(argsList *list.List) formulaArg {
 		}
 		mode = m.Number
 	}
+	// registry-sidecar: a negative number goes away from zero when mode is
+	// omitted or 0, towards zero otherwise (Microsoft's FLOOR.MATH page:
+	// FLOOR.MATH(-5.5,2,-1) is -4); the significance's sign does not count.
+	significance = math.Abs(significance)
 	val, res := math.Modf(number.Number / significance)
-	if res != 0 && number.Number < 0 && mode > 0 {
+	if res != 0 && number.Number < 0 && mode == 0 {
 		val--
 	}
 	return newNumberFormulaArg(val * significance)
@@ -5030,9 +5037,21 @@ func (fn *formulaFuncs) MINVERSE(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "MINVERSE requires 1 argument")
 	}
-	numMtx, errArg := newNumberMatrix(argsList.Front().Value.(formulaArg), true)
+	// registry-sidecar: a single value is a 1x1 matrix (MINVERSE(A4) of 7
+	// is 1/7); it was an empty one, #NUM!.
+	arg := argsList.Front().Value.(formulaArg)
+	if arg.Type == ArgError {
+		return arg
+	}
+	if arg.Type != ArgMatrix {
+		arg = newMatrixFormulaArg([][]formulaArg{{arg}})
+	}
+	numMtx, errArg := newNumberMatrix(arg, true)
 	if errArg.Type == ArgError {
 		return errArg
+	}
+	if len(numMtx) == 1 && numMtx[0][0] != 0 {
+		return newMatrixFormulaArg([][]formulaArg{{newNumberFormulaArg(1 / numMtx[0][0])}})
 	}
 	if n := float64(len(numMtx)); fn.guard().spend(n*n*fact(n-1)+fact(n)) != nil {
 		return stopArg(fn.guard().failed())
@@ -5195,8 +5214,15 @@ func (fn *formulaFuncs) MUNIT(argsList *list.List) (result formulaArg) {
 		return newErrorFormulaArg(formulaErrorVALUE, "MUNIT requires 1 numeric argument")
 	}
 	dimension := argsList.Back().Value.(formulaArg).ToNumber()
-	if dimension.Type == ArgError || dimension.Number < 0 {
-		return newErrorFormulaArg(formulaErrorVALUE, dimension.Error)
+	if dimension.Type == ArgError {
+		return dimension
+	}
+	// registry-sidecar: the dimension is truncated; one below 1 is #VALUE!
+	// (Microsoft's MUNIT page), and so is one above a sheet's rows, an
+	// array no sheet can hold.
+	dimension.Number = math.Trunc(dimension.Number)
+	if dimension.Number < 1 || dimension.Number > TotalRows {
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	if err := fn.guard().chargeCells(dimension.Number, dimension.Number); err != nil {
 		return stopArg(err)
@@ -5286,27 +5312,19 @@ func (fn *formulaFuncs) POWER(argsList *list.List) formulaArg {
 //
 //	PRODUCT(number1,[number2],...)
 func (fn *formulaFuncs) PRODUCT(argsList *list.List) formulaArg {
+	// registry-sidecar: the arguments read as a statistical function reads
+	// them (statValues): an error of a range is the result, text typed as
+	// an argument that is no number #VALUE!; no numbers at all is 0.
+	nums, errArg, ok := statValues(argsList, false)
+	if !ok {
+		return errArg
+	}
+	if len(nums) == 0 {
+		return newNumberFormulaArg(0)
+	}
 	product := 1.0
-	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
-		token := arg.Value.(formulaArg)
-		switch token.Type {
-		case ArgString:
-			num := token.ToNumber()
-			if num.Type != ArgNumber {
-				return num
-			}
-			product = product * num.Number
-		case ArgNumber:
-			product = product * token.Number
-		case ArgMatrix:
-			for _, row := range token.Matrix {
-				for _, cell := range row {
-					if cell.Type == ArgNumber {
-						product *= cell.Number
-					}
-				}
-			}
-		}
+	for _, n := range nums {
+		product *= n
 	}
 	return newNumberFormulaArg(product)
 }
@@ -5563,7 +5581,14 @@ func (fn *formulaFuncs) round(number, digits float64, mode roundMode) float64 {
 	} else {
 		significance = math.Pow(10.0, -digits)
 	}
-	val, res := math.Modf(number / significance)
+	// registry-sidecar: the scaled number at Excel's 15 significant digits,
+	// so that ROUNDDOWN(2.567,7) is 2.567 and not 2.5669999 (2.567/1E-7 is
+	// 25669999.999999996 in binary).
+	scaled := number / significance
+	if r, err := strconv.ParseFloat(strconv.FormatFloat(scaled, 'g', 15, 64), 64); err == nil {
+		scaled = r
+	}
+	val, res := math.Modf(scaled)
 	switch mode {
 	case closest:
 		const eps = 0.499999999
@@ -5860,8 +5885,19 @@ func (fn *formulaFuncs) POISSON(argsList *list.List) formulaArg {
 	if cumulative = argsList.Back().Value.(formulaArg).ToBool(); cumulative.Type == ArgError {
 		return cumulative
 	}
-	if x.Number < 0 || mean.Number <= 0 {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+	// registry-sidecar: x is truncated; x < 0 or mean < 0 is #NUM!
+	// (Microsoft's POISSON.DIST page); from x above 1000 on the cumulative
+	// sum is the regularized upper incomplete gamma function (summing a
+	// term per x never ended for POISSON(1E+12,2.5,TRUE)).
+	if x.Number < 0 || mean.Number < 0 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	x.Number = math.Floor(x.Number)
+	if cumulative.Number == 1 && x.Number > 1000 {
+		if mean.Number == 0 {
+			return newNumberFormulaArg(1)
+		}
+		return newNumberFormulaArg(1 - getLowRegIGamma(x.Number+1, mean.Number))
 	}
 	if cumulative.Number == 1 {
 		summer := 0.0
@@ -5896,6 +5932,13 @@ func prepareProbArgs(argsList *list.List) []formulaArg {
 	if argsList.Len() == 4 {
 		if upper = argsList.Back().Value.(formulaArg); upper.Type != ArgNumber {
 			return []formulaArg{newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)}
+		}
+	}
+	// registry-sidecar: a single value is a 1x1 range (PROB(A4,{...},0,3)
+	// has ranges of different sizes: #N/A, Microsoft's PROB page).
+	for _, r := range []*formulaArg{&xRange, &probRange} {
+		if r.Type != ArgMatrix {
+			*r = newMatrixFormulaArg([][]formulaArg{{*r}})
 		}
 	}
 	nR1, nR2 := len(xRange.Matrix), len(probRange.Matrix)
@@ -5937,6 +5980,12 @@ func (fn *formulaFuncs) PROB(argsList *list.List) formulaArg {
 					res += fP
 				}
 				continue
+			}
+			// registry-sidecar: an error in either range is the result
+			for _, v := range []formulaArg{x, p} {
+				if v.Type == ArgError {
+					return v
+				}
 			}
 			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 		}
@@ -6136,11 +6185,17 @@ func (fn *formulaFuncs) sumproduct(argsList *list.List) formulaArg {
 				return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 			}
 			for i, value := range args {
-				num := value.ToNumber()
-				if num.Type != ArgNumber && value.Value() != "" {
-					return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+				// registry-sidecar: an entry that is no number (text, a
+				// text number, a boolean, a blank) is 0, as Microsoft's
+				// SUMPRODUCT page says; an error is the result.
+				switch {
+				case value.Type == ArgError:
+					return value
+				case value.Type == ArgNumber && !value.Boolean:
+					res[i] *= value.Number
+				default:
+					res[i] = 0
 				}
-				res[i] = res[i] * num.Number
 			}
 		}
 	}
@@ -7067,7 +7122,9 @@ func (fn *formulaFuncs) betainv(name string, argsList *list.List) formulaArg {
 	if probability.Type != ArgNumber {
 		return probability
 	}
-	if probability.Number <= 0 || probability.Number >= 1 {
+	// registry-sidecar: a probability of 1 is the upper bound (Microsoft's
+	// BETA.INV page refuses only <= 0 and > 1).
+	if probability.Number <= 0 || probability.Number > 1 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	alpha := argsList.Front().Next().Value.(formulaArg).ToNumber()
@@ -7094,6 +7151,9 @@ func (fn *formulaFuncs) betainv(name string, argsList *list.List) formulaArg {
 	}
 	if a.Number == b.Number {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	if probability.Number == 1 {
+		return b
 	}
 	return newNumberFormulaArg(calcBetainv(fn.guard(), probability.Number, alpha.Number, beta.Number, a.Number, b.Number))
 }
@@ -7285,15 +7345,24 @@ func (fn *formulaFuncs) BINOMdotINV(argsList *list.List) formulaArg {
 	if probability.Type != ArgNumber {
 		return probability
 	}
-	if probability.Number <= 0 || probability.Number >= 1 {
+	// registry-sidecar: probability_s and alpha may be 0 or 1 (Microsoft's
+	// BINOM.INV page refuses only values below 0 or above 1): the least k
+	// whose cumulative probability reaches alpha is then 0 or trials.
+	if probability.Number < 0 || probability.Number > 1 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	alpha := argsList.Back().Value.(formulaArg).ToNumber()
 	if alpha.Type != ArgNumber {
 		return alpha
 	}
-	if alpha.Number <= 0 || alpha.Number >= 1 {
+	if alpha.Number < 0 || alpha.Number > 1 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	switch {
+	case probability.Number == 0 || alpha.Number == 0:
+		return newNumberFormulaArg(0)
+	case probability.Number == 1 || alpha.Number == 1:
+		return newNumberFormulaArg(math.Floor(trials.Number))
 	}
 	if err := fn.guard().spend(trials.Number); err != nil {
 		return stopArg(err)
@@ -7316,6 +7385,12 @@ func (fn *formulaFuncs) CHIDIST(argsList *list.List) formulaArg {
 	degrees := argsList.Back().Value.(formulaArg).ToNumber()
 	if degrees.Type != ArgNumber {
 		return degrees
+	}
+	// registry-sidecar: degrees_freedom is truncated; x < 0, or degrees
+	// below 1 or above 10^10, is #NUM! (Microsoft's CHIDIST page).
+	degrees.Number = math.Trunc(degrees.Number)
+	if x.Number < 0 || degrees.Number < 1 || degrees.Number > 1e10 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	logSqrtPi, sqrtPi := math.Log(math.Sqrt(math.Pi)), 1/math.Sqrt(math.Pi)
 	var e, s, z, c, y float64
@@ -7409,12 +7484,20 @@ func (fn *formulaFuncs) CHITEST(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	columns := len(actualList) / rows
-	if len(actualList) != len(expectedList) || len(actualList) == 1 {
+	// registry-sidecar: the ranges have the same shape (a column against a
+	// row is #N/A, as in Excel); an error in either is the result.
+	if len(actualList) != len(expectedList) || len(actualList) == 1 || len(expected.Matrix) != rows {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	var result float64
 	var degrees int
 	for i := 0; i < len(actualList); i++ {
+		if actualList[i].Type == ArgError {
+			return actualList[i]
+		}
+		if expectedList[i].Type == ArgError {
+			return expectedList[i]
+		}
 		a, e := actualList[i].ToNumber(), expectedList[i].ToNumber()
 		if a.Type == ArgNumber && e.Type == ArgNumber {
 			if e.Number == 0 {
@@ -7868,39 +7951,6 @@ func (fn *formulaFuncs) CONFIDENCEdotT(argsList *list.List) formulaArg {
 	}, size.Number/2, size.Number) / math.Sqrt(size.Number))
 }
 
-// covar is an implementation of the formula functions COVAR, COVARIANCE.P and
-// COVARIANCE.S.
-func (fn *formulaFuncs) covar(name string, argsList *list.List) formulaArg {
-	if argsList.Len() != 2 {
-		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires 2 arguments", name))
-	}
-	array1 := argsList.Front().Value.(formulaArg)
-	array2 := argsList.Back().Value.(formulaArg)
-	left, right := array1.ToList(), array2.ToList()
-	n := len(left)
-	if n != len(right) {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-	}
-	l1, l2 := list.New(), list.New()
-	l1.PushBack(array1)
-	l2.PushBack(array2)
-	result, skip := 0.0, 0
-	mean1, mean2 := fn.AVERAGE(l1), fn.AVERAGE(l2)
-	for i := 0; i < n; i++ {
-		arg1 := left[i].ToNumber()
-		arg2 := right[i].ToNumber()
-		if arg1.Type == ArgError || arg2.Type == ArgError {
-			skip++
-			continue
-		}
-		result += (arg1.Number - mean1.Number) * (arg2.Number - mean2.Number)
-	}
-	if name == "COVARIANCE.S" {
-		return newNumberFormulaArg(result / float64(n-skip-1))
-	}
-	return newNumberFormulaArg(result / float64(n-skip))
-}
-
 // COVAR function calculates the covariance of two supplied sets of values. The
 // syntax of the function is:
 //
@@ -7966,44 +8016,6 @@ func (fn *formulaFuncs) countSum(countText bool, args []formulaArg) (count, sum 
 		}
 	}
 	return
-}
-
-// CORREL function calculates the Pearson Product-Moment Correlation
-// Coefficient for two sets of values. The syntax of the function is:
-//
-//	CORREL(array1,array2)
-func (fn *formulaFuncs) CORREL(argsList *list.List) formulaArg {
-	if argsList.Len() != 2 {
-		return newErrorFormulaArg(formulaErrorVALUE, "CORREL requires 2 arguments")
-	}
-	array1 := argsList.Front().Value.(formulaArg)
-	array2 := argsList.Back().Value.(formulaArg)
-	left, right := array1.ToList(), array2.ToList()
-	n := len(left)
-	if n != len(right) {
-		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
-	}
-	l1, l2, l3 := list.New(), list.New(), list.New()
-	for i := 0; i < n; i++ {
-		if lhs, rhs := left[i].ToNumber(), right[i].ToNumber(); lhs.Number != 0 && rhs.Number != 0 {
-			l1.PushBack(lhs)
-			l2.PushBack(rhs)
-		}
-	}
-	stdev1, stdev2 := fn.STDEV(l1), fn.STDEV(l2)
-	if stdev1.Number == 0 || stdev2.Number == 0 {
-		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
-	}
-	mean1, mean2, skip := fn.AVERAGE(l1), fn.AVERAGE(l2), 0
-	for i := 0; i < n; i++ {
-		lhs, rhs := left[i].ToNumber(), right[i].ToNumber()
-		if lhs.Number == 0 || rhs.Number == 0 {
-			skip++
-			continue
-		}
-		l3.PushBack(newNumberFormulaArg((lhs.Number - mean1.Number) * (rhs.Number - mean2.Number)))
-	}
-	return newNumberFormulaArg(fn.SUM(l3).Number / float64(n-skip-1) / stdev1.Number / stdev2.Number)
 }
 
 // COUNT function returns the count of numeric values in a supplied set of
@@ -8408,7 +8420,13 @@ func (fn *formulaFuncs) GAMMADIST(argsList *list.List) formulaArg {
 		return cumulative
 	}
 	if cumulative.Number == 1 {
-		return newNumberFormulaArg(incompleteGamma(alpha.Number, x.Number/beta.Number) / math.Gamma(alpha.Number))
+		// registry-sidecar: the regularized incomplete gamma function, which
+		// reaches 1 for a large x (GAMMA.DIST(1E+12,2,1.5,TRUE)); the series
+		// of powers of x overflowed to #NUM!.
+		if x.Number == 0 {
+			return newNumberFormulaArg(0)
+		}
+		return newNumberFormulaArg(getLowRegIGamma(alpha.Number, x.Number/beta.Number))
 	}
 	return newNumberFormulaArg((1 / (math.Pow(beta.Number, alpha.Number) * math.Gamma(alpha.Number))) * math.Pow(x.Number, alpha.Number-1) * math.Exp(0-(x.Number/beta.Number)))
 }
@@ -8546,16 +8564,25 @@ func (fn *formulaFuncs) GEOMEAN(argsList *list.List) formulaArg {
 	if argsList.Len() < 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "GEOMEAN requires at least 1 numeric argument")
 	}
-	product := fn.PRODUCT(argsList)
-	if product.Type != ArgNumber {
-		return product
+	// registry-sidecar: the numbers read as a statistical function reads
+	// them (statValues), an error passed on; a number <= 0 or none at all
+	// is #NUM! (Microsoft's GEOMEAN page). The mean of the logarithms does
+	// not overflow where the product would.
+	nums, errArg, ok := statValues(argsList, false)
+	if !ok {
+		return errArg
 	}
-	count := fn.COUNT(argsList)
-	minVal := fn.MIN(argsList)
-	if product.Number > 0 && minVal.Number > 0 {
-		return newNumberFormulaArg(math.Pow(product.Number, 1/count.Number))
+	if len(nums) == 0 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	logs := 0.0
+	for _, n := range nums {
+		if n <= 0 {
+			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+		}
+		logs += math.Log(n)
+	}
+	return newNumberFormulaArg(math.Exp(logs / float64(len(nums))))
 }
 
 // matrixClone return a copy of all elements of the original matrix.
@@ -9669,50 +9696,23 @@ func (fn *formulaFuncs) MAXIFS(argsList *list.List) formulaArg {
 	return newNumberFormulaArg(maxVal)
 }
 
-// calcListMatrixMax is part of the implementation max.
-func calcListMatrixMax(maxa bool, maxVal float64, arg formulaArg) float64 {
-	for _, cell := range arg.ToList() {
-		if cell.Type == ArgNumber && cell.Number > maxVal {
-			if maxa && cell.Boolean || !cell.Boolean {
-				maxVal = cell.Number
-			}
-		}
-	}
-	return maxVal
-}
-
 // maxValue is an implementation of the formula functions MAX and MAXA.
 func (fn *formulaFuncs) maxValue(maxa bool, argsList *list.List) formulaArg {
-	maxVal := -math.MaxFloat64
-	for token := argsList.Front(); token != nil; token = token.Next() {
-		arg := token.Value.(formulaArg)
-		switch arg.Type {
-		case ArgString:
-			if !maxa && (arg.Value() == "TRUE" || arg.Value() == "FALSE") {
-				continue
-			} else {
-				num := arg.ToBool()
-				if num.Type == ArgNumber && num.Number > maxVal {
-					maxVal = num.Number
-					continue
-				}
-			}
-			num := arg.ToNumber()
-			if num.Type != ArgError && num.Number > maxVal {
-				maxVal = num.Number
-			}
-		case ArgNumber:
-			if arg.Number > maxVal {
-				maxVal = arg.Number
-			}
-		case ArgList, ArgMatrix:
-			maxVal = calcListMatrixMax(maxa, maxVal, arg)
-		case ArgError:
-			return arg
-		}
+	// registry-sidecar: the arguments read as a statistical function reads
+	// them (statValues): an error of a range is the result, text typed as
+	// an argument that is no number #VALUE!; no numbers at all is 0.
+	nums, errArg, ok := statValues(argsList, maxa)
+	if !ok {
+		return errArg
 	}
-	if maxVal == -math.MaxFloat64 {
-		maxVal = 0
+	if len(nums) == 0 {
+		return newNumberFormulaArg(0)
+	}
+	maxVal := nums[0]
+	for _, n := range nums[1:] {
+		if n > maxVal {
+			maxVal = n
+		}
 	}
 	return newNumberFormulaArg(maxVal)
 }
@@ -9825,50 +9825,23 @@ func (fn *formulaFuncs) MINIFS(argsList *list.List) formulaArg {
 	return newNumberFormulaArg(minVal)
 }
 
-// calcListMatrixMin is part of the implementation min.
-func calcListMatrixMin(mina bool, minVal float64, arg formulaArg) float64 {
-	for _, cell := range arg.ToList() {
-		if cell.Type == ArgNumber && cell.Number < minVal {
-			if mina && cell.Boolean || !cell.Boolean {
-				minVal = cell.Number
-			}
-		}
-	}
-	return minVal
-}
-
 // minValue is an implementation of the formula functions MIN and MINA.
 func (fn *formulaFuncs) minValue(mina bool, argsList *list.List) formulaArg {
-	minVal := math.MaxFloat64
-	for token := argsList.Front(); token != nil; token = token.Next() {
-		arg := token.Value.(formulaArg)
-		switch arg.Type {
-		case ArgString:
-			if !mina && (arg.Value() == "TRUE" || arg.Value() == "FALSE") {
-				continue
-			} else {
-				num := arg.ToBool()
-				if num.Type == ArgNumber && num.Number < minVal {
-					minVal = num.Number
-					continue
-				}
-			}
-			num := arg.ToNumber()
-			if num.Type != ArgError && num.Number < minVal {
-				minVal = num.Number
-			}
-		case ArgNumber:
-			if arg.Number < minVal {
-				minVal = arg.Number
-			}
-		case ArgList, ArgMatrix:
-			minVal = calcListMatrixMin(mina, minVal, arg)
-		case ArgError:
-			return arg
-		}
+	// registry-sidecar: the arguments read as a statistical function reads
+	// them (statValues): an error of a range is the result, text typed as
+	// an argument that is no number #VALUE!; no numbers at all is 0.
+	nums, errArg, ok := statValues(argsList, mina)
+	if !ok {
+		return errArg
 	}
-	if minVal == math.MaxFloat64 {
-		minVal = 0
+	if len(nums) == 0 {
+		return newNumberFormulaArg(0)
+	}
+	minVal := nums[0]
+	for _, n := range nums[1:] {
+		if n < minVal {
+			minVal = n
+		}
 	}
 	return newNumberFormulaArg(minVal)
 }
@@ -10139,7 +10112,7 @@ func (fn *formulaFuncs) PERMUT(argsList *list.List) formulaArg {
 //
 //	PERMUTATIONA(number,number_chosen)
 func (fn *formulaFuncs) PERMUTATIONA(argsList *list.List) formulaArg {
-	if argsList.Len() < 1 {
+	if argsList.Len() != 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "PERMUTATIONA requires 2 numeric arguments")
 	}
 	number := argsList.Front().Value.(formulaArg).ToNumber()
@@ -10896,9 +10869,16 @@ func (fn *formulaFuncs) WEIBULL(argsList *list.List) formulaArg {
 	x := argsList.Front().Value.(formulaArg).ToNumber()
 	alpha := argsList.Front().Next().Value.(formulaArg).ToNumber()
 	beta := argsList.Back().Prev().Value.(formulaArg).ToNumber()
+	// registry-sidecar: an error argument is the result; x < 0, alpha <= 0
+	// or beta <= 0 is #NUM! (Microsoft's WEIBULL.DIST page).
+	for _, a := range []formulaArg{x, alpha, beta} {
+		if a.Type == ArgError {
+			return a
+		}
+	}
 	if alpha.Type == ArgNumber && beta.Type == ArgNumber && x.Type == ArgNumber {
-		if alpha.Number < 0 || alpha.Number <= 0 || beta.Number <= 0 {
-			return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+		if x.Number < 0 || alpha.Number <= 0 || beta.Number <= 0 {
+			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 		}
 		cumulative := argsList.Back().Value.(formulaArg).ToBool()
 		if cumulative.Boolean && cumulative.Number == 1 {
