@@ -2202,10 +2202,9 @@ func (fn *formulaFuncs) BIN2DEC(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "BIN2DEC requires 1 numeric argument")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	number := token.ToNumber()
-	if number.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, number.Error)
+	token, errArg, ok := baseNumberArg(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
 	}
 	return fn.bin2dec(token.Value())
 }
@@ -2221,10 +2220,9 @@ func (fn *formulaFuncs) BIN2HEX(argsList *list.List) formulaArg {
 	if argsList.Len() > 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "BIN2HEX allows at most 2 arguments")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	number := token.ToNumber()
-	if number.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, number.Error)
+	token, errArg, ok := baseNumberArg(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
 	}
 	decimal, newList := fn.bin2dec(token.Value()), list.New()
 	if decimal.Type != ArgNumber {
@@ -2248,10 +2246,9 @@ func (fn *formulaFuncs) BIN2OCT(argsList *list.List) formulaArg {
 	if argsList.Len() > 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "BIN2OCT allows at most 2 arguments")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	number := token.ToNumber()
-	if number.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, number.Error)
+	token, errArg, ok := baseNumberArg(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
 	}
 	decimal, newList := fn.bin2dec(token.Value()), list.New()
 	if decimal.Type != ArgNumber {
@@ -2331,8 +2328,13 @@ func (fn *formulaFuncs) bitwise(name string, argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires 2 numeric arguments", name))
 	}
 	num1, num2 := argsList.Front().Value.(formulaArg).ToNumber(), argsList.Back().Value.(formulaArg).ToNumber()
-	if num1.Type != ArgNumber || num2.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	// registry-sidecar: text that is no number is #VALUE!, an error is
+	// itself (ToNumber's result); it was #NUM!.
+	if num1.Type != ArgNumber {
+		return num1
+	}
+	if num2.Type != ArgNumber {
+		return num2
 	}
 	maxVal := math.Pow(2, 48) - 1
 	if num1.Number < 0 || num1.Number > maxVal || num2.Number < 0 || num2.Number > maxVal {
@@ -3364,13 +3366,14 @@ func (fn *formulaFuncs) IMCSCH(argsList *list.List) formulaArg {
 	if err != nil {
 		return newErrorFormulaArg(formulaErrorNUM, err.Error())
 	}
-	x, y := real(inumber), imag(inumber)
-	denom := (math.Cosh(2*x) - math.Cos(2*y)) / 2
-	if denom == 0 {
+	// registry-sidecar: 1/sinh(z) by complex division; the real formula
+	// lost the 15th digit (IMCSCH("1+i")'s imaginary part ended in 9 where
+	// it is -0.62151801717042842...).
+	sinh := cmplx.Sinh(inumber)
+	if sinh == 0 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	num := complex(math.Sinh(x)*math.Cos(y)/denom, -(math.Cosh(x)*math.Sin(y))/denom)
-	return newStringFormulaArg(cmplx2str(num, imSuffix(value)))
+	return newStringFormulaArg(cmplx2str(1/sinh, imSuffix(value)))
 }
 
 // IMDIV function calculates the quotient of two complex numbers (i.e. divides
@@ -3717,10 +3720,9 @@ func (fn *formulaFuncs) OCT2BIN(argsList *list.List) formulaArg {
 	if argsList.Len() > 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "OCT2BIN allows at most 2 arguments")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	number := token.ToNumber()
-	if number.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, number.Error)
+	token, errArg, ok := baseNumberArg(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
 	}
 	decimal, newList := fn.oct2dec(token.Value()), list.New()
 	newList.PushBack(decimal)
@@ -3738,10 +3740,9 @@ func (fn *formulaFuncs) OCT2DEC(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 {
 		return newErrorFormulaArg(formulaErrorVALUE, "OCT2DEC requires 1 numeric argument")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	number := token.ToNumber()
-	if number.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, number.Error)
+	token, errArg, ok := baseNumberArg(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
 	}
 	return fn.oct2dec(token.Value())
 }
@@ -3757,10 +3758,9 @@ func (fn *formulaFuncs) OCT2HEX(argsList *list.List) formulaArg {
 	if argsList.Len() > 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "OCT2HEX allows at most 2 arguments")
 	}
-	token := argsList.Front().Value.(formulaArg)
-	number := token.ToNumber()
-	if number.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, number.Error)
+	token, errArg, ok := baseNumberArg(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
 	}
 	decimal, newList := fn.oct2dec(token.Value()), list.New()
 	newList.PushBack(decimal)
@@ -10929,10 +10929,15 @@ func (fn *formulaFuncs) ZTEST(argsList *list.List) formulaArg {
 	if argsLen > 3 {
 		return newErrorFormulaArg(formulaErrorVALUE, "ZTEST accepts at most 3 arguments")
 	}
-	arrArg, arrArgs := argsList.Front().Value.(formulaArg), list.New()
-	arrArgs.PushBack(arrArg)
-	arr := fn.AVERAGE(arrArgs)
-	if arr.Type == ArgError {
+	// registry-sidecar: the array's numbers only (text, booleans and blanks
+	// skipped, an error passed on), n their count; no numbers is #N/A
+	// (Microsoft's Z.TEST page). Upstream divided by the count of every
+	// cell, text and blanks included.
+	nums, errArg, ok := arrayNumbers(argsList.Front().Value.(formulaArg))
+	if !ok {
+		return errArg
+	}
+	if len(nums) == 0 {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
 	}
 	x := argsList.Front().Next().Value.(formulaArg).ToNumber()
@@ -10944,14 +10949,17 @@ func (fn *formulaFuncs) ZTEST(argsList *list.List) formulaArg {
 		return sigma
 	}
 	if argsLen != 3 {
-		sigma = fn.STDEV(arrArgs).ToNumber()
+		if len(nums) < 2 {
+			return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
+		}
+		sigma = newNumberFormulaArg(math.Sqrt(sumSquaredDeviations(nums) / float64(len(nums)-1)))
 	}
 	normsdistArg := list.New()
-	div := sigma.Number / math.Sqrt(float64(len(arrArg.ToList())))
+	div := sigma.Number / math.Sqrt(float64(len(nums)))
 	if div == 0 {
 		return newErrorFormulaArg(formulaErrorDIV, formulaErrorDIV)
 	}
-	normsdistArg.PushBack(newNumberFormulaArg((arr.Number - x.Number) / div))
+	normsdistArg.PushBack(newNumberFormulaArg((meanOf(nums) - x.Number) / div))
 	return newNumberFormulaArg(1 - fn.NORMSDIST(normsdistArg).Number)
 }
 
