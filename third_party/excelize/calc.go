@@ -15696,7 +15696,7 @@ func (fn *formulaFuncs) ACCRINT(argsList *list.List) formulaArg {
 	if argsList.Len() > 8 {
 		return newErrorFormulaArg(formulaErrorVALUE, "ACCRINT allows at most 8 arguments")
 	}
-	args := fn.prepareDataValueArgs(3, argsList)
+	args := fn.financialDates(3, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -15733,10 +15733,11 @@ func (fn *formulaFuncs) ACCRINT(argsList *list.List) formulaArg {
 //
 //	ACCRINTM(issue,settlement,rate,[par],[basis])
 func (fn *formulaFuncs) ACCRINTM(argsList *list.List) formulaArg {
-	if argsList.Len() != 4 && argsList.Len() != 5 {
-		return newErrorFormulaArg(formulaErrorVALUE, "ACCRINTM requires 4 or 5 arguments")
+	// registry-sidecar: par may be left out: $1,000 (Microsoft's ACCRINTM page)
+	if argsList.Len() < 3 || argsList.Len() > 5 {
+		return newErrorFormulaArg(formulaErrorVALUE, "ACCRINTM requires 3 to 5 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -15745,7 +15746,10 @@ func (fn *formulaFuncs) ACCRINTM(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	rate := argsList.Front().Next().Next().Value.(formulaArg).ToNumber()
-	par := argsList.Front().Next().Next().Next().Value.(formulaArg).ToNumber()
+	par := newNumberFormulaArg(1000)
+	if argsList.Len() > 3 {
+		par = argsList.Front().Next().Next().Next().Value.(formulaArg).ToNumber()
+	}
 	if rate.Type != ArgNumber || par.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
@@ -15775,18 +15779,17 @@ func (fn *formulaFuncs) prepareAmorArgs(name string, argsList *list.List) formul
 	if cost.Number < 0 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires cost >= 0", name))
 	}
-	args := list.New().Init()
+	// registry-sidecar: the dates are serial numbers or date texts, read as
+	// every financial function reads them; DATEVALUE refused a serial number
+	// (AMORDEGRC(2400,45292,45657,300,1,0.15) was #VALUE!).
+	args := list.New()
 	args.PushBack(argsList.Front().Next().Value.(formulaArg))
-	datePurchased := fn.DATEVALUE(args)
-	if datePurchased.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
-	}
-	args.Init()
 	args.PushBack(argsList.Front().Next().Next().Value.(formulaArg))
-	firstPeriod := fn.DATEVALUE(args)
-	if firstPeriod.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	dates := fn.financialDates(2, args)
+	if dates.Type != ArgList {
+		return dates
 	}
+	datePurchased, firstPeriod := dates.List[0], dates.List[1]
 	if firstPeriod.Number < datePurchased.Number {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
@@ -15906,7 +15909,7 @@ func (fn *formulaFuncs) prepareCouponArgs(name string, argsList *list.List) form
 	if argsList.Len() != 3 && argsList.Len() != 4 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires 3 or 4 arguments", name))
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -16183,11 +16186,15 @@ func (fn *formulaFuncs) cumip(name string, argsList *list.List) formulaArg {
 		args.PushBack(pv)
 		args.PushBack(newNumberFormulaArg(0))
 		args.PushBack(typ)
+		// registry-sidecar: a period's error (an overflow) is the result
+		part := fn.PPMT(args)
 		if name == "CUMIPMT" {
-			num += fn.IPMT(args).Number
-			continue
+			part = fn.IPMT(args)
 		}
-		num += fn.PPMT(args).Number
+		if part.Type != ArgNumber {
+			return part
+		}
+		num += part.Number
 	}
 	return newNumberFormulaArg(num)
 }
@@ -16290,6 +16297,11 @@ func (fn *formulaFuncs) DDB(argsList *list.List) formulaArg {
 			return factor
 		}
 	}
+	// registry-sidecar: a salvage above the cost is #NUM! (LibreOffice's
+	// rule; Microsoft's DDB page asks for positive arguments)
+	if salvage.Number > cost.Number {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	if cost.Number == 0 {
 		return newNumberFormulaArg(0)
 	}
@@ -16349,7 +16361,7 @@ func (fn *formulaFuncs) discIntrate(name string, argsList *list.List) formulaArg
 	if argsList.Len() != 4 && argsList.Len() != 5 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires 4 or 5 arguments", name))
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -16499,7 +16511,7 @@ func (fn *formulaFuncs) prepareDurationArgs(name string, argsList *list.List) fo
 	if argsList.Len() != 5 && argsList.Len() != 6 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires 5 or 6 arguments", name))
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -16773,22 +16785,39 @@ func (fn *formulaFuncs) IPMT(argsList *list.List) formulaArg {
 	return fn.ipmt("IPMT", argsList)
 }
 
-// calcIpmt is part of the implementation ipmt.
-func calcIpmt(name string, typ, per, pmt, pv, rate formulaArg) formulaArg {
-	capital, interest, principal := pv.Number, 0.0, 0.0
-	for i := 1; i <= int(per.Number); i++ {
-		if typ.Number != 0 && i == 1 {
-			interest = 0
-		} else {
-			interest = -capital * rate.Number
+// calcIpmt returns the interest (IPMT) or the principal (PPMT) of period
+// per. registry-sidecar: by the closed forms of the balance after k = per-1
+// periods, (pv(q^n-q^k) - fv(q^k-1))/(q^n-1) with q = 1+rate, so that the
+// interest is -rate times it and the principal -rate(pv+fv)q^k/(q^n-1); a
+// payment at the start of a period (type 1) divides both by q, and its
+// first period is all principal. Upstream ran the balance period by period
+// and subtracted nearly equal numbers (IPMT(1E+12,2,12,1000,0,1) came out
+// -1000.103 for -999.999999999).
+func calcIpmt(name string, typ, per, nper, pmt, pv, fv, rate formulaArg) formulaArg {
+	if typ.Number != 0 && per.Number == 1 {
+		if name == "IPMT" {
+			return newNumberFormulaArg(0)
 		}
-		principal = pmt.Number - interest
-		capital += principal
+		return pmt
 	}
+	r := rate.Number
+	if r == 0 {
+		if name == "IPMT" {
+			return newNumberFormulaArg(0)
+		}
+		return pmt
+	}
+	q, qk := math.Pow(1+r, nper.Number), math.Pow(1+r, per.Number-1)
+	var v float64
 	if name == "IPMT" {
-		return newNumberFormulaArg(interest)
+		v = -r * (pv.Number*(q-qk) - fv.Number*(qk-1)) / (q - 1)
+	} else {
+		v = -r * (pv.Number + fv.Number) * qk / (q - 1)
 	}
-	return newNumberFormulaArg(principal)
+	if typ.Number != 0 {
+		v /= 1 + r
+	}
+	return newNumberFormulaArg(v)
 }
 
 // ipmt is an implementation of the formula functions IPMT and PPMT.
@@ -16839,10 +16868,10 @@ func (fn *formulaFuncs) ipmt(name string, argsList *list.List) formulaArg {
 	args.PushBack(fv)
 	args.PushBack(typ)
 	pmt := fn.PMT(args)
-	if err := fn.guard().spend(per.Number); err != nil {
-		return stopArg(err)
+	if pmt.Type != ArgNumber {
+		return pmt
 	}
-	return calcIpmt(name, typ, per, pmt, pv, rate)
+	return calcIpmt(name, typ, per, nper, pmt, pv, fv, rate)
 }
 
 // ISPMT function calculates the interest paid during a specific period of a
@@ -17153,7 +17182,7 @@ func prepareOddYldOrPrArg(name string, arg formulaArg) formulaArg {
 // prepareOddfArgs checking and prepare arguments for the formula
 // functions ODDFPRICE and ODDFYIELD.
 func (fn *formulaFuncs) prepareOddfArgs(name string, argsList *list.List) formulaArg {
-	dateValues := fn.prepareDataValueArgs(4, argsList)
+	dateValues := fn.financialDates(4, argsList)
 	if dateValues.Type != ArgList {
 		return dateValues
 	}
@@ -17390,7 +17419,7 @@ func (fn *formulaFuncs) ODDFYIELD(argsList *list.List) formulaArg {
 // prepareOddlArgs checking and prepare arguments for the formula
 // functions ODDLPRICE and ODDLYIELD.
 func (fn *formulaFuncs) prepareOddlArgs(name string, argsList *list.List) formulaArg {
-	dateValues := fn.prepareDataValueArgs(3, argsList)
+	dateValues := fn.financialDates(3, argsList)
 	if dateValues.Type != ArgList {
 		return dateValues
 	}
@@ -17680,7 +17709,7 @@ func (fn *formulaFuncs) priceYield(name string, argsList *list.List) formulaArg 
 	if argsList.Len() != 6 && argsList.Len() != 7 {
 		return newErrorFormulaArg(formulaErrorVALUE, fmt.Sprintf("%s requires 6 or 7 arguments", name))
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -17720,7 +17749,7 @@ func (fn *formulaFuncs) PRICEDISC(argsList *list.List) formulaArg {
 	if argsList.Len() != 4 && argsList.Len() != 5 {
 		return newErrorFormulaArg(formulaErrorVALUE, "PRICEDISC requires 4 or 5 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -17763,7 +17792,7 @@ func (fn *formulaFuncs) PRICEMAT(argsList *list.List) formulaArg {
 	if argsList.Len() != 5 && argsList.Len() != 6 {
 		return newErrorFormulaArg(formulaErrorVALUE, "PRICEMAT requires 5 or 6 arguments")
 	}
-	args := fn.prepareDataValueArgs(3, argsList)
+	args := fn.financialDates(3, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -17867,6 +17896,12 @@ func (fn *formulaFuncs) rate(nper, pmt, pv, fv, t, guess formulaArg) formulaArg 
 		iter++
 		rate -= delta
 	}
+	// registry-sidecar: no convergence is #NUM! (Microsoft's RATE page),
+	// and so is a rate of -100% or below, where money is no longer owed
+	// (RATE(12,-100,0) found -2, a root of (1+rate)^12 = 1).
+	if !isClose || rate <= -1 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
 	return newNumberFormulaArg(rate)
 }
 
@@ -17885,6 +17920,10 @@ func (fn *formulaFuncs) RATE(argsList *list.List) formulaArg {
 	nper := argsList.Front().Value.(formulaArg).ToNumber()
 	if nper.Type != ArgNumber {
 		return nper
+	}
+	// registry-sidecar: no periods, no rate
+	if nper.Number <= 0 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	pmt := argsList.Front().Next().Value.(formulaArg).ToNumber()
 	if pmt.Type != ArgNumber {
@@ -17929,7 +17968,7 @@ func (fn *formulaFuncs) RECEIVED(argsList *list.List) formulaArg {
 	if argsList.Len() > 5 {
 		return newErrorFormulaArg(formulaErrorVALUE, "RECEIVED allows at most 5 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -18018,8 +18057,11 @@ func (fn *formulaFuncs) SYD(argsList *list.List) formulaArg {
 	salvage := argsList.Front().Next().Value.(formulaArg).ToNumber()
 	life := argsList.Back().Prev().Value.(formulaArg).ToNumber()
 	per := argsList.Back().Value.(formulaArg).ToNumber()
-	if cost.Type != ArgNumber || salvage.Type != ArgNumber || life.Type != ArgNumber || per.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	// registry-sidecar: text that is no number is #VALUE!, an error itself
+	for _, a := range []formulaArg{cost, salvage, life, per} {
+		if a.Type != ArgNumber {
+			return a
+		}
 	}
 	if life.Number <= 0 {
 		return newErrorFormulaArg(formulaErrorNUM, "SYD requires life argument to be > 0")
@@ -18041,7 +18083,7 @@ func (fn *formulaFuncs) TBILLEQ(argsList *list.List) formulaArg {
 	if argsList.Len() != 3 {
 		return newErrorFormulaArg(formulaErrorVALUE, "TBILLEQ requires 3 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -18068,7 +18110,7 @@ func (fn *formulaFuncs) TBILLPRICE(argsList *list.List) formulaArg {
 	if argsList.Len() != 3 {
 		return newErrorFormulaArg(formulaErrorVALUE, "TBILLPRICE requires 3 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -18095,7 +18137,7 @@ func (fn *formulaFuncs) TBILLYIELD(argsList *list.List) formulaArg {
 	if argsList.Len() != 3 {
 		return newErrorFormulaArg(formulaErrorVALUE, "TBILLYIELD requires 3 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -18454,7 +18496,7 @@ func (fn *formulaFuncs) YIELDDISC(argsList *list.List) formulaArg {
 	if argsList.Len() != 4 && argsList.Len() != 5 {
 		return newErrorFormulaArg(formulaErrorVALUE, "YIELDDISC requires 4 or 5 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
@@ -18494,7 +18536,7 @@ func (fn *formulaFuncs) YIELDMAT(argsList *list.List) formulaArg {
 	if argsList.Len() != 5 && argsList.Len() != 6 {
 		return newErrorFormulaArg(formulaErrorVALUE, "YIELDMAT requires 5 or 6 arguments")
 	}
-	args := fn.prepareDataValueArgs(2, argsList)
+	args := fn.financialDates(2, argsList)
 	if args.Type != ArgList {
 		return args
 	}
