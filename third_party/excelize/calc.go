@@ -3906,9 +3906,17 @@ func (fn *formulaFuncs) AGGREGATE(argsList *list.List) formulaArg {
 	if int(opts.Number) < 0 || int(opts.Number) > 7 {
 		return newErrorFormulaArg(formulaErrorVALUE, "AGGREGATE has invalid options")
 	}
+	// registry-sidecar: options 2, 3, 6 and 7 ignore error values: a
+	// range's errors are blanks to the function (MAX, MIN and PRODUCT pass
+	// a range's error on since they read their arguments as statistics).
+	ignoreErrors := map[int]bool{2: true, 3: true, 6: true, 7: true}[int(opts.Number)]
 	subArgList := list.New().Init()
 	for arg := argsList.Front().Next().Next(); arg != nil; arg = arg.Next() {
-		subArgList.PushBack(arg.Value.(formulaArg))
+		a := arg.Value.(formulaArg)
+		if ignoreErrors && a.Type == ArgMatrix {
+			a.Matrix = withoutErrors(a.Matrix)
+		}
+		subArgList.PushBack(a)
 	}
 	return subFn(subArgList)
 }

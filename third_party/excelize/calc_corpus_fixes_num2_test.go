@@ -35,6 +35,9 @@ func TestCorpusMathArguments(t *testing.T) {
 		"SUM(MUNIT(0.25))":                 "#VALUE!",
 		"SUM(MUNIT(1E+12))":                "#VALUE!",
 		"SUM(MUNIT(3.5))":                  "3",
+		"AGGREGATE(4,6,E1:E3,A1:A6)":       "10", // option 6 ignores errors
+		"AGGREGATE(4,4,E1:E3,A1:A6)":       "#N/A",
+		"AGGREGATE(6,7,E1:E3,D1:D3)":       "8",
 		"AGGREGATE(9,6)":                   "#VALUE!",
 		"MAX(A1:A6,\"abc\")":               "#VALUE!",
 		"MAX(A1:A6,\"12\")":                "12",

@@ -118,3 +118,23 @@ func arrayNumbers(arg formulaArg) ([]float64, formulaArg, bool) {
 	}
 	return nums, formulaArg{}, true
 }
+
+// withoutErrors returns m with each error value replaced by a blank (m
+// itself when it holds none), for AGGREGATE's options that ignore errors.
+func withoutErrors(m [][]formulaArg) [][]formulaArg {
+	var out [][]formulaArg
+	for r, row := range m {
+		for c, v := range row {
+			if v.Type == ArgError {
+				if out == nil {
+					out = copyMatrix(m)
+				}
+				out[r][c] = formulaArg{Type: ArgEmpty}
+			}
+		}
+	}
+	if out == nil {
+		return m
+	}
+	return out
+}
