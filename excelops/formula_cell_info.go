@@ -39,6 +39,9 @@ func callsUncomputedForm(formula string) bool {
 // tokens after its start, are a computed info type as a text literal and a
 // written reference.
 func cellCallComputed(toks []efp.Token) bool {
+	if refusedInfoType(toks) {
+		return true // #VALUE! whatever the reference
+	}
 	if len(toks) < 4 || toks[0].TType != efp.TokenTypeOperand || toks[0].TSubType != efp.TokenSubTypeText {
 		return false
 	}
@@ -47,6 +50,31 @@ func cellCallComputed(toks []efp.Token) bool {
 		return false
 	}
 	return info != "address" || !strings.Contains(toks[2].TValue, "!")
+}
+
+// cellInfoTypes are every info type Excel's CELL takes (Microsoft's CELL
+// page); another text, a number or a boolean is #VALUE!.
+var cellInfoTypes = map[string]bool{
+	"address": true, "col": true, "color": true, "contents": true, "filename": true, "format": true,
+	"parentheses": true, "prefix": true, "protect": true, "row": true, "type": true, "width": true,
+}
+
+// refusedInfoType reports whether the first argument of a CELL call (toks,
+// the tokens after its start) is a literal Excel refuses as info_type: a
+// number, a boolean or a text naming no info type, followed by the end of
+// the argument.
+func refusedInfoType(toks []efp.Token) bool {
+	if len(toks) < 2 || toks[0].TType != efp.TokenTypeOperand ||
+		(toks[1].TType != efp.TokenTypeArgument && !closes(toks, 1)) {
+		return false
+	}
+	switch toks[0].TSubType {
+	case efp.TokenSubTypeNumber, efp.TokenSubTypeLogical:
+		return true
+	case efp.TokenSubTypeText:
+		return !cellInfoTypes[strings.ToLower(toks[0].TValue)]
+	}
+	return false
 }
 
 // plainReference reports whether toks[i] is a reference written as one

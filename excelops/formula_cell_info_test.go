@@ -15,6 +15,12 @@ func TestCallsUncomputedForm(t *testing.T) {
 		`PHONETIC(A1)`:                false,
 		`_xlfn.PHONETIC(A1:B2)&"x"`:   false,
 		`SUM(A1:A3)`:                  false,
+		`CELL(12,C5)`:                 false, // #VALUE!: info_type is text
+		`CELL(TRUE)`:                  false,
+		`CELL("nonsense",A1)`:         false,
+		`CELL("Nonsense")`:            false,
+		`CELL("width")`:               true, // an info type: the host's answer
+		`CELL(12&"",A1)`:              true, // not a literal alone
 		`CELL("filename",A1)`:         true,
 		`MID(CELL("filename",A1),FIND("]",CELL("filename",A1))+1,99)`: true,
 		`IFERROR(CELL("width",A1),5)`:                                 true,

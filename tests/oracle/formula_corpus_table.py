@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from formula_corpus_excluded_num import NUMERIC_DIFFERENCES
+from formula_corpus_excluded_text import TEXT_DIFFERENCES
 from formula_corpus_functions import FUNCTIONS as CALLS
 from formula_corpus_functions import Spec
 
@@ -65,6 +66,7 @@ EXCLUDED_FUNCTIONS: dict[str, str] = {
 # shape of any argument of any function, argN left out), and the reason.
 EXCLUDED_CASES: dict[str, str] = {
     **NUMERIC_DIFFERENCES,
+    **TEXT_DIFFERENCES,
     "FILTERXML:arg2 text cell": "an XPath selecting no node: Excel's FILTERXML is #VALUE!, Calc's #N/A",
     "ISFORMULA:arg1 error": "Calc reads an error cell of a file as a formula (=#VALUE!): ISFORMULA is TRUE, Excel FALSE",
     "ISFORMULA:arg1 boolean cell": "Calc reads a boolean cell of a file as a formula (=TRUE()): ISFORMULA is TRUE",
