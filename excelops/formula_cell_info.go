@@ -23,7 +23,8 @@ func callsUncomputedForm(formula string) bool {
 	for i, tk := range toks {
 		switch name, _ := functionName(tk); name {
 		case "CELL":
-			if !cellCallComputed(withoutWhitespace(toks[i+1:])) {
+			args := withoutWhitespace(toks[i+1:])
+			if !cellCallComputed(args) && !(wholeFormula(toks, i) && referencedInfoType(args)) {
 				return true
 			}
 		case "PHONETIC":
@@ -73,6 +74,45 @@ func refusedInfoType(toks []efp.Token) bool {
 		return true
 	case efp.TokenSubTypeText:
 		return !cellInfoTypes[strings.ToLower(toks[0].TValue)]
+	}
+	return false
+}
+
+// referencedInfoType reports whether a CELL call's arguments (the tokens
+// after its start) are a single-cell reference as info_type and a written
+// reference: the engine computes the info types of calc_cell_info.go and
+// answers the others with an uncomputed error, which only a call that is
+// the whole formula may meet (nothing around it turns the error into a
+// value).
+func referencedInfoType(toks []efp.Token) bool {
+	return plainReference(toks, 0) && !strings.Contains(toks[0].TValue, ":") &&
+		len(toks) > 1 && toks[1].TType == efp.TokenTypeArgument && plainReference(toks, 2) && closes(toks, 3)
+}
+
+// wholeFormula reports whether the function call starting at toks[i] is
+// the whole formula: nothing but whitespace before it or after its end.
+func wholeFormula(toks []efp.Token, i int) bool {
+	for _, tk := range toks[:i] {
+		if tk.TType != efp.TokenTypeWhitespace {
+			return false
+		}
+	}
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		tk := toks[j]
+		switch {
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
+			depth++
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop:
+			if depth--; depth == 0 {
+				for _, rest := range toks[j+1:] {
+					if rest.TType != efp.TokenTypeWhitespace {
+						return false
+					}
+				}
+				return true
+			}
+		}
 	}
 	return false
 }
