@@ -57,7 +57,8 @@ guessed one:
   are facts of the host or of formats, left uncomputed, as is a CELL or PHONETIC whose reference a
   function computes (`+"`CELL(\"row\",INDEX(A1:A5,3))`"+`), and a CELL whose info type a cell holds
   unless the call is the whole formula;
-- GETPIVOTDATA is the pivot table refreshed from its source range; one with a page filter,
+- GETPIVOTDATA reads the records its pivot table shows (the cache's saved records when Excel does
+  not refresh it on open, else its source range); a table with a page filter,
   hidden items, a calculated field or values shown as a calculation is left uncomputed;
 - a formula holding a cut reference (`+"`#REF!`"+`, after rows, columns or sheets were deleted) is
   `+"`#REF!`"+`, as in Excel, unless IF, IFERROR, an IS function or the like may look past it.

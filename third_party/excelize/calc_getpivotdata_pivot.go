@@ -48,11 +48,11 @@ func (fn *formulaFuncs) pivotAt(sheet, cell string) (pv *calcPivot, unsupported 
 		if err != nil || pt.Location == nil || !pivotLocationHolds(pt.Location.Ref, col, row) {
 			continue
 		}
-		pc, err := fn.f.pivotCacheOf(ptPath)
+		pcPath, pc, err := fn.f.pivotCacheOf(ptPath)
 		if err != nil || pc == nil {
 			return nil, "GETPIVOTDATA of a pivot table without its cache"
 		}
-		return fn.newCalcPivot(pt, pc)
+		return fn.newCalcPivot(pt, pcPath, pc)
 	}
 	return nil, ""
 }
@@ -67,23 +67,27 @@ func pivotLocationHolds(ref string, col, row int) bool {
 	return col >= coords[0] && col <= coords[2] && row >= coords[1] && row <= coords[3]
 }
 
-// pivotCacheOf returns the cache definition of the pivot table at ptPath.
-func (f *File) pivotCacheOf(ptPath string) (*xlsxPivotCacheDefinition, error) {
+// pivotCacheOf returns the part name and cache definition of the pivot
+// table at ptPath.
+func (f *File) pivotCacheOf(ptPath string) (string, *xlsxPivotCacheDefinition, error) {
 	rels, err := f.relsReader("xl/pivotTables/_rels/" + filepath.Base(ptPath) + ".rels")
 	if err != nil || rels == nil {
-		return nil, err
+		return "", nil, err
 	}
 	for _, rel := range rels.Relationships {
 		if rel.Type == SourceRelationshipPivotCache {
-			return f.pivotCacheReader(strings.ReplaceAll(rel.Target, "..", "xl"))
+			pcPath := strings.ReplaceAll(rel.Target, "..", "xl")
+			pc, err := f.pivotCacheReader(pcPath)
+			return pcPath, pc, err
 		}
 	}
-	return nil, nil
+	return "", nil, nil
 }
 
 // newCalcPivot reads the parts of pt and pc GETPIVOTDATA uses and the
-// records of the cache's source range.
-func (fn *formulaFuncs) newCalcPivot(pt *xlsxPivotTableDefinition, pc *xlsxPivotCacheDefinition) (*calcPivot, string) {
+// records the table shows: those the cache saved when Excel does not
+// refresh it on open, else those of its source range.
+func (fn *formulaFuncs) newCalcPivot(pt *xlsxPivotTableDefinition, pcPath string, pc *xlsxPivotCacheDefinition) (*calcPivot, string) {
 	pv := &calcPivot{
 		fields:         pc.getPivotCacheFieldsName(),
 		subtotals:      map[int]bool{},
@@ -130,6 +134,12 @@ func (fn *formulaFuncs) newCalcPivot(pt *xlsxPivotTableDefinition, pc *xlsxPivot
 				return nil, "GETPIVOTDATA of values shown as a calculation"
 			}
 			pv.data = append(pv.data, df)
+		}
+	}
+	if !pc.RefreshOnLoad {
+		if records, ok := fn.f.savedRecords(pcPath, pc); ok {
+			pv.records = records
+			return pv, ""
 		}
 	}
 	src := pc.CacheSource.WorksheetSource

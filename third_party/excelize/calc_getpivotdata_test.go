@@ -2,6 +2,7 @@ package excelize
 
 import (
 	"context"
+	"encoding/xml"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -125,4 +126,45 @@ func TestPivotSubtotal(t *testing.T) {
 	assert.Equal(t, formulaErrorDIV, pivotSubtotal("average", nil, 0).Error)
 	assert.Equal(t, formulaErrorDIV, pivotSubtotal("stdDev", []float64{1}, 1).Error)
 	assert.Equal(t, newNumberFormulaArg(0), pivotSubtotal("max", nil, 0))
+}
+
+// TestGETPIVOTDATASavedRecords checks that a pivot table Excel does not
+// refresh on open (no refreshOnLoad) is read from the records its cache
+// saved, not from its source range: what Excel shows until refreshed.
+func TestGETPIVOTDATASavedRecords(t *testing.T) {
+	rows := []PivotTableField{{Data: "Region", DefaultSubtotal: true}, {Data: "Product", DefaultSubtotal: true}}
+	cols := []PivotTableField{{Data: "Quarter", DefaultSubtotal: true}}
+	f := pivotFixture(t, []PivotTableField{{Data: "Amount", Name: "Sum of Amount", Subtotal: "Sum"}}, rows, cols)
+	defer f.Close()
+	f.Pkg.Store("xl/pivotCache/pivotCacheDefinition1.xml", []byte(`<pivotCacheDefinition xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="rId1" saveData="1">`+
+		`<cacheSource type="worksheet"><worksheetSource ref="A1:D9" sheet="Data"/></cacheSource><cacheFields count="4">`+
+		`<cacheField name="Region" numFmtId="0"><sharedItems count="2"><s v="East"/><s v="West"/></sharedItems></cacheField>`+
+		`<cacheField name="Product" numFmtId="0"><sharedItems/></cacheField><cacheField name="Quarter" numFmtId="0"><sharedItems/></cacheField>`+
+		`<cacheField name="Amount" numFmtId="0"><sharedItems/></cacheField></cacheFields></pivotCacheDefinition>`))
+	f.Pkg.Store("xl/pivotCache/_rels/pivotCacheDefinition1.xml.rels", []byte(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`+
+		`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/pivotCacheRecords" Target="pivotCacheRecords1.xml"/></Relationships>`))
+	f.Pkg.Store("xl/pivotCache/pivotCacheRecords1.xml", []byte(`<pivotCacheRecords xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="3">`+
+		`<r><x v="0"/><s v="Pen"/><s v="Q1"/><n v="100"/></r><r><x v="1"/><s v="Pen"/><s v="Q1"/><n v="7"/></r>`+
+		`<r><x v="0"/><s v="Ink"/><s v="Q2"/><n v="4"/></r></pivotCacheRecords>`))
+	for formula, want := range map[string]CalcResult{
+		`GETPIVOTDATA("Amount",Pivot!A3)`:                                {Kind: CalcResultNumber, Value: "111"},
+		`GETPIVOTDATA("Amount",Pivot!A3,"Region","East")`:                {Kind: CalcResultNumber, Value: "104"},
+		`GETPIVOTDATA("Amount",Pivot!A3,"Region","East","Quarter","Q2")`: {Kind: CalcResultNumber, Value: "4"},
+		`GETPIVOTDATA("Amount",Pivot!A3,"Region","North")`:               {Kind: CalcResultError, Value: "#REF!"},
+	} {
+		require.NoError(t, f.SetCellFormula("Data", "H1", formula))
+		got, _ := f.CalcCellResultContext(context.Background(), "Data", "H1", CalcLimits{}, Options{RawCellValue: true})
+		assert.Equal(t, want, got, formula)
+	}
+}
+
+// TestCacheItemArg checks the value of each kind of cache item.
+func TestCacheItemArg(t *testing.T) {
+	item := func(kind, v string) xlsxSharedItem { return xlsxSharedItem{XMLName: xml.Name{Local: kind}, V: v} }
+	assert.Equal(t, newNumberFormulaArg(2.5), cacheItemArg(item("n", "2.5"), false))
+	assert.Equal(t, newStringFormulaArg("a"), cacheItemArg(item("s", "a"), false))
+	assert.Equal(t, newBoolFormulaArg(true), cacheItemArg(item("b", "1"), false))
+	assert.Equal(t, newErrorFormulaArg("#N/A", "#N/A"), cacheItemArg(item("e", "#N/A"), false))
+	assert.Equal(t, newNumberFormulaArg(45292), cacheItemArg(item("d", "2024-01-01T00:00:00"), false))
+	assert.Equal(t, newEmptyFormulaArg(), cacheItemArg(item("m", ""), false))
 }
