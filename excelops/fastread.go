@@ -223,6 +223,9 @@ func (rr *rowReader) endCell() error {
 		return nil
 	}
 	text := sheetxml.Unescape(rr.w.Cell.Value)
+	if string(rr.typ) == "str" && bytes.Contains(text, []byte("_x")) {
+		text = []byte(unescapeXstring(string(text))) // a cached text's escapes (xstring.go)
+	}
 	switch {
 	case formula != "" && rr.formulas == formulasBoth:
 		return rr.storeFormula(col, "="+formula, text, true)

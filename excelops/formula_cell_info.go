@@ -23,7 +23,8 @@ func callsUncomputedForm(formula string) bool {
 	for i, tk := range toks {
 		switch name, _ := functionName(tk); name {
 		case "CELL":
-			if !cellCallComputed(withoutWhitespace(toks[i+1:])) {
+			args := withoutWhitespace(toks[i+1:])
+			if !cellCallComputed(args) && !(wholeFormula(toks, i) && referencedInfoType(args)) {
 				return true
 			}
 		case "PHONETIC":
@@ -39,6 +40,9 @@ func callsUncomputedForm(formula string) bool {
 // tokens after its start, are a computed info type as a text literal and a
 // written reference.
 func cellCallComputed(toks []efp.Token) bool {
+	if refusedInfoType(toks) {
+		return true // #VALUE! whatever the reference
+	}
 	if len(toks) < 4 || toks[0].TType != efp.TokenTypeOperand || toks[0].TSubType != efp.TokenSubTypeText {
 		return false
 	}
@@ -47,6 +51,70 @@ func cellCallComputed(toks []efp.Token) bool {
 		return false
 	}
 	return info != "address" || !strings.Contains(toks[2].TValue, "!")
+}
+
+// cellInfoTypes are every info type Excel's CELL takes (Microsoft's CELL
+// page); another text, a number or a boolean is #VALUE!.
+var cellInfoTypes = map[string]bool{
+	"address": true, "col": true, "color": true, "contents": true, "filename": true, "format": true,
+	"parentheses": true, "prefix": true, "protect": true, "row": true, "type": true, "width": true,
+}
+
+// refusedInfoType reports whether the first argument of a CELL call (toks,
+// the tokens after its start) is a literal Excel refuses as info_type: a
+// number, a boolean or a text naming no info type, followed by the end of
+// the argument.
+func refusedInfoType(toks []efp.Token) bool {
+	if len(toks) < 2 || toks[0].TType != efp.TokenTypeOperand ||
+		(toks[1].TType != efp.TokenTypeArgument && !closes(toks, 1)) {
+		return false
+	}
+	switch toks[0].TSubType {
+	case efp.TokenSubTypeNumber, efp.TokenSubTypeLogical:
+		return true
+	case efp.TokenSubTypeText:
+		return !cellInfoTypes[strings.ToLower(toks[0].TValue)]
+	}
+	return false
+}
+
+// referencedInfoType reports whether a CELL call's arguments (the tokens
+// after its start) are a single-cell reference as info_type and a written
+// reference: the engine computes the info types of calc_cell_info.go and
+// answers the others with an uncomputed error, which only a call that is
+// the whole formula may meet (nothing around it turns the error into a
+// value).
+func referencedInfoType(toks []efp.Token) bool {
+	return plainReference(toks, 0) && !strings.Contains(toks[0].TValue, ":") &&
+		len(toks) > 1 && toks[1].TType == efp.TokenTypeArgument && plainReference(toks, 2) && closes(toks, 3)
+}
+
+// wholeFormula reports whether the function call starting at toks[i] is
+// the whole formula: nothing but whitespace before it or after its end.
+func wholeFormula(toks []efp.Token, i int) bool {
+	for _, tk := range toks[:i] {
+		if tk.TType != efp.TokenTypeWhitespace {
+			return false
+		}
+	}
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		tk := toks[j]
+		switch {
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStart:
+			depth++
+		case tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop:
+			if depth--; depth == 0 {
+				for _, rest := range toks[j+1:] {
+					if rest.TType != efp.TokenTypeWhitespace {
+						return false
+					}
+				}
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // plainReference reports whether toks[i] is a reference written as one

@@ -52,7 +52,8 @@ func (e *editSet) written() []sheetArea {
 var volatileFunctions = map[string]bool{
 	"INDIRECT": true, "OFFSET": true, "NOW": true, "TODAY": true, "RAND": true, "RANDBETWEEN": true,
 	"RANDARRAY": true, "CELL": true, "INFO": true,
-	"ANCHORARRAY": true, // a spill reference (C3#) reads a range its anchor's result sizes
+	"ANCHORARRAY":  true, // a spill reference (C3#) reads a range its anchor's result sizes
+	"GETPIVOTDATA": true, // reads its pivot table's source range, which no argument names
 }
 
 // formulaDeps returns the areas formula (on sheet host) reads; wide is true

@@ -292,6 +292,9 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 	if t == "str" && checkText(ref, v) != nil {
 		return "e", "#VALUE!", nil
 	}
+	if t == "str" {
+		v = escapeXstring(v) // the file's form: _x0004_ for U+0004 (xstring.go)
+	}
 	return t, v, nil
 }
 

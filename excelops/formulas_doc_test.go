@@ -55,7 +55,11 @@ guessed one:
   ("filename", "format", "width", "color", "parentheses", "prefix", "protect"), a missing
   reference (Excel's last changed cell) and the "address" of another sheet (Excel names the file)
   are facts of the host or of formats, left uncomputed, as is a CELL or PHONETIC whose reference a
-  function computes (`+"`CELL(\"row\",INDEX(A1:A5,3))`"+`);
+  function computes (`+"`CELL(\"row\",INDEX(A1:A5,3))`"+`), and a CELL whose info type a cell holds
+  unless the call is the whole formula;
+- GETPIVOTDATA reads the records its pivot table shows (the cache's saved records when Excel does
+  not refresh it on open, else its source range); a table with a page filter,
+  hidden items, a calculated field or values shown as a calculation is left uncomputed;
 - a formula holding a cut reference (`+"`#REF!`"+`, after rows, columns or sheets were deleted) is
   `+"`#REF!`"+`, as in Excel, unless IF, IFERROR, an IS function or the like may look past it.
 

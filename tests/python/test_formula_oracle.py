@@ -58,10 +58,20 @@ def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str,
     return proc.returncode == 0 and payload.get("status") == "success", payload
 
 
-def start_workbook(libreoffice: oracle.LibreOffice, case: dict[str, Any], tmp: pathlib.Path) -> pathlib.Path:
-    """The case's starting workbook: built by openpyxl, saved again by LibreOffice if asked."""
+def start_workbook(libreoffice: oracle.LibreOffice, case: dict[str, Any], tmp: pathlib.Path,
+                   sidecar_bin: pathlib.Path) -> pathlib.Path:
+    """The case's starting workbook: built by openpyxl, its pivot tables added by create_pivot_table,
+    saved again by LibreOffice if asked."""
     built = tmp / "built.xlsx"
     oracle.build_workbook(case, built)
+    if case.get("pivots"):
+        pivot_ws = tmp / "pivots"
+        pivot_ws.mkdir()
+        shutil.copy(built, pivot_ws / BOOK)
+        for args in case["pivots"]:
+            ok, payload = call(sidecar_bin, pivot_ws, "create_pivot_table", {"file_path": BOOK, **args})
+            assert ok, f"create_pivot_table {args} failed: {payload}"
+        shutil.copy(pivot_ws / BOOK, built)
     if case.get("saved_by", "openpyxl") == "openpyxl":
         return built
     assert case["saved_by"] == "libreoffice", case["saved_by"]
@@ -93,7 +103,7 @@ def read_values(sidecar_bin: pathlib.Path, ws: pathlib.Path, sheet: str, cells: 
 @pytest.mark.parametrize("case", params())
 def test_oracle(case: dict[str, Any], libreoffice: oracle.LibreOffice, sidecar_bin: pathlib.Path,
                 tmp_path: pathlib.Path) -> None:
-    start = start_workbook(libreoffice, case, tmp_path)
+    start = start_workbook(libreoffice, case, tmp_path, sidecar_bin)
     want = libreoffice.run(start, case["ops"])
 
     ws = tmp_path / "ws"

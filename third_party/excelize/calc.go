@@ -4085,7 +4085,8 @@ func (fn *formulaFuncs) BASE(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "radix must be an integer >= 2 and <= 36")
 	}
 	if argsList.Len() > 2 {
-		if minLength, err = strconv.Atoi(argsList.Back().Value.(formulaArg).Value()); err != nil {
+		// registry-sidecar: min_length is a number (TRUE is 1), truncated
+		if minLength, err = baseMinLength(argsList.Back().Value.(formulaArg)); err != nil {
 			return newErrorFormulaArg(formulaErrorVALUE, err.Error())
 		}
 		if minLength < 0 || minLength > 255 { // as Excel
@@ -4425,6 +4426,9 @@ func (fn *formulaFuncs) DECIMAL(argsList *list.List) formulaArg {
 	}
 	if len(text) > 2 && (strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X")) {
 		text = text[2:]
+	}
+	if text == "" { // registry-sidecar: an empty text is 0, as in Excel and Calc
+		return newNumberFormulaArg(0)
 	}
 	val, err := strconv.ParseInt(text, int(radix.Number), 64)
 	if err != nil {
@@ -8119,11 +8123,15 @@ func (fn *formulaFuncs) COUNTIF(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "COUNTIF requires 2 arguments")
 	}
 	var (
-		criteria = formulaCriteriaParser(argsList.Front().Next().Value.(formulaArg))
+		criteria = countifCriteria(argsList.Front().Next().Value.(formulaArg))
 		count    float64
 	)
 	for _, cell := range argsList.Front().Value.(formulaArg).ToList() {
 		if cell.Type == ArgString && criteria.Condition.Type != ArgString {
+			// registry-sidecar: a text number equals a number criterion
+			if countifTextNumber(cell, criteria) {
+				count++
+			}
 			continue
 		}
 		if ok, _ := formulaCriteriaEval(cell, criteria); ok {
@@ -12540,6 +12548,9 @@ func (fn *formulaFuncs) NETWORKDAYSdotINTL(argsList *list.List) formulaArg {
 	}
 	var holidays []int
 	if argsList.Len() == 4 {
+		if errArg := firstListError(argsList.Back().Value.(formulaArg)); errArg.Type == ArgError {
+			return errArg // registry-sidecar: an error among the holidays is the result
+		}
 		holidays = prepareHolidays(argsList.Back().Value.(formulaArg))
 		sort.Ints(holidays)
 	}
@@ -12890,11 +12901,16 @@ func (fn *formulaFuncs) TIME(argsList *list.List) formulaArg {
 	if h.Type != ArgNumber || m.Type != ArgNumber || s.Type != ArgNumber {
 		return newErrorFormulaArg(formulaErrorVALUE, "TIME requires 3 number arguments")
 	}
-	t := (h.Number*3600 + m.Number*60 + s.Number) / 86400
-	if t < 0 {
+	// registry-sidecar: each argument runs to 32767 (Microsoft's TIME page)
+	if h.Number > maxTimePart || m.Number > maxTimePart || s.Number > maxTimePart {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return newNumberFormulaArg(t)
+	secs := h.Number*3600 + m.Number*60 + s.Number
+	if secs < 0 {
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	}
+	// registry-sidecar: the time of day (0 to 0.99988426), whole days dropped
+	return newNumberFormulaArg(math.Mod(secs, 86400) / 86400)
 }
 
 // TIMEVALUE function converts a text representation of a time, into an Excel
@@ -13290,7 +13306,7 @@ func (fn *formulaFuncs) CHAR(argsList *list.List) formulaArg {
 		return arg
 	}
 	num := int(arg.Number)
-	if num < 0 || num > MaxFieldLength {
+	if num < 1 || num > MaxFieldLength { // registry-sidecar: 1 to 255 (Microsoft's CHAR page)
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	return newStringFormulaArg(fmt.Sprintf("%c", num))
@@ -15534,6 +15550,9 @@ func parseIndirectSheetRef(refText string) (sheet, cellRef string, ok bool) {
 func (fn *formulaFuncs) INDIRECT(argsList *list.List) formulaArg {
 	if argsList.Len() != 1 && argsList.Len() != 2 {
 		return newErrorFormulaArg(formulaErrorVALUE, "INDIRECT requires 1 or 2 arguments")
+	}
+	if arg := argsList.Front().Value.(formulaArg); arg.Type == ArgError {
+		return arg // registry-sidecar: an error ref_text is the result
 	}
 	refText := argsList.Front().Value.(formulaArg).Value()
 	a1 := newBoolFormulaArg(true)
@@ -18653,7 +18672,9 @@ func (db *calcDatabase) criteriaEval() bool {
 	if len(db.indexMap) == 0 {
 		fields := criteria[0]
 		for j := 0; j < columns; j++ {
-			if k = db.columnIndex(db.database, fields[j]); k < 0 {
+			// registry-sidecar: a criteria label is a column's name, never
+			// its position (a label 4 read column 4 past the database)
+			if k = criteriaLabelIndex(db.database, fields[j]); k < 0 {
 				return false
 			}
 			db.indexMap[j] = k
@@ -18701,6 +18722,9 @@ func (fn *formulaFuncs) database(name string, argsList *list.List) formulaArg {
 	database := argsList.Front().Value.(formulaArg)
 	field := argsList.Front().Next().Value.(formulaArg)
 	criteria := argsList.Back().Value.(formulaArg)
+	if field.Type == ArgEmpty { // registry-sidecar: a blank field names no column
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
 	db := newCalcDatabase(database, field, criteria)
 	if db == nil {
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
