@@ -213,7 +213,7 @@
 //     Windows a named one renamed through an os.Root on the folder:
 //     internal/workspace: handle.go, handle_windows.go).
 //
-// Rendering (render_range: tool_render.go, soffice.go, render_*.go). The
+// Rendering (render_range: tool_render.go over internal/render). The
 // workbook's bytes are copied under the shared lock; excelize sets the print
 // area on a private copy; internal/rendersafe then removes from that copy
 // everything that reaches outside it (external relationships of drawings,
@@ -222,9 +222,9 @@
 // VML src and href), and the result lists what it left out (not_rendered,
 // schemes only). soffice runs with a fresh profile whose settings forbid
 // linked content, macros and link updates and point every proxy at a closed
-// port (render_profile.go), in a new network namespace where the platform
-// grants one (render_isolation.go; network_isolation in the result says
-// "netns" or "settings"), at most WithMaxRenders at a time (render_slots.go;
+// port (internal/render: profile.go), in a new network namespace where the
+// platform grants one (isolation.go; network_isolation in the result says
+// "netns" or "settings"), at most WithMaxRenders at a time (slots.go;
 // a wait that would outlast the call's deadline ends in a TimeoutError).
 // render_hostile_test.go shows each of these layers holding alone against a
 // workbook whose pictures link to a file outside the workspace and to a

@@ -2,8 +2,6 @@ package excelops
 
 import (
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"os"
 	"sync"
@@ -11,6 +9,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -48,13 +49,10 @@ type Service struct {
 	observer Observer
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
-	// maxRenders is WithMaxRenders' value; renderSlots holds one token
-	// per LibreOffice running (render_slots.go).
-	maxRenders  int
-	renderSlots chan struct{}
-	// isolation says whether soffice gets its own network namespace
-	// (render_isolation.go).
-	isolation renderIsolation
+	// maxRenders is WithMaxRenders' value.
+	maxRenders int
+	// render runs LibreOffice for render_range (internal/render).
+	render *render.LibreOffice
 }
 
 // Option configures a Service.
@@ -86,6 +84,32 @@ func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.cacheBudg
 // escape hatch).
 func WithSplice(on bool) Option { return func(s *Service) { s.spliceOff = !on } }
 
+// WithSoffice sets the LibreOffice binary render_range runs: a path, or a
+// name looked up on PATH (default "soffice").
+func WithSoffice(bin string) Option { return func(s *Service) { s.soffice = bin } }
+
+// DefaultMaxRenders is how many render_range calls run LibreOffice at the
+// same time unless WithMaxRenders says otherwise: each soffice takes a core
+// and a few hundred MB, and a machine runs other calls too.
+const DefaultMaxRenders = render.DefaultMaxRenders
+
+// WithMaxRenders sets how many render_range calls run LibreOffice at once
+// (default DefaultMaxRenders; n <= 0 keeps the default). Other renders
+// wait for a slot within their own deadline.
+func WithMaxRenders(n int) Option { return func(s *Service) { s.maxRenders = n } }
+
+// What keeps LibreOffice off the network during render_range. Either way
+// the private copy is sanitised first and the LibreOffice profile forbids
+// loading linked content.
+const (
+	// IsolationNetns: soffice runs in a new, empty network namespace (no
+	// interface, not even loopback, is up), so it cannot reach any address.
+	IsolationNetns = render.IsolationNetns
+	// IsolationSettings: this platform refused a network namespace; only
+	// the profile settings keep LibreOffice from loading linked content.
+	IsolationSettings = render.IsolationSettings
+)
+
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
 	s := &Service{locks: newPathLocks(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
@@ -98,10 +122,7 @@ func New(root string, opts ...Option) (*Service, error) {
 		s.log = l
 	}
 	s.limits = s.limits.withDefaults()
-	if s.maxRenders <= 0 {
-		s.maxRenders = DefaultMaxRenders
-	}
-	s.renderSlots = make(chan struct{}, s.maxRenders)
+	s.render = render.New(render.Config{Soffice: s.soffice, MaxRenders: s.maxRenders, TmpBase: s.tmpBase, Log: s.log})
 	box, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
@@ -116,6 +137,14 @@ func New(root string, opts ...Option) (*Service, error) {
 // temporary files. Call it once on shutdown, after the last call returned;
 // the Service stays usable, without the cache.
 func (s *Service) Close() error { return s.cache.Close() }
+
+// MaxRenders returns how many render_range calls run LibreOffice at once.
+func (s *Service) MaxRenders() int { return s.render.MaxRenders() }
+
+// RenderIsolation returns how render_range keeps LibreOffice off the
+// network: IsolationNetns when soffice runs in a new network namespace,
+// else IsolationSettings (see both). The first call probes the platform.
+func (s *Service) RenderIsolation() string { return s.render.Isolation() }
 
 // Root returns the real path of the workspace folder.
 func (s *Service) Root() string { return s.box.Dir() }
