@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -171,7 +172,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
 		case err == nil:
-		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, budget.ErrRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
 			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 		case kindOf(err) != "":

@@ -3,17 +3,17 @@ package excelops
 import (
 	"context"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // reset forgets every entry (tests and benchmarks only).
@@ -74,7 +74,7 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	assert.Equal(t, first.Text, again.Text)
 	files, bytes := e.svc.ReadCacheStats()
 	assert.Equal(t, 1, files)
-	assert.Equal(t, int64(len("first")+stringHeaderBytes), bytes)
+	assert.Equal(t, int64(len("first")+sharedstrings.StringHeaderBytes), bytes)
 
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
@@ -168,7 +168,7 @@ func TestLightCacheHoldsOneVersionPerPath(t *testing.T) {
 	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
 	e.ok("read_excel", map[string]any{"file_path": "d.xlsx", "range": "B1:B1"})
 	_, one := e.svc.ReadCacheStats()
-	require.Equal(t, int64(len("first")+stringHeaderBytes), one)
+	require.Equal(t, int64(len("first")+sharedstrings.StringHeaderBytes), one)
 	for i := range 5 {
 		text := fmt.Sprintf("version %d", i)
 		e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "cell": "B1", "value": text})
