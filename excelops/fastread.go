@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -41,7 +42,7 @@ type rowReader struct {
 
 	// dates says which styles are dates (nil: none are); date is whether
 	// the current cell has one.
-	dates *dateStyles
+	dates *dates.Styles
 	date  bool
 	// dated lists the cells of the current row (indexes relative to c1)
 	// whose boxed value is a date's ISO text, for the readers that tell a
@@ -67,10 +68,10 @@ type rowReader struct {
 }
 
 // newRowReader returns a rowReader over the worksheet XML in r.
-func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, dates *dateStyles) *rowReader {
+func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.Styles) *rowReader {
 	rr := &rowReader{w: sheetxml.NewWalker(failingReader{r}), sst: sst, c1: c1, c2: c2, encode: encode}
-	if dates != nil && dates.isDate != nil {
-		rr.dates = dates
+	if ds != nil && ds.IsDate != nil {
+		rr.dates = ds
 	}
 	return rr
 }
@@ -202,7 +203,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 				return err
 			}
 			rr.typ = w.Cell.Type
-			rr.date = rr.dates != nil && rr.dates.isDateStyle(w.Cell.Style)
+			rr.date = rr.dates != nil && rr.dates.IsDateStyle(w.Cell.Style)
 			if rr.keepStyles {
 				rr.putStyle(w.Cell.Col, w.Cell.Style)
 			}

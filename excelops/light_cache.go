@@ -1,9 +1,11 @@
 package excelops
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"sync"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
 // Light cache sizing.
@@ -45,8 +47,8 @@ type lightCache struct {
 type lightEntry struct {
 	path     string // the path it was read under
 	index    *opc.Index
-	dates    *dateStyles // nil until a read needed them
-	sst      []string    // nil until a read needed them
+	dates    *dates.Styles // nil until a read needed them
+	sst      []string      // nil until a read needed them
 	sstBytes int64
 	sound    map[string]bool // worksheets read whole without damage (checkUntouchedSheets)
 }
@@ -88,7 +90,7 @@ func (c *lightCache) putIndex(path string, id fileID, idx *opc.Index) {
 
 // putDates remembers the date styles of the file id, once its index is
 // remembered.
-func (c *lightCache) putDates(id fileID, ds *dateStyles) {
+func (c *lightCache) putDates(id fileID, ds *dates.Styles) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[id]; e != nil {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -80,7 +81,7 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	// the serial comes back as a number, and with another string table,
 	// the text is that table's.
 	id, _ := e.svc.box.StatID(e.path("d.xlsx"))
-	e.svc.light.putDates(id, &dateStyles{})
+	e.svc.light.putDates(id, &dates.Styles{})
 	e.svc.light.mu.Lock()
 	e.svc.light.entries[id].sst = []string{"doctored"}
 	e.svc.light.mu.Unlock()
@@ -200,7 +201,7 @@ func TestLightCacheEvictsTheOldest(t *testing.T) {
 
 	// Dates for a file without an entry are not kept; a second index for
 	// one with an entry replaces it without a second slot.
-	c.putDates(fileID{Ino: 1}, &dateStyles{})
+	c.putDates(fileID{Ino: 1}, &dates.Styles{})
 	assert.Nil(t, c.get(fileID{Ino: 1}))
 	other := &opc.Index{ActiveTab: 1}
 	c.putIndex("10", fileID{Ino: 10}, other)
