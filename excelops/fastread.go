@@ -13,6 +13,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -253,9 +254,9 @@ func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
-		i, ok := sharedIndex(text, len(rr.sst))
+		i, ok := sharedstrings.Index(text, len(rr.sst))
 		if !ok {
-			return nil, missingSharedString(col, rr.w.Row, text)
+			return nil, sharedstrings.Missing(col, rr.w.Row, text)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e":
@@ -337,9 +338,9 @@ func (rr *rowReader) pad(idx int) bool {
 func (rr *rowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
-		i, ok := sharedIndex(text, len(rr.sst))
+		i, ok := sharedstrings.Index(text, len(rr.sst))
 		if !ok {
-			return missingSharedString(rr.w.Cell.Col, rr.w.Row, text)
+			return sharedstrings.Missing(rr.w.Cell.Col, rr.w.Row, text)
 		}
 		rr.enc = pyjson.AppendString(rr.enc, rr.sst[i])
 	case "inlineStr", "str", "e", "d":

@@ -34,3 +34,17 @@ func (b *book) sharedStrings() ([]string, error) {
 	}
 	return out, nil
 }
+
+// missingSharedString is the damage of the cell at col, row whose value
+// text points to no shared string (sharedstrings.Missing; the splice
+// path reports it through this name).
+func missingSharedString(col, row int, text []byte) error {
+	return sharedstrings.Missing(col, row, text)
+}
+
+// sharedStringCount is the size of the shared string table on disk, loaded
+// as a read loads it (so a table a read calls damaged is damage here too).
+func (b *book) sharedStringCount() (int, error) {
+	sst, err := b.sharedStrings()
+	return len(sst), err
+}

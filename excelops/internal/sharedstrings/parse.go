@@ -3,7 +3,9 @@
 // encoding/xml decodes their text, in one streaming pass over the
 // byte-exact tokenizer (internal/sheetxml), within a budget.Budget: a
 // string past its text bound or a table past its memory budget is a
-// KindLimit error, broken XML or text KindDamaged.
+// KindLimit error, broken XML or text KindDamaged. Refs checks, as a
+// sheet streams, that its shared string cells point to strings the table
+// holds (refs.go).
 //
 //	strs, held, err := sharedstrings.Parse(r, size, budget.Budget{Memory: 1 << 30, MaxText: 1 << 20})
 //
