@@ -26,7 +26,7 @@
 //     (all sheets, for the edits where excelize parses every sheet: row and
 //     column inserts and deletes, deleting or moving a sheet).
 //   - Real workbooks open, damaged ones stay damaged (pkgopen.go,
-//     internal/opc, sheetkinds.go, sharedrefs.go): a workbook encrypted
+//     internal/opc, sheetkinds.go, internal/sharedstrings): a workbook encrypted
 //     with Excel's default password (read-only recommended) is read, and
 //     never saved (a write is refused); any other encrypted workbook is
 //     refused with "encrypted workbook: a password is required". A zip
