@@ -32,7 +32,7 @@ func (b *book) dateStyles() (*dates.Styles, error) {
 	}
 	b.dates = ds
 	if id, ok := b.lightKey(); ok {
-		b.svc.light.putDates(id, ds)
+		b.svc.light.PutDates(id, ds)
 	}
 	return ds, nil
 }

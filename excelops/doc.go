@@ -113,7 +113,7 @@
 //     parses the saved bytes again on the next edit of that sheet.
 //   - Reads on the stream path remember, per file under the same key, the
 //     sheet index, date styles and shared strings they parsed
-//     (light_cache.go: at most 256 files, the strings within an eighth of
+//     (internal/lightcache: at most 256 files, the strings within an eighth of
 //     the cache budget), so reading an unchanged workbook again streams
 //     its sheet and nothing else.
 //   - A call that opens two workbooks (copy_range_between_sheets) holds

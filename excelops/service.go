@@ -7,12 +7,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/sirupsen/logrus"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/registry"
+	"github.com/sirupsen/logrus"
 )
 
 // Service holds the spreadsheet tools over one workspace root. It is safe
@@ -38,7 +38,7 @@ type Service struct {
 	cache       *bookcache.Cache[*book]
 	// light remembers the sheet index, date styles and shared strings of
 	// files read on the light path, until they change.
-	light lightCache
+	light *lightcache.Cache
 	// spliceOff sends cell edits down the excelize path too (tests and
 	// benchmarks compare the two paths).
 	spliceOff bool
@@ -72,7 +72,7 @@ func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir 
 // WithCacheBudget sets the estimated memory, in bytes, that parsed
 // workbooks kept between calls may take (default DefaultCacheBudget); 0
 // disables the cache, so every call parses its workbook again. The shared
-// strings that reads remember per unchanged file (light_cache.go) take at
+// strings that reads remember per unchanged file (internal/lightcache) take at
 // most a further 1/lightBudgetShare of it.
 //
 // The estimate is the unzipped size of a workbook's parts times a measured
@@ -129,7 +129,7 @@ func New(root string, opts ...Option) (*Service, error) {
 	}
 	s.box = box
 	s.cache = bookcache.New(s.cacheBudget, (*book).close)
-	s.light.budget = s.cacheBudget / lightBudgetShare
+	s.light = lightcache.New(s.cacheBudget / lightBudgetShare)
 	return s, nil
 }
 

@@ -30,7 +30,7 @@ func (b *book) sharedStrings() ([]string, error) {
 	}
 	b.sst = out
 	if id, ok := b.lightKey(); ok {
-		b.svc.light.putStrings(id, out, held)
+		b.svc.light.PutStrings(id, out, held)
 	}
 	return out, nil
 }

@@ -1,4 +1,14 @@
-package excelops
+// Package lightcache remembers, per unchanged workbook file, what reading it
+// costs to learn before any sheet is streamed: the sheet index, the date
+// styles and the shared strings, and which worksheets read whole without
+// damage. Keys are workspace.FileIDs, so any change to the file misses.
+//
+//	c := lightcache.New(256 << 20)
+//	c.PutIndex(path, id, idx)
+//	if e := c.Get(id); e != nil { idx, ds, sst := e.Index, e.Dates, e.Strings }
+//
+// ARCHITECTURE.md at the repository root places it in the package map.
+package lightcache
 
 import (
 	"slices"
@@ -6,19 +16,13 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 )
 
-// Light cache sizing.
-const (
-	// lightCacheEntries bounds the workbooks a lightCache remembers.
-	lightCacheEntries = 256
-	// lightBudgetShare sets the shared strings' budget: the workbook
-	// cache's budget divided by it (256 MiB by default; none when the
-	// workbook cache is off).
-	lightBudgetShare = 8
-)
+// MaxEntries bounds the workbooks a Cache remembers.
+const MaxEntries = 256
 
-// lightCache remembers, per unchanged workbook file, what reading it costs
+// Cache remembers, per unchanged workbook file, what reading it costs
 // to learn before any sheet is streamed: the sheet index (workbook.xml and
 // its relationships), the date styles (styles.xml) and the shared strings.
 // An agent reads the same workbook again and again (pages, ranges, a look
@@ -34,27 +38,40 @@ const (
 // Shared strings are kept within a byte budget (their strings plus a string
 // header each), oldest entries dropped first; a table bigger than a quarter
 // of the budget is not kept.
-type lightCache struct {
+type Cache struct {
 	mu      sync.Mutex
 	budget  int64 // bytes of shared strings the cache may hold
 	held    int64 // bytes of shared strings it holds
-	entries map[fileID]*lightEntry
+	entries map[fileID]*Entry
 	order   []fileID          // insertion order, oldest first, for eviction
 	latest  map[string]fileID // the newest version remembered per path
 }
 
-// lightEntry is what one file's light open learned.
-type lightEntry struct {
-	path     string // the path it was read under
-	index    *opc.Index
-	dates    *dates.Styles // nil until a read needed them
-	sst      []string      // nil until a read needed them
-	sstBytes int64
-	sound    map[string]bool // worksheets read whole without damage (checkUntouchedSheets)
+// fileID identifies one version of a file.
+type fileID = workspace.FileID
+
+// New returns an empty cache that keeps at most budget bytes of shared
+// strings (0: none).
+func New(budget int64) *Cache { return &Cache{budget: budget} }
+
+// Entry is what one file's light open learned. Get hands out copies; what
+// they point to is never modified.
+type Entry struct {
+	path string // the path it was read under
+	// Index is the sheet index.
+	Index *opc.Index
+	// Dates are the date styles, nil until a read needed them.
+	Dates *dates.Styles
+	// Strings is the shared string table, nil until a read needed it
+	// (and the budget allowed it).
+	Strings     []string
+	stringBytes int64
+	// Sound names the worksheets read whole without damage.
+	Sound map[string]bool
 }
 
-// get returns a copy of the entry of the file id, or nil.
-func (c *lightCache) get(id fileID) *lightEntry {
+// Get returns a copy of the entry of the file id, or nil.
+func (c *Cache) Get(id fileID) *Entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entries[id]
@@ -65,46 +82,46 @@ func (c *lightCache) get(id fileID) *lightEntry {
 	return &cp
 }
 
-// putIndex remembers the sheet index of the file id, read under path; an
+// PutIndex remembers the sheet index of the file id, read under path; an
 // older version remembered under path is forgotten.
-func (c *lightCache) putIndex(path string, id fileID, idx *opc.Index) {
+func (c *Cache) PutIndex(path string, id fileID, idx *opc.Index) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[id]; e != nil {
-		e.index = idx
+		e.Index = idx
 		return
 	}
 	if c.entries == nil {
-		c.entries, c.latest = map[fileID]*lightEntry{}, map[string]fileID{}
+		c.entries, c.latest = map[fileID]*Entry{}, map[string]fileID{}
 	}
 	if old, ok := c.latest[path]; ok {
 		c.dropLocked(old)
 	}
-	if len(c.order) >= lightCacheEntries {
+	if len(c.order) >= MaxEntries {
 		c.dropLocked(c.order[0])
 	}
-	c.entries[id] = &lightEntry{path: path, index: idx}
+	c.entries[id] = &Entry{path: path, Index: idx}
 	c.order = append(c.order, id)
 	c.latest[path] = id
 }
 
-// putDates remembers the date styles of the file id, once its index is
+// PutDates remembers the date styles of the file id, once its index is
 // remembered.
-func (c *lightCache) putDates(id fileID, ds *dates.Styles) {
+func (c *Cache) PutDates(id fileID, ds *dates.Styles) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[id]; e != nil {
-		e.dates = ds
+		e.Dates = ds
 	}
 }
 
-// putStrings remembers the shared strings of the file id, which take
+// PutStrings remembers the shared strings of the file id, which take
 // bytes, once its index is remembered and if the budget allows.
-func (c *lightCache) putStrings(id fileID, sst []string, bytes int64) {
+func (c *Cache) PutStrings(id fileID, sst []string, bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entries[id]
-	if e == nil || e.sst != nil || bytes > c.budget/4 {
+	if e == nil || e.Strings != nil || bytes > c.budget/4 {
 		return
 	}
 	for c.held+bytes > c.budget && len(c.order) > 0 && c.order[0] != id {
@@ -113,35 +130,35 @@ func (c *lightCache) putStrings(id fileID, sst []string, bytes int64) {
 	if c.held+bytes > c.budget {
 		return
 	}
-	e.sst, e.sstBytes = sst, bytes
+	e.Strings, e.stringBytes = sst, bytes
 	c.held += bytes
 }
 
-// putSound remembers that the worksheet sheet of the file id reads without
+// PutSound remembers that the worksheet sheet of the file id reads without
 // damage, once its index is remembered. The map is replaced, never
 // changed, as entries are shared by copy.
-func (c *lightCache) putSound(id fileID, sheet string) {
+func (c *Cache) PutSound(id fileID, sheet string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entries[id]
 	if e == nil {
 		return
 	}
-	next := make(map[string]bool, len(e.sound)+1)
-	for k := range e.sound {
+	next := make(map[string]bool, len(e.Sound)+1)
+	for k := range e.Sound {
 		next[k] = true
 	}
 	next[sheet] = true
-	e.sound = next
+	e.Sound = next
 }
 
 // dropLocked forgets the entry of the file id, if any.
-func (c *lightCache) dropLocked(id fileID) {
+func (c *Cache) dropLocked(id fileID) {
 	e := c.entries[id]
 	if e == nil {
 		return
 	}
-	c.held -= e.sstBytes
+	c.held -= e.stringBytes
 	delete(c.entries, id)
 	if c.latest[e.path] == id {
 		delete(c.latest, e.path)
@@ -151,16 +168,9 @@ func (c *lightCache) dropLocked(id fileID) {
 	}
 }
 
-// lightKey returns the light cache's key for b: its file identity, when b
-// is a book read on the light path (it holds the open file) whose identity
-// is known.
-func (b *book) lightKey() (fileID, bool) {
-	return b.id, b.file != nil && b.id != fileID{}
-}
-
-// stats reports how many files the cache remembers and the bytes of shared
+// Stats reports how many files the cache remembers and the bytes of shared
 // strings it holds.
-func (c *lightCache) stats() (files int, bytes int64) {
+func (c *Cache) Stats() (files int, bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries), c.held
