@@ -19,7 +19,7 @@ import (
 // locked, opened or saved a workbook by itself would bypass its declaration.
 func lifecycleCalls() map[string][]string {
 	return map[string][]string{
-		"lockAll":              {"runLocked"},
+		"LockAll":              {"runLocked"},
 		"checkout":             {"readOne", "excelizeOnce"},
 		"openBook":             {"readOne", "checkout", "checkUntouchedSheets"}, // checkUntouchedSheets: the other sheets, read under the edit's lock
 		"checkUntouchedSheets": {"runLocked"},

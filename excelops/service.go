@@ -9,6 +9,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -22,7 +23,7 @@ type Service struct {
 	box    *workspace.Root
 	log    logrus.FieldLogger
 	limits Limits
-	locks  *pathLocks
+	locks  *pathlock.Table
 	// iconMu serialises icon-set conditional formats from adding the rule
 	// through saving the workbook: excelize builds those rules from shared
 	// package-level presets, which concurrent saves would otherwise race on.
@@ -112,7 +113,7 @@ const (
 
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{locks: newPathLocks(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
+	s := &Service{locks: pathlock.New(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
 	for _, o := range opts {
 		o(s)
 	}
