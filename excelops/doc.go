@@ -45,7 +45,8 @@
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows; rows or cells out of
 //     order are reported as damage too, never read as an empty sheet.
-//   - Bounded by construction (limits.go, limits_stream.go, page.go, styleread.go): only
+//   - Bounded by construction (limits.go, limits_stream.go, internal/budget,
+//     page.go, styleread.go): only
 //     regular files are opened (lstat before, O_NONBLOCK open, fstat
 //     after: a FIFO, socket or device named .xlsx is refused at once); one
 //     cell's or shared string's inflated text is bounded while it streams
@@ -62,7 +63,7 @@
 //     first row (rows without cells are empty rows), and a page ends at the
 //     sheet's last row holding cells. Rows of ranges wider than 100 columns
 //     are as wide as the page's widest row.
-//   - Dates read like openpyxl (dates.go): a number whose style has a date
+//   - Dates read like openpyxl (dates.go, internal/dates): a number whose style has a date
 //     or time format (openpyxl's builtin table and is_date_format) comes
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
