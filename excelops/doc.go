@@ -201,12 +201,12 @@
 //     shared-formula master overwritten, out-of-order rows, prefixed XML,
 //     a shared string table bigger than one cell's text bound.
 //     WithSplice(false) (--splice=false) forces this path for comparisons.
-//     Its save (save_keep.go) copies raw every part the edit did not
+//     Its save (save_keep.go, internal/keepparts) copies raw every part the edit did not
 //     change, and writes a list part it did change (styles, shared
 //     strings, relationships, content types) as the original bytes with
 //     the new records appended when that is all the edit did
 //     (internal/xmlappend; the splice path's style table too).
-//   - Both paths hold the per-path lock and the cross-process lock file
+//   - Both paths hold the per-path lock (internal/pathlock) and the cross-process lock file
 //     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check
 //     the file's identity right before the rename (one redo, then a
 //     KindConflict error), and save through internal/atomicfile (an
