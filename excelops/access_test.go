@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
 )
 
 // TestEveryToolDeclaresItsAccess: every registered tool has a declaration
@@ -131,7 +131,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 				light = light && (f.touch == touchStream || f.touch == touchStyles)
 			}
 			if light {
-				unlock, err := e.svc.locks.lockAll(context.Background(), e.svc.box, lockSpec{path: e.path("a.xlsx")})
+				unlock, err := e.svc.locks.LockAll(context.Background(), e.svc.box, pathlock.Spec{Path: e.path("a.xlsx")})
 				require.NoError(t, err)
 				defer unlock()
 			}
@@ -180,7 +180,7 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			unlock, err := e.svc.locks.lockAll(context.Background(), e.svc.box, lockSpec{path: e.path("a.xlsx")})
+			unlock, err := e.svc.locks.LockAll(context.Background(), e.svc.box, pathlock.Spec{Path: e.path("a.xlsx")})
 			require.NoError(t, err)
 			ran := false
 			done := make(chan error, 1)

@@ -47,8 +47,8 @@ func (s *Service) openLight(b *book) error {
 	b.cost = int64(total) * parsedBytesPerXMLByte
 	id, known := b.lightKey()
 	if known {
-		if e := s.light.get(id); e != nil {
-			b.index, b.dates, b.sst = e.index, e.dates, e.sst
+		if e := s.light.Get(id); e != nil {
+			b.index, b.dates, b.sst = e.Index, e.Dates, e.Strings
 			return nil
 		}
 	}
@@ -56,7 +56,7 @@ func (s *Service) openLight(b *book) error {
 		return err
 	}
 	if known {
-		s.light.putIndex(b.path, id, b.index)
+		s.light.PutIndex(b.path, id, b.index)
 	}
 	return nil
 }

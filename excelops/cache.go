@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"archive/zip"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 )
 
@@ -19,6 +20,10 @@ const (
 	// newBookCost is the estimate for a workbook created by a call before
 	// its first save is measured.
 	newBookCost = 64 << 10
+	// lightBudgetShare sets the shared strings' budget of the light cache
+	// (internal/lightcache): the workbook cache's budget divided by it
+	// (256 MiB by default; none when the workbook cache is off).
+	lightBudgetShare = 8
 )
 
 // fileID is the identity of a file version on disk (workspace.FileID).
@@ -41,4 +46,11 @@ func (s *Service) unzippedSize(path string) (int64, error) {
 		total += f.UncompressedSize64
 	}
 	return int64(total), nil
+}
+
+// lightKey returns the light cache's key for b: its file identity, when b
+// is a book read on the light path (it holds the open file) whose identity
+// is known.
+func (b *book) lightKey() (fileID, bool) {
+	return b.id, b.file != nil && b.id != fileID{}
 }

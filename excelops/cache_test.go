@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -202,7 +203,7 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 			require.True(e.t, res.IsError, res.Text)
 			// The registry answers as soon as the context ends; the tool
 			// still holds the file's lock until it has cleaned up.
-			unlock, err := e.svc.locks.lockAll(context.Background(), e.svc.box, lockSpec{path: e.path("a.xlsx"), write: true})
+			unlock, err := e.svc.locks.LockAll(context.Background(), e.svc.box, pathlock.Spec{Path: e.path("a.xlsx"), Write: true})
 			require.NoError(e.t, err)
 			unlock()
 		}},

@@ -51,7 +51,7 @@ func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 					assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 				}
 			}
-			assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
+			assert.Equal(t, 0, e.svc.locks.Count(), "every path lock is released")
 			assert.Empty(t, tempFiles(t, e.dir))
 		})
 	}
@@ -214,7 +214,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 	}
 	_, used := e.svc.cache.Stats()
 	assert.LessOrEqual(t, used, one*5/2)
-	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
+	assert.Equal(t, 0, e.svc.locks.Count(), "every path lock is released")
 }
 
 // copyDeadline bounds TestOppositeCopiesBetweenFiles: opposite copies that
@@ -264,5 +264,5 @@ func TestOppositeCopiesBetweenFiles(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, 0, e.svc.locks.count(), "every path lock is released")
+	assert.Equal(t, 0, e.svc.locks.Count(), "every path lock is released")
 }

@@ -33,8 +33,8 @@ func (s *Service) checkUntouchedSheets(ctx context.Context, path, edited string)
 	id, keyed := b.lightKey()
 	var sound map[string]bool
 	if keyed {
-		if e := s.light.get(id); e != nil {
-			sound = e.sound
+		if e := s.light.Get(id); e != nil {
+			sound = e.Sound
 		}
 	}
 	for _, name := range names {
@@ -52,7 +52,7 @@ func (s *Service) checkUntouchedSheets(ctx context.Context, path, edited string)
 			return nil // a bound or a cancel: the edit meets it, or not, itself
 		}
 		if keyed {
-			s.light.putSound(id, name)
+			s.light.PutSound(id, name)
 		}
 	}
 	return nil

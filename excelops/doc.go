@@ -26,7 +26,7 @@
 //     (all sheets, for the edits where excelize parses every sheet: row and
 //     column inserts and deletes, deleting or moving a sheet).
 //   - Real workbooks open, damaged ones stay damaged (pkgopen.go,
-//     internal/opc, sheetkinds.go, sharedrefs.go): a workbook encrypted
+//     internal/opc, sheetkinds.go, internal/sharedstrings): a workbook encrypted
 //     with Excel's default password (read-only recommended) is read, and
 //     never saved (a write is refused); any other encrypted workbook is
 //     refused with "encrypted workbook: a password is required". A zip
@@ -45,7 +45,8 @@
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows; rows or cells out of
 //     order are reported as damage too, never read as an empty sheet.
-//   - Bounded by construction (limits.go, limits_stream.go, page.go, styleread.go): only
+//   - Bounded by construction (limits.go, limits_stream.go, internal/budget,
+//     page.go, styleread.go): only
 //     regular files are opened (lstat before, O_NONBLOCK open, fstat
 //     after: a FIFO, socket or device named .xlsx is refused at once); one
 //     cell's or shared string's inflated text is bounded while it streams
@@ -62,7 +63,7 @@
 //     first row (rows without cells are empty rows), and a page ends at the
 //     sheet's last row holding cells. Rows of ranges wider than 100 columns
 //     are as wide as the page's widest row.
-//   - Dates read like openpyxl (dates.go): a number whose style has a date
+//   - Dates read like openpyxl (dates.go, internal/dates): a number whose style has a date
 //     or time format (openpyxl's builtin table and is_date_format) comes
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
@@ -113,7 +114,7 @@
 //     parses the saved bytes again on the next edit of that sheet.
 //   - Reads on the stream path remember, per file under the same key, the
 //     sheet index, date styles and shared strings they parsed
-//     (light_cache.go: at most 256 files, the strings within an eighth of
+//     (internal/lightcache: at most 256 files, the strings within an eighth of
 //     the cache budget), so reading an unchanged workbook again streams
 //     its sheet and nothing else.
 //   - A call that opens two workbooks (copy_range_between_sheets) holds
@@ -200,12 +201,12 @@
 //     shared-formula master overwritten, out-of-order rows, prefixed XML,
 //     a shared string table bigger than one cell's text bound.
 //     WithSplice(false) (--splice=false) forces this path for comparisons.
-//     Its save (save_keep.go) copies raw every part the edit did not
+//     Its save (save_keep.go, internal/keepparts) copies raw every part the edit did not
 //     change, and writes a list part it did change (styles, shared
 //     strings, relationships, content types) as the original bytes with
 //     the new records appended when that is all the edit did
 //     (internal/xmlappend; the splice path's style table too).
-//   - Both paths hold the per-path lock and the cross-process lock file
+//   - Both paths hold the per-path lock (internal/pathlock) and the cross-process lock file
 //     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check
 //     the file's identity right before the rename (one redo, then a
 //     KindConflict error), and save through internal/atomicfile (an
@@ -213,7 +214,7 @@
 //     Windows a named one renamed through an os.Root on the folder:
 //     internal/workspace: handle.go, handle_windows.go).
 //
-// Rendering (render_range: tool_render.go, soffice.go, render_*.go). The
+// Rendering (render_range: tool_render.go over internal/render). The
 // workbook's bytes are copied under the shared lock; excelize sets the print
 // area on a private copy; internal/rendersafe then removes from that copy
 // everything that reaches outside it (external relationships of drawings,
@@ -222,9 +223,9 @@
 // VML src and href), and the result lists what it left out (not_rendered,
 // schemes only). soffice runs with a fresh profile whose settings forbid
 // linked content, macros and link updates and point every proxy at a closed
-// port (render_profile.go), in a new network namespace where the platform
-// grants one (render_isolation.go; network_isolation in the result says
-// "netns" or "settings"), at most WithMaxRenders at a time (render_slots.go;
+// port (internal/render: profile.go), in a new network namespace where the
+// platform grants one (isolation.go; network_isolation in the result says
+// "netns" or "settings"), at most WithMaxRenders at a time (slots.go;
 // a wait that would outlast the call's deadline ends in a TimeoutError).
 // render_hostile_test.go shows each of these layers holding alone against a
 // workbook whose pictures link to a file outside the workspace and to a

@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -40,7 +43,7 @@ type rowReader struct {
 
 	// dates says which styles are dates (nil: none are); date is whether
 	// the current cell has one.
-	dates *dateStyles
+	dates *dates.Styles
 	date  bool
 	// dated lists the cells of the current row (indexes relative to c1)
 	// whose boxed value is a date's ISO text, for the readers that tell a
@@ -66,10 +69,10 @@ type rowReader struct {
 }
 
 // newRowReader returns a rowReader over the worksheet XML in r.
-func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, dates *dateStyles) *rowReader {
+func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.Styles) *rowReader {
 	rr := &rowReader{w: sheetxml.NewWalker(failingReader{r}), sst: sst, c1: c1, c2: c2, encode: encode}
-	if dates != nil && dates.isDate != nil {
-		rr.dates = dates
+	if ds != nil && ds.IsDate != nil {
+		rr.dates = ds
 	}
 	return rr
 }
@@ -171,7 +174,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
 		case err == nil:
-		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, errRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
+		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, budget.ErrRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
 			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 		case kindOf(err) != "":
@@ -201,7 +204,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 				return err
 			}
 			rr.typ = w.Cell.Type
-			rr.date = rr.dates != nil && rr.dates.isDateStyle(w.Cell.Style)
+			rr.date = rr.dates != nil && rr.dates.IsDateStyle(w.Cell.Style)
 			if rr.keepStyles {
 				rr.putStyle(w.Cell.Col, w.Cell.Style)
 			}
@@ -254,9 +257,9 @@ func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
-		i, ok := sharedIndex(text, len(rr.sst))
+		i, ok := sharedstrings.Index(text, len(rr.sst))
 		if !ok {
-			return nil, missingSharedString(col, rr.w.Row, text)
+			return nil, sharedstrings.Missing(col, rr.w.Row, text)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e":
@@ -338,9 +341,9 @@ func (rr *rowReader) pad(idx int) bool {
 func (rr *rowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
-		i, ok := sharedIndex(text, len(rr.sst))
+		i, ok := sharedstrings.Index(text, len(rr.sst))
 		if !ok {
-			return missingSharedString(rr.w.Cell.Col, rr.w.Row, text)
+			return sharedstrings.Missing(rr.w.Cell.Col, rr.w.Row, text)
 		}
 		rr.enc = pyjson.AppendString(rr.enc, rr.sst[i])
 	case "inlineStr", "str", "e", "d":

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -32,27 +33,11 @@ func FuzzRowReader(f *testing.F) {
 	f.Add([]byte(`<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>a&amp;b</t></is></c><c r="C1"><v>1.5</v></c></row></sheetData>`))
 	f.Add([]byte(`<sheetData><row r="2"><c t="b"><v>1</v></c><c t="e"><v>#N/A</v></c></row>`))
 	f.Add([]byte(`<sheetData><row r="3"><c r="A3" s="2"><v>45322.5</v></c><c s="1"><v>-1</v></c><c s="99"><v>1e400</v></c></row></sheetData>`))
-	dates := &dateStyles{isDate: []bool{false, true, true}, date1904: true}
+	ds := &dates.Styles{IsDate: []bool{false, true, true}, Date1904: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, encode := range []bool{false, true} {
-			rr := newRowReader(bytes.NewReader(data), []string{"x"}, 1, 5, encode, dates)
+			rr := newRowReader(bytes.NewReader(data), []string{"x"}, 1, 5, encode, ds)
 			_ = rr.walk(func(int, []any) error { return nil })
-		}
-	})
-}
-
-// FuzzDateStyles: styles.xml decoding and the number format classifier
-// never panic, and only the first section of a format code counts.
-func FuzzDateStyles(f *testing.F) {
-	f.Add([]byte(`<styleSheet><numFmts><numFmt numFmtId="164" formatCode="yyyy/mm/dd"/></numFmts><cellXfs><xf numFmtId="164"/><xf/></cellXfs></styleSheet>`))
-	f.Add([]byte(`[h]:mm:ss;"a"[Red]d\y_m`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = parseDateStyles(data)
-		code := string(data)
-		for _, tail := range []string{";yyyy", ";[h]", ";0"} {
-			if isDateFormat(code) != isDateFormat(code+tail) || isDurationFormat(code) != isDurationFormat(code+tail) {
-				t.Fatalf("%q: a later section %q changed the class", code, tail)
-			}
 		}
 	})
 }
@@ -138,7 +123,7 @@ func FuzzISODate(f *testing.F) {
 		if !date1904 && kind != kindTime && tm.Before(time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC)) {
 			return // the 1900 leap-year bug's first two months read one day off, as in openpyxl
 		}
-		iso, ok := serialISO(serial, date1904)
+		iso, ok := dates.SerialISO(serial, date1904)
 		if !ok {
 			t.Fatalf("%q: serial %v does not read back", s, serial)
 		}

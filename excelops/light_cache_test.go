@@ -3,24 +3,24 @@ package excelops
 import (
 	"context"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
-// reset forgets every entry (tests and benchmarks only).
-func (c *lightCache) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.entries, c.order, c.latest, c.held = nil, nil, nil, 0
+// resetLight gives svc an empty light cache of the same budget (tests and
+// benchmarks only; no call may be running).
+func resetLight(svc *Service) {
+	svc.light = lightcache.New(svc.cacheBudget / lightBudgetShare)
 }
 
 // datedBook writes a workbook whose sheets are named sheets, with the date
@@ -46,11 +46,11 @@ func datedBook(t testing.TB, path string, dated bool, text string, sheets ...str
 }
 
 // lightEntryOf returns the light cache's entry for the file at path, or nil.
-func lightEntryOf(t *testing.T, svc *Service, path string) *lightEntry {
+func lightEntryOf(t *testing.T, svc *Service, path string) *lightcache.Entry {
 	t.Helper()
 	id, ok := svc.box.StatID(path)
 	require.True(t, ok)
-	return svc.light.get(id)
+	return svc.light.Get(id)
 }
 
 // TestLightCacheServesAnUnchangedFile shows a second read of an unchanged
@@ -67,26 +67,27 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 
 	entry := lightEntryOf(t, e.svc, e.path("d.xlsx"))
 	require.NotNil(t, entry, "the first read leaves an entry")
-	require.NotNil(t, entry.index)
-	require.NotNil(t, entry.dates, "the first read that met a styled number leaves its date styles")
-	require.Equal(t, []string{"first"}, entry.sst, "the first read that met a shared string leaves the table")
+	require.NotNil(t, entry.Index)
+	require.NotNil(t, entry.Dates, "the first read that met a styled number leaves its date styles")
+	require.Equal(t, []string{"first"}, entry.Strings, "the first read that met a shared string leaves the table")
 	again := e.call("read_excel", read)
 	assert.Equal(t, first.Text, again.Text)
 	files, bytes := e.svc.ReadCacheStats()
 	assert.Equal(t, 1, files)
-	assert.Equal(t, int64(len("first")+stringHeaderBytes), bytes)
+	assert.Equal(t, int64(len("first")+sharedstrings.StringHeaderBytes), bytes)
 
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
 	// the text is that table's.
 	id, _ := e.svc.box.StatID(e.path("d.xlsx"))
-	e.svc.light.putDates(id, &dateStyles{})
-	e.svc.light.mu.Lock()
-	e.svc.light.entries[id].sst = []string{"doctored"}
-	e.svc.light.mu.Unlock()
-	doctored := e.call("read_excel", read)
-	require.False(t, doctored.IsError, doctored.Text)
-	assert.Contains(t, doctored.Text, `"values": [[45322, "doctored"]]`)
+	doctored := lightcache.New(e.svc.cacheBudget / lightBudgetShare)
+	doctored.PutIndex(e.path("d.xlsx"), id, entry.Index)
+	doctored.PutDates(id, &dates.Styles{})
+	doctored.PutStrings(id, []string{"doctored"}, 100)
+	e.svc.light = doctored
+	res := e.call("read_excel", read)
+	require.False(t, res.IsError, res.Text)
+	assert.Contains(t, res.Text, `"values": [[45322, "doctored"]]`)
 }
 
 // TestLightCacheWithoutAWorkbookCache: with the workbook cache off
@@ -102,8 +103,9 @@ func TestLightCacheWithoutAWorkbookCache(t *testing.T) {
 	}
 	entry := lightEntryOf(t, e.svc, e.path("d.xlsx"))
 	require.NotNil(t, entry)
-	assert.Nil(t, entry.sst)
-	assert.Zero(t, e.svc.light.held)
+	assert.Nil(t, entry.Strings)
+	_, held := e.svc.light.Stats()
+	assert.Zero(t, held)
 }
 
 // TestLightCacheMissesAChangedFile changes the workbook every way it can
@@ -145,7 +147,7 @@ func TestLightCacheMissesAChangedFile(t *testing.T) {
 			assert.Equal(t, "Data", before["active_sheet"])
 			res := e.call("read_excel", map[string]any{"file_path": "d.xlsx", "range": "A1:B1"})
 			assert.Contains(t, res.Text, `"values": [["2024-01-31T00:00:00", "first"]]`)
-			require.NotNil(t, lightEntryOf(t, e.svc, path).sst)
+			require.NotNil(t, lightEntryOf(t, e.svc, path).Strings)
 
 			tc.change(t, e, path)
 
@@ -168,7 +170,7 @@ func TestLightCacheHoldsOneVersionPerPath(t *testing.T) {
 	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
 	e.ok("read_excel", map[string]any{"file_path": "d.xlsx", "range": "B1:B1"})
 	_, one := e.svc.ReadCacheStats()
-	require.Equal(t, int64(len("first")+stringHeaderBytes), one)
+	require.Equal(t, int64(len("first")+sharedstrings.StringHeaderBytes), one)
 	for i := range 5 {
 		text := fmt.Sprintf("version %d", i)
 		e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "cell": "B1", "value": text})
@@ -182,68 +184,6 @@ func TestLightCacheHoldsOneVersionPerPath(t *testing.T) {
 	require.NotNil(t, lightEntryOf(t, e.svc, e.path("d.xlsx")), "the entry is the newest version's")
 }
 
-// TestLightCacheEvictsTheOldest fills the cache past its bound: the oldest
-// entries go first, the newest stay, and the size never passes the bound.
-func TestLightCacheEvictsTheOldest(t *testing.T) {
-	var c lightCache
-	idx := &opc.Index{}
-	for i := range lightCacheEntries + 10 {
-		c.putIndex(fmt.Sprint(i), fileID{Ino: uint64(i)}, idx)
-	}
-	assert.Len(t, c.entries, lightCacheEntries)
-	assert.Len(t, c.order, lightCacheEntries)
-	for i := range 10 {
-		assert.Nil(t, c.get(fileID{Ino: uint64(i)}), "entry %d should be evicted", i)
-	}
-	assert.NotNil(t, c.get(fileID{Ino: 10}))
-	assert.NotNil(t, c.get(fileID{Ino: lightCacheEntries + 9}))
-
-	// Dates for a file without an entry are not kept; a second index for
-	// one with an entry replaces it without a second slot.
-	c.putDates(fileID{Ino: 1}, &dateStyles{})
-	assert.Nil(t, c.get(fileID{Ino: 1}))
-	other := &opc.Index{ActiveTab: 1}
-	c.putIndex("10", fileID{Ino: 10}, other)
-	assert.Same(t, other, c.get(fileID{Ino: 10}).index)
-	assert.Len(t, c.order, lightCacheEntries)
-}
-
-// TestLightCacheKeepsStringsWithinItsBudget: shared strings are kept while
-// they fit the budget, oldest entries are dropped to make room, a table
-// over a quarter of the budget is never kept, and nothing is counted twice.
-func TestLightCacheKeepsStringsWithinItsBudget(t *testing.T) {
-	c := lightCache{budget: 1000}
-	id := func(i int) fileID { return fileID{Ino: uint64(i)} }
-	for i := 1; i <= 5; i++ {
-		c.putIndex(fmt.Sprint(i), id(i), &opc.Index{})
-	}
-	sst := []string{"x"}
-	c.putStrings(id(9), sst, 10) // no entry: not kept
-	assert.Zero(t, c.held)
-	c.putStrings(id(1), sst, 200)
-	c.putStrings(id(1), sst, 200) // already kept: not counted again
-	c.putStrings(id(2), sst, 250)
-	c.putStrings(id(3), sst, 251) // over a quarter of the budget
-	assert.Equal(t, int64(450), c.held)
-	assert.Nil(t, c.get(id(3)).sst)
-	c.putStrings(id(3), sst, 250)
-	c.putStrings(id(4), sst, 250)
-	assert.Equal(t, int64(950), c.held)
-
-	// 950 + 200 > 1000: the oldest entry (200 bytes) goes, whole.
-	c.putStrings(id(5), sst, 200)
-	assert.Equal(t, int64(950), c.held)
-	assert.Nil(t, c.get(id(1)))
-	assert.Equal(t, sst, c.get(id(5)).sst)
-
-	// Dropping entries by count releases their bytes too.
-	for i := 10; i < 10+lightCacheEntries; i++ {
-		c.putIndex(fmt.Sprint(i), id(i), &opc.Index{})
-	}
-	assert.Zero(t, c.held)
-	assert.Len(t, c.order, lightCacheEntries)
-}
-
 // TestLightCacheUnderConcurrentReads reads one workbook from many
 // goroutines, first with an empty cache, and requires every answer to be
 // the one a lone read gives (run with -race).
@@ -252,7 +192,7 @@ func TestLightCacheUnderConcurrentReads(t *testing.T) {
 	datedBook(t, e.path("d.xlsx"), true, "first", "Data", "More")
 	read := map[string]any{"file_path": "d.xlsx", "range": "A1:B2"}
 	want := e.call("read_excel", read).Text
-	e.svc.light.reset()
+	resetLight(e.svc)
 	var wg sync.WaitGroup
 	got := make([][]string, 8)
 	for g := range got {
@@ -300,7 +240,7 @@ func benchReads(b *testing.B, dir string, args []byte) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if !cached {
-					svc.light.reset()
+					resetLight(svc)
 				}
 				res := reg.CallTool(context.Background(), "read_excel", args)
 				require.False(b, res.IsError, res.Text)

@@ -1,9 +1,9 @@
 package excelops
 
 import (
-	"fmt"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/internal/defaults"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -159,35 +159,21 @@ func DefaultCallMemoryBudget() int64 {
 	return min(max(b, minCallMemoryBudget), maxCallMemoryBudget)
 }
 
+// budget is the part of l a parser keeps: the memory budget and the
+// bound of one text run.
+func (l Limits) budget() budget.Budget {
+	return budget.Budget{Memory: l.CallMemoryBudget, MaxText: l.MaxCellTextBytes}
+}
+
 // within fails with a KindLimit error, before anything is allocated, when
 // an estimated allocation of need bytes for what exceeds the per-call
 // memory budget.
-func (l Limits) within(what string, need int64) error {
-	if need <= l.CallMemoryBudget {
-		return nil
-	}
-	return newError(KindLimit, fmt.Sprintf("workbook too large: %s needs about %s, more than the per-call memory budget of %s (--call-memory-budget)",
-		what, humanBytes(need), humanBytes(l.CallMemoryBudget)), nil)
-}
+func (l Limits) within(what string, need int64) error { return l.budget().Within(what, need) }
 
 // humanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	f, i := float64(n), -1
-	for f >= unit && i < 3 {
-		f /= unit
-		i++
-	}
-	return fmt.Sprintf("%.1f %ciB", f, "KMGT"[i])
-}
+func humanBytes(n int64) string { return budget.HumanBytes(n) }
 
 // cellTextErr is the error for one cell (or shared string) whose text
 // inflates past the per-cell bound: where is "cell B2 of sheet \"Data\""
 // or "shared string 17".
-func (l Limits) cellTextErr(where string) error {
-	return newError(KindLimit, fmt.Sprintf("workbook too large: %s holds more than %s of text (Excel's own limit is 32,767 characters); the file is damaged or was not written by a spreadsheet program",
-		where, humanBytes(l.MaxCellTextBytes)), nil)
-}
+func (l Limits) cellTextErr(where string) error { return l.budget().CellText(where) }

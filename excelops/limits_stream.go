@@ -1,12 +1,11 @@
 package excelops
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
 // The limits kept while a workbook streams or is parsed: one text run (a
@@ -14,59 +13,9 @@ import (
 // sheet is parsed for editing only when it fits the per-call memory budget;
 // the row reader refuses rows and cells out of order.
 
-// runBound wraps an XML stream and fails once a run of bytes without a '<'
-// (one text node, or one tag) is longer than max: a single cell or shared
-// string that inflates to hundreds of MB is refused while it streams, before
-// any parser (ours, encoding/xml or excelize) holds it in one piece.
-type runBound struct {
-	r     io.Reader
-	max   int64
-	run   int64
-	where string // "sheet \"Data\"" or "the shared strings"
-}
-
-// errRunTooLong is the cause of runBound's error, so a reader that knows
-// which cell it was in can say so (see rowReader.walk).
-var errRunTooLong = errors.New("a text run is longer than the per-cell bound")
-
-// newRunBound bounds the text runs of r (see runBound).
+// newRunBound bounds the text runs of r (budget.Budget.RunBound).
 func (l Limits) newRunBound(r io.Reader, where string) io.Reader {
-	return &runBound{r: r, max: l.MaxCellTextBytes, where: where}
-}
-
-// Read implements io.Reader.
-func (b *runBound) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
-	chunk := p[:n]
-	if int64(len(chunk)) <= b.max {
-		// No run can fit inside the chunk past the bound: only the run
-		// going on from the last read (to the first '<') and the one left
-		// open (after the last '<') need counting.
-		if first := bytes.IndexByte(chunk, '<'); first >= 0 {
-			if b.run += int64(first); b.run <= b.max {
-				b.run = int64(len(chunk) - 1 - bytes.LastIndexByte(chunk, '<'))
-			}
-		} else {
-			b.run += int64(len(chunk))
-		}
-		chunk = nil
-	}
-	for len(chunk) > 0 {
-		i := bytes.IndexByte(chunk, '<')
-		if i < 0 {
-			b.run += int64(len(chunk))
-			break
-		}
-		b.run += int64(i)
-		if b.run > b.max {
-			break
-		}
-		b.run, chunk = 0, chunk[i+1:]
-	}
-	if b.run > b.max {
-		return n, &Error{Kind: KindLimit, Msg: Limits{MaxCellTextBytes: b.max}.cellTextErr("a cell or string in " + b.where).Error(), Err: errRunTooLong}
-	}
-	return n, err
+	return l.budget().RunBound(r, where)
 }
 
 // parsedCellBytes is what excelize holds per cell of a sheet parsed for

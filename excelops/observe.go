@@ -19,10 +19,10 @@ func (s *Service) CacheStats() (books int, bytes int64) {
 }
 
 // ReadCacheStats reports how many unchanged workbook files reads remember
-// (their sheet index, date styles and shared strings; see light_cache.go)
+// (their sheet index, date styles and shared strings; see internal/lightcache)
 // and the bytes of shared strings held for them.
 func (s *Service) ReadCacheStats() (files int, bytes int64) {
-	return s.light.stats()
+	return s.light.Stats()
 }
 
 // observeSave reports a save's outcome to the observer, if any.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -138,7 +139,7 @@ func (c *relColumn) uniqueRatio() float64 {
 // kind is the column's value type: number, text, date, bool, mixed (more
 // than one of these) or empty (no value in the sample).
 func (c *relColumn) kind() string {
-	return columnKind(kindCount{c.numbers, "number"}, kindCount{c.texts, "text"}, kindCount{c.dates, "date"}, kindCount{c.bools, "bool"})
+	return colprofile.ColumnKind(colprofile.KindCount{N: c.numbers, Name: "number"}, colprofile.KindCount{N: c.texts, Name: "text"}, colprofile.KindCount{N: c.dates, Name: "date"}, colprofile.KindCount{N: c.bools, Name: "bool"})
 }
 
 // relOverlap is the distinct values two columns share over the distinct

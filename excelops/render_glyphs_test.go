@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,7 +91,7 @@ func inkBands(img image.Image) [][]image.Image {
 	b := img.Bounds()
 	rowInk := func(y int) bool {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			if inked(img.At(x, y)) {
+			if render.Inked(img.At(x, y)) {
 				return true
 			}
 		}
@@ -116,7 +117,7 @@ func inkShapes(img image.Image, y0, y1 int) []image.Image {
 	b := img.Bounds()
 	colInk := func(x int) bool {
 		for y := y0; y < y1; y++ {
-			if inked(img.At(x, y)) {
+			if render.Inked(img.At(x, y)) {
 				return true
 			}
 		}
@@ -135,7 +136,7 @@ func inkShapes(img image.Image, y0, y1 int) []image.Image {
 		top, bottom := y1, y0
 		for yy := y0; yy < y1; yy++ {
 			for xx := x0; xx < x; xx++ {
-				if inked(img.At(xx, yy)) {
+				if render.Inked(img.At(xx, yy)) {
 					top, bottom = min(top, yy), max(bottom, yy+1)
 				}
 			}
@@ -159,7 +160,7 @@ func signature(img image.Image) [shapeGrid * shapeGrid]bool {
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			if inked(img.At(x, y)) {
+			if render.Inked(img.At(x, y)) {
 				gx, gy := (x-b.Min.X)*shapeGrid/b.Dx(), (y-b.Min.Y)*shapeGrid/b.Dy()
 				sig[gy*shapeGrid+gx] = true
 			}

@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/rendersafe"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -194,17 +196,17 @@ func TestRenderRangeSeesOnlyTheCopy(t *testing.T) {
 	assert.NotContains(t, res.Text, "127.0.0.1", "the result repeats no link")
 	assert.NotContains(t, res.Text, h.outside)
 	var got struct {
-		NotRendered []notRendered `json:"not_rendered"`
-		Isolation   string        `json:"network_isolation"`
-		OutputPath  string        `json:"output_path"`
+		NotRendered []rendersafe.Omitted `json:"not_rendered"`
+		Isolation   string               `json:"network_isolation"`
+		OutputPath  string               `json:"output_path"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(res.Text), &got))
-	assert.Equal(t, []notRendered{
+	assert.Equal(t, []rendersafe.Omitted{
 		{Part: "xl/drawings/drawing1.xml", What: "linked image", Target: "file", Count: 1},
 		{Part: "xl/drawings/drawing1.xml", What: "linked image", Target: "http", Count: 1},
 	}, got.NotRendered)
 	assert.Equal(t, e.svc.RenderIsolation(), got.Isolation)
-	if probeNetns(t.TempDir()) {
+	if render.ProbeNetns(t.TempDir()) {
 		assert.Equal(t, IsolationNetns, got.Isolation)
 	}
 	pic, err := os.ReadFile(e.path(got.OutputPath))
@@ -223,9 +225,9 @@ func TestRenderRangeSeesOnlyTheCopy(t *testing.T) {
 func TestRenderProtectionLayers(t *testing.T) {
 	skipUnderRace(t)
 	needSoffice(t)
-	bin, err := exec.LookPath(defaultSoffice)
+	bin, err := exec.LookPath(render.DefaultSoffice)
 	require.NoError(t, err)
-	netns := probeNetns(t.TempDir())
+	netns := render.ProbeNetns(t.TempDir())
 	cases := []struct {
 		name                      string
 		sanitise, settings, netns bool
@@ -255,12 +257,12 @@ func TestRenderProtectionLayers(t *testing.T) {
 			profile := filepath.Join(work, "profile")
 			require.NoError(t, os.Mkdir(profile, 0o700))
 			if c.settings {
-				require.NoError(t, writeProfileSettings(profile))
+				require.NoError(t, render.WriteProfileSettings(profile))
 			}
 			var said bytes.Buffer
-			ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), render.Timeout)
 			defer cancel()
-			cmd := sofficeCommand(ctx, bin, profile, in, filepath.Join(work, "out"), work, c.netns, &said)
+			cmd := render.Command(ctx, bin, profile, in, filepath.Join(work, "out"), work, c.netns, &said)
 			require.NoError(t, cmd.Run(), said.String())
 			pic, err := os.ReadFile(filepath.Join(work, "out", "hostile.png"))
 			require.NoError(t, err, said.String())

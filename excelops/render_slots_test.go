@@ -13,10 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -96,48 +96,16 @@ func TestRenderRangeRunsAtMostMaxRendersAtOnce(t *testing.T) {
 	assert.Equal(t, 2, maxRunning(t, notes))
 }
 
-// TestRenderSlotWaitEndsBeforeTheDeadline: with the only slot taken, a
-// render whose deadline is near gets a TimeoutError saying why, before
-// the deadline; a cancelled one gets its context's error; a freed slot is
-// taken at once.
-func TestRenderSlotWaitEndsBeforeTheDeadline(t *testing.T) {
-	e := newEnv(t, WithMaxRenders(1))
-	release, err := e.svc.acquireRender(context.Background())
-	require.NoError(t, err)
-
-	ctx, cancel := context.WithTimeout(context.Background(), renderSlotMargin+300*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err = e.svc.acquireRender(ctx)
-	require.Error(t, err)
-	assert.Less(t, time.Since(start), renderSlotMargin, "gave up before the deadline")
-	assert.Equal(t, KindTimeout, kindOf(err))
-	var ke *Error
-	require.ErrorAs(t, err, &ke)
-	assert.Equal(t, "TimeoutError", ke.PythonException())
-	assert.Contains(t, err.Error(), "all 1 render slots (--max-renders) stayed busy")
-
-	gone, stop := context.WithCancel(context.Background())
-	stop()
-	_, err = e.svc.acquireRender(gone)
-	assert.ErrorIs(t, err, context.Canceled)
-
-	release()
-	again, err := e.svc.acquireRender(ctx)
-	require.NoError(t, err)
-	again()
-}
-
 // TestRenderRangeTimesOutWaitingForASlot goes through the registry: the
 // payload of a render that waited in vain is a TimeoutError.
 func TestRenderRangeTimesOutWaitingForASlot(t *testing.T) {
 	bin, _ := fakeSoffice(t, 0)
 	e := newEnv(t, WithSoffice(bin), WithMaxRenders(1))
 	e.workbook("r.xlsx", [][]any{{"a"}})
-	release, err := e.svc.acquireRender(context.Background())
+	release, err := e.svc.render.Acquire(context.Background())
 	require.NoError(t, err)
 	defer release()
-	ctx, cancel := context.WithTimeout(context.Background(), renderSlotMargin+500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), render.SlotMargin+500*time.Millisecond)
 	defer cancel()
 	res := e.reg.CallTool(ctx, "render_range", []byte(`{"file_path": "r.xlsx"}`))
 	require.True(t, res.IsError, res.Text)
@@ -154,12 +122,12 @@ func TestRenderIsolation(t *testing.T) {
 	require.NoError(t, err)
 	for _, netns := range []bool{true, false} {
 		t.Run(map[bool]string{true: IsolationNetns, false: IsolationSettings}[netns], func(t *testing.T) {
-			if netns && !probeNetns(t.TempDir()) {
+			if netns && !render.ProbeNetns(t.TempDir()) {
 				t.Skip("this platform refuses new network namespaces (user namespaces off or no CAP_SYS_ADMIN)")
 			}
 			bin, notes := fakeSoffice(t, 0)
 			e := newEnv(t, WithSoffice(bin))
-			e.svc.isolation.probe = func(string) bool { return netns }
+			e.svc.render.SetProbe(func(string) bool { return netns })
 			e.workbook("r.xlsx", [][]any{{"a"}})
 			got := e.ok("render_range", map[string]any{"file_path": "r.xlsx"})
 			want := IsolationSettings
@@ -173,28 +141,8 @@ func TestRenderIsolation(t *testing.T) {
 			assert.Equal(t, !netns, strings.TrimSpace(string(ns)) == own, "soffice's network namespace %s, the test's %s", ns, own)
 			settings, err := os.ReadFile(filepath.Join(notes, "settings.xcu"))
 			require.NoError(t, err)
-			assert.Equal(t, string(profileSettingsXML()), string(settings))
+			assert.Equal(t, string(render.ProfileSettingsXML()), string(settings))
 			assert.Contains(t, string(settings), `<prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value>`)
 		})
 	}
-}
-
-// TestRenderNamespaceRefusalTurnsItOff: when the probe said yes but the
-// kernel refuses the namespace at a real start (EPERM, not a missing
-// binary), later renders run without one and say so.
-func TestRenderNamespaceRefusalTurnsItOff(t *testing.T) {
-	assert.True(t, namespaceRefused(&os.PathError{Op: "fork/exec", Path: "soffice", Err: syscall.EPERM}))
-	assert.False(t, namespaceRefused(&os.PathError{Op: "fork/exec", Path: "soffice", Err: syscall.ENOENT}))
-	e := newEnv(t)
-	e.svc.isolation.probe = func(string) bool { return true }
-	require.Equal(t, IsolationNetns, e.svc.RenderIsolation())
-	e.svc.noNetns(os.ErrPermission)
-	assert.Equal(t, IsolationSettings, e.svc.RenderIsolation())
-}
-
-// TestSofficeEnvKeepsSecretsOut: LibreOffice never inherits the sidecar's
-// token or other settings, nor proxy settings, and gets a private HOME.
-func TestSofficeEnvKeepsSecretsOut(t *testing.T) {
-	got := sofficeEnv([]string{"PATH=/bin", "REGISTRY_SIDECAR_TOKEN=s3cret", "registry_sidecar_x=1", "HTTP_PROXY=http://p", "https_proxy=x", "HOME=/root", "LANG=C"}, "/tmp/w")
-	assert.Equal(t, []string{"PATH=/bin", "LANG=C", "HOME=/tmp/w"}, got)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 )
 
 // body is a tool's work on one opened workbook: b is the workbook, sh the
@@ -85,7 +87,7 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 		return nil, fmt.Errorf("excelops: a call of %d files does not match its declaration of %d", len(c.paths), len(acc.files))
 	}
 	paths := make([]string, len(c.paths))
-	specs := make([]lockSpec, len(c.paths))
+	specs := make([]pathlock.Spec, len(c.paths))
 	for i, f := range acc.files {
 		p, err := s.box.Resolve(c.paths[i])
 		if err != nil {
@@ -100,9 +102,9 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 		// A parsed read takes the exclusive lock when the cache is on:
 		// excelize changes its model while reading a sheet the first time.
 		write := f.edit || (f.touch == touchStructure && s.cache.Enabled())
-		specs[i] = lockSpec{path: p, write: write, replace: f.edit}
+		specs[i] = pathlock.Spec{Path: p, Write: write, Replace: f.edit}
 	}
-	unlock, err := s.locks.lockAll(ctx, s.box, specs...)
+	unlock, err := s.locks.LockAll(ctx, s.box, specs...)
 	if err != nil {
 		return nil, err
 	}

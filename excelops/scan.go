@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -29,7 +30,7 @@ func (e sheetExtent) empty() bool { return e.maxCol == 0 }
 // not exist is damage, as a read reports it; strings gives the size of the
 // table, asked once, at the first shared string cell.
 func scanSheet(r io.Reader, lim Limits, strings func() (int, error)) (sheetExtent, error) {
-	refs := sharedRefs{count: strings}
+	refs := sharedstrings.Refs{Count: strings}
 	var (
 		ext            sheetExtent
 		w              = sheetxml.NewWalker(failingReader{r})
@@ -85,7 +86,7 @@ func scanSheet(r io.Reader, lim Limits, strings func() (int, error)) (sheetExten
 				}
 			}
 			ext.widen(w.Row, w.Cell.Col)
-			if err := refs.check(&w.Cell); err != nil {
+			if err := refs.Check(&w.Cell); err != nil {
 				return ext, err
 			}
 		}

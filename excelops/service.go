@@ -2,16 +2,18 @@ package excelops
 
 import (
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"os"
 	"sync"
 	"sync/atomic"
 
-	"github.com/sirupsen/logrus"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/registry"
+	"github.com/sirupsen/logrus"
 )
 
 // Service holds the spreadsheet tools over one workspace root. It is safe
@@ -21,7 +23,7 @@ type Service struct {
 	box    *workspace.Root
 	log    logrus.FieldLogger
 	limits Limits
-	locks  *pathLocks
+	locks  *pathlock.Table
 	// iconMu serialises icon-set conditional formats from adding the rule
 	// through saving the workbook: excelize builds those rules from shared
 	// package-level presets, which concurrent saves would otherwise race on.
@@ -37,7 +39,7 @@ type Service struct {
 	cache       *bookcache.Cache[*book]
 	// light remembers the sheet index, date styles and shared strings of
 	// files read on the light path, until they change.
-	light lightCache
+	light *lightcache.Cache
 	// spliceOff sends cell edits down the excelize path too (tests and
 	// benchmarks compare the two paths).
 	spliceOff bool
@@ -48,13 +50,10 @@ type Service struct {
 	observer Observer
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
-	// maxRenders is WithMaxRenders' value; renderSlots holds one token
-	// per LibreOffice running (render_slots.go).
-	maxRenders  int
-	renderSlots chan struct{}
-	// isolation says whether soffice gets its own network namespace
-	// (render_isolation.go).
-	isolation renderIsolation
+	// maxRenders is WithMaxRenders' value.
+	maxRenders int
+	// render runs LibreOffice for render_range (internal/render).
+	render *render.LibreOffice
 }
 
 // Option configures a Service.
@@ -74,7 +73,7 @@ func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir 
 // WithCacheBudget sets the estimated memory, in bytes, that parsed
 // workbooks kept between calls may take (default DefaultCacheBudget); 0
 // disables the cache, so every call parses its workbook again. The shared
-// strings that reads remember per unchanged file (light_cache.go) take at
+// strings that reads remember per unchanged file (internal/lightcache) take at
 // most a further 1/lightBudgetShare of it.
 //
 // The estimate is the unzipped size of a workbook's parts times a measured
@@ -86,9 +85,35 @@ func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.cacheBudg
 // escape hatch).
 func WithSplice(on bool) Option { return func(s *Service) { s.spliceOff = !on } }
 
+// WithSoffice sets the LibreOffice binary render_range runs: a path, or a
+// name looked up on PATH (default "soffice").
+func WithSoffice(bin string) Option { return func(s *Service) { s.soffice = bin } }
+
+// DefaultMaxRenders is how many render_range calls run LibreOffice at the
+// same time unless WithMaxRenders says otherwise: each soffice takes a core
+// and a few hundred MB, and a machine runs other calls too.
+const DefaultMaxRenders = render.DefaultMaxRenders
+
+// WithMaxRenders sets how many render_range calls run LibreOffice at once
+// (default DefaultMaxRenders; n <= 0 keeps the default). Other renders
+// wait for a slot within their own deadline.
+func WithMaxRenders(n int) Option { return func(s *Service) { s.maxRenders = n } }
+
+// What keeps LibreOffice off the network during render_range. Either way
+// the private copy is sanitised first and the LibreOffice profile forbids
+// loading linked content.
+const (
+	// IsolationNetns: soffice runs in a new, empty network namespace (no
+	// interface, not even loopback, is up), so it cannot reach any address.
+	IsolationNetns = render.IsolationNetns
+	// IsolationSettings: this platform refused a network namespace; only
+	// the profile settings keep LibreOffice from loading linked content.
+	IsolationSettings = render.IsolationSettings
+)
+
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{locks: newPathLocks(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
+	s := &Service{locks: pathlock.New(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
 	for _, o := range opts {
 		o(s)
 	}
@@ -98,17 +123,14 @@ func New(root string, opts ...Option) (*Service, error) {
 		s.log = l
 	}
 	s.limits = s.limits.withDefaults()
-	if s.maxRenders <= 0 {
-		s.maxRenders = DefaultMaxRenders
-	}
-	s.renderSlots = make(chan struct{}, s.maxRenders)
+	s.render = render.New(render.Config{Soffice: s.soffice, MaxRenders: s.maxRenders, TmpBase: s.tmpBase, Log: s.log})
 	box, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
 	s.box = box
 	s.cache = bookcache.New(s.cacheBudget, (*book).close)
-	s.light.budget = s.cacheBudget / lightBudgetShare
+	s.light = lightcache.New(s.cacheBudget / lightBudgetShare)
 	return s, nil
 }
 
@@ -116,6 +138,14 @@ func New(root string, opts ...Option) (*Service, error) {
 // temporary files. Call it once on shutdown, after the last call returned;
 // the Service stays usable, without the cache.
 func (s *Service) Close() error { return s.cache.Close() }
+
+// MaxRenders returns how many render_range calls run LibreOffice at once.
+func (s *Service) MaxRenders() int { return s.render.MaxRenders() }
+
+// RenderIsolation returns how render_range keeps LibreOffice off the
+// network: IsolationNetns when soffice runs in a new network namespace,
+// else IsolationSettings (see both). The first call probes the platform.
+func (s *Service) RenderIsolation() string { return s.render.Isolation() }
 
 // Root returns the real path of the workspace folder.
 func (s *Service) Root() string { return s.box.Dir() }

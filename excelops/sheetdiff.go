@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -100,7 +101,7 @@ func keyOf(row []any, cols []int, names []string) (string, pyjson.Object) {
 		if f, ok := asNumber(v); ok {
 			v = f
 		}
-		b.WriteString(valueKey(v))
+		b.WriteString(colprofile.ValueKey(v))
 		b.WriteByte(0)
 		obj[i] = pyjson.Field{Key: names[i], Value: cellAt(row, c)}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/stretchr/testify/assert"
@@ -48,7 +49,7 @@ func TestFitSheet(t *testing.T) {
 		require.NoError(t, err)
 		return utf8.RuneCountInString(text) + 1
 	}
-	short, _, err := fitSheet(full, size(full)-1)
+	short, _, err := colprofile.FitSheet(full, size(full)-1)
 	require.NoError(t, err)
 	cases := []struct {
 		name    string
@@ -61,7 +62,7 @@ func TestFitSheet(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, n, err := fitSheet(full, c.budget)
+			got, n, err := colprofile.FitSheet(full, c.budget)
 			require.NoError(t, err)
 			assert.Equal(t, size(got), n)
 			if c.columns != 1 {

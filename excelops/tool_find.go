@@ -3,13 +3,13 @@ package excelops
 import (
 	"context"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"regexp"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // find_replace: text found in values (and, when asked, in formula text) is
@@ -256,7 +256,7 @@ func (b *book) findValue(sheet, ref, raw string, re *regexp.Regexp, repl string,
 			}
 			style, _ := b.f.GetCellStyle(sheet, ref)
 			if isDate, err := dw.styleIsDate(style); err == nil && isDate {
-				if iso, ok := serialISO(n, dw.date1904); ok {
+				if iso, ok := dates.SerialISO(n, dw.date1904); ok {
 					f.before, f.isDate = strings.TrimSuffix(iso, "T00:00:00"), true
 				}
 			}

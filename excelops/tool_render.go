@@ -3,66 +3,32 @@ package excelops
 import (
 	"bytes"
 	"context"
-	"image"
-	"image/color"
-	"image/draw"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/rendersafe"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// render_range limits and page geometry.
+// render_range limits.
 const (
 	// maxRenderRows and maxRenderCols cap what one picture shows: the
 	// range is fitted onto one page, so more would be unreadably small.
 	maxRenderRows = 300
 	maxRenderCols = 60
-	// renderPadding is the white border, in pixels, kept around the
-	// rendered cells when the page is cropped to them.
-	renderPadding = 12
 	// printAreaName is Excel's defined name for a sheet's print area.
 	printAreaName = "_xlnm.Print_Area"
-	// a4PaperSize is Excel's paper size code of A4, whose printable area
-	// (less renderMarginInch on each side) the range is laid out on.
-	a4PaperSize           = 9
-	a4WidthPt, a4HeightPt = 595.0, 842.0
-	renderMarginInch      = 0.2
-	// maxRenderZoom is how far a small range is enlarged (percent), so
-	// that its text is comfortably readable in the picture.
-	maxRenderZoom = 200
 )
-
-// pageScale decides how a range of w x h points goes on one A4 page: a
-// range that fits is enlarged up to maxRenderZoom percent (the picture is
-// LibreOffice's 96 dpi page, so larger text reads better); a range that
-// does not fit is shrunk onto the page (fit to one page wide and tall).
-func pageScale(w, h float64, landscape bool) (percent uint, fit bool) {
-	pw, ph := a4WidthPt, a4HeightPt
-	if landscape {
-		pw, ph = ph, pw
-	}
-	pw -= 2 * renderMarginInch * 72
-	ph -= 2 * renderMarginInch * 72
-	if w <= 0 || h <= 0 {
-		return 100, false
-	}
-	room := min(pw/w, ph/h) * 0.95 // what excelize and LibreOffice measure differs a little
-	if room < 1 {
-		return 100, true
-	}
-	return uint(min(room*100, maxRenderZoom)), false
-}
 
 // renderRangeTool declares render_range.
 var renderRangeTool = typedTool(toolSpec{
 	name: "render_range", title: "Render range as image",
 	desc:    "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions, and in not_rendered what the picture leaves out: links to pictures, files, workbooks or data outside the workbook are never followed.",
-	timeout: renderTimeout + readTimeout,
+	timeout: render.Timeout + readTimeout,
 	access:  renderAccess(),
 }, (*Service).renderRange)
 
@@ -144,7 +110,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 		}
 	}
 	// Only now, with every argument checked, is LibreOffice needed.
-	soffice, err := s.sofficePath()
+	soffice, err := s.render.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -162,11 +128,11 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err := os.WriteFile(renderIn, safe, 0o600); err != nil {
 		return nil, newError(KindIO, "cannot write the copy to render: "+err.Error(), err)
 	}
-	pngPath, isolation, err := s.convertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
+	pngPath, isolation, err := s.render.ConvertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
 	if err != nil {
 		return nil, err
 	}
-	pic, w, h, blank, err := cropPage(pngPath)
+	pic, w, h, blank, err := render.CropPage(pngPath)
 	if err != nil {
 		return nil, err
 	}
@@ -253,13 +219,13 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	if w > h {
 		orientation = "landscape"
 	}
-	scale, fit := pageScale(w, h, orientation == "landscape")
-	one, a4 := 1, a4PaperSize
+	scale, fit := render.PageScale(w, h, orientation == "landscape")
+	one, a4 := 1, render.A4PaperSize
 	layout := &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, AdjustTo: &scale}
 	if fit {
 		layout = &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, FitToWidth: &one, FitToHeight: &one}
 	}
-	margin, none := renderMarginInch, 0.0
+	margin, none := render.MarginInch, 0.0
 	steps := []error{
 		b.f.SetPageLayout(sheet, layout),
 		b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
@@ -323,49 +289,12 @@ func (b *book) extentPoints(sheet string, r cellRange) (w, h float64) {
 	return w, h
 }
 
-// cropPage decodes LibreOffice's page, crops it to what is drawn on it
-// plus a white border, flattens it onto white and encodes it again. A page
-// with nothing drawn is kept whole and reported blank.
-func cropPage(path string) (data []byte, w, h int, blank bool, err error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, 0, false, newError(KindIO, "cannot read LibreOffice's picture: "+err.Error(), err)
+// sanitizeRenderCopy returns the package raw, which LibreOffice is about to
+// open, without anything that reaches outside the workbook, and what it
+// left out (render.Sanitize within the unzip limits).
+func (s *Service) sanitizeRenderCopy(raw []byte) ([]byte, []rendersafe.Omitted, error) {
+	if err := s.limits.within("sanitising the copy to render", 2*int64(len(raw))); err != nil {
+		return nil, nil, err
 	}
-	page, err := png.Decode(bytes.NewReader(raw))
-	if err != nil {
-		return nil, 0, 0, false, newError(KindIO, "LibreOffice wrote a picture that is not a valid PNG: "+err.Error(), err)
-	}
-	bounds := page.Bounds()
-	box := image.Rectangle{}
-	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
-		for x := bounds.Min.X; x < bounds.Max.X; x++ {
-			if inked(page.At(x, y)) {
-				box = box.Union(image.Rect(x, y, x+1, y+1))
-			}
-		}
-	}
-	blank = box.Empty()
-	if blank {
-		box = bounds
-	} else {
-		box = image.Rect(box.Min.X-renderPadding, box.Min.Y-renderPadding, box.Max.X+renderPadding, box.Max.Y+renderPadding).Intersect(bounds)
-	}
-	out := image.NewRGBA(image.Rect(0, 0, box.Dx(), box.Dy()))
-	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
-	draw.Draw(out, out.Bounds(), page, box.Min, draw.Over)
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, out); err != nil {
-		return nil, 0, 0, false, newError(KindIO, "cannot encode the picture: "+err.Error(), err)
-	}
-	return buf.Bytes(), box.Dx(), box.Dy(), blank, nil
-}
-
-// inked reports whether a pixel shows something: visible and not white.
-func inked(c color.Color) bool {
-	r, g, b, a := c.RGBA()
-	if a < 0x1000 {
-		return false
-	}
-	const light = 0xF000
-	return r < light || g < light || b < light
+	return render.Sanitize(raw, rendersafe.Limits{MaxUnzipped: s.limits.UnzipSizeLimit, MaxPart: s.limits.UnzipXMLSizeLimit})
 }

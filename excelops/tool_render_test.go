@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ import (
 // test` installs it through the oracle-deps target).
 func needSoffice(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath(defaultSoffice); err != nil {
+	if _, err := exec.LookPath(render.DefaultSoffice); err != nil {
 		t.Skip("LibreOffice (soffice) is not installed: run `make oracle-deps` as root")
 	}
 }
@@ -77,7 +78,7 @@ func TestRenderRangeWritesAPictureOfTheCells(t *testing.T) {
 	inkedPixels := 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			if inked(img.At(x, y)) {
+			if render.Inked(img.At(x, y)) {
 				inkedPixels++
 			}
 		}
@@ -151,7 +152,7 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 		sheet string
 		want  *cellRange
 		area  string
-		fit   bool // shrunk onto the page; else enlarged to maxRenderZoom
+		fit   bool // shrunk onto the page; else enlarged to render.MaxZoom
 	}{
 		{"Sheet1", nil, "A1:B2", false},                                    // the print area
 		{"Second", nil, "C5:E9", false},                                    // the used range
@@ -186,32 +187,8 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 			assert.Equal(t, 1, *layout.FitToHeight)
 		} else {
 			require.NotNil(t, layout.AdjustTo)
-			assert.EqualValues(t, maxRenderZoom, *layout.AdjustTo, c.area)
+			assert.EqualValues(t, render.MaxZoom, *layout.AdjustTo, c.area)
 		}
 		require.NoError(t, b.close())
-	}
-}
-
-func TestPageScale(t *testing.T) {
-	cases := []struct {
-		name       string
-		w, h       float64
-		landscape  bool
-		minP, maxP uint // the percent lies in [minP, maxP]
-		fit        bool
-	}{
-		{"a few cells are enlarged to the cap", 150, 60, true, maxRenderZoom, maxRenderZoom, false},
-		{"half a page is enlarged less", 500, 300, true, 101, maxRenderZoom - 1, false},
-		{"too wide for the page is shrunk", 2000, 300, true, 100, 100, true},
-		{"too tall for the page is shrunk", 200, 3000, false, 100, 100, true},
-		{"nothing measured keeps 100%", 0, 0, false, 100, 100, false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			percent, fit := pageScale(c.w, c.h, c.landscape)
-			assert.Equal(t, c.fit, fit)
-			assert.GreaterOrEqual(t, percent, c.minP)
-			assert.LessOrEqual(t, percent, c.maxP)
-		})
 	}
 }

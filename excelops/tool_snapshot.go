@@ -2,11 +2,12 @@ package excelops
 
 import (
 	"context"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -85,7 +86,7 @@ func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs
 			if capped && used+n > limit {
 				// The first sheet alone is over the cap: shown shorter
 				// rather than cut whole by the registry.
-				if sh, n, err = fitSheet(sh, limit-used); err != nil {
+				if sh, n, err = colprofile.FitSheet(sh, limit-used); err != nil {
 					return nil, err
 				}
 			}
@@ -171,7 +172,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 	var (
 		headerRow int
 		header    []any
-		profiles  []columnProfile
+		profiles  []colprofile.Profile
 		dataRows  int
 		samples   = []any{}
 		seen      = map[string]struct{}{}
@@ -180,9 +181,9 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 	err = b.rows(ctx, name, 1, maxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
 		if headerRow == 0 {
 			headerRow, header = row, slices.Clone(vals)
-			profiles = make([]columnProfile, max(len(header), min(ext.maxCol, snapshotColumns)))
+			profiles = make([]colprofile.Profile, max(len(header), min(ext.maxCol, snapshotColumns)))
 			for i, h := range header {
-				profiles[i].name = h
+				profiles[i].Name = h
 			}
 			return true
 		}
@@ -195,12 +196,12 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 			if i < len(vals) {
 				v = vals[i]
 			}
-			profiles[i].add(v, row)
+			profiles[i].Add(v, row)
 		}
 		if len(samples) < snapshotSampleRows {
 			samples = append(samples, slices.Clone(vals))
 		}
-		key := rowKey(vals)
+		key := colprofile.RowKey(vals)
 		if _, dup := seen[key]; dup {
 			dupes++
 		} else {
@@ -218,8 +219,8 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 	cols := make([]any, len(profiles))
 	var names []string
 	for i := range profiles {
-		cols[i] = profiles[i].encode(i + 1)
-		if s, ok := profiles[i].name.(string); ok && strings.TrimSpace(s) != "" {
+		cols[i] = profiles[i].Encode(i + 1)
+		if s, ok := profiles[i].Name.(string); ok && strings.TrimSpace(s) != "" {
 			n := strings.ToLower(strings.TrimSpace(s))
 			if !slices.Contains(names, n) {
 				names = append(names, n)
@@ -237,7 +238,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 		pyjson.Field{Key: "sampled", Value: dataRows > sample},
 		pyjson.Field{Key: "columns_profiled", Value: len(profiles)},
 		pyjson.Field{Key: "columns", Value: cols},
-		pyjson.Field{Key: "key_columns", Value: keyColumns(profiles)},
+		pyjson.Field{Key: "key_columns", Value: colprofile.KeyColumns(profiles)},
 		pyjson.Field{Key: "duplicate_rows", Value: dupes},
 		pyjson.Field{Key: "sample_rows", Value: samples})
 	var items []any

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -127,7 +128,7 @@ func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
 }
 
 // excelSerial converts t to an Excel serial day number as openpyxl's
-// to_excel does (the inverse of serialISO): a time of day alone is the
+// to_excel does (the inverse of dates.SerialISO): a time of day alone is the
 // fraction of a day; a date counts days from the epoch of the workbook's
 // date system, with the 1900 system's fictitious 1900-02-29. ok is false
 // for dates before the epoch, which Excel cannot show.
@@ -137,16 +138,13 @@ func excelSerial(t time.Time, kind dateKind, date1904 bool) (float64, bool) {
 	if kind == kindTime {
 		return frac, true
 	}
-	epoch := epoch1900
-	if date1904 {
-		epoch = epoch1904
-	}
+	epoch := dates.Epoch(date1904)
 	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 	days := int((day.Unix() - epoch.Unix()) / 86400) // time.Duration would overflow past 292 years
 	switch {
 	case date1904 && days < 0, !date1904 && days < 2: // before 1904-01-01 / 1900-01-01
 		return 0, false
-	case !date1904 && days <= leapBugSerial:
+	case !date1904 && days <= dates.LeapBugSerial:
 		days--
 	}
 	return float64(days) + frac, true
@@ -239,7 +237,7 @@ func (d *dateWriter) dateStyle(base int, kind dateKind) (int, error) {
 }
 
 // styleIsDate reports whether the style formats numbers as dates or times
-// the way openpyxl recognises them (see isDateFormat).
+// the way openpyxl recognises them (see dates.IsDateCode).
 func (d *dateWriter) styleIsDate(id int) (bool, error) {
 	if v, ok := d.isDate[id]; ok {
 		return v, nil
@@ -248,11 +246,11 @@ func (d *dateWriter) styleIsDate(id int) (bool, error) {
 	if err != nil {
 		return false, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 	}
-	code, ok := builtinFormats[st.NumFmt]
+	code, ok := dates.Builtin(st.NumFmt)
 	if st.CustomNumFmt != nil {
 		code, ok = *st.CustomNumFmt, true
 	}
-	v := ok && isDateFormat(code) && !isDurationFormat(code)
+	v := ok && dates.IsDateCode(code)
 	d.isDate[id] = v
 	return v, nil
 }

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // rawCell reads a cell's stored text, its type and its number format code.
@@ -25,7 +25,7 @@ func rawCell(t *testing.T, f *excelize.File, sheet, ref string) (string, exceliz
 	require.NoError(t, err)
 	st, err := f.GetStyle(id)
 	require.NoError(t, err)
-	code := builtinFormats[st.NumFmt]
+	code, _ := dates.Builtin(st.NumFmt)
 	if st.CustomNumFmt != nil {
 		code = *st.CustomNumFmt
 	}
@@ -174,16 +174,16 @@ func TestExcelSerialInvertsSerialISO(t *testing.T) {
 		date1904 := i%2 == 1
 		start := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
 		if date1904 {
-			start = epoch1904
+			start = dates.Epoch(true)
 		}
 		span := time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).UnixMilli() - start.UnixMilli()
 		tm := time.UnixMilli(start.UnixMilli() + r.Int64N(span)).UTC()
 		if tm.Year() == 1900 && tm.Month() < 3 && !date1904 {
-			continue // serialISO maps the bug's serials back one day off by design
+			continue // dates.SerialISO maps the bug's serials back one day off by design
 		}
 		serial, ok := excelSerial(tm, kindDateTime, date1904)
 		require.True(t, ok)
-		iso, ok := serialISO(serial, date1904)
+		iso, ok := dates.SerialISO(serial, date1904)
 		require.True(t, ok)
 		back, kind := parseISODate(iso)
 		require.NotEqual(t, notDate, kind, iso)

@@ -6,14 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -30,7 +31,7 @@ type book struct {
 	index      *opc.Index              // sheets as workbook.xml lists them (nil until needed)
 	sst        []string                // shared strings as on disk, loaded by the first read
 	sstChecked bool                    // guardParse checked the shared strings
-	dates      *dateStyles             // date styles as on disk, loaded by the first read
+	dates      *dates.Styles           // date styles as on disk, loaded by the first read
 	extents    map[string]*sheetExtent // sheets parsed for editing: their used range
 	scanned    map[string]sheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
 	formulas   formulaMode             // how this call's reads show formula cells

@@ -1,4 +1,4 @@
-package excelops
+package sharedstrings
 
 import (
 	"bufio"
@@ -7,14 +7,16 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // oracleSharedStrings is the shared-strings parser as it was on
 // encoding/xml (RawToken), kept as the oracle of the differential tests of
-// parseSharedStrings: same limits, same rules, same errors.
-func oracleSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
-	dec := xml.NewDecoder(bufio.NewReaderSize(lim.newRunBound(r, "the shared strings"), sheetxml.BufferSize))
+// Parse: same limits, same rules, same errors.
+func oracleSharedStrings(r io.Reader, lim budget.Budget) ([]string, int64, error) {
+	dec := xml.NewDecoder(bufio.NewReaderSize(lim.RunBound(r, "the shared strings"), sheetxml.BufferSize))
 	held := int64(0) // bytes the table holds so far
 	var (
 		out   []string
@@ -29,10 +31,10 @@ func oracleSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
 			break
 		}
 		if err != nil {
-			if kindOf(err) != "" {
+			if failure.KindOf(err) != "" {
 				return nil, 0, err
 			}
-			return nil, 0, newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+			return nil, 0, failure.New(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -47,8 +49,8 @@ func oracleSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "si":
-				if held += int64(len(cur)) + stringHeaderBytes; held > lim.CallMemoryBudget/2 {
-					return nil, 0, lim.within("loading the shared strings", held*2)
+				if held += int64(len(cur)) + StringHeaderBytes; held > lim.Memory/2 {
+					return nil, 0, lim.Within("loading the shared strings", held*2)
 				}
 				out = append(out, string(cur))
 				inSI = false
@@ -59,8 +61,8 @@ func oracleSharedStrings(r io.Reader, lim Limits) ([]string, int64, error) {
 			}
 		case xml.CharData:
 			if inT {
-				if cur = append(cur, t...); int64(len(cur)) > lim.MaxCellTextBytes {
-					return nil, 0, lim.cellTextErr(fmt.Sprintf("shared string %d", len(out)))
+				if cur = append(cur, t...); int64(len(cur)) > lim.MaxText {
+					return nil, 0, lim.CellText(fmt.Sprintf("shared string %d", len(out)))
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package excelops
+package colprofile
 
 import (
 	"fmt"
@@ -55,9 +55,9 @@ func TestNumberStats(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var p columnProfile
+			var p Profile
 			for i, v := range c.values {
-				p.add(v, i+2)
+				p.Add(v, i+2)
 			}
 			q, outliers := p.nums.stats()
 			assert.Equal(t, c.q, q)
@@ -143,10 +143,10 @@ func TestKeyColumns(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			profiles := []columnProfile{{name: "other"}, {name: "h"}}
+			profiles := []Profile{{Name: "other"}, {Name: "h"}}
 			for i, v := range c.values {
-				profiles[0].add(int64(7), i+2)
-				profiles[1].add(v, i+2)
+				profiles[0].Add(int64(7), i+2)
+				profiles[1].Add(v, i+2)
 			}
 			assert.Equal(t, c.key, profiles[1].isKey())
 			assert.Equal(t, c.ratio, profiles[1].uniqueRatio())
@@ -160,7 +160,7 @@ func TestKeyColumns(t *testing.T) {
 				}
 				want = append(want, map[string]any{"column": "B", "header": "h", "non_empty": float64(nonEmpty), "empty": float64(len(c.values) - nonEmpty), "unique_ratio": 1.0})
 			}
-			assert.Equal(t, want, toMap(t, map[string]any{"k": keyColumns(profiles)})["k"], fmt.Sprint(c.values))
+			assert.Equal(t, want, toMap(t, map[string]any{"k": KeyColumns(profiles)})["k"], fmt.Sprint(c.values))
 		})
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package excelops
+package render
 
 import (
 	"errors"
@@ -30,14 +30,14 @@ func sofficeAttr(netns bool) *syscall.SysProcAttr {
 	return a
 }
 
-// probeNetns reports whether a child can be started in a new network
+// ProbeNetns reports whether a child can be started in a new network
 // namespace here, without running anything: it starts a program that does
 // not exist (in a fresh folder under tmp) with sofficeAttr(true). The
 // namespaces are made before the exec, so "no such file" means they were
 // granted, and any other error (EPERM in a container without
 // CAP_SYS_ADMIN or with user namespaces off, ENOSPC, EINVAL) that they
 // were refused.
-func probeNetns(tmp string) bool {
+func ProbeNetns(tmp string) bool {
 	dir, err := os.MkdirTemp(tmp, "excelops-netns-probe-")
 	if err != nil {
 		return false

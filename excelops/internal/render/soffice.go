@@ -1,4 +1,4 @@
-package excelops
+package render
 
 import (
 	"bytes"
@@ -11,33 +11,31 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // LibreOffice, driven headless for render_range.
 const (
-	// renderTimeout bounds one LibreOffice conversion, start-up with a
+	// Timeout bounds one LibreOffice conversion, start-up with a
 	// fresh profile included (a few seconds on a busy machine).
-	renderTimeout = 90 * time.Second
-	// defaultSoffice is the LibreOffice binary looked up on PATH.
-	defaultSoffice = "soffice"
+	Timeout = 90 * time.Second
+	// DefaultSoffice is the LibreOffice binary looked up on PATH.
+	DefaultSoffice = "soffice"
 	// installHint says how to get what render_range needs.
 	installHint = "install LibreOffice Calc and its image export filters, e.g. `apt-get install libreoffice-calc-nogui libreoffice-draw-nogui` on Debian or Ubuntu or LibreOffice from libreoffice.org on Windows, or point the sidecar at soffice with --soffice / REGISTRY_SIDECAR_SOFFICE"
 )
 
-// WithSoffice sets the LibreOffice binary render_range runs: a path, or a
-// name looked up on PATH (default "soffice").
-func WithSoffice(bin string) Option { return func(s *Service) { s.soffice = bin } }
-
-// sofficePath finds the LibreOffice binary (the default name on PATH, then
+// Path finds the LibreOffice binary (the default name on PATH, then
 // where LibreOffice's installer puts it: sofficeInstalls), or says it is
 // not installed and how to install it.
-func (s *Service) sofficePath() (string, error) {
-	bin := s.soffice
+func (l *LibreOffice) Path() (string, error) {
+	bin := l.soffice
 	if bin == "" {
-		bin = defaultSoffice
+		bin = DefaultSoffice
 	}
 	path, err := exec.LookPath(bin)
-	if err != nil && bin == defaultSoffice {
+	if err != nil && bin == DefaultSoffice {
 		for _, p := range sofficeInstalls() {
 			if found, ferr := exec.LookPath(p); ferr == nil {
 				return found, nil
@@ -45,41 +43,41 @@ func (s *Service) sofficePath() (string, error) {
 		}
 	}
 	if err != nil {
-		return "", newError(KindUnavailable, fmt.Sprintf("render_range needs LibreOffice, which is not installed here (%q not found: %v): %s", bin, err, installHint), err)
+		return "", failure.New(failure.KindUnavailable, fmt.Sprintf("render_range needs LibreOffice, which is not installed here (%q not found: %v): %s", bin, err, installHint), err)
 	}
 	return path, nil
 }
 
-// convertToPNG has LibreOffice render the first page of the workbook at
+// ConvertToPNG has LibreOffice render the first page of the workbook at
 // in as a PNG into outDir, with a private profile under work so that
 // concurrent calls never share one; it returns the PNG's path and the
 // network isolation soffice ran under (IsolationNetns or
-// IsolationSettings). It first waits for a render slot (acquireRender);
-// renderTimeout counts from then.
-func (s *Service) convertToPNG(ctx context.Context, soffice, in, outDir, work string) (png, isolation string, err error) {
-	release, err := s.acquireRender(ctx)
+// IsolationSettings). It first waits for a render slot (Acquire);
+// Timeout counts from then.
+func (l *LibreOffice) ConvertToPNG(ctx context.Context, soffice, in, outDir, work string) (png, isolation string, err error) {
+	release, err := l.Acquire(ctx)
 	if err != nil {
 		return "", "", err
 	}
 	defer release()
 	profile, err := os.MkdirTemp(work, "lo-profile-")
 	if err != nil {
-		return "", "", newError(KindIO, "cannot create a LibreOffice profile folder: "+err.Error(), err)
+		return "", "", failure.New(failure.KindIO, "cannot create a LibreOffice profile folder: "+err.Error(), err)
 	}
-	if err := writeProfileSettings(profile); err != nil {
+	if err := WriteProfileSettings(profile); err != nil {
 		return "", "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, renderTimeout)
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	var out bytes.Buffer
-	netns := s.useNetns()
-	cmd := sofficeCommand(ctx, soffice, profile, in, outDir, work, netns, &out)
+	netns := l.useNetns()
+	cmd := Command(ctx, soffice, profile, in, outDir, work, netns, &out)
 	runErr := cmd.Start()
 	if runErr != nil && netns && namespaceRefused(runErr) {
-		s.noNetns(runErr)
+		l.noNetns(runErr)
 		netns = false
 		out.Reset()
-		cmd = sofficeCommand(ctx, soffice, profile, in, outDir, work, false, &out)
+		cmd = Command(ctx, soffice, profile, in, outDir, work, false, &out)
 		runErr = cmd.Start()
 	}
 	if runErr == nil {
@@ -92,7 +90,7 @@ func (s *Service) convertToPNG(ctx context.Context, soffice, in, outDir, work st
 	png = filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".png")
 	if ctx.Err() != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return "", "", newError(KindIO, fmt.Sprintf("LibreOffice did not finish rendering within %s", renderTimeout), ctx.Err())
+			return "", "", failure.New(failure.KindIO, fmt.Sprintf("LibreOffice did not finish rendering within %s", Timeout), ctx.Err())
 		}
 		return "", "", ctx.Err()
 	}
@@ -101,17 +99,17 @@ func (s *Service) convertToPNG(ctx context.Context, soffice, in, outDir, work st
 	}
 	said := lastLines(out.String(), 3)
 	if strings.Contains(said, "no export filter") {
-		return "", "", newError(KindUnavailable, "LibreOffice is installed but has no PNG export filter (Debian ships it in libreoffice-draw-nogui): "+installHint, nil)
+		return "", "", failure.New(failure.KindUnavailable, "LibreOffice is installed but has no PNG export filter (Debian ships it in libreoffice-draw-nogui): "+installHint, nil)
 	}
-	return "", "", newError(KindIO, fmt.Sprintf("LibreOffice could not render the range (%v): %s", runErr, said), runErr)
+	return "", "", failure.New(failure.KindIO, fmt.Sprintf("LibreOffice could not render the range (%v): %s", runErr, said), runErr)
 }
 
-// sofficeCommand is the soffice run converting in to a PNG in outDir with
+// Command is the soffice run converting in to a PNG in outDir with
 // the profile folder profile, in a new network namespace when netns; its
 // output goes to out. A timeout or cancellation of ctx kills soffice and
 // what it started (killSoffice: its process group on Unix, its process
 // tree on Windows).
-func sofficeCommand(ctx context.Context, soffice, profile, in, outDir, work string, netns bool, out *bytes.Buffer) *exec.Cmd {
+func Command(ctx context.Context, soffice, profile, in, outDir, work string, netns bool, out *bytes.Buffer) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, soffice, "-env:UserInstallation="+fileURL(profile),
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck", "--nodefault",
 		"--convert-to", "png", "--outdir", outDir, in)

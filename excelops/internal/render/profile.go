@@ -1,10 +1,12 @@
-package excelops
+package render
 
 import (
 	"bytes"
 	"encoding/xml"
 	"os"
 	"path/filepath"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // loSetting is one LibreOffice configuration value a render's private
@@ -48,9 +50,9 @@ var renderSettings = []loSetting{
 	{"/org.openoffice.Inet/Settings", "ReadTimeout", "2", "seconds, likewise for a read"},
 }
 
-// profileSettingsXML is renderSettings as the registrymodifications.xcu a
+// ProfileSettingsXML is renderSettings as the registrymodifications.xcu a
 // LibreOffice user profile keeps its changed settings in.
-func profileSettingsXML() []byte {
+func ProfileSettingsXML() []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	b.WriteString(`<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` + "\n")
@@ -67,15 +69,15 @@ func profileSettingsXML() []byte {
 	return b.Bytes()
 }
 
-// writeProfileSettings puts renderSettings into the fresh LibreOffice
+// WriteProfileSettings puts renderSettings into the fresh LibreOffice
 // profile folder profile, before soffice first starts on it.
-func writeProfileSettings(profile string) error {
+func WriteProfileSettings(profile string) error {
 	dir := filepath.Join(profile, "user")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return newError(KindIO, "cannot prepare the LibreOffice profile: "+err.Error(), err)
+		return failure.New(failure.KindIO, "cannot prepare the LibreOffice profile: "+err.Error(), err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "registrymodifications.xcu"), profileSettingsXML(), 0o600); err != nil {
-		return newError(KindIO, "cannot write the LibreOffice settings: "+err.Error(), err)
+	if err := os.WriteFile(filepath.Join(dir, "registrymodifications.xcu"), ProfileSettingsXML(), 0o600); err != nil {
+		return failure.New(failure.KindIO, "cannot write the LibreOffice settings: "+err.Error(), err)
 	}
 	return nil
 }

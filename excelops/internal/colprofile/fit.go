@@ -1,4 +1,4 @@
-package excelops
+package colprofile
 
 import (
 	"unicode/utf8"
@@ -6,14 +6,14 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
-// fitSheet shortens one sheet of scan_excel_snapshot that is larger than
+// FitSheet shortens one sheet of scan_excel_snapshot that is larger than
 // budget code points by itself: first its sample rows, the columns' sample
 // values and outlier examples go, then columns from the right, until it
 // fits or one column is left (key_columns keeps the shown ones). What was
 // left out is said in "shortened".
 // It returns the sheet and its encoded length (plus one, as the caller
 // counts it).
-func fitSheet(sh pyjson.Object, budget int) (pyjson.Object, int, error) {
+func FitSheet(sh pyjson.Object, budget int) (pyjson.Object, int, error) {
 	size := func(o pyjson.Object) (int, error) {
 		text, err := pyjson.MarshalString(o)
 		return utf8.RuneCountInString(text) + 1, err

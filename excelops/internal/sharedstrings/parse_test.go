@@ -1,4 +1,4 @@
-package excelops
+package sharedstrings
 
 import (
 	"archive/zip"
@@ -9,10 +9,16 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// testBudget is the default budget of a call: excelops' default text
+// bound (1 MiB) and a memory budget no case comes near.
+var testBudget = budget.Budget{Memory: 1 << 30, MaxText: 1 << 20}
 
 // sstCases are shared-string tables with what they hold (want) or the kind
 // of error they are (kind); every one is also checked against the
@@ -21,7 +27,7 @@ var sstCases = []struct {
 	name string
 	in   string
 	want []string
-	kind Kind
+	kind failure.Kind
 }{
 	{"plain", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst count="2"><si><t>a</t></si><si><t>b c</t></si></sst>`, []string{"a", "b c"}, ""},
 	{"no strings", `<sst/>`, []string{}, ""},
@@ -45,37 +51,37 @@ var sstCases = []struct {
 	{"markup-like text", `<si><t>a>b]>c]] >d</t></si>`, []string{"a>b]>c]] >d"}, ""},
 	{"BOM and attributes with >", "\ufeff<sst a=\"1>2\"><si><t b='>'>ok</t></si></sst>", []string{"ok"}, ""},
 	{"no end of si", `<si><t>a`, []string{}, ""},
-	{"unknown entity", `<si><t>&nbsp;</t></si>`, nil, KindDamaged},
-	{"entity without semicolon", `<si><t>&amp x</t></si>`, nil, KindDamaged},
-	{"bare ampersand", `<si><t>a & b</t></si>`, nil, KindDamaged},
-	{"reference cut off by a tag", `<si><t>&am</t></si>`, nil, KindDamaged},
-	{"reference cut off by the end", `<si><t>&#x4`, nil, KindDamaged},
-	{"empty number", `<si><t>&#;</t></si>`, nil, KindDamaged},
-	{"uppercase X", `<si><t>&#X41;</t></si>`, nil, KindDamaged},
-	{"number past U+10FFFF", `<si><t>&#x110000;</t></si>`, nil, KindDamaged},
-	{"NUL by number", `<si><t>&#0;</t></si>`, nil, KindDamaged},
-	{"U+FFFE by number", `<si><t>&#xFFFE;</t></si>`, nil, KindDamaged},
-	{"raw control character", "<si><t>a\x01</t></si>", nil, KindDamaged},
-	{"invalid UTF-8", "<si><t>a\xff</t></si>", nil, KindDamaged},
-	{"control character in CDATA", "<si><t><![CDATA[\x02]]></t></si>", nil, KindDamaged},
-	{"]]> in text", `<si><t>a]]>b</t></si>`, nil, KindDamaged},
-	{"tag cut off", `<si><t>a</t`, nil, KindDamaged},
-	{"not a tag", `<si>< t>a</t></si>`, nil, KindDamaged},
+	{"unknown entity", `<si><t>&nbsp;</t></si>`, nil, failure.KindDamaged},
+	{"entity without semicolon", `<si><t>&amp x</t></si>`, nil, failure.KindDamaged},
+	{"bare ampersand", `<si><t>a & b</t></si>`, nil, failure.KindDamaged},
+	{"reference cut off by a tag", `<si><t>&am</t></si>`, nil, failure.KindDamaged},
+	{"reference cut off by the end", `<si><t>&#x4`, nil, failure.KindDamaged},
+	{"empty number", `<si><t>&#;</t></si>`, nil, failure.KindDamaged},
+	{"uppercase X", `<si><t>&#X41;</t></si>`, nil, failure.KindDamaged},
+	{"number past U+10FFFF", `<si><t>&#x110000;</t></si>`, nil, failure.KindDamaged},
+	{"NUL by number", `<si><t>&#0;</t></si>`, nil, failure.KindDamaged},
+	{"U+FFFE by number", `<si><t>&#xFFFE;</t></si>`, nil, failure.KindDamaged},
+	{"raw control character", "<si><t>a\x01</t></si>", nil, failure.KindDamaged},
+	{"invalid UTF-8", "<si><t>a\xff</t></si>", nil, failure.KindDamaged},
+	{"control character in CDATA", "<si><t><![CDATA[\x02]]></t></si>", nil, failure.KindDamaged},
+	{"]]> in text", `<si><t>a]]>b</t></si>`, nil, failure.KindDamaged},
+	{"tag cut off", `<si><t>a</t`, nil, failure.KindDamaged},
+	{"not a tag", `<si>< t>a</t></si>`, nil, failure.KindDamaged},
 }
 
 // TestSharedStrings: each case holds what it should, the same as the
 // encoding/xml oracle, read whole and a byte at a time.
 func TestSharedStrings(t *testing.T) {
-	lim := Limits{}.withDefaults()
+	lim := testBudget
 	for _, c := range sstCases {
 		t.Run(c.name, func(t *testing.T) {
 			want, wantHeld, oerr := oracleSharedStrings(strings.NewReader(c.in), lim)
 			for _, r := range []io.Reader{strings.NewReader(c.in), iotest.OneByteReader(strings.NewReader(c.in))} {
-				got, held, err := parseSharedStrings(r, int64(len(c.in)), lim)
+				got, held, err := Parse(r, int64(len(c.in)), lim)
 				if c.kind != "" {
 					require.Error(t, oerr, "the oracle rejects it too")
 					require.Error(t, err)
-					assert.Equal(t, c.kind, kindOf(err), err.Error())
+					assert.Equal(t, c.kind, failure.KindOf(err), err.Error())
 					assert.Contains(t, err.Error(), "file is damaged: shared strings: ")
 					continue
 				}
@@ -93,44 +99,44 @@ func TestSharedStrings(t *testing.T) {
 // come in pieces; references and "\r\n" split between pieces decode as
 // whole ones.
 func TestSharedStringsLongRuns(t *testing.T) {
-	lim := Limits{}.withDefaults()
+	lim := testBudget
 	for _, unit := range []string{"ab&#x1F600;\r\n&lt;", "x&amp;\r", "&quot;\r\n\r", "é&#233;]>"} {
 		body := strings.Repeat(unit, 70000/len(unit))
 		in := "<sst><si><t>" + body + "</t></si><si><t>z" + body + "</t></si></sst>"
 		want, _, err := oracleSharedStrings(strings.NewReader(in), lim)
 		require.NoError(t, err)
-		got, _, err := parseSharedStrings(strings.NewReader(in), int64(len(in)), lim)
+		got, _, err := Parse(strings.NewReader(in), int64(len(in)), lim)
 		require.NoError(t, err)
 		assert.Equal(t, want, got, unit)
 	}
 }
 
-// TestSharedStringsLimits: a string past MaxCellTextBytes and a table past
+// TestSharedStringsLimits: a string past the text bound and a table past
 // the memory budget are KindLimit errors, as with the oracle.
 func TestSharedStringsLimits(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		lim  Limits
+		lim  budget.Budget
 		in   string
 	}{
-		{"string past the text bound", Limits{MaxCellTextBytes: 8}, `<si><t>12345</t><t>6789</t></si>`},
-		{"references past the text bound", Limits{MaxCellTextBytes: 8}, `<si><t>` + strings.Repeat("&#x1F600;", 3) + `</t></si>`},
-		{"raw run past the text bound", Limits{MaxCellTextBytes: 8}, `<si><t>` + strings.Repeat("&#65;", 3) + `</t></si>`},
-		{"table past the budget", Limits{CallMemoryBudget: 64}, strings.Repeat(`<si><t>abc</t></si>`, 3)},
+		{"string past the text bound", budget.Budget{Memory: testBudget.Memory, MaxText: 8}, `<si><t>12345</t><t>6789</t></si>`},
+		{"references past the text bound", budget.Budget{Memory: testBudget.Memory, MaxText: 8}, `<si><t>` + strings.Repeat("&#x1F600;", 3) + `</t></si>`},
+		{"raw run past the text bound", budget.Budget{Memory: testBudget.Memory, MaxText: 8}, `<si><t>` + strings.Repeat("&#65;", 3) + `</t></si>`},
+		{"table past the budget", budget.Budget{Memory: 64, MaxText: testBudget.MaxText}, strings.Repeat(`<si><t>abc</t></si>`, 3)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			lim := c.lim.withDefaults()
+			lim := c.lim
 			_, _, oerr := oracleSharedStrings(strings.NewReader(c.in), lim)
-			_, _, err := parseSharedStrings(strings.NewReader(c.in), int64(len(c.in)), lim)
+			_, _, err := Parse(strings.NewReader(c.in), int64(len(c.in)), lim)
 			require.Error(t, oerr)
 			require.Error(t, err)
-			assert.Equal(t, KindLimit, kindOf(err), err.Error())
-			assert.Equal(t, kindOf(oerr), kindOf(err))
+			assert.Equal(t, failure.KindLimit, failure.KindOf(err), err.Error())
+			assert.Equal(t, failure.KindOf(oerr), failure.KindOf(err))
 		})
 	}
 }
 
-// FuzzSharedStrings compares parseSharedStrings with the encoding/xml
+// FuzzSharedStrings compares Parse with the encoding/xml
 // oracle. Whenever the oracle reads the input, the parser returns exactly
 // the same strings (and byte count); when the oracle rejects it, the parser
 // either rejects it too (an error with a kind) or returns strings: it is
@@ -141,15 +147,15 @@ func FuzzSharedStrings(f *testing.F) {
 	for _, c := range sstCases {
 		f.Add([]byte(c.in))
 	}
-	lims := []Limits{Limits{}.withDefaults(), Limits{MaxCellTextBytes: 16, CallMemoryBudget: 512}.withDefaults()}
+	lims := []budget.Budget{testBudget, budget.Budget{MaxText: 16, Memory: 512}}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, lim := range lims {
 			want, wantHeld, oerr := oracleSharedStrings(bytes.NewReader(data), lim)
-			got, held, err := parseSharedStrings(bytes.NewReader(data), int64(len(data)), lim)
-			if err != nil && kindOf(err) == "" {
+			got, held, err := Parse(bytes.NewReader(data), int64(len(data)), lim)
+			if err != nil && failure.KindOf(err) == "" {
 				t.Fatalf("an error without a kind: %v", err)
 			}
-			slow, _, slowErr := parseSharedStrings(iotest.OneByteReader(bytes.NewReader(data)), int64(len(data)), lim)
+			slow, _, slowErr := Parse(iotest.OneByteReader(bytes.NewReader(data)), int64(len(data)), lim)
 			if (err == nil) != (slowErr == nil) || fmt.Sprintf("%q", got) != fmt.Sprintf("%q", slow) {
 				t.Fatalf("a byte at a time: %q %v, whole: %q %v", slow, slowErr, got, err)
 			}
@@ -188,16 +194,16 @@ func sharedStringsPart(b *testing.B) []byte {
 }
 
 // BenchmarkSharedStringsParse parses the same shared string table (15,000
-// strings) with parseSharedStrings ("sheetxml") and the encoding/xml
+// strings) with Parse ("sheetxml") and the encoding/xml
 // oracle ("encoding_xml"): compare the two in one run.
 func BenchmarkSharedStringsParse(b *testing.B) {
 	part := sharedStringsPart(b)
-	lim := Limits{}.withDefaults()
+	lim := testBudget
 	for _, p := range []struct {
 		name  string
-		parse func(io.Reader, Limits) ([]string, int64, error)
-	}{{"sheetxml", func(r io.Reader, lim Limits) ([]string, int64, error) {
-		return parseSharedStrings(r, int64(len(part)), lim)
+		parse func(io.Reader, budget.Budget) ([]string, int64, error)
+	}{{"sheetxml", func(r io.Reader, lim budget.Budget) ([]string, int64, error) {
+		return Parse(r, int64(len(part)), lim)
 	}}, {"encoding_xml", oracleSharedStrings}} {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()

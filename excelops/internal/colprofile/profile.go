@@ -1,4 +1,4 @@
-package excelops
+package colprofile
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // The column profiles of scan_excel_snapshot: per column of a sheet's data
 // rows, what kinds of values it holds, how many are empty or distinct, the
 // smallest and largest number, the quartiles and outliers of its numbers
-// (snapshot_stats.go) and a few sample values.
+// (stats.go) and a few sample values.
 
 const (
 	// profileSamples is how many distinct sample values a column shows.
@@ -19,9 +19,11 @@ const (
 	profileSampleRunes = 60
 )
 
-// columnProfile accumulates one column's values.
-type columnProfile struct {
-	name           any // the header cell, or nil
+// Profile accumulates one column's values (the zero Profile is an empty
+// column without a header).
+type Profile struct {
+	// Name is the column's header cell, or nil.
+	Name           any
 	numbers, texts int
 	bools, empty   int
 	distinct       map[string]struct{}
@@ -31,9 +33,9 @@ type columnProfile struct {
 	nums           numberSample // the numbers, for quartiles and outliers
 }
 
-// valueKey is the identity of a value for counting distinct values: its
+// ValueKey is the identity of a value for counting distinct values: its
 // kind and its text, so 1 and "1" differ.
-func valueKey(v any) string {
+func ValueKey(v any) string {
 	switch x := v.(type) {
 	case string:
 		return "s" + x
@@ -47,8 +49,8 @@ func valueKey(v any) string {
 	return fmt.Sprintf("o%v", v)
 }
 
-// add counts v, the column's cell on sheet row row (nil when empty).
-func (p *columnProfile) add(v any, row int) {
+// Add counts v, the column's cell on sheet row row (nil when empty).
+func (p *Profile) Add(v any, row int) {
 	if v == nil {
 		p.empty++
 		return
@@ -56,7 +58,7 @@ func (p *columnProfile) add(v any, row int) {
 	if p.distinct == nil {
 		p.distinct = map[string]struct{}{}
 	}
-	key := valueKey(v)
+	key := ValueKey(v)
 	if _, seen := p.distinct[key]; !seen {
 		p.distinct[key] = struct{}{}
 		if len(p.samples) < profileSamples {
@@ -102,15 +104,15 @@ func shortSample(v any) any {
 }
 
 // kind is the column's type: number, text, boolean, mixed or empty.
-func (p *columnProfile) kind() string {
-	return columnKind(kindCount{p.numbers, "number"}, kindCount{p.texts, "text"}, kindCount{p.bools, "boolean"})
+func (p *Profile) kind() string {
+	return ColumnKind(KindCount{N: p.numbers, Name: "number"}, KindCount{N: p.texts, Name: "text"}, KindCount{N: p.bools, Name: "boolean"})
 }
 
-// encode is the column's entry in the result; col is its number.
-func (p *columnProfile) encode(col int) pyjson.Object {
+// Encode is the column's entry in the result; col is its number.
+func (p *Profile) Encode(col int) pyjson.Object {
 	o := pyjson.Object{
 		{Key: "column", Value: columnName(col)},
-		{Key: "header", Value: p.name},
+		{Key: "header", Value: p.Name},
 		{Key: "type", Value: p.kind()},
 		{Key: "non_empty", Value: p.numbers + p.texts + p.bools},
 		{Key: "empty", Value: p.empty},
@@ -135,8 +137,8 @@ func (p *columnProfile) encode(col int) pyjson.Object {
 	return append(o, pyjson.Field{Key: "samples", Value: samples})
 }
 
-// rowKey is the identity of a whole row, for counting duplicate rows.
-func rowKey(vals []any) string {
+// RowKey is the identity of a whole row, for counting duplicate rows.
+func RowKey(vals []any) string {
 	end := len(vals)
 	for end > 0 && vals[end-1] == nil {
 		end--
@@ -144,7 +146,7 @@ func rowKey(vals []any) string {
 	b := make([]byte, 0, 16*end)
 	for _, v := range vals[:end] {
 		if v != nil {
-			b = append(b, valueKey(v)...)
+			b = append(b, ValueKey(v)...)
 		}
 		b = append(b, 0)
 	}

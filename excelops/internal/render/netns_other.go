@@ -1,6 +1,6 @@
 //go:build !linux && !windows
 
-package excelops
+package render
 
 import "syscall"
 
@@ -8,8 +8,8 @@ import "syscall"
 // are Linux only.
 func sofficeAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
-// probeNetns reports false: network namespaces are Linux only.
-func probeNetns(string) bool { return false }
+// ProbeNetns reports false: network namespaces are Linux only.
+func ProbeNetns(string) bool { return false }
 
 // namespaceRefused reports false: no namespace is ever asked for.
 func namespaceRefused(error) bool { return false }

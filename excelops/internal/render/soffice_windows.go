@@ -1,4 +1,4 @@
-package excelops
+package render
 
 import (
 	"os"
@@ -16,8 +16,8 @@ import (
 // (killSoffice walks the process tree instead).
 func sofficeAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{HideWindow: true} }
 
-// probeNetns reports false: network namespaces are Linux only.
-func probeNetns(string) bool { return false }
+// ProbeNetns reports false: network namespaces are Linux only.
+func ProbeNetns(string) bool { return false }
 
 // namespaceRefused reports false: no namespace is ever asked for.
 func namespaceRefused(error) bool { return false }

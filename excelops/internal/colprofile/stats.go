@@ -1,4 +1,4 @@
-package excelops
+package colprofile
 
 import (
 	"cmp"
@@ -133,7 +133,7 @@ func (s *numberSample) stats() (quartiles, pyjson.Object) {
 
 // uniqueRatio is the share of a column's non-empty values that are
 // distinct, to four decimals; nil when it holds none.
-func (p *columnProfile) uniqueRatio() any {
+func (p *Profile) uniqueRatio() any {
 	n := p.numbers + p.texts + p.bools
 	if n == 0 {
 		return nil
@@ -143,20 +143,20 @@ func (p *columnProfile) uniqueRatio() any {
 
 // isKey reports whether the column could be a key: at least two non-empty
 // values, all distinct (empty cells are allowed and counted).
-func (p *columnProfile) isKey() bool {
+func (p *Profile) isKey() bool {
 	n := p.numbers + p.texts + p.bools
 	return n >= 2 && len(p.distinct) == n
 }
 
-// keyColumns lists the profiled columns that could be keys.
-func keyColumns(profiles []columnProfile) []any {
+// KeyColumns lists the profiled columns that could be keys.
+func KeyColumns(profiles []Profile) []any {
 	out := []any{}
 	for i := range profiles {
 		p := &profiles[i]
 		if p.isKey() {
 			out = append(out, pyjson.Object{
 				{Key: "column", Value: columnName(i + 1)},
-				{Key: "header", Value: p.name},
+				{Key: "header", Value: p.Name},
 				{Key: "non_empty", Value: p.numbers + p.texts + p.bools},
 				{Key: "empty", Value: p.empty},
 				{Key: "unique_ratio", Value: 1.0},

@@ -1,6 +1,6 @@
 //go:build unix
 
-package excelops
+package render
 
 import (
 	"os/exec"
