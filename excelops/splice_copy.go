@@ -164,6 +164,8 @@ func (cc cellContent) scratchBody() []byte {
 		return valueBody("", []byte(cc.text))
 	case 'b':
 		return valueBody("b", []byte(cc.text))
+	case 'e':
+		return valueBody("e", sheetxml.AppendEscaped(nil, cc.text))
 	case 'f':
 		return formulaBody(cc.formula, "str", nil)
 	}

@@ -70,15 +70,18 @@ const maxScratchBytes = 8 << 20
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {
-	at     sheetArea   // the cell
-	part   string      // its worksheet part
-	text   string      // the formula, unescaped (a shared member's translated)
-	cached bool        // it holds a cached value
-	master bool        // it defines a shared formula other cells use
-	array  bool        // an array formula (its results fill a range): never computed here
-	deps   []sheetArea // what it reads
-	wide   bool        // it may read anything
-	table  bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
+	at      sheetArea   // the cell
+	part    string      // its worksheet part
+	text    string      // the formula, unescaped (a shared member's translated)
+	cached  bool        // it holds a cached value
+	master  bool        // it defines a shared formula other cells use
+	array   bool        // an array formula (its results fill a range): never computed here
+	deps    []sheetArea // what it reads
+	wide    bool        // it may read anything
+	table   bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
+	ref     string      // an array formula's range
+	dynamic bool        // a dynamic array anchor (its cell points at cell metadata)
+	fresh   bool        // a written formula spillWritten made an anchor: its value is set
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -94,7 +97,15 @@ type calcSheet struct {
 type spliceWrites struct {
 	area  sheetArea
 	cells map[[2]int]cellContent // (row, col) -> content
+	// spilled reports cells added to cells by dynamic arrays (values
+	// spilled, or an overwritten anchor's spill cleared); spills are the
+	// ranges written formulas spilled over.
+	spilled bool
+	spills  []cellRange
 }
+
+// spillsWritten reports whether dynamic arrays added cells to the write.
+func (w *spliceWrites) spillsWritten() bool { return w.spilled }
 
 // hasFormulas reports whether the write holds a formula.
 func (w *spliceWrites) hasFormulas() bool {
@@ -200,6 +211,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return noSplice("a sheet holds a data table formula")
 			}
 			f := calcFormula{at: sheetArea{ps.Name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
 				// The write may clear the way of a blocked dynamic array,
 				// which then spills: the excelize path does that.
@@ -263,14 +275,18 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		rc.sheetOf[cs.part] = cs.name
 	}
 	kept := all[:0]
+	var old []calcFormula // the dynamic array anchors the write overwrites
 	for _, f := range all {
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]; ok {
 				if f.master {
 					return nil, noSplice("the write replaces the master cell of a shared formula") // the members lose their formula
 				}
-				if f.array {
+				if f.array && !f.dynamic {
 					return nil, noSplice("the write replaces a cell of an array formula") // the array loses its anchor
+				}
+				if f.dynamic {
+					old = append(old, f)
 				}
 				if cc.kind != 'f' {
 					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
@@ -302,15 +318,28 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	slices.SortStableFunc(all, func(a, b calcFormula) int {
 		return cmp.Or(cmp.Compare(order[a.at.sheet], order[b.at.sheet]), cmp.Compare(a.at.r1, b.at.r1), cmp.Compare(a.at.c1, b.at.c1))
 	})
+	areas, err := clearOldSpillsSplice(all, sheet, part, old, w)
+	if err != nil {
+		return nil, err
+	}
+	spills, err := sb.spillWritten(ctx, sheets, all, sheet, part, w, early)
+	if err != nil {
+		return nil, err
+	}
+	areas = append(append([]sheetArea{w.area}, areas...), spills...)
 	cells := make([]depCell, len(all))
 	for i, f := range all {
 		cells[i] = depCell{at: f.at, deps: f.deps, wide: f.wide}
 	}
-	dirty := dirtyFormulas(cells, []sheetArea{w.area}, true)
+	dirty := dirtyFormulas(cells, areas, true)
 	compute := make([]bool, len(all))
 	var blank []int
 	n := 0
 	for i, f := range all {
+		if f.fresh {
+			rc.computed = true // spillWritten computed it
+			continue
+		}
 		if !dirty[i] && f.cached {
 			continue
 		}
