@@ -217,9 +217,9 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				// which then spills: the excelize path does that.
 				return noSplice("a dynamic array on the sheet is blocked (#SPILL!)")
 			}
-			if f.array && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
-				// A write into the cells an array formula fills: a dynamic
-				// array becomes #SPILL!, which the excelize path does.
+			if f.array && !c.Meta && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
+				// A write into the cells a legacy array formula fills (a
+				// dynamic array's spill is spilled again: respillAnchors).
 				return noSplice("the write lands in the range of an array formula")
 			}
 			switch {
@@ -331,7 +331,10 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	for i, f := range all {
 		cells[i] = depCell{at: f.at, deps: f.deps, wide: f.wide}
 	}
-	dirty := dirtyFormulas(cells, areas, true)
+	dirty, err := sb.respillAnchors(ctx, sheets, all, cells, areas, sheet, part, w, early)
+	if err != nil {
+		return nil, err
+	}
 	compute := make([]bool, len(all))
 	var blank []int
 	n := 0

@@ -15,7 +15,9 @@ import (
 // spillSeed writes a workbook for the spill cases at path: numbers in
 // A1:A5, texts in B1:B3, a value in C2 (in the way of a spill from C1), a
 // formula in D1 reading E1:F10 (where spills land), and, unless bare, an
-// anchor in J1 spilling over J1:J4 and a merged range L1:M1, all written
+// anchor in J1 spilling over J1:J4, a merged range L1:M1, an anchor in H1
+// filtering A1:A5 over H1:H3 (a value in H5), a formula in I1 reading its
+// spill, all written
 // through the excelize path (so the file holds the dynamic array metadata
 // Excel writes).
 func spillSeed(t *testing.T, path string, bare bool) {
@@ -28,6 +30,9 @@ func spillSeed(t *testing.T, path string, bare bool) {
 	}
 	e.ok("write_cells", map[string]any{"file_path": name, "cell": "J1", "value": "=SEQUENCE(4)"})
 	e.ok("merge_cells", map[string]any{"file_path": name, "cell_range": "L1:M1"})
+	e.ok("write_cells", map[string]any{"file_path": name, "cell": "H5", "value": "stop"})
+	e.ok("write_cells", map[string]any{"file_path": name, "cell": "H1", "value": "=FILTER(A1:A5,A1:A5>2)"})
+	e.ok("write_cells", map[string]any{"file_path": name, "cell": "I1", "value": "=SUM(H1:H4)"})
 }
 
 // anchorRefs lists the dynamic array anchors of the sheet's first rows and
@@ -51,7 +56,8 @@ func anchorRefs(t *testing.T, f *excelize.File, sheet string, rows, cols int) []
 // spill takes the splice path, and leaves the workbook cell for cell as the
 // excelize path leaves it (values, formulas, types, the anchors and their
 // ranges, the formula reading the spill recomputed), #SPILL! included, an
-// overwritten anchor's old spill cleared; a spill over a merged range is
+// overwritten anchor's old spill cleared, an anchor reading the write or
+// whose spill the write lands in spilled again; a spill over a merged range is
 // the one case left to the excelize path, with its reason.
 func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 	skipUnderRace(t)
@@ -74,6 +80,11 @@ func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 		{"blocked by the call's own write", false, map[string]any{"cell_range": "E1", "values": [][]any{{"=SEQUENCE(2)"}, {"x"}}}, "E1 E1", ""},
 		{"a value over an anchor", false, map[string]any{"cell": "J1", "value": 7}, "", ""},
 		{"a shorter spill over an anchor", false, map[string]any{"cell": "J1", "value": "=SEQUENCE(2,1,9)"}, "J1 J1:J2", ""},
+		{"a value a dynamic array reads", false, map[string]any{"cell": "A2", "value": 10}, "H1 H1:H4", ""},
+		{"a value that shrinks a dynamic array", false, map[string]any{"cell": "A1", "value": 0}, "H1 H1:H2", ""},
+		{"a value into a spill", false, map[string]any{"cell": "H2", "value": "x"}, "H1 H1", ""},
+		{"a spill grown into a value", false, map[string]any{"cell_range": "A2", "values": [][]any{{10}, {4}, {10}}}, "H1 H1", ""},
+		{"a formula over a dynamic array's reads", false, map[string]any{"cell": "A4", "value": "=A5*2"}, "H1 H1:H4", ""},
 		{"over a merged range", false, map[string]any{"cell": "K1", "value": "=SEQUENCE(1,3)"}, "", "a merged range meets a spill range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
