@@ -66,6 +66,9 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 	if err != nil || old.c1 != f.at.c1 || old.r1 != f.at.r1 {
 		return nil, noSplice("a dynamic array to recompute names an unreadable range")
 	}
+	if err := calculable(f, "a dynamic array to recompute"); err != nil {
+		return nil, err
+	}
 	if callsUncomputable(f.text) {
 		return nil, noSplice("a dynamic array to recompute calls a function the calculator lacks")
 	}

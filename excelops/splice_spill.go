@@ -68,9 +68,13 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 	any := false
 	for i, f := range all {
 		cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]
-		if ok && f.part == part && cc.kind == 'f' && maySpill(f.text) && !callsUncomputable(f.text) {
-			compute[i], any = true, true
+		if !ok || f.part != part || cc.kind != 'f' || !maySpill(f.text) || callsUncomputable(f.text) {
+			continue
 		}
+		if err := calculable(f, "a formula to recompute"); err != nil {
+			return nil, err
+		}
+		compute[i], any = true, true
 	}
 	if !any {
 		return nil, nil
@@ -146,6 +150,19 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		areas = append(areas, sheetArea{sheet, rng.c1, rng.r1, rng.c2, rng.r2})
 	}
 	return areas, nil
+}
+
+// calculable declines (errNoSplice, with a reason beginning with who) a
+// formula the recalc splice's calculator cannot be given exactly: one
+// that may read anything, or reads a table.
+func calculable(f calcFormula, who string) error {
+	switch {
+	case f.wide:
+		return noSplice(wideReason(f.text, who))
+	case f.table:
+		return noSplice(who + " holds a structured reference")
+	}
+	return nil
 }
 
 // spilledContent is the cell content of one spilled value, as

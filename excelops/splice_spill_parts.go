@@ -78,7 +78,7 @@ func (sb *spliceBook) addMetadataPart(part []byte) error {
 		return noSplice("the content types cannot be read")
 	}
 	if !bytes.Contains(ct, []byte(`"/`+metadataPart+`"`)) {
-		rec := `<Override PartName="/` + metadataPart + `" ContentType="` + excelize.ContentTypeSheetMetadata + `"/>`
+		rec := `<Override PartName="/` + metadataPart + `" ContentType="` + excelize.ContentTypeSheetMetadata + `"></Override>`
 		if ct, err = appendRecord(ct, "</Types>", rec); err != nil {
 			return err
 		}
@@ -99,7 +99,7 @@ func (sb *spliceBook) addMetadataPart(part []byte) error {
 	for ids["rId"+strconv.Itoa(n)] {
 		n++
 	}
-	rec := `<Relationship Id="rId` + strconv.Itoa(n) + `" Type="` + excelize.SourceRelationshipSheetMetadata + `" Target="metadata.xml"/>`
+	rec := `<Relationship Id="rId` + strconv.Itoa(n) + `" Target="metadata.xml" Type="` + excelize.SourceRelationshipSheetMetadata + `"></Relationship>`
 	if rl, err = appendRecord(rl, "</Relationships>", rec); err != nil {
 		return err
 	}
