@@ -81,7 +81,8 @@ type calcFormula struct {
 	table   bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
 	ref     string      // an array formula's range
 	dynamic bool        // a dynamic array anchor (its cell points at cell metadata)
-	fresh   bool        // a written formula spillWritten made an anchor: its value is set
+	fresh   bool        // an anchor spillWritten or respillAnchors wrote (or left): its value is set
+	stuck   bool        // a dynamic array anchor showing #SPILL!
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -213,9 +214,10 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			f := calcFormula{at: sheetArea{ps.Name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
-				// The write may clear the way of a blocked dynamic array,
-				// which then spills: the excelize path does that.
-				return noSplice("a dynamic array on the sheet is blocked (#SPILL!)")
+				if !c.Meta {
+					return noSplice("a legacy array formula on the sheet shows #SPILL!")
+				}
+				f.stuck = true // the write may clear its way: respillAnchors looks
 			}
 			if f.array && !c.Meta && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
 				// A write into the cells a legacy array formula fills (a

@@ -5,60 +5,65 @@ import (
 	"fmt"
 )
 
-// Dynamic array anchors the recalc splice recomputes: an anchor on the
-// written sheet that reads what the write changed, or whose spill the
-// write lands in, is computed again and spilled again as respill does on
-// the excelize path (its old spill cleared, the new values written, or
-// #SPILL! when the new range is obstructed). The ranges it clears and
-// fills are edited areas in turn, so the formulas reading them, anchors
-// among them, are marked again, up to maxRespillRounds times.
-
-// maxRespillRounds bounds the rounds of anchors spilled again because an
-// earlier round's spill changed what they read.
-const maxRespillRounds = 8
+// Dynamic array anchors the recalc splice recomputes, as
+// refreshFormulaValues does on the excelize path (unblock, then respill):
+// an anchor on the written sheet that reads what the write changed, whose
+// spill the write lands in, or that shows #SPILL! (the write may have
+// cleared its way), is computed again and spilled again (its old spill
+// cleared, the new values written, or #SPILL! when the new range is
+// obstructed; one still obstructed is left as it is). The ranges it
+// clears and fills are edited areas in turn: the formulas reading them
+// are recomputed. An anchor that reads the write from another sheet
+// declines.
 
 // respillAnchors returns the formulas of all the write makes dirty (areas
 // are what it changed: the block and the spills written so far), after
-// spilling again every dirty dynamic array anchor (see above); each one is
-// marked fresh, its new content among the written cells of w.
+// spilling again every dynamic array anchor that needs it (see above);
+// each one is marked fresh, its new content among the written cells of w.
 func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []depCell, areas []sheetArea, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]bool, error) {
-	for round := 0; ; round++ {
-		dirty := dirtyFormulas(cells, areas, true)
-		var pending []int
-		for i, f := range all {
-			if f.dynamic && !f.fresh && (dirty[i] || (f.part == part && intrudesRef(w.area, f.ref))) {
-				pending = append(pending, i)
-			}
+	dirty := dirtyFormulas(cells, areas, true)
+	var changed []sheetArea
+	for i, f := range all {
+		if !f.dynamic || f.fresh {
+			continue
 		}
-		if len(pending) == 0 {
-			return dirty, nil
+		if !dirty[i] && (f.part != part || !(f.stuck || intrudesAny(areas, f.ref))) {
+			continue
 		}
-		if round == maxRespillRounds {
-			return nil, noSplice("dynamic arrays read each other's spills too deep")
+		if f.part != part {
+			return nil, noSplice("a dynamic array to recompute is on another sheet")
 		}
-		for _, i := range pending {
-			if all[i].part != part {
-				return nil, noSplice("a dynamic array to recompute is on another sheet")
-			}
-			changed, err := sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
-			if err != nil {
-				return nil, err
-			}
-			areas = append(areas, changed...)
+		ch, err := sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
+		if err != nil {
+			return nil, err
 		}
+		changed = append(changed, ch...)
 	}
+	if len(changed) == 0 {
+		return dirty, nil
+	}
+	return dirtyFormulas(cells, append(areas, changed...), true), nil
 }
 
-// intrudesRef reports whether the written block a meets the spill range
-// ref other than in its anchor.
-func intrudesRef(a sheetArea, ref string) bool {
+// intrudesAny reports whether one of areas (all on the anchor's sheet)
+// meets the spill range ref other than in its anchor.
+func intrudesAny(areas []sheetArea, ref string) bool {
 	spill, err := parseRange(ref)
-	return err == nil && intrudes(a, spill)
+	if err != nil {
+		return false
+	}
+	for _, a := range areas {
+		if intrudes(a, spill) {
+			return true
+		}
+	}
+	return false
 }
 
 // respillOne computes the anchor all[i] (on the written sheet) again and
 // puts its new spill among the written cells of w; it returns the ranges
-// whose cells changed: the old spill and the new one.
+// whose cells changed: the old spill and the new one (none for an anchor
+// showing #SPILL! whose new range is still obstructed: it stays as it is).
 func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
 	f := all[i]
 	ref := cellName(f.at.c1, f.at.r1)
@@ -121,6 +126,10 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 		if blocked, err = sb.spillOccupied(ctx, part, rng, w); err != nil {
 			return nil, err
 		}
+	}
+	if blocked && f.stuck {
+		all[i].fresh = true // #SPILL! as it was
+		return nil, nil
 	}
 	cc := cellContent{kind: 'f', formula: f.text, array: rng.String(), cm: cm}
 	if blocked {

@@ -17,7 +17,7 @@ import (
 // formula in D1 reading E1:F10 (where spills land), and, unless bare, an
 // anchor in J1 spilling over J1:J4, a merged range L1:M1, an anchor in H1
 // filtering A1:A5 over H1:H3 (a value in H5), a formula in I1 reading its
-// spill, all written
+// spill, an anchor in N1 showing #SPILL! (a value in N2), all written
 // through the excelize path (so the file holds the dynamic array metadata
 // Excel writes).
 func spillSeed(t *testing.T, path string, bare bool) {
@@ -33,6 +33,8 @@ func spillSeed(t *testing.T, path string, bare bool) {
 	e.ok("write_cells", map[string]any{"file_path": name, "cell": "H5", "value": "stop"})
 	e.ok("write_cells", map[string]any{"file_path": name, "cell": "H1", "value": "=FILTER(A1:A5,A1:A5>2)"})
 	e.ok("write_cells", map[string]any{"file_path": name, "cell": "I1", "value": "=SUM(H1:H4)"})
+	e.ok("write_cells", map[string]any{"file_path": name, "cell": "N2", "value": "block"})
+	e.ok("write_cells", map[string]any{"file_path": name, "cell": "N1", "value": "=SEQUENCE(2)"})
 }
 
 // anchorRefs lists the dynamic array anchors of the sheet's first rows and
@@ -57,7 +59,8 @@ func anchorRefs(t *testing.T, f *excelize.File, sheet string, rows, cols int) []
 // excelize path leaves it (values, formulas, types, the anchors and their
 // ranges, the formula reading the spill recomputed), #SPILL! included, an
 // overwritten anchor's old spill cleared, an anchor reading the write or
-// whose spill the write lands in spilled again; a spill over a merged range is
+// whose spill the write lands in spilled again, one showing #SPILL! spilled
+// once its way is clear; a spill over a merged range is
 // the one case left to the excelize path, with its reason.
 func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 	skipUnderRace(t)
@@ -85,6 +88,8 @@ func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 		{"a value into a spill", false, map[string]any{"cell": "H2", "value": "x"}, "H1 H1", ""},
 		{"a spill grown into a value", false, map[string]any{"cell_range": "A2", "values": [][]any{{10}, {4}, {10}}}, "H1 H1", ""},
 		{"a formula over a dynamic array's reads", false, map[string]any{"cell": "A4", "value": "=A5*2"}, "H1 H1:H4", ""},
+		{"a value that clears the way of a #SPILL!", false, map[string]any{"cell_range": "N2", "values": [][]any{{nil}}}, "N1 N1:N2", ""},
+		{"a value beside a #SPILL!", false, map[string]any{"cell": "E7", "value": 1}, "N1 N1", ""},
 		{"over a merged range", false, map[string]any{"cell": "K1", "value": "=SEQUENCE(1,3)"}, "", "a merged range meets a spill range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
