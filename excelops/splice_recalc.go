@@ -39,8 +39,14 @@ import (
 //    cached values, and every other sheet holding a recomputed formula
 //    with its new cached values alone (splice.SetCached).
 //
+// Dynamic arrays are computed on the way, before step 4: the written
+// formulas that spill (splice_spill.go) and the anchors of the written
+// sheet to spill again (splice_respill.go); their values become cells of
+// the write.
+//
 // Whatever the calculator cannot be given exactly takes the excelize path:
-// data tables anywhere, an array formula to compute, read or overwritten,
+// data tables anywhere, a legacy array formula to compute, read or
+// overwritten, a dynamic array to spill again on another sheet,
 // a formula to compute that may read anything (a defined name, INDIRECT,
 // a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
@@ -90,37 +96,6 @@ type calcSheet struct {
 	name, part     string
 	maxRow, maxCol int // the highest row (<row> elements included) and column
 }
-
-// spliceWrites is what a write_cells plan writes, for the recalc splice:
-// its block (the edit area, as on the excelize path) and each cell's
-// content, shared with the plan's Cell function, which writes the cached
-// values recalcPlan stores here.
-type spliceWrites struct {
-	area  sheetArea
-	cells map[[2]int]cellContent // (row, col) -> content
-	// spilled reports cells added to cells by dynamic arrays (values
-	// spilled, or an overwritten anchor's spill cleared); spills are the
-	// ranges written formulas spilled over.
-	spilled bool
-	spills  []cellRange
-}
-
-// spillsWritten reports whether dynamic arrays added cells to the write.
-func (w *spliceWrites) spillsWritten() bool { return w.spilled }
-
-// hasFormulas reports whether the write holds a formula.
-func (w *spliceWrites) hasFormulas() bool {
-	for _, cc := range w.cells {
-		if cc.kind == 'f' {
-			return true
-		}
-	}
-	return false
-}
-
-// cachedResult is a computed cached value: t and v as computeFormula
-// returns them (v == "" for none, except t "str": an empty text).
-type cachedResult struct{ t, v string }
 
 // walkPart streams the worksheet entry zf through a sheetxml.Walker,
 // calling fn on every event. A sheet that does not read to its end is
@@ -420,20 +395,4 @@ func sheetNamed(sheets []calcSheet, name string) int {
 		}
 	}
 	return -1
-}
-
-// arrayRangeMeets reports whether the range ref of an array formula holds
-// one of the written cells ((row, col) keys) other than its anchor.
-func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
-	rng, err := parseRange(string(ref))
-	if err != nil || (rng.c1 == rng.c2 && rng.r1 == rng.r2) {
-		return false
-	}
-	for key := range written {
-		r, c := key[0], key[1]
-		if (r != rng.r1 || c != rng.c1) && r >= rng.r1 && r <= rng.r2 && c >= rng.c1 && c <= rng.c2 {
-			return true
-		}
-	}
-	return false
 }

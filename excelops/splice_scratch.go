@@ -120,7 +120,10 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 		case len(s.areas) == 0:
 			// Nothing to copy (the written cells are added below).
 		case pre != nil && pre.covers(s.areas):
-			s.cells = pre.cells // the scan copied them already
+			// The scan copied them already. A copy: the cells are sorted and
+			// added to below, and a later calculator (the spill's, then
+			// the other formulas') starts from the scan's cells again.
+			s.cells = slices.Clone(pre.cells)
 			if edited && w.spillsWritten() {
 				s.cells = withoutWritten(pre.cells, w.cells) // spilled or cleared since
 			}

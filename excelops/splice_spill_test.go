@@ -90,6 +90,7 @@ func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 		{"a formula over a dynamic array's reads", false, map[string]any{"cell": "A4", "value": "=A5*2"}, "H1 H1:H4", ""},
 		{"a value that clears the way of a #SPILL!", false, map[string]any{"cell_range": "N2", "values": [][]any{{nil}}}, "N1 N1:N2", ""},
 		{"a value beside a #SPILL!", false, map[string]any{"cell": "E7", "value": 1}, "N1 N1", ""},
+		{"a spill and a formula in one write", false, map[string]any{"cell_range": "E1", "values": [][]any{{"=A1:A2*3", "=SUM(A1:A5)+E2"}}}, "E1 E1:E2", ""},
 		{"over a merged range", false, map[string]any{"cell": "K1", "value": "=SEQUENCE(1,3)"}, "", "a merged range meets a spill range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,6 +120,13 @@ func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 			requireSameCells(t, books[true], books[false], []string{"Sheet1"}, 12, 14, false, c.name)
 			got, want := anchorRefs(t, books[true], "Sheet1", 12, 14), anchorRefs(t, books[false], "Sheet1", 12, 14)
 			assert.Equal(t, want, got, "the anchors")
+			if c.reason == "" {
+				// Values were computed: recalculated on open, as the other
+				// recalc splices mark it.
+				props, err := books[true].GetCalcProps()
+				require.NoError(t, err)
+				assert.True(t, props.FullCalcOnLoad != nil && *props.FullCalcOnLoad, "recalculated on open")
+			}
 			if c.want != "" && c.reason == "" {
 				assert.Contains(t, got, c.want)
 			}
