@@ -65,7 +65,7 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 // It returns the ranges the spills fill.
 func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
 	compute := make([]bool, len(all))
-	any := false
+	found := false
 	for i, f := range all {
 		cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]
 		if !ok || f.part != part || cc.kind != 'f' || !maySpill(f.text) || callsUncomputable(f.text) {
@@ -74,9 +74,9 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if err := calculable(f, "a formula to recompute"); err != nil {
 			return nil, err
 		}
-		compute[i], any = true, true
+		compute[i], found = true, true
 	}
-	if !any {
+	if !found {
 		return nil, nil
 	}
 	need, err := upstream(all, compute)
