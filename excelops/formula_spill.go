@@ -312,21 +312,6 @@ func spillWrites(b *book, sheet string, plan []cellWrite, old []oldAnchor) ([]ce
 	return spills, err
 }
 
-// spliceDeclinesSpill reports whether write_cells must take the excelize
-// path because of dynamic arrays: a written formula may spill (the values
-// go to cells outside the block, and the anchor needs xl/metadata.xml,
-// which only the excelize path writes for now). A write over an anchor, or
-// one an anchor reads, declines on its own: an anchor is an array formula
-// (<f t="array">), which the recalc splice leaves to the excelize path.
-func spliceDeclinesSpill(_ *spliceBook, plan []cellWrite) bool {
-	for _, w := range plan {
-		if w.formula != "" && maySpill(w.formula) {
-			return true
-		}
-	}
-	return false
-}
-
 // spillBlock spills the formulas plan wrote into block on sh (old: the
 // anchors the writes overwrote, from anchorsUnder), widens the sheet's
 // extent over block and every spill and, on a sheet the call did not

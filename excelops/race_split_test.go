@@ -39,6 +39,7 @@ func raceSkippedTests() []string {
 		"TestSpillsThroughStructuralEdits",
 		"TestSpliceValueWritesBesideFormulas",
 		"TestSpliceWritesBesideTablesAndNames",
+		"TestSpliceSpillsAsTheExcelizePathDoes",
 		"TestToolsSucceedWithTheirResultShape",
 		"TestWriteCellsRefusesUnknownReferences",
 		"TestWriteCellsRespill",

@@ -36,6 +36,7 @@ type spliceBook struct {
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
 	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
 	scope  *depScope              // the tables and defined names formulas read, once read (see depScope)
+	meta   *spillMeta             // the dynamic array cell metadata, once looked at (see spillMetadata)
 }
 
 // name is the file name reported in results.

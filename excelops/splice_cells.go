@@ -97,7 +97,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 			sb.styles.after = max(sb.styles.after, id+1)
 			style = id
 		}
-		if cc.kind == 'n' && style != 0 {
+		if cc.kind == 'n' && style != 0 && !cc.spilled {
 			st, err := sb.styleTable()
 			if err != nil {
 				return dst, err
@@ -116,7 +116,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 
 // cellContent is one value of write_cells converted for the sheet XML.
 type cellContent struct {
-	kind    byte   // 'n' number, 'b' boolean, 's' string, 'f' formula, 0 clear
+	kind    byte   // 'n' number, 'b' boolean, 's' string, 'e' error, 'f' formula, 0 clear
 	text    string // the number's text, the string, or the formula
 	formula string
 	date    dateKind // a number that is a date of this kind (needs a date style)
@@ -124,6 +124,14 @@ type cellContent struct {
 	// computeFormula gives it (cachedValue "" for none, unless cachedType
 	// is "str": an empty text).
 	cachedType, cachedValue string
+	// array is the spill range of a formula written as a dynamic array
+	// anchor (<f t="array" ref=...>, cm pointing at the dynamic array
+	// metadata), "" for an ordinary formula; cm is that pointer.
+	array string
+	cm    uint
+	// spilled marks a value an anchor spilled (or a spilled value
+	// cleared): not measured for column widths, as on the excelize path.
+	spilled bool
 }
 
 // contentOf converts a JSON value as cellValue (and the excelize path) does.
@@ -181,12 +189,24 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 		dst = append(dst, ` t="b"><v>`...)
 		dst = append(dst, cc.text...)
 		return append(dst, "</v></c>"...)
+	case 'e':
+		dst = append(dst, ` t="e"><v>`...)
+		dst = sheetxml.AppendEscaped(dst, cc.text)
+		return append(dst, "</v></c>"...)
 	case 'f':
 		has := cc.cachedValue != "" || cc.cachedType == "str" // "str" with no text: an empty text
 		if has && cc.cachedType != "" {
 			dst = append(append(append(dst, ` t="`...), cc.cachedType...), '"')
 		}
-		dst = append(dst, "><f>"...)
+		if cc.array == "" {
+			dst = append(dst, "><f>"...)
+		} else {
+			dst = append(dst, ` cm="`...)
+			dst = strconv.AppendUint(dst, uint64(cc.cm), 10)
+			dst = append(dst, `"><f t="array" ref="`...)
+			dst = append(dst, cc.array...)
+			dst = append(dst, `">`...)
+		}
 		dst = sheetxml.AppendEscaped(dst, cc.formula)
 		dst = append(dst, "</f>"...)
 		if has {

@@ -105,9 +105,9 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 				if in[i] {
 					return true
 				}
-				if all[i].wide || all[i].array || all[i].table {
+				if all[i].wide || (all[i].array && !all[i].fresh && !all[i].dynamic) || all[i].table {
 					// It may read anything, or cannot be computed here.
-					wide = "a formula the recomputed ones read is an array formula"
+					wide = "a formula the recomputed ones read is a legacy array formula"
 					if all[i].wide || all[i].table {
 						wide = wideReason(all[i].text, "a formula the recomputed ones read")
 					}

@@ -51,6 +51,8 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 	}
 	out := scratchCell{row: c.Row, col: c.Col}
 	switch {
+	case c.Formula && c.Meta && string(c.FormulaType) == "array" && len(c.FormulaRef) > 0:
+		out.body = anchorBody(formula, string(c.Type), c.Value, string(c.FormulaRef))
 	case c.Formula:
 		out.body = formulaBody(formula, string(c.Type), c.Value)
 	case string(c.Type) == "s":
@@ -133,6 +135,24 @@ func formulaBody(formula, t string, v []byte) []byte {
 	return append(b, "</c>"...)
 }
 
+// anchorBody is formulaBody for a dynamic array anchor spilling over ref,
+// written as the workbook holds it (cm, <f t="array" ref=...>): the
+// calculator resolves a spill reference (A1#) through it, and leaves the
+// values of its range to the cells that hold them.
+func anchorBody(formula, t string, v []byte, ref string) []byte {
+	b := []byte(` cm="1"`)
+	if t != "" {
+		b = append(append(append(b, ` t="`...), t...), '"')
+	}
+	b = append(append(append(b, `><f t="array" ref="`...), ref...), `">`...)
+	b = sheetxml.AppendEscaped(b, formula)
+	b = append(b, "</f>"...)
+	if len(v) > 0 {
+		b = append(append(append(b, "<v>"...), v...), "</v>"...)
+	}
+	return append(b, "</c>"...)
+}
+
 // inlineBody is a calculator cell holding the (escaped) text.
 func inlineBody(text []byte) []byte {
 	b := append([]byte(nil), ` t="inlineStr"><is><t xml:space="preserve">`...)
@@ -164,7 +184,12 @@ func (cc cellContent) scratchBody() []byte {
 		return valueBody("", []byte(cc.text))
 	case 'b':
 		return valueBody("b", []byte(cc.text))
+	case 'e':
+		return valueBody("e", sheetxml.AppendEscaped(nil, cc.text))
 	case 'f':
+		if cc.array != "" {
+			return anchorBody(cc.formula, cc.cachedType, sheetxml.AppendEscaped(nil, cc.cachedValue), cc.array)
+		}
 		return formulaBody(cc.formula, "str", nil)
 	}
 	return inlineBody(sheetxml.AppendEscaped(nil, cc.text))

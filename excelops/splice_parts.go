@@ -58,7 +58,7 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 			releaseParts(parts)
 		}
 	}()
-	if err := sb.rewritePart(ctx, part, sheet, withCached(plan, rc.results[part]), parts); err != nil {
+	if err := sb.rewritePart(ctx, part, sheet, withCached(withSpills(plan, sb.writes), rc.results[part]), parts); err != nil {
 		return nil, err
 	}
 	for p, res := range rc.results {

@@ -39,8 +39,14 @@ import (
 //    cached values, and every other sheet holding a recomputed formula
 //    with its new cached values alone (splice.SetCached).
 //
+// Dynamic arrays are computed on the way, before step 4: the written
+// formulas that spill (splice_spill.go) and the anchors of the written
+// sheet to spill again (splice_respill.go); their values become cells of
+// the write.
+//
 // Whatever the calculator cannot be given exactly takes the excelize path:
-// data tables anywhere, an array formula to compute, read or overwritten,
+// data tables anywhere, a legacy array formula to compute, read or
+// overwritten, a dynamic array to spill again on another sheet,
 // a formula to compute that may read anything (a defined name, INDIRECT,
 // a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
@@ -70,15 +76,19 @@ const maxScratchBytes = 8 << 20
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {
-	at     sheetArea   // the cell
-	part   string      // its worksheet part
-	text   string      // the formula, unescaped (a shared member's translated)
-	cached bool        // it holds a cached value
-	master bool        // it defines a shared formula other cells use
-	array  bool        // an array formula (its results fill a range): never computed here
-	deps   []sheetArea // what it reads
-	wide   bool        // it may read anything
-	table  bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
+	at      sheetArea   // the cell
+	part    string      // its worksheet part
+	text    string      // the formula, unescaped (a shared member's translated)
+	cached  bool        // it holds a cached value
+	master  bool        // it defines a shared formula other cells use
+	array   bool        // an array formula (its results fill a range): never computed here
+	deps    []sheetArea // what it reads
+	wide    bool        // it may read anything
+	table   bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
+	ref     string      // an array formula's range
+	dynamic bool        // a dynamic array anchor (its cell points at cell metadata)
+	fresh   bool        // an anchor spillWritten or respillAnchors wrote (or left): its value is set
+	stuck   bool        // a dynamic array anchor showing #SPILL!
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -86,29 +96,6 @@ type calcSheet struct {
 	name, part     string
 	maxRow, maxCol int // the highest row (<row> elements included) and column
 }
-
-// spliceWrites is what a write_cells plan writes, for the recalc splice:
-// its block (the edit area, as on the excelize path) and each cell's
-// content, shared with the plan's Cell function, which writes the cached
-// values recalcPlan stores here.
-type spliceWrites struct {
-	area  sheetArea
-	cells map[[2]int]cellContent // (row, col) -> content
-}
-
-// hasFormulas reports whether the write holds a formula.
-func (w *spliceWrites) hasFormulas() bool {
-	for _, cc := range w.cells {
-		if cc.kind == 'f' {
-			return true
-		}
-	}
-	return false
-}
-
-// cachedResult is a computed cached value: t and v as computeFormula
-// returns them (v == "" for none, except t "str": an empty text).
-type cachedResult struct{ t, v string }
 
 // walkPart streams the worksheet entry zf through a sheetxml.Walker,
 // calling fn on every event. A sheet that does not read to its end is
@@ -200,14 +187,16 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return noSplice("a sheet holds a data table formula")
 			}
 			f := calcFormula{at: sheetArea{ps.Name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
-				// The write may clear the way of a blocked dynamic array,
-				// which then spills: the excelize path does that.
-				return noSplice("a dynamic array on the sheet is blocked (#SPILL!)")
+				if !c.Meta {
+					return noSplice("a legacy array formula on the sheet shows #SPILL!")
+				}
+				f.stuck = true // the write may clear its way: respillAnchors looks
 			}
-			if f.array && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
-				// A write into the cells an array formula fills: a dynamic
-				// array becomes #SPILL!, which the excelize path does.
+			if f.array && !c.Meta && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
+				// A write into the cells a legacy array formula fills (a
+				// dynamic array's spill is spilled again: respillAnchors).
 				return noSplice("the write lands in the range of an array formula")
 			}
 			switch {
@@ -263,14 +252,18 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		rc.sheetOf[cs.part] = cs.name
 	}
 	kept := all[:0]
+	var old []calcFormula // the dynamic array anchors the write overwrites
 	for _, f := range all {
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]; ok {
 				if f.master {
 					return nil, noSplice("the write replaces the master cell of a shared formula") // the members lose their formula
 				}
-				if f.array {
+				if f.array && !f.dynamic {
 					return nil, noSplice("the write replaces a cell of an array formula") // the array loses its anchor
+				}
+				if f.dynamic {
+					old = append(old, f)
 				}
 				if cc.kind != 'f' {
 					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
@@ -302,15 +295,31 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	slices.SortStableFunc(all, func(a, b calcFormula) int {
 		return cmp.Or(cmp.Compare(order[a.at.sheet], order[b.at.sheet]), cmp.Compare(a.at.r1, b.at.r1), cmp.Compare(a.at.c1, b.at.c1))
 	})
+	areas, err := clearOldSpillsSplice(all, sheet, part, old, w)
+	if err != nil {
+		return nil, err
+	}
+	spills, err := sb.spillWritten(ctx, sheets, all, sheet, part, w, early)
+	if err != nil {
+		return nil, err
+	}
+	areas = append(append([]sheetArea{w.area}, areas...), spills...)
 	cells := make([]depCell, len(all))
 	for i, f := range all {
 		cells[i] = depCell{at: f.at, deps: f.deps, wide: f.wide}
 	}
-	dirty := dirtyFormulas(cells, []sheetArea{w.area}, true)
+	dirty, err := sb.respillAnchors(ctx, sheets, all, cells, areas, sheet, part, w, early)
+	if err != nil {
+		return nil, err
+	}
 	compute := make([]bool, len(all))
 	var blank []int
 	n := 0
 	for i, f := range all {
+		if f.fresh {
+			rc.computed = true // spillWritten computed it
+			continue
+		}
 		if !dirty[i] && f.cached {
 			continue
 		}
@@ -386,20 +395,4 @@ func sheetNamed(sheets []calcSheet, name string) int {
 		}
 	}
 	return -1
-}
-
-// arrayRangeMeets reports whether the range ref of an array formula holds
-// one of the written cells ((row, col) keys) other than its anchor.
-func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
-	rng, err := parseRange(string(ref))
-	if err != nil || (rng.c1 == rng.c2 && rng.r1 == rng.r2) {
-		return false
-	}
-	for key := range written {
-		r, c := key[0], key[1]
-		if (r != rng.r1 || c != rng.c1) && r >= rng.r1 && r <= rng.r2 && c >= rng.c1 && c <= rng.c2 {
-			return true
-		}
-	}
-	return false
 }

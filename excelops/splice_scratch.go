@@ -45,6 +45,36 @@ type scratchSheet struct {
 // all. A sheet whose needed cells the scan copied already (early) is not
 // read again.
 func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
+	f, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[int]cachedResult{}
+	for i, f0 := range all {
+		if !compute[i] {
+			continue
+		}
+		if len(out)%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		t, v, err := computeFormula(ctx, f, sb.svc.limits.calc(), f0.at.sheet, cellName(f0.at.c1, f0.at.r1))
+		if err != nil {
+			return nil, err
+		}
+		if v == "" && t != "str" { // "str" with no text is an empty text
+			t = ""
+		}
+		out[i] = cachedResult{t, v}
+	}
+	return out, nil
+}
+
+// scratchFile opens the calculator workbook of calcWorkbook: the cells
+// need names, as the write w to the worksheet part leaves them.
+func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	// The extents the calculator clamps whole rows and columns to are the
 	// sheet's after the write (excelize creates every written cell).
 	for i := range sheets {
@@ -90,7 +120,13 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 		case len(s.areas) == 0:
 			// Nothing to copy (the written cells are added below).
 		case pre != nil && pre.covers(s.areas):
-			s.cells = pre.cells // the scan copied them already
+			// The scan copied them already. A copy: the cells are sorted and
+			// added to below, and a later calculator (the spill's, then
+			// the other formulas') starts from the scan's cells again.
+			s.cells = slices.Clone(pre.cells)
+			if edited && w.spillsWritten() {
+				s.cells = withoutWritten(pre.cells, w.cells) // spilled or cleared since
+			}
 		default:
 			in := newAreaSet(s.areas)
 			err := walkPart(ctx, opc.FindPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
@@ -156,27 +192,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 	if err != nil {
 		return nil, noSplice("the calculator's copy does not open")
 	}
-	defer f.Close()
-	out := map[int]cachedResult{}
-	for i, f0 := range all {
-		if !compute[i] {
-			continue
-		}
-		if len(out)%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		t, v, err := computeFormula(ctx, f, sb.svc.limits.calc(), f0.at.sheet, cellName(f0.at.c1, f0.at.r1))
-		if err != nil {
-			return nil, err
-		}
-		if v == "" && t != "str" { // "str" with no text is an empty text
-			t = ""
-		}
-		out[i] = cachedResult{t, v}
-	}
-	return out, nil
+	return f, nil
 }
 
 // scratchPackage writes the calculator workbook: every worksheet of

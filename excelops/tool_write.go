@@ -141,9 +141,6 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 	})
 	c.create, c.newSheet = createModeOf(a.Create), a.Create != nil && *a.Create
 	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-		if spliceDeclinesSpill(sb, plan) {
-			return splice.Plan{}, nil, errNoSplice
-		}
 		if err := checkWriteNames(plan, sheet, sb.formulaScope); err != nil {
 			return splice.Plan{}, nil, err
 		}

@@ -1,7 +1,7 @@
 """Dynamic array formulas written with write_cells (Excel 365 spill): openpyxl opens the file
 without error, sees the anchor as an array formula over its spill range and the spilled values
-as plain cached values, on a new workbook and on an existing one (whose write the splice path
-hands to the excelize path).
+as plain cached values, on a new workbook and on an existing one (whose writes take the splice
+path, which writes the anchor, the metadata part and the values itself).
 """
 
 from __future__ import annotations

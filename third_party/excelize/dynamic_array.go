@@ -14,7 +14,9 @@ package excelize
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 
@@ -123,8 +125,7 @@ const dynamicArrayMetadata = `<metadata xmlns="http://schemas.openxmlformats.org
 
 // dynamicArrayCM returns the cm value of a dynamic array anchor, writing
 // xl/metadata.xml (with its relationship and content type) when the
-// workbook has none. An existing part is reused only when its first
-// metadata type is XLDAPR and its first cell metadata block points at it.
+// workbook has none (see DynamicArrayMetadataPart).
 func (f *File) dynamicArrayCM() (uint, error) {
 	raw := f.readBytes(defaultXMLMetadata)
 	if len(raw) == 0 {
@@ -136,6 +137,32 @@ func (f *File) dynamicArrayCM() (uint, error) {
 	if err != nil {
 		return 0, err
 	}
+	return dynamicArrayCMOf(md)
+}
+
+// DynamicArrayMetadataPart tells a writer that edits a package without
+// opening it what a dynamic array anchor needs, as SetDynamicArrayFormula
+// does it: raw is the workbook's xl/metadata.xml (empty when it has none).
+// It returns the anchor's cm value and, when the workbook has no metadata
+// part, the part to add (the caller adds its content type and the
+// workbook's relationship to it); ErrDynamicArrayMetadata when the existing
+// part holds other metadata.
+func DynamicArrayMetadataPart(raw []byte) (cm uint, part []byte, err error) {
+	if len(raw) == 0 {
+		return 1, []byte(dynamicArrayMetadata), nil
+	}
+	var md xlsxMetadata
+	if err := xml.NewDecoder(bytes.NewReader(namespaceStrictToTransitional(raw))).Decode(&md); err != nil && err != io.EOF {
+		return 0, nil, err
+	}
+	cm, err = dynamicArrayCMOf(&md)
+	return cm, nil, err
+}
+
+// dynamicArrayCMOf is the cm value of an anchor in a workbook whose cell
+// metadata is md: reused only when its first metadata type is XLDAPR and
+// its first cell metadata block points at it.
+func dynamicArrayCMOf(md *xlsxMetadata) (uint, error) {
 	types := ""
 	if md.MetadataTypes != nil {
 		types = md.MetadataTypes.Content

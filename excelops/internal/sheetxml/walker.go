@@ -51,6 +51,9 @@ type Cell struct {
 	// "dataTable" or empty); FormulaRef its ref attribute (the cells of a
 	// shared formula's group or an array formula), nil when absent.
 	FormulaType, FormulaRef []byte
+	// Meta reports a cm attribute (the cell points at cell metadata: a
+	// dynamic array anchor when its formula is t="array").
+	Meta bool
 }
 
 // Walker reads the rows and cells of worksheet XML, one event at a time,
@@ -150,7 +153,7 @@ func (w *Walker) Next() (Event, error) {
 				w.col = col
 				w.typ = append(w.typ[:0], t.Attr("t")...)
 				w.text, w.ftext = w.text[:0], w.ftext[:0]
-				w.Cell = Cell{Row: w.Row, Col: col, Style: AttrInt(t.attrs, "s"), SharedIndex: -1}
+				w.Cell = Cell{Row: w.Row, Col: col, Style: AttrInt(t.attrs, "s"), SharedIndex: -1, Meta: t.Attr("cm") != nil}
 				w.inCell, w.inText, w.inF, w.phonetic = t.Kind == Start, false, false, 0
 				if t.Kind == Empty {
 					w.finishCell()

@@ -95,6 +95,11 @@ type Plan struct {
 	// cell: a value written there is hidden, and excelize writes it to
 	// the top-left cell instead.
 	OutsideMerges bool
+	// KeepClear lists ranges (first column, first row, last column, last
+	// row) that no merged range may meet, such as the range a dynamic
+	// array spills over: one that does declines the rewrite
+	// (ErrUnsupported).
+	KeepClear [][4]int
 	// MaxCellText, when positive, caps the raw text of one cell of the
 	// sheet; a longer one fails the rewrite with a *CellTextError.
 	MaxCellText int64
@@ -367,7 +372,7 @@ func (s *sheet) copyRest() error {
 		if err != nil {
 			return err
 		}
-		if s.plan.OutsideMerges && (t.Is(sheetxml.Empty, "mergeCell") || t.Is(sheetxml.Start, "mergeCell")) {
+		if (s.plan.OutsideMerges || len(s.plan.KeepClear) > 0) && (t.Is(sheetxml.Empty, "mergeCell") || t.Is(sheetxml.Start, "mergeCell")) {
 			if err := s.checkMerge(t.Attr("ref")); err != nil {
 				return err
 			}
@@ -391,6 +396,14 @@ func (s *sheet) checkMerge(ref []byte) error {
 		return nil
 	}
 	c1, c2, r1, r2 = min(c1, c2), max(c1, c2), min(r1, r2), max(r1, r2)
+	for _, k := range s.plan.KeepClear {
+		if k[0] <= c2 && c1 <= k[2] && k[1] <= r2 && r1 <= k[3] {
+			return unsupported("a merged range meets a spill range", "%s", ref)
+		}
+	}
+	if !s.plan.OutsideMerges {
+		return nil
+	}
 	for _, row := range s.plan.Rows {
 		if row < r1 || row > r2 {
 			continue

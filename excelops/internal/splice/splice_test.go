@@ -326,3 +326,32 @@ func wellFormed(in string) bool {
 		}
 	}
 }
+
+// TestRewriteKeepClear: a merged range meeting a range of Plan.KeepClear
+// declines the rewrite, its top-left cell included; one beside it does not.
+func TestRewriteKeepClear(t *testing.T) {
+	in := `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row>` + tail // merged A1:B1
+	for _, c := range []struct {
+		name  string
+		clear [4]int // first column, first row, last column, last row
+		meets bool
+	}{
+		{"over the merged range's top-left cell", [4]int{1, 1, 1, 3}, true},
+		{"over its second cell", [4]int{2, 1, 3, 1}, true},
+		{"below it", [4]int{1, 2, 2, 4}, false},
+		{"right of it", [4]int{3, 1, 4, 1}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plan := cellsPlan(map[int][]int{5: {5}})
+			plan.KeepClear = [][4]int{c.clear}
+			_, _, err := rewrite(t, in, plan)
+			if !c.meets {
+				require.NoError(t, err)
+				return
+			}
+			var ue *UnsupportedError
+			require.ErrorAs(t, err, &ue)
+			assert.Equal(t, "a merged range meets a spill range", ue.Reason)
+		})
+	}
+}

@@ -1,0 +1,155 @@
+package excelops
+
+import (
+	"context"
+	"fmt"
+)
+
+// Dynamic array anchors the recalc splice recomputes, as
+// refreshFormulaValues does on the excelize path (unblock, then respill):
+// an anchor on the written sheet that reads what the write changed, whose
+// spill the write lands in, or that shows #SPILL! (the write may have
+// cleared its way), is computed again and spilled again (its old spill
+// cleared, the new values written, or #SPILL! when the new range is
+// obstructed; one still obstructed is left as it is). The ranges it
+// clears and fills are edited areas in turn: the formulas reading them
+// are recomputed. An anchor that reads the write from another sheet
+// declines.
+
+// respillAnchors returns the formulas of all the write makes dirty (areas
+// are what it changed: the block and the spills written so far), after
+// spilling again every dynamic array anchor that needs it (see above);
+// each one is marked fresh, its new content among the written cells of w.
+func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []depCell, areas []sheetArea, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]bool, error) {
+	dirty := dirtyFormulas(cells, areas, true)
+	var changed []sheetArea
+	for i, f := range all {
+		if !f.dynamic || f.fresh {
+			continue
+		}
+		if !dirty[i] && (f.part != part || !(f.stuck || intrudesAny(areas, f.ref))) {
+			continue
+		}
+		if f.part != part {
+			return nil, noSplice("a dynamic array to recompute is on another sheet")
+		}
+		ch, err := sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
+		if err != nil {
+			return nil, err
+		}
+		changed = append(changed, ch...)
+	}
+	if len(changed) == 0 {
+		return dirty, nil
+	}
+	return dirtyFormulas(cells, append(areas, changed...), true), nil
+}
+
+// intrudesAny reports whether one of areas (all on the anchor's sheet)
+// meets the spill range ref other than in its anchor.
+func intrudesAny(areas []sheetArea, ref string) bool {
+	spill, err := parseRange(ref)
+	if err != nil {
+		return false
+	}
+	for _, a := range areas {
+		if intrudes(a, spill) {
+			return true
+		}
+	}
+	return false
+}
+
+// respillOne computes the anchor all[i] (on the written sheet) again and
+// puts its new spill among the written cells of w; it returns the ranges
+// whose cells changed: the old spill and the new one (none for an anchor
+// showing #SPILL! whose new range is still obstructed: it stays as it is).
+func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
+	f := all[i]
+	ref := cellName(f.at.c1, f.at.r1)
+	old, err := parseRange(f.ref)
+	if err != nil || old.c1 != f.at.c1 || old.r1 != f.at.r1 {
+		return nil, noSplice("a dynamic array to recompute names an unreadable range")
+	}
+	if err := calculable(f, "a dynamic array to recompute"); err != nil {
+		return nil, err
+	}
+	if callsUncomputable(f.text) {
+		return nil, noSplice("a dynamic array to recompute calls a function the calculator lacks")
+	}
+	compute := make([]bool, len(all))
+	compute[i] = true
+	need, err := upstream(all, compute)
+	if err != nil {
+		return nil, err
+	}
+	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	if err != nil {
+		return nil, err
+	}
+	defer calc.Close()
+	if inexactInArrays(calc, sheet, f.text) {
+		return nil, noSplice("a dynamic array to recompute is not computed exactly")
+	}
+	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+	vals, cerr := calc.CalcCellArray(one, sheet, ref, sb.svc.limits.calc())
+	cancel()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cerr != nil || len(vals) == 0 || len(vals[0]) == 0 {
+		return nil, noSplice("a dynamic array to recompute cannot be computed")
+	}
+	if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
+		return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, sb.svc.limits.MaxWriteCells))
+	}
+	cm, ok, err := sb.spillMetadata()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, noSplice("the cell metadata part holds other metadata")
+	}
+	// The old spill is cleared, except what the write wrote there.
+	for r := old.r1; r <= old.r2; r++ {
+		for c := old.c1; c <= old.c2; c++ {
+			if _, ok := w.cells[[2]int{r, c}]; ok || (r == old.r1 && c == old.c1) {
+				continue
+			}
+			w.cells[[2]int{r, c}] = cellContent{spilled: true}
+		}
+	}
+	w.spilled = true
+	rng := cellRange{f.at.c1, f.at.r1, f.at.c1 + len(vals[0]) - 1, f.at.r1 + len(vals) - 1}
+	blocked := false
+	if len(vals) > 1 || len(vals[0]) > 1 {
+		if blocked, err = sb.spillOccupied(ctx, part, rng, w); err != nil {
+			return nil, err
+		}
+	}
+	if blocked && f.stuck {
+		all[i].fresh = true // #SPILL! as it was
+		return nil, nil
+	}
+	cc := cellContent{kind: 'f', formula: f.text, array: rng.String(), cm: cm}
+	if blocked {
+		cc.array = ref
+		vals = nil
+		cc.cachedType, cc.cachedValue = "e", spillError
+	} else {
+		cc.cachedType, cc.cachedValue = cachedTypeOf(vals[0][0]), vals[0][0].Value
+		if len(vals) > 1 || len(vals[0]) > 1 {
+			w.spills = append(w.spills, rng)
+		}
+	}
+	w.cells[[2]int{f.at.r1, f.at.c1}] = cc
+	all[i].fresh = true
+	for r, row := range vals {
+		for c, v := range row {
+			if r > 0 || c > 0 {
+				w.cells[[2]int{rng.r1 + r, rng.c1 + c}] = spilledContent(v)
+			}
+		}
+	}
+	return []sheetArea{{sheet, old.c1, old.r1, old.c2, old.r2}, {sheet, rng.c1, rng.r1, rng.c2, rng.r2}}, nil
+}

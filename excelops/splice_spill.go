@@ -1,0 +1,271 @@
+package excelops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// Dynamic arrays on the recalc splice: write_cells of a formula that may
+// spill computes its whole result before the other formulas, as the
+// excelize path's spillFormulas does, and writes it as Excel 365 does (the
+// anchor's <f t="array" ref=...> and cm, the values in the cells of the
+// range, #SPILL! when the range is obstructed). The values become cells
+// the write writes (spliceWrites.cells), so the calculator and the
+// rewrite see them as they see the write's own; the ranges they fill, and
+// the old spills of anchors the write overwrote (cleared first), are
+// edited areas whose readers are recomputed.
+
+// errStopWalk ends a walk of a worksheet that has seen what it looks for.
+var errStopWalk = errors.New("walk done")
+
+// clearOldSpillsSplice clears, in w, the values the dynamic array anchors
+// the write overwrote (old) had spilled, except in cells the write
+// writes, as clearOldSpills does on the excelize path, and returns their
+// ranges. A formula inside such a range (a damaged anchor) declines.
+func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormula, w *spliceWrites) ([]sheetArea, error) {
+	var areas []sheetArea
+	for _, a := range old {
+		spill, err := parseRange(a.ref)
+		if err != nil || spill.c1 != a.at.c1 || spill.r1 != a.at.r1 {
+			return nil, noSplice("an overwritten dynamic array names an unreadable range")
+		}
+		if (spill.r2-spill.r1+1)*(spill.c2-spill.c1+1) > maxScratchCells {
+			return nil, noSplice("an overwritten dynamic array spilled over more cells than the calculator copies")
+		}
+		for _, f := range all {
+			if f.part == part && spill.has(f.at.c1, f.at.r1) && (f.at.c1 != spill.c1 || f.at.r1 != spill.r1) {
+				return nil, noSplice("a formula lies in the spill range of an overwritten dynamic array")
+			}
+		}
+		for r := spill.r1; r <= spill.r2; r++ {
+			for c := spill.c1; c <= spill.c2; c++ {
+				if _, ok := w.cells[[2]int{r, c}]; ok {
+					continue // the anchor, or a cell the write writes
+				}
+				w.cells[[2]int{r, c}] = cellContent{spilled: true}
+				w.spilled = true
+			}
+		}
+		areas = append(areas, sheetArea{sheet, spill.c1, spill.r1, spill.c2, spill.r2})
+	}
+	return areas, nil
+}
+
+// spillWritten computes the written formulas of all (sorted in sheet, row
+// and column order) that may spill, as spillFormulas does, on a calculator
+// workbook of the cells they read; each one that becomes a dynamic array
+// anchor is marked fresh (its cached value is set, not computed again).
+// It returns the ranges the spills fill.
+func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
+	compute := make([]bool, len(all))
+	found := false
+	for i, f := range all {
+		cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]
+		if !ok || f.part != part || cc.kind != 'f' || !maySpill(f.text) || callsUncomputable(f.text) {
+			continue
+		}
+		if err := calculable(f, "a formula to recompute"); err != nil {
+			return nil, err
+		}
+		compute[i], found = true, true
+	}
+	if !found {
+		return nil, nil
+	}
+	need, err := upstream(all, compute)
+	if err != nil {
+		return nil, err
+	}
+	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	if err != nil {
+		return nil, err
+	}
+	defer calc.Close()
+	var areas []sheetArea
+	for i, f := range all {
+		if !compute[i] || inexactInArrays(calc, sheet, f.text) {
+			continue
+		}
+		ref := cellName(f.at.c1, f.at.r1)
+		one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+		vals, cerr := calc.CalcCellArray(one, sheet, ref, sb.svc.limits.calc())
+		cancel()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if cerr != nil || len(vals) == 0 || len(vals[0]) == 0 {
+			continue // uncomputable: an ordinary formula
+		}
+		rng := cellRange{f.at.c1, f.at.r1, f.at.c1 + len(vals[0]) - 1, f.at.r1 + len(vals) - 1}
+		one1 := len(vals) == 1 && len(vals[0]) == 1
+		if one1 && !needsArrayFormula(f.text) {
+			continue // one value: an ordinary formula
+		}
+		if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
+			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, sb.svc.limits.MaxWriteCells))
+		}
+		cm, ok, err := sb.spillMetadata()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // metadata of another kind: an ordinary formula, as on the excelize path
+		}
+		blocked := false
+		if !one1 {
+			if blocked, err = sb.spillOccupied(ctx, part, rng, w); err != nil {
+				return nil, err
+			}
+		}
+		key := [2]int{f.at.r1, f.at.c1}
+		cc := w.cells[key]
+		cc.array, cc.cm = rng.String(), cm
+		first := vals[0][0]
+		if blocked {
+			cc.array, first = ref, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}
+		}
+		cc.cachedType, cc.cachedValue = cachedTypeOf(first), first.Value
+		w.cells[key] = cc
+		all[i].fresh = true
+		if blocked {
+			continue
+		}
+		for r, row := range vals {
+			for c, v := range row {
+				if r == 0 && c == 0 {
+					continue
+				}
+				w.cells[[2]int{rng.r1 + r, rng.c1 + c}] = spilledContent(v)
+			}
+		}
+		w.spilled = true
+		w.spills = append(w.spills, rng)
+		areas = append(areas, sheetArea{sheet, rng.c1, rng.r1, rng.c2, rng.r2})
+	}
+	return areas, nil
+}
+
+// calculable declines (errNoSplice, with a reason beginning with who) a
+// formula the recalc splice's calculator cannot be given exactly: one
+// that may read anything, or reads a table.
+func calculable(f calcFormula, who string) error {
+	switch {
+	case f.wide:
+		return noSplice(wideReason(f.text, who))
+	case f.table:
+		return noSplice(who + " holds a structured reference")
+	}
+	return nil
+}
+
+// spilledContent is the cell content of one spilled value, as
+// setTypedValue stores it (an empty text leaves the cell empty).
+func spilledContent(v excelize.ArrayValue) cellContent {
+	cc := cellContent{spilled: true, text: v.Value}
+	switch v.Type {
+	case excelize.CellTypeBool:
+		cc.kind = 'b'
+	case excelize.CellTypeError:
+		cc.kind = 'e'
+	case excelize.CellTypeInlineString:
+		cc.kind = 's'
+	case excelize.CellTypeUnset:
+		cc.text = ""
+	default:
+		cc.kind = 'n'
+	}
+	return cc
+}
+
+// spillOccupied reports whether rng cannot take a spill, as spillBlocked
+// decides it on the excelize path: it passes the sheet's edge, or a cell
+// other than its top-left one holds a value or a formula, after the
+// write (w) as far as it went. The worksheet part is walked over rng's
+// rows only. A merged range over rng declines the rewrite instead
+// (splice.Plan.KeepClear): the excelize path makes the anchor #SPILL!.
+func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRange, w *spliceWrites) (bool, error) {
+	if rng.r2 > maxSheetRows || rng.c2 > excelize.MaxColumns {
+		return true, nil
+	}
+	inside := func(r, c int) bool { return rng.has(c, r) && (r != rng.r1 || c != rng.c1) }
+	for key, cc := range w.cells {
+		if inside(key[0], key[1]) && cc.kind != 0 {
+			return true, nil
+		}
+	}
+	found := false
+	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
+		if ev == sheetxml.RowStart {
+			switch {
+			case wk.Row > rng.r2:
+				return errStopWalk
+			case wk.Row < rng.r1:
+				wk.SkipRow(maxSkippedRow)
+			}
+			return nil
+		}
+		c := &wk.Cell
+		if ev != sheetxml.CellDone || !inside(c.Row, c.Col) {
+			return nil
+		}
+		if _, written := w.cells[[2]int{c.Row, c.Col}]; written {
+			return nil // what the write leaves there was checked above
+		}
+		if c.Formula || len(c.Value) > 0 || string(c.Type) == "inlineStr" {
+			found = true
+			return errStopWalk
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopWalk) {
+		return false, err
+	}
+	return found, nil
+}
+
+// withoutWritten returns the copied cells that the write does not
+// replace (cells is not changed).
+func withoutWritten(cells []scratchCell, written map[[2]int]cellContent) []scratchCell {
+	out := make([]scratchCell, 0, len(cells))
+	for _, c := range cells {
+		if _, ok := written[[2]int{c.row, c.col}]; !ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// withSpills is plan that also rebuilds the cells dynamic arrays added to
+// the write w (plan.Cell writes them from w.cells), and declines the
+// rewrite when a merged range meets a spill range.
+func withSpills(plan splice.Plan, w *spliceWrites) splice.Plan {
+	if w == nil || !w.spilled {
+		return plan
+	}
+	cols := map[int][]int{}
+	for _, r := range plan.Rows {
+		cols[r] = append(cols[r], plan.Cols(r)...)
+	}
+	for k := range w.cells {
+		cols[k[0]] = append(cols[k[0]], k[1])
+	}
+	rows := make([]int, 0, len(cols))
+	for r, cs := range cols {
+		slices.Sort(cs)
+		cols[r] = slices.Compact(cs)
+		rows = append(rows, r)
+	}
+	slices.Sort(rows)
+	plan.Rows, plan.Cols = rows, func(r int) []int { return cols[r] }
+	for _, s := range w.spills {
+		plan.KeepClear = append(plan.KeepClear, [4]int{s.c1, s.r1, s.c2, s.r2})
+	}
+	return plan
+}
