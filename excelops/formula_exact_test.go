@@ -46,7 +46,16 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	// result (a reference in Excel, an array for the engine) it is not.
 	require.NoError(t, f.SetCellFormula("Sheet1", "H2", "_xlfn.SINGLE(B1:B2)"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "H3", "_xlfn.SINGLE(INDEX(B1:B3,0))"))
-	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": ""}
+	// A function lifted over a range: an array formula computes it (21, 30
+	// and 40 of B1:C2 above 15), a plain one, which Excel intersects, not;
+	// inside SUMPRODUCT it computes in any formula (LEN of 21 and 10).
+	i1 := "I1"
+	require.NoError(t, f.SetCellFormula("Sheet1", "I1", "SUM(IF(B1:C2>15,1,0))", excelize.FormulaOpts{Type: &array, Ref: &i1}))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I2", "ABS(B1:B2)"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I3", "SUMPRODUCT(LEN(B1:C1))"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I4", "SUM(IF(B1:C2>15,1,0))"))
+	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": "",
+		"I1": "3", "I2": "", "I3": "4", "I4": ""}
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)
@@ -83,17 +92,20 @@ func TestExcelErrorResultsCached(t *testing.T) {
 }
 
 // TestLiftedArithmeticLeftUncomputed: an operator on a range inside a
-// function Excel applies to each element (SUM(IF(A1:A5>3,1,0)) is 2 in
-// Excel, the engine's IF sees the first comparison only) gets no value,
-// even as an array formula; inside a function taking arrays it computes.
+// function that neither takes arrays nor is lifted over them (COUNTIF's
+// range, N) gets no value, even as an array formula; inside a function
+// taking arrays, or one the engine lifts as Excel does (SUM(IF(A1:A5>3,1,0))
+// is 2, ABS(A1:A3*-1) three values), it computes.
 func TestLiftedArithmeticLeftUncomputed(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		formula string
 		want    bool
 	}{
-		{"SUM(IF(A1:A5>3,1,0))", true},
-		{"ABS(A1:A3*-1)", true},
+		{"SUM(IF(A1:A5>3,1,0))", false},
+		{"ABS(A1:A3*-1)", false},
+		{`COUNTIF(A1:A5*2,">3")`, true},
+		{"N(A1:A3*2)", true},
 		{"SUM(A1:A5*B1:B5)", false},
 		{"MATCH(TRUE,A1:A5>3,0)", false},
 		{"A1:A5*10", false},
