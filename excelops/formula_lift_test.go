@@ -39,7 +39,7 @@ func TestLiftedFunctionsSpill(t *testing.T) {
 // lifted array stands where neither an array nor a lifted call is taken.
 func TestLiftedCallsIn(t *testing.T) {
 	cases := []struct {
-		formula                      string
+		formula                     string
 		any, intersected, misplaced bool
 	}{
 		{"LEN(A1:A3)", true, true, false},
