@@ -51,8 +51,8 @@ func TestArrayLiftedFunctions(t *testing.T) {
 		{"A1:A2+LEN(D1:D2)", "6;3"},
 		{"ISBLANK(C1:C3)", "0;0;1"},
 		{"ABS(C1:C2)", "#VALUE!;#DIV/0!"},
-		{"IF({TRUE,FALSE,TRUE},{1,2},0)", "1,0,#N/A"},
-		{"SUM(--{TRUE,FALSE,TRUE})", "2"},
+		{"IF({1,0,1},{1,2},0)", "1,0,#N/A"},
+		{`SUM(--(D1:D5="x"))`, "2"},
 		{"--TRUE", "1"},
 		{"---A2", "-2"},
 	})
