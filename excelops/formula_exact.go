@@ -18,13 +18,15 @@ import (
 //   - arithmetic or a comparison on a multi-cell range (A1:A3*2, A1:A3>0),
 //     or a function lifted over an array (LEN(A1:A3)), in an ordinary
 //     formula, outside SUMPRODUCT: Excel intersects the range with the
-//     formula's row or column (implicit intersection) where the engine
-//     computes the whole array, as it does for an array formula (a dynamic
-//     array anchor, or a legacy one), which is exact;
+//     formula's row or column (implicit intersection), which the engine
+//     does where one value is taken outside any other function
+//     (excelize.PlainIntersectionExact: A1:A10*2, LEN(A1:A10)) and not
+//     inside one (SUM(A1:A5*2), where it computes the whole array, as for
+//     an array formula: a dynamic array anchor, or a legacy one, exact);
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	tokens := formulaTokensOf(formula) // once: this runs for every formula recomputed
-	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) {
+	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) && !excelize.PlainIntersectionExact(formula) {
 		return true
 	}
 	return inexactTokens(f, sheet, formula, tokens)

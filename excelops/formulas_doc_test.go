@@ -204,11 +204,12 @@ Not done yet:
 - Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
   excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
   extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
-- An operator applied to a range, or a function applied to each element of one, in an ordinary
-  formula of a workbook (Excel intersects the range with the formula's row or column: ` + "`=A1:A10*2`" + `
-  in row 5 is ` + "`A5*2`" + `), is not computed: the formula has no cached value. Nor is an operator on a
-  range inside a function that neither takes arrays nor is applied to each element here
-  (` + "`COUNTIF(A1:A5*2,\">3\")`" + `, N, the functions of several values not listed above).
+- An ordinary formula of a workbook made before Excel 365 intersects a range where one value is
+  taken with its row or column, as Excel does (` + "`=A1:A10*2`" + ` in row 5 is ` + "`A5*2`" + `, ` + "`#VALUE!`" + ` in row
+  12; ` + "`=LEN(B1:B10)`" + `, ` + "`=A1:A10`" + ` alone). Inside another function (` + "`=SUM(A1:A10*2)`" + `, also
+  intersected by Excel) it is not computed: the formula has no cached value. Nor is an operator on
+  a range inside a function that neither takes arrays nor is applied to each element here
+  (` + "`COUNTIF(A1:A5*2,\">3\")`" + `, ISREF, the functions of several values not listed above).
 - Not computed either, and left without a value: FILTER whose include is one value, SORT, WRAPROWS
   and WRAPCOLS of one value, TEXTSPLIT of a range of texts, with an empty delimiter or with one
   delimiter beginning another, array arguments of RANDARRAY, TRIMRANGE of blank cells only;

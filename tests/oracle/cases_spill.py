@@ -109,6 +109,7 @@ LIFTED_FORMULAS: list[tuple[str, int, int]] = [
     ('=UPPER(D1:D2)&"!"', 2, 1),
     ("=A1:A2+LEN(D1:D2)", 2, 1),
     ("=ISBLANK(C1:C3)", 3, 1),
+    ("=N(A2:D2)", 1, 4),
     ("=ABS(C1:C2)", 2, 1),
     ("=IF({1,0,1},{1,2},0)", 1, 3),
     ('=SUM(--(D1:D5="x"))', 1, 1),

@@ -984,6 +984,9 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	}
 	// registry-sidecar: LET is expanded in the tokens (calc_let_modern.go)
 	tokens = expandAt(tokens) // registry-sidecar: @A1:A10 (calc_single.go)
+	if ctx.checks().intersectsAt(f, ctx, sheet, cell) {
+		tokens = intersectPlain(tokens) // registry-sidecar: a plain formula's A1:A10*2 (calc_intersect.go)
+	}
 	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}

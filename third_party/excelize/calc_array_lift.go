@@ -52,7 +52,7 @@ func liftKinds(name string) string {
 		"UNICODE", "FIXED", "DOLLAR", "CONCATENATE", "T",
 		// information and logic: one value each
 		"ISNUMBER", "ISTEXT", "ISNONTEXT", "ISLOGICAL", "ISBLANK", "ISERROR", "ISERR", "ISNA",
-		"ISEVEN", "ISODD", "NOT", "ERROR.TYPE",
+		"ISEVEN", "ISODD", "NOT", "ERROR.TYPE", "N",
 		// dates and times
 		"DATE", "TIME", "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "WEEKDAY", "DATEVALUE",
 		"TIMEVALUE", "DAYS":

@@ -50,6 +50,7 @@ func TestArrayLiftedFunctions(t *testing.T) {
 		{`UPPER(D1:D2)&"!"`, "APPLE!;X!"},
 		{"A1:A2+LEN(D1:D2)", "6;3"},
 		{"ISBLANK(C1:C3)", "0;0;1"},
+		{"N(A2:D2)", "2,6,#DIV/0!,0"},
 		{"ABS(C1:C2)", "#VALUE!;#DIV/0!"},
 		{"IF({1,0,1},{1,2},0)", "1,0,#N/A"},
 		{`SUM(--(D1:D5="x"))`, "2"},
