@@ -23,10 +23,14 @@ import (
 //     (excelize.PlainIntersectionExact: A1:A10*2, LEN(A1:A10)) and not
 //     inside one (SUM(A1:A5*2), where it computes the whole array, as for
 //     an array formula: a dynamic array anchor, or a legacy one, exact);
+//     in a legacy array formula over several cells, which the engine
+//     rewrites per cell (an array smaller than the cells, or of another
+//     shape, is not stretched as Excel stretches it);
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	tokens := formulaTokensOf(formula) // once: this runs for every formula recomputed
-	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) && !excelize.PlainIntersectionExact(formula) {
+	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&
+		(!isPlainFormulaCell(f, sheet, ref) || !excelize.PlainIntersectionExact(formula)) {
 		return true
 	}
 	return inexactTokens(f, sheet, formula, tokens)
@@ -94,6 +98,22 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 	}
 	r, err := parseRange(c.F.Ref)
 	return err != nil || (r.c1 == r.c2 && r.r1 == r.r2) // no ref: the cell itself
+}
+
+// isPlainFormulaCell reports whether sheet!ref holds a plain formula: its
+// own <f>, not an array formula (a cell of a legacy array formula other
+// than its first holds no <f>).
+func isPlainFormulaCell(f *excelize.File, sheet, ref string) bool {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return false
+	}
+	col, row, err := excelize.CellNameToCoordinates(ref)
+	if err != nil {
+		return false
+	}
+	c := sheetCell(ws, col, row)
+	return c != nil && c.F != nil && c.F.T != excelize.STCellFormulaTypeArray
 }
 
 // subtotals reports whether the function name is SUBTOTAL or AGGREGATE,

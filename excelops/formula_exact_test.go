@@ -58,8 +58,13 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	require.NoError(t, f.SetCellFormula("Sheet1", "I3", "SUMPRODUCT(LEN(B1:C1))"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "I4", "SUM(IF(B1:C2>15,1,0))"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "I7", "ABS(B1:B2)"))
+	// A legacy array formula over several cells, of another shape than its
+	// array (Excel repeats the column B1:B2*2 in J and K), is not
+	// intersected either: the engine's per-cell rewrite would not repeat it.
+	block := "J1:K2"
+	require.NoError(t, f.SetCellFormula("Sheet1", "J1", "B1:B2*2", excelize.FormulaOpts{Type: &array, Ref: &block}))
 	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": "",
-		"I1": "3", "I2": "30", "I3": "4", "I4": "", "I7": "#VALUE!"}
+		"I1": "3", "I2": "30", "I3": "4", "I4": "", "I7": "#VALUE!", "J1": ""}
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)

@@ -984,9 +984,8 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	}
 	// registry-sidecar: LET is expanded in the tokens (calc_let_modern.go)
 	tokens = expandAt(tokens) // registry-sidecar: @A1:A10 (calc_single.go)
-	if ctx.checks().intersectsAt(f, ctx, sheet, cell) {
-		tokens = intersectPlain(tokens) // registry-sidecar: a plain formula's A1:A10*2 (calc_intersect.go)
-	}
+	// registry-sidecar: a plain formula's A1:A10*2 is intersected (calc_intersect.go)
+	tokens = f.intersectPlain(ctx, sheet, cell, tokens)
 	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}

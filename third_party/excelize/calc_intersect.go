@@ -84,13 +84,20 @@ func plainIntersection(tokens []efp.Token) (ranges []int, exact bool) {
 	return ranges, exact
 }
 
-// intersectPlain rewrites each range plainIntersection lists as a call of
-// SINGLE on it (the @ of the range).
-func intersectPlain(tokens []efp.Token) []efp.Token {
+// intersectPlain returns the tokens of the formula of sheet!cell with each
+// range plainIntersection lists rewritten as a call of SINGLE on it (the @
+// of the range), when the cell intersects (intersectsAt).
+func (f *File) intersectPlain(ctx *calcContext, sheet, cell string, tokens []efp.Token) []efp.Token {
 	ranges, _ := plainIntersection(tokens)
-	if len(ranges) == 0 {
+	if len(ranges) == 0 || !ctx.checks().intersectsAt(f, ctx, sheet, cell) {
 		return tokens
 	}
+	return wrapSingle(tokens, ranges)
+}
+
+// wrapSingle rewrites the tokens at the indices ranges (ascending) as calls
+// of SINGLE on them.
+func wrapSingle(tokens []efp.Token, ranges []int) []efp.Token {
 	out, next := make([]efp.Token, 0, len(tokens)+2*len(ranges)), 0
 	for i, tk := range tokens {
 		if next < len(ranges) && ranges[next] == i {

@@ -82,7 +82,9 @@ func TestPlainIntersectionRewrite(t *testing.T) {
 	for _, c := range cases {
 		ps := efp.ExcelParser()
 		got := ""
-		for _, tk := range intersectPlain(ps.Parse("=" + c.formula)) {
+		tokens := ps.Parse("=" + c.formula)
+		ranges, _ := plainIntersection(tokens)
+		for _, tk := range wrapSingle(tokens, ranges) {
 			switch {
 			case isFunctionStartToken(tk):
 				got += tk.TValue + "("
