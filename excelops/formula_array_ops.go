@@ -18,11 +18,15 @@ import (
 
 // arrayOperation reports whether formula (with or without its "=")
 // applies an operator to an array (a multi-cell range or an array
-// constant next to an operator), or is a multi-cell range alone (=A1:A5):
+// constant next to an operator), calls a function lifted over an array
+// (liftedCallsIn: LEN(A1:A3)), or is a multi-cell range alone (=A1:A5):
 // its result can be an array that spills.
 func arrayOperation(formula string) bool {
 	tokens := formulaTokensOf(withoutSpillMarks(formula))
 	if len(tokens) == 1 && tokens[0].TSubType == efp.TokenSubTypeRange && strings.Contains(tokens[0].TValue, ":") {
+		return true
+	}
+	if liftedCallsIn(tokens).any {
 		return true
 	}
 	edges := arrayConstantEdges(tokens)
@@ -71,9 +75,18 @@ func arrayConstantEdges(tokens []efp.Token) map[int]bool {
 
 // needsArrayFormula reports whether formula must be stored as a dynamic
 // array formula even when its result is one value: an operator applies to
-// a multi-cell range outside SUMPRODUCT, which a plain formula intersects.
+// a multi-cell range, or a function is lifted over an array, outside
+// SUMPRODUCT (SUM(IF(A1:A5>3,1,0))), which a plain formula intersects.
 func needsArrayFormula(formula string) bool {
-	return rangeArithmetic(formulaTokensOf(withoutSpillMarks(formula)))
+	return intersectedInPlain(formulaTokensOf(withoutSpillMarks(formula)))
+}
+
+// intersectedInPlain reports whether a plain formula (not an array
+// formula) of these tokens is computed by Excel with implicit
+// intersection: an operator applies to a multi-cell range, or a function
+// is lifted over an array, outside SUMPRODUCT.
+func intersectedInPlain(tokens []efp.Token) bool {
+	return rangeArithmetic(tokens) || liftedCallsIn(tokens).intersected
 }
 
 // anchorOneValue makes the formula w wrote a dynamic array formula over
@@ -89,12 +102,17 @@ func anchorOneValue(f *excelize.File, sheet string, w cellWrite, v excelize.Arra
 }
 
 // liftedArithmetic reports whether an operator applies to a multi-cell
-// range whose nearest enclosing function is not one that takes arrays
-// (takesArrays): Excel applies such a function (IF, ABS, LEN...) to each
-// element, the engine to the first value only.
+// range whose nearest enclosing function neither takes arrays
+// (takesArrays) nor is lifted over them by the engine as by Excel
+// (excelize.LiftsOverArrays: IF, ABS, LEN...): the engine would apply it
+// to one value where Excel computes something else.
 func liftedArithmetic(tokens []efp.Token) bool {
 	return rangeOperandWhere(tokens, func(calls []string) bool {
-		return len(calls) > 0 && !takesArrays(calls[len(calls)-1])
+		last := ""
+		if len(calls) > 0 {
+			last = calls[len(calls)-1]
+		}
+		return last != "" && !takesArrays(last) && !excelize.LiftsOverArrays(last)
 	})
 }
 

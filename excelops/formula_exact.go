@@ -15,25 +15,32 @@ import (
 
 // inexact reports whether the engine cannot compute the formula of
 // sheet!ref exactly as Excel does:
-//   - arithmetic or a comparison on a multi-cell range (A1:A3*2, A1:A3>0)
-//     in an ordinary formula, outside SUMPRODUCT: Excel intersects the
-//     range with the formula's row or column (implicit intersection) where
-//     the engine computes the whole array, as it does for an array formula
-//     (a dynamic array anchor, or a legacy one), which is exact;
+//   - arithmetic or a comparison on a multi-cell range (A1:A3*2, A1:A3>0),
+//     or a function lifted over an array (LEN(A1:A3)), in an ordinary
+//     formula, outside SUMPRODUCT: Excel intersects the range with the
+//     formula's row or column (implicit intersection), which the engine
+//     does where one value is taken outside any other function
+//     (excelize.PlainIntersectionExact: A1:A10*2, LEN(A1:A10)) and not
+//     inside one (SUM(A1:A5*2), where it computes the whole array, as for
+//     an array formula: a dynamic array anchor, or a legacy one, exact);
+//     in a legacy array formula over several cells, which the engine
+//     rewrites per cell (an array smaller than the cells, or of another
+//     shape, is not stretched as Excel stretches it);
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	tokens := formulaTokensOf(formula) // once: this runs for every formula recomputed
-	if rangeArithmetic(tokens) && !isArrayFormulaCell(f, sheet, ref) {
+	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&
+		(!isPlainFormulaCell(f, sheet, ref) || !excelize.PlainIntersectionExact(formula)) {
 		return true
 	}
 	return inexactTokens(f, sheet, formula, tokens)
 }
 
 // inexactInArrays reports whether the engine computes formula (on sheet)
-// unlike Excel even as an array formula: an operator applies to a range
-// inside a function that Excel applies to each element of an array (IF,
-// ABS...: SUM(IF(A1:A5>3,1,0))), which the engine applies to the first
-// value only (liftedArithmetic); or a SUBTOTAL or AGGREGATE over a range
+// unlike Excel even as an array formula: an operator applies to a range,
+// or a lifted call's array stands, inside a function that neither takes
+// arrays nor is lifted over them (liftedArithmetic, liftedCalls.misplaced);
+// the @ of a function's result; or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
 func inexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return inexactTokens(f, sheet, formula, formulaTokensOf(formula))
@@ -41,7 +48,7 @@ func inexactInArrays(f *excelize.File, sheet, formula string) bool {
 
 // inexactTokens is inexactInArrays given the formula's tokens.
 func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) bool {
-	if liftedArithmetic(tokens) || intersectsNonReference(tokens) {
+	if liftedArithmetic(tokens) || liftedCallsIn(tokens).misplaced || intersectsNonReference(tokens) {
 		return true
 	}
 	return tokensCall(tokens, subtotals) && readsSubtotal(f, formula, sheet)
@@ -91,6 +98,22 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 	}
 	r, err := parseRange(c.F.Ref)
 	return err != nil || (r.c1 == r.c2 && r.r1 == r.r2) // no ref: the cell itself
+}
+
+// isPlainFormulaCell reports whether sheet!ref holds a plain formula: its
+// own <f>, not an array formula (a cell of a legacy array formula other
+// than its first holds no <f>).
+func isPlainFormulaCell(f *excelize.File, sheet, ref string) bool {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return false
+	}
+	col, row, err := excelize.CellNameToCoordinates(ref)
+	if err != nil {
+		return false
+	}
+	c := sheetCell(ws, col, row)
+	return c != nil && c.F != nil && c.F.T != excelize.STCellFormulaTypeArray
 }
 
 // subtotals reports whether the function name is SUBTOTAL or AGGREGATE,

@@ -16,8 +16,9 @@ import (
 // computing. LibreOffice judged the values in the corpus: SUM(B1:C1*B2:C2)
 // as an array formula and SUMPRODUCT(B1:C1*B2:C2) are 1030 (21*30+10*40),
 // the nested SUBTOTAL 6401 where the engine would say 10702. An operator on
-// a range in a plain formula is Excel's implicit intersection, which the
-// engine does not compute: no value; nor is a legacy array formula over
+// a range inside a function of a plain formula (SUM(B1:C1*B2:C2)) is
+// Excel's implicit intersection, which the engine computes only outside
+// any other function: no value; nor is a legacy array formula over
 // several cells whose ranges a function takes whole, nor the @ of a
 // function's result.
 func TestInexactFormulasLeftUncomputed(t *testing.T) {
@@ -46,7 +47,24 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	// result (a reference in Excel, an array for the engine) it is not.
 	require.NoError(t, f.SetCellFormula("Sheet1", "H2", "_xlfn.SINGLE(B1:B2)"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "H3", "_xlfn.SINGLE(INDEX(B1:B3,0))"))
-	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": ""}
+	// A function lifted over a range: an array formula computes it (21, 30
+	// and 40 of B1:C2 above 15); a plain one, which Excel intersects with
+	// its row, computes where the engine intersects it too (ABS(B1:B2) in
+	// row 2 is ABS(B2), in row 7 #VALUE!), not inside another function
+	// (SUM); inside SUMPRODUCT it computes in any formula (LEN of 21 and 10).
+	i1 := "I1"
+	require.NoError(t, f.SetCellFormula("Sheet1", "I1", "SUM(IF(B1:C2>15,1,0))", excelize.FormulaOpts{Type: &array, Ref: &i1}))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I2", "ABS(B1:B2)"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I3", "SUMPRODUCT(LEN(B1:C1))"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I4", "SUM(IF(B1:C2>15,1,0))"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "I7", "ABS(B1:B2)"))
+	// A legacy array formula over several cells, of another shape than its
+	// array (Excel repeats the column B1:B2*2 in J and K), is not
+	// intersected either: the engine's per-cell rewrite would not repeat it.
+	block := "J1:K2"
+	require.NoError(t, f.SetCellFormula("Sheet1", "J1", "B1:B2*2", excelize.FormulaOpts{Type: &array, Ref: &block}))
+	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": "",
+		"I1": "3", "I2": "30", "I3": "4", "I4": "", "I7": "#VALUE!", "J1": ""}
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)
@@ -83,17 +101,20 @@ func TestExcelErrorResultsCached(t *testing.T) {
 }
 
 // TestLiftedArithmeticLeftUncomputed: an operator on a range inside a
-// function Excel applies to each element (SUM(IF(A1:A5>3,1,0)) is 2 in
-// Excel, the engine's IF sees the first comparison only) gets no value,
-// even as an array formula; inside a function taking arrays it computes.
+// function that neither takes arrays nor is lifted over them (COUNTIF's
+// range, ISREF) gets no value, even as an array formula; inside a function
+// taking arrays, or one the engine lifts as Excel does (SUM(IF(A1:A5>3,1,0))
+// is 2, ABS(A1:A3*-1) three values), it computes.
 func TestLiftedArithmeticLeftUncomputed(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		formula string
 		want    bool
 	}{
-		{"SUM(IF(A1:A5>3,1,0))", true},
-		{"ABS(A1:A3*-1)", true},
+		{"SUM(IF(A1:A5>3,1,0))", false},
+		{"ABS(A1:A3*-1)", false},
+		{`COUNTIF(A1:A5*2,">3")`, true},
+		{"ISREF(A1:A3*2)", true},
 		{"SUM(A1:A5*B1:B5)", false},
 		{"MATCH(TRUE,A1:A5>3,0)", false},
 		{"A1:A5*10", false},

@@ -65,8 +65,8 @@ func TestSpillsThroughDeleteRange(t *testing.T) {
 }
 
 // TestDeleteRangeRefusesASpillItCannotRedo: an anchor whose formula the
-// calculator cannot compute (arithmetic on a range inside ABS, which Excel
-// applies to each element and the engine to one value) keeps its spill as
+// calculator cannot compute (arithmetic on a range inside ISREF, which the
+// engine does not lift over the elements of an array) keeps its spill as
 // Excel stored it; a delete that would split that spill is refused and the
 // file left as it was, while deleting the anchor with its cells is not.
 func TestDeleteRangeRefusesASpillItCannotRedo(t *testing.T) {
@@ -75,7 +75,7 @@ func TestDeleteRangeRefusesASpillItCannotRedo(t *testing.T) {
 	for i, v := range []int{1, 5, 7} {
 		require.NoError(t, f.SetCellValue("Sheet1", cellName(2, i+1), v))
 	}
-	require.NoError(t, f.SetCellFormula("Sheet1", "C1", "_xlfn._xlws.FILTER(B1:B3,ABS(B1:B3-4)>2)"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "C1", "_xlfn._xlws.FILTER(B1:B3,ISREF(B1:B3-4)>2)"))
 	require.NoError(t, f.SetDynamicArrayFormula("Sheet1", "C1", "C1:C2"))
 	require.NoError(t, f.SetCellValue("Sheet1", "C2", 7))
 	require.NoError(t, f.SaveAs(e.path("u.xlsx")))

@@ -155,8 +155,15 @@ spills over the cells below and to the right, as in Excel 365:
   is stretched over the other operand, cells where the sizes differ are ` + "`#N/A`" + `, and an error
   stays in its own element. FILTER takes a comparison (` + "`FILTER(A1:A5,A1:A5>3)`" + `,
   ` + "`FILTER(A1:B5,(A1:A5>1)*(B1:B5<5))`" + `).
+- A function given an array where it takes one value is applied to each element, as in Excel 365
+  (` + "`=LEN(A1:A3)`" + `, ` + "`=ABS(A1:A3-1)`" + `, ` + "`=IF(A1:A5>3,\"big\",\"small\")`" + `, ` + "`=TEXT(A1:A3,\"0.0\")`" + ` spill;
+  ` + "`SUM(IF(A1:A5>3,1,0))`" + ` counts, ` + "`SUMPRODUCT(LEN(A1:A3))`" + ` adds the lengths): the math, text,
+  information and date functions of one value, IF, IFERROR, IFNA, CHOOSE (their results paired
+  with the condition's elements), VLOOKUP and HLOOKUP (the looked-up value). ` + "`--`" + ` is two
+  negations (` + "`SUM(--(A1:A5>2))`" + ` counts).
 - A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula, except one
-  whose operators apply to a range (` + "`SUM(A1:A5*B1:B5)`" + `): it is stored as Excel 365 stores it, a
+  whose operators apply to a range (` + "`SUM(A1:A5*B1:B5)`" + `) or that applies a function to each element
+  of one (` + "`SUM(IF(A1:A5>3,1,0))`" + `), outside SUMPRODUCT: it is stored as Excel 365 stores it, a
   dynamic array formula over its own cell (a plain formula would intersect the ranges with its row).
 - The implicit intersection operator (` + "`=@A1:A10`" + `, the cell of the range in the formula's row or
   column, ` + "`#VALUE!`" + ` when there is none) is stored as Excel stores it, ` + "`_xlfn.SINGLE(A1:A10)`" + `, and
@@ -201,11 +208,12 @@ Not done yet:
 - Another tool's edit of what a dynamic array reads spills it again only when the tool takes the
   excelize path and says which cells it changed; otherwise (the splice path, an edit of unknown
   extent) the spilled values stay as they were (Excel and LibreOffice recalculate on open).
-- An operator applied to a range in an ordinary formula of a workbook (Excel intersects the range
-  with the formula's row or column), or inside a function Excel applies to each element of an
-  array (` + "`SUM(IF(A1:A5>3,1,0))`" + `, ` + "`ABS(A1:A3-1)`" + `), is not computed: the formula has no cached
-  value. The engine applies such functions (IF, ABS, LEN...) to one value, not to each element of
-  an array.
+- An ordinary formula of a workbook made before Excel 365 intersects a range where one value is
+  taken with its row or column, as Excel does (` + "`=A1:A10*2`" + ` in row 5 is ` + "`A5*2`" + `, ` + "`#VALUE!`" + ` in row
+  12; ` + "`=LEN(B1:B10)`" + `, ` + "`=A1:A10`" + ` alone). Inside another function (` + "`=SUM(A1:A10*2)`" + `, also
+  intersected by Excel) it is not computed: the formula has no cached value. Nor is an operator on
+  a range inside a function that neither takes arrays nor is applied to each element here
+  (` + "`COUNTIF(A1:A5*2,\">3\")`" + `, ISREF, the functions of several values not listed above).
 - Not computed either, and left without a value: FILTER whose include is one value, SORT, WRAPROWS
   and WRAPCOLS of one value, TEXTSPLIT of a range of texts, with an empty delimiter or with one
   delimiter beginning another, array arguments of RANDARRAY, TRIMRANGE of blank cells only;

@@ -77,19 +77,61 @@ OPERATOR_FORMULAS: list[tuple[str, int, int]] = [
 ]
 
 
-def operator_spills() -> list[dict[str, Any]]:
-    """The set operations of OPERATOR_FORMULAS, one under another: the first half from E1,
-    the second from I1."""
+# LIFT_DATA: OPS_DATA with D1:D5 apple, x, banana, cat, x.
+LIFT_DATA: dict[str, Any] = {
+    **OPS_DATA,
+    **{f"D{i}": v for i, v in enumerate(["apple", "x", "banana", "cat", "x"], start=1)},
+}
+
+# LIFTED_FORMULAS: functions given an array where they take one value, over LIFT_DATA (the same
+# formulas as the Go test TestArrayLiftedFunctions in third_party/excelize/calc_array_lift_test.go),
+# as OPERATOR_FORMULAS gives rows and columns.
+LIFTED_FORMULAS: list[tuple[str, int, int]] = [
+    ("=ABS(A1:A3-4)", 3, 1),
+    ("=SUM(IF(A1:A5>3,1,0))", 1, 1),
+    ('=IF(A1:A5>3,"big","small")', 5, 1),
+    ("=LEN(D1:D3)", 3, 1),
+    ("=ROUND(A1:A3*1.1,1)", 3, 1),
+    ("=SUM(--(A1:A5>2))", 1, 1),
+    ("=SUMPRODUCT(LEN(D1:D5))", 0, 0),
+    ('=MAX(IF(D1:D5="x",A1:A5))', 1, 1),
+    ('=TEXT(A1:A3,"0.0")', 3, 1),
+    ("=ISNUMBER(A3:C3)", 1, 3),
+    ('=SUM(IF(ISNUMBER(SEARCH("a",D1:D5)),1,0))', 1, 1),
+    ("=IFERROR(1/B3:B5,-1)", 3, 1),
+    ("=IF(A1:A3>1,B1:B3,C1:C3)", 3, 1),
+    ("=IF(A1:A3>2,A1:A3)", 3, 1),
+    ("=CHOOSE({1,2},A1,B1)", 1, 2),
+    ("=ROUND(A1:A2/3,{1,2})", 2, 2),
+    ("=MID(D3:D4,2,2)", 2, 1),
+    ("=VLOOKUP(A2:A3,A1:B5,2,FALSE)", 2, 1),
+    ("=ABS({-1,2;-3,4})", 2, 2),
+    ('=UPPER(D1:D2)&"!"', 2, 1),
+    ("=A1:A2+LEN(D1:D2)", 2, 1),
+    ("=ISBLANK(C1:C3)", 3, 1),
+    ("=N(A2:D2)", 1, 4),
+    ("=ABS(C1:C2)", 2, 1),
+    ("=IF({1,0,1},{1,2},0)", 1, 3),
+    ('=SUM(--(D1:D5="x"))', 1, 1),
+    ("=--TRUE", 0, 0),
+    ("=---A2", 0, 0),
+]
+
+
+def operator_spills(formulas: list[tuple[str, int, int]] = OPERATOR_FORMULAS,
+                    cols: str = "EI") -> list[dict[str, Any]]:
+    """The set operations of formulas, one under another: the first half from the first of
+    cols, row 1, the second from the second."""
     ops: list[dict[str, Any]] = []
-    half = (len(OPERATOR_FORMULAS) + 1) // 2
-    for i, (formula, rows, cols) in enumerate(OPERATOR_FORMULAS):
+    half = (len(formulas) + 1) // 2
+    for i, (formula, rows, cols_) in enumerate(formulas):
         if i % half == 0:
-            col, row = "EI"[i // half], 1
+            col, row = cols[i // half], 1
         cell = f"{col}{row}"
         if rows == 0:
             ops.append({"op": "set", "sheet": "Sheet1", "cell": cell, "value": formula})
         else:
-            last = f"{chr(ord(col) + cols - 1)}{row + rows - 1}"
+            last = f"{chr(ord(col) + cols_ - 1)}{row + rows - 1}"
             ops.append(spill(cell, f"{cell}:{last}", formula))
         row += max(rows, 1)
     return ops
@@ -212,6 +254,15 @@ CASES: list[dict[str, Any]] = [
         "name": "spill_array_operators",
         "sheets": {"Sheet1": OPS_DATA},
         "ops": operator_spills(),
+        "read": True,
+        "on_open": True,
+    },
+    {
+        # Functions lifted over arrays (the same cells and formulas as the Go test
+        # TestArrayLiftedFunctions in third_party/excelize/calc_array_lift_test.go).
+        "name": "spill_lifted_functions",
+        "sheets": {"Sheet1": LIFT_DATA},
+        "ops": operator_spills(LIFTED_FORMULAS, "FK"),
         "read": True,
         "on_open": True,
     },

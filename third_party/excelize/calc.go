@@ -984,6 +984,8 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	}
 	// registry-sidecar: LET is expanded in the tokens (calc_let_modern.go)
 	tokens = expandAt(tokens) // registry-sidecar: @A1:A10 (calc_single.go)
+	// registry-sidecar: a plain formula's A1:A10*2 is intersected (calc_intersect.go)
+	tokens = f.intersectPlain(ctx, sheet, cell, tokens)
 	if tokens, err = expandLet(ctx.checks(), tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}
@@ -1213,10 +1215,14 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 	if err := ctx.checks().step(); err != nil {
 		return stopArg(err)
 	}
-	// call formula function to evaluate
-	arg := callFuncByName(&formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
-		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue),
-		[]reflect.Value{reflect.ValueOf(argsStack.Peek().(*list.List))})
+	// call formula function to evaluate; registry-sidecar: over the
+	// elements of an array given for a value (calc_array_lift.go)
+	fn, name, args := &formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
+		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue), argsStack.Peek().(*list.List)
+	arg, lifted := fn.liftCall(name, args)
+	if !lifted {
+		arg = callFuncByName(fn, name, []reflect.Value{reflect.ValueOf(args)})
+	}
 	arg = ctx.checks().boundResult(arg)
 	if arg.Type == ArgError && opfStack.Len() == 1 {
 		return arg
@@ -1404,7 +1410,9 @@ func (f *File) parseOperatorPrefixToken(optStack, opdStack *Stack, token efp.Tok
 	topOpt := optStack.Peek().(efp.Token)
 	topOptPriority := getPriority(topOpt)
 	if topOpt.TValue == "-" && topOpt.TType == efp.TokenTypeOperatorPrefix && token.TValue == "-" && token.TType == efp.TokenTypeOperatorPrefix {
-		optStack.Pop()
+		// registry-sidecar: -- is two negations, not none (--TRUE is 1,
+		// --(A1:A5>2) the array of 1 and 0): the inner one is applied first
+		optStack.Push(token)
 		return
 	}
 	if tokenPriority > topOptPriority {
