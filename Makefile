@@ -215,14 +215,15 @@ wheels: $(BUILDVENV)/.installed
 ## image: the container image as an OCI image layout tar (dist/registry-sidecar-image.tar), for
 ## IMAGE_PLATFORMS, with no container engine and no base image to pull: deploy/image (its own Go
 ## module, on go-containerregistry) puts each static binary on an empty base, run as uid 65532,
-## /workspace a volume, ports and token from REGISTRY_SIDECAR_* variables (deploy/kubernetes)
+## /workspace a volume, ports and token from REGISTRY_SIDECAR_* variables (deploy/kubernetes).
+## The binaries go where `make wheels` puts the same builds (same flags), so after it `go build`
+## finds them up to date and links nothing again
 IMAGE           ?= dist/registry-sidecar-image.tar
 IMAGE_PLATFORMS ?= linux/amd64 linux/arm64
 VERSION         := $(shell sed -n 's/^[[:space:]]*version = "\(.*\)"$$/\1/p' cmd/registry-sidecar/version.go)
 image:
-	@mkdir -p build/image
 	@bins=; for t in $(IMAGE_PLATFORMS); do \
-	  out=build/image/$${t%/*}-$${t#*/}/registry-sidecar; \
+	  out=build/release/$${t%/*}-$${t#*/}/registry-sidecar; \
 	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -trimpath -ldflags='$(RELEASE_LDFLAGS)' -o $$out ./cmd/registry-sidecar || exit 1; \
 	  bins="$$bins -binary $$t=$(abspath .)/$$out"; \
 	done; \
