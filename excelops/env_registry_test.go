@@ -5,6 +5,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -90,4 +93,31 @@ func (r *envRegistry) Tools() []registry.Tool { return r.full().Tools() }
 // OpenAISchemas is registry.Registry.OpenAISchemas over every tool.
 func (r *envRegistry) OpenAISchemas(mode registry.SchemaMode, scope []string, opts ...registry.SchemaOption) ([]pyjson.Object, error) {
 	return r.full().OpenAISchemas(mode, scope, opts...)
+}
+
+// TestEnvRegistryListsWhatAnEagerOneLists: an env whose calls registered
+// some tools first still lists every tool, in the Service's order, with the
+// schemas an eager registration gives.
+func TestEnvRegistryListsWhatAnEagerOneLists(t *testing.T) {
+	e := newEnv(t)
+	e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": 1, "create": true})
+	e.ok("read_excel", map[string]any{"file_path": "a.xlsx"})
+	eager := registry.New(registry.WithMaxResultChars(-1))
+	require.NoError(t, e.svc.Register(eager))
+	names := func(tools []registry.Tool) []string {
+		out := make([]string, len(tools))
+		for i, tool := range tools {
+			out[i] = tool.Name
+		}
+		return out
+	}
+	assert.Equal(t, names(eager.Tools()), names(e.reg.Tools()))
+	want, err := eager.OpenAISchemas(registry.ModeChatCompletions, nil)
+	require.NoError(t, err)
+	got, err := e.reg.OpenAISchemas(registry.ModeChatCompletions, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	res := e.call("read_exce", map[string]any{"file_path": "a.xlsx"})
+	assert.True(t, res.IsError, res.Text)
+	assert.Equal(t, eager.CallTool(t.Context(), "read_exce", []byte(`{"file_path": "a.xlsx"}`)).Text, res.Text, "an unknown name is answered as by the eager registry")
 }
