@@ -59,6 +59,13 @@ run: build
 ## TestBoundedUnderUlimit without -race (52 -> 25 CPU-s), twenty more one-goroutine excelops
 ## tests run without -race only (77 -> 15), the leak check makes fewer calls (21 -> 6); and
 ## lint 38 CPU-s lighter (staticcheck for Windows and macOS on the packages that differ only).
+## Then (CPU-seconds at load average 10-17): excelops' test envs register each tool on its
+## first call instead of all of them (every newEnv compiled every schema: 2.6 s under -race),
+## so its -race build and two halves take 167 CPU-s where they took 441 (the halves, one
+## binary built once, split at TestN now); make image reuses the binaries make wheels linked;
+## test_inspect_tools writes its generated workspace once per module (11 -> 4 CPU-s).
+## A clean clone at a new path (so every package of the module compiles cold) with the venvs
+## and node modules installed afresh, at load average 6-15: 23 min 44 s, 21.5 CPU-minutes.
 test: oracle-deps
 	$(MAKE) --no-print-directory -j5 --output-sync=target test-setup go-test-race go-test-plain
 	$(MAKE) --no-print-directory -j2 --output-sync=target py-test lint-steps
