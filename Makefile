@@ -22,7 +22,7 @@ BENCHTIME ?= 1s
 # STATICCHECK is the Go linter `make lint` runs, at a version the Go proxy serves.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: corpus formula-corpus fuzz-security all build run test test-setup oracle-deps lint go-test go-test-race go-test-race-other go-test-race-excelops-1 go-test-race-excelops-2 go-test-plain lint-steps golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
+.PHONY: corpus formula-corpus fuzz-security all build run test test-setup oracle-deps lint go-test go-test-race go-test-race-build go-test-race-other go-test-race-excelops-1 go-test-race-excelops-2 go-test-plain lint-steps golden golden-check docs docs-check venv py-test wheel wheels image qemu-deps wine-deps mcp-clients-test bench fuzz clean
 
 all: build
 
@@ -59,6 +59,13 @@ run: build
 ## TestBoundedUnderUlimit without -race (52 -> 25 CPU-s), twenty more one-goroutine excelops
 ## tests run without -race only (77 -> 15), the leak check makes fewer calls (21 -> 6); and
 ## lint 38 CPU-s lighter (staticcheck for Windows and macOS on the packages that differ only).
+## Then (CPU-seconds at load average 10-17): excelops' test envs register each tool on its
+## first call instead of all of them (every newEnv compiled every schema: 2.6 s under -race),
+## so its -race build and two halves take 167 CPU-s where they took 441 (the halves, one
+## binary built once, split at TestN now); make image reuses the binaries make wheels linked;
+## test_inspect_tools writes its generated workspace once per module (11 -> 4 CPU-s).
+## A clean clone at a new path (so every package of the module compiles cold) with the venvs
+## and node modules installed afresh, at load average 6-15: 23 min 44 s, 21.5 CPU-minutes.
 test: oracle-deps
 	$(MAKE) --no-print-directory -j5 --output-sync=target test-setup go-test-race go-test-plain
 	$(MAKE) --no-print-directory -j2 --output-sync=target py-test lint-steps
@@ -117,8 +124,8 @@ lint: venv
 ##     there, and they cost 3-10x under it (the SIGKILL loop alone: 700 s with -race against
 ##     146 s without, at a load average near 10).
 ##     REGISTRY_SIDECAR_RACE_ALL=1 runs them under -race too. excelops runs in two halves
-##     (tests from TestM on, and the rest), so that `make -j` spreads its -race pass, the
-##     longest step of `make test`, over two cores.
+##     (tests from TestN on, and the rest; one test binary built for both), so that
+##     `make -j` spreads its -race pass, the longest step of `make test`, over two cores.
 ##     cmd/registry-sidecar's tests whose work is the binary (built without -race) skip
 ##     the same way (TestBoundedUnderUlimit: its 500k-row input alone cost minutes under -race).
 ##   go-test-plain: those tests alone, without -race (REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1,
@@ -128,18 +135,29 @@ lint: venv
 go-test: go-test-race go-test-plain
 
 # EXCELOPS_RACE_HALF picks excelops' second -race half; the first half skips it.
-EXCELOPS_RACE_HALF := ^Test[M-Z]
+EXCELOPS_RACE_HALF := ^Test[N-Z]
+# EXCELOPS_RACE_TEST is excelops' -race test binary, built once for both halves: two
+# `go test -race ./excelops/` side by side would each compile the package and its
+# dependencies under -race (the build cache shares nothing between two builds at once).
+EXCELOPS_RACE_TEST := build/test/excelops-race.test
 
 go-test-race: go-test-race-other go-test-race-excelops-1 go-test-race-excelops-2
 
-go-test-race-other:
+# go-test-race-build compiles what every -race pass shares first (excelops' test binary
+# links nearly every package of the module), so the passes after it compile only their own.
+go-test-race-build:
+	@mkdir -p $(dir $(EXCELOPS_RACE_TEST))
+	$(GO) test -race -c -o $(EXCELOPS_RACE_TEST) ./excelops/
+
+go-test-race-other: go-test-race-build
 	$(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/excelops$$')
 
-go-test-race-excelops-1:
-	$(GO) test -race -count=1 -timeout 30m -skip '$(EXCELOPS_RACE_HALF)' ./excelops/
+# The halves run the binary as `go test` would: in the package's folder.
+go-test-race-excelops-1: go-test-race-build
+	cd excelops && $(abspath $(EXCELOPS_RACE_TEST)) -test.count=1 -test.timeout=30m -test.skip='$(EXCELOPS_RACE_HALF)'
 
-go-test-race-excelops-2:
-	$(GO) test -race -count=1 -timeout 30m -run '$(EXCELOPS_RACE_HALF)' ./excelops/
+go-test-race-excelops-2: go-test-race-build
+	cd excelops && $(abspath $(EXCELOPS_RACE_TEST)) -test.count=1 -test.timeout=30m -test.run='$(EXCELOPS_RACE_HALF)'
 
 go-test-plain:
 	REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1 $(GO) test -count=1 -timeout 30m ./excelops/ ./cmd/registry-sidecar/
@@ -215,14 +233,15 @@ wheels: $(BUILDVENV)/.installed
 ## image: the container image as an OCI image layout tar (dist/registry-sidecar-image.tar), for
 ## IMAGE_PLATFORMS, with no container engine and no base image to pull: deploy/image (its own Go
 ## module, on go-containerregistry) puts each static binary on an empty base, run as uid 65532,
-## /workspace a volume, ports and token from REGISTRY_SIDECAR_* variables (deploy/kubernetes)
+## /workspace a volume, ports and token from REGISTRY_SIDECAR_* variables (deploy/kubernetes).
+## The binaries go where `make wheels` puts the same builds (same flags), so after it `go build`
+## finds them up to date and links nothing again
 IMAGE           ?= dist/registry-sidecar-image.tar
 IMAGE_PLATFORMS ?= linux/amd64 linux/arm64
 VERSION         := $(shell sed -n 's/^[[:space:]]*version = "\(.*\)"$$/\1/p' cmd/registry-sidecar/version.go)
 image:
-	@mkdir -p build/image
 	@bins=; for t in $(IMAGE_PLATFORMS); do \
-	  out=build/image/$${t%/*}-$${t#*/}/registry-sidecar; \
+	  out=build/release/$${t%/*}-$${t#*/}/registry-sidecar; \
 	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -trimpath -ldflags='$(RELEASE_LDFLAGS)' -o $$out ./cmd/registry-sidecar || exit 1; \
 	  bins="$$bins -binary $$t=$(abspath .)/$$out"; \
 	done; \

@@ -20,7 +20,7 @@ type env struct {
 	t   *testing.T
 	dir string
 	svc *Service
-	reg *registry.Registry
+	reg *envRegistry
 }
 
 // newEnv builds a fresh workspace in t.TempDir().
@@ -36,17 +36,16 @@ func newEnvAt(t *testing.T, dir string, opts ...Option) *env {
 }
 
 // newEnvOf builds a workspace over the existing folder dir whose registry
-// holds only the tools named in tools (every tool when tools is empty).
-// Deriving and compiling every tool's schema costs about 100 ms on two busy
-// cores, so a test that builds hundreds of envs for one tool names it.
+// holds only the tools named in tools (every tool when tools is empty, each
+// registered when first called: envRegistry).
 func newEnvOf(t *testing.T, dir string, tools []string, opts ...Option) *env {
 	t.Helper()
 	opts = append([]Option{WithTempDir(t.TempDir())}, opts...)
 	svc, err := New(dir, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, svc.Close()) })
-	reg := registry.New(registry.WithMaxResultChars(-1))
-	require.NoError(t, svc.Register(reg, tools...))
+	reg, err := newEnvRegistry(t, svc, tools, registry.WithMaxResultChars(-1))
+	require.NoError(t, err)
 	return &env{t: t, dir: svc.Root(), svc: svc, reg: reg}
 }
 

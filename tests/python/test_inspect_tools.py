@@ -111,10 +111,15 @@ def got_sheet(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@pytest.fixture()
-def tree(tmp_path: pathlib.Path) -> pathlib.Path:
-    """A workspace of generated workbooks in nested folders, a hidden folder, and links."""
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    """A workspace of generated workbooks in nested folders, a hidden folder, and links.
+
+    One for the module: the inspections only read it, and writing its workbooks
+    with openpyxl takes seconds.
+    """
     rng = random.Random(20261126)
+    tmp_path = tmp_path_factory.mktemp("tree")
     ws = tmp_path / "ws"
     for name in ["a.xlsx", "b.xlsx", "reports/2024/q1.xlsx", "reports/2024/q2.xlsx", "reports/销售.xlsx", "z/deep/er/last.xlsx"]:
         random_book(ws / name, rng)
