@@ -145,3 +145,24 @@ func TestEscapedTextReads(t *testing.T) {
 		assert.Contains(t, shared, ">_x005F_x0042_<")
 	}
 }
+
+// TestSpilledTextEscapedInTheFile checks that the texts of a dynamic
+// array's spill are stored as Excel stores them and read back as texts.
+func TestSpilledTextEscapedInTheFile(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		e := newEnv(t, WithSplice(on))
+		e.workbook("s.xlsx", [][]any{{"x"}})
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "B1", "value": `=SEQUENCE(2)&UNICHAR(4)&"_x0041_"`})
+		xml := e.zipPart("s.xlsx", "xl/worksheets/sheet1.xml") + e.zipPart("s.xlsx", "xl/sharedStrings.xml")
+		assert.Contains(t, xml, ">1_x0004__x005F_x0041_<", "the anchor's cached text")
+		assert.Contains(t, xml, ">2_x0004__x005F_x0041_<", "a spilled text")
+		got := e.ok("read_excel", map[string]any{"file_path": "s.xlsx", "range": "B1:B2"})
+		assert.Equal(t, []any{[]any{"1\x04_x0041_"}, []any{"2\x04_x0041_"}}, got["values"])
+		// a spill computed again when a cell it reads changes
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "C1", "value": `=SEQUENCE(2)&UNICHAR(5)&A1`})
+		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "A1", "value": "_x0042_"})
+		got = e.ok("read_excel", map[string]any{"file_path": "s.xlsx", "range": "C1:C2"})
+		assert.Equal(t, []any{[]any{"1\x05_x0042_"}, []any{"2\x05_x0042_"}}, got["values"], "splice %v", on)
+		assert.Equal(t, "1\x05_x0042_", e.value("s.xlsx", "Sheet1", "C1"))
+	}
+}
