@@ -22,6 +22,7 @@ from openpyxl.utils.escape import escape, unescape
 
 CONTROL = "\x04abc"
 LITERAL = "_x0041_"
+EDGE = "_x0041\x01"  # the control character's escape would close the shape before it
 
 
 def call(binary: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -56,13 +57,15 @@ def test_written_text_reads_back(sidecar_bin: pathlib.Path, tmp_path: pathlib.Pa
         wb.save(tmp_path / "t.xlsx")
     call(sidecar_bin, tmp_path, "write_cells", {"file_path": "t.xlsx", "cell": "B1", "value": CONTROL})
     call(sidecar_bin, tmp_path, "write_cells", {"file_path": "t.xlsx", "cell": "B2", "value": LITERAL})
+    call(sidecar_bin, tmp_path, "write_cells", {"file_path": "t.xlsx", "cell": "B3", "value": EDGE})
 
     with zipfile.ZipFile(tmp_path / "t.xlsx") as z:
         xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/") and n.endswith(".xml"))
     assert ">_x0004_abc<" in xml and ">_x005F_x0041_<" in xml, "stored as Excel stores them"
+    assert ">_x005F_x0041_x0001_<" in xml
 
-    assert read_column(sidecar_bin, tmp_path, "B1:B2") == [CONTROL, LITERAL]
-    assert calc_values(libreoffice, tmp_path / "t.xlsx", "B1:B2") == [CONTROL, LITERAL]
+    assert read_column(sidecar_bin, tmp_path, "B1:B3") == [CONTROL, LITERAL, EDGE]
+    assert calc_values(libreoffice, tmp_path / "t.xlsx", "B1:B3") == [CONTROL, LITERAL, EDGE]
     got = openpyxl.load_workbook(tmp_path / "t.xlsx").active
     assert got is not None
     assert got["B2"].value == LITERAL

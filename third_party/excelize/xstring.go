@@ -3,6 +3,7 @@ package excelize
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // registry-sidecar: text in a cell, a shared string or a rich text run is an
@@ -27,7 +28,7 @@ func EscapeXstring(s string) string {
 		switch {
 		case xstringEscaped(r):
 			fmt.Fprintf(&b, "_x%04X_", r)
-		case r == '_' && xstringEscapeAt(s, i):
+		case r == '_' && xstringUnderscoreAt(s, i):
 			b.WriteString("_x005F_")
 		default:
 			b.WriteRune(r)
@@ -45,9 +46,12 @@ func xstringEscaped(r rune) bool {
 	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF
 }
 
-// xstringEscapeAt reports whether s holds an escape _xHHHH_ at byte i.
-func xstringEscapeAt(s string, i int) bool {
-	if i+7 > len(s) || s[i] != '_' || s[i+1] != 'x' || s[i+6] != '_' {
+// xstringUnderscoreAt reports whether the underscore at byte i of s starts
+// what a reader of the written text takes for an escape: _xHHHH followed by
+// an underscore, or by a character written escaped (its escape supplies
+// the closing underscore: "_x0041\x01" is written "_x005F_x0041_x0001_").
+func xstringUnderscoreAt(s string, i int) bool {
+	if i+7 > len(s) || s[i+1] != 'x' {
 		return false
 	}
 	for _, c := range s[i+2 : i+6] {
@@ -55,5 +59,6 @@ func xstringEscapeAt(s string, i int) bool {
 			return false
 		}
 	}
-	return true
+	next, _ := utf8.DecodeRuneInString(s[i+6:])
+	return next == '_' || xstringEscaped(next)
 }
