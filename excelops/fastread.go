@@ -16,6 +16,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // rowReader turns the cells of worksheet XML (walked by the shared
@@ -226,8 +227,8 @@ func (rr *rowReader) endCell() error {
 		return nil
 	}
 	text := sheetxml.Unescape(rr.w.Cell.Value)
-	if string(rr.typ) == "str" && bytes.Contains(text, []byte("_x")) {
-		text = []byte(unescapeXstring(string(text))) // a cached text's escapes (xstring.go)
+	if (string(rr.typ) == "str" || string(rr.typ) == "inlineStr") && bytes.Contains(text, []byte("_x")) {
+		text = []byte(excelize.UnescapeXstring(string(text))) // an ST_Xstring's escapes: _x0004_ is U+0004
 	}
 	switch {
 	case formula != "" && rr.formulas == formulasBoth:

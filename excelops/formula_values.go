@@ -293,7 +293,7 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		return "e", "#VALUE!", nil
 	}
 	if t == "str" {
-		v = escapeXstring(v) // the file's form: _x0004_ for U+0004 (xstring.go)
+		v = excelize.EscapeXstring(v) // the file's form: _x0004_ for U+0004
 	}
 	return t, v, nil
 }

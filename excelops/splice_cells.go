@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Splice plans of the cells tools: which cells each rebuilds and how.
@@ -66,6 +67,9 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 			if cc, err = contentOf(w.raw); err != nil {
 				return splice.Plan{}, 0, err
 			}
+		}
+		if cc.kind == 's' && readsAsEscape(cc.text) {
+			return splice.Plan{}, 0, noSplice("a text reads as an _xHHHH_ escape") // xstring.go
 		}
 		if cc.kind == 'f' {
 			cc.formula = withFilePrefixes(cc.formula)
@@ -221,7 +225,7 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 		dst = append(dst, ` xml:space="preserve"`...)
 	}
 	dst = append(dst, '>')
-	dst = sheetxml.AppendEscaped(dst, cc.text)
+	dst = sheetxml.AppendEscaped(dst, excelize.EscapeXstring(cc.text)) // _x0004_ for U+0004, as Excel writes it
 	return append(dst, "</t></is></c>"...)
 }
 

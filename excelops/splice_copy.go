@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Copying a workbook's cells into the recalc splice's calculator workbook
@@ -69,7 +70,7 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 		if cp.bytes+int64(len(cp.sst[n])) > maxScratchBytes {
 			return out, noSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 		}
-		out.body = inlineBody(sheetxml.AppendEscaped(make([]byte, 0, len(cp.sst[n])), cp.sst[n]))
+		out.body = inlineBody(sheetxml.AppendEscaped(make([]byte, 0, len(cp.sst[n])), excelize.EscapeXstring(cp.sst[n])))
 	case string(c.Type) == "inlineStr":
 		out.body = inlineBody(c.Value)
 	case string(c.Type) == "d":
@@ -192,5 +193,5 @@ func (cc cellContent) scratchBody() []byte {
 		}
 		return formulaBody(cc.formula, "str", nil)
 	}
-	return inlineBody(sheetxml.AppendEscaped(nil, cc.text))
+	return inlineBody(sheetxml.AppendEscaped(nil, excelize.EscapeXstring(cc.text)))
 }

@@ -533,13 +533,16 @@ func (f *File) setSharedString(val string) (int, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	// registry-sidecar: the table holds, and is keyed by, the file's form
+	// (trimCellValue's); upstream stored the text unescaped.
+	var t xlsxT
+	t.Val, t.Space = trimCellValue(val, false)
+	val = t.Val
 	if i, ok := f.sharedStringsMap[val]; ok {
 		return i, nil
 	}
 	sst.mu.Lock()
 	defer sst.mu.Unlock()
-	t := xlsxT{Val: val}
-	val, t.Space = trimCellValue(val, false)
 	sst.SI = append(sst.SI, xlsxSI{T: &t})
 	sst.Count = len(sst.SI)
 	sst.UniqueCount = sst.Count
@@ -564,13 +567,14 @@ func trimCellValue(value string, escape bool) (v string, ns xml.Attr) {
 			}
 		}
 
+		value = bstrMarshal(value) // registry-sidecar: before EscapeText, which makes a control character U+FFFD
 		if escape {
 			var buf strings.Builder
 			_ = xml.EscapeText(&buf, []byte(value))
 			value = strings.ReplaceAll(buf.String(), "&#xA;", "\n")
 		}
 	}
-	v = bstrMarshal(value)
+	v = value
 	return
 }
 
@@ -673,7 +677,7 @@ func (c *xlsxC) getValueFrom(f *File, d *xlsxSST, raw bool) (string, error) {
 		}
 		return f.formattedValue(c, raw, CellTypeSharedString)
 	case "str":
-		return c.V, nil
+		return bstrUnmarshal(c.V), nil // registry-sidecar: a cached text is an ST_Xstring too
 	case "inlineStr":
 		if c.IS != nil {
 			return f.formattedValue(&xlsxC{S: c.S, V: c.IS.String()}, raw, CellTypeInlineString)
@@ -1216,11 +1220,11 @@ func (f *File) SetCellHyperLink(sheet, cell, link, linkType string, opts ...Hype
 // getCellRichText returns rich text of cell by given string item.
 func getCellRichText(si *xlsxSI) (runs []RichTextRun) {
 	if si.T != nil {
-		runs = append(runs, RichTextRun{Text: si.T.Val})
+		runs = append(runs, RichTextRun{Text: bstrUnmarshal(si.T.Val)}) // registry-sidecar: decoded, as SetCellRichText escapes
 	}
 	for _, v := range si.R {
 		run := RichTextRun{
-			Text: v.T.Val,
+			Text: bstrUnmarshal(v.T.Val),
 		}
 		if v.RPr != nil {
 			run.Font = v.RPr.getFont()

@@ -808,8 +808,7 @@ func isNumeric(s string) (bool, int, float64) {
 }
 
 var (
-	bstrExp       = regexp.MustCompile(`_x[a-fA-F\d]{4}_`)
-	bstrEscapeExp = regexp.MustCompile(`x[a-fA-F\d]{4}_`)
+	bstrExp = regexp.MustCompile(`_x[a-fA-F\d]{4}_`)
 )
 
 // bstrUnmarshal parses the binary basic string, this will trim escaped string
@@ -855,34 +854,7 @@ func bstrUnmarshal(s string) (result string) {
 // bstrMarshal encode the escaped string literal which not permitted in an XML
 // 1.0 document.
 func bstrMarshal(s string) (result string) {
-	matches, l, cursor := bstrExp.FindAllStringSubmatchIndex(s, -1), len(s), 0
-	for _, match := range matches {
-		result += s[cursor:match[0]]
-		subStr := s[match[0]:match[1]]
-		if subStr == "_x005F_" {
-			cursor = match[1]
-			if match[1]+6 <= l && bstrEscapeExp.MatchString(s[match[1]:match[1]+6]) {
-				_, err := strconv.Unquote(`"\u` + s[match[1]+1:match[1]+5] + `"`)
-				if err == nil {
-					result += subStr + "x005F" + subStr
-					continue
-				}
-			}
-			result += subStr + "x005F_"
-			continue
-		}
-		if bstrExp.MatchString(subStr) {
-			cursor = match[1]
-			if _, err := strconv.Unquote(`"\u` + s[match[0]+2:match[1]-1] + `"`); err == nil {
-				result += "_x005F" + subStr
-				continue
-			}
-		}
-	}
-	if cursor < l {
-		result += s[cursor:]
-	}
-	return result
+	return EscapeXstring(s) // registry-sidecar: control characters too (xstring.go)
 }
 
 // floatToFraction converts a float number to a fraction string representation

@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // oracleSharedStrings is the shared-strings parser as it was on
@@ -49,6 +50,7 @@ func oracleSharedStrings(r io.Reader, lim budget.Budget) ([]string, int64, error
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "si":
+				cur = append(cur[:0], excelize.UnescapeXstring(string(cur))...) // then as Excel decodes an ST_Xstring
 				if held += int64(len(cur)) + StringHeaderBytes; held > lim.Memory/2 {
 					return nil, 0, lim.Within("loading the shared strings", held*2)
 				}

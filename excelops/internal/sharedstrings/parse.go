@@ -1,6 +1,8 @@
 // Package sharedstrings reads a workbook's shared string table
 // (xl/sharedStrings.xml) into the strings cells index, exactly as
-// encoding/xml decodes their text, in one streaming pass over the
+// encoding/xml decodes their text and then as Excel decodes an ST_Xstring
+// (_x0004_ is U+0004, _x005F_x0041_ the text _x0041_: excelize.UnescapeXstring),
+// in one streaming pass over the
 // byte-exact tokenizer (internal/sheetxml), within a budget.Budget: a
 // string past its text bound or a table past its memory budget is a
 // KindLimit error, broken XML or text KindDamaged. Refs checks, as a
@@ -21,6 +23,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // StringHeaderBytes is what one Go string costs beyond its bytes: the
@@ -49,7 +52,8 @@ type sstParser struct {
 
 // Parse reads the shared string table in r (xl/sharedStrings.xml)
 // of size bytes and returns it with the bytes it holds. The text decodes exactly as
-// encoding/xml decodes it (see sheetxml.TextDecoder); broken XML or text
+// encoding/xml decodes it (see sheetxml.TextDecoder), its _xHHHH_ escapes
+// as Excel decodes them; broken XML or text
 // is KindDamaged, a string or text run past the limits KindLimit.
 func Parse(r io.Reader, size int64, lim budget.Budget) ([]string, int64, error) {
 	p := sstParser{lim: lim}
@@ -121,6 +125,7 @@ var (
 	tSIEnd      = []byte("</t></si>")
 	tName       = []byte("t")
 	siName      = []byte("si")
+	xstringMark = []byte("_x") // where an ST_Xstring escape may start
 )
 
 // plainSILimit bounds how far plainSI looks ahead for "</si>": a longer
@@ -198,6 +203,9 @@ func (p *sstParser) start(name []byte) {
 func (p *sstParser) end(name []byte) error {
 	switch string(name) {
 	case "si":
+		if bytes.Contains(p.cur, xstringMark) {
+			p.cur = append(p.cur[:0], excelize.UnescapeXstring(string(p.cur))...)
+		}
 		if p.held += int64(len(p.cur)) + StringHeaderBytes; p.held > p.lim.Memory/2 {
 			return p.lim.Within("loading the shared strings", p.held*2)
 		}

@@ -35,6 +35,8 @@ var sstCases = []struct {
 	{"character references", `<si><t>&#65;&#x42;&#x4a;&#0067;&#x1F600;&#233;</t></si>`, []string{"ABJC😀é"}, ""},
 	{"C1 control by number is not Windows-1252", `<si><t>&#128;&#x9F;</t></si>`, []string{"\u0080\u009f"}, ""},
 	{"surrogate number gives U+FFFD as encoding/xml", `<si><t>&#xD800;</t></si>`, []string{"\uFFFD"}, ""},
+	{"ST_Xstring escapes", `<si><t>_x0004_a_x005F_x0041_ _x005f_ _xG000_</t></si><si><t>_x0041__x0042_</t></si>`, []string{"\x04a_x0041_ _ _xG000_", "AB"}, ""},
+	{"escapes in runs", `<si><r><t>_x0004_</t></r><r><t>b</t></r><rPh><t>_x0043_</t></rPh></si>`, []string{"\x04b"}, ""},
 	{"CDATA verbatim", `<si><t>x<![CDATA[a<b>&amp;]]]]>y</t></si>`, []string{"xa<b>&amp;]]y"}, ""},
 	{"CDATA line ends", "<si><t><![CDATA[a\r\nb\rc]]></t></si>", []string{"a\nb\nc"}, ""},
 	{"text line ends", "<si><t>a\r\nb\rc\r\r\nd\n</t></si>", []string{"a\nb\nc\n\nd\n"}, ""},
