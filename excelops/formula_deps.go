@@ -166,6 +166,17 @@ type depCell struct {
 	at   sheetArea   // the cell itself
 	deps []sheetArea // what it reads
 	wide bool        // it may read anything
+	// fills, when set, is every cell its value fills (a legacy array
+	// formula's range): a formula reading any of them reads it.
+	fills *sheetArea
+}
+
+// filled is the area whose formulas read c's value: its fills, else itself.
+func (c depCell) filled() sheetArea {
+	if c.fills != nil {
+		return *c.fills
+	}
+	return c.at
 }
 
 // dirtyFormulas marks the formula cells whose value an edit may have
@@ -201,7 +212,7 @@ func dirtyFormulas(cells []depCell, edits []sheetArea, wrote bool) []bool {
 			}
 			if hit {
 				dirty[i] = true
-				next = append(next, c.at)
+				next = append(next, c.filled())
 			}
 		}
 		if checks > maxDepChecks {

@@ -26,8 +26,13 @@ import (
 //     in a legacy array formula over several cells, which the engine
 //     rewrites per cell (an array smaller than the cells, or of another
 //     shape, is not stretched as Excel stretches it);
+//   - a legacy array formula over several cells, whatever it reads: its
+//     cells are left without values together (formula_legacy_array.go);
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
+	if isLegacyArrayOverCells(f, sheet, ref) {
+		return true // formula_legacy_array.go
+	}
 	tokens := formulaTokensOf(formula) // once: this runs for every formula recomputed
 	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&
 		(!isPlainFormulaCell(f, sheet, ref) || !excelize.PlainIntersectionExact(formula)) {

@@ -141,6 +141,8 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		if r := results[i]; r.set {
 			if c, ok := at[[2]string{sf.sheet, sf.cell.ref}]; ok {
 				c.setCached(r.t, r.v)
+				col, row, _ := excelize.CellNameToCoordinates(c.ref)
+				st.dropped += dropLegacyArrayValues(f, sf.sheet, col, row)
 			}
 		}
 	}
@@ -200,6 +202,9 @@ func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCe
 	for i, sf := range all {
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
 		out[i].at = sheetArea{sf.sheet, col, row, col, row}
+		if r, ok := legacyArrayRange(sf.cell.cell); ok {
+			out[i].fills = &sheetArea{sf.sheet, r.c1, r.r1, r.c2, r.r2}
+		}
 		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
 		if err != nil || ferr != nil {
 			out[i].wide = true

@@ -1759,6 +1759,10 @@ func (f *File) cellResolver(ctx *calcContext, sheet, cell string) (formulaArg, e
 	}
 
 	if formula, _ := f.getCellFormula(sheet, cell, true); len(formula) != 0 {
+		// registry-sidecar: no value from a legacy array's per-cell rewrite (calc_legacy_array.go)
+		if g := ctx.checks(); g != nil && ctx.entry != ref && f.legacyArrayCell(sheet, cell) {
+			return arg, g.fail(ErrLegacyArrayRead)
+		}
 		ctx.mu.Lock()
 		if ctx.entry != ref {
 			if ctx.iterations[ref] <= f.options.MaxCalcIterations {
