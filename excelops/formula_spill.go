@@ -286,6 +286,17 @@ func cachedTypeOf(v excelize.ArrayValue) string {
 	return ""
 }
 
+// cachedOf returns an anchor's cached value as the file holds it: its type
+// (cachedTypeOf) and its text, escaped as an ST_Xstring when it is a text
+// (_x0004_ for U+0004, as computeFormula gives a formula's text result).
+func cachedOf(v excelize.ArrayValue) (t, text string) {
+	t = cachedTypeOf(v)
+	if t == "str" {
+		return t, excelize.EscapeXstring(v.Value)
+	}
+	return t, v.Value
+}
+
 // spillStuck reports whether c is a dynamic array anchor whose spill was
 // blocked: recomputing its formula alone would store its first value where
 // Excel shows #SPILL!, so a refresh leaves it.

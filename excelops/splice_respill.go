@@ -137,7 +137,7 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 		vals = nil
 		cc.cachedType, cc.cachedValue = "e", spillError
 	} else {
-		cc.cachedType, cc.cachedValue = cachedTypeOf(vals[0][0]), vals[0][0].Value
+		cc.cachedType, cc.cachedValue = cachedOf(vals[0][0])
 		if len(vals) > 1 || len(vals[0]) > 1 {
 			w.spills = append(w.spills, rng)
 		}

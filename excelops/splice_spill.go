@@ -131,7 +131,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if blocked {
 			cc.array, first = ref, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}
 		}
-		cc.cachedType, cc.cachedValue = cachedTypeOf(first), first.Value
+		cc.cachedType, cc.cachedValue = cachedOf(first)
 		w.cells[key] = cc
 		all[i].fresh = true
 		if blocked {
