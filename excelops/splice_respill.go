@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"context"
-	"fmt"
 )
 
 // Dynamic array anchors the recalc splice recomputes, as
@@ -66,7 +65,6 @@ func intrudesAny(areas []sheetArea, ref string) bool {
 // showing #SPILL! whose new range is still obstructed: it stays as it is).
 func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
 	f := all[i]
-	ref := cellName(f.at.c1, f.at.r1)
 	old, err := parseRange(f.ref)
 	if err != nil || old.c1 != f.at.c1 || old.r1 != f.at.r1 {
 		return nil, noSplice("a dynamic array to recompute names an unreadable range")
@@ -91,26 +89,15 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 	if inexactInArrays(calc, sheet, f.text) {
 		return nil, noSplice("a dynamic array to recompute is not computed exactly")
 	}
-	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
-	vals, cerr := calc.CalcCellArray(one, sheet, ref, sb.svc.limits.calc())
-	cancel()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if cerr != nil || len(vals) == 0 || len(vals[0]) == 0 {
-		return nil, noSplice("a dynamic array to recompute cannot be computed")
-	}
-	if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
-		return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, sb.svc.limits.MaxWriteCells))
-	}
-	cm, ok, err := sb.spillMetadata()
+	vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, noSplice("the cell metadata part holds other metadata")
+	if cerr != nil {
+		return nil, noSplice("a dynamic array to recompute cannot be computed")
 	}
-	// The old spill is cleared, except what the write wrote there.
+	// The old spill is cleared, except what the write wrote there, before
+	// the new range is checked (a call that declines or fails drops w).
 	for r := old.r1; r <= old.r2; r++ {
 		for c := old.c1; c <= old.c2; c++ {
 			if _, ok := w.cells[[2]int{r, c}]; ok || (r == old.r1 && c == old.c1) {
@@ -120,36 +107,22 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 		}
 	}
 	w.spilled = true
-	rng := cellRange{f.at.c1, f.at.r1, f.at.c1 + len(vals[0]) - 1, f.at.r1 + len(vals) - 1}
-	blocked := false
-	if len(vals) > 1 || len(vals[0]) > 1 {
-		if blocked, err = sb.spillOccupied(ctx, part, rng, w); err != nil {
-			return nil, err
-		}
+	p, err := sb.placeSpill(ctx, part, f, vals, w)
+	if err != nil {
+		return nil, err
 	}
-	if blocked && f.stuck {
+	if !p.ok {
+		return nil, noSplice("the cell metadata part holds other metadata")
+	}
+	if p.blocked && f.stuck {
 		all[i].fresh = true // #SPILL! as it was
 		return nil, nil
 	}
-	cc := cellContent{kind: 'f', formula: f.text, array: rng.String(), cm: cm}
-	if blocked {
-		cc.array = ref
-		vals = nil
-		cc.cachedType, cc.cachedValue = "e", spillError
-	} else {
-		cc.cachedType, cc.cachedValue = cachedOf(vals[0][0])
-		if len(vals) > 1 || len(vals[0]) > 1 {
-			w.spills = append(w.spills, rng)
-		}
-	}
-	w.cells[[2]int{f.at.r1, f.at.c1}] = cc
+	w.cells[[2]int{f.at.r1, f.at.c1}] = p.put(w, cellContent{kind: 'f', formula: f.text}, vals)
 	all[i].fresh = true
-	for r, row := range vals {
-		for c, v := range row {
-			if r > 0 || c > 0 {
-				w.cells[[2]int{rng.r1 + r, rng.c1 + c}] = spilledContent(v)
-			}
-		}
+	rng := p.rng
+	if !p.blocked && (len(vals) > 1 || len(vals[0]) > 1) {
+		w.spills = append(w.spills, rng)
 	}
 	return []sheetArea{{sheet, old.c1, old.r1, old.c2, old.r2}, {sheet, rng.c1, rng.r1, rng.c2, rng.r2}}, nil
 }

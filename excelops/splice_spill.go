@@ -93,63 +93,100 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if !compute[i] || inexactInArrays(calc, sheet, f.text) {
 			continue
 		}
-		ref := cellName(f.at.c1, f.at.r1)
-		one, cancel := context.WithTimeout(ctx, maxFormulaTime)
-		vals, cerr := calc.CalcCellArray(one, sheet, ref, sb.svc.limits.calc())
-		cancel()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if cerr != nil || len(vals) == 0 || len(vals[0]) == 0 {
-			continue // uncomputable: an ordinary formula
-		}
-		rng := cellRange{f.at.c1, f.at.r1, f.at.c1 + len(vals[0]) - 1, f.at.r1 + len(vals) - 1}
-		one1 := len(vals) == 1 && len(vals[0]) == 1
-		if one1 && !needsArrayFormula(f.text) {
-			continue // one value: an ordinary formula
-		}
-		if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
-			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, sb.svc.limits.MaxWriteCells))
-		}
-		cm, ok, err := sb.spillMetadata()
+		vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if cerr != nil || len(vals) == 1 && len(vals[0]) == 1 && !needsArrayFormula(f.text) {
+			continue // uncomputable, or one value: an ordinary formula
+		}
+		p, err := sb.placeSpill(ctx, part, f, vals, w)
+		if err != nil {
+			return nil, err
+		}
+		if !p.ok {
 			continue // metadata of another kind: an ordinary formula, as on the excelize path
 		}
-		blocked := false
-		if !one1 {
-			if blocked, err = sb.spillOccupied(ctx, part, rng, w); err != nil {
-				return nil, err
-			}
-		}
 		key := [2]int{f.at.r1, f.at.c1}
-		cc := w.cells[key]
-		cc.array, cc.cm = rng.String(), cm
-		first := vals[0][0]
-		if blocked {
-			cc.array, first = ref, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}
-		}
-		cc.cachedType, cc.cachedValue = cachedOf(first)
-		w.cells[key] = cc
+		w.cells[key] = p.put(w, w.cells[key], vals)
 		all[i].fresh = true
-		if blocked {
-			continue
+		if !p.blocked {
+			w.spilled = true
+			w.spills = append(w.spills, p.rng)
+			areas = append(areas, sheetArea{sheet, p.rng.c1, p.rng.r1, p.rng.c2, p.rng.r2})
 		}
-		for r, row := range vals {
-			for c, v := range row {
-				if r == 0 && c == 0 {
-					continue
-				}
-				w.cells[[2]int{rng.r1 + r, rng.c1 + c}] = spilledContent(v)
-			}
-		}
-		w.spilled = true
-		w.spills = append(w.spills, rng)
-		areas = append(areas, sheetArea{sheet, rng.c1, rng.r1, rng.c2, rng.r2})
 	}
 	return areas, nil
+}
+
+// calcArray computes the formula f (on sheet) whole on the calculator
+// calc, as CalcCellArray does, within maxFormulaTime. cerr says the
+// calculator could not (or gave no value); err is ctx's error when the
+// call ended.
+func (sb *spliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
+	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+	vals, cerr = calc.CalcCellArray(one, sheet, cellName(f.at.c1, f.at.r1), sb.svc.limits.calc())
+	cancel()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if cerr == nil && (len(vals) == 0 || len(vals[0]) == 0) {
+		cerr = errors.New("no value")
+	}
+	return vals, cerr, nil
+}
+
+// spillPlace is where the array an anchor computed goes: its range, the
+// dynamic array metadata's cm, whether the range is obstructed (the anchor
+// shows #SPILL!), and ok, false when the metadata part holds metadata of
+// another kind (no dynamic array can be written).
+type spillPlace struct {
+	anchor  string
+	rng     cellRange
+	cm      uint
+	blocked bool
+	ok      bool
+}
+
+// placeSpill finds where the array vals that the anchor f computed goes:
+// a limit error when it spills over more cells than one call writes, the
+// metadata's cm, and whether the range (more than the anchor) is
+// obstructed, as spillBlocked sees it on the excelize path.
+func (sb *spliceBook) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *spliceWrites) (spillPlace, error) {
+	p := spillPlace{anchor: cellName(f.at.c1, f.at.r1), rng: cellRange{f.at.c1, f.at.r1, f.at.c1 + len(vals[0]) - 1, f.at.r1 + len(vals) - 1}}
+	if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
+		return p, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.limits.MaxWriteCells))
+	}
+	var err error
+	if p.cm, p.ok, err = sb.spillMetadata(); err != nil || !p.ok {
+		return p, err
+	}
+	if len(vals) > 1 || len(vals[0]) > 1 {
+		p.blocked, err = sb.spillOccupied(ctx, part, p.rng, w)
+	}
+	return p, err
+}
+
+// put returns the anchor cc as the place makes it (its spill range and cm,
+// its first value cached, or #SPILL! over the anchor alone when blocked)
+// and, unless blocked, writes the other values of vals into w as spilled
+// cells.
+func (p spillPlace) put(w *spliceWrites, cc cellContent, vals [][]excelize.ArrayValue) cellContent {
+	cc.array, cc.cm = p.rng.String(), p.cm
+	if p.blocked {
+		cc.array = p.anchor
+		cc.cachedType, cc.cachedValue = "e", spillError
+		return cc
+	}
+	cc.cachedType, cc.cachedValue = cachedOf(vals[0][0])
+	for r, row := range vals {
+		for c, v := range row {
+			if r > 0 || c > 0 {
+				w.cells[[2]int{p.rng.r1 + r, p.rng.c1 + c}] = spilledContent(v)
+			}
+		}
+	}
+	return cc
 }
 
 // calculable declines (errNoSplice, with a reason beginning with who) a
