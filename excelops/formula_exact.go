@@ -86,15 +86,7 @@ func intersectsNonReference(tokens []efp.Token) bool {
 // function takes the whole range (SUM(B1:C1*B2:C2) over A1:A3 is 1030 in
 // every cell in Excel, B1*B2 for the engine).
 func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
-	ws, err := f.Worksheet(sheet)
-	if err != nil {
-		return false
-	}
-	col, row, err := excelize.CellNameToCoordinates(ref)
-	if err != nil {
-		return false
-	}
-	c := sheetCell(ws, col, row)
+	c := parsedCell(f, sheet, ref)
 	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray {
 		return false
 	}
@@ -105,19 +97,25 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 	return err != nil || (r.c1 == r.c2 && r.r1 == r.r2) // no ref: the cell itself
 }
 
+// parsedCell returns the cell sheet!ref of f as parsed, nil when the sheet,
+// the reference or the cell is not there.
+func parsedCell(f *excelize.File, sheet, ref string) *excelize.XMLCell {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return nil
+	}
+	col, row, err := excelize.CellNameToCoordinates(ref)
+	if err != nil {
+		return nil
+	}
+	return sheetCell(ws, col, row)
+}
+
 // isPlainFormulaCell reports whether sheet!ref holds a plain formula: its
 // own <f>, not an array formula (a cell of a legacy array formula other
 // than its first holds no <f>).
 func isPlainFormulaCell(f *excelize.File, sheet, ref string) bool {
-	ws, err := f.Worksheet(sheet)
-	if err != nil {
-		return false
-	}
-	col, row, err := excelize.CellNameToCoordinates(ref)
-	if err != nil {
-		return false
-	}
-	c := sheetCell(ws, col, row)
+	c := parsedCell(f, sheet, ref)
 	return c != nil && c.F != nil && c.F.T != excelize.STCellFormulaTypeArray
 }
 

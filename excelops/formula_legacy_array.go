@@ -38,15 +38,7 @@ func legacyArrayRange(c *excelize.XMLCell) (cellRange, bool) {
 // isLegacyArrayOverCells reports whether sheet!ref is the first cell of a
 // legacy array formula the engine rewrites per cell (legacyArrayRange).
 func isLegacyArrayOverCells(f *excelize.File, sheet, ref string) bool {
-	ws, err := f.Worksheet(sheet)
-	if err != nil {
-		return false
-	}
-	col, row, err := excelize.CellNameToCoordinates(ref)
-	if err != nil {
-		return false
-	}
-	_, ok := legacyArrayRange(sheetCell(ws, col, row))
+	_, ok := legacyArrayRange(parsedCell(f, sheet, ref))
 	return ok
 }
 

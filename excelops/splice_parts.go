@@ -163,18 +163,14 @@ func releaseParts(parts map[string]splice.Part) {
 	}
 }
 
-// withCached is plan that also stores the cached values res (by row and
-// column) into the formula cells it finds there; a cell of res that holds
-// no formula declines the rewrite.
-func withCached(plan splice.Plan, res map[[2]int]cachedResult) splice.Plan {
-	if len(res) == 0 {
-		return plan
-	}
+// withCells returns the rows plan rewrites and, for each, its columns,
+// with the cells keyed (row, column) in extra added: sorted, each once.
+func withCells[V any](plan splice.Plan, extra map[[2]int]V) ([]int, func(int) []int) {
 	cols := map[int][]int{}
 	for _, r := range plan.Rows {
 		cols[r] = append(cols[r], plan.Cols(r)...)
 	}
-	for k := range res {
+	for k := range extra {
 		cols[k[0]] = append(cols[k[0]], k[1])
 	}
 	rows := make([]int, 0, len(cols))
@@ -184,8 +180,18 @@ func withCached(plan splice.Plan, res map[[2]int]cachedResult) splice.Plan {
 		rows = append(rows, r)
 	}
 	slices.Sort(rows)
+	return rows, func(r int) []int { return cols[r] }
+}
+
+// withCached is plan that also stores the cached values res (by row and
+// column) into the formula cells it finds there; a cell of res that holds
+// no formula declines the rewrite.
+func withCached(plan splice.Plan, res map[[2]int]cachedResult) splice.Plan {
+	if len(res) == 0 {
+		return plan
+	}
 	cell := plan.Cell
-	plan.Rows, plan.Cols = rows, func(r int) []int { return cols[r] }
+	plan.Rows, plan.Cols = withCells(plan, res)
 	plan.Cell = func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		r, ok := res[[2]int{row, col}]
 		if !ok {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -286,21 +285,7 @@ func withSpills(plan splice.Plan, w *spliceWrites) splice.Plan {
 	if w == nil || !w.spilled {
 		return plan
 	}
-	cols := map[int][]int{}
-	for _, r := range plan.Rows {
-		cols[r] = append(cols[r], plan.Cols(r)...)
-	}
-	for k := range w.cells {
-		cols[k[0]] = append(cols[k[0]], k[1])
-	}
-	rows := make([]int, 0, len(cols))
-	for r, cs := range cols {
-		slices.Sort(cs)
-		cols[r] = slices.Compact(cs)
-		rows = append(rows, r)
-	}
-	slices.Sort(rows)
-	plan.Rows, plan.Cols = rows, func(r int) []int { return cols[r] }
+	plan.Rows, plan.Cols = withCells(plan, w.cells)
 	for _, s := range w.spills {
 		plan.KeepClear = append(plan.KeepClear, [4]int{s.c1, s.r1, s.c2, s.r2})
 	}
