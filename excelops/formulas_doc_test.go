@@ -47,9 +47,13 @@ the next edit rather than left stale.
 Some formulas excelize computes unlike Excel; they are left without a value too, rather than given a
 guessed one:
 
-- arithmetic or a comparison on a multi-cell range (`+"`SUMPRODUCT(A1:A3*B1:B3)`"+`,
-  `+"`{=SUM(B1:C1*B2:C2)}`"+`): Excel computes it cell by cell, excelize as one value
-  (`+"`SUMPRODUCT(A1:A3,B1:B3)`"+` is computed);
+- arithmetic, a comparison or a function lifted over a multi-cell range inside a function that
+  neither takes arrays nor lifts over them (`+"`COUNTIF(A1:A5*2,\">3\")`"+`), or inside any function in
+  a plain formula an older Excel saved (`+"`SUM(A1:A10*2)`"+`, which Excel intersects with the
+  formula's row); written through the tools, `+"`SUMPRODUCT(A1:A3*B1:B3)`"+`, `+"`SUM(IF(A1:A5>3,1,0))`"+`
+  and `+"`ABS(A1:A3-1)`"+` are dynamic arrays and computed;
+- every cell of a legacy array formula entered over several cells (`+"`{=SUM(B1:C1*B2:C2)}`"+` over
+  A1:A3), and the formulas reading one: excelize rewrites it cell by cell;
 - SUBTOTAL or AGGREGATE over a range holding another one, which Excel leaves out;
 - CELL answers the info types "address", "col", "row", "contents" and "type"; the others
   ("filename", "format", "width", "color", "parentheses", "prefix", "protect"), a missing
