@@ -22,14 +22,7 @@ import (
 // is marked for recalculation on open.
 func TestLegacyArrayNeverStale(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
-	lo, err := excelize.OpenFile("testdata/legacy_arrays_after.xlsx")
-	require.NoError(t, err)
-	defer lo.Close()
-	e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": 5})
+	e, lo := legacyArraysEdited(t)
 	cases := []struct{ name, rng, formula string }{
 		{"same size", "I1:I3", "=A1:A3*2"},
 		{"one column over two", "K1:L3", "=A1:A3*2"},
@@ -71,19 +64,29 @@ func TestLegacyArrayNeverStale(t *testing.T) {
 	assert.True(t, *calc.FullCalcOnLoad)
 }
 
-// TestLegacyArrayReadersNeverStale: a plain formula reading cells of a
-// legacy array formula's range other than its first is, after an edit the
-// array reads, without a value or LibreOffice's (legacy_arrays*.xlsx).
-func TestLegacyArrayReadersNeverStale(t *testing.T) {
-	t.Parallel()
+// legacyArraysEdited copies testdata/legacy_arrays.xlsx into a new env as
+// a.xlsx, writes A1 = 5 through write_cells, and returns the env with
+// LibreOffice's workbook after the same edit (legacy_arrays_after.xlsx),
+// closed when the test ends.
+func legacyArraysEdited(t *testing.T) (*env, *excelize.File) {
+	t.Helper()
 	e := newEnv(t)
 	start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
 	lo, err := excelize.OpenFile("testdata/legacy_arrays_after.xlsx")
 	require.NoError(t, err)
-	defer lo.Close()
+	t.Cleanup(func() { _ = lo.Close() })
 	e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": 5})
+	return e, lo
+}
+
+// TestLegacyArrayReadersNeverStale: a plain formula reading cells of a
+// legacy array formula's range other than its first is, after an edit the
+// array reads, without a value or LibreOffice's (legacy_arrays*.xlsx).
+func TestLegacyArrayReadersNeverStale(t *testing.T) {
+	t.Parallel()
+	e, lo := legacyArraysEdited(t)
 	got := e.open("a.xlsx")
 	for _, ref := range []string{"V1", "V2", "V3", "V4"} {
 		want, err := lo.GetCellValue("Sheet1", ref)
