@@ -18737,9 +18737,9 @@ func (fn *formulaFuncs) database(name string, argsList *list.List) formulaArg {
 	if field.Type == ArgEmpty { // registry-sidecar: a blank field names no column
 		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
-	db := newCalcDatabase(database, field, criteria)
+	db, errArg := openDatabase(database, field, criteria) // registry-sidecar: the labels as Calc reads them
 	if db == nil {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+		return errArg
 	}
 	args := list.New()
 	for db.next() {
@@ -18790,9 +18790,9 @@ func (fn *formulaFuncs) dcount(name string, argsList *list.List) formulaArg {
 		field = argsList.Front().Next().Value.(formulaArg)
 	}
 	database := argsList.Front().Value.(formulaArg)
-	db := newCalcDatabase(database, field, criteria)
+	db, errArg := openDatabase(database, field, criteria) // registry-sidecar: the labels as Calc reads them
 	if db == nil {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+		return errArg
 	}
 	args := list.New()
 	for db.next() {
@@ -18836,9 +18836,9 @@ func (fn *formulaFuncs) DGET(argsList *list.List) formulaArg {
 	database := argsList.Front().Value.(formulaArg)
 	field := argsList.Front().Next().Value.(formulaArg)
 	criteria := argsList.Back().Value.(formulaArg)
-	db := newCalcDatabase(database, field, criteria)
+	db, errArg := openDatabase(database, field, criteria) // registry-sidecar: the labels as Calc reads them
 	if db == nil {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+		return errArg
 	}
 	value := newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	if db.next() {
