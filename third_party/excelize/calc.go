@@ -8234,6 +8234,9 @@ func (fn *formulaFuncs) DEVSQ(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "DEVSQ requires at least 1 numeric argument")
 	}
 	avg, count, result := fn.AVERAGE(argsList), -1, 0.0
+	if avg.Type == ArgError { // registry-sidecar: an error or no number at all is the mean's error, as in Calc
+		return avg
+	}
 	for arg := argsList.Front(); arg != nil; arg = arg.Next() {
 		for _, cell := range arg.Value.(formulaArg).ToList() {
 			if cell.Type != ArgNumber {
@@ -10715,8 +10718,8 @@ func (fn *formulaFuncs) tTest(mtx1, mtx2 [][]formulaArg, fTails, fTyp float64) f
 				cnt++
 			}
 		}
-		if cnt < 1 {
-			return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+		if cnt < 1 { // registry-sidecar: no pair is #VALUE!, as in Calc
+			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 		}
 		sumD := sum1 - sum2
 		divider := cnt*sumSqrD - sumD*sumD
@@ -10730,8 +10733,8 @@ func (fn *formulaFuncs) tTest(mtx1, mtx2 [][]formulaArg, fTails, fTyp float64) f
 	} else {
 		fT, fF, ok = tTest(true, mtx1, mtx2, c1, c2, r1, r2)
 	}
-	if !ok {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
+	if !ok { // registry-sidecar: fewer than 2 numbers or no variance is #VALUE!, as in Calc
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	return newNumberFormulaArg(getTDist(fT, fF, fTails))
 }
@@ -10760,16 +10763,14 @@ func (fn *formulaFuncs) TTEST(argsList *list.List) formulaArg {
 			return errArg
 		}
 	}
-	if len(array1.Matrix) == 0 || len(array2.Matrix) == 0 {
-		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
-	}
 	if tails.Number != 1 && tails.Number != 2 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if typeArg.Number != 1 && typeArg.Number != 2 && typeArg.Number != 3 {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	return fn.tTest(array1.Matrix, array2.Matrix, tails.Number, typeArg.Number)
+	// registry-sidecar: a single value is an array of one (TTEST(A4,...))
+	return fn.tTest(criteriaMatrix(array1), criteriaMatrix(array2), tails.Number, typeArg.Number)
 }
 
 // TdotTEST function calculates the probability associated with the Student's T
@@ -10803,10 +10804,16 @@ func (fn *formulaFuncs) TRIMMEAN(argsList *list.List) formulaArg {
 	var arr []float64
 	arrArg := argsList.Front().Value.(formulaArg).ToList()
 	for _, cell := range arrArg {
+		if cell.Type == ArgError { // registry-sidecar: an error of the array is passed on, as in Calc
+			return cell
+		}
 		if cell.Type != ArgNumber {
 			continue
 		}
 		arr = append(arr, cell.Number)
+	}
+	if len(arr) == 0 { // registry-sidecar: no number to average is #VALUE!, as in Calc
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	discard := math.Floor(float64(len(arr)) * percent.Number / 2)
 	sort.Float64s(arr)
@@ -15714,6 +15721,9 @@ func (fn *formulaFuncs) ENCODEURL(argsList *list.List) formulaArg {
 		return newErrorFormulaArg(formulaErrorVALUE, "ENCODEURL requires 1 argument")
 	}
 	token := argsList.Front().Value.(formulaArg).Value()
+	if token == "" { // registry-sidecar: an empty text or a blank cell is #VALUE!, as in Calc
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
+	}
 	return newStringFormulaArg(strings.ReplaceAll(url.QueryEscape(token), "+", "%20"))
 }
 
@@ -16276,6 +16286,9 @@ func (fn *formulaFuncs) DB(argsList *list.List) formulaArg {
 		if month = argsList.Back().Value.(formulaArg).ToNumber(); month.Type != ArgNumber {
 			return month
 		}
+	}
+	if salvage.Number > cost.Number { // registry-sidecar: a salvage above the cost is #NUM!, as in Calc
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if cost.Number == 0 {
 		return newNumberFormulaArg(0)
@@ -17653,6 +17666,9 @@ func (fn *formulaFuncs) PMT(argsList *list.List) formulaArg {
 	}
 	if typ.Number != 0 && typ.Number != 1 {
 		return newErrorFormulaArg(formulaErrorNA, formulaErrorNA)
+	}
+	if rate.Number < -1 { // registry-sidecar: a rate below -100% is #NUM!, as in Calc (IPMT and PPMT too)
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	if rate.Number != 0 {
 		p := (-fv.Number - pv.Number*math.Pow(1+rate.Number, nper.Number)) / (1 + rate.Number*typ.Number) / ((math.Pow(1+rate.Number, nper.Number) - 1) / rate.Number)
