@@ -36,6 +36,10 @@ NUMERIC_DIFFERENCES: dict[str, str] = {
                             "COMPLEX page; Calc's own COMPLEX(3,TRUE,\"j\") is \"3+j\"); Calc's IMPOWER writes \"1+1i\"",
     **_each(("F.TEST", "FTEST"), ("arg1 single cell", "arg1 blank range", "arg2 single cell", "arg2 blank range"),
             "fewer than 2 numbers: #DIV/0! in Excel (Microsoft's F.TEST page), #VALUE! in Calc"),
+    **_each(("F.TEST", "FTEST"), ("arg2 errors",),
+            "E1:E3 holds no number, so fewer than 2 data points: #DIV/0! in Excel (Microsoft's F.TEST page: "
+            "the arguments must contain numbers; fewer than 2 data points is #DIV/0!), as Calc answers with the "
+            "errors as array1; Calc runs array2's error values through its arithmetic and answers #VALUE!"),
     **_each(("NORM.INV", "NORMINV", "NORM.S.INV", "NORMSINV"), ("arg1 zero", "arg1 boolean"),
             "a probability of 0 or 1: #NUM! in Excel (Microsoft's NORM.INV and NORM.S.INV pages), #VALUE! in Calc"),
     **_each(("LOGNORM.DIST", "LOGNORMDIST"), ("arg1 negative", "arg1 zero"),

@@ -54,6 +54,11 @@ TEXT_DIFFERENCES: dict[str, str] = {
                        "is #NUM!; Calc takes the hour modulo 24",
     "CELL:wrong count": "an omitted reference is the cell selected when Excel calculates (Microsoft's CELL "
                         "page), a fact of the host: left uncomputed; Calc takes the formula's own cell",
+    "TEXT:arg2 text cell": "the format \"Banana\" (B2): Excel shows a letter that is no format code only quoted "
+                           "or after a backslash (Microsoft's \"Review guidelines for customizing a number format\" "
+                           "page lists the characters shown without quotes: $ + ( : ^ ' { < = - / ) ! & ~ } > and "
+                           "the space), so Calc's \"Banana\", its unknown letters kept as literals, is not Excel's "
+                           "answer; Calc also reads codes of its own there (TEXT(1234.567,\"nn\") is \"Mon\")",
     "MAXIFS:arg3 error": "an error value as criteria matches the cells holding that error (as "
                          "COUNTIF(range,NA()) counts the #N/A cells): none of A1:A6, so 0; Calc passes the "
                          "criteria's error on",
