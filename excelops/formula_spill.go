@@ -95,8 +95,8 @@ func (b *book) anchorsUnder(sheet string, plan []cellWrite) ([]oldAnchor, error)
 	return out, nil
 }
 
-// clearOldSpills is clearOldSpills (the function) on the book's engine.
-func (b *book) clearOldSpills(sheet string, old []oldAnchor, kept func(col, row int) bool) error {
+// undoAnchors is clearOldSpills on the book's engine.
+func (b *book) undoAnchors(sheet string, old []oldAnchor, kept func(col, row int) bool) error {
 	return clearOldSpills(b.f, sheet, old, kept)
 }
 

@@ -135,7 +135,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		if err := b.unshareFormulas(sheet); err != nil {
 			return nil, err
 		}
-		if err := b.clearOldSpills(sheet, spills, nil); err != nil {
+		if err := b.undoAnchors(sheet, spills, nil); err != nil {
 			return nil, err
 		}
 		var movedCells, deletedCells int

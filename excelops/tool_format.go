@@ -164,15 +164,18 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*ca
 		if err != nil {
 			return nil, err
 		}
-		styles, err := b.styleBook()
+		ids := make([]int, len(found.cells))
+		for i, c := range found.cells {
+			ids[i] = c.style
+		}
+		styles, err := b.stylesByID(ids)
 		if err != nil {
 			return nil, err
 		}
-		defer styles.Close()
 		cells := make([]any, 0, len(found.cells))
 		for _, c := range found.cells {
-			st, err := styles.GetStyle(c.style)
-			if err != nil {
+			st, ok := styles[c.style]
+			if !ok {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
 			cells = append(cells, describeStyle(cellName(c.col, c.row), st))
