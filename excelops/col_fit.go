@@ -119,13 +119,13 @@ func (c *colFitter) numberText(col int, s string, nf numFormat) {
 	}
 }
 
-// widen gives each column measured the width it needs in sheet of f (the
+// fitColumns gives each column c measured the width it needs in sheet (the
 // excelize path), where no width is set and the sheet's default is narrower.
-func (c *colFitter) widen(f *excelize.File, sheet string) error {
+func (b *book) fitColumns(sheet string, c *colFitter) error {
 	if len(c.need) == 0 {
 		return nil
 	}
-	props, err := f.GetSheetProps(sheet)
+	props, err := b.f.GetSheetProps(sheet)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: sheet properties: "+err.Error(), err)
 	}
@@ -138,7 +138,7 @@ func (c *colFitter) widen(f *excelize.File, sheet string) error {
 	}
 	def := splice.DefaultColWidth(defWidth, base)
 	for col, w := range c.need {
-		set, err := f.ColWidthSet(sheet, col)
+		set, err := b.f.ColWidthSet(sheet, col)
 		if err != nil || set {
 			continue
 		}
@@ -146,7 +146,7 @@ func (c *colFitter) widen(f *excelize.File, sheet string) error {
 		if w <= def {
 			continue
 		}
-		if err := f.SetColWidth(sheet, name, name, w); err != nil {
+		if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
 			return newError(KindInvalidArgument, "cannot widen column "+name+": "+err.Error(), err)
 		}
 	}
@@ -155,7 +155,7 @@ func (c *colFitter) widen(f *excelize.File, sheet string) error {
 
 // fitWritten records the room the number write_cells just stored for w
 // (kind as dateWriter.put stored it) needs in its column (the excelize path).
-func fitWritten(f *excelize.File, sheet string, w cellWrite, kind dateKind, fit *colFitter) error {
+func (b *book) fitWritten(sheet string, w cellWrite, kind dateKind, fit *colFitter) error {
 	if w.text != nil {
 		return nil
 	}
@@ -171,18 +171,18 @@ func fitWritten(f *excelize.File, sheet string, w cellWrite, kind dateKind, fit 
 		}
 	}
 	ref := cellName(w.col, w.row)
-	style, err := f.GetCellStyle(sheet, ref)
+	style, err := b.f.GetCellStyle(sheet, ref)
 	if err != nil {
 		return newError(KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
 	if style == 0 {
 		return nil // as the splice path, which reads no style table for an unstyled cell
 	}
-	nf := formatOf(f, style)
+	nf := formatOf(b.f, style)
 	if nf == (numFormat{}) {
 		return nil
 	}
-	raw, err := f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	raw, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return newError(KindInvalidArgument, "cannot read "+ref+": "+err.Error(), err)
 	}

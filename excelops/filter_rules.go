@@ -244,14 +244,14 @@ func (b *book) showRows(sheet string, from, to int) (int, error) {
 
 // removeAutofilter drops the sheet's autofilter, its filterMode and the
 // hidden _xlnm._FilterDatabase name excelize and Excel keep for it.
-func removeAutofilter(f *excelize.File, ws *excelize.XMLWorksheet, sheet string) {
+func (b *book) removeAutofilter(ws *excelize.XMLWorksheet, sheet string) {
 	ws.AutoFilter = nil
 	setFilterMode(ws, false)
-	idx, err := f.GetSheetIndex(sheet)
-	if err != nil || f.WorkBook == nil || f.WorkBook.DefinedNames == nil {
+	idx, err := b.f.GetSheetIndex(sheet)
+	if err != nil || b.f.WorkBook == nil || b.f.WorkBook.DefinedNames == nil {
 		return
 	}
-	names := f.WorkBook.DefinedNames.DefinedName
+	names := b.f.WorkBook.DefinedNames.DefinedName
 	kept := names[:0]
 	for _, dn := range names {
 		if dn.Name == "_xlnm._FilterDatabase" && dn.LocalSheetID != nil && *dn.LocalSheetID == idx {
@@ -259,5 +259,5 @@ func removeAutofilter(f *excelize.File, ws *excelize.XMLWorksheet, sheet string)
 		}
 		kept = append(kept, dn)
 	}
-	f.WorkBook.DefinedNames.DefinedName = kept
+	b.f.WorkBook.DefinedNames.DefinedName = kept
 }

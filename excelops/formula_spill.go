@@ -81,8 +81,8 @@ func sheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
 
 // anchorsUnder returns the dynamic array anchors among the cells plan
 // writes, read before the writes.
-func anchorsUnder(f *excelize.File, sheet string, plan []cellWrite) ([]oldAnchor, error) {
-	ws, err := f.Worksheet(sheet)
+func (b *book) anchorsUnder(sheet string, plan []cellWrite) ([]oldAnchor, error) {
+	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +93,11 @@ func anchorsUnder(f *excelize.File, sheet string, plan []cellWrite) ([]oldAnchor
 		}
 	}
 	return out, nil
+}
+
+// undoAnchors is clearOldSpills on the book's engine.
+func (b *book) undoAnchors(sheet string, old []oldAnchor, kept func(col, row int) bool) error {
+	return clearOldSpills(b.f, sheet, old, kept)
 }
 
 // clearOldSpills undoes the anchors a call overwrote: each anchor loses its

@@ -10,8 +10,8 @@ import (
 // keep them as plain values. rows says whether the band [from, to] is of
 // rows (else columns). The spills of anchors that stay are put right after
 // the move by the refresh (respill).
-func clearDeletedSpills(f *excelize.File, sheet string, rows bool, from, to int) error {
-	anchors, err := anchorsOf(f, sheet)
+func (b *book) clearDeletedSpills(sheet string, rows bool, from, to int) error {
+	anchors, err := anchorsOf(b.f, sheet)
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func clearDeletedSpills(f *excelize.File, sheet string, rows bool, from, to int)
 			gone = append(gone, a)
 		}
 	}
-	return clearOldSpills(f, sheet, gone, nil)
+	return clearOldSpills(b.f, sheet, gone, nil)
 }
 
 // anchorsOf lists the dynamic array anchors of sheet, in row order, each

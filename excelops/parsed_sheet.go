@@ -24,6 +24,12 @@ func parsedSheet(f *excelize.File, sheet string) (*excelize.XMLWorksheet, bool) 
 	return ws, ok && ws != nil
 }
 
+// parsedWorksheet is parsedSheet on the book's engine: the worksheet
+// already parsed for sheet, without parsing it.
+func (b *book) parsedWorksheet(sheet string) (*excelize.XMLWorksheet, bool) {
+	return parsedSheet(b.f, sheet)
+}
+
 // worksheet is the parsed worksheet of sheet, parsed now if excelize has
 // not (a cached workbook drops its parsed sheets on save); ok is false for
 // a chart sheet or a sheet that does not parse.

@@ -122,6 +122,26 @@ func (b *book) styleBook() (*excelize.File, error) {
 	return b.svc.openStyleParts(buf, b.name())
 }
 
+// stylesByID reads from styleBook the style of each index of ids; an index
+// past the style table is left out, as excelize's reader ignores it.
+func (b *book) stylesByID(ids []int) (map[int]*excelize.Style, error) {
+	styles, err := b.styleBook()
+	if err != nil {
+		return nil, err
+	}
+	defer styles.Close()
+	out := make(map[int]*excelize.Style, len(ids))
+	for _, id := range ids {
+		if _, done := out[id]; done {
+			continue
+		}
+		if st, err := styles.GetStyle(id); err == nil {
+			out[id] = st
+		}
+	}
+	return out, nil
+}
+
 // styleParts is the package styleBook opens: b's parts but the worksheets
 // and the shared strings, copied without inflating them.
 func (b *book) styleParts() ([]byte, error) {

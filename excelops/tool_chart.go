@@ -138,7 +138,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, erro
 		if a.YTitle != "" {
 			chart.YAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: a.YTitle}}}
 		}
-		if err := b.f.AddChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
+		if err := b.addChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add chart: "+err.Error(), err)
 		}
 		res := success(b.name(), "",

@@ -91,7 +91,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				if !m.overlaps(rng) {
 					continue
 				}
-				if err := b.f.UnmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+				if err := b.unmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
 					return nil, newError(KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
 				}
 				unmerged = append(unmerged, m.String())
@@ -100,7 +100,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 		valuesCleared, formulasCleared, formatsCleared := 0, 0, 0
 		for _, c := range cells {
 			if values && c.value {
-				if err := b.f.SetCellValue(sheet, c.ref, nil); err != nil {
+				if err := b.setCellValue(sheet, c.ref, nil); err != nil {
 					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.ref, err), err)
 				}
 				valuesCleared++
@@ -109,12 +109,12 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				}
 			}
 			if formats {
-				st, err := b.f.GetCellStyle(sheet, c.ref)
+				st, err := b.cellStyle(sheet, c.ref)
 				if err != nil {
 					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 				}
 				if st != 0 {
-					if err := b.f.SetCellStyle(sheet, c.ref, c.ref, 0); err != nil {
+					if err := b.setCellStyle(sheet, c.ref, c.ref, 0); err != nil {
 						return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.ref, err), err)
 					}
 					formatsCleared++
@@ -152,7 +152,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 // (hyperlinks through the parsed worksheet's exported Hyperlinks list, as
 // shiftSheetRefs moves them).
 func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int, err error) {
-	comments, err := b.f.GetComments(sheet)
+	comments, err := b.comments(sheet)
 	if err != nil {
 		return 0, 0, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 	}
@@ -161,12 +161,12 @@ func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int
 		if err != nil || !rng.has(col, row) {
 			continue
 		}
-		if err := b.f.DeleteComment(sheet, c.Cell); err != nil {
+		if err := b.deleteComment(sheet, c.Cell); err != nil {
 			return 0, 0, newError(KindInvalidArgument, fmt.Sprintf("cannot remove the note of %s: %v", c.Cell, err), err)
 		}
 		notes++
 	}
-	ws, ok := parsedSheet(b.f, sheet)
+	ws, ok := b.parsedWorksheet(sheet)
 	if !ok {
 		return 0, 0, errUnexpectedShape("worksheet")
 	}

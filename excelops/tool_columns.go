@@ -70,12 +70,12 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, 
 		before := ext.maxCol
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n, Delete: true}
 		name := columnName(col)
-		if err := clearDeletedSpills(b.f, sheet, false, col, col+n-1); err != nil {
+		if err := b.clearDeletedSpills(sheet, false, col, col+n-1); err != nil {
 			return nil, err
 		}
 		if err := b.shiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
-				if err := b.f.RemoveCol(sheet, name); err != nil {
+				if err := b.removeCol(sheet, name); err != nil {
 					return newError(KindInvalidArgument, "cannot delete columns: "+err.Error(), err)
 				}
 			}
@@ -128,7 +128,7 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*call, 
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
 		if err := b.shiftRefs(shift, func() error {
-			if err := b.f.InsertCols(sheet, columnName(col), n); err != nil {
+			if err := b.insertCols(sheet, columnName(col), n); err != nil {
 				if errors.Is(err, excelize.ErrColumnNumber) {
 					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, columnName(col), columnName(excelize.MaxColumns)), err)
 				}

@@ -1,12 +1,9 @@
 package excelops
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"path"
 	"slices"
 	"strings"
 
@@ -89,12 +86,12 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if _, _, err := b.edit(src); err != nil {
 			return nil, err
 		}
-		tables, err := b.f.GetTables(src)
+		tables, err := b.tables(src)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: tables of "+src+": "+err.Error(), err)
 		}
 		charts, images := b.drawingAnchors(zf)
-		comments, err := b.f.GetComments(src)
+		comments, err := b.comments(src)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
 		}
@@ -108,7 +105,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
-		if err := b.f.CopySheet(srcIndex, idx); err != nil {
+		if err := b.copySheet(srcIndex, idx); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot copy sheet: "+err.Error(), err)
 		}
 		if err := b.detachCopiedParts(name, comments); err != nil {
@@ -127,10 +124,11 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 				return nil, err
 			}
 		}
+		after, _ := b.sheetList()
 		res := success(b.name(), "",
 			field("source_sheet", src),
 			field("new_sheet", name),
-			field("position", slices.Index(b.f.GetSheetList(), name)),
+			field("position", slices.Index(after, name)),
 			field("sheets", b.sheetNames()))
 		var left []any
 		if len(tables) > 0 {
@@ -149,75 +147,6 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 	}), nil
 }
 
-// detachCopiedParts undoes what excelize's CopySheet shares between the
-// source and the copy: the copy's relationships keep only its external
-// hyperlinks (drawings, tables, notes and background pictures are the
-// source's parts), and the source's notes are added to the copy as its own.
-func (b *book) detachCopiedParts(sheet string, comments []excelize.Comment) error {
-	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return newError(KindInvalidArgument, "cannot read the copied sheet: "+err.Error(), err)
-	}
-	ws, ok := parsedSheet(b.f, sheet)
-	if !ok {
-		return errUnexpectedShape("copied sheet")
-	}
-	ws.LegacyDrawing, ws.LegacyDrawingHF, ws.Picture, ws.Drawing, ws.TableParts = nil, nil, nil, nil, nil
-	part, ok := b.f.SheetXMLPath(sheet)
-	if !ok {
-		return errUnexpectedShape("copied sheet")
-	}
-	dir, base := path.Split(part)
-	relsPath := dir + "_rels/" + base + ".rels"
-	if _, parsed := b.f.Relationships.Load(relsPath); parsed {
-		return errUnexpectedShape("copied sheet's relationships")
-	}
-	if raw, ok := b.f.Pkg.Load(relsPath); ok {
-		data, _ := raw.([]byte)
-		var rels struct {
-			Rel []struct {
-				ID         string `xml:"Id,attr"`
-				Type       string `xml:"Type,attr"`
-				Target     string `xml:"Target,attr"`
-				TargetMode string `xml:"TargetMode,attr,omitempty"`
-			} `xml:"Relationship"`
-		}
-		_ = xml.Unmarshal(data, &rels)
-		var out bytes.Buffer
-		out.WriteString(xml.Header + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
-		kept := 0
-		for _, r := range rels.Rel {
-			if !strings.HasSuffix(r.Type, "/hyperlink") {
-				continue
-			}
-			kept++
-			fmt.Fprintf(&out, `<Relationship Id="%s" Type="%s" Target="%s"`, xmlAttr(r.ID), xmlAttr(r.Type), xmlAttr(r.Target))
-			if r.TargetMode != "" {
-				fmt.Fprintf(&out, ` TargetMode="%s"`, xmlAttr(r.TargetMode))
-			}
-			out.WriteString(`/>`)
-		}
-		out.WriteString(`</Relationships>`)
-		if kept == 0 {
-			b.f.Pkg.Delete(relsPath)
-		} else {
-			b.f.Pkg.Store(relsPath, out.Bytes())
-		}
-	}
-	for _, c := range comments {
-		if err := b.f.AddComment(sheet, c); err != nil {
-			return newError(KindInvalidArgument, fmt.Sprintf("cannot copy the note of %s: %v", c.Cell, err), err)
-		}
-	}
-	return nil
-}
-
-// xmlAttr escapes text for an XML attribute value.
-func xmlAttr(s string) string {
-	var b bytes.Buffer
-	_ = xml.EscapeText(&b, []byte(s))
-	return strings.ReplaceAll(b.String(), `"`, "&#34;")
-}
-
 // pointCopyAtItself rewrites, on the copy, the references that name the
 // source sheet to name the copy (formulas, rules, validations), and copies
 // the source's sheet-scoped names to the copy with the same rewrite.
@@ -229,7 +158,7 @@ func (b *book) pointCopyAtItself(src, dst string) error {
 	}
 	plan := &refPlan{}
 	for _, fc := range refs {
-		text, err := b.f.GetCellFormula(dst, fc.ref)
+		text, err := b.cellFormula(dst, fc.ref)
 		if err != nil {
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -245,12 +174,12 @@ func (b *book) pointCopyAtItself(src, dst string) error {
 	if err := b.applyRefs(plan); err != nil {
 		return err
 	}
-	for _, dn := range b.f.GetDefinedName() {
+	for _, dn := range b.definedNames() {
 		if dn.Scope != src {
 			continue
 		}
 		out, _ := rw.formula(dn.RefersTo, dst)
-		if err := b.f.SetDefinedName(&excelize.DefinedName{Name: dn.Name, RefersTo: out, Scope: dst, Comment: dn.Comment}); err != nil {
+		if err := b.setDefinedName(&excelize.DefinedName{Name: dn.Name, RefersTo: out, Scope: dst, Comment: dn.Comment}); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot copy the name %q to the new sheet: %v", dn.Name, err), err)
 		}
 	}

@@ -115,28 +115,15 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*call, erro
 			return nil, err
 		}
 		var previous any
-		wb := b.f.WorkBook
-		if wb != nil && wb.DefinedNames != nil {
-			for i, dn := range wb.DefinedNames.DefinedName {
-				id := -1
-				if dn.LocalSheetID != nil {
-					id = *dn.LocalSheetID
-				}
-				if id != scopeID || !strings.EqualFold(dn.Name, a.Name) {
-					continue
-				}
-				if !a.Overwrite {
-					return nil, invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", dn.Name, scopeText(scope), dn.Data)
-				}
-				previous = dn.Data
-				wb.DefinedNames.DefinedName[i].Name = a.Name
-				wb.DefinedNames.DefinedName[i].Data = body
-				wb.DefinedNames.DefinedName[i].Comment = a.Comment
-				break
+		if spelled, refersTo, ok := b.definedNameAt(scopeID, a.Name); ok {
+			if !a.Overwrite {
+				return nil, invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
 			}
+			previous = refersTo
+			b.redefineName(scopeID, a.Name, body, a.Comment)
 		}
 		if previous == nil {
-			if err := b.f.SetDefinedName(&excelize.DefinedName{Name: a.Name, RefersTo: body, Scope: scope, Comment: a.Comment}); err != nil {
+			if err := b.setDefinedName(&excelize.DefinedName{Name: a.Name, RefersTo: body, Scope: scope, Comment: a.Comment}); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot define name %q: %v", a.Name, err), err)
 			}
 		}

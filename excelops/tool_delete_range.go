@@ -128,14 +128,14 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		if err != nil {
 			return nil, err
 		}
-		comments, err := b.f.GetComments(sheet)
+		comments, err := b.comments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 		}
 		if err := b.unshareFormulas(sheet); err != nil {
 			return nil, err
 		}
-		if err := clearOldSpills(b.f, sheet, spills, nil); err != nil {
+		if err := b.undoAnchors(sheet, spills, nil); err != nil {
 			return nil, err
 		}
 		var movedCells, deletedCells int
@@ -159,7 +159,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		// Cells moved under excelize's calculator: forget what it cached
 		// (DeleteDefinedName clears that cache before it fails on a name
 		// that does not exist).
-		_ = b.f.DeleteDefinedName(&excelize.DefinedName{Name: "\x00"})
+		_ = b.deleteDefinedName(&excelize.DefinedName{Name: "\x00"})
 		if b.edits, err = b.respillBand(sheet, band, spills); err != nil {
 			return nil, err
 		}
@@ -230,7 +230,7 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 // it deletes (checkBandShift refused the ones it would split).
 func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRange) error {
 	for _, m := range merges {
-		if err := b.f.UnmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+		if err := b.unmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
@@ -243,7 +243,7 @@ func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRang
 		if err != nil {
 			return err
 		}
-		if err := b.f.MergeCell(sheet, cellName(to.c1, to.r1), cellName(to.c2, to.r2)); err != nil {
+		if err := b.mergeCell(sheet, cellName(to.c1, to.r1), cellName(to.c2, to.r2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
@@ -260,7 +260,7 @@ func (b *book) shiftComments(sheet string, band formularef.Band, comments []exce
 		if err != nil || !zone.has(col, row) {
 			continue
 		}
-		if err := b.f.DeleteComment(sheet, c.Cell); err != nil {
+		if err := b.deleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
 		}
 		if col, row, ok := bandTarget(band, col, row); ok {
@@ -269,7 +269,7 @@ func (b *book) shiftComments(sheet string, band formularef.Band, comments []exce
 		}
 	}
 	for _, c := range moved {
-		if err := b.f.AddComment(sheet, c); err != nil {
+		if err := b.addComment(sheet, c); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note to %s: %v", c.Cell, err), err)
 		}
 	}
@@ -281,7 +281,7 @@ func (b *book) shiftComments(sheet string, band formularef.Band, comments []exce
 // AutoFilter fields): a hyperlink of a deleted cell goes, an autofilter
 // whose cells are all deleted goes.
 func (b *book) shiftSheetRefs(sheet string, band formularef.Band) error {
-	ws, ok := parsedSheet(b.f, sheet)
+	ws, ok := b.parsedWorksheet(sheet)
 	if !ok {
 		return errUnexpectedShape("worksheet")
 	}

@@ -95,7 +95,7 @@ func listField(o pyjson.Object, key string, items []any) pyjson.Object {
 
 // describeSheet is one sheet of describe_workbook.
 func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object, error) {
-	visible, _ := b.f.GetSheetVisible(name)
+	visible, _ := b.sheetVisible(name)
 	o := pyjson.Object{
 		{Key: "name", Value: name},
 		{Key: "index", Value: index},
@@ -127,7 +127,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 			pyjson.Field{Key: "columns", Value: ext.maxCol - ext.minCol + 1})
 	}
 	var freeze any
-	if p, err := b.f.GetPanes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
+	if p, err := b.panes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
 		freeze = pyjson.Object{
 			{Key: "top_left_cell", Value: cellName(p.XSplit+1, p.YSplit+1)},
 			{Key: "frozen_rows", Value: p.YSplit},
@@ -135,7 +135,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 		}
 	}
 	o = append(o, pyjson.Field{Key: "freeze_panes", Value: freeze})
-	tables, err := b.f.GetTables(name)
+	tables, err := b.tables(name)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}
@@ -168,7 +168,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 
 // describeRules lists the conditional formats of sheet, by range.
 func (b *book) describeRules(sheet string) []any {
-	rules, err := b.f.GetConditionalFormats(sheet)
+	rules, err := b.conditionalFormats(sheet)
 	if err != nil {
 		return nil
 	}
@@ -194,7 +194,7 @@ func (b *book) describeRules(sheet string) []any {
 
 // describeValidations lists the data validations of sheet.
 func (b *book) describeValidations(sheet string) []any {
-	dvs, err := b.f.GetDataValidations(sheet)
+	dvs, err := b.dataValidations(sheet)
 	if err != nil {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (b *book) describeValidations(sheet string) []any {
 // ("workbook" or the sheet's name) and what they refer to.
 func (b *book) describeNames() any {
 	var items []any
-	for _, dn := range b.f.GetDefinedName() {
+	for _, dn := range b.definedNames() {
 		scope := dn.Scope
 		if scope == "Workbook" {
 			scope = "workbook"

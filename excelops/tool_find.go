@@ -82,7 +82,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 		if err != nil {
 			return nil, err
 		}
-		dw, err := newDateWriter(b.f)
+		dw, err := b.newDateWriter()
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 		isFormula[fc.ref] = true
 	}
 	spilled := spilledBy(formulas)
-	rows, err := b.f.GetRows(sheet, excelize.Options{RawCellValue: true})
+	rows, err := b.rowTexts(sheet, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
 	}
@@ -191,7 +191,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 				if !inFormulas {
 					continue
 				}
-				text, err := b.f.GetCellFormula(sheet, ref)
+				text, err := b.cellFormula(sheet, ref)
 				if err != nil {
 					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 				}
@@ -244,7 +244,7 @@ func (b *book) findValue(sheet, ref, raw string, re *regexp.Regexp, repl string,
 	if !re.MatchString(raw) && !looksNumeric(raw) {
 		return f, false, nil // cheap exit for text that cannot match
 	}
-	t, _ := b.f.GetCellType(sheet, ref)
+	t, _ := b.cellType(sheet, ref)
 	switch t {
 	case excelize.CellTypeBool, excelize.CellTypeError:
 		return f, false, nil
@@ -254,7 +254,7 @@ func (b *book) findValue(sheet, ref, raw string, re *regexp.Regexp, repl string,
 			if !ok {
 				n = float64(jsonCell(raw).(int64))
 			}
-			style, _ := b.f.GetCellStyle(sheet, ref)
+			style, _ := b.cellStyle(sheet, ref)
 			if isDate, err := dw.styleIsDate(style); err == nil && isDate {
 				if iso, ok := dates.SerialISO(n, dw.date1904); ok {
 					f.before, f.isDate = strings.TrimSuffix(iso, "T00:00:00"), true
@@ -311,14 +311,14 @@ func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
 		var err error
 		switch {
 		case f.after == "":
-			err = b.f.SetCellValue(f.sheet, f.ref, nil)
+			err = b.setCellValue(f.sheet, f.ref, nil)
 		case (f.isNum || f.isDate) && !strings.HasPrefix(strings.TrimSpace(f.after), "=") && !strings.HasPrefix(f.after, "'"):
 			var w cellWrite
 			if w, err = planCell(f.col, f.row, f.after, valueTypesAuto); err == nil {
 				_, err = dw.put(f.sheet, w)
 			}
 		default:
-			err = b.f.SetCellStr(f.sheet, f.ref, f.after)
+			err = b.setCellStr(f.sheet, f.ref, f.after)
 		}
 		if err != nil {
 			if kindOf(err) != "" {
@@ -346,7 +346,7 @@ func (b *book) sheetFormulaPlan(sheet string) (*refPlan, error) {
 	}
 	p := &refPlan{}
 	for _, fc := range all {
-		text, err := b.f.GetCellFormula(sheet, fc.ref)
+		text, err := b.cellFormula(sheet, fc.ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}

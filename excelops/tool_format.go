@@ -104,19 +104,19 @@ func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *sty
 			}
 			id, ok := derived[runStyle]
 			if !ok {
-				base, err := b.f.GetStyle(runStyle)
+				base, err := b.styleByID(runStyle)
 				if err != nil {
 					return newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 				}
-				if id, err = b.f.NewStyle(sc.apply(base)); err != nil {
+				if id, err = b.newStyle(sc.apply(base)); err != nil {
 					return newError(KindInvalidArgument, "invalid style: "+err.Error(), err)
 				}
 				derived[runStyle] = id
 			}
-			return b.f.SetCellStyle(sheet, cellName(runStart, r), cellName(end, r), id)
+			return b.setCellStyle(sheet, cellName(runStart, r), cellName(end, r), id)
 		}
 		for c := rng.c1; c <= rng.c2; c++ {
-			cur, err := b.f.GetCellStyle(sheet, cellName(c, r))
+			cur, err := b.cellStyle(sheet, cellName(c, r))
 			if err != nil {
 				return newError(KindInvalidArgument, "cannot read style: "+err.Error(), err)
 			}
@@ -164,15 +164,18 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*ca
 		if err != nil {
 			return nil, err
 		}
-		styles, err := b.styleBook()
+		ids := make([]int, len(found.cells))
+		for i, c := range found.cells {
+			ids[i] = c.style
+		}
+		styles, err := b.stylesByID(ids)
 		if err != nil {
 			return nil, err
 		}
-		defer styles.Close()
 		cells := make([]any, 0, len(found.cells))
 		for _, c := range found.cells {
-			st, err := styles.GetStyle(c.style)
-			if err != nil {
+			st, ok := styles[c.style]
+			if !ok {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
 			cells = append(cells, describeStyle(cellName(c.col, c.row), st))
@@ -297,7 +300,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		}
 		for c, w := range widths {
 			name := columnName(c)
-			if err := b.f.SetColWidth(sh.name, name, name, w); err != nil {
+			if err := b.setColWidth(sh.name, name, name, w); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
 			}
 		}

@@ -212,7 +212,7 @@ func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*call, erro
 			AltText: a.AltText, Name: filepath.Base(a.ImagePath), ScaleX: sx, ScaleY: sy,
 			LockAspectRatio: a.Width == nil || a.Height == nil,
 		}}
-		if err := b.f.AddPictureFromBytes(sheet, anchor, pic); err != nil {
+		if err := b.addPicture(sheet, anchor, pic); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot insert the image: "+err.Error(), err)
 		}
 		return success(b.name(), sheet,

@@ -85,7 +85,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 				if err := b.requireMerged(sheet, ref); err != nil {
 					return nil, err
 				}
-				if err := b.f.UnmergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
+				if err := b.unmergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
 					return nil, newError(KindInvalidArgument, err.Error(), err)
 				}
 				return append(res, field("unmerged_range", ref)), nil
@@ -101,7 +101,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 
 // mergedRanges returns the merged ranges of sheet.
 func (b *book) mergedRanges(sheet string) ([]cellRange, error) {
-	merged, err := b.f.GetMergeCells(sheet, true)
+	merged, err := b.mergeCells(sheet, true)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
 	}
@@ -168,12 +168,12 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 			rng, len(lost), cellName(rng.c1, rng.r1), describeLost(lost))
 	}
 	for _, m := range absorbed {
-		if err := b.f.UnmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+		if err := b.unmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	// excelize clears every cell but the top-left one (value and formula).
-	if err := b.f.MergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
+	if err := b.mergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
 		return nil, newError(KindInvalidArgument, err.Error(), err)
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
@@ -232,7 +232,7 @@ func (b *book) contentBesidesTopLeft(sheet string, ext *sheetExtent, rng cellRan
 				}
 			}
 			ref := cellName(c, r)
-			formula, err := b.f.GetCellFormula(sheet, ref)
+			formula, err := b.cellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -240,12 +240,12 @@ func (b *book) contentBesidesTopLeft(sheet string, ext *sheetExtent, rng cellRan
 				lost = append(lost, lostCell{ref, "=" + formula})
 				continue
 			}
-			v, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+			v, err := b.cellValue(sheet, ref, excelize.Options{RawCellValue: true})
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if v != "" {
-				t, _ := b.f.GetCellType(sheet, ref)
+				t, _ := b.cellType(sheet, ref)
 				lost = append(lost, lostCell{ref, typedValue(v, t)})
 			}
 		}
@@ -281,7 +281,7 @@ func joinRanges(rs []cellRange) string {
 
 // requireMerged fails unless ref is exactly one merged range, as openpyxl does.
 func (b *book) requireMerged(sheet, ref string) error {
-	merged, err := b.f.GetMergeCells(sheet, true)
+	merged, err := b.mergeCells(sheet, true)
 	if err != nil {
 		return err
 	}

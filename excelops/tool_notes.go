@@ -67,7 +67,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, erro
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
-		comments, err := b.f.GetComments(sheet)
+		comments, err := b.comments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
 		}
@@ -79,7 +79,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, erro
 		}
 		res := success(b.name(), sheet, field("cell", ref))
 		if previous != nil {
-			if err := b.f.DeleteComment(sheet, previous.Cell); err != nil {
+			if err := b.deleteComment(sheet, previous.Cell); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot replace the note: "+err.Error(), err)
 			}
 		}
@@ -89,7 +89,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, erro
 			}
 			return append(res, pyjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
 		}
-		if err := b.f.AddComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
+		if err := b.addComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add the note: "+err.Error(), err)
 		}
 		res = append(res, pyjson.Field{Key: "author", Value: author}, pyjson.Field{Key: "replaced", Value: previous != nil})
@@ -138,7 +138,7 @@ func (b *book) linkLocation(loc string) (string, error) {
 	loc = strings.TrimPrefix(strings.TrimSpace(loc), "#")
 	i := strings.LastIndex(loc, "!")
 	if i < 0 {
-		for _, dn := range b.f.GetDefinedName() {
+		for _, dn := range b.definedNames() {
 			if strings.EqualFold(dn.Name, loc) {
 				return dn.Name, nil
 			}
@@ -210,14 +210,14 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
 		b.edits = &editSet{areas: []sheetArea{{sheet, col, row, col, row}}}
-		had, oldTarget, err := b.f.GetCellHyperLink(sheet, ref)
+		had, oldTarget, err := b.cellHyperLink(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		res := success(b.name(), sheet, field("cell", ref))
 		if had {
 			// Replace, never stack: drop the old link (and its relationship).
-			if err := b.f.SetCellHyperLink(sheet, ref, "", "None"); err != nil {
+			if err := b.setCellHyperLink(sheet, ref, "", "None"); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot remove the link: "+err.Error(), err)
 			}
 		}
@@ -235,7 +235,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 			kind, linkType = "location", "Location"
 		}
 		opts := excelize.HyperlinkOpts{Tooltip: a.Tooltip}
-		current, err := b.f.GetCellValue(sheet, ref)
+		current, err := b.cellValue(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -245,13 +245,13 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 			if a.DisplayText != nil {
 				display = *a.DisplayText
 			}
-			if err := b.f.SetCellStr(sheet, ref, display); err != nil {
+			if err := b.setCellStr(sheet, ref, display); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 			}
 			ext.widen(row, col)
 		}
 		opts.Display = &display
-		if err := b.f.SetCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
+		if err := b.setCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the link: "+err.Error(), err)
 		}
 		if err := b.styleAsLink(sheet, ref); err != nil {
@@ -270,11 +270,11 @@ const linkColor = "0563C1"
 // single underline) over its own style, as Excel does when a link is
 // inserted; the cell's number format, fill, borders and alignment stay.
 func (b *book) styleAsLink(sheet, ref string) error {
-	id, err := b.f.GetCellStyle(sheet, ref)
+	id, err := b.cellStyle(sheet, ref)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	st, err := b.f.GetStyle(id)
+	st, err := b.styleByID(id)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 	}
@@ -282,9 +282,9 @@ func (b *book) styleAsLink(sheet, ref string) error {
 		st.Font = &excelize.Font{}
 	}
 	st.Font.Color, st.Font.ColorTheme, st.Font.ColorIndexed, st.Font.Underline = linkColor, nil, 0, "single"
-	linked, err := b.f.NewStyle(st)
+	linked, err := b.newStyle(st)
 	if err == nil {
-		err = b.f.SetCellStyle(sheet, ref, ref, linked)
+		err = b.setCellStyle(sheet, ref, ref, linked)
 	}
 	if err != nil {
 		return newError(KindInvalidArgument, fmt.Sprintf("cannot style the link in %s: %v", ref, err), err)

@@ -142,7 +142,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if strings.Contains(sheet, "!") {
 		return nil, invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
 	}
-	headers, err := pivotHeaders(b.f, sheet, src)
+	headers, err := b.pivotHeaders(sheet, src)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	nRows, nCols, err := pivotSize(b.f, sheet, src, rowCols, colCols, len(a.Values))
+	nRows, nCols, err := b.pivotSize(sheet, src, rowCols, colCols, len(a.Values))
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 		opts.Data = append(opts.Data, excelize.PivotTableField{Data: v.Field, Subtotal: sub, Name: name})
 		values = append(values, pyjson.Object{{Key: "field", Value: v.Field}, {Key: "function", Value: v.Function}, {Key: "name", Value: name}})
 	}
-	if err := b.f.AddPivotTable(opts); err != nil {
+	if err := b.addPivotTable(opts); err != nil {
 		return nil, newError(KindInvalidArgument, "cannot create the pivot table: "+err.Error(), err)
 	}
 	res := success(b.name(), "",
@@ -264,12 +264,12 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 
 // pivotHeaders reads the header row of src: every cell must hold a
 // distinct, non-empty name.
-func pivotHeaders(f *excelize.File, sheet string, src cellRange) ([]string, error) {
+func (b *book) pivotHeaders(sheet string, src cellRange) ([]string, error) {
 	var headers []string
 	seen := map[string]string{}
 	for c := src.c1; c <= src.c2; c++ {
 		ref := cellName(c, src.r1)
-		h, err := f.GetCellValue(sheet, ref)
+		h, err := b.cellValue(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
 		}
@@ -290,7 +290,7 @@ func pivotHeaders(f *excelize.File, sheet string, src cellRange) ([]string, erro
 // label's subtotal), one column per distinct column label and value field,
 // plus headers and grand totals. Excel and LibreOffice lay it out again
 // when they refresh it; the estimate places it and checks the room.
-func pivotSize(f *excelize.File, sheet string, src cellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
+func (b *book) pivotSize(sheet string, src cellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
 	distinct := func(cols []int) (int, error) {
 		if len(cols) == 0 {
 			return 0, nil
@@ -300,7 +300,7 @@ func pivotSize(f *excelize.File, sheet string, src cellRange, rowCols, colCols [
 		for r := src.r1 + 1; r <= src.r2; r++ {
 			var key strings.Builder
 			for i, c := range cols {
-				v, err := f.GetCellValue(sheet, cellName(c, r))
+				v, err := b.cellValue(sheet, cellName(c, r))
 				if err != nil {
 					return 0, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", cellName(c, r), err), err)
 				}
@@ -339,7 +339,7 @@ func pivotSize(f *excelize.File, sheet string, src cellRange, rowCols, colCols [
 // checkPivotRoom refuses a pivot table whose area holds values or meets
 // another pivot table, and a name another pivot table of the sheet has.
 func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
-	existing, err := b.f.GetPivotTables(sheet)
+	existing, err := b.pivotTables(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)
 	}
@@ -361,7 +361,7 @@ func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
 	}
 	for r := loc.r1; r <= min(loc.r2, ext.maxRow); r++ {
 		for c := loc.c1; c <= min(loc.c2, ext.maxCol); c++ {
-			if v, err := b.f.GetCellValue(sheet, cellName(c, r)); err != nil || v != "" {
+			if v, err := b.cellValue(sheet, cellName(c, r)); err != nil || v != "" {
 				return invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", cellName(c, r), sheet, loc)
 			}
 		}

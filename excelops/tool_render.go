@@ -115,7 +115,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 		return nil, err
 	}
 	var prepared bytes.Buffer
-	if _, err := b.f.WriteTo(&prepared); err != nil {
+	if _, err := b.writeTo(&prepared); err != nil {
 		return nil, newError(KindIO, "cannot save the copy to render: "+err.Error(), err)
 	}
 	// LibreOffice gets the copy without links to anything outside it,
@@ -206,12 +206,12 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	if rows, cols := r.r2-r.r1+1, r.c2-r.c1+1; rows > maxRenderRows || cols > maxRenderCols {
 		return "", "", invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
 	}
-	for _, d := range b.f.GetDefinedName() {
+	for _, d := range b.definedNames() {
 		if d.Name == printAreaName && d.Scope == sheet {
-			_ = b.f.DeleteDefinedName(&excelize.DefinedName{Name: printAreaName, Scope: sheet})
+			_ = b.deleteDefinedName(&excelize.DefinedName{Name: printAreaName, Scope: sheet})
 		}
 	}
-	if err := b.f.SetDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
+	if err := b.setDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
 		return "", "", newError(KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
 	}
 	w, h := b.extentPoints(sheet, r)
@@ -227,10 +227,10 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	}
 	margin, none := render.MarginInch, 0.0
 	steps := []error{
-		b.f.SetPageLayout(sheet, layout),
-		b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
-		b.f.SetPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &margin, Right: &margin, Top: &margin, Bottom: &margin, Header: &none, Footer: &none}),
-		b.f.SetHeaderFooter(sheet, nil),
+		b.setPageLayout(sheet, layout),
+		b.setSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
+		b.setPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &margin, Right: &margin, Top: &margin, Bottom: &margin, Header: &none, Footer: &none}),
+		b.setHeaderFooter(sheet, nil),
 	}
 	for _, e := range steps {
 		if e != nil {
@@ -240,15 +240,15 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	list, _ := b.sheetList()
 	for i, other := range list {
 		if other == sheet {
-			b.f.SetActiveSheet(i)
-			if err := b.f.SetSheetVisible(sheet, true); err != nil {
+			b.setActiveSheet(i)
+			if err := b.setSheetVisible(sheet, true); err != nil {
 				return "", "", newError(KindInvalidArgument, "cannot show the sheet: "+err.Error(), err)
 			}
 		}
 	}
 	for _, other := range list {
 		if other != sheet {
-			if err := b.f.SetSheetVisible(other, false); err != nil {
+			if err := b.setSheetVisible(other, false); err != nil {
 				return "", "", newError(KindInvalidArgument, "cannot hide the other sheets: "+err.Error(), err)
 			}
 		}
@@ -258,7 +258,7 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 
 // printArea returns the sheet's print area when it is one rectangle.
 func (b *book) printArea(sheet string) (cellRange, bool) {
-	for _, d := range b.f.GetDefinedName() {
+	for _, d := range b.definedNames() {
 		if d.Name != printAreaName || d.Scope != sheet {
 			continue
 		}
@@ -273,14 +273,14 @@ func (b *book) printArea(sheet string) (cellRange, bool) {
 // extentPoints estimates the width and height of r in points.
 func (b *book) extentPoints(sheet string, r cellRange) (w, h float64) {
 	for c := r.c1; c <= r.c2; c++ {
-		cw, err := b.f.GetColWidth(sheet, columnName(c))
+		cw, err := b.colWidth(sheet, columnName(c))
 		if err != nil {
 			cw = 9.140625
 		}
 		w += cw * 7 * 0.75 // characters to pixels to points
 	}
 	for row := r.r1; row <= r.r2; row++ {
-		rh, err := b.f.GetRowHeight(sheet, row)
+		rh, err := b.rowHeight(sheet, row)
 		if err != nil {
 			rh = 15
 		}

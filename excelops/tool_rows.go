@@ -75,7 +75,7 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
 		if err := b.shiftRefs(shift, func() error {
-			if err := b.f.InsertRows(sheet, a.Row, n); err != nil {
+			if err := b.insertRows(sheet, a.Row, n); err != nil {
 				if errors.Is(err, excelize.ErrMaxRows) {
 					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d rows at row %d: the sheet's last rows hold cells, notes or row formatting that would be pushed past row %d, Excel's last row; clear or delete them first", n, a.Row, excelize.TotalRows), err)
 				}
@@ -118,12 +118,12 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*call, error)
 		sheet, ext := sh.name, sh.ext
 		before := ext.maxRow
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
-		if err := clearDeletedSpills(b.f, sheet, true, a.Row, a.Row+n-1); err != nil {
+		if err := b.clearDeletedSpills(sheet, true, a.Row, a.Row+n-1); err != nil {
 			return nil, err
 		}
 		if err := b.shiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
-				if err := b.f.RemoveRow(sheet, a.Row); err != nil {
+				if err := b.removeRow(sheet, a.Row); err != nil {
 					return newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
 				}
 			}

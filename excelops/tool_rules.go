@@ -117,7 +117,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
-			if err := b.f.SetConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
+			if err := b.setConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("rule %d: invalid %s rule: %v", i+1, r.RuleType, err), err)
 			}
 			applied = append(applied, pyjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
@@ -350,7 +350,7 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 				return nil, err
 			}
 		}
-		if err := b.f.AddDataValidation(sheet, dv); err != nil {
+		if err := b.addDataValidation(sheet, dv); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add validation: "+err.Error(), err)
 		}
 		return success(b.name(), sheet,

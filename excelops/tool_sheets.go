@@ -31,7 +31,8 @@ func checkSheetName(name string) error {
 
 // hasSheet reports whether b has a sheet named name (case-insensitively, as Excel).
 func (b *book) hasSheet(name string) bool {
-	for _, s := range b.f.GetSheetList() {
+	list, _ := b.sheetList()
+	for _, s := range list {
 		if strings.EqualFold(s, name) {
 			return true
 		}
@@ -41,7 +42,7 @@ func (b *book) hasSheet(name string) bool {
 
 // sheetNames lists the sheets as JSON values.
 func (b *book) sheetNames() []any {
-	list := b.f.GetSheetList()
+	list, _ := b.sheetList()
 	out := make([]any, len(list))
 	for i, s := range list {
 		out[i] = s
@@ -73,7 +74,8 @@ func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*call, erro
 		if b.hasSheet(a.SheetName) {
 			return nil, invalid("sheet %q already exists", a.SheetName)
 		}
-		count := len(b.f.GetSheetList())
+		list, _ := b.sheetList()
+		count := len(list)
 		pos := count
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > count {
@@ -130,7 +132,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, erro
 			return nil, invalid("sheet %q already exists", a.NewName)
 		}
 		if err := b.renameRefs(old, a.NewName, func() error {
-			if err := b.f.SetSheetName(old, a.NewName); err != nil {
+			if err := b.setSheetName(old, a.NewName); err != nil {
 				return newError(KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
 			}
 			return nil
@@ -175,11 +177,11 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*call, erro
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
-		if len(b.f.GetSheetList()) == 1 {
+		if list, _ := b.sheetList(); len(list) == 1 {
 			return nil, invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
 		}
 		if err := b.deleteSheetRefs(sheet, func() error {
-			if err := b.f.DeleteSheet(sheet); err != nil {
+			if err := b.deleteSheet(sheet); err != nil {
 				return newError(KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
 			}
 			return nil
@@ -273,7 +275,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		var err error
 		var names *formulaScope // read when the first formula is copied
 		plan, anchors := spills.copyPlan(src, dst)
-		old, err := anchorsUnder(b.f, sheet, plan)
+		old, err := b.anchorsUnder(sheet, plan)
 		if err != nil {
 			return nil, err
 		}
@@ -300,8 +302,8 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 						}
 						return nil, err
 					}
-					if err = b.f.SetCellValue(sheet, ref, nil); err == nil {
-						err = b.f.SetCellFormula(sheet, ref, text)
+					if err = b.setCellValue(sheet, ref, nil); err == nil {
+						err = b.setCellFormula(sheet, ref, text)
 					}
 				} else {
 					if s, ok := c.value.(string); ok {
@@ -309,7 +311,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 							return nil, err // excelize would cut it short
 						}
 					}
-					err = b.f.SetCellValue(sheet, ref, c.value)
+					err = b.setCellValue(sheet, ref, c.value)
 				}
 				if err != nil {
 					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
@@ -360,7 +362,7 @@ func (b *book) cells(sheet string, rng cellRange, valuesOnly bool) ([][]copiedCe
 		row := make([]copiedCell, 0, rng.c2-rng.c1+1)
 		for c := rng.c1; c <= rng.c2; c++ {
 			ref := cellName(c, r)
-			formula, err := b.f.GetCellFormula(sheet, ref)
+			formula, err := b.cellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -368,11 +370,11 @@ func (b *book) cells(sheet string, rng cellRange, valuesOnly bool) ([][]copiedCe
 				row = append(row, copiedCell{formula: formula})
 				continue
 			}
-			v, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+			v, err := b.cellValue(sheet, ref, excelize.Options{RawCellValue: true})
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
-			t, _ := b.f.GetCellType(sheet, ref)
+			t, _ := b.cellType(sheet, ref)
 			if formula != "" && v == "" {
 				// No cached result: compute it, as a paste of values would.
 				if v, err = b.calcValue(sheet, ref); err != nil {

@@ -246,7 +246,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 		items = append(items, m.String())
 	}
 	o = listField(o, "merged_ranges", items)
-	tables, err := b.f.GetTables(name)
+	tables, err := b.tables(name)
 	if err != nil {
 		return nil, nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}

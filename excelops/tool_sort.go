@@ -182,7 +182,7 @@ func (b *book) sortColumn(sheet string, rng cellRange, column string, header boo
 	if header {
 		var headers []string
 		for c := rng.c1; c <= rng.c2; c++ {
-			v, _ := b.f.GetCellValue(sheet, cellName(c, rng.r1))
+			v, _ := b.cellValue(sheet, cellName(c, rng.r1))
 			if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(column)) && v != "" {
 				return c, nil
 			}

@@ -1,9 +1,7 @@
 package excelops
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -56,7 +54,7 @@ type sheetTable struct {
 
 // tablesOn lists the tables of sheet (a sheet this call edits).
 func (b *book) tablesOn(sheet string) ([]sheetTable, error) {
-	list, err := b.f.GetTables(sheet)
+	list, err := b.tables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
 	}
@@ -71,34 +69,9 @@ func (b *book) tablesOn(sheet string) ([]sheetTable, error) {
 	return out, nil
 }
 
-// tableNames lists the names of every table of the workbook, read from the
-// table parts themselves (no sheet is parsed).
-func (b *book) tableNames() []string {
-	var names []string
-	b.f.Pkg.Range(func(key, value any) bool {
-		name, ok := key.(string)
-		raw, isBytes := value.([]byte)
-		if !ok || !isBytes || !strings.HasPrefix(name, "xl/tables/table") || !strings.HasSuffix(name, ".xml") {
-			return true
-		}
-		var t struct {
-			Name        string `xml:"name,attr"`
-			DisplayName string `xml:"displayName,attr"`
-		}
-		if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) == nil {
-			names = append(names, t.Name)
-			if t.DisplayName != "" && !strings.EqualFold(t.DisplayName, t.Name) {
-				names = append(names, t.DisplayName)
-			}
-		}
-		return true
-	})
-	return names
-}
-
 // refuseMerged fails when rng holds or touches a merged range, naming it.
 func (b *book) refuseMerged(sheet string, rng cellRange, what string) error {
-	merged, err := b.f.GetMergeCells(sheet, true)
+	merged, err := b.mergeCells(sheet, true)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
 	}
@@ -222,7 +195,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 			on := true
 			t.ShowRowStripes = &on
 		}
-		if err := b.f.AddTable(sheet, t); err != nil {
+		if err := b.addTable(sheet, t); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot create the table: "+err.Error(), err)
 		}
 		ext.widen(rng.r1, rng.c1)
@@ -249,7 +222,7 @@ func (b *book) newTableName(name string) (string, error) {
 	for _, n := range b.tableNames() {
 		taken[strings.ToLower(n)] = "a table"
 	}
-	for _, dn := range b.f.GetDefinedName() {
+	for _, dn := range b.definedNames() {
 		if _, ok := taken[strings.ToLower(dn.Name)]; !ok {
 			taken[strings.ToLower(dn.Name)] = "a defined name"
 		}
@@ -298,18 +271,18 @@ func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
 	var writes []write
 	for c := rng.c1; c <= rng.c2; c++ {
 		ref := cellName(c, rng.r1)
-		formula, err := b.f.GetCellFormula(sheet, ref)
+		formula, err := b.cellFormula(sheet, ref)
 		if err != nil {
 			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if formula != "" {
 			return nil, nil, invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
 		}
-		text, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+		text, err := b.cellValue(sheet, ref, excelize.Options{RawCellValue: true})
 		if err != nil {
 			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		typ, _ := b.f.GetCellType(sheet, ref)
+		typ, _ := b.cellType(sheet, ref)
 		name := text
 		if strings.TrimSpace(name) == "" {
 			name = "Column" + strconv.Itoa(c-rng.c1+1)
@@ -331,7 +304,7 @@ func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
 		if err := checkText(w.ref, w.text); err != nil {
 			return nil, nil, err // a header made unique grew past the limit
 		}
-		if err := b.f.SetCellStr(sheet, w.ref, w.text); err != nil {
+		if err := b.setCellStr(sheet, w.ref, w.text); err != nil {
 			return nil, nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write header %s: %v", w.ref, err), err)
 		}
 	}

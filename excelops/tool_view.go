@@ -43,7 +43,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
-		before, err := b.f.GetPanes(sheet)
+		before, err := b.panes(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -64,7 +64,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: cellName(col, row), ActivePane: pane,
 				Selection: []excelize.Selection{{SQRef: cellName(col, row), ActiveCell: cellName(col, row), Pane: pane}}}
 		}
-		if err := b.f.SetPanes(sheet, panes); err != nil {
+		if err := b.setPanes(sheet, panes); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the panes: "+err.Error(), err)
 		}
 		var was any
@@ -88,7 +88,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 // effect. A <sheetViews> holding no <sheetView> (the file format requires
 // one) is reported as damage: excelize offers no way to add a view to it.
 func (b *book) addMissingSheetView(sheet string) error {
-	if _, err := b.f.GetSheetView(sheet, 0); err != nil {
+	if _, err := b.sheetView(sheet, 0); err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
 	}
 	return nil
@@ -172,7 +172,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 			if !hadOld {
 				return nil, invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
 			}
-			removeAutofilter(b.f, ws, sheet)
+			b.removeAutofilter(ws, sheet)
 			return append(res, pyjson.Field{Key: "removed_range", Value: old.String()}, pyjson.Field{Key: "rows_shown", Value: shown}), nil
 		}
 		tables, err := b.tablesOn(sheet)

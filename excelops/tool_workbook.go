@@ -88,7 +88,7 @@ func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*call
 		if exists && !a.Overwrite {
 			return nil, invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.name())
 		}
-		if err := b.f.SetSheetName("Sheet1", names[0]); err != nil {
+		if err := b.setSheetName("Sheet1", names[0]); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		for _, n := range names[1:] {

@@ -99,11 +99,11 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if err := checkWriteNames(plan, sh.name, b.formulaScope); err != nil {
 			return nil, err
 		}
-		dw, err := newDateWriter(b.f)
+		dw, err := b.newDateWriter()
 		if err != nil {
 			return nil, err
 		}
-		old, err := anchorsUnder(b.f, sh.name, plan)
+		old, err := b.anchorsUnder(sh.name, plan)
 		if err != nil {
 			return nil, err
 		}
@@ -118,11 +118,11 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			if kind != notDate {
 				dates++
 			}
-			if err := fitWritten(b.f, sh.name, w, kind, fit); err != nil {
+			if err := b.fitWritten(sh.name, w, kind, fit); err != nil {
 				return nil, err
 			}
 		}
-		if err := fit.widen(b.f, sh.name); err != nil {
+		if err := b.fitColumns(sh.name, fit); err != nil {
 			return nil, err
 		}
 		if err := b.spillBlock(sh, anchor, plan, old); err != nil {

@@ -160,12 +160,12 @@ type dateWriter struct {
 }
 
 // newDateWriter reads the workbook's date system.
-func newDateWriter(f *excelize.File) (*dateWriter, error) {
-	props, err := f.GetWorkbookProps()
+func (b *book) newDateWriter() (*dateWriter, error) {
+	props, err := b.f.GetWorkbookProps()
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
 	}
-	return &dateWriter{f: f, date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
+	return &dateWriter{f: b.f, date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
 }
 
 // put stores w (planned by planCell) into sheet. A date is stored as its
