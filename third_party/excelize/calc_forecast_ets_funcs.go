@@ -132,6 +132,23 @@ func (fn *formulaFuncs) etsModelArgs(argsList *list.List, vi, ti, si, ci, ai int
 	return m, formulaArg{}, true
 }
 
+// etsTarget reads the target date, the first argument of the function
+// name: a number, else the error to return (false). Several target dates
+// are left uncomputed.
+func (fn *formulaFuncs) etsTarget(argsList *list.List, name string) (formulaArg, bool) {
+	target, ok := scalarArg(argAt(argsList, 0))
+	if !ok {
+		return fn.unsupported(name + " of several target dates"), false
+	}
+	if target.Type == ArgError {
+		return target, false
+	}
+	if target = target.ToNumber(); target.Type != ArgNumber {
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE), false
+	}
+	return target, true
+}
+
 // FORECASTdotETS function forecasts a value at a target date from a series
 // by additive triple exponential smoothing. The syntax of the function
 // is:
@@ -141,15 +158,9 @@ func (fn *formulaFuncs) FORECASTdotETS(argsList *list.List) formulaArg {
 	if argsList.Len() < 3 || argsList.Len() > 6 {
 		return newErrorFormulaArg(formulaErrorVALUE, "FORECAST.ETS requires 3 to 6 arguments")
 	}
-	target, ok := scalarArg(argAt(argsList, 0))
+	target, ok := fn.etsTarget(argsList, "FORECAST.ETS")
 	if !ok {
-		return fn.unsupported("FORECAST.ETS of several target dates")
-	}
-	if target.Type == ArgError {
 		return target
-	}
-	if target = target.ToNumber(); target.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	m, errArg, ok := fn.etsModelArgs(argsList, 1, 2, 3, 4, 5)
 	if !ok {
