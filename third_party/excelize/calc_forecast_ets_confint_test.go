@@ -1,0 +1,133 @@
+// registry-sidecar: tests of FORECAST.ETS.CONFINT
+// (calc_forecast_ets_confint.go). Run them with go test
+// ./third_party/excelize -run ForecastETSConfint.
+
+package excelize
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// confint computes formula in Z1 of f as a number (NaN and the text when
+// it is not one).
+func confint(t *testing.T, f *File, formula string) (float64, string) {
+	t.Helper()
+	require.NoError(t, f.SetCellFormula("Sheet1", "Z1", formula))
+	got, _ := f.CalcCellValue("Sheet1", "Z1", Options{RawCellValue: true})
+	v, err := strconv.ParseFloat(got, 64)
+	if err != nil {
+		return math.NaN(), got
+	}
+	return v, got
+}
+
+// TestForecastETSConfint checks the interval of a model without a season
+// (seasonality 0, Calc's closed form) against LibreOffice 25.2's
+// FORECAST.ETS.PI.ADD on etsBook (tests/oracle/lo_driver.py), within a
+// relative 1e-9: one and several steps past the data, confidence levels,
+// the default level, a monthly timeline, a target between steps, and a
+// timeline of step 2, where Calc interpolates by the remainder of the
+// distance itself (a step and a half ahead is the second step's value).
+// Then the errors: a confidence level outside (0, 1) is #NUM!, as
+// Microsoft documents (Calc answers Err:502 below 0 or above 1 and 0 at
+// 0), a target before the end of the timeline #NUM! (Calc and Microsoft),
+// a fractional seasonality #NUM!, too many arguments #VALUE!.
+func TestForecastETSConfint(t *testing.T) {
+	f := etsBook(t)
+	const step2 = "{2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;32}"
+	for _, tc := range []struct{ formula, want string }{
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,0)", "9.93515538171639"},
+		{"_xlfn.FORECAST.ETS.CONFINT(18,B1:B16,A1:A16,0.95,0)", "16.146581829729197"},
+		{"FORECAST.ETS.CONFINT(20.5,B1:B16,A1:A16,0.9,0)", "27.122115007739943"},
+		{"FORECAST.ETS.CONFINT(25,B1:B16,A1:A16,0.5,0)", "8.182308676367201"},
+		{"FORECAST.ETS.CONFINT(17,B1:B8,A1:A8,,0)", "70.75256423144833"},
+		{"FORECAST.ETS.CONFINT(45700,D1:D12,C1:C12,0.95,0)", "4.120869463038304"},
+		{"FORECAST.ETS.CONFINT(45720,D1:D12,C1:C12,0.8,0)", "2.666012010918069"},
+		{"FORECAST.ETS.CONFINT(17.5,B1:B16,A1:A16,0.95,0)", "13.040868605722792"},
+		{"FORECAST.ETS.CONFINT(35,B1:B16," + step2 + ",0.95,0)", "16.146581829729197"},
+		{"FORECAST.ETS.CONFINT(37,B1:B16," + step2 + ",0.95,0)", "23.859854601280006"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,1.5,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,-0.1,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,1,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(10,B1:B16,A1:A16,0.95,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16," + step2 + ",0.95,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,0.5)", "#NUM!"},
+		{`FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,"x",0)`, "#VALUE!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,0,1,1,1)", "#VALUE!"},
+		{"FORECAST.ETS.CONFINT(17,B1:B16)", "#VALUE!"},
+		{"FORECAST.ETS.CONFINT(1/0,B1:B16,A1:A16)", "#DIV/0!"},
+	} {
+		v, got := confint(t, f, tc.formula)
+		want, err := strconv.ParseFloat(tc.want, 64)
+		if err != nil {
+			assert.Equal(t, tc.want, got, tc.formula)
+			continue
+		}
+		assert.InDelta(t, want, v, 1e-9*want, tc.formula)
+	}
+}
+
+// TestForecastETSConfintSeasonal checks the interval of a seasonal model,
+// which Calc reads from 1,000 random paths and so gives differently each
+// time. LibreOffice 25.2 computed each formula in 40 cells at once; the
+// spread of its 40 values is below. Ours must lie within it, widened by
+// 15% of its bounds on each side (the paths are random, ours seeded: a
+// spread of 40 draws is not the whole distribution), and must be the same
+// at every calculation.
+func TestForecastETSConfintSeasonal(t *testing.T) {
+	f := etsBook(t)
+	for _, tc := range []struct {
+		formula string
+		lo, hi  float64
+	}{
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,4)", 0.5893267770707027, 0.779412832334458},
+		{"FORECAST.ETS.CONFINT(20,B1:B16,A1:A16,0.95,4)", 0.5909811622305661, 0.7388546311292217},
+		{"FORECAST.ETS.CONFINT(18,B1:B16,A1:A16)", 0.6187879771884859, 0.7557919001349838},
+		{"FORECAST.ETS.CONFINT(22.5,B1:B16,A1:A16,0.9,4)", 0.658849727025407, 0.7457148956673674},
+		{"FORECAST.ETS.CONFINT(19,B1:B16,A1:A16,0.95,3)", 8.137853568445895, 10.097359683754291},
+		{"FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,4,1,2)", 0.5480298466610343, 0.7437702405704911},
+		{"FORECAST.ETS.CONFINT(17.5,B1:B16,A1:A16,0.95,4)", 0.6167690522580571, 0.7111886769659783},
+		{"FORECAST.ETS.CONFINT(30,B1:B16,A1:A16,0.95,4)", 1.055884326481987, 1.3031254811811976},
+	} {
+		v, got := confint(t, f, tc.formula)
+		assert.GreaterOrEqual(t, v, tc.lo*0.85, tc.formula, got)
+		assert.LessOrEqual(t, v, tc.hi*1.15, tc.formula, got)
+		again, _ := confint(t, f, tc.formula)
+		assert.Equal(t, v, again, tc.formula)
+	}
+}
+
+// TestForecastETSConfintBounds checks what no LibreOffice value covers.
+// Within the first step past the data, where Calc reads past the end of
+// its table (a target at the last point crashes or reads garbage), the
+// interval grows in proportion from 0 at the last point to the first
+// step's. A target too far for the model's index is #NUM!; a seasonal one
+// a million steps ahead is left uncomputed without a step budget and
+// stops at one; several target dates are left uncomputed, as FORECAST.ETS
+// leaves them.
+func TestForecastETSConfintBounds(t *testing.T) {
+	f := etsBook(t)
+	first, _ := confint(t, f, "FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,0)")
+	at, _ := confint(t, f, "FORECAST.ETS.CONFINT(16,B1:B16,A1:A16,0.95,0)")
+	quarter, _ := confint(t, f, "FORECAST.ETS.CONFINT(16.25,B1:B16,A1:A16,0.95,0)")
+	assert.Zero(t, at)
+	assert.InDelta(t, first/4, quarter, 1e-12)
+	seasonal, _ := confint(t, f, "FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,4)")
+	seasonalHalf, _ := confint(t, f, "FORECAST.ETS.CONFINT(16.5,B1:B16,A1:A16,0.95,4)")
+	assert.InDelta(t, seasonal/2, seasonalHalf, 1e-12)
+	checkArrays(t, f, []struct{ formula, want string }{
+		{"FORECAST.ETS.CONFINT(1E+300,B1:B16,A1:A16,0.95,0)", "#NUM!"},
+		{"FORECAST.ETS.CONFINT(1E+9,B1:B16,A1:A16,0.95,4)", uncomputed},
+		{"FORECAST.ETS.CONFINT({17;18},B1:B16,A1:A16)", uncomputed},
+	})
+	require.NoError(t, f.SetCellFormula("Sheet1", "Z2", "FORECAST.ETS.CONFINT(5E+4,B1:B16,A1:A16,0.95,4)"))
+	_, err := f.CalcCellValueContext(context.Background(), "Sheet1", "Z2", CalcLimits{MaxSteps: 20_000_000})
+	assert.ErrorIs(t, err, ErrCalcLimit)
+}
