@@ -79,6 +79,12 @@ What `+"`read_excel`"+` returns for such a formula cell:
 
 Excel and LibreOffice show the right value on opening the file: they recalculate it.
 
+FORECAST.ETS, FORECAST.ETS.SEASONALITY, FORECAST.ETS.STAT and FORECAST.ETS.CONFINT fit the model
+as LibreOffice does (Microsoft does not publish Excel's method). With a season, FORECAST.ETS.CONFINT
+reads its interval from 1,000 random paths, as LibreOffice does, but drawn from a fixed seed: the
+value is the same at every recalculation, where LibreOffice's changes by some 15%% either way. Given
+several target dates, both forecasts are left without a value.
+
 ## What a formula may name
 
 A formula written by write_cells, add_conditional_rule, add_data_validation, define_name or
