@@ -295,7 +295,7 @@ ETS_DATA: dict[str, Any] = {
 def confint_cases() -> list[dict[str, Any]]:
     """FORECAST.ETS.CONFINT without a season (seasonality 0: Calc's closed form, exact) on ETS_DATA:
     one and several steps ahead, levels, the default level, a monthly timeline, a target between
-    steps, a timeline of step 2, a target inside the data. With a season Calc draws random paths,
+    steps, a timeline of step 2, a target inside the data or at its end. With a season Calc draws random paths,
     so its value changes at every recalculation: those are compared within Calc's measured spread
     in tests/python/test_forecast_confint_oracle.py."""
     step2 = "{2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;32}"
@@ -309,6 +309,7 @@ def confint_cases() -> list[dict[str, Any]]:
         "months_mid": "=FORECAST.ETS.CONFINT(45720,D1:D12,C1:C12,0.8,0)",
         "step_two": f"=FORECAST.ETS.CONFINT(37,B1:B16,{step2},0.95,0)",
         "inside_data": "=FORECAST.ETS.CONFINT(10,B1:B16,A1:A16,0.95,0)",
+        "at_end": "=FORECAST.ETS.CONFINT(16,B1:B16,A1:A16,0.95,0)",
         "level_one": "=FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,1,0)",
     }
     return [dict(case("confint_" + name, formula), sheets={"Sheet1": dict(ETS_DATA)})

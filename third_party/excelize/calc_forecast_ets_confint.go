@@ -46,9 +46,10 @@ func etsCoefficient(i, level float64) float64 {
 // data, interpolated as Calc does for d (the distance past the data on the
 // model's timeline) between whole steps: from whole step n = d/step to n+1
 // by fmod(d, step) itself, not divided by the step (Calc's; the same for a
-// step of 1). Within the first step, where Calc reads past its table, the
-// interval grows from 0 at the last point to the first step's. width(k) is
-// the interval k whole steps ahead (k >= 1).
+// step of 1). Within the first step, where Calc reads past the end of its
+// table (its value there is the first step's times one less the fraction,
+// as if it read 0), the interval grows from 0 at the last point to the
+// first step's. width(k) is the interval k whole steps ahead (k >= 1).
 func (m *etsModel) etsInterval(d float64, width func(k int) float64) float64 {
 	whole := int(d / m.step)
 	frac := math.Mod(d, m.step)
@@ -177,8 +178,8 @@ func (fn *formulaFuncs) FORECASTdotETSdotCONFINT(argsList *list.List) formulaArg
 	if d/m.step > maxETSHorizon {
 		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
-	if d <= 0 {
-		return newNumberFormulaArg(0)
+	if d <= 0 { // the end of the timeline itself: Calc's Err:502
+		return newErrorFormulaArg(formulaErrorNUM, formulaErrorNUM)
 	}
 	// Calc reads the seasonality argument, not the season found: 0 is
 	// the closed form, a season detected as none is still simulated.
