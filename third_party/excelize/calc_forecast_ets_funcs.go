@@ -18,8 +18,9 @@ const (
 	// maxSeasonality is the longest season Excel takes (a year of hours).
 	maxSeasonality = 8760
 	// maxETSHorizon bounds how many steps past the data a forecast goes:
-	// the count is an index.
-	maxETSHorizon = 1 << 31
+	// the count is an integer, exact in a float64 up to 2^53 (Calc
+	// forecasts 1E+12 steps ahead).
+	maxETSHorizon = 1 << 53
 )
 
 // etsNumber is a result of the model: #NUM! when it is not a finite

@@ -39,8 +39,9 @@ func etsBook(t *testing.T) *File {
 // etsBook (computed with tests/oracle/lo_driver.py), within a relative
 // 1e-9: forecasts past the data and between its points, a season given,
 // detected or none, a monthly timeline, a gap filled by the mean of its
-// neighbours or by 0, the fit's statistics, and the errors of a target
-// before the data and of a season longer than half the data.
+// neighbours or by 0, the fit's statistics, a target 1E+12 steps ahead,
+// and the errors of a target before the data and of a season longer than
+// half the data.
 func TestForecastETS(t *testing.T) {
 	f := etsBook(t)
 	for _, tc := range []struct{ formula, want string }{
@@ -65,6 +66,7 @@ func TestForecastETS(t *testing.T) {
 		{"FORECAST.ETS.STAT(B1:B16,A1:A16,2,0)", "0.0625"},
 		{"FORECAST.ETS(18,B1:B8,{1;2;3;5;6;7;8;9})", "19.472530179418335"},
 		{"FORECAST.ETS(18,B1:B8,{1;2;3;5;6;7;8;9},1,0)", "-6.340506345500231"},
+		{"FORECAST.ETS(1E+12,B1:B16,A1:A16)", "625000000007.5"},
 		{"FORECAST.ETS(0,B1:B16,A1:A16)", "#NUM!"},
 		{"FORECAST.ETS(18,B1:B16,A1:A16,9)", "#VALUE!"},
 	} {
