@@ -312,8 +312,22 @@ def confint_cases() -> list[dict[str, Any]]:
         "at_end": "=FORECAST.ETS.CONFINT(16,B1:B16,A1:A16,0.95,0)",
         "level_one": "=FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,1,0)",
     }
-    return [dict(case("confint_" + name, formula), sheets={"Sheet1": dict(ETS_DATA)})
-            for name, formula in formulas.items()]
+    out = [dict(case("confint_" + name, formula), sheets={"Sheet1": dict(ETS_DATA)})
+           for name, formula in formulas.items()]
+    # Several target dates (a range, an array constant) spill the forecasts and intervals of each, as
+    # in Excel 365; Calc computes them as an array formula over the spill range.
+    spills = [("K1", "K1:K3", "=FORECAST.ETS({17;18;20.5},B1:B16,A1:A16)"),
+              ("L1", "L1:L3", "=FORECAST.ETS.CONFINT(E1:E3,B1:B16,A1:A16,0.9,0)"),
+              ("M1", "M1:N1", "=FORECAST.ETS.CONFINT({17,19},D1:D12,A1:A12,0.95,0)")]
+    out.append({
+        "name": "fn_confint_spill",
+        "sheets": {"Sheet1": {**ETS_DATA, "E1": 17, "E2": 18.5, "E3": 22}},
+        "ops": [{"op": "set", "sheet": "Sheet1", "cell": cell, "value": formula, "spill": rng}
+                for cell, rng, formula in spills],
+        "read": True,
+        "on_open": True,
+    })
+    return out
 
 
 CASES: list[dict[str, Any]] = (xmatch_cases() + rank_avg_cases() + numbervalue_cases() + offset_cases() + let_cases()

@@ -112,8 +112,10 @@ func TestForecastETSConfintSeasonal(t *testing.T) {
 // the first step's; the last point itself is #NUM! (Calc: Err:502). A
 // target too far for the model's index is #NUM!; a seasonal one
 // a million steps ahead is left uncomputed without a step budget and
-// stops at one; several target dates are left uncomputed, as FORECAST.ETS
-// leaves them.
+// stops at one; several target dates are the intervals of each (the call
+// lifted over them, as Excel 365 does: the target date is the one
+// parameter taking one value, the values and the timeline are taken
+// whole).
 func TestForecastETSConfintBounds(t *testing.T) {
 	f := etsBook(t)
 	first, _ := confint(t, f, "FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,0)")
@@ -127,8 +129,15 @@ func TestForecastETSConfintBounds(t *testing.T) {
 	checkArrays(t, f, []struct{ formula, want string }{
 		{"FORECAST.ETS.CONFINT(1E+300,B1:B16,A1:A16,0.95,0)", "#NUM!"},
 		{"FORECAST.ETS.CONFINT(1E+9,B1:B16,A1:A16,0.95,4)", uncomputed},
-		{"FORECAST.ETS.CONFINT({17;18},B1:B16,A1:A16)", uncomputed},
+		{"FORECAST.ETS.CONFINT({17;18},B1:B16,A1:A16,0.95,0)", "9.93515538171639;16.1465818297292"},
+		{"FORECAST.ETS.CONFINT({17,10},B1:B16,A1:A16,0.95,0)", "9.93515538171639,#NUM!"},
 	})
+	for _, name := range []string{"FORECAST.ETS", "FORECAST.ETS.CONFINT"} {
+		assert.True(t, LiftsParameter(name, 0), name)
+		assert.False(t, LiftsParameter(name, 1), name)
+		assert.False(t, LiftsParameter(name, 2), name)
+		assert.True(t, LiftsParameter(name, 3), name)
+	}
 	require.NoError(t, f.SetCellFormula("Sheet1", "Z2", "FORECAST.ETS.CONFINT(5E+4,B1:B16,A1:A16,0.95,4)"))
 	_, err := f.CalcCellValueContext(context.Background(), "Sheet1", "Z2", CalcLimits{MaxSteps: 20_000_000})
 	assert.ErrorIs(t, err, ErrCalcLimit)

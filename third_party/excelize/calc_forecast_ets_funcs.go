@@ -135,7 +135,8 @@ func (fn *formulaFuncs) etsModelArgs(argsList *list.List, vi, ti, si, ci, ai int
 
 // etsTarget reads the target date, the first argument of the function
 // name: a number, else the error to return (false). Several target dates
-// are left uncomputed.
+// never come here: the call is lifted over them (calc_array_lift.go); an
+// array that still does is left uncomputed.
 func (fn *formulaFuncs) etsTarget(argsList *list.List, name string) (formulaArg, bool) {
 	target, ok := scalarArg(argAt(argsList, 0))
 	if !ok {

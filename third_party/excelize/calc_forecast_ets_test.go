@@ -93,14 +93,16 @@ func abs(v float64) float64 {
 
 // TestForecastETSBounds checks what no LibreOffice value covers: a target
 // too far for the model's index is #NUM!, a series that ties into one
-// point is #VALUE!, and a long series stops at the step budget.
+// point is #VALUE!, several target dates are the forecasts of each (the
+// call lifted over them, calc_array_lift.go), and a long series stops at
+// the step budget.
 func TestForecastETSBounds(t *testing.T) {
 	f := etsBook(t)
 	checkArrays(t, f, []struct{ formula, want string }{
 		{"FORECAST.ETS(1E+300,B1:B16,A1:A16)", "#NUM!"},
 		{"FORECAST.ETS(2,{1;2},{1;1})", "#VALUE!"},
 		{"FORECAST.ETS(2,B1:B16)", uncomputed},
-		{"FORECAST.ETS({17;18},B1:B16,A1:A16)", uncomputed},
+		{"FORECAST.ETS({17;18},B1:B16,A1:A16)", "20.5;26.5"},
 	})
 	require.NoError(t, f.SetCellFormula("Sheet1", "Z2", "FORECAST.ETS(17,B1:B16,A1:A16)"))
 	_, err := f.CalcCellValueContext(context.Background(), "Sheet1", "Z2", CalcLimits{MaxSteps: 10000})
