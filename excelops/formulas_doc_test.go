@@ -79,6 +79,11 @@ What `+"`read_excel`"+` returns for such a formula cell:
 
 Excel and LibreOffice show the right value on opening the file: they recalculate it.
 
+FORECAST.ETS, FORECAST.ETS.SEASONALITY, FORECAST.ETS.STAT and FORECAST.ETS.CONFINT fit the model
+as LibreOffice does (Microsoft does not publish Excel's method). With a season, FORECAST.ETS.CONFINT
+reads its interval from 1,000 random paths, as LibreOffice does, but drawn from a fixed seed: the
+value is the same at every recalculation, where LibreOffice's changes by some 15%% either way.
+
 ## What a formula may name
 
 A formula written by write_cells, add_conditional_rule, add_data_validation, define_name or
@@ -163,7 +168,8 @@ spills over the cells below and to the right, as in Excel 365:
   (` + "`=LEN(A1:A3)`" + `, ` + "`=ABS(A1:A3-1)`" + `, ` + "`=IF(A1:A5>3,\"big\",\"small\")`" + `, ` + "`=TEXT(A1:A3,\"0.0\")`" + ` spill;
   ` + "`SUM(IF(A1:A5>3,1,0))`" + ` counts, ` + "`SUMPRODUCT(LEN(A1:A3))`" + ` adds the lengths): the math, text,
   information and date functions of one value, IF, IFERROR, IFNA, CHOOSE (their results paired
-  with the condition's elements), VLOOKUP and HLOOKUP (the looked-up value). ` + "`--`" + ` is two
+  with the condition's elements), VLOOKUP and HLOOKUP (the looked-up value), FORECAST.ETS and
+  FORECAST.ETS.CONFINT (the target date). ` + "`--`" + ` is two
   negations (` + "`SUM(--(A1:A5>2))`" + ` counts).
 - A formula whose result is one value (` + "`SUM(SEQUENCE(4))`" + `) is an ordinary formula, except one
   whose operators apply to a range (` + "`SUM(A1:A5*B1:B5)`" + `) or that applies a function to each element

@@ -281,5 +281,54 @@ def filterxml_cases() -> list[dict[str, Any]]:
     ]
 
 
+# ETS_DATA is the series the FORECAST.ETS.CONFINT cases read: A1:A16 the timeline 1..16 and B1:B16
+# values with a season of 4 and a rising trend; C1:C12 the first days of the months of 2024 and D1:D12
+# values for them (third_party/excelize/calc_forecast_ets_test.go's etsBook).
+ETS_DATA: dict[str, Any] = {
+    **{f"A{i + 1}": i + 1 for i in range(16)},
+    **{f"B{i + 1}": y for i, y in enumerate([12, 15, 20, 11, 14, 18, 23, 13, 16, 21, 26, 15, 18, 24, 29, 17])},
+    **{f"C{i + 1}": 45292 + d for i, d in enumerate([0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335])},
+    **{f"D{i + 1}": z for i, z in enumerate([5, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17])},
+}
+
+
+def confint_cases() -> list[dict[str, Any]]:
+    """FORECAST.ETS.CONFINT without a season (seasonality 0: Calc's closed form, exact) on ETS_DATA:
+    one and several steps ahead, levels, the default level, a monthly timeline, a target between
+    steps, a timeline of step 2, a target inside the data or at its end. With a season Calc draws random paths,
+    so its value changes at every recalculation: those are compared within Calc's measured spread
+    in tests/python/test_forecast_confint_oracle.py."""
+    step2 = "{2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;32}"
+    formulas = {
+        "one_step": "=FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,0.95,0)",
+        "two_steps": "=FORECAST.ETS.CONFINT(18,B1:B16,A1:A16,0.95,0)",
+        "between_steps": "=FORECAST.ETS.CONFINT(20.5,B1:B16,A1:A16,0.9,0)",
+        "far_low_level": "=FORECAST.ETS.CONFINT(25,B1:B16,A1:A16,0.5,0)",
+        "default_level": "=FORECAST.ETS.CONFINT(17,B1:B8,A1:A8,,0)",
+        "months": "=FORECAST.ETS.CONFINT(45700,D1:D12,C1:C12,0.95,0)",
+        "months_mid": "=FORECAST.ETS.CONFINT(45720,D1:D12,C1:C12,0.8,0)",
+        "step_two": f"=FORECAST.ETS.CONFINT(37,B1:B16,{step2},0.95,0)",
+        "inside_data": "=FORECAST.ETS.CONFINT(10,B1:B16,A1:A16,0.95,0)",
+        "at_end": "=FORECAST.ETS.CONFINT(16,B1:B16,A1:A16,0.95,0)",
+        "level_one": "=FORECAST.ETS.CONFINT(17,B1:B16,A1:A16,1,0)",
+    }
+    out = [dict(case("confint_" + name, formula), sheets={"Sheet1": dict(ETS_DATA)})
+           for name, formula in formulas.items()]
+    # Several target dates (a range, an array constant) spill the forecasts and intervals of each, as
+    # in Excel 365; Calc computes them as an array formula over the spill range.
+    spills = [("K1", "K1:K3", "=FORECAST.ETS({17;18;20.5},B1:B16,A1:A16)"),
+              ("L1", "L1:L3", "=FORECAST.ETS.CONFINT(E1:E3,B1:B16,A1:A16,0.9,0)"),
+              ("M1", "M1:N1", "=FORECAST.ETS.CONFINT({17,19},D1:D12,A1:A12,0.95,0)")]
+    out.append({
+        "name": "fn_confint_spill",
+        "sheets": {"Sheet1": {**ETS_DATA, "E1": 17, "E2": 18.5, "E3": 22}},
+        "ops": [{"op": "set", "sheet": "Sheet1", "cell": cell, "value": formula, "spill": rng}
+                for cell, rng, formula in spills],
+        "read": True,
+        "on_open": True,
+    })
+    return out
+
+
 CASES: list[dict[str, Any]] = (xmatch_cases() + rank_avg_cases() + numbervalue_cases() + offset_cases() + let_cases()
-                               + omitted_cases() + text_cell_cases() + filterxml_cases())
+                               + omitted_cases() + text_cell_cases() + filterxml_cases() + confint_cases())

@@ -90,6 +90,11 @@ def col_name(i: int) -> str:
 
 
 BARE_BOOL = re.compile(r"(?<![\w.!$'])(TRUE|FALSE)(?![\w(!])", re.IGNORECASE)
+# CALC_NAMES are Excel's names of the exponential smoothing functions, which Calc's parser does not
+# know, and Calc's own (its xlsx import reads _xlfn.FORECAST.ETS.CONFINT as FORECAST.ETS.PI.ADD).
+CALC_NAMES = {"FORECAST.ETS": "FORECAST.ETS.ADD", "FORECAST.ETS.CONFINT": "FORECAST.ETS.PI.ADD",
+              "FORECAST.ETS.STAT": "FORECAST.ETS.STAT.ADD"}
+CALC_NAME = re.compile(r"(?<![\w.])(FORECAST\.ETS(?:\.CONFINT|\.STAT)?)(?=\()", re.IGNORECASE)
 
 
 def input_form(formula: str) -> str:
@@ -98,12 +103,14 @@ def input_form(formula: str) -> str:
     Bare TRUE/FALSE become the functions TRUE()/FALSE(): Calc's API parser turns a bare TRUE
     into the number 1, while its input line and its xlsx import keep the function. The file
     prefixes of newer functions (_xlfn., _xlws.) go: one types TEXTJOIN, the file holds
-    _xlfn.TEXTJOIN, and Calc's parser knows only the former.
+    _xlfn.TEXTJOIN, and Calc's parser knows only the former. Excel's names of the exponential
+    smoothing functions become Calc's (CALC_NAMES).
     """
     parts = formula.split('"')
     for i in range(0, len(parts), 2):
         p = BARE_BOOL.sub(lambda m: m.group(1).upper() + "()", parts[i])
-        parts[i] = re.sub(r"(?i)_xl(fn|ws)\.", "", p)
+        p = re.sub(r"(?i)_xl(fn|ws)\.", "", p)
+        parts[i] = CALC_NAME.sub(lambda m: CALC_NAMES[m.group(1).upper()], p)
     return '"'.join(parts)
 
 

@@ -61,6 +61,8 @@ func liftKinds(name string) string {
 		return "vc"
 	case "VLOOKUP", "HLOOKUP":
 		return "vav"
+	case "FORECAST.ETS", "FORECAST.ETS.CONFINT": // the target date, the series whole, the options
+		return "vaav"
 	}
 	return ""
 }

@@ -18,8 +18,9 @@ const (
 	// maxSeasonality is the longest season Excel takes (a year of hours).
 	maxSeasonality = 8760
 	// maxETSHorizon bounds how many steps past the data a forecast goes:
-	// the count is an index.
-	maxETSHorizon = 1 << 31
+	// the count is an integer, exact in a float64 up to 2^53 (Calc
+	// forecasts 1E+12 steps ahead).
+	maxETSHorizon = 1 << 53
 )
 
 // etsNumber is a result of the model: #NUM! when it is not a finite
@@ -132,6 +133,24 @@ func (fn *formulaFuncs) etsModelArgs(argsList *list.List, vi, ti, si, ci, ai int
 	return m, formulaArg{}, true
 }
 
+// etsTarget reads the target date, the first argument of the function
+// name: a number, else the error to return (false). Several target dates
+// never come here: the call is lifted over them (calc_array_lift.go); an
+// array that still does is left uncomputed.
+func (fn *formulaFuncs) etsTarget(argsList *list.List, name string) (formulaArg, bool) {
+	target, ok := scalarArg(argAt(argsList, 0))
+	if !ok {
+		return fn.unsupported(name + " of several target dates"), false
+	}
+	if target.Type == ArgError {
+		return target, false
+	}
+	if target = target.ToNumber(); target.Type != ArgNumber {
+		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE), false
+	}
+	return target, true
+}
+
 // FORECASTdotETS function forecasts a value at a target date from a series
 // by additive triple exponential smoothing. The syntax of the function
 // is:
@@ -141,15 +160,9 @@ func (fn *formulaFuncs) FORECASTdotETS(argsList *list.List) formulaArg {
 	if argsList.Len() < 3 || argsList.Len() > 6 {
 		return newErrorFormulaArg(formulaErrorVALUE, "FORECAST.ETS requires 3 to 6 arguments")
 	}
-	target, ok := scalarArg(argAt(argsList, 0))
+	target, ok := fn.etsTarget(argsList, "FORECAST.ETS")
 	if !ok {
-		return fn.unsupported("FORECAST.ETS of several target dates")
-	}
-	if target.Type == ArgError {
 		return target
-	}
-	if target = target.ToNumber(); target.Type != ArgNumber {
-		return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
 	}
 	m, errArg, ok := fn.etsModelArgs(argsList, 1, 2, 3, 4, 5)
 	if !ok {

@@ -39,8 +39,9 @@ func etsBook(t *testing.T) *File {
 // etsBook (computed with tests/oracle/lo_driver.py), within a relative
 // 1e-9: forecasts past the data and between its points, a season given,
 // detected or none, a monthly timeline, a gap filled by the mean of its
-// neighbours or by 0, the fit's statistics, and the errors of a target
-// before the data and of a season longer than half the data.
+// neighbours or by 0, the fit's statistics, a target 1E+12 steps ahead,
+// and the errors of a target before the data and of a season longer than
+// half the data.
 func TestForecastETS(t *testing.T) {
 	f := etsBook(t)
 	for _, tc := range []struct{ formula, want string }{
@@ -65,6 +66,7 @@ func TestForecastETS(t *testing.T) {
 		{"FORECAST.ETS.STAT(B1:B16,A1:A16,2,0)", "0.0625"},
 		{"FORECAST.ETS(18,B1:B8,{1;2;3;5;6;7;8;9})", "19.472530179418335"},
 		{"FORECAST.ETS(18,B1:B8,{1;2;3;5;6;7;8;9},1,0)", "-6.340506345500231"},
+		{"FORECAST.ETS(1E+12,B1:B16,A1:A16)", "625000000007.5"},
 		{"FORECAST.ETS(0,B1:B16,A1:A16)", "#NUM!"},
 		{"FORECAST.ETS(18,B1:B16,A1:A16,9)", "#VALUE!"},
 	} {
@@ -91,14 +93,16 @@ func abs(v float64) float64 {
 
 // TestForecastETSBounds checks what no LibreOffice value covers: a target
 // too far for the model's index is #NUM!, a series that ties into one
-// point is #VALUE!, and a long series stops at the step budget.
+// point is #VALUE!, several target dates are the forecasts of each (the
+// call lifted over them, calc_array_lift.go), and a long series stops at
+// the step budget.
 func TestForecastETSBounds(t *testing.T) {
 	f := etsBook(t)
 	checkArrays(t, f, []struct{ formula, want string }{
 		{"FORECAST.ETS(1E+300,B1:B16,A1:A16)", "#NUM!"},
 		{"FORECAST.ETS(2,{1;2},{1;1})", "#VALUE!"},
 		{"FORECAST.ETS(2,B1:B16)", uncomputed},
-		{"FORECAST.ETS({17;18},B1:B16,A1:A16)", uncomputed},
+		{"FORECAST.ETS({17;18},B1:B16,A1:A16)", "20.5;26.5"},
 	})
 	require.NoError(t, f.SetCellFormula("Sheet1", "Z2", "FORECAST.ETS(17,B1:B16,A1:A16)"))
 	_, err := f.CalcCellValueContext(context.Background(), "Sheet1", "Z2", CalcLimits{MaxSteps: 10000})
