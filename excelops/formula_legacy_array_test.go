@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -14,7 +15,8 @@ import (
 
 // TestLegacyArrayAsLibreOffice: after an edit of what legacy array formulas
 // over several cells read, every cell of each range holds LibreOffice's
-// value, read back through read_excel. testdata/legacy_arrays.xlsx
+// value, read back through read_excel, and its type as LibreOffice stores
+// it (t="str" for a text, as Excel too). testdata/legacy_arrays.xlsx
 // (scripts/legacy_array_fixture.py: openpyxl, then saved by LibreOffice)
 // holds A1 = 1 and the shapes below; legacy_arrays_after.xlsx is the same
 // workbook with A1 = 5 as LibreOffice computes it. The cells of the range
@@ -72,6 +74,10 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					_, isNumber := v.(float64)
 					_, perr := strconv.ParseFloat(want, 64)
 					assert.Equal(t, perr == nil, isNumber, "%s: %v (%T) is a number as LibreOffice's %q", ref, v, v, want)
+					ours, theirs := parsedCell(book, "Sheet1", ref), parsedCell(lo, "Sheet1", ref)
+					require.NotNil(t, ours, ref)
+					require.NotNil(t, theirs, ref)
+					assert.Equal(t, cachedKind(theirs.T), cachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
 					if x != r.c1 || y != r.r1 {
 						formula, err := book.GetCellFormula("Sheet1", ref)
 						require.NoError(t, err)
@@ -125,5 +131,46 @@ func TestLegacyArrayReadersAsLibreOffice(t *testing.T) {
 			continue
 		}
 		assert.Equal(t, want, v, "%s", ref)
+	}
+}
+
+// TestLegacyArrayOverItsRange: legacyArrayValues gives every cell of a
+// legacy array formula's range, typed as the file stores it: SUM(B1:C1*
+// B2:C2) over G1:G3 is 1030 in each cell (21*30+10*40, as LibreOffice
+// judged it in the corpus's autofit12.xlsx), the column B1:B2*2 over J1:K2
+// repeats across both columns, texts are stored as formula strings; a
+// function the engine lacks, or an operator on a range inside a function
+// that takes neither (inexactInArrays), gives nothing.
+func TestLegacyArrayOverItsRange(t *testing.T) {
+	t.Parallel()
+	f := excelize.NewFile()
+	defer f.Close()
+	for ref, v := range map[string]int{"B1": 21, "C1": 10, "B2": 30, "C2": 40} {
+		require.NoError(t, f.SetCellValue("Sheet1", ref, v))
+	}
+	array := excelize.STCellFormulaTypeArray
+	for cell, rf := range map[string][2]string{
+		"G1": {"G1:G3", "SUM(B1:C1*B2:C2)"}, "J1": {"J1:K2", "B1:B2*2"}, "M1": {"M1:N1", `IF(B1:C1>15,"big","small")`},
+		"P1": {"P1:P2", "IFERROR(INFO(\"numfile\")+B1:B2,0)"}, "R1": {"R1:R2", `COUNTIF(B1:B2*2,">50")`},
+	} {
+		ref := rf[0]
+		require.NoError(t, f.SetCellFormula("Sheet1", cell, rf[1], excelize.FormulaOpts{Type: &array, Ref: &ref}))
+	}
+	cases := []struct {
+		cell string
+		want [][]cachedCell
+	}{
+		{"G1", [][]cachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
+		{"J1", [][]cachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
+		{"M1", [][]cachedCell{{{"str", "big"}, {"str", "small"}}}},
+		{"P1", nil},
+		{"R1", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.cell, func(t *testing.T) {
+			got, err := legacyArrayValues(context.Background(), f, DefaultLimits().calc(), "Sheet1", tc.cell)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
 	}
 }
