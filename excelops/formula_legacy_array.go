@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -105,20 +106,27 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 	if !ok {
 		return 0, 0, nil
 	}
+	if laid == nil || len(laid) != r.r2-r.r1+1 {
+		return 0, dropLegacyValues(ws, r), nil
+	}
 	for y := r.r1; y <= r.r2; y++ {
+		if len(laid[y-r.r1]) != r.c2-r.c1+1 {
+			return 0, dropLegacyValues(ws, r), nil
+		}
 		for x := r.c1; x <= r.c2; x++ {
+			want := laid[y-r.r1][x-r.c1]
 			if x == col && y == row {
-				continue
-			}
-			var want cachedCell
-			if laid != nil {
-				want = laid[y-r.r1][x-r.c1]
-			}
-			if want.t == "str" && want.v == "" {
-				want = cachedCell{}
+				continue // the first cell holds its own
 			}
 			c := sheetCell(ws, x, y)
-			if c == nil && want.v != "" {
+			if want.t == "str" && want.v == "" { // an empty text: none
+				if c != nil && c.F == nil && (c.V != "" || c.T != "" || c.IS != nil) {
+					c.T, c.V, c.IS = "", "", nil
+					dropped++
+				}
+				continue
+			}
+			if c == nil {
 				if err := f.SetCellDefault(sheet, cellName(x, y), "0"); err != nil {
 					return changed, dropped, err
 				}
@@ -127,15 +135,33 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 			if c == nil || c.F != nil {
 				continue
 			}
-			had := c.V != "" || c.T != "" || c.IS != nil
-			switch {
-			case want.v == "" && had:
-				dropped++
-			case want.v != "" && (c.V != want.v || cachedKind(c.T) != cachedKind(want.t) || c.IS != nil):
+			if c.V != want.v || cachedKind(c.T) != cachedKind(want.t) || c.IS != nil {
 				changed++
 			}
 			c.T, c.V, c.IS = want.t, want.v, nil
 		}
 	}
 	return changed, dropped, nil
+}
+
+// dropLegacyValues removes the values of the cells of the legacy array
+// formula's range r on ws other than its first, and returns how many it
+// removed; only the cells the sheet holds are visited, however large r is.
+func dropLegacyValues(ws *excelize.XMLWorksheet, r cellRange) int {
+	n := 0
+	rows := ws.SheetData.Row
+	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.r1 }); i < len(rows) && rows[i].R <= r.r2; i++ {
+		for j := range rows[i].C {
+			c := &rows[i].C[j]
+			x, y, err := excelize.CellNameToCoordinates(c.R)
+			if err != nil || x < r.c1 || x > r.c2 || (x == r.c1 && y == r.r1) || c.F != nil {
+				continue
+			}
+			if c.V != "" || c.T != "" || c.IS != nil {
+				c.T, c.V, c.IS = "", "", nil
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -142,3 +142,24 @@ func TestLayOver(t *testing.T) {
 		})
 	}
 }
+
+// TestLegacyArrayComputedOnce: a calculation reading every cell of a
+// legacy array formula's range computes the array once: SUM over its 40
+// cells takes fewer steps than two reads of one cell computing it.
+func TestLegacyArrayComputedOnce(t *testing.T) {
+	f := legacyArraysFile(t, map[string][2]string{"U1": {"U1:U40", "SUMPRODUCT(A1:A3*B1:B3)+ROW(A1:A40)*0"}})
+	steps := func(formula string) int64 {
+		f.clearCalcCache()
+		require.NoError(t, f.SetCellFormula("Sheet1", "Z1", formula))
+		g := newCalcGuard(context.Background(), CalcLimits{})
+		_, err := f.calcInPieces(g, "Sheet1!Z1", f.getOptions().MaxCalcIterations, "Sheet1", "Z1")
+		require.NoError(t, err)
+		require.NoError(t, g.failed())
+		return g.steps
+	}
+	one, all := steps("U2"), steps("SUM(U1:U40)")
+	assert.Less(t, all, 2*one, "one cell %d steps, the whole range %d", one, all)
+	got, err := f.CalcCellValueContext(context.Background(), "Sheet1", "Z1", CalcLimits{})
+	require.NoError(t, err)
+	assert.Equal(t, "2960", got) // 40 * (11 + 24 + 39)
+}
