@@ -55,7 +55,7 @@ def build(path: Path, a1: int) -> None:
     wb = Workbook()
     ws = wb.active
     ws.title = "Sheet1"
-    for row, (a, b) in enumerate(zip([a1, 2, 3], [11, 12, 13]), start=1):
+    for row, (a, b) in enumerate(zip([a1, 2, 3], [11, 12, 13], strict=True), start=1):
         ws.cell(row=row, column=1, value=a)
         ws.cell(row=row, column=2, value=b)  # the same in both: only A1 is edited
     for ref, formula in ARRAYS.items():
