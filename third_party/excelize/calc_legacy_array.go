@@ -43,17 +43,18 @@ func (a legacyAnchor) key(sheet string) string { return sheet + "!" + a.cell }
 // formula once, as an array, laid over the range (layOver). It returns one
 // value per cell of the range, by rows. An error is returned when the cell
 // holds no such formula, when the calculator cannot compute it
-// (ErrLegacyArrayRead) or when the calculation stopped. Nothing is cached
-// but the values of cells the calculation read.
+// (ErrLegacyArrayRead) or when the calculation stopped. The values are
+// cached as the range's cells' values, as a formula cell's computed value
+// is, until the workbook's calculation caches are cleared.
 func (f *File) CalcLegacyArray(ctx context.Context, sheet, cell string, lim CalcLimits) ([][]ArrayValue, error) {
-	guard := newCalcGuard(ctx, lim)
-	_, err := f.calcInPieces(guard, sheet+"!"+cell, f.getOptions().MaxCalcIterations, sheet, cell)
-	if guard.failed() != nil {
-		return nil, guard.failed()
-	}
 	a, _, ok := f.legacyAnchorAt(sheet, cell)
 	if !ok || a.cell != strings.ToUpper(cell) {
 		return nil, fmt.Errorf("%s!%s holds no legacy array formula over several cells", sheet, cell)
+	}
+	guard := newCalcGuard(ctx, lim)
+	_, err := f.calcInPieces(guard, a.key(sheet), f.getOptions().MaxCalcIterations, sheet, a.cell)
+	if guard.failed() != nil {
+		return nil, guard.failed()
 	}
 	laid := guard.legacy.laid[a.key(sheet)]
 	if laid == nil {
