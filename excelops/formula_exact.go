@@ -23,11 +23,9 @@ import (
 //     (excelize.PlainIntersectionExact: A1:A10*2, LEN(A1:A10)) and not
 //     inside one (SUM(A1:A5*2), where it computes the whole array, as for
 //     an array formula: a dynamic array anchor, or a legacy one, exact);
-//     in a legacy array formula over several cells, which the engine
-//     rewrites per cell (an array smaller than the cells, or of another
-//     shape, is not stretched as Excel stretches it);
-//   - a legacy array formula over several cells, whatever it reads: its
-//     cells are left without values together (formula_legacy_array.go);
+//   - the first cell of a legacy array formula over several cells, on its
+//     own: its value is one of its range's, which the refresh computes
+//     together (legacyArrayValues, formula_legacy_array.go);
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	if isLegacyArrayOverCells(f, sheet, ref) {
@@ -78,13 +76,9 @@ func intersectsNonReference(tokens []efp.Token) bool {
 }
 
 // isArrayFormulaCell reports whether sheet!ref holds an array formula that
-// the engine evaluates whole (<f t="array">): a dynamic array anchor, or a
-// legacy array formula of one cell. A legacy array formula over several
-// cells is not one: the engine rewrites it into one formula per cell with
-// each range reduced to the cell at that offset, which is right for
-// element-wise formulas (B1:B3*2 entered over A1:A3) and wrong where a
-// function takes the whole range (SUM(B1:C1*B2:C2) over A1:A3 is 1030 in
-// every cell in Excel, B1*B2 for the engine).
+// the engine evaluates whole on its own (<f t="array">): a dynamic array
+// anchor, or a legacy array formula of one cell. A legacy array formula
+// over several cells is computed with its range (legacyArrayValues).
 func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 	c := parsedCell(f, sheet, ref)
 	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray {

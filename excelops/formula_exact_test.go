@@ -18,9 +18,9 @@ import (
 // the nested SUBTOTAL 6401 where the engine would say 10702. An operator on
 // a range inside a function of a plain formula (SUM(B1:C1*B2:C2)) is
 // Excel's implicit intersection, which the engine computes only outside
-// any other function: no value; nor is a legacy array formula over
-// several cells whose ranges a function takes whole, nor the @ of a
-// function's result.
+// any other function: no value; nor is the @ of a function's result. A
+// legacy array formula over several cells is not computed on its own
+// cell: its range is, together (TestLegacyArrayOverItsRange).
 func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	t.Parallel()
 	f := excelize.NewFile()
@@ -40,7 +40,7 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	require.NoError(t, f.SetCellFormula("Sheet1", "E5", "SUBTOTAL(9,E1:E4)")) // holds E3
 	require.NoError(t, f.SetCellFormula("Sheet1", "F1", "SUBTOTAL(9,E1:E2)+E4"))
 	// A legacy array formula over three cells (the corpus's autofit12.xlsx):
-	// Excel shows 1030 in each, the engine's per-cell rewrite B1*B2.
+	// Excel shows 1030 in each, computed with its range only.
 	three := "G1:G3"
 	require.NoError(t, f.SetCellFormula("Sheet1", "G1", "SUM(B1:C1*B2:C2)", excelize.FormulaOpts{Type: &array, Ref: &three}))
 	// Implicit intersection (@) of a reference is computed; of a function's
@@ -59,8 +59,7 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	require.NoError(t, f.SetCellFormula("Sheet1", "I4", "SUM(IF(B1:C2>15,1,0))"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "I7", "ABS(B1:B2)"))
 	// A legacy array formula over several cells, of another shape than its
-	// array (Excel repeats the column B1:B2*2 in J and K), is not
-	// intersected either: the engine's per-cell rewrite would not repeat it.
+	// array (Excel repeats the column B1:B2*2 in J and K), likewise.
 	block := "J1:K2"
 	require.NoError(t, f.SetCellFormula("Sheet1", "J1", "B1:B2*2", excelize.FormulaOpts{Type: &array, Ref: &block}))
 	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": "",

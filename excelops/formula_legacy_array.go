@@ -1,6 +1,8 @@
 package excelops
 
 import (
+	"context"
+	"sort"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -9,18 +11,20 @@ import (
 // A legacy (Ctrl+Shift+Enter) array formula over several cells is stored
 // once, on its first cell (<f t="array" ref="I1:J3">); the other cells of
 // its range hold only values. Excel computes the array once and lays it
-// over the range (a single row or column repeats, cells past a larger
-// array are #N/A). The engine rewrites such a formula into one formula per
-// cell instead, which is wrong for any array of another shape than the
-// range and for functions that take a range whole. So none of the range's
-// cells gets a computed value: when the first cell is recomputed, every
-// cell of the range loses its cached value, and the workbook is marked to
-// be recalculated on open, as for other inexact formulas.
+// over the range (a single row or column repeats, a single value fills the
+// range, cells past a smaller array are #N/A); so does the calculator
+// (excelize.CalcLegacyArray), and when the first cell is recomputed every
+// cell of the range gets its laid-out value, the others as plain values
+// without a formula, as Excel stores them. A formula the engine cannot
+// compute exactly (legacyArrayValues) leaves every cell of its range
+// without a value, as do the formulas reading it (formula_legacy_taint.go),
+// and the workbook is marked to be recalculated on open.
 
 // legacyArrayRange returns the range of the legacy array formula whose
-// first cell is c, when the engine rewrites it per cell: its ref is a
-// range, even of one cell (X1:X1, where SUM(A1:A3*2) becomes SUM(A1*2));
-// a dynamic array anchor, which the calculator spills itself, is not one.
+// first cell is c, when the calculator lays it over its range
+// (CalcLegacyArray): its ref is a range, even of one cell (X1:X1, as
+// LibreOffice writes one); a dynamic array anchor, which the calculator
+// spills itself, is not one.
 func legacyArrayRange(c *excelize.XMLCell) (cellRange, bool) {
 	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray || c.F.Ref == "" {
 		return cellRange{}, false
@@ -36,38 +40,127 @@ func legacyArrayRange(c *excelize.XMLCell) (cellRange, bool) {
 }
 
 // isLegacyArrayOverCells reports whether sheet!ref is the first cell of a
-// legacy array formula the engine rewrites per cell (legacyArrayRange).
+// legacy array formula laid over its range (legacyArrayRange).
 func isLegacyArrayOverCells(f *excelize.File, sheet, ref string) bool {
 	_, ok := legacyArrayRange(parsedCell(f, sheet, ref))
 	return ok
 }
 
-// dropLegacyArrayValues removes the cached values of the cells of the
-// legacy array formula whose first cell is at (col, row) of sheet, other
-// than that first cell, and returns how many it removed. A cell of the
-// range holding a formula of its own (not a shape Excel writes) is left
-// to that formula.
-func dropLegacyArrayValues(f *excelize.File, sheet string, col, row int) int {
+// legacyArrayValues returns the cached values of every cell of the range
+// of the legacy array formula whose first cell is sheet!ref, by rows, as
+// the calculator lays its array over the range; nil when the engine cannot
+// compute it exactly: a function it lacks or computes around
+// (callsUncomputable), what it computes unlike Excel even as an array
+// formula (inexactInArrays), a reference cut by a deletion, or a formula
+// the calculator refuses (see computeFormula for lim and the time bound).
+// err is ctx's error when ctx ended.
+func legacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (laid [][]cachedCell, err error) {
+	defer func() {
+		if recover() != nil {
+			laid, err = nil, nil // as computeFormula: no value rather than a failed call
+		}
+	}()
+	if !legacyExact(f, sheet, ref) {
+		return nil, nil
+	}
+	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+	defer cancel()
+	vals, cerr := f.CalcLegacyArray(one, sheet, ref, lim)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cerr != nil {
+		return nil, nil
+	}
+	laid = make([][]cachedCell, len(vals))
+	for r, row := range vals {
+		laid[r] = make([]cachedCell, len(row))
+		for c, v := range row {
+			t, text := cachedOf(v)
+			if t == "str" && checkText(ref, v.Value) != nil {
+				t, text = "e", "#VALUE!"
+			}
+			laid[r][c] = cachedCell{t, text}
+		}
+	}
+	return laid, nil
+}
+
+// cachedCell is a cell's cached value: its type ("" for a number, "b",
+// "e", "str") and text, as formulaCell.setCached takes them.
+type cachedCell struct{ t, v string }
+
+// placeLegacyArray stores laid (legacyArrayValues) as the cached values of
+// the cells of the range of the legacy array formula whose first cell is
+// at (col, row) of sheet, other than that first cell, or removes their
+// values when laid is nil. It returns how many values changed and how many
+// it removed. A cell of the range holding a formula of its own (not a
+// shape Excel writes) is left to that formula; an empty text, which a cell
+// without a formula cannot hold, leaves the cell without a value.
+func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cachedCell) (changed, dropped int, err error) {
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
-		return 0
+		return 0, 0, nil
 	}
 	r, ok := legacyArrayRange(sheetCell(ws, col, row))
 	if !ok {
-		return 0
+		return 0, 0, nil
 	}
-	n := 0
+	if laid == nil || len(laid) != r.r2-r.r1+1 {
+		return 0, dropLegacyValues(ws, r), nil
+	}
 	for y := r.r1; y <= r.r2; y++ {
+		if len(laid[y-r.r1]) != r.c2-r.c1+1 {
+			return 0, dropLegacyValues(ws, r), nil
+		}
 		for x := r.c1; x <= r.c2; x++ {
+			want := laid[y-r.r1][x-r.c1]
 			if x == col && y == row {
-				continue
+				continue // the first cell holds its own
 			}
 			c := sheetCell(ws, x, y)
-			if c == nil || c.F != nil || (c.V == "" && c.T == "" && c.IS == nil) {
+			if want.t == "str" && want.v == "" { // an empty text: none
+				if c != nil && c.F == nil && (c.V != "" || c.T != "" || c.IS != nil) {
+					c.T, c.V, c.IS = "", "", nil
+					dropped++
+				}
 				continue
 			}
-			c.T, c.V, c.IS = "", "", nil
-			n++
+			if c == nil {
+				if err := f.SetCellDefault(sheet, cellName(x, y), "0"); err != nil {
+					return changed, dropped, err
+				}
+				c = sheetCell(ws, x, y)
+			}
+			if c == nil || c.F != nil {
+				continue
+			}
+			if c.V != want.v || cachedKind(c.T) != cachedKind(want.t) || c.IS != nil {
+				changed++
+			}
+			c.T, c.V, c.IS = want.t, want.v, nil
+		}
+	}
+	return changed, dropped, nil
+}
+
+// dropLegacyValues removes the values of the cells of the legacy array
+// formula's range r on ws other than its first, and returns how many it
+// removed; only the cells the sheet holds are visited, however large r is.
+func dropLegacyValues(ws *excelize.XMLWorksheet, r cellRange) int {
+	n := 0
+	rows := ws.SheetData.Row
+	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.r1 }); i < len(rows) && rows[i].R <= r.r2; i++ {
+		for j := range rows[i].C {
+			c := &rows[i].C[j]
+			x, y, err := excelize.CellNameToCoordinates(c.R)
+			if err != nil || x < r.c1 || x > r.c2 || (x == r.c1 && y == r.r1) || c.F != nil {
+				continue
+			}
+			if c.V != "" || c.T != "" || c.IS != nil {
+				c.T, c.V, c.IS = "", "", nil
+				n++
+			}
 		}
 	}
 	return n

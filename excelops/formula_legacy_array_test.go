@@ -1,8 +1,10 @@
 package excelops
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,26 +13,37 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// TestLegacyArrayNeverStale: after an edit of what a legacy array formula
-// over several cells reads, no cell of its range keeps a stale value or
-// gets a guessed one. testdata/legacy_arrays.xlsx (scripts/
-// legacy_array_fixture.py: openpyxl, then saved by LibreOffice) holds A1 =
-// 1 and six legacy array formulas; legacy_arrays_after.xlsx is the same
-// workbook with A1 = 5 as LibreOffice computes it. Each cell read after
-// write_cells A1 = 5 is either without a value (the first cell reads as its
-// formula, the others as nothing) or LibreOffice's value, and the workbook
-// is marked for recalculation on open.
-func TestLegacyArrayNeverStale(t *testing.T) {
+// TestLegacyArrayAsLibreOffice: after an edit of what legacy array formulas
+// over several cells read, every cell of each range holds LibreOffice's
+// value, read back through read_excel, and its type as LibreOffice stores
+// it (t="str" for a text, as Excel too). testdata/legacy_arrays.xlsx
+// (scripts/legacy_array_fixture.py: openpyxl, then saved by LibreOffice)
+// holds A1 = 1 and the shapes below; legacy_arrays_after.xlsx is the same
+// workbook with A1 = 5 as LibreOffice computes it. The cells of the range
+// other than the first keep no formula, as Excel stores them. A formula the
+// engine cannot compute (INFO) leaves every cell of its range without a
+// value (the first reads as its formula), never a stale or guessed one, and
+// the workbook is marked for recalculation on open.
+func TestLegacyArrayAsLibreOffice(t *testing.T) {
 	t.Parallel()
 	e, lo := legacyArraysEdited(t)
-	cases := []struct{ name, rng, formula string }{
-		{"same size", "I1:I3", "=A1:A3*2"},
-		{"one column over two", "K1:L3", "=A1:A3*2"},
-		{"one value over 2x2", "N1:O2", "=SUM(A1:A3)"},
-		{"array smaller than the range", "Q1:Q4", "=A1:A3*2"},
-		{"column over a row", "S1:T1", "=A1:A3*2"},
-		{"one cell written as a range", "X1:X1", "=SUM(A1:A3*2)"}, // as LibreOffice writes one
+	cases := []struct {
+		name, rng, formula string
+		computed           bool
+	}{
+		{"same size", "I1:I3", "=A1:A3*2", true},
+		{"one column over two", "K1:L3", "=A1:A3*2", true},
+		{"one value over 2x2", "N1:O2", "=SUM(A1:A3)", true},
+		{"array smaller than the range", "Q1:Q4", "=A1:A3*2", true},
+		{"column over a row", "S1:T1", "=A1:A3*2", true},
+		{"one cell written as a range", "X1:X1", "=SUM(A1:A3*2)", true}, // as LibreOffice writes one
+		{"3x2 over 4x3", "D6:F9", "=A1:B3*1", true},
+		{"one row over a taller range", "H6:J8", "=TRANSPOSE(A1:A3)", true},
+		{"a scalar over a range", "O6:P8", "=A1*3", true},
+		{"texts", "R6:R8", `=IF(A1:A3>1,"big","small")`, true},
+		{"a function the engine lacks", "Z6:Z8", `=IFERROR(INFO("numfile")*0+A1:A3,0)`, false},
 	}
+	book := e.open("a.xlsx")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := parseRange(tc.rng)
@@ -45,20 +58,36 @@ func TestLegacyArrayNeverStale(t *testing.T) {
 				}
 				for x := r.c1; x <= r.c2; x++ {
 					ref := cellName(x, y)
-					want, err := lo.GetCellValue("Sheet1", ref)
-					require.NoError(t, err)
-					require.NotEmpty(t, want, "LibreOffice's value of %s", ref)
 					var v any
 					if x-r.c1 < len(row) {
 						v = row[x-r.c1]
 					}
-					none := v == nil || v == "" || (x == r.c1 && y == r.r1 && v == tc.formula)
-					assert.True(t, none || fmt.Sprint(v) == want, "%s: read %v, LibreOffice %s", ref, v, want)
+					if !tc.computed {
+						none := v == nil || v == "" || (x == r.c1 && y == r.r1 && v == tc.formula)
+						assert.True(t, none, "%s: read %v, want no value", ref, v)
+						continue
+					}
+					want, err := lo.GetCellValue("Sheet1", ref)
+					require.NoError(t, err)
+					require.NotEmpty(t, want, "LibreOffice's value of %s", ref)
+					assert.Equal(t, want, fmt.Sprint(v), "%s", ref)
+					_, isNumber := v.(float64)
+					_, perr := strconv.ParseFloat(want, 64)
+					assert.Equal(t, perr == nil, isNumber, "%s: %v (%T) is a number as LibreOffice's %q", ref, v, v, want)
+					ours, theirs := parsedCell(book, "Sheet1", ref), parsedCell(lo, "Sheet1", ref)
+					require.NotNil(t, ours, ref)
+					require.NotNil(t, theirs, ref)
+					assert.Equal(t, cachedKind(theirs.T), cachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
+					if x != r.c1 || y != r.r1 {
+						formula, err := book.GetCellFormula("Sheet1", ref)
+						require.NoError(t, err)
+						assert.Empty(t, formula, "%s holds only a value", ref)
+					}
 				}
 			}
 		})
 	}
-	calc, err := e.open("a.xlsx").GetCalcProps()
+	calc, err := book.GetCalcProps()
 	require.NoError(t, err)
 	require.NotNil(t, calc.FullCalcOnLoad)
 	assert.True(t, *calc.FullCalcOnLoad)
@@ -81,19 +110,67 @@ func legacyArraysEdited(t *testing.T) (*env, *excelize.File) {
 	return e, lo
 }
 
-// TestLegacyArrayReadersNeverStale: a plain formula reading cells of a
-// legacy array formula's range other than its first is, after an edit the
-// array reads, without a value or LibreOffice's (legacy_arrays*.xlsx).
-func TestLegacyArrayReadersNeverStale(t *testing.T) {
+// TestLegacyArrayReadersAsLibreOffice: plain formulas reading cells of
+// legacy array formulas' ranges, one by one or as whole ranges (SUM(K1:L3),
+// #N/A past a smaller array, a text), hold LibreOffice's values after an
+// edit the arrays read (legacy_arrays*.xlsx); one reading the range of a
+// formula the engine cannot compute (V8 reads Z7) is left without a value,
+// never the engine's guess.
+func TestLegacyArrayReadersAsLibreOffice(t *testing.T) {
 	t.Parallel()
 	e, lo := legacyArraysEdited(t)
 	got := e.open("a.xlsx")
-	for _, ref := range []string{"V1", "V2", "V3", "V4"} {
+	for _, ref := range []string{"V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10"} {
 		want, err := lo.GetCellValue("Sheet1", ref)
 		require.NoError(t, err)
 		require.NotEmpty(t, want)
 		v, err := got.GetCellValue("Sheet1", ref)
 		require.NoError(t, err)
-		assert.True(t, v == "" || v == want, "%s: %q, LibreOffice %q", ref, v, want)
+		if ref == "V8" {
+			assert.Empty(t, v, "%s: LibreOffice %q", ref, want)
+			continue
+		}
+		assert.Equal(t, want, v, "%s", ref)
+	}
+}
+
+// TestLegacyArrayOverItsRange: legacyArrayValues gives every cell of a
+// legacy array formula's range, typed as the file stores it: SUM(B1:C1*
+// B2:C2) over G1:G3 is 1030 in each cell (21*30+10*40, as LibreOffice
+// judged it in the corpus's autofit12.xlsx), the column B1:B2*2 over J1:K2
+// repeats across both columns, texts are stored as formula strings; a
+// function the engine lacks, or an operator on a range inside a function
+// that takes neither (inexactInArrays), gives nothing.
+func TestLegacyArrayOverItsRange(t *testing.T) {
+	t.Parallel()
+	f := excelize.NewFile()
+	defer f.Close()
+	for ref, v := range map[string]int{"B1": 21, "C1": 10, "B2": 30, "C2": 40} {
+		require.NoError(t, f.SetCellValue("Sheet1", ref, v))
+	}
+	array := excelize.STCellFormulaTypeArray
+	for cell, rf := range map[string][2]string{
+		"G1": {"G1:G3", "SUM(B1:C1*B2:C2)"}, "J1": {"J1:K2", "B1:B2*2"}, "M1": {"M1:N1", `IF(B1:C1>15,"big","small")`},
+		"P1": {"P1:P2", "IFERROR(INFO(\"numfile\")+B1:B2,0)"}, "R1": {"R1:R2", `COUNTIF(B1:B2*2,">50")`},
+	} {
+		ref := rf[0]
+		require.NoError(t, f.SetCellFormula("Sheet1", cell, rf[1], excelize.FormulaOpts{Type: &array, Ref: &ref}))
+	}
+	cases := []struct {
+		cell string
+		want [][]cachedCell
+	}{
+		{"G1", [][]cachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
+		{"J1", [][]cachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
+		{"M1", [][]cachedCell{{{"str", "big"}, {"str", "small"}}}},
+		{"P1", nil},
+		{"R1", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.cell, func(t *testing.T) {
+			got, err := legacyArrayValues(context.Background(), f, DefaultLimits().calc(), "Sheet1", tc.cell)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
 	}
 }

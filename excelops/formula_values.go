@@ -32,6 +32,8 @@ type formulaStats struct {
 // renaming sheets), on every worksheet, gets the value excelize's calculator
 // computes, typed (number, boolean, error or text), or loses its cached
 // value when the calculator cannot compute it, rather than keep a stale one.
+// The first cell of a legacy array formula over several cells gives every
+// cell of its range its value (formula_legacy_array.go).
 // Formula cells without a cached value are computed too. When a cached
 // value changed or was dropped, the workbook is also marked to be fully
 // recalculated on open (calcPr fullCalcOnLoad), so Excel and LibreOffice
@@ -90,8 +92,10 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	type cached struct {
 		t, v string
 		set  bool
+		laid [][]cachedCell // a legacy array's range (formula_legacy_array.go)
 	}
 	results := make([]cached, len(all))
+	tainted := readersOfInexactLegacy(f, all)
 	for i, sf := range all {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -105,17 +109,17 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		if c.spillStuck() {
 			continue // #SPILL!: its formula alone computes its first value
 		}
-		if budget <= 0 {
+		if budget <= 0 || (tainted != nil && tainted[i]) {
 			results[i] = cached{set: true}
 			st.dropped++
 			continue
 		}
 		budget--
-		t, v, err := computeFormula(ctx, f, lim, sf.sheet, c.ref)
+		t, v, laid, err := computeCell(ctx, f, lim, sf.sheet, c)
 		if err != nil {
 			return st, err
 		}
-		results[i] = cached{t, v, true}
+		results[i] = cached{t, v, true, laid}
 		none := v == "" && t != "str" // ("str", "") is an empty text
 		if none {
 			st.dropped++
@@ -137,16 +141,43 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	for _, sf := range now {
 		at[[2]string{sf.sheet, sf.cell.ref}] = sf.cell
 	}
+	var ranges []int // legacy arrays recomputed: their ranges are laid last
 	for i, sf := range all {
 		if r := results[i]; r.set {
 			if c, ok := at[[2]string{sf.sheet, sf.cell.ref}]; ok {
 				c.setCached(r.t, r.v)
-				col, row, _ := excelize.CellNameToCoordinates(c.ref)
-				st.dropped += dropLegacyArrayValues(f, sf.sheet, col, row)
+				if _, ok := legacyArrayRange(c.cell); ok {
+					ranges = append(ranges, i)
+				}
 			}
 		}
 	}
+	// Laying a range may add cells to rows, moving the cells found above.
+	for _, i := range ranges {
+		col, row, _ := excelize.CellNameToCoordinates(all[i].cell.ref)
+		changed, dropped, err := placeLegacyArray(f, all[i].sheet, col, row, results[i].laid)
+		if err != nil {
+			return st, err
+		}
+		st.changed += changed
+		st.dropped += dropped
+	}
 	return st, markFullCalcOnLoad(f, st.changed+st.dropped > 0)
+}
+
+// computeCell is computeFormula for the formula cell c of sheet, and for
+// the first cell of a legacy array formula over several cells, the
+// cached values of its whole range (laid, nil when not computed; t and v
+// are then its first value).
+func computeCell(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, c formulaCell) (t, v string, laid [][]cachedCell, err error) {
+	if _, ok := legacyArrayRange(c.cell); !ok {
+		t, v, err = computeFormula(ctx, f, lim, sheet, c.ref)
+		return t, v, nil, err
+	}
+	if laid, err = legacyArrayValues(ctx, f, lim, sheet, c.ref); err != nil || laid == nil {
+		return "", "", nil, err
+	}
+	return laid[0][0].t, laid[0][0].v, laid, nil
 }
 
 // markFullCalcOnLoad asks Excel and LibreOffice to recalculate the workbook

@@ -52,8 +52,6 @@ guessed one:
   a plain formula an older Excel saved (`+"`SUM(A1:A10*2)`"+`, which Excel intersects with the
   formula's row); written through the tools, `+"`SUMPRODUCT(A1:A3*B1:B3)`"+`, `+"`SUM(IF(A1:A5>3,1,0))`"+`
   and `+"`ABS(A1:A3-1)`"+` are dynamic arrays and computed;
-- every cell of a legacy array formula entered over several cells (`+"`{=SUM(B1:C1*B2:C2)}`"+` over
-  A1:A3), and the formulas reading one: excelize rewrites it cell by cell;
 - SUBTOTAL or AGGREGATE over a range holding another one, which Excel leaves out;
 - CELL answers the info types "address", "col", "row", "contents" and "type"; the others
   ("filename", "format", "width", "color", "parentheses", "prefix", "protect"), a missing
@@ -66,6 +64,13 @@ guessed one:
   hidden items, a calculated field or values shown as a calculation is left uncomputed;
 - a formula holding a cut reference (`+"`#REF!`"+`, after rows, columns or sheets were deleted) is
   `+"`#REF!`"+`, as in Excel, unless IF, IFERROR, an IS function or the like may look past it.
+
+A legacy array formula entered over several cells (Ctrl+Shift+Enter: `+"`{=A1:A3*2}`"+` over C1:D4) is
+computed once as an array and laid over its range as Excel lays it: a single row or column repeats,
+a single value fills the range, cells past a smaller array are `+"`#N/A`"+`. Every cell of the range gets
+its value, stored as Excel stores it (a value without a formula), and formulas reading the range
+read those values. One that excelize cannot compute exactly (a case above, a function it lacks)
+leaves every cell of its range without a value, and the formulas reading it too.
 
 LibreOffice judges the values recomputed on real workbooks: `+"`tests/corpus`"+` (see its README).
 

@@ -977,6 +977,18 @@ func (f *File) calcCellValue(ctx *calcContext, sheet, cell string) (result formu
 	if formula, err = f.getCellFormula(sheet, cell, true); err != nil {
 		return
 	}
+	// registry-sidecar: a cell of a legacy array formula over several
+	// cells is its element of the array laid over the range (calc_legacy_array.go)
+	if arg, ok, lerr := f.legacyArrayElement(ctx, sheet, cell); ok {
+		return arg, lerr
+	}
+	return f.calcFormula(ctx, sheet, cell, formula)
+}
+
+// calcFormula evaluates formula as the formula of sheet!cell
+// (registry-sidecar: split out of calcCellValue, which gives it the
+// cell's formula; calc_legacy_array.go gives it a legacy array's own).
+func (f *File) calcFormula(ctx *calcContext, sheet, cell, formula string) (result formulaArg, err error) {
 	ps := efp.ExcelParser()
 	tokens := ps.Parse(formula)
 	if tokens == nil {
@@ -1759,10 +1771,6 @@ func (f *File) cellResolver(ctx *calcContext, sheet, cell string) (formulaArg, e
 	}
 
 	if formula, _ := f.getCellFormula(sheet, cell, true); len(formula) != 0 {
-		// registry-sidecar: no value from a legacy array's per-cell rewrite (calc_legacy_array.go)
-		if g := ctx.checks(); g != nil && ctx.entry != ref && f.legacyArrayCell(sheet, cell) {
-			return arg, g.fail(ErrLegacyArrayRead)
-		}
 		ctx.mu.Lock()
 		if ctx.entry != ref {
 			if ctx.iterations[ref] <= f.options.MaxCalcIterations {

@@ -69,6 +69,9 @@ type calcGuard struct {
 	// array says the caller takes the entry cell's whole array result
 	// (CalcCellArray) instead of its first value.
 	array bool
+	// legacy holds the legacy array formulas this calculation laid out
+	// over their ranges (calc_legacy_array.go).
+	legacy legacyArrays
 }
 
 // newCalcGuard returns the guard of one calculation.

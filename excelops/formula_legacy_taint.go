@@ -1,0 +1,70 @@
+package excelops
+
+import (
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// maxTaintChecks bounds the area comparisons readersOfInexactLegacy makes;
+// past it every formula not yet cleared counts as a reader, which is never
+// wrong, only less helpful.
+const maxTaintChecks = 4_000_000
+
+// readersOfInexactLegacy returns, for each formula of all, whether it
+// reads, directly or through formulas that do, the range of a legacy array
+// formula over several cells the engine cannot compute exactly
+// (legacyExact); nil when the workbook holds none. The calculator computes
+// such a reader from the array itself, so it would store the engine's
+// inexact value (IFERROR around a function the engine lacks): it is left
+// without a value instead. A legacy array formula reading one is one too,
+// and so are the formulas that may read anything.
+func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
+	out := make([]bool, len(all))
+	var bad []sheetArea
+	for i, sf := range all {
+		if r, ok := legacyArrayRange(sf.cell.cell); ok && !legacyExact(f, sf.sheet, sf.cell.ref) {
+			out[i] = true
+			bad = append(bad, sheetArea{sf.sheet, r.c1, r.r1, r.c2, r.r2})
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	deps := dependencies(f, all, false, false)
+	checks := 0
+	for len(bad) > 0 {
+		var next []sheetArea
+		for i, d := range deps {
+			if out[i] {
+				continue
+			}
+			if checks += len(bad) * max(len(d.deps), 1); checks > maxTaintChecks || d.wide || readsAnyOf(d.deps, bad) {
+				out[i] = true
+				next = append(next, d.filled())
+			}
+		}
+		bad = next
+	}
+	return out
+}
+
+// readsAnyOf reports whether an area of deps overlaps an area of bad.
+func readsAnyOf(deps, bad []sheetArea) bool {
+	for _, d := range deps {
+		for _, b := range bad {
+			if d.overlaps(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// legacyExact reports whether the engine can compute the legacy array
+// formula whose first cell is sheet!ref exactly, as far as its text tells
+// (what legacyArrayValues checks before computing it).
+func legacyExact(f *excelize.File, sheet, ref string) bool {
+	formula, err := f.GetCellFormula(sheet, ref)
+	return err == nil && !callsUncomputable(formula) && !strings.Contains(formula, "#REF!") && !inexactInArrays(f, sheet, formula)
+}
