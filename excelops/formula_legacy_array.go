@@ -165,3 +165,45 @@ func dropLegacyValues(ws *excelize.XMLWorksheet, r cellRange) int {
 	}
 	return n
 }
+
+// refuseLegacyArrayPart refuses a write of some but not all cells of a
+// legacy array formula on sheet, as Excel does ("You can't change part of
+// an array"): the formula's value is laid over its whole range, so a cell
+// of the range written alone would be overwritten by the next recalculation.
+// Writing every cell of the range replaces the array.
+func (b *book) refuseLegacyArrayPart(sheet string, plan []cellWrite) error {
+	all, err := b.formulaCells(sheet)
+	if err != nil {
+		return err
+	}
+	var written map[[2]int]bool
+	for _, fc := range all {
+		if fc.arrayRef == "" || fc.dynamic {
+			continue
+		}
+		arr, err := parseRange(fc.arrayRef)
+		if err != nil {
+			continue
+		}
+		if written == nil {
+			written = make(map[[2]int]bool, len(plan))
+			for _, w := range plan {
+				written[[2]int{w.col, w.row}] = true
+			}
+		}
+		in, out := 0, 0
+		for y := arr.r1; y <= arr.r2; y++ {
+			for x := arr.c1; x <= arr.c2; x++ {
+				if written[[2]int{x, y}] {
+					in++
+				} else {
+					out++
+				}
+			}
+		}
+		if in > 0 && out > 0 {
+			return invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.arrayRef, fc.ref, fc.arrayRef)
+		}
+	}
+	return nil
+}

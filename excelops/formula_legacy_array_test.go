@@ -174,3 +174,63 @@ func TestLegacyArrayOverItsRange(t *testing.T) {
 		})
 	}
 }
+
+// TestLegacyArrayPartWriteRefused: write_cells refuses to write some but
+// not all cells of a legacy array formula's range, as Excel does ("You
+// can't change part of an array"), and changes nothing; writing the whole
+// range, or a one-cell array, replaces the array. K1:L3 holds =A1:A3*2
+// and X1:X1 =SUM(A1:A3*2) in testdata/legacy_arrays.xlsx.
+func TestLegacyArrayPartWriteRefused(t *testing.T) {
+	t.Parallel()
+	refused := []struct {
+		name string
+		args map[string]any
+	}{
+		{"a cell other than the first", map[string]any{"cell": "L2", "value": 99}},
+		{"the first cell alone", map[string]any{"cell": "K1", "value": "=A1"}},
+		{"a block over part of it", map[string]any{"cell_range": "J2", "values": [][]any{{1, 2, 3}}}},
+		{"a ragged block missing one cell", map[string]any{"cell_range": "K1", "values": [][]any{{1, 2}, {3, 4}, {5}}}},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
+			tc.args["file_path"] = "a.xlsx"
+			p := e.fail("write_cells", tc.args)
+			assert.Equal(t, "ValueError", p["exception"], p)
+			assert.Contains(t, p["message"], "part of the array formula in K1:L3 (anchored at K1)")
+			after, err := os.ReadFile(e.path("a.xlsx"))
+			require.NoError(t, err)
+			assert.Equal(t, start, after, "nothing written")
+		})
+	}
+	allowed := []struct {
+		name  string
+		args  map[string]any
+		cell  string
+		want  string
+		first string // the array's first cell, which keeps no formula
+	}{
+		{"the whole range", map[string]any{"cell_range": "K1", "values": [][]any{{1, 2}, {3, 4}, {5, 6}}}, "L3", "6", "K1"},
+		{"a one-cell array", map[string]any{"cell": "X1", "value": 7}, "X1", "7", "X1"},
+	}
+	for _, tc := range allowed {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
+			tc.args["file_path"] = "a.xlsx"
+			e.ok("write_cells", tc.args)
+			book := e.open("a.xlsx")
+			got, err := book.GetCellValue("Sheet1", tc.cell)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+			assert.Empty(t, mustFormula(t, book, "Sheet1", tc.first), "the array is replaced")
+		})
+	}
+}

@@ -99,6 +99,9 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if err := checkWriteNames(plan, sh.name, b.formulaScope); err != nil {
 			return nil, err
 		}
+		if err := b.refuseLegacyArrayPart(sh.name, plan); err != nil {
+			return nil, err
+		}
 		dw, err := b.newDateWriter()
 		if err != nil {
 			return nil, err
