@@ -14,9 +14,10 @@ import (
 // spillRefSeed writes at path a workbook whose formulas read spills and
 // bind names: numbers 3, 1, 4, 1, 5 in Sheet1!A1:A5, an anchor in H1
 // filtering them (H1:H3), formulas reading its spill reference on Sheet1
-// (I1, I2), a dynamic array of it (K1, over K1:K3) and on the sheet Report
-// (A1, A2); a LET in E1 and a MAP of a LAMBDA in F1 (over F1:F3), all
-// written through the excelize path, as Excel would hold them.
+// (I1, I2), dynamic arrays of it after it (K1, over K1:K3) and before it
+// in the sheet's order (B1, over B1:B3) and on the sheet Report (A1, A2);
+// a LET in E1 and a MAP of a LAMBDA in F1 (over F1:F3), all written
+// through the excelize path, as Excel would hold them.
 func spillRefSeed(t *testing.T, path string) {
 	t.Helper()
 	f := excelize.NewFile()
@@ -34,6 +35,7 @@ func spillRefSeed(t *testing.T, path string) {
 		{"Sheet1", "I1", "=SUM(H1#)"},
 		{"Sheet1", "I2", "=ROWS(H1#)"},
 		{"Sheet1", "K1", "=H1#*2"},
+		{"Sheet1", "B1", "=H1#*10"},
 		{"Report", "A1", "=SUM(Sheet1!H1#)"},
 		{"Report", "A2", "=COUNT(Sheet1!$H$1#)*10"},
 		{"Sheet1", "E1", "=LET(x,A1*2,x+1)"},
@@ -48,8 +50,8 @@ func spillRefSeed(t *testing.T, path string) {
 // path, which leaves the workbook cell for cell as the excelize path
 // leaves it, with no fallback: a spill that grows or shrinks, or turns to
 // #SPILL!, recomputes its readers on its own sheet and on another, and a
-// dynamic array of it spills again; formulas written with a spill
-// reference or a LET or LAMBDA are computed.
+// dynamic array of it spills again after it, wherever it lies; formulas
+// written with a spill reference or a LET or LAMBDA are computed.
 func TestSpliceSpillReferences(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
@@ -61,15 +63,17 @@ func TestSpliceSpillReferences(t *testing.T) {
 		want map[string]string // Sheet!cell -> value after the write
 	}{
 		{"the spill grows", map[string]any{"cell": "A2", "value": 10},
-			map[string]string{"Sheet1!H4": "5", "Sheet1!I1": "22", "Sheet1!I2": "4", "Sheet1!K4": "10", "Report!A1": "22", "Report!A2": "40"}},
+			map[string]string{"Sheet1!H4": "5", "Sheet1!I1": "22", "Sheet1!I2": "4", "Sheet1!K4": "10", "Sheet1!B2": "100", "Sheet1!B4": "50", "Report!A1": "22", "Report!A2": "40"}},
 		{"the spill shrinks", map[string]any{"cell": "A1", "value": 0},
-			map[string]string{"Sheet1!H3": "", "Sheet1!I1": "9", "Sheet1!I2": "2", "Sheet1!K3": "", "Report!A1": "9", "Report!A2": "20", "Sheet1!E1": "1"}},
+			map[string]string{"Sheet1!H3": "", "Sheet1!I1": "9", "Sheet1!I2": "2", "Sheet1!K3": "", "Sheet1!B1": "40", "Sheet1!B3": "", "Report!A1": "9", "Report!A2": "20", "Sheet1!E1": "1"}},
 		{"a value in the spill", map[string]any{"cell": "H2", "value": "x"},
-			map[string]string{"Sheet1!H1": "#SPILL!", "Sheet1!H3": ""}},
+			map[string]string{"Sheet1!H1": "#SPILL!", "Sheet1!H3": "", "Sheet1!B2": ""}},
 		{"LET and MAP read the write", map[string]any{"cell": "A3", "value": 6},
 			map[string]string{"Sheet1!F3": "12", "Sheet1!I1": "14", "Sheet1!E1": "7"}},
 		{"a LET reads the write", map[string]any{"cell": "A1", "value": 2},
 			map[string]string{"Sheet1!E1": "5", "Sheet1!F1": "4", "Sheet1!H1": "4", "Sheet1!I1": "9"}},
+		{"a new formula in the anchor", map[string]any{"cell": "H1", "value": "=SEQUENCE(5)"},
+			map[string]string{"Sheet1!H5": "5", "Sheet1!I1": "15", "Sheet1!I2": "5", "Sheet1!B5": "50", "Sheet1!K5": "10", "Report!A2": "50"}},
 		{"a written spill reference", map[string]any{"cell": "I3", "value": "=SUM(H1#)*2"},
 			map[string]string{"Sheet1!I3": "24"}},
 		{"a written spill reference on another sheet", map[string]any{"sheet_name": "Report", "cell": "B1", "value": "=MAX(Sheet1!H1#)+ROWS(Sheet1!K1#)"},
