@@ -1,6 +1,8 @@
 package excelops
 
 import (
+	"strings"
+
 	"github.com/xuri/efp"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -34,6 +36,13 @@ func (d *depScope) spillRead(toks []efp.Token, i int, host string) (spill sheetA
 		return sheetArea{}, false
 	}
 	return d.spillOf(anchor)
+}
+
+// readsSpill reports whether formula calls ANCHORARRAY (a spill
+// reference), tokenizing it only when its text names the function.
+func readsSpill(formula string) bool {
+	return strings.Contains(strings.ToUpper(formula), "ANCHORARRAY") &&
+		callsAny(formula, func(name string) bool { return name == "ANCHORARRAY" })
 }
 
 // bookSpills returns depScope's spillOf for the parsed workbook f: the

@@ -68,16 +68,15 @@ func (sb *spliceBook) depScope() *depScope {
 // replaces or spills again is a written cell, so its readers are
 // computed, and the calculator holds the write's cells.
 func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
-	spillRef := func(name string) bool { return name == "ANCHORARRAY" }
 	var readers []int
 	for i, f := range all {
-		if f.wide && callsAny(f.text, spillRef) {
+		if f.wide && readsSpill(f.text) {
 			readers = append(readers, i)
 		}
 	}
 	written := false
 	for _, cc := range w.cells {
-		if written = cc.kind == 'f' && callsAny(cc.formula, spillRef); written {
+		if written = cc.kind == 'f' && readsSpill(cc.formula); written {
 			break
 		}
 	}

@@ -67,7 +67,7 @@ func wideReason(formula, who string) string {
 			return who + " does not tokenize"
 		}
 	}
-	if callsAny(formula, func(name string) bool { return name == "ANCHORARRAY" }) {
+	if readsSpill(formula) {
 		return who + " reads a spill reference it cannot resolve"
 	}
 	return who + " may read any cell"
