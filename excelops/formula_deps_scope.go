@@ -8,14 +8,19 @@ import (
 )
 
 // depScope resolves the names a formula reads through, tables and defined
-// names, to the cells they cover, so that a formula reading a table or a
-// name depends on those cells rather than on everything.
+// names, and its spill references to the cells they cover, so that a
+// formula reading a table, a name or a spill depends on those cells rather
+// than on everything.
 type depScope struct {
 	tables []namedArea
 	// names are the defined names by lower-case name: each scope's
 	// areas ("" for the workbook's), ok false when a name refers to
 	// something other than plain references (a formula, another name).
 	names map[string][]nameTarget
+	// spillOf returns the spill range the workbook records for an anchor
+	// cell (the cell alone when it anchors no dynamic array), ok false
+	// when it cannot tell; nil until the workbook's anchors are known.
+	spillOf func(anchor sheetArea) (spill sheetArea, ok bool)
 }
 
 // namedArea is a table and the cells it covers.
@@ -34,7 +39,7 @@ type nameTarget struct {
 
 // newDepScope reads f's tables and defined names.
 func newDepScope(f *excelize.File) *depScope {
-	d := &depScope{names: map[string][]nameTarget{}}
+	d := &depScope{names: map[string][]nameTarget{}, spillOf: bookSpills(f)}
 	for _, sheet := range f.GetSheetList() {
 		tables, err := f.GetTables(sheet)
 		if err != nil {
@@ -64,7 +69,8 @@ func newDepScope(f *excelize.File) *depScope {
 // reference (the tokenizer splits some of them, so a bare [Column] part
 // counts as the host's table and every table the formula names), or a
 // defined name's. ok is false for anything else (external references,
-// names of LET or LAMBDA, unknown names), which may read anything.
+// unknown names), which may read anything; the names a LET or LAMBDA binds
+// never come here (localNames).
 func (d *depScope) resolve(operand string, at sheetArea, formula string) (areas []sheetArea, ok bool) {
 	if d == nil {
 		return nil, false

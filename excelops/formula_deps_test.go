@@ -27,12 +27,58 @@ func TestFormulaDeps(t *testing.T) {
 		{"OFFSET(A1,1,0)", nil, true},        // reads what it computes
 		{"NOW()", nil, true},                 // volatile
 		{"_xlfn.XLOOKUP(A1,B:B,C:C)", []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 1, 2, full}, {"S", 3, 1, 3, full}}, false},
+		{"_xlfn.ANCHORARRAY(C3)", nil, true}, // a spill reference, no anchors known
+		// The names a LET or LAMBDA binds read nothing, where it binds them.
+		{"_xlfn.LET(_xlpm.x,A1*2,_xlpm.x+1)", []sheetArea{{"S", 1, 1, 1, 1}}, false},
+		{"LET(x,A1*2,x+1)", []sheetArea{{"S", 1, 1, 1, 1}}, false},
+		{"_xlfn.MAP(A1:A3,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*2))", []sheetArea{{"S", 1, 1, 1, 3}}, false},
+		{"_xlfn.LAMBDA(_xlpm.a,_xlpm.b,_xlpm.a*_xlpm.b)(A1, 5)", []sheetArea{{"S", 1, 1, 1, 1}}, false},
+		{"LET(f, LAMBDA(n, n*B1), f(A1))", []sheetArea{{"S", 2, 1, 2, 1}, {"S", 1, 1, 1, 1}}, false},
+		{"LET(x,1,MAP(A1:A2,LAMBDA(v,v+x)))", []sheetArea{{"S", 1, 1, 1, 2}}, false},
+		{"LET(x,1,y,x+A1,LET(x,x+y,x))", []sheetArea{{"S", 1, 1, 1, 1}}, false},
+		{"LET(x,2,x)+x", nil, true},             // outside its LET, x is a defined name
+		{"LET(x,x+1,x)", nil, true},             // in its own value too
+		{"LAMBDA(x,x)(x)", nil, true},           // and in the arguments of the call
+		{"LAMBDA(x,x*2)+LET(y,1,x)", nil, true}, // another LET binds y, not x
 	} {
 		got, wide := formulaDeps(c.formula, "S")
 		assert.Equal(t, c.wide, wide, c.formula)
 		if !c.wide {
 			assert.Equal(t, c.want, got, c.formula)
 		}
+	}
+}
+
+// TestFormulaDepsSpillReferences: a spill reference reads its anchor and
+// the spill range recorded for it (the anchor alone when it anchors none);
+// it is wide when its argument is not one cell, or when the anchors are
+// not known.
+func TestFormulaDepsSpillReferences(t *testing.T) {
+	spills := &depScope{spillOf: func(a sheetArea) (sheetArea, bool) {
+		if a == (sheetArea{"S", 3, 3, 3, 3}) {
+			return sheetArea{"S", 3, 3, 4, 5}, true
+		}
+		return a, true
+	}}
+	at := sheetArea{"S", 9, 9, 9, 9}
+	for _, c := range []struct {
+		formula string
+		scope   *depScope
+		want    []sheetArea
+		wide    bool
+	}{
+		{"SUM(_xlfn.ANCHORARRAY(C3))", spills, []sheetArea{{"S", 3, 3, 4, 5}, {"S", 3, 3, 3, 3}}, false},
+		{"ROWS(_xlfn.ANCHORARRAY($C$3 ))*A1", spills, []sheetArea{{"S", 3, 3, 4, 5}, {"S", 3, 3, 3, 3}, {"S", 1, 1, 1, 1}}, false},
+		{"_xlfn.ANCHORARRAY(Data!B2)", spills, []sheetArea{{"Data", 2, 2, 2, 2}, {"Data", 2, 2, 2, 2}}, false},
+		{"_xlfn.ANCHORARRAY(C3:C4)", spills, nil, true},
+		{"_xlfn.ANCHORARRAY(Total)", spills, nil, true},
+		{"_xlfn.ANCHORARRAY(INDEX(A:A,2))", spills, nil, true},
+		{"_xlfn.ANCHORARRAY(C3)", &depScope{}, nil, true},
+		{"_xlfn.ANCHORARRAY(C3)", nil, nil, true},
+	} {
+		got, wide := formulaDepsIn(c.formula, at, c.scope)
+		assert.Equal(t, c.wide, wide, c.formula)
+		assert.Equal(t, c.want, got, c.formula)
 	}
 }
 

@@ -17,14 +17,22 @@ import (
 // the formulas reading them are recomputed too. An anchor the calculator
 // cannot compute (or not exactly: inexact) keeps its spill as it was, and
 // so does one in fresh (the call spilled it already); cells in edited (what
-// the edit wrote) are never cleared.
-func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, dirty []bool, edited, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
-	var changed []sheetArea
+// the edit wrote) are never cleared. An anchor spills again after the
+// anchors whose spill it reads (spillOrder over cells, what each formula
+// of all reads).
+func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []depCell, dirty []bool, edited, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
+	var cand []int
+	var spills []sheetArea
+	olds := map[int]cellRange{}
 	for i, sf := range all {
-		old, ok := dynamicAnchor(sf.cell.cell)
-		if !ok || !dirty[i] {
-			continue
+		if old, ok := dynamicAnchor(sf.cell.cell); ok && dirty[i] {
+			cand, olds[i] = append(cand, i), old
+			spills = append(spills, sheetArea{sf.sheet, old.c1, old.r1, old.c2, old.r2})
 		}
+	}
+	var changed []sheetArea
+	for _, i := range spillOrder(cand, cells, spills) {
+		sf, old := all[i], olds[i]
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
 		if err != nil || inAreas(fresh, sf.sheet, col, row) {
 			continue

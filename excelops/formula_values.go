@@ -75,11 +75,12 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	}
 	var dirty []bool
 	if edits != nil {
-		dirty = dirtyFormulas(dependencies(f, all, edits.moved, edits.cut), edits.areas, !edits.moved)
+		cells := dependencies(f, all, edits.moved, edits.cut)
+		dirty = dirtyFormulas(cells, edits.areas, !edits.moved)
 		unblock(all, dirty, edits.areas)
 		// Dynamic arrays reading the edit spill again, first: the cells
 		// they change are edited too (and may add cells to rows).
-		if spilled, err := respill(ctx, f, lim, all, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
+		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
 			return st, err
 		} else if len(spilled) > 0 {
 			if all, _, err = workbookFormulaCells(f, diskHasFormulas); err != nil {

@@ -199,8 +199,8 @@ spills over the cells below and to the right, as in Excel 365:
   into ` + "`#SPILL!`" + ` (the written value stays, the other spilled values go), as Excel 365 shows it.
 - Spill references (` + "`C3#`" + `, ` + "`Data!$C$3#`" + `) read the whole spill of an anchor as it is now:
   write_cells stores them as Excel does (` + "`_xlfn.ANCHORARRAY(C3)`" + `), read_excel shows ` + "`C3#`" + `
-  again, a formula reading one is recomputed after every edit (its range is the anchor's result),
-  and ` + "`=C3#`" + ` spills a copy. A cell that anchors no spill, or whose spill is blocked, gives
+  again, a formula reading one, on any sheet, is recomputed after every edit of its anchor or
+  of what the anchor reads (the spill may grow or shrink), and ` + "`=C3#`" + ` spills a copy. A cell that anchors no spill, or whose spill is blocked, gives
   ` + "`#REF!`" + ` in Excel: such a formula is left without a value.
 - Rows and columns inserted or deleted move the anchor, and its spill fills its range again from
   the anchor (a row inserted or deleted inside it leaves no gap and no stray value); deleting the

@@ -21,7 +21,7 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 		}
 		deps, wide := formulaDeps(cc.formula, sheet)
 		if wide {
-			return nil // it takes the excelize path
+			return nil // a name or a spill reference, resolved after the scan (or the excelize path): nothing is copied early
 		}
 		for _, d := range deps {
 			if name, _, ok := sb.resolveSheet(d.sheet); ok {

@@ -60,6 +60,54 @@ func (sb *spliceBook) depScope() *depScope {
 	return d
 }
 
+// resolveSpillReads gives the formulas of all that read a spill reference
+// (wide as the scan found them, the workbook's anchors unknown then) the
+// cells they read, now that every anchor is known: its recorded spill
+// range, as it stands before the write (see formula_deps_spill.go), and
+// lets the formulas of the write w resolve theirs. An anchor the write
+// replaces or spills again is a written cell, so its readers are
+// computed, and the calculator holds the write's cells.
+func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
+	var readers []int
+	for i, f := range all {
+		if f.wide && readsSpill(f.text) {
+			readers = append(readers, i)
+		}
+	}
+	written := false
+	for _, cc := range w.cells {
+		if written = cc.kind == 'f' && readsSpill(cc.formula); written {
+			break
+		}
+	}
+	if len(readers) == 0 && !written {
+		return
+	}
+	type cell struct {
+		sheet    string // lower case
+		col, row int
+	}
+	spills := map[cell]sheetArea{}
+	for _, f := range all {
+		if !f.dynamic {
+			continue
+		}
+		if a, ok := parseArea(f.ref, f.at.sheet); ok {
+			spills[cell{strings.ToLower(f.at.sheet), f.at.c1, f.at.r1}] = a
+		}
+	}
+	scope := sb.depScope()
+	scope.spillOf = func(anchor sheetArea) (sheetArea, bool) {
+		if a, ok := spills[cell{strings.ToLower(anchor.sheet), anchor.c1, anchor.r1}]; ok {
+			return a, true
+		}
+		return anchor, true
+	}
+	for _, i := range readers {
+		all[i].deps, all[i].wide, all[i].table = sb.formulaDepsOf(all[i].text, all[i].at)
+	}
+}
+
 // plainName returns what the defined name n refers to, without its "=";
 // ok is false unless it is not empty and every reference in it names its
 // sheet and is absolute (a relative one moves with the cell the formula

@@ -32,17 +32,22 @@ func fallbackReason(err error) string {
 }
 
 // wideReason names what keeps the splice path's calculator from formula,
-// as a fallback reason beginning with who: a volatile function, or a
+// as a fallback reason beginning with who: a volatile function, a
 // reference other than plain cells (a defined name, a table, another
-// workbook, several sheets); the kind, never the formula's text.
+// workbook, several sheets), or a spill reference of no one cell; the
+// kind, never the formula's text.
 func wideReason(formula, who string) string {
-	for _, tk := range formulaTokensOf(formula) {
+	toks := formulaTokensOf(formula)
+	local := localNames(toks)
+	for i, tk := range toks {
 		name, isFunction := functionName(tk)
 		switch {
 		case isFunction:
 			if volatileFunctions[name] {
 				return who + " calls a volatile function"
 			}
+		case local != nil && local[i]:
+			continue // a name of LET or LAMBDA
 		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
 			if _, ok := parseArea(tk.TValue, ""); ok {
 				continue
@@ -61,6 +66,9 @@ func wideReason(formula, who string) string {
 		case tk.TType == efp.TokenTypeUnknown:
 			return who + " does not tokenize"
 		}
+	}
+	if readsSpill(formula) {
+		return who + " reads a spill reference it cannot resolve"
 	}
 	return who + " may read any cell"
 }

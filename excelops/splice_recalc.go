@@ -247,6 +247,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	if err != nil {
 		return nil, err
 	}
+	sb.resolveSpillReads(all, w)
 	rc := &recalc{results: map[string]map[[2]int]cachedResult{}, sheetOf: map[string]string{}, removed: map[[2]int]bool{}}
 	for _, cs := range sheets {
 		rc.sheetOf[cs.part] = cs.name

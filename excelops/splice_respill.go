@@ -12,7 +12,8 @@ import (
 // cleared, the new values written, or #SPILL! when the new range is
 // obstructed; one still obstructed is left as it is). The ranges it
 // clears and fills are edited areas in turn: the formulas reading them
-// are recomputed. An anchor that reads the write from another sheet
+// are recomputed. An anchor spills again after the anchors whose spill it
+// reads (spillOrder). An anchor that reads the write from another sheet
 // declines.
 
 // respillAnchors returns the formulas of all the write makes dirty (areas
@@ -21,7 +22,8 @@ import (
 // each one is marked fresh, its new content among the written cells of w.
 func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []depCell, areas []sheetArea, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]bool, error) {
 	dirty := dirtyFormulas(cells, areas, true)
-	var changed []sheetArea
+	var cand []int
+	var spills []sheetArea
 	for i, f := range all {
 		if !f.dynamic || f.fresh {
 			continue
@@ -32,6 +34,14 @@ func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		if f.part != part {
 			return nil, noSplice("a dynamic array to recompute is on another sheet")
 		}
+		spill, ok := parseArea(f.ref, f.at.sheet)
+		if !ok {
+			spill = f.at // respillOne declines it
+		}
+		cand, spills = append(cand, i), append(spills, spill)
+	}
+	var changed []sheetArea
+	for _, i := range spillOrder(cand, cells, spills) {
 		ch, err := sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
 		if err != nil {
 			return nil, err

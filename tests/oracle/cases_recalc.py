@@ -162,6 +162,16 @@ CASES: list[dict[str, Any]] = [
         "read": True, "on_open": True,
     },
     {
+        # The names a LET binds read nothing: a write into what its values read recomputes
+        # it (on the splice path), and the formula reading it, with Calc's values.
+        "name": "let_dependents_recomputed",
+        "sheets": {"Sheet1": {"A1": 3, "A2": 4}},
+        "ops": [*sets("Sheet1", {"B1": "=LET(x,A1*2,x+1)", "B2": "=LET(x,A1,y,A2,x*y)",
+                                 "C1": "=B1+B2"}),
+                *sets("Sheet1", {"A1": 7})],
+        "read": True, "on_open": True,
+    },
+    {
         "name": "insert_rows_recalculates",
         "sheets": {"Sales": SALES},
         "saved_by": "libreoffice",

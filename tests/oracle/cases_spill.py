@@ -16,7 +16,9 @@ checked by the Go tests (excelops/formula_spill_test.go). LibreOffice has no log
 the number 1), so SORT of logical values, which Excel puts after text, is checked by the Go tests.
 LibreOffice 25.2 has no #SPILL! either: an obstructed spill (the `blocked` case) is checked only for
 what Calc shows (the anchor as a one-cell array formula); the #SPILL! value itself is pinned by
-the Go tests (excelops/formula_spill_test.go).
+the Go tests (excelops/formula_spill_test.go). LibreOffice 25.2 reads no spill reference either
+(_xlfn.ANCHORARRAY from a file is #NAME?), nor MAP or LAMBDA: formulas reading a spill (C1#)
+after its anchor spills again are checked by the Go tests (excelops/splice_spill_refs_test.go).
 """
 
 from __future__ import annotations

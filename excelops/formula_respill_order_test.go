@@ -1,0 +1,35 @@
+package excelops
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestSpillOrder: an anchor spills again after the anchors whose spill it
+// reads, through a chain; anchors reading each other in a cycle, and
+// anchors reading none, keep their order.
+func TestSpillOrder(t *testing.T) {
+	spill := func(col int) sheetArea { return sheetArea{"S", col, 1, col, 3} }
+	reader := func(col int, reads ...int) depCell {
+		c := depCell{at: sheetArea{"S", col, 1, col, 1}}
+		for _, r := range reads {
+			c.deps = append(c.deps, sheetArea{"S", r, 2, r, 2}) // a cell of r's spill, not its anchor
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name  string
+		cells []depCell
+		want  []int
+	}{
+		{"none reads another", []depCell{reader(1), reader(2), reader(3)}, []int{0, 1, 2}},
+		{"the first reads the last", []depCell{reader(1, 3), reader(2), reader(3)}, []int{1, 2, 0}},
+		{"a chain", []depCell{reader(1, 2), reader(2, 3), reader(3)}, []int{2, 1, 0}},
+		{"a cycle", []depCell{reader(1, 2), reader(2, 1), reader(3)}, []int{2, 0, 1}},
+		{"another sheet's cells", []depCell{{at: sheetArea{"S", 1, 1, 1, 1}, deps: []sheetArea{{"T", 3, 2, 3, 2}}}, reader(2), reader(3)}, []int{0, 1, 2}},
+	} {
+		spills := []sheetArea{spill(1), spill(2), spill(3)}
+		assert.Equal(t, c.want, spillOrder([]int{0, 1, 2}, c.cells, spills), c.name)
+	}
+}

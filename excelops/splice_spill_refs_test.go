@@ -1,0 +1,129 @@
+package excelops
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// spillRefSeed writes at path a workbook whose formulas read spills and
+// bind names: numbers 3, 1, 4, 1, 5 in Sheet1!A1:A5, an anchor in H1
+// filtering them (H1:H3), formulas reading its spill reference on Sheet1
+// (I1, I2), dynamic arrays of it after it (K1, over K1:K3) and before it
+// in the sheet's order (B1, over B1:B3) and on the sheet Report (A1, A2);
+// a LET in E1 and a MAP of a LAMBDA in F1 (over F1:F3), all written
+// through the excelize path, as Excel would hold them.
+func spillRefSeed(t *testing.T, path string) {
+	t.Helper()
+	f := excelize.NewFile()
+	for i, v := range []int{3, 1, 4, 1, 5} {
+		require.NoError(t, f.SetCellValue("Sheet1", cellName(1, i+1), v))
+	}
+	_, err := f.NewSheet("Report")
+	require.NoError(t, err)
+	require.NoError(t, f.SaveAs(path))
+	require.NoError(t, f.Close())
+	e := newEnvOf(t, filepath.Dir(path), []string{"write_cells"}, WithSplice(false))
+	name := filepath.Base(path)
+	for _, w := range []struct{ sheet, cell, formula string }{
+		{"Sheet1", "H1", "=FILTER(A1:A5,A1:A5>2)"},
+		{"Sheet1", "I1", "=SUM(H1#)"},
+		{"Sheet1", "I2", "=ROWS(H1#)"},
+		{"Sheet1", "K1", "=H1#*2"},
+		{"Sheet1", "B1", "=H1#*10"},
+		{"Report", "A1", "=SUM(Sheet1!H1#)"},
+		{"Report", "A2", "=COUNT(Sheet1!$H$1#)*10"},
+		{"Sheet1", "E1", "=LET(x,A1*2,x+1)"},
+		{"Sheet1", "F1", "=MAP(A1:A3,LAMBDA(v,v*2))"},
+	} {
+		e.ok("write_cells", map[string]any{"file_path": name, "sheet_name": w.sheet, "cell": w.cell, "value": w.formula})
+	}
+}
+
+// TestSpliceSpillReferences: formulas reading a spill reference (H1#) and
+// formulas binding names with LET or LAMBDA are computed on the splice
+// path, which leaves the workbook cell for cell as the excelize path
+// leaves it, with no fallback: a spill that grows or shrinks, or turns to
+// #SPILL!, recomputes its readers on its own sheet and on another, and a
+// dynamic array of it spills again after it, wherever it lies; formulas
+// written with a spill reference or a LET or LAMBDA are computed.
+func TestSpliceSpillReferences(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
+	seed := filepath.Join(t.TempDir(), "seed.xlsx")
+	spillRefSeed(t, seed)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want map[string]string // Sheet!cell -> value after the write
+	}{
+		{"the spill grows", map[string]any{"cell": "A2", "value": 10},
+			map[string]string{"Sheet1!H4": "5", "Sheet1!I1": "22", "Sheet1!I2": "4", "Sheet1!K4": "10", "Sheet1!B2": "100", "Sheet1!B4": "50", "Report!A1": "22", "Report!A2": "40"}},
+		{"the spill shrinks", map[string]any{"cell": "A1", "value": 0},
+			map[string]string{"Sheet1!H3": "", "Sheet1!I1": "9", "Sheet1!I2": "2", "Sheet1!K3": "", "Sheet1!B1": "40", "Sheet1!B3": "", "Report!A1": "9", "Report!A2": "20", "Sheet1!E1": "1"}},
+		{"a value in the spill", map[string]any{"cell": "H2", "value": "x"},
+			map[string]string{"Sheet1!H1": "#SPILL!", "Sheet1!H3": "", "Sheet1!B2": ""}},
+		{"LET and MAP read the write", map[string]any{"cell": "A3", "value": 6},
+			map[string]string{"Sheet1!F3": "12", "Sheet1!I1": "14", "Sheet1!E1": "7"}},
+		{"a LET reads the write", map[string]any{"cell": "A1", "value": 2},
+			map[string]string{"Sheet1!E1": "5", "Sheet1!F1": "4", "Sheet1!H1": "4", "Sheet1!I1": "9"}},
+		{"a new formula in the anchor", map[string]any{"cell": "H1", "value": "=SEQUENCE(5)"},
+			map[string]string{"Sheet1!H5": "5", "Sheet1!I1": "15", "Sheet1!I2": "5", "Sheet1!B5": "50", "Sheet1!K5": "10", "Report!A2": "50"}},
+		{"a written spill reference", map[string]any{"cell": "I3", "value": "=SUM(H1#)*2"},
+			map[string]string{"Sheet1!I3": "24"}},
+		{"a written spill reference on another sheet", map[string]any{"sheet_name": "Report", "cell": "B1", "value": "=MAX(Sheet1!H1#)+ROWS(Sheet1!K1#)"},
+			map[string]string{"Report!B1": "8"}},
+		{"a written LET", map[string]any{"cell": "E2", "value": "=LET(x,A1*2,x+1)"},
+			map[string]string{"Sheet1!E2": "7"}},
+		{"a written MAP", map[string]any{"cell": "G1", "value": "=MAP(A1:A3,LAMBDA(v,v*2))"},
+			map[string]string{"Sheet1!G3": "8"}},
+		{"a value nothing reads", map[string]any{"cell": "Z9", "value": 1},
+			map[string]string{"Sheet1!I1": "12", "Report!A2": "30"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			books := map[bool]*excelize.File{}
+			for _, on := range []bool{true, false} {
+				saves := newSavesLog()
+				e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithSplice(on), WithLogger(saves.log))
+				data, err := os.ReadFile(seed)
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
+				args := map[string]any{"file_path": "f.xlsx"}
+				for k, v := range c.args {
+					args[k] = v
+				}
+				e.ok("write_cells", args)
+				if on {
+					assert.Positive(t, saves.spliced(), "took the splice path")
+				}
+				books[on] = e.open("f.xlsx")
+			}
+			requireSameCells(t, books[true], books[false], []string{"Sheet1", "Report"}, 8, 12, false, c.name)
+			assert.Equal(t, anchorRefs(t, books[false], "Sheet1", 8, 12), anchorRefs(t, books[true], "Sheet1", 8, 12), "the anchors")
+			for at, want := range c.want {
+				sheet, cell := splitSheetCell(t, at)
+				got, err := books[true].GetCellValue(sheet, cell)
+				require.NoError(t, err)
+				assert.Equal(t, want, got, at)
+			}
+			assert.Empty(t, fallbackOf(t, seed, c.args), "the fallback's reason")
+		})
+	}
+}
+
+// splitSheetCell splits "Sheet!A1".
+func splitSheetCell(t *testing.T, at string) (sheet, cell string) {
+	t.Helper()
+	for i := len(at) - 1; i >= 0; i-- {
+		if at[i] == '!' {
+			return at[:i], at[i+1:]
+		}
+	}
+	t.Fatalf("no sheet in %q", at)
+	return "", ""
+}
