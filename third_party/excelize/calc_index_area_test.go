@@ -96,6 +96,7 @@ func TestIndexAreaArray(t *testing.T) {
 		{"E12", "SUM(INDEX(A1:C3,0,2)*2)", "120"},
 		{"E12", "SUM(INDEX(A1:C3,0,2))", "60"},
 		{"E12", "INDEX(A1:C3,3,2)", "30"},
+		{"E12", "INDEX({1,2;3,4},0,2)", "2;4"}, // Microsoft's INDEX page: {2;4}
 	}
 	for _, c := range cases {
 		require.NoError(t, f.SetCellFormula("Sheet1", c.cell, c.formula))
