@@ -83,9 +83,11 @@ func needsArrayFormula(formula string) bool {
 
 // intersectedInPlain reports whether a plain formula (not an array
 // formula) of these tokens is computed by Excel with implicit
-// intersection: an operator applies to a multi-cell range, or a function
-// is lifted over an array, outside SUMPRODUCT.
+// intersection: an operator applies to a multi-cell range (an INDEX
+// returning several cells being one: areaIndexAsRange), or a function is
+// lifted over an array, outside SUMPRODUCT.
 func intersectedInPlain(tokens []efp.Token) bool {
+	tokens = areaIndexAsRange(tokens)
 	return rangeArithmetic(tokens) || liftedCallsIn(tokens).intersected
 }
 

@@ -49,8 +49,11 @@ func inexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return inexactTokens(f, sheet, formula, formulaTokensOf(formula))
 }
 
-// inexactTokens is inexactInArrays given the formula's tokens.
+// inexactTokens is inexactInArrays given the formula's tokens, an INDEX
+// returning several cells read as the range it is (areaIndexAsRange:
+// @INDEX(A1:A10,0) is exact, the engine intersecting that reference).
 func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) bool {
+	tokens = areaIndexAsRange(tokens)
 	if liftedArithmetic(tokens) || liftedCallsIn(tokens).misplaced || intersectsNonReference(tokens) {
 		return true
 	}

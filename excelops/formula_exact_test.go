@@ -43,10 +43,12 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	// Excel shows 1030 in each, computed with its range only.
 	three := "G1:G3"
 	require.NoError(t, f.SetCellFormula("Sheet1", "G1", "SUM(B1:C1*B2:C2)", excelize.FormulaOpts{Type: &array, Ref: &three}))
-	// Implicit intersection (@) of a reference is computed; of a function's
-	// result (a reference in Excel, an array for the engine) it is not.
+	// Implicit intersection (@) of a reference is computed, INDEX's whole
+	// column being one (B1 in row 1); of another function's result (a
+	// reference in Excel, an array for the engine) it is not.
+	require.NoError(t, f.SetCellFormula("Sheet1", "H1", "_xlfn.SINGLE(INDEX(B1:B3,0))"))
 	require.NoError(t, f.SetCellFormula("Sheet1", "H2", "_xlfn.SINGLE(B1:B2)"))
-	require.NoError(t, f.SetCellFormula("Sheet1", "H3", "_xlfn.SINGLE(INDEX(B1:B3,0))"))
+	require.NoError(t, f.SetCellFormula("Sheet1", "H3", "_xlfn.SINGLE(OFFSET(B1:B3,0,0))"))
 	// A function lifted over a range: an array formula computes it (21, 30
 	// and 40 of B1:C2 above 15); a plain one, which Excel intersects with
 	// its row, computes where the engine intersects it too (ABS(B1:B2) in
@@ -62,7 +64,7 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	// array (Excel repeats the column B1:B2*2 in J and K), likewise.
 	block := "J1:K2"
 	require.NoError(t, f.SetCellFormula("Sheet1", "J1", "B1:B2*2", excelize.FormulaOpts{Type: &array, Ref: &block}))
-	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H2": "30", "H3": "",
+	cases := map[string]string{"A1": "1030", "A2": "101", "A3": "1030", "A4": "1030", "A5": "", "E3": "3", "E5": "", "F1": "6", "G1": "", "H1": "21", "H2": "30", "H3": "",
 		"I1": "3", "I2": "30", "I3": "4", "I4": "", "I7": "#VALUE!", "J1": ""}
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)

@@ -26,11 +26,12 @@ func isSpillFunction(name string) bool {
 }
 
 // maySpill reports whether formula (with or without its "=" and file
-// prefixes) calls a function whose result can spill, or applies an
-// operator to an array (arrayOperation).
+// prefixes) calls a function whose result can spill, or INDEX (a whole
+// column or row: formula_index_area.go), or applies an operator to an
+// array (arrayOperation).
 func maySpill(formula string) bool {
 	return callsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
-		arrayOperation(formula)
+		callsAny(formula, callsIndex) || arrayOperation(formula)
 }
 
 // spillError is the value of an anchor whose spill range is obstructed.

@@ -5,6 +5,12 @@ and Calc intersect a range where one value is taken with the formula's row (`=A1
 5 is `A5*2`; in row 12, outside the range, `#VALUE!`). A write to A5 makes our side recompute
 them; the same cells are in the Go test TestPlainIntersection
 (third_party/excelize/calc_intersect_test.go).
+
+INDEX with a row or column of 0 returns a whole column, row or area of its reference, which a
+plain formula intersects as it intersects a range written out (`=INDEX(A1:A10,0)` in row 5 is
+A5) and a function taking a range reads whole (`SUM(INDEX(A1:C3,0,2))`): the case
+intersection_index_area, whose cells are in the Go test TestIndexAreaPlain
+(third_party/excelize/calc_index_area_test.go).
 """
 
 from __future__ import annotations
@@ -28,6 +34,52 @@ LEGACY: dict[str, Any] = {
     "E12": "=LEN(B1:B10)",
 }
 
+# INDEX_AREA: A1:A10 the squares, B1:B10 10..100, C1:C10 t1..t10, and plain formulas taking a
+# column, row or area of them with INDEX.
+INDEX_AREA: dict[str, Any] = {
+    **{f"A{i}": i * i for i in range(1, 11)},
+    **{f"B{i}": i * 10 for i in range(1, 11)},
+    **{f"C{i}": f"t{i}" for i in range(1, 11)},
+    "E5": "=INDEX(A1:A10,0)",
+    "E12": "=INDEX(A1:A10,0)",
+    "E8": "=INDEX(A1:A10,0,1)",
+    "G3": "=INDEX(A:A,0)",
+    "E2": "=INDEX(A1:C3,0,2)",
+    "E4": "=INDEX(A1:C3,0,2)",
+    "F10": "=INDEX(A1:C10,0,2)",
+    "G2": "=INDEX(A1:C3,,2)",
+    "B12": "=INDEX(A1:C1,1,0)",
+    "D12": "=INDEX(A1:C1,1,0)",
+    "C12": "=INDEX(A1:C3,2,0)",
+    "B13": "=INDEX(A1:C1,0)",
+    "A14": "=INDEX(A1:C3,2)",
+    "B14": "=INDEX(A1:C3,2)",
+    "E3": "=INDEX(A1:C3,0,0)",
+    "E9": "=INDEX({1;2;3},0)",
+    "F6": "=INDEX({1,2;3,4},0,2)",
+    "E10": "=INDEX(A1:A10,0)*2",
+    "F2": "=INDEX(A1:C3,0,2)*2",
+    "G8": "=LEN(INDEX(C1:C10,0))",
+    "F9": "=IF(TRUE,INDEX(A1:A10,0))",
+    "E6": "=SUM(INDEX(A1:C3,0,2))",
+    "E7": "=SUM(INDEX(A1:C3,0,0))",
+    "H7": "=SUM(INDEX(A1:C3,0))",
+    "F7": "=SUMPRODUCT(INDEX(A1:C3,0,2)*2)",
+    "F14": '=COUNTIF(INDEX(A1:C3,0,2),">15")',
+    "E1": "=ROWS(INDEX(A1:C3,0,2))",
+    "H1": "=ROWS(INDEX(A1:C3,0))",
+    "H2": "=COLUMNS(INDEX(A1:C3,0))",
+    "H3": "=COLUMNS(INDEX(A1:C3,2))",
+    "H6": "=COLUMNS(INDEX(A1:C1,0))",
+    "H10": "=COLUMNS(INDEX(A1:C3,,2))",
+    "H18": "=INDEX(A1:C3,0,4)",
+    "H20": "=INDEX(A1:A10,0,2)",
+    # An operator on the column inside SUM: Excel and Calc intersect it (B1*2 in row 1, #VALUE! in
+    # row 5); the engine would compute the whole column, so our side leaves it without a value.
+    "F1": "=SUM(INDEX(A1:C3,0,2)*2)",
+    "F5": "=SUM(INDEX(A1:C3,0,2)*2)",
+}
+
 CASES: list[dict[str, Any]] = [
     {
         "name": "intersection_plain_formulas",
@@ -35,5 +87,13 @@ CASES: list[dict[str, Any]] = [
         "ops": [{"op": "set", "sheet": "Sheet1", "cell": "A5", "value": 7}],
         "read": True,
         "on_open": True,
+    },
+    {
+        "name": "intersection_index_area",
+        "sheets": {"Sheet1": INDEX_AREA},
+        "ops": [{"op": "set", "sheet": "Sheet1", "cell": "A5", "value": 7}],
+        "read": True,
+        "on_open": True,
+        "uncomputable": ["Sheet1!F1", "Sheet1!F5"],
     },
 ]

@@ -120,6 +120,17 @@ LIFTED_FORMULAS: list[tuple[str, int, int]] = [
 ]
 
 
+# INDEX_AREA: A1:A10 the squares with A5 7, B1:B10 10..100, C1:C10 t1..t10 (the sheet of the Go
+# tests TestIndexAreaArray, third_party/excelize/calc_index_area_test.go, and
+# TestWriteCellsIndexAreaSpills, excelops/formula_index_area_test.go).
+INDEX_AREA: dict[str, Any] = {
+    **{f"A{i}": i * i for i in range(1, 11)},
+    **{f"B{i}": i * 10 for i in range(1, 11)},
+    **{f"C{i}": f"t{i}" for i in range(1, 11)},
+    "A5": 7,
+}
+
+
 def operator_spills(formulas: list[tuple[str, int, int]] = OPERATOR_FORMULAS,
                     cols: str = "EI") -> list[dict[str, Any]]:
     """The set operations of formulas, one under another: the first half from the first of
@@ -296,6 +307,25 @@ CASES: list[dict[str, Any]] = [
                 spill("G4", "G4:H4", "=LINEST(C1:C5)"),
                 spill("G5", "G5:I5", "=LINEST(C1:C5,D1:E5)"),
                 spill("G6", "G6:I6", "=LOGEST(C1:C5,D1:E5,TRUE,FALSE)")],
+        "read": True,
+        "on_open": True,
+    },
+    {
+        # INDEX with a row or column of 0 spills the whole column, row or area (not intersected,
+        # as a plain formula would be); SUM of an operator on it is an array formula over its own
+        # cell; SUM of the column and INDEX of one cell are ordinary formulas.
+        "name": "spill_index_area",
+        "sheets": {"Sheet1": INDEX_AREA},
+        "ops": [spill("E1", "E1:E10", "=INDEX(A1:A10,0)"),
+                spill("F1", "F1:F3", "=INDEX(A1:C3,0,2)"),
+                spill("G1", "G1:I1", "=INDEX(A1:C3,2,0)"),
+                spill("G2", "G2:I2", "=INDEX(A1:C1,0)"),
+                spill("G3", "G3:H4", "=INDEX(A1:B2,0,0)"),
+                spill("G5", "G5:I5", "=INDEX(A1:C3,2)"),
+                spill("F5", "F5:F7", "=INDEX(A1:C3,0,2)*2"),
+                spill("G7", "G7:G7", "=SUM(INDEX(A1:C3,0,2)*2)"),
+                {"op": "set", "sheet": "Sheet1", "cell": "G8", "value": "=SUM(INDEX(A1:C3,0,2))"},
+                {"op": "set", "sheet": "Sheet1", "cell": "G9", "value": "=INDEX(A1:C3,3,2)"}],
         "read": True,
         "on_open": True,
     },

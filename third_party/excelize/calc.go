@@ -15514,18 +15514,18 @@ func (fn *formulaFuncs) INDEX(argsList *list.List) formulaArg {
 		// (INDEX(G1:I1,2) is H1), as Microsoft documents.
 		rowIdx, colIdx = 0, rowIdx
 	}
+	// registry-sidecar: a row or column of 0 is the whole column or row
+	// (both: the whole array), the reference it is when array is one
+	// (calc_index_area.go)
 	if rowIdx == -1 && colIdx == -1 {
-		if len(array.ToList()) != 1 {
-			return newErrorFormulaArg(formulaErrorVALUE, formulaErrorVALUE)
-		}
-		return array.ToList()[0]
+		return indexWhole(array)
 	}
 	cells := fn.index(array, rowIdx, colIdx)
 	if cells.Type != ArgList {
-		return cells
+		return indexReference(array, rowIdx, colIdx, cells)
 	}
 	if colIdx == -1 {
-		return newMatrixFormulaArg([][]formulaArg{cells.List})
+		return indexReference(array, rowIdx, colIdx, newMatrixFormulaArg([][]formulaArg{cells.List}))
 	}
 	return cells.List[colIdx]
 }

@@ -12,6 +12,7 @@
 package excelize
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/xuri/efp"
@@ -20,12 +21,17 @@ import (
 // intersectArg is one argument of a call (or the formula itself) while
 // plainIntersection walks a formula.
 type intersectArg struct {
-	name     string // the function, "" for the formula itself
-	arg      int    // the argument's index, 0-based
-	operator bool   // an operator stands in the argument, outside nested calls
-	ranges   []int  // the multi-cell ranges in the argument, outside nested calls
-	path     bool   // every enclosing argument takes a value (valueArg)
+	name     string      // the function, "" for the formula itself
+	arg      int         // the argument's index, 0-based
+	operator bool        // an operator stands in the argument, outside nested calls
+	ranges   []tokenSpan // the multi-cell ranges in the argument, outside nested calls
+	path     bool        // every enclosing argument takes a value (valueArg)
+	area     *tokenSpan  // the call, when it is an INDEX returning an area (AreaIndexCalls)
 }
+
+// tokenSpan is the tokens from..to (inclusive) of a formula: a range, or a
+// call of INDEX returning a reference of several cells.
+type tokenSpan struct{ from, to int }
 
 // valueArg reports whether the argument takes one value: the formula
 // itself, or a value or carried parameter of a function that lifts.
@@ -38,8 +44,10 @@ func (a *intersectArg) valueArg() bool {
 }
 
 // plainIntersection returns the ranges of a plain formula's tokens that
-// Excel intersects with the formula's cell, as token indices, and whether
-// that is all the formula intersects (exact). A range is intersected where
+// Excel intersects with the formula's cell, as token spans in ascending
+// order, and whether that is all the formula intersects (exact). A range,
+// or a call of INDEX that returns a reference of several cells
+// (AreaIndexCalls: INDEX(A1:A10,0)), is intersected where
 // one value is taken: alone or under an operator at the formula's top
 // level, or as (or under an operator in) a value parameter of a function
 // that lifts (LiftsParameter, IF's results), every enclosing call being
@@ -47,8 +55,12 @@ func (a *intersectArg) valueArg() bool {
 // (SUM(A1:A5*2), SUMPRODUCT's arrays, VLOOKUP's table) is not listed and
 // makes the answer inexact; a reference operator (A1:B5 B2:C3, a union, a
 // range ending a function's reference) leaves nothing intersected, inexact.
-func plainIntersection(tokens []efp.Token) (ranges []int, exact bool) {
+func plainIntersection(tokens []efp.Token) (ranges []tokenSpan, exact bool) {
 	stack, exact := []intersectArg{{path: true}}, true
+	areas := map[int]int{}
+	for _, c := range AreaIndexCalls(tokens) {
+		areas[c[0]] = c[1]
+	}
 	closeArg := func() {
 		a := &stack[len(stack)-1]
 		switch {
@@ -65,9 +77,16 @@ func plainIntersection(tokens []efp.Token) (ranges []int, exact bool) {
 		switch {
 		case isFunctionStartToken(tk):
 			name := strings.TrimPrefix(strings.TrimPrefix(strings.ToUpper(tk.TValue), "_XLFN."), "_XLWS.")
-			stack = append(stack, intersectArg{name: name, path: top.path && top.valueArg()})
+			arg := intersectArg{name: name, path: top.path && top.valueArg()}
+			if to, ok := areas[i]; ok {
+				arg.area = &tokenSpan{i, to}
+			}
+			stack = append(stack, arg)
 		case isFunctionStopToken(tk) && len(stack) > 1:
 			closeArg()
+			if area := stack[len(stack)-1].area; area != nil { // the call is a range of its caller's
+				stack[len(stack)-2].ranges = append(stack[len(stack)-2].ranges, *area)
+			}
 			stack = stack[:len(stack)-1]
 		case tk.TType == efp.TokenTypeArgument && len(stack) > 1:
 			closeArg()
@@ -77,10 +96,11 @@ func plainIntersection(tokens []efp.Token) (ranges []int, exact bool) {
 		case tk.TType == efp.TokenTypeOperatorInfix || tk.TType == efp.TokenTypeOperatorPrefix || tk.TType == efp.TokenTypeOperatorPostfix:
 			top.operator = true
 		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange && strings.Contains(tk.TValue, ":"):
-			top.ranges = append(top.ranges, i)
+			top.ranges = append(top.ranges, tokenSpan{i, i})
 		}
 	}
 	closeArg()
+	slices.SortFunc(ranges, func(a, b tokenSpan) int { return a.from - b.from })
 	return ranges, exact
 }
 
@@ -95,20 +115,19 @@ func (f *File) intersectPlain(ctx *calcContext, sheet, cell string, tokens []efp
 	return wrapSingle(tokens, ranges)
 }
 
-// wrapSingle rewrites the tokens at the indices ranges (ascending) as calls
-// of SINGLE on them.
-func wrapSingle(tokens []efp.Token, ranges []int) []efp.Token {
+// wrapSingle rewrites the token spans ranges (ascending, disjoint) as
+// calls of SINGLE on them.
+func wrapSingle(tokens []efp.Token, ranges []tokenSpan) []efp.Token {
 	out, next := make([]efp.Token, 0, len(tokens)+2*len(ranges)), 0
 	for i, tk := range tokens {
-		if next < len(ranges) && ranges[next] == i {
-			next++
-			out = append(out,
-				efp.Token{TValue: "SINGLE", TType: efp.TokenTypeFunction, TSubType: efp.TokenSubTypeStart},
-				tk,
-				efp.Token{TType: efp.TokenTypeFunction, TSubType: efp.TokenSubTypeStop})
-			continue
+		if next < len(ranges) && ranges[next].from == i {
+			out = append(out, efp.Token{TValue: "SINGLE", TType: efp.TokenTypeFunction, TSubType: efp.TokenSubTypeStart})
 		}
 		out = append(out, tk)
+		if next < len(ranges) && ranges[next].to == i {
+			next++
+			out = append(out, efp.Token{TType: efp.TokenTypeFunction, TSubType: efp.TokenSubTypeStop})
+		}
 	}
 	return out
 }

@@ -65,6 +65,11 @@ func TestPlainIntersectionExact(t *testing.T) {
 		{"A1:B5 B2:C3", false},
 		{"SUM((A1:A2,B1:B2))", false},
 		{"INDEX(A1:A3,1):A5", false},
+		{"INDEX(A1:C3,0,2)*2", true},
+		{"LEN(INDEX(C1:C3,0))", true},
+		{"SUM(INDEX(A1:C3,0,2))", true},
+		{"SUM(INDEX(A1:C3,0,2)*2)", false},
+		{"SUM(INDEX(A1:A3,2)*2)", true}, // one cell: nothing to intersect
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.exact, PlainIntersectionExact(c.formula), c.formula)
@@ -78,6 +83,11 @@ func TestPlainIntersectionRewrite(t *testing.T) {
 		{"A1:A10*2", "SINGLE(A1:A10)*2"},
 		{"SUM(A1:A10)+LEN(B1:B10)", "SUM(A1:A10)+LEN(SINGLE(B1:B10))"},
 		{"A1:B5 B2:C3", "A1:B5B2:C3"},
+		{"A1:A10+LEN(B1:B10)", "SINGLE(A1:A10)+LEN(SINGLE(B1:B10))"},
+		{"INDEX(A1:A10,0)", "SINGLE(INDEX(A1:A10,0))"},
+		{"INDEX(A1:C3,0,2)*2+A1:A3", "SINGLE(INDEX(A1:C3,0,2))*2+SINGLE(A1:A3)"},
+		{"IF(B1>0,INDEX(A1:C3,2),0)", "IF(B1>0,SINGLE(INDEX(A1:C3,2)),0)"},
+		{"SUM(INDEX(A1:C3,0,2))+INDEX(A1:A3,2)", "SUM(INDEX(A1:C3,0,2))+INDEX(A1:A3,2)"},
 	}
 	for _, c := range cases {
 		ps := efp.ExcelParser()

@@ -74,27 +74,29 @@ func TestTextCellJIS(t *testing.T) {
 
 func TestTextCellCELL(t *testing.T) {
 	checkModern(t, textCellBook(t), map[string]string{
-		`CELL("row",A20)`:           "20", // Microsoft's examples
-		`CELL("contents",A2)`:       "Hello, world!",
-		`CELL("type",A2)`:           "l",
-		`CELL("address",A1)`:        "$A$1",
-		`CELL("address",B7:C9)`:     "$B$7", // the rest as LibreOffice computes them
-		`CELL("col",C1:D4)`:         "3",
-		`CELL("row",A4)`:            "4",
-		`CELL("contents",A3)`:       "0",
-		`CELL("contents",A4)`:       "#DIV/0!",
-		`CELL("contents",A5)`:       "TRUE",
-		`CELL("contents",A1:A2)`:    "75",
-		`CELL("type",A3)`:           "b",
-		`CELL("type",A1)`:           "v",
-		`CELL("type",A4)`:           "v",
-		`CELL("TYPE",A5)`:           "v",
-		`CELL("type",A6)`:           "l",
-		`CELL("col",Other!C2)`:      "3",
-		`CELL("contents",Other!A1)`: "x",
-		`CELL("bogus",A1)`:          "#VALUE!",
-		`CELL(1,A1)`:                "#VALUE!",
-		`CELL(1/0,A1)`:              "#DIV/0!",
+		`CELL("row",A20)`:                  "20", // Microsoft's examples
+		`CELL("contents",A2)`:              "Hello, world!",
+		`CELL("type",A2)`:                  "l",
+		`CELL("address",A1)`:               "$A$1",
+		`CELL("address",B7:C9)`:            "$B$7", // the rest as LibreOffice computes them
+		`CELL("col",C1:D4)`:                "3",
+		`CELL("row",INDEX(A1:A5,3))`:       "3", // INDEX returns a reference
+		`CELL("address",INDEX(B7:D9,0,2))`: "$C$7",
+		`CELL("row",A4)`:                   "4",
+		`CELL("contents",A3)`:              "0",
+		`CELL("contents",A4)`:              "#DIV/0!",
+		`CELL("contents",A5)`:              "TRUE",
+		`CELL("contents",A1:A2)`:           "75",
+		`CELL("type",A3)`:                  "b",
+		`CELL("type",A1)`:                  "v",
+		`CELL("type",A4)`:                  "v",
+		`CELL("TYPE",A5)`:                  "v",
+		`CELL("type",A6)`:                  "l",
+		`CELL("col",Other!C2)`:             "3",
+		`CELL("contents",Other!A1)`:        "x",
+		`CELL("bogus",A1)`:                 "#VALUE!",
+		`CELL(1,A1)`:                       "#VALUE!",
+		`CELL(1/0,A1)`:                     "#DIV/0!",
 	})
 }
 
@@ -104,8 +106,8 @@ func TestTextCellUncomputed(t *testing.T) {
 	f := textCellBook(t)
 	for _, formula := range []string{
 		`CELL("filename",A1)`, `CELL("format",A1)`, `CELL("width",A1)`, `CELL("protect",A1)`,
-		`CELL("row")`, `CELL("address",Other!A1)`, `CELL("row",INDEX(A1:A5,3))`, `CELL("row",5)`,
-		`ASC(A1:A2)`, `JIS(A1:A2)`, `PHONETIC(INDEX(A1:A5,2))`, `PHONETIC("x")`,
+		`CELL("row")`, `CELL("address",Other!A1)`, `CELL("row",5)`,
+		`ASC(A1:A2)`, `JIS(A1:A2)`, `PHONETIC(INDEX(A1:C5,2,1))`, `PHONETIC("x")`,
 	} {
 		require.NoError(t, f.SetCellFormula("Sheet1", "Z1", formula))
 		_, err := f.CalcCellValue("Sheet1", "Z1")
@@ -142,13 +144,14 @@ func phoneticBook(t *testing.T) *File {
 func TestTextCellPHONETIC(t *testing.T) {
 	f := phoneticBook(t)
 	checkModern(t, f, map[string]string{
-		"PHONETIC(A1)":       "トウキョウト",
-		"PHONETIC(A2)":       "トウキョウタワー", // text without a reading is kept
-		"PHONETIC(A1:A2)":    "トウキョウト",   // the first cell
-		"PHONETIC(A3)":       "plain",
-		"PHONETIC(A4)":       "12",
-		"PHONETIC(A9)":       "",
-		"_xlfn.PHONETIC(A1)": "トウキョウト",
+		"PHONETIC(A1)":             "トウキョウト",
+		"PHONETIC(A2)":             "トウキョウタワー", // text without a reading is kept
+		"PHONETIC(A1:A2)":          "トウキョウト",   // the first cell
+		"PHONETIC(INDEX(A1:A2,2))": "トウキョウタワー", // INDEX returns a reference
+		"PHONETIC(A3)":             "plain",
+		"PHONETIC(A4)":             "12",
+		"PHONETIC(A9)":             "",
+		"_xlfn.PHONETIC(A1)":       "トウキョウト",
 	})
 	sst, err := f.sharedStringsReader()
 	require.NoError(t, err)

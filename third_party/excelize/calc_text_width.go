@@ -133,8 +133,9 @@ func (fn *formulaFuncs) PHONETIC(argsList *list.List) formulaArg {
 		if arg.Type == ArgError {
 			return arg
 		}
-		// Excel refuses a value here; INDEX(...) is a reference there and
-		// a value in this calculator
+		// Excel refuses a value here; a function's reference (OFFSET,
+		// INDEX of one cell by row and column) is a reference there and a
+		// value in this calculator
 		return unsupportedArg("PHONETIC with a reference computed by a function")
 	}
 	first := arg
