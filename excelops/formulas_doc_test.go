@@ -215,8 +215,10 @@ spills over the cells below and to the right, as in Excel 365:
   what every cell shows. copy_sheet keeps every spill, which spills again on its own sheet.
 - sort_range refuses a range holding any cell of a spill, its anchor included (Excel does not
   change part of an array); a spill beside the sorted range that reads it spills again.
-- These writes take the excelize path, not the splice path, as does every write_cells call on a
-  workbook that has xl/metadata.xml.
+- These edits take the excelize path. write_cells spills on the splice path too, and spills again
+  the written sheet's dynamic arrays that read the write, that the write lands in or that show
+  ` + "`#SPILL!`" + `; it takes the excelize path when a dynamic array to spill again is on another sheet, a
+  merged range meets a spill range, or a legacy array formula is computed, read or overwritten.
 
 Not done yet:
 
