@@ -11,9 +11,9 @@ object per line on stdin, one JSON answer per line on stdout (see README.md here
 
 `run` opens the workbook (null: a new one), reads what Calc shows on open when `on_open`
 is true (before any recalculation) and, when `structure` is true, what it read besides
-values (notes, links, hidden rows, frozen panes, database ranges: see `structure`),
-applies the operations in order, recalculates everything (calculateAll), optionally
-stores the result as xlsx, and answers
+values (notes, links, hidden rows, frozen panes, header and footer, database ranges: see
+`structure`), applies the operations in order, recalculates everything (calculateAll),
+optionally stores the result as xlsx, and answers
 
     {"ok": true, "sheets": [{"name": "Sheet1", "cells": {"A1": {"f": "=A2*10", "v": 20.0}}}],
      "probes": [...], "on_open": [...]}
@@ -346,7 +346,8 @@ class Book:
 
 def structure(doc: Any) -> dict[str, Any]:
     """What Calc read besides values: per sheet its notes, links, hidden rows, whether panes
-    are frozen and its own autofilter; the workbook's named database ranges (tables)."""
+    are frozen, its own autofilter and its header and footer; the workbook's named database
+    ranges (tables)."""
     sheets = doc.Sheets
     ctrl = doc.CurrentController
     out = []
@@ -381,7 +382,7 @@ def structure(doc: Any) -> dict[str, Any]:
             ctrl.setActiveSheet(sheet)
             frozen = bool(ctrl.hasFrozenPanes())
         out.append({"name": sheet.Name, "notes": notes, "links": links, "hidden_rows": hidden, "frozen": frozen,
-                    "autofilter": autofilter})
+                    "autofilter": autofilter, "header_footer": header_footer(doc, sheet)})
     ranges = []
     db = doc.DatabaseRanges
     for name in db.ElementNames:
@@ -389,6 +390,17 @@ def structure(doc: Any) -> dict[str, Any]:
         ranges.append({"name": name, "sheet": rng.DataArea.Sheet, "range": area_name(rng.DataArea),
                        "autofilter": bool(rng.AutoFilter)})
     return {"sheets": out, "database_ranges": ranges}
+
+
+def header_footer(doc: Any, sheet: Any) -> dict[str, list[str]]:
+    """The sheet's odd-page (or only) header and footer as Calc shows them: the texts of the
+    left, center and right sections, read from the sheet's page style."""
+    style = doc.StyleFamilies.getByName("PageStyles").getByName(sheet.PageStyle)
+    out: dict[str, list[str]] = {}
+    for key, name in (("header", "RightPageHeaderContent"), ("footer", "RightPageFooterContent")):
+        content = style.getPropertyValue(name)
+        out[key] = [str(content.LeftText.String), str(content.CenterText.String), str(content.RightText.String)]
+    return out
 
 
 def note_text(ann: Any) -> str:

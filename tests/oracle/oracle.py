@@ -77,8 +77,8 @@ class LibreOffice:
     def run(self, path: pathlib.Path | None, ops: list[dict[str, Any]], save: pathlib.Path | None = None,
             on_open: bool = False, structure: bool = False, only: list[str] | None = None) -> dict[str, Any]:
         """Open path (None: a new workbook), apply ops, recalculate, report every cell
-        (and, with structure, the notes, links, hidden rows, frozen panes and tables Calc read;
-        with only, just the cells of those ranges, booleans flagged "b")."""
+        (and, with structure, the notes, links, hidden rows, frozen panes, header and footer
+        and tables Calc read; with only, just the cells of those ranges, booleans flagged "b")."""
         req = {"cmd": "run", "path": str(path) if path else None, "ops": ops,
                "save": str(save) if save else None, "on_open": on_open, "structure": structure, "only": only}
         assert self.proc.stdin is not None

@@ -15,6 +15,7 @@ import pathlib
 import subprocess
 import zipfile
 from typing import Any
+from xml.etree import ElementTree
 
 import openpyxl
 import pytest
@@ -101,3 +102,58 @@ def test_escaped_book_reads_and_edits(sidecar_bin: pathlib.Path, tmp_path: pathl
     got = openpyxl.load_workbook(tmp_path / "t.xlsx").active
     assert got is not None
     assert [unescape(got["A1"].value), got["A2"].value] == want[:2]
+
+
+def test_notes_read_back(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, libreoffice: Any) -> None:
+    # A note's text (CT_Rst's <t>) and its author are ST_Xstring too.
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    assert sheet is not None
+    sheet["A1"] = "x"
+    wb.save(tmp_path / "t.xlsx")
+    texts = {"B1": CONTROL, "B2": LITERAL, "B3": EDGE}
+    for cell, text in texts.items():
+        call(sidecar_bin, tmp_path, "add_comment", {"file_path": "t.xlsx", "cell": cell, "text": text, "author": LITERAL})
+
+    with zipfile.ZipFile(tmp_path / "t.xlsx") as z:
+        part = z.read("xl/comments1.xml")
+    ElementTree.fromstring(part)  # well-formed: expat refuses a raw control character
+    xml = part.decode()
+    assert "\ufffd" not in xml
+    assert "<t>_x0004_abc</t>" in xml and "<t>_x005F_x0041_</t>" in xml, "stored as Excel stores them"
+    assert "<t>_x005F_x0041_x0001_</t>" in xml and "<author>_x005F_x0041_</author>" in xml
+
+    calc = libreoffice.run(tmp_path / "t.xlsx", [], structure=True)
+    assert calc["structure"]["sheets"][0]["notes"] == texts
+    got = openpyxl.load_workbook(tmp_path / "t.xlsx").active
+    assert got is not None
+    stored = {cell: got[cell].comment.text for cell in texts}
+    assert stored == {"B1": "_x0004_abc", "B2": "_x005F_x0041_", "B3": "_x005F_x0041_x0001_"}  # as stored ...
+    assert {cell: unescape(text) for cell, text in stored.items()} == texts  # ... its helper decodes them
+
+    replaced = call(sidecar_bin, tmp_path, "add_comment", {"file_path": "t.xlsx", "cell": "B2", "text": "new"})
+    assert replaced["previous_text"] == LITERAL
+
+
+def test_header_footer_kept(sidecar_bin: pathlib.Path, tmp_path: pathlib.Path, libreoffice: Any) -> None:
+    # Header and footer texts are ST_Xstring as well (CT_HeaderFooter); no tool writes them, and an
+    # edit that rewrites the sheet keeps Excel's form. openpyxl decodes them as Excel does;
+    # LibreOffice 25.2 shows the escapes as typed characters (it decodes notes and cells only).
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    assert sheet is not None
+    sheet["A1"] = "x"
+    sheet.oddHeader.center.text = "a\x04b"  # openpyxl writes the control character _x0004_
+    sheet.oddHeader.right.text = "_x005F_x0041_"  # the literal text _x0041_, as Excel writes it
+    wb.save(tmp_path / "t.xlsx")
+    call(sidecar_bin, tmp_path, "insert_rows", {"file_path": "t.xlsx", "row": 1})
+
+    with zipfile.ZipFile(tmp_path / "t.xlsx") as z:
+        xml = z.read("xl/worksheets/sheet1.xml").decode()
+    assert "<oddHeader>&amp;Ca_x0004_b&amp;R_x005F_x0041_</oddHeader>" in xml
+    got = openpyxl.load_workbook(tmp_path / "t.xlsx").active
+    assert got is not None
+    assert got["A2"].value == "x", "the edit took the excelize path"
+    assert [got.oddHeader.center.text, got.oddHeader.right.text] == ["a\x04b", LITERAL]
+    calc = libreoffice.run(tmp_path / "t.xlsx", [], structure=True)
+    assert calc["structure"]["sheets"][0]["header_footer"]["header"] == ["", "a_x0004_b", "_x005F_x0041_"]

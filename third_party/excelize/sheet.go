@@ -1357,17 +1357,19 @@ func (f *File) SetHeaderFooter(sheet string, opts *HeaderFooterOptions) error {
 			return newFieldLengthError(v.Type().Field(i).Name)
 		}
 	}
+	// registry-sidecar: the six texts are ST_Xstring (xstring.go), written
+	// as the file holds them and read back by GetHeaderFooter.
 	ws.HeaderFooter = &xlsxHeaderFooter{
 		AlignWithMargins: opts.AlignWithMargins,
 		DifferentFirst:   opts.DifferentFirst,
 		DifferentOddEven: opts.DifferentOddEven,
 		ScaleWithDoc:     opts.ScaleWithDoc,
-		OddHeader:        opts.OddHeader,
-		OddFooter:        opts.OddFooter,
-		EvenHeader:       opts.EvenHeader,
-		EvenFooter:       opts.EvenFooter,
-		FirstFooter:      opts.FirstFooter,
-		FirstHeader:      opts.FirstHeader,
+		OddHeader:        EscapeXstring(opts.OddHeader),
+		OddFooter:        EscapeXstring(opts.OddFooter),
+		EvenHeader:       EscapeXstring(opts.EvenHeader),
+		EvenFooter:       EscapeXstring(opts.EvenFooter),
+		FirstFooter:      EscapeXstring(opts.FirstFooter),
+		FirstHeader:      EscapeXstring(opts.FirstHeader),
 	}
 	return err
 }
@@ -1388,12 +1390,12 @@ func (f *File) GetHeaderFooter(sheet string) (*HeaderFooterOptions, error) {
 		DifferentFirst:   ws.HeaderFooter.DifferentFirst,
 		DifferentOddEven: ws.HeaderFooter.DifferentOddEven,
 		ScaleWithDoc:     ws.HeaderFooter.ScaleWithDoc,
-		OddHeader:        ws.HeaderFooter.OddHeader,
-		OddFooter:        ws.HeaderFooter.OddFooter,
-		EvenHeader:       ws.HeaderFooter.EvenHeader,
-		EvenFooter:       ws.HeaderFooter.EvenFooter,
-		FirstHeader:      ws.HeaderFooter.FirstHeader,
-		FirstFooter:      ws.HeaderFooter.FirstFooter,
+		OddHeader:        UnescapeXstring(ws.HeaderFooter.OddHeader),
+		OddFooter:        UnescapeXstring(ws.HeaderFooter.OddFooter),
+		EvenHeader:       UnescapeXstring(ws.HeaderFooter.EvenHeader),
+		EvenFooter:       UnescapeXstring(ws.HeaderFooter.EvenFooter),
+		FirstHeader:      UnescapeXstring(ws.HeaderFooter.FirstHeader),
+		FirstFooter:      UnescapeXstring(ws.HeaderFooter.FirstFooter),
 	}
 	return opts, err
 }

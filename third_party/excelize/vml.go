@@ -76,17 +76,19 @@ func (f *File) GetComments(sheet string) ([]Comment, error) {
 	if cmts != nil {
 		for _, cmt := range cmts.CommentList.Comment {
 			comment := Comment{}
+			// registry-sidecar: the author and the texts are ST_Xstring
+			// (xstring.go), read as the text they hold.
 			if cmt.AuthorID < len(cmts.Authors.Author) {
-				comment.Author = cmts.Authors.Author[cmt.AuthorID]
+				comment.Author = UnescapeXstring(cmts.Authors.Author[cmt.AuthorID])
 			}
 			comment.Cell = cmt.Ref
 			comment.AuthorID = cmt.AuthorID
 			if cmt.Text.T != nil {
-				comment.Text += *cmt.Text.T
+				comment.Text += UnescapeXstring(*cmt.Text.T)
 			}
 			for _, text := range cmt.Text.R {
 				if text.T != nil {
-					run := RichTextRun{Text: text.T.Val}
+					run := RichTextRun{Text: UnescapeXstring(text.T.Val)}
 					if text.RPr != nil {
 						run.Font = text.RPr.getFont()
 					}
@@ -296,19 +298,22 @@ func (f *File) addComment(commentsXML string, opts vmlOptions) error {
 	if countUTF16String(opts.Author) > MaxFieldLength {
 		opts.Author = truncateUTF16Units(opts.Author, MaxFieldLength)
 	}
+	// registry-sidecar: the author and the texts are written as ST_Xstring
+	// (xstring.go), each after its truncation so no escape is cut.
+	author := EscapeXstring(opts.Author)
 	cmts, err := f.commentsReader(commentsXML)
 	if err != nil {
 		return err
 	}
 	if cmts == nil {
-		cmts = &xlsxComments{Authors: xlsxAuthor{Author: []string{opts.Author}}}
+		cmts = &xlsxComments{Authors: xlsxAuthor{Author: []string{author}}}
 	}
 	if inStrSlice(cmts.cells, opts.Comment.Cell, true) != -1 {
 		return newAddCommentError(opts.Comment.Cell)
 	}
-	authorID := inStrSlice(cmts.Authors.Author, opts.Author, true)
+	authorID := inStrSlice(cmts.Authors.Author, author, true)
 	if authorID == -1 {
-		cmts.Authors.Author = append(cmts.Authors.Author, opts.Author)
+		cmts.Authors.Author = append(cmts.Authors.Author, author)
 		authorID = len(cmts.Authors.Author) - 1
 	}
 	defaultFont, err := f.GetDefaultFont()
@@ -324,7 +329,7 @@ func (f *File) addComment(commentsXML string, opts vmlOptions) error {
 		if countUTF16String(opts.Comment.Text) > TotalCellChars {
 			opts.Comment.Text = truncateUTF16Units(opts.Comment.Text, TotalCellChars)
 		}
-		cmt.Text.T = stringPtr(opts.Comment.Text)
+		cmt.Text.T = stringPtr(EscapeXstring(opts.Comment.Text))
 		chars += countUTF16String(opts.Comment.Text)
 	}
 	for _, run := range opts.Comment.Paragraph {
@@ -344,7 +349,7 @@ func (f *File) addComment(commentsXML string, opts vmlOptions) error {
 				RFont:  &attrValString{Val: stringPtr(defaultFont)},
 				Family: &attrValInt{Val: intPtr(2)},
 			},
-			T: &xlsxT{Val: run.Text, Space: xml.Attr{
+			T: &xlsxT{Val: EscapeXstring(run.Text), Space: xml.Attr{
 				Name:  xml.Name{Space: NameSpaceXML, Local: "space"},
 				Value: "preserve",
 			}},
