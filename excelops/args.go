@@ -16,18 +16,18 @@ func invalid(format string, a ...any) error {
 }
 
 // cellRange is a rectangle of cells, 1-based and inclusive.
-type cellRange struct{ c1, r1, c2, r2 int }
+type cellRange struct{ C1, R1, C2, R2 int }
 
 // String renders the range as "A1:C3" (or "A1" for one cell).
 func (r cellRange) String() string {
-	if r.c1 == r.c2 && r.r1 == r.r2 {
-		return cellName(r.c1, r.r1)
+	if r.C1 == r.C2 && r.R1 == r.R2 {
+		return cellName(r.C1, r.R1)
 	}
-	return rangeRef(r.c1, r.r1, r.c2, r.r2)
+	return rangeRef(r.C1, r.R1, r.C2, r.R2)
 }
 
-// cells is the number of cells in r.
-func (r cellRange) cells() int64 { return int64(r.c2-r.c1+1) * int64(r.r2-r.r1+1) }
+// Cells is the number of Cells in r.
+func (r cellRange) Cells() int64 { return int64(r.C2-r.C1+1) * int64(r.R2-r.R1+1) }
 
 // parseCell parses "B7" (also "$B$7"); the error says what is accepted,
 // or which edge of Excel's grid the cell is past.

@@ -27,11 +27,11 @@ func (b *book) bandTables(sheet string, band formularef.Band, why func(t exceliz
 	var moves []tableMove
 	for _, t := range tables {
 		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
-		if err != nil || !tr.overlaps(zone) {
+		if err != nil || !tr.Overlaps(zone) {
 			continue
 		}
 		part := t.XMLPath()
-		if deleted.overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
+		if deleted.Overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
 			return nil, why(t, tr)
 		}
 		if _, ok := b.f.Pkg.Load(part); !ok {

@@ -10,14 +10,14 @@ import (
 
 // sheetArea is a rectangle of cells on one sheet (1-based, inclusive).
 type sheetArea struct {
-	sheet          string
-	c1, r1, c2, r2 int
+	Sheet          string
+	C1, R1, C2, R2 int
 }
 
-// overlaps reports whether a and o share a cell (sheet names compare as
+// Overlaps reports whether a and o share a cell (sheet names compare as
 // Excel compares them, case-insensitively).
-func (a sheetArea) overlaps(o sheetArea) bool {
-	return a.c1 <= o.c2 && o.c1 <= a.c2 && a.r1 <= o.r2 && o.r1 <= a.r2 && strings.EqualFold(a.sheet, o.sheet)
+func (a sheetArea) Overlaps(o sheetArea) bool {
+	return a.C1 <= o.C2 && o.C1 <= a.C2 && a.R1 <= o.R2 && o.R1 <= a.R2 && strings.EqualFold(a.Sheet, o.Sheet)
 }
 
 // editSet is what one call changed, when the tool can say exactly (a block
@@ -61,14 +61,14 @@ var volatileFunctions = map[string]bool{
 // 3-D reference, a spill reference, a volatile function, or text that does
 // not tokenize. The names a LET or LAMBDA binds read nothing.
 func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
-	return formulaDepsIn(formula, sheetArea{sheet: host}, nil)
+	return formulaDepsIn(formula, sheetArea{Sheet: host}, nil)
 }
 
 // formulaDepsIn is formulaDeps for the formula of cell at, with tables,
 // defined names and spill references resolved through scope to the areas
 // they cover (nil resolves none: every one is wide).
 func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheetArea, wide bool) {
-	host := at.sheet
+	host := at.Sheet
 	toks := formulaTokensOf(formula)
 	local := localNames(toks)
 	for i, tk := range toks {
@@ -107,7 +107,7 @@ func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheet
 // row:row, with or without $. ok is false for anything else (names,
 // structured, external and 3-D references).
 func parseArea(ref, host string) (sheetArea, bool) {
-	a := sheetArea{sheet: host}
+	a := sheetArea{Sheet: host}
 	if i := strings.LastIndex(ref, "!"); i >= 0 {
 		sheet := ref[:i]
 		if strings.HasPrefix(sheet, "'") && strings.HasSuffix(sheet, "'") && len(sheet) >= 2 {
@@ -116,7 +116,7 @@ func parseArea(ref, host string) (sheetArea, bool) {
 		if sheet == "" || strings.ContainsAny(sheet, "[]:") {
 			return a, false
 		}
-		a.sheet, ref = sheet, ref[i+1:]
+		a.Sheet, ref = sheet, ref[i+1:]
 	}
 	ref = strings.ReplaceAll(ref, "$", "")
 	lo, hi, isRange := strings.Cut(ref, ":")
@@ -134,8 +134,8 @@ func parseArea(ref, host string) (sheetArea, bool) {
 	if r1 == 0 { // whole columns
 		r1, r2 = 1, excelize.TotalRows
 	}
-	a.c1, a.c2 = min(c1, c2), max(c1, c2)
-	a.r1, a.r2 = min(r1, r2), max(r1, r2)
+	a.C1, a.C2 = min(c1, c2), max(c1, c2)
+	a.R1, a.R2 = min(r1, r2), max(r1, r2)
 	return a, true
 }
 
@@ -207,7 +207,7 @@ func dirtyFormulas(cells []depCell, edits []sheetArea, wrote bool) []bool {
 			hit := c.wide
 			if first && wrote {
 				for _, e := range edits {
-					hit = hit || e.overlaps(c.at)
+					hit = hit || e.Overlaps(c.at)
 				}
 			}
 			for _, d := range c.deps {
@@ -215,7 +215,7 @@ func dirtyFormulas(cells []depCell, edits []sheetArea, wrote bool) []bool {
 					break
 				}
 				for _, f := range frontier {
-					if checks++; d.overlaps(f) {
+					if checks++; d.Overlaps(f) {
 						hit = true
 						break
 					}

@@ -57,7 +57,7 @@ func newDepScope(f *excelize.File) *depScope {
 			scope = ""
 		}
 		refers, plain := plainName(opc.Name{Refers: n.RefersTo})
-		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
+		areas, wide := formulaDepsIn(refers, sheetArea{Sheet: scope}, nil)
 		key := strings.ToLower(n.Name)
 		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: plain && !wide})
 	}
@@ -85,13 +85,13 @@ func (d *depScope) resolve(operand string, at sheetArea, formula string) (areas 
 		}
 		lower := strings.ToLower(formula)
 		for _, t := range d.tables {
-			if t.area.overlaps(at) || strings.Contains(lower, strings.ToLower(t.name)+"[") {
+			if t.area.Overlaps(at) || strings.Contains(lower, strings.ToLower(t.name)+"[") {
 				areas = append(areas, t.area)
 			}
 		}
 		return areas, len(areas) > 0
 	}
-	sheet, name := at.sheet, operand
+	sheet, name := at.Sheet, operand
 	if i := strings.LastIndex(operand, "!"); i >= 0 {
 		sheet, name = strings.Trim(operand[:i], "'"), operand[i+1:]
 	}

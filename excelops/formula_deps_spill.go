@@ -32,7 +32,7 @@ func (d *depScope) spillRead(toks []efp.Token, i int, host string) (spill sheetA
 		return sheetArea{}, false
 	}
 	anchor, ok := parseArea(toks[arg].TValue, host)
-	if !ok || anchor.c1 != anchor.c2 || anchor.r1 != anchor.r2 || d == nil || d.spillOf == nil {
+	if !ok || anchor.C1 != anchor.C2 || anchor.R1 != anchor.R2 || d == nil || d.spillOf == nil {
 		return sheetArea{}, false
 	}
 	return d.spillOf(anchor)
@@ -50,14 +50,14 @@ func readsSpill(formula string) bool {
 // else the cell alone; not ok when its sheet cannot be read.
 func bookSpills(f *excelize.File) func(anchor sheetArea) (sheetArea, bool) {
 	return func(anchor sheetArea) (sheetArea, bool) {
-		ws, err := f.Worksheet(anchor.sheet)
+		ws, err := f.Worksheet(anchor.Sheet)
 		if err != nil || ws == nil {
 			return sheetArea{}, false
 		}
-		spill, ok := dynamicAnchor(sheetCell(ws, anchor.c1, anchor.r1))
+		spill, ok := dynamicAnchor(sheetCell(ws, anchor.C1, anchor.R1))
 		if !ok {
 			return anchor, true
 		}
-		return sheetArea{anchor.sheet, spill.c1, spill.r1, spill.c2, spill.r2}, true
+		return sheetArea{anchor.Sheet, spill.C1, spill.R1, spill.C2, spill.R2}, true
 	}
 }

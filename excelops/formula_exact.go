@@ -91,7 +91,7 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 		return true
 	}
 	r, err := parseRange(c.F.Ref)
-	return err != nil || (r.c1 == r.c2 && r.r1 == r.r2) // no ref: the cell itself
+	return err != nil || (r.C1 == r.C2 && r.R1 == r.R2) // no ref: the cell itself
 }
 
 // parsedCell returns the cell sheet!ref of f as parsed, nil when the sheet,
@@ -179,22 +179,22 @@ func readsSubtotal(f *excelize.File, formula, host string) bool {
 		return true
 	}
 	for _, a := range areas {
-		ws, err := f.Worksheet(a.sheet)
+		ws, err := f.Worksheet(a.Sheet)
 		if err != nil {
 			continue
 		}
 		rows := ws.SheetData.Row
-		i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= a.r1 })
-		for ; i < len(rows) && rows[i].R <= a.r2; i++ {
+		i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= a.R1 })
+		for ; i < len(rows) && rows[i].R <= a.R2; i++ {
 			for _, c := range rows[i].C {
 				if c.F == nil {
 					continue
 				}
 				col, _, err := excelize.CellNameToCoordinates(c.R)
-				if err != nil || col < a.c1 || col > a.c2 {
+				if err != nil || col < a.C1 || col > a.C2 {
 					continue
 				}
-				text, _ := f.GetCellFormula(a.sheet, c.R)
+				text, _ := f.GetCellFormula(a.Sheet, c.R)
 				if strings.Contains(strings.ToUpper(text), "SUBTOTAL(") || strings.Contains(strings.ToUpper(text), "AGGREGATE(") {
 					return true
 				}

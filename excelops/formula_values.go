@@ -235,7 +235,7 @@ func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCe
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
 		out[i].at = sheetArea{sf.sheet, col, row, col, row}
 		if r, ok := legacyArrayRange(sf.cell.cell); ok {
-			out[i].fills = &sheetArea{sf.sheet, r.c1, r.r1, r.c2, r.r2}
+			out[i].fills = &sheetArea{sf.sheet, r.C1, r.R1, r.C2, r.R2}
 		}
 		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
 		if err != nil || ferr != nil {

@@ -94,8 +94,8 @@ func (b *book) refGraph(ctx context.Context) (*refGraph, error) {
 		}
 		for _, t := range tables {
 			rt := refTable{name: t.name, sheet: sheet, rng: t.rng}
-			for c := t.rng.c1; c <= t.rng.c2; c++ {
-				h, _ := b.f.GetCellValue(sheet, cellName(c, t.rng.r1))
+			for c := t.rng.C1; c <= t.rng.C2; c++ {
+				h, _ := b.f.GetCellValue(sheet, cellName(c, t.rng.R1))
 				rt.columns = append(rt.columns, h)
 			}
 			g.tables = append(g.tables, rt)
@@ -166,7 +166,7 @@ func (g *refGraph) resolve(o formularef.Operand, host string, at sheetArea, nest
 	case o.IsStructured():
 		u.kind = refTypeTable
 		if a, ok := g.structuredArea(o.Rest, at); ok {
-			u.sheet, u.areas = a.sheet, []sheetArea{a}
+			u.sheet, u.areas = a.Sheet, []sheetArea{a}
 		}
 	default:
 		u.kind = refTypeName

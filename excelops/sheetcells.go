@@ -61,7 +61,7 @@ func (b *book) existingCells(sheet string, rng cellRange) ([]existingCell, error
 			if !ok {
 				return nil, errUnexpectedShape("worksheet cell")
 			}
-			if rng.has(e.col, e.row) {
+			if rng.Has(e.col, e.row) {
 				out = append(out, e)
 			}
 		}
@@ -139,7 +139,7 @@ func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted in
 			if !ok {
 				return 0, 0, errUnexpectedShape("worksheet cell")
 			}
-			if !zone.has(info.col, info.row) {
+			if !zone.Has(info.col, info.row) {
 				kept = append(kept, c)
 				continue
 			}

@@ -22,7 +22,7 @@ import (
 // reads are known, yet the splice path's calculator, which holds the
 // defined names (see scratchNames) but no tables, cannot compute it.
 func (sb *spliceBook) formulaDepsOf(formula string, at sheetArea) (deps []sheetArea, wide, table bool) {
-	deps, wide = formulaDeps(formula, at.sheet)
+	deps, wide = formulaDeps(formula, at.Sheet)
 	if !wide {
 		return deps, false, false
 	}
@@ -52,7 +52,7 @@ func (sb *spliceBook) depScope() *depScope {
 		local := n.Local
 		scope := localSheet(sheets, &local)
 		refers, ok := plainName(n)
-		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
+		areas, wide := formulaDepsIn(refers, sheetArea{Sheet: scope}, nil)
 		key := strings.ToLower(n.Name)
 		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: ok && !wide})
 	}
@@ -92,13 +92,13 @@ func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		if !f.dynamic {
 			continue
 		}
-		if a, ok := parseArea(f.ref, f.at.sheet); ok {
-			spills[cell{strings.ToLower(f.at.sheet), f.at.c1, f.at.r1}] = a
+		if a, ok := parseArea(f.ref, f.at.Sheet); ok {
+			spills[cell{strings.ToLower(f.at.Sheet), f.at.C1, f.at.R1}] = a
 		}
 	}
 	scope := sb.depScope()
 	scope.spillOf = func(anchor sheetArea) (sheetArea, bool) {
-		if a, ok := spills[cell{strings.ToLower(anchor.sheet), anchor.c1, anchor.r1}]; ok {
+		if a, ok := spills[cell{strings.ToLower(anchor.Sheet), anchor.C1, anchor.R1}]; ok {
 			return a, true
 		}
 		return anchor, true

@@ -92,17 +92,17 @@ func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice
 
 // planArea is the bounding box of the cells plan rebuilds.
 func planArea(sheet string, plan splice.Plan) (sheetArea, bool) {
-	a := sheetArea{sheet: sheet}
+	a := sheetArea{Sheet: sheet}
 	for _, r := range plan.Rows {
 		for _, c := range plan.Cols(r) {
-			if a.r1 == 0 {
-				a.r1, a.r2, a.c1, a.c2 = r, r, c, c
+			if a.R1 == 0 {
+				a.R1, a.R2, a.C1, a.C2 = r, r, c, c
 				continue
 			}
-			a.r1, a.r2, a.c1, a.c2 = min(a.r1, r), max(a.r2, r), min(a.c1, c), max(a.c2, c)
+			a.R1, a.R2, a.C1, a.C2 = min(a.R1, r), max(a.R2, r), min(a.C1, c), max(a.C2, c)
 		}
 	}
-	return a, a.r1 > 0
+	return a, a.R1 > 0
 }
 
 // sheetFormulasMiss streams one worksheet's XML and reports whether all its
@@ -145,11 +145,11 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 			}
 			masters[c.SharedIndex] = true
 			for i := range areas {
-				areas[i] = areas[i].widen(group.r2-group.r1, group.c2-group.c1)
+				areas[i] = areas[i].Widen(group.R2-group.R1, group.C2-group.C1)
 			}
 		}
 		for _, a := range areas {
-			if a.overlaps(edit) {
+			if a.Overlaps(edit) {
 				return false, true, nil
 			}
 		}
@@ -165,10 +165,10 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 	return true, any, nil
 }
 
-// widen grows a by rows and cols on every side (clamped at row and
+// Widen grows a by rows and cols on every side (clamped at row and
 // column 1).
-func (a sheetArea) widen(rows, cols int) sheetArea {
-	a.r1, a.r2 = max(1, a.r1-rows), a.r2+rows
-	a.c1, a.c2 = max(1, a.c1-cols), a.c2+cols
+func (a sheetArea) Widen(rows, cols int) sheetArea {
+	a.R1, a.R2 = max(1, a.R1-rows), a.R2+rows
+	a.C1, a.C2 = max(1, a.C1-cols), a.C2+cols
 	return a
 }

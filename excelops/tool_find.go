@@ -163,8 +163,8 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 	}
 	area := cellRange{ext.minCol, ext.minRow, ext.maxCol, ext.maxRow}
 	if rng != nil {
-		area = cellRange{max(area.c1, rng.c1), max(area.r1, rng.r1), min(area.c2, rng.c2), min(area.r2, rng.r2)}
-		if area.c1 > area.c2 || area.r1 > area.r2 {
+		area = cellRange{max(area.C1, rng.C1), max(area.R1, rng.R1), min(area.C2, rng.C2), min(area.R2, rng.R2)}
+		if area.C1 > area.C2 || area.R1 > area.R2 {
 			return nil, nil
 		}
 	}
@@ -183,9 +183,9 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 	}
 	var out []foundCell
 	var names *formulaScope // read at the first formula replaced
-	for r := area.r1; r <= area.r2 && r <= len(rows); r++ {
+	for r := area.R1; r <= area.R2 && r <= len(rows); r++ {
 		row := rows[r-1]
-		for c := area.c1; c <= area.c2; c++ {
+		for c := area.C1; c <= area.C2; c++ {
 			ref := cellName(c, r)
 			if isFormula[ref] {
 				if !inFormulas {

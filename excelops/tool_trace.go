@@ -87,7 +87,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 					deps = append(deps, entries[i])
 				}
 			}
-			return success(b.name(), target.sheet,
+			return success(b.name(), target.Sheet,
 				field("target", a.Target),
 				field("formula", g.formulaAt(target)),
 				field("direction", dir),
@@ -167,7 +167,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 					indirect = append(indirect, g.dependentEntry(st))
 				}
 			}
-			return success(b.name(), target.sheet,
+			return success(b.name(), target.Sheet,
 				field("target", a.Target),
 				field("scope", scope),
 				field("total_affected_cells", len(steps)),
@@ -208,11 +208,11 @@ func (g *refGraph) target(b *book, text string) (sheetArea, error) {
 
 // formulaAt is the formula of target when it is one formula cell, else nil.
 func (g *refGraph) formulaAt(target sheetArea) any {
-	if target.c1 != target.c2 || target.r1 != target.r2 {
+	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}
 	for _, n := range g.nodes {
-		if n.at.overlaps(target) {
+		if n.at.Overlaps(target) {
 			return n.formula
 		}
 	}
