@@ -1,24 +1,16 @@
 package excelops
 
 import (
-	"strconv"
-	"strings"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/xuri/efp"
 )
 
 // sheetArea is a rectangle of cells on one sheet (1-based, inclusive).
-type sheetArea struct {
-	Sheet          string
-	C1, R1, C2, R2 int
-}
-
-// Overlaps reports whether a and o share a cell (sheet names compare as
-// Excel compares them, case-insensitively).
-func (a sheetArea) Overlaps(o sheetArea) bool {
-	return a.C1 <= o.C2 && o.C1 <= a.C2 && a.R1 <= o.R2 && o.R1 <= a.R2 && strings.EqualFold(a.Sheet, o.Sheet)
-}
+//
+// Transitional: an alias of cellarea.Area, kept so that the files of this
+// package compile unchanged while the engine moves into internal packages;
+// new code names cellarea.Area.
+type sheetArea = cellarea.Area
 
 // editSet is what one call changed, when the tool can say exactly (a block
 // of written cells, rows inserted or deleted). A nil *editSet means
@@ -87,7 +79,7 @@ func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheet
 		case local != nil && local[i]:
 			continue // a name of LET or LAMBDA
 		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
-			if a, ok := parseArea(tk.TValue, host); ok {
+			if a, ok := cellarea.ParseArea(tk.TValue, host); ok {
 				areas = append(areas, a)
 				continue
 			}
@@ -101,70 +93,6 @@ func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheet
 		}
 	}
 	return areas, false
-}
-
-// parseArea reads a reference operand: [sheet!]cell, cell:cell, col:col or
-// row:row, with or without $. ok is false for anything else (names,
-// structured, external and 3-D references).
-func parseArea(ref, host string) (sheetArea, bool) {
-	a := sheetArea{Sheet: host}
-	if i := strings.LastIndex(ref, "!"); i >= 0 {
-		sheet := ref[:i]
-		if strings.HasPrefix(sheet, "'") && strings.HasSuffix(sheet, "'") && len(sheet) >= 2 {
-			sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
-		}
-		if sheet == "" || strings.ContainsAny(sheet, "[]:") {
-			return a, false
-		}
-		a.Sheet, ref = sheet, ref[i+1:]
-	}
-	ref = strings.ReplaceAll(ref, "$", "")
-	lo, hi, isRange := strings.Cut(ref, ":")
-	if !isRange {
-		hi = lo
-	}
-	c1, r1, ok1 := parseEnd(lo)
-	c2, r2, ok2 := parseEnd(hi)
-	if !ok1 || !ok2 || (c1 == 0) != (c2 == 0) || (r1 == 0) != (r2 == 0) || (!isRange && (c1 == 0 || r1 == 0)) {
-		return a, false
-	}
-	if c1 == 0 { // whole rows
-		c1, c2 = 1, excelize.MaxColumns
-	}
-	if r1 == 0 { // whole columns
-		r1, r2 = 1, excelize.TotalRows
-	}
-	a.C1, a.C2 = min(c1, c2), max(c1, c2)
-	a.R1, a.R2 = min(r1, r2), max(r1, r2)
-	return a, true
-}
-
-// parseEnd reads one end of a reference: a cell (col, row), a column
-// (col, 0) or a row (0, row).
-func parseEnd(s string) (col, row int, ok bool) {
-	i := 0
-	for i < len(s) && (s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z') {
-		i++
-	}
-	letters, digits := s[:i], s[i:]
-	if letters == "" && digits == "" || len(letters) > 3 {
-		return 0, 0, false
-	}
-	if letters != "" {
-		c, err := excelize.ColumnNameToNumber(letters)
-		if err != nil {
-			return 0, 0, false
-		}
-		col = c
-	}
-	if digits != "" {
-		r, err := strconv.Atoi(digits)
-		if err != nil || r < 1 || r > excelize.TotalRows {
-			return 0, 0, false
-		}
-		row = r
-	}
-	return col, row, true
 }
 
 // maxDepChecks bounds the overlap checks dirtyFormulas makes; past it (a

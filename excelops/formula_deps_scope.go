@@ -4,6 +4,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -46,7 +47,7 @@ func newDepScope(f *excelize.File) *depScope {
 			continue
 		}
 		for _, t := range tables {
-			if a, ok := parseArea(t.Range, sheet); ok {
+			if a, ok := cellarea.ParseArea(t.Range, sheet); ok {
 				d.tables = append(d.tables, namedArea{t.Name, a})
 			}
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -31,7 +32,7 @@ func (d *depScope) spillRead(toks []efp.Token, i int, host string) (spill sheetA
 	if end := significant(toks, arg, 1); end < 0 || toks[end].TType != efp.TokenTypeFunction || toks[end].TSubType != efp.TokenSubTypeStop {
 		return sheetArea{}, false
 	}
-	anchor, ok := parseArea(toks[arg].TValue, host)
+	anchor, ok := cellarea.ParseArea(toks[arg].TValue, host)
 	if !ok || anchor.C1 != anchor.C2 || anchor.R1 != anchor.R2 || d == nil || d.spillOf == nil {
 		return sheetArea{}, false
 	}
@@ -58,6 +59,6 @@ func bookSpills(f *excelize.File) func(anchor sheetArea) (sheetArea, bool) {
 		if !ok {
 			return anchor, true
 		}
-		return sheetArea{anchor.Sheet, spill.C1, spill.R1, spill.C2, spill.R2}, true
+		return sheetArea{Sheet: anchor.Sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2}, true
 	}
 }

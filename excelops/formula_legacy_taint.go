@@ -25,7 +25,7 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 	for i, sf := range all {
 		if r, ok := legacyArrayRange(sf.cell.cell); ok && !legacyExact(f, sf.sheet, sf.cell.ref) {
 			out[i] = true
-			bad = append(bad, sheetArea{sf.sheet, r.C1, r.R1, r.C2, r.R2})
+			bad = append(bad, sheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 		}
 	}
 	if len(bad) == 0 {

@@ -54,17 +54,17 @@ func TestReadsPosition(t *testing.T) {
 
 func TestDepScopeResolve(t *testing.T) {
 	t.Parallel()
-	table := sheetArea{"Data", 2, 3, 11, 6}
+	table := sheetArea{Sheet: "Data", C1: 2, R1: 3, C2: 11, R2: 6}
 	d := &depScope{
 		tables: []namedArea{{"Sales", table}},
 		names: map[string][]nameTarget{
-			"rate":  {{scope: "", areas: []sheetArea{{"Inputs", 1, 2, 1, 2}}, ok: true}},
-			"local": {{scope: "Data", areas: []sheetArea{{"Data", 1, 1, 1, 1}}, ok: true}, {scope: "", areas: []sheetArea{{"Inputs", 5, 5, 5, 5}}, ok: true}},
+			"rate":  {{scope: "", areas: []sheetArea{{Sheet: "Inputs", C1: 1, R1: 2, C2: 1, R2: 2}}, ok: true}},
+			"local": {{scope: "Data", areas: []sheetArea{{Sheet: "Data", C1: 1, R1: 1, C2: 1, R2: 1}}, ok: true}, {scope: "", areas: []sheetArea{{Sheet: "Inputs", C1: 5, R1: 5, C2: 5, R2: 5}}, ok: true}},
 			"calc":  {{scope: "", ok: false}},
 		},
 	}
-	in := sheetArea{"Data", 3, 4, 3, 4}    // a cell inside the table
-	out := sheetArea{"Data", 20, 1, 20, 1} // one outside it
+	in := sheetArea{Sheet: "Data", C1: 3, R1: 4, C2: 3, R2: 4}    // a cell inside the table
+	out := sheetArea{Sheet: "Data", C1: 20, R1: 1, C2: 20, R2: 1} // one outside it
 	cases := []struct {
 		operand, formula string
 		at               sheetArea
@@ -78,9 +78,9 @@ func TestDepScopeResolve(t *testing.T) {
 		{"[Col1]:[Col3]]", "SUM(Sales[[#This Row],[Col1]:[Col3]])", out, []sheetArea{table}, true},
 		{"Nope[Amount]", "SUM(Nope[Amount])", out, []sheetArea{{}}, false},
 		{"[1]Sheet1!A1", "[1]Sheet1!A1", out, nil, false},
-		{"Rate", "Rate*2", out, []sheetArea{{"Inputs", 1, 2, 1, 2}}, true},
-		{"Local", "Local", in, []sheetArea{{"Data", 1, 1, 1, 1}}, true},
-		{"Local", "Local", sheetArea{"Other", 1, 1, 1, 1}, []sheetArea{{"Inputs", 5, 5, 5, 5}}, true},
+		{"Rate", "Rate*2", out, []sheetArea{{Sheet: "Inputs", C1: 1, R1: 2, C2: 1, R2: 2}}, true},
+		{"Local", "Local", in, []sheetArea{{Sheet: "Data", C1: 1, R1: 1, C2: 1, R2: 1}}, true},
+		{"Local", "Local", sheetArea{Sheet: "Other", C1: 1, R1: 1, C2: 1, R2: 1}, []sheetArea{{Sheet: "Inputs", C1: 5, R1: 5, C2: 5, R2: 5}}, true},
 		{"Calc", "Calc", out, nil, false},
 		{"x", "LET(x,1,x)", out, nil, false},
 	}
@@ -107,10 +107,10 @@ func TestNewDepScopeNames(t *testing.T) {
 		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: name, RefersTo: refers}))
 	}
 	d := newDepScope(f)
-	at := sheetArea{"Sheet1", 5, 5, 5, 5}
+	at := sheetArea{Sheet: "Sheet1", C1: 5, R1: 5, C2: 5, R2: 5}
 	got, ok := d.resolve("Abs", at, "SUM(Abs)")
 	assert.True(t, ok)
-	assert.Equal(t, []sheetArea{{"Sheet1", 1, 1, 1, 3}}, got)
+	assert.Equal(t, []sheetArea{{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 3}}, got)
 	_, ok = d.resolve("Rel", at, "Rel*2")
 	assert.False(t, ok, "a relative name is wide")
 	got, ok = d.resolve("Rate", at, "Rate*2")

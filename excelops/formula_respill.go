@@ -27,7 +27,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 	for i, sf := range all {
 		if old, ok := dynamicAnchor(sf.cell.cell); ok && dirty[i] {
 			cand, olds[i] = append(cand, i), old
-			spills = append(spills, sheetArea{sf.sheet, old.C1, old.R1, old.C2, old.R2})
+			spills = append(spills, sheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2})
 		}
 	}
 	var changed []sheetArea
@@ -52,7 +52,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.cell.ref, n, maxCells))
 		}
-		rng := cellRange{col, row, col + len(vals[0]) - 1, row + len(vals) - 1}
+		rng := cellRange{C1: col, R1: row, C2: col + len(vals[0]) - 1, R2: row + len(vals) - 1}
 		stuck := sf.cell.spillStuck() // it spilled nothing: its own values block nothing
 		var blocked bool
 		if stuck {
@@ -79,8 +79,8 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if err := f.SetDynamicArrayFormula(sf.sheet, sf.cell.ref, target); err != nil {
 			return nil, err
 		}
-		changed = append(changed, sheetArea{sf.sheet, old.C1, old.R1, old.C2, old.R2},
-			sheetArea{sf.sheet, rng.C1, rng.R1, rng.C2, rng.R2})
+		changed = append(changed, sheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
+			sheetArea{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
 		if blocked {
 			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: spillError}}}
 		}
@@ -148,7 +148,7 @@ func formulaCellsOf(sheet string, plan []cellWrite) []sheetArea {
 	var out []sheetArea
 	for _, w := range plan {
 		if w.formula != "" {
-			out = append(out, sheetArea{sheet, w.col, w.row, w.col, w.row})
+			out = append(out, sheetArea{Sheet: sheet, C1: w.col, R1: w.row, C2: w.col, R2: w.row})
 		}
 	}
 	return out

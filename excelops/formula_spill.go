@@ -176,7 +176,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
 		}
-		rng := cellRange{w.col, w.row, w.col + len(vals[0]) - 1, w.row + len(vals) - 1}
+		rng := cellRange{C1: w.col, R1: w.row, C2: w.col + len(vals[0]) - 1, R2: w.row + len(vals) - 1}
 		blocked, err := spillBlocked(f, sheet, rng)
 		if err != nil {
 			return nil, err
@@ -341,10 +341,10 @@ func (b *book) spillBlock(sh sheetRef, block cellRange, plan []cellWrite, old []
 	}
 	sh.ext.widen(block.R1, block.C1)
 	sh.ext.widen(block.R2, block.C2)
-	areas := []sheetArea{{sh.name, block.C1, block.R1, block.C2, block.R2}}
+	areas := []sheetArea{{Sheet: sh.name, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}
 	for _, r := range spills {
 		sh.ext.widen(r.R2, r.C2)
-		areas = append(areas, sheetArea{sh.name, r.C1, r.R1, r.C2, r.R2})
+		areas = append(areas, sheetArea{Sheet: sh.name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	if !sh.created {
 		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}

@@ -23,7 +23,7 @@ func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]old
 	if err != nil {
 		return nil, err
 	}
-	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
+	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var out []oldAnchor
 	for _, a := range anchors {
 		if bandKeepsWhole(band, a.spill) {
@@ -78,7 +78,7 @@ func (b *book) respillBand(sheet string, band formularef.Band, spills []oldAncho
 	edits.fresh = anchors
 	edits.areas = append(edits.areas, anchors...)
 	for _, r := range spilled {
-		edits.areas = append(edits.areas, sheetArea{sheet, r.C1, r.R1, r.C2, r.R2})
+		edits.areas = append(edits.areas, sheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

@@ -233,9 +233,9 @@ func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCe
 	var scope *depScope // the tables and names, read when a formula first needs them
 	for i, sf := range all {
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
-		out[i].at = sheetArea{sf.sheet, col, row, col, row}
+		out[i].at = sheetArea{Sheet: sf.sheet, C1: col, R1: row, C2: col, R2: row}
 		if r, ok := legacyArrayRange(sf.cell.cell); ok {
-			out[i].fills = &sheetArea{sf.sheet, r.C1, r.R1, r.C2, r.R2}
+			out[i].fills = &sheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2}
 		}
 		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
 		if err != nil || ferr != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -117,7 +118,7 @@ func (b *book) refGraph(ctx context.Context) (*refGraph, error) {
 			if text == "" {
 				continue
 			}
-			at, ok := parseArea(fc.ref, sheet)
+			at, ok := cellarea.ParseArea(fc.ref, sheet)
 			if !ok {
 				continue
 			}
@@ -151,7 +152,7 @@ func (g *refGraph) resolve(o formularef.Operand, host string, at sheetArea, nest
 		i, j := g.sheetIndex(o.Sheet), g.sheetIndex(o.Sheet2)
 		if i >= 0 && j >= 0 {
 			for _, s := range g.sheets[min(i, j) : max(i, j)+1] {
-				u.areas = append(u.areas, sheetArea{s, o.Col1, o.Row1, o.Col2, o.Row2})
+				u.areas = append(u.areas, sheetArea{Sheet: s, C1: o.Col1, R1: o.Row1, C2: o.Col2, R2: o.Row2})
 			}
 		}
 	case o.IsArea:
@@ -162,7 +163,7 @@ func (g *refGraph) resolve(o formularef.Operand, host string, at sheetArea, nest
 		if o.Col1 == o.Col2 && o.Row1 == o.Row2 {
 			u.kind = refTypeCell
 		}
-		u.areas = []sheetArea{{u.sheet, o.Col1, o.Row1, o.Col2, o.Row2}}
+		u.areas = []sheetArea{{Sheet: u.sheet, C1: o.Col1, R1: o.Row1, C2: o.Col2, R2: o.Row2}}
 	case o.IsStructured():
 		u.kind = refTypeTable
 		if a, ok := g.structuredArea(o.Rest, at); ok {

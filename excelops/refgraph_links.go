@@ -22,7 +22,7 @@ func (g *refGraph) structuredArea(text string, at sheetArea) (sheetArea, bool) {
 	var t *refTable
 	for i := range g.tables {
 		tb := &g.tables[i]
-		if name == "" && strings.EqualFold(tb.sheet, at.Sheet) && rangesOverlap(tb.rng, cellRange{at.C1, at.R1, at.C1, at.R1}) ||
+		if name == "" && strings.EqualFold(tb.sheet, at.Sheet) && rangesOverlap(tb.rng, cellRange{C1: at.C1, R1: at.R1, C2: at.C1, R2: at.R1}) ||
 			name != "" && strings.EqualFold(tb.name, name) {
 			t = tb
 			break
@@ -69,7 +69,7 @@ func (g *refGraph) structuredArea(text string, at sheetArea) (sheetArea, bool) {
 	if r1 > r2 {
 		return sheetArea{}, false
 	}
-	return sheetArea{t.sheet, c1, r1, c2, r2}, true
+	return sheetArea{Sheet: t.sheet, C1: c1, R1: r1, C2: c2, R2: r2}, true
 }
 
 // structuredUnescape undoes the ' escapes of a column name in a structured

@@ -109,7 +109,7 @@ func (b *book) unshareFormulas(sheet string) error {
 // refreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
 func (b *book) refreshExtent(sheet string, ext *sheetExtent) error {
-	all, err := b.existingCells(sheet, cellRange{1, 1, excelize.MaxColumns, excelize.TotalRows})
+	all, err := b.existingCells(sheet, cellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}

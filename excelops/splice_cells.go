@@ -112,7 +112,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 	})
 	p.FitWidths = fit.need
 	sb.fit = fit
-	sb.writes = &spliceWrites{area: sheetArea{sheet, anchor.C1, anchor.R1, anchor.C2, anchor.R2}, cells: conv}
+	sb.writes = &spliceWrites{area: sheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -92,7 +93,7 @@ func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		if !f.dynamic {
 			continue
 		}
-		if a, ok := parseArea(f.ref, f.at.Sheet); ok {
+		if a, ok := cellarea.ParseArea(f.ref, f.at.Sheet); ok {
 			spills[cell{strings.ToLower(f.at.Sheet), f.at.C1, f.at.R1}] = a
 		}
 	}
@@ -209,7 +210,7 @@ func (sb *spliceBook) sheetTables(ps opc.Sheet) []namedArea {
 		if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) != nil {
 			continue
 		}
-		a, ok := parseArea(t.Ref, ps.Name)
+		a, ok := cellarea.ParseArea(t.Ref, ps.Name)
 		if !ok {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/xuri/efp"
 )
 
@@ -49,7 +50,7 @@ func wideReason(formula, who string) string {
 		case local != nil && local[i]:
 			continue // a name of LET or LAMBDA
 		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
-			if _, ok := parseArea(tk.TValue, ""); ok {
+			if _, ok := cellarea.ParseArea(tk.TValue, ""); ok {
 				continue
 			}
 			v := tk.TValue

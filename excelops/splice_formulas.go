@@ -7,6 +7,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -139,7 +140,7 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 			return false, true, nil
 		}
 		if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
-			group, ok := parseArea(string(c.FormulaRef), host)
+			group, ok := cellarea.ParseArea(string(c.FormulaRef), host)
 			if !ok {
 				return false, true, nil
 			}
@@ -163,12 +164,4 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 		}
 	}
 	return true, any, nil
-}
-
-// Widen grows a by rows and cols on every side (clamped at row and
-// column 1).
-func (a sheetArea) Widen(rows, cols int) sheetArea {
-	a.R1, a.R2 = max(1, a.R1-rows), a.R2+rows
-	a.C1, a.C2 = max(1, a.C1-cols), a.C2+cols
-	return a
 }

@@ -186,7 +186,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			if string(c.FormulaType) == "dataTable" {
 				return noSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: sheetArea{ps.Name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: sheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
 				if !c.Meta {
@@ -279,7 +279,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		if cc.kind != 'f' {
 			continue
 		}
-		f := calcFormula{at: sheetArea{sheet, key[1], key[0], key[1], key[0]}, part: part, text: cc.formula}
+		f := calcFormula{at: sheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
 		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 )
 
 // Dynamic array anchors the recalc splice recomputes, as
@@ -34,7 +35,7 @@ func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		if f.part != part {
 			return nil, noSplice("a dynamic array to recompute is on another sheet")
 		}
-		spill, ok := parseArea(f.ref, f.at.Sheet)
+		spill, ok := cellarea.ParseArea(f.ref, f.at.Sheet)
 		if !ok {
 			spill = f.at // respillOne declines it
 		}
@@ -134,5 +135,5 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 	if !p.blocked && (len(vals) > 1 || len(vals[0]) > 1) {
 		w.spills = append(w.spills, rng)
 	}
-	return []sheetArea{{sheet, old.C1, old.R1, old.C2, old.R2}, {sheet, rng.C1, rng.R1, rng.C2, rng.R2}}, nil
+	return []sheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
 }

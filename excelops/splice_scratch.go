@@ -143,7 +143,7 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 				}
 				text := ""
 				if c.Formula {
-					idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
+					idx, ok := formulaAt[sheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
 					if !ok {
 						return noSplice("a formula cell the calculator reads was not scanned")
 					}

@@ -52,7 +52,7 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 				w.spilled = true
 			}
 		}
-		areas = append(areas, sheetArea{sheet, spill.C1, spill.R1, spill.C2, spill.R2})
+		areas = append(areas, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 	}
 	return areas, nil
 }
@@ -112,7 +112,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if !p.blocked {
 			w.spilled = true
 			w.spills = append(w.spills, p.rng)
-			areas = append(areas, sheetArea{sheet, p.rng.C1, p.rng.R1, p.rng.C2, p.rng.R2})
+			areas = append(areas, sheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
 		}
 	}
 	return areas, nil
@@ -152,7 +152,7 @@ type spillPlace struct {
 // metadata's cm, and whether the range (more than the anchor) is
 // obstructed, as spillBlocked sees it on the excelize path.
 func (sb *spliceBook) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *spliceWrites) (spillPlace, error) {
-	p := spillPlace{anchor: cellName(f.at.C1, f.at.R1), rng: cellRange{f.at.C1, f.at.R1, f.at.C1 + len(vals[0]) - 1, f.at.R1 + len(vals) - 1}}
+	p := spillPlace{anchor: cellName(f.at.C1, f.at.R1), rng: cellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
 		return p, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.limits.MaxWriteCells))
 	}

@@ -51,7 +51,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
 		cells, err := b.existingCells(sheet, rng)
-		edits := &editSet{areas: []sheetArea{{sheet, rng.C1, rng.R1, rng.C2, rng.R2}}}
+		edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
 		}

@@ -20,9 +20,9 @@ func shiftDirections() []string { return []string{"up", "left"} }
 // right of it in its rows).
 func bandZone(b formularef.Band) cellRange {
 	if b.Up {
-		return cellRange{b.C1, b.R1, b.C2, excelize.TotalRows}
+		return cellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
 	}
-	return cellRange{b.C1, b.R1, excelize.MaxColumns, b.R2}
+	return cellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 }
 
 // bandTarget is where the cell (col, row) of the zone goes; ok is false
@@ -41,7 +41,7 @@ func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
 // array formula's range) whole: r lies outside the zone, inside the
 // deleted range, or inside the band and entirely beyond the deleted range.
 func bandKeepsWhole(b formularef.Band, r cellRange) bool {
-	zone, deleted := bandZone(b), cellRange{b.C1, b.R1, b.C2, b.R2}
+	zone, deleted := bandZone(b), cellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
 	switch {
 	case !r.Overlaps(zone), deleted.Contains(r):
 		return true
@@ -189,7 +189,7 @@ func shiftWords(band formularef.Band) string {
 func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := shiftWords(band)
-	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
+	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	merged, err := b.mergedRanges(sheet)
 	if err != nil {
 		return nil, nil, err

@@ -161,9 +161,9 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 	if ext == nil || ext.empty() {
 		return nil, nil
 	}
-	area := cellRange{ext.minCol, ext.minRow, ext.maxCol, ext.maxRow}
+	area := cellRange{C1: ext.minCol, R1: ext.minRow, C2: ext.maxCol, R2: ext.maxRow}
 	if rng != nil {
-		area = cellRange{max(area.C1, rng.C1), max(area.R1, rng.R1), min(area.C2, rng.C2), min(area.R2, rng.R2)}
+		area = cellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
 		if area.C1 > area.C2 || area.R1 > area.R2 {
 			return nil, nil
 		}
@@ -291,7 +291,7 @@ func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
 	var edits []sheetArea
 	planned := map[string]*refPlan{}
 	for _, f := range found {
-		edits = append(edits, sheetArea{f.sheet, f.col, f.row, f.col, f.row})
+		edits = append(edits, sheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
 		if f.formula {
 			p := planned[f.sheet]
 			if p == nil {

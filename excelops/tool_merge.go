@@ -116,21 +116,6 @@ func (b *book) mergedRanges(sheet string) ([]cellRange, error) {
 	return out, nil
 }
 
-// Overlaps reports whether r and o share a cell.
-func (r cellRange) Overlaps(o cellRange) bool {
-	return r.C1 <= o.C2 && o.C1 <= r.C2 && r.R1 <= o.R2 && o.R1 <= r.R2
-}
-
-// Contains reports whether o lies wholly inside r.
-func (r cellRange) Contains(o cellRange) bool {
-	return r.C1 <= o.C1 && o.C2 <= r.C2 && r.R1 <= o.R1 && o.R2 <= r.R2
-}
-
-// Has reports whether the cell (col, row) lies inside r.
-func (r cellRange) Has(col, row int) bool {
-	return r.C1 <= col && col <= r.C2 && r.R1 <= row && row <= r.R2
-}
-
 // lostCell is a cell whose content a merge discards.
 type lostCell struct {
 	cell  string

@@ -251,7 +251,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	if err := checkBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
 		return nil, err
 	}
-	dst := cellRange{tc, tr, tc + src.C2 - src.C1, tr + src.R2 - src.R1}
+	dst := cellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
 	if err := checkSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}

@@ -156,7 +156,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		if a.Header {
 			top++
 		}
-		block := cellRange{rng.C1, top, rng.C2, min(rng.R2, ext.maxRow)}
+		block := cellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.maxRow)}
 		res := success(b.name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
 		if block.R2 < block.R1 {
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
@@ -171,7 +171,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
-		b.edits = &editSet{areas: []sheetArea{{sheet, block.C1, block.R1, block.C2, block.R2}}}
+		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
 		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.R2 - block.R1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
@@ -219,7 +219,7 @@ func (b *book) checkSortable(sheet string, rng, block cellRange) error {
 		if !rangesOverlap(t.rng, block) {
 			continue
 		}
-		body := cellRange{t.rng.C1, t.rng.R1 + 1, t.rng.C2, t.rng.R2}
+		body := cellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
 		// The block may stop short of the table's last rows when those are empty.
 		if block.C1 != body.C1 || block.C2 != body.C2 || block.R1 != body.R1 || rng.R2 != body.R2 {
 			return invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)

@@ -201,7 +201,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 		ext.widen(rng.R1, rng.C1)
 		ext.widen(rng.R2, rng.C2)
 		// Only header cells may have changed (filled or turned into text).
-		b.edits = &editSet{areas: []sheetArea{{sheet, rng.C1, rng.R1, rng.C2, rng.R1}}}
+		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
 		res := success(b.name(), sheet,
 			field("table_name", name),
 			field("range", rng.String()),

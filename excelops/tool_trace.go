@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -199,7 +200,7 @@ func (g *refGraph) target(b *book, text string) (sheetArea, error) {
 	} else if len(g.sheets) > 0 {
 		sheet = g.sheets[0]
 	}
-	a, ok := parseArea(addr, sheet)
+	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
 		return sheetArea{}, invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}

@@ -57,7 +57,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			return nil, err
 		}
 	} else {
-		anchor = cellRange{1, 1, 1, 1}
+		anchor = cellRange{C1: 1, R1: 1, C2: 1, R2: 1}
 		if a.CellRange != nil {
 			if anchor, err = parseRange(*a.CellRange); err != nil {
 				return nil, err
