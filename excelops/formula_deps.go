@@ -2,7 +2,6 @@ package excelops
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
-	"github.com/xuri/efp"
 )
 
 // sheetArea is a rectangle of cells on one sheet (1-based, inclusive).
@@ -36,63 +35,6 @@ func (e *editSet) written() []sheetArea {
 		return nil
 	}
 	return e.areas
-}
-
-// volatileFunctions read cells their arguments do not name (INDIRECT,
-// OFFSET), or change without any edit: a formula calling one depends on
-// every edit. A spill reference (ANCHORARRAY) is not among them: the
-// range it reads is its anchor's spill (see depScope.spillRead).
-var volatileFunctions = map[string]bool{
-	"INDIRECT": true, "OFFSET": true, "NOW": true, "TODAY": true, "RAND": true, "RANDBETWEEN": true,
-	"RANDARRAY": true, "CELL": true, "INFO": true,
-	"GETPIVOTDATA": true, // reads its pivot table's source range, which no argument names
-}
-
-// formulaDeps returns the areas formula (on sheet host) reads; wide is true
-// when it may read anything: a defined name, a structured or external or
-// 3-D reference, a spill reference, a volatile function, or text that does
-// not tokenize. The names a LET or LAMBDA binds read nothing.
-func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
-	return formulaDepsIn(formula, sheetArea{Sheet: host}, nil)
-}
-
-// formulaDepsIn is formulaDeps for the formula of cell at, with tables,
-// defined names and spill references resolved through scope to the areas
-// they cover (nil resolves none: every one is wide).
-func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheetArea, wide bool) {
-	host := at.Sheet
-	toks := formulaTokensOf(formula)
-	local := localNames(toks)
-	for i, tk := range toks {
-		name, isFunction := functionName(tk)
-		switch {
-		case isFunction && name == "ANCHORARRAY":
-			spill, ok := scope.spillRead(toks, i, host)
-			if !ok {
-				return nil, true
-			}
-			areas = append(areas, spill) // its argument, the anchor, follows
-		case isFunction:
-			if volatileFunctions[name] {
-				return nil, true
-			}
-		case local != nil && local[i]:
-			continue // a name of LET or LAMBDA
-		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
-			if a, ok := cellarea.ParseArea(tk.TValue, host); ok {
-				areas = append(areas, a)
-				continue
-			}
-			named, ok := scope.resolve(tk.TValue, at, formula)
-			if !ok {
-				return nil, true
-			}
-			areas = append(areas, named...)
-		case tk.TType == efp.TokenTypeUnknown:
-			return nil, true
-		}
-	}
-	return areas, false
 }
 
 // maxDepChecks bounds the overlap checks dirtyFormulas makes; past it (a

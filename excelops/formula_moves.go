@@ -5,6 +5,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
 )
@@ -29,7 +30,7 @@ func readsPosition(formula string, cut bool) bool {
 	if cut && strings.Contains(formula, "#REF!") {
 		return true
 	}
-	return callsAny(formula, func(name string) bool { return positionalFunctions[name] })
+	return formulatok.CallsAny(formula, func(name string) bool { return positionalFunctions[name] })
 }
 
 // insertedRows is the edit set of n rows inserted at row on sheet: the new
@@ -80,8 +81,8 @@ func cutReferenceValue(formula string) (t, v string, ok bool) {
 		return "", "", false
 	}
 	cut := false
-	for _, tk := range formulaTokensOf(formula) {
-		name, isFunction := functionName(tk)
+	for _, tk := range formulatok.Tokens(formula) {
+		name, isFunction := formulatok.FunctionName(tk)
 		switch {
 		case isFunction:
 			if errorLookers[name] || strings.HasPrefix(name, "IS") {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -30,8 +31,8 @@ func isSpillFunction(name string) bool {
 // column or row: formula_index_area.go), or applies an operator to an
 // array (arrayOperation).
 func maySpill(formula string) bool {
-	return callsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
-		callsAny(formula, callsIndex) || arrayOperation(formula)
+	return formulatok.CallsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
+		formulatok.CallsAny(formula, callsIndex) || arrayOperation(formula)
 }
 
 // spillError is the value of an anchor whose spill range is obstructed.

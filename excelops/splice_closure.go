@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"sort"
 	"strings"
 )
@@ -19,7 +20,7 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 		if cc.kind != 'f' {
 			continue
 		}
-		deps, wide := formulaDeps(cc.formula, sheet)
+		deps, wide := formuladeps.ScanSheet(cc.formula, sheet)
 		if wide {
 			return nil // a name or a spill reference, resolved after the scan (or the excelize path): nothing is copied early
 		}

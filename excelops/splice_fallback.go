@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/xuri/efp"
 )
 
@@ -38,13 +40,13 @@ func fallbackReason(err error) string {
 // workbook, several sheets), or a spill reference of no one cell; the
 // kind, never the formula's text.
 func wideReason(formula, who string) string {
-	toks := formulaTokensOf(formula)
-	local := localNames(toks)
+	toks := formulatok.Tokens(formula)
+	local := formuladeps.LocalNames(toks)
 	for i, tk := range toks {
-		name, isFunction := functionName(tk)
+		name, isFunction := formulatok.FunctionName(tk)
 		switch {
 		case isFunction:
-			if volatileFunctions[name] {
+			if formuladeps.Volatile(name) {
 				return who + " calls a volatile function"
 			}
 		case local != nil && local[i]:
@@ -68,7 +70,7 @@ func wideReason(formula, who string) string {
 			return who + " does not tokenize"
 		}
 	}
-	if readsSpill(formula) {
+	if formuladeps.ReadsSpill(formula) {
 		return who + " reads a spill reference it cannot resolve"
 	}
 	return who + " may read any cell"

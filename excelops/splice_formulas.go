@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -22,12 +23,12 @@ import (
 //     (Plan.NoFormulas declines the rewrite otherwise), and
 //   - every formula cell of every worksheet has a cached value (the
 //     excelize path computes missing ones), is not a data table, and reads
-//     nothing of the written block: its references (formulaDeps) are plain
-//     cell, range, row or column references that miss the block. A formula
-//     that calls a volatile or reference-building function (INDIRECT,
-//     OFFSET, NOW...), uses a defined name, a structured, external or 3-D
-//     reference, or does not tokenize may read anything: the write leaves
-//     the plain splice. A shared formula's references are widened by the
+//     nothing of the written block: its references (formuladeps.ScanSheet)
+//     are plain cell, range, row or column references that miss the
+//     block. A formula that calls a volatile or reference-building function
+//     (INDIRECT, OFFSET, NOW...), uses a defined name, a structured,
+//     external or 3-D reference, or does not tokenize may read anything:
+//     the write leaves the plain splice. A shared formula's references are widened by the
 //     size of its group (a superset of what each member reads); a member
 //     whose master is not found makes the write leave the plain splice.
 // No formula reading a written cell means no formula value changes (values
@@ -135,7 +136,7 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 			members[c.SharedIndex] = true
 			continue
 		}
-		areas, wide := formulaDeps(string(sheetxml.Unescape(c.FormulaText)), host)
+		areas, wide := formuladeps.ScanSheet(string(sheetxml.Unescape(c.FormulaText)), host)
 		if wide {
 			return false, true, nil
 		}
