@@ -211,7 +211,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if loc.C2 == loc.C1 && loc.R2 == loc.R1 {
 		loc.R2++ // excelize wants a range, not one cell
 	}
-	if target == sheet && overlaps(loc, src) {
+	if target == sheet && loc.Overlaps(src) {
 		return nil, invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", cellName(ac, ar), loc, src)
 	}
 	if err := b.checkPivotRoom(target, loc, a); err != nil {
@@ -348,7 +348,7 @@ func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
 			return invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
 		}
 		ref := p.PivotTableRange[strings.LastIndex(p.PivotTableRange, "!")+1:]
-		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil && overlaps(loc, r) {
+		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil && loc.Overlaps(r) {
 			return invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
 		}
 	}
@@ -367,11 +367,6 @@ func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
 		}
 	}
 	return nil
-}
-
-// overlaps reports whether two rectangles share a cell.
-func overlaps(a, b cellRange) bool {
-	return a.C1 <= b.C2 && b.C1 <= a.C2 && a.R1 <= b.R2 && b.R1 <= a.R2
 }
 
 // absRange renders r as "$A$1:$C$3".
