@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -16,18 +17,11 @@ func invalid(format string, a ...any) error {
 }
 
 // cellRange is a rectangle of cells, 1-based and inclusive.
-type cellRange struct{ c1, r1, c2, r2 int }
-
-// String renders the range as "A1:C3" (or "A1" for one cell).
-func (r cellRange) String() string {
-	if r.c1 == r.c2 && r.r1 == r.r2 {
-		return cellName(r.c1, r.r1)
-	}
-	return rangeRef(r.c1, r.r1, r.c2, r.r2)
-}
-
-// cells is the number of cells in r.
-func (r cellRange) cells() int64 { return int64(r.c2-r.c1+1) * int64(r.r2-r.r1+1) }
+//
+// Transitional: an alias of cellarea.Range, kept so that the files of this
+// package compile unchanged while the engine moves into internal packages;
+// new code names cellarea.Range.
+type cellRange = cellarea.Range
 
 // parseCell parses "B7" (also "$B$7"); the error says what is accepted,
 // or which edge of Excel's grid the cell is past.
@@ -70,7 +64,7 @@ func parseRange(ref string) (cellRange, error) {
 	if r1 > r2 {
 		r1, r2 = r2, r1
 	}
-	return cellRange{c1, r1, c2, r2}, nil
+	return cellRange{C1: c1, R1: r1, C2: c2, R2: r2}, nil
 }
 
 // cellName renders (col, row) as "B7"; inputs are always in range.

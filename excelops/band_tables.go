@@ -23,15 +23,15 @@ func (b *book) bandTables(sheet string, band formularef.Band, why func(t exceliz
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
-	zone, deleted := bandZone(band), cellRange{band.C1, band.R1, band.C2, band.R2}
+	zone, deleted := bandZone(band), cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var moves []tableMove
 	for _, t := range tables {
 		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
-		if err != nil || !tr.overlaps(zone) {
+		if err != nil || !tr.Overlaps(zone) {
 			continue
 		}
 		part := t.XMLPath()
-		if deleted.overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
+		if deleted.Overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
 			return nil, why(t, tr)
 		}
 		if _, ok := b.f.Pkg.Load(part); !ok {

@@ -21,8 +21,8 @@ func filterRules(filters []filterArgs, rng cellRange) ([]filterRule, error) {
 		if err != nil {
 			return nil, fmt.Errorf("filter %d: %w", i+1, err)
 		}
-		if col < rng.c1 || col > rng.c2 {
-			return nil, invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, columnName(col), rng, columnName(rng.c1), columnName(rng.c2))
+		if col < rng.C1 || col > rng.C2 {
+			return nil, invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, columnName(col), rng, columnName(rng.C1), columnName(rng.C2))
 		}
 		if seen[col] {
 			return nil, invalid("filter %d: column %s has a criterion already; give one per column", i+1, columnName(col))
@@ -86,7 +86,7 @@ func (b *book) applyAutofilter(ws *excelize.XMLWorksheet, sheet string, rng cell
 		}
 	}
 	hidden := 0
-	for r := rng.r1 + 1; r <= min(rng.r2, ext.maxRow) && len(rules) > 0; r++ {
+	for r := rng.R1 + 1; r <= min(rng.R2, ext.maxRow) && len(rules) > 0; r++ {
 		keep := true
 		for _, rule := range rules {
 			if keep = b.cellMeets(sheet, cellName(rule.col, r), rule); !keep {
@@ -182,7 +182,7 @@ func writeFilterColumns(af *excelize.XMLAutoFilter, rng cellRange, rules []filte
 	}
 	out := make([]*excelize.XMLFilterColumn, 0, len(rules))
 	for _, r := range rules {
-		fc := &excelize.XMLFilterColumn{ColID: r.col - rng.c1}
+		fc := &excelize.XMLFilterColumn{ColID: r.col - rng.C1}
 		if r.op == "blanks" {
 			fc.Filters = &excelize.XMLFilters{Blank: true}
 			out = append(out, fc)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -22,7 +23,7 @@ import (
 // (liftedCallsIn: LEN(A1:A3)), or is a multi-cell range alone (=A1:A5):
 // its result can be an array that spills.
 func arrayOperation(formula string) bool {
-	tokens := formulaTokensOf(withoutSpillMarks(formula))
+	tokens := formulatok.Tokens(withoutSpillMarks(formula))
 	if len(tokens) == 1 && tokens[0].TSubType == efp.TokenSubTypeRange && strings.Contains(tokens[0].TValue, ":") {
 		return true
 	}
@@ -78,7 +79,7 @@ func arrayConstantEdges(tokens []efp.Token) map[int]bool {
 // a multi-cell range, or a function is lifted over an array, outside
 // SUMPRODUCT (SUM(IF(A1:A5>3,1,0))), which a plain formula intersects.
 func needsArrayFormula(formula string) bool {
-	return intersectedInPlain(formulaTokensOf(withoutSpillMarks(formula)))
+	return intersectedInPlain(formulatok.Tokens(withoutSpillMarks(formula)))
 }
 
 // intersectedInPlain reports whether a plain formula (not an array

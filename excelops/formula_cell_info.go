@@ -3,6 +3,7 @@ package excelops
 import (
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/xuri/efp"
 )
 
@@ -19,9 +20,9 @@ var cellInfoComputed = map[string]bool{"address": true, "col": true, "row": true
 // value in the engine). Such a call is an error inside the engine, which
 // IFERROR or MID would turn into a wrong value.
 func callsUncomputedForm(formula string) bool {
-	toks := formulaTokensOf(formula)
+	toks := formulatok.Tokens(formula)
 	for i, tk := range toks {
-		switch name, _ := functionName(tk); name {
+		switch name, _ := formulatok.FunctionName(tk); name {
 		case "CELL":
 			args := withoutWhitespace(toks[i+1:])
 			if !cellCallComputed(args) && !(wholeFormula(toks, i) && referencedInfoType(args)) {

@@ -1,24 +1,15 @@
 package excelops
 
 import (
-	"strconv"
-	"strings"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-	"github.com/xuri/efp"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 )
 
 // sheetArea is a rectangle of cells on one sheet (1-based, inclusive).
-type sheetArea struct {
-	sheet          string
-	c1, r1, c2, r2 int
-}
-
-// overlaps reports whether a and o share a cell (sheet names compare as
-// Excel compares them, case-insensitively).
-func (a sheetArea) overlaps(o sheetArea) bool {
-	return a.c1 <= o.c2 && o.c1 <= a.c2 && a.r1 <= o.r2 && o.r1 <= a.r2 && strings.EqualFold(a.sheet, o.sheet)
-}
+//
+// Transitional: an alias of cellarea.Area, kept so that the files of this
+// package compile unchanged while the engine moves into internal packages;
+// new code names cellarea.Area.
+type sheetArea = cellarea.Area
 
 // editSet is what one call changed, when the tool can say exactly (a block
 // of written cells, rows inserted or deleted). A nil *editSet means
@@ -44,127 +35,6 @@ func (e *editSet) written() []sheetArea {
 		return nil
 	}
 	return e.areas
-}
-
-// volatileFunctions read cells their arguments do not name (INDIRECT,
-// OFFSET), or change without any edit: a formula calling one depends on
-// every edit. A spill reference (ANCHORARRAY) is not among them: the
-// range it reads is its anchor's spill (see depScope.spillRead).
-var volatileFunctions = map[string]bool{
-	"INDIRECT": true, "OFFSET": true, "NOW": true, "TODAY": true, "RAND": true, "RANDBETWEEN": true,
-	"RANDARRAY": true, "CELL": true, "INFO": true,
-	"GETPIVOTDATA": true, // reads its pivot table's source range, which no argument names
-}
-
-// formulaDeps returns the areas formula (on sheet host) reads; wide is true
-// when it may read anything: a defined name, a structured or external or
-// 3-D reference, a spill reference, a volatile function, or text that does
-// not tokenize. The names a LET or LAMBDA binds read nothing.
-func formulaDeps(formula, host string) (areas []sheetArea, wide bool) {
-	return formulaDepsIn(formula, sheetArea{sheet: host}, nil)
-}
-
-// formulaDepsIn is formulaDeps for the formula of cell at, with tables,
-// defined names and spill references resolved through scope to the areas
-// they cover (nil resolves none: every one is wide).
-func formulaDepsIn(formula string, at sheetArea, scope *depScope) (areas []sheetArea, wide bool) {
-	host := at.sheet
-	toks := formulaTokensOf(formula)
-	local := localNames(toks)
-	for i, tk := range toks {
-		name, isFunction := functionName(tk)
-		switch {
-		case isFunction && name == "ANCHORARRAY":
-			spill, ok := scope.spillRead(toks, i, host)
-			if !ok {
-				return nil, true
-			}
-			areas = append(areas, spill) // its argument, the anchor, follows
-		case isFunction:
-			if volatileFunctions[name] {
-				return nil, true
-			}
-		case local != nil && local[i]:
-			continue // a name of LET or LAMBDA
-		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
-			if a, ok := parseArea(tk.TValue, host); ok {
-				areas = append(areas, a)
-				continue
-			}
-			named, ok := scope.resolve(tk.TValue, at, formula)
-			if !ok {
-				return nil, true
-			}
-			areas = append(areas, named...)
-		case tk.TType == efp.TokenTypeUnknown:
-			return nil, true
-		}
-	}
-	return areas, false
-}
-
-// parseArea reads a reference operand: [sheet!]cell, cell:cell, col:col or
-// row:row, with or without $. ok is false for anything else (names,
-// structured, external and 3-D references).
-func parseArea(ref, host string) (sheetArea, bool) {
-	a := sheetArea{sheet: host}
-	if i := strings.LastIndex(ref, "!"); i >= 0 {
-		sheet := ref[:i]
-		if strings.HasPrefix(sheet, "'") && strings.HasSuffix(sheet, "'") && len(sheet) >= 2 {
-			sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
-		}
-		if sheet == "" || strings.ContainsAny(sheet, "[]:") {
-			return a, false
-		}
-		a.sheet, ref = sheet, ref[i+1:]
-	}
-	ref = strings.ReplaceAll(ref, "$", "")
-	lo, hi, isRange := strings.Cut(ref, ":")
-	if !isRange {
-		hi = lo
-	}
-	c1, r1, ok1 := parseEnd(lo)
-	c2, r2, ok2 := parseEnd(hi)
-	if !ok1 || !ok2 || (c1 == 0) != (c2 == 0) || (r1 == 0) != (r2 == 0) || (!isRange && (c1 == 0 || r1 == 0)) {
-		return a, false
-	}
-	if c1 == 0 { // whole rows
-		c1, c2 = 1, excelize.MaxColumns
-	}
-	if r1 == 0 { // whole columns
-		r1, r2 = 1, excelize.TotalRows
-	}
-	a.c1, a.c2 = min(c1, c2), max(c1, c2)
-	a.r1, a.r2 = min(r1, r2), max(r1, r2)
-	return a, true
-}
-
-// parseEnd reads one end of a reference: a cell (col, row), a column
-// (col, 0) or a row (0, row).
-func parseEnd(s string) (col, row int, ok bool) {
-	i := 0
-	for i < len(s) && (s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z') {
-		i++
-	}
-	letters, digits := s[:i], s[i:]
-	if letters == "" && digits == "" || len(letters) > 3 {
-		return 0, 0, false
-	}
-	if letters != "" {
-		c, err := excelize.ColumnNameToNumber(letters)
-		if err != nil {
-			return 0, 0, false
-		}
-		col = c
-	}
-	if digits != "" {
-		r, err := strconv.Atoi(digits)
-		if err != nil || r < 1 || r > excelize.TotalRows {
-			return 0, 0, false
-		}
-		row = r
-	}
-	return col, row, true
 }
 
 // maxDepChecks bounds the overlap checks dirtyFormulas makes; past it (a
@@ -207,7 +77,7 @@ func dirtyFormulas(cells []depCell, edits []sheetArea, wrote bool) []bool {
 			hit := c.wide
 			if first && wrote {
 				for _, e := range edits {
-					hit = hit || e.overlaps(c.at)
+					hit = hit || e.Overlaps(c.at)
 				}
 			}
 			for _, d := range c.deps {
@@ -215,7 +85,7 @@ func dirtyFormulas(cells []depCell, edits []sheetArea, wrote bool) []bool {
 					break
 				}
 				for _, f := range frontier {
-					if checks++; d.overlaps(f) {
+					if checks++; d.Overlaps(f) {
 						hit = true
 						break
 					}

@@ -8,89 +8,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestFormulaDeps(t *testing.T) {
-	full := excelize.TotalRows
-	for _, c := range []struct {
-		formula string
-		want    []sheetArea
-		wide    bool
-	}{
-		{"A1*2+$B$3", []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 3, 2, 3}}, false},
-		{"SUM(B2:A1)", []sheetArea{{"S", 1, 1, 2, 2}}, false},
-		{"SUM(C:C)+SUM(2:3)", []sheetArea{{"S", 3, 1, 3, full}, {"S", 1, 2, excelize.MaxColumns, 3}}, false},
-		{"'Q1 ''Plan'' v1'!A1+Sheet2!$A$1:B2", []sheetArea{{"Q1 'Plan' v1", 1, 1, 1, 1}, {"Sheet2", 1, 1, 2, 2}}, false},
-		{`IF(A1>0,"A2",B1)`, []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 1, 2, 1}}, false},
-		{"Total*2", nil, true},               // a defined name
-		{"SUM(Sheet1:Sheet3!A1)", nil, true}, // 3-D
-		{"SUM(Table1[Qty])", nil, true},      // structured
-		{"[1]Sheet1!A1", nil, true},          // external
-		{"OFFSET(A1,1,0)", nil, true},        // reads what it computes
-		{"NOW()", nil, true},                 // volatile
-		{"_xlfn.XLOOKUP(A1,B:B,C:C)", []sheetArea{{"S", 1, 1, 1, 1}, {"S", 2, 1, 2, full}, {"S", 3, 1, 3, full}}, false},
-		{"_xlfn.ANCHORARRAY(C3)", nil, true}, // a spill reference, no anchors known
-		// The names a LET or LAMBDA binds read nothing, where it binds them.
-		{"_xlfn.LET(_xlpm.x,A1*2,_xlpm.x+1)", []sheetArea{{"S", 1, 1, 1, 1}}, false},
-		{"LET(x,A1*2,x+1)", []sheetArea{{"S", 1, 1, 1, 1}}, false},
-		{"_xlfn.MAP(A1:A3,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*2))", []sheetArea{{"S", 1, 1, 1, 3}}, false},
-		{"_xlfn.LAMBDA(_xlpm.a,_xlpm.b,_xlpm.a*_xlpm.b)(A1, 5)", []sheetArea{{"S", 1, 1, 1, 1}}, false},
-		{"LET(f, LAMBDA(n, n*B1), f(A1))", []sheetArea{{"S", 2, 1, 2, 1}, {"S", 1, 1, 1, 1}}, false},
-		{"LET(x,1,MAP(A1:A2,LAMBDA(v,v+x)))", []sheetArea{{"S", 1, 1, 1, 2}}, false},
-		{"LET(x,1,y,x+A1,LET(x,x+y,x))", []sheetArea{{"S", 1, 1, 1, 1}}, false},
-		{"LET(x,2,x)+x", nil, true},             // outside its LET, x is a defined name
-		{"LET(x,x+1,x)", nil, true},             // in its own value too
-		{"LAMBDA(x,x)(x)", nil, true},           // and in the arguments of the call
-		{"LAMBDA(x,x*2)+LET(y,1,x)", nil, true}, // another LET binds y, not x
-	} {
-		got, wide := formulaDeps(c.formula, "S")
-		assert.Equal(t, c.wide, wide, c.formula)
-		if !c.wide {
-			assert.Equal(t, c.want, got, c.formula)
-		}
-	}
-}
-
-// TestFormulaDepsSpillReferences: a spill reference reads its anchor and
-// the spill range recorded for it (the anchor alone when it anchors none);
-// it is wide when its argument is not one cell, or when the anchors are
-// not known.
-func TestFormulaDepsSpillReferences(t *testing.T) {
-	spills := &depScope{spillOf: func(a sheetArea) (sheetArea, bool) {
-		if a == (sheetArea{"S", 3, 3, 3, 3}) {
-			return sheetArea{"S", 3, 3, 4, 5}, true
-		}
-		return a, true
-	}}
-	at := sheetArea{"S", 9, 9, 9, 9}
-	for _, c := range []struct {
-		formula string
-		scope   *depScope
-		want    []sheetArea
-		wide    bool
-	}{
-		{"SUM(_xlfn.ANCHORARRAY(C3))", spills, []sheetArea{{"S", 3, 3, 4, 5}, {"S", 3, 3, 3, 3}}, false},
-		{"ROWS(_xlfn.ANCHORARRAY($C$3 ))*A1", spills, []sheetArea{{"S", 3, 3, 4, 5}, {"S", 3, 3, 3, 3}, {"S", 1, 1, 1, 1}}, false},
-		{"_xlfn.ANCHORARRAY(Data!B2)", spills, []sheetArea{{"Data", 2, 2, 2, 2}, {"Data", 2, 2, 2, 2}}, false},
-		{"_xlfn.ANCHORARRAY(C3:C4)", spills, nil, true},
-		{"_xlfn.ANCHORARRAY(Total)", spills, nil, true},
-		{"_xlfn.ANCHORARRAY(INDEX(A:A,2))", spills, nil, true},
-		{"_xlfn.ANCHORARRAY(C3)", &depScope{}, nil, true},
-		{"_xlfn.ANCHORARRAY(C3)", nil, nil, true},
-	} {
-		got, wide := formulaDepsIn(c.formula, at, c.scope)
-		assert.Equal(t, c.wide, wide, c.formula)
-		assert.Equal(t, c.want, got, c.formula)
-	}
-}
-
 func TestDirtyFormulas(t *testing.T) {
-	cell := func(sheet string, col, row int) sheetArea { return sheetArea{sheet, col, row, col, row} }
+	cell := func(sheet string, col, row int) sheetArea {
+		return sheetArea{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}
+	}
 	cells := []depCell{
-		{at: cell("Report", 1, 1), deps: []sheetArea{cell("inputs", 1, 1)}},   // reads the edit (names compare case-insensitively)
-		{at: cell("Deep", 1, 1), deps: []sheetArea{cell("Report", 1, 1)}},     // reads a dirty formula
-		{at: cell("Report", 2, 1), deps: []sheetArea{cell("Inputs", 2, 1)}},   // unrelated
-		{at: cell("Inputs", 1, 1), deps: []sheetArea{cell("Inputs", 9, 9)}},   // overwritten by the edit
-		{at: cell("Other", 1, 1), wide: true},                                 // may read anything
-		{at: cell("Inputs", 3, 1), deps: []sheetArea{{"Inputs", 1, 1, 1, 5}}}, // a range holding the edit
+		{at: cell("Report", 1, 1), deps: []sheetArea{cell("inputs", 1, 1)}},                          // reads the edit (names compare case-insensitively)
+		{at: cell("Deep", 1, 1), deps: []sheetArea{cell("Report", 1, 1)}},                            // reads a dirty formula
+		{at: cell("Report", 2, 1), deps: []sheetArea{cell("Inputs", 2, 1)}},                          // unrelated
+		{at: cell("Inputs", 1, 1), deps: []sheetArea{cell("Inputs", 9, 9)}},                          // overwritten by the edit
+		{at: cell("Other", 1, 1), wide: true},                                                        // may read anything
+		{at: cell("Inputs", 3, 1), deps: []sheetArea{{Sheet: "Inputs", C1: 1, R1: 1, C2: 1, R2: 5}}}, // a range holding the edit
 	}
 	got := dirtyFormulas(cells, []sheetArea{cell("Inputs", 1, 1)}, true)
 	assert.Equal(t, []bool{true, true, false, true, true, true}, got)
@@ -102,11 +30,11 @@ func TestDirtyFormulasLongChainFallsBackToAll(t *testing.T) {
 	n := 3000
 	cells := make([]depCell, n)
 	for r := 1; r <= n; r++ {
-		cells[r-1] = depCell{at: sheetArea{"S", 2, r, 2, r}, deps: []sheetArea{{"S", 2, r - 1, 2, r - 1}}}
+		cells[r-1] = depCell{at: sheetArea{Sheet: "S", C1: 2, R1: r, C2: 2, R2: r}, deps: []sheetArea{{Sheet: "S", C1: 2, R1: r - 1, C2: 2, R2: r - 1}}}
 	}
-	cells[0].deps = []sheetArea{{"S", 1, 1, 1, 1}}
-	unrelated := depCell{at: sheetArea{"S", 9, 9, 9, 9}, deps: []sheetArea{{"S", 8, 8, 8, 8}}}
-	got := dirtyFormulas(append(cells, unrelated), []sheetArea{{"S", 1, 1, 1, 1}}, true)
+	cells[0].deps = []sheetArea{{Sheet: "S", C1: 1, R1: 1, C2: 1, R2: 1}}
+	unrelated := depCell{at: sheetArea{Sheet: "S", C1: 9, R1: 9, C2: 9, R2: 9}, deps: []sheetArea{{Sheet: "S", C1: 8, R1: 8, C2: 8, R2: 8}}}
+	got := dirtyFormulas(append(cells, unrelated), []sheetArea{{Sheet: "S", C1: 1, R1: 1, C2: 1, R2: 1}}, true)
 	for i, d := range got[:n] {
 		require.True(t, d, i)
 	}

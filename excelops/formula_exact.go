@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
 )
@@ -31,7 +33,7 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	if isLegacyArrayOverCells(f, sheet, ref) {
 		return true // formula_legacy_array.go
 	}
-	tokens := formulaTokensOf(formula) // once: this runs for every formula recomputed
+	tokens := formulatok.Tokens(formula) // once: this runs for every formula recomputed
 	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&
 		(!isPlainFormulaCell(f, sheet, ref) || !excelize.PlainIntersectionExact(formula)) {
 		return true
@@ -46,7 +48,7 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 // the @ of a function's result; or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
 func inexactInArrays(f *excelize.File, sheet, formula string) bool {
-	return inexactTokens(f, sheet, formula, formulaTokensOf(formula))
+	return inexactTokens(f, sheet, formula, formulatok.Tokens(formula))
 }
 
 // inexactTokens is inexactInArrays given the formula's tokens, an INDEX
@@ -57,7 +59,7 @@ func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) 
 	if liftedArithmetic(tokens) || liftedCallsIn(tokens).misplaced || intersectsNonReference(tokens) {
 		return true
 	}
-	return tokensCall(tokens, subtotals) && readsSubtotal(f, formula, sheet)
+	return formulatok.TokensCall(tokens, subtotals) && readsSubtotal(f, formula, sheet)
 }
 
 // intersectsNonReference reports whether the implicit intersection
@@ -67,7 +69,7 @@ func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) 
 // column, the engine, which turns it into an array, takes its first value.
 func intersectsNonReference(tokens []efp.Token) bool {
 	for i, tk := range tokens {
-		if name, ok := functionName(tk); !ok || name != "SINGLE" {
+		if name, ok := formulatok.FunctionName(tk); !ok || name != "SINGLE" {
 			continue
 		}
 		if i+2 >= len(tokens) || tokens[i+1].TType != efp.TokenTypeOperand ||
@@ -91,7 +93,7 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 		return true
 	}
 	r, err := parseRange(c.F.Ref)
-	return err != nil || (r.c1 == r.c2 && r.r1 == r.r2) // no ref: the cell itself
+	return err != nil || (r.C1 == r.C2 && r.R1 == r.R2) // no ref: the cell itself
 }
 
 // parsedCell returns the cell sheet!ref of f as parsed, nil when the sheet,
@@ -135,7 +137,7 @@ func rangeArithmetic(tokens []efp.Token) bool {
 func rangeOperandWhere(tokens []efp.Token, match func(calls []string) bool) bool {
 	var calls []string
 	for i, tk := range tokens {
-		if name, ok := functionName(tk); ok {
+		if name, ok := formulatok.FunctionName(tk); ok {
 			calls = append(calls, name)
 			continue
 		}
@@ -174,27 +176,27 @@ func isOperatorToken(tk efp.Token) bool {
 // readsSubtotal reports whether a range formula (on host) reads holds a
 // SUBTOTAL or AGGREGATE formula.
 func readsSubtotal(f *excelize.File, formula, host string) bool {
-	areas, wide := formulaDeps(formula, host)
+	areas, wide := formuladeps.ScanSheet(formula, host)
 	if wide {
 		return true
 	}
 	for _, a := range areas {
-		ws, err := f.Worksheet(a.sheet)
+		ws, err := f.Worksheet(a.Sheet)
 		if err != nil {
 			continue
 		}
 		rows := ws.SheetData.Row
-		i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= a.r1 })
-		for ; i < len(rows) && rows[i].R <= a.r2; i++ {
+		i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= a.R1 })
+		for ; i < len(rows) && rows[i].R <= a.R2; i++ {
 			for _, c := range rows[i].C {
 				if c.F == nil {
 					continue
 				}
 				col, _, err := excelize.CellNameToCoordinates(c.R)
-				if err != nil || col < a.c1 || col > a.c2 {
+				if err != nil || col < a.C1 || col > a.C2 {
 					continue
 				}
-				text, _ := f.GetCellFormula(a.sheet, c.R)
+				text, _ := f.GetCellFormula(a.Sheet, c.R)
 				if strings.Contains(strings.ToUpper(text), "SUBTOTAL(") || strings.Contains(strings.ToUpper(text), "AGGREGATE(") {
 					return true
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -122,6 +123,6 @@ func TestLiftedArithmeticLeftUncomputed(t *testing.T) {
 		{"IF(A1>3,SUM(A1:A5*2),0)", false},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, liftedArithmetic(formulaTokensOf(c.formula)), c.formula)
+		assert.Equal(t, c.want, liftedArithmetic(formulatok.Tokens(c.formula)), c.formula)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // TestGetPivotDataFollowsItsSource checks that a GETPIVOTDATA formula is
 // computed from the pivot table's source range and computed again when
 // that range is edited: no argument names the range, so the formula
-// depends on every edit (volatileFunctions).
+// depends on every edit (formuladeps.Volatile).
 func TestGetPivotDataFollowsItsSource(t *testing.T) {
 	e := newEnv(t)
 	salesBook(e)

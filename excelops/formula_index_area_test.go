@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -31,7 +32,7 @@ func TestIndexAreaAnalyses(t *testing.T) {
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.maySpill, maySpill(c.formula), "maySpill %s", c.formula)
-		assert.Equal(t, c.intersected, intersectedInPlain(formulaTokensOf(c.formula)), "intersectedInPlain %s", c.formula)
+		assert.Equal(t, c.intersected, intersectedInPlain(formulatok.Tokens(c.formula)), "intersectedInPlain %s", c.formula)
 		assert.Equal(t, c.arr, needsArrayFormula(c.formula), "needsArrayFormula %s", c.formula)
 	}
 }
@@ -49,7 +50,7 @@ func TestAreaIndexAsRange(t *testing.T) {
 		{"INDEX(A1:C3,2,3)", 7},
 	}
 	for _, c := range cases {
-		got := areaIndexAsRange(formulaTokensOf(c.formula))
+		got := areaIndexAsRange(formulatok.Tokens(c.formula))
 		assert.Len(t, got, c.want, c.formula)
 	}
 }

@@ -106,15 +106,15 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 	if !ok {
 		return 0, 0, nil
 	}
-	if laid == nil || len(laid) != r.r2-r.r1+1 {
+	if laid == nil || len(laid) != r.R2-r.R1+1 {
 		return 0, dropLegacyValues(ws, r), nil
 	}
-	for y := r.r1; y <= r.r2; y++ {
-		if len(laid[y-r.r1]) != r.c2-r.c1+1 {
+	for y := r.R1; y <= r.R2; y++ {
+		if len(laid[y-r.R1]) != r.C2-r.C1+1 {
 			return 0, dropLegacyValues(ws, r), nil
 		}
-		for x := r.c1; x <= r.c2; x++ {
-			want := laid[y-r.r1][x-r.c1]
+		for x := r.C1; x <= r.C2; x++ {
+			want := laid[y-r.R1][x-r.C1]
 			if x == col && y == row {
 				continue // the first cell holds its own
 			}
@@ -150,11 +150,11 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 func dropLegacyValues(ws *excelize.XMLWorksheet, r cellRange) int {
 	n := 0
 	rows := ws.SheetData.Row
-	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.r1 }); i < len(rows) && rows[i].R <= r.r2; i++ {
+	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.R1 }); i < len(rows) && rows[i].R <= r.R2; i++ {
 		for j := range rows[i].C {
 			c := &rows[i].C[j]
 			x, y, err := excelize.CellNameToCoordinates(c.R)
-			if err != nil || x < r.c1 || x > r.c2 || (x == r.c1 && y == r.r1) || c.F != nil {
+			if err != nil || x < r.C1 || x > r.C2 || (x == r.C1 && y == r.R1) || c.F != nil {
 				continue
 			}
 			if c.V != "" || c.T != "" || c.IS != nil {
@@ -192,8 +192,8 @@ func (b *book) refuseLegacyArrayPart(sheet string, plan []cellWrite) error {
 			}
 		}
 		in, out := 0, 0
-		for y := arr.r1; y <= arr.r2; y++ {
-			for x := arr.c1; x <= arr.c2; x++ {
+		for y := arr.R1; y <= arr.R2; y++ {
+			for x := arr.C1; x <= arr.C2; x++ {
 				if written[[2]int{x, y}] {
 					in++
 				} else {

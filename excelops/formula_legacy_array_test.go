@@ -50,20 +50,20 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 			require.NoError(t, err)
 			got := e.ok("read_excel", map[string]any{"file_path": "a.xlsx", "range": tc.rng})
 			rows, _ := got["values"].([]any)
-			require.LessOrEqual(t, len(rows), r.r2-r.r1+1) // trailing rows without values are left out
-			for y := r.r1; y <= r.r2; y++ {
+			require.LessOrEqual(t, len(rows), r.R2-r.R1+1) // trailing rows without values are left out
+			for y := r.R1; y <= r.R2; y++ {
 				var row []any
-				if y-r.r1 < len(rows) {
-					row, _ = rows[y-r.r1].([]any)
+				if y-r.R1 < len(rows) {
+					row, _ = rows[y-r.R1].([]any)
 				}
-				for x := r.c1; x <= r.c2; x++ {
+				for x := r.C1; x <= r.C2; x++ {
 					ref := cellName(x, y)
 					var v any
-					if x-r.c1 < len(row) {
-						v = row[x-r.c1]
+					if x-r.C1 < len(row) {
+						v = row[x-r.C1]
 					}
 					if !tc.computed {
-						none := v == nil || v == "" || (x == r.c1 && y == r.r1 && v == tc.formula)
+						none := v == nil || v == "" || (x == r.C1 && y == r.R1 && v == tc.formula)
 						assert.True(t, none, "%s: read %v, want no value", ref, v)
 						continue
 					}
@@ -78,7 +78,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					require.NotNil(t, ours, ref)
 					require.NotNil(t, theirs, ref)
 					assert.Equal(t, cachedKind(theirs.T), cachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
-					if x != r.c1 || y != r.r1 {
+					if x != r.C1 || y != r.R1 {
 						formula, err := book.GetCellFormula("Sheet1", ref)
 						require.NoError(t, err)
 						assert.Empty(t, formula, "%s holds only a value", ref)

@@ -25,7 +25,7 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 	for i, sf := range all {
 		if r, ok := legacyArrayRange(sf.cell.cell); ok && !legacyExact(f, sf.sheet, sf.cell.ref) {
 			out[i] = true
-			bad = append(bad, sheetArea{sf.sheet, r.c1, r.r1, r.c2, r.r2})
+			bad = append(bad, sheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 		}
 	}
 	if len(bad) == 0 {
@@ -53,7 +53,7 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 func readsAnyOf(deps, bad []sheetArea) bool {
 	for _, d := range deps {
 		for _, b := range bad {
-			if d.overlaps(b) {
+			if d.Overlaps(b) {
 				return true
 			}
 		}

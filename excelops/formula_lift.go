@@ -5,6 +5,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -52,7 +53,7 @@ func liftedCallsIn(tokens []efp.Token) liftedCalls {
 	}
 	for i := 0; i < len(tokens); i++ {
 		tk := tokens[i]
-		if name, ok := functionName(tk); ok {
+		if name, ok := formulatok.FunctionName(tk); ok {
 			if name == "ARRAY" { // an array constant: one array operand
 				i = constantEnd(tokens, i)
 				top().argArray = true

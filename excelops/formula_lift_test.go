@@ -3,6 +3,7 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -57,7 +58,7 @@ func TestLiftedCallsIn(t *testing.T) {
 		{"SUM(A1:A5*B1:B5)", false, false, false},
 	}
 	for _, c := range cases {
-		got := liftedCallsIn(formulaTokensOf(c.formula))
+		got := liftedCallsIn(formulatok.Tokens(c.formula))
 		assert.Equal(t, liftedCalls{c.any, c.intersected, c.misplaced}, got, c.formula)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
 )
@@ -29,30 +30,30 @@ func readsPosition(formula string, cut bool) bool {
 	if cut && strings.Contains(formula, "#REF!") {
 		return true
 	}
-	return callsAny(formula, func(name string) bool { return positionalFunctions[name] })
+	return formulatok.CallsAny(formula, func(name string) bool { return positionalFunctions[name] })
 }
 
 // insertedRows is the edit set of n rows inserted at row on sheet: the new
 // empty rows, which ranges spanning them now include.
 func insertedRows(sheet string, row, n int) *editSet {
-	return &editSet{areas: []sheetArea{{sheet, 1, row, excelize.MaxColumns, row + n - 1}}, moved: true}
+	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: 1, R1: row, C2: excelize.MaxColumns, R2: row + n - 1}}, moved: true}
 }
 
 // insertedColumns is insertedRows for n columns inserted at col.
 func insertedColumns(sheet string, col, n int) *editSet {
-	return &editSet{areas: []sheetArea{{sheet, col, 1, col + n - 1, excelize.TotalRows}}, moved: true}
+	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: col, R1: 1, C2: col + n - 1, R2: excelize.TotalRows}}, moved: true}
 }
 
 // deletedRows is the edit set of rows deleted at row on sheet: the seam
 // where they were (the rows above and below it now), which every range
 // that lost cells touches.
 func deletedRows(sheet string, row int) *editSet {
-	return &editSet{areas: []sheetArea{{sheet, 1, max(1, row-1), excelize.MaxColumns, row}}, moved: true, cut: true}
+	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: 1, R1: max(1, row-1), C2: excelize.MaxColumns, R2: row}}, moved: true, cut: true}
 }
 
 // deletedColumns is deletedRows for columns deleted at col.
 func deletedColumns(sheet string, col int) *editSet {
-	return &editSet{areas: []sheetArea{{sheet, max(1, col-1), 1, col, excelize.TotalRows}}, moved: true, cut: true}
+	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: max(1, col-1), R1: 1, C2: col, R2: excelize.TotalRows}}, moved: true, cut: true}
 }
 
 // renamedSheet is the edit set of a sheet renamed: no value changed, but a
@@ -80,8 +81,8 @@ func cutReferenceValue(formula string) (t, v string, ok bool) {
 		return "", "", false
 	}
 	cut := false
-	for _, tk := range formulaTokensOf(formula) {
-		name, isFunction := functionName(tk)
+	for _, tk := range formulatok.Tokens(formula) {
+		name, isFunction := formulatok.FunctionName(tk)
 		switch {
 		case isFunction:
 			if errorLookers[name] || strings.HasPrefix(name, "IS") {
@@ -117,9 +118,9 @@ func copiedSheet() *editSet {
 // row or column before them, which every reference that lost cells
 // touches; references to the deleted cells were cut.
 func deletedBand(b formularef.Band) *editSet {
-	area := sheetArea{b.Sheet, b.C1, max(1, b.R1-1), b.C2, excelize.TotalRows}
+	area := sheetArea{Sheet: b.Sheet, C1: b.C1, R1: max(1, b.R1-1), C2: b.C2, R2: excelize.TotalRows}
 	if !b.Up {
-		area = sheetArea{b.Sheet, max(1, b.C1-1), b.R1, excelize.MaxColumns, b.R2}
+		area = sheetArea{Sheet: b.Sheet, C1: max(1, b.C1-1), R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 	}
 	return &editSet{areas: []sheetArea{area}, moved: true, cut: true}
 }

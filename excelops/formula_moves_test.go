@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -52,50 +53,6 @@ func TestReadsPosition(t *testing.T) {
 	}
 }
 
-func TestDepScopeResolve(t *testing.T) {
-	t.Parallel()
-	table := sheetArea{"Data", 2, 3, 11, 6}
-	d := &depScope{
-		tables: []namedArea{{"Sales", table}},
-		names: map[string][]nameTarget{
-			"rate":  {{scope: "", areas: []sheetArea{{"Inputs", 1, 2, 1, 2}}, ok: true}},
-			"local": {{scope: "Data", areas: []sheetArea{{"Data", 1, 1, 1, 1}}, ok: true}, {scope: "", areas: []sheetArea{{"Inputs", 5, 5, 5, 5}}, ok: true}},
-			"calc":  {{scope: "", ok: false}},
-		},
-	}
-	in := sheetArea{"Data", 3, 4, 3, 4}    // a cell inside the table
-	out := sheetArea{"Data", 20, 1, 20, 1} // one outside it
-	cases := []struct {
-		operand, formula string
-		at               sheetArea
-		want             []sheetArea
-		ok               bool
-	}{
-		{"Sales[Amount]", "SUM(Sales[Amount])", out, []sheetArea{table}, true},
-		{"sales[#All]", "SUM(sales[#All])", out, []sheetArea{table}, true},
-		{"[Amount]", "SUBTOTAL(109,[Amount])", in, []sheetArea{table}, true},
-		{"[Amount]", "SUBTOTAL(109,[Amount])", out, nil, false},
-		{"[Col1]:[Col3]]", "SUM(Sales[[#This Row],[Col1]:[Col3]])", out, []sheetArea{table}, true},
-		{"Nope[Amount]", "SUM(Nope[Amount])", out, []sheetArea{{}}, false},
-		{"[1]Sheet1!A1", "[1]Sheet1!A1", out, nil, false},
-		{"Rate", "Rate*2", out, []sheetArea{{"Inputs", 1, 2, 1, 2}}, true},
-		{"Local", "Local", in, []sheetArea{{"Data", 1, 1, 1, 1}}, true},
-		{"Local", "Local", sheetArea{"Other", 1, 1, 1, 1}, []sheetArea{{"Inputs", 5, 5, 5, 5}}, true},
-		{"Calc", "Calc", out, nil, false},
-		{"x", "LET(x,1,x)", out, nil, false},
-	}
-	for _, c := range cases {
-		got, ok := d.resolve(c.operand, c.at, c.formula)
-		assert.Equal(t, c.ok, ok, c.operand)
-		if c.ok {
-			assert.Equal(t, c.want, got, c.operand)
-		}
-	}
-	var none *depScope
-	_, ok := none.resolve("Rate", out, "Rate")
-	assert.False(t, ok, "no scope resolves nothing")
-}
-
 // TestNewDepScopeNames: a defined name resolves to its cells only when its
 // references are absolute and name their sheet; a relative one moves with
 // the formula's cell and may read anything.
@@ -107,13 +64,13 @@ func TestNewDepScopeNames(t *testing.T) {
 		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: name, RefersTo: refers}))
 	}
 	d := newDepScope(f)
-	at := sheetArea{"Sheet1", 5, 5, 5, 5}
-	got, ok := d.resolve("Abs", at, "SUM(Abs)")
-	assert.True(t, ok)
-	assert.Equal(t, []sheetArea{{"Sheet1", 1, 1, 1, 3}}, got)
-	_, ok = d.resolve("Rel", at, "Rel*2")
-	assert.False(t, ok, "a relative name is wide")
-	got, ok = d.resolve("Rate", at, "Rate*2")
-	assert.True(t, ok, "a constant reads no cell")
+	at := sheetArea{Sheet: "Sheet1", C1: 5, R1: 5, C2: 5, R2: 5}
+	got, wide := formuladeps.Scan("SUM(Abs)", at, d)
+	assert.False(t, wide)
+	assert.Equal(t, []sheetArea{{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 3}}, got)
+	_, wide = formuladeps.Scan("Rel*2", at, d)
+	assert.True(t, wide, "a relative name is wide")
+	got, wide = formuladeps.Scan("Rate*2", at, d)
+	assert.False(t, wide, "a constant reads no cell")
 	assert.Empty(t, got)
 }

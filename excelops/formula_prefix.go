@@ -5,6 +5,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -25,7 +26,7 @@ func withFilePrefixes(formula string) string {
 	funcs := excelFunctions()
 	params := boundNames(formula)
 	formula = withSingleCalls(formula) // @A1:A10 -> _xlfn.SINGLE(A1:A10)
-	eta := mayTakeLambda(formula) && callsAny(formula, takesLambda)
+	eta := mayTakeLambda(formula) && formulatok.CallsAny(formula, takesLambda)
 	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
 		up := strings.ToUpper(name)
 		if _, known := funcs[up]; params[up] && !(call && known) {

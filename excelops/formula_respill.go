@@ -27,7 +27,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 	for i, sf := range all {
 		if old, ok := dynamicAnchor(sf.cell.cell); ok && dirty[i] {
 			cand, olds[i] = append(cand, i), old
-			spills = append(spills, sheetArea{sf.sheet, old.c1, old.r1, old.c2, old.r2})
+			spills = append(spills, sheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2})
 		}
 	}
 	var changed []sheetArea
@@ -52,7 +52,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.cell.ref, n, maxCells))
 		}
-		rng := cellRange{col, row, col + len(vals[0]) - 1, row + len(vals) - 1}
+		rng := cellRange{C1: col, R1: row, C2: col + len(vals[0]) - 1, R2: row + len(vals) - 1}
 		stuck := sf.cell.spillStuck() // it spilled nothing: its own values block nothing
 		var blocked bool
 		if stuck {
@@ -79,8 +79,8 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if err := f.SetDynamicArrayFormula(sf.sheet, sf.cell.ref, target); err != nil {
 			return nil, err
 		}
-		changed = append(changed, sheetArea{sf.sheet, old.c1, old.r1, old.c2, old.r2},
-			sheetArea{sf.sheet, rng.c1, rng.r1, rng.c2, rng.r2})
+		changed = append(changed, sheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
+			sheetArea{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
 		if blocked {
 			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: spillError}}}
 		}
@@ -112,7 +112,7 @@ func unblock(all []sheetFormula, dirty []bool, areas []sheetArea) {
 		}
 		stuck := sf.cell.spillStuck()
 		for _, a := range areas {
-			if !strings.EqualFold(a.sheet, sf.sheet) {
+			if !strings.EqualFold(a.Sheet, sf.sheet) {
 				continue
 			}
 			if stuck || intrudes(a, spill) {
@@ -126,16 +126,16 @@ func unblock(all []sheetFormula, dirty []bool, areas []sheetArea) {
 // intrudes reports whether the edited area a meets the spill range other
 // than in its anchor (its first cell).
 func intrudes(a sheetArea, spill cellRange) bool {
-	if a.c1 > spill.c2 || spill.c1 > a.c2 || a.r1 > spill.r2 || spill.r1 > a.r2 {
+	if a.C1 > spill.C2 || spill.C1 > a.C2 || a.R1 > spill.R2 || spill.R1 > a.R2 {
 		return false
 	}
-	return !(a.c1 == spill.c1 && a.r1 == spill.r1 && a.c2 == spill.c1 && a.r2 == spill.r1)
+	return !(a.C1 == spill.C1 && a.R1 == spill.R1 && a.C2 == spill.C1 && a.R2 == spill.R1)
 }
 
 // inAreas reports whether the cell (col, row) of sheet lies in one of areas.
 func inAreas(areas []sheetArea, sheet string, col, row int) bool {
 	for _, a := range areas {
-		if strings.EqualFold(a.sheet, sheet) && col >= a.c1 && col <= a.c2 && row >= a.r1 && row <= a.r2 {
+		if strings.EqualFold(a.Sheet, sheet) && col >= a.C1 && col <= a.C2 && row >= a.R1 && row <= a.R2 {
 			return true
 		}
 	}
@@ -148,7 +148,7 @@ func formulaCellsOf(sheet string, plan []cellWrite) []sheetArea {
 	var out []sheetArea
 	for _, w := range plan {
 		if w.formula != "" {
-			out = append(out, sheetArea{sheet, w.col, w.row, w.col, w.row})
+			out = append(out, sheetArea{Sheet: sheet, C1: w.col, R1: w.row, C2: w.col, R2: w.row})
 		}
 	}
 	return out

@@ -17,7 +17,7 @@ func spillOrder(cand []int, cells []depCell, spills []sheetArea) []int {
 	}
 	reads := func(k, j int) bool {
 		for _, d := range cells[cand[k]].deps {
-			if d.overlaps(spills[j]) {
+			if d.Overlaps(spills[j]) {
 				return true
 			}
 		}

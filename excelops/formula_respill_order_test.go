@@ -10,11 +10,11 @@ import (
 // reads, through a chain; anchors reading each other in a cycle, and
 // anchors reading none, keep their order.
 func TestSpillOrder(t *testing.T) {
-	spill := func(col int) sheetArea { return sheetArea{"S", col, 1, col, 3} }
+	spill := func(col int) sheetArea { return sheetArea{Sheet: "S", C1: col, R1: 1, C2: col, R2: 3} }
 	reader := func(col int, reads ...int) depCell {
-		c := depCell{at: sheetArea{"S", col, 1, col, 1}}
+		c := depCell{at: sheetArea{Sheet: "S", C1: col, R1: 1, C2: col, R2: 1}}
 		for _, r := range reads {
-			c.deps = append(c.deps, sheetArea{"S", r, 2, r, 2}) // a cell of r's spill, not its anchor
+			c.deps = append(c.deps, sheetArea{Sheet: "S", C1: r, R1: 2, C2: r, R2: 2}) // a cell of r's spill, not its anchor
 		}
 		return c
 	}
@@ -27,7 +27,7 @@ func TestSpillOrder(t *testing.T) {
 		{"the first reads the last", []depCell{reader(1, 3), reader(2), reader(3)}, []int{1, 2, 0}},
 		{"a chain", []depCell{reader(1, 2), reader(2, 3), reader(3)}, []int{2, 1, 0}},
 		{"a cycle", []depCell{reader(1, 2), reader(2, 1), reader(3)}, []int{2, 0, 1}},
-		{"another sheet's cells", []depCell{{at: sheetArea{"S", 1, 1, 1, 1}, deps: []sheetArea{{"T", 3, 2, 3, 2}}}, reader(2), reader(3)}, []int{0, 1, 2}},
+		{"another sheet's cells", []depCell{{at: sheetArea{Sheet: "S", C1: 1, R1: 1, C2: 1, R2: 1}, deps: []sheetArea{{Sheet: "T", C1: 3, R1: 2, C2: 3, R2: 2}}}, reader(2), reader(3)}, []int{0, 1, 2}},
 	} {
 		spills := []sheetArea{spill(1), spill(2), spill(3)}
 		assert.Equal(t, c.want, spillOrder([]int{0, 1, 2}, c.cells, spills), c.name)

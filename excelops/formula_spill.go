@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -30,8 +31,8 @@ func isSpillFunction(name string) bool {
 // column or row: formula_index_area.go), or applies an operator to an
 // array (arrayOperation).
 func maySpill(formula string) bool {
-	return callsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
-		callsAny(formula, callsIndex) || arrayOperation(formula)
+	return formulatok.CallsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
+		formulatok.CallsAny(formula, callsIndex) || arrayOperation(formula)
 }
 
 // spillError is the value of an anchor whose spill range is obstructed.
@@ -120,8 +121,8 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 				c.F.T, c.F.Ref = "", ""
 			}
 		}
-		for r := a.spill.r1; r <= a.spill.r2; r++ {
-			for col := a.spill.c1; col <= a.spill.c2; col++ {
+		for r := a.spill.R1; r <= a.spill.R2; r++ {
+			for col := a.spill.C1; col <= a.spill.C2; col++ {
 				if (r == a.row && col == a.col) || (kept != nil && kept(col, r)) {
 					continue
 				}
@@ -176,7 +177,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
 		}
-		rng := cellRange{w.col, w.row, w.col + len(vals[0]) - 1, w.row + len(vals) - 1}
+		rng := cellRange{C1: w.col, R1: w.row, C2: w.col + len(vals[0]) - 1, R2: w.row + len(vals) - 1}
 		blocked, err := spillBlocked(f, sheet, rng)
 		if err != nil {
 			return nil, err
@@ -213,7 +214,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 // sheet's edge, a merged range overlaps it, or a cell other than its
 // top-left one holds a value or a formula.
 func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
-	if rng.r2 > maxSheetRows || rng.c2 > excelize.MaxColumns {
+	if rng.R2 > maxSheetRows || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
 	merges, err := f.GetMergeCells(sheet)
@@ -222,7 +223,7 @@ func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
 	}
 	for _, m := range merges {
 		if mr, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis()); err == nil &&
-			mr.c1 <= rng.c2 && rng.c1 <= mr.c2 && mr.r1 <= rng.r2 && rng.r1 <= mr.r2 {
+			mr.C1 <= rng.C2 && rng.C1 <= mr.C2 && mr.R1 <= rng.R2 && rng.R1 <= mr.R2 {
 			return true, nil
 		}
 	}
@@ -232,13 +233,13 @@ func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
 	}
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]
-		if row.R < rng.r1 || row.R > rng.r2 {
+		if row.R < rng.R1 || row.R > rng.R2 {
 			continue
 		}
 		for j := range row.C {
 			c := &row.C[j]
 			col, r, err := excelize.CellNameToCoordinates(c.R)
-			if err != nil || col < rng.c1 || col > rng.c2 || (col == rng.c1 && r == rng.r1) {
+			if err != nil || col < rng.C1 || col > rng.C2 || (col == rng.C1 && r == rng.R1) {
 				continue
 			}
 			if c.F != nil || c.V != "" || c.IS != nil {
@@ -339,12 +340,12 @@ func (b *book) spillBlock(sh sheetRef, block cellRange, plan []cellWrite, old []
 	if err != nil {
 		return err
 	}
-	sh.ext.widen(block.r1, block.c1)
-	sh.ext.widen(block.r2, block.c2)
-	areas := []sheetArea{{sh.name, block.c1, block.r1, block.c2, block.r2}}
+	sh.ext.widen(block.R1, block.C1)
+	sh.ext.widen(block.R2, block.C2)
+	areas := []sheetArea{{Sheet: sh.name, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}
 	for _, r := range spills {
-		sh.ext.widen(r.r2, r.c2)
-		areas = append(areas, sheetArea{sh.name, r.c1, r.r1, r.c2, r.r2})
+		sh.ext.widen(r.R2, r.C2)
+		areas = append(areas, sheetArea{Sheet: sh.name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	if !sh.created {
 		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}

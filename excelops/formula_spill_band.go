@@ -23,13 +23,13 @@ func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]old
 	if err != nil {
 		return nil, err
 	}
-	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
+	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var out []oldAnchor
 	for _, a := range anchors {
 		if bandKeepsWhole(band, a.spill) {
 			continue
 		}
-		if !deleted.has(a.col, a.row) && !b.canSpillAgain(sheet, a.formula) {
+		if !deleted.Has(a.col, a.row) && !b.canSpillAgain(sheet, a.formula) {
 			return nil, invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, cellName(a.col, a.row))
 		}
 		out = append(out, a)
@@ -55,7 +55,7 @@ func (b *book) respillBand(sheet string, band formularef.Band, spills []oldAncho
 	var plan []cellWrite
 	for _, a := range spills {
 		col, row := a.col, a.row
-		if bandZone(band).has(col, row) {
+		if bandZone(band).Has(col, row) {
 			var ok bool
 			if col, row, ok = bandTarget(band, col, row); !ok {
 				continue // deleted with its cell
@@ -78,7 +78,7 @@ func (b *book) respillBand(sheet string, band formularef.Band, spills []oldAncho
 	edits.fresh = anchors
 	edits.areas = append(edits.areas, anchors...)
 	for _, r := range spilled {
-		edits.areas = append(edits.areas, sheetArea{sheet, r.c1, r.r1, r.c2, r.r2})
+		edits.areas = append(edits.areas, sheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

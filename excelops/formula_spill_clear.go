@@ -13,21 +13,21 @@ package excelops
 func (b *book) clearSpills(sheet string, rng cellRange, formulas []formulaAt, cells []existingCell) ([]existingCell, *editSet, error) {
 	var gone []oldAnchor
 	var kept []formulaAt
-	edits := &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r2}}}
+	edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 	for _, fc := range formulas {
 		if !fc.dynamic {
 			continue
 		}
 		spill, err := parseRange(fc.arrayRef)
-		if err != nil || !spill.overlaps(rng) {
+		if err != nil || !spill.Overlaps(rng) {
 			continue
 		}
-		if rng.has(spill.c1, spill.r1) {
-			gone = append(gone, oldAnchor{col: spill.c1, row: spill.r1, spill: spill})
-			edits.areas = append(edits.areas, sheetArea{sheet, spill.c1, spill.r1, spill.c2, spill.r2})
+		if rng.Has(spill.C1, spill.R1) {
+			gone = append(gone, oldAnchor{col: spill.C1, row: spill.R1, spill: spill})
+			edits.areas = append(edits.areas, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 		} else {
 			kept = append(kept, fc)
-			edits.fresh = append(edits.fresh, sheetArea{sheet, spill.c1, spill.r1, spill.c1, spill.r1})
+			edits.fresh = append(edits.fresh, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
 	if err := clearOldSpills(b.f, sheet, gone, nil); err != nil {

@@ -26,18 +26,18 @@ func (b *book) spillsIn(sheet string, rng cellRange) (sourceSpills, error) {
 	}
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]
-		if row.R < rng.r1 || row.R > rng.r2 {
+		if row.R < rng.R1 || row.R > rng.R2 {
 			continue
 		}
 		for j := range row.C {
 			spill, ok := dynamicAnchor(&row.C[j])
-			if !ok || !rng.has(spill.c1, spill.r1) {
+			if !ok || !rng.Has(spill.C1, spill.R1) {
 				continue
 			}
-			s.anchors[[2]int{spill.c1, spill.r1}] = true
-			for r := max(spill.r1, rng.r1); r <= min(spill.r2, rng.r2); r++ {
-				for c := max(spill.c1, rng.c1); c <= min(spill.c2, rng.c2); c++ {
-					if c != spill.c1 || r != spill.r1 {
+			s.anchors[[2]int{spill.C1, spill.R1}] = true
+			for r := max(spill.R1, rng.R1); r <= min(spill.R2, rng.R2); r++ {
+				for c := max(spill.C1, rng.C1); c <= min(spill.C2, rng.C2); c++ {
+					if c != spill.C1 || r != spill.R1 {
 						s.owned[[2]int{c, r}] = true
 					}
 				}
@@ -57,7 +57,7 @@ func (b *book) pasteSpills(sheet string, rng cellRange, cells [][]copiedCell) (s
 	}
 	for i, row := range cells {
 		for j := range row {
-			if s.owned[[2]int{rng.c1 + j, rng.r1 + i}] {
+			if s.owned[[2]int{rng.C1 + j, rng.R1 + i}] {
 				row[j] = copiedCell{}
 			}
 		}
@@ -71,10 +71,10 @@ func (b *book) pasteSpills(sheet string, rng cellRange, cells [][]copiedCell) (s
 // formula once written, and spillWrites spills them and clears the spills
 // of the anchors the copy overwrote.
 func (s sourceSpills) copyPlan(src, dst cellRange) (plan []cellWrite, anchors []int) {
-	plan = make([]cellWrite, 0, dst.cells())
-	for r := dst.r1; r <= dst.r2; r++ {
-		for c := dst.c1; c <= dst.c2; c++ {
-			if s.anchors[[2]int{src.c1 + c - dst.c1, src.r1 + r - dst.r1}] {
+	plan = make([]cellWrite, 0, dst.Cells())
+	for r := dst.R1; r <= dst.R2; r++ {
+		for c := dst.C1; c <= dst.C2; c++ {
+			if s.anchors[[2]int{src.C1 + c - dst.C1, src.R1 + r - dst.R1}] {
 				anchors = append(anchors, len(plan))
 			}
 			plan = append(plan, cellWrite{col: c, row: r})

@@ -12,13 +12,13 @@ func spilledBy(formulas []formulaAt) func(col, row int) bool {
 		if !fc.dynamic {
 			continue
 		}
-		if r, err := parseRange(fc.arrayRef); err == nil && r.cells() > 1 {
+		if r, err := parseRange(fc.arrayRef); err == nil && r.Cells() > 1 {
 			spills = append(spills, r)
 		}
 	}
 	return func(col, row int) bool {
 		for _, r := range spills {
-			if r.has(col, row) && (col != r.c1 || row != r.r1) {
+			if r.Has(col, row) && (col != r.C1 || row != r.R1) {
 				return true
 			}
 		}

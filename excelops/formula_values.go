@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -230,23 +232,23 @@ func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (
 // dependencies describes each formula cell for dirtyFormulas.
 func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCell {
 	out := make([]depCell, len(all))
-	var scope *depScope // the tables and names, read when a formula first needs them
+	var scope *formuladeps.Scope // the tables and names, read when a formula first needs them
 	for i, sf := range all {
 		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
-		out[i].at = sheetArea{sf.sheet, col, row, col, row}
+		out[i].at = sheetArea{Sheet: sf.sheet, C1: col, R1: row, C2: col, R2: row}
 		if r, ok := legacyArrayRange(sf.cell.cell); ok {
-			out[i].fills = &sheetArea{sf.sheet, r.c1, r.r1, r.c2, r.r2}
+			out[i].fills = &sheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2}
 		}
 		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
 		if err != nil || ferr != nil {
 			out[i].wide = true
 			continue
 		}
-		if out[i].deps, out[i].wide = formulaDeps(formula, sf.sheet); out[i].wide {
+		if out[i].deps, out[i].wide = formuladeps.ScanSheet(formula, sf.sheet); out[i].wide {
 			if scope == nil {
 				scope = newDepScope(f)
 			}
-			out[i].deps, out[i].wide = formulaDepsIn(formula, out[i].at, scope)
+			out[i].deps, out[i].wide = formuladeps.Scan(formula, out[i].at, scope)
 		}
 		out[i].wide = out[i].wide || moved && readsPosition(formula, cut)
 	}
@@ -275,7 +277,7 @@ var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
 // calculator does not implement, or CELL or PHONETIC in a form it leaves uncomputed.
 func callsUncomputable(formula string) bool {
 	un := uncomputableFunctions()
-	return callsAny(formula, func(name string) bool { return un[name] }) || callsUncomputedForm(formula)
+	return formulatok.CallsAny(formula, func(name string) bool { return un[name] }) || callsUncomputedForm(formula)
 }
 
 // excelErrors are the error values a formula can result in.

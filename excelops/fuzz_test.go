@@ -94,7 +94,7 @@ func FuzzParseRange(f *testing.F) {
 			}
 			return
 		}
-		if r.c1 < 1 || r.r1 < 1 || r.c2 > lastCol || r.r2 > lastRow || r.c1 > r.c2 || r.r1 > r.r2 {
+		if r.C1 < 1 || r.R1 < 1 || r.C2 > lastCol || r.R2 > lastRow || r.C1 > r.C2 || r.R1 > r.R2 {
 			t.Fatalf("%q parsed to %+v", s, r)
 		}
 		back, err := parseRange(r.String())

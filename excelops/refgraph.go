@@ -7,6 +7,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -94,8 +95,8 @@ func (b *book) refGraph(ctx context.Context) (*refGraph, error) {
 		}
 		for _, t := range tables {
 			rt := refTable{name: t.name, sheet: sheet, rng: t.rng}
-			for c := t.rng.c1; c <= t.rng.c2; c++ {
-				h, _ := b.f.GetCellValue(sheet, cellName(c, t.rng.r1))
+			for c := t.rng.C1; c <= t.rng.C2; c++ {
+				h, _ := b.f.GetCellValue(sheet, cellName(c, t.rng.R1))
 				rt.columns = append(rt.columns, h)
 			}
 			g.tables = append(g.tables, rt)
@@ -117,7 +118,7 @@ func (b *book) refGraph(ctx context.Context) (*refGraph, error) {
 			if text == "" {
 				continue
 			}
-			at, ok := parseArea(fc.ref, sheet)
+			at, ok := cellarea.ParseArea(fc.ref, sheet)
 			if !ok {
 				continue
 			}
@@ -151,7 +152,7 @@ func (g *refGraph) resolve(o formularef.Operand, host string, at sheetArea, nest
 		i, j := g.sheetIndex(o.Sheet), g.sheetIndex(o.Sheet2)
 		if i >= 0 && j >= 0 {
 			for _, s := range g.sheets[min(i, j) : max(i, j)+1] {
-				u.areas = append(u.areas, sheetArea{s, o.Col1, o.Row1, o.Col2, o.Row2})
+				u.areas = append(u.areas, sheetArea{Sheet: s, C1: o.Col1, R1: o.Row1, C2: o.Col2, R2: o.Row2})
 			}
 		}
 	case o.IsArea:
@@ -162,11 +163,11 @@ func (g *refGraph) resolve(o formularef.Operand, host string, at sheetArea, nest
 		if o.Col1 == o.Col2 && o.Row1 == o.Row2 {
 			u.kind = refTypeCell
 		}
-		u.areas = []sheetArea{{u.sheet, o.Col1, o.Row1, o.Col2, o.Row2}}
+		u.areas = []sheetArea{{Sheet: u.sheet, C1: o.Col1, R1: o.Row1, C2: o.Col2, R2: o.Row2}}
 	case o.IsStructured():
 		u.kind = refTypeTable
 		if a, ok := g.structuredArea(o.Rest, at); ok {
-			u.sheet, u.areas = a.sheet, []sheetArea{a}
+			u.sheet, u.areas = a.Sheet, []sheetArea{a}
 		}
 	default:
 		u.kind = refTypeName

@@ -22,7 +22,7 @@ func (g *refGraph) structuredArea(text string, at sheetArea) (sheetArea, bool) {
 	var t *refTable
 	for i := range g.tables {
 		tb := &g.tables[i]
-		if name == "" && strings.EqualFold(tb.sheet, at.sheet) && rangesOverlap(tb.rng, cellRange{at.c1, at.r1, at.c1, at.r1}) ||
+		if name == "" && strings.EqualFold(tb.sheet, at.Sheet) && rangesOverlap(tb.rng, cellRange{C1: at.C1, R1: at.R1, C2: at.C1, R2: at.R1}) ||
 			name != "" && strings.EqualFold(tb.name, name) {
 			t = tb
 			break
@@ -31,8 +31,8 @@ func (g *refGraph) structuredArea(text string, at sheetArea) (sheetArea, bool) {
 	if t == nil {
 		return sheetArea{}, false
 	}
-	r1, r2 := t.rng.r1+1, t.rng.r2
-	c1, c2 := t.rng.c1, t.rng.c2
+	r1, r2 := t.rng.R1+1, t.rng.R2
+	c1, c2 := t.rng.C1, t.rng.C2
 	cols := []int{}
 	for _, m := range structuredItem.FindAllStringSubmatch("["+spec, -1) {
 		item := strings.TrimSpace(m[1])
@@ -40,23 +40,23 @@ func (g *refGraph) structuredArea(text string, at sheetArea) (sheetArea, bool) {
 		case "":
 			continue
 		case "#all":
-			r1 = t.rng.r1
+			r1 = t.rng.R1
 			continue
 		case "#headers":
-			r1, r2 = t.rng.r1, t.rng.r1
+			r1, r2 = t.rng.R1, t.rng.R1
 			continue
 		case "#data", "#totals":
 			continue
 		case "#this row", "@":
-			r1, r2 = at.r1, at.r1
+			r1, r2 = at.R1, at.R1
 			continue
 		}
 		if rest, ok := strings.CutPrefix(item, "@"); ok {
-			r1, r2, item = at.r1, at.r1, strings.TrimSpace(rest)
+			r1, r2, item = at.R1, at.R1, strings.TrimSpace(rest)
 		}
 		for i, h := range t.columns {
 			if strings.EqualFold(h, structuredUnescape(item)) {
-				cols = append(cols, t.rng.c1+i)
+				cols = append(cols, t.rng.C1+i)
 			}
 		}
 	}
@@ -69,7 +69,7 @@ func (g *refGraph) structuredArea(text string, at sheetArea) (sheetArea, bool) {
 	if r1 > r2 {
 		return sheetArea{}, false
 	}
-	return sheetArea{t.sheet, c1, r1, c2, r2}, true
+	return sheetArea{Sheet: t.sheet, C1: c1, R1: r1, C2: c2, R2: r2}, true
 }
 
 // structuredUnescape undoes the ' escapes of a column name in a structured

@@ -9,24 +9,24 @@ import (
 func TestStructuredArea(t *testing.T) {
 	// Sales covers B2:D10 on Data: header row 2, columns Qty, Price, Amount.
 	g := &refGraph{sheets: []string{"Data"}, tables: []refTable{
-		{name: "Sales", sheet: "Data", rng: cellRange{2, 2, 4, 10}, columns: []string{"Qty", "Price", "Amount"}},
+		{name: "Sales", sheet: "Data", rng: cellRange{C1: 2, R1: 2, C2: 4, R2: 10}, columns: []string{"Qty", "Price", "Amount"}},
 	}}
-	at := sheetArea{"Data", 6, 5, 6, 5} // F5, beside the table
-	in := sheetArea{"Data", 4, 7, 4, 7} // D7, inside it
+	at := sheetArea{Sheet: "Data", C1: 6, R1: 5, C2: 6, R2: 5} // F5, beside the table
+	in := sheetArea{Sheet: "Data", C1: 4, R1: 7, C2: 4, R2: 7} // D7, inside it
 	cases := []struct {
 		name, ref string
 		at        sheetArea
 		want      sheetArea
 		ok        bool
 	}{
-		{"a column's data rows", "Sales[Price]", at, sheetArea{"Data", 3, 3, 3, 10}, true},
-		{"names ignore case", "sales[qty]", at, sheetArea{"Data", 2, 3, 2, 10}, true},
-		{"every data row", "Sales", at, sheetArea{"Data", 2, 3, 4, 10}, true},
-		{"all rows", "Sales[#All]", at, sheetArea{"Data", 2, 2, 4, 10}, true},
-		{"the header row", "Sales[#Headers]", at, sheetArea{"Data", 2, 2, 4, 2}, true},
-		{"a span of columns", "Sales[[Qty]:[Price]]", at, sheetArea{"Data", 2, 3, 3, 10}, true},
-		{"this row", "Sales[[#This Row],[Amount]]", at, sheetArea{"Data", 4, 5, 4, 5}, true},
-		{"@ inside the table, no table name", "[@Qty]", in, sheetArea{"Data", 2, 7, 2, 7}, true},
+		{"a column's data rows", "Sales[Price]", at, sheetArea{Sheet: "Data", C1: 3, R1: 3, C2: 3, R2: 10}, true},
+		{"names ignore case", "sales[qty]", at, sheetArea{Sheet: "Data", C1: 2, R1: 3, C2: 2, R2: 10}, true},
+		{"every data row", "Sales", at, sheetArea{Sheet: "Data", C1: 2, R1: 3, C2: 4, R2: 10}, true},
+		{"all rows", "Sales[#All]", at, sheetArea{Sheet: "Data", C1: 2, R1: 2, C2: 4, R2: 10}, true},
+		{"the header row", "Sales[#Headers]", at, sheetArea{Sheet: "Data", C1: 2, R1: 2, C2: 4, R2: 2}, true},
+		{"a span of columns", "Sales[[Qty]:[Price]]", at, sheetArea{Sheet: "Data", C1: 2, R1: 3, C2: 3, R2: 10}, true},
+		{"this row", "Sales[[#This Row],[Amount]]", at, sheetArea{Sheet: "Data", C1: 4, R1: 5, C2: 4, R2: 5}, true},
+		{"@ inside the table, no table name", "[@Qty]", in, sheetArea{Sheet: "Data", C1: 2, R1: 7, C2: 2, R2: 7}, true},
 		{"no table named so", "Other[Qty]", at, sheetArea{}, false},
 		{"no table around the cell", "[@Qty]", at, sheetArea{}, false},
 	}

@@ -49,7 +49,7 @@ func (g *refGraph) reads(n refNode, frontier []sheetArea, checks *int) bool {
 	for _, r := range n.refs {
 		for _, a := range r.areas {
 			for _, f := range frontier {
-				if *checks++; a.overlaps(f) {
+				if *checks++; a.Overlaps(f) {
 					return true
 				}
 			}
@@ -74,7 +74,7 @@ func (g *refGraph) precedents(target []sheetArea, depth int) (steps []precedentS
 			}
 			hit := false
 			for _, f := range frontier {
-				if checks++; n.at.overlaps(f) {
+				if checks++; n.at.Overlaps(f) {
 					hit = true
 					break
 				}

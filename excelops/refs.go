@@ -260,9 +260,9 @@ func shiftRewrite(e formularef.Shift) refRewrite {
 			if err != nil {
 				return 0, 0
 			}
-			lo, hi := rng.r1, rng.r2
+			lo, hi := rng.R1, rng.R2
 			if e.Axis == formularef.Cols {
-				lo, hi = rng.c1, rng.c2
+				lo, hi = rng.C1, rng.C2
 			}
 			last := e.At + e.Count - 1
 			if lo < e.At || lo > last || hi <= last {

@@ -61,7 +61,7 @@ func (b *book) existingCells(sheet string, rng cellRange) ([]existingCell, error
 			if !ok {
 				return nil, errUnexpectedShape("worksheet cell")
 			}
-			if rng.has(e.col, e.row) {
+			if rng.Has(e.col, e.row) {
 				out = append(out, e)
 			}
 		}
@@ -109,7 +109,7 @@ func (b *book) unshareFormulas(sheet string) error {
 // refreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
 func (b *book) refreshExtent(sheet string, ext *sheetExtent) error {
-	all, err := b.existingCells(sheet, cellRange{1, 1, excelize.MaxColumns, excelize.TotalRows})
+	all, err := b.existingCells(sheet, cellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted in
 			if !ok {
 				return 0, 0, errUnexpectedShape("worksheet cell")
 			}
-			if !zone.has(info.col, info.row) {
+			if !zone.Has(info.col, info.row) {
 				kept = append(kept, c)
 				continue
 			}

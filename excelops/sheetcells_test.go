@@ -16,7 +16,7 @@ func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)
 	b := &book{f: e.open("k.xlsx")}
-	got, err := b.existingCells("Sheet1", cellRange{2, 2, 7, 3})
+	got, err := b.existingCells("Sheet1", cellRange{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
 	values := map[string]bool{}

@@ -77,8 +77,8 @@ func (b *book) readSortCell(sheet, ref string, coll *collate.Collator) (sortCell
 // sortBlock sorts the rows of block by keys (stable, as Excel) and moves
 // each row's cells, styles, notes and links; it returns how many rows moved.
 func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, error) {
-	n := block.r2 - block.r1 + 1
-	width := block.c2 - block.c1 + 1
+	n := block.R2 - block.R1 + 1
+	width := block.C2 - block.C1 + 1
 	cells := make([][]sortCell, n)
 	vals := make([][]sortValue, n)
 	coll := newSortCollator()
@@ -86,13 +86,13 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
 		for j := 0; j < width; j++ {
-			c, v, err := b.readSortCell(sheet, cellName(block.c1+j, block.r1+i), coll)
+			c, v, err := b.readSortCell(sheet, cellName(block.C1+j, block.R1+i), coll)
 			if err != nil {
 				return 0, err
 			}
 			cells[i][j] = c
 			for k, key := range keys {
-				if key.col == block.c1+j {
+				if key.col == block.C1+j {
 					vals[i][k] = v
 				}
 			}
@@ -130,7 +130,7 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 			continue
 		}
 		for j, c := range cells[src] {
-			ref := cellName(block.c1+j, block.r1+i)
+			ref := cellName(block.C1+j, block.R1+i)
 			var err error
 			switch s, text := c.value.(string); {
 			case c.rich != nil:
@@ -170,7 +170,7 @@ func (b *book) sortPlan(sheet string, block cellRange, cells [][]sortCell, dest 
 	}
 	for _, fc := range all {
 		col, row, err := excelize.CellNameToCoordinates(fc.ref)
-		if err != nil || (col >= block.c1 && col <= block.c2 && row >= block.r1 && row <= block.r2) {
+		if err != nil || (col >= block.C1 && col <= block.C2 && row >= block.R1 && row <= block.R2) {
 			continue
 		}
 		text, err := b.f.GetCellFormula(sheet, fc.ref)
@@ -185,7 +185,7 @@ func (b *book) sortPlan(sheet string, block cellRange, cells [][]sortCell, dest 
 			if c.formula == "" {
 				continue
 			}
-			ref := cellName(block.c1+j, block.r1+dest[src])
+			ref := cellName(block.C1+j, block.R1+dest[src])
 			text, _ := formularef.Translate(c.formula, shift, 0)
 			if err := checkFormula(ref, text); err != nil {
 				return nil, err
@@ -205,13 +205,13 @@ func (b *book) moveNotes(sheet string, block cellRange, dest []int) error {
 	var move []excelize.Comment
 	for _, c := range comments {
 		col, row, err := excelize.CellNameToCoordinates(c.Cell)
-		if err != nil || col < block.c1 || col > block.c2 || row < block.r1 || row > block.r2 || dest[row-block.r1] == row-block.r1 {
+		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 || dest[row-block.R1] == row-block.R1 {
 			continue
 		}
 		if err := b.f.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
 		}
-		c.Cell = cellName(col, block.r1+dest[row-block.r1])
+		c.Cell = cellName(col, block.R1+dest[row-block.R1])
 		move = append(move, c)
 	}
 	for _, c := range move {
@@ -240,9 +240,9 @@ func (b *book) moveLinks(sheet string, block cellRange, dest []int) {
 	for i := range ws.Hyperlinks.Hyperlink {
 		link := &ws.Hyperlinks.Hyperlink[i]
 		col, row, err := excelize.CellNameToCoordinates(link.Ref)
-		if err != nil || col < block.c1 || col > block.c2 || row < block.r1 || row > block.r2 {
+		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 {
 			continue
 		}
-		link.Ref = cellName(col, block.r1+dest[row-block.r1])
+		link.Ref = cellName(col, block.R1+dest[row-block.R1])
 	}
 }

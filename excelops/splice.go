@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
@@ -35,7 +36,7 @@ type spliceBook struct {
 	calc   bool                   // set fullCalcOnLoad: a formula value was computed
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
 	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
-	scope  *depScope              // the tables and defined names formulas read, once read (see depScope)
+	scope  *formuladeps.Scope     // the tables and defined names formulas read, once read (see depScope)
 	meta   *spillMeta             // the dynamic array cell metadata, once looked at (see spillMetadata)
 }
 

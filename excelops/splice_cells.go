@@ -44,7 +44,7 @@ func span(c1, c2 int) []int {
 // the recalc splice (splice_recalc.go), which finds the cached values
 // and stores those of written formulas in sb.writes.
 func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite) (splice.Plan, int, error) {
-	r1 := anchor.r1
+	r1 := anchor.R1
 	conv := map[[2]int]cellContent{}
 	byRow := map[int][]int{}
 	r2 := r1
@@ -112,7 +112,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 	})
 	p.FitWidths = fit.need
 	sb.fit = fit
-	sb.writes = &spliceWrites{area: sheetArea{sheet, anchor.c1, anchor.r1, anchor.c2, anchor.r2}, cells: conv}
+	sb.writes = &spliceWrites{area: sheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil
@@ -237,8 +237,8 @@ func formatPlan(sb *spliceBook, rng cellRange, sc *styleChange) (splice.Plan, er
 		return splice.Plan{}, err
 	}
 	derived := map[int]int{}
-	cols := span(rng.c1, rng.c2)
-	return blockPlan(rng.r1, rng.r2, func(int) []int { return cols }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
+	cols := span(rng.C1, rng.C2)
+	return blockPlan(rng.R1, rng.R2, func(int) []int { return cols }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		base := inherit
 		if old != nil {
 			base = old.Style

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"sort"
 	"strings"
 )
@@ -19,13 +20,13 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 		if cc.kind != 'f' {
 			continue
 		}
-		deps, wide := formulaDeps(cc.formula, sheet)
+		deps, wide := formuladeps.ScanSheet(cc.formula, sheet)
 		if wide {
 			return nil // a name or a spill reference, resolved after the scan (or the excelize path): nothing is copied early
 		}
 		for _, d := range deps {
-			if name, _, ok := sb.resolveSheet(d.sheet); ok {
-				d.sheet = name
+			if name, _, ok := sb.resolveSheet(d.Sheet); ok {
+				d.Sheet = name
 				by[name] = append(by[name], d)
 			}
 		}
@@ -52,10 +53,10 @@ func newFormulaIndex(all []calcFormula) formulaIndex {
 	x := formulaIndex{all: all, spans: map[string][2]int{}}
 	for i := 0; i < len(all); {
 		j := i
-		for j < len(all) && all[j].at.sheet == all[i].at.sheet {
+		for j < len(all) && all[j].at.Sheet == all[i].at.Sheet {
 			j++
 		}
-		x.spans[strings.ToLower(all[i].at.sheet)] = [2]int{i, j}
+		x.spans[strings.ToLower(all[i].at.Sheet)] = [2]int{i, j}
 		i = j
 	}
 	return x
@@ -64,15 +65,15 @@ func newFormulaIndex(all []calcFormula) formulaIndex {
 // each calls fn with the index of every formula whose cell lies in a, in
 // order, until fn returns false; it returns how many formulas it looked at.
 func (x formulaIndex) each(a sheetArea, fn func(i int) bool) int {
-	span, ok := x.spans[strings.ToLower(a.sheet)]
+	span, ok := x.spans[strings.ToLower(a.Sheet)]
 	if !ok {
 		return 0
 	}
-	from := span[0] + sort.Search(span[1]-span[0], func(k int) bool { return x.all[span[0]+k].at.r1 >= a.r1 })
+	from := span[0] + sort.Search(span[1]-span[0], func(k int) bool { return x.all[span[0]+k].at.R1 >= a.R1 })
 	looked := 0
-	for i := from; i < span[1] && x.all[i].at.r1 <= a.r2; i++ {
+	for i := from; i < span[1] && x.all[i].at.R1 <= a.R2; i++ {
 		looked++
-		if c := x.all[i].at.c1; c >= a.c1 && c <= a.c2 && !fn(i) {
+		if c := x.all[i].at.C1; c >= a.C1 && c <= a.C2 && !fn(i) {
 			break
 		}
 	}

@@ -21,11 +21,11 @@ func newAreaSet(areas []sheetArea) areaSet { return areaSet{areas, boundingBox(a
 
 // has reports whether the cell (row, col) lies in one of the areas.
 func (s areaSet) has(row, col int) bool {
-	if row < s.box.r1 || row > s.box.r2 || col < s.box.c1 || col > s.box.c2 {
+	if row < s.box.R1 || row > s.box.R2 || col < s.box.C1 || col > s.box.C2 {
 		return false
 	}
 	for _, a := range s.areas {
-		if row >= a.r1 && row <= a.r2 && col >= a.c1 && col <= a.c2 {
+		if row >= a.R1 && row <= a.R2 && col >= a.C1 && col <= a.C2 {
 			return true
 		}
 	}
@@ -98,7 +98,7 @@ func (e *earlyCopy) covers(areas []sheetArea) bool {
 	for _, a := range areas {
 		inside := false
 		for _, b := range e.in.areas {
-			if a.r1 >= b.r1 && a.r2 <= b.r2 && a.c1 >= b.c1 && a.c2 <= b.c2 {
+			if a.R1 >= b.R1 && a.R2 <= b.R2 && a.C1 >= b.C1 && a.C2 <= b.C2 {
 				inside = true
 				break
 			}
@@ -114,7 +114,7 @@ func (e *earlyCopy) covers(areas []sheetArea) bool {
 func boundingBox(areas []sheetArea) sheetArea {
 	b := areas[0]
 	for _, a := range areas[1:] {
-		b.r1, b.c1, b.r2, b.c2 = min(b.r1, a.r1), min(b.c1, a.c1), max(b.r2, a.r2), max(b.c2, a.c2)
+		b.R1, b.C1, b.R2, b.C2 = min(b.R1, a.R1), min(b.C1, a.C1), max(b.R2, a.R2), max(b.C2, a.C2)
 	}
 	return b
 }

@@ -11,50 +11,50 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // formulaDepsOf returns the areas the formula of cell at reads, as
-// formulaDeps does; a formula that reads a table or a defined name is
+// formuladeps.ScanSheet does; a formula that reads a table or a defined name is
 // resolved through the workbook's tables and names (read from the package
 // when first needed) and, when every one of them resolves to cells, is
 // not wide. table says it holds a structured reference: the cells it
 // reads are known, yet the splice path's calculator, which holds the
 // defined names (see scratchNames) but no tables, cannot compute it.
 func (sb *spliceBook) formulaDepsOf(formula string, at sheetArea) (deps []sheetArea, wide, table bool) {
-	deps, wide = formulaDeps(formula, at.sheet)
+	deps, wide = formuladeps.ScanSheet(formula, at.Sheet)
 	if !wide {
 		return deps, false, false
 	}
-	if deps, wide = formulaDepsIn(formula, at, sb.depScope()); wide {
+	if deps, wide = formuladeps.Scan(formula, at, sb.depScope()); wide {
 		return nil, true, false
 	}
 	return deps, false, strings.ContainsRune(formula, '[')
 }
 
-// depScope returns the workbook's tables and defined names as depScope
-// resolves them, read once per call: each table from the part a worksheet
-// links, each name from workbook.xml.
-func (sb *spliceBook) depScope() *depScope {
+// depScope returns the workbook's tables and defined names as a
+// formuladeps.Scope resolves them, read once per call: each table from the
+// part a worksheet links, each name from workbook.xml.
+func (sb *spliceBook) depScope() *formuladeps.Scope {
 	if sb.scope != nil {
 		return sb.scope
 	}
-	d := &depScope{names: map[string][]nameTarget{}}
+	d := &formuladeps.Scope{}
 	sheets := make([]string, len(sb.index.Sheets))
 	for i, ps := range sb.index.Sheets {
 		sheets[i] = ps.Name
 		if ps.Part == "" || ps.Kind != opc.Worksheet {
 			continue
 		}
-		d.tables = append(d.tables, sb.sheetTables(ps)...)
+		sb.addSheetTables(d, ps)
 	}
 	for _, n := range sb.index.Names {
 		local := n.Local
 		scope := localSheet(sheets, &local)
 		refers, ok := plainName(n)
-		areas, wide := formulaDepsIn(refers, sheetArea{sheet: scope}, nil)
-		key := strings.ToLower(n.Name)
-		d.names[key] = append(d.names[key], nameTarget{scope: scope, areas: areas, ok: ok && !wide})
+		d.AddName(n.Name, scope, refers, ok)
 	}
 	sb.scope = d
 	return d
@@ -63,20 +63,20 @@ func (sb *spliceBook) depScope() *depScope {
 // resolveSpillReads gives the formulas of all that read a spill reference
 // (wide as the scan found them, the workbook's anchors unknown then) the
 // cells they read, now that every anchor is known: its recorded spill
-// range, as it stands before the write (see formula_deps_spill.go), and
-// lets the formulas of the write w resolve theirs. An anchor the write
+// range, as it stands before the write (see internal/formuladeps/spill.go),
+// and lets the formulas of the write w resolve theirs. An anchor the write
 // replaces or spills again is a written cell, so its readers are
 // computed, and the calculator holds the write's cells.
 func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 	var readers []int
 	for i, f := range all {
-		if f.wide && readsSpill(f.text) {
+		if f.wide && formuladeps.ReadsSpill(f.text) {
 			readers = append(readers, i)
 		}
 	}
 	written := false
 	for _, cc := range w.cells {
-		if written = cc.kind == 'f' && readsSpill(cc.formula); written {
+		if written = cc.kind == 'f' && formuladeps.ReadsSpill(cc.formula); written {
 			break
 		}
 	}
@@ -92,17 +92,17 @@ func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		if !f.dynamic {
 			continue
 		}
-		if a, ok := parseArea(f.ref, f.at.sheet); ok {
-			spills[cell{strings.ToLower(f.at.sheet), f.at.c1, f.at.r1}] = a
+		if a, ok := cellarea.ParseArea(f.ref, f.at.Sheet); ok {
+			spills[cell{strings.ToLower(f.at.Sheet), f.at.C1, f.at.R1}] = a
 		}
 	}
 	scope := sb.depScope()
-	scope.spillOf = func(anchor sheetArea) (sheetArea, bool) {
-		if a, ok := spills[cell{strings.ToLower(anchor.sheet), anchor.c1, anchor.r1}]; ok {
+	scope.SetSpills(func(anchor sheetArea) (sheetArea, bool) {
+		if a, ok := spills[cell{strings.ToLower(anchor.Sheet), anchor.C1, anchor.R1}]; ok {
 			return a, true
 		}
 		return anchor, true
-	}
+	})
 	for _, i := range readers {
 		all[i].deps, all[i].wide, all[i].table = sb.formulaDepsOf(all[i].text, all[i].at)
 	}
@@ -153,7 +153,7 @@ func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
 	var out []byte
 	for _, n := range sb.index.Names {
 		refers, ok := plainName(n)
-		if _, wide := formulaDepsIn(refers, sheetArea{}, nil); !ok || wide {
+		if _, wide := formuladeps.Scan(refers, sheetArea{}, nil); !ok || wide {
 			continue
 		}
 		local := -1
@@ -180,15 +180,14 @@ func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
 	return append(append([]byte("<definedNames>"), out...), "</definedNames>"...)
 }
 
-// sheetTables returns the tables the worksheet ps links, by name and
+// addSheetTables adds to d the tables the worksheet ps links, by name and
 // display name, with the cells each covers; a table part that is missing
 // or does not parse is left out (a formula naming it stays wide).
-func (sb *spliceBook) sheetTables(ps opc.Sheet) []namedArea {
+func (sb *spliceBook) addSheetTables(d *formuladeps.Scope, ps opc.Sheet) {
 	rels, err := opc.ReadPart(sb.zr, path.Join(path.Dir(ps.Part), "_rels", path.Base(ps.Part)+".rels"))
 	if err != nil {
-		return nil
+		return
 	}
-	var out []namedArea
 	for _, rel := range opc.ParseRels(rels) {
 		if !strings.HasSuffix(rel.Type, "/table") {
 			continue
@@ -209,15 +208,14 @@ func (sb *spliceBook) sheetTables(ps opc.Sheet) []namedArea {
 		if xml.NewDecoder(bytes.NewReader(raw)).Decode(&t) != nil {
 			continue
 		}
-		a, ok := parseArea(t.Ref, ps.Name)
+		a, ok := cellarea.ParseArea(t.Ref, ps.Name)
 		if !ok {
 			continue
 		}
 		for _, name := range []string{t.DisplayName, t.Name} {
 			if name != "" {
-				out = append(out, namedArea{name, a})
+				d.AddTable(name, a)
 			}
 		}
 	}
-	return out
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/xuri/efp"
 )
 
@@ -37,19 +40,19 @@ func fallbackReason(err error) string {
 // workbook, several sheets), or a spill reference of no one cell; the
 // kind, never the formula's text.
 func wideReason(formula, who string) string {
-	toks := formulaTokensOf(formula)
-	local := localNames(toks)
+	toks := formulatok.Tokens(formula)
+	local := formuladeps.LocalNames(toks)
 	for i, tk := range toks {
-		name, isFunction := functionName(tk)
+		name, isFunction := formulatok.FunctionName(tk)
 		switch {
 		case isFunction:
-			if volatileFunctions[name] {
+			if formuladeps.Volatile(name) {
 				return who + " calls a volatile function"
 			}
 		case local != nil && local[i]:
 			continue // a name of LET or LAMBDA
 		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange:
-			if _, ok := parseArea(tk.TValue, ""); ok {
+			if _, ok := cellarea.ParseArea(tk.TValue, ""); ok {
 				continue
 			}
 			v := tk.TValue
@@ -67,7 +70,7 @@ func wideReason(formula, who string) string {
 			return who + " does not tokenize"
 		}
 	}
-	if readsSpill(formula) {
+	if formuladeps.ReadsSpill(formula) {
 		return who + " reads a spill reference it cannot resolve"
 	}
 	return who + " may read any cell"

@@ -7,6 +7,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -21,12 +23,12 @@ import (
 //     (Plan.NoFormulas declines the rewrite otherwise), and
 //   - every formula cell of every worksheet has a cached value (the
 //     excelize path computes missing ones), is not a data table, and reads
-//     nothing of the written block: its references (formulaDeps) are plain
-//     cell, range, row or column references that miss the block. A formula
-//     that calls a volatile or reference-building function (INDIRECT,
-//     OFFSET, NOW...), uses a defined name, a structured, external or 3-D
-//     reference, or does not tokenize may read anything: the write leaves
-//     the plain splice. A shared formula's references are widened by the
+//     nothing of the written block: its references (formuladeps.ScanSheet)
+//     are plain cell, range, row or column references that miss the
+//     block. A formula that calls a volatile or reference-building function
+//     (INDIRECT, OFFSET, NOW...), uses a defined name, a structured,
+//     external or 3-D reference, or does not tokenize may read anything:
+//     the write leaves the plain splice. A shared formula's references are widened by the
 //     size of its group (a superset of what each member reads); a member
 //     whose master is not found makes the write leave the plain splice.
 // No formula reading a written cell means no formula value changes (values
@@ -92,17 +94,17 @@ func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice
 
 // planArea is the bounding box of the cells plan rebuilds.
 func planArea(sheet string, plan splice.Plan) (sheetArea, bool) {
-	a := sheetArea{sheet: sheet}
+	a := sheetArea{Sheet: sheet}
 	for _, r := range plan.Rows {
 		for _, c := range plan.Cols(r) {
-			if a.r1 == 0 {
-				a.r1, a.r2, a.c1, a.c2 = r, r, c, c
+			if a.R1 == 0 {
+				a.R1, a.R2, a.C1, a.C2 = r, r, c, c
 				continue
 			}
-			a.r1, a.r2, a.c1, a.c2 = min(a.r1, r), max(a.r2, r), min(a.c1, c), max(a.c2, c)
+			a.R1, a.R2, a.C1, a.C2 = min(a.R1, r), max(a.R2, r), min(a.C1, c), max(a.C2, c)
 		}
 	}
-	return a, a.r1 > 0
+	return a, a.R1 > 0
 }
 
 // sheetFormulasMiss streams one worksheet's XML and reports whether all its
@@ -134,22 +136,22 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 			members[c.SharedIndex] = true
 			continue
 		}
-		areas, wide := formulaDeps(string(sheetxml.Unescape(c.FormulaText)), host)
+		areas, wide := formuladeps.ScanSheet(string(sheetxml.Unescape(c.FormulaText)), host)
 		if wide {
 			return false, true, nil
 		}
 		if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
-			group, ok := parseArea(string(c.FormulaRef), host)
+			group, ok := cellarea.ParseArea(string(c.FormulaRef), host)
 			if !ok {
 				return false, true, nil
 			}
 			masters[c.SharedIndex] = true
 			for i := range areas {
-				areas[i] = areas[i].widen(group.r2-group.r1, group.c2-group.c1)
+				areas[i] = areas[i].Widen(group.R2-group.R1, group.C2-group.C1)
 			}
 		}
 		for _, a := range areas {
-			if a.overlaps(edit) {
+			if a.Overlaps(edit) {
 				return false, true, nil
 			}
 		}
@@ -163,12 +165,4 @@ func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheet
 		}
 	}
 	return true, any, nil
-}
-
-// widen grows a by rows and cols on every side (clamped at row and
-// column 1).
-func (a sheetArea) widen(rows, cols int) sheetArea {
-	a.r1, a.r2 = max(1, a.r1-rows), a.r2+rows
-	a.c1, a.c2 = max(1, a.c1-cols), a.c2+cols
-	return a
 }

@@ -167,7 +167,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 		err := walkPart(ctx, zf, func(ev sheetxml.Event, w *sheetxml.Walker) error {
 			if ev == sheetxml.RowStart {
 				cs.maxRow = max(cs.maxRow, w.Row)
-				if ec != nil && w.Row >= ec.in.box.r1 && w.Row <= ec.in.box.r2 {
+				if ec != nil && w.Row >= ec.in.box.R1 && w.Row <= ec.in.box.R2 {
 					return nil // a row to copy from: walked
 				}
 				if _, last, ok := w.SkipRow(maxSkippedRow); ok {
@@ -186,7 +186,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			if string(c.FormulaType) == "dataTable" {
 				return noSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: sheetArea{ps.Name, c.Col, c.Row, c.Col, c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: sheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
 				if !c.Meta {
@@ -256,7 +256,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	var old []calcFormula // the dynamic array anchors the write overwrites
 	for _, f := range all {
 		if f.part == part {
-			if cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]; ok {
+			if cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]; ok {
 				if f.master {
 					return nil, noSplice("the write replaces the master cell of a shared formula") // the members lose their formula
 				}
@@ -267,7 +267,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 					old = append(old, f)
 				}
 				if cc.kind != 'f' {
-					rc.removed[[2]int{f.at.r1, f.at.c1}] = true
+					rc.removed[[2]int{f.at.R1, f.at.C1}] = true
 				}
 				continue
 			}
@@ -279,7 +279,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		if cc.kind != 'f' {
 			continue
 		}
-		f := calcFormula{at: sheetArea{sheet, key[1], key[0], key[1], key[0]}, part: part, text: cc.formula}
+		f := calcFormula{at: sheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
 		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
@@ -294,7 +294,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		order[cs.name] = i
 	}
 	slices.SortStableFunc(all, func(a, b calcFormula) int {
-		return cmp.Or(cmp.Compare(order[a.at.sheet], order[b.at.sheet]), cmp.Compare(a.at.r1, b.at.r1), cmp.Compare(a.at.c1, b.at.c1))
+		return cmp.Or(cmp.Compare(order[a.at.Sheet], order[b.at.Sheet]), cmp.Compare(a.at.R1, b.at.R1), cmp.Compare(a.at.C1, b.at.C1))
 	})
 	areas, err := clearOldSpillsSplice(all, sheet, part, old, w)
 	if err != nil {
@@ -375,7 +375,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 // the write holds f (part is the written worksheet part), else in
 // rc.results by part.
 func (rc *recalc) store(f calcFormula, part string, w *spliceWrites, res cachedResult) {
-	key := [2]int{f.at.r1, f.at.c1}
+	key := [2]int{f.at.R1, f.at.C1}
 	if cc, ok := w.cells[key]; ok && f.part == part {
 		cc.cachedType, cc.cachedValue = res.t, res.v
 		w.cells[key] = cc

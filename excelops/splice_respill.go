@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 )
 
 // Dynamic array anchors the recalc splice recomputes, as
@@ -34,7 +35,7 @@ func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		if f.part != part {
 			return nil, noSplice("a dynamic array to recompute is on another sheet")
 		}
-		spill, ok := parseArea(f.ref, f.at.sheet)
+		spill, ok := cellarea.ParseArea(f.ref, f.at.Sheet)
 		if !ok {
 			spill = f.at // respillOne declines it
 		}
@@ -76,7 +77,7 @@ func intrudesAny(areas []sheetArea, ref string) bool {
 func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
 	f := all[i]
 	old, err := parseRange(f.ref)
-	if err != nil || old.c1 != f.at.c1 || old.r1 != f.at.r1 {
+	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
 		return nil, noSplice("a dynamic array to recompute names an unreadable range")
 	}
 	if err := calculable(f, "a dynamic array to recompute"); err != nil {
@@ -108,9 +109,9 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 	}
 	// The old spill is cleared, except what the write wrote there, before
 	// the new range is checked (a call that declines or fails drops w).
-	for r := old.r1; r <= old.r2; r++ {
-		for c := old.c1; c <= old.c2; c++ {
-			if _, ok := w.cells[[2]int{r, c}]; ok || (r == old.r1 && c == old.c1) {
+	for r := old.R1; r <= old.R2; r++ {
+		for c := old.C1; c <= old.C2; c++ {
+			if _, ok := w.cells[[2]int{r, c}]; ok || (r == old.R1 && c == old.C1) {
 				continue
 			}
 			w.cells[[2]int{r, c}] = cellContent{spilled: true}
@@ -128,11 +129,11 @@ func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 		all[i].fresh = true // #SPILL! as it was
 		return nil, nil
 	}
-	w.cells[[2]int{f.at.r1, f.at.c1}] = p.put(w, cellContent{kind: 'f', formula: f.text}, vals)
+	w.cells[[2]int{f.at.R1, f.at.C1}] = p.put(w, cellContent{kind: 'f', formula: f.text}, vals)
 	all[i].fresh = true
 	rng := p.rng
 	if !p.blocked && (len(vals) > 1 || len(vals[0]) > 1) {
 		w.spills = append(w.spills, rng)
 	}
-	return []sheetArea{{sheet, old.c1, old.r1, old.c2, old.r2}, {sheet, rng.c1, rng.r1, rng.c2, rng.r2}}, nil
+	return []sheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
 }

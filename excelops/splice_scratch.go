@@ -60,7 +60,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				return nil, err
 			}
 		}
-		t, v, err := computeFormula(ctx, f, sb.svc.limits.calc(), f0.at.sheet, cellName(f0.at.c1, f0.at.r1))
+		t, v, err := computeFormula(ctx, f, sb.svc.limits.calc(), f0.at.Sheet, cellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}
@@ -87,18 +87,18 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 	}
 	scratch := make([]scratchSheet, len(sheets))
 	for _, a := range need {
-		i := sheetNamed(sheets, a.sheet)
+		i := sheetNamed(sheets, a.Sheet)
 		if i < 0 {
 			continue // a sheet the workbook lacks: an error either way
 		}
 		s := &scratch[i]
-		s.whole = s.whole || a.r2 == excelize.TotalRows || a.c2 == excelize.MaxColumns
-		if _, ok := w.cells[[2]int{a.r1, a.c1}]; ok && sheets[i].part == part && a.r1 == a.r2 && a.c1 == a.c2 {
+		s.whole = s.whole || a.R2 == excelize.TotalRows || a.C2 == excelize.MaxColumns
+		if _, ok := w.cells[[2]int{a.R1, a.C1}]; ok && sheets[i].part == part && a.R1 == a.R2 && a.C1 == a.C2 {
 			continue // a written cell: every one is added below
 		}
-		a.sheet = sheets[i].name
-		a.r2, a.c2 = min(a.r2, sheets[i].maxRow), min(a.c2, sheets[i].maxCol)
-		if a.r1 <= a.r2 && a.c1 <= a.c2 {
+		a.Sheet = sheets[i].name
+		a.R2, a.C2 = min(a.R2, sheets[i].maxRow), min(a.C2, sheets[i].maxCol)
+		if a.R1 <= a.R2 && a.C1 <= a.C2 {
 			s.areas = append(s.areas, a)
 		}
 	}
@@ -130,7 +130,7 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 		default:
 			in := newAreaSet(s.areas)
 			err := walkPart(ctx, opc.FindPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
-				if ev == sheetxml.RowStart && (wk.Row < in.box.r1 || wk.Row > in.box.r2) {
+				if ev == sheetxml.RowStart && (wk.Row < in.box.R1 || wk.Row > in.box.R2) {
 					wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
 					return nil
 				}
@@ -143,7 +143,7 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 				}
 				text := ""
 				if c.Formula {
-					idx, ok := formulaAt[sheetArea{cs.name, c.Col, c.Row, c.Col, c.Row}]
+					idx, ok := formulaAt[sheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
 					if !ok {
 						return noSplice("a formula cell the calculator reads was not scanned")
 					}

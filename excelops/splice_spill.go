@@ -32,19 +32,19 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 	var areas []sheetArea
 	for _, a := range old {
 		spill, err := parseRange(a.ref)
-		if err != nil || spill.c1 != a.at.c1 || spill.r1 != a.at.r1 {
+		if err != nil || spill.C1 != a.at.C1 || spill.R1 != a.at.R1 {
 			return nil, noSplice("an overwritten dynamic array names an unreadable range")
 		}
-		if (spill.r2-spill.r1+1)*(spill.c2-spill.c1+1) > maxScratchCells {
+		if (spill.R2-spill.R1+1)*(spill.C2-spill.C1+1) > maxScratchCells {
 			return nil, noSplice("an overwritten dynamic array spilled over more cells than the calculator copies")
 		}
 		for _, f := range all {
-			if f.part == part && spill.has(f.at.c1, f.at.r1) && (f.at.c1 != spill.c1 || f.at.r1 != spill.r1) {
+			if f.part == part && spill.Has(f.at.C1, f.at.R1) && (f.at.C1 != spill.C1 || f.at.R1 != spill.R1) {
 				return nil, noSplice("a formula lies in the spill range of an overwritten dynamic array")
 			}
 		}
-		for r := spill.r1; r <= spill.r2; r++ {
-			for c := spill.c1; c <= spill.c2; c++ {
+		for r := spill.R1; r <= spill.R2; r++ {
+			for c := spill.C1; c <= spill.C2; c++ {
 				if _, ok := w.cells[[2]int{r, c}]; ok {
 					continue // the anchor, or a cell the write writes
 				}
@@ -52,7 +52,7 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 				w.spilled = true
 			}
 		}
-		areas = append(areas, sheetArea{sheet, spill.c1, spill.r1, spill.c2, spill.r2})
+		areas = append(areas, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 	}
 	return areas, nil
 }
@@ -66,7 +66,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 	compute := make([]bool, len(all))
 	found := false
 	for i, f := range all {
-		cc, ok := w.cells[[2]int{f.at.r1, f.at.c1}]
+		cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]
 		if !ok || f.part != part || cc.kind != 'f' || !maySpill(f.text) || callsUncomputable(f.text) {
 			continue
 		}
@@ -106,13 +106,13 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if !p.ok {
 			continue // metadata of another kind: an ordinary formula, as on the excelize path
 		}
-		key := [2]int{f.at.r1, f.at.c1}
+		key := [2]int{f.at.R1, f.at.C1}
 		w.cells[key] = p.put(w, w.cells[key], vals)
 		all[i].fresh = true
 		if !p.blocked {
 			w.spilled = true
 			w.spills = append(w.spills, p.rng)
-			areas = append(areas, sheetArea{sheet, p.rng.c1, p.rng.r1, p.rng.c2, p.rng.r2})
+			areas = append(areas, sheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
 		}
 	}
 	return areas, nil
@@ -124,7 +124,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 // call ended.
 func (sb *spliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
 	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
-	vals, cerr = calc.CalcCellArray(one, sheet, cellName(f.at.c1, f.at.r1), sb.svc.limits.calc())
+	vals, cerr = calc.CalcCellArray(one, sheet, cellName(f.at.C1, f.at.R1), sb.svc.limits.calc())
 	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -152,7 +152,7 @@ type spillPlace struct {
 // metadata's cm, and whether the range (more than the anchor) is
 // obstructed, as spillBlocked sees it on the excelize path.
 func (sb *spliceBook) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *spliceWrites) (spillPlace, error) {
-	p := spillPlace{anchor: cellName(f.at.c1, f.at.r1), rng: cellRange{f.at.c1, f.at.r1, f.at.c1 + len(vals[0]) - 1, f.at.r1 + len(vals) - 1}}
+	p := spillPlace{anchor: cellName(f.at.C1, f.at.R1), rng: cellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
 		return p, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.limits.MaxWriteCells))
 	}
@@ -181,7 +181,7 @@ func (p spillPlace) put(w *spliceWrites, cc cellContent, vals [][]excelize.Array
 	for r, row := range vals {
 		for c, v := range row {
 			if r > 0 || c > 0 {
-				w.cells[[2]int{p.rng.r1 + r, p.rng.c1 + c}] = spilledContent(v)
+				w.cells[[2]int{p.rng.R1 + r, p.rng.C1 + c}] = spilledContent(v)
 			}
 		}
 	}
@@ -227,10 +227,10 @@ func spilledContent(v excelize.ArrayValue) cellContent {
 // rows only. A merged range over rng declines the rewrite instead
 // (splice.Plan.KeepClear): the excelize path makes the anchor #SPILL!.
 func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRange, w *spliceWrites) (bool, error) {
-	if rng.r2 > maxSheetRows || rng.c2 > excelize.MaxColumns {
+	if rng.R2 > maxSheetRows || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
-	inside := func(r, c int) bool { return rng.has(c, r) && (r != rng.r1 || c != rng.c1) }
+	inside := func(r, c int) bool { return rng.Has(c, r) && (r != rng.R1 || c != rng.C1) }
 	for key, cc := range w.cells {
 		if inside(key[0], key[1]) && cc.kind != 0 {
 			return true, nil
@@ -240,9 +240,9 @@ func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRa
 	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 		if ev == sheetxml.RowStart {
 			switch {
-			case wk.Row > rng.r2:
+			case wk.Row > rng.R2:
 				return errStopWalk
-			case wk.Row < rng.r1:
+			case wk.Row < rng.R1:
 				wk.SkipRow(maxSkippedRow)
 			}
 			return nil
@@ -287,7 +287,7 @@ func withSpills(plan splice.Plan, w *spliceWrites) splice.Plan {
 	}
 	plan.Rows, plan.Cols = withCells(plan, w.cells)
 	for _, s := range w.spills {
-		plan.KeepClear = append(plan.KeepClear, [4]int{s.c1, s.r1, s.c2, s.r2})
+		plan.KeepClear = append(plan.KeepClear, [4]int{s.C1, s.R1, s.C2, s.R2})
 	}
 	return plan
 }

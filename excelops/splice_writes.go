@@ -37,12 +37,12 @@ type cachedResult struct{ t, v string }
 // one of the written cells ((row, col) keys) other than its anchor.
 func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
 	rng, err := parseRange(string(ref))
-	if err != nil || (rng.c1 == rng.c2 && rng.r1 == rng.r2) {
+	if err != nil || (rng.C1 == rng.C2 && rng.R1 == rng.R2) {
 		return false
 	}
 	for key := range written {
 		r, c := key[0], key[1]
-		if (r != rng.r1 || c != rng.c1) && r >= rng.r1 && r <= rng.r2 && c >= rng.c1 && c <= rng.c2 {
+		if (r != rng.R1 || c != rng.C1) && r >= rng.R1 && r <= rng.R2 && c >= rng.C1 && c <= rng.C2 {
 			return true
 		}
 	}

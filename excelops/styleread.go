@@ -87,7 +87,7 @@ func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancel
 				col++
 			}
 			s := sheetxml.AttrInt(t.Attrs(), "s")
-			if s <= 0 || row < rng.r1 || row > rng.r2 || col < rng.c1 || col > rng.c2 {
+			if s <= 0 || row < rng.R1 || row > rng.R2 || col < rng.C1 || col > rng.C2 {
 				continue
 			}
 			if len(out.cells) == maxCells {
@@ -97,7 +97,7 @@ func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancel
 			out.cells = append(out.cells, styledCell{col: col, row: row, style: s})
 		case "mergeCell":
 			m, err := parseRange(string(t.Attr("ref")))
-			if err != nil || m.r2 < rng.r1 || m.r1 > rng.r2 || m.c2 < rng.c1 || m.c1 > rng.c2 {
+			if err != nil || m.R2 < rng.R1 || m.R1 > rng.R2 || m.C2 < rng.C1 || m.C1 > rng.C2 {
 				continue
 			}
 			if len(out.merges) == maxCells {

@@ -92,7 +92,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, erro
 		cats = &c
 	}
 	if a.TargetCell == "" {
-		a.TargetCell = cellName(data.c2+2, data.r1)
+		a.TargetCell = cellName(data.C2+2, data.R1)
 	}
 	if _, _, err := parseCell(a.TargetCell); err != nil {
 		return nil, err
@@ -160,29 +160,29 @@ func chartSeries(sheet string, data cellRange, cats *cellRange, fromRows bool) [
 	var out []excelize.ChartSeries
 	catRef := ""
 	if cats != nil {
-		catRef = absRef(sheet, cats.c1, cats.r1, cats.c2, cats.r2)
+		catRef = absRef(sheet, cats.C1, cats.R1, cats.C2, cats.R2)
 	}
 	if !fromRows {
-		if data.r2 <= data.r1 {
+		if data.R2 <= data.R1 {
 			return nil
 		}
-		for c := data.c1; c <= data.c2; c++ {
+		for c := data.C1; c <= data.C2; c++ {
 			out = append(out, excelize.ChartSeries{
-				Name:       absRef(sheet, c, data.r1, c, data.r1),
+				Name:       absRef(sheet, c, data.R1, c, data.R1),
 				Categories: catRef,
-				Values:     absRef(sheet, c, data.r1+1, c, data.r2),
+				Values:     absRef(sheet, c, data.R1+1, c, data.R2),
 			})
 		}
 		return out
 	}
-	if data.c2 <= data.c1 {
+	if data.C2 <= data.C1 {
 		return nil
 	}
-	for r := data.r1; r <= data.r2; r++ {
+	for r := data.R1; r <= data.R2; r++ {
 		out = append(out, excelize.ChartSeries{
-			Name:       absRef(sheet, data.c1, r, data.c1, r),
+			Name:       absRef(sheet, data.C1, r, data.C1, r),
 			Categories: catRef,
-			Values:     absRef(sheet, data.c1+1, r, data.c2, r),
+			Values:     absRef(sheet, data.C1+1, r, data.C2, r),
 		})
 	}
 	return out

@@ -51,7 +51,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
 		cells, err := b.existingCells(sheet, rng)
-		edits := &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r2}}}
+		edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +70,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 					continue // a spill is clearSpills'
 				}
 				arr, err := parseRange(fc.arrayRef)
-				if err == nil && arr.overlaps(rng) && !rng.contains(arr) {
+				if err == nil && arr.Overlaps(rng) && !rng.Contains(arr) {
 					return nil, invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.arrayRef, fc.ref, fc.arrayRef)
 				}
 			}
@@ -88,10 +88,10 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				return nil, err
 			}
 			for _, m := range merged {
-				if !m.overlaps(rng) {
+				if !m.Overlaps(rng) {
 					continue
 				}
-				if err := b.unmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+				if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
 					return nil, newError(KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
 				}
 				unmerged = append(unmerged, m.String())
@@ -158,7 +158,7 @@ func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int
 	}
 	for _, c := range comments {
 		col, row, err := excelize.CellNameToCoordinates(c.Cell)
-		if err != nil || !rng.has(col, row) {
+		if err != nil || !rng.Has(col, row) {
 			continue
 		}
 		if err := b.deleteComment(sheet, c.Cell); err != nil {
@@ -175,7 +175,7 @@ func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int
 	}
 	kept := ws.Hyperlinks.Hyperlink[:0]
 	for _, item := range ws.Hyperlinks.Hyperlink {
-		if at, err := parseRange(item.Ref); err == nil && rng.contains(at) {
+		if at, err := parseRange(item.Ref); err == nil && rng.Contains(at) {
 			links++
 			continue
 		}

@@ -35,7 +35,7 @@ func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
 	if err != nil {
 		return 0, 0, false
 	}
-	return rng.r1, rng.r2, true
+	return rng.R1, rng.R2, true
 }
 
 // deleteColumnsTool declares delete_columns.

@@ -20,9 +20,9 @@ func shiftDirections() []string { return []string{"up", "left"} }
 // right of it in its rows).
 func bandZone(b formularef.Band) cellRange {
 	if b.Up {
-		return cellRange{b.C1, b.R1, b.C2, excelize.TotalRows}
+		return cellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
 	}
-	return cellRange{b.C1, b.R1, excelize.MaxColumns, b.R2}
+	return cellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 }
 
 // bandTarget is where the cell (col, row) of the zone goes; ok is false
@@ -41,14 +41,14 @@ func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
 // array formula's range) whole: r lies outside the zone, inside the
 // deleted range, or inside the band and entirely beyond the deleted range.
 func bandKeepsWhole(b formularef.Band, r cellRange) bool {
-	zone, deleted := bandZone(b), cellRange{b.C1, b.R1, b.C2, b.R2}
+	zone, deleted := bandZone(b), cellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
 	switch {
-	case !r.overlaps(zone), deleted.contains(r):
+	case !r.Overlaps(zone), deleted.Contains(r):
 		return true
 	case b.Up:
-		return r.c1 >= b.C1 && r.c2 <= b.C2 && r.r1 > b.R2
+		return r.C1 >= b.C1 && r.C2 <= b.C2 && r.R1 > b.R2
 	default:
-		return r.r1 >= b.R1 && r.r2 <= b.R2 && r.c1 > b.C2
+		return r.R1 >= b.R1 && r.R2 <= b.R2 && r.C1 > b.C2
 	}
 }
 
@@ -80,10 +80,10 @@ func bandRewrite(b formularef.Band) refRewrite {
 			// A rule whose first cells are deleted is read from its first
 			// surviving cell, as with deleted rows.
 			switch {
-			case b.Up && rng.c1 >= b.C1 && rng.c2 <= b.C2 && rng.r1 >= b.R1 && rng.r1 <= b.R2 && rng.r2 > b.R2:
-				return b.R2 + 1 - rng.r1, 0
-			case !b.Up && rng.r1 >= b.R1 && rng.r2 <= b.R2 && rng.c1 >= b.C1 && rng.c1 <= b.C2 && rng.c2 > b.C2:
-				return 0, b.C2 + 1 - rng.c1
+			case b.Up && rng.C1 >= b.C1 && rng.C2 <= b.C2 && rng.R1 >= b.R1 && rng.R1 <= b.R2 && rng.R2 > b.R2:
+				return b.R2 + 1 - rng.R1, 0
+			case !b.Up && rng.R1 >= b.R1 && rng.R2 <= b.R2 && rng.C1 >= b.C1 && rng.C1 <= b.C2 && rng.C2 > b.C2:
+				return 0, b.C2 + 1 - rng.C1
 			}
 			return 0, 0
 		},
@@ -119,7 +119,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.c1, R1: rng.r1, C2: rng.c2, R2: rng.r2}
+		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}
 		merges, tables, err := b.checkBandShift(sheet, band)
 		if err != nil {
 			return nil, err
@@ -189,14 +189,14 @@ func shiftWords(band formularef.Band) string {
 func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := shiftWords(band)
-	deleted := cellRange{band.C1, band.R1, band.C2, band.R2}
+	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	merged, err := b.mergedRanges(sheet)
 	if err != nil {
 		return nil, nil, err
 	}
 	var touched []cellRange
 	for _, m := range merged {
-		if !m.overlaps(zone) {
+		if !m.Overlaps(zone) {
 			continue
 		}
 		if !bandKeepsWhole(band, m) {
@@ -230,12 +230,12 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 // it deletes (checkBandShift refused the ones it would split).
 func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRange) error {
 	for _, m := range merges {
-		if err := b.unmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+		if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	for _, m := range merges {
-		moved, ok := band.Area(rangeRef(m.c1, m.r1, m.c2, m.r2))
+		moved, ok := band.Area(rangeRef(m.C1, m.R1, m.C2, m.R2))
 		if !ok {
 			continue
 		}
@@ -243,7 +243,7 @@ func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRang
 		if err != nil {
 			return err
 		}
-		if err := b.mergeCell(sheet, cellName(to.c1, to.r1), cellName(to.c2, to.r2)); err != nil {
+		if err := b.mergeCell(sheet, cellName(to.C1, to.R1), cellName(to.C2, to.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
@@ -257,7 +257,7 @@ func (b *book) shiftComments(sheet string, band formularef.Band, comments []exce
 	var moved []excelize.Comment
 	for _, c := range comments {
 		col, row, err := excelize.CellNameToCoordinates(c.Cell)
-		if err != nil || !zone.has(col, row) {
+		if err != nil || !zone.Has(col, row) {
 			continue
 		}
 		if err := b.deleteComment(sheet, c.Cell); err != nil {

@@ -161,10 +161,10 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 	if ext == nil || ext.empty() {
 		return nil, nil
 	}
-	area := cellRange{ext.minCol, ext.minRow, ext.maxCol, ext.maxRow}
+	area := cellRange{C1: ext.minCol, R1: ext.minRow, C2: ext.maxCol, R2: ext.maxRow}
 	if rng != nil {
-		area = cellRange{max(area.c1, rng.c1), max(area.r1, rng.r1), min(area.c2, rng.c2), min(area.r2, rng.r2)}
-		if area.c1 > area.c2 || area.r1 > area.r2 {
+		area = cellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
+		if area.C1 > area.C2 || area.R1 > area.R2 {
 			return nil, nil
 		}
 	}
@@ -183,9 +183,9 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 	}
 	var out []foundCell
 	var names *formulaScope // read at the first formula replaced
-	for r := area.r1; r <= area.r2 && r <= len(rows); r++ {
+	for r := area.R1; r <= area.R2 && r <= len(rows); r++ {
 		row := rows[r-1]
-		for c := area.c1; c <= area.c2; c++ {
+		for c := area.C1; c <= area.C2; c++ {
 			ref := cellName(c, r)
 			if isFormula[ref] {
 				if !inFormulas {
@@ -291,7 +291,7 @@ func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
 	var edits []sheetArea
 	planned := map[string]*refPlan{}
 	for _, f := range found {
-		edits = append(edits, sheetArea{f.sheet, f.col, f.row, f.col, f.row})
+		edits = append(edits, sheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
 		if f.formula {
 			p := planned[f.sheet]
 			if p == nil {

@@ -52,12 +52,12 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 	if a.Font == nil && a.Fill == nil && a.Border == nil && a.Alignment == nil && a.NumberFormat == nil {
 		return nil, invalid("give at least one of font, fill, border, alignment, number_format")
 	}
-	if rng.cells() > s.limits.MaxCells {
-		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.cells(), s.limits.MaxCells))
+	if rng.Cells() > s.limits.MaxCells {
+		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.limits.MaxCells))
 	}
 	// Every cell of the range gets its own style, so each one that does
 	// not exist yet is created: refuse before allocating any of them.
-	if err := s.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.cells()), rng.cells()*parsedCellBytes); err != nil {
+	if err := s.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*parsedCellBytes); err != nil {
 		return nil, err
 	}
 	sc, err := parseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
@@ -67,14 +67,14 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 	result := func(name, sheet string) pyjson.Object {
 		return success(name, sheet,
 			field("range", rng.String()),
-			field("cells_formatted", rng.cells()))
+			field("cells_formatted", rng.Cells()))
 	}
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		if err := b.restyle(ctx, sh.name, rng, sc); err != nil {
 			return nil, err
 		}
-		sh.ext.widen(rng.r1, rng.c1)
-		sh.ext.widen(rng.r2, rng.c2)
+		sh.ext.widen(rng.R1, rng.C1)
+		sh.ext.widen(rng.R2, rng.C2)
 		return result(b.name(), sh.name), nil
 	})
 	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
@@ -88,16 +88,16 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 // style get one new style; runs of equal styles in a row are set at once.
 func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
 	derived := map[int]int{}
-	width := rng.c2 - rng.c1 + 1
-	for r := rng.r1; r <= rng.r2; r++ {
+	width := rng.C2 - rng.C1 + 1
+	for r := rng.R1; r <= rng.R2; r++ {
 		// Check the deadline every streamCheckEvery rows' worth of cells,
 		// so a wide range stops as soon as a narrow one does.
-		if (r-rng.r1)%max(1, streamCheckEvery*16/width) == 0 {
+		if (r-rng.R1)%max(1, streamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		runStart, runStyle := rng.c1, -1
+		runStart, runStyle := rng.C1, -1
 		flush := func(end int) error {
 			if runStyle < 0 {
 				return nil
@@ -115,7 +115,7 @@ func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *sty
 			}
 			return b.setCellStyle(sheet, cellName(runStart, r), cellName(end, r), id)
 		}
-		for c := rng.c1; c <= rng.c2; c++ {
+		for c := rng.C1; c <= rng.C2; c++ {
 			cur, err := b.cellStyle(sheet, cellName(c, r))
 			if err != nil {
 				return newError(KindInvalidArgument, "cannot read style: "+err.Error(), err)
@@ -127,7 +127,7 @@ func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *sty
 				runStart, runStyle = c, cur
 			}
 		}
-		if err := flush(rng.c2); err != nil {
+		if err := flush(rng.C2); err != nil {
 			return err
 		}
 	}
@@ -186,7 +186,7 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*ca
 		}
 		return success(b.name(), sheet,
 			field("range", rng.String()),
-			field("total_cells", rng.cells()),
+			field("total_cells", rng.Cells()),
 			field("merged_ranges", merged),
 			field("truncated", found.truncated || found.mergesCut),
 			field("styled_cells", cells)), nil

@@ -352,8 +352,8 @@ const (
 // it; else a count of the cells, which also finds a truncated sheet.
 func (b *book) inspectExtent(name string, declared []byte, first, last int, exact bool) (sheetExtent, string, error) {
 	if r, err := parseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
-		(r.c1 != r.c2 || r.r1 != r.r2) && first >= r.r1 && last <= r.r2 {
-		return sheetExtent{minRow: r.r1, maxRow: r.r2, minCol: r.c1, maxCol: r.c2, closed: true}, usedFromDimension, nil
+		(r.C1 != r.C2 || r.R1 != r.R2) && first >= r.R1 && last <= r.R2 {
+		return sheetExtent{minRow: r.R1, maxRow: r.R2, minCol: r.C1, maxCol: r.C2, closed: true}, usedFromDimension, nil
 	}
 	ext, err := b.scan(name)
 	return ext, usedFromCells, err

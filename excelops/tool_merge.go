@@ -71,11 +71,11 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 		if err != nil {
 			return nil, err
 		}
-		if rng.cells() < 2 {
+		if rng.Cells() < 2 {
 			return nil, invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
 		}
-		if merge && rng.cells() > int64(s.limits.MaxWriteCells) {
-			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.cells(), s.limits.MaxWriteCells))
+		if merge && rng.Cells() > int64(s.limits.MaxWriteCells) {
+			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.limits.MaxWriteCells))
 		}
 		return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 			sheet, ext := sh.name, sh.ext
@@ -85,7 +85,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 				if err := b.requireMerged(sheet, ref); err != nil {
 					return nil, err
 				}
-				if err := b.unmergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
+				if err := b.unmergeCell(sheet, cellName(rng.C1, rng.R1), cellName(rng.C2, rng.R2)); err != nil {
 					return nil, newError(KindInvalidArgument, err.Error(), err)
 				}
 				return append(res, field("unmerged_range", ref)), nil
@@ -116,21 +116,6 @@ func (b *book) mergedRanges(sheet string) ([]cellRange, error) {
 	return out, nil
 }
 
-// overlaps reports whether r and o share a cell.
-func (r cellRange) overlaps(o cellRange) bool {
-	return r.c1 <= o.c2 && o.c1 <= r.c2 && r.r1 <= o.r2 && o.r1 <= r.r2
-}
-
-// contains reports whether o lies wholly inside r.
-func (r cellRange) contains(o cellRange) bool {
-	return r.c1 <= o.c1 && o.c2 <= r.c2 && r.r1 <= o.r1 && o.r2 <= r.r2
-}
-
-// has reports whether the cell (col, row) lies inside r.
-func (r cellRange) has(col, row int) bool {
-	return r.c1 <= col && col <= r.c2 && r.r1 <= row && row <= r.r2
-}
-
 // lostCell is a cell whose content a merge discards.
 type lostCell struct {
 	cell  string
@@ -149,9 +134,9 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 		switch {
 		case m == rng:
 			return pyjson.Object{{Key: "merged_range", Value: rng.String()}, {Key: "already_merged", Value: true}}, nil
-		case rng.contains(m):
+		case rng.Contains(m):
 			absorbed = append(absorbed, m)
-		case rng.overlaps(m):
+		case rng.Overlaps(m):
 			partial = append(partial, m)
 		}
 	}
@@ -165,15 +150,15 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 	}
 	if len(lost) > 0 && !discard {
 		return nil, invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
-			rng, len(lost), cellName(rng.c1, rng.r1), describeLost(lost))
+			rng, len(lost), cellName(rng.C1, rng.R1), describeLost(lost))
 	}
 	for _, m := range absorbed {
-		if err := b.unmergeCell(sheet, cellName(m.c1, m.r1), cellName(m.c2, m.r2)); err != nil {
+		if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	// excelize clears every cell but the top-left one (value and formula).
-	if err := b.mergeCell(sheet, cellName(rng.c1, rng.r1), cellName(rng.c2, rng.r2)); err != nil {
+	if err := b.mergeCell(sheet, cellName(rng.C1, rng.R1), cellName(rng.C2, rng.R2)); err != nil {
 		return nil, newError(KindInvalidArgument, err.Error(), err)
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
@@ -184,7 +169,7 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 	}
 	held := rng
 	for _, m := range now {
-		if m.has(rng.c1, rng.r1) {
+		if m.Has(rng.C1, rng.R1) {
 			held = m
 		}
 	}
@@ -220,14 +205,14 @@ func (b *book) contentBesidesTopLeft(sheet string, ext *sheetExtent, rng cellRan
 		return nil, nil
 	}
 	var lost []lostCell
-	for r := max(rng.r1, ext.minRow); r <= min(rng.r2, ext.maxRow); r++ {
+	for r := max(rng.R1, ext.minRow); r <= min(rng.R2, ext.maxRow); r++ {
 	cells:
-		for c := max(rng.c1, ext.minCol); c <= min(rng.c2, ext.maxCol); c++ {
-			if c == rng.c1 && r == rng.r1 {
+		for c := max(rng.C1, ext.minCol); c <= min(rng.C2, ext.maxCol); c++ {
+			if c == rng.C1 && r == rng.R1 {
 				continue
 			}
 			for _, m := range absorbed {
-				if m.has(c, r) && (c != m.c1 || r != m.r1) {
+				if m.Has(c, r) && (c != m.C1 || r != m.R1) {
 					continue cells
 				}
 			}

@@ -209,7 +209,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		b.edits = &editSet{areas: []sheetArea{{sheet, col, row, col, row}}}
+		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
 		had, oldTarget, err := b.cellHyperLink(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)

@@ -48,11 +48,11 @@ func (a *pivotArgs) check() (cellRange, error) {
 	if err != nil {
 		return src, err
 	}
-	if src.r2 <= src.r1 {
+	if src.R2 <= src.R1 {
 		return src, invalid("source_range %s needs a header row and at least one data row", src)
 	}
-	if src.cells() > maxPivotSourceCells {
-		return src, newError(KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.cells(), maxPivotSourceCells), nil)
+	if src.Cells() > maxPivotSourceCells {
+		return src, newError(KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.Cells(), maxPivotSourceCells), nil)
 	}
 	if len(a.Values) == 0 {
 		return src, invalid("give at least one entry in values")
@@ -148,7 +148,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	}
 	col := map[string]int{}
 	for i, h := range headers {
-		col[h] = src.c1 + i
+		col[h] = src.C1 + i
 	}
 	lookup := func(field, where string) (int, error) {
 		if c, ok := col[field]; ok {
@@ -196,7 +196,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if anchor == "" {
 		anchor = "A3"
 		if target == sheet {
-			anchor = cellName(min(src.c2+2, excelize.MaxColumns), src.r1)
+			anchor = cellName(min(src.C2+2, excelize.MaxColumns), src.R1)
 		}
 	}
 	ac, ar, err := parseCell(anchor)
@@ -207,11 +207,11 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	loc := cellRange{c1: ac, r1: ar, c2: min(ac+nCols-1, excelize.MaxColumns), r2: min(ar+nRows-1, excelize.TotalRows)}
-	if loc.c2 == loc.c1 && loc.r2 == loc.r1 {
-		loc.r2++ // excelize wants a range, not one cell
+	loc := cellRange{C1: ac, R1: ar, C2: min(ac+nCols-1, excelize.MaxColumns), R2: min(ar+nRows-1, excelize.TotalRows)}
+	if loc.C2 == loc.C1 && loc.R2 == loc.R1 {
+		loc.R2++ // excelize wants a range, not one cell
 	}
-	if target == sheet && overlaps(loc, src) {
+	if target == sheet && loc.Overlaps(src) {
 		return nil, invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", cellName(ac, ar), loc, src)
 	}
 	if err := b.checkPivotRoom(target, loc, a); err != nil {
@@ -267,8 +267,8 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 func (b *book) pivotHeaders(sheet string, src cellRange) ([]string, error) {
 	var headers []string
 	seen := map[string]string{}
-	for c := src.c1; c <= src.c2; c++ {
-		ref := cellName(c, src.r1)
+	for c := src.C1; c <= src.C2; c++ {
+		ref := cellName(c, src.R1)
 		h, err := b.cellValue(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
@@ -297,7 +297,7 @@ func (b *book) pivotSize(sheet string, src cellRange, rowCols, colCols []int, nV
 		}
 		tuples := map[string]bool{}
 		prefixes := map[string]bool{}
-		for r := src.r1 + 1; r <= src.r2; r++ {
+		for r := src.R1 + 1; r <= src.R2; r++ {
 			var key strings.Builder
 			for i, c := range cols {
 				v, err := b.cellValue(sheet, cellName(c, r))
@@ -348,7 +348,7 @@ func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
 			return invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
 		}
 		ref := p.PivotTableRange[strings.LastIndex(p.PivotTableRange, "!")+1:]
-		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil && overlaps(loc, r) {
+		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil && loc.Overlaps(r) {
 			return invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
 		}
 	}
@@ -359,8 +359,8 @@ func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
 	if err != nil {
 		return err
 	}
-	for r := loc.r1; r <= min(loc.r2, ext.maxRow); r++ {
-		for c := loc.c1; c <= min(loc.c2, ext.maxCol); c++ {
+	for r := loc.R1; r <= min(loc.R2, ext.maxRow); r++ {
+		for c := loc.C1; c <= min(loc.C2, ext.maxCol); c++ {
 			if v, err := b.cellValue(sheet, cellName(c, r)); err != nil || v != "" {
 				return invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", cellName(c, r), sheet, loc)
 			}
@@ -369,14 +369,9 @@ func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
 	return nil
 }
 
-// overlaps reports whether two rectangles share a cell.
-func overlaps(a, b cellRange) bool {
-	return a.c1 <= b.c2 && b.c1 <= a.c2 && a.r1 <= b.r2 && b.r1 <= a.r2
-}
-
 // absRange renders r as "$A$1:$C$3".
 func absRange(r cellRange) string {
-	return fmt.Sprintf("$%s$%d:$%s$%d", columnName(r.c1), r.r1, columnName(r.c2), r.r2)
+	return fmt.Sprintf("$%s$%d:$%s$%d", columnName(r.C1), r.R1, columnName(r.C2), r.R2)
 }
 
 // quoteList renders names as "a", "b", "c".

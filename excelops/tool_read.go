@@ -139,8 +139,8 @@ const wideRange = 100
 // cells in the range take their place as empty rows; a page ends at the last
 // row holding cells when the sheet ends before the range does.
 func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cellRange, a readExcelArgs) (pyjson.Object, error) {
-	width := rng.c2 - rng.c1 + 1
-	want := max(rng.r2-rng.r1+1-a.Offset, 0)
+	width := rng.C2 - rng.C1 + 1
+	want := max(rng.R2-rng.R1+1-a.Offset, 0)
 	if a.MaxRows != nil && *a.MaxRows < want {
 		want = *a.MaxRows
 	}
@@ -148,7 +148,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	if width > wideRange {
 		minWidth = 0
 	}
-	first := rng.r1 + a.Offset
+	first := rng.R1 + a.Offset
 	var p *pageRows
 	build := func(k int, more bool) pyjson.Object {
 		res := success(b.name(), sheet,
@@ -172,7 +172,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	p.padTo = minWidth
 	more := false
 	if want > 0 {
-		err = b.rowsJSON(ctx, sheet, first, rng.r2, rng.c1, rng.c2, func(row int, inner []byte, cells int) bool {
+		err = b.rowsJSON(ctx, sheet, first, rng.R2, rng.C1, rng.C2, func(row int, inner []byte, cells int) bool {
 			for first+len(p.rows) < row { // rows without cells in the range
 				if len(p.rows) >= want {
 					more = true

@@ -103,7 +103,7 @@ func (g *refGraph) mapFields() []pyjson.Field {
 			}
 			seen := map[string]bool{}
 			for _, ar := range r.areas {
-				t := g.sheetName(ar.sheet)
+				t := g.sheetName(ar.Sheet)
 				if seen[t] {
 					continue
 				}

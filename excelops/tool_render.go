@@ -200,10 +200,10 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 		} else if ext.empty() {
 			return "", "", invalid("sheet %q is empty: there is nothing to render", sheet)
 		} else {
-			r = cellRange{c1: ext.minCol, r1: ext.minRow, c2: ext.maxCol, r2: ext.maxRow}
+			r = cellRange{C1: ext.minCol, R1: ext.minRow, C2: ext.maxCol, R2: ext.maxRow}
 		}
 	}
-	if rows, cols := r.r2-r.r1+1, r.c2-r.c1+1; rows > maxRenderRows || cols > maxRenderCols {
+	if rows, cols := r.R2-r.R1+1, r.C2-r.C1+1; rows > maxRenderRows || cols > maxRenderCols {
 		return "", "", invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
 	}
 	for _, d := range b.definedNames() {
@@ -272,14 +272,14 @@ func (b *book) printArea(sheet string) (cellRange, bool) {
 
 // extentPoints estimates the width and height of r in points.
 func (b *book) extentPoints(sheet string, r cellRange) (w, h float64) {
-	for c := r.c1; c <= r.c2; c++ {
+	for c := r.C1; c <= r.C2; c++ {
 		cw, err := b.colWidth(sheet, columnName(c))
 		if err != nil {
 			cw = 9.140625
 		}
 		w += cw * 7 * 0.75 // characters to pixels to points
 	}
-	for row := r.r1; row <= r.r2; row++ {
+	for row := r.R1; row <= r.R2; row++ {
 		rh, err := b.rowHeight(sheet, row)
 		if err != nil {
 			rh = 15

@@ -156,8 +156,8 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 	}{
 		{"Sheet1", nil, "A1:B2", false},                                    // the print area
 		{"Second", nil, "C5:E9", false},                                    // the used range
-		{"Sheet1", &cellRange{c1: 2, r1: 2, c2: 2, r2: 3}, "B2:B3", false}, // given
-		{"Second", &cellRange{c1: 1, r1: 1, c2: 60, r2: 300}, "A1:BH300", true},
+		{"Sheet1", &cellRange{C1: 2, R1: 2, C2: 2, R2: 3}, "B2:B3", false}, // given
+		{"Second", &cellRange{C1: 1, R1: 1, C2: 60, R2: 300}, "A1:BH300", true},
 	}
 	for _, c := range cases {
 		b, err := e.svc.openBook(e.path("p.xlsx"), false, false)

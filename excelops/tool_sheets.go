@@ -241,17 +241,17 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	if err != nil {
 		return nil, err
 	}
-	if src.cells() > int64(s.limits.MaxWriteCells) {
+	if src.Cells() > int64(s.limits.MaxWriteCells) {
 		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", src, s.limits.MaxWriteCells))
 	}
 	tc, tr, err := parseCell(a.TargetStart)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBlockFits("the copy", tc, tr, src.r2-src.r1+1, src.c2-src.c1+1); err != nil {
+	if err := checkBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
 		return nil, err
 	}
-	dst := cellRange{tc, tr, tc + src.c2 - src.c1, tr + src.r2 - src.r1}
+	dst := cellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
 	if err := checkSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
@@ -282,11 +282,11 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
-				ref := cellName(dst.c1+j, dst.r1+i)
+				ref := cellName(dst.C1+j, dst.R1+i)
 				if c.formula != "" {
 					// Relative references move by the copy's offset, as a
 					// paste in Excel does; absolute ones stay.
-					text, _ := formularef.Translate(c.formula, dst.r1-src.r1, dst.c1-src.c1)
+					text, _ := formularef.Translate(c.formula, dst.R1-src.R1, dst.C1-src.C1)
 					if err := checkFormula(ref, text); err != nil {
 						return nil, err // moved references made it too long
 					}
@@ -322,9 +322,9 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		if err := b.spillCopy(sh, dst, plan, anchors, old); err != nil {
 			return nil, err
 		}
-		ext.widen(dst.r1, dst.c1)
-		ext.widen(dst.r2, dst.c2)
-		target := pyjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.c1, dst.r1)}}
+		ext.widen(dst.R1, dst.C1)
+		ext.widen(dst.R2, dst.C2)
+		target := pyjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.C1, dst.R1)}}
 		if sh.created {
 			target = append(target, field("sheet_created", true))
 		}
@@ -357,10 +357,10 @@ func copyRangeAccess() access {
 // cells reads the values and formulas of rng with their types; with
 // valuesOnly a formula cell gives its value instead (see formulaValue).
 func (b *book) cells(sheet string, rng cellRange, valuesOnly bool) ([][]copiedCell, error) {
-	out := make([][]copiedCell, 0, rng.r2-rng.r1+1)
-	for r := rng.r1; r <= rng.r2; r++ {
-		row := make([]copiedCell, 0, rng.c2-rng.c1+1)
-		for c := rng.c1; c <= rng.c2; c++ {
+	out := make([][]copiedCell, 0, rng.R2-rng.R1+1)
+	for r := rng.R1; r <= rng.R2; r++ {
+		row := make([]copiedCell, 0, rng.C2-rng.C1+1)
+		for c := rng.C1; c <= rng.C2; c++ {
 			ref := cellName(c, r)
 			formula, err := b.cellFormula(sheet, ref)
 			if err != nil {

@@ -158,8 +158,8 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 	}
 	ext := *cells
 	for _, m := range merged {
-		ext.widen(m.r1, m.c1)
-		ext.widen(m.r2, m.c2)
+		ext.widen(m.R1, m.C1)
+		ext.widen(m.R2, m.C2)
 	}
 	if ext.empty() {
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "max_row", Value: 0}, pyjson.Field{Key: "max_column", Value: 0})

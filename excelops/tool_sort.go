@@ -128,7 +128,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 	if len(a.SortBy) == 0 {
 		return nil, invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
 	}
-	if a.Header && rng.r1 == rng.r2 {
+	if a.Header && rng.R1 == rng.R2 {
 		return nil, invalid("range %s is only its header row: nothing to sort", rng)
 	}
 	for i, k := range a.SortBy {
@@ -152,17 +152,17 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 			keys[i] = sortKey{col, order == "descending"}
 			shown[i] = pyjson.Object{{Key: "column", Value: columnName(col)}, {Key: "order", Value: order}}
 		}
-		top := rng.r1
+		top := rng.R1
 		if a.Header {
 			top++
 		}
-		block := cellRange{rng.c1, top, rng.c2, min(rng.r2, ext.maxRow)}
+		block := cellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.maxRow)}
 		res := success(b.name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
-		if block.r2 < block.r1 {
+		if block.R2 < block.R1 {
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
-		if block.cells() > int64(s.limits.MaxWriteCells) {
-			return nil, limitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.cells(), s.limits.MaxWriteCells))
+		if block.Cells() > int64(s.limits.MaxWriteCells) {
+			return nil, limitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.limits.MaxWriteCells))
 		}
 		if err := b.checkSortable(sheet, rng, block); err != nil {
 			return nil, err
@@ -171,8 +171,8 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
-		b.edits = &editSet{areas: []sheetArea{{sheet, block.c1, block.r1, block.c2, block.r2}}}
-		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.r2 - block.r1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
+		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
+		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.R2 - block.R1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
 
@@ -181,15 +181,15 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 func (b *book) sortColumn(sheet string, rng cellRange, column string, header bool) (int, error) {
 	if header {
 		var headers []string
-		for c := rng.c1; c <= rng.c2; c++ {
-			v, _ := b.cellValue(sheet, cellName(c, rng.r1))
+		for c := rng.C1; c <= rng.C2; c++ {
+			v, _ := b.cellValue(sheet, cellName(c, rng.R1))
 			if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(column)) && v != "" {
 				return c, nil
 			}
 			headers = append(headers, v)
 		}
 		col, err := parseColumn(column)
-		if err != nil || col < rng.c1 || col > rng.c2 {
+		if err != nil || col < rng.C1 || col > rng.C2 {
 			return 0, invalid("%s", sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
 				didYouMean(closeMatches(column, headers))))
 		}
@@ -199,8 +199,8 @@ func (b *book) sortColumn(sheet string, rng cellRange, column string, header boo
 	if err != nil {
 		return 0, err
 	}
-	if col < rng.c1 || col > rng.c2 {
-		return 0, invalid("column %s is outside %s (columns %s to %s)", columnName(col), rng, columnName(rng.c1), columnName(rng.c2))
+	if col < rng.C1 || col > rng.C2 {
+		return 0, invalid("column %s is outside %s (columns %s to %s)", columnName(col), rng, columnName(rng.C1), columnName(rng.C2))
 	}
 	return col, nil
 }
@@ -219,9 +219,9 @@ func (b *book) checkSortable(sheet string, rng, block cellRange) error {
 		if !rangesOverlap(t.rng, block) {
 			continue
 		}
-		body := cellRange{t.rng.c1, t.rng.r1 + 1, t.rng.c2, t.rng.r2}
+		body := cellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
 		// The block may stop short of the table's last rows when those are empty.
-		if block.c1 != body.c1 || block.c2 != body.c2 || block.r1 != body.r1 || rng.r2 != body.r2 {
+		if block.C1 != body.C1 || block.C2 != body.C2 || block.R1 != body.R1 || rng.R2 != body.R2 {
 			return invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
 		}
 	}

@@ -43,7 +43,7 @@ func checkTableStyle(style string) error {
 
 // rangesOverlap reports whether two rectangles share a cell.
 func rangesOverlap(a, b cellRange) bool {
-	return a.c1 <= b.c2 && b.c1 <= a.c2 && a.r1 <= b.r2 && b.r1 <= a.r2
+	return a.C1 <= b.C2 && b.C1 <= a.C2 && a.R1 <= b.R2 && b.R1 <= a.R2
 }
 
 // sheetTable is one table of a sheet.
@@ -154,8 +154,8 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 	if err != nil {
 		return nil, err
 	}
-	if rng.r2 == rng.r1 {
-		return nil, invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, rangeRef(rng.c1, rng.r1, rng.c2, rng.r1+1))
+	if rng.R2 == rng.R1 {
+		return nil, invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, rangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
 	}
 	style := a.Style
 	if style == "" {
@@ -198,16 +198,16 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 		if err := b.addTable(sheet, t); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot create the table: "+err.Error(), err)
 		}
-		ext.widen(rng.r1, rng.c1)
-		ext.widen(rng.r2, rng.c2)
+		ext.widen(rng.R1, rng.C1)
+		ext.widen(rng.R2, rng.C2)
 		// Only header cells may have changed (filled or turned into text).
-		b.edits = &editSet{areas: []sheetArea{{sheet, rng.c1, rng.r1, rng.c2, rng.r1}}}
+		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
 		res := success(b.name(), sheet,
 			field("table_name", name),
 			field("range", rng.String()),
 			field("style", shown),
 			field("columns", headers),
-			field("data_rows", rng.r2-rng.r1))
+			field("data_rows", rng.R2-rng.R1))
 		if len(filled) > 0 {
 			res = append(res, pyjson.Field{Key: "headers_changed", Value: filled})
 		}
@@ -269,8 +269,8 @@ func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
 	seen := map[string]bool{}
 	type write struct{ ref, text string }
 	var writes []write
-	for c := rng.c1; c <= rng.c2; c++ {
-		ref := cellName(c, rng.r1)
+	for c := rng.C1; c <= rng.C2; c++ {
+		ref := cellName(c, rng.R1)
 		formula, err := b.cellFormula(sheet, ref)
 		if err != nil {
 			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -285,7 +285,7 @@ func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
 		typ, _ := b.cellType(sheet, ref)
 		name := text
 		if strings.TrimSpace(name) == "" {
-			name = "Column" + strconv.Itoa(c-rng.c1+1)
+			name = "Column" + strconv.Itoa(c-rng.C1+1)
 		}
 		for base, n := name, 2; seen[strings.ToLower(name)]; n++ {
 			name = base + strconv.Itoa(n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -87,7 +88,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 					deps = append(deps, entries[i])
 				}
 			}
-			return success(b.name(), target.sheet,
+			return success(b.name(), target.Sheet,
 				field("target", a.Target),
 				field("formula", g.formulaAt(target)),
 				field("direction", dir),
@@ -167,7 +168,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 					indirect = append(indirect, g.dependentEntry(st))
 				}
 			}
-			return success(b.name(), target.sheet,
+			return success(b.name(), target.Sheet,
 				field("target", a.Target),
 				field("scope", scope),
 				field("total_affected_cells", len(steps)),
@@ -199,7 +200,7 @@ func (g *refGraph) target(b *book, text string) (sheetArea, error) {
 	} else if len(g.sheets) > 0 {
 		sheet = g.sheets[0]
 	}
-	a, ok := parseArea(addr, sheet)
+	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
 		return sheetArea{}, invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}
@@ -208,11 +209,11 @@ func (g *refGraph) target(b *book, text string) (sheetArea, error) {
 
 // formulaAt is the formula of target when it is one formula cell, else nil.
 func (g *refGraph) formulaAt(target sheetArea) any {
-	if target.c1 != target.c2 || target.r1 != target.r2 {
+	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}
 	for _, n := range g.nodes {
-		if n.at.overlaps(target) {
+		if n.at.Overlaps(target) {
 			return n.formula
 		}
 	}

@@ -164,7 +164,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 		shown := 0
 		if hadOld && filterHidesRows(ws) {
 			var err error
-			if shown, err = b.showRows(sheet, old.r1+1, min(old.r2, ext.maxRow)); err != nil {
+			if shown, err = b.showRows(sheet, old.R1+1, min(old.R2, ext.maxRow)); err != nil {
 				return nil, err
 			}
 		}

@@ -57,12 +57,12 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			return nil, err
 		}
 	} else {
-		anchor = cellRange{1, 1, 1, 1}
+		anchor = cellRange{C1: 1, R1: 1, C2: 1, R2: 1}
 		if a.CellRange != nil {
 			if anchor, err = parseRange(*a.CellRange); err != nil {
 				return nil, err
 			}
-			anchor.c2, anchor.r2 = anchor.c1, anchor.r1
+			anchor.C2, anchor.R2 = anchor.C1, anchor.R1
 		}
 		cells = 0
 		width := 0
@@ -73,11 +73,11 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 		if cells > s.limits.MaxWriteCells {
 			return nil, limitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.limits.MaxWriteCells))
 		}
-		if err := checkBlockFits("the block", anchor.c1, anchor.r1, len(a.Values), max(width, 1)); err != nil {
+		if err := checkBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
 			return nil, err
 		}
-		anchor.r2 = anchor.r1 + len(a.Values) - 1
-		anchor.c2 = anchor.c1 + max(width, 1) - 1
+		anchor.R2 = anchor.R1 + len(a.Values) - 1
+		anchor.C2 = anchor.C1 + max(width, 1) - 1
 	}
 	plan, err := planWrite(a, anchor, single)
 	if err != nil {
@@ -169,13 +169,13 @@ func planWrite(a writeCellsArgs, anchor cellRange, single bool) ([]cellWrite, er
 		return nil, invalid("value_types must be %q or %q, got %q", valueTypesAuto, valueTypesText, a.ValueTypes)
 	}
 	if single {
-		w, err := planCell(anchor.c1, anchor.r1, a.Value, vt)
+		w, err := planCell(anchor.C1, anchor.R1, a.Value, vt)
 		return []cellWrite{w}, err
 	}
 	var plan []cellWrite
 	for i, row := range a.Values {
 		for j, v := range row {
-			w, err := planCell(anchor.c1+j, anchor.r1+i, v, vt)
+			w, err := planCell(anchor.C1+j, anchor.R1+i, v, vt)
 			if err != nil {
 				return nil, err
 			}

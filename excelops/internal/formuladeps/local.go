@@ -1,14 +1,16 @@
-package excelops
+package formuladeps
 
 import (
 	"strings"
 
 	"github.com/xuri/efp"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 )
 
 // Names a LET or LAMBDA binds are local to it: they read no cell, so the
-// dependency scan (formulaDepsIn) passes over them rather than take them
-// for defined names. A name is local only where its LET or LAMBDA binds
+// dependency scan (Scan) passes over them rather than take them for
+// defined names. A name is local only where its LET or LAMBDA binds
 // it: a LET's name from the argument after its value on, a LAMBDA's
 // parameters in its body (its last argument). The same name elsewhere in
 // the formula (its own value included) is what it is there (a defined
@@ -17,7 +19,7 @@ import (
 // bindingCall is a function call (or parenthesised expression) open at a
 // point of the scan.
 type bindingCall struct {
-	name  string         // the function's name as functionName gives it ("" for parentheses)
+	name  string         // the function's name as formulatok.FunctionName gives it ("" for parentheses)
 	arg   int            // the argument the scan is in, from 0
 	nargs int            // how many arguments the call has
 	bound map[string]int // the names it binds so far (upper case, without _xlpm.), each at its argument
@@ -36,11 +38,11 @@ func (c bindingCall) sees(name string) bool {
 	}
 }
 
-// localNames reports, for each of toks (a tokenized formula), whether it
+// LocalNames reports, for each of toks (a tokenized formula), whether it
 // is a name a LET or LAMBDA around it binds at that point, or the name a
 // LET or LAMBDA binds where it binds it; nil when the formula calls
 // neither.
-func localNames(toks []efp.Token) []bool {
+func LocalNames(toks []efp.Token) []bool {
 	nargs := callArity(toks)
 	if nargs == nil {
 		return nil
@@ -50,7 +52,7 @@ func localNames(toks []efp.Token) []bool {
 	for i, tk := range toks {
 		switch {
 		case tk.TSubType == efp.TokenSubTypeStart && (tk.TType == efp.TokenTypeFunction || tk.TType == efp.TokenTypeSubexpression):
-			name, _ := functionName(tk)
+			name, _ := formulatok.FunctionName(tk)
 			stack = append(stack, bindingCall{name: name, nargs: nargs[i]})
 		case tk.TSubType == efp.TokenSubTypeStop && (tk.TType == efp.TokenTypeFunction || tk.TType == efp.TokenTypeSubexpression):
 			if len(stack) > 0 {
@@ -98,7 +100,7 @@ func bindsHere(c bindingCall, toks []efp.Token, i int) bool {
 func callArity(toks []efp.Token) []int {
 	binds := false
 	for _, tk := range toks {
-		if name, ok := functionName(tk); ok && (name == "LET" || name == "LAMBDA") {
+		if name, ok := formulatok.FunctionName(tk); ok && (name == "LET" || name == "LAMBDA") {
 			binds = true
 			break
 		}
