@@ -1231,7 +1231,10 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 	// elements of an array given for a value (calc_array_lift.go)
 	fn, name, args := &formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
 		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue), argsStack.Peek().(*list.List)
-	arg, lifted := fn.liftCall(name, args)
+	arg, lifted := fn.oneCell(name, args) // registry-sidecar: calc_intersect.go
+	if !lifted {
+		arg, lifted = fn.liftCall(name, args)
+	}
 	if !lifted {
 		arg = callFuncByName(fn, name, []reflect.Value{reflect.ValueOf(args)})
 	}

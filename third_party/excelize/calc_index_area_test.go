@@ -151,3 +151,74 @@ func TestAreaIndexCalls(t *testing.T) {
 		assert.Equal(t, c.want, got, c.formula)
 	}
 }
+
+// TestIndexComputedPlain: INDEX whose row or column is computed (a cell,
+// MATCH(...)-2) in a plain formula: computed to 0 (J1 blank, J2 0) it is
+// the whole column or row, intersected with the formula's row or column as
+// a literal 0 is; computed to 2 it is one cell. Under an operator inside
+// SUM, where Excel and LibreOffice intersect it and the engine would take
+// the column whole, the calculation stops with ErrInexactIntersection
+// (no value), as does one reading that cell; with one cell there it is
+// computed. The cells and values are LibreOffice 25.2's in the oracle case
+// intersection_index_computed (tests/oracle/cases_intersection.py).
+func TestIndexComputedPlain(t *testing.T) {
+	f := indexAreaBook(t)
+	require.NoError(t, f.SetCellValue("Sheet1", "J2", 0))
+	require.NoError(t, f.SetCellValue("Sheet1", "J3", 2))
+	cases := []struct{ cell, formula, want string }{
+		{"E2", "INDEX(A1:C3,J1,2)", "20"},                                   // J1 blank: column B, row 2
+		{"E3", "INDEX(A1:C3,J2,2)", "30"},                                   // J2 0: B3
+		{"E4", "INDEX(A1:C3,J2,2)", "#VALUE!"},                              // row 4, outside B1:B3
+		{"E13", "INDEX(A1:C3,J2,2)", "#VALUE!"},                             // row 13
+		{"E1", "INDEX(A1:C3,J3,2)", "20"},                                   // J3 2: the one cell B2
+		{"E12", "INDEX(A1:C3,J3,2)", "20"},                                  // ... in any row
+		{"F2", "INDEX(A1:C3,MATCH(4,A1:A3,0)-2,2)", "20"},                   // MATCH(...)-2 is 0
+		{"F3", "INDEX(A1:C3,MATCH(4,A1:A3,0)-1,2)*2", "20"},                 // -1 is 1: B1*2
+		{"F1", "SUM(INDEX(A1:C3,J2,2))", "60"},                              // a range argument: the whole column
+		{"F4", "SUM(INDEX(A1:C3,J3,2)*2)", "40"},                            // one cell under the operator
+		{"G3", "SUMPRODUCT(INDEX(A1:C3,J2,2)*2)", "120"},                    // SUMPRODUCT takes it whole
+		{"G4", "LEN(INDEX(C1:C10,J1))", "2"},                                // LEN(C4)
+		{"B13", "INDEX(A1:C3,2,J1)", "20"},                                  // row 2, column B: B2
+		{"D13", "INDEX(A1:C3,2,J2)", "#VALUE!"},                             // column D, outside A2:C2
+		{"H5", "IF(TRUE,INDEX(A1:A10,J2))", "7"},                            // A5
+		{"E7", `IFERROR(INDEX(A1:A10,MATCH(999,A1:A10,0)),"none")`, "none"}, // an error passes through
+		{"H7", `COUNTIF(INDEX(A1:C3,J2,2),">15")`, "2"},
+		{"H8", "ROWS(INDEX(A1:C3,J1,2))", "3"},
+		{"H9", "E3+E1", "50"},
+		{"G2", "SUM(INDEX(A1:C3,J2,2)*2)", ""}, // LibreOffice 40 (B2*2): no value
+		{"H2", "G2+1", ""},                     // LibreOffice 41: no value either
+	}
+	for _, c := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", c.cell, c.formula))
+	}
+	for _, c := range cases {
+		got, err := f.CalcCellValueContext(t.Context(), "Sheet1", c.cell, CalcLimits{})
+		if c.want == "" {
+			assert.ErrorIs(t, err, ErrInexactIntersection, "%s =%s", c.cell, c.formula)
+		}
+		assert.Equal(t, c.want, got, "%s =%s", c.cell, c.formula)
+	}
+}
+
+// TestIndexComputedArray: computed as an array formula (CalcCellArray, a
+// dynamic array formula write_cells spills), INDEX with a row computed to
+// 0 is the whole column, nothing being intersected or stopped; computed to
+// 2 one cell.
+func TestIndexComputedArray(t *testing.T) {
+	f := indexAreaBook(t)
+	require.NoError(t, f.SetCellValue("Sheet1", "J2", 0))
+	require.NoError(t, f.SetCellValue("Sheet1", "J3", 2))
+	cases := []struct{ formula, want string }{
+		{"INDEX(A1:C3,J1,2)", "10;20;30"},
+		{"INDEX(A1:C3,J2,2)", "10;20;30"},
+		{"INDEX(A1:C3,J3,2)", "20"},
+		{"INDEX(A1:C3,2,J2)", "4,20,t2"},
+		{"SUM(INDEX(A1:C3,J2,2)*2)", "120"},
+	}
+	for _, c := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", "E12", c.formula))
+		arr, err := f.CalcCellArray(t.Context(), "Sheet1", "E12", CalcLimits{})
+		require.NoError(t, err, c.formula)
+		assert.Equal(t, c.want, arrayText(arr), c.formula)
+	}
+}
