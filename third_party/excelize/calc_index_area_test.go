@@ -222,3 +222,31 @@ func TestIndexComputedArray(t *testing.T) {
 		assert.Equal(t, c.want, arrayText(arr), c.formula)
 	}
 }
+
+// TestComputedIndexCalls: which calls of INDEX return one cell or several
+// as only run time tells: a row, column or area number not written out, or
+// a reference that is not a range written out.
+func TestComputedIndexCalls(t *testing.T) {
+	cases := []struct {
+		formula string
+		want    int // calls listed
+	}{
+		{"INDEX(A1:C3,B1,2)", 1},
+		{"INDEX(A1:C3,2,B1)", 1},
+		{"INDEX(A1:C3,MATCH(5,B1:B3,0)-1,2)", 1},
+		{"INDEX(A1:A10,B1)", 1},
+		{"INDEX(Data,2)", 1}, // a name: its shape is not seen
+		{"INDEX(A1:C3,B1,C1)+INDEX(A:A,D1)", 2},
+		{"INDEX(INDEX(A1:C3,B1,0),C1)", 1}, // the inner call is an area as written
+		{"INDEX(A1:C3,2,3)", 0},            // numbers written out: one cell
+		{"INDEX(Sheet2!$A$1:$C$3,2,3)", 0},
+		{"INDEX(A1:A10,2)", 0},
+		{"INDEX(A1:C3,0,2)", 0}, // an area as written (AreaIndexCalls)
+		{"INDEX(A1:C3,2)", 0},
+		{"SUM(B1:B3)", 0},
+	}
+	for _, c := range cases {
+		ps := efp.ExcelParser()
+		assert.Len(t, computedIndexCalls(ps.Parse("="+c.formula)), c.want, c.formula)
+	}
+}
