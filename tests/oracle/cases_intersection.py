@@ -116,6 +116,25 @@ INDEX_COMPUTED: dict[str, Any] = {
     "H2": "=G2+1",
 }
 
+# INDEX_AREA_NUM: the sheet of INDEX_AREA with D1:E3 14,15;24,25;34,35, and INDEX's reference form
+# with area_num: on one range area 1 is the range, another #REF!; on a union of ranges (which the
+# engine cannot represent) our side leaves the formula, and what reads it, without a value.
+INDEX_AREA_NUM: dict[str, Any] = {
+    **{f"A{i}": i * i for i in range(1, 11)},
+    **{f"B{i}": i * 10 for i in range(1, 11)},
+    **{f"C{i}": f"t{i}" for i in range(1, 11)},
+    **{f"{c}{r}": r * 10 + 4 + i for r in range(1, 4) for i, c in enumerate("DE")},
+    "G1": "=INDEX(A1:C3,2,2,1)",
+    "G2": "=INDEX(A1:C3,2,2,2)",
+    "G3": "=INDEX(A1:C3,2,3,1.7)",
+    "G4": '=INDEX(A1:C3,2,2,"x")',
+    "G5": "=INDEX(A1:C3,1,1,0)",
+    "G6": "=INDEX((A1:B2,D1:E3),2,2,2)",
+    "G7": "=SUM((A1:B2,D1:E3))",
+    "G8": "=INDEX((A1:B2,D1:E3),1,1,1)+1",
+    "G9": "=G6*2",
+}
+
 CASES: list[dict[str, Any]] = [
     {
         "name": "intersection_plain_formulas",
@@ -139,5 +158,13 @@ CASES: list[dict[str, Any]] = [
         "read": True,
         "on_open": True,
         "uncomputable": ["Sheet1!G2", "Sheet1!H2"],
+    },
+    {
+        "name": "index_area_num",
+        "sheets": {"Sheet1": INDEX_AREA_NUM},
+        "ops": [{"op": "set", "sheet": "Sheet1", "cell": "A5", "value": 7}],
+        "read": True,
+        "on_open": True,
+        "uncomputable": ["Sheet1!G6", "Sheet1!G7", "Sheet1!G8", "Sheet1!G9"],
     },
 ]

@@ -250,3 +250,41 @@ func TestComputedIndexCalls(t *testing.T) {
 		assert.Len(t, computedIndexCalls(ps.Parse("="+c.formula)), c.want, c.formula)
 	}
 }
+
+// TestIndexAreaNum: INDEX's reference form with area_num on a reference
+// of one range: area 1 (a fraction truncated) is the range, another
+// number #REF!, a text #VALUE!. A union of ranges stops a bounded
+// calculation (ErrUnionReference), as does a formula reading it. The
+// values are LibreOffice 25.2's in the oracle case index_area_num
+// (tests/oracle/cases_intersection.py).
+func TestIndexAreaNum(t *testing.T) {
+	f := indexAreaBook(t)
+	for r := 1; r <= 3; r++ {
+		require.NoError(t, f.SetCellValue("Sheet1", fmt.Sprintf("D%d", r), r*10+4))
+		require.NoError(t, f.SetCellValue("Sheet1", fmt.Sprintf("E%d", r), r*10+5))
+	}
+	cases := []struct{ cell, formula, want string }{
+		{"G1", "INDEX(A1:C3,2,2,1)", "20"},
+		{"G2", "INDEX(A1:C3,2,2,2)", "#REF!"},
+		{"G3", "INDEX(A1:C3,2,3,1.7)", "t2"},
+		{"G4", `INDEX(A1:C3,2,2,"x")`, "#VALUE!"},
+		{"G5", "INDEX(A1:C3,1,1,0)", "#REF!"},
+		{"G6", "INDEX((A1:B2,D1:E3),2,2,2)", ""}, // LibreOffice 25: E2
+		{"G7", "SUM((A1:B2,D1:E3))", ""},         // LibreOffice 182
+		{"G8", "INDEX((A1:B2,D1:E3),1,1,1)+1", ""},
+		{"G9", "G6*2", ""},
+	}
+	for _, c := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", c.cell, c.formula))
+	}
+	for _, c := range cases {
+		got, err := f.CalcCellValueContext(t.Context(), "Sheet1", c.cell, CalcLimits{})
+		if c.want == "" {
+			assert.ErrorIs(t, err, ErrUnionReference, "%s =%s", c.cell, c.formula)
+		}
+		assert.Equal(t, c.want, got, "%s =%s", c.cell, c.formula)
+	}
+	arr, err := f.CalcCellArray(t.Context(), "Sheet1", "G7", CalcLimits{})
+	assert.ErrorIs(t, err, ErrUnionReference, "as an array formula too")
+	assert.Nil(t, arr)
+}
