@@ -330,6 +330,23 @@ CASES: list[dict[str, Any]] = [
         "on_open": True,
     },
     {
+        # INDEX with a row or column computed to 0 (J1 blank, J2 0) spills as a literal 0 does;
+        # computed to 2 (J3) it is one cell, an ordinary formula. SUM of an operator on the
+        # computed column is one value, so an ordinary formula, which a plain formula's reader
+        # (Calc, Excel) intersects: our side leaves it without a value rather than the column's sum.
+        "name": "spill_index_computed",
+        "sheets": {"Sheet1": {**INDEX_AREA, "J2": 0, "J3": 2}},
+        "ops": [spill("E1", "E1:E3", "=INDEX(A1:C3,J2,2)"),
+                spill("F1", "F1:F3", "=INDEX(A1:C3,J1,2)"),
+                spill("G1", "G1:I1", "=INDEX(A1:C3,2,J2)"),
+                {"op": "set", "sheet": "Sheet1", "cell": "G3", "value": "=INDEX(A1:C3,J3,2)"},
+                {"op": "set", "sheet": "Sheet1", "cell": "G4", "value": "=SUM(INDEX(A1:C3,J2,2))"},
+                {"op": "set", "sheet": "Sheet1", "cell": "G7", "value": "=SUM(INDEX(A1:C3,J2,2)*2)"}],
+        "read": True,
+        "on_open": True,
+        "uncomputable": ["Sheet1!G7"],
+    },
+    {
         # An obstructed spill: Excel shows #SPILL! in C1 (our file holds it); Calc, which has
         # no #SPILL!, shows the anchor as a one-cell array formula with its first value.
         "name": "spill_blocked",

@@ -1005,6 +1005,10 @@ func (f *File) calcFormula(ctx *calcContext, sheet, cell, formula string) (resul
 	if tokens, err = f.bindLambdas(ctx, sheet, tokens); err != nil {
 		return newErrorFormulaArg(formulaErrorVALUE, err.Error()), err
 	}
+	// registry-sidecar: a union of references stops a bounded calculation (calc_union.go)
+	if err = refuseUnion(ctx, tokens); err != nil {
+		return stopArg(err), err
+	}
 	if result, err = f.evalInfixExp(ctx, sheet, cell, tokens); ctx.lambdaTooDeep() {
 		return newErrorFormulaArg(formulaErrorVALUE, errLambdaDepth.Error()), errLambdaDepth
 	} else if err == nil && isLambdaValue(result) {
@@ -1231,7 +1235,10 @@ func (f *File) evalInfixExpFunc(ctx *calcContext, sheet, cell string, token, nex
 	// elements of an array given for a value (calc_array_lift.go)
 	fn, name, args := &formulaFuncs{f: f, sheet: sheet, cell: cell, ctx: ctx},
 		formulaFnNameReplacer.Replace(opfStack.Peek().(efp.Token).TValue), argsStack.Peek().(*list.List)
-	arg, lifted := fn.liftCall(name, args)
+	arg, lifted := fn.oneCell(name, args) // registry-sidecar: calc_intersect.go
+	if !lifted {
+		arg, lifted = fn.liftCall(name, args)
+	}
 	if !lifted {
 		arg = callFuncByName(fn, name, []reflect.Value{reflect.ValueOf(args)})
 	}
@@ -15491,8 +15498,13 @@ func (fn *formulaFuncs) XLOOKUP(argsList *list.List) formulaArg {
 //
 //	INDEX(array,row_num,[col_num])
 func (fn *formulaFuncs) INDEX(argsList *list.List) formulaArg {
-	if argsList.Len() < 2 || argsList.Len() > 3 {
-		return newErrorFormulaArg(formulaErrorVALUE, "INDEX requires 2 or 3 arguments")
+	if argsList.Len() < 2 || argsList.Len() > 4 {
+		return newErrorFormulaArg(formulaErrorVALUE, "INDEX requires 2 to 4 arguments")
+	}
+	if argsList.Len() == 4 { // registry-sidecar: area_num (calc_union.go)
+		if e, ok := indexArea(argsList.Remove(argsList.Back()).(formulaArg)); !ok {
+			return e
+		}
 	}
 	array := argsList.Front().Value.(formulaArg)
 	if array.Type != ArgMatrix && array.Type != ArgList {

@@ -61,8 +61,24 @@ func indexWhole(array formulaArg) formulaArg {
 // several rows and columns (INDEX(A1:C3,2), a whole row). Each call is
 // the indices of the tokens starting and ending it, in the order the calls
 // start. A number computed to 0 (INDEX(A1:C3,B1,2) with B1 blank) is not
-// seen.
+// seen: computedIndexCalls lists such calls.
 func AreaIndexCalls(tokens []efp.Token) [][2]int {
+	return indexCalls(tokens, (*indexCall).area)
+}
+
+// computedIndexCalls returns the calls of INDEX in tokens, as
+// AreaIndexCalls does, whose result only run time tells to be one cell or
+// several: a row, column or area number that is not a number written out
+// (INDEX(A1:C3,B1,2), INDEX(A1:C3,MATCH(5,B1:B3,0)-1,2)), or a reference
+// that is not one range written out (INDEX(Data,2)). A call AreaIndexCalls
+// lists is not listed.
+func computedIndexCalls(tokens []efp.Token) [][2]int {
+	return indexCalls(tokens, func(c *indexCall) bool { return !c.area() && !c.fixed() })
+}
+
+// indexCalls returns the calls of INDEX in tokens that pick reports, as
+// AreaIndexCalls describes them.
+func indexCalls(tokens []efp.Token, pick func(*indexCall) bool) [][2]int {
 	var (
 		stack []indexCall
 		out   [][2]int
@@ -83,7 +99,7 @@ func AreaIndexCalls(tokens []efp.Token) [][2]int {
 			top.args = append(top.args, indexArg{})
 		case isFunctionStopToken(tk) && len(stack) > 0:
 			c := stack[len(stack)-1]
-			if stack = stack[:len(stack)-1]; c.index && c.area() {
+			if stack = stack[:len(stack)-1]; c.index && pick(&c) {
 				out = append(out, [2]int{c.start, i})
 			}
 		}
@@ -123,6 +139,22 @@ func (c *indexCall) area() bool {
 	return len(c.args) == 2 && c.args[0].tokens == 1 && rangeIsBlock(c.args[0].lone)
 }
 
+// fixed reports whether the INDEX call returns one cell whatever the
+// values of cells: its reference is one range written out and each of its
+// other arguments a number written out, none of them 0, and not a row
+// alone on a block (area lists those).
+func (c *indexCall) fixed() bool {
+	if c.args[0].tokens != 1 || !isWrittenReference(c.args[0].lone) {
+		return false
+	}
+	for _, a := range c.args[1:] {
+		if a.tokens != 1 || a.lone.TType != efp.TokenTypeOperand || a.lone.TSubType != efp.TokenSubTypeNumber || isZeroNumber(a.lone) {
+			return false
+		}
+	}
+	return !c.area()
+}
+
 // isZeroNumber reports whether tk is the number 0 written as an operand.
 func isZeroNumber(tk efp.Token) bool {
 	if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeNumber {
@@ -130,6 +162,27 @@ func isZeroNumber(tk efp.Token) bool {
 	}
 	n, err := strconv.ParseFloat(tk.TValue, 64)
 	return err == nil && n == 0
+}
+
+// isWrittenReference reports whether tk is a cell or a range written out
+// (A1, A1:C3, A:C, 1:3), optionally on a named sheet; not a defined name.
+func isWrittenReference(tk efp.Token) bool {
+	if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange {
+		return false
+	}
+	ref := strings.ReplaceAll(tk.TValue[strings.LastIndex(tk.TValue, "!")+1:], "$", "")
+	for _, end := range strings.Split(ref, ":") {
+		if _, _, err := CellNameToCoordinates(end); err == nil {
+			continue
+		}
+		if _, err := strconv.Atoi(end); err == nil && strings.Contains(ref, ":") {
+			continue
+		}
+		if _, err := ColumnNameToNumber(end); err != nil || !strings.Contains(ref, ":") {
+			return false
+		}
+	}
+	return true
 }
 
 // rangeIsBlock reports whether tk is a range of more than one row and more

@@ -151,3 +151,140 @@ func TestAreaIndexCalls(t *testing.T) {
 		assert.Equal(t, c.want, got, c.formula)
 	}
 }
+
+// TestIndexComputedPlain: INDEX whose row or column is computed (a cell,
+// MATCH(...)-2) in a plain formula: computed to 0 (J1 blank, J2 0) it is
+// the whole column or row, intersected with the formula's row or column as
+// a literal 0 is; computed to 2 it is one cell. Under an operator inside
+// SUM, where Excel and LibreOffice intersect it and the engine would take
+// the column whole, the calculation stops with ErrInexactIntersection
+// (no value), as does one reading that cell; with one cell there it is
+// computed. The cells and values are LibreOffice 25.2's in the oracle case
+// intersection_index_computed (tests/oracle/cases_intersection.py).
+func TestIndexComputedPlain(t *testing.T) {
+	f := indexAreaBook(t)
+	require.NoError(t, f.SetCellValue("Sheet1", "J2", 0))
+	require.NoError(t, f.SetCellValue("Sheet1", "J3", 2))
+	cases := []struct{ cell, formula, want string }{
+		{"E2", "INDEX(A1:C3,J1,2)", "20"},                                   // J1 blank: column B, row 2
+		{"E3", "INDEX(A1:C3,J2,2)", "30"},                                   // J2 0: B3
+		{"E4", "INDEX(A1:C3,J2,2)", "#VALUE!"},                              // row 4, outside B1:B3
+		{"E13", "INDEX(A1:C3,J2,2)", "#VALUE!"},                             // row 13
+		{"E1", "INDEX(A1:C3,J3,2)", "20"},                                   // J3 2: the one cell B2
+		{"E12", "INDEX(A1:C3,J3,2)", "20"},                                  // ... in any row
+		{"F2", "INDEX(A1:C3,MATCH(4,A1:A3,0)-2,2)", "20"},                   // MATCH(...)-2 is 0
+		{"F3", "INDEX(A1:C3,MATCH(4,A1:A3,0)-1,2)*2", "20"},                 // -1 is 1: B1*2
+		{"F1", "SUM(INDEX(A1:C3,J2,2))", "60"},                              // a range argument: the whole column
+		{"F4", "SUM(INDEX(A1:C3,J3,2)*2)", "40"},                            // one cell under the operator
+		{"G3", "SUMPRODUCT(INDEX(A1:C3,J2,2)*2)", "120"},                    // SUMPRODUCT takes it whole
+		{"G4", "LEN(INDEX(C1:C10,J1))", "2"},                                // LEN(C4)
+		{"B13", "INDEX(A1:C3,2,J1)", "20"},                                  // row 2, column B: B2
+		{"D13", "INDEX(A1:C3,2,J2)", "#VALUE!"},                             // column D, outside A2:C2
+		{"H5", "IF(TRUE,INDEX(A1:A10,J2))", "7"},                            // A5
+		{"E7", `IFERROR(INDEX(A1:A10,MATCH(999,A1:A10,0)),"none")`, "none"}, // an error passes through
+		{"H7", `COUNTIF(INDEX(A1:C3,J2,2),">15")`, "2"},
+		{"H8", "ROWS(INDEX(A1:C3,J1,2))", "3"},
+		{"H9", "E3+E1", "50"},
+		{"G2", "SUM(INDEX(A1:C3,J2,2)*2)", ""}, // LibreOffice 40 (B2*2): no value
+		{"H2", "G2+1", ""},                     // LibreOffice 41: no value either
+	}
+	for _, c := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", c.cell, c.formula))
+	}
+	for _, c := range cases {
+		got, err := f.CalcCellValueContext(t.Context(), "Sheet1", c.cell, CalcLimits{})
+		if c.want == "" {
+			assert.ErrorIs(t, err, ErrInexactIntersection, "%s =%s", c.cell, c.formula)
+		}
+		assert.Equal(t, c.want, got, "%s =%s", c.cell, c.formula)
+	}
+}
+
+// TestIndexComputedArray: computed as an array formula (CalcCellArray, a
+// dynamic array formula write_cells spills), INDEX with a row computed to
+// 0 is the whole column, nothing being intersected or stopped; computed to
+// 2 one cell.
+func TestIndexComputedArray(t *testing.T) {
+	f := indexAreaBook(t)
+	require.NoError(t, f.SetCellValue("Sheet1", "J2", 0))
+	require.NoError(t, f.SetCellValue("Sheet1", "J3", 2))
+	cases := []struct{ formula, want string }{
+		{"INDEX(A1:C3,J1,2)", "10;20;30"},
+		{"INDEX(A1:C3,J2,2)", "10;20;30"},
+		{"INDEX(A1:C3,J3,2)", "20"},
+		{"INDEX(A1:C3,2,J2)", "4,20,t2"},
+		{"SUM(INDEX(A1:C3,J2,2)*2)", "120"},
+	}
+	for _, c := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", "E12", c.formula))
+		arr, err := f.CalcCellArray(t.Context(), "Sheet1", "E12", CalcLimits{})
+		require.NoError(t, err, c.formula)
+		assert.Equal(t, c.want, arrayText(arr), c.formula)
+	}
+}
+
+// TestComputedIndexCalls: which calls of INDEX return one cell or several
+// as only run time tells: a row, column or area number not written out, or
+// a reference that is not a range written out.
+func TestComputedIndexCalls(t *testing.T) {
+	cases := []struct {
+		formula string
+		want    int // calls listed
+	}{
+		{"INDEX(A1:C3,B1,2)", 1},
+		{"INDEX(A1:C3,2,B1)", 1},
+		{"INDEX(A1:C3,MATCH(5,B1:B3,0)-1,2)", 1},
+		{"INDEX(A1:A10,B1)", 1},
+		{"INDEX(Data,2)", 1}, // a name: its shape is not seen
+		{"INDEX(A1:C3,B1,C1)+INDEX(A:A,D1)", 2},
+		{"INDEX(INDEX(A1:C3,B1,0),C1)", 1}, // the inner call is an area as written
+		{"INDEX(A1:C3,2,3)", 0},            // numbers written out: one cell
+		{"INDEX(Sheet2!$A$1:$C$3,2,3)", 0},
+		{"INDEX(A1:A10,2)", 0},
+		{"INDEX(A1:C3,0,2)", 0}, // an area as written (AreaIndexCalls)
+		{"INDEX(A1:C3,2)", 0},
+		{"SUM(B1:B3)", 0},
+	}
+	for _, c := range cases {
+		ps := efp.ExcelParser()
+		assert.Len(t, computedIndexCalls(ps.Parse("="+c.formula)), c.want, c.formula)
+	}
+}
+
+// TestIndexAreaNum: INDEX's reference form with area_num on a reference
+// of one range: area 1 (a fraction truncated) is the range, another
+// number #REF!, a text #VALUE!. A union of ranges stops a bounded
+// calculation (ErrUnionReference), as does a formula reading it. The
+// values are LibreOffice 25.2's in the oracle case index_area_num
+// (tests/oracle/cases_intersection.py).
+func TestIndexAreaNum(t *testing.T) {
+	f := indexAreaBook(t)
+	for r := 1; r <= 3; r++ {
+		require.NoError(t, f.SetCellValue("Sheet1", fmt.Sprintf("D%d", r), r*10+4))
+		require.NoError(t, f.SetCellValue("Sheet1", fmt.Sprintf("E%d", r), r*10+5))
+	}
+	cases := []struct{ cell, formula, want string }{
+		{"G1", "INDEX(A1:C3,2,2,1)", "20"},
+		{"G2", "INDEX(A1:C3,2,2,2)", "#REF!"},
+		{"G3", "INDEX(A1:C3,2,3,1.7)", "t2"},
+		{"G4", `INDEX(A1:C3,2,2,"x")`, "#VALUE!"},
+		{"G5", "INDEX(A1:C3,1,1,0)", "#REF!"},
+		{"G6", "INDEX((A1:B2,D1:E3),2,2,2)", ""}, // LibreOffice 25: E2
+		{"G7", "SUM((A1:B2,D1:E3))", ""},         // LibreOffice 182
+		{"G8", "INDEX((A1:B2,D1:E3),1,1,1)+1", ""},
+		{"G9", "G6*2", ""},
+	}
+	for _, c := range cases {
+		require.NoError(t, f.SetCellFormula("Sheet1", c.cell, c.formula))
+	}
+	for _, c := range cases {
+		got, err := f.CalcCellValueContext(t.Context(), "Sheet1", c.cell, CalcLimits{})
+		if c.want == "" {
+			assert.ErrorIs(t, err, ErrUnionReference, "%s =%s", c.cell, c.formula)
+		}
+		assert.Equal(t, c.want, got, "%s =%s", c.cell, c.formula)
+	}
+	arr, err := f.CalcCellArray(t.Context(), "Sheet1", "G7", CalcLimits{})
+	assert.ErrorIs(t, err, ErrUnionReference, "as an array formula too")
+	assert.Nil(t, arr)
+}

@@ -88,14 +88,27 @@ func TestPlainIntersectionRewrite(t *testing.T) {
 		{"INDEX(A1:C3,0,2)*2+A1:A3", "SINGLE(INDEX(A1:C3,0,2))*2+SINGLE(A1:A3)"},
 		{"IF(B1>0,INDEX(A1:C3,2),0)", "IF(B1>0,SINGLE(INDEX(A1:C3,2)),0)"},
 		{"SUM(INDEX(A1:C3,0,2))+INDEX(A1:A3,2)", "SUM(INDEX(A1:C3,0,2))+INDEX(A1:A3,2)"},
+		// a row or column computed: intersected where a range would be, checked where
+		// the engine would take a range whole under an operator, left in SUMPRODUCT
+		{"INDEX(A1:C3,B1,2)", "SINGLE(INDEX(A1:C3,B1,2))"},
+		{"INDEX(A1:C3,MATCH(5,B1:B3,0)-1,2)*2", "SINGLE(INDEX(A1:C3,MATCH(5,B1:B3,0)-1,2))*2"},
+		{"SUM(INDEX(A1:C3,B1,2))", "SUM(INDEX(A1:C3,B1,2))"},
+		{"SUM(INDEX(A1:C3,B1,2)*2)", "SUM(CHECK(INDEX(A1:C3,B1,2))*2)"},
+		{"SUM(LEN(INDEX(C1:C3,B1)))", "SUM(LEN(CHECK(INDEX(C1:C3,B1))))"},
+		{"SUMPRODUCT(INDEX(A1:C3,B1,2)*2)", "SUMPRODUCT(INDEX(A1:C3,B1,2)*2)"},
+		{"INDEX(Data,2)+1", "SINGLE(INDEX(Data,2))+1"},
+		{"SUM(INDEX(INDEX(A1:C3,B1,D1)*1,1))", "SUM(INDEX(CHECK(INDEX(A1:C3,B1,D1))*1,1))"},
+		{"INDEX(INDEX(A1:C3,B1,D1)*1,C1)", "SINGLE(INDEX(CHECK(INDEX(A1:C3,B1,D1))*1,C1))"},
 	}
 	for _, c := range cases {
 		ps := efp.ExcelParser()
 		got := ""
 		tokens := ps.Parse("=" + c.formula)
-		ranges, _ := plainIntersection(tokens)
-		for _, tk := range wrapSingle(tokens, ranges) {
+		plan := plainIntersection(tokens)
+		for _, tk := range wrapCalls(tokens, map[string][]tokenSpan{"SINGLE": plan.single, checkOneCell: plan.checked}) {
 			switch {
+			case isFunctionStartToken(tk) && tk.TValue == checkOneCell:
+				got += "CHECK("
 			case isFunctionStartToken(tk):
 				got += tk.TValue + "("
 			case isFunctionStopToken(tk):
