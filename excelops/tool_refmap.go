@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -59,22 +60,22 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 		if err != nil {
 			return nil, err
 		}
-		summary := g.mapFields()
+		summary := mapFields(g)
 		head := func() pyjson.Object {
-			res := success(b.name(), "", field("detail", detail), field("formula_count", len(g.nodes)))
+			res := success(b.name(), "", field("detail", detail), field("formula_count", len(g.Nodes)))
 			return append(res, summary...)
 		}
 		if detail != "full" {
 			return head(), nil
 		}
-		return a.fit(ctx, len(g.nodes), func(lo, hi int) pyjson.Object {
+		return a.fit(ctx, len(g.Nodes), func(lo, hi int) pyjson.Object {
 			list := make([]any, 0, hi-lo)
-			for _, n := range g.nodes[lo:hi] {
-				refs := make([]any, 0, len(n.refs))
-				for _, r := range n.refs {
-					refs = append(refs, pyjson.Object{field("ref", r.text), field("type", r.kind)})
+			for _, n := range g.Nodes[lo:hi] {
+				refs := make([]any, 0, len(n.Refs))
+				for _, r := range n.Refs {
+					refs = append(refs, pyjson.Object{field("ref", r.Text), field("type", r.Type)})
 				}
-				list = append(list, pyjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("references", refs)})
+				list = append(list, pyjson.Object{field("sheet", n.Sheet), field("cell", n.Cell), field("formula", n.Formula), field("references", refs)})
 			}
 			return append(head(), field("formulas", list))
 		})
@@ -82,37 +83,37 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 }
 
 // mapFields are the summary fields of the map.
-func (g *refGraph) mapFields() []pyjson.Field {
+func mapFields(g *refgraph.Graph) []pyjson.Field {
 	type sheetSum struct {
 		formulas, self     int
 		outgoing, incoming []string
 	}
 	sums := map[string]*sheetSum{}
-	for _, s := range g.sheets {
+	for _, s := range g.Sheets {
 		sums[s] = &sheetSum{}
 	}
 	var edges []*refEdge
 	index := map[edgeKey]*refEdge{}
 	links := map[string]int{}
-	for _, n := range g.nodes {
-		sums[n.sheet].formulas++
-		for _, r := range n.refs {
-			if r.kind == refTypeExternal {
-				links[r.book]++
+	for _, n := range g.Nodes {
+		sums[n.Sheet].formulas++
+		for _, r := range n.Refs {
+			if r.Type == refgraph.TypeExternal {
+				links[r.Book]++
 				continue
 			}
 			seen := map[string]bool{}
-			for _, ar := range r.areas {
-				t := g.sheetName(ar.Sheet)
+			for _, ar := range r.Areas {
+				t := g.SheetName(ar.Sheet)
 				if seen[t] {
 					continue
 				}
 				seen[t] = true
-				if t == n.sheet {
-					sums[n.sheet].self++
+				if t == n.Sheet {
+					sums[n.Sheet].self++
 					continue
 				}
-				k := edgeKey{n.sheet, t, r.kind}
+				k := edgeKey{n.Sheet, t, r.Type}
 				e := index[k]
 				if e == nil {
 					e = &refEdge{key: k}
@@ -120,20 +121,20 @@ func (g *refGraph) mapFields() []pyjson.Field {
 					edges = append(edges, e)
 				}
 				e.count++
-				if len(e.samples) < maxEdgeSamples && !slices.Contains(e.samples, n.sheet+"!"+n.cell+": "+n.formula) {
-					e.samples = append(e.samples, n.sheet+"!"+n.cell+": "+n.formula)
+				if len(e.samples) < maxEdgeSamples && !slices.Contains(e.samples, n.Sheet+"!"+n.Cell+": "+n.Formula) {
+					e.samples = append(e.samples, n.Sheet+"!"+n.Cell+": "+n.Formula)
 				}
-				if src := sums[n.sheet]; !slices.Contains(src.outgoing, t) {
+				if src := sums[n.Sheet]; !slices.Contains(src.outgoing, t) {
 					src.outgoing = append(src.outgoing, t)
 				}
-				if dst := sums[t]; dst != nil && !slices.Contains(dst.incoming, n.sheet) {
-					dst.incoming = append(dst.incoming, n.sheet)
+				if dst := sums[t]; dst != nil && !slices.Contains(dst.incoming, n.Sheet) {
+					dst.incoming = append(dst.incoming, n.Sheet)
 				}
 			}
 		}
 	}
-	sheets := make([]any, 0, len(g.sheets))
-	for _, s := range g.sheets {
+	sheets := make([]any, 0, len(g.Sheets))
+	for _, s := range g.Sheets {
 		sum := sums[s]
 		sheets = append(sheets, pyjson.Object{field("name", s), field("formula_count", sum.formulas), field("self_refs", sum.self),
 			field("outgoing", anyStrings(sum.outgoing)), field("incoming", anyStrings(sum.incoming))})
@@ -144,19 +145,19 @@ func (g *refGraph) mapFields() []pyjson.Field {
 			field("ref_type", e.key.kind), field("ref_count", e.count), field("sample_formulas", anyStrings(e.samples))})
 	}
 	names := []any{}
-	for _, d := range g.names[:min(len(g.names), maxMapEntries)] {
-		scope := d.scope
+	for _, d := range g.Names[:min(len(g.Names), maxMapEntries)] {
+		scope := d.Scope
 		if scope == "" {
 			scope = "workbook"
 		}
-		names = append(names, pyjson.Object{field("name", d.name), field("scope", scope), field("refers_to", d.data)})
+		names = append(names, pyjson.Object{field("name", d.Name), field("scope", scope), field("refers_to", d.RefersTo)})
 	}
 	tables := []any{}
-	for _, t := range g.tables[:min(len(g.tables), maxMapEntries)] {
-		tables = append(tables, pyjson.Object{field("name", t.name), field("sheet", t.sheet), field("range", t.rng.String()), field("columns", anyStrings(t.columns))})
+	for _, t := range g.Tables[:min(len(g.Tables), maxMapEntries)] {
+		tables = append(tables, pyjson.Object{field("name", t.Name), field("sheet", t.Sheet), field("range", t.Range.String()), field("columns", anyStrings(t.Columns))})
 	}
 	ext := []any{}
-	for _, k := range g.linkOrder(links) {
+	for _, k := range linkOrder(links) {
 		ext = append(ext, pyjson.Object{field("workbook", k), field("ref_count", links[k])})
 	}
 	return []pyjson.Field{
@@ -171,7 +172,7 @@ func (g *refGraph) mapFields() []pyjson.Field {
 
 // linkOrder lists the external workbooks referenced, sorted, at most
 // maxMapEntries.
-func (g *refGraph) linkOrder(links map[string]int) []string {
+func linkOrder(links map[string]int) []string {
 	keys := make([]string, 0, len(links))
 	for k := range links {
 		keys = append(keys, k)

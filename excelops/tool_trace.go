@@ -5,14 +5,16 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // trace_references and get_impact_analysis: what a cell's formula reads
 // (precedents) and which formulas read the cell (dependents), within a
 // sheet, across sheets, through defined names and tables, over the
-// reference graph (refgraph.go). Results are paged: offset and max_items
-// window the listed entries; next_offset never skips one.
+// reference graph (internal/refgraph, built in refgraph.go). Results are
+// paged: offset and max_items window the listed entries; next_offset never
+// skips one.
 
 const (
 	// maxTraceDepth is the deepest trace_references walks.
@@ -57,7 +59,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 		if err != nil {
 			return nil, err
 		}
-		target, err := g.target(b, a.Target)
+		target, err := traceTarget(b, g, a.Target)
 		if err != nil {
 			return nil, err
 		}
@@ -65,18 +67,18 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 		complete := true
 		nPrec := 0
 		if dir != "dependents" {
-			steps, ok := g.precedents([]sheetArea{target}, depth)
+			steps, ok := g.Precedents([]sheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
-				entries = append(entries, g.precedentEntry(st))
+				entries = append(entries, precedentEntry(g, st))
 			}
 			nPrec = len(entries)
 		}
 		if dir != "precedents" {
-			steps, ok := g.dependents([]sheetArea{target}, depth)
+			steps, ok := g.Dependents([]sheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
-				entries = append(entries, g.dependentEntry(st))
+				entries = append(entries, dependentEntry(g, st))
 			}
 		}
 		return a.fit(ctx, len(entries), func(lo, hi int) pyjson.Object {
@@ -90,7 +92,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 			}
 			return success(b.name(), target.Sheet,
 				field("target", a.Target),
-				field("formula", g.formulaAt(target)),
+				field("formula", targetFormula(g, target)),
 				field("direction", dir),
 				field("depth", depth),
 				field("total_precedents", nPrec),
@@ -132,7 +134,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 		if err != nil {
 			return nil, err
 		}
-		target, err := g.target(b, a.Target)
+		target, err := traceTarget(b, g, a.Target)
 		if err != nil {
 			return nil, err
 		}
@@ -140,21 +142,21 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 		if scope == "direct" {
 			depth = 1
 		}
-		steps, complete := g.dependents([]sheetArea{target}, depth)
+		steps, complete := g.Dependents([]sheetArea{target}, depth)
 		sheets := map[string]bool{}
 		var affected []any
 		nDirect := 0
 		for _, st := range steps {
-			sheets[g.nodes[st.node].sheet] = true
-			if st.depth == 1 {
+			sheets[g.Nodes[st.Node].Sheet] = true
+			if st.Depth == 1 {
 				nDirect++
 			}
 		}
 		// Formulas computing their references (INDIRECT, OFFSET) may read
 		// the target too; they are named, not claimed.
-		dynamic, _ := g.dynamicCells()
+		dynamic, _ := dynamicCells(g)
 		affected = []any{}
-		for _, s := range g.sheets {
+		for _, s := range g.Sheets {
 			if sheets[s] {
 				affected = append(affected, s)
 			}
@@ -162,10 +164,10 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 		return a.fit(ctx, len(steps), func(lo, hi int) pyjson.Object {
 			direct, indirect := []any{}, []any{}
 			for _, st := range steps[lo:hi] {
-				if st.depth == 1 {
-					direct = append(direct, g.dependentEntry(st))
+				if st.Depth == 1 {
+					direct = append(direct, dependentEntry(g, st))
 				} else {
-					indirect = append(indirect, g.dependentEntry(st))
+					indirect = append(indirect, dependentEntry(g, st))
 				}
 			}
 			return success(b.name(), target.Sheet,
@@ -182,9 +184,9 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 	}), nil
 }
 
-// target reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or, without
-// a sheet, a cell or range of the first sheet.
-func (g *refGraph) target(b *book, text string) (sheetArea, error) {
+// traceTarget reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or,
+// without a sheet, a cell or range of the first sheet of g.
+func traceTarget(b *book, g *refgraph.Graph, text string) (sheetArea, error) {
 	text = strings.TrimSpace(text)
 	sheet, addr := "", text
 	if i := strings.LastIndex(text, "!"); i >= 0 {
@@ -197,8 +199,8 @@ func (g *refGraph) target(b *book, text string) (sheetArea, error) {
 			return sheetArea{}, err
 		}
 		sheet = resolved
-	} else if len(g.sheets) > 0 {
-		sheet = g.sheets[0]
+	} else if len(g.Sheets) > 0 {
+		sheet = g.Sheets[0]
 	}
 	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
@@ -207,40 +209,55 @@ func (g *refGraph) target(b *book, text string) (sheetArea, error) {
 	return a, nil
 }
 
-// formulaAt is the formula of target when it is one formula cell, else nil.
-func (g *refGraph) formulaAt(target sheetArea) any {
+// targetFormula is the formula of target when it is one formula cell, else nil.
+func targetFormula(g *refgraph.Graph, target sheetArea) any {
 	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}
-	for _, n := range g.nodes {
-		if n.at.Overlaps(target) {
-			return n.formula
+	for _, n := range g.Nodes {
+		if n.At.Overlaps(target) {
+			return n.Formula
 		}
 	}
 	return nil
 }
 
 // precedentEntry renders one precedent.
-func (g *refGraph) precedentEntry(st precedentStep) pyjson.Object {
-	n := g.nodes[st.node]
-	r := n.refs[st.ref]
+func precedentEntry(g *refgraph.Graph, st refgraph.Precedent) pyjson.Object {
+	n := g.Nodes[st.Node]
+	r := n.Refs[st.Ref]
 	o := pyjson.Object{
-		field("display", r.text),
-		field("type", r.kind),
-		field("cell_or_range", r.area),
-		field("sheet_name", r.sheet),
+		field("display", r.Text),
+		field("type", r.Type),
+		field("cell_or_range", r.Area),
+		field("sheet_name", r.Sheet),
 	}
-	if r.kind == refTypeName || r.kind == refTypeTable {
-		o[2].Value = r.text
+	if r.Type == refgraph.TypeName || r.Type == refgraph.TypeTable {
+		o[2].Value = r.Text
 	}
-	if r.book != "" {
-		o = append(o, field("workbook", r.book))
+	if r.Book != "" {
+		o = append(o, field("workbook", r.Book))
 	}
-	return append(o, field("depth", st.depth), field("via", n.sheet+"!"+n.cell))
+	return append(o, field("depth", st.Depth), field("via", n.Sheet+"!"+n.Cell))
 }
 
 // dependentEntry renders one dependent formula cell.
-func (g *refGraph) dependentEntry(st refStep) pyjson.Object {
-	n := g.nodes[st.node]
-	return pyjson.Object{field("sheet", n.sheet), field("cell", n.cell), field("formula", n.formula), field("depth", st.depth)}
+func dependentEntry(g *refgraph.Graph, st refgraph.Dependent) pyjson.Object {
+	n := g.Nodes[st.Node]
+	return pyjson.Object{field("sheet", n.Sheet), field("cell", n.Cell), field("formula", n.Formula), field("depth", st.Depth)}
+}
+
+// dynamicCells lists, as Sheet!A1, at most maxMapEntries formulas of g that
+// compute their references, and how many there are.
+func dynamicCells(g *refgraph.Graph) ([]any, int) {
+	out := []any{}
+	n := 0
+	for _, node := range g.Nodes {
+		if node.Dynamic {
+			if n++; len(out) < maxMapEntries {
+				out = append(out, node.Sheet+"!"+node.Cell)
+			}
+		}
+	}
+	return out, n
 }
