@@ -118,29 +118,15 @@ func writeBothWays(t *testing.T, seed string, with map[string]any, sheets []stri
 // path of each result: the splice path's first.
 func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []string, then func(path string)) bool {
 	t.Helper()
-	books := map[bool]*excelize.File{}
-	spliced, splicedPath := false, ""
-	for _, on := range []bool{true, false} {
-		saves := newSavesLog()
-		// write_cells alone: the only tool called.
-		e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithSplice(on), WithLogger(saves.log))
-		data, err := os.ReadFile(seed)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
-		args := map[string]any{"file_path": "f.xlsx"}
-		for k, v := range with {
-			args[k] = v
-		}
-		e.ok("write_cells", args)
+	splicedPath := ""
+	books, spliced := writeOnBothPaths(t, seed, with, func(on bool, path string) {
 		if then != nil {
-			then(e.path("f.xlsx"))
+			then(path)
 		}
 		if on {
-			spliced = saves.spliced() > 0
-			splicedPath = e.path("f.xlsx")
+			splicedPath = path
 		}
-		books[on] = e.open("f.xlsx")
-	}
+	})
 	if requireSameCells(t, books[true], books[false], sheets, 12, 10, false, fmt.Sprint(with)) && !sameWorkbookPart(t, seed, splicedPath) {
 		// A splice that changed no formula value keeps workbook.xml byte for
 		// byte; one that recomputed values marks the workbook for
@@ -150,6 +136,37 @@ func writeBothWaysThen(t *testing.T, seed string, with map[string]any, sheets []
 		assert.True(t, calc.FullCalcOnLoad != nil && *calc.FullCalcOnLoad, "recalculated on open, as the excelize path marks it")
 	}
 	return spliced
+}
+
+// writeOnBothPaths copies the workbook at seed and calls write_cells with
+// the arguments with on it twice, the splice path enabled and then
+// disabled, each in a workspace of its own with write_cells alone; then,
+// when not nil, sees each result's path (the splice path's first). It
+// returns both results opened, by whether the splice path was enabled,
+// and whether the first write took it.
+func writeOnBothPaths(t *testing.T, seed string, with map[string]any, then func(on bool, path string)) (books map[bool]*excelize.File, spliced bool) {
+	t.Helper()
+	books = map[bool]*excelize.File{}
+	data, err := os.ReadFile(seed)
+	require.NoError(t, err)
+	for _, on := range []bool{true, false} {
+		saves := newSavesLog()
+		e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithSplice(on), WithLogger(saves.log))
+		require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
+		args := map[string]any{"file_path": "f.xlsx"}
+		for k, v := range with {
+			args[k] = v
+		}
+		e.ok("write_cells", args)
+		if then != nil {
+			then(on, e.path("f.xlsx"))
+		}
+		if on {
+			spliced = saves.spliced() > 0
+		}
+		books[on] = e.open("f.xlsx")
+	}
+	return books, spliced
 }
 
 // sameWorkbookPart reports whether xl/workbook.xml of the workbooks at a

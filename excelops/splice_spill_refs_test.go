@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -86,23 +85,8 @@ func TestSpliceSpillReferences(t *testing.T) {
 			map[string]string{"Sheet1!I1": "12", "Report!A2": "30"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			books := map[bool]*excelize.File{}
-			for _, on := range []bool{true, false} {
-				saves := newSavesLog()
-				e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithSplice(on), WithLogger(saves.log))
-				data, err := os.ReadFile(seed)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
-				args := map[string]any{"file_path": "f.xlsx"}
-				for k, v := range c.args {
-					args[k] = v
-				}
-				e.ok("write_cells", args)
-				if on {
-					assert.Positive(t, saves.spliced(), "took the splice path")
-				}
-				books[on] = e.open("f.xlsx")
-			}
+			books, spliced := writeOnBothPaths(t, seed, c.args, nil)
+			assert.True(t, spliced, "took the splice path")
 			requireSameCells(t, books[true], books[false], []string{"Sheet1", "Report"}, 8, 12, false, c.name)
 			assert.Equal(t, anchorRefs(t, books[false], "Sheet1", 8, 12), anchorRefs(t, books[true], "Sheet1", 8, 12), "the anchors")
 			for at, want := range c.want {

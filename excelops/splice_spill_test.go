@@ -1,7 +1,6 @@
 package excelops
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,27 +99,13 @@ func TestSpliceSpillsAsTheExcelizePathDoes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			seed := filepath.Join(t.TempDir(), "seed.xlsx")
 			spillSeed(t, seed, c.bare)
-			books := map[bool]*excelize.File{}
-			for _, on := range []bool{true, false} {
-				saves := newSavesLog()
-				e := newEnvOf(t, t.TempDir(), []string{"write_cells"}, WithSplice(on), WithLogger(saves.log))
-				data, err := os.ReadFile(seed)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(e.path("f.xlsx"), data, 0o644))
-				args := map[string]any{"file_path": "f.xlsx"}
-				for k, v := range c.args {
-					args[k] = v
+			books, spliced := writeOnBothPaths(t, seed, c.args, func(on bool, path string) {
+				if on && c.reason == "" && c.want != "" {
+					assert.Contains(t, part(t, path, "[Content_Types].xml"), excelize.ContentTypeSheetMetadata)
+					assert.Contains(t, part(t, path, "xl/_rels/workbook.xml.rels"), excelize.SourceRelationshipSheetMetadata)
 				}
-				e.ok("write_cells", args)
-				if on {
-					assert.Equal(t, c.reason == "", saves.spliced() > 0, "took the splice path")
-					if c.reason == "" && c.want != "" {
-						assert.Contains(t, part(t, e.path("f.xlsx"), "[Content_Types].xml"), excelize.ContentTypeSheetMetadata)
-						assert.Contains(t, part(t, e.path("f.xlsx"), "xl/_rels/workbook.xml.rels"), excelize.SourceRelationshipSheetMetadata)
-					}
-				}
-				books[on] = e.open("f.xlsx")
-			}
+			})
+			assert.Equal(t, c.reason == "", spliced, "took the splice path")
 			requireSameCells(t, books[true], books[false], []string{"Sheet1"}, 12, 14, false, c.name)
 			got, want := anchorRefs(t, books[true], "Sheet1", 12, 14), anchorRefs(t, books[false], "Sheet1", 12, 14)
 			assert.Equal(t, want, got, "the anchors")
