@@ -99,15 +99,23 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 // closed when the test ends.
 func legacyArraysEdited(t *testing.T) (*env, *excelize.File) {
 	t.Helper()
-	e := newEnv(t)
-	start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
+	e, _ := legacyArraysCopied(t)
 	lo, err := excelize.OpenFile("testdata/legacy_arrays_after.xlsx")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = lo.Close() })
 	e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": 5})
 	return e, lo
+}
+
+// legacyArraysCopied returns an env whose workspace holds
+// testdata/legacy_arrays.xlsx as a.xlsx, and the bytes copied.
+func legacyArraysCopied(t *testing.T) (*env, []byte) {
+	t.Helper()
+	e := newEnv(t)
+	start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
+	return e, start
 }
 
 // TestLegacyArrayReadersAsLibreOffice: plain formulas reading cells of
@@ -194,10 +202,7 @@ func TestLegacyArrayPartWriteRefused(t *testing.T) {
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t)
-			start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
-			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
+			e, start := legacyArraysCopied(t)
 			tc.args["file_path"] = "a.xlsx"
 			p := e.fail("write_cells", tc.args)
 			assert.Equal(t, "ValueError", p["exception"], p)
@@ -220,10 +225,7 @@ func TestLegacyArrayPartWriteRefused(t *testing.T) {
 	for _, tc := range allowed {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t)
-			start, err := os.ReadFile("testdata/legacy_arrays.xlsx")
-			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(e.path("a.xlsx"), start, 0o644))
+			e, _ := legacyArraysCopied(t)
 			tc.args["file_path"] = "a.xlsx"
 			e.ok("write_cells", tc.args)
 			book := e.open("a.xlsx")
