@@ -61,11 +61,19 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 	if err := sb.rewritePart(ctx, part, sheet, withCached(withSpills(plan, sb.writes), rc.results[part]), parts); err != nil {
 		return nil, err
 	}
-	for p, res := range rc.results {
+	others := map[string]bool{}
+	for p := range rc.results {
+		others[p] = true
+	}
+	for p := range sb.writes.elsewhere {
+		others[p] = true
+	}
+	for p := range others {
 		if p == part {
 			continue
 		}
-		if err := sb.rewritePart(ctx, p, rc.sheetOf[p], withCached(splice.Plan{Cols: func(int) []int { return nil }}, res), parts); err != nil {
+		plan := withRespilled(withCached(splice.Plan{Cols: func(int) []int { return nil }}, rc.results[p]), sb.writes.elsewhere[p])
+		if err := sb.rewritePart(ctx, p, rc.sheetOf[p], plan, parts); err != nil {
 			return nil, err
 		}
 	}

@@ -42,11 +42,15 @@ import (
 // Dynamic arrays are computed on the way, before step 4: the written
 // formulas that spill (splice_spill.go) and the anchors of the written
 // sheet to spill again (splice_respill.go); their values become cells of
-// the write.
+// the write. An anchor to compute again on another sheet whose spill keeps
+// its range (splice_respill_other.go) takes its new values in place, as
+// step 5 stores other sheets' cached values, and the calculators that
+// follow read them.
 //
 // Whatever the calculator cannot be given exactly takes the excelize path:
 // data tables anywhere, a legacy array formula to compute, read or
-// overwritten, a dynamic array to spill again on another sheet,
+// overwritten, a dynamic array to spill again on another sheet whose range
+// would change, that shows #SPILL! or whose range lacks a cell element,
 // a formula to compute that may read anything (a defined name, INDIRECT,
 // a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
@@ -188,11 +192,11 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			}
 			f := calcFormula{at: sheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
-			if f.array && zf.Name == part && string(c.Type) == "e" && string(c.Value) == spillError {
-				if !c.Meta {
+			if f.array && string(c.Type) == "e" && string(c.Value) == spillError {
+				if !c.Meta && zf.Name == part {
 					return noSplice("a legacy array formula on the sheet shows #SPILL!")
 				}
-				f.stuck = true // the write may clear its way: respillAnchors looks
+				f.stuck = c.Meta // the write may clear its way (respillAnchors looks), or declines on another sheet
 			}
 			if f.array && !c.Meta && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
 				// A write into the cells a legacy array formula fills (a

@@ -14,8 +14,9 @@ import (
 // obstructed; one still obstructed is left as it is). The ranges it
 // clears and fills are edited areas in turn: the formulas reading them
 // are recomputed. An anchor spills again after the anchors whose spill it
-// reads (spillOrder). An anchor that reads the write from another sheet
-// declines.
+// reads (spillOrder). An anchor on another sheet that reads what the write
+// changed is computed again there when its spill range keeps its shape
+// (splice_respill_other.go), and declines otherwise.
 
 // respillAnchors returns the formulas of all the write makes dirty (areas
 // are what it changed: the block and the spills written so far), after
@@ -32,8 +33,8 @@ func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		if !dirty[i] && (f.part != part || !(f.stuck || intrudesAny(areas, f.ref))) {
 			continue
 		}
-		if f.part != part {
-			return nil, noSplice("a dynamic array to recompute is on another sheet")
+		if f.part != part && f.stuck {
+			return nil, noSplice("a dynamic array to recompute on another sheet shows #SPILL!")
 		}
 		spill, ok := cellarea.ParseArea(f.ref, f.at.Sheet)
 		if !ok {
@@ -43,7 +44,13 @@ func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 	}
 	var changed []sheetArea
 	for _, i := range spillOrder(cand, cells, spills) {
-		ch, err := sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
+		var ch []sheetArea
+		var err error
+		if all[i].part == part {
+			ch, err = sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
+		} else {
+			ch, err = sb.respillElsewhere(ctx, sheets, all, i, part, w, early)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -157,6 +157,9 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 				return nil, err
 			}
 		}
+		if !edited {
+			s.cells = withElsewhere(s.cells, w.elsewhere[cs.part]) // dynamic arrays spilled again there
+		}
 		if edited {
 			// Every written cell, as the write leaves it: the formulas
 			// computed among them, and the values they or others read.

@@ -14,6 +14,10 @@ type spliceWrites struct {
 	// ranges written formulas spilled over.
 	spilled bool
 	spills  []cellRange
+	// elsewhere holds, by worksheet part, the cells of dynamic arrays on
+	// other sheets spilled again over their own ranges (their anchors
+	// with the new cached value): respillElsewhere.
+	elsewhere map[string]map[[2]int]cellContent
 }
 
 // spillsWritten reports whether dynamic arrays added cells to the write.
