@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -110,4 +111,116 @@ func splitSheetCell(t *testing.T, at string) (sheet, cell string) {
 	}
 	t.Fatalf("no sheet in %q", at)
 	return "", ""
+}
+
+// crossSheetSpillSeed writes at path a workbook whose dynamic arrays lie
+// on another sheet than the cells they read: numbers 3, 1, 4, 1, 5 in
+// Sheet1!A1:A5 and 7, 8 in Sheet1!C1:C2; on the sheet Calc an anchor in
+// A1 doubling Sheet1!A1:A3 (always three rows), one in B1 filtering
+// Sheet1!A1:A5 (B1:B3), one in E1 reading A1's spill, formulas reading
+// the spills (C1, C2) and an anchor in D1 showing #SPILL! (a value in D2,
+// it reads Sheet1!C1:C2); on the sheet Report formulas reading Calc's
+// spills. All written through the excelize path, as Excel would hold them.
+func crossSheetSpillSeed(t *testing.T, path string) {
+	t.Helper()
+	f := excelize.NewFile()
+	for i, v := range []int{3, 1, 4, 1, 5} {
+		require.NoError(t, f.SetCellValue("Sheet1", cellName(1, i+1), v))
+	}
+	require.NoError(t, f.SetCellValue("Sheet1", "C1", 7))
+	require.NoError(t, f.SetCellValue("Sheet1", "C2", 8))
+	for _, s := range []string{"Calc", "Report"} {
+		_, err := f.NewSheet(s)
+		require.NoError(t, err)
+	}
+	require.NoError(t, f.SetCellValue("Calc", "D2", "x"))
+	require.NoError(t, f.SaveAs(path))
+	require.NoError(t, f.Close())
+	e := newEnvOf(t, filepath.Dir(path), []string{"write_cells"}, WithSplice(false))
+	name := filepath.Base(path)
+	for _, w := range []struct{ sheet, cell, formula string }{
+		{"Calc", "A1", "=Sheet1!A1:A3*2"},
+		{"Calc", "B1", "=FILTER(Sheet1!A1:A5,Sheet1!A1:A5>2)"},
+		{"Calc", "E1", "=A1#+1"},
+		{"Calc", "C1", "=SUM(A1#)"},
+		{"Calc", "C2", "=A2+B2"},
+		{"Calc", "D1", "=Sheet1!C1:C2"},
+		{"Report", "A1", "=SUM(Calc!A1#)"},
+		{"Report", "A2", "=Calc!A3*10"},
+		{"Report", "A3", "=SUM(Calc!E1:E3)"},
+		{"Report", "A4", "=MAX(Calc!B1#)"},
+	} {
+		e.ok("write_cells", map[string]any{"file_path": name, "sheet_name": w.sheet, "cell": w.cell, "value": w.formula})
+	}
+}
+
+// TestSpliceRespillsAnchorsOnAnotherSheet: a write that changes the values
+// of dynamic arrays on another sheet, but not the shape of their spill
+// ranges, takes the splice path and leaves the workbook cell for cell as
+// the excelize path leaves it: the anchors' and spilled cells' new values,
+// and the formulas reading them on that sheet and on a third one; a spill
+// on another sheet that would grow or shrink, or an anchor there showing
+// #SPILL!, takes the excelize path with its reason.
+func TestSpliceRespillsAnchorsOnAnotherSheet(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
+	seed := filepath.Join(t.TempDir(), "seed.xlsx")
+	crossSheetSpillSeed(t, seed)
+	for _, c := range []struct {
+		name   string
+		args   map[string]any
+		want   map[string]string // Sheet!cell -> value after the write
+		reason string            // "" when the write splices
+	}{
+		{"values change, ranges stay", map[string]any{"cell": "A3", "value": 10},
+			map[string]string{"Calc!A3": "20", "Calc!B2": "10", "Calc!E3": "21", "Calc!C1": "28", "Calc!C2": "12", "Report!A1": "28", "Report!A2": "200", "Report!A3": "31", "Report!A4": "10"}, ""},
+		{"a spill read on a third sheet", map[string]any{"cell": "A5", "value": 6},
+			map[string]string{"Calc!B3": "6", "Calc!A3": "8", "Report!A4": "6", "Report!A1": "16"}, ""},
+		{"a value nothing on another sheet reads", map[string]any{"cell": "G9", "value": 1},
+			map[string]string{"Calc!A1": "6", "Report!A4": "5"}, ""},
+		{"a spill on another sheet grows", map[string]any{"cell": "A2", "value": 10}, nil,
+			"a dynamic array to recompute on another sheet would change its spill range"},
+		{"a spill on another sheet shrinks", map[string]any{"cell": "A1", "value": 0}, nil,
+			"a dynamic array to recompute on another sheet would change its spill range"},
+		{"an anchor on another sheet shows #SPILL!", map[string]any{"cell": "C1", "value": 9}, nil,
+			"a dynamic array to recompute on another sheet shows #SPILL!"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			books, spliced := writeOnBothPaths(t, seed, c.args, nil)
+			assert.Equal(t, c.reason == "", spliced, "took the splice path")
+			requireSameCells(t, books[true], books[false], []string{"Sheet1", "Calc", "Report"}, 6, 6, false, c.name)
+			assert.Equal(t, anchorRefs(t, books[false], "Calc", 6, 6), anchorRefs(t, books[true], "Calc", 6, 6), "the anchors")
+			for at, want := range c.want {
+				sheet, cell := splitSheetCell(t, at)
+				got, err := books[true].GetCellValue(sheet, cell)
+				require.NoError(t, err)
+				assert.Equal(t, want, got, at)
+			}
+			assert.Equal(t, c.reason, fallbackOf(t, seed, c.args), "the fallback's reason")
+		})
+	}
+}
+
+// TestSpliceDeclinesRespillsOnAnotherSheetItCannotRewriteInPlace: a
+// dynamic array on another sheet whose spill range lacks a cell element,
+// or holds a formula, is not spilled again in place: the write takes the
+// excelize path with its reason.
+func TestSpliceDeclinesRespillsOnAnotherSheetItCannotRewriteInPlace(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, with, reason string // with replaces Calc's spilled cell A2
+	}{
+		{"a spilled cell missing", "", "a cell of the spill range of a dynamic array to recompute on another sheet is missing"},
+		{"a formula in the range", `<c r="A2"><f>1+1</f><v>2</v></c>`, "a formula obstructs the spill range of a dynamic array to recompute on another sheet"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			seed := filepath.Join(t.TempDir(), "seed.xlsx")
+			crossSheetSpillSeed(t, seed)
+			calc := part(t, seed, "xl/worksheets/sheet2.xml")
+			cell := regexp.MustCompile(`<c r="A2"[^>]*>.*?</c>`)
+			require.Len(t, cell.FindAllString(calc, -1), 1, "Calc!A2 holds a spilled value")
+			withPart(t, seed, "xl/worksheets/sheet2.xml", []byte(cell.ReplaceAllLiteralString(calc, c.with)))
+			assert.Equal(t, c.reason, fallbackOf(t, seed, map[string]any{"cell": "A3", "value": 10}))
+		})
+	}
 }
