@@ -235,8 +235,10 @@ spills over the cells below and to the right, as in Excel 365:
   change part of an array); a spill beside the sorted range that reads it spills again.
 - These edits take the excelize path. write_cells spills on the splice path too, and spills again
   the written sheet's dynamic arrays that read the write, that the write lands in or that show
-  ` + "`#SPILL!`" + `; it takes the excelize path when a dynamic array to spill again is on another sheet, a
-  merged range meets a spill range, or a legacy array formula is computed, read or overwritten.
+  ` + "`#SPILL!`" + `, and those of other sheets that read the write and keep their spill range (their
+  values change in place); it takes the excelize path when a dynamic array to spill again on another
+  sheet would change its range or shows ` + "`#SPILL!`" + `, a merged range meets a spill range, or a
+  legacy array formula is computed, read or overwritten.
 
 Not done yet:
 
