@@ -450,6 +450,19 @@ CASES: list[dict[str, Any]] = [
         "read": True,
         "on_open": True,
     },
+    # A write into what dynamic arrays on another sheet read, their ranges unchanged: their
+    # anchors and spilled cells take the new values in place (write_cells' splice path), and the
+    # formulas reading them on that sheet and on a third one follow.
+    {
+        "name": "spill_on_another_sheet_values_change",
+        "sheets": {"Sheet1": DATA, "Calc": {"D1": "=SUM(A1:A3)+B2"}, "Report": {"A1": "=Calc!A3*10+Calc!B2"}},
+        "ops": [{"op": "set", "sheet": "Calc", "cell": "A1", "value": "=Sheet1!A1:A3*2", "spill": "A1:A3"},
+                {"op": "set", "sheet": "Calc", "cell": "B1", "value": "=FILTER(Sheet1!A1:A5,Sheet1!A1:A5>2)",
+                 "spill": "B1:B2"},
+                {"op": "set", "sheet": "Sheet1", "cell": "A3", "value": 10}],
+        "read": True,
+        "on_open": True,
+    },
     # sort_range of the data a spill beside it reads: the spill shows the new order (a sort of
     # cells of a spill is refused, as Excel refuses to change part of an array: Go tests).
     {
