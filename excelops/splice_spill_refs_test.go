@@ -119,8 +119,9 @@ func splitSheetCell(t *testing.T, at string) (sheet, cell string) {
 // A1 doubling Sheet1!A1:A3 (always three rows), one in B1 filtering
 // Sheet1!A1:A5 (B1:B3), one in E1 reading A1's spill, formulas reading
 // the spills (C1, C2) and an anchor in D1 showing #SPILL! (a value in D2,
-// it reads Sheet1!C1:C2); on the sheet Report formulas reading Calc's
-// spills. All written through the excelize path, as Excel would hold them.
+// it reads Sheet1!C1:C2), an anchor in G1 of one value (filtering
+// Sheet1!E1:E2 = 1, 2) and one in H1 of texts (Sheet1!F1:F2 = a, b in
+// upper case); on the sheet Report formulas reading Calc's spills. All written through the excelize path, as Excel would hold them.
 func crossSheetSpillSeed(t *testing.T, path string) {
 	t.Helper()
 	f := excelize.NewFile()
@@ -129,6 +130,9 @@ func crossSheetSpillSeed(t *testing.T, path string) {
 	}
 	require.NoError(t, f.SetCellValue("Sheet1", "C1", 7))
 	require.NoError(t, f.SetCellValue("Sheet1", "C2", 8))
+	for cell, v := range map[string]any{"E1": 1, "E2": 2, "F1": "a", "F2": "b"} {
+		require.NoError(t, f.SetCellValue("Sheet1", cell, v))
+	}
 	for _, s := range []string{"Calc", "Report"} {
 		_, err := f.NewSheet(s)
 		require.NoError(t, err)
@@ -145,6 +149,9 @@ func crossSheetSpillSeed(t *testing.T, path string) {
 		{"Calc", "C1", "=SUM(A1#)"},
 		{"Calc", "C2", "=A2+B2"},
 		{"Calc", "D1", "=Sheet1!C1:C2"},
+		{"Calc", "G1", "=FILTER(Sheet1!E1:E2,Sheet1!E1:E2>1)"},
+		{"Calc", "H1", "=UPPER(Sheet1!F1:F2)"},
+		{"Report", "A5", "=Calc!G1+LEN(Calc!H2)"},
 		{"Report", "A1", "=SUM(Calc!A1#)"},
 		{"Report", "A2", "=Calc!A3*10"},
 		{"Report", "A3", "=SUM(Calc!E1:E3)"},
@@ -176,6 +183,10 @@ func TestSpliceRespillsAnchorsOnAnotherSheet(t *testing.T) {
 			map[string]string{"Calc!A3": "20", "Calc!B2": "10", "Calc!E3": "21", "Calc!C1": "28", "Calc!C2": "12", "Report!A1": "28", "Report!A2": "200", "Report!A3": "31", "Report!A4": "10"}, ""},
 		{"a spill read on a third sheet", map[string]any{"cell": "A5", "value": 6},
 			map[string]string{"Calc!B3": "6", "Calc!A3": "8", "Report!A4": "6", "Report!A1": "16"}, ""},
+		{"one value of a dynamic array", map[string]any{"cell": "E2", "value": 5},
+			map[string]string{"Calc!G1": "5", "Report!A5": "6"}, ""},
+		{"texts of a dynamic array", map[string]any{"cell": "F2", "value": "xyz"},
+			map[string]string{"Calc!H2": "XYZ", "Calc!H1": "A", "Report!A5": "5"}, ""},
 		{"a value nothing on another sheet reads", map[string]any{"cell": "G9", "value": 1},
 			map[string]string{"Calc!A1": "6", "Report!A4": "5"}, ""},
 		{"a spill on another sheet grows", map[string]any{"cell": "A2", "value": 10}, nil,
@@ -188,8 +199,8 @@ func TestSpliceRespillsAnchorsOnAnotherSheet(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			books, spliced := writeOnBothPaths(t, seed, c.args, nil)
 			assert.Equal(t, c.reason == "", spliced, "took the splice path")
-			requireSameCells(t, books[true], books[false], []string{"Sheet1", "Calc", "Report"}, 6, 6, false, c.name)
-			assert.Equal(t, anchorRefs(t, books[false], "Calc", 6, 6), anchorRefs(t, books[true], "Calc", 6, 6), "the anchors")
+			requireSameCells(t, books[true], books[false], []string{"Sheet1", "Calc", "Report"}, 6, 8, false, c.name)
+			assert.Equal(t, anchorRefs(t, books[false], "Calc", 6, 8), anchorRefs(t, books[true], "Calc", 6, 8), "the anchors")
 			for at, want := range c.want {
 				sheet, cell := splitSheetCell(t, at)
 				got, err := books[true].GetCellValue(sheet, cell)
