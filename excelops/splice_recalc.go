@@ -42,10 +42,8 @@ import (
 // Dynamic arrays are computed on the way, before step 4: the written
 // formulas that spill (splice_spill.go) and the anchors of the written
 // sheet to spill again (splice_respill.go); their values become cells of
-// the write. An anchor to compute again on another sheet whose spill keeps
-// its range (splice_respill_other.go) takes its new values in place, as
-// step 5 stores other sheets' cached values, and the calculators that
-// follow read them.
+// the write; an anchor on another sheet keeping its range takes its new
+// values in place, as in step 5 (splice_respill_other.go).
 //
 // Whatever the calculator cannot be given exactly takes the excelize path:
 // data tables anywhere, a legacy array formula to compute, read or
