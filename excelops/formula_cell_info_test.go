@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
 
 func TestCallsUncomputedForm(t *testing.T) {
@@ -37,7 +39,7 @@ func TestCallsUncomputedForm(t *testing.T) {
 		`IFERROR(PHONETIC(INDEX(A1:A5,2)),"")`:                        true,
 		`PHONETIC("x")`:                                               true,
 	} {
-		assert.Equal(t, want, callsUncomputedForm(formula), formula)
+		assert.Equal(t, want, formulatext.CallsUncomputedForm(formula), formula)
 		assert.Equal(t, want, callsUncomputable(formula), formula)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/xuri/efp"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 )
 
@@ -31,6 +32,12 @@ var excelFunctions = sync.OnceValue(func() map[string]string {
 	}
 	return set
 })
+
+// withFilePrefixes returns formula (without its "=") as a file must hold
+// it (formulatext.WithFilePrefixes over Excel's function names).
+func withFilePrefixes(formula string) string {
+	return formulatext.WithFilePrefixes(formula, excelFunctions())
+}
 
 // commonFunctions break ties between equally close did-you-mean candidates:
 // the function an agent most likely meant comes first.
@@ -77,7 +84,7 @@ func parseFormula(formula string) error {
 
 // parseFormulaTokens is parseFormula returning efp's tokens of the formula.
 func parseFormulaTokens(formula string) ([]efp.Token, error) {
-	formula = withoutSpillMarks(formula) // C3# reads as C3
+	formula = formulatext.WithoutSpillMarks(formula) // C3# reads as C3
 	if err := checkQuotes(formula); err != nil {
 		return nil, err
 	}
@@ -86,8 +93,8 @@ func parseFormulaTokens(formula string) ([]efp.Token, error) {
 	wantOperand := true // at the start, after an operator, "(" or ","
 	var open []string   // the parentheses open at this point (function names, "" for a group)
 	var prev efp.Token
-	params := boundNames(formula) // LET and LAMBDA names, which may be called: LET(f,LAMBDA(...),f(3))
-	closed := ""                  // the function the last ")" closed
+	params := formulatext.BoundNames(formula) // LET and LAMBDA names, which may be called: LET(f,LAMBDA(...),f(3))
+	closed := ""                              // the function the last ")" closed
 	for _, tk := range toks {
 		switch tk.TType {
 		case efp.TokenTypeWhitespace, efp.TokenTypeNoop:

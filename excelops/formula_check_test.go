@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
 
 func TestCheckFormulaAcceptsExcelFormulas(t *testing.T) {
@@ -103,8 +105,8 @@ func TestWithoutFilePrefixes(t *testing.T) {
 		"_xlfn.MAP(A1:A3,_xlfn.LAMBDA(_xlpm.v,_xlpm.v*2))": "MAP(A1:A3,LAMBDA(v,v*2))",
 		"_xlfn.GROUPBY(A2:A9,B2:B9,_xleta.SUM)":            "GROUPBY(A2:A9,B2:B9,SUM)",
 	} {
-		assert.Equal(t, want, withoutFilePrefixes(in), in)
-		assert.Equal(t, withFilePrefixes(want), withFilePrefixes(withoutFilePrefixes(in)), "round trip")
+		assert.Equal(t, want, formulatext.WithoutFilePrefixes(in), in)
+		assert.Equal(t, withFilePrefixes(want), withFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
 	}
 }
 

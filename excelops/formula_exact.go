@@ -1,11 +1,11 @@
 package excelops
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
@@ -34,7 +34,7 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 		return true // formula_legacy_array.go
 	}
 	tokens := formulatok.Tokens(formula) // once: this runs for every formula recomputed
-	if intersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&
+	if formulatext.IntersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&
 		(!isPlainFormulaCell(f, sheet, ref) || !excelize.PlainIntersectionExact(formula)) {
 		return true
 	}
@@ -44,7 +44,7 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 // inexactInArrays reports whether the engine computes formula (on sheet)
 // unlike Excel even as an array formula: an operator applies to a range,
 // or a lifted call's array stands, inside a function that neither takes
-// arrays nor is lifted over them (liftedArithmetic, liftedCalls.misplaced);
+// arrays nor is lifted over them (formulatext.Inexact);
 // the @ of a function's result; or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
 func inexactInArrays(f *excelize.File, sheet, formula string) bool {
@@ -52,32 +52,14 @@ func inexactInArrays(f *excelize.File, sheet, formula string) bool {
 }
 
 // inexactTokens is inexactInArrays given the formula's tokens, an INDEX
-// returning several cells read as the range it is (areaIndexAsRange:
+// returning several cells read as the range it is (formulatext.AreaIndexAsRange:
 // @INDEX(A1:A10,0) is exact, the engine intersecting that reference).
 func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) bool {
-	tokens = areaIndexAsRange(tokens)
-	if liftedArithmetic(tokens) || liftedCallsIn(tokens).misplaced || intersectsNonReference(tokens) {
+	tokens = formulatext.AreaIndexAsRange(tokens)
+	if formulatext.Inexact(tokens) {
 		return true
 	}
-	return formulatok.TokensCall(tokens, subtotals) && readsSubtotal(f, formula, sheet)
-}
-
-// intersectsNonReference reports whether the implicit intersection
-// operator applies to something other than a reference or a value
-// (@INDEX(A1:A10,0), stored _xlfn.SINGLE(INDEX(A1:A10,0))): Excel
-// intersects the reference the function returns with the formula's row or
-// column, the engine, which turns it into an array, takes its first value.
-func intersectsNonReference(tokens []efp.Token) bool {
-	for i, tk := range tokens {
-		if name, ok := formulatok.FunctionName(tk); !ok || name != "SINGLE" {
-			continue
-		}
-		if i+2 >= len(tokens) || tokens[i+1].TType != efp.TokenTypeOperand ||
-			tokens[i+2].TType != efp.TokenTypeFunction || tokens[i+2].TSubType != efp.TokenSubTypeStop {
-			return true
-		}
-	}
-	return false
+	return formulatok.TokensCall(tokens, formulatext.Subtotals) && readsSubtotal(f, formula, sheet)
 }
 
 // isArrayFormulaCell reports whether sheet!ref holds an array formula that
@@ -116,61 +98,6 @@ func parsedCell(f *excelize.File, sheet, ref string) *excelize.XMLCell {
 func isPlainFormulaCell(f *excelize.File, sheet, ref string) bool {
 	c := parsedCell(f, sheet, ref)
 	return c != nil && c.F != nil && c.F.T != excelize.STCellFormulaTypeArray
-}
-
-// subtotals reports whether the function name is SUBTOTAL or AGGREGATE,
-// the two that leave nested ones out.
-func subtotals(name string) bool {
-	return name == "SUBTOTAL" || name == "AGGREGATE"
-}
-
-// rangeArithmetic reports whether an operator applies to a multi-cell
-// range (B1:C1*B2:C2, A1:A3>0) outside the arguments of SUMPRODUCT, which
-// takes arrays in any formula.
-func rangeArithmetic(tokens []efp.Token) bool {
-	return rangeOperandWhere(tokens, func(calls []string) bool { return !slices.Contains(calls, "SUMPRODUCT") })
-}
-
-// rangeOperandWhere reports whether some multi-cell range an operator
-// applies to (operatesOnRange) satisfies match, given the functions whose
-// arguments it stands in, outermost first.
-func rangeOperandWhere(tokens []efp.Token, match func(calls []string) bool) bool {
-	var calls []string
-	for i, tk := range tokens {
-		if name, ok := formulatok.FunctionName(tk); ok {
-			calls = append(calls, name)
-			continue
-		}
-		if tk.TType == efp.TokenTypeFunction && tk.TSubType == efp.TokenSubTypeStop && len(calls) > 0 {
-			calls = calls[:len(calls)-1]
-			continue
-		}
-		if operatesOnRange(tokens, i) && match(calls) {
-			return true
-		}
-	}
-	return false
-}
-
-// operatesOnRange reports whether tokens[i] is a multi-cell range an
-// operator applies to (an operator token next to it).
-func operatesOnRange(tokens []efp.Token, i int) bool {
-	tk := tokens[i]
-	if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange || !strings.Contains(tk.TValue, ":") {
-		return false
-	}
-	for _, j := range []int{i - 1, i + 1} {
-		if j >= 0 && j < len(tokens) && isOperatorToken(tokens[j]) {
-			return true
-		}
-	}
-	return false
-}
-
-// isOperatorToken reports whether tk is an operator: infix, prefix or
-// postfix (%).
-func isOperatorToken(tk efp.Token) bool {
-	return tk.TType == efp.TokenTypeOperatorInfix || tk.TType == efp.TokenTypeOperatorPrefix || tk.TType == efp.TokenTypeOperatorPostfix
 }
 
 // readsSubtotal reports whether a range formula (on host) reads holds a

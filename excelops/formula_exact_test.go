@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -99,30 +98,5 @@ func TestExcelErrorResultsCached(t *testing.T) {
 		typ, v, err := computeFormula(context.Background(), f, DefaultLimits().calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, c.t+" "+c.v, typ+" "+v, c.formula)
-	}
-}
-
-// TestLiftedArithmeticLeftUncomputed: an operator on a range inside a
-// function that neither takes arrays nor is lifted over them (COUNTIF's
-// range, ISREF) gets no value, even as an array formula; inside a function
-// taking arrays, or one the engine lifts as Excel does (SUM(IF(A1:A5>3,1,0))
-// is 2, ABS(A1:A3*-1) three values), it computes.
-func TestLiftedArithmeticLeftUncomputed(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		formula string
-		want    bool
-	}{
-		{"SUM(IF(A1:A5>3,1,0))", false},
-		{"ABS(A1:A3*-1)", false},
-		{`COUNTIF(A1:A5*2,">3")`, true},
-		{"ISREF(A1:A3*2)", true},
-		{"SUM(A1:A5*B1:B5)", false},
-		{"MATCH(TRUE,A1:A5>3,0)", false},
-		{"A1:A5*10", false},
-		{"IF(A1>3,SUM(A1:A5*2),0)", false},
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, liftedArithmetic(formulatok.Tokens(c.formula)), c.formula)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/xuri/efp"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
 
 // Formulas name what exists: a formula a tool writes may refer only to the
@@ -150,7 +151,7 @@ func formulaRefsOf(toks []efp.Token) *formulaRefs {
 		}
 		refs.ops = append(refs.ops, o)
 		if !o.IsArea && !o.IsStructured() && refs.params == nil {
-			refs.params = lambdaParams(toks)
+			refs.params = formulatext.LambdaParams(toks)
 		}
 	}
 	return refs
@@ -304,45 +305,4 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// lambdaParams returns the names a LET or LAMBDA of formula binds (upper
-// case, without a _xlpm. prefix): LET's names are its odd arguments before
-// the last, LAMBDA's every argument before the last. A name counts when it
-// stands alone as the argument.
-func lambdaParams(toks []efp.Token) map[string]bool {
-	params := map[string]bool{}
-	type fn struct {
-		name string
-		arg  int
-	}
-	var stack []fn
-	var sig []efp.Token // the tokens without whitespace
-	for _, tk := range toks {
-		if tk.TType != efp.TokenTypeWhitespace {
-			sig = append(sig, tk)
-		}
-	}
-	for i, tk := range sig {
-		switch {
-		case tk.TSubType == efp.TokenSubTypeStart && (tk.TType == efp.TokenTypeFunction || tk.TType == efp.TokenTypeSubexpression):
-			name := strings.ToUpper(tk.TValue)
-			for _, p := range []string{"_XLFN._XLWS.", "_XLFN.", "_XLWS."} {
-				name = strings.TrimPrefix(name, p)
-			}
-			stack = append(stack, fn{name: name})
-		case tk.TSubType == efp.TokenSubTypeStop && len(stack) > 0:
-			stack = stack[:len(stack)-1]
-		case tk.TType == efp.TokenTypeArgument && len(stack) > 0:
-			stack[len(stack)-1].arg++
-		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange && len(stack) > 0:
-			top := stack[len(stack)-1]
-			alone := i > 0 && (sig[i-1].TType == efp.TokenTypeArgument || sig[i-1].TSubType == efp.TokenSubTypeStart) &&
-				i+1 < len(sig) && sig[i+1].TType == efp.TokenTypeArgument
-			if alone && (top.name == "LAMBDA" || (top.name == "LET" && top.arg%2 == 0)) {
-				params[strings.TrimPrefix(strings.ToUpper(tk.TValue), "_XLPM.")] = true
-			}
-		}
-	}
-	return params
 }

@@ -7,33 +7,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
-
-// isSpillFunction reports whether the function name (upper case, without
-// file prefixes) returns arrays that Excel 365 spills over the cells below
-// and right of the formula: a formula calling one is written as a dynamic
-// array formula when its result has more than one value.
-func isSpillFunction(name string) bool {
-	switch name {
-	case "SEQUENCE", "TAKE", "DROP", "CHOOSEROWS", "CHOOSECOLS", "VSTACK", "HSTACK", "TOCOL", "TOROW",
-		"EXPAND", "UNIQUE", "SORTBY", "TRANSPOSE", "FILTER", "SORT", "TEXTSPLIT", "RANDARRAY",
-		"WRAPROWS", "WRAPCOLS", "MUNIT", "TRIMRANGE", "ANCHORARRAY", "MAP", "SCAN", "BYROW", "BYCOL",
-		"MAKEARRAY", "REDUCE", "LAMBDA", "LINEST", "LOGEST", "GROUPBY", "PIVOTBY", "FILTERXML":
-		return true
-	}
-	return false
-}
-
-// maySpill reports whether formula (with or without its "=" and file
-// prefixes) calls a function whose result can spill, or INDEX (a whole
-// column or row: formula_index_area.go), or applies an operator to an
-// array (arrayOperation).
-func maySpill(formula string) bool {
-	return formulatok.CallsAny(withAnchorArrays(formula), isSpillFunction) || // C3# spills as ANCHORARRAY(C3)
-		formulatok.CallsAny(formula, callsIndex) || arrayOperation(formula)
-}
 
 // spillError is the value of an anchor whose spill range is obstructed.
 const spillError = "#SPILL!"
@@ -151,7 +127,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
 	var spilled []cellRange
 	for _, w := range plan {
-		if w.formula == "" || !maySpill(w.formula) || callsUncomputable(w.formula) || inexactInArrays(f, sheet, w.formula) {
+		if w.formula == "" || !formulatext.MaySpill(w.formula) || callsUncomputable(w.formula) || inexactInArrays(f, sheet, w.formula) {
 			continue
 		}
 		ref := cellName(w.col, w.row)
@@ -167,7 +143,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if len(vals) == 1 && len(vals[0]) == 1 {
 			// one value: an ordinary formula, unless a plain formula would
 			// intersect the ranges its operators apply to
-			if needsArrayFormula(w.formula) {
+			if formulatext.NeedsArrayFormula(w.formula) {
 				if err := anchorOneValue(f, sheet, w, vals[0][0]); err != nil {
 					return nil, err
 				}
@@ -351,4 +327,16 @@ func (b *book) spillBlock(sh sheetRef, block cellRange, plan []cellWrite, old []
 		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
 	}
 	return nil
+}
+
+// anchorOneValue makes the formula w wrote a dynamic array formula over
+// its own cell, holding v.
+func anchorOneValue(f *excelize.File, sheet string, w cellWrite, v excelize.ArrayValue) error {
+	if err := f.SetDynamicArrayFormula(sheet, cellName(w.col, w.row), cellName(w.col, w.row)); err != nil {
+		if errors.Is(err, excelize.ErrDynamicArrayMetadata) {
+			return nil // metadata of another kind: an ordinary formula
+		}
+		return err
+	}
+	return setTypedValue(f, sheet, w.col, w.row, v)
 }

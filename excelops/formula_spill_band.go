@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
 
 // Dynamic arrays through delete_range. A legacy array formula holds every
@@ -40,7 +41,7 @@ func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]old
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
 func (b *book) canSpillAgain(sheet, formula string) bool {
-	return formula != "" && maySpill(formula) && !callsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
+	return formula != "" && formulatext.MaySpill(formula) && !callsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
 }
 
 // respillBand spills again, after the shift of band, the anchors

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -277,7 +278,7 @@ var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
 // calculator does not implement, or CELL or PHONETIC in a form it leaves uncomputed.
 func callsUncomputable(formula string) bool {
 	un := uncomputableFunctions()
-	return formulatok.CallsAny(formula, func(name string) bool { return un[name] }) || callsUncomputedForm(formula)
+	return formulatok.CallsAny(formula, func(name string) bool { return un[name] }) || formulatext.CallsUncomputedForm(formula)
 }
 
 // excelErrors are the error values a formula can result in.

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -50,7 +51,7 @@ func (rr *rowReader) formula() string {
 	if !c.Formula {
 		return ""
 	}
-	text := withoutFilePrefixes(string(sheetxml.Unescape(c.FormulaText)))
+	text := formulatext.WithoutFilePrefixes(string(sheetxml.Unescape(c.FormulaText)))
 	if c.SharedIndex < 0 {
 		return text
 	}

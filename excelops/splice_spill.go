@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -67,7 +68,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 	found := false
 	for i, f := range all {
 		cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]
-		if !ok || f.part != part || cc.kind != 'f' || !maySpill(f.text) || callsUncomputable(f.text) {
+		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || callsUncomputable(f.text) {
 			continue
 		}
 		if err := calculable(f, "a formula to recompute"); err != nil {
@@ -96,7 +97,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if err != nil {
 			return nil, err
 		}
-		if cerr != nil || len(vals) == 1 && len(vals[0]) == 1 && !needsArrayFormula(f.text) {
+		if cerr != nil || len(vals) == 1 && len(vals[0]) == 1 && !formulatext.NeedsArrayFormula(f.text) {
 			continue // uncomputable, or one value: an ordinary formula
 		}
 		p, err := sb.placeSpill(ctx, part, f, vals, w)

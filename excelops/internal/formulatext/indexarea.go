@@ -1,4 +1,4 @@
-package excelops
+package formulatext
 
 import (
 	"github.com/xuri/efp"
@@ -13,13 +13,13 @@ import (
 // for ranges read such a call as one.
 
 // areaIndexRange is the operand that stands for a call of INDEX returning
-// several cells in the tokens areaIndexAsRange gives.
+// several cells in the tokens AreaIndexAsRange gives.
 const areaIndexRange = "INDEX(...):INDEX(...)"
 
-// areaIndexAsRange returns tokens with each call of INDEX that returns a
+// AreaIndexAsRange returns tokens with each call of INDEX that returns a
 // reference of several cells as written (excelize.AreaIndexCalls) replaced
 // by one multi-cell range operand; tokens itself when there is none.
-func areaIndexAsRange(tokens []efp.Token) []efp.Token {
+func AreaIndexAsRange(tokens []efp.Token) []efp.Token {
 	calls := excelize.AreaIndexCalls(tokens)
 	if len(calls) == 0 {
 		return tokens

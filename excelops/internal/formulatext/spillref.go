@@ -1,4 +1,4 @@
-package excelops
+package formulatext
 
 import (
 	"regexp"
@@ -23,9 +23,9 @@ func withAnchorArrays(formula string) string {
 	return rewriteSpillRefs(formula, func(ref string) string { return "_xlfn.ANCHORARRAY(" + ref + ")" })
 }
 
-// withoutSpillMarks returns formula with the "#" of every spill reference
+// WithoutSpillMarks returns formula with the "#" of every spill reference
 // removed (C3# -> C3): the checks of a formula's syntax read it so.
-func withoutSpillMarks(formula string) string {
+func WithoutSpillMarks(formula string) string {
 	return rewriteSpillRefs(formula, func(ref string) string { return ref })
 }
 

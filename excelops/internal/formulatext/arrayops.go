@@ -1,7 +1,6 @@
-package excelops
+package formulatext
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/xuri/efp"
@@ -23,7 +22,7 @@ import (
 // (liftedCallsIn: LEN(A1:A3)), or is a multi-cell range alone (=A1:A5):
 // its result can be an array that spills.
 func arrayOperation(formula string) bool {
-	tokens := formulatok.Tokens(withoutSpillMarks(formula))
+	tokens := formulatok.Tokens(WithoutSpillMarks(formula))
 	if len(tokens) == 1 && tokens[0].TSubType == efp.TokenSubTypeRange && strings.Contains(tokens[0].TValue, ":") {
 		return true
 	}
@@ -74,34 +73,22 @@ func arrayConstantEdges(tokens []efp.Token) map[int]bool {
 	return edges
 }
 
-// needsArrayFormula reports whether formula must be stored as a dynamic
+// NeedsArrayFormula reports whether formula must be stored as a dynamic
 // array formula even when its result is one value: an operator applies to
 // a multi-cell range, or a function is lifted over an array, outside
 // SUMPRODUCT (SUM(IF(A1:A5>3,1,0))), which a plain formula intersects.
-func needsArrayFormula(formula string) bool {
-	return intersectedInPlain(formulatok.Tokens(withoutSpillMarks(formula)))
+func NeedsArrayFormula(formula string) bool {
+	return IntersectedInPlain(formulatok.Tokens(WithoutSpillMarks(formula)))
 }
 
-// intersectedInPlain reports whether a plain formula (not an array
+// IntersectedInPlain reports whether a plain formula (not an array
 // formula) of these tokens is computed by Excel with implicit
 // intersection: an operator applies to a multi-cell range (an INDEX
-// returning several cells being one: areaIndexAsRange), or a function is
+// returning several cells being one: AreaIndexAsRange), or a function is
 // lifted over an array, outside SUMPRODUCT.
-func intersectedInPlain(tokens []efp.Token) bool {
-	tokens = areaIndexAsRange(tokens)
+func IntersectedInPlain(tokens []efp.Token) bool {
+	tokens = AreaIndexAsRange(tokens)
 	return rangeArithmetic(tokens) || liftedCallsIn(tokens).intersected
-}
-
-// anchorOneValue makes the formula w wrote a dynamic array formula over
-// its own cell, holding v.
-func anchorOneValue(f *excelize.File, sheet string, w cellWrite, v excelize.ArrayValue) error {
-	if err := f.SetDynamicArrayFormula(sheet, cellName(w.col, w.row), cellName(w.col, w.row)); err != nil {
-		if errors.Is(err, excelize.ErrDynamicArrayMetadata) {
-			return nil // metadata of another kind: an ordinary formula
-		}
-		return err
-	}
-	return setTypedValue(f, sheet, w.col, w.row, v)
 }
 
 // liftedArithmetic reports whether an operator applies to a multi-cell

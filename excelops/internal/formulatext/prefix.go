@@ -1,4 +1,4 @@
-package excelops
+package formulatext
 
 import (
 	"strings"
@@ -9,9 +9,9 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// withFilePrefixes returns formula (without its "=") as a file must hold
+// WithFilePrefixes returns formula (without its "=") as a file must hold
 // it: spill references (C3#) as _xlfn.ANCHORARRAY(C3), the @ operator as
-// _xlfn.SINGLE (formula_single.go), and every call of
+// _xlfn.SINGLE (single.go), and every call of
 // a function newer than Excel 2007 spelled with its prefix (TEXTJOIN( -> _xlfn.TEXTJOIN(, FILTER( -> _xlfn._xlws.FILTER(), as
 // Excel itself stores them; without it Excel and LibreOffice show #NAME?.
 // Names already prefixed, text in double quotes and quoted sheet names are
@@ -21,10 +21,11 @@ import (
 // _xlfn.LET(_xlpm.x,2,_xlpm.x*3)), a call of one too (LET(f,LAMBDA(...),
 // f(3))). A function named bare where a LAMBDA is due, in a formula calling
 // one that takes it (GROUPBY(A2:A9,B2:B9,SUM)), gets Excel's _xleta.
-// prefix.
-func withFilePrefixes(formula string) string {
-	funcs := excelFunctions()
-	params := boundNames(formula)
+// prefix. funcs are Excel's function names (upper case, without prefixes),
+// each with the prefix a file spells it with ("" for the functions of Excel
+// 2007).
+func WithFilePrefixes(formula string, funcs map[string]string) string {
+	params := BoundNames(formula)
 	formula = withSingleCalls(formula) // @A1:A10 -> _xlfn.SINGLE(A1:A10)
 	eta := mayTakeLambda(formula) && formulatok.CallsAny(formula, takesLambda)
 	return withAnchorArrays(rewriteNames(formula, func(name string, call bool) string {
@@ -45,23 +46,23 @@ func withFilePrefixes(formula string) string {
 	}))
 }
 
-// boundNames returns the names the LETs and LAMBDAs of formula bind (upper
-// case, lambdaParams), none when it has neither.
-func boundNames(formula string) map[string]bool {
+// BoundNames returns the names the LETs and LAMBDAs of formula bind (upper
+// case, LambdaParams), none when it has neither.
+func BoundNames(formula string) map[string]bool {
 	up := strings.ToUpper(formula)
 	if !strings.Contains(up, "LET(") && !strings.Contains(up, "LAMBDA(") {
 		return nil
 	}
 	ps := efp.ExcelParser()
-	return lambdaParams(ps.Parse("=" + formula))
+	return LambdaParams(ps.Parse("=" + formula))
 }
 
-// withoutFilePrefixes returns formula as Excel shows it: the file prefixes
+// WithoutFilePrefixes returns formula as Excel shows it: the file prefixes
 // of newer functions (_xlfn., _xlws.), of LET and LAMBDA names (_xlpm.)
 // and of functions named as LAMBDAs (_xleta.) dropped, outside text in
 // quotes, ANCHORARRAY(C3) shown as the spill reference C3# and
 // SINGLE(A1:A10) as @A1:A10.
-func withoutFilePrefixes(formula string) string {
+func WithoutFilePrefixes(formula string) string {
 	if !strings.Contains(strings.ToLower(formula), "_xl") {
 		return formula
 	}
@@ -168,4 +169,45 @@ func mayTakeLambda(formula string) bool {
 func isCellName(name string) bool {
 	_, _, err := excelize.CellNameToCoordinates(name)
 	return err == nil
+}
+
+// LambdaParams returns the names a LET or LAMBDA of formula binds (upper
+// case, without a _xlpm. prefix): LET's names are its odd arguments before
+// the last, LAMBDA's every argument before the last. A name counts when it
+// stands alone as the argument.
+func LambdaParams(toks []efp.Token) map[string]bool {
+	params := map[string]bool{}
+	type fn struct {
+		name string
+		arg  int
+	}
+	var stack []fn
+	var sig []efp.Token // the tokens without whitespace
+	for _, tk := range toks {
+		if tk.TType != efp.TokenTypeWhitespace {
+			sig = append(sig, tk)
+		}
+	}
+	for i, tk := range sig {
+		switch {
+		case tk.TSubType == efp.TokenSubTypeStart && (tk.TType == efp.TokenTypeFunction || tk.TType == efp.TokenTypeSubexpression):
+			name := strings.ToUpper(tk.TValue)
+			for _, p := range []string{"_XLFN._XLWS.", "_XLFN.", "_XLWS."} {
+				name = strings.TrimPrefix(name, p)
+			}
+			stack = append(stack, fn{name: name})
+		case tk.TSubType == efp.TokenSubTypeStop && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		case tk.TType == efp.TokenTypeArgument && len(stack) > 0:
+			stack[len(stack)-1].arg++
+		case tk.TType == efp.TokenTypeOperand && tk.TSubType == efp.TokenSubTypeRange && len(stack) > 0:
+			top := stack[len(stack)-1]
+			alone := i > 0 && (sig[i-1].TType == efp.TokenTypeArgument || sig[i-1].TSubType == efp.TokenSubTypeStart) &&
+				i+1 < len(sig) && sig[i+1].TType == efp.TokenTypeArgument
+			if alone && (top.name == "LAMBDA" || (top.name == "LET" && top.arg%2 == 0)) {
+				params[strings.TrimPrefix(strings.ToUpper(tk.TValue), "_XLPM.")] = true
+			}
+		}
+	}
+	return params
 }

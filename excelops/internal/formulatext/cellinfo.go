@@ -1,4 +1,4 @@
-package excelops
+package formulatext
 
 import (
 	"strings"
@@ -12,14 +12,14 @@ import (
 // (the file name) or of formats.
 var cellInfoComputed = map[string]bool{"address": true, "col": true, "row": true, "contents": true, "type": true}
 
-// callsUncomputedForm reports whether formula calls CELL or PHONETIC in a
+// CallsUncomputedForm reports whether formula calls CELL or PHONETIC in a
 // form the engine leaves uncomputed: for CELL an info type not computed or
 // not a text literal, no reference (Excel's last changed cell), or the
 // "address" of a cell on another sheet (Excel names the file); for both a
 // reference that is not written as one (INDEX(...) yields one in Excel, a
 // value in the engine). Such a call is an error inside the engine, which
 // IFERROR or MID would turn into a wrong value.
-func callsUncomputedForm(formula string) bool {
+func CallsUncomputedForm(formula string) bool {
 	toks := formulatok.Tokens(formula)
 	for i, tk := range toks {
 		switch name, _ := formulatok.FunctionName(tk); name {

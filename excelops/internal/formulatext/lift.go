@@ -1,4 +1,4 @@
-package excelops
+package formulatext
 
 import (
 	"strings"
