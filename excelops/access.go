@@ -139,7 +139,7 @@ func (a access) edited() int {
 }
 
 // check reports a declaration the entry point cannot honour (a bug in a
-// tool spec; tools_access_test.go runs it on every tool).
+// tool spec; TestEveryToolDeclaresItsAccess runs it on every tool).
 func (a access) check() error {
 	edits := 0
 	for i, f := range a.files {
