@@ -216,7 +216,7 @@ func (b *book) checkSortable(sheet string, rng, block cellRange) error {
 		return err
 	}
 	for _, t := range tables {
-		if !rangesOverlap(t.rng, block) {
+		if !t.rng.Overlaps(block) {
 			continue
 		}
 		body := cellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
@@ -233,7 +233,7 @@ func (b *book) checkSortable(sheet string, rng, block cellRange) error {
 		if fc.arrayRef == "" {
 			continue
 		}
-		if ar, err := parseRange(fc.arrayRef); err == nil && rangesOverlap(ar, block) {
+		if ar, err := parseRange(fc.arrayRef); err == nil && ar.Overlaps(block) {
 			if fc.dynamic {
 				return spillSortRefusal(rng, ar, fc.ref)
 			}

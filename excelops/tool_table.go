@@ -41,11 +41,6 @@ func checkTableStyle(style string) error {
 	return invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, didYouMean(closeMatches(style, tableStyles())))
 }
 
-// rangesOverlap reports whether two rectangles share a cell.
-func rangesOverlap(a, b cellRange) bool {
-	return a.C1 <= b.C2 && b.C1 <= a.C2 && a.R1 <= b.R2 && b.R1 <= a.R2
-}
-
 // sheetTable is one table of a sheet.
 type sheetTable struct {
 	name string
@@ -77,7 +72,7 @@ func (b *book) refuseMerged(sheet string, rng cellRange, what string) error {
 	}
 	for _, m := range merged {
 		mr, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
-		if err == nil && rangesOverlap(mr, rng) {
+		if err == nil && mr.Overlaps(rng) {
 			return invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
 		}
 	}
@@ -249,11 +244,11 @@ func (b *book) refuseTableClash(sheet string, rng cellRange) error {
 		return err
 	}
 	for _, t := range tables {
-		if rangesOverlap(t.rng, rng) {
+		if t.rng.Overlaps(rng) {
 			return invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
 		}
 	}
-	if af, ok := b.sheetAutofilter(sheet); ok && rangesOverlap(af, rng) {
+	if af, ok := b.sheetAutofilter(sheet); ok && af.Overlaps(rng) {
 		return invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
 	}
 	return b.refuseMerged(sheet, rng, "range")

@@ -180,7 +180,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 			return nil, err
 		}
 		for _, t := range tables {
-			if rangesOverlap(t.rng, rng) {
+			if t.rng.Overlaps(rng) {
 				return nil, invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
 			}
 		}
