@@ -2,7 +2,9 @@ package excelops
 
 import (
 	"context"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Dynamic array anchors the recalc splice recomputes, as
@@ -62,6 +64,50 @@ func (sb *spliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 	return dirtyFormulas(cells, append(areas, changed...), true), nil
 }
 
+// anchorToRecompute returns the recorded spill range of the anchor f, or
+// why the calculator cannot compute it again (who names it).
+func anchorToRecompute(f calcFormula, who string) (cellRange, error) {
+	old, err := parseRange(f.ref)
+	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
+		return cellRange{}, noSplice(who + " names an unreadable range")
+	}
+	if err := calculable(f, who); err != nil {
+		return cellRange{}, err
+	}
+	if callsUncomputable(f.text) {
+		return cellRange{}, noSplice(who + " calls a function the calculator lacks")
+	}
+	return old, nil
+}
+
+// computeAnchor computes the anchor all[i] again, on sheet of a calculator
+// copy holding the cells it reads, and returns its values, or why it
+// declines (who names it).
+func (sb *spliceBook) computeAnchor(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy, who string) ([][]excelize.ArrayValue, error) {
+	compute := make([]bool, len(all))
+	compute[i] = true
+	need, err := upstream(all, compute)
+	if err != nil {
+		return nil, err
+	}
+	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	if err != nil {
+		return nil, err
+	}
+	defer calc.Close()
+	if inexactInArrays(calc, sheet, all[i].text) {
+		return nil, noSplice(who + " is not computed exactly")
+	}
+	vals, cerr, err := sb.calcArray(ctx, calc, sheet, all[i])
+	if err != nil {
+		return nil, err
+	}
+	if cerr != nil {
+		return nil, noSplice(who + " cannot be computed")
+	}
+	return vals, nil
+}
+
 // intrudesAny reports whether one of areas (all on the anchor's sheet)
 // meets the spill range ref other than in its anchor.
 func intrudesAny(areas []sheetArea, ref string) bool {
@@ -83,36 +129,14 @@ func intrudesAny(areas []sheetArea, ref string) bool {
 // showing #SPILL! whose new range is still obstructed: it stays as it is).
 func (sb *spliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
 	f := all[i]
-	old, err := parseRange(f.ref)
-	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
-		return nil, noSplice("a dynamic array to recompute names an unreadable range")
-	}
-	if err := calculable(f, "a dynamic array to recompute"); err != nil {
-		return nil, err
-	}
-	if callsUncomputable(f.text) {
-		return nil, noSplice("a dynamic array to recompute calls a function the calculator lacks")
-	}
-	compute := make([]bool, len(all))
-	compute[i] = true
-	need, err := upstream(all, compute)
+	const who = "a dynamic array to recompute"
+	old, err := anchorToRecompute(f, who)
 	if err != nil {
 		return nil, err
 	}
-	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	vals, err := sb.computeAnchor(ctx, sheets, all, i, sheet, part, w, early, who)
 	if err != nil {
 		return nil, err
-	}
-	defer calc.Close()
-	if inexactInArrays(calc, sheet, f.text) {
-		return nil, noSplice("a dynamic array to recompute is not computed exactly")
-	}
-	vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
-	if err != nil {
-		return nil, err
-	}
-	if cerr != nil {
-		return nil, noSplice("a dynamic array to recompute cannot be computed")
 	}
 	// The old spill is cleared, except what the write wrote there, before
 	// the new range is checked (a call that declines or fails drops w).

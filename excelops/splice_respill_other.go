@@ -2,9 +2,7 @@ package excelops
 
 import (
 	"context"
-	"errors"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -26,15 +24,10 @@ import (
 // returns its spill range (whose values changed).
 func (sb *spliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
 	f := all[i]
-	old, err := parseRange(f.ref)
-	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
-		return nil, noSplice("a dynamic array to recompute on another sheet names an unreadable range")
-	}
-	if err := calculable(f, "a dynamic array to recompute on another sheet"); err != nil {
+	const who = "a dynamic array to recompute on another sheet"
+	old, err := anchorToRecompute(f, who)
+	if err != nil {
 		return nil, err
-	}
-	if callsUncomputable(f.text) {
-		return nil, noSplice("a dynamic array to recompute on another sheet calls a function the calculator lacks")
 	}
 	if (old.R2-old.R1+1)*(old.C2-old.C1+1) > maxScratchCells {
 		return nil, noSplice("a dynamic array to recompute on another sheet spills over more cells than the calculator copies")
@@ -42,26 +35,9 @@ func (sb *spliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 	if err := sb.spillCellsPresent(ctx, f.part, old); err != nil {
 		return nil, err
 	}
-	compute := make([]bool, len(all))
-	compute[i] = true
-	need, err := upstream(all, compute)
+	vals, err := sb.computeAnchor(ctx, sheets, all, i, f.at.Sheet, part, w, early, who)
 	if err != nil {
 		return nil, err
-	}
-	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
-	if err != nil {
-		return nil, err
-	}
-	defer calc.Close()
-	if inexactInArrays(calc, f.at.Sheet, f.text) {
-		return nil, noSplice("a dynamic array to recompute on another sheet is not computed exactly")
-	}
-	vals, cerr, err := sb.calcArray(ctx, calc, f.at.Sheet, f)
-	if err != nil {
-		return nil, err
-	}
-	if cerr != nil {
-		return nil, noSplice("a dynamic array to recompute on another sheet cannot be computed")
 	}
 	if len(vals) != old.R2-old.R1+1 || len(vals[0]) != old.C2-old.C1+1 {
 		return nil, noSplice("a dynamic array to recompute on another sheet would change its spill range")
@@ -94,29 +70,13 @@ func (sb *spliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 func (sb *spliceBook) spillCellsPresent(ctx context.Context, part string, rng cellRange) error {
 	want := (rng.R2-rng.R1+1)*(rng.C2-rng.C1+1) - 1
 	seen, formula := 0, false
-	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
-		if ev == sheetxml.RowStart {
-			switch {
-			case wk.Row > rng.R2:
-				return errStopWalk
-			case wk.Row < rng.R1:
-				wk.SkipRow(maxSkippedRow)
-			}
-			return nil
-		}
-		c := &wk.Cell
-		if ev != sheetxml.CellDone || !rng.Has(c.Col, c.Row) || (c.Row == rng.R1 && c.Col == rng.C1) {
-			return nil
-		}
-		if c.Formula {
-			formula = true
-			return errStopWalk
-		}
+	err := sb.walkSpillCells(ctx, part, rng, func(c *sheetxml.Cell) bool {
+		formula = c.Formula
 		seen++
-		return nil
+		return formula
 	})
 	switch {
-	case err != nil && !errors.Is(err, errStopWalk):
+	case err != nil:
 		return err
 	case formula:
 		return noSplice("a formula obstructs the spill range of a dynamic array to recompute on another sheet")

@@ -238,6 +238,21 @@ func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRa
 		}
 	}
 	found := false
+	err := sb.walkSpillCells(ctx, part, rng, func(c *sheetxml.Cell) bool {
+		if _, written := w.cells[[2]int{c.Row, c.Col}]; written {
+			return false // what the write leaves there was checked above
+		}
+		found = c.Formula || len(c.Value) > 0 || string(c.Type) == "inlineStr"
+		return found
+	})
+	return found, err
+}
+
+// walkSpillCells calls visit with each cell of the worksheet part that lies
+// in the spill range rng other than its anchor (its top-left cell), in
+// sheet order, walking the part over rng's rows only, until visit returns
+// true.
+func (sb *spliceBook) walkSpillCells(ctx context.Context, part string, rng cellRange, visit func(c *sheetxml.Cell) (stop bool)) error {
 	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 		if ev == sheetxml.RowStart {
 			switch {
@@ -249,22 +264,18 @@ func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRa
 			return nil
 		}
 		c := &wk.Cell
-		if ev != sheetxml.CellDone || !inside(c.Row, c.Col) {
+		if ev != sheetxml.CellDone || !rng.Has(c.Col, c.Row) || (c.Row == rng.R1 && c.Col == rng.C1) {
 			return nil
 		}
-		if _, written := w.cells[[2]int{c.Row, c.Col}]; written {
-			return nil // what the write leaves there was checked above
-		}
-		if c.Formula || len(c.Value) > 0 || string(c.Type) == "inlineStr" {
-			found = true
+		if visit(c) {
 			return errStopWalk
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStopWalk) {
-		return false, err
+		return err
 	}
-	return found, nil
+	return nil
 }
 
 // withoutWritten returns the copied cells that the write does not
