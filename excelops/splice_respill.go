@@ -86,11 +86,7 @@ func anchorToRecompute(f calcFormula, who string) (cellRange, error) {
 func (sb *spliceBook) computeAnchor(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy, who string) ([][]excelize.ArrayValue, error) {
 	compute := make([]bool, len(all))
 	compute[i] = true
-	need, err := upstream(all, compute)
-	if err != nil {
-		return nil, err
-	}
-	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	calc, err := sb.calculatorFor(ctx, sheets, all, compute, part, w, early)
 	if err != nil {
 		return nil, err
 	}

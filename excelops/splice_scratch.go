@@ -72,6 +72,17 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 	return out, nil
 }
 
+// calculatorFor opens a calculator workbook holding every cell the
+// formulas marked in compute read, directly or through other formulas
+// (upstream), as the write w leaves them.
+func (sb *spliceBook) calculatorFor(ctx context.Context, sheets []calcSheet, all []calcFormula, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+	need, err := upstream(all, compute)
+	if err != nil {
+		return nil, err
+	}
+	return sb.scratchFile(ctx, sheets, all, need, part, w, early)
+}
+
 // scratchFile opens the calculator workbook of calcWorkbook: the cells
 // need names, as the write w to the worksheet part leaves them.
 func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {

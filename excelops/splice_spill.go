@@ -79,11 +79,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 	if !found {
 		return nil, nil
 	}
-	need, err := upstream(all, compute)
-	if err != nil {
-		return nil, err
-	}
-	calc, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
+	calc, err := sb.calculatorFor(ctx, sheets, all, compute, part, w, early)
 	if err != nil {
 		return nil, err
 	}
