@@ -15,7 +15,7 @@ import (
 // file stays open until b.close. A program that rewrites the file in place
 // meanwhile (ignoring the lock file) can make the read fail as damaged, as
 // reading it whole could.
-func (s *Service) openLight(b *book) error {
+func (s *engine) openLight(b *book) error {
 	fh, st, err := s.box.OpenRegular(b.path)
 	if err != nil {
 		if kindOf(err) != "" {

@@ -31,7 +31,7 @@ type fileID = workspace.FileID
 
 // unzippedSize sums the uncompressed sizes of the parts of the package at
 // path; only the zip's central directory is read.
-func (s *Service) unzippedSize(path string) (int64, error) {
+func (s *engine) unzippedSize(path string) (int64, error) {
 	fh, st, err := s.box.OpenRegular(path) // never blocks on a FIFO swapped in
 	if err != nil {
 		return 0, err

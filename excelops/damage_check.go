@@ -18,7 +18,7 @@ import "context"
 // reports why), passes. Sheets found sound are remembered for that version
 // of the file (the light cache), so the next edit of an unchanged file
 // reads nothing again.
-func (s *Service) checkUntouchedSheets(ctx context.Context, path, edited string) error {
+func (s *engine) checkUntouchedSheets(ctx context.Context, path, edited string) error {
 	b, err := s.openBook(path, false, true)
 	if err != nil {
 		return nil // a new workbook, or one the edit's own open reports

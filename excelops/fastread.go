@@ -411,3 +411,6 @@ func (a *rowArena) add(inner []byte, cells, width int) json.RawMessage {
 	a.cur = append(a.cur, ']')
 	return json.RawMessage(a.cur[start:len(a.cur):len(a.cur)])
 }
+
+// streamCheckEvery is how many rows pass between cancellation checks.
+const streamCheckEvery = 4096

@@ -78,7 +78,7 @@ func (p wbPackage) bytes(raw []byte) ([]byte, error) {
 // a zip whose directory Go's reader rejects or misreads is rebuilt when
 // unzip would accept it, and a package with two parts of one name is
 // refused as damaged.
-func (s *Service) openPackage(r io.ReaderAt, size int64, name string) (wbPackage, error) {
+func (s *engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage, error) {
 	p := wbPackage{r: r, size: size}
 	head := make([]byte, len(cfbMagic))
 	if n, _ := r.ReadAt(head, 0); n == len(head) && bytes.Equal(head, cfbMagic) {
@@ -122,7 +122,7 @@ func (s *Service) openPackage(r io.ReaderAt, size int64, name string) (wbPackage
 
 // decryptPackage reads the compound file in r and decrypts the package it
 // holds with Excel's default password.
-func (s *Service) decryptPackage(r io.ReaderAt, size int64, name string) ([]byte, error) {
+func (s *engine) decryptPackage(r io.ReaderAt, size int64, name string) ([]byte, error) {
 	// The file, the decrypted package (no larger) and excelize's copies
 	// while it decrypts.
 	if err := s.limits.within("decrypting the workbook", 4*size); err != nil {

@@ -64,7 +64,7 @@ func onBook(path, sheet string, fn body) *call {
 // declares, releases the locks and returns the last body's result (passed
 // through c.after when set). A read of the workbook the call also edits
 // runs on the edited workbook, right before the edit.
-func (s *Service) run(ctx context.Context, acc access, c *call) (any, error) {
+func (s *engine) run(ctx context.Context, acc access, c *call) (any, error) {
 	res, err := s.runLocked(ctx, acc, c)
 	if err != nil || c.after == nil {
 		return res, err
@@ -76,7 +76,7 @@ func (s *Service) run(ctx context.Context, acc access, c *call) (any, error) {
 }
 
 // runLocked is run up to the release of the locks.
-func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, error) {
+func (s *engine) runLocked(ctx context.Context, acc access, c *call) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *Service) runLocked(ctx context.Context, acc access, c *call) (any, erro
 // read f declares: stream and styles reads open the package index only and
 // never use the cache; a parsed read takes the workbook from the cache and
 // puts it back.
-func (s *Service) readOne(ctx context.Context, f fileUse, path, sheet string, fn body) (any, error) {
+func (s *engine) readOne(ctx context.Context, f fileUse, path, sheet string, fn body) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func (s *Service) readOne(ctx context.Context, f fileUse, path, sheet string, fn
 // the call brings a splice plan for a cells edit, else (or when it
 // declines) excelize; a decline is logged at debug level with its reason
 // (field splice_fallback), which the excelize path's save entry repeats.
-func (s *Service) editOnce(ctx context.Context, acc access, paths []string, c *call) (any, error) {
+func (s *engine) editOnce(ctx context.Context, acc access, paths []string, c *call) (any, error) {
 	i := acc.edited()
 	fallback := ""
 	if acc.files[i].touch == touchCells && c.splice != nil && !s.spliceOff {

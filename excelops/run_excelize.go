@@ -21,7 +21,7 @@ import (
 // was read from (see book.unchangedOnDisk); run does the call once more on
 // a KindConflict. fallback is the reason the splice path declined the
 // call ("" when it was not tried), repeated in the save's log entry.
-func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, c *call, fallback string) (any, error) {
+func (s *engine) excelizeOnce(ctx context.Context, acc access, paths []string, c *call, fallback string) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (s *Service) excelizeOnce(ctx context.Context, acc access, paths []string, 
 // checkout returns the parsed workbook at path: the cached one when the
 // file on disk is still the version it was parsed from, else a fresh open.
 // The caller holds path's exclusive lock (or the cache is off).
-func (s *Service) checkout(path string, create bool) (*book, error) {
+func (s *engine) checkout(path string, create bool) (*book, error) {
 	if s.cache.Enabled() {
 		id, known := s.box.StatID(path)
 		if b, ok := s.cache.Take(path, id, known); ok {
@@ -130,7 +130,7 @@ func (s *Service) checkout(path string, create bool) (*book, error) {
 
 // checkin hands a book whose call succeeded to the cache (or closes it
 // when the cache is off or the call was cancelled meanwhile).
-func (s *Service) checkin(ctx context.Context, b *book) {
+func (s *engine) checkin(ctx context.Context, b *book) {
 	if !s.cache.Enabled() || ctx.Err() != nil || b.unchecked {
 		_ = b.close()
 		return
@@ -143,7 +143,7 @@ func (s *Service) checkin(ctx context.Context, b *book) {
 // freshBook is a new empty workbook to be saved at path whatever the path
 // holds (createFresh): book.created says whether the file is missing; an
 // existing one must be a regular file, and its mode is kept.
-func (s *Service) freshBook(path string) (*book, error) {
+func (s *engine) freshBook(path string) (*book, error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // ReplaceInRoot on Windows): at every instant path holds its old bytes or the
 // complete new ones. unchanged, when not nil, runs right before the rename
 // and aborts the save with its error (the identity check).
-func (s *Service) writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
+func (s *engine) writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
 	err := s.box.Replace(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
 	var step *atomicfile.StepError
 	switch {

@@ -40,7 +40,7 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 // reserialised opens a fresh copy of the package raw, parses the named
 // parts as an edit would and returns what excelize's save writes for each:
 // what those parts look like re-serialised when nothing changed them.
-func (s *Service) reserialised(raw []byte, names []string) (map[string][]byte, error) {
+func (s *engine) reserialised(raw []byte, names []string) (map[string][]byte, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-	"sync/atomic"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
@@ -20,34 +18,7 @@ import (
 // for concurrent use: calls on different files run in parallel, calls on
 // the same file are serialised by a per-path lock.
 type Service struct {
-	box    *workspace.Root
-	log    logrus.FieldLogger
-	limits Limits
-	locks  *pathlock.Table
-	// iconMu serialises icon-set conditional formats from adding the rule
-	// through saving the workbook: excelize builds those rules from shared
-	// package-level presets, which concurrent saves would otherwise race on.
-	iconMu sync.Mutex
-	// wrapSave, when set, wraps the writer of every save (tests inject
-	// write failures through it).
-	wrapSave func(io.Writer) io.Writer
-	// tmpBase is the folder private per-call temporary folders go under.
-	tmpBase string
-	// cacheBudget is the estimated memory the workbook cache may hold;
-	// the cache keeps nothing when it is 0.
-	cacheBudget int64
-	cache       *bookcache.Cache[*book]
-	// light remembers the sheet index, date styles and shared strings of
-	// files read on the light path, until they change.
-	light *lightcache.Cache
-	// spliceOff sends cell edits down the excelize path too (tests and
-	// benchmarks compare the two paths).
-	spliceOff bool
-	// opens counts workbooks parsed by excelize (tests observe the cache
-	// through it).
-	opens atomic.Int64
-	// observer, when set, is told about every save (metrics).
-	observer Observer
+	*engine
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
 	// maxRenders is WithMaxRenders' value.
@@ -113,7 +84,7 @@ const (
 
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{locks: pathlock.New(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}
+	s := &Service{engine: &engine{locks: pathlock.New(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}}
 	for _, o := range opts {
 		o(s)
 	}

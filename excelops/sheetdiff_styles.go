@@ -122,7 +122,7 @@ func nonZero[T comparable](v T) any {
 // styleSide is one workbook's style table as compare_excel resolves it:
 // the parts styleBook reads, opened on the first resolution.
 type styleSide struct {
-	svc   *Service
+	svc   *engine
 	name  string // the workbook, for errors
 	parts []byte // styleParts of the workbook
 	sig   string // what identifies its style table (see styleTableSig)

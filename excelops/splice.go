@@ -24,7 +24,7 @@ import (
 // disk (read through the open file, never held whole in memory), its sheet
 // index and, when an edit needs them, its styles.
 type spliceBook struct {
-	svc    *Service
+	svc    *engine
 	path   string
 	file   *os.File
 	zr     *zip.Reader
@@ -59,7 +59,7 @@ var errNoSplice = errors.New("take the excelize path")
 // version it read right before the rename (KindConflict otherwise, which
 // run redoes once) and returns errNoSplice, having written nothing, when
 // the excelize path must do the edit.
-func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit spliceEdit) (any, error) {
+func (s *engine) spliceOnce(ctx context.Context, path, sheetName string, edit spliceEdit) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (s *Service) spliceOnce(ctx context.Context, path, sheetName string, edit s
 
 // openSplice opens the workbook at path for a splice edit; a missing file
 // is errNoSplice (the excelize path creates it or reports it).
-func (s *Service) openSplice(path string) (_ *spliceBook, err error) {
+func (s *engine) openSplice(path string) (_ *spliceBook, err error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 // the sheets are never loaded.
 type styleBook struct {
 	f      *excelize.File
-	svc    *Service
+	svc    *engine
 	small  []byte // the small package f was opened from
 	part   string // the styles part's name
 	before int    // cell formats before the edit

@@ -167,7 +167,7 @@ func (b *book) styleParts() ([]byte, error) {
 
 // openStyleParts opens with excelize the package styleParts made of the
 // workbook named name.
-func (s *Service) openStyleParts(parts []byte, name string) (*excelize.File, error) {
+func (s *engine) openStyleParts(parts []byte, name string) (*excelize.File, error) {
 	f, err := excelize.OpenReader(bytes.NewReader(parts), s.openOptions())
 	if err != nil {
 		if f != nil {

@@ -253,6 +253,3 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 	}
 	return p.fit(p.candidates(), more || p.over, build)
 }
-
-// streamCheckEvery is how many rows pass between cancellation checks.
-const streamCheckEvery = 4096

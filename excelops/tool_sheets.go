@@ -12,44 +12,6 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
-// maxSheetName is Excel's longest sheet name.
-const maxSheetName = 31
-
-// checkSheetName refuses names Excel cannot store.
-func checkSheetName(name string) error {
-	if strings.TrimSpace(name) == "" {
-		return invalid("sheet name is empty")
-	}
-	if len([]rune(name)) > maxSheetName {
-		return invalid("sheet name %q is longer than %d characters", name, maxSheetName)
-	}
-	if strings.ContainsAny(name, `:\/?*[]`) || strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'") {
-		return invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
-	}
-	return nil
-}
-
-// hasSheet reports whether b has a sheet named name (case-insensitively, as Excel).
-func (b *book) hasSheet(name string) bool {
-	list, _ := b.sheetList()
-	for _, s := range list {
-		if strings.EqualFold(s, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// sheetNames lists the sheets as JSON values.
-func (b *book) sheetNames() []any {
-	list, _ := b.sheetList()
-	out := make([]any, len(list))
-	for i, s := range list {
-		out[i] = s
-	}
-	return out
-}
-
 // createSheetTool declares create_sheet.
 var createSheetTool = typedTool(toolSpec{
 	name: "create_sheet", title: "Create sheet",

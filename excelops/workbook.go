@@ -23,7 +23,7 @@ const newFileMode fs.FileMode = 0o644
 
 // book is one workbook opened for the length of one call.
 type book struct {
-	svc        *Service
+	svc        *engine
 	f          *excelize.File
 	path       string // resolved real path
 	mode       fs.FileMode
@@ -99,7 +99,7 @@ func checkExtension(path string) error {
 // missing file becomes a new empty workbook (saved only if the call succeeds).
 // When light is true excelize is not involved: only the package index is
 // read, for tools that stream sheets themselves.
-func (s *Service) openBook(path string, create, light bool) (_ *book, err error) {
+func (s *engine) openBook(path string, create, light bool) (_ *book, err error) {
 	if err := checkExtension(path); err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *Service) openBook(path string, create, light bool) (_ *book, err error)
 // openCopy opens a private in-memory copy of a workbook, the bytes raw,
 // for a tool that changes the copy and never saves it over a workspace file
 // (render_range). name is the workbook's file name, for messages.
-func (s *Service) openCopy(raw []byte, name string) (_ *book, err error) {
+func (s *engine) openCopy(raw []byte, name string) (_ *book, err error) {
 	b := &book{svc: s, path: name, mode: newFileMode, extents: map[string]*sheetExtent{}}
 	opts := s.openOptions()
 	if err := s.parseBook(b, raw, false, opts); err != nil {
@@ -153,7 +153,7 @@ func (s *Service) openCopy(raw []byte, name string) (_ *book, err error) {
 // parseBook reads the package raw into b: the zip index, bounded against
 // the unzip limits and the call's memory budget, and, unless light, the
 // excelize model.
-func (s *Service) parseBook(b *book, raw []byte, light bool, opts excelize.Options) (err error) {
+func (s *engine) parseBook(b *book, raw []byte, light bool, opts excelize.Options) (err error) {
 	path := b.path
 	p, err := s.openPackage(bytes.NewReader(raw), int64(len(raw)), filepath.Base(path))
 	if err != nil {
@@ -449,7 +449,7 @@ func (b *book) unchangedOnDisk() error {
 
 // openOptions are the options every excelize open of a workspace file
 // takes: the unzip limits and the private temporary folder.
-func (s *Service) openOptions() excelize.Options {
+func (s *engine) openOptions() excelize.Options {
 	return excelize.Options{
 		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
 		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,

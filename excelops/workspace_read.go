@@ -11,7 +11,7 @@ import (
 // readRegular reads the whole regular file at path (see sandbox.openRegular),
 // refusing it when it is larger than max bytes or than the call's memory
 // budget allows.
-func (s *Service) readRegular(path string) ([]byte, fs.FileInfo, error) {
+func (s *engine) readRegular(path string) ([]byte, fs.FileInfo, error) {
 	fh, st, err := s.box.OpenRegular(path)
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,63 @@
+package excelops
+
+import (
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
+	"github.com/sirupsen/logrus"
+)
+
+// engine runs tool calls on the workbooks of one workspace: it opens them
+// (cache, light path, splice path), runs a call's bodies under the
+// workbook's locks and saves them atomically. A Service holds one.
+type engine struct {
+	box    *workspace.Root
+	log    logrus.FieldLogger
+	limits Limits
+	locks  *pathlock.Table
+	// iconMu serialises icon-set conditional formats from adding the rule
+	// through saving the workbook: excelize builds those rules from shared
+	// package-level presets, which concurrent saves would otherwise race on.
+	iconMu sync.Mutex
+	// wrapSave, when set, wraps the writer of every save (tests inject
+	// write failures through it).
+	wrapSave func(io.Writer) io.Writer
+	// tmpBase is the folder private per-call temporary folders go under.
+	tmpBase string
+	// cacheBudget is the estimated memory the workbook cache may hold;
+	// the cache keeps nothing when it is 0.
+	cacheBudget int64
+	cache       *bookcache.Cache[*book]
+	// light remembers the sheet index, date styles and shared strings of
+	// files read on the light path, until they change.
+	light *lightcache.Cache
+	// spliceOff sends cell edits down the excelize path too (tests and
+	// benchmarks compare the two paths).
+	spliceOff bool
+	// opens counts workbooks parsed by excelize (tests observe the cache
+	// through it).
+	opens atomic.Int64
+	// observer, when set, is told about every save (metrics).
+	observer Observer
+}
+
+// Observer is told about the Service's work (metrics). Its methods must be
+// fast and safe for concurrent use.
+type Observer interface {
+	// WorkbookSaved reports one atomic save of a workbook: err is nil when
+	// the new file is in place, the save's error otherwise (the original
+	// file is then unchanged).
+	WorkbookSaved(err error)
+}
+
+// observeSave reports a save's outcome to the observer, if any.
+func (s *engine) observeSave(err error) {
+	if s.observer != nil {
+		s.observer.WorkbookSaved(err)
+	}
+}
