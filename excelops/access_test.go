@@ -108,7 +108,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{"h1", "h2"}, {1, 2}})
 	orig, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
-	id, _ := e.svc.box.StatID(e.path("a.xlsx"))
+	id, _ := e.svc.engine.box.StatID(e.path("a.xlsx"))
 	reads := 0
 	for _, sp := range e.svc.tools() {
 		if sp.access.edited() >= 0 || sp.access.output != "" {
@@ -131,14 +131,14 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 				light = light && (f.touch == touchStream || f.touch == touchStyles)
 			}
 			if light {
-				unlock, err := e.svc.locks.LockAll(context.Background(), e.svc.box, pathlock.Spec{Path: e.path("a.xlsx")})
+				unlock, err := e.svc.engine.locks.LockAll(context.Background(), e.svc.engine.box, pathlock.Spec{Path: e.path("a.xlsx")})
 				require.NoError(t, err)
 				defer unlock()
 			}
 			fl, err := filelock.Acquire(context.Background(), e.path("a.xlsx"))
 			require.NoError(t, err)
 			defer fl.Release()
-			opens := e.svc.opens.Load()
+			opens := e.svc.engine.opens.Load()
 			// A read that waited for a lock would end with this deadline.
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -147,7 +147,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 			res := e.reg.CallTool(ctx, sp.name, raw)
 			require.False(t, res.IsError, res.Text)
 			if light {
-				assert.Equal(t, opens, e.svc.opens.Load(), "a stream or styles read never parses the workbook with excelize")
+				assert.Equal(t, opens, e.svc.engine.opens.Load(), "a stream or styles read never parses the workbook with excelize")
 			}
 		})
 	}
@@ -157,7 +157,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	got, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(orig, got))
-	now, _ := e.svc.box.StatID(e.path("a.xlsx"))
+	now, _ := e.svc.engine.box.StatID(e.path("a.xlsx"))
 	assert.Equal(t, id, now)
 }
 
@@ -180,12 +180,12 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			unlock, err := e.svc.locks.LockAll(context.Background(), e.svc.box, pathlock.Spec{Path: e.path("a.xlsx")})
+			unlock, err := e.svc.engine.locks.LockAll(context.Background(), e.svc.engine.box, pathlock.Spec{Path: e.path("a.xlsx")})
 			require.NoError(t, err)
 			ran := false
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.svc.run(context.Background(), c.acc, onBook("a.xlsx", "", func(*book, sheetRef) (any, error) {
+				_, err := e.svc.engine.run(context.Background(), c.acc, onBook("a.xlsx", "", func(*book, sheetRef) (any, error) {
 					ran = true
 					return "ok", nil
 				}))
@@ -246,19 +246,19 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 		return success(b.name(), sh.name), nil
 	}
 	one := editStructure("sheet_name", sheetEdit, access{keepsValues: true})
-	_, err := e.svc.run(context.Background(), one, onBook("two.xlsx", "Sheet1", fn))
+	_, err := e.svc.engine.run(context.Background(), one, onBook("two.xlsx", "Sheet1", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 1, ran)
 
 	every := editStructure("sheet_name", sheetEdit, access{keepsValues: true, guard: guardEverySheet})
-	_, err = e.svc.run(context.Background(), every, onBook("two.xlsx", "Sheet1", fn))
+	_, err = e.svc.engine.run(context.Background(), every, onBook("two.xlsx", "Sheet1", fn))
 	require.Error(t, err)
 	assert.Equal(t, KindLimit, kindOf(err), err)
 	assert.Equal(t, 1, ran, "the body never ran")
 
 	// A dropped sheet is never parsed, so it may be the bomb itself.
 	drop := editStructure("sheet_name", sheetDrop, access{keepsValues: true, guard: guardEverySheet})
-	_, err = e.svc.run(context.Background(), drop, onBook("two.xlsx", "Bomb", fn))
+	_, err = e.svc.engine.run(context.Background(), drop, onBook("two.xlsx", "Bomb", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 2, ran)
 
@@ -286,7 +286,7 @@ func TestDeclaredKeepsValuesSkipsFormulaRefresh(t *testing.T) {
 			e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell": "B1", "value": "=A1*10"})
 			require.Equal(t, "20", e.value("f.xlsx", "Sheet1", "B1"))
 			acc := editStructure("sheet_name", sheetEdit, access{keepsValues: keeps})
-			_, err := e.svc.run(context.Background(), acc, onBook("f.xlsx", "", func(b *book, sh sheetRef) (any, error) {
+			_, err := e.svc.engine.run(context.Background(), acc, onBook("f.xlsx", "", func(b *book, sh sheetRef) (any, error) {
 				return nil, b.f.SetCellValue(sh.name, "A1", 3)
 			}))
 			require.NoError(t, err)

@@ -18,7 +18,7 @@ type tableMove struct {
 // bandTables sorts the tables of sheet a delete_range touches: those
 // wholly inside the band and beyond the deleted range move (returned);
 // any other it touches is refused by why.
-func (b *book) bandTables(sheet string, band formularef.Band, why func(t excelize.Table, r cellRange) error) ([]tableMove, error) {
+func bandTables(b *book, sheet string, band formularef.Band, why func(t excelize.Table, r cellRange) error) ([]tableMove, error) {
 	tables, err := b.f.GetTables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
@@ -47,7 +47,7 @@ func (b *book) bandTables(sheet string, band formularef.Band, why func(t exceliz
 var partRef = regexp.MustCompile(`(\sref=")([A-Za-z$]+[0-9$]+(?::[A-Za-z$]+[0-9$]+)?)(")`)
 
 // moveTables rewrites the ranges of the moved tables' parts.
-func (b *book) moveTables(band formularef.Band, moves []tableMove) {
+func moveTables(b *book, band formularef.Band, moves []tableMove) {
 	for _, m := range moves {
 		raw, ok := b.f.Pkg.Load(m.part)
 		data, isBytes := raw.([]byte)

@@ -51,7 +51,7 @@ func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 					assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 				}
 			}
-			assert.Equal(t, 0, e.svc.locks.Count(), "every path lock is released")
+			assert.Equal(t, 0, e.svc.engine.locks.Count(), "every path lock is released")
 			assert.Empty(t, tempFiles(t, e.dir))
 		})
 	}
@@ -147,7 +147,7 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 	}
 	wg.Wait()
 	after := openFDs(t)
-	cachedBooks, _ := e.svc.cache.Stats()
+	cachedBooks, _ := e.svc.engine.cache.Stats()
 	assert.Zero(t, cachedBooks, "failed calls drop the cached workbook and add none")
 	assert.LessOrEqual(t, after, before, "open descriptors grew from %d to %d", before, after)
 	assert.Empty(t, tempFiles(t, e.dir), "no save temporaries left")
@@ -174,7 +174,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{"header"}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "A2", "value": "w0-0"})
-	_, one := probe.svc.cache.Stats()
+	_, one := probe.svc.engine.cache.Stats()
 	// Room for about two of the four workbooks: evictions interleave with
 	// checkouts of the others.
 	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2))
@@ -212,9 +212,9 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 		}
 	}
-	_, used := e.svc.cache.Stats()
+	_, used := e.svc.engine.cache.Stats()
 	assert.LessOrEqual(t, used, one*5/2)
-	assert.Equal(t, 0, e.svc.locks.Count(), "every path lock is released")
+	assert.Equal(t, 0, e.svc.engine.locks.Count(), "every path lock is released")
 }
 
 // copyDeadline bounds TestOppositeCopiesBetweenFiles: opposite copies that
@@ -264,5 +264,5 @@ func TestOppositeCopiesBetweenFiles(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, 0, e.svc.locks.Count(), "every path lock is released")
+	assert.Equal(t, 0, e.svc.engine.locks.Count(), "every path lock is released")
 }

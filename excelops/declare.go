@@ -47,7 +47,7 @@ func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*c
 			if err != nil {
 				return nil, err
 			}
-			return s.run(ctx, sp.access, c)
+			return s.engine.run(ctx, sp.access, c)
 		}, schemaOptions()...)
 	}
 	return sp

@@ -65,7 +65,7 @@ func filterRules(filters []filterArgs, rng cellRange) ([]filterRule, error) {
 // applyAutofilter puts the autofilter on rng with its criteria and hides
 // the rows of the sheet's used range that do not meet them, as Excel does
 // when a filter is applied (the file format stores the hidden rows).
-func (b *book) applyAutofilter(ws *excelize.XMLWorksheet, sheet string, rng cellRange, rules []filterRule, ext *sheetExtent) (int, error) {
+func applyAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string, rng cellRange, rules []filterRule, ext *sheetExtent) (int, error) {
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
 	saved := ws.SheetPr
@@ -89,7 +89,7 @@ func (b *book) applyAutofilter(ws *excelize.XMLWorksheet, sheet string, rng cell
 	for r := rng.R1 + 1; r <= min(rng.R2, ext.maxRow) && len(rules) > 0; r++ {
 		keep := true
 		for _, rule := range rules {
-			if keep = b.cellMeets(sheet, cellName(rule.col, r), rule); !keep {
+			if keep = cellMeets(b, sheet, cellName(rule.col, r), rule); !keep {
 				break
 			}
 		}
@@ -105,7 +105,7 @@ func (b *book) applyAutofilter(ws *excelize.XMLWorksheet, sheet string, rng cell
 
 // cellMeets evaluates one criterion on a cell: numbers compare as numbers,
 // text ignoring case, and a number never meets a text comparison.
-func (b *book) cellMeets(sheet, ref string, rule filterRule) bool {
+func cellMeets(b *book, sheet, ref string, rule filterRule) bool {
 	raw, _ := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	typ, _ := b.f.GetCellType(sheet, ref)
 	text := strings.ToLower(raw)
@@ -227,7 +227,7 @@ func filterHidesRows(ws *excelize.XMLWorksheet) bool {
 }
 
 // showRows unhides the hidden rows from..to and counts them.
-func (b *book) showRows(sheet string, from, to int) (int, error) {
+func showRows(b *book, sheet string, from, to int) (int, error) {
 	shown := 0
 	for r := from; r <= to; r++ {
 		visible, err := b.f.GetRowVisible(sheet, r)
@@ -244,7 +244,7 @@ func (b *book) showRows(sheet string, from, to int) (int, error) {
 
 // removeAutofilter drops the sheet's autofilter, its filterMode and the
 // hidden _xlnm._FilterDatabase name excelize and Excel keep for it.
-func (b *book) removeAutofilter(ws *excelize.XMLWorksheet, sheet string) {
+func removeAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string) {
 	ws.AutoFilter = nil
 	setFilterMode(ws, false)
 	idx, err := b.f.GetSheetIndex(sheet)

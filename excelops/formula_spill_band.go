@@ -19,7 +19,7 @@ import (
 // formula calls a function it cannot compute, or not exactly) is refused
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
-func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]oldAnchor, error) {
+func bandSpills(b *book, sheet string, band formularef.Band, how string) ([]oldAnchor, error) {
 	anchors, err := anchorsOf(b.f, sheet)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]old
 		if bandKeepsWhole(band, a.spill) {
 			continue
 		}
-		if !deleted.Has(a.col, a.row) && !b.canSpillAgain(sheet, a.formula) {
+		if !deleted.Has(a.col, a.row) && !canSpillAgain(b, sheet, a.formula) {
 			return nil, invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, cellName(a.col, a.row))
 		}
 		out = append(out, a)
@@ -40,7 +40,7 @@ func (b *book) bandSpills(sheet string, band formularef.Band, how string) ([]old
 
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
-func (b *book) canSpillAgain(sheet, formula string) bool {
+func canSpillAgain(b *book, sheet, formula string) bool {
 	return formula != "" && formulatext.MaySpill(formula) && !callsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
 }
 
@@ -51,7 +51,7 @@ func (b *book) canSpillAgain(sheet, formula string) bool {
 // new range is obstructed. It returns the edit set of the delete: the
 // band's, with the anchors and their new spill ranges as changed cells
 // that the refresh spills no further.
-func (b *book) respillBand(sheet string, band formularef.Band, spills []oldAnchor) (*editSet, error) {
+func respillBand(b *book, sheet string, band formularef.Band, spills []oldAnchor) (*editSet, error) {
 	edits := deletedBand(band)
 	var plan []cellWrite
 	for _, a := range spills {

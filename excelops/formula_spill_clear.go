@@ -10,7 +10,7 @@ package excelops
 // edit set of the clear: rng and the spill ranges cleared, whose readers
 // must be recomputed, with the anchors whose spill rng meets kept as they
 // are (fresh: their values stay, not in the way of their own spill).
-func (b *book) clearSpills(sheet string, rng cellRange, formulas []formulaAt, cells []existingCell) ([]existingCell, *editSet, error) {
+func clearSpills(b *book, sheet string, rng cellRange, formulas []formulaAt, cells []existingCell) ([]existingCell, *editSet, error) {
 	var gone []oldAnchor
 	var kept []formulaAt
 	edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}

@@ -18,9 +18,9 @@ type sourceSpills struct {
 
 // spillsIn reads the dynamic array anchors of sheet inside rng, and the
 // cells of rng they spilled over.
-func (b *book) spillsIn(sheet string, rng cellRange) (sourceSpills, error) {
+func spillsIn(b *book, sheet string, rng cellRange) (sourceSpills, error) {
 	s := sourceSpills{anchors: map[[2]int]bool{}, owned: map[[2]int]bool{}}
-	ws, err := b.sheetData(sheet)
+	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return s, err
 	}
@@ -50,8 +50,8 @@ func (b *book) spillsIn(sheet string, rng cellRange) (sourceSpills, error) {
 // pasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
 // makes cells (read from rng) what a paste of them writes: a spilled cell
 // taken with its anchor is empty.
-func (b *book) pasteSpills(sheet string, rng cellRange, cells [][]copiedCell) (sourceSpills, error) {
-	s, err := b.spillsIn(sheet, rng)
+func pasteSpills(b *book, sheet string, rng cellRange, cells [][]copiedCell) (sourceSpills, error) {
+	s, err := spillsIn(b, sheet, rng)
 	if err != nil {
 		return s, err
 	}
@@ -88,7 +88,7 @@ func (s sourceSpills) copyPlan(src, dst cellRange) (plan []cellWrite, anchors []
 // the sheet's extent over their spills and, on a sheet the call did not
 // create, sets the edit set of the copy: the destination and every spill
 // range changed, the anchors spilled already.
-func (b *book) spillCopy(sh sheetRef, dst cellRange, plan []cellWrite, anchors []int, old []oldAnchor) error {
+func spillCopy(b *book, sh sheetRef, dst cellRange, plan []cellWrite, anchors []int, old []oldAnchor) error {
 	for _, i := range anchors {
 		formula, err := b.f.GetCellFormula(sh.name, cellName(plan[i].col, plan[i].row))
 		if err != nil {

@@ -122,7 +122,7 @@ func writeFile(path, text string) error { return os.WriteFile(path, []byte(text)
 // own does.
 func (e *env) parsedRead(path string, fn func(*book) (any, error)) (any, error) {
 	acc := access{files: []fileUse{{arg: "file_path", touch: touchStructure}}}
-	return e.svc.run(context.Background(), acc, onBook(path, "", func(b *book, _ sheetRef) (any, error) { return fn(b) }))
+	return e.svc.engine.run(context.Background(), acc, onBook(path, "", func(b *book, _ sheetRef) (any, error) { return fn(b) }))
 }
 
 // specSchema is the input schema sp registers with on svc.

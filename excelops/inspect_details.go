@@ -50,18 +50,18 @@ type sheetDetails struct {
 
 // inspectDetails are the fields include asks for of worksheet name, whose
 // part is zf.
-func (b *book) inspectDetails(name string, zf *zip.File, include []string) (pyjson.Object, error) {
+func inspectDetails(b *book, name string, zf *zip.File, include []string) (pyjson.Object, error) {
 	var d sheetDetails
 	if zf != nil && (slices.Contains(include, includeFreezePanes) || slices.Contains(include, includeColumnWidths) ||
 		slices.Contains(include, includeConditionalFormatting)) {
 		var err error
-		if d, err = b.readSheetDetails(name, zf, slices.Contains(include, includeConditionalFormatting)); err != nil {
+		if d, err = readSheetDetails(b, name, zf, slices.Contains(include, includeConditionalFormatting)); err != nil {
 			return nil, err
 		}
 	}
 	var charts, images []any
 	if slices.Contains(include, includeCharts) || slices.Contains(include, includeImages) {
-		charts, images = b.drawingAnchors(zf)
+		charts, images = drawingAnchors(b, zf)
 	}
 	var o pyjson.Object
 	for _, key := range []string{includeFreezePanes, includeColumnWidths, includeCharts, includeImages, includeConditionalFormatting} {
@@ -113,7 +113,7 @@ func firstItems(items []any) []any {
 
 // readSheetDetails reads the freeze panes, column widths and (when rules)
 // the conditional formats of the worksheet part zf.
-func (b *book) readSheetDetails(name string, zf *zip.File, rules bool) (sheetDetails, error) {
+func readSheetDetails(b *book, name string, zf *zip.File, rules bool) (sheetDetails, error) {
 	rc, err := zf.Open()
 	if err != nil {
 		return sheetDetails{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)

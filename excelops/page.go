@@ -46,7 +46,7 @@ type pageRows struct {
 // newPageRows sizes a page for the call running under ctx; base is the
 // encoded result with no rows (its code points are the fixed cost).
 func (s *Service) newPageRows(ctx context.Context, base pyjson.Object) (*pageRows, error) {
-	p := &pageRows{maxCells: int64(s.limits.MaxReadCells), maxBytes: s.limits.CallMemoryBudget / pageBudgetShare}
+	p := &pageRows{maxCells: int64(s.engine.limits.MaxReadCells), maxBytes: s.engine.limits.CallMemoryBudget / pageBudgetShare}
 	if n, ok := registry.ResultLimit(ctx); ok {
 		text, err := pyjson.MarshalString(base)
 		if err != nil {

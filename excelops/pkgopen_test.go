@@ -78,7 +78,7 @@ func TestPasswordWorkbookRefused(t *testing.T) {
 			assert.Equal(t, "encrypted workbook: a password is required", p["message"], p)
 		})
 	}
-	_, err := e.svc.openBook(e.path(file), false, true)
+	_, err := e.svc.engine.openBook(e.path(file), false, true)
 	assert.True(t, errors.Is(err, KindEncrypted), "%v", err)
 }
 

@@ -17,12 +17,12 @@ import (
 
 // refGraph builds the graph of b: every worksheet is bounds-checked and
 // parsed (as find_replace's scan of all sheets does).
-func (b *book) refGraph(ctx context.Context) (*refgraph.Graph, error) {
-	sheets, err := b.findSheets("", false)
+func refGraph(b *book, ctx context.Context) (*refgraph.Graph, error) {
+	sheets, err := findSheets(b, "", false)
 	if err != nil {
 		return nil, err
 	}
-	w := refgraph.Workbook{Sheets: sheets, Links: b.externalLinks()}
+	w := refgraph.Workbook{Sheets: sheets, Links: externalLinks(b)}
 	list, _ := b.sheetList()
 	if wb := b.f.WorkBook; wb != nil && wb.DefinedNames != nil {
 		for _, dn := range wb.DefinedNames.DefinedName {
@@ -34,7 +34,7 @@ func (b *book) refGraph(ctx context.Context) (*refgraph.Graph, error) {
 		}
 	}
 	for _, sheet := range sheets {
-		tables, err := b.tablesOn(sheet)
+		tables, err := tablesOn(b, sheet)
 		if err != nil {
 			return nil, err
 		}
@@ -78,13 +78,13 @@ type xmlRels struct {
 // externalLinks maps the prefixes external references carry in formulas
 // ("[1]") to the workbook each link names (its path as stored, e.g.
 // "prices.xlsx"). A link whose parts are missing is left out.
-func (b *book) externalLinks() map[string]string {
+func externalLinks(b *book) map[string]string {
 	out := map[string]string{}
 	wb := b.f.WorkBook
 	if wb == nil || wb.ExternalReferences == nil {
 		return out
 	}
-	wbRels := b.rels("xl/_rels/workbook.xml.rels")
+	wbRels := rels(b, "xl/_rels/workbook.xml.rels")
 	for i, ref := range wb.ExternalReferences.ExternalReference {
 		target, ok := wbRels[ref.RID]
 		if !ok {
@@ -94,7 +94,7 @@ func (b *book) externalLinks() map[string]string {
 		if strings.HasPrefix(target, "/") {
 			part = strings.TrimPrefix(target, "/")
 		}
-		linkRels := b.rels(path.Join(path.Dir(part), "_rels", path.Base(part)+".rels"))
+		linkRels := rels(b, path.Join(path.Dir(part), "_rels", path.Base(part)+".rels"))
 		for _, t := range linkRels {
 			out["["+strconv.Itoa(i+1)+"]"] = strings.TrimPrefix(t, "file:///")
 			break
@@ -104,7 +104,7 @@ func (b *book) externalLinks() map[string]string {
 }
 
 // rels reads a relationships part of the package: id -> target.
-func (b *book) rels(name string) map[string]string {
+func rels(b *book, name string) map[string]string {
 	out := map[string]string{}
 	raw, ok := b.f.Pkg.Load(name)
 	data, isBytes := raw.([]byte)

@@ -54,7 +54,7 @@ func BenchmarkDeleteRowReferences(b *testing.B) {
 	})
 	b.Run("refs", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			bk, err := svc.openBook(path, false, false)
+			bk, err := svc.engine.openBook(path, false, false)
 			require.NoError(b, err)
 			sh, err := bk.open(fileUse{arg: "file_path", sheetArg: "sheet_name", touch: touchStructure, sheet: sheetEdit, edit: true}, guardEverySheet, "Sheet1", false)
 			require.NoError(b, err)

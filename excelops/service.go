@@ -18,7 +18,7 @@ import (
 // for concurrent use: calls on different files run in parallel, calls on
 // the same file are serialised by a per-path lock.
 type Service struct {
-	*engine
+	engine *engine
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
 	// maxRenders is WithMaxRenders' value.
@@ -31,15 +31,15 @@ type Service struct {
 type Option func(*Service)
 
 // WithLogger sets the logger (default: a logger that discards).
-func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.log = l } }
+func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.engine.log = l } }
 
 // WithLimits sets the size limits; zero fields keep their defaults (see
 // DefaultLimits).
-func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
+func WithLimits(l Limits) Option { return func(s *Service) { s.engine.limits = l } }
 
 // WithTempDir sets the folder under which each call gets a private
 // temporary folder for excelize's spill files (default: os.TempDir()).
-func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir } }
+func WithTempDir(dir string) Option { return func(s *Service) { s.engine.tmpBase = dir } }
 
 // WithCacheBudget sets the estimated memory, in bytes, that parsed
 // workbooks kept between calls may take (default DefaultCacheBudget); 0
@@ -49,12 +49,12 @@ func WithTempDir(dir string) Option { return func(s *Service) { s.tmpBase = dir 
 //
 // The estimate is the unzipped size of a workbook's parts times a measured
 // factor; the least recently used workbooks are closed to make room.
-func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.cacheBudget = bytes } }
+func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.engine.cacheBudget = bytes } }
 
 // WithSplice turns the splice path of cell edits on (the default) or off
 // (every edit parses the workbook with excelize; for comparisons and as an
 // escape hatch).
-func WithSplice(on bool) Option { return func(s *Service) { s.spliceOff = !on } }
+func WithSplice(on bool) Option { return func(s *Service) { s.engine.spliceOff = !on } }
 
 // WithSoffice sets the LibreOffice binary render_range runs: a path, or a
 // name looked up on PATH (default "soffice").
@@ -88,27 +88,27 @@ func New(root string, opts ...Option) (*Service, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	if s.log == nil {
+	if s.engine.log == nil {
 		l := logrus.New()
 		l.SetOutput(io.Discard)
-		s.log = l
+		s.engine.log = l
 	}
-	s.limits = s.limits.withDefaults()
-	s.render = render.New(render.Config{Soffice: s.soffice, MaxRenders: s.maxRenders, TmpBase: s.tmpBase, Log: s.log})
+	s.engine.limits = s.engine.limits.withDefaults()
+	s.render = render.New(render.Config{Soffice: s.soffice, MaxRenders: s.maxRenders, TmpBase: s.engine.tmpBase, Log: s.engine.log})
 	box, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
-	s.box = box
-	s.cache = bookcache.New(s.cacheBudget, (*book).close)
-	s.light = lightcache.New(s.cacheBudget / lightBudgetShare)
+	s.engine.box = box
+	s.engine.cache = bookcache.New(s.engine.cacheBudget, (*book).close)
+	s.engine.light = lightcache.New(s.engine.cacheBudget / lightBudgetShare)
 	return s, nil
 }
 
 // Close closes the workbooks kept in memory between calls and removes their
 // temporary files. Call it once on shutdown, after the last call returned;
 // the Service stays usable, without the cache.
-func (s *Service) Close() error { return s.cache.Close() }
+func (s *Service) Close() error { return s.engine.cache.Close() }
 
 // MaxRenders returns how many render_range calls run LibreOffice at once.
 func (s *Service) MaxRenders() int { return s.render.MaxRenders() }
@@ -119,7 +119,7 @@ func (s *Service) MaxRenders() int { return s.render.MaxRenders() }
 func (s *Service) RenderIsolation() string { return s.render.Isolation() }
 
 // Root returns the real path of the workspace folder.
-func (s *Service) Root() string { return s.box.Dir() }
+func (s *Service) Root() string { return s.engine.box.Dir() }
 
 // Register adds every spreadsheet tool to r, in a stable order; with only,
 // just the tools of those names (a process that runs one call derives and

@@ -25,7 +25,7 @@ type existingCell struct {
 }
 
 // sheetData returns the parsed worksheet of sheet, parsing it if needed.
-func (b *book) sheetData(sheet string) (*excelize.XMLWorksheet, error) {
+func sheetData(b *book, sheet string) (*excelize.XMLWorksheet, error) {
 	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
@@ -48,8 +48,8 @@ func cellInfo(c *excelize.XMLCell) (existingCell, bool) {
 }
 
 // existingCells lists the cell elements of sheet inside rng, in sheet order.
-func (b *book) existingCells(sheet string, rng cellRange) ([]existingCell, error) {
-	ws, err := b.sheetData(sheet)
+func existingCells(b *book, sheet string, rng cellRange) ([]existingCell, error) {
+	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +74,8 @@ func (b *book) existingCells(sheet string, rng cellRange) ([]existingCell, error
 // cleared or moved one by one: excelize drops every follower of a shared
 // formula whose anchor is cleared, and reads a follower relative to its
 // anchor's place.
-func (b *book) unshareFormulas(sheet string) error {
-	ws, err := b.sheetData(sheet)
+func unshareFormulas(b *book, sheet string) error {
+	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return err
 	}
@@ -108,8 +108,8 @@ func (b *book) unshareFormulas(sheet string) error {
 
 // refreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
-func (b *book) refreshExtent(sheet string, ext *sheetExtent) error {
-	all, err := b.existingCells(sheet, cellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
+func refreshExtent(b *book, sheet string, ext *sheetExtent) error {
+	all, err := existingCells(b, sheet, cellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}
@@ -123,8 +123,8 @@ func (b *book) refreshExtent(sheet string, ext *sheetExtent) error {
 // shiftCells moves the cell elements of the zone: those of the deleted
 // range go, the others move into their place with everything they hold
 // (value, type, style, formula, cached result).
-func (b *book) shiftCells(sheet string, band formularef.Band) (moved, deleted int, err error) {
-	ws, err := b.sheetData(sheet)
+func shiftCells(b *book, sheet string, band formularef.Band) (moved, deleted int, err error) {
+	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -16,7 +16,7 @@ func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)
 	b := &book{f: e.open("k.xlsx")}
-	got, err := b.existingCells("Sheet1", cellRange{C1: 2, R1: 2, C2: 7, R2: 3})
+	got, err := existingCells(b, "Sheet1", cellRange{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
 	values := map[string]bool{}
@@ -35,7 +35,7 @@ func TestSheetCellsShape(t *testing.T) {
 	for _, ref := range []string{"D2", "D3", "D5"} {
 		before[ref] = mustFormula(t, b.f, "Sheet1", ref)
 	}
-	require.NoError(t, b.unshareFormulas("Sheet1"))
+	require.NoError(t, unshareFormulas(b, "Sheet1"))
 	for ref, want := range before {
 		assert.Equal(t, want, mustFormula(t, b.f, "Sheet1", ref), ref)
 	}

@@ -130,21 +130,21 @@ type styleSide struct {
 	cache map[int32]*styleAttrs
 }
 
-// styleSide copies what b's styles are read from, so they can be resolved
+// bookStyleSide copies what b's styles are read from, so they can be resolved
 // once b is closed.
-func (b *book) styleSide() (*styleSide, error) {
+func bookStyleSide(b *book) (*styleSide, error) {
 	parts, err := b.styleParts()
 	if err != nil {
 		return nil, err
 	}
-	return &styleSide{svc: b.svc, name: b.name(), parts: parts, sig: b.styleTableSig(), cache: map[int32]*styleAttrs{}}, nil
+	return &styleSide{svc: b.svc, name: b.name(), parts: parts, sig: styleTableSig(b), cache: map[int32]*styleAttrs{}}, nil
 }
 
 // styleTableSig identifies b's style table by the checksums and sizes of
 // its styles and theme parts: two packages with the same one give one id
 // one style. It is empty when b has no such part (its table is elsewhere,
 // or there is none), and an empty one identifies nothing.
-func (b *book) styleTableSig() string {
+func styleTableSig(b *book) string {
 	var sig strings.Builder
 	for _, zf := range b.zr.File {
 		name := strings.ToLower(zf.Name)

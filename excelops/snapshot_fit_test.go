@@ -38,8 +38,8 @@ func wideBook(e *env) {
 func TestFitSheet(t *testing.T) {
 	e := newEnv(t)
 	wideBook(e)
-	res, err := e.svc.run(context.Background(), scanExcelSnapshotTool.access, onBook(e.path("wide.xlsx"), "", func(b *book, _ sheetRef) (any, error) {
-		sh, _, err := b.snapshotSheet(context.Background(), "Sheet1", 500)
+	res, err := e.svc.engine.run(context.Background(), scanExcelSnapshotTool.access, onBook(e.path("wide.xlsx"), "", func(b *book, _ sheetRef) (any, error) {
+		sh, _, err := snapshotSheet(b, context.Background(), "Sheet1", 500)
 		return sh, err
 	}))
 	require.NoError(t, err)

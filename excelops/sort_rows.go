@@ -20,7 +20,7 @@ import (
 
 // readSortCell reads one cell of the block: what to write back and how it
 // sorts (text by coll's key).
-func (b *book) readSortCell(sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
+func readSortCell(b *book, sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
 	var c sortCell
 	var err error
 	if c.style, err = b.f.GetCellStyle(sheet, ref); err != nil {
@@ -76,7 +76,7 @@ func (b *book) readSortCell(sheet, ref string, coll *collate.Collator) (sortCell
 
 // sortBlock sorts the rows of block by keys (stable, as Excel) and moves
 // each row's cells, styles, notes and links; it returns how many rows moved.
-func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, error) {
+func sortBlock(b *book, sheet string, block cellRange, keys []sortKey) (int, error) {
 	n := block.R2 - block.R1 + 1
 	width := block.C2 - block.C1 + 1
 	cells := make([][]sortCell, n)
@@ -86,7 +86,7 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
 		for j := 0; j < width; j++ {
-			c, v, err := b.readSortCell(sheet, cellName(block.C1+j, block.R1+i), coll)
+			c, v, err := readSortCell(b, sheet, cellName(block.C1+j, block.R1+i), coll)
 			if err != nil {
 				return 0, err
 			}
@@ -121,7 +121,7 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 	if moved == 0 {
 		return 0, nil
 	}
-	plan, err := b.sortPlan(sheet, block, cells, dest)
+	plan, err := sortPlan(b, sheet, block, cells, dest)
 	if err != nil {
 		return 0, err
 	}
@@ -151,10 +151,10 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 	if err := b.applyRefs(plan); err != nil {
 		return 0, err
 	}
-	if err := b.moveNotes(sheet, block, dest); err != nil {
+	if err := moveNotes(b, sheet, block, dest); err != nil {
 		return 0, err
 	}
-	b.moveLinks(sheet, block, dest)
+	moveLinks(b, sheet, block, dest)
 	return moved, nil
 }
 
@@ -162,7 +162,7 @@ func (b *book) sortBlock(sheet string, block cellRange, keys []sortKey) (int, er
 // the block's formulas at their new rows with their relative references
 // moved by the same number of rows, every other formula unchanged (writing
 // the block may drop shared formulas the plan then restores).
-func (b *book) sortPlan(sheet string, block cellRange, cells [][]sortCell, dest []int) (*refPlan, error) {
+func sortPlan(b *book, sheet string, block cellRange, cells [][]sortCell, dest []int) (*refPlan, error) {
 	p := &refPlan{}
 	all, err := b.formulaCells(sheet)
 	if err != nil {
@@ -197,7 +197,7 @@ func (b *book) sortPlan(sheet string, block cellRange, cells [][]sortCell, dest 
 }
 
 // moveNotes moves the notes of the block's cells with their rows.
-func (b *book) moveNotes(sheet string, block cellRange, dest []int) error {
+func moveNotes(b *book, sheet string, block cellRange, dest []int) error {
 	comments, err := b.f.GetComments(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
@@ -229,7 +229,7 @@ func (b *book) moveNotes(sheet string, block cellRange, dest []int) error {
 // moveLinks moves the single-cell hyperlinks of the block with their rows
 // (excelize has no API to read a link's display text and tooltip, so the
 // parsed <hyperlink> elements are re-pointed in place).
-func (b *book) moveLinks(sheet string, block cellRange, dest []int) {
+func moveLinks(b *book, sheet string, block cellRange, dest []int) {
 	ws, ok := b.worksheet(sheet)
 	if !ok {
 		return

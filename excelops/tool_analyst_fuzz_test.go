@@ -58,7 +58,7 @@ func FuzzSortRange(f *testing.F) {
 		var tags []string
 		var prev *sortValue
 		for r := 1; r <= len(data); r++ {
-			_, v, err := b.readSortCell("Sheet1", fmt.Sprintf("A%d", r), coll)
+			_, v, err := readSortCell(b, "Sheet1", fmt.Sprintf("A%d", r), coll)
 			require.NoError(t, err)
 			if prev != nil {
 				assert.LessOrEqual(t, compareSort(*prev, v, desc), 0, "row %d out of order", r)

@@ -50,7 +50,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 	values, formats := a.What != "formats", a.What != "values"
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet := sh.name
-		cells, err := b.existingCells(sheet, rng)
+		cells, err := existingCells(b, sheet, rng)
 		edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
@@ -74,16 +74,16 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 					return nil, invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.arrayRef, fc.ref, fc.arrayRef)
 				}
 			}
-			if err := b.unshareFormulas(sheet); err != nil {
+			if err := unshareFormulas(b, sheet); err != nil {
 				return nil, err
 			}
-			if cells, edits, err = b.clearSpills(sheet, rng, all, cells); err != nil {
+			if cells, edits, err = clearSpills(b, sheet, rng, all, cells); err != nil {
 				return nil, err
 			}
 		}
 		var unmerged []any
 		if formats {
-			merged, err := b.mergedRanges(sheet)
+			merged, err := mergedRanges(b, sheet)
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +136,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 			field("unmerged", unmerged))
 		if values && formats {
 			// Clear All also takes the range's notes and links.
-			notes, links, err := b.clearNotesAndLinks(sheet, rng)
+			notes, links, err := clearNotesAndLinks(b, sheet, rng)
 			if err != nil {
 				return nil, err
 			}
@@ -151,7 +151,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 // clearNotesAndLinks removes the notes and hyperlinks of the cells of rng
 // (hyperlinks through the parsed worksheet's exported Hyperlinks list, as
 // shiftSheetRefs moves them).
-func (b *book) clearNotesAndLinks(sheet string, rng cellRange) (notes, links int, err error) {
+func clearNotesAndLinks(b *book, sheet string, rng cellRange) (notes, links int, err error) {
 	comments, err := b.comments(sheet)
 	if err != nil {
 		return 0, 0, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)

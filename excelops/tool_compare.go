@@ -65,21 +65,21 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, 
 	var nameA, fileA string
 	var sideA *styleSide
 	readA := func(b *book, sh sheetRef) (any, error) {
-		t, err := b.readDiffTable(ctx, sh.name, styles)
+		t, err := readDiffTable(b, ctx, sh.name, styles)
 		ta, nameA, fileA = t, sh.name, b.name()
 		if err == nil && styles {
-			sideA, err = b.styleSide()
+			sideA, err = bookStyleSide(b)
 		}
 		return nil, err
 	}
 	readB := func(b *book, sh sheetRef) (any, error) {
-		tb, err := b.readDiffTable(ctx, sh.name, styles)
+		tb, err := readDiffTable(b, ctx, sh.name, styles)
 		if err != nil {
 			return nil, err
 		}
 		var sc *styleComparer
 		if styles {
-			sideB, err := b.styleSide()
+			sideB, err := bookStyleSide(b)
 			if err != nil {
 				return nil, err
 			}
@@ -98,7 +98,7 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, 
 // readDiffTable reads sheet's header row (its first row holding cells)
 // and data rows, from column A, within maxComparedCells; with styles, the
 // style ids of their cells too (a cell counts once, valued or styled).
-func (b *book) readDiffTable(ctx context.Context, sheet string, styles bool) (diffTable, error) {
+func readDiffTable(b *book, ctx context.Context, sheet string, styles bool) (diffTable, error) {
 	var t diffTable
 	cells := 0
 	var over bool

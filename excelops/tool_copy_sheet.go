@@ -15,7 +15,7 @@ import (
 
 // copySheetName is Excel's name for a copy of sheet: "Data (2)", "Data
 // (3)", ... the first one free, shortened to fit 31 characters.
-func (b *book) copySheetName(sheet string) string {
+func copySheetName(b *book, sheet string) string {
 	for n := 2; ; n++ {
 		suffix := fmt.Sprintf(" (%d)", n)
 		base := []rune(sheet)
@@ -70,7 +70,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		}
 		name := a.NewName
 		if name == "" {
-			name = b.copySheetName(src)
+			name = copySheetName(b, src)
 		} else if b.hasSheet(name) {
 			return nil, invalid("sheet %q already exists", name)
 		}
@@ -90,7 +90,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: tables of "+src+": "+err.Error(), err)
 		}
-		charts, images := b.drawingAnchors(zf)
+		charts, images := drawingAnchors(b, zf)
 		comments, err := b.comments(src)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
@@ -100,7 +100,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		// default view first, which it and the copy then keep (it means
 		// what the missing element meant). An empty <sheetViews>, the
 		// error, CopySheet handles.
-		_ = b.addMissingSheetView(src)
+		_ = addMissingSheetView(b, src)
 		idx, err := b.newSheet(name)
 		if err != nil {
 			return nil, err
@@ -111,7 +111,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		if err := b.detachCopiedParts(name, comments); err != nil {
 			return nil, err
 		}
-		if err := b.pointCopyAtItself(src, name); err != nil {
+		if err := pointCopyAtItself(b, src, name); err != nil {
 			return nil, err
 		}
 		if ext, ok := b.extents[src]; ok {
@@ -150,7 +150,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 // pointCopyAtItself rewrites, on the copy, the references that name the
 // source sheet to name the copy (formulas, rules, validations), and copies
 // the source's sheet-scoped names to the copy with the same rewrite.
-func (b *book) pointCopyAtItself(src, dst string) error {
+func pointCopyAtItself(b *book, src, dst string) error {
 	rw := refRewrite{formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, src, dst) }}
 	refs, err := b.formulaCells(dst)
 	if err != nil {

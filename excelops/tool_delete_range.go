@@ -120,11 +120,11 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
 		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}
-		merges, tables, err := b.checkBandShift(sheet, band)
+		merges, tables, err := checkBandShift(b, sheet, band)
 		if err != nil {
 			return nil, err
 		}
-		spills, err := b.bandSpills(sheet, band, shiftWords(band))
+		spills, err := bandSpills(b, sheet, band, shiftWords(band))
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +132,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 		}
-		if err := b.unshareFormulas(sheet); err != nil {
+		if err := unshareFormulas(b, sheet); err != nil {
 			return nil, err
 		}
 		if err := b.undoAnchors(sheet, spills, nil); err != nil {
@@ -141,17 +141,17 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		var movedCells, deletedCells int
 		err = b.editRefs(bandRewrite(band), "", func() error {
 			var err error
-			if movedCells, deletedCells, err = b.shiftCells(sheet, band); err != nil {
+			if movedCells, deletedCells, err = shiftCells(b, sheet, band); err != nil {
 				return err
 			}
-			if err := b.shiftMerges(sheet, band, merges); err != nil {
+			if err := shiftMerges(b, sheet, band, merges); err != nil {
 				return err
 			}
-			b.moveTables(band, tables)
-			if err := b.shiftComments(sheet, band, comments); err != nil {
+			moveTables(b, band, tables)
+			if err := shiftComments(b, sheet, band, comments); err != nil {
 				return err
 			}
-			return b.shiftSheetRefs(sheet, band)
+			return shiftSheetRefs(b, sheet, band)
 		})
 		if err != nil {
 			return nil, err
@@ -160,10 +160,10 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		// (DeleteDefinedName clears that cache before it fails on a name
 		// that does not exist).
 		_ = b.deleteDefinedName(&excelize.DefinedName{Name: "\x00"})
-		if b.edits, err = b.respillBand(sheet, band, spills); err != nil {
+		if b.edits, err = respillBand(b, sheet, band, spills); err != nil {
 			return nil, err
 		}
-		if err := b.refreshExtent(sheet, ext); err != nil {
+		if err := refreshExtent(b, sheet, ext); err != nil {
 			return nil, err
 		}
 		return success(b.name(), sheet,
@@ -186,11 +186,11 @@ func shiftWords(band formularef.Band) string {
 // an array formula or a table, or delete part of a table, naming it; it
 // returns the merged ranges the shift moves or deletes and the tables it
 // moves whole.
-func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
+func checkBandShift(b *book, sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := shiftWords(band)
 	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
-	merged, err := b.mergedRanges(sheet)
+	merged, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,7 +204,7 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 		}
 		touched = append(touched, m)
 	}
-	tables, err := b.bandTables(sheet, band, func(t excelize.Table, tr cellRange) error {
+	tables, err := bandTables(b, sheet, band, func(t excelize.Table, tr cellRange) error {
 		return invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
 	})
 	if err != nil {
@@ -228,7 +228,7 @@ func (b *book) checkBandShift(sheet string, band formularef.Band) ([]cellRange, 
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones
 // it deletes (checkBandShift refused the ones it would split).
-func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRange) error {
+func shiftMerges(b *book, sheet string, band formularef.Band, merges []cellRange) error {
 	for _, m := range merges {
 		if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
@@ -252,7 +252,7 @@ func (b *book) shiftMerges(sheet string, band formularef.Band, merges []cellRang
 
 // shiftComments moves the notes of the zone with their cells and drops the
 // notes of deleted cells.
-func (b *book) shiftComments(sheet string, band formularef.Band, comments []excelize.Comment) error {
+func shiftComments(b *book, sheet string, band formularef.Band, comments []excelize.Comment) error {
 	zone := bandZone(band)
 	var moved []excelize.Comment
 	for _, c := range comments {
@@ -280,7 +280,7 @@ func (b *book) shiftComments(sheet string, band formularef.Band, comments []exce
 // with their cells (through the parsed worksheet's exported Hyperlinks and
 // AutoFilter fields): a hyperlink of a deleted cell goes, an autofilter
 // whose cells are all deleted goes.
-func (b *book) shiftSheetRefs(sheet string, band formularef.Band) error {
+func shiftSheetRefs(b *book, sheet string, band formularef.Band) error {
 	ws, ok := b.parsedWorksheet(sheet)
 	if !ok {
 		return errUnexpectedShape("worksheet")

@@ -56,7 +56,7 @@ func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) 
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			d, err := b.describeSheet(name, slices.Index(list, name), slices.Index(list, name) == active)
+			d, err := describeSheet(b, name, slices.Index(list, name), slices.Index(list, name) == active)
 			if err != nil {
 				return nil, err
 			}
@@ -70,7 +70,7 @@ func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) 
 		}
 		return append(res,
 			pyjson.Field{Key: "sheets", Value: sheets},
-			pyjson.Field{Key: "defined_names", Value: b.describeNames()},
+			pyjson.Field{Key: "defined_names", Value: describeNames(b)},
 		), nil
 	}), nil
 }
@@ -94,7 +94,7 @@ func listField(o pyjson.Object, key string, items []any) pyjson.Object {
 }
 
 // describeSheet is one sheet of describe_workbook.
-func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object, error) {
+func describeSheet(b *book, name string, index int, active bool) (pyjson.Object, error) {
 	visible, _ := b.sheetVisible(name)
 	o := pyjson.Object{
 		{Key: "name", Value: name},
@@ -144,7 +144,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 		items = append(items, pyjson.Object{{Key: "name", Value: t.Name}, {Key: "range", Value: strings.ReplaceAll(t.Range, "$", "")}, {Key: "style", Value: t.StyleName}})
 	}
 	o = listField(o, "tables", items)
-	merged, err := b.mergedRanges(name)
+	merged, err := mergedRanges(b, name)
 	if err != nil {
 		return nil, err
 	}
@@ -153,13 +153,13 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 		items = append(items, m.String())
 	}
 	o = listField(o, "merged_ranges", items)
-	charts, images := b.drawingAnchors(zf)
+	charts, images := drawingAnchors(b, zf)
 	o = listField(o, "charts", charts)
 	o = append(o, pyjson.Field{Key: "images_count", Value: len(images)})
-	o = listField(o, "conditional_formats", b.describeRules(name))
-	o = listField(o, "data_validations", b.describeValidations(name))
+	o = listField(o, "conditional_formats", describeRules(b, name))
+	o = listField(o, "data_validations", describeValidations(b, name))
 	var filter any
-	if af, ok := b.sheetAutofilter(name); ok {
+	if af, ok := sheetAutofilter(b, name); ok {
 		filter = af.String()
 	}
 	o = append(o, pyjson.Field{Key: "autofilter", Value: filter})
@@ -167,7 +167,7 @@ func (b *book) describeSheet(name string, index int, active bool) (pyjson.Object
 }
 
 // describeRules lists the conditional formats of sheet, by range.
-func (b *book) describeRules(sheet string) []any {
+func describeRules(b *book, sheet string) []any {
 	rules, err := b.conditionalFormats(sheet)
 	if err != nil {
 		return nil
@@ -193,7 +193,7 @@ func (b *book) describeRules(sheet string) []any {
 }
 
 // describeValidations lists the data validations of sheet.
-func (b *book) describeValidations(sheet string) []any {
+func describeValidations(b *book, sheet string) []any {
 	dvs, err := b.dataValidations(sheet)
 	if err != nil {
 		return nil
@@ -213,7 +213,7 @@ func (b *book) describeValidations(sheet string) []any {
 
 // describeNames lists the workbook's defined names with their scope
 // ("workbook" or the sheet's name) and what they refer to.
-func (b *book) describeNames() any {
+func describeNames(b *book) any {
 	var items []any
 	for _, dn := range b.definedNames() {
 		scope := dn.Scope
@@ -254,7 +254,7 @@ type drawingAnchor struct {
 // drawingAnchors reads the drawing of the worksheet part zf as it is on
 // disk: its charts and its pictures, each as the cells it is anchored from
 // and to. A drawing that cannot be read counts as none.
-func (b *book) drawingAnchors(zf *zip.File) (charts, images []any) {
+func drawingAnchors(b *book, zf *zip.File) (charts, images []any) {
 	if zf == nil || b.zr == nil {
 		return nil, nil
 	}

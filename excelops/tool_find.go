@@ -78,7 +78,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 	}
 	re := regexp.MustCompile(pattern) // quoted: always compiles
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		sheets, err := b.findSheets(a.SheetName, rng != nil)
+		sheets, err := findSheets(b, a.SheetName, rng != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +88,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 		}
 		var found []foundCell
 		for _, sheet := range sheets {
-			got, err := b.findIn(sheet, rng, re, a.Find, *a.Replace, a.InFormulas, dw)
+			got, err := findIn(b, sheet, rng, re, a.Find, *a.Replace, a.InFormulas, dw)
 			if err != nil {
 				return nil, err
 			}
@@ -98,7 +98,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 		if a.DryRun || len(found) == 0 {
 			return unsaved{res}, nil
 		}
-		if err := b.replaceFound(found, dw); err != nil {
+		if err := replaceFound(b, found, dw); err != nil {
 			return nil, err
 		}
 		return res, nil
@@ -132,7 +132,7 @@ func findResult(file string, a findArgs, sheets []string, found []foundCell) pyj
 
 // findSheets is the sheets find_replace searches: the named one, the
 // active one for a range without a sheet, else every worksheet.
-func (b *book) findSheets(name string, hasRange bool) ([]string, error) {
+func findSheets(b *book, name string, hasRange bool) ([]string, error) {
 	if name != "" || hasRange {
 		sheet, _, err := b.edit(name)
 		return []string{sheet}, err
@@ -156,7 +156,7 @@ func (b *book) findSheets(name string, hasRange bool) ([]string, error) {
 }
 
 // findIn lists what find_replace changes on one sheet (within rng when given).
-func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *dateWriter) ([]foundCell, error) {
+func findIn(b *book, sheet string, rng *cellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *dateWriter) ([]foundCell, error) {
 	ext := b.extents[sheet]
 	if ext == nil || ext.empty() {
 		return nil, nil
@@ -224,7 +224,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 			if c > len(row) || row[c-1] == "" || spilled(c, r) {
 				continue
 			}
-			f, ok, err := b.findValue(sheet, ref, row[c-1], re, repl, dw)
+			f, ok, err := findValue(b, sheet, ref, row[c-1], re, repl, dw)
 			if err != nil {
 				return nil, err
 			}
@@ -239,7 +239,7 @@ func (b *book) findIn(sheet string, rng *cellRange, re *regexp.Regexp, find, rep
 
 // findValue matches one value cell: text as is, a number by its digits, a
 // date by its ISO text; booleans and errors never match.
-func (b *book) findValue(sheet, ref, raw string, re *regexp.Regexp, repl string, dw *dateWriter) (foundCell, bool, error) {
+func findValue(b *book, sheet, ref, raw string, re *regexp.Regexp, repl string, dw *dateWriter) (foundCell, bool, error) {
 	f := foundCell{sheet: sheet, ref: ref, before: raw}
 	if !re.MatchString(raw) && !looksNumeric(raw) {
 		return f, false, nil // cheap exit for text that cannot match
@@ -287,7 +287,7 @@ func isInt(v any) bool {
 // replaceFound writes what findIn planned. Formulas go through the plan of
 // every formula on their sheets (applyRefs), so rewriting one cell of a
 // shared formula keeps the others.
-func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
+func replaceFound(b *book, found []foundCell, dw *dateWriter) error {
 	var edits []sheetArea
 	planned := map[string]*refPlan{}
 	for _, f := range found {
@@ -296,7 +296,7 @@ func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
 			p := planned[f.sheet]
 			if p == nil {
 				var err error
-				if p, err = b.sheetFormulaPlan(f.sheet); err != nil {
+				if p, err = sheetFormulaPlan(b, f.sheet); err != nil {
 					return err
 				}
 				planned[f.sheet] = p
@@ -339,7 +339,7 @@ func (b *book) replaceFound(found []foundCell, dw *dateWriter) error {
 }
 
 // sheetFormulaPlan is every formula of sheet as it reads now.
-func (b *book) sheetFormulaPlan(sheet string) (*refPlan, error) {
+func sheetFormulaPlan(b *book, sheet string) (*refPlan, error) {
 	all, err := b.formulaCells(sheet)
 	if err != nil {
 		return nil, err

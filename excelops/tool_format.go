@@ -52,12 +52,12 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 	if a.Font == nil && a.Fill == nil && a.Border == nil && a.Alignment == nil && a.NumberFormat == nil {
 		return nil, invalid("give at least one of font, fill, border, alignment, number_format")
 	}
-	if rng.Cells() > s.limits.MaxCells {
-		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.limits.MaxCells))
+	if rng.Cells() > s.engine.limits.MaxCells {
+		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.limits.MaxCells))
 	}
 	// Every cell of the range gets its own style, so each one that does
 	// not exist yet is created: refuse before allocating any of them.
-	if err := s.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*parsedCellBytes); err != nil {
+	if err := s.engine.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*parsedCellBytes); err != nil {
 		return nil, err
 	}
 	sc, err := parseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
@@ -70,7 +70,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 			field("cells_formatted", rng.Cells()))
 	}
 	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		if err := b.restyle(ctx, sh.name, rng, sc); err != nil {
+		if err := restyle(b, ctx, sh.name, rng, sc); err != nil {
 			return nil, err
 		}
 		sh.ext.widen(rng.R1, rng.C1)
@@ -86,7 +86,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 
 // restyle lays sc over the style of every cell in rng. Cells sharing a
 // style get one new style; runs of equal styles in a row are set at once.
-func (b *book) restyle(ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
+func restyle(b *book, ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
 	derived := map[int]int{}
 	width := rng.C2 - rng.C1 + 1
 	for r := rng.R1; r <= rng.R2; r++ {

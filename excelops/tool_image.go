@@ -69,14 +69,14 @@ func imageKind(head []byte) (kind string, ok bool) {
 // loadImage reads the workspace image at p, checks it is a PNG or JPEG by
 // its content, within the size limits, and decodes its header.
 func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Config, err error) {
-	path, err := s.box.Resolve(p)
+	path, err := s.engine.box.Resolve(p)
 	if err != nil {
 		return nil, "", cfg, err
 	}
-	p = s.box.Show(path) // messages name it relative to the workspace
+	p = s.engine.box.Show(path) // messages name it relative to the workspace
 	// Non-blocking and through the workspace handle: a FIFO or a link
 	// out swapped in after resolve can neither hang nor lead the call out.
-	f, _, err := s.box.OpenRegular(path)
+	f, _, err := s.engine.box.OpenRegular(path)
 	if err != nil {
 		if kindOf(err) != "" {
 			if kindOf(err) == KindInvalidArgument {

@@ -132,11 +132,11 @@ func inspectStopAt(ctx context.Context, now time.Time) time.Time {
 
 // inspectIn walks the folder and inspects its workbooks from a.Offset on.
 func (s *Service) inspectIn(ctx context.Context, a inspectExcelFilesArgs, o inspectOptions) (any, error) {
-	dir, err := s.box.ResolveDir(a.Directory)
+	dir, err := s.engine.box.ResolveDir(a.Directory)
 	if err != nil {
 		return nil, err
 	}
-	found, walkCut, err := findWorkbooks(s.box, ctx, dir, a.Recursive == nil || *a.Recursive)
+	found, walkCut, err := findWorkbooks(s.engine.box, ctx, dir, a.Recursive == nil || *a.Recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +221,8 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 	}
 	pathHit := o.search == "" || strings.Contains(strings.ToLower(rel), o.search)
 	acc := access{files: []fileUse{{arg: "file_path", touch: touchStream}}}
-	res, err := s.run(ctx, acc, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
-		return b.inspectSheets(ctx, o, pathHit)
+	res, err := s.engine.run(ctx, acc, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
+		return inspectSheets(b, ctx, o, pathHit)
 	}))
 	switch {
 	case errors.Is(err, errNoMatch):
@@ -239,7 +239,7 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 }
 
 // inspectSheets is the sheets part of a file's entry, or errNoMatch.
-func (b *book) inspectSheets(ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
+func inspectSheets(b *book, ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
 	list, _ := b.sheetList()
 	var wanted []string
 	for _, n := range list {
@@ -256,7 +256,7 @@ func (b *book) inspectSheets(ctx context.Context, o inspectOptions, pathHit bool
 	}
 	sheets := make([]any, 0, min(len(wanted), maxInspectedSheets))
 	for _, n := range wanted[:min(len(wanted), maxInspectedSheets)] {
-		sh, err := b.inspectSheet(ctx, n, o)
+		sh, err := inspectSheet(b, ctx, n, o)
 		if err != nil {
 			return nil, err
 		}
@@ -272,7 +272,7 @@ func (b *book) inspectSheets(ctx context.Context, o inspectOptions, pathHit bool
 // inspectSheet is one sheet of a file's entry: its used range (as the
 // sheet declares it, or as its cells give it: inspectExtent), its header row (the first row holding cells within the
 // first max_columns columns) and the next preview_rows rows holding cells.
-func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
+func inspectSheet(b *book, ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
 	out := pyjson.Object{{Key: "name", Value: name}}
 	kind, err := b.sheetKindOf(name)
 	if err != nil {
@@ -287,7 +287,7 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 		if err != nil {
 			return nil, err
 		}
-		if details, err = b.inspectDetails(name, zf, o.include); err != nil {
+		if details, err = inspectDetails(b, name, zf, o.include); err != nil {
 			return nil, err
 		}
 	}
@@ -310,7 +310,7 @@ func (b *book) inspectSheet(ctx context.Context, name string, o inspectOptions) 
 	if err != nil {
 		return nil, err
 	}
-	ext, source, err := b.inspectExtent(name, declared, headerRow, lastRow, o.exact)
+	ext, source, err := inspectExtent(b, name, declared, headerRow, lastRow, o.exact)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +350,7 @@ const (
 // is set, the sheet declares none or only "A1" (what some writers put in
 // every sheet), or the rows read (the header, first to last) fall outside
 // it; else a count of the cells, which also finds a truncated sheet.
-func (b *book) inspectExtent(name string, declared []byte, first, last int, exact bool) (sheetExtent, string, error) {
+func inspectExtent(b *book, name string, declared []byte, first, last int, exact bool) (sheetExtent, string, error) {
 	if r, err := parseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
 		(r.C1 != r.C2 || r.R1 != r.R2) && first >= r.R1 && last <= r.R2 {
 		return sheetExtent{minRow: r.R1, maxRow: r.R2, minCol: r.C1, maxCol: r.C2, closed: true}, usedFromDimension, nil

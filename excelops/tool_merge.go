@@ -74,15 +74,15 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 		if rng.Cells() < 2 {
 			return nil, invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
 		}
-		if merge && rng.Cells() > int64(s.limits.MaxWriteCells) {
-			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.limits.MaxWriteCells))
+		if merge && rng.Cells() > int64(s.engine.limits.MaxWriteCells) {
+			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.limits.MaxWriteCells))
 		}
 		return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 			sheet, ext := sh.name, sh.ext
 			res := success(b.name(), sheet)
 			if !merge {
 				ref := rng.String()
-				if err := b.requireMerged(sheet, ref); err != nil {
+				if err := requireMerged(b, sheet, ref); err != nil {
 					return nil, err
 				}
 				if err := b.unmergeCell(sheet, cellName(rng.C1, rng.R1), cellName(rng.C2, rng.R2)); err != nil {
@@ -90,7 +90,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 				}
 				return append(res, field("unmerged_range", ref)), nil
 			}
-			fields, err := b.merge(sheet, ext, rng, a.DiscardValues)
+			fields, err := mergeRange(b, sheet, ext, rng, a.DiscardValues)
 			if err != nil {
 				return nil, err
 			}
@@ -100,7 +100,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 }
 
 // mergedRanges returns the merged ranges of sheet.
-func (b *book) mergedRanges(sheet string) ([]cellRange, error) {
+func mergedRanges(b *book, sheet string) ([]cellRange, error) {
 	merged, err := b.mergeCells(sheet, true)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
@@ -122,10 +122,10 @@ type lostCell struct {
 	value any // the value, or "=FORMULA"
 }
 
-// merge merges rng on sheet after the checks described at the top of this
+// mergeRange merges rng on sheet after the checks described at the top of this
 // file, and returns the result fields.
-func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool) (pyjson.Object, error) {
-	existing, err := b.mergedRanges(sheet)
+func mergeRange(b *book, sheet string, ext *sheetExtent, rng cellRange, discard bool) (pyjson.Object, error) {
+	existing, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 		return nil, invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
 			rng, joinRanges(partial))
 	}
-	lost, err := b.contentBesidesTopLeft(sheet, ext, rng, absorbed)
+	lost, err := contentBesidesTopLeft(b, sheet, ext, rng, absorbed)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
 	// and a fresh open (scanSheet) and the splice path count cells only.
-	now, err := b.mergedRanges(sheet)
+	now, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (b *book) merge(sheet string, ext *sheetExtent, rng cellRange, discard bool
 // one, that hold a value or a formula. Only the part of rng inside the
 // sheet's used range is visited; cells hidden under an absorbed merge
 // (all but its top-left) are skipped, as Excel keeps nothing there.
-func (b *book) contentBesidesTopLeft(sheet string, ext *sheetExtent, rng cellRange, absorbed []cellRange) ([]lostCell, error) {
+func contentBesidesTopLeft(b *book, sheet string, ext *sheetExtent, rng cellRange, absorbed []cellRange) ([]lostCell, error) {
 	if ext.empty() {
 		return nil, nil
 	}
@@ -265,7 +265,7 @@ func joinRanges(rs []cellRange) string {
 }
 
 // requireMerged fails unless ref is exactly one merged range, as openpyxl does.
-func (b *book) requireMerged(sheet, ref string) error {
+func requireMerged(b *book, sheet, ref string) error {
 	merged, err := b.mergeCells(sheet, true)
 	if err != nil {
 		return err

@@ -134,7 +134,7 @@ func checkURL(u string) error {
 
 // linkLocation checks an internal link target, "Sheet!A1", "'My sheet'!A1:B2"
 // or a defined name, and returns it as Excel writes it.
-func (b *book) linkLocation(loc string) (string, error) {
+func linkLocation(b *book, loc string) (string, error) {
 	loc = strings.TrimPrefix(strings.TrimSpace(loc), "#")
 	i := strings.LastIndex(loc, "!")
 	if i < 0 {
@@ -229,7 +229,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 		}
 		target, kind, linkType := a.URL, "url", "External"
 		if a.Location != "" {
-			if target, err = b.linkLocation(a.Location); err != nil {
+			if target, err = linkLocation(b, a.Location); err != nil {
 				return nil, err
 			}
 			kind, linkType = "location", "Location"
@@ -254,7 +254,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 		if err := b.setCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the link: "+err.Error(), err)
 		}
-		if err := b.styleAsLink(sheet, ref); err != nil {
+		if err := styleAsLink(b, sheet, ref); err != nil {
 			return nil, err
 		}
 		res = append(res, pyjson.Field{Key: kind, Value: target}, pyjson.Field{Key: "display_text", Value: display},
@@ -269,7 +269,7 @@ const linkColor = "0563C1"
 // styleAsLink gives the cell the look of Excel's Hyperlink style (blue,
 // single underline) over its own style, as Excel does when a link is
 // inserted; the cell's number format, fill, borders and alignment stay.
-func (b *book) styleAsLink(sheet, ref string) error {
+func styleAsLink(b *book, sheet, ref string) error {
 	id, err := b.cellStyle(sheet, ref)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)

@@ -132,17 +132,17 @@ func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*call, error
 		}
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		return b.addPivot(&a, src, sh.name)
+		return addPivot(b, &a, src, sh.name)
 	}), nil
 }
 
 // addPivot places the pivot table a describes on the open workbook, its
 // source on sheet (opened for editing by Service.run).
-func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) {
+func addPivot(b *book, a *pivotArgs, src cellRange, sheet string) (any, error) {
 	if strings.Contains(sheet, "!") {
 		return nil, invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
 	}
-	headers, err := b.pivotHeaders(sheet, src)
+	headers, err := pivotHeaders(b, sheet, src)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	nRows, nCols, err := b.pivotSize(sheet, src, rowCols, colCols, len(a.Values))
+	nRows, nCols, err := pivotSize(b, sheet, src, rowCols, colCols, len(a.Values))
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 	if target == sheet && loc.Overlaps(src) {
 		return nil, invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", cellName(ac, ar), loc, src)
 	}
-	if err := b.checkPivotRoom(target, loc, a); err != nil {
+	if err := checkPivotRoom(b, target, loc, a); err != nil {
 		return nil, err
 	}
 	opts := &excelize.PivotTableOptions{
@@ -264,7 +264,7 @@ func (b *book) addPivot(a *pivotArgs, src cellRange, sheet string) (any, error) 
 
 // pivotHeaders reads the header row of src: every cell must hold a
 // distinct, non-empty name.
-func (b *book) pivotHeaders(sheet string, src cellRange) ([]string, error) {
+func pivotHeaders(b *book, sheet string, src cellRange) ([]string, error) {
 	var headers []string
 	seen := map[string]string{}
 	for c := src.C1; c <= src.C2; c++ {
@@ -290,7 +290,7 @@ func (b *book) pivotHeaders(sheet string, src cellRange) ([]string, error) {
 // label's subtotal), one column per distinct column label and value field,
 // plus headers and grand totals. Excel and LibreOffice lay it out again
 // when they refresh it; the estimate places it and checks the room.
-func (b *book) pivotSize(sheet string, src cellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
+func pivotSize(b *book, sheet string, src cellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
 	distinct := func(cols []int) (int, error) {
 		if len(cols) == 0 {
 			return 0, nil
@@ -338,7 +338,7 @@ func (b *book) pivotSize(sheet string, src cellRange, rowCols, colCols []int, nV
 
 // checkPivotRoom refuses a pivot table whose area holds values or meets
 // another pivot table, and a name another pivot table of the sheet has.
-func (b *book) checkPivotRoom(sheet string, loc cellRange, a *pivotArgs) error {
+func checkPivotRoom(b *book, sheet string, loc cellRange, a *pivotArgs) error {
 	existing, err := b.pivotTables(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)

@@ -56,7 +56,7 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, 
 		return nil, invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
 	}
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		g, err := b.refGraph(ctx)
+		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
 		}

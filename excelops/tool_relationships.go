@@ -163,11 +163,11 @@ func (s *Service) relTargets(ctx context.Context, a discoverRelationshipsArgs, s
 		}
 		return nil
 	}
-	dir, err := s.box.ResolveDir(a.Directory)
+	dir, err := s.engine.box.ResolveDir(a.Directory)
 	if err != nil {
 		return err
 	}
-	found, walkCut, err := findWorkbooks(s.box, ctx, dir, a.Recursive == nil || *a.Recursive)
+	found, walkCut, err := findWorkbooks(s.engine.box, ctx, dir, a.Recursive == nil || *a.Recursive)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func (s *Service) relRead(ctx context.Context, sc *relScan, strict bool) error {
 		kept := sc.files[:0]
 		shown := map[string]bool{}
 		for _, f := range sc.files {
-			_, err := s.run(passCtx, acc, onBook(f.path, "", func(b *book, _ sheetRef) (any, error) {
+			_, err := s.engine.run(passCtx, acc, onBook(f.path, "", func(b *book, _ sheetRef) (any, error) {
 				if strict {
 					f.shown = s.relPath(b.path) // as the folder walk shows it
 				}
@@ -231,16 +231,16 @@ func (s *Service) relRead(ctx context.Context, sc *relScan, strict bool) error {
 	if !stopAt.IsZero() {
 		headersUntil = now.Add(stopAt.Sub(now) / 3)
 	}
-	if err := each(headersUntil, func(ctx context.Context, b *book, f *relFile) error { return b.relHeaders(ctx, f) }); err != nil {
+	if err := each(headersUntil, func(ctx context.Context, b *book, f *relFile) error { return relHeaders(b, ctx, f) }); err != nil {
 		return err
 	}
 	sc.pickSampled()
-	return each(stopAt, func(ctx context.Context, b *book, f *relFile) error { return b.relSample(ctx, f, sc.o.sampleRows) })
+	return each(stopAt, func(ctx context.Context, b *book, f *relFile) error { return relSample(b, ctx, f, sc.o.sampleRows) })
 }
 
 // relHeaders reads row 1 of each worksheet of f (at most maxRelSheets, and
 // maxRelColumns columns each), keeping the named columns.
-func (b *book) relHeaders(ctx context.Context, f *relFile) error {
+func relHeaders(b *book, ctx context.Context, f *relFile) error {
 	links, err := b.linkedWorkbooks()
 	if err != nil {
 		return err
@@ -320,7 +320,7 @@ func (sc *relScan) pickSampled() {
 
 // relSample streams rows 2 to sampleRows+1 of each sheet of f holding a
 // sampled column, up to its last sampled column, into the statistics.
-func (b *book) relSample(ctx context.Context, f *relFile, sampleRows int) error {
+func relSample(b *book, ctx context.Context, f *relFile, sampleRows int) error {
 	for _, sh := range f.sheets {
 		last := 0
 		for _, c := range sh.cols {

@@ -54,7 +54,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 	}
 	// Resolved here only to check the output against it; Service.run
 	// resolves it again for the read.
-	path, err := s.box.Resolve(a.FilePath)
+	path, err := s.engine.box.Resolve(a.FilePath)
 	if err != nil {
 		return nil, err
 	}
@@ -70,10 +70,10 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 	// The copy is taken under the shared lock Service.run holds (a
 	// consistent version); the (slow) rendering, in after, holds no lock.
 	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		rawBook, _, err := s.readRegular(b.path)
+		rawBook, _, err := s.engine.readRegular(b.path)
 		if err != nil {
 			if kindOf(err) == "" {
-				return nil, fileNotFound(s.box, b.path)
+				return nil, fileNotFound(s.engine.box, b.path)
 			}
 			return nil, err
 		}
@@ -88,19 +88,19 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 // renderCopy renders the workbook whose bytes are rawBook (the file at
 // path) from a private copy to the PNG out (default next to the workbook).
 func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *cellRange) (any, error) {
-	work, err := os.MkdirTemp(s.tmpBase, "excelops-render-")
+	work, err := os.MkdirTemp(s.engine.tmpBase, "excelops-render-")
 	if err != nil {
 		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 	}
 	defer os.RemoveAll(work)
 	// The copy is opened from memory: nothing of the render but the PNG
 	// touches the workspace.
-	b, err := s.openCopy(rawBook, filepath.Base(path))
+	b, err := s.engine.openCopy(rawBook, filepath.Base(path))
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
-	sheet, area, err := b.preparePrint(sheetName, want)
+	sheet, area, err := preparePrint(b, sheetName, want)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err != nil {
 		return nil, err
 	}
-	if err := s.writeAtomic(ctx, out, newFileMode, nil, nil, func(w io.Writer) error {
+	if err := s.engine.writeAtomic(ctx, out, newFileMode, nil, nil, func(w io.Writer) error {
 		_, err := w.Write(pic)
 		return err
 	}); err != nil {
@@ -144,7 +144,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	}
 	return success(filepath.Base(path), sheet,
 		field("range", area),
-		field("output_path", s.box.Show(out)),
+		field("output_path", s.engine.box.Show(out)),
 		field("size_bytes", len(pic)),
 		field("width", w),
 		field("height", h),
@@ -159,7 +159,7 @@ func (s *Service) renderOutput(p, workbook string) (string, error) {
 	if !strings.EqualFold(filepath.Ext(p), ".png") {
 		return "", invalid("output_path %q must end in .png", p)
 	}
-	out, err := s.box.Resolve(p)
+	out, err := s.engine.box.Resolve(p)
 	if err != nil {
 		return "", err
 	}
@@ -185,7 +185,7 @@ func defaultRenderName(workbook, sheet string) string {
 // area, else the used range) becomes the sheet's print area, fitted on one
 // page with small margins and no header or footer, and every other sheet
 // is hidden so the sheet's first page is the document's first page.
-func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, err error) {
+func preparePrint(b *book, name string, want *cellRange) (sheet, area string, err error) {
 	sheet, ext, err := b.edit(name)
 	if err != nil {
 		return "", "", err
@@ -195,7 +195,7 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	case want != nil:
 		r = *want
 	default:
-		if pa, ok := b.printArea(sheet); ok {
+		if pa, ok := printArea(b, sheet); ok {
 			r = pa
 		} else if ext.empty() {
 			return "", "", invalid("sheet %q is empty: there is nothing to render", sheet)
@@ -214,7 +214,7 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 	if err := b.setDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
 		return "", "", newError(KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
 	}
-	w, h := b.extentPoints(sheet, r)
+	w, h := extentPoints(b, sheet, r)
 	orientation := "portrait"
 	if w > h {
 		orientation = "landscape"
@@ -257,7 +257,7 @@ func (b *book) preparePrint(name string, want *cellRange) (sheet, area string, e
 }
 
 // printArea returns the sheet's print area when it is one rectangle.
-func (b *book) printArea(sheet string) (cellRange, bool) {
+func printArea(b *book, sheet string) (cellRange, bool) {
 	for _, d := range b.definedNames() {
 		if d.Name != printAreaName || d.Scope != sheet {
 			continue
@@ -271,7 +271,7 @@ func (b *book) printArea(sheet string) (cellRange, bool) {
 }
 
 // extentPoints estimates the width and height of r in points.
-func (b *book) extentPoints(sheet string, r cellRange) (w, h float64) {
+func extentPoints(b *book, sheet string, r cellRange) (w, h float64) {
 	for c := r.C1; c <= r.C2; c++ {
 		cw, err := b.colWidth(sheet, columnName(c))
 		if err != nil {
@@ -293,8 +293,8 @@ func (b *book) extentPoints(sheet string, r cellRange) (w, h float64) {
 // open, without anything that reaches outside the workbook, and what it
 // left out (render.Sanitize within the unzip limits).
 func (s *Service) sanitizeRenderCopy(raw []byte) ([]byte, []rendersafe.Omitted, error) {
-	if err := s.limits.within("sanitising the copy to render", 2*int64(len(raw))); err != nil {
+	if err := s.engine.limits.within("sanitising the copy to render", 2*int64(len(raw))); err != nil {
 		return nil, nil, err
 	}
-	return render.Sanitize(raw, rendersafe.Limits{MaxUnzipped: s.limits.UnzipSizeLimit, MaxPart: s.limits.UnzipXMLSizeLimit})
+	return render.Sanitize(raw, rendersafe.Limits{MaxUnzipped: s.engine.limits.UnzipSizeLimit, MaxPart: s.engine.limits.UnzipXMLSizeLimit})
 }

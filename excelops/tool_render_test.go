@@ -160,13 +160,13 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 		{"Second", &cellRange{C1: 1, R1: 1, C2: 60, R2: 300}, "A1:BH300", true},
 	}
 	for _, c := range cases {
-		b, err := e.svc.openBook(e.path("p.xlsx"), false, false)
+		b, err := e.svc.engine.openBook(e.path("p.xlsx"), false, false)
 		require.NoError(t, err)
-		sheet, area, err := b.preparePrint(c.sheet, c.want)
+		sheet, area, err := preparePrint(b, c.sheet, c.want)
 		require.NoError(t, err)
 		assert.Equal(t, c.sheet, sheet)
 		assert.Equal(t, c.area, area)
-		pa, ok := b.printArea(sheet)
+		pa, ok := printArea(b, sheet)
 		require.True(t, ok)
 		assert.Equal(t, c.area, pa.String())
 		for _, other := range b.f.GetSheetList() {

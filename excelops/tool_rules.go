@@ -104,7 +104,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 		applied := make([]any, 0, len(rules))
 		names := b.formulaScope()
 		for i, r := range rules {
-			opt, err := b.conditionalOption(r)
+			opt, err := conditionalOption(b, r)
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
@@ -131,7 +131,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 }
 
 // conditionalOption turns one rule into excelize options, validating it.
-func (b *book) conditionalOption(r ruleArgs) (excelize.ConditionalFormatOptions, error) {
+func conditionalOption(b *book, r ruleArgs) (excelize.ConditionalFormatOptions, error) {
 	opt := excelize.ConditionalFormatOptions{StopIfTrue: r.StopIfTrue}
 	if r.CellRange == "" {
 		return opt, invalid("cell_range is required")

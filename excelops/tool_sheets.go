@@ -203,8 +203,8 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	if err != nil {
 		return nil, err
 	}
-	if src.Cells() > int64(s.limits.MaxWriteCells) {
-		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", src, s.limits.MaxWriteCells))
+	if src.Cells() > int64(s.engine.limits.MaxWriteCells) {
+		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.limits.MaxWriteCells))
 	}
 	tc, tr, err := parseCell(a.TargetStart)
 	if err != nil {
@@ -227,8 +227,8 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	load := func(b *book, sh sheetRef) (any, error) {
 		srcSheet, srcName = sh.name, b.name()
 		var err error
-		if cells, err = b.cells(sh.name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
-			spills, err = b.pasteSpills(sh.name, src, cells)
+		if cells, err = copiedCells(b, sh.name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
+			spills, err = pasteSpills(b, sh.name, src, cells)
 		}
 		return nil, err
 	}
@@ -281,7 +281,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 				written++
 			}
 		}
-		if err := b.spillCopy(sh, dst, plan, anchors, old); err != nil {
+		if err := spillCopy(b, sh, dst, plan, anchors, old); err != nil {
 			return nil, err
 		}
 		ext.widen(dst.R1, dst.C1)
@@ -316,9 +316,9 @@ func copyRangeAccess() access {
 	}
 }
 
-// cells reads the values and formulas of rng with their types; with
+// copiedCells reads the values and formulas of rng with their types; with
 // valuesOnly a formula cell gives its value instead (see formulaValue).
-func (b *book) cells(sheet string, rng cellRange, valuesOnly bool) ([][]copiedCell, error) {
+func copiedCells(b *book, sheet string, rng cellRange, valuesOnly bool) ([][]copiedCell, error) {
 	out := make([][]copiedCell, 0, rng.R2-rng.R1+1)
 	for r := rng.R1; r <= rng.R2; r++ {
 		row := make([]copiedCell, 0, rng.C2-rng.C1+1)

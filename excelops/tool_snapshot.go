@@ -71,7 +71,7 @@ func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			sh, names, err := b.snapshotSheet(ctx, list[next], sample)
+			sh, names, err := snapshotSheet(b, ctx, list[next], sample)
 			if err != nil {
 				return nil, err
 			}
@@ -137,7 +137,7 @@ func sharedColumns(headers map[string][]string) []any {
 
 // snapshotSheet is one sheet of the snapshot and its distinct header names
 // (lower case, trimmed).
-func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
+func snapshotSheet(b *book, ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
 	o := pyjson.Object{{Key: "name", Value: name}}
 	kind, err := b.sheetKindOf(name)
 	if err != nil {
@@ -152,7 +152,7 @@ func (b *book) snapshotSheet(ctx context.Context, name string, sample int) (pyjs
 		return nil, nil, err
 	}
 	// The used range takes in the merged ranges, as Excel's and openpyxl's do.
-	merged, err := b.mergedRanges(name)
+	merged, err := mergedRanges(b, name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -141,7 +141,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		keys := make([]sortKey, len(a.SortBy))
 		shown := make([]any, len(a.SortBy))
 		for i, k := range a.SortBy {
-			col, err := b.sortColumn(sheet, rng, k.Column, a.Header)
+			col, err := sortColumn(b, sheet, rng, k.Column, a.Header)
 			if err != nil {
 				return nil, fmt.Errorf("sort_by %d: %w", i+1, err)
 			}
@@ -161,13 +161,13 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		if block.R2 < block.R1 {
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
-		if block.Cells() > int64(s.limits.MaxWriteCells) {
-			return nil, limitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.limits.MaxWriteCells))
+		if block.Cells() > int64(s.engine.limits.MaxWriteCells) {
+			return nil, limitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.limits.MaxWriteCells))
 		}
-		if err := b.checkSortable(sheet, rng, block); err != nil {
+		if err := checkSortable(b, sheet, rng, block); err != nil {
 			return nil, err
 		}
-		moved, err := b.sortBlock(sheet, block, keys)
+		moved, err := sortBlock(b, sheet, block, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -178,7 +178,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 
 // sortColumn resolves a sort_by column: a header's text (with header) or a
 // column letter inside rng.
-func (b *book) sortColumn(sheet string, rng cellRange, column string, header bool) (int, error) {
+func sortColumn(b *book, sheet string, rng cellRange, column string, header bool) (int, error) {
 	if header {
 		var headers []string
 		for c := rng.C1; c <= rng.C2; c++ {
@@ -207,11 +207,11 @@ func (b *book) sortColumn(sheet string, rng cellRange, column string, header boo
 
 // checkSortable refuses what a sort would break: merged cells, array
 // formulas and tables the range covers only in part.
-func (b *book) checkSortable(sheet string, rng, block cellRange) error {
-	if err := b.refuseMerged(sheet, rng, "range"); err != nil {
+func checkSortable(b *book, sheet string, rng, block cellRange) error {
+	if err := refuseMerged(b, sheet, rng, "range"); err != nil {
 		return err
 	}
-	tables, err := b.tablesOn(sheet)
+	tables, err := tablesOn(b, sheet)
 	if err != nil {
 		return err
 	}

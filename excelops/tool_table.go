@@ -48,7 +48,7 @@ type sheetTable struct {
 }
 
 // tablesOn lists the tables of sheet (a sheet this call edits).
-func (b *book) tablesOn(sheet string) ([]sheetTable, error) {
+func tablesOn(b *book, sheet string) ([]sheetTable, error) {
 	list, err := b.tables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
@@ -65,7 +65,7 @@ func (b *book) tablesOn(sheet string) ([]sheetTable, error) {
 }
 
 // refuseMerged fails when rng holds or touches a merged range, naming it.
-func (b *book) refuseMerged(sheet string, rng cellRange, what string) error {
+func refuseMerged(b *book, sheet string, rng cellRange, what string) error {
 	merged, err := b.mergeCells(sheet, true)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
@@ -81,7 +81,7 @@ func (b *book) refuseMerged(sheet string, rng cellRange, what string) error {
 
 // sheetAutofilter returns the range of sheet's own autofilter (not a
 // table's), read from the worksheet excelize parsed.
-func (b *book) sheetAutofilter(sheet string) (cellRange, bool) {
+func sheetAutofilter(b *book, sheet string) (cellRange, bool) {
 	ws, ok := b.worksheet(sheet)
 	if !ok {
 		return cellRange{}, false
@@ -170,14 +170,14 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 	}
 	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
 		sheet, ext := sh.name, sh.ext
-		name, err := b.newTableName(a.TableName)
+		name, err := newTableName(b, a.TableName)
 		if err != nil {
 			return nil, err
 		}
-		if err := b.refuseTableClash(sheet, rng); err != nil {
+		if err := refuseTableClash(b, sheet, rng); err != nil {
 			return nil, err
 		}
-		headers, filled, err := b.tableHeaders(sheet, rng)
+		headers, filled, err := tableHeaders(b, sheet, rng)
 		if err != nil {
 			return nil, err
 		}
@@ -212,7 +212,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 
 // newTableName checks that name is free in the workbook (tables and
 // defined names alike, ignoring case), or picks the first free TableN.
-func (b *book) newTableName(name string) (string, error) {
+func newTableName(b *book, name string) (string, error) {
 	taken := map[string]string{}
 	for _, n := range b.tableNames() {
 		taken[strings.ToLower(n)] = "a table"
@@ -238,8 +238,8 @@ func (b *book) newTableName(name string) (string, error) {
 
 // refuseTableClash fails when rng overlaps a table, the sheet's autofilter
 // or merged cells: Excel cannot hold a table there.
-func (b *book) refuseTableClash(sheet string, rng cellRange) error {
-	tables, err := b.tablesOn(sheet)
+func refuseTableClash(b *book, sheet string, rng cellRange) error {
+	tables, err := tablesOn(b, sheet)
 	if err != nil {
 		return err
 	}
@@ -248,10 +248,10 @@ func (b *book) refuseTableClash(sheet string, rng cellRange) error {
 			return invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
 		}
 	}
-	if af, ok := b.sheetAutofilter(sheet); ok && af.Overlaps(rng) {
+	if af, ok := sheetAutofilter(b, sheet); ok && af.Overlaps(rng) {
 		return invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
 	}
-	return b.refuseMerged(sheet, rng, "range")
+	return refuseMerged(b, sheet, rng, "range")
 }
 
 // tableHeaders makes the header row of a new table what Excel requires:
@@ -259,7 +259,7 @@ func (b *book) refuseTableClash(sheet string, rng cellRange) error {
 // becomes ColumnN and a repeated one gets a number (qty, qty2); a number
 // becomes its text. It returns the column names and the cells it changed;
 // a formula in the header row is refused.
-func (b *book) tableHeaders(sheet string, rng cellRange) ([]any, []any, error) {
+func tableHeaders(b *book, sheet string, rng cellRange) ([]any, []any, error) {
 	var names, changed []any
 	seen := map[string]bool{}
 	type write struct{ ref, text string }

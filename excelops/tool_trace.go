@@ -55,7 +55,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 		return nil, invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
 	}
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		g, err := b.refGraph(ctx)
+		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +130,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 		return nil, invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
 	}
 	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		g, err := b.refGraph(ctx)
+		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -47,7 +47,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		if err := b.addMissingSheetView(sheet); err != nil {
+		if err := addMissingSheetView(b, sheet); err != nil {
 			return nil, err
 		}
 		panes := &excelize.Panes{}
@@ -87,7 +87,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 // a length check. excelize's GetSheetView adds the missing element as a side
 // effect. A <sheetViews> holding no <sheetView> (the file format requires
 // one) is reported as damage: excelize offers no way to add a view to it.
-func (b *book) addMissingSheetView(sheet string) error {
+func addMissingSheetView(b *book, sheet string) error {
 	if _, err := b.sheetView(sheet, 0); err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
 	}
@@ -159,12 +159,12 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 		if !ok {
 			return nil, fmt.Errorf("cannot set an autofilter on sheet %q: it is not a worksheet, or its XML does not parse", sheet)
 		}
-		old, hadOld := b.sheetAutofilter(sheet)
+		old, hadOld := sheetAutofilter(b, sheet)
 		res := success(b.name(), sheet)
 		shown := 0
 		if hadOld && filterHidesRows(ws) {
 			var err error
-			if shown, err = b.showRows(sheet, old.R1+1, min(old.R2, ext.maxRow)); err != nil {
+			if shown, err = showRows(b, sheet, old.R1+1, min(old.R2, ext.maxRow)); err != nil {
 				return nil, err
 			}
 		}
@@ -172,10 +172,10 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 			if !hadOld {
 				return nil, invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
 			}
-			b.removeAutofilter(ws, sheet)
+			removeAutofilter(b, ws, sheet)
 			return append(res, pyjson.Field{Key: "removed_range", Value: old.String()}, pyjson.Field{Key: "rows_shown", Value: shown}), nil
 		}
-		tables, err := b.tablesOn(sheet)
+		tables, err := tablesOn(b, sheet)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +184,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 				return nil, invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
 			}
 		}
-		hidden, err := b.applyAutofilter(ws, sheet, rng, rules, ext)
+		hidden, err := applyAutofilter(b, ws, sheet, rng, rules, ext)
 		if err != nil {
 			return nil, err
 		}

@@ -115,7 +115,7 @@ func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*call
 // relPath is a resolved path as the workspace-relative, slash-separated
 // file_path an agent passes back.
 func (s *Service) relPath(path string) string {
-	return s.box.Show(path)
+	return s.engine.box.Show(path)
 }
 
 // foundWorkbook is one workbook file list_workbooks found.
@@ -215,11 +215,11 @@ func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*call
 
 // listIn is list_workbooks on the folder (workspace-relative), paged.
 func (s *Service) listIn(ctx context.Context, folder string, recursive bool, offset, limit int) (any, error) {
-	dir, err := s.box.ResolveDir(folder)
+	dir, err := s.engine.box.ResolveDir(folder)
 	if err != nil {
 		return nil, err
 	}
-	found, truncated, err := findWorkbooks(s.box, ctx, dir, recursive)
+	found, truncated, err := findWorkbooks(s.engine.box, ctx, dir, recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func (s *Service) describeFile(ctx context.Context, w foundWorkbook) pyjson.Obje
 		{Key: "size_bytes", Value: w.info.Size()},
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
-	res, err := s.run(ctx, access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
+	res, err := s.engine.run(ctx, access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
 		list, _ := b.sheetList()
 		names := make([]any, len(list))
 		for i, n := range list {

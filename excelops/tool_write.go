@@ -70,8 +70,8 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			cells += len(r)
 			width = max(width, len(r))
 		}
-		if cells > s.limits.MaxWriteCells {
-			return nil, limitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.limits.MaxWriteCells))
+		if cells > s.engine.limits.MaxWriteCells {
+			return nil, limitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.engine.limits.MaxWriteCells))
 		}
 		if err := checkBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
 			return nil, err
