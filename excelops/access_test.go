@@ -25,24 +25,24 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 	require.Len(t, e.reg.Tools(), len(specs))
 	for i, sp := range specs {
 		t.Run(sp.name, func(t *testing.T) {
-			require.NoError(t, sp.access.check())
+			require.NoError(t, sp.access.Check())
 			var schema struct {
 				Properties map[string]json.RawMessage `json:"properties"`
 			}
 			require.NoError(t, json.Unmarshal(specSchema(t, e.svc, sp), &schema))
-			for _, f := range sp.access.files {
-				assert.Contains(t, schema.Properties, f.arg, "the declared path argument is in the schema")
-				if f.sheetArg != "" {
-					assert.Contains(t, schema.Properties, f.sheetArg, "the declared sheet argument is in the schema")
+			for _, f := range sp.access.Files {
+				assert.Contains(t, schema.Properties, f.Arg, "the declared path argument is in the schema")
+				if f.SheetArg != "" {
+					assert.Contains(t, schema.Properties, f.SheetArg, "the declared sheet argument is in the schema")
 				}
 			}
 			tool := e.reg.Tools()[i]
 			require.Equal(t, sp.name, tool.Name)
-			assert.Equal(t, sp.access.annotations(sp.title), tool.Annotations)
+			assert.Equal(t, sp.access.Annotations(sp.title), tool.Annotations)
 			assert.Equal(t, sp.title, tool.Annotations.Title)
-			assert.Equal(t, sp.access.describe(), tool.Path)
-			assert.Equal(t, sp.access.edited() < 0 && sp.access.output == "", tool.Annotations.ReadOnly)
-			for _, arg := range []string{sp.access.output, sp.access.lists} {
+			assert.Equal(t, sp.access.Describe(), tool.Path)
+			assert.Equal(t, sp.access.Edited() < 0 && sp.access.Output == "", tool.Annotations.ReadOnly)
+			for _, arg := range []string{sp.access.Output, sp.access.Lists} {
 				if arg != "" {
 					assert.Contains(t, schema.Properties, arg, "the declared argument is in the schema")
 				}
@@ -54,38 +54,38 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 // TestAccessCheckRefusesBadDeclarations: declarations the entry point
 // cannot honour are caught at registration.
 func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
-	fu := func(touch touch, sheet sheetUse, edit bool) fileUse {
-		f := fileUse{arg: "file_path", touch: touch, sheet: sheet, edit: edit}
-		if sheet != sheetNone {
-			f.sheetArg = "sheet_name"
+	fu := func(touch Touch, sheet SheetUse, edit bool) FileUse {
+		f := FileUse{Arg: "file_path", Touch: touch, Sheet: sheet, Edit: edit}
+		if sheet != SheetNone {
+			f.SheetArg = "sheet_name"
 		}
 		return f
 	}
 	cases := []struct {
 		name string
-		acc  access
+		acc  Access
 		want string
 	}{
-		{"edited stream", access{files: []fileUse{fu(touchStream, sheetRead, true)}}, "only read"},
-		{"read of cells", access{files: []fileUse{fu(touchCells, sheetEdit, false)}}, "structure read"},
-		{"stream edits its sheet", access{files: []fileUse{fu(touchStream, sheetEdit, false)}}, "only resolves"},
-		{"read creates a sheet", access{files: []fileUse{fu(touchStructure, sheetTarget, false)}}, "only an edit"},
-		{"sheet use without argument", access{files: []fileUse{{arg: "file_path", touch: touchStream, sheet: sheetRead}}}, "sheet argument"},
-		{"edit before read", access{files: []fileUse{fu(touchStructure, sheetEdit, true), fu(touchStream, sheetRead, false)}}, "last file"},
-		{"read-only but destructive", access{files: []fileUse{fu(touchStream, sheetRead, false)}, destructive: true}, "read-only declaration sets destructive"},
-		{"read-only but idempotent", access{files: []fileUse{fu(touchStream, sheetRead, false)}, idempotent: true}, "reads are idempotent anyway"},
-		{"read but keeps values", access{files: []fileUse{fu(touchStream, sheetRead, false)}, keepsValues: true}, "edit options"},
-		{"no touch", access{files: []fileUse{{arg: "file_path"}}}, "unknown touch"},
+		{"edited stream", Access{Files: []FileUse{fu(TouchStream, SheetRead, true)}}, "only read"},
+		{"read of cells", Access{Files: []FileUse{fu(TouchCells, SheetEdit, false)}}, "structure read"},
+		{"stream edits its sheet", Access{Files: []FileUse{fu(TouchStream, SheetEdit, false)}}, "only resolves"},
+		{"read creates a sheet", Access{Files: []FileUse{fu(TouchStructure, SheetTarget, false)}}, "only an edit"},
+		{"sheet use without argument", Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStream, Sheet: SheetRead}}}, "sheet argument"},
+		{"edit before read", Access{Files: []FileUse{fu(TouchStructure, SheetEdit, true), fu(TouchStream, SheetRead, false)}}, "last file"},
+		{"read-only but destructive", Access{Files: []FileUse{fu(TouchStream, SheetRead, false)}, Destructive: true}, "read-only declaration sets destructive"},
+		{"read-only but idempotent", Access{Files: []FileUse{fu(TouchStream, SheetRead, false)}, Idempotent: true}, "reads are idempotent anyway"},
+		{"read but keeps values", Access{Files: []FileUse{fu(TouchStream, SheetRead, false)}, KeepsValues: true}, "edit options"},
+		{"no touch", Access{Files: []FileUse{{Arg: "file_path"}}}, "unknown touch"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := c.acc.check()
+			err := c.acc.Check()
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	assert.NoError(t, readStream().check())
-	assert.NoError(t, copyRangeAccess().check())
+	assert.NoError(t, ReadStream().Check())
+	assert.NoError(t, copyRangeAccess().Check())
 }
 
 // sampleArgs are valid values of the arguments the read-only tools require.
@@ -108,10 +108,10 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{"h1", "h2"}, {1, 2}})
 	orig, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
-	id, _ := e.svc.engine.box.StatID(e.path("a.xlsx"))
+	id, _ := e.svc.engine.Box.StatID(e.path("a.xlsx"))
 	reads := 0
 	for _, sp := range e.svc.tools() {
-		if sp.access.edited() >= 0 || sp.access.output != "" {
+		if sp.access.Edited() >= 0 || sp.access.Output != "" {
 			continue
 		}
 		reads++
@@ -127,18 +127,18 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 				args[r] = v
 			}
 			light := true
-			for _, f := range sp.access.files {
-				light = light && (f.touch == touchStream || f.touch == touchStyles)
+			for _, f := range sp.access.Files {
+				light = light && (f.Touch == TouchStream || f.Touch == TouchStyles)
 			}
 			if light {
-				unlock, err := e.svc.engine.locks.LockAll(context.Background(), e.svc.engine.box, pathlock.Spec{Path: e.path("a.xlsx")})
+				unlock, err := e.svc.engine.Locks.LockAll(context.Background(), e.svc.engine.Box, pathlock.Spec{Path: e.path("a.xlsx")})
 				require.NoError(t, err)
 				defer unlock()
 			}
 			fl, err := filelock.Acquire(context.Background(), e.path("a.xlsx"))
 			require.NoError(t, err)
 			defer fl.Release()
-			opens := e.svc.engine.opens.Load()
+			opens := e.svc.engine.Opens.Load()
 			// A read that waited for a lock would end with this deadline.
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -147,7 +147,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 			res := e.reg.CallTool(ctx, sp.name, raw)
 			require.False(t, res.IsError, res.Text)
 			if light {
-				assert.Equal(t, opens, e.svc.engine.opens.Load(), "a stream or styles read never parses the workbook with excelize")
+				assert.Equal(t, opens, e.svc.engine.Opens.Load(), "a stream or styles read never parses the workbook with excelize")
 			}
 		})
 	}
@@ -157,7 +157,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 	got, err := os.ReadFile(e.path("a.xlsx"))
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(orig, got))
-	now, _ := e.svc.engine.box.StatID(e.path("a.xlsx"))
+	now, _ := e.svc.engine.Box.StatID(e.path("a.xlsx"))
 	assert.Equal(t, id, now)
 }
 
@@ -169,23 +169,23 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{1}})
 	cases := []struct {
 		name  string
-		acc   access
+		acc   Access
 		waits bool
 	}{
-		{"stream", readStream(), false},
-		{"styles", access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, false},
-		{"cells", editCells(sheetEdit, access{}), true},
-		{"structure", editStructure("sheet_name", sheetEdit, access{}), true},
-		{"structure every sheet", editStructure("", sheetNone, access{guard: guardEverySheet}), true},
+		{"stream", ReadStream(), false},
+		{"styles", Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStyles}}}, false},
+		{"cells", EditCells(SheetEdit, Access{}), true},
+		{"structure", EditStructure("sheet_name", SheetEdit, Access{}), true},
+		{"structure every sheet", EditStructure("", SheetNone, Access{Guard: GuardEverySheet}), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			unlock, err := e.svc.engine.locks.LockAll(context.Background(), e.svc.engine.box, pathlock.Spec{Path: e.path("a.xlsx")})
+			unlock, err := e.svc.engine.Locks.LockAll(context.Background(), e.svc.engine.Box, pathlock.Spec{Path: e.path("a.xlsx")})
 			require.NoError(t, err)
 			ran := false
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.svc.engine.run(context.Background(), c.acc, onBook("a.xlsx", "", func(*book, sheetRef) (any, error) {
+				_, err := e.svc.engine.Run(context.Background(), c.acc, OnBook("a.xlsx", "", func(*Book, SheetRef) (any, error) {
 					ran = true
 					return "ok", nil
 				}))
@@ -241,24 +241,24 @@ func bombBook(t *testing.T) *env {
 func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 	e := bombBook(t)
 	ran := 0
-	fn := func(b *book, sh sheetRef) (any, error) {
+	fn := func(b *Book, sh SheetRef) (any, error) {
 		ran++
-		return success(b.name(), sh.name), nil
+		return success(b.Name(), sh.Name), nil
 	}
-	one := editStructure("sheet_name", sheetEdit, access{keepsValues: true})
-	_, err := e.svc.engine.run(context.Background(), one, onBook("two.xlsx", "Sheet1", fn))
+	one := EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true})
+	_, err := e.svc.engine.Run(context.Background(), one, OnBook("two.xlsx", "Sheet1", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 1, ran)
 
-	every := editStructure("sheet_name", sheetEdit, access{keepsValues: true, guard: guardEverySheet})
-	_, err = e.svc.engine.run(context.Background(), every, onBook("two.xlsx", "Sheet1", fn))
+	every := EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Guard: GuardEverySheet})
+	_, err = e.svc.engine.Run(context.Background(), every, OnBook("two.xlsx", "Sheet1", fn))
 	require.Error(t, err)
 	assert.Equal(t, KindLimit, kindOf(err), err)
 	assert.Equal(t, 1, ran, "the body never ran")
 
 	// A dropped sheet is never parsed, so it may be the bomb itself.
-	drop := editStructure("sheet_name", sheetDrop, access{keepsValues: true, guard: guardEverySheet})
-	_, err = e.svc.engine.run(context.Background(), drop, onBook("two.xlsx", "Bomb", fn))
+	drop := EditStructure("sheet_name", SheetDrop, Access{KeepsValues: true, Guard: GuardEverySheet})
+	_, err = e.svc.engine.Run(context.Background(), drop, OnBook("two.xlsx", "Bomb", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 2, ran)
 
@@ -270,7 +270,7 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 		"create_sheet": true, "rename_sheet": true, "delete_sheet": true}
 	for _, sp := range e.svc.tools() {
 		if moves[sp.name] {
-			assert.Equal(t, guardEverySheet, sp.access.guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
+			assert.Equal(t, GuardEverySheet, sp.access.Guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
 		}
 	}
 }
@@ -285,9 +285,9 @@ func TestDeclaredKeepsValuesSkipsFormulaRefresh(t *testing.T) {
 			e.workbook("f.xlsx", [][]any{{2, "=A1*10"}})
 			e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell": "B1", "value": "=A1*10"})
 			require.Equal(t, "20", e.value("f.xlsx", "Sheet1", "B1"))
-			acc := editStructure("sheet_name", sheetEdit, access{keepsValues: keeps})
-			_, err := e.svc.engine.run(context.Background(), acc, onBook("f.xlsx", "", func(b *book, sh sheetRef) (any, error) {
-				return nil, b.f.SetCellValue(sh.name, "A1", 3)
+			acc := EditStructure("sheet_name", SheetEdit, Access{KeepsValues: keeps})
+			_, err := e.svc.engine.Run(context.Background(), acc, OnBook("f.xlsx", "", func(b *Book, sh SheetRef) (any, error) {
+				return nil, b.F.SetCellValue(sh.Name, "A1", 3)
 			}))
 			require.NoError(t, err)
 			want := "30"

@@ -34,8 +34,8 @@ func foldAlias(name, value, aliasName, alias string, same func(a, b string) bool
 // sameRange reports whether two range arguments name the same cells, or
 // are the same text when either is not a range (the parser then says why).
 func sameRange(a, b string) bool {
-	ra, errA := parseRange(a)
-	rb, errB := parseRange(b)
+	ra, errA := ParseRange(a)
+	rb, errB := ParseRange(b)
 	if errA != nil || errB != nil {
 		return a == b
 	}

@@ -11,46 +11,46 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// invalid builds a ValueError-class error.
-func invalid(format string, a ...any) error {
+// Invalid builds a ValueError-class error.
+func Invalid(format string, a ...any) error {
 	return newError(KindInvalidArgument, fmt.Sprintf(format, a...), nil)
 }
 
-// cellRange is a rectangle of cells, 1-based and inclusive.
+// CellRange is a rectangle of cells, 1-based and inclusive.
 //
 // Transitional: an alias of cellarea.Range, kept so that the files of this
 // package compile unchanged while the engine moves into internal packages;
 // new code names cellarea.Range.
-type cellRange = cellarea.Range
+type CellRange = cellarea.Range
 
-// parseCell parses "B7" (also "$B$7"); the error says what is accepted,
+// ParseCell parses "B7" (also "$B$7"); the error says what is accepted,
 // or which edge of Excel's grid the cell is past.
-func parseCell(ref string) (col, row int, err error) {
+func ParseCell(ref string) (col, row int, err error) {
 	col, row, problem, syntax := cellCoords(ref)
 	switch {
 	case syntax:
-		return 0, 0, invalid("invalid cell reference %q: %s", ref, rangeForms)
+		return 0, 0, Invalid("invalid cell reference %q: %s", ref, RangeForms)
 	case problem != "":
-		return 0, 0, invalid("cell %q %s", ref, problem)
+		return 0, 0, Invalid("cell %q %s", ref, problem)
 	}
 	return col, row, nil
 }
 
-// parseRange parses "A1:C3" or "A1" into a normalised rectangle; the error
+// ParseRange parses "A1:C3" or "A1" into a normalised rectangle; the error
 // says which forms are accepted, or which edge of the grid a corner is past.
-func parseRange(ref string) (cellRange, error) {
+func ParseRange(ref string) (CellRange, error) {
 	parts := strings.Split(ref, ":")
 	if len(parts) > 2 {
-		return cellRange{}, invalid("invalid cell range %q: %s", ref, rangeForms)
+		return CellRange{}, Invalid("invalid cell range %q: %s", ref, RangeForms)
 	}
 	var corners [2][2]int
 	for i, p := range parts {
 		col, row, problem, syntax := cellCoords(p)
 		switch {
 		case syntax:
-			return cellRange{}, invalid("invalid cell range %q: %s%s", ref, rangeForms, wholeLineHint(parts))
+			return CellRange{}, Invalid("invalid cell range %q: %s%s", ref, RangeForms, wholeLineHint(parts))
 		case problem != "":
-			return cellRange{}, invalid("invalid cell range %q: cell %q %s", ref, strings.TrimSpace(p), problem)
+			return CellRange{}, Invalid("invalid cell range %q: cell %q %s", ref, strings.TrimSpace(p), problem)
 		}
 		corners[i] = [2]int{col, row}
 	}
@@ -64,41 +64,41 @@ func parseRange(ref string) (cellRange, error) {
 	if r1 > r2 {
 		r1, r2 = r2, r1
 	}
-	return cellRange{C1: c1, R1: r1, C2: c2, R2: r2}, nil
+	return CellRange{C1: c1, R1: r1, C2: c2, R2: r2}, nil
 }
 
-// cellName renders (col, row) as "B7"; inputs are always in range.
-func cellName(col, row int) string {
+// CellName renders (col, row) as "B7"; inputs are always in range.
+func CellName(col, row int) string {
 	n, _ := excelize.CoordinatesToCellName(col, row)
 	return n
 }
 
-// rangeRef renders a rectangle as "A1:C3".
-func rangeRef(c1, r1, c2, r2 int) string { return cellName(c1, r1) + ":" + cellName(c2, r2) }
+// RangeRef renders a rectangle as "A1:C3".
+func RangeRef(c1, r1, c2, r2 int) string { return CellName(c1, r1) + ":" + CellName(c2, r2) }
 
-// columnName renders a column number as letters.
-func columnName(col int) string {
+// ColumnName renders a column number as letters.
+func ColumnName(col int) string {
 	n, _ := excelize.ColumnNumberToName(col)
 	return n
 }
 
-// columnRef is a column argument: a letter ("C") or a number (3) (schema
+// ColumnRef is a column argument: a letter ("C") or a number (3) (schema
 // in typeSchemas).
-type columnRef any
+type ColumnRef any
 
-// parseColumn accepts a column as letters ("C"), a numeric string or a number.
-func parseColumn(v any) (int, error) {
+// ParseColumn accepts a column as letters ("C"), a numeric string or a number.
+func ParseColumn(v any) (int, error) {
 	switch t := v.(type) {
 	case json.Number:
 		n, err := strconv.Atoi(t.String())
 		if err != nil || n < 1 || n > excelize.MaxColumns {
-			return 0, invalid("column must be between 1 and %d, got %s", excelize.MaxColumns, t)
+			return 0, Invalid("column must be between 1 and %d, got %s", excelize.MaxColumns, t)
 		}
 		return n, nil
 	case string:
 		s := strings.TrimSpace(t)
 		if n, err := strconv.Atoi(s); err == nil {
-			return parseColumn(json.Number(strconv.Itoa(n)))
+			return ParseColumn(json.Number(strconv.Itoa(n)))
 		}
 		n, err := excelize.ColumnNameToNumber(strings.ToUpper(s))
 		if err != nil {
@@ -106,13 +106,13 @@ func parseColumn(v any) (int, error) {
 		}
 		return n, nil
 	}
-	return 0, invalid("column must be letters or a number")
+	return 0, Invalid("column must be letters or a number")
 }
 
-// cellInput is one cell value as an argument: a string ("=..." a
+// CellInput is one cell value as an argument: a string ("=..." a
 // formula), a number, a boolean or null, each branch typed, as every model
 // provider wants (schema in typeSchemas).
-type cellInput any
+type CellInput any
 
 // cellValue converts one JSON value to what excelize stores, as
 // excelmanus does: strings starting with "=" are formulas, numeric strings
@@ -130,14 +130,14 @@ func cellValue(v any) (val any, formula string, err error) {
 		if strings.HasPrefix(s, "=") && len(s) > 1 {
 			return nil, s[1:], nil
 		}
-		if s != "" && looksNumeric(s) {
+		if s != "" && LooksNumeric(s) {
 			if n, _, err := number(s); err == nil {
 				return n, "", nil
 			}
 		}
 		return t, "", nil
 	}
-	return nil, "", invalid("cell values must be strings, numbers, booleans or null, got %T", v)
+	return nil, "", Invalid("cell values must be strings, numbers, booleans or null, got %T", v)
 }
 
 // number parses a JSON number as int when integral and exact, else float64.
@@ -147,14 +147,14 @@ func number(s string) (any, string, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return nil, "", invalid("invalid number %q", s)
+		return nil, "", Invalid("invalid number %q", s)
 	}
 	return f, "", nil
 }
 
-// looksNumeric reports whether s is a plain decimal number ("12", "-3.5",
+// LooksNumeric reports whether s is a plain decimal number ("12", "-3.5",
 // "1e3"), not a code with leading zeros like "007".
-func looksNumeric(s string) bool {
+func LooksNumeric(s string) bool {
 	digits := strings.TrimLeft(s, "+-")
 	if len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
 		return false
@@ -169,9 +169,9 @@ func setCell(f *excelize.File, sheet string, col, row int, v any) error {
 	if err != nil {
 		return err
 	}
-	ref := cellName(col, row)
+	ref := CellName(col, row)
 	if formula != "" {
-		if err := f.SetCellFormula(sheet, ref, withFilePrefixes(formula)); err != nil {
+		if err := f.SetCellFormula(sheet, ref, WithFilePrefixes(formula)); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
 		}
 		return nil
@@ -182,13 +182,13 @@ func setCell(f *excelize.File, sheet string, col, row int, v any) error {
 	return nil
 }
 
-// jsonCell converts a raw cell text read from a sheet to a JSON value: ""
+// JsonCell converts a raw cell text read from a sheet to a JSON value: ""
 // is null, text that round-trips as a number is a number, the rest stays text.
-func jsonCell(s string) any {
+func JsonCell(s string) any {
 	if s == "" {
 		return nil
 	}
-	if looksNumeric(s) {
+	if LooksNumeric(s) {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil && strconv.FormatInt(i, 10) == s {
 			return i
 		}

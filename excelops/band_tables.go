@@ -12,21 +12,21 @@ import (
 // tableMove is an Excel table a delete_range moves whole with its cells.
 type tableMove struct {
 	name, part string // the table's name and package part
-	from       cellRange
+	from       CellRange
 }
 
 // bandTables sorts the tables of sheet a delete_range touches: those
 // wholly inside the band and beyond the deleted range move (returned);
 // any other it touches is refused by why.
-func bandTables(b *book, sheet string, band formularef.Band, why func(t excelize.Table, r cellRange) error) ([]tableMove, error) {
-	tables, err := b.f.GetTables(sheet)
+func bandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r CellRange) error) ([]tableMove, error) {
+	tables, err := b.F.GetTables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
-	zone, deleted := bandZone(band), cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	zone, deleted := bandZone(band), CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var moves []tableMove
 	for _, t := range tables {
-		tr, err := parseRange(strings.ReplaceAll(t.Range, "$", ""))
+		tr, err := ParseRange(strings.ReplaceAll(t.Range, "$", ""))
 		if err != nil || !tr.Overlaps(zone) {
 			continue
 		}
@@ -34,7 +34,7 @@ func bandTables(b *book, sheet string, band formularef.Band, why func(t excelize
 		if deleted.Overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
 			return nil, why(t, tr)
 		}
-		if _, ok := b.f.Pkg.Load(part); !ok {
+		if _, ok := b.F.Pkg.Load(part); !ok {
 			return nil, why(t, tr)
 		}
 		moves = append(moves, tableMove{name: t.Name, part: part, from: tr})
@@ -47,9 +47,9 @@ func bandTables(b *book, sheet string, band formularef.Band, why func(t excelize
 var partRef = regexp.MustCompile(`(\sref=")([A-Za-z$]+[0-9$]+(?::[A-Za-z$]+[0-9$]+)?)(")`)
 
 // moveTables rewrites the ranges of the moved tables' parts.
-func moveTables(b *book, band formularef.Band, moves []tableMove) {
+func moveTables(b *Book, band formularef.Band, moves []tableMove) {
 	for _, m := range moves {
-		raw, ok := b.f.Pkg.Load(m.part)
+		raw, ok := b.F.Pkg.Load(m.part)
 		data, isBytes := raw.([]byte)
 		if !ok || !isBytes {
 			continue
@@ -62,6 +62,6 @@ func moveTables(b *book, band formularef.Band, moves []tableMove) {
 			}
 			return parts[1] + moved + parts[3]
 		})
-		b.f.Pkg.Store(m.part, []byte(out))
+		b.F.Pkg.Store(m.part, []byte(out))
 	}
 }

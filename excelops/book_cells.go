@@ -6,50 +6,50 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 // formulas, types and hyperlinks. Each method returns the engine's error
 // as it is; the tool wraps it in the payload it reports.
 
-// cellValue is the text of the cell ref of sheet, formatted unless opts
+// CellValue is the text of the cell ref of sheet, formatted unless opts
 // ask for the raw value.
-func (b *book) cellValue(sheet, ref string, opts ...excelize.Options) (string, error) {
-	return b.f.GetCellValue(sheet, ref, opts...)
+func (b *Book) CellValue(sheet, ref string, opts ...excelize.Options) (string, error) {
+	return b.F.GetCellValue(sheet, ref, opts...)
 }
 
-// cellFormula is the formula of the cell ref of sheet ("" for none).
-func (b *book) cellFormula(sheet, ref string) (string, error) {
-	return b.f.GetCellFormula(sheet, ref)
+// CellFormula is the formula of the cell ref of sheet ("" for none).
+func (b *Book) CellFormula(sheet, ref string) (string, error) {
+	return b.F.GetCellFormula(sheet, ref)
 }
 
-// cellType is the stored type of the cell ref of sheet.
-func (b *book) cellType(sheet, ref string) (excelize.CellType, error) {
-	return b.f.GetCellType(sheet, ref)
+// CellType is the stored type of the cell ref of sheet.
+func (b *Book) CellType(sheet, ref string) (excelize.CellType, error) {
+	return b.F.GetCellType(sheet, ref)
 }
 
-// rowTexts is every row of sheet as the texts of its cells.
-func (b *book) rowTexts(sheet string, opts ...excelize.Options) ([][]string, error) {
-	return b.f.GetRows(sheet, opts...)
+// RowTexts is every row of sheet as the texts of its cells.
+func (b *Book) RowTexts(sheet string, opts ...excelize.Options) ([][]string, error) {
+	return b.F.GetRows(sheet, opts...)
 }
 
-// setCellValue stores v in the cell ref of sheet (nil clears its value).
-func (b *book) setCellValue(sheet, ref string, v any) error {
-	return b.f.SetCellValue(sheet, ref, v)
+// SetCellValue stores v in the cell ref of sheet (nil clears its value).
+func (b *Book) SetCellValue(sheet, ref string, v any) error {
+	return b.F.SetCellValue(sheet, ref, v)
 }
 
-// setCellStr stores the text s in the cell ref of sheet.
-func (b *book) setCellStr(sheet, ref, s string) error {
-	return b.f.SetCellStr(sheet, ref, s)
+// SetCellStr stores the text s in the cell ref of sheet.
+func (b *Book) SetCellStr(sheet, ref, s string) error {
+	return b.F.SetCellStr(sheet, ref, s)
 }
 
-// setCellFormula stores the formula text in the cell ref of sheet.
-func (b *book) setCellFormula(sheet, ref, text string, opts ...excelize.FormulaOpts) error {
-	return b.f.SetCellFormula(sheet, ref, text, opts...)
+// SetCellFormula stores the formula text in the cell ref of sheet.
+func (b *Book) SetCellFormula(sheet, ref, text string, opts ...excelize.FormulaOpts) error {
+	return b.F.SetCellFormula(sheet, ref, text, opts...)
 }
 
-// cellHyperLink says whether the cell ref of sheet holds a hyperlink, and
+// CellHyperLink says whether the cell ref of sheet holds a hyperlink, and
 // its target.
-func (b *book) cellHyperLink(sheet, ref string) (bool, string, error) {
-	return b.f.GetCellHyperLink(sheet, ref)
+func (b *Book) CellHyperLink(sheet, ref string) (bool, string, error) {
+	return b.F.GetCellHyperLink(sheet, ref)
 }
 
-// setCellHyperLink links the cell ref of sheet to link, of linkType
+// SetCellHyperLink links the cell ref of sheet to link, of linkType
 // ("External", "Location", or "None" to remove it).
-func (b *book) setCellHyperLink(sheet, ref, link, linkType string, opts ...excelize.HyperlinkOpts) error {
-	return b.f.SetCellHyperLink(sheet, ref, link, linkType, opts...)
+func (b *Book) SetCellHyperLink(sheet, ref, link, linkType string, opts ...excelize.HyperlinkOpts) error {
+	return b.F.SetCellHyperLink(sheet, ref, link, linkType, opts...)
 }

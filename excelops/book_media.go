@@ -4,12 +4,12 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 // The book's drawings: charts and pictures anchored at a cell.
 
-// addChart adds chart to sheet, anchored at the cell ref.
-func (b *book) addChart(sheet, ref string, chart *excelize.Chart) error {
-	return b.f.AddChart(sheet, ref, chart)
+// AddChart adds chart to sheet, anchored at the cell ref.
+func (b *Book) AddChart(sheet, ref string, chart *excelize.Chart) error {
+	return b.F.AddChart(sheet, ref, chart)
 }
 
-// addPicture adds the picture pic to sheet, anchored at the cell ref.
-func (b *book) addPicture(sheet, ref string, pic *excelize.Picture) error {
-	return b.f.AddPictureFromBytes(sheet, ref, pic)
+// AddPicture adds the picture pic to sheet, anchored at the cell ref.
+func (b *Book) AddPicture(sheet, ref string, pic *excelize.Picture) error {
+	return b.F.AddPictureFromBytes(sheet, ref, pic)
 }

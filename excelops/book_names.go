@@ -9,45 +9,45 @@ import (
 // The book's defined names: read, set and deleted through the engine, or
 // redefined in place in the workbook part.
 
-// definedNames are the defined names of the workbook, every scope.
-func (b *book) definedNames() []excelize.DefinedName {
-	return b.f.GetDefinedName()
+// DefinedNames are the defined names of the workbook, every scope.
+func (b *Book) DefinedNames() []excelize.DefinedName {
+	return b.F.GetDefinedName()
 }
 
-// setDefinedName adds the defined name dn.
-func (b *book) setDefinedName(dn *excelize.DefinedName) error {
-	return b.f.SetDefinedName(dn)
+// SetDefinedName adds the defined name dn.
+func (b *Book) SetDefinedName(dn *excelize.DefinedName) error {
+	return b.F.SetDefinedName(dn)
 }
 
-// deleteDefinedName deletes the defined name dn.
-func (b *book) deleteDefinedName(dn *excelize.DefinedName) error {
-	return b.f.DeleteDefinedName(dn)
+// DeleteDefinedName deletes the defined name dn.
+func (b *Book) DeleteDefinedName(dn *excelize.DefinedName) error {
+	return b.F.DeleteDefinedName(dn)
 }
 
-// definedNameAt finds the first name of the workbook part spelled name in
+// DefinedNameAt finds the first name of the workbook part spelled name in
 // any case in the scope scopeID (a sheet's index, -1 for the workbook):
 // its own spelling and what it refers to; ok is false when there is none.
-func (b *book) definedNameAt(scopeID int, name string) (spelled, refersTo string, ok bool) {
+func (b *Book) DefinedNameAt(scopeID int, name string) (spelled, refersTo string, ok bool) {
 	if i := b.definedNameIndex(scopeID, name); i >= 0 {
-		dn := b.f.WorkBook.DefinedNames.DefinedName[i]
+		dn := b.F.WorkBook.DefinedNames.DefinedName[i]
 		return dn.Name, dn.Data, true
 	}
 	return "", "", false
 }
 
-// redefineName gives the name definedNameAt finds the spelling name, the
+// RedefineName gives the name definedNameAt finds the spelling name, the
 // body refersTo and comment, in place; it does nothing when there is none.
-func (b *book) redefineName(scopeID int, name, refersTo, comment string) {
+func (b *Book) RedefineName(scopeID int, name, refersTo, comment string) {
 	if i := b.definedNameIndex(scopeID, name); i >= 0 {
-		dn := &b.f.WorkBook.DefinedNames.DefinedName[i]
+		dn := &b.F.WorkBook.DefinedNames.DefinedName[i]
 		dn.Name, dn.Data, dn.Comment = name, refersTo, comment
 	}
 }
 
 // definedNameIndex is the position of the name definedNameAt finds in the
 // workbook part's list, or -1.
-func (b *book) definedNameIndex(scopeID int, name string) int {
-	wb := b.f.WorkBook
+func (b *Book) definedNameIndex(scopeID int, name string) int {
+	wb := b.F.WorkBook
 	if wb == nil || wb.DefinedNames == nil {
 		return -1
 	}

@@ -5,23 +5,23 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 // The book's rules on ranges of a sheet: conditional formats and data
 // validations.
 
-// conditionalFormats are the conditional formats of sheet by range.
-func (b *book) conditionalFormats(sheet string) (map[string][]excelize.ConditionalFormatOptions, error) {
-	return b.f.GetConditionalFormats(sheet)
+// ConditionalFormats are the conditional formats of sheet by range.
+func (b *Book) ConditionalFormats(sheet string) (map[string][]excelize.ConditionalFormatOptions, error) {
+	return b.F.GetConditionalFormats(sheet)
 }
 
-// setConditionalFormat adds the conditional formats opts to the range rng
+// SetConditionalFormat adds the conditional formats opts to the range rng
 // of sheet.
-func (b *book) setConditionalFormat(sheet, rng string, opts []excelize.ConditionalFormatOptions) error {
-	return b.f.SetConditionalFormat(sheet, rng, opts)
+func (b *Book) SetConditionalFormat(sheet, rng string, opts []excelize.ConditionalFormatOptions) error {
+	return b.F.SetConditionalFormat(sheet, rng, opts)
 }
 
-// dataValidations are the data validations of sheet.
-func (b *book) dataValidations(sheet string) ([]*excelize.DataValidation, error) {
-	return b.f.GetDataValidations(sheet)
+// DataValidations are the data validations of sheet.
+func (b *Book) DataValidations(sheet string) ([]*excelize.DataValidation, error) {
+	return b.F.GetDataValidations(sheet)
 }
 
-// addDataValidation adds the data validation dv to sheet.
-func (b *book) addDataValidation(sheet string, dv *excelize.DataValidation) error {
-	return b.f.AddDataValidation(sheet, dv)
+// AddDataValidation adds the data validation dv to sheet.
+func (b *Book) AddDataValidation(sheet string, dv *excelize.DataValidation) error {
+	return b.F.AddDataValidation(sheet, dv)
 }

@@ -13,29 +13,29 @@ import (
 // A copied sheet made the copy's own: excelize's CopySheet shares parts
 // between the source and the copy, which the book undoes in its package.
 
-// detachCopiedParts undoes what excelize's CopySheet shares between the
+// DetachCopiedParts undoes what excelize's CopySheet shares between the
 // source and the copy: the copy's relationships keep only its external
 // hyperlinks (drawings, tables, notes and background pictures are the
 // source's parts), and the source's notes are added to the copy as its own.
-func (b *book) detachCopiedParts(sheet string, comments []excelize.Comment) error {
-	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+func (b *Book) DetachCopiedParts(sheet string, comments []excelize.Comment) error {
+	if _, err := b.F.GetCellValue(sheet, "A1"); err != nil {
 		return newError(KindInvalidArgument, "cannot read the copied sheet: "+err.Error(), err)
 	}
-	ws, ok := parsedSheet(b.f, sheet)
+	ws, ok := ParsedSheet(b.F, sheet)
 	if !ok {
-		return errUnexpectedShape("copied sheet")
+		return ErrUnexpectedShape("copied sheet")
 	}
 	ws.LegacyDrawing, ws.LegacyDrawingHF, ws.Picture, ws.Drawing, ws.TableParts = nil, nil, nil, nil, nil
-	part, ok := b.f.SheetXMLPath(sheet)
+	part, ok := b.F.SheetXMLPath(sheet)
 	if !ok {
-		return errUnexpectedShape("copied sheet")
+		return ErrUnexpectedShape("copied sheet")
 	}
 	dir, base := path.Split(part)
 	relsPath := dir + "_rels/" + base + ".rels"
-	if _, parsed := b.f.Relationships.Load(relsPath); parsed {
-		return errUnexpectedShape("copied sheet's relationships")
+	if _, parsed := b.F.Relationships.Load(relsPath); parsed {
+		return ErrUnexpectedShape("copied sheet's relationships")
 	}
-	if raw, ok := b.f.Pkg.Load(relsPath); ok {
+	if raw, ok := b.F.Pkg.Load(relsPath); ok {
 		data, _ := raw.([]byte)
 		var rels struct {
 			Rel []struct {
@@ -62,13 +62,13 @@ func (b *book) detachCopiedParts(sheet string, comments []excelize.Comment) erro
 		}
 		out.WriteString(`</Relationships>`)
 		if kept == 0 {
-			b.f.Pkg.Delete(relsPath)
+			b.F.Pkg.Delete(relsPath)
 		} else {
-			b.f.Pkg.Store(relsPath, out.Bytes())
+			b.F.Pkg.Store(relsPath, out.Bytes())
 		}
 	}
 	for _, c := range comments {
-		if err := b.f.AddComment(sheet, c); err != nil {
+		if err := b.F.AddComment(sheet, c); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot copy the note of %s: %v", c.Cell, err), err)
 		}
 	}

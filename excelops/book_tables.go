@@ -10,31 +10,31 @@ import (
 
 // The book's tables (ListObjects) and pivot tables.
 
-// tables are the tables of sheet.
-func (b *book) tables(sheet string) ([]excelize.Table, error) {
-	return b.f.GetTables(sheet)
+// Tables are the tables of sheet.
+func (b *Book) Tables(sheet string) ([]excelize.Table, error) {
+	return b.F.GetTables(sheet)
 }
 
-// addTable adds the table t to sheet.
-func (b *book) addTable(sheet string, t *excelize.Table) error {
-	return b.f.AddTable(sheet, t)
+// AddTable adds the table t to sheet.
+func (b *Book) AddTable(sheet string, t *excelize.Table) error {
+	return b.F.AddTable(sheet, t)
 }
 
-// pivotTables are the pivot tables of sheet.
-func (b *book) pivotTables(sheet string) ([]excelize.PivotTableOptions, error) {
-	return b.f.GetPivotTables(sheet)
+// PivotTables are the pivot tables of sheet.
+func (b *Book) PivotTables(sheet string) ([]excelize.PivotTableOptions, error) {
+	return b.F.GetPivotTables(sheet)
 }
 
-// addPivotTable adds the pivot table opts describes.
-func (b *book) addPivotTable(opts *excelize.PivotTableOptions) error {
-	return b.f.AddPivotTable(opts)
+// AddPivotTable adds the pivot table opts describes.
+func (b *Book) AddPivotTable(opts *excelize.PivotTableOptions) error {
+	return b.F.AddPivotTable(opts)
 }
 
-// tableNames lists the names of every table of the workbook, read from the
+// TableNames lists the names of every table of the workbook, read from the
 // table parts themselves (no sheet is parsed).
-func (b *book) tableNames() []string {
+func (b *Book) TableNames() []string {
 	var names []string
-	b.f.Pkg.Range(func(key, value any) bool {
+	b.F.Pkg.Range(func(key, value any) bool {
 		name, ok := key.(string)
 		raw, isBytes := value.([]byte)
 		if !ok || !isBytes || !strings.HasPrefix(name, "xl/tables/table") || !strings.HasSuffix(name, ".xml") {

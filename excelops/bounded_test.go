@@ -260,8 +260,8 @@ func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 // TestDefaultCallMemoryBudgetIsSizedForTheMachine checks the bounds.
 func TestDefaultCallMemoryBudgetIsSizedForTheMachine(t *testing.T) {
 	b := DefaultCallMemoryBudget()
-	assert.GreaterOrEqual(t, b, int64(minCallMemoryBudget))
-	assert.LessOrEqual(t, b, int64(maxCallMemoryBudget))
+	assert.GreaterOrEqual(t, b, int64(MinCallMemoryBudget))
+	assert.LessOrEqual(t, b, int64(MaxCallMemoryBudget))
 	assert.Equal(t, b, DefaultLimits().CallMemoryBudget)
 }
 

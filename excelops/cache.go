@@ -20,10 +20,10 @@ const (
 	// newBookCost is the estimate for a workbook created by a call before
 	// its first save is measured.
 	newBookCost = 64 << 10
-	// lightBudgetShare sets the shared strings' budget of the light cache
+	// LightBudgetShare sets the shared strings' budget of the light cache
 	// (internal/lightcache): the workbook cache's budget divided by it
 	// (256 MiB by default; none when the workbook cache is off).
-	lightBudgetShare = 8
+	LightBudgetShare = 8
 )
 
 // fileID is the identity of a file version on disk (workspace.FileID).
@@ -31,8 +31,8 @@ type fileID = workspace.FileID
 
 // unzippedSize sums the uncompressed sizes of the parts of the package at
 // path; only the zip's central directory is read.
-func (s *engine) unzippedSize(path string) (int64, error) {
-	fh, st, err := s.box.OpenRegular(path) // never blocks on a FIFO swapped in
+func (s *Engine) unzippedSize(path string) (int64, error) {
+	fh, st, err := s.Box.OpenRegular(path) // never blocks on a FIFO swapped in
 	if err != nil {
 		return 0, err
 	}
@@ -51,6 +51,6 @@ func (s *engine) unzippedSize(path string) (int64, error) {
 // lightKey returns the light cache's key for b: its file identity, when b
 // is a book read on the light path (it holds the open file) whose identity
 // is known.
-func (b *book) lightKey() (fileID, bool) {
+func (b *Book) lightKey() (fileID, bool) {
 	return b.id, b.file != nil && b.id != fileID{}
 }

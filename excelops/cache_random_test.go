@@ -34,7 +34,7 @@ func TestCachedBooksEditLikeFreshOnes(t *testing.T) {
 		sheets := []string{"Sheet1"}
 		for step := range 16 {
 			sheet := sheets[rng.IntN(len(sheets))]
-			cell := func() string { return cellName(1+rng.IntN(6), 1+rng.IntN(8)) }
+			cell := func() string { return CellName(1+rng.IntN(6), 1+rng.IntN(8)) }
 			var tool string
 			args := map[string]any{"file_path": "c.xlsx", "sheet_name": sheet}
 			switch rng.IntN(9) {
@@ -54,7 +54,7 @@ func TestCachedBooksEditLikeFreshOnes(t *testing.T) {
 			case 5:
 				tool = "merge_cells"
 				c1, r1 := 1+rng.IntN(5), 1+rng.IntN(7)
-				args["cell_range"] = cellName(c1, r1) + ":" + cellName(c1+1, r1+rng.IntN(2))
+				args["cell_range"] = CellName(c1, r1) + ":" + CellName(c1+1, r1+rng.IntN(2))
 				args["discard_values"] = true
 			case 6:
 				tool = "format_cells"

@@ -18,9 +18,9 @@ import (
 )
 
 // cached returns the book the cache holds for a workspace file, or nil.
-func (e *env) cached(name string) *book {
+func (e *env) cached(name string) *Book {
 	e.t.Helper()
-	c := e.svc.engine.cache
+	c := e.svc.engine.Cache
 	require.True(e.t, c.Enabled(), "cache enabled")
 	b, _ := c.Peek(e.path(name))
 	return b
@@ -30,8 +30,8 @@ func (e *env) cached(name string) *book {
 func (e *env) cachedNames() []string {
 	e.t.Helper()
 	var out []string
-	for _, b := range e.svc.engine.cache.Held() {
-		out = append(out, b.name())
+	for _, b := range e.svc.engine.Cache.Held() {
+		out = append(out, b.Name())
 	}
 	return out
 }
@@ -50,14 +50,14 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	}
 	for i := 1; i <= 10; i++ {
 		col, row := 3+i%3, 2+i
-		cell, value := cellName(col, row), fmt.Sprintf("edit%d", i)
+		cell, value := CellName(col, row), fmt.Sprintf("edit%d", i)
 		grid[[2]int{row, col}] = value
 		e.ok("write_cells", map[string]any{"file_path": "book.xlsx", "cell": cell, "value": value})
 		// A streaming read after a cached write sees the saved file.
 		got := e.ok("read_excel", map[string]any{"file_path": "book.xlsx", "range": cell})
 		assert.Equal(t, []any{[]any{value}}, got["values"], "read after edit %d", i)
 	}
-	assert.Equal(t, int64(1), e.svc.engine.opens.Load(), "one parse for ten edits")
+	assert.Equal(t, int64(1), e.svc.engine.Opens.Load(), "one parse for ten edits")
 	require.NotNil(t, e.cached("book.xlsx"))
 
 	f := e.open("book.xlsx")
@@ -81,7 +81,7 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	assert.Equal(t, want, rows)
 	dim, err := f.GetSheetDimension("Sheet1")
 	require.NoError(t, err)
-	assert.Equal(t, "A1:"+cellName(maxCol, maxRow), dim)
+	assert.Equal(t, "A1:"+CellName(maxCol, maxRow), dim)
 }
 
 // storedZip rewrites an xlsx package with every part stored uncompressed
@@ -160,17 +160,17 @@ func TestCacheReparsesFileChangedOnDisk(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, workbookBytes(t, "old1"), 0o644))
 			// A full read parses and caches the file as it is on disk
 			// (no tool reads that way today; the edits share its path).
-			_, err := e.parsedRead("a.xlsx", func(*book) (any, error) { return nil, nil })
+			_, err := e.parsedRead("a.xlsx", func(*Book) (any, error) { return nil, nil })
 			require.NoError(t, err)
 			require.NotNil(t, e.cached("a.xlsx"))
-			require.Equal(t, int64(1), e.svc.engine.opens.Load())
+			require.Equal(t, int64(1), e.svc.engine.Opens.Load())
 
 			c.change(t, path, workbookBytes(t, "new2"))
 			want := e.value("a.xlsx", "Sheet1", "B2")
 			require.NotEqual(t, "old1", want)
 
 			e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "C3", "value": "ours"})
-			assert.Equal(t, int64(2), e.svc.engine.opens.Load(), "the changed file is parsed again")
+			assert.Equal(t, int64(2), e.svc.engine.Opens.Load(), "the changed file is parsed again")
 			assert.Equal(t, want, e.value("a.xlsx", "Sheet1", "B2"), "the other program's change survives")
 			assert.Equal(t, "ours", e.value("a.xlsx", "Sheet1", "C3"))
 		})
@@ -189,21 +189,21 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 			}})
 		}},
 		{"save fails midway", func(e *env) {
-			e.svc.engine.wrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: 100, err: errors.New("disk full")} }
-			defer func() { e.svc.engine.wrapSave = nil }()
+			e.svc.engine.WrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: 100, err: errors.New("disk full")} }
+			defer func() { e.svc.engine.WrapSave = nil }()
 			e.fail("add_conditional_rule", map[string]any{"file_path": "a.xlsx", "cell_range": "A1:A5", "rule_type": "data_bar"})
 		}},
 		{"cancelled during the save", func(e *env) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			e.svc.engine.wrapSave = func(w io.Writer) io.Writer { cancel(); return w }
-			defer func() { e.svc.engine.wrapSave = nil }()
+			e.svc.engine.WrapSave = func(w io.Writer) io.Writer { cancel(); return w }
+			defer func() { e.svc.engine.WrapSave = nil }()
 			res := e.reg.CallTool(ctx, "add_conditional_rule",
 				[]byte(`{"file_path": "a.xlsx", "cell_range": "A1:A5", "rule_type": "data_bar"}`))
 			require.True(e.t, res.IsError, res.Text)
 			// The registry answers as soon as the context ends; the tool
 			// still holds the file's lock until it has cleaned up.
-			unlock, err := e.svc.engine.locks.LockAll(context.Background(), e.svc.engine.box, pathlock.Spec{Path: e.path("a.xlsx"), Write: true})
+			unlock, err := e.svc.engine.Locks.LockAll(context.Background(), e.svc.engine.Box, pathlock.Spec{Path: e.path("a.xlsx"), Write: true})
 			require.NoError(e.t, err)
 			unlock()
 		}},
@@ -226,7 +226,7 @@ func TestCacheDropsWorkbookOfFailedMutation(t *testing.T) {
 
 			// The next call parses the file again: the rule never appears.
 			e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "B2", "value": "after"})
-			assert.Equal(t, int64(2), e.svc.engine.opens.Load())
+			assert.Equal(t, int64(2), e.svc.engine.Opens.Load())
 			cf, err := e.open("a.xlsx").GetConditionalFormats("Sheet1")
 			require.NoError(t, err)
 			assert.Empty(t, cf)
@@ -240,7 +240,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{1, 2}, {3, 4}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "C1", "value": 1})
-	_, one := probe.svc.engine.cache.Stats()
+	_, one := probe.svc.engine.Cache.Stats()
 	require.Positive(t, one)
 
 	spill := t.TempDir()
@@ -269,7 +269,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 		e.ok("write_cells", map[string]any{"file_path": s.file, "cell": "C1", "value": i})
 		assert.Equal(t, s.want, e.cachedNames(), "after step %d", i)
 		assert.Equal(t, len(s.want), spillDirs(), "evicted books are closed (step %d)", i)
-		_, used := e.svc.engine.cache.Stats()
+		_, used := e.svc.engine.Cache.Stats()
 		assert.LessOrEqual(t, used, one*5/2)
 	}
 	for i, n := range []string{"a.xlsx", "c.xlsx", "b.xlsx"} {
@@ -291,8 +291,8 @@ func TestCacheDisabled(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "B1", "value": i})
 	}
-	assert.False(t, e.svc.engine.cache.Enabled())
-	assert.Equal(t, int64(3), e.svc.engine.opens.Load(), "every call parses")
+	assert.False(t, e.svc.engine.Cache.Enabled())
+	assert.Equal(t, int64(3), e.svc.engine.Opens.Load(), "every call parses")
 	assert.Equal(t, "2", e.value("a.xlsx", "Sheet1", "B1"))
 	assert.NoError(t, e.svc.Close())
 }

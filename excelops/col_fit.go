@@ -20,16 +20,16 @@ import (
 // digit plus padding (Calibri 11: digits 7 pixels wide, 5 pixels of
 // padding, so 8.43 characters show in the default 64-pixel column).
 const (
-	// defaultColWidth is the stored width of a column none was set for
+	// DefaultColWidth is the stored width of a column none was set for
 	// when the sheet names no default (sheetFormatPr).
-	defaultColWidth = 9.140625
+	DefaultColWidth = 9.140625
 	digitPixels     = 7
 	paddingPixels   = 5
 )
 
-// fitWidth is the stored width of a column that shows chars characters,
+// FitWidth is the stored width of a column that shows chars characters,
 // as Excel computes it (whole 1/256 of a character).
-func fitWidth(chars int) float64 {
+func FitWidth(chars int) float64 {
 	return math.Trunc(float64(chars*digitPixels+paddingPixels)/digitPixels*256) / 256
 }
 
@@ -49,11 +49,11 @@ type numFormat struct {
 	code string
 }
 
-// newColFitter starts measuring for one write.
-func newColFitter() *colFitter { return &colFitter{need: map[int]float64{}} }
+// NewColFitter starts measuring for one write.
+func NewColFitter() *colFitter { return &colFitter{need: map[int]float64{}} }
 
-// close releases the scratch workbook.
-func (c *colFitter) close() {
+// Close releases the scratch workbook.
+func (c *colFitter) Close() {
 	if c.f != nil {
 		_ = c.f.Close()
 	}
@@ -103,7 +103,7 @@ func (c *colFitter) number(col int, v float64, nf numFormat) {
 	if err != nil {
 		return
 	}
-	if w := fitWidth(utf8.RuneCountInString(text)); w > c.need[col] {
+	if w := FitWidth(utf8.RuneCountInString(text)); w > c.need[col] {
 		c.need[col] = w
 	}
 }
@@ -119,13 +119,13 @@ func (c *colFitter) numberText(col int, s string, nf numFormat) {
 	}
 }
 
-// fitColumns gives each column c measured the width it needs in sheet (the
+// FitColumns gives each column c measured the width it needs in sheet (the
 // excelize path), where no width is set and the sheet's default is narrower.
-func (b *book) fitColumns(sheet string, c *colFitter) error {
+func (b *Book) FitColumns(sheet string, c *colFitter) error {
 	if len(c.need) == 0 {
 		return nil
 	}
-	props, err := b.f.GetSheetProps(sheet)
+	props, err := b.F.GetSheetProps(sheet)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: sheet properties: "+err.Error(), err)
 	}
@@ -138,28 +138,28 @@ func (b *book) fitColumns(sheet string, c *colFitter) error {
 	}
 	def := splice.DefaultColWidth(defWidth, base)
 	for col, w := range c.need {
-		set, err := b.f.ColWidthSet(sheet, col)
+		set, err := b.F.ColWidthSet(sheet, col)
 		if err != nil || set {
 			continue
 		}
-		name := columnName(col)
+		name := ColumnName(col)
 		if w <= def {
 			continue
 		}
-		if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
+		if err := b.F.SetColWidth(sheet, name, name, w); err != nil {
 			return newError(KindInvalidArgument, "cannot widen column "+name+": "+err.Error(), err)
 		}
 	}
 	return nil
 }
 
-// fitWritten records the room the number write_cells just stored for w
+// FitWritten records the room the number write_cells just stored for w
 // (kind as dateWriter.put stored it) needs in its column (the excelize path).
-func (b *book) fitWritten(sheet string, w cellWrite, kind dateKind, fit *colFitter) error {
+func (b *Book) FitWritten(sheet string, w CellWrite, kind dateKind, fit *colFitter) error {
 	if w.text != nil {
 		return nil
 	}
-	if kind == notDate {
+	if kind == NotDate {
 		val, formula, err := cellValue(w.raw)
 		if err != nil || formula != "" {
 			return err
@@ -170,22 +170,22 @@ func (b *book) fitWritten(sheet string, w cellWrite, kind dateKind, fit *colFitt
 			return nil
 		}
 	}
-	ref := cellName(w.col, w.row)
-	style, err := b.f.GetCellStyle(sheet, ref)
+	ref := CellName(w.Col, w.Row)
+	style, err := b.F.GetCellStyle(sheet, ref)
 	if err != nil {
 		return newError(KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
 	if style == 0 {
 		return nil // as the splice path, which reads no style table for an unstyled cell
 	}
-	nf := formatOf(b.f, style)
+	nf := formatOf(b.F, style)
 	if nf == (numFormat{}) {
 		return nil
 	}
-	raw, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	raw, err := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return newError(KindInvalidArgument, "cannot read "+ref+": "+err.Error(), err)
 	}
-	fit.numberText(w.col, raw, nf)
+	fit.numberText(w.Col, raw, nf)
 	return nil
 }

@@ -30,7 +30,7 @@ func TestWrittenDatesRenderWithoutHashes(t *testing.T) {
 			e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "cell_range": "A2", "values": [][]any{{"2024-01-31", "2024-01-31 13:45:30"}}})
 			if c.narrow {
 				f := e.open("d.xlsx")
-				require.NoError(t, f.SetColWidth("Sheet1", "A", "B", defaultColWidth))
+				require.NoError(t, f.SetColWidth("Sheet1", "A", "B", DefaultColWidth))
 				require.NoError(t, f.Save())
 			}
 			e.ok("render_range", map[string]any{"file_path": "d.xlsx", "cell_range": "A2:B2", "output_path": "d.png"})

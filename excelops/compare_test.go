@@ -22,7 +22,7 @@ func requireSameCells(t *testing.T, got, want *excelize.File, sheets []string, r
 	for _, sh := range sheets {
 		for r := 1; r <= rows; r++ {
 			for c := 1; c <= cols; c++ {
-				ref := cellName(c, r)
+				ref := CellName(c, r)
 				at := fmt.Sprintf("%s: %s!%s", what, sh, ref)
 				v1, _ := got.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})
 				v2, _ := want.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})

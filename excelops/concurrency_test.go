@@ -35,7 +35,7 @@ func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 				go func(w int) {
 					defer wg.Done()
 					for i := 0; i < perWriter; i++ {
-						cell := cellName(w+1, i+2)
+						cell := CellName(w+1, i+2)
 						res := e.reg.CallTool(context.Background(), "write_cells",
 							[]byte(fmt.Sprintf(`{"file_path": "shared.xlsx", "cell": %q, "value": "w%d-%d"}`, cell, w, i)))
 						assert.False(t, res.IsError, res.Text)
@@ -46,12 +46,12 @@ func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 			f := e.open("shared.xlsx")
 			for w := 0; w < writers; w++ {
 				for i := 0; i < perWriter; i++ {
-					v, err := f.GetCellValue("Sheet1", cellName(w+1, i+2))
+					v, err := f.GetCellValue("Sheet1", CellName(w+1, i+2))
 					require.NoError(t, err)
 					assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 				}
 			}
-			assert.Equal(t, 0, e.svc.engine.locks.Count(), "every path lock is released")
+			assert.Equal(t, 0, e.svc.engine.Locks.Count(), "every path lock is released")
 			assert.Empty(t, tempFiles(t, e.dir))
 		})
 	}
@@ -147,7 +147,7 @@ func TestManyFailingCallsLeakNothing(t *testing.T) {
 	}
 	wg.Wait()
 	after := openFDs(t)
-	cachedBooks, _ := e.svc.engine.cache.Stats()
+	cachedBooks, _ := e.svc.engine.Cache.Stats()
 	assert.Zero(t, cachedBooks, "failed calls drop the cached workbook and add none")
 	assert.LessOrEqual(t, after, before, "open descriptors grew from %d to %d", before, after)
 	assert.Empty(t, tempFiles(t, e.dir), "no save temporaries left")
@@ -174,7 +174,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 	probe := newEnv(t, withoutSplice())
 	probe.workbook("p.xlsx", [][]any{{"header"}})
 	probe.ok("write_cells", map[string]any{"file_path": "p.xlsx", "cell": "A2", "value": "w0-0"})
-	_, one := probe.svc.engine.cache.Stats()
+	_, one := probe.svc.engine.Cache.Stats()
 	// Room for about two of the four workbooks: evictions interleave with
 	// checkouts of the others.
 	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2))
@@ -189,7 +189,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 			defer wg.Done()
 			file := fmt.Sprintf("f%d.xlsx", w%files)
 			for i := 0; i < perWriter; i++ {
-				cell := cellName(w/files+1, i+2)
+				cell := CellName(w/files+1, i+2)
 				res := e.reg.CallTool(context.Background(), "write_cells",
 					[]byte(fmt.Sprintf(`{"file_path": %q, "cell": %q, "value": "w%d-%d"}`, file, cell, w, i)))
 				assert.False(t, res.IsError, res.Text)
@@ -207,14 +207,14 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 	for w := 0; w < writers; w++ {
 		f := e.open(fmt.Sprintf("f%d.xlsx", w%files))
 		for i := 0; i < perWriter; i++ {
-			v, err := f.GetCellValue("Sheet1", cellName(w/files+1, i+2))
+			v, err := f.GetCellValue("Sheet1", CellName(w/files+1, i+2))
 			require.NoError(t, err)
 			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 		}
 	}
-	_, used := e.svc.engine.cache.Stats()
+	_, used := e.svc.engine.Cache.Stats()
 	assert.LessOrEqual(t, used, one*5/2)
-	assert.Equal(t, 0, e.svc.engine.locks.Count(), "every path lock is released")
+	assert.Equal(t, 0, e.svc.engine.Locks.Count(), "every path lock is released")
 }
 
 // copyDeadline bounds TestOppositeCopiesBetweenFiles: opposite copies that
@@ -239,7 +239,7 @@ func TestOppositeCopiesBetweenFiles(t *testing.T) {
 					src, dst = dst, src
 				}
 				for i := 0; i < perWorker; i++ {
-					target := cellName(w/2+2, i+1) // unique per direction
+					target := CellName(w/2+2, i+1) // unique per direction
 					res := e.reg.CallTool(context.Background(), "copy_range_between_sheets", []byte(fmt.Sprintf(
 						`{"source_file": %q, "source_sheet": "Sheet1", "source_range": "A1", "target_file": %q, "target_sheet": "Sheet1", "target_start": %q}`,
 						src, dst, target)))
@@ -258,11 +258,11 @@ func TestOppositeCopiesBetweenFiles(t *testing.T) {
 		f := e.open(c.file)
 		for w := 0; w < workers; w++ {
 			for i := 0; i < perWorker; i++ {
-				v, err := f.GetCellValue("Sheet1", cellName(w+2, i+1))
+				v, err := f.GetCellValue("Sheet1", CellName(w+2, i+1))
 				require.NoError(t, err)
-				assert.Equal(t, c.want, v, "%s %s", c.file, cellName(w+2, i+1))
+				assert.Equal(t, c.want, v, "%s %s", c.file, CellName(w+2, i+1))
 			}
 		}
 	}
-	assert.Equal(t, 0, e.svc.engine.locks.Count(), "every path lock is released")
+	assert.Equal(t, 0, e.svc.engine.Locks.Count(), "every path lock is released")
 }

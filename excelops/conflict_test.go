@@ -29,7 +29,7 @@ func TestChangeOnDiskDuringACallIsNeverOverwritten(t *testing.T) {
 			e.workbook("a.xlsx", [][]any{{"start"}})
 			e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "B1", "value": "cached"})
 			left := c.times
-			e.svc.engine.wrapSave = func(w io.Writer) io.Writer {
+			e.svc.engine.WrapSave = func(w io.Writer) io.Writer {
 				if left > 0 {
 					left--
 					other := e.open("a.xlsx")
@@ -40,7 +40,7 @@ func TestChangeOnDiskDuringACallIsNeverOverwritten(t *testing.T) {
 				return w
 			}
 			res := e.call("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "D1", "value": "mine"})
-			e.svc.engine.wrapSave = nil
+			e.svc.engine.WrapSave = nil
 			if c.wantErr {
 				require.True(t, res.IsError, res.Text)
 				assert.Contains(t, res.Text, `"exception": "InterruptedError"`)

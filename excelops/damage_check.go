@@ -18,22 +18,22 @@ import "context"
 // reports why), passes. Sheets found sound are remembered for that version
 // of the file (the light cache), so the next edit of an unchanged file
 // reads nothing again.
-func (s *engine) checkUntouchedSheets(ctx context.Context, path, edited string) error {
-	b, err := s.openBook(path, false, true)
+func (s *Engine) checkUntouchedSheets(ctx context.Context, path, edited string) error {
+	b, err := s.OpenBook(path, false, true)
 	if err != nil {
 		return nil // a new workbook, or one the edit's own open reports
 	}
-	defer b.close()
+	defer b.Close()
 	b.ctx = ctx
-	target, err := b.sheet(edited)
+	target, err := b.Sheet(edited)
 	if err != nil {
 		target = edited // a sheet the call creates or names wrongly: the edit says
 	}
-	names, _ := b.sheetList()
+	names, _ := b.SheetList()
 	id, keyed := b.lightKey()
 	var sound map[string]bool
 	if keyed {
-		if e := s.light.Get(id); e != nil {
+		if e := s.Light.Get(id); e != nil {
 			sound = e.Sound
 		}
 	}
@@ -41,10 +41,10 @@ func (s *engine) checkUntouchedSheets(ctx context.Context, path, edited string) 
 		if name == target || sound[name] {
 			continue
 		}
-		if kind, err := b.sheetKindOf(name); err != nil || kind != "worksheet" {
+		if kind, err := b.SheetKindOf(name); err != nil || kind != "worksheet" {
 			continue // listed with its kind and never read as cells
 		}
-		err := b.rows(ctx, name, 1, maxSheetRows, 1, 0, func(int, []any) bool { return true })
+		err := b.Rows(ctx, name, 1, MaxSheetRows, 1, 0, func(int, []any) bool { return true })
 		if kindOf(err) == KindDamaged {
 			return err
 		}
@@ -52,7 +52,7 @@ func (s *engine) checkUntouchedSheets(ctx context.Context, path, edited string) 
 			return nil // a bound or a cancel: the edit meets it, or not, itself
 		}
 		if keyed {
-			s.light.PutSound(id, name)
+			s.Light.PutSound(id, name)
 		}
 	}
 	return nil

@@ -12,17 +12,17 @@ import (
 
 // dateStyles loads the book's date styles from styles.xml and workbook.xml
 // (the sheet index, which the caller has loaded through part).
-func (b *book) dateStyles() (*dates.Styles, error) {
-	if b.dates != nil || b.zr == nil || b.index == nil {
+func (b *Book) dateStyles() (*dates.Styles, error) {
+	if b.dates != nil || b.Zr == nil || b.Index == nil {
 		return b.dates, nil
 	}
-	ds := &dates.Styles{Date1904: b.index.Date1904}
-	name := b.index.Styles
+	ds := &dates.Styles{Date1904: b.Index.Date1904}
+	name := b.Index.Styles
 	if name == "" {
 		name = "xl/styles.xml"
 	}
-	if opc.FindPart(b.zr, name) != nil {
-		data, err := opc.ReadPart(b.zr, name)
+	if opc.FindPart(b.Zr, name) != nil {
+		data, err := opc.ReadPart(b.Zr, name)
 		if err != nil {
 			return nil, err
 		}
@@ -32,14 +32,14 @@ func (b *book) dateStyles() (*dates.Styles, error) {
 	}
 	b.dates = ds
 	if id, ok := b.lightKey(); ok {
-		b.svc.light.PutDates(id, ds)
+		b.Svc.Light.PutDates(id, ds)
 	}
 	return ds, nil
 }
 
 // dateSerial returns the finished cell's number when it is a number with a
 // date style, which openpyxl would turn into a datetime or time.
-func (rr *rowReader) dateSerial(text []byte) (float64, bool) {
+func (rr *RowReader) dateSerial(text []byte) (float64, bool) {
 	if !rr.date || len(rr.typ) != 0 && string(rr.typ) != "n" {
 		return 0, false
 	}
@@ -48,7 +48,7 @@ func (rr *rowReader) dateSerial(text []byte) (float64, bool) {
 }
 
 // dateValue returns the ISO text of the finished cell when it is a date.
-func (rr *rowReader) dateValue(text []byte) (string, bool) {
+func (rr *RowReader) dateValue(text []byte) (string, bool) {
 	if v, ok := rr.dateSerial(text); ok {
 		return dates.SerialISO(v, rr.dates.Date1904)
 	}
@@ -57,15 +57,15 @@ func (rr *rowReader) dateValue(text []byte) (string, bool) {
 
 // appendDate appends the finished cell to the row's JSON as a quoted ISO
 // text when it is a date (ISO text never needs escaping).
-func (rr *rowReader) appendDate(text []byte) bool {
+func (rr *RowReader) appendDate(text []byte) bool {
 	v, ok := rr.dateSerial(text)
 	if !ok {
 		return false
 	}
-	out, ok := dates.AppendSerialISO(append(rr.enc, '"'), v, rr.dates.Date1904)
+	out, ok := dates.AppendSerialISO(append(rr.Enc, '"'), v, rr.dates.Date1904)
 	if !ok {
 		return false
 	}
-	rr.enc = append(out, '"')
+	rr.Enc = append(out, '"')
 	return true
 }

@@ -24,7 +24,7 @@ type toolSpec struct {
 	timeout time.Duration
 	// access declares the workbooks the tool opens and how: it drives
 	// Service.run and gives the MCP annotations and the docs' Path line.
-	access access
+	access Access
 	// bind builds a typed tool's registry entry running on s.
 	bind func(s *Service, sp toolSpec) (registry.Tool, error)
 	// args is the type of a typed tool's argument struct.
@@ -36,7 +36,7 @@ type toolSpec struct {
 // numbers exact, takes the sheet qualifiers off its ranges (qualifyRanges),
 // and plan checks them and returns the call Service.run
 // carries out; nothing is opened before it returns.
-func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*call, error)) toolSpec {
+func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*Call, error)) toolSpec {
 	sp.args = reflect.TypeFor[In]()
 	sp.bind = func(s *Service, sp toolSpec) (registry.Tool, error) {
 		return registry.TypedTool(s.entry(sp), func(ctx context.Context, in In) (any, error) {
@@ -47,7 +47,7 @@ func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*c
 			if err != nil {
 				return nil, err
 			}
-			return s.engine.run(ctx, sp.access, c)
+			return s.engine.Run(ctx, sp.access, c)
 		}, schemaOptions()...)
 	}
 	return sp
@@ -60,8 +60,8 @@ func (s *Service) entry(sp toolSpec) registry.Tool {
 		Description: sp.desc,
 		Timeout:     sp.timeout,
 		Legacy:      legacyForm(sp.name),
-		Annotations: sp.access.annotations(sp.title),
-		Path:        sp.access.describe(),
+		Annotations: sp.access.Annotations(sp.title),
+		Path:        sp.access.Describe(),
 	}
 }
 
@@ -99,8 +99,8 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 	}
 	return map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[filterValue](): oneOf("string", "number"),
-		reflect.TypeFor[columnRef]():   oneOf("string", "integer"),
-		reflect.TypeFor[cellInput]():   oneOf("string", "number", "boolean", "null"),
+		reflect.TypeFor[ColumnRef]():   oneOf("string", "integer"),
+		reflect.TypeFor[CellInput]():   oneOf("string", "number", "boolean", "null"),
 		reflect.TypeFor[queryValue]():  queryValueSchema(false),
 		reflect.TypeFor[condValue]():   queryValueSchema(true),
 		reflect.TypeFor[json.Number](): {Type: "number"},
@@ -110,7 +110,7 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 // schemaVars are the ${name} values of the argument structs' tags.
 func schemaVars() map[string]string {
 	return map[string]string{
-		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(colorNames(), ", "),
+		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(ColorNames(), ", "),
 		"rangeHelp":            rangeHelp,
 		"numberFormatHelp":     `Excel number format code, e.g. "#,##0.00", "0%" or "yyyy-mm-dd"`,
 		"tableStyles":          strings.Join(tableStyles(), ","),
@@ -122,12 +122,12 @@ func schemaVars() map[string]string {
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
 		"shiftDirections":      strings.Join(shiftDirections(), ","),
-		"borderStyles":         strings.Join(borderStyles(), ","),
-		"horizontalAlignments": strings.Join(horizontalAlignments(), ","),
-		"verticalAlignments":   strings.Join(verticalAlignments(), ","),
-		"underlineStyles":      strings.Join(underlineStyles(), ","),
-		"cellIsOperators":      strings.Join(cellIsOperators(), ","),
-		"iconStyles":           strings.Join(iconStyles(), ","),
+		"borderStyles":         strings.Join(BorderStyles(), ","),
+		"horizontalAlignments": strings.Join(HorizontalAlignments(), ","),
+		"verticalAlignments":   strings.Join(VerticalAlignments(), ","),
+		"underlineStyles":      strings.Join(UnderlineStyles(), ","),
+		"cellIsOperators":      strings.Join(CellIsOperators(), ","),
+		"iconStyles":           strings.Join(IconStyles(), ","),
 		"maxColumnWidth":       jsonNum(maxColumnWidth),
 		"maxImageBytes":        mib(maxImageBytes),
 		"minImageScale":        strconv.FormatFloat(minImageScale, 'g', -1, 64),

@@ -12,38 +12,38 @@ import (
 	"github.com/sirupsen/logrus"
 )
 
-// engine runs tool calls on the workbooks of one workspace: it opens them
+// Engine runs tool calls on the workbooks of one workspace: it opens them
 // (cache, light path, splice path), runs a call's bodies under the
 // workbook's locks and saves them atomically. A Service holds one.
-type engine struct {
-	box    *workspace.Root
-	log    logrus.FieldLogger
-	limits Limits
-	locks  *pathlock.Table
+type Engine struct {
+	Box    *workspace.Root
+	Log    logrus.FieldLogger
+	Limits Limits
+	Locks  *pathlock.Table
 	// iconMu serialises icon-set conditional formats from adding the rule
 	// through saving the workbook: excelize builds those rules from shared
 	// package-level presets, which concurrent saves would otherwise race on.
 	iconMu sync.Mutex
-	// wrapSave, when set, wraps the writer of every save (tests inject
+	// WrapSave, when set, wraps the writer of every save (tests inject
 	// write failures through it).
-	wrapSave func(io.Writer) io.Writer
-	// tmpBase is the folder private per-call temporary folders go under.
-	tmpBase string
-	// cacheBudget is the estimated memory the workbook cache may hold;
+	WrapSave func(io.Writer) io.Writer
+	// TmpBase is the folder private per-call temporary folders go under.
+	TmpBase string
+	// CacheBudget is the estimated memory the workbook cache may hold;
 	// the cache keeps nothing when it is 0.
-	cacheBudget int64
-	cache       *bookcache.Cache[*book]
-	// light remembers the sheet index, date styles and shared strings of
+	CacheBudget int64
+	Cache       *bookcache.Cache[*Book]
+	// Light remembers the sheet index, date styles and shared strings of
 	// files read on the light path, until they change.
-	light *lightcache.Cache
-	// spliceOff sends cell edits down the excelize path too (tests and
+	Light *lightcache.Cache
+	// SpliceOff sends cell edits down the excelize path too (tests and
 	// benchmarks compare the two paths).
-	spliceOff bool
-	// opens counts workbooks parsed by excelize (tests observe the cache
+	SpliceOff bool
+	// Opens counts workbooks parsed by excelize (tests observe the cache
 	// through it).
-	opens atomic.Int64
-	// observer, when set, is told about every save (metrics).
-	observer Observer
+	Opens atomic.Int64
+	// Observer, when set, is told about every save (metrics).
+	Observer Observer
 }
 
 // Observer is told about the Service's work (metrics). Its methods must be
@@ -56,8 +56,8 @@ type Observer interface {
 }
 
 // observeSave reports a save's outcome to the observer, if any.
-func (s *engine) observeSave(err error) {
-	if s.observer != nil {
-		s.observer.WorkbookSaved(err)
+func (s *Engine) observeSave(err error) {
+	if s.Observer != nil {
+		s.Observer.WorkbookSaved(err)
 	}
 }

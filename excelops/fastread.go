@@ -19,16 +19,16 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// rowReader turns the cells of worksheet XML (walked by the shared
+// RowReader turns the cells of worksheet XML (walked by the shared
 // sheetxml layer, one row at a time, no DOM) into values: boxed for summary
 // pages, or encoded straight into JSON for exact ranges.
-type rowReader struct {
-	w      *sheetxml.Walker
+type RowReader struct {
+	W      *sheetxml.Walker
 	sst    []string
 	c1, c2 int // column window (1-based, inclusive); c2 == 0 means no right edge
 
 	typ    []byte
-	vals   []any
+	Vals   []any
 	closed bool
 
 	// Bounds and order checks (limits_stream.go): maxText bounds one cell's
@@ -46,16 +46,16 @@ type rowReader struct {
 	// the current cell has one.
 	dates *dates.Styles
 	date  bool
-	// dated lists the cells of the current row (indexes relative to c1)
+	// Dated lists the cells of the current row (indexes relative to c1)
 	// whose boxed value is a date's ISO text, for the readers that tell a
 	// date from text (discover_file_relationships' column types).
-	dated []int
+	Dated []int
 
 	// encode mode: cells go straight into enc as JSON array items
 	// (Python json.dumps formatting), no boxed values at all.
 	encode bool
-	enc    []byte
-	next   int // cells (relative to c1) already in enc
+	Enc    []byte
+	Next   int // cells (relative to c1) already in enc
 
 	// formulas is how formula cells come back (read_excel's formulas
 	// argument); shared holds the shared formulas seen so far, by si.
@@ -69,9 +69,9 @@ type rowReader struct {
 	styles     []int32
 }
 
-// newRowReader returns a rowReader over the worksheet XML in r.
-func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.Styles) *rowReader {
-	rr := &rowReader{w: sheetxml.NewWalker(failingReader{r}), sst: sst, c1: c1, c2: c2, encode: encode}
+// NewRowReader returns a rowReader over the worksheet XML in r.
+func NewRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.Styles) *RowReader {
+	rr := &RowReader{W: sheetxml.NewWalker(FailingReader{r}), sst: sst, c1: c1, c2: c2, encode: encode}
 	if ds != nil && ds.IsDate != nil {
 		rr.dates = ds
 	}
@@ -81,34 +81,34 @@ func newRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.
 // errStop ends a row walk early without an error.
 var errStop = errors.New("stop")
 
-// rows calls fn for every row from first to last (1-based, inclusive) that
+// Rows calls fn for every row from first to last (1-based, inclusive) that
 // holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
 // row goes); fn returns false to end the walk early. It stops reading one
 // row after last (checking that row is in order). A sheet whose XML ends
 // before </sheetData> is reported as damaged, so a broken file never reads
 // as a shorter one; so are rows or cells out of order.
-func (b *book) rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, rowOpts{}, func(row int, rr *rowReader) bool { return fn(row, rr.vals) })
+func (b *Book) Rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
+	return b.WalkRows(ctx, sheet, first, last, c1, c2, RowOpts{}, func(row int, rr *RowReader) bool { return fn(row, rr.Vals) })
 }
 
-// rowsJSON is rows for exact ranges: fn gets each row's cells already
+// RowsJSON is rows for exact ranges: fn gets each row's cells already
 // encoded as JSON array items (count of them in cells), no boxed values.
-func (b *book) rowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
-	return b.walkRows(ctx, sheet, first, last, c1, c2, rowOpts{encode: true}, func(row int, rr *rowReader) bool { return fn(row, rr.enc, rr.next) })
+func (b *Book) RowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
+	return b.WalkRows(ctx, sheet, first, last, c1, c2, RowOpts{Encode: true}, func(row int, rr *RowReader) bool { return fn(row, rr.Enc, rr.Next) })
 }
 
-// rowOpts is what a row walk keeps: values encoded as JSON (else boxed),
+// RowOpts is what a row walk keeps: values encoded as JSON (else boxed),
 // and the cells' style ids.
-type rowOpts struct {
-	encode, styles bool
+type RowOpts struct {
+	Encode, styles bool
 }
 
-// walkRows drives a rowReader over sheet from first to last.
-func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 int, opts rowOpts, fn func(row int, rr *rowReader) bool) error {
+// WalkRows drives a rowReader over sheet from first to last.
+func (b *Book) WalkRows(ctx context.Context, sheet string, first, last, c1, c2 int, opts RowOpts, fn func(row int, rr *RowReader) bool) error {
 	if last < first {
 		return nil
 	}
-	zf, err := b.part(sheet)
+	zf, err := b.Part(sheet)
 	if err != nil || zf == nil {
 		return err
 	}
@@ -127,14 +127,14 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	defer rc.Close()
 	src := opc.NewLateReadAhead(rc)
 	defer src.Close()
-	lim := b.svc.limits
-	rr := newRowReader(lim.newRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, opts.encode, ds)
+	lim := b.Svc.Limits
+	rr := NewRowReader(lim.NewRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, opts.Encode, ds)
 	rr.keepStyles = opts.styles
-	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.formulas
-	rr.w.MaxText = rr.maxText
+	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.Formulas
+	rr.W.MaxText = rr.maxText
 	n := 0
-	err = rr.walk(func(row int, vals []any) error {
-		if n++; n%streamCheckEvery == 0 {
+	err = rr.Walk(func(row int, vals []any) error {
+		if n++; n%StreamCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -143,7 +143,7 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 			// Stop at the next row start, once its order is checked.
 			rr.stopAtRow = true
 		}
-		if row >= first && row <= last && (len(vals) > 0 || rr.next > 0) {
+		if row >= first && row <= last && (len(vals) > 0 || rr.Next > 0) {
 			if !fn(row, rr) {
 				rr.stopAtRow = true
 			}
@@ -156,14 +156,14 @@ func (b *book) walkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	case err != nil:
 		return err
 	case !rr.closed:
-		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.w.Row), nil)
+		return newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.W.Row), nil)
 	}
 	return ctx.Err()
 }
 
-// walk reads the sheet and calls emit at the end of every row.
-func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
-	w := rr.w
+// Walk reads the sheet and calls emit at the end of every row.
+func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
+	w := rr.W
 	for {
 		ev, err := w.Next()
 		switch {
@@ -176,7 +176,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			return newError(KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
 		case err == nil:
 		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, budget.ErrRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
-			where := fmt.Sprintf("cell %s of sheet %q", cellName(w.Cell.Col, w.Cell.Row), rr.sheet)
+			where := fmt.Sprintf("cell %s of sheet %q", CellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 		case kindOf(err) != "":
 			return err // a bound (see runBound)
@@ -185,7 +185,7 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 		}
 		switch ev {
 		case sheetxml.RowStart:
-			if w.Row > maxSheetRows {
+			if w.Row > MaxSheetRows {
 				return newError(KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
 			}
 			if err := rr.checkRowOrder(w.Row); err != nil {
@@ -194,12 +194,12 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 			if rr.stopAtRow {
 				return errStop
 			}
-			rr.vals, rr.enc, rr.next, rr.styles, rr.dated = nil, rr.enc[:0], 0, nil, rr.dated[:0]
+			rr.Vals, rr.Enc, rr.Next, rr.styles, rr.Dated = nil, rr.Enc[:0], 0, nil, rr.Dated[:0]
 		case sheetxml.RowEnd:
-			if err := emit(w.Row, rr.vals); err != nil {
+			if err := emit(w.Row, rr.Vals); err != nil {
 				return err
 			}
-			rr.vals, rr.next, rr.styles = nil, 0, nil
+			rr.Vals, rr.Next, rr.styles = nil, 0, nil
 		case sheetxml.CellDone:
 			if err := rr.checkCell(); err != nil {
 				return err
@@ -216,17 +216,17 @@ func (rr *rowReader) walk(emit func(row int, vals []any) error) error {
 	}
 }
 
-// maxSheetRows is Excel's last row number.
-const maxSheetRows = 1 << 20
+// MaxSheetRows is Excel's last row number.
+const MaxSheetRows = 1 << 20
 
 // endCell converts the finished cell's text by its type and stores it.
-func (rr *rowReader) endCell() error {
-	col := rr.w.Cell.Col
+func (rr *RowReader) endCell() error {
+	col := rr.W.Cell.Col
 	formula := rr.formula()
-	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.w.Cell.Value) == 0 && string(rr.typ) != "inlineStr" && formula == "" {
+	if col < rr.c1 || (rr.c2 > 0 && col > rr.c2) || len(rr.W.Cell.Value) == 0 && string(rr.typ) != "inlineStr" && formula == "" {
 		return nil
 	}
-	text := sheetxml.Unescape(rr.w.Cell.Value)
+	text := sheetxml.Unescape(rr.W.Cell.Value)
 	if (string(rr.typ) == "str" || string(rr.typ) == "inlineStr") && bytes.Contains(text, []byte("_x")) {
 		text = []byte(excelize.UnescapeXstring(string(text))) // an ST_Xstring's escapes: _x0004_ is U+0004
 	}
@@ -249,31 +249,31 @@ func (rr *rowReader) endCell() error {
 
 // emptyText reports a cell cached as an empty text: t="str" with an empty
 // <v> (a formula's "" result, as Excel and LibreOffice write it).
-func (rr *rowReader) emptyText() bool {
-	return string(rr.typ) == "str" && rr.w.Cell.HasV && len(rr.w.Cell.Value) == 0
+func (rr *RowReader) emptyText() bool {
+	return string(rr.typ) == "str" && rr.W.Cell.HasV && len(rr.W.Cell.Value) == 0
 }
 
 // cellValue converts a cell's text by its type (the boxed-values path).
-func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
+func (rr *RowReader) cellValue(col int, text []byte) (any, error) {
 	var v any
 	switch string(rr.typ) {
 	case "s":
 		i, ok := sharedstrings.Index(text, len(rr.sst))
 		if !ok {
-			return nil, sharedstrings.Missing(col, rr.w.Row, text)
+			return nil, sharedstrings.Missing(col, rr.W.Row, text)
 		}
 		v = rr.sst[i]
 	case "inlineStr", "str", "e":
 		v = string(text)
 	case "d":
 		v = string(text)
-		rr.dated = append(rr.dated, col-rr.c1)
+		rr.Dated = append(rr.Dated, col-rr.c1)
 	case "b":
 		v = string(text) == "1" || string(text) == "true"
 	default:
 		if iso, ok := rr.dateValue(text); ok {
 			v = iso
-			rr.dated = append(rr.dated, col-rr.c1)
+			rr.Dated = append(rr.Dated, col-rr.c1)
 		} else {
 			v = numberValue(text)
 		}
@@ -282,15 +282,15 @@ func (rr *rowReader) cellValue(col int, text []byte) (any, error) {
 }
 
 // put stores the boxed value of the cell in column col.
-func (rr *rowReader) put(col int, v any) {
+func (rr *RowReader) put(col int, v any) {
 	idx := col - rr.c1
-	if rr.vals == nil && rr.c2 > 0 {
-		rr.vals = make([]any, 0, rr.c2-rr.c1+1)
+	if rr.Vals == nil && rr.c2 > 0 {
+		rr.Vals = make([]any, 0, rr.c2-rr.c1+1)
 	}
-	for len(rr.vals) <= idx {
-		rr.vals = append(rr.vals, nil)
+	for len(rr.Vals) <= idx {
+		rr.Vals = append(rr.Vals, nil)
 	}
-	rr.vals[idx] = v
+	rr.Vals[idx] = v
 }
 
 // numberValue parses a numeric cell like openpyxl: int unless it has a
@@ -314,7 +314,7 @@ func numberValue(text []byte) any {
 
 // encodeCell appends the cell at index idx (relative to c1) to the row's
 // JSON, with nulls for skipped columns.
-func (rr *rowReader) encodeCell(idx int, text []byte) error {
+func (rr *RowReader) encodeCell(idx int, text []byte) error {
 	if !rr.pad(idx) {
 		return nil
 	}
@@ -324,33 +324,33 @@ func (rr *rowReader) encodeCell(idx int, text []byte) error {
 // pad appends nulls for the columns skipped before index idx and the
 // separator; false when idx was already written (a repeated column: the
 // first one wins).
-func (rr *rowReader) pad(idx int) bool {
-	if idx < rr.next {
+func (rr *RowReader) pad(idx int) bool {
+	if idx < rr.Next {
 		return false
 	}
-	for ; rr.next < idx; rr.next++ {
-		rr.enc = appendItem(rr.enc, rr.next, "null")
+	for ; rr.Next < idx; rr.Next++ {
+		rr.Enc = appendItem(rr.Enc, rr.Next, "null")
 	}
-	if rr.next > 0 {
-		rr.enc = append(rr.enc, ", "...)
+	if rr.Next > 0 {
+		rr.Enc = append(rr.Enc, ", "...)
 	}
-	rr.next++
+	rr.Next++
 	return true
 }
 
 // appendValue appends the JSON of the current cell's text, by its type.
-func (rr *rowReader) appendValue(text []byte) error {
+func (rr *RowReader) appendValue(text []byte) error {
 	switch string(rr.typ) {
 	case "s":
 		i, ok := sharedstrings.Index(text, len(rr.sst))
 		if !ok {
-			return sharedstrings.Missing(rr.w.Cell.Col, rr.w.Row, text)
+			return sharedstrings.Missing(rr.W.Cell.Col, rr.W.Row, text)
 		}
-		rr.enc = pyjson.AppendString(rr.enc, rr.sst[i])
+		rr.Enc = pyjson.AppendString(rr.Enc, rr.sst[i])
 	case "inlineStr", "str", "e", "d":
-		rr.enc = pyjson.AppendString(rr.enc, string(text))
+		rr.Enc = pyjson.AppendString(rr.Enc, string(text))
 	case "b":
-		rr.enc = strconv.AppendBool(rr.enc, string(text) == "1" || string(text) == "true")
+		rr.Enc = strconv.AppendBool(rr.Enc, string(text) == "1" || string(text) == "true")
 	default:
 		if rr.appendDate(text) {
 			return nil
@@ -358,15 +358,15 @@ func (rr *rowReader) appendValue(text []byte) error {
 		s := string(text)
 		if !bytes.ContainsAny(text, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				rr.enc = strconv.AppendInt(rr.enc, i, 10)
+				rr.Enc = strconv.AppendInt(rr.Enc, i, 10)
 				return nil
 			}
 		}
 		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			rr.enc = pyjson.AppendFloat(rr.enc, f)
+			rr.Enc = pyjson.AppendFloat(rr.Enc, f)
 			return nil
 		}
-		rr.enc = pyjson.AppendString(rr.enc, s)
+		rr.Enc = pyjson.AppendString(rr.Enc, s)
 	}
 	return nil
 }
@@ -379,10 +379,10 @@ func appendItem(buf []byte, i int, lit string) []byte {
 	return append(buf, lit...)
 }
 
-// rowArena stores encoded rows in chunks that double in size up to
+// RowArena stores encoded rows in chunks that double in size up to
 // arenaChunk, so a big read costs one allocation per megabyte instead of one
 // per row, and a read of a few rows allocates only what they need.
-type rowArena struct {
+type RowArena struct {
 	cur  []byte
 	next int // size of the next chunk
 }
@@ -393,9 +393,9 @@ const (
 	arenaChunk      = 1 << 20
 )
 
-// add copies a row (wrapped as a JSON array, padded with nulls up to
+// Add copies a row (wrapped as a JSON array, padded with nulls up to
 // width) into the arena and returns it.
-func (a *rowArena) add(inner []byte, cells, width int) json.RawMessage {
+func (a *RowArena) Add(inner []byte, cells, width int) json.RawMessage {
 	need := len(inner) + 2 + (width-cells)*6
 	if cap(a.cur)-len(a.cur) < need {
 		size := max(a.next, arenaFirstChunk)
@@ -412,5 +412,5 @@ func (a *rowArena) add(inner []byte, cells, width int) json.RawMessage {
 	return json.RawMessage(a.cur[start:len(a.cur):len(a.cur)])
 }
 
-// streamCheckEvery is how many rows pass between cancellation checks.
-const streamCheckEvery = 4096
+// StreamCheckEvery is how many rows pass between cancellation checks.
+const StreamCheckEvery = 4096

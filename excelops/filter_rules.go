@@ -13,49 +13,49 @@ import (
 // worksheet's autoFilter element (writeFilterColumns), as Excel stores them.
 
 // filterRules checks the criteria of set_autofilter against rng.
-func filterRules(filters []filterArgs, rng cellRange) ([]filterRule, error) {
+func filterRules(filters []filterArgs, rng CellRange) ([]filterRule, error) {
 	var rules []filterRule
 	seen := map[int]bool{}
 	for i, f := range filters {
-		col, err := parseColumn(f.Column)
+		col, err := ParseColumn(f.Column)
 		if err != nil {
 			return nil, fmt.Errorf("filter %d: %w", i+1, err)
 		}
 		if col < rng.C1 || col > rng.C2 {
-			return nil, invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, columnName(col), rng, columnName(rng.C1), columnName(rng.C2))
+			return nil, Invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, ColumnName(col), rng, ColumnName(rng.C1), ColumnName(rng.C2))
 		}
 		if seen[col] {
-			return nil, invalid("filter %d: column %s has a criterion already; give one per column", i+1, columnName(col))
+			return nil, Invalid("filter %d: column %s has a criterion already; give one per column", i+1, ColumnName(col))
 		}
 		seen[col] = true
-		if !oneOf(f.Operator, filterOperators()...) {
-			return nil, invalid("%s", sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
-				didYouMean(closeMatches(f.Operator, filterOperators()))))
+		if !OneOf(f.Operator, filterOperators()...) {
+			return nil, Invalid("%s", Sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
+				DidYouMean(CloseMatches(f.Operator, filterOperators()))))
 		}
 		r := filterRule{col: col, op: f.Operator}
 		switch v := f.Value.(type) {
 		case nil:
 			if f.Operator != "blanks" && f.Operator != "nonBlanks" {
-				return nil, invalid("filter %d: operator %s needs a value", i+1, f.Operator)
+				return nil, Invalid("filter %d: operator %s needs a value", i+1, f.Operator)
 			}
 		case json.Number:
 			n, err := v.Float64()
 			if err != nil {
-				return nil, invalid("filter %d: invalid number %s", i+1, v)
+				return nil, Invalid("filter %d: invalid number %s", i+1, v)
 			}
 			r.text, r.num = v.String(), &n
 		case string:
 			r.text = v
-			if looksNumeric(strings.TrimSpace(v)) {
+			if LooksNumeric(strings.TrimSpace(v)) {
 				if n, err := json.Number(strings.TrimSpace(v)).Float64(); err == nil {
 					r.num = &n
 				}
 			}
 		default:
-			return nil, invalid("filter %d: value must be text or a number", i+1)
+			return nil, Invalid("filter %d: value must be text or a number", i+1)
 		}
 		if (f.Operator == "blanks" || f.Operator == "nonBlanks") && f.Value != nil {
-			return nil, invalid("filter %d: operator %s takes no value", i+1, f.Operator)
+			return nil, Invalid("filter %d: operator %s takes no value", i+1, f.Operator)
 		}
 		rules = append(rules, r)
 	}
@@ -65,11 +65,11 @@ func filterRules(filters []filterArgs, rng cellRange) ([]filterRule, error) {
 // applyAutofilter puts the autofilter on rng with its criteria and hides
 // the rows of the sheet's used range that do not meet them, as Excel does
 // when a filter is applied (the file format stores the hidden rows).
-func applyAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string, rng cellRange, rules []filterRule, ext *sheetExtent) (int, error) {
+func applyAutofilter(b *Book, ws *excelize.XMLWorksheet, sheet string, rng CellRange, rules []filterRule, ext *SheetExtent) (int, error) {
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
 	saved := ws.SheetPr
-	if err := b.f.AutoFilter(sheet, rng.String(), nil); err != nil {
+	if err := b.F.AutoFilter(sheet, rng.String(), nil); err != nil {
 		return 0, newError(KindInvalidArgument, "cannot set the autofilter: "+err.Error(), err)
 	}
 	if saved != nil {
@@ -86,15 +86,15 @@ func applyAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string, rng cellR
 		}
 	}
 	hidden := 0
-	for r := rng.R1 + 1; r <= min(rng.R2, ext.maxRow) && len(rules) > 0; r++ {
+	for r := rng.R1 + 1; r <= min(rng.R2, ext.MaxRow) && len(rules) > 0; r++ {
 		keep := true
 		for _, rule := range rules {
-			if keep = cellMeets(b, sheet, cellName(rule.col, r), rule); !keep {
+			if keep = cellMeets(b, sheet, CellName(rule.col, r), rule); !keep {
 				break
 			}
 		}
 		if !keep {
-			if err := b.f.SetRowVisible(sheet, r, false); err != nil {
+			if err := b.F.SetRowVisible(sheet, r, false); err != nil {
 				return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot hide row %d: %v", r, err), err)
 			}
 			hidden++
@@ -105,17 +105,17 @@ func applyAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string, rng cellR
 
 // cellMeets evaluates one criterion on a cell: numbers compare as numbers,
 // text ignoring case, and a number never meets a text comparison.
-func cellMeets(b *book, sheet, ref string, rule filterRule) bool {
-	raw, _ := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-	typ, _ := b.f.GetCellType(sheet, ref)
+func cellMeets(b *Book, sheet, ref string, rule filterRule) bool {
+	raw, _ := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	typ, _ := b.F.GetCellType(sheet, ref)
 	text := strings.ToLower(raw)
 	want := strings.ToLower(rule.text)
 	var num *float64
 	if typ == excelize.CellTypeNumber || typ == excelize.CellTypeUnset {
-		if n, ok := jsonCell(raw).(int64); ok {
+		if n, ok := JsonCell(raw).(int64); ok {
 			f := float64(n)
 			num = &f
-		} else if f, ok := jsonCell(raw).(float64); ok {
+		} else if f, ok := JsonCell(raw).(float64); ok {
 			num = &f
 		}
 	}
@@ -176,7 +176,7 @@ func escapeWildcards(s string) string {
 
 // writeFilterColumns stores the criteria in the parsed autoFilter element
 // (excelize's own expression syntax cannot hold values with spaces).
-func writeFilterColumns(af *excelize.XMLAutoFilter, rng cellRange, rules []filterRule) error {
+func writeFilterColumns(af *excelize.XMLAutoFilter, rng CellRange, rules []filterRule) error {
 	if af == nil {
 		return fmt.Errorf("cannot write filter criteria: the sheet has no autofilter element")
 	}
@@ -227,14 +227,14 @@ func filterHidesRows(ws *excelize.XMLWorksheet) bool {
 }
 
 // showRows unhides the hidden rows from..to and counts them.
-func showRows(b *book, sheet string, from, to int) (int, error) {
+func showRows(b *Book, sheet string, from, to int) (int, error) {
 	shown := 0
 	for r := from; r <= to; r++ {
-		visible, err := b.f.GetRowVisible(sheet, r)
+		visible, err := b.F.GetRowVisible(sheet, r)
 		if err != nil || visible {
 			continue
 		}
-		if err := b.f.SetRowVisible(sheet, r, true); err != nil {
+		if err := b.F.SetRowVisible(sheet, r, true); err != nil {
 			return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot show row %d: %v", r, err), err)
 		}
 		shown++
@@ -244,14 +244,14 @@ func showRows(b *book, sheet string, from, to int) (int, error) {
 
 // removeAutofilter drops the sheet's autofilter, its filterMode and the
 // hidden _xlnm._FilterDatabase name excelize and Excel keep for it.
-func removeAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string) {
+func removeAutofilter(b *Book, ws *excelize.XMLWorksheet, sheet string) {
 	ws.AutoFilter = nil
 	setFilterMode(ws, false)
-	idx, err := b.f.GetSheetIndex(sheet)
-	if err != nil || b.f.WorkBook == nil || b.f.WorkBook.DefinedNames == nil {
+	idx, err := b.F.GetSheetIndex(sheet)
+	if err != nil || b.F.WorkBook == nil || b.F.WorkBook.DefinedNames == nil {
 		return
 	}
-	names := b.f.WorkBook.DefinedNames.DefinedName
+	names := b.F.WorkBook.DefinedNames.DefinedName
 	kept := names[:0]
 	for _, dn := range names {
 		if dn.Name == "_xlnm._FilterDatabase" && dn.LocalSheetID != nil && *dn.LocalSheetID == idx {
@@ -259,5 +259,5 @@ func removeAutofilter(b *book, ws *excelize.XMLWorksheet, sheet string) {
 		}
 		kept = append(kept, dn)
 	}
-	b.f.WorkBook.DefinedNames.DefinedName = kept
+	b.F.WorkBook.DefinedNames.DefinedName = kept
 }

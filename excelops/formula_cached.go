@@ -5,7 +5,7 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 // formulaCell is one formula cell of a parsed worksheet, with write access
 // to its cached value (<v>) and type (t).
 type formulaCell struct {
-	ref  string            // A1 reference
+	Ref  string            // A1 reference
 	cell *excelize.XMLCell // the cell in the parsed worksheet
 }
 
@@ -48,7 +48,7 @@ func worksheetFormulaCells(ws any) (cells []formulaCell, ok bool) {
 		row := &sheet.SheetData.Row[i]
 		for j := range row.C {
 			if row.C[j].F != nil {
-				cells = append(cells, formulaCell{ref: row.C[j].R, cell: &row.C[j]})
+				cells = append(cells, formulaCell{Ref: row.C[j].R, cell: &row.C[j]})
 			}
 		}
 	}

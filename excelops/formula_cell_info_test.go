@@ -40,7 +40,7 @@ func TestCallsUncomputedForm(t *testing.T) {
 		`PHONETIC("x")`:                                               true,
 	} {
 		assert.Equal(t, want, formulatext.CallsUncomputedForm(formula), formula)
-		assert.Equal(t, want, callsUncomputable(formula), formula)
+		assert.Equal(t, want, CallsUncomputable(formula), formula)
 	}
 }
 

@@ -19,10 +19,10 @@ import (
 //go:embed excel_functions.txt
 var excelFunctionsText string
 
-// excelFunctions returns Excel's function names (upper case, no _xlfn.
+// ExcelFunctions returns Excel's function names (upper case, no _xlfn.
 // prefix), each with the prefix a file must spell it with ("" for the
 // functions of Excel 2007, "_xlfn." for newer ones), parsed once.
-var excelFunctions = sync.OnceValue(func() map[string]string {
+var ExcelFunctions = sync.OnceValue(func() map[string]string {
 	set := map[string]string{}
 	for _, line := range strings.Split(excelFunctionsText, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
@@ -33,10 +33,10 @@ var excelFunctions = sync.OnceValue(func() map[string]string {
 	return set
 })
 
-// withFilePrefixes returns formula (without its "=") as a file must hold
+// WithFilePrefixes returns formula (without its "=") as a file must hold
 // it (formulatext.WithFilePrefixes over Excel's function names).
-func withFilePrefixes(formula string) string {
-	return formulatext.WithFilePrefixes(formula, excelFunctions())
+func WithFilePrefixes(formula string) string {
+	return formulatext.WithFilePrefixes(formula, ExcelFunctions())
 }
 
 // commonFunctions break ties between equally close did-you-mean candidates:
@@ -47,10 +47,10 @@ var commonFunctions = []string{
 	"XLOOKUP", "SUMIFS", "COUNTIFS", "DATE", "TODAY", "ABS", "HLOOKUP",
 }
 
-// checkFormulaText refuses, before anything is written, a formula (given
+// CheckFormulaText refuses, before anything is written, a formula (given
 // without its "=") for the cell ref that does not parse or calls a function
 // Excel does not have, naming the cell and the problem.
-func checkFormulaText(ref, formula string) error {
+func CheckFormulaText(ref, formula string) error {
 	_, err := formulaTokens(ref, formula)
 	return err
 }
@@ -74,10 +74,10 @@ type formulaError struct {
 // Error returns the reason.
 func (e *formulaError) Error() string { return e.msg }
 
-// parseFormula checks formula (without its leading "="): its strings and
+// ParseFormula checks formula (without its leading "="): its strings and
 // quoted sheet names are closed, parentheses balance, every operator has its
 // operands, and every function is one Excel has.
-func parseFormula(formula string) error {
+func ParseFormula(formula string) error {
 	_, err := parseFormulaTokens(formula)
 	return err
 }
@@ -269,7 +269,7 @@ func checkFunctionName(name string) error {
 	for _, p := range []string{"_XLFN._XLWS.", "_XLFN.", "_XLWS."} {
 		up = strings.TrimPrefix(up, p)
 	}
-	if _, ok := excelFunctions()[up]; ok || up == "ARRAY" || up == "ARRAYROW" {
+	if _, ok := ExcelFunctions()[up]; ok || up == "ARRAY" || up == "ARRAYROW" {
 		return nil
 	}
 	msg := fmt.Sprintf("%s is not an Excel function", name)
@@ -293,7 +293,7 @@ func closestFunction(name string) string {
 		prefix bool
 	}
 	var cands []cand
-	for fn := range excelFunctions() {
+	for fn := range ExcelFunctions() {
 		if d := textdist.Within([]byte(name), []byte(fn), limit); d <= limit {
 			cands = append(cands, cand{fn, d, strings.HasPrefix(name, fn) || strings.HasPrefix(fn, name)})
 		}

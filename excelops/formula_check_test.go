@@ -19,7 +19,7 @@ func TestCheckFormulaAcceptsExcelFormulas(t *testing.T) {
 		"sum(a1)", "  A1 + B1 ", "NA()", "PI()*2", "LAMBDA(x,x*2)(3)", "_xlfn.LAMBDA(_xlpm.x,_xlpm.x)(1)",
 		"LAMBDA(x,y,x)(1,)", "LAMBDA(1)()", "LET(f,LAMBDA(x,x*2),f(3))", "MAP(A1:A3,LAMBDA(v,v+1))",
 	} {
-		assert.NoError(t, parseFormula(f), f)
+		assert.NoError(t, ParseFormula(f), f)
 	}
 }
 
@@ -43,23 +43,23 @@ func TestCheckFormulaRefusesBrokenFormulas(t *testing.T) {
 		{"LAMBDA(x,x)(1)(2)", `"(" follows`},
 		{"LET(f,2,g(3))", "g is not an Excel function"},
 	} {
-		err := parseFormula(c.formula)
+		err := ParseFormula(c.formula)
 		require.Error(t, err, c.formula)
 		assert.Contains(t, err.Error(), c.want, c.formula)
 	}
-	assert.NotContains(t, parseFormula("XYZZYQ(1)").Error(), "did you mean")
+	assert.NotContains(t, ParseFormula("XYZZYQ(1)").Error(), "did you mean")
 }
 
 func TestCheckFormulaTextNamesTheCell(t *testing.T) {
-	err := checkFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
+	err := CheckFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
 	require.Error(t, err)
 	assert.ErrorIs(t, err, KindInvalidArgument)
 	assert.True(t, strings.HasPrefix(err.Error(), `cell B3: formula "=VLOOKUPP(1,A1:A2,1)" is not valid: `), err.Error())
-	_, err = planCell(1, 1, "=", valueTypesAuto)
+	_, err = PlanCell(1, 1, "=", ValueTypesAuto)
 	assert.NoError(t, err, "a lone = is text")
-	_, err = planCell(1, 1, "=SUMME(A1)", valueTypesText)
+	_, err = PlanCell(1, 1, "=SUMME(A1)", ValueTypesText)
 	assert.NoError(t, err, "value_types text stores formulas as text")
-	_, err = planCell(2, 2, "=SUMME(A1)", valueTypesAuto)
+	_, err = PlanCell(2, 2, "=SUMME(A1)", ValueTypesAuto)
 	assert.ErrorContains(t, err, "cell B2: ")
 }
 
@@ -68,7 +68,7 @@ func FuzzParseFormula(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_ = parseFormula(s) // never panics
+		_ = ParseFormula(s) // never panics
 	})
 }
 
@@ -91,7 +91,7 @@ func TestWithFilePrefixes(t *testing.T) {
 		"BYROW(A1:B3,LOG10)":                          "_xlfn.BYROW(A1:B3,LOG10)",              // a cell
 		"_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)": "_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)",
 	} {
-		assert.Equal(t, want, withFilePrefixes(in), in)
+		assert.Equal(t, want, WithFilePrefixes(in), in)
 	}
 }
 
@@ -106,7 +106,7 @@ func TestWithoutFilePrefixes(t *testing.T) {
 		"_xlfn.GROUPBY(A2:A9,B2:B9,_xleta.SUM)":            "GROUPBY(A2:A9,B2:B9,SUM)",
 	} {
 		assert.Equal(t, want, formulatext.WithoutFilePrefixes(in), in)
-		assert.Equal(t, withFilePrefixes(want), withFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
+		assert.Equal(t, WithFilePrefixes(want), WithFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
 	}
 }
 

@@ -9,10 +9,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// newDepScope reads f's tables and defined names into the scope the
+// NewDepScope reads f's tables and defined names into the scope the
 // dependency scan resolves them through, and finds spill ranges in f's
 // cells (see bookSpills).
-func newDepScope(f *excelize.File) *formuladeps.Scope {
+func NewDepScope(f *excelize.File) *formuladeps.Scope {
 	d := &formuladeps.Scope{}
 	d.SetSpills(bookSpills(f))
 	for _, sheet := range f.GetSheetList() {
@@ -41,16 +41,16 @@ func newDepScope(f *excelize.File) *formuladeps.Scope {
 // for the parsed workbook f: the spill range the anchor's cell records
 // when it anchors a dynamic array, else the cell alone; not ok when its
 // sheet cannot be read.
-func bookSpills(f *excelize.File) func(anchor sheetArea) (sheetArea, bool) {
-	return func(anchor sheetArea) (sheetArea, bool) {
+func bookSpills(f *excelize.File) func(anchor SheetArea) (SheetArea, bool) {
+	return func(anchor SheetArea) (SheetArea, bool) {
 		ws, err := f.Worksheet(anchor.Sheet)
 		if err != nil || ws == nil {
-			return sheetArea{}, false
+			return SheetArea{}, false
 		}
-		spill, ok := dynamicAnchor(sheetCell(ws, anchor.C1, anchor.R1))
+		spill, ok := DynamicAnchor(SheetCell(ws, anchor.C1, anchor.R1))
 		if !ok {
 			return anchor, true
 		}
-		return sheetArea{Sheet: anchor.Sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2}, true
+		return SheetArea{Sheet: anchor.Sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2}, true
 	}
 }

@@ -10,12 +10,12 @@ import (
 // diskHasFormulas reports whether sheet, as it is on disk, holds any formula
 // (an <f> element), streaming its XML without parsing it. A sheet that is
 // not on disk has none there.
-func (b *book) diskHasFormulas(sheet string) (bool, error) {
-	zf, err := b.part(sheet)
+func (b *Book) diskHasFormulas(sheet string) (bool, error) {
+	zf, err := b.Part(sheet)
 	if err != nil || zf == nil {
 		return false, err
 	}
-	if kind, err := b.sheetKindOf(sheet); err != nil || kind != opc.Worksheet {
+	if kind, err := b.SheetKindOf(sheet); err != nil || kind != opc.Worksheet {
 		return false, err // a macro sheet's formulas are not worksheet formulas
 	}
 	rc, err := zf.Open()

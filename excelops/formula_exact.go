@@ -41,13 +41,13 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	return inexactTokens(f, sheet, formula, tokens)
 }
 
-// inexactInArrays reports whether the engine computes formula (on sheet)
+// InexactInArrays reports whether the engine computes formula (on sheet)
 // unlike Excel even as an array formula: an operator applies to a range,
 // or a lifted call's array stands, inside a function that neither takes
 // arrays nor is lifted over them (formulatext.Inexact);
 // the @ of a function's result; or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
-func inexactInArrays(f *excelize.File, sheet, formula string) bool {
+func InexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return inexactTokens(f, sheet, formula, formulatok.Tokens(formula))
 }
 
@@ -67,20 +67,20 @@ func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) 
 // anchor, or a legacy array formula of one cell. A legacy array formula
 // over several cells is computed with its range (legacyArrayValues).
 func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
-	c := parsedCell(f, sheet, ref)
+	c := ParsedCell(f, sheet, ref)
 	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray {
 		return false
 	}
-	if _, ok := dynamicAnchor(c); ok {
+	if _, ok := DynamicAnchor(c); ok {
 		return true
 	}
-	r, err := parseRange(c.F.Ref)
+	r, err := ParseRange(c.F.Ref)
 	return err != nil || (r.C1 == r.C2 && r.R1 == r.R2) // no ref: the cell itself
 }
 
-// parsedCell returns the cell sheet!ref of f as parsed, nil when the sheet,
+// ParsedCell returns the cell sheet!ref of f as parsed, nil when the sheet,
 // the reference or the cell is not there.
-func parsedCell(f *excelize.File, sheet, ref string) *excelize.XMLCell {
+func ParsedCell(f *excelize.File, sheet, ref string) *excelize.XMLCell {
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
 		return nil
@@ -89,14 +89,14 @@ func parsedCell(f *excelize.File, sheet, ref string) *excelize.XMLCell {
 	if err != nil {
 		return nil
 	}
-	return sheetCell(ws, col, row)
+	return SheetCell(ws, col, row)
 }
 
 // isPlainFormulaCell reports whether sheet!ref holds a plain formula: its
 // own <f>, not an array formula (a cell of a legacy array formula other
 // than its first holds no <f>).
 func isPlainFormulaCell(f *excelize.File, sheet, ref string) bool {
-	c := parsedCell(f, sheet, ref)
+	c := ParsedCell(f, sheet, ref)
 	return c != nil && c.F != nil && c.F.T != excelize.STCellFormulaTypeArray
 }
 

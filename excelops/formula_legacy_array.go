@@ -25,28 +25,28 @@ import (
 // (CalcLegacyArray): its ref is a range, even of one cell (X1:X1, as
 // LibreOffice writes one); a dynamic array anchor, which the calculator
 // spills itself, is not one.
-func legacyArrayRange(c *excelize.XMLCell) (cellRange, bool) {
+func legacyArrayRange(c *excelize.XMLCell) (CellRange, bool) {
 	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray || c.F.Ref == "" {
-		return cellRange{}, false
+		return CellRange{}, false
 	}
-	if _, ok := dynamicAnchor(c); ok {
-		return cellRange{}, false
+	if _, ok := DynamicAnchor(c); ok {
+		return CellRange{}, false
 	}
 	if !strings.Contains(c.F.Ref, ":") {
-		return cellRange{}, false // one cell, computed whole
+		return CellRange{}, false // one cell, computed whole
 	}
-	r, err := parseRange(c.F.Ref)
+	r, err := ParseRange(c.F.Ref)
 	return r, err == nil
 }
 
 // isLegacyArrayOverCells reports whether sheet!ref is the first cell of a
 // legacy array formula laid over its range (legacyArrayRange).
 func isLegacyArrayOverCells(f *excelize.File, sheet, ref string) bool {
-	_, ok := legacyArrayRange(parsedCell(f, sheet, ref))
+	_, ok := legacyArrayRange(ParsedCell(f, sheet, ref))
 	return ok
 }
 
-// legacyArrayValues returns the cached values of every cell of the range
+// LegacyArrayValues returns the cached values of every cell of the range
 // of the legacy array formula whose first cell is sheet!ref, by rows, as
 // the calculator lays its array over the range; nil when the engine cannot
 // compute it exactly: a function it lacks or computes around
@@ -54,7 +54,7 @@ func isLegacyArrayOverCells(f *excelize.File, sheet, ref string) bool {
 // formula (inexactInArrays), a reference cut by a deletion, or a formula
 // the calculator refuses (see computeFormula for lim and the time bound).
 // err is ctx's error when ctx ended.
-func legacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (laid [][]cachedCell, err error) {
+func LegacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (laid [][]CachedCell, err error) {
 	defer func() {
 		if recover() != nil {
 			laid, err = nil, nil // as computeFormula: no value rather than a failed call
@@ -63,7 +63,7 @@ func legacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcL
 	if !legacyExact(f, sheet, ref) {
 		return nil, nil
 	}
-	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
 	defer cancel()
 	vals, cerr := f.CalcLegacyArray(one, sheet, ref, lim)
 	if err := ctx.Err(); err != nil {
@@ -72,23 +72,23 @@ func legacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcL
 	if cerr != nil {
 		return nil, nil
 	}
-	laid = make([][]cachedCell, len(vals))
+	laid = make([][]CachedCell, len(vals))
 	for r, row := range vals {
-		laid[r] = make([]cachedCell, len(row))
+		laid[r] = make([]CachedCell, len(row))
 		for c, v := range row {
 			t, text := cachedOf(v)
-			if t == "str" && checkText(ref, v.Value) != nil {
+			if t == "str" && CheckText(ref, v.Value) != nil {
 				t, text = "e", "#VALUE!"
 			}
-			laid[r][c] = cachedCell{t, text}
+			laid[r][c] = CachedCell{t, text}
 		}
 	}
 	return laid, nil
 }
 
-// cachedCell is a cell's cached value: its type ("" for a number, "b",
+// CachedCell is a cell's cached value: its type ("" for a number, "b",
 // "e", "str") and text, as formulaCell.setCached takes them.
-type cachedCell struct{ t, v string }
+type CachedCell struct{ t, v string }
 
 // placeLegacyArray stores laid (legacyArrayValues) as the cached values of
 // the cells of the range of the legacy array formula whose first cell is
@@ -97,12 +97,12 @@ type cachedCell struct{ t, v string }
 // it removed. A cell of the range holding a formula of its own (not a
 // shape Excel writes) is left to that formula; an empty text, which a cell
 // without a formula cannot hold, leaves the cell without a value.
-func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cachedCell) (changed, dropped int, err error) {
+func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]CachedCell) (changed, dropped int, err error) {
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
 		return 0, 0, nil
 	}
-	r, ok := legacyArrayRange(sheetCell(ws, col, row))
+	r, ok := legacyArrayRange(SheetCell(ws, col, row))
 	if !ok {
 		return 0, 0, nil
 	}
@@ -118,7 +118,7 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 			if x == col && y == row {
 				continue // the first cell holds its own
 			}
-			c := sheetCell(ws, x, y)
+			c := SheetCell(ws, x, y)
 			if want.t == "str" && want.v == "" { // an empty text: none
 				if c != nil && c.F == nil && (c.V != "" || c.T != "" || c.IS != nil) {
 					c.T, c.V, c.IS = "", "", nil
@@ -127,15 +127,15 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 				continue
 			}
 			if c == nil {
-				if err := f.SetCellDefault(sheet, cellName(x, y), "0"); err != nil {
+				if err := f.SetCellDefault(sheet, CellName(x, y), "0"); err != nil {
 					return changed, dropped, err
 				}
-				c = sheetCell(ws, x, y)
+				c = SheetCell(ws, x, y)
 			}
 			if c == nil || c.F != nil {
 				continue
 			}
-			if c.V != want.v || cachedKind(c.T) != cachedKind(want.t) || c.IS != nil {
+			if c.V != want.v || CachedKind(c.T) != CachedKind(want.t) || c.IS != nil {
 				changed++
 			}
 			c.T, c.V, c.IS = want.t, want.v, nil
@@ -147,7 +147,7 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]cac
 // dropLegacyValues removes the values of the cells of the legacy array
 // formula's range r on ws other than its first, and returns how many it
 // removed; only the cells the sheet holds are visited, however large r is.
-func dropLegacyValues(ws *excelize.XMLWorksheet, r cellRange) int {
+func dropLegacyValues(ws *excelize.XMLWorksheet, r CellRange) int {
 	n := 0
 	rows := ws.SheetData.Row
 	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.R1 }); i < len(rows) && rows[i].R <= r.R2; i++ {
@@ -166,29 +166,29 @@ func dropLegacyValues(ws *excelize.XMLWorksheet, r cellRange) int {
 	return n
 }
 
-// refuseLegacyArrayPart refuses a write of some but not all cells of a
+// RefuseLegacyArrayPart refuses a write of some but not all cells of a
 // legacy array formula on sheet, as Excel does ("You can't change part of
 // an array"): the formula's value is laid over its whole range, so a cell
 // of the range written alone would be overwritten by the next recalculation.
 // Writing every cell of the range replaces the array.
-func (b *book) refuseLegacyArrayPart(sheet string, plan []cellWrite) error {
-	all, err := b.formulaCells(sheet)
+func (b *Book) RefuseLegacyArrayPart(sheet string, plan []CellWrite) error {
+	all, err := b.FormulaCells(sheet)
 	if err != nil {
 		return err
 	}
 	var written map[[2]int]bool
 	for _, fc := range all {
-		if fc.arrayRef == "" || fc.dynamic {
+		if fc.ArrayRef == "" || fc.Dynamic {
 			continue
 		}
-		arr, err := parseRange(fc.arrayRef)
+		arr, err := ParseRange(fc.ArrayRef)
 		if err != nil {
 			continue
 		}
 		if written == nil {
 			written = make(map[[2]int]bool, len(plan))
 			for _, w := range plan {
-				written[[2]int{w.col, w.row}] = true
+				written[[2]int{w.Col, w.Row}] = true
 			}
 		}
 		in, out := 0, 0
@@ -202,7 +202,7 @@ func (b *book) refuseLegacyArrayPart(sheet string, plan []cellWrite) error {
 			}
 		}
 		if in > 0 && out > 0 {
-			return invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.arrayRef, fc.ref, fc.arrayRef)
+			return Invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.ArrayRef, fc.Ref, fc.ArrayRef)
 		}
 	}
 	return nil

@@ -46,7 +46,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 	book := e.open("a.xlsx")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := parseRange(tc.rng)
+			r, err := ParseRange(tc.rng)
 			require.NoError(t, err)
 			got := e.ok("read_excel", map[string]any{"file_path": "a.xlsx", "range": tc.rng})
 			rows, _ := got["values"].([]any)
@@ -57,7 +57,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					row, _ = rows[y-r.R1].([]any)
 				}
 				for x := r.C1; x <= r.C2; x++ {
-					ref := cellName(x, y)
+					ref := CellName(x, y)
 					var v any
 					if x-r.C1 < len(row) {
 						v = row[x-r.C1]
@@ -74,10 +74,10 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					_, isNumber := v.(float64)
 					_, perr := strconv.ParseFloat(want, 64)
 					assert.Equal(t, perr == nil, isNumber, "%s: %v (%T) is a number as LibreOffice's %q", ref, v, v, want)
-					ours, theirs := parsedCell(book, "Sheet1", ref), parsedCell(lo, "Sheet1", ref)
+					ours, theirs := ParsedCell(book, "Sheet1", ref), ParsedCell(lo, "Sheet1", ref)
 					require.NotNil(t, ours, ref)
 					require.NotNil(t, theirs, ref)
-					assert.Equal(t, cachedKind(theirs.T), cachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
+					assert.Equal(t, CachedKind(theirs.T), CachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
 					if x != r.C1 || y != r.R1 {
 						formula, err := book.GetCellFormula("Sheet1", ref)
 						require.NoError(t, err)
@@ -166,17 +166,17 @@ func TestLegacyArrayOverItsRange(t *testing.T) {
 	}
 	cases := []struct {
 		cell string
-		want [][]cachedCell
+		want [][]CachedCell
 	}{
-		{"G1", [][]cachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
-		{"J1", [][]cachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
-		{"M1", [][]cachedCell{{{"str", "big"}, {"str", "small"}}}},
+		{"G1", [][]CachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
+		{"J1", [][]CachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
+		{"M1", [][]CachedCell{{{"str", "big"}, {"str", "small"}}}},
 		{"P1", nil},
 		{"R1", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.cell, func(t *testing.T) {
-			got, err := legacyArrayValues(context.Background(), f, DefaultLimits().calc(), "Sheet1", tc.cell)
+			got, err := LegacyArrayValues(context.Background(), f, DefaultLimits().Calc(), "Sheet1", tc.cell)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})

@@ -11,7 +11,7 @@ import (
 // wrong, only less helpful.
 const maxTaintChecks = 4_000_000
 
-// readersOfInexactLegacy returns, for each formula of all, whether it
+// ReadersOfInexactLegacy returns, for each formula of all, whether it
 // reads, directly or through formulas that do, the range of a legacy array
 // formula over several cells the engine cannot compute exactly
 // (legacyExact); nil when the workbook holds none. The calculator computes
@@ -19,13 +19,13 @@ const maxTaintChecks = 4_000_000
 // inexact value (IFERROR around a function the engine lacks): it is left
 // without a value instead. A legacy array formula reading one is one too,
 // and so are the formulas that may read anything.
-func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
+func ReadersOfInexactLegacy(f *excelize.File, all []SheetFormula) []bool {
 	out := make([]bool, len(all))
-	var bad []sheetArea
+	var bad []SheetArea
 	for i, sf := range all {
-		if r, ok := legacyArrayRange(sf.cell.cell); ok && !legacyExact(f, sf.sheet, sf.cell.ref) {
+		if r, ok := legacyArrayRange(sf.Cell.cell); ok && !legacyExact(f, sf.sheet, sf.Cell.Ref) {
 			out[i] = true
-			bad = append(bad, sheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+			bad = append(bad, SheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 		}
 	}
 	if len(bad) == 0 {
@@ -34,12 +34,12 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 	deps := dependencies(f, all, false, false)
 	checks := 0
 	for len(bad) > 0 {
-		var next []sheetArea
+		var next []SheetArea
 		for i, d := range deps {
 			if out[i] {
 				continue
 			}
-			if checks += len(bad) * max(len(d.deps), 1); checks > maxTaintChecks || d.wide || readsAnyOf(d.deps, bad) {
+			if checks += len(bad) * max(len(d.Deps), 1); checks > maxTaintChecks || d.Wide || readsAnyOf(d.Deps, bad) {
 				out[i] = true
 				next = append(next, d.filled())
 			}
@@ -50,7 +50,7 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 }
 
 // readsAnyOf reports whether an area of deps overlaps an area of bad.
-func readsAnyOf(deps, bad []sheetArea) bool {
+func readsAnyOf(deps, bad []SheetArea) bool {
 	for _, d := range deps {
 		for _, b := range bad {
 			if d.Overlaps(b) {
@@ -66,5 +66,5 @@ func readsAnyOf(deps, bad []sheetArea) bool {
 // (what legacyArrayValues checks before computing it).
 func legacyExact(f *excelize.File, sheet, ref string) bool {
 	formula, err := f.GetCellFormula(sheet, ref)
-	return err == nil && !callsUncomputable(formula) && !strings.Contains(formula, "#REF!") && !inexactInArrays(f, sheet, formula)
+	return err == nil && !CallsUncomputable(formula) && !strings.Contains(formula, "#REF!") && !InexactInArrays(f, sheet, formula)
 }

@@ -24,42 +24,42 @@ var positionalFunctions = map[string]bool{
 	"ISREF": true, "INFO": true, "INDIRECT": true, "OFFSET": true,
 }
 
-// readsPosition reports whether formula calls a positional function, or,
+// ReadsPosition reports whether formula calls a positional function, or,
 // when references were cut, holds #REF!.
-func readsPosition(formula string, cut bool) bool {
+func ReadsPosition(formula string, cut bool) bool {
 	if cut && strings.Contains(formula, "#REF!") {
 		return true
 	}
 	return formulatok.CallsAny(formula, func(name string) bool { return positionalFunctions[name] })
 }
 
-// insertedRows is the edit set of n rows inserted at row on sheet: the new
+// InsertedRows is the edit set of n rows inserted at row on sheet: the new
 // empty rows, which ranges spanning them now include.
-func insertedRows(sheet string, row, n int) *editSet {
-	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: 1, R1: row, C2: excelize.MaxColumns, R2: row + n - 1}}, moved: true}
+func InsertedRows(sheet string, row, n int) *EditSet {
+	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: 1, R1: row, C2: excelize.MaxColumns, R2: row + n - 1}}, moved: true}
 }
 
-// insertedColumns is insertedRows for n columns inserted at col.
-func insertedColumns(sheet string, col, n int) *editSet {
-	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: col, R1: 1, C2: col + n - 1, R2: excelize.TotalRows}}, moved: true}
+// InsertedColumns is insertedRows for n columns inserted at col.
+func InsertedColumns(sheet string, col, n int) *EditSet {
+	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: col, R1: 1, C2: col + n - 1, R2: excelize.TotalRows}}, moved: true}
 }
 
-// deletedRows is the edit set of rows deleted at row on sheet: the seam
+// DeletedRows is the edit set of rows deleted at row on sheet: the seam
 // where they were (the rows above and below it now), which every range
 // that lost cells touches.
-func deletedRows(sheet string, row int) *editSet {
-	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: 1, R1: max(1, row-1), C2: excelize.MaxColumns, R2: row}}, moved: true, cut: true}
+func DeletedRows(sheet string, row int) *EditSet {
+	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: 1, R1: max(1, row-1), C2: excelize.MaxColumns, R2: row}}, moved: true, cut: true}
 }
 
-// deletedColumns is deletedRows for columns deleted at col.
-func deletedColumns(sheet string, col int) *editSet {
-	return &editSet{areas: []sheetArea{{Sheet: sheet, C1: max(1, col-1), R1: 1, C2: col, R2: excelize.TotalRows}}, moved: true, cut: true}
+// DeletedColumns is deletedRows for columns deleted at col.
+func DeletedColumns(sheet string, col int) *EditSet {
+	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: max(1, col-1), R1: 1, C2: col, R2: excelize.TotalRows}}, moved: true, cut: true}
 }
 
-// renamedSheet is the edit set of a sheet renamed: no value changed, but a
+// RenamedSheet is the edit set of a sheet renamed: no value changed, but a
 // formula reading a sheet's name (CELL, SHEET, INDIRECT's text) may have.
-func renamedSheet() *editSet {
-	return &editSet{moved: true}
+func RenamedSheet() *EditSet {
+	return &EditSet{moved: true}
 }
 
 // errorLookers are the functions that may look past an error argument
@@ -70,13 +70,13 @@ var errorLookers = map[string]bool{
 	"ERROR.TYPE": true, "AGGREGATE": true, "COUNT": true, "COUNTA": true, "LET": true,
 }
 
-// cutReferenceValue is the value of a formula holding a cut reference
+// CutReferenceValue is the value of a formula holding a cut reference
 // (#REF!, as deleting rows, columns or sheets leaves): #REF!, as Excel
 // computes it, unless the formula calls a function that may look past the
 // error; then none (ok with empty t and v), since excelize reads #REF!
 // operands wrongly (SUM(#REF!) is 0 to it). ok is false for a formula
 // without #REF!.
-func cutReferenceValue(formula string) (t, v string, ok bool) {
+func CutReferenceValue(formula string) (t, v string, ok bool) {
 	if !strings.Contains(formula, "#REF!") {
 		return "", "", false
 	}
@@ -98,29 +98,29 @@ func cutReferenceValue(formula string) (t, v string, ok bool) {
 	return "e", "#REF!", true
 }
 
-// deletedSheet is the edit set of a sheet deleted: references into it
+// DeletedSheet is the edit set of a sheet deleted: references into it
 // were cut (#REF!), a 3-D reference may span fewer sheets (wide anyway),
 // and nothing else changed.
-func deletedSheet() *editSet {
-	return &editSet{moved: true, cut: true}
+func DeletedSheet() *EditSet {
+	return &EditSet{moved: true, cut: true}
 }
 
-// copiedSheet is the edit set of a sheet copied: the copy holds the
+// CopiedSheet is the edit set of a sheet copied: the copy holds the
 // source's cells and cached values, its formulas read the copy's own cells,
 // which hold the same values; only what reads a position or a sheet name
 // (SHEET, CELL) differs.
-func copiedSheet() *editSet {
-	return &editSet{moved: true}
+func CopiedSheet() *EditSet {
+	return &EditSet{moved: true}
 }
 
-// deletedBand is the edit set of delete_range: the cells that moved in
+// DeletedBand is the edit set of delete_range: the cells that moved in
 // (below the range for a shift up, right of it for a shift left) and the
 // row or column before them, which every reference that lost cells
 // touches; references to the deleted cells were cut.
-func deletedBand(b formularef.Band) *editSet {
-	area := sheetArea{Sheet: b.Sheet, C1: b.C1, R1: max(1, b.R1-1), C2: b.C2, R2: excelize.TotalRows}
+func DeletedBand(b formularef.Band) *EditSet {
+	area := SheetArea{Sheet: b.Sheet, C1: b.C1, R1: max(1, b.R1-1), C2: b.C2, R2: excelize.TotalRows}
 	if !b.Up {
-		area = sheetArea{Sheet: b.Sheet, C1: max(1, b.C1-1), R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
+		area = SheetArea{Sheet: b.Sheet, C1: max(1, b.C1-1), R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 	}
-	return &editSet{areas: []sheetArea{area}, moved: true, cut: true}
+	return &EditSet{Areas: []SheetArea{area}, moved: true, cut: true}
 }

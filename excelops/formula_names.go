@@ -15,10 +15,10 @@ import (
 // A reference to anything else would be stored and evaluate to #REF! or
 // #NAME?, so it is refused like an unknown function, with the near names.
 
-// unknownRefError is a formula's reference to a sheet, defined name, table
+// UnknownRefError is a formula's reference to a sheet, defined name, table
 // or table column the workbook does not have. It is the cause of the
 // KindInvalidArgument error the tools return (errors.As finds it).
-type unknownRefError struct {
+type UnknownRefError struct {
 	// What is "sheet", "name", "table" or "column".
 	What string
 	// Name is the name as the formula spells it.
@@ -31,7 +31,7 @@ type unknownRefError struct {
 
 // Error says what is missing (the suggestions are left to the message
 // of the tool's error, see formulaScope.check).
-func (e *unknownRefError) Error() string {
+func (e *UnknownRefError) Error() string {
 	switch e.What {
 	case "sheet":
 		return fmt.Sprintf("the sheet %q, which the workbook does not have", e.Name)
@@ -43,31 +43,31 @@ func (e *unknownRefError) Error() string {
 	return fmt.Sprintf("the name %q, which is no defined name or table of the workbook, nor a function or cell", e.Name)
 }
 
-// formulaScope is what the formulas of one call may refer to: the
+// FormulaScope is what the formulas of one call may refer to: the
 // workbook's sheets, its defined names and (read only when a formula has a
 // structured reference) its tables. It is built once per call.
-type formulaScope struct {
+type FormulaScope struct {
 	sheets    []string
 	sheetSet  map[string]bool            // lower-case sheet names
 	global    map[string]bool            // lower-case workbook-scoped names
 	local     map[string]map[string]bool // lower-case sheet -> its names
 	names     []string                   // every defined name, for suggestions
-	loadTable func() []tableInfo         // the tables, read on first need
-	tables    []tableInfo
+	loadTable func() []TableInfo         // the tables, read on first need
+	tables    []TableInfo
 	tablesSet bool
 }
 
-// tableInfo is one table: its name and column names.
-type tableInfo struct {
+// TableInfo is one table: its name and column names.
+type TableInfo struct {
 	name    string
 	columns []string
 }
 
-// newFormulaScope builds a scope from the sheet names, the defined names
+// NewFormulaScope builds a scope from the sheet names, the defined names
 // (scope is the sheet of a sheet-scoped name, "" for workbook scope) and a
 // reader of the tables.
-func newFormulaScope(sheets []string, names []scopedName, tables func() []tableInfo) *formulaScope {
-	sc := &formulaScope{sheetSet: map[string]bool{}, global: map[string]bool{}, local: map[string]map[string]bool{}, loadTable: tables}
+func NewFormulaScope(sheets []string, names []ScopedName, tables func() []TableInfo) *FormulaScope {
+	sc := &FormulaScope{sheetSet: map[string]bool{}, global: map[string]bool{}, local: map[string]map[string]bool{}, loadTable: tables}
 	for _, s := range sheets {
 		sc.addSheet(s)
 	}
@@ -86,34 +86,34 @@ func newFormulaScope(sheets []string, names []scopedName, tables func() []tableI
 	return sc
 }
 
-// scopedName is a defined name with the sheet it is local to ("" for the
+// ScopedName is a defined name with the sheet it is local to ("" for the
 // whole workbook).
-type scopedName struct {
+type ScopedName struct {
 	name, sheet string
 }
 
 // addSheet counts name as existing (a sheet the call creates).
-func (sc *formulaScope) addSheet(name string) {
+func (sc *FormulaScope) addSheet(name string) {
 	if !sc.sheetSet[strings.ToLower(name)] {
 		sc.sheetSet[strings.ToLower(name)] = true
 		sc.sheets = append(sc.sheets, name)
 	}
 }
 
-// check refuses a formula (without its "=") living on the sheet host that
+// Check refuses a formula (without its "=") living on the sheet host that
 // refers to a sheet, defined name, table or column the scope does not
 // have, naming the cell ref and the near names. A missing sheet is
 // KindSheetNotFound (a KeyError, as every missing sheet), anything else
 // KindInvalidArgument. A formula the tokenizer cannot read whole is left
 // to parseFormula.
-func (sc *formulaScope) check(ref, host, formula string) error {
+func (sc *FormulaScope) Check(ref, host, formula string) error {
 	ps := efp.ExcelParser()
 	return sc.checkRefs(ref, host, formula, formulaRefsOf(ps.Parse("="+formula)))
 }
 
 // checkRefs is check over the references formulaRefsOf took from the
 // formula's tokens (nil: none to check).
-func (sc *formulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) error {
+func (sc *FormulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) error {
 	u := sc.unknown(host, refs)
 	if u == nil {
 		return nil
@@ -123,7 +123,7 @@ func (sc *formulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) 
 		kind, more = KindSheetNotFound, " Available sheets: "+listNames(sc.sheets)+"."
 	}
 	return newError(kind, fmt.Sprintf("%s: formula %q refers to %s; nothing was written.%s%s",
-		ref, "="+formula, u.Error(), didYouMean(u.Suggestions), more), u)
+		ref, "="+formula, u.Error(), DidYouMean(u.Suggestions), more), u)
 }
 
 // formulaRefs are the references of one formula that name a sheet,
@@ -158,7 +158,7 @@ func formulaRefsOf(toks []efp.Token) *formulaRefs {
 }
 
 // unknown returns the first reference of refs the scope does not have.
-func (sc *formulaScope) unknown(host string, refs *formulaRefs) *unknownRefError {
+func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *UnknownRefError {
 	if sc == nil || refs == nil {
 		return nil
 	}
@@ -169,7 +169,7 @@ func (sc *formulaScope) unknown(host string, refs *formulaRefs) *unknownRefError
 		}
 		for _, s := range []string{o.Sheet, o.Sheet2} {
 			if s != "" && !sc.sheetSet[strings.ToLower(s)] {
-				return &unknownRefError{What: "sheet", Name: s, Suggestions: closeMatches(s, sc.sheets)}
+				return &UnknownRefError{What: "sheet", Name: s, Suggestions: CloseMatches(s, sc.sheets)}
 			}
 		}
 		if o.IsArea {
@@ -190,7 +190,7 @@ func (sc *formulaScope) unknown(host string, refs *formulaRefs) *unknownRefError
 
 // name checks an operand that is neither a cell area nor a structured
 // reference: a defined name, unless it is something Excel reads otherwise.
-func (sc *formulaScope) name(host string, o formularef.Operand, params map[string]bool) *unknownRefError {
+func (sc *FormulaScope) name(host string, o formularef.Operand, params map[string]bool) *UnknownRefError {
 	n := o.Rest
 	up := strings.ToUpper(n)
 	switch {
@@ -202,7 +202,7 @@ func (sc *formulaScope) name(host string, o formularef.Operand, params map[strin
 		strings.HasPrefix(up, "_XLETA."):
 		return nil
 	}
-	if _, ok := excelFunctions()[up]; ok {
+	if _, ok := ExcelFunctions()[up]; ok {
 		return nil // a function passed by name, as in BYROW(A1:B2,SUM)
 	}
 	key := strings.ToLower(n)
@@ -216,13 +216,13 @@ func (sc *formulaScope) name(host string, o formularef.Operand, params map[strin
 	if o.Sheet == "" && sc.table(n) != nil {
 		return nil // a table name alone stands for its data
 	}
-	return &unknownRefError{What: "name", Name: n, Suggestions: closeMatches(n, sc.names)}
+	return &UnknownRefError{What: "name", Name: n, Suggestions: CloseMatches(n, sc.names)}
 }
 
 // structured checks a structured reference such as Sales[Amount],
 // Sales[#All] or Sales[[#This Row],[Qty]]: the table exists and so does
 // every column it names. [@Qty], without a table, is left alone.
-func (sc *formulaScope) structured(rest string) *unknownRefError {
+func (sc *FormulaScope) structured(rest string) *UnknownRefError {
 	i := strings.IndexByte(rest, '[')
 	name := rest[:i]
 	if name == "" {
@@ -234,21 +234,21 @@ func (sc *formulaScope) structured(rest string) *unknownRefError {
 		for _, t := range sc.tableList() {
 			names = append(names, t.name)
 		}
-		return &unknownRefError{What: "table", Name: name, Suggestions: closeMatches(name, names)}
+		return &UnknownRefError{What: "table", Name: name, Suggestions: CloseMatches(name, names)}
 	}
 	if t.columns == nil {
 		return nil
 	}
 	for _, col := range specifierItems(rest[i:]) {
 		if !containsFold(t.columns, col) {
-			return &unknownRefError{What: "column", Name: col, Table: t.name, Suggestions: closeMatches(col, t.columns)}
+			return &UnknownRefError{What: "column", Name: col, Table: t.name, Suggestions: CloseMatches(col, t.columns)}
 		}
 	}
 	return nil
 }
 
 // table returns the table called name (ignoring case), nil when none.
-func (sc *formulaScope) table(name string) *tableInfo {
+func (sc *FormulaScope) table(name string) *TableInfo {
 	list := sc.tableList()
 	for i := range list {
 		if strings.EqualFold(list[i].name, name) {
@@ -259,7 +259,7 @@ func (sc *formulaScope) table(name string) *tableInfo {
 }
 
 // tableList reads the tables once.
-func (sc *formulaScope) tableList() []tableInfo {
+func (sc *FormulaScope) tableList() []TableInfo {
 	if !sc.tablesSet && sc.loadTable != nil {
 		sc.tables, sc.tablesSet = sc.loadTable(), true
 	}

@@ -10,11 +10,11 @@ import (
 
 // testScope is a workbook of four sheets, a workbook-scoped and a
 // sheet-scoped name and one table.
-func testScope() *formulaScope {
-	return newFormulaScope(
+func testScope() *FormulaScope {
+	return NewFormulaScope(
 		[]string{"Sheet1", "Sheet2", "Sheet3", "Q1 Plan", "O'Brien"},
-		[]scopedName{{"TaxRate", ""}, {"Local", "Sheet2"}},
-		func() []tableInfo { return []tableInfo{{"Sales", []string{"Amount", "Unit Price", "Qty"}}} })
+		[]ScopedName{{"TaxRate", ""}, {"Local", "Sheet2"}},
+		func() []TableInfo { return []TableInfo{{"Sales", []string{"Amount", "Unit Price", "Qty"}}} })
 }
 
 func TestFormulaNamesAccepted(t *testing.T) {
@@ -48,7 +48,7 @@ func TestFormulaNamesAccepted(t *testing.T) {
 		{"text is no reference", "Sheet1", `"Nope!A1"&"Gone"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			assert.NoError(t, testScope().check("cell A1", c.host, c.formula))
+			assert.NoError(t, testScope().Check("cell A1", c.host, c.formula))
 		})
 	}
 }
@@ -77,10 +77,10 @@ func TestFormulaNamesRefused(t *testing.T) {
 		{"LET name used outside", "Sheet1", "LET(x,2,x)+y", KindInvalidArgument, "name", "y", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := testScope().check("cell A1", c.host, c.formula)
+			err := testScope().Check("cell A1", c.host, c.formula)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, c.kind)
-			var u *unknownRefError
+			var u *UnknownRefError
 			require.True(t, errors.As(err, &u), "%v", err)
 			assert.Equal(t, c.what, u.What)
 			assert.Equal(t, c.missing, u.Name)
@@ -95,33 +95,33 @@ func TestFormulaNamesRefused(t *testing.T) {
 
 func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 	reads := 0
-	sc := newFormulaScope([]string{"Sheet1"}, nil, func() []tableInfo { reads++; return nil })
-	require.NoError(t, sc.check("cell A1", "Sheet1", "SUM(A1:A3)*2"))
+	sc := NewFormulaScope([]string{"Sheet1"}, nil, func() []TableInfo { reads++; return nil })
+	require.NoError(t, sc.Check("cell A1", "Sheet1", "SUM(A1:A3)*2"))
 	assert.Equal(t, 0, reads, "no structured reference: no table part read")
-	require.Error(t, sc.check("cell A1", "Sheet1", "SUM(T[x])"))
-	require.Error(t, sc.check("cell A1", "Sheet1", "SUM(T[y])"))
+	require.Error(t, sc.Check("cell A1", "Sheet1", "SUM(T[x])"))
+	require.Error(t, sc.Check("cell A1", "Sheet1", "SUM(T[y])"))
 	assert.Equal(t, 1, reads, "the tables are read once per call")
 }
 
 // BenchmarkFormulaNamesWrite is the name check of a 10,000-formula write
 // (one scope per call), beside the syntax check every formula gets anyway.
 func BenchmarkFormulaNamesWrite(b *testing.B) {
-	plan := make([]cellWrite, 10000)
+	plan := make([]CellWrite, 10000)
 	for i := range plan {
-		w, err := planCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", valueTypesAuto)
+		w, err := PlanCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", ValueTypesAuto)
 		require.NoError(b, err)
 		plan[i] = w
 	}
 	b.Run("syntax", func(b *testing.B) {
 		for range b.N {
 			for _, w := range plan {
-				_ = parseFormula(w.formula)
+				_ = ParseFormula(w.Formula)
 			}
 		}
 	})
 	b.Run("names", func(b *testing.B) {
 		for range b.N {
-			_ = checkWriteNames(plan, "Sheet1", testScope)
+			_ = CheckWriteNames(plan, "Sheet1", testScope)
 		}
 	})
 }

@@ -20,12 +20,12 @@ func namesBook(e *env) {
 
 func TestWriteCellsRefusesUnknownReferences(t *testing.T) {
 	skipUnderRace(t)
-	for _, engine := range []struct {
+	for _, path := range []struct {
 		name string
 		opts []Option
 	}{{"splice", nil}, {"excelize", []Option{withoutSplice()}}} {
-		t.Run(engine.name, func(t *testing.T) {
-			e := newEnv(t, engine.opts...)
+		t.Run(path.name, func(t *testing.T) {
+			e := newEnv(t, path.opts...)
 			namesBook(e)
 			for _, c := range []struct {
 				formula, exception, want string

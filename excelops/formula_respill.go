@@ -20,28 +20,28 @@ import (
 // the edit wrote) are never cleared. An anchor spills again after the
 // anchors whose spill it reads (spillOrder over cells, what each formula
 // of all reads).
-func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []depCell, dirty []bool, edited, fresh []sheetArea, maxCells int) ([]sheetArea, error) {
+func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []SheetFormula, cells []DepCell, dirty []bool, edited, fresh []SheetArea, maxCells int) ([]SheetArea, error) {
 	var cand []int
-	var spills []sheetArea
-	olds := map[int]cellRange{}
+	var spills []SheetArea
+	olds := map[int]CellRange{}
 	for i, sf := range all {
-		if old, ok := dynamicAnchor(sf.cell.cell); ok && dirty[i] {
+		if old, ok := DynamicAnchor(sf.Cell.cell); ok && dirty[i] {
 			cand, olds[i] = append(cand, i), old
-			spills = append(spills, sheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2})
+			spills = append(spills, SheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2})
 		}
 	}
-	var changed []sheetArea
-	for _, i := range spillOrder(cand, cells, spills) {
+	var changed []SheetArea
+	for _, i := range SpillOrder(cand, cells, spills) {
 		sf, old := all[i], olds[i]
-		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
+		col, row, err := excelize.CellNameToCoordinates(sf.Cell.Ref)
 		if err != nil || inAreas(fresh, sf.sheet, col, row) {
 			continue
 		}
-		if formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref); ferr != nil || inexact(f, sf.sheet, sf.cell.ref, formula) {
+		if formula, ferr := f.GetCellFormula(sf.sheet, sf.Cell.Ref); ferr != nil || inexact(f, sf.sheet, sf.Cell.Ref, formula) {
 			continue
 		}
-		one, cancel := context.WithTimeout(ctx, maxFormulaTime)
-		vals, cerr := f.CalcCellArray(one, sf.sheet, sf.cell.ref, lim)
+		one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+		vals, cerr := f.CalcCellArray(one, sf.sheet, sf.Cell.Ref, lim)
 		cancel()
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -50,10 +50,10 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 			continue
 		}
 		if n := len(vals) * len(vals[0]); n > maxCells {
-			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.cell.ref, n, maxCells))
+			return nil, LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.Cell.Ref, n, maxCells))
 		}
-		rng := cellRange{C1: col, R1: row, C2: col + len(vals[0]) - 1, R2: row + len(vals) - 1}
-		stuck := sf.cell.spillStuck() // it spilled nothing: its own values block nothing
+		rng := CellRange{C1: col, R1: row, C2: col + len(vals[0]) - 1, R2: row + len(vals) - 1}
+		stuck := sf.Cell.spillStuck() // it spilled nothing: its own values block nothing
 		var blocked bool
 		if stuck {
 			if blocked, err = spillBlocked(f, sf.sheet, rng); err != nil {
@@ -64,7 +64,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		// What the edit wrote into the old spill stays (and blocks it).
 		kept := func(c, r int) bool { return inAreas(edited, sf.sheet, c, r) }
-		if err := clearOldSpills(f, sf.sheet, []oldAnchor{{col: col, row: row, spill: old}}, kept); err != nil {
+		if err := ClearOldSpills(f, sf.sheet, []OldAnchor{{Col: col, Row: row, Spill: old}}, kept); err != nil {
 			return nil, err
 		}
 		if !stuck {
@@ -74,13 +74,13 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		target := rng.String()
 		if blocked || (len(vals) == 1 && len(vals[0]) == 1) {
-			target = sf.cell.ref
+			target = sf.Cell.Ref
 		}
-		if err := f.SetDynamicArrayFormula(sf.sheet, sf.cell.ref, target); err != nil {
+		if err := f.SetDynamicArrayFormula(sf.sheet, sf.Cell.Ref, target); err != nil {
 			return nil, err
 		}
-		changed = append(changed, sheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
-			sheetArea{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
+		changed = append(changed, SheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
+			SheetArea{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
 		if blocked {
 			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: spillError}}}
 		}
@@ -101,16 +101,16 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 // the way is clear) and one whose spilled cells the edit wrote (Excel then
 // shows #SPILL!). No reference of the formula tells either. respill
 // computes them again.
-func unblock(all []sheetFormula, dirty []bool, areas []sheetArea) {
+func unblock(all []SheetFormula, dirty []bool, areas []SheetArea) {
 	for i, sf := range all {
 		if dirty[i] {
 			continue
 		}
-		spill, ok := dynamicAnchor(sf.cell.cell)
+		spill, ok := DynamicAnchor(sf.Cell.cell)
 		if !ok {
 			continue
 		}
-		stuck := sf.cell.spillStuck()
+		stuck := sf.Cell.spillStuck()
 		for _, a := range areas {
 			if !strings.EqualFold(a.Sheet, sf.sheet) {
 				continue
@@ -125,7 +125,7 @@ func unblock(all []sheetFormula, dirty []bool, areas []sheetArea) {
 
 // intrudes reports whether the edited area a meets the spill range other
 // than in its anchor (its first cell).
-func intrudes(a sheetArea, spill cellRange) bool {
+func intrudes(a SheetArea, spill CellRange) bool {
 	if a.C1 > spill.C2 || spill.C1 > a.C2 || a.R1 > spill.R2 || spill.R1 > a.R2 {
 		return false
 	}
@@ -133,7 +133,7 @@ func intrudes(a sheetArea, spill cellRange) bool {
 }
 
 // inAreas reports whether the cell (col, row) of sheet lies in one of areas.
-func inAreas(areas []sheetArea, sheet string, col, row int) bool {
+func inAreas(areas []SheetArea, sheet string, col, row int) bool {
 	for _, a := range areas {
 		if strings.EqualFold(a.Sheet, sheet) && col >= a.C1 && col <= a.C2 && row >= a.R1 && row <= a.R2 {
 			return true
@@ -142,13 +142,13 @@ func inAreas(areas []sheetArea, sheet string, col, row int) bool {
 	return false
 }
 
-// formulaCellsOf returns the cells of plan that hold formulas, one area
+// FormulaCellsOf returns the cells of plan that hold formulas, one area
 // each: the formulas write_cells spilled itself.
-func formulaCellsOf(sheet string, plan []cellWrite) []sheetArea {
-	var out []sheetArea
+func FormulaCellsOf(sheet string, plan []CellWrite) []SheetArea {
+	var out []SheetArea
 	for _, w := range plan {
-		if w.formula != "" {
-			out = append(out, sheetArea{Sheet: sheet, C1: w.col, R1: w.row, C2: w.col, R2: w.row})
+		if w.Formula != "" {
+			out = append(out, SheetArea{Sheet: sheet, C1: w.Col, R1: w.Row, C2: w.Col, R2: w.Row})
 		}
 	}
 	return out

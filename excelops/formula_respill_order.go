@@ -4,19 +4,19 @@ package excelops
 // spill again in sheet, row and column order.
 const maxOrderedSpills = 256
 
-// spillOrder returns the dynamic array anchors to spill again, cand
+// SpillOrder returns the dynamic array anchors to spill again, cand
 // (indices into cells, in sheet, row and column order; spills[k] is the
 // range cand[k] spills over now, its anchor included), in the order to
 // spill them: each one after every other one whose spill it reads (a
 // spill reference, or a range over spilled cells), so that it computes
 // from their new values rather than from the old; those that read each
 // other in a cycle, and the rest past maxOrderedSpills, keep their order.
-func spillOrder(cand []int, cells []depCell, spills []sheetArea) []int {
+func SpillOrder(cand []int, cells []DepCell, spills []SheetArea) []int {
 	if len(cand) < 2 || len(cand) > maxOrderedSpills {
 		return cand
 	}
 	reads := func(k, j int) bool {
-		for _, d := range cells[cand[k]].deps {
+		for _, d := range cells[cand[k]].Deps {
 			if d.Overlaps(spills[j]) {
 				return true
 			}

@@ -11,21 +11,21 @@ import (
 // sheets and defined names from workbook.xml (the engine's book or the
 // splice path's index), tables from their own parts when first needed.
 
-// formulaScope returns what the formulas written to b may refer to.
-func (b *book) formulaScope() *formulaScope {
-	sheets, _ := b.sheetList()
-	var names []scopedName
-	if b.f != nil && b.f.WorkBook != nil && b.f.WorkBook.DefinedNames != nil {
-		for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
-			names = append(names, scopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
+// FormulaScope returns what the formulas written to b may refer to.
+func (b *Book) FormulaScope() *FormulaScope {
+	sheets, _ := b.SheetList()
+	var names []ScopedName
+	if b.F != nil && b.F.WorkBook != nil && b.F.WorkBook.DefinedNames != nil {
+		for _, dn := range b.F.WorkBook.DefinedNames.DefinedName {
+			names = append(names, ScopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
 		}
 	}
-	return newFormulaScope(sheets, names, func() []tableInfo {
-		var out []tableInfo
-		if b.f == nil {
+	return NewFormulaScope(sheets, names, func() []TableInfo {
+		var out []TableInfo
+		if b.F == nil {
 			return nil
 		}
-		b.f.Pkg.Range(func(key, value any) bool {
+		b.F.Pkg.Range(func(key, value any) bool {
 			name, ok := key.(string)
 			raw, isBytes := value.([]byte)
 			if ok && isBytes && isTablePart(name) {
@@ -37,20 +37,20 @@ func (b *book) formulaScope() *formulaScope {
 	})
 }
 
-// formulaScope returns what the formulas a splice edit writes may refer
+// FormulaScope returns what the formulas a splice edit writes may refer
 // to, from the package index (workbook.xml) and the table parts.
-func (sb *spliceBook) formulaScope() *formulaScope {
+func (sb *SpliceBook) FormulaScope() *FormulaScope {
 	sheets := make([]string, len(sb.index.Sheets))
 	for i, s := range sb.index.Sheets {
 		sheets[i] = s.Name
 	}
-	names := make([]scopedName, len(sb.index.Names))
+	names := make([]ScopedName, len(sb.index.Names))
 	for i, n := range sb.index.Names {
 		id := n.Local
-		names[i] = scopedName{n.Name, localSheet(sheets, &id)}
+		names[i] = ScopedName{n.Name, localSheet(sheets, &id)}
 	}
-	return newFormulaScope(sheets, names, func() []tableInfo {
-		var out []tableInfo
+	return NewFormulaScope(sheets, names, func() []TableInfo {
+		var out []TableInfo
 		for _, zf := range sb.zr.File {
 			if !isTablePart(zf.Name) {
 				continue
@@ -80,7 +80,7 @@ func isTablePart(name string) bool {
 
 // parseTablePart reads a table part: its name (and display name, when it
 // differs) with its columns. A part that does not parse yields nothing.
-func parseTablePart(raw []byte) []tableInfo {
+func parseTablePart(raw []byte) []TableInfo {
 	var t struct {
 		Name        string `xml:"name,attr"`
 		DisplayName string `xml:"displayName,attr"`
@@ -95,22 +95,22 @@ func parseTablePart(raw []byte) []tableInfo {
 	for i, c := range t.Columns {
 		cols[i] = c.Name
 	}
-	var out []tableInfo
+	var out []TableInfo
 	if t.DisplayName != "" {
-		out = append(out, tableInfo{t.DisplayName, cols})
+		out = append(out, TableInfo{t.DisplayName, cols})
 	}
 	if t.Name != "" && !strings.EqualFold(t.Name, t.DisplayName) {
-		out = append(out, tableInfo{t.Name, cols})
+		out = append(out, TableInfo{t.Name, cols})
 	}
 	return out
 }
 
-// checkWriteNames refuses a write whose formulas, on the sheet host, refer
+// CheckWriteNames refuses a write whose formulas, on the sheet host, refer
 // to a sheet, defined name or table the workbook does not have. The
 // references were taken from the tokens when the call was planned; the
 // scope is read once for the call, and only when a formula has one.
-func checkWriteNames(plan []cellWrite, host string, scope func() *formulaScope) error {
-	var sc *formulaScope
+func CheckWriteNames(plan []CellWrite, host string, scope func() *FormulaScope) error {
+	var sc *FormulaScope
 	for _, w := range plan {
 		if w.refs == nil {
 			continue
@@ -119,7 +119,7 @@ func checkWriteNames(plan []cellWrite, host string, scope func() *formulaScope) 
 			sc = scope()
 			sc.addSheet(host)
 		}
-		if err := sc.checkRefs("cell "+cellName(w.col, w.row), host, w.formula, w.refs); err != nil {
+		if err := sc.checkRefs("cell "+CellName(w.Col, w.Row), host, w.Formula, w.refs); err != nil {
 			return err
 		}
 	}

@@ -14,29 +14,29 @@ import (
 // spillError is the value of an anchor whose spill range is obstructed.
 const spillError = "#SPILL!"
 
-// oldAnchor is a dynamic array anchor a write_cells call overwrites, and
+// OldAnchor is a dynamic array anchor a write_cells call overwrites, and
 // the range its values spilled over.
-type oldAnchor struct {
-	col, row int
-	spill    cellRange
-	formula  string // as stored, when anchorsOf listed it
+type OldAnchor struct {
+	Col, Row int
+	Spill    CellRange
+	Formula  string // as stored, when anchorsOf listed it
 }
 
-// dynamicAnchor returns the spill range of the cell if it is a dynamic
+// DynamicAnchor returns the spill range of the cell if it is a dynamic
 // array anchor (cm set, f t="array" with a ref).
-func dynamicAnchor(c *excelize.XMLCell) (cellRange, bool) {
+func DynamicAnchor(c *excelize.XMLCell) (CellRange, bool) {
 	if c == nil || c.Cm == nil || c.F == nil || c.F.T != "array" || c.F.Ref == "" {
-		return cellRange{}, false
+		return CellRange{}, false
 	}
-	r, err := parseRange(c.F.Ref)
+	r, err := ParseRange(c.F.Ref)
 	return r, err == nil
 }
 
-// sheetCell returns the parsed cell at (col, row) of ws, or nil. excelize
+// SheetCell returns the parsed cell at (col, row) of ws, or nil. excelize
 // keeps a worksheet's rows in ascending order, the rows it prepared one per
 // index: the row is looked up by index, else by a binary search.
-func sheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
-	ref := cellName(col, row)
+func SheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
+	ref := CellName(col, row)
 	rows := ws.SheetData.Row
 	i := row - 1
 	if i >= len(rows) || rows[i].R != row {
@@ -57,32 +57,32 @@ func sheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
 	return nil
 }
 
-// anchorsUnder returns the dynamic array anchors among the cells plan
+// AnchorsUnder returns the dynamic array anchors among the cells plan
 // writes, read before the writes.
-func (b *book) anchorsUnder(sheet string, plan []cellWrite) ([]oldAnchor, error) {
-	ws, err := b.f.Worksheet(sheet)
+func (b *Book) AnchorsUnder(sheet string, plan []CellWrite) ([]OldAnchor, error) {
+	ws, err := b.F.Worksheet(sheet)
 	if err != nil {
 		return nil, err
 	}
-	var out []oldAnchor
+	var out []OldAnchor
 	for _, w := range plan {
-		if spill, ok := dynamicAnchor(sheetCell(ws, w.col, w.row)); ok {
-			out = append(out, oldAnchor{col: w.col, row: w.row, spill: spill})
+		if spill, ok := DynamicAnchor(SheetCell(ws, w.Col, w.Row)); ok {
+			out = append(out, OldAnchor{Col: w.Col, Row: w.Row, Spill: spill})
 		}
 	}
 	return out, nil
 }
 
-// undoAnchors is clearOldSpills on the book's engine.
-func (b *book) undoAnchors(sheet string, old []oldAnchor, kept func(col, row int) bool) error {
-	return clearOldSpills(b.f, sheet, old, kept)
+// UndoAnchors is clearOldSpills on the book's engine.
+func (b *Book) UndoAnchors(sheet string, old []OldAnchor, kept func(col, row int) bool) error {
+	return ClearOldSpills(b.F, sheet, old, kept)
 }
 
-// clearOldSpills undoes the anchors a call overwrote: each anchor loses its
+// ClearOldSpills undoes the anchors a call overwrote: each anchor loses its
 // cell metadata (a formula written there is a plain one until spillFormulas
 // makes it an anchor again), and the values it spilled are cleared, except
 // in cells the call wrote.
-func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(col, row int) bool) error {
+func ClearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(col, row int) bool) error {
 	if len(old) == 0 {
 		return nil
 	}
@@ -91,18 +91,18 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 		return err
 	}
 	for _, a := range old {
-		if c := sheetCell(ws, a.col, a.row); c != nil {
+		if c := SheetCell(ws, a.Col, a.Row); c != nil {
 			c.Cm = nil
 			if c.F != nil && c.F.T == "array" {
 				c.F.T, c.F.Ref = "", ""
 			}
 		}
-		for r := a.spill.R1; r <= a.spill.R2; r++ {
-			for col := a.spill.C1; col <= a.spill.C2; col++ {
-				if (r == a.row && col == a.col) || (kept != nil && kept(col, r)) {
+		for r := a.Spill.R1; r <= a.Spill.R2; r++ {
+			for col := a.Spill.C1; col <= a.Spill.C2; col++ {
+				if (r == a.Row && col == a.Col) || (kept != nil && kept(col, r)) {
 					continue
 				}
-				if c := sheetCell(ws, col, r); c != nil && c.F == nil {
+				if c := SheetCell(ws, col, r); c != nil && c.F == nil {
 					c.T, c.V, c.IS = "", "", nil
 				}
 			}
@@ -111,7 +111,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 	return nil
 }
 
-// spillFormulas makes each formula plan wrote that returns an array of more
+// SpillFormulas makes each formula plan wrote that returns an array of more
 // than one value a dynamic array formula, as Excel 365 stores one: the
 // anchor holds the formula (f t="array" ref=the spill range, cm pointing at
 // the dynamic array metadata) and the first value, the other cells of the
@@ -124,14 +124,14 @@ func clearOldSpills(f *excelize.File, sheet string, old []oldAnchor, kept func(c
 // (SUM(A1:A5*B1:B5)): it is a dynamic array formula over its own cell. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a
 // KindLimit error, as a block of that many values would be.
-func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []cellWrite, maxCells int) ([]cellRange, error) {
-	var spilled []cellRange
+func SpillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []CellWrite, maxCells int) ([]CellRange, error) {
+	var spilled []CellRange
 	for _, w := range plan {
-		if w.formula == "" || !formulatext.MaySpill(w.formula) || callsUncomputable(w.formula) || inexactInArrays(f, sheet, w.formula) {
+		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || CallsUncomputable(w.Formula) || InexactInArrays(f, sheet, w.Formula) {
 			continue
 		}
-		ref := cellName(w.col, w.row)
-		one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+		ref := CellName(w.Col, w.Row)
+		one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
 		vals, err := f.CalcCellArray(one, sheet, ref, lim)
 		cancel()
 		if err := ctx.Err(); err != nil {
@@ -143,7 +143,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if len(vals) == 1 && len(vals[0]) == 1 {
 			// one value: an ordinary formula, unless a plain formula would
 			// intersect the ranges its operators apply to
-			if formulatext.NeedsArrayFormula(w.formula) {
+			if formulatext.NeedsArrayFormula(w.Formula) {
 				if err := anchorOneValue(f, sheet, w, vals[0][0]); err != nil {
 					return nil, err
 				}
@@ -151,9 +151,9 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 			continue
 		}
 		if n := len(vals) * len(vals[0]); n > maxCells {
-			return nil, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
+			return nil, LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
 		}
-		rng := cellRange{C1: w.col, R1: w.row, C2: w.col + len(vals[0]) - 1, R2: w.row + len(vals) - 1}
+		rng := CellRange{C1: w.Col, R1: w.Row, C2: w.Col + len(vals[0]) - 1, R2: w.Row + len(vals) - 1}
 		blocked, err := spillBlocked(f, sheet, rng)
 		if err != nil {
 			return nil, err
@@ -169,14 +169,14 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 			return nil, err
 		}
 		if blocked {
-			if err := setTypedValue(f, sheet, w.col, w.row, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}); err != nil {
+			if err := setTypedValue(f, sheet, w.Col, w.Row, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		for r, row := range vals {
 			for c, v := range row {
-				if err := setTypedValue(f, sheet, w.col+c, w.row+r, v); err != nil {
+				if err := setTypedValue(f, sheet, w.Col+c, w.Row+r, v); err != nil {
 					return nil, err
 				}
 			}
@@ -189,8 +189,8 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 // spillBlocked reports whether rng cannot take a spill: it passes the
 // sheet's edge, a merged range overlaps it, or a cell other than its
 // top-left one holds a value or a formula.
-func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
-	if rng.R2 > maxSheetRows || rng.C2 > excelize.MaxColumns {
+func spillBlocked(f *excelize.File, sheet string, rng CellRange) (bool, error) {
+	if rng.R2 > MaxSheetRows || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
 	merges, err := f.GetMergeCells(sheet)
@@ -198,7 +198,7 @@ func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
 		return false, err
 	}
 	for _, m := range merges {
-		if mr, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis()); err == nil &&
+		if mr, err := ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis()); err == nil &&
 			mr.C1 <= rng.C2 && rng.C1 <= mr.C2 && mr.R1 <= rng.R2 && rng.R1 <= mr.R2 {
 			return true, nil
 		}
@@ -230,13 +230,13 @@ func spillBlocked(f *excelize.File, sheet string, rng cellRange) (bool, error) {
 // type, keeping the cell's style; the anchor's formula, if the cell is the
 // anchor, is kept and v becomes its cached value.
 func setTypedValue(f *excelize.File, sheet string, col, row int, v excelize.ArrayValue) error {
-	ref := cellName(col, row)
+	ref := CellName(col, row)
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
 		return err
 	}
-	if c := sheetCell(ws, col, row); c != nil && c.F != nil {
-		formulaCell{ref: ref, cell: c}.setCached(cachedTypeOf(v), v.Value)
+	if c := SheetCell(ws, col, row); c != nil && c.F != nil {
+		formulaCell{Ref: ref, cell: c}.setCached(cachedTypeOf(v), v.Value)
 		return nil
 	}
 	switch v.Type {
@@ -248,7 +248,7 @@ func setTypedValue(f *excelize.File, sheet string, col, row int, v excelize.Arra
 	if err := f.SetCellDefault(sheet, ref, "0"); err != nil {
 		return err
 	}
-	c := sheetCell(ws, col, row)
+	c := SheetCell(ws, col, row)
 	if c == nil {
 		return newError(KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" lost cell "+ref+" while it was written", nil)
 	}
@@ -284,59 +284,59 @@ func cachedOf(v excelize.ArrayValue) (t, text string) {
 // blocked: recomputing its formula alone would store its first value where
 // Excel shows #SPILL!, so a refresh leaves it.
 func (c formulaCell) spillStuck() bool {
-	_, ok := dynamicAnchor(c.cell)
+	_, ok := DynamicAnchor(c.cell)
 	return ok && c.cell.T == "e" && c.cell.V == spillError
 }
 
 // spillWrites undoes the anchors write_cells overwrote (old, read before its
 // writes) and spills the formulas it wrote (spillFormulas); it returns every
 // range whose cells changed besides the block: old spills and new ones.
-func spillWrites(b *book, sheet string, plan []cellWrite, old []oldAnchor) ([]cellRange, error) {
+func spillWrites(b *Book, sheet string, plan []CellWrite, old []OldAnchor) ([]CellRange, error) {
 	written := make(map[[2]int]bool, len(plan))
 	for _, w := range plan {
-		written[[2]int{w.col, w.row}] = true
+		written[[2]int{w.Col, w.Row}] = true
 	}
-	if err := clearOldSpills(b.f, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
+	if err := ClearOldSpills(b.F, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
 		return nil, err
 	}
-	spills, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan, b.svc.limits.MaxWriteCells)
+	spills, err := SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	for _, a := range old {
-		spills = append(spills, a.spill)
+		spills = append(spills, a.Spill)
 	}
 	return spills, err
 }
 
-// spillBlock spills the formulas plan wrote into block on sh (old: the
+// SpillBlock spills the formulas plan wrote into block on sh (old: the
 // anchors the writes overwrote, from anchorsUnder), widens the sheet's
 // extent over block and every spill and, on a sheet the call did not
 // create, sets the call's edit set: only formulas reading the block or a
 // spill range need recomputing.
-func (b *book) spillBlock(sh sheetRef, block cellRange, plan []cellWrite, old []oldAnchor) error {
-	spills, err := spillWrites(b, sh.name, plan, old)
+func (b *Book) SpillBlock(sh SheetRef, block CellRange, plan []CellWrite, old []OldAnchor) error {
+	spills, err := spillWrites(b, sh.Name, plan, old)
 	if err != nil {
 		return err
 	}
-	sh.ext.widen(block.R1, block.C1)
-	sh.ext.widen(block.R2, block.C2)
-	areas := []sheetArea{{Sheet: sh.name, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}
+	sh.Ext.Widen(block.R1, block.C1)
+	sh.Ext.Widen(block.R2, block.C2)
+	areas := []SheetArea{{Sheet: sh.Name, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}
 	for _, r := range spills {
-		sh.ext.widen(r.R2, r.C2)
-		areas = append(areas, sheetArea{Sheet: sh.name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		sh.Ext.Widen(r.R2, r.C2)
+		areas = append(areas, SheetArea{Sheet: sh.Name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
-	if !sh.created {
-		b.edits = &editSet{areas: areas, fresh: formulaCellsOf(sh.name, plan)}
+	if !sh.Created {
+		b.Edits = &EditSet{Areas: areas, Fresh: FormulaCellsOf(sh.Name, plan)}
 	}
 	return nil
 }
 
 // anchorOneValue makes the formula w wrote a dynamic array formula over
 // its own cell, holding v.
-func anchorOneValue(f *excelize.File, sheet string, w cellWrite, v excelize.ArrayValue) error {
-	if err := f.SetDynamicArrayFormula(sheet, cellName(w.col, w.row), cellName(w.col, w.row)); err != nil {
+func anchorOneValue(f *excelize.File, sheet string, w CellWrite, v excelize.ArrayValue) error {
+	if err := f.SetDynamicArrayFormula(sheet, CellName(w.Col, w.Row), CellName(w.Col, w.Row)); err != nil {
 		if errors.Is(err, excelize.ErrDynamicArrayMetadata) {
 			return nil // metadata of another kind: an ordinary formula
 		}
 		return err
 	}
-	return setTypedValue(f, sheet, w.col, w.row, v)
+	return setTypedValue(f, sheet, w.Col, w.Row, v)
 }

@@ -19,19 +19,19 @@ import (
 // formula calls a function it cannot compute, or not exactly) is refused
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
-func bandSpills(b *book, sheet string, band formularef.Band, how string) ([]oldAnchor, error) {
-	anchors, err := anchorsOf(b.f, sheet)
+func bandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldAnchor, error) {
+	anchors, err := AnchorsOf(b.F, sheet)
 	if err != nil {
 		return nil, err
 	}
-	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
-	var out []oldAnchor
+	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	var out []OldAnchor
 	for _, a := range anchors {
-		if bandKeepsWhole(band, a.spill) {
+		if bandKeepsWhole(band, a.Spill) {
 			continue
 		}
-		if !deleted.Has(a.col, a.row) && !canSpillAgain(b, sheet, a.formula) {
-			return nil, invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, cellName(a.col, a.row))
+		if !deleted.Has(a.Col, a.Row) && !canSpillAgain(b, sheet, a.Formula) {
+			return nil, Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, CellName(a.Col, a.Row))
 		}
 		out = append(out, a)
 	}
@@ -40,8 +40,8 @@ func bandSpills(b *book, sheet string, band formularef.Band, how string) ([]oldA
 
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
-func canSpillAgain(b *book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !callsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
+func canSpillAgain(b *Book, sheet, formula string) bool {
+	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !InexactInArrays(b.F, sheet, formula) // an anchor is an array formula
 }
 
 // respillBand spills again, after the shift of band, the anchors
@@ -51,35 +51,35 @@ func canSpillAgain(b *book, sheet, formula string) bool {
 // new range is obstructed. It returns the edit set of the delete: the
 // band's, with the anchors and their new spill ranges as changed cells
 // that the refresh spills no further.
-func respillBand(b *book, sheet string, band formularef.Band, spills []oldAnchor) (*editSet, error) {
-	edits := deletedBand(band)
-	var plan []cellWrite
+func respillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor) (*EditSet, error) {
+	edits := DeletedBand(band)
+	var plan []CellWrite
 	for _, a := range spills {
-		col, row := a.col, a.row
+		col, row := a.Col, a.Row
 		if bandZone(band).Has(col, row) {
 			var ok bool
 			if col, row, ok = bandTarget(band, col, row); !ok {
 				continue // deleted with its cell
 			}
 		}
-		formula, err := b.f.GetCellFormula(sheet, cellName(col, row))
+		formula, err := b.F.GetCellFormula(sheet, CellName(col, row))
 		if err != nil || formula == "" {
 			continue
 		}
-		plan = append(plan, cellWrite{col: col, row: row, formula: formula})
+		plan = append(plan, CellWrite{Col: col, Row: row, Formula: formula})
 	}
 	if len(plan) == 0 {
 		return edits, nil
 	}
-	spilled, err := spillFormulas(b.callContext(), b.f, b.svc.limits.calc(), sheet, plan, b.svc.limits.MaxWriteCells)
+	spilled, err := SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	if err != nil {
 		return nil, err
 	}
-	anchors := formulaCellsOf(sheet, plan)
-	edits.fresh = anchors
-	edits.areas = append(edits.areas, anchors...)
+	anchors := FormulaCellsOf(sheet, plan)
+	edits.Fresh = anchors
+	edits.Areas = append(edits.Areas, anchors...)
 	for _, r := range spilled {
-		edits.areas = append(edits.areas, sheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

@@ -10,33 +10,33 @@ package excelops
 // edit set of the clear: rng and the spill ranges cleared, whose readers
 // must be recomputed, with the anchors whose spill rng meets kept as they
 // are (fresh: their values stay, not in the way of their own spill).
-func clearSpills(b *book, sheet string, rng cellRange, formulas []formulaAt, cells []existingCell) ([]existingCell, *editSet, error) {
-	var gone []oldAnchor
-	var kept []formulaAt
-	edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+func clearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cells []existingCell) ([]existingCell, *EditSet, error) {
+	var gone []OldAnchor
+	var kept []FormulaAt
+	edits := &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 	for _, fc := range formulas {
-		if !fc.dynamic {
+		if !fc.Dynamic {
 			continue
 		}
-		spill, err := parseRange(fc.arrayRef)
+		spill, err := ParseRange(fc.ArrayRef)
 		if err != nil || !spill.Overlaps(rng) {
 			continue
 		}
 		if rng.Has(spill.C1, spill.R1) {
-			gone = append(gone, oldAnchor{col: spill.C1, row: spill.R1, spill: spill})
-			edits.areas = append(edits.areas, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+			gone = append(gone, OldAnchor{Col: spill.C1, Row: spill.R1, Spill: spill})
+			edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 		} else {
 			kept = append(kept, fc)
-			edits.fresh = append(edits.fresh, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
+			edits.Fresh = append(edits.Fresh, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
-	if err := clearOldSpills(b.f, sheet, gone, nil); err != nil {
+	if err := ClearOldSpills(b.F, sheet, gone, nil); err != nil {
 		return nil, nil, err
 	}
 	if len(kept) == 0 {
 		return cells, edits, nil
 	}
-	spilled := spilledBy(kept)
+	spilled := SpilledBy(kept)
 	out := cells[:0]
 	for _, c := range cells {
 		if !spilled(c.col, c.row) {

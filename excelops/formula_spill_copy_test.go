@@ -13,9 +13,9 @@ func spillAt(e *env, name, sheet, cell string) string {
 	e.t.Helper()
 	ws, err := e.open(name).Worksheet(sheet)
 	require.NoError(e.t, err)
-	col, row, err := parseCell(cell)
+	col, row, err := ParseCell(cell)
 	require.NoError(e.t, err)
-	if spill, ok := dynamicAnchor(sheetCell(ws, col, row)); ok {
+	if spill, ok := DynamicAnchor(SheetCell(ws, col, row)); ok {
 		return spill.String()
 	}
 	return ""

@@ -22,14 +22,14 @@ const maxRecalcFormulas = 20000
 // of what it reads computes it again (DefaultMaxWriteCells).
 const maxRespillCells = DefaultMaxWriteCells
 
-// formulaStats counts what refreshFormulaValues did.
-type formulaStats struct {
-	computed int // cached values stored
-	dropped  int // cached values removed (the engine cannot compute them)
-	changed  int // computed values unlike the value the cell cached
+// FormulaStats counts what refreshFormulaValues did.
+type FormulaStats struct {
+	Computed int // cached values stored
+	Dropped  int // cached values removed (the engine cannot compute them)
+	Changed  int // computed values unlike the value the cell cached
 }
 
-// refreshFormulaValues makes every cached formula value of the workbook true
+// RefreshFormulaValues makes every cached formula value of the workbook true
 // after an edit: each formula cell the edit may have changed (see
 // dirtyFormulas; every formula when edits is nil, as after moving rows or
 // renaming sheets), on every worksheet, gets the value excelize's calculator
@@ -49,21 +49,21 @@ type formulaStats struct {
 // after its edits and before saving. Each formula is computed within lim
 // (see computeFormula); when ctx ends the refresh fails with ctx's error,
 // and the caller saves nothing.
-func refreshFormulaValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *editSet) (formulaStats, error) {
-	return refreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, maxRecalcFormulas)
+func RefreshFormulaValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *EditSet) (FormulaStats, error) {
+	return RefreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, maxRecalcFormulas)
 }
 
-// sheetFormula is one formula cell and its sheet.
-type sheetFormula struct {
+// SheetFormula is one formula cell and its sheet.
+type SheetFormula struct {
 	sheet string
-	cell  formulaCell
+	Cell  formulaCell
 }
 
-// refreshFormulaValuesUpTo is refreshFormulaValues computing at most budget
+// RefreshFormulaValuesUpTo is refreshFormulaValues computing at most budget
 // formula cells; the cached values of the rest it would compute are dropped.
-func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *editSet, budget int) (formulaStats, error) {
-	var st formulaStats
-	all, ok, err := workbookFormulaCells(f, diskHasFormulas)
+func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *EditSet, budget int) (FormulaStats, error) {
+	var st FormulaStats
+	all, ok, err := WorkbookFormulaCells(f, diskHasFormulas)
 	if err != nil {
 		return st, err
 	}
@@ -79,34 +79,34 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	var dirty []bool
 	if edits != nil {
 		cells := dependencies(f, all, edits.moved, edits.cut)
-		dirty = dirtyFormulas(cells, edits.areas, !edits.moved)
-		unblock(all, dirty, edits.areas)
+		dirty = DirtyFormulas(cells, edits.Areas, !edits.moved)
+		unblock(all, dirty, edits.Areas)
 		// Dynamic arrays reading the edit spill again, first: the cells
 		// they change are edited too (and may add cells to rows).
-		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
+		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.Fresh, maxRespillCells); err != nil {
 			return st, err
 		} else if len(spilled) > 0 {
-			if all, _, err = workbookFormulaCells(f, diskHasFormulas); err != nil {
+			if all, _, err = WorkbookFormulaCells(f, diskHasFormulas); err != nil {
 				return st, err
 			}
-			areas := append(append([]sheetArea(nil), edits.areas...), spilled...)
-			dirty = dirtyFormulas(dependencies(f, all, edits.moved, edits.cut), areas, !edits.moved)
+			areas := append(append([]SheetArea(nil), edits.Areas...), spilled...)
+			dirty = DirtyFormulas(dependencies(f, all, edits.moved, edits.cut), areas, !edits.moved)
 		}
 	}
 	type cached struct {
 		t, v string
 		set  bool
-		laid [][]cachedCell // a legacy array's range (formula_legacy_array.go)
+		laid [][]CachedCell // a legacy array's range (formula_legacy_array.go)
 	}
 	results := make([]cached, len(all))
-	tainted := readersOfInexactLegacy(f, all)
+	tainted := ReadersOfInexactLegacy(f, all)
 	for i, sf := range all {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return st, err
 			}
 		}
-		c := sf.cell
+		c := sf.Cell
 		if dirty != nil && !dirty[i] && c.cachedValue() != "" {
 			continue // the edit cannot have changed it
 		}
@@ -115,7 +115,7 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		}
 		if budget <= 0 || (tainted != nil && tainted[i]) {
 			results[i] = cached{set: true}
-			st.dropped++
+			st.Dropped++
 			continue
 		}
 		budget--
@@ -126,29 +126,29 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		results[i] = cached{t, v, true, laid}
 		none := v == "" && t != "str" // ("str", "") is an empty text
 		if none {
-			st.dropped++
+			st.Dropped++
 		} else {
-			st.computed++
+			st.Computed++
 		}
-		if !none && (v != c.cachedValue() || cachedKind(t) != cachedKind(c.cell.T)) {
-			st.changed++
+		if !none && (v != c.cachedValue() || CachedKind(t) != CachedKind(c.cell.T)) {
+			st.Changed++
 		}
 	}
 	// The calculator may add cells to a row (an array formula's range),
 	// which moves the row's cells in memory: store the values on the cells
 	// as they are now, found again by sheet and reference.
-	now, ok, err := workbookFormulaCells(f, diskHasFormulas)
+	now, ok, err := WorkbookFormulaCells(f, diskHasFormulas)
 	if err != nil || !ok {
 		return st, err
 	}
 	at := make(map[[2]string]formulaCell, len(now))
 	for _, sf := range now {
-		at[[2]string{sf.sheet, sf.cell.ref}] = sf.cell
+		at[[2]string{sf.sheet, sf.Cell.Ref}] = sf.Cell
 	}
 	var ranges []int // legacy arrays recomputed: their ranges are laid last
 	for i, sf := range all {
 		if r := results[i]; r.set {
-			if c, ok := at[[2]string{sf.sheet, sf.cell.ref}]; ok {
+			if c, ok := at[[2]string{sf.sheet, sf.Cell.Ref}]; ok {
 				c.setCached(r.t, r.v)
 				if _, ok := legacyArrayRange(c.cell); ok {
 					ranges = append(ranges, i)
@@ -158,27 +158,27 @@ func refreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	}
 	// Laying a range may add cells to rows, moving the cells found above.
 	for _, i := range ranges {
-		col, row, _ := excelize.CellNameToCoordinates(all[i].cell.ref)
+		col, row, _ := excelize.CellNameToCoordinates(all[i].Cell.Ref)
 		changed, dropped, err := placeLegacyArray(f, all[i].sheet, col, row, results[i].laid)
 		if err != nil {
 			return st, err
 		}
-		st.changed += changed
-		st.dropped += dropped
+		st.Changed += changed
+		st.Dropped += dropped
 	}
-	return st, markFullCalcOnLoad(f, st.changed+st.dropped > 0)
+	return st, markFullCalcOnLoad(f, st.Changed+st.Dropped > 0)
 }
 
 // computeCell is computeFormula for the formula cell c of sheet, and for
 // the first cell of a legacy array formula over several cells, the
 // cached values of its whole range (laid, nil when not computed; t and v
 // are then its first value).
-func computeCell(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, c formulaCell) (t, v string, laid [][]cachedCell, err error) {
+func computeCell(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, c formulaCell) (t, v string, laid [][]CachedCell, err error) {
 	if _, ok := legacyArrayRange(c.cell); !ok {
-		t, v, err = computeFormula(ctx, f, lim, sheet, c.ref)
+		t, v, err = ComputeFormula(ctx, f, lim, sheet, c.Ref)
 		return t, v, nil, err
 	}
-	if laid, err = legacyArrayValues(ctx, f, lim, sheet, c.ref); err != nil || laid == nil {
+	if laid, err = LegacyArrayValues(ctx, f, lim, sheet, c.Ref); err != nil || laid == nil {
 		return "", "", nil, err
 	}
 	return laid[0][0].t, laid[0][0].v, laid, nil
@@ -193,11 +193,11 @@ func markFullCalcOnLoad(f *excelize.File, on bool) error {
 	return f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &on})
 }
 
-// workbookFormulaCells returns the formula cells of every worksheet that
+// WorkbookFormulaCells returns the formula cells of every worksheet that
 // holds formulas, parsing the sheets that do; ok is false when excelize's
 // worksheet shape is not the one worksheetFormulaCells knows.
-func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]sheetFormula, bool, error) {
-	var all []sheetFormula
+func WorkbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]SheetFormula, bool, error) {
+	var all []SheetFormula
 	for _, sheet := range f.GetSheetList() {
 		p, ok := f.SheetXMLPath(sheet)
 		if !ok {
@@ -224,46 +224,46 @@ func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (
 			return nil, false, nil
 		}
 		for _, c := range cells {
-			all = append(all, sheetFormula{sheet: sheet, cell: c})
+			all = append(all, SheetFormula{sheet: sheet, Cell: c})
 		}
 	}
 	return all, true, nil
 }
 
 // dependencies describes each formula cell for dirtyFormulas.
-func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []depCell {
-	out := make([]depCell, len(all))
+func dependencies(f *excelize.File, all []SheetFormula, moved, cut bool) []DepCell {
+	out := make([]DepCell, len(all))
 	var scope *formuladeps.Scope // the tables and names, read when a formula first needs them
 	for i, sf := range all {
-		col, row, err := excelize.CellNameToCoordinates(sf.cell.ref)
-		out[i].at = sheetArea{Sheet: sf.sheet, C1: col, R1: row, C2: col, R2: row}
-		if r, ok := legacyArrayRange(sf.cell.cell); ok {
-			out[i].fills = &sheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2}
+		col, row, err := excelize.CellNameToCoordinates(sf.Cell.Ref)
+		out[i].At = SheetArea{Sheet: sf.sheet, C1: col, R1: row, C2: col, R2: row}
+		if r, ok := legacyArrayRange(sf.Cell.cell); ok {
+			out[i].fills = &SheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2}
 		}
-		formula, ferr := f.GetCellFormula(sf.sheet, sf.cell.ref)
+		formula, ferr := f.GetCellFormula(sf.sheet, sf.Cell.Ref)
 		if err != nil || ferr != nil {
-			out[i].wide = true
+			out[i].Wide = true
 			continue
 		}
-		if out[i].deps, out[i].wide = formuladeps.ScanSheet(formula, sf.sheet); out[i].wide {
+		if out[i].Deps, out[i].Wide = formuladeps.ScanSheet(formula, sf.sheet); out[i].Wide {
 			if scope == nil {
-				scope = newDepScope(f)
+				scope = NewDepScope(f)
 			}
-			out[i].deps, out[i].wide = formuladeps.Scan(formula, out[i].at, scope)
+			out[i].Deps, out[i].Wide = formuladeps.Scan(formula, out[i].At, scope)
 		}
-		out[i].wide = out[i].wide || moved && readsPosition(formula, cut)
+		out[i].Wide = out[i].Wide || moved && ReadsPosition(formula, cut)
 	}
 	return out
 }
 
-// uncomputableFunctions returns the Excel functions (excel_functions.txt)
+// UncomputableFunctions returns the Excel functions (excel_functions.txt)
 // excelize's calculator does not implement, probed once: calling one
 // answers "not support <NAME> function" whatever its arguments.
-var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
+var UncomputableFunctions = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	f := excelize.NewFile()
 	defer f.Close()
-	for name := range excelFunctions() {
+	for name := range ExcelFunctions() {
 		if f.SetCellFormula("Sheet1", "A1", name+"()") != nil {
 			continue
 		}
@@ -274,10 +274,10 @@ var uncomputableFunctions = sync.OnceValue(func() map[string]bool {
 	return out
 })
 
-// callsUncomputable reports whether formula calls a function excelize's
+// CallsUncomputable reports whether formula calls a function excelize's
 // calculator does not implement, or CELL or PHONETIC in a form it leaves uncomputed.
-func callsUncomputable(formula string) bool {
-	un := uncomputableFunctions()
+func CallsUncomputable(formula string) bool {
+	un := UncomputableFunctions()
 	return formulatok.CallsAny(formula, func(name string) bool { return un[name] }) || formulatext.CallsUncomputedForm(formula)
 }
 
@@ -287,7 +287,7 @@ var excelErrors = map[string]bool{
 	"#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
 }
 
-// computeFormula returns the cached value of the formula at sheet!ref as
+// ComputeFormula returns the cached value of the formula at sheet!ref as
 // excelize computes it: the cell type and text (("str", "") is an empty
 // text), or ("", "") when the
 // calculator cannot compute it (an unsupported function, a formula it
@@ -295,7 +295,7 @@ var excelErrors = map[string]bool{
 // result longer than a cell holds is #VALUE!, as in Excel (the patched
 // calculator never builds one; this is the last line). err is ctx's error
 // when ctx ended: the call is over, and nothing may be saved.
-func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
+func ComputeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
 	// A calculator panic on some formula must not fail every later edit of
 	// the workbook: that formula just gets no cached value.
 	defer func() {
@@ -304,19 +304,19 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		}
 	}()
 	formula, _ := f.GetCellFormula(sheet, ref)
-	if callsUncomputable(formula) {
+	if CallsUncomputable(formula) {
 		// excelize computes around a function it lacks (LEN(INFO(...)) is
 		// the length of its error text, IFERROR(CELL(...),5) is 5): no
 		// value beats a wrong one.
 		return "", "", nil
 	}
-	if t, v, ok := cutReferenceValue(formula); ok {
+	if t, v, ok := CutReferenceValue(formula); ok {
 		return t, v, nil
 	}
 	if inexact(f, sheet, ref, formula) {
 		return "", "", nil
 	}
-	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
+	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
 	defer cancel()
 	res, cerr := f.CalcCellResultContext(one, sheet, ref, lim, excelize.Options{RawCellValue: true})
 	if err := ctx.Err(); err != nil {
@@ -329,7 +329,7 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		return "", "", nil
 	}
 	t, v = typedResult(f, sheet, formula, res)
-	if t == "str" && checkText(ref, v) != nil {
+	if t == "str" && CheckText(ref, v) != nil {
 		return "e", "#VALUE!", nil
 	}
 	if t == "str" {
@@ -350,18 +350,18 @@ func uncomputed(err error) bool {
 	return strings.Contains(msg, "not support") || strings.Contains(msg, "invalid reference")
 }
 
-// calcValue computes the formula at sheet!ref of b as CalcCellValue does
+// CalcValue computes the formula at sheet!ref of b as CalcCellValue does
 // with RawCellValue, within the service's calculation limits, the call's
 // context and maxFormulaTime.
-func (b *book) calcValue(sheet, ref string) (string, error) {
-	one, cancel := context.WithTimeout(b.callContext(), maxFormulaTime)
+func (b *Book) CalcValue(sheet, ref string) (string, error) {
+	one, cancel := context.WithTimeout(b.CallContext(), MaxFormulaTime)
 	defer cancel()
-	return b.f.CalcCellValueContext(one, sheet, ref, b.svc.limits.calc(), excelize.Options{RawCellValue: true})
+	return b.F.CalcCellValueContext(one, sheet, ref, b.Svc.Limits.Calc(), excelize.Options{RawCellValue: true})
 }
 
-// cachedKind is a cached value's type attribute with the default spelt
+// CachedKind is a cached value's type attribute with the default spelt
 // out: a number may be stored with t="n" or none.
-func cachedKind(t string) string {
+func CachedKind(t string) string {
 	if t == "" {
 		return "n"
 	}

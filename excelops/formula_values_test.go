@@ -185,9 +185,9 @@ func TestRecalcBudgetDropsTheRest(t *testing.T) {
 		require.NoError(t, f.SetCellFormula("Sheet1", c, "A1*2"))
 	}
 	none := func(string) (bool, error) { return false, nil }
-	st, err := refreshFormulaValuesUpTo(context.Background(), f, DefaultLimits().calc(), none, nil, 2)
+	st, err := RefreshFormulaValuesUpTo(context.Background(), f, DefaultLimits().Calc(), none, nil, 2)
 	require.NoError(t, err)
-	assert.Equal(t, formulaStats{computed: 2, dropped: 1, changed: 2}, st) // 99 -> 4 twice
+	assert.Equal(t, FormulaStats{Computed: 2, Dropped: 1, Changed: 2}, st) // 99 -> 4 twice
 	for c, want := range map[string]string{"B1": "4", "C1": "4", "D1": ""} {
 		got, err := f.GetCellValue("Sheet1", c, excelize.Options{RawCellValue: true})
 		require.NoError(t, err)
@@ -211,9 +211,9 @@ func TestRecalcUnchangedLeavesCalcProps(t *testing.T) {
 	require.NoError(t, err)
 	ws.SheetData.Row[0].C[1].T, ws.SheetData.Row[0].C[1].V = "", "4" // cached as Excel would
 	none := func(string) (bool, error) { return false, nil }
-	st, err := refreshFormulaValues(context.Background(), f, DefaultLimits().calc(), none, nil)
+	st, err := RefreshFormulaValues(context.Background(), f, DefaultLimits().Calc(), none, nil)
 	require.NoError(t, err)
-	assert.Equal(t, formulaStats{computed: 1}, st)
+	assert.Equal(t, FormulaStats{Computed: 1}, st)
 	props, err := f.GetCalcProps()
 	require.NoError(t, err)
 	assert.Nil(t, props.FullCalcOnLoad, "nothing to recalculate on open")

@@ -120,9 +120,9 @@ func writeFile(path, text string) error { return os.WriteFile(path, []byte(text)
 // parsedRead runs fn on the workbook at path read through excelize (a
 // structure read: parsed, from and back into the cache), as no tool of its
 // own does.
-func (e *env) parsedRead(path string, fn func(*book) (any, error)) (any, error) {
-	acc := access{files: []fileUse{{arg: "file_path", touch: touchStructure}}}
-	return e.svc.engine.run(context.Background(), acc, onBook(path, "", func(b *book, _ sheetRef) (any, error) { return fn(b) }))
+func (e *env) parsedRead(path string, fn func(*Book) (any, error)) (any, error) {
+	acc := Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}}
+	return e.svc.engine.Run(context.Background(), acc, OnBook(path, "", func(b *Book, _ SheetRef) (any, error) { return fn(b) }))
 }
 
 // specSchema is the input schema sp registers with on svc.

@@ -50,7 +50,7 @@ type sheetDetails struct {
 
 // inspectDetails are the fields include asks for of worksheet name, whose
 // part is zf.
-func inspectDetails(b *book, name string, zf *zip.File, include []string) (pyjson.Object, error) {
+func inspectDetails(b *Book, name string, zf *zip.File, include []string) (pyjson.Object, error) {
 	var d sheetDetails
 	if zf != nil && (slices.Contains(include, includeFreezePanes) || slices.Contains(include, includeColumnWidths) ||
 		slices.Contains(include, includeConditionalFormatting)) {
@@ -113,13 +113,13 @@ func firstItems(items []any) []any {
 
 // readSheetDetails reads the freeze panes, column widths and (when rules)
 // the conditional formats of the worksheet part zf.
-func readSheetDetails(b *book, name string, zf *zip.File, rules bool) (sheetDetails, error) {
+func readSheetDetails(b *Book, name string, zf *zip.File, rules bool) (sheetDetails, error) {
 	rc, err := zf.Open()
 	if err != nil {
 		return sheetDetails{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	d, err := sheetDetailsOf(b.svc.limits.newRunBound(failingReader{rc}, fmt.Sprintf("sheet %q", name)), rules)
+	d, err := sheetDetailsOf(b.Svc.Limits.NewRunBound(FailingReader{rc}, fmt.Sprintf("sheet %q", name)), rules)
 	if err != nil {
 		if kindOf(err) != "" {
 			return d, err
@@ -237,7 +237,7 @@ func sheetDetailsOf(r io.Reader, rules bool) (sheetDetails, error) {
 // time where it can.
 func skipRows(z *sheetxml.Tokenizer) error {
 	for {
-		if raw, ok := z.PeekThrough(rowEndTag, maxSkippedRow); ok && !bytes.Contains(raw, sheetDataEndTag) {
+		if raw, ok := z.PeekThrough(rowEndTag, MaxSkippedRow); ok && !bytes.Contains(raw, sheetDataEndTag) {
 			z.Skip(len(raw))
 			continue
 		}
@@ -273,7 +273,7 @@ func frozenPane(t sheetxml.Token) *pyjson.Object {
 		return nil
 	}
 	return &pyjson.Object{
-		{Key: "top_left_cell", Value: cellName(x+1, y+1)},
+		{Key: "top_left_cell", Value: CellName(x+1, y+1)},
 		{Key: "frozen_rows", Value: y},
 		{Key: "frozen_columns", Value: x},
 	}
@@ -283,9 +283,9 @@ func frozenPane(t sheetxml.Token) *pyjson.Object {
 // ("C:F").
 func colWidth(t sheetxml.Token) pyjson.Field {
 	lo, hi := max(sheetxml.Uint(t.Attr("min")), 1), sheetxml.Uint(t.Attr("max"))
-	key := columnName(lo)
+	key := ColumnName(lo)
 	if hi > lo {
-		key += ":" + columnName(min(hi, lastCol))
+		key += ":" + ColumnName(min(hi, LastCol))
 	}
 	w, err := strconv.ParseFloat(string(t.Attr("width")), 64)
 	var v any = w

@@ -193,7 +193,7 @@ func killLoop(t *testing.T, child string, orig []byte, n int, seed uint64) {
 				if first == nil {
 					break
 				}
-				require.Equal(t, first, v, "kill %d: cell %s differs from the rest of the block", i, cellName(c+1, r+11))
+				require.Equal(t, first, v, "kill %d: cell %s differs from the rest of the block", i, CellName(c+1, r+11))
 			}
 		}
 		head, tail := outsideBlock(t, sheet)

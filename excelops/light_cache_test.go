@@ -20,7 +20,7 @@ import (
 // resetLight gives svc an empty light cache of the same budget (tests and
 // benchmarks only; no call may be running).
 func resetLight(svc *Service) {
-	svc.engine.light = lightcache.New(svc.engine.cacheBudget / lightBudgetShare)
+	svc.engine.Light = lightcache.New(svc.engine.CacheBudget / LightBudgetShare)
 }
 
 // datedBook writes a workbook whose sheets are named sheets, with the date
@@ -48,9 +48,9 @@ func datedBook(t testing.TB, path string, dated bool, text string, sheets ...str
 // lightEntryOf returns the light cache's entry for the file at path, or nil.
 func lightEntryOf(t *testing.T, svc *Service, path string) *lightcache.Entry {
 	t.Helper()
-	id, ok := svc.engine.box.StatID(path)
+	id, ok := svc.engine.Box.StatID(path)
 	require.True(t, ok)
-	return svc.engine.light.Get(id)
+	return svc.engine.Light.Get(id)
 }
 
 // TestLightCacheServesAnUnchangedFile shows a second read of an unchanged
@@ -79,12 +79,12 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	// The cache is what the next read uses: with no date style remembered,
 	// the serial comes back as a number, and with another string table,
 	// the text is that table's.
-	id, _ := e.svc.engine.box.StatID(e.path("d.xlsx"))
-	doctored := lightcache.New(e.svc.engine.cacheBudget / lightBudgetShare)
+	id, _ := e.svc.engine.Box.StatID(e.path("d.xlsx"))
+	doctored := lightcache.New(e.svc.engine.CacheBudget / LightBudgetShare)
 	doctored.PutIndex(e.path("d.xlsx"), id, entry.Index)
 	doctored.PutDates(id, &dates.Styles{})
 	doctored.PutStrings(id, []string{"doctored"}, 100)
-	e.svc.engine.light = doctored
+	e.svc.engine.Light = doctored
 	res := e.call("read_excel", read)
 	require.False(t, res.IsError, res.Text)
 	assert.Contains(t, res.Text, `"values": [[45322, "doctored"]]`)
@@ -104,7 +104,7 @@ func TestLightCacheWithoutAWorkbookCache(t *testing.T) {
 	entry := lightEntryOf(t, e.svc, e.path("d.xlsx"))
 	require.NotNil(t, entry)
 	assert.Nil(t, entry.Strings)
-	_, held := e.svc.engine.light.Stats()
+	_, held := e.svc.engine.Light.Stats()
 	assert.Zero(t, held)
 }
 

@@ -80,8 +80,8 @@ func DefaultLimits() Limits {
 	}
 }
 
-// withDefaults fills every unset field of l from DefaultLimits.
-func (l Limits) withDefaults() Limits {
+// WithDefaults fills every unset field of l from DefaultLimits.
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	defaults.Positive(&l.MaxFileSize, d.MaxFileSize)
 	defaults.Positive(&l.UnzipSizeLimit, d.UnzipSizeLimit)
@@ -98,11 +98,11 @@ func (l Limits) withDefaults() Limits {
 
 // Tool timeouts.
 const (
-	// readTimeout is the default deadline of read tools.
-	readTimeout = 2 * time.Minute
-	// writeTimeout is the default deadline of tools that parse and save a
+	// ReadTimeout is the default deadline of read tools.
+	ReadTimeout = 2 * time.Minute
+	// WriteTimeout is the default deadline of tools that parse and save a
 	// workbook; a 50k-row sheet takes a few seconds.
-	writeTimeout = 5 * time.Minute
+	WriteTimeout = 5 * time.Minute
 )
 
 // Formula calculation limits: what excelize's calculator (patched, see
@@ -113,34 +113,34 @@ const (
 	// formulaBudgetShare: one formula may allocate a quarter of the call's
 	// memory budget for ranges, arrays and text; the parsed workbook and
 	// the save need the rest.
-	formulaBudgetShare = 4
-	// maxCalcSteps bounds one formula's evaluation steps (tokens, cell
+	FormulaBudgetShare = 4
+	// MaxCalcSteps bounds one formula's evaluation steps (tokens, cell
 	// reads, function calls, loop iterations a function argument sets):
 	// a few seconds of work at most.
-	maxCalcSteps = 100_000_000
-	// maxCalcDepth bounds how deep formula cells reading formula cells
+	MaxCalcSteps = 100_000_000
+	// MaxCalcDepth bounds how deep formula cells reading formula cells
 	// nest on the stack: each level costs a few KiB (4,096 levels: about
 	// 16 MiB), and a goroutine stack past Go's maximum kills the process.
 	// A longer chain is computed in pieces (excelize's calcInPieces).
-	maxCalcDepth = 4096
-	// maxFormulaTime bounds the time one formula may compute.
-	maxFormulaTime = 10 * time.Second
+	MaxCalcDepth = 4096
+	// MaxFormulaTime bounds the time one formula may compute.
+	MaxFormulaTime = 10 * time.Second
 )
 
-// calc is what excelize's calculator may spend on one formula of a call
+// Calc is what excelize's calculator may spend on one formula of a call
 // bounded by l.
-func (l Limits) calc() excelize.CalcLimits {
+func (l Limits) Calc() excelize.CalcLimits {
 	return excelize.CalcLimits{
-		MaxBytes: l.CallMemoryBudget / formulaBudgetShare,
-		MaxSteps: maxCalcSteps,
-		MaxDepth: maxCalcDepth,
+		MaxBytes: l.CallMemoryBudget / FormulaBudgetShare,
+		MaxSteps: MaxCalcSteps,
+		MaxDepth: MaxCalcDepth,
 	}
 }
 
 // Bounds of the default per-call memory budget.
 const (
-	minCallMemoryBudget = 256 << 20
-	maxCallMemoryBudget = 8 << 30
+	MinCallMemoryBudget = 256 << 20
+	MaxCallMemoryBudget = 8 << 30
 	// callBudgetShare: one call may take a quarter of the memory the
 	// process can have, so a few large calls run side by side.
 	callBudgetShare = 4
@@ -156,7 +156,7 @@ func DefaultCallMemoryBudget() int64 {
 		avail = lim
 	}
 	b := avail / callBudgetShare
-	return min(max(b, minCallMemoryBudget), maxCallMemoryBudget)
+	return min(max(b, MinCallMemoryBudget), MaxCallMemoryBudget)
 }
 
 // budget is the part of l a parser keeps: the memory budget and the
@@ -165,13 +165,13 @@ func (l Limits) budget() budget.Budget {
 	return budget.Budget{Memory: l.CallMemoryBudget, MaxText: l.MaxCellTextBytes}
 }
 
-// within fails with a KindLimit error, before anything is allocated, when
+// Within fails with a KindLimit error, before anything is allocated, when
 // an estimated allocation of need bytes for what exceeds the per-call
 // memory budget.
-func (l Limits) within(what string, need int64) error { return l.budget().Within(what, need) }
+func (l Limits) Within(what string, need int64) error { return l.budget().Within(what, need) }
 
-// humanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").
-func humanBytes(n int64) string { return budget.HumanBytes(n) }
+// HumanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").
+func HumanBytes(n int64) string { return budget.HumanBytes(n) }
 
 // cellTextErr is the error for one cell (or shared string) whose text
 // inflates past the per-cell bound: where is "cell B2 of sheet \"Data\""

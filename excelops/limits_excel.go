@@ -15,24 +15,24 @@ import (
 // value past one is a ValueError naming the limit and the cell, with
 // nothing written.
 const (
-	// maxCellChars is the most characters a cell holds. Excel counts
+	// MaxCellChars is the most characters a cell holds. Excel counts
 	// UTF-16 code units, so a character outside the Basic Multilingual
 	// Plane (an emoji) counts twice.
-	maxCellChars = excelize.TotalCellChars
-	// maxFormulaChars is the longest formula, counted with its leading
+	MaxCellChars = excelize.TotalCellChars
+	// MaxFormulaChars is the longest formula, counted with its leading
 	// "=" in UTF-16 code units like maxCellChars.
-	maxFormulaChars = 8192
-	// maxFunctionNesting is how deep Excel lets functions nest in one
+	MaxFormulaChars = 8192
+	// MaxFunctionNesting is how deep Excel lets functions nest in one
 	// formula: IF(A1,SUM(B1:B2),0) nests 2 levels.
-	maxFunctionNesting = 64
-	// lastRow and lastCol are the grid's edges: row 1,048,576 and column
+	MaxFunctionNesting = 64
+	// LastRow and lastCol are the grid's edges: row 1,048,576 and column
 	// XFD (16,384).
-	lastRow = excelize.TotalRows
-	lastCol = excelize.MaxColumns
+	LastRow = excelize.TotalRows
+	LastCol = excelize.MaxColumns
 )
 
-// excelLen is the length of s as Excel counts it (UTF-16 code units).
-func excelLen(s string) int {
+// ExcelLen is the length of s as Excel counts it (UTF-16 code units).
+func ExcelLen(s string) int {
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {
@@ -44,40 +44,40 @@ func excelLen(s string) int {
 	return n
 }
 
-// checkText refuses text longer than a cell holds.
-func checkText(ref, s string) error {
-	if len(s) <= maxCellChars { // bytes >= UTF-16 units: certainly fits
+// CheckText refuses text longer than a cell holds.
+func CheckText(ref, s string) error {
+	if len(s) <= MaxCellChars { // bytes >= UTF-16 units: certainly fits
 		return nil
 	}
-	if n := excelLen(s); n > maxCellChars {
-		return invalid("%s: text of %s characters is longer than Excel's limit of %s characters per cell; nothing was written",
-			ref, thousands(n), thousands(maxCellChars))
+	if n := ExcelLen(s); n > MaxCellChars {
+		return Invalid("%s: text of %s characters is longer than Excel's limit of %s characters per cell; nothing was written",
+			ref, Thousands(n), Thousands(MaxCellChars))
 	}
 	return nil
 }
 
-// checkFormula refuses a formula (given without its "=") longer than Excel
+// CheckFormula refuses a formula (given without its "=") longer than Excel
 // accepts, or nesting functions deeper.
-func checkFormula(ref, formula string) error {
-	if len(formula)+1 > maxFormulaChars {
-		if n := excelLen(formula) + 1; n > maxFormulaChars {
-			return invalid("%s: formula of %s characters is longer than Excel's limit of %s characters; nothing was written",
-				ref, thousands(n), thousands(maxFormulaChars))
+func CheckFormula(ref, formula string) error {
+	if len(formula)+1 > MaxFormulaChars {
+		if n := ExcelLen(formula) + 1; n > MaxFormulaChars {
+			return Invalid("%s: formula of %s characters is longer than Excel's limit of %s characters; nothing was written",
+				ref, Thousands(n), Thousands(MaxFormulaChars))
 		}
 	}
 	// Each level opens a parenthesis: few of them cannot nest too deep.
-	if strings.Count(formula, "(") > maxFunctionNesting {
-		if n := functionNesting(formula); n > maxFunctionNesting {
-			return invalid("%s: formula nests functions %d levels deep, more than Excel's limit of %d levels; nothing was written",
-				ref, n, maxFunctionNesting)
+	if strings.Count(formula, "(") > MaxFunctionNesting {
+		if n := FunctionNesting(formula); n > MaxFunctionNesting {
+			return Invalid("%s: formula nests functions %d levels deep, more than Excel's limit of %d levels; nothing was written",
+				ref, n, MaxFunctionNesting)
 		}
 	}
 	return nil
 }
 
-// functionNesting is how deep the functions of formula (without its "=")
+// FunctionNesting is how deep the functions of formula (without its "=")
 // nest; parentheses that only group and array constants are no level.
-func functionNesting(formula string) int {
+func FunctionNesting(formula string) int {
 	ps := efp.ExcelParser()
 	var open []bool // per open parenthesis or array: whether a function's
 	depth, deepest := 0, 0
@@ -100,23 +100,23 @@ func functionNesting(formula string) int {
 	return deepest
 }
 
-// checkBlockFits refuses a block anchored at (col, row) of rows x cols
+// CheckBlockFits refuses a block anchored at (col, row) of rows x cols
 // cells that would cross the grid's edge, naming the cell past it.
-func checkBlockFits(what string, col, row, rows, cols int) error {
+func CheckBlockFits(what string, col, row, rows, cols int) error {
 	endRow, endCol := row+rows-1, col+cols-1
 	switch {
-	case endRow > lastRow:
-		return invalid("%s starting at %s is %s rows tall and would end at row %s, past Excel's last row %s; nothing was written",
-			what, cellName(col, row), thousands(rows), thousands(endRow), thousands(lastRow))
-	case endCol > lastCol:
-		return invalid("%s starting at %s is %s columns wide and would end at column %s, past Excel's last column %s (%s); nothing was written",
-			what, cellName(col, row), thousands(cols), thousands(endCol), columnName(lastCol), thousands(lastCol))
+	case endRow > LastRow:
+		return Invalid("%s starting at %s is %s rows tall and would end at row %s, past Excel's last row %s; nothing was written",
+			what, CellName(col, row), Thousands(rows), Thousands(endRow), Thousands(LastRow))
+	case endCol > LastCol:
+		return Invalid("%s starting at %s is %s columns wide and would end at column %s, past Excel's last column %s (%s); nothing was written",
+			what, CellName(col, row), Thousands(cols), Thousands(endCol), ColumnName(LastCol), Thousands(LastCol))
 	}
 	return nil
 }
 
-// rangeForms is the sentence every range error ends with.
-const rangeForms = `use a cell such as "A1" or a rectangle such as "A1:C3"`
+// RangeForms is the sentence every range error ends with.
+const RangeForms = `use a cell such as "A1" or a rectangle such as "A1:C3"`
 
 // cellCoords parses "B7" (also "$B$7", lower case). When ref is not a
 // cell of Excel's grid, problem says why: syntax is true when ref is no
@@ -131,22 +131,22 @@ func cellCoords(ref string) (col, row int, problem string, syntax bool) {
 	if letters == "" || digits == "" || strings.TrimLeft(digits, "0123456789") != "" || digits[0] == '0' {
 		return 0, 0, "is not a cell reference", true
 	}
-	pastCol := fmt.Sprintf("is past Excel's last column %s (%s columns)", columnName(lastCol), thousands(lastCol))
+	pastCol := fmt.Sprintf("is past Excel's last column %s (%s columns)", ColumnName(LastCol), Thousands(LastCol))
 	if len(letters) > 3 {
 		return 0, 0, pastCol, false
 	}
 	for _, c := range letters {
 		col = col*26 + int(c-'A'+1)
 	}
-	if col > lastCol {
+	if col > LastCol {
 		return 0, 0, pastCol, false
 	}
-	pastRow := fmt.Sprintf("is past Excel's last row %s", thousands(lastRow))
+	pastRow := fmt.Sprintf("is past Excel's last row %s", Thousands(LastRow))
 	if len(digits) > 7 {
 		return 0, 0, pastRow, false
 	}
 	row, _ = strconv.Atoi(digits)
-	if row > lastRow {
+	if row > LastRow {
 		return 0, 0, pastRow, false
 	}
 	return col, row, "", false
@@ -169,8 +169,8 @@ func wholeLineHint(parts []string) string {
 	return ""
 }
 
-// thousands renders n with comma separators, as the limits are quoted.
-func thousands(n int) string {
+// Thousands renders n with comma separators, as the limits are quoted.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

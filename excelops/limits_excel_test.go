@@ -12,7 +12,7 @@ import (
 func TestExcelLimitsAreErrorsAndNothingIsWritten(t *testing.T) {
 	skipUnderRace(t)
 	big := strings.Repeat("x", 5<<20)
-	emoji := strings.Repeat("📊", maxCellChars/2+1) // 16,384 characters, 32,768 UTF-16 units
+	emoji := strings.Repeat("📊", MaxCellChars/2+1) // 16,384 characters, 32,768 UTF-16 units
 	longFormula := "=" + strings.Repeat("1+", 4096) + "1"
 	cases := []struct {
 		name string
@@ -21,7 +21,7 @@ func TestExcelLimitsAreErrorsAndNothingIsWritten(t *testing.T) {
 	}{
 		{"5 MiB of text", map[string]any{"cell": "B2", "value": big},
 			"B2: text of 5,242,880 characters is longer than Excel's limit of 32,767 characters per cell; nothing was written"},
-		{"one past the limit", map[string]any{"cell": "C3", "value": strings.Repeat("y", maxCellChars+1)},
+		{"one past the limit", map[string]any{"cell": "C3", "value": strings.Repeat("y", MaxCellChars+1)},
 			"C3: text of 32,768 characters"},
 		{"astral characters count twice, as Excel counts", map[string]any{"cell": "A1", "value": emoji},
 			"A1: text of 32,768 characters"},
@@ -66,9 +66,9 @@ func TestExcelLimitsExactlyAtTheEdgeAreWritten(t *testing.T) {
 	skipUnderRace(t)
 	e := newEnv(t)
 	e.workbook("l.xlsx", [][]any{{"keep"}})
-	text := strings.Repeat("z", maxCellChars)
+	text := strings.Repeat("z", MaxCellChars)
 	formula := "=" + strings.Repeat("1+", 4095) + "1" // 8,192 with its "="
-	require.Equal(t, maxFormulaChars, len(formula))
+	require.Equal(t, MaxFormulaChars, len(formula))
 	e.ok("write_cells", map[string]any{"file_path": "l.xlsx", "cell_range": "XFD1048575", "values": [][]any{{text}, {formula}}})
 	f := e.open("l.xlsx")
 	v, err := f.GetCellValue("Sheet1", "XFD1048575")
@@ -114,7 +114,7 @@ func TestCopyRefusesAFormulaTheMoveMakesTooLong(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("c.xlsx", [][]any{{1}})
 	formula := "=" + strings.Repeat("A1+", 2729) + "A1+1" // 8,192 characters with its "="
-	require.Equal(t, maxFormulaChars, len(formula))
+	require.Equal(t, MaxFormulaChars, len(formula))
 	e.ok("write_cells", map[string]any{"file_path": "c.xlsx", "cell": "B2", "value": formula})
 	before, err := os.ReadFile(e.path("c.xlsx"))
 	require.NoError(t, err)

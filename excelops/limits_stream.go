@@ -13,36 +13,36 @@ import (
 // sheet is parsed for editing only when it fits the per-call memory budget;
 // the row reader refuses rows and cells out of order.
 
-// newRunBound bounds the text runs of r (budget.Budget.RunBound).
-func (l Limits) newRunBound(r io.Reader, where string) io.Reader {
+// NewRunBound bounds the text runs of r (budget.Budget.RunBound).
+func (l Limits) NewRunBound(r io.Reader, where string) io.Reader {
 	return l.budget().RunBound(r, where)
 }
 
-// parsedCellBytes is what excelize holds per cell of a sheet parsed for
+// ParsedCellBytes is what excelize holds per cell of a sheet parsed for
 // editing, with room for the parse's transient peak: measured (heap after
 // GC, excelize v2.11.1, numbers) 304 B a cell on 100,000 x 2 and 482 B on
 // 100,000 x 10. It refuses a parse that would exceed the per-call memory
 // budget before it starts.
-const parsedCellBytes = 600
+const ParsedCellBytes = 600
 
 // guardParse refuses to let excelize parse sheet when the parsed sheet
 // would exceed the call's memory budget, and checks once per book that no
 // shared string inflates past the per-cell bound (excelize loads the whole
 // table as soon as a sheet is read or written).
-func (b *book) guardParse(sheet string, ext sheetExtent) error {
-	lim := b.svc.limits
-	if err := lim.within(fmt.Sprintf("parsing sheet %q for editing (%d cells)", sheet, ext.padded), ext.padded*parsedCellBytes); err != nil {
+func (b *Book) guardParse(sheet string, ext SheetExtent) error {
+	lim := b.Svc.Limits
+	if err := lim.Within(fmt.Sprintf("parsing sheet %q for editing (%d cells)", sheet, ext.Padded), ext.Padded*ParsedCellBytes); err != nil {
 		return err
 	}
-	if b.sstChecked || b.zr == nil {
+	if b.sstChecked || b.Zr == nil {
 		return nil
 	}
-	zf := opc.FindPart(b.zr, "xl/sharedStrings.xml")
+	zf := opc.FindPart(b.Zr, "xl/sharedStrings.xml")
 	if zf == nil {
 		b.sstChecked = true
 		return nil
 	}
-	if err := lim.within("parsing the shared strings", int64(zf.UncompressedSize64)*parsedBytesPerXMLByte); err != nil {
+	if err := lim.Within("parsing the shared strings", int64(zf.UncompressedSize64)*parsedBytesPerXMLByte); err != nil {
 		return err
 	}
 	rc, err := zf.Open()
@@ -50,7 +50,7 @@ func (b *book) guardParse(sheet string, ext sheetExtent) error {
 		return newError(KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
-	if _, err := io.Copy(io.Discard, lim.newRunBound(rc, "the shared strings")); err != nil {
+	if _, err := io.Copy(io.Discard, lim.NewRunBound(rc, "the shared strings")); err != nil {
 		if kindOf(err) != "" {
 			return err
 		}
@@ -68,7 +68,7 @@ func (b *book) guardParse(sheet string, ext sheetExtent) error {
 // streams; checkCell bounds a cell made of many runs.)
 
 // checkRowOrder fails when row n does not come after the previous row.
-func (rr *rowReader) checkRowOrder(n int) error {
+func (rr *RowReader) checkRowOrder(n int) error {
 	prev := rr.lastRow
 	rr.lastRow, rr.lastCol = n, 0
 	if prev == 0 || n > prev {
@@ -79,16 +79,16 @@ func (rr *rowReader) checkRowOrder(n int) error {
 
 // checkCell fails when the finished cell does not come after the previous
 // cell of its row, or when its text is longer than the per-cell bound.
-func (rr *rowReader) checkCell() error {
-	c := rr.w.Cell
+func (rr *RowReader) checkCell() error {
+	c := rr.W.Cell
 	prev := rr.lastCol
 	rr.lastCol = c.Col
 	if prev != 0 && c.Col <= prev {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the cells of row %d of sheet %q are out of order (%s comes after %s); Excel refuses such a file too: open and save it again in a spreadsheet program to repair it",
-			c.Row, rr.sheet, cellName(c.Col, c.Row), cellName(prev, c.Row)), nil)
+			c.Row, rr.sheet, CellName(c.Col, c.Row), CellName(prev, c.Row)), nil)
 	}
 	if rr.maxText > 0 && len(c.Value) > rr.maxText {
-		where := fmt.Sprintf("cell %s of sheet %q", cellName(c.Col, c.Row), rr.sheet)
+		where := fmt.Sprintf("cell %s of sheet %q", CellName(c.Col, c.Row), rr.sheet)
 		return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
 	}
 	return nil
@@ -100,28 +100,28 @@ func (rr *rowReader) checkCell() error {
 // adjusts formulas in all sheets; deleting or moving a sheet rewrites every
 // sheet's view), so a bomb in a sheet the call does not name is refused
 // before excelize expands it. Chart sheets are not scanned.
-func (b *book) guardAllSheets(skip string) error {
-	list, _ := b.sheetList()
+func (b *Book) guardAllSheets(skip string) error {
+	list, _ := b.SheetList()
 	for _, name := range list {
-		if _, edited := b.extents[name]; edited || name == skip {
+		if _, edited := b.Extents[name]; edited || name == skip {
 			continue
 		}
-		zf, err := b.part(name)
+		zf, err := b.Part(name)
 		if err != nil {
 			return err
 		}
-		kind, err := b.sheetKindOf(name)
+		kind, err := b.SheetKindOf(name)
 		if err != nil {
 			return err
 		}
 		if zf != nil && kind != opc.Worksheet && strings.Contains(strings.ToLower(zf.Name), "worksheets/") {
 			// excelize parses every part under worksheets/ as a worksheet.
-			return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, kindDescription(kind)), nil)
+			return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, KindDescription(kind)), nil)
 		}
 		if zf == nil || kind != opc.Worksheet {
 			continue
 		}
-		if _, err := b.scan(name); err != nil {
+		if _, err := b.Scan(name); err != nil {
 			return err
 		}
 	}

@@ -208,10 +208,10 @@ func TestFileSizeCap(t *testing.T) {
 }
 
 func TestDefaultLimits(t *testing.T) {
-	l := Limits{}.withDefaults()
+	l := Limits{}.WithDefaults()
 	assert.Equal(t, DefaultLimits(), l)
 	assert.Equal(t, int64(excelize.TotalRows), int64(l.MaxRows))
-	custom := Limits{UnzipSizeLimit: 10, UnzipXMLSizeLimit: 20}.withDefaults()
+	custom := Limits{UnzipSizeLimit: 10, UnzipXMLSizeLimit: 20}.WithDefaults()
 	assert.Equal(t, int64(10), custom.UnzipXMLSizeLimit, "the XML limit never exceeds the unzip limit")
 }
 

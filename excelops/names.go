@@ -27,11 +27,11 @@ const (
 	maxNamedSheets = 50
 )
 
-// closeMatches returns the names among candidates the caller most likely
+// CloseMatches returns the names among candidates the caller most likely
 // meant by name, best first, at most maxSuggestions: equal ignoring case,
 // then within a small edit distance (optimal string alignment, so a swapped
 // pair of letters is one edit), or one containing the other.
-func closeMatches(name string, candidates []string) []string {
+func CloseMatches(name string, candidates []string) []string {
 	type scored struct {
 		name string
 		dist int
@@ -67,8 +67,8 @@ func closeMatches(name string, candidates []string) []string {
 	return out
 }
 
-// didYouMean renders suggestions as a sentence (empty when there are none).
-func didYouMean(suggestions []string) string {
+// DidYouMean renders suggestions as a sentence (empty when there are none).
+func DidYouMean(suggestions []string) string {
 	switch len(suggestions) {
 	case 0:
 		return ""
@@ -94,13 +94,13 @@ func listNames(names []string) string {
 // available sheets, the close matches and hint (how to create it, for a
 // tool that can), as sentences.
 func sheetNotFound(name string, list []string, hint string) error {
-	return newError(KindSheetNotFound, sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, listNames(list)),
-		didYouMean(closeMatches(name, list)), hint), nil)
+	return newError(KindSheetNotFound, Sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, listNames(list)),
+		DidYouMean(CloseMatches(name, list)), hint), nil)
 }
 
-// sentences joins a message and further sentences (each empty or starting
+// Sentences joins a message and further sentences (each empty or starting
 // with a space), ending the message with a period only when more follows.
-func sentences(msg string, more ...string) string {
+func Sentences(msg string, more ...string) string {
 	tail := strings.Join(more, "")
 	if tail == "" {
 		return msg
@@ -116,18 +116,18 @@ func similarWorkbooks(s *workspace.Root, path string) []string {
 	entries, _ := s.ReadDir(filepath.Clean(dir), maxListedFiles)
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() || checkExtension(e.Name()) != nil {
+		if e.IsDir() || CheckExtension(e.Name()) != nil {
 			continue
 		}
 		names = append(names, e.Name())
 	}
-	return closeMatches(base, names)
+	return CloseMatches(base, names)
 }
 
-// fileNotFound is the FileNotFoundError for a missing workbook, naming the
+// FileNotFound is the FileNotFoundError for a missing workbook, naming the
 // close matches in its folder.
-func fileNotFound(s *workspace.Root, path string) error {
-	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(similarWorkbooks(s, path))), nil)
+func FileNotFound(s *workspace.Root, path string) error {
+	return newError(KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similarWorkbooks(s, path))), nil)
 }
 
 // createMode says whether a mutation may create a missing workbook.
@@ -145,12 +145,12 @@ const (
 	// createFresh: the call starts from a new empty workbook whatever the
 	// path holds (create_workbook, which refuses to replace a file unless
 	// told to); the save replaces it.
-	createFresh
+	CreateFresh
 )
 
-// createModeOf maps a tool's optional create argument to a createMode:
+// CreateModeOf maps a tool's optional create argument to a createMode:
 // absent is createUnlessSimilar.
-func createModeOf(create *bool) createMode {
+func CreateModeOf(create *bool) createMode {
 	switch {
 	case create == nil:
 		return createUnlessSimilar
@@ -171,69 +171,69 @@ func refuseLikelyTypo(s *workspace.Root, path string) error {
 	if len(similar) == 0 {
 		return nil
 	}
-	return newError(KindNotFound, sentences("file not found: "+filepath.Base(path), didYouMean(similar),
+	return newError(KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similar),
 		fmt.Sprintf(" Pass create: true to create a new workbook named %q.", filepath.Base(path))), nil)
 }
 
 // createSheetHint is the sentence that tells how to create a missing sheet.
 const createSheetHint = " Pass create: true to create it."
 
-// editTarget is edit for a sheet a tool writes into. A missing sheet is
+// EditTarget is edit for a sheet a tool writes into. A missing sheet is
 // created when create is true (in a workbook this call created, the empty
 // default sheet is renamed instead); otherwise it is refused with the
 // available sheets, the close matches and how to create it. created
 // reports a sheet this call made.
-func (b *book) editTarget(name string, create bool) (sheet string, ext *sheetExtent, created bool, err error) {
-	if name == "" || b.hasSheet(name) {
-		sheet, ext, err = b.edit(name)
+func (b *Book) EditTarget(name string, create bool) (sheet string, ext *SheetExtent, created bool, err error) {
+	if name == "" || b.HasSheet(name) {
+		sheet, ext, err = b.Edit(name)
 		return sheet, ext, false, err
 	}
-	if !create && !b.created {
-		list, _ := b.sheetList()
+	if !create && !b.Created {
+		list, _ := b.SheetList()
 		return "", nil, false, sheetNotFound(name, list, createSheetHint)
 	}
-	if err := checkSheetName(name); err != nil {
+	if err := CheckSheetName(name); err != nil {
 		return "", nil, false, err
 	}
-	if list := b.f.GetSheetList(); b.created && len(list) == 1 && !b.touched(list[0]) {
-		if err := b.f.SetSheetName(list[0], name); err != nil {
+	if list := b.F.GetSheetList(); b.Created && len(list) == 1 && !b.touched(list[0]) {
+		if err := b.F.SetSheetName(list[0], name); err != nil {
 			return "", nil, false, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
-		delete(b.extents, list[0])
-	} else if _, err := b.newSheet(name); err != nil {
+		delete(b.Extents, list[0])
+	} else if _, err := b.NewSheet(name); err != nil {
 		return "", nil, false, err
 	}
-	b.track(name)
-	sheet, ext, err = b.edit(name)
+	b.Track(name)
+	sheet, ext, err = b.Edit(name)
 	return sheet, ext, true, err
 }
 
 // touched reports whether this call already edited sheet.
-func (b *book) touched(sheet string) bool {
-	ext, ok := b.extents[sheet]
-	return ok && !ext.empty()
+func (b *Book) touched(sheet string) bool {
+	ext, ok := b.Extents[sheet]
+	return ok && !ext.Empty()
 }
 
-// maxSheetName is Excel's longest sheet name.
-const maxSheetName = 31
+// MaxSheetName is Excel's longest sheet name.
+const MaxSheetName = 31
 
-// checkSheetName refuses names Excel cannot store.
-func checkSheetName(name string) error {
+// CheckSheetName refuses names Excel cannot store.
+func CheckSheetName(name string) error {
 	if strings.TrimSpace(name) == "" {
-		return invalid("sheet name is empty")
+		return Invalid("sheet name is empty")
 	}
-	if len([]rune(name)) > maxSheetName {
-		return invalid("sheet name %q is longer than %d characters", name, maxSheetName)
+	if len([]rune(name)) > MaxSheetName {
+		return Invalid("sheet name %q is longer than %d characters", name, MaxSheetName)
 	}
 	if strings.ContainsAny(name, `:\/?*[]`) || strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'") {
-		return invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
+		return Invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
 	}
 	return nil
 }
 
-// hasSheet reports whether b has a sheet named name (case-insensitively, as Excel).
-func (b *book) hasSheet(name string) bool {
-	list, _ := b.sheetList()
+// HasSheet reports whether b has a sheet named name (case-insensitively, as Excel).
+func (b *Book) HasSheet(name string) bool {
+	list, _ := b.SheetList()
 	for _, s := range list {
 		if strings.EqualFold(s, name) {
 			return true
@@ -242,9 +242,9 @@ func (b *book) hasSheet(name string) bool {
 	return false
 }
 
-// sheetNames lists the sheets as JSON values.
-func (b *book) sheetNames() []any {
-	list, _ := b.sheetList()
+// SheetNames lists the sheets as JSON values.
+func (b *Book) SheetNames() []any {
+	list, _ := b.SheetList()
 	out := make([]any, len(list))
 	for i, s := range list {
 		out[i] = s

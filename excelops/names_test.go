@@ -24,7 +24,7 @@ func TestCloseMatches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, closeMatches(c.name, sheets))
+			assert.Equal(t, c.want, CloseMatches(c.name, sheets))
 		})
 	}
 }

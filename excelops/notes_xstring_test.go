@@ -28,7 +28,7 @@ func TestNotesAreXstrings(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("t.xlsx", [][]any{{3}, {2}, {1}})
 	for i, x := range xstringTexts {
-		got := e.ok("add_comment", map[string]any{"file_path": "t.xlsx", "cell": cellName(1, i+1),
+		got := e.ok("add_comment", map[string]any{"file_path": "t.xlsx", "cell": CellName(1, i+1),
 			"text": x.text, "author": x.text})
 		assert.Equal(t, x.text, got["author"])
 	}
@@ -57,7 +57,7 @@ func TestNotesAreXstrings(t *testing.T) {
 		}
 		want := map[string][2]string{}
 		for i, x := range xstringTexts { // sorted: the note of row i moves to row 3-i
-			want[cellName(1, 3-i)] = [2]string{x.text, x.text}
+			want[CellName(1, 3-i)] = [2]string{x.text, x.text}
 		}
 		assert.Equal(t, want, notes, sheet)
 	}

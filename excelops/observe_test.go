@@ -47,7 +47,7 @@ func TestObserverSeesSaves(t *testing.T) {
 	assert.Equal(t, 2, saved)
 	assert.Equal(t, 0, fails)
 
-	e.svc.engine.wrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: 10, err: errors.New("disk full")} }
+	e.svc.engine.WrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: 10, err: errors.New("disk full")} }
 	e.fail("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A3", "value": 3})
 	saved, fails = obs.counts()
 	assert.Equal(t, 2, saved)

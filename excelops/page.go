@@ -46,7 +46,7 @@ type pageRows struct {
 // newPageRows sizes a page for the call running under ctx; base is the
 // encoded result with no rows (its code points are the fixed cost).
 func (s *Service) newPageRows(ctx context.Context, base pyjson.Object) (*pageRows, error) {
-	p := &pageRows{maxCells: int64(s.engine.limits.MaxReadCells), maxBytes: s.engine.limits.CallMemoryBudget / pageBudgetShare}
+	p := &pageRows{maxCells: int64(s.engine.Limits.MaxReadCells), maxBytes: s.engine.Limits.CallMemoryBudget / pageBudgetShare}
 	if n, ok := registry.ResultLimit(ctx); ok {
 		text, err := pyjson.MarshalString(base)
 		if err != nil {
@@ -94,10 +94,10 @@ func (p *pageRows) candidates() int {
 
 // encode returns the first k rows as JSON arrays padded to width.
 func (p *pageRows) encode(k, width int) []any {
-	var arena rowArena
+	var arena RowArena
 	out := make([]any, k)
 	for i, r := range p.rows[:k] {
-		out[i] = arena.add(p.buf[r.start:r.end], r.items, width)
+		out[i] = arena.Add(p.buf[r.start:r.end], r.items, width)
 	}
 	return out
 }
@@ -137,7 +137,7 @@ func (p *pageRows) fit(n int, more bool, build func(k int, more bool) pyjson.Obj
 			row = fmt.Sprintf("row %d", p.rows[0].row)
 		}
 		return newError(KindLimit, fmt.Sprintf("workbook too large to page: %s alone does not fit in one page (%s, at most %d cells, %s); read fewer columns with an exact range (e.g. \"A1:J1\")",
-			row, cap, p.maxCells, humanBytes(p.maxBytes)), nil)
+			row, cap, p.maxCells, HumanBytes(p.maxBytes)), nil)
 	}
 	if n == 0 && more {
 		return nil, tooLarge()

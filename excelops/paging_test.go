@@ -42,7 +42,7 @@ func genSheet(r *rand.Rand) randomSheet {
 			if r.IntN(4) == 0 {
 				continue // a hole in the row
 			}
-			ref := cellName(c+1, row)
+			ref := CellName(c+1, row)
 			if r.IntN(2) == 0 {
 				n := r.IntN(100000) - 500
 				vals[c] = float64(n)
@@ -174,9 +174,9 @@ func TestPagingNeverSkips(t *testing.T) {
 			r1, c1 := 1+r.IntN(5), 1+r.IntN(3)
 			r2, c2 := r1+r.IntN(200), c1+r.IntN(6)
 			if r.IntN(3) == 0 {
-				r2, c2 = maxSheetRows, 16384 // the whole sheet from (r1, c1)
+				r2, c2 = MaxSheetRows, 16384 // the whole sheet from (r1, c1)
 			}
-			rng := rangeRef(c1, r1, c2, r2)
+			rng := RangeRef(c1, r1, c2, r2)
 			var got [][]any
 			for offset, pages := 0, 0; ; pages++ {
 				require.Less(t, pages, 1000, "paging does not end")

@@ -8,10 +8,10 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 // of rules, hyperlinks and filters) change these structures in place, and
 // excelize writes them back on save.
 
-// parsedSheet returns the worksheet excelize has already parsed for sheet,
+// ParsedSheet returns the worksheet excelize has already parsed for sheet,
 // without parsing it; ok is false when it has not (or sheet is not a
 // worksheet).
-func parsedSheet(f *excelize.File, sheet string) (*excelize.XMLWorksheet, bool) {
+func ParsedSheet(f *excelize.File, sheet string) (*excelize.XMLWorksheet, bool) {
 	part, ok := f.SheetXMLPath(sheet)
 	if !ok {
 		return nil, false
@@ -24,16 +24,16 @@ func parsedSheet(f *excelize.File, sheet string) (*excelize.XMLWorksheet, bool) 
 	return ws, ok && ws != nil
 }
 
-// parsedWorksheet is parsedSheet on the book's engine: the worksheet
+// ParsedWorksheet is parsedSheet on the book's engine: the worksheet
 // already parsed for sheet, without parsing it.
-func (b *book) parsedWorksheet(sheet string) (*excelize.XMLWorksheet, bool) {
-	return parsedSheet(b.f, sheet)
+func (b *Book) ParsedWorksheet(sheet string) (*excelize.XMLWorksheet, bool) {
+	return ParsedSheet(b.F, sheet)
 }
 
-// worksheet is the parsed worksheet of sheet, parsed now if excelize has
+// Worksheet is the parsed worksheet of sheet, parsed now if excelize has
 // not (a cached workbook drops its parsed sheets on save); ok is false for
 // a chart sheet or a sheet that does not parse.
-func (b *book) worksheet(sheet string) (*excelize.XMLWorksheet, bool) {
-	ws, err := b.f.Worksheet(sheet)
+func (b *Book) Worksheet(sheet string) (*excelize.XMLWorksheet, bool) {
+	ws, err := b.F.Worksheet(sheet)
 	return ws, err == nil && ws != nil
 }

@@ -17,9 +17,9 @@ import (
 // every Excel opens such a file without asking.
 const defaultPassword = "VelvetSweatshop"
 
-// cfbMagic starts every OLE compound file (CFB): an encrypted xlsx, or a
+// CfbMagic starts every OLE compound file (CFB): an encrypted xlsx, or a
 // legacy binary workbook.
-var cfbMagic = []byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}
+var CfbMagic = []byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}
 
 // encryptionInfoName is the name of the stream an encrypted OOXML package
 // keeps its key data in, as CFB directory entries spell it (UTF-16LE).
@@ -78,10 +78,10 @@ func (p wbPackage) bytes(raw []byte) ([]byte, error) {
 // a zip whose directory Go's reader rejects or misreads is rebuilt when
 // unzip would accept it, and a package with two parts of one name is
 // refused as damaged.
-func (s *engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage, error) {
+func (s *Engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage, error) {
 	p := wbPackage{r: r, size: size}
-	head := make([]byte, len(cfbMagic))
-	if n, _ := r.ReadAt(head, 0); n == len(head) && bytes.Equal(head, cfbMagic) {
+	head := make([]byte, len(CfbMagic))
+	if n, _ := r.ReadAt(head, 0); n == len(head) && bytes.Equal(head, CfbMagic) {
 		data, err := s.decryptPackage(r, size, name)
 		if err != nil {
 			return p, err
@@ -110,7 +110,7 @@ func (s *engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage,
 			return p, damaged(zip.ErrFormat)
 		}
 		p.r, p.size, p.rebuilt = fixed, fixedSize, true
-		s.log.WithFields(map[string]any{"file": name}).Debug("zip directory rebuilt as unzip reads it")
+		s.Log.WithFields(map[string]any{"file": name}).Debug("zip directory rebuilt as unzip reads it")
 	}
 	zr.RegisterDecompressor(zip.Deflate, opc.Inflater)
 	if err := opc.UniqueParts(zr); err != nil {
@@ -122,10 +122,10 @@ func (s *engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage,
 
 // decryptPackage reads the compound file in r and decrypts the package it
 // holds with Excel's default password.
-func (s *engine) decryptPackage(r io.ReaderAt, size int64, name string) ([]byte, error) {
+func (s *Engine) decryptPackage(r io.ReaderAt, size int64, name string) ([]byte, error) {
 	// The file, the decrypted package (no larger) and excelize's copies
 	// while it decrypts.
-	if err := s.limits.within("decrypting the workbook", 4*size); err != nil {
+	if err := s.Limits.Within("decrypting the workbook", 4*size); err != nil {
 		return nil, err
 	}
 	raw := make([]byte, size)

@@ -78,7 +78,7 @@ func TestPasswordWorkbookRefused(t *testing.T) {
 			assert.Equal(t, "encrypted workbook: a password is required", p["message"], p)
 		})
 	}
-	_, err := e.svc.engine.openBook(e.path(file), false, true)
+	_, err := e.svc.engine.OpenBook(e.path(file), false, true)
 	assert.True(t, errors.Is(err, KindEncrypted), "%v", err)
 }
 
@@ -86,7 +86,7 @@ func TestPasswordWorkbookRefused(t *testing.T) {
 // encrypted package (a legacy .xls renamed) is damage, not a password.
 func TestLegacyCompoundFileDamaged(t *testing.T) {
 	e := newEnv(t)
-	data := append(append([]byte{}, cfbMagic...), make([]byte, 4096)...)
+	data := append(append([]byte{}, CfbMagic...), make([]byte, 4096)...)
 	require.NoError(t, os.WriteFile(e.path("old.xlsx"), data, 0o644))
 	p := e.fail("list_sheets", map[string]any{"file_path": "old.xlsx"})
 	assert.Equal(t, "BadZipFile", p["exception"], p)

@@ -101,7 +101,7 @@ func argScalar(v any) (scalar, error) {
 	case json.Number:
 		f, err := t.Float64()
 		if err != nil || math.IsInf(f, 0) {
-			return scalar{}, invalid("value %s is not a usable number", t.String())
+			return scalar{}, Invalid("value %s is not a usable number", t.String())
 		}
 		return scalar{kind: scalarNum, num: f}, nil
 	case float64:
@@ -113,7 +113,7 @@ func argScalar(v any) (scalar, error) {
 	case bool:
 		return scalar{kind: scalarBool, flag: t}, nil
 	}
-	return scalar{}, invalid("value must be a string, a number or a boolean, not %s", jsonKind(v))
+	return scalar{}, Invalid("value must be a string, a number or a boolean, not %s", jsonKind(v))
 }
 
 // jsonKind names the JSON type of a decoded value for messages.
@@ -183,10 +183,10 @@ func compileCond(a condArg, cols map[string]int) (condition, error) {
 	case opIn, opNotIn, opBetween:
 		list, ok := a.Value.([]any)
 		if !ok {
-			return c, invalid("operator %s takes a list as value, got %s", c.op, jsonKind(a.Value))
+			return c, Invalid("operator %s takes a list as value, got %s", c.op, jsonKind(a.Value))
 		}
 		if c.op == opBetween && len(list) != 2 {
-			return c, invalid("operator between takes [min, max], got %d values", len(list))
+			return c, Invalid("operator between takes [min, max], got %d values", len(list))
 		}
 		for _, v := range list {
 			s, err := argScalar(v)
@@ -202,12 +202,12 @@ func compileCond(a condArg, cols map[string]int) (condition, error) {
 			return c, err
 		}
 		if (c.op == opContains || c.op == opStartsWith || c.op == opEndsWith) && s.kind != scalarText {
-			return c, invalid("operator %s takes a text value", c.op)
+			return c, Invalid("operator %s takes a text value", c.op)
 		}
 		c.vals = []scalar{s}
 		return c, nil
 	}
-	return c, invalid("unknown operator %q; use one of %s", a.Operator, strings.Join(condOperators(), ", "))
+	return c, Invalid("unknown operator %q; use one of %s", a.Operator, strings.Join(condOperators(), ", "))
 }
 
 // match reports whether the row satisfies the condition.
@@ -295,5 +295,5 @@ func unknownColumn(name string, cols map[string]int) error {
 	if len(names) > show {
 		names = append(names[:show], "...")
 	}
-	return invalid("column %q is not in the header row; columns: %s", name, strings.Join(names, ", "))
+	return Invalid("column %q is not in the header row; columns: %s", name, strings.Join(names, ", "))
 }

@@ -49,14 +49,14 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 			}
 			return withSheet(ref, name.String(), s[i+2:])
 		}
-		return "", "", false, invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
+		return "", "", false, Invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
 	}
 	i := strings.LastIndex(s, "!")
 	if i < 0 {
 		return "", ref, false, nil
 	}
 	if strings.TrimSpace(s[:i]) == "" {
-		return "", "", false, invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, rangeForms)
+		return "", "", false, Invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, RangeForms)
 	}
 	return withSheet(ref, strings.TrimSpace(s[:i]), s[i+1:])
 }
@@ -65,7 +65,7 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 // with no cells after its ! is refused.
 func withSheet(ref, sheet, rest string) (string, string, bool, error) {
 	if strings.TrimSpace(rest) == "" {
-		return "", "", false, invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, rangeForms, sheet+"!A1:C3")
+		return "", "", false, Invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, RangeForms, sheet+"!A1:C3")
 	}
 	return sheet, rest, true, nil
 }

@@ -22,8 +22,8 @@ const (
 	formulasBoth
 )
 
-// parseFormulaMode decodes read_excel's formulas argument ("" is values).
-func parseFormulaMode(s string) (formulaMode, error) {
+// ParseFormulaMode decodes read_excel's formulas argument ("" is values).
+func ParseFormulaMode(s string) (formulaMode, error) {
 	switch s {
 	case "", "values":
 		return formulasValues, nil
@@ -32,7 +32,7 @@ func parseFormulaMode(s string) (formulaMode, error) {
 	case "both":
 		return formulasBoth, nil
 	}
-	return 0, invalid("formulas must be \"values\", \"formulas\" or \"both\", got %q", s)
+	return 0, Invalid("formulas must be \"values\", \"formulas\" or \"both\", got %q", s)
 }
 
 // sharedFormula is the first cell of a shared formula: its text and place.
@@ -46,8 +46,8 @@ type sharedFormula struct {
 // first cell of a shared formula is remembered, so a later cell of the same
 // formula (which holds only its si) gets the text with its relative
 // references moved to its place, as Excel derives it.
-func (rr *rowReader) formula() string {
-	c := &rr.w.Cell
+func (rr *RowReader) formula() string {
+	c := &rr.W.Cell
 	if !c.Formula {
 		return ""
 	}
@@ -73,25 +73,25 @@ func (rr *rowReader) formula() string {
 // storeFormula stores a formula cell as the mode says: the formula text, or
 // with both an object holding the formula and the cached value (text, of
 // the cell's type; null when empty).
-func (rr *rowReader) storeFormula(col int, formula string, text []byte, both bool) error {
+func (rr *RowReader) storeFormula(col int, formula string, text []byte, both bool) error {
 	if rr.encode {
 		idx := col - rr.c1
 		if !rr.pad(idx) {
 			return nil
 		}
 		if !both {
-			rr.enc = pyjson.AppendString(rr.enc, formula)
+			rr.Enc = pyjson.AppendString(rr.Enc, formula)
 			return nil
 		}
-		rr.enc = append(rr.enc, `{"formula": `...)
-		rr.enc = pyjson.AppendString(rr.enc, formula)
-		rr.enc = append(rr.enc, `, "value": `...)
+		rr.Enc = append(rr.Enc, `{"formula": `...)
+		rr.Enc = pyjson.AppendString(rr.Enc, formula)
+		rr.Enc = append(rr.Enc, `, "value": `...)
 		if len(text) == 0 && !rr.emptyText() {
-			rr.enc = append(rr.enc, "null"...)
+			rr.Enc = append(rr.Enc, "null"...)
 		} else if err := rr.appendValue(text); err != nil {
 			return err
 		}
-		rr.enc = append(rr.enc, '}')
+		rr.Enc = append(rr.Enc, '}')
 		return nil
 	}
 	if !both {

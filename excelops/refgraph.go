@@ -17,14 +17,14 @@ import (
 
 // refGraph builds the graph of b: every worksheet is bounds-checked and
 // parsed (as find_replace's scan of all sheets does).
-func refGraph(b *book, ctx context.Context) (*refgraph.Graph, error) {
+func refGraph(b *Book, ctx context.Context) (*refgraph.Graph, error) {
 	sheets, err := findSheets(b, "", false)
 	if err != nil {
 		return nil, err
 	}
 	w := refgraph.Workbook{Sheets: sheets, Links: externalLinks(b)}
-	list, _ := b.sheetList()
-	if wb := b.f.WorkBook; wb != nil && wb.DefinedNames != nil {
+	list, _ := b.SheetList()
+	if wb := b.F.WorkBook; wb != nil && wb.DefinedNames != nil {
 		for _, dn := range wb.DefinedNames.DefinedName {
 			scope := ""
 			if dn.LocalSheetID != nil && *dn.LocalSheetID >= 0 && *dn.LocalSheetID < len(list) {
@@ -41,7 +41,7 @@ func refGraph(b *book, ctx context.Context) (*refgraph.Graph, error) {
 		for _, t := range tables {
 			rt := refgraph.Table{Name: t.name, Sheet: sheet, Range: t.rng}
 			for c := t.rng.C1; c <= t.rng.C2; c++ {
-				h, _ := b.f.GetCellValue(sheet, cellName(c, t.rng.R1))
+				h, _ := b.F.GetCellValue(sheet, CellName(c, t.rng.R1))
 				rt.Columns = append(rt.Columns, h)
 			}
 			w.Tables = append(w.Tables, rt)
@@ -52,16 +52,16 @@ func refGraph(b *book, ctx context.Context) (*refgraph.Graph, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		cells, err := b.formulaCells(sheet)
+		cells, err := b.FormulaCells(sheet)
 		if err != nil {
 			return nil, err
 		}
 		for _, fc := range cells {
-			text, err := b.f.GetCellFormula(sheet, fc.ref)
+			text, err := b.F.GetCellFormula(sheet, fc.Ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
-			g.Add(sheet, fc.ref, text)
+			g.Add(sheet, fc.Ref, text)
 		}
 	}
 	return g, nil
@@ -78,9 +78,9 @@ type xmlRels struct {
 // externalLinks maps the prefixes external references carry in formulas
 // ("[1]") to the workbook each link names (its path as stored, e.g.
 // "prices.xlsx"). A link whose parts are missing is left out.
-func externalLinks(b *book) map[string]string {
+func externalLinks(b *Book) map[string]string {
 	out := map[string]string{}
-	wb := b.f.WorkBook
+	wb := b.F.WorkBook
 	if wb == nil || wb.ExternalReferences == nil {
 		return out
 	}
@@ -104,9 +104,9 @@ func externalLinks(b *book) map[string]string {
 }
 
 // rels reads a relationships part of the package: id -> target.
-func rels(b *book, name string) map[string]string {
+func rels(b *Book, name string) map[string]string {
 	out := map[string]string{}
-	raw, ok := b.f.Pkg.Load(name)
+	raw, ok := b.F.Pkg.Load(name)
 	data, isBytes := raw.([]byte)
 	if !ok || !isBytes {
 		return out

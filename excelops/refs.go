@@ -21,38 +21,38 @@ import (
 // overwritten by the plan made before the edit from the formulas as they
 // were.
 
-// refRewrite is one structural edit seen by the places holding references.
-type refRewrite struct {
-	// formula rewrites a formula living on sheet host.
-	formula func(formula, host string) (string, bool)
-	// cell gives the new position of a cell of sheet (ok false: deleted);
+// RefRewrite is one structural edit seen by the places holding references.
+type RefRewrite struct {
+	// Formula rewrites a formula living on sheet host.
+	Formula func(formula, host string) (string, bool)
+	// Cell gives the new position of a cell of sheet (ok false: deleted);
 	// nil when cells do not move.
-	cell func(sheet, ref string) (string, bool)
+	Cell func(sheet, ref string) (string, bool)
 	// sheet gives a sheet's name after the edit; nil when names stay.
 	sheet func(name string) string
-	// sqref moves the cells a rule of sheet applies to ("" when all are
+	// Sqref moves the cells a rule of sheet applies to ("" when all are
 	// deleted); nil when cells do not move.
-	sqref func(sheet, sqref string) string
-	// anchor is how far the top-left cell of a rule's sqref moves to its
+	Sqref func(sheet, sqref string) string
+	// Anchor is how far the top-left cell of a rule's sqref moves to its
 	// first surviving cell (rows, columns): a rule's relative references
 	// count from that cell, so a rule whose first row is deleted is read
 	// from the next one. nil when no cell is deleted.
-	anchor func(sheet, sqref string) (int, int)
+	Anchor func(sheet, sqref string) (int, int)
 }
 
 // sheetAfter is a sheet's name after the edit.
-func (rw refRewrite) sheetAfter(name string) string {
+func (rw RefRewrite) sheetAfter(name string) string {
 	if rw.sheet == nil {
 		return name
 	}
 	return rw.sheet(name)
 }
 
-// plannedFormula is a formula cell as it must read after the edit.
-type plannedFormula struct {
-	sheet, cell, formula string
-	arrayRef             string // the range of an array formula anchored here
-	changed              bool   // the text differs from before the edit
+// PlannedFormula is a formula cell as it must read after the edit.
+type PlannedFormula struct {
+	Sheet, Cell, Formula string
+	ArrayRef             string // the range of an array formula anchored here
+	Changed              bool   // the text differs from before the edit
 }
 
 // plannedName is a defined name's text after the edit, keyed by its name
@@ -61,29 +61,29 @@ type plannedName struct {
 	name, scope, data string
 }
 
-// refPlan is what the references must read after the edit.
-type refPlan struct {
-	cells []plannedFormula
+// RefPlan is what the references must read after the edit.
+type RefPlan struct {
+	Cells []PlannedFormula
 	names []plannedName
 }
 
 // planRefs records, before the edit, what every formula cell and defined
 // name must read after it. skip names a sheet whose cells need no plan (a
 // sheet being deleted).
-func (b *book) planRefs(rw refRewrite, skip string) (*refPlan, error) {
-	p := &refPlan{}
-	list, _ := b.sheetList()
+func (b *Book) planRefs(rw RefRewrite, skip string) (*RefPlan, error) {
+	p := &RefPlan{}
+	list, _ := b.SheetList()
 	for _, sheet := range list {
 		if sheet == skip || !b.isWorksheet(sheet) {
 			continue
 		}
-		refs, err := b.formulaCells(sheet)
+		refs, err := b.FormulaCells(sheet)
 		if err != nil {
 			return nil, err
 		}
 		for _, fc := range refs {
-			ref := fc.ref
-			text, err := b.f.GetCellFormula(sheet, ref)
+			ref := fc.Ref
+			text, err := b.F.GetCellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -91,29 +91,29 @@ func (b *book) planRefs(rw refRewrite, skip string) (*refPlan, error) {
 				continue
 			}
 			dst := ref
-			if rw.cell != nil {
+			if rw.Cell != nil {
 				var ok bool
-				if dst, ok = rw.cell(sheet, ref); !ok {
+				if dst, ok = rw.Cell(sheet, ref); !ok {
 					continue
 				}
 			}
-			out, changed := rw.formula(text, sheet)
-			array := fc.arrayRef
-			if array != "" && rw.sqref != nil {
-				if array = rw.sqref(sheet, array); array == "" {
+			out, changed := rw.Formula(text, sheet)
+			array := fc.ArrayRef
+			if array != "" && rw.Sqref != nil {
+				if array = rw.Sqref(sheet, array); array == "" {
 					array = dst
 				}
 			}
-			p.cells = append(p.cells, plannedFormula{sheet: rw.sheetAfter(sheet), cell: dst, formula: out, arrayRef: array, changed: changed})
+			p.Cells = append(p.Cells, PlannedFormula{Sheet: rw.sheetAfter(sheet), Cell: dst, Formula: out, ArrayRef: array, Changed: changed})
 		}
 	}
-	if wb := b.f.WorkBook; wb != nil && wb.DefinedNames != nil {
+	if wb := b.F.WorkBook; wb != nil && wb.DefinedNames != nil {
 		for _, dn := range wb.DefinedNames.DefinedName {
 			host := ""
 			if dn.LocalSheetID != nil && *dn.LocalSheetID >= 0 && *dn.LocalSheetID < len(list) {
 				host = list[*dn.LocalSheetID]
 			}
-			out, _ := rw.formula(dn.Data, host)
+			out, _ := rw.Formula(dn.Data, host)
 			if host != "" {
 				host = rw.sheetAfter(host)
 			}
@@ -124,41 +124,41 @@ func (b *book) planRefs(rw refRewrite, skip string) (*refPlan, error) {
 }
 
 // isWorksheet reports whether sheet is a worksheet (not a chart sheet).
-func (b *book) isWorksheet(sheet string) bool {
-	_, ok := b.worksheet(sheet)
+func (b *Book) isWorksheet(sheet string) bool {
+	_, ok := b.Worksheet(sheet)
 	return ok
 }
 
-// applyRefs makes every planned place read what the plan says, after the
+// ApplyRefs makes every planned place read what the plan says, after the
 // edit. A rewritten formula loses its cached value (it may no longer hold);
 // one only moved keeps it. A cell is rewritten only when excelize left it
 // different, so shared formulas it adjusted right stay shared; setting a
 // shared formula's anchor drops its followers, so passes repeat until
 // every cell reads as planned.
-func (b *book) applyRefs(p *refPlan) error {
+func (b *Book) ApplyRefs(p *RefPlan) error {
 	const maxPasses = 3 // the anchor pass, the followers pass, one to confirm
 	for pass := 0; pass < maxPasses; pass++ {
 		fixed := 0
-		for _, c := range p.cells {
-			got, err := b.f.GetCellFormula(c.sheet, c.cell)
+		for _, c := range p.Cells {
+			got, err := b.F.GetCellFormula(c.Sheet, c.Cell)
 			if err != nil {
 				return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
-			if got == c.formula {
+			if got == c.Formula {
 				continue
 			}
-			if c.changed {
-				if err := b.f.SetCellValue(c.sheet, c.cell, nil); err != nil {
-					return newError(KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.sheet, c.cell, err), err)
+			if c.Changed {
+				if err := b.F.SetCellValue(c.Sheet, c.Cell, nil); err != nil {
+					return newError(KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
 				}
 			}
 			var opts []excelize.FormulaOpts
-			if c.arrayRef != "" {
-				array, ref := excelize.STCellFormulaTypeArray, c.arrayRef
+			if c.ArrayRef != "" {
+				array, ref := excelize.STCellFormulaTypeArray, c.ArrayRef
 				opts = append(opts, excelize.FormulaOpts{Type: &array, Ref: &ref})
 			}
-			if err := b.f.SetCellFormula(c.sheet, c.cell, c.formula, opts...); err != nil {
-				return newError(KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.sheet, c.cell, err), err)
+			if err := b.F.SetCellFormula(c.Sheet, c.Cell, c.Formula, opts...); err != nil {
+				return newError(KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
 			}
 			fixed++
 		}
@@ -172,12 +172,12 @@ func (b *book) applyRefs(p *refPlan) error {
 
 // applyNames sets each defined name still in the workbook to its planned
 // text (names local to a deleted sheet are gone with it).
-func (b *book) applyNames(names []plannedName) {
-	wb := b.f.WorkBook
+func (b *Book) applyNames(names []plannedName) {
+	wb := b.F.WorkBook
 	if wb == nil || wb.DefinedNames == nil || len(names) == 0 {
 		return
 	}
-	list, _ := b.sheetList()
+	list, _ := b.SheetList()
 	want := make(map[[2]string]string, len(names))
 	for _, n := range names {
 		want[[2]string{strings.ToLower(n.name), n.scope}] = n.data
@@ -200,8 +200,8 @@ var chartFormula = regexp.MustCompile(`(<(?:[A-Za-z_][\w.-]*:)?f>)([^<]*)(</(?:[
 // rewriteCharts rewrites the series, category and title references of
 // every chart part of the workbook with rw.formula (chart references always
 // name their sheet, so no host sheet applies).
-func (b *book) rewriteCharts(rw refRewrite) {
-	b.f.Pkg.Range(func(key, value any) bool {
+func (b *Book) rewriteCharts(rw RefRewrite) {
+	b.F.Pkg.Range(func(key, value any) bool {
 		name, ok := key.(string)
 		raw, isBytes := value.([]byte)
 		if !ok || !isBytes || !strings.HasPrefix(name, "xl/charts/chart") || !strings.HasSuffix(name, ".xml") {
@@ -211,7 +211,7 @@ func (b *book) rewriteCharts(rw refRewrite) {
 		out := chartFormula.ReplaceAllFunc(raw, func(m []byte) []byte {
 			parts := chartFormula.FindSubmatch(m)
 			text := html.UnescapeString(string(parts[2]))
-			got, ok := rw.formula(text, "")
+			got, ok := rw.Formula(text, "")
 			if !ok {
 				return m
 			}
@@ -223,7 +223,7 @@ func (b *book) rewriteCharts(rw refRewrite) {
 			return buf.Bytes()
 		})
 		if changed {
-			b.f.Pkg.Store(name, out)
+			b.F.Pkg.Store(name, out)
 		}
 		return true
 	})
@@ -235,28 +235,28 @@ func escapeXMLText(s string) string {
 }
 
 // shiftRewrite is the refRewrite of rows or columns inserted or deleted.
-func shiftRewrite(e formularef.Shift) refRewrite {
-	return refRewrite{
-		formula: e.Formula,
-		cell: func(sheet, ref string) (string, bool) {
+func shiftRewrite(e formularef.Shift) RefRewrite {
+	return RefRewrite{
+		Formula: e.Formula,
+		Cell: func(sheet, ref string) (string, bool) {
 			if !strings.EqualFold(sheet, e.Sheet) {
 				return ref, true
 			}
 			moved, ok := e.Area(ref)
 			return moved, ok
 		},
-		sqref: func(sheet, sqref string) string {
+		Sqref: func(sheet, sqref string) string {
 			if !strings.EqualFold(sheet, e.Sheet) {
 				return sqref
 			}
 			return e.Sqref(sqref)
 		},
-		anchor: func(sheet, sqref string) (int, int) {
+		Anchor: func(sheet, sqref string) (int, int) {
 			if !e.Delete || !strings.EqualFold(sheet, e.Sheet) {
 				return 0, 0
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
-			rng, err := parseRange(first)
+			rng, err := ParseRange(first)
 			if err != nil {
 				return 0, 0
 			}
@@ -276,19 +276,19 @@ func shiftRewrite(e formularef.Shift) refRewrite {
 	}
 }
 
-// shiftRefs performs edit (an excelize insert or delete of rows or columns)
+// ShiftRefs performs edit (an excelize insert or delete of rows or columns)
 // with Excel's reference semantics around it: formulas on every sheet,
 // defined names and charts.
-func (b *book) shiftRefs(e formularef.Shift, edit func() error) error {
-	return b.editRefs(shiftRewrite(e), "", edit)
+func (b *Book) ShiftRefs(e formularef.Shift, edit func() error) error {
+	return b.EditRefs(shiftRewrite(e), "", edit)
 }
 
-// renameRefs performs rename (excelize's rename of sheet old to new) and
+// RenameRefs performs rename (excelize's rename of sheet old to new) and
 // rewrites every reference to the sheet: formulas on all sheets, defined
 // names and charts.
-func (b *book) renameRefs(old, new string, rename func() error) error {
-	rw := refRewrite{
-		formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, old, new) },
+func (b *Book) RenameRefs(old, new string, rename func() error) error {
+	rw := RefRewrite{
+		Formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, old, new) },
 		sheet: func(name string) string {
 			if name == old {
 				return new
@@ -298,29 +298,29 @@ func (b *book) renameRefs(old, new string, rename func() error) error {
 	}
 	// Every sheet is parsed to rewrite its formulas: rename_sheet declares
 	// guardEverySheet, so each was bounds-checked before.
-	return b.editRefs(rw, "", rename)
+	return b.EditRefs(rw, "", rename)
 }
 
-// deleteSheetRefs performs del (excelize's deletion of sheet) and turns
+// DeleteSheetRefs performs del (excelize's deletion of sheet) and turns
 // every reference into the sheet into #REF!.
-func (b *book) deleteSheetRefs(sheet string, del func() error) error {
-	rw := refRewrite{formula: func(f, _ string) (string, bool) { return formularef.DeleteSheet(f, sheet) }}
-	return b.editRefs(rw, sheet, del)
+func (b *Book) DeleteSheetRefs(sheet string, del func() error) error {
+	rw := RefRewrite{Formula: func(f, _ string) (string, bool) { return formularef.DeleteSheet(f, sheet) }}
+	return b.EditRefs(rw, sheet, del)
 }
 
-// editRefs plans rw, runs edit, then applies the plan and rewrites charts.
-func (b *book) editRefs(rw refRewrite, skip string, edit func() error) error {
+// EditRefs plans rw, runs edit, then applies the plan and rewrites charts.
+func (b *Book) EditRefs(rw RefRewrite, skip string, edit func() error) error {
 	plan, err := b.planRefs(rw, skip)
 	if err != nil {
 		return err
 	}
 	var rules []*detachedRules
-	list, _ := b.sheetList()
+	list, _ := b.SheetList()
 	for _, sheet := range list {
 		if sheet == skip {
 			continue
 		}
-		d, err := b.detachRules(sheet, rw)
+		d, err := b.DetachRules(sheet, rw)
 		if err != nil {
 			return err
 		}
@@ -328,12 +328,12 @@ func (b *book) editRefs(rw refRewrite, skip string, edit func() error) error {
 	}
 	err = edit()
 	for _, d := range rules {
-		d.reattach()
+		d.Reattach()
 	}
 	if err != nil {
 		return err
 	}
-	if err := b.applyRefs(plan); err != nil {
+	if err := b.ApplyRefs(plan); err != nil {
 		return err
 	}
 	b.rewriteCharts(rw)

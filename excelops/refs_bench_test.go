@@ -20,14 +20,14 @@ func writeRefsBenchBook(b *testing.B, path string) {
 	_, err := f.NewSheet("Report")
 	require.NoError(b, err)
 	for r := 1; r <= refsBenchRows; r++ {
-		require.NoError(b, f.SetCellValue("Sheet1", cellName(1, r), r))
-		require.NoError(b, f.SetCellFormula("Sheet1", cellName(2, r), "A"+itoa(r)+"*2+SUM($A$1:A"+itoa(r)+")"))
-		require.NoError(b, f.SetCellFormula("Report", cellName(1, r), "Sheet1!B"+itoa(r)))
+		require.NoError(b, f.SetCellValue("Sheet1", CellName(1, r), r))
+		require.NoError(b, f.SetCellFormula("Sheet1", CellName(2, r), "A"+itoa(r)+"*2+SUM($A$1:A"+itoa(r)+")"))
+		require.NoError(b, f.SetCellFormula("Report", CellName(1, r), "Sheet1!B"+itoa(r)))
 	}
 	require.NoError(b, f.SaveAs(path))
 }
 
-func itoa(n int) string { return cellName(1, n)[1:] }
+func itoa(n int) string { return CellName(1, n)[1:] }
 
 // BenchmarkDeleteRowReferences deletes one row of a sheet with
 // refsBenchRows formulas (and as many on another sheet reading it). The
@@ -54,14 +54,14 @@ func BenchmarkDeleteRowReferences(b *testing.B) {
 	})
 	b.Run("refs", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			bk, err := svc.engine.openBook(path, false, false)
+			bk, err := svc.engine.OpenBook(path, false, false)
 			require.NoError(b, err)
-			sh, err := bk.open(fileUse{arg: "file_path", sheetArg: "sheet_name", touch: touchStructure, sheet: sheetEdit, edit: true}, guardEverySheet, "Sheet1", false)
+			sh, err := bk.Open(FileUse{Arg: "file_path", SheetArg: "sheet_name", Touch: TouchStructure, Sheet: SheetEdit, Edit: true}, GuardEverySheet, "Sheet1", false)
 			require.NoError(b, err)
-			sheet := sh.name
+			sheet := sh.Name
 			shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: 3, Count: 1, Delete: true}
-			require.NoError(b, bk.shiftRefs(shift, func() error { return bk.f.RemoveRow(sheet, 3) }))
-			require.NoError(b, bk.close())
+			require.NoError(b, bk.ShiftRefs(shift, func() error { return bk.F.RemoveRow(sheet, 3) }))
+			require.NoError(b, bk.Close())
 		}
 	})
 }

@@ -30,30 +30,30 @@ type detachedRules struct {
 	hasCF, hasV bool
 }
 
-// detachRules rewrites the rules of sheet and holds them aside; reattach
+// DetachRules rewrites the rules of sheet and holds them aside; reattach
 // puts them back once the edit is done.
-func (b *book) detachRules(sheet string, rw refRewrite) (*detachedRules, error) {
-	ws, ok := parsedSheet(b.f, sheet)
+func (b *Book) DetachRules(sheet string, rw RefRewrite) (*detachedRules, error) {
+	ws, ok := ParsedSheet(b.F, sheet)
 	if !ok {
 		return nil, nil
 	}
 	d := &detachedRules{ws: ws}
 	sqref := func(s string) string {
-		if rw.sqref == nil {
+		if rw.Sqref == nil {
 			return s
 		}
-		return rw.sqref(sheet, s)
+		return rw.Sqref(sheet, s)
 	}
 	// formula rewrites a rule formula whose relative references count
 	// from the top-left cell of sqref.
 	formula := func(f, sqref string) (string, bool) {
 		moved := false
-		if rw.anchor != nil {
-			if dr, dc := rw.anchor(sheet, sqref); dr != 0 || dc != 0 {
+		if rw.Anchor != nil {
+			if dr, dc := rw.Anchor(sheet, sqref); dr != 0 || dc != 0 {
 				f, moved = formularef.Translate(f, dr, dc)
 			}
 		}
-		out, changed := rw.formula(f, sheet)
+		out, changed := rw.Formula(f, sheet)
 		return out, changed || moved
 	}
 	if len(ws.ConditionalFormatting) > 0 {
@@ -106,9 +106,9 @@ func (b *book) detachRules(sheet string, rw refRewrite) (*detachedRules, error) 
 	return d, nil
 }
 
-// reattach puts the rewritten rules back on the worksheet, without the
+// Reattach puts the rewritten rules back on the worksheet, without the
 // ones whose cells were all deleted.
-func (d *detachedRules) reattach() {
+func (d *detachedRules) Reattach() {
 	if d == nil {
 		return
 	}
@@ -138,9 +138,9 @@ func (d *detachedRules) reattach() {
 	}
 }
 
-// errUnexpectedShape reports a worksheet excelize has not parsed where an
+// ErrUnexpectedShape reports a worksheet excelize has not parsed where an
 // edit expected it parsed, or a cell whose reference excelize left
 // unreadable: neither happens with the excelize this package builds with.
-func errUnexpectedShape(what string) error {
+func ErrUnexpectedShape(what string) error {
 	return newError(KindInvalidArgument, "cannot rewrite the references of a "+what+": excelize did not parse it as expected", nil)
 }

@@ -15,8 +15,8 @@ func refsBook(t *testing.T, e *env, name string) {
 	f := excelize.NewFile()
 	defer f.Close()
 	for r := 1; r <= 5; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", cellName(1, r), r))
-		require.NoError(t, f.SetCellValue("Sheet1", cellName(2, r), r*10))
+		require.NoError(t, f.SetCellValue("Sheet1", CellName(1, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", CellName(2, r), r*10))
 	}
 	set := func(sheet, cell, formula string) { require.NoError(t, f.SetCellFormula(sheet, cell, formula)) }
 	set("Sheet1", "C1", "A3*10")
@@ -155,7 +155,7 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for r := 1; r <= 6; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", cellName(1, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", CellName(1, r), r))
 	}
 	shared, ref := excelize.STCellFormulaTypeShared, "B1:B6"
 	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "A1*2", excelize.FormulaOpts{Type: &shared, Ref: &ref}))
@@ -163,12 +163,12 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	require.NoError(t, f.SaveAs(e.path("s.xlsx")))
 	require.NoError(t, f.Close())
 
-	_, err := e.parsedRead("s.xlsx", func(b *book) (any, error) {
-		cells, err := b.formulaCells("Sheet1")
+	_, err := e.parsedRead("s.xlsx", func(b *Book) (any, error) {
+		cells, err := b.FormulaCells("Sheet1")
 		require.NoError(t, err)
 		var refs []string
 		for _, c := range cells {
-			refs = append(refs, c.ref)
+			refs = append(refs, c.Ref)
 		}
 		assert.Equal(t, []string{"B1", "B2", "B3", "B4", "D4", "B5", "B6"}, refs)
 		return nil, nil
@@ -178,7 +178,7 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	// Deleting a row inside a shared formula's range keeps every follower right.
 	e.ok("delete_rows", map[string]any{"file_path": "s.xlsx", "row": 3})
 	for r, want := range []string{"A1*2", "A2*2", "A3*2", "A4*2", "A5*2"} {
-		assert.Equal(t, want, e.formulaOf("s.xlsx", "Sheet1", cellName(2, r+1)))
+		assert.Equal(t, want, e.formulaOf("s.xlsx", "Sheet1", CellName(2, r+1)))
 	}
 	assert.Equal(t, "SUM(B1:B5)", e.formulaOf("s.xlsx", "Sheet1", "D3"))
 }
@@ -187,7 +187,7 @@ func TestArrayFormulaStaysArray(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for r := 1; r <= 6; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", cellName(1, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", CellName(1, r), r))
 	}
 	array, ref := excelize.STCellFormulaTypeArray, "C5"
 	require.NoError(t, f.SetCellFormula("Sheet1", "C5", "SUM(A1:A6*2)", excelize.FormulaOpts{Type: &array, Ref: &ref}))
@@ -195,12 +195,12 @@ func TestArrayFormulaStaysArray(t *testing.T) {
 	require.NoError(t, f.Close())
 	e.ok("delete_rows", map[string]any{"file_path": "a.xlsx", "row": 2, "count": 2})
 	assert.Equal(t, "SUM(A1:A4*2)", e.formulaOf("a.xlsx", "Sheet1", "C3"))
-	_, err := e.parsedRead("a.xlsx", func(b *book) (any, error) {
-		cells, err := b.formulaCells("Sheet1")
+	_, err := e.parsedRead("a.xlsx", func(b *Book) (any, error) {
+		cells, err := b.FormulaCells("Sheet1")
 		require.NoError(t, err)
 		require.Len(t, cells, 1)
-		assert.Equal(t, "C3", cells[0].ref)
-		assert.Contains(t, []string{"C3", "C3:C3"}, cells[0].arrayRef, "still an array formula")
+		assert.Equal(t, "C3", cells[0].Ref)
+		assert.Contains(t, []string{"C3", "C3:C3"}, cells[0].ArrayRef, "still an array formula")
 		return nil, nil
 	})
 	require.NoError(t, err)

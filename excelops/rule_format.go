@@ -4,40 +4,40 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// ruleFormat is the differential style of a cell_is or formula rule: the
+// RuleFormat is the differential style of a cell_is or formula rule: the
 // same font, fill, border and number_format shapes as format_cells, and
 // the flat keys the tool shipped with (font_color, fill_color, bold,
 // italic) kept as aliases of font.color, fill.color, font.bold and
 // font.italic.
-type ruleFormat struct {
-	Font         *fontSpec     `json:"font,omitempty" jsonschema:"Font of matching cells, as format_cells' font (name and size are not allowed in a rule)"`
-	Fill         *fillSpec     `json:"fill,omitempty" jsonschema:"Solid fill of matching cells, as format_cells' fill"`
-	Border       *borderSpec   `json:"border,omitempty" jsonschema:"Borders of matching cells, as format_cells' border"`
-	NumberFormat *numberFormat `json:"number_format,omitempty" jsonschema:"Number format of matching cells: ${numberFormatHelp}"`
-	FontColor    *colorValue   `json:"font_color,omitempty" jsonschema:"Text colour; alias of font.color (older form), both may be given only if equal${colorHelp}"`
-	FillColor    *colorValue   `json:"fill_color,omitempty" jsonschema:"Fill colour; alias of fill.color (older form), both may be given only if equal${colorHelp}"`
+type RuleFormat struct {
+	Font         *FontSpec     `json:"font,omitempty" jsonschema:"Font of matching cells, as format_cells' font (name and size are not allowed in a rule)"`
+	Fill         *FillSpec     `json:"fill,omitempty" jsonschema:"Solid fill of matching cells, as format_cells' fill"`
+	Border       *BorderSpec   `json:"border,omitempty" jsonschema:"Borders of matching cells, as format_cells' border"`
+	NumberFormat *NumberFormat `json:"number_format,omitempty" jsonschema:"Number format of matching cells: ${numberFormatHelp}"`
+	FontColor    *ColorValue   `json:"font_color,omitempty" jsonschema:"Text colour; alias of font.color (older form), both may be given only if equal${colorHelp}"`
+	FillColor    *ColorValue   `json:"fill_color,omitempty" jsonschema:"Fill colour; alias of fill.color (older form), both may be given only if equal${colorHelp}"`
 	Bold         *bool         `json:"bold,omitempty" jsonschema:"Bold text; alias of font.bold (older form), both may be given only if equal"`
 	Italic       *bool         `json:"italic,omitempty" jsonschema:"Italic text; alias of font.italic (older form), both may be given only if equal"`
 }
 
 // defaultRuleFormat is Excel's "light red fill with dark red text".
-func defaultRuleFormat() *ruleFormat {
-	text := colorValue("9C0006")
-	return &ruleFormat{Font: &fontSpec{Color: &text}, Fill: &fillSpec{Color: "FFC7CE"}}
+func defaultRuleFormat() *RuleFormat {
+	text := ColorValue("9C0006")
+	return &RuleFormat{Font: &FontSpec{Color: &text}, Fill: &FillSpec{Color: "FFC7CE"}}
 }
 
 // canonical returns f with its aliases folded into font and fill. An
 // alias that disagrees with the nested value it names is an invalid
 // argument naming both; a false bold or italic alias changes nothing, as
 // it never did.
-func (f ruleFormat) canonical() (ruleFormat, error) {
-	out := ruleFormat{Border: f.Border, NumberFormat: f.NumberFormat}
-	font := fontSpec{}
+func (f RuleFormat) canonical() (RuleFormat, error) {
+	out := RuleFormat{Border: f.Border, NumberFormat: f.NumberFormat}
+	font := FontSpec{}
 	if f.Font != nil {
 		font = *f.Font
 	}
 	if font.Name != nil || font.Size != nil {
-		return out, invalid("format.font: a conditional format cannot set the font name or size (Excel ignores them); use bold, italic, underline, strike or color")
+		return out, Invalid("format.font: a conditional format cannot set the font name or size (Excel ignores them); use bold, italic, underline, strike or color")
 	}
 	if f.FontColor != nil {
 		c, err := sameColor("format.font_color", *f.FontColor, "format.font.color", font.Color)
@@ -57,17 +57,17 @@ func (f ruleFormat) canonical() (ruleFormat, error) {
 		switch {
 		case alias.flat == nil:
 		case *alias.dst != nil && **alias.dst != *alias.flat:
-			return out, invalid("%s %v and %s %v disagree: give only %s", alias.name, *alias.flat, alias.nested, **alias.dst, alias.nested)
+			return out, Invalid("%s %v and %s %v disagree: give only %s", alias.name, *alias.flat, alias.nested, **alias.dst, alias.nested)
 		case *alias.flat:
 			*alias.dst = alias.flat
 		}
 	}
-	if f.Font != nil || font != (fontSpec{}) {
+	if f.Font != nil || font != (FontSpec{}) {
 		out.Font = &font
 	}
 	out.Fill = f.Fill
 	if f.FillColor != nil {
-		var nested *colorValue
+		var nested *ColorValue
 		if f.Fill != nil {
 			nested = &f.Fill.Color
 		}
@@ -75,56 +75,56 @@ func (f ruleFormat) canonical() (ruleFormat, error) {
 		if err != nil {
 			return out, err
 		}
-		out.Fill = &fillSpec{Color: c}
+		out.Fill = &FillSpec{Color: c}
 	}
 	return out, nil
 }
 
 // sameColor returns the alias colour, or an invalid argument when the
 // nested colour is given too and names another colour.
-func sameColor(aliasName string, alias colorValue, nestedName string, nested *colorValue) (colorValue, error) {
-	a, err := alias.hex()
+func sameColor(aliasName string, alias ColorValue, nestedName string, nested *ColorValue) (ColorValue, error) {
+	a, err := alias.Hex()
 	if err != nil {
 		return "", err
 	}
 	if nested == nil {
 		return alias, nil
 	}
-	n, err := nested.hex()
+	n, err := nested.Hex()
 	if err != nil {
 		return "", err
 	}
 	if a != n {
-		return "", invalid("%s %q and %s %q disagree: give only %s", aliasName, string(alias), nestedName, string(*nested), nestedName)
+		return "", Invalid("%s %q and %s %q disagree: give only %s", aliasName, string(alias), nestedName, string(*nested), nestedName)
 	}
 	return *nested, nil
 }
 
-// style is the excelize style of f, built as format_cells builds a cell's
+// Style is the excelize style of f, built as format_cells builds a cell's
 // (parseStyleChange) on an empty style.
-func (f ruleFormat) style() (*excelize.Style, error) {
+func (f RuleFormat) Style() (*excelize.Style, error) {
 	c, err := f.canonical()
 	if err != nil {
 		return nil, err
 	}
-	sc, err := parseStyleChange(c.Font, c.Fill, c.Border, nil, c.NumberFormat)
+	sc, err := ParseStyleChange(c.Font, c.Fill, c.Border, nil, c.NumberFormat)
 	if err != nil {
 		return nil, err
 	}
-	return sc.apply(&excelize.Style{}), nil
+	return sc.Apply(&excelize.Style{}), nil
 }
 
-// ruleFormat registers the differential style of a rule (Excel's light
+// RuleFormat registers the differential style of a rule (Excel's light
 // red format when f is nil).
-func (b *book) ruleFormat(opt *excelize.ConditionalFormatOptions, f *ruleFormat) error {
+func (b *Book) RuleFormat(opt *excelize.ConditionalFormatOptions, f *RuleFormat) error {
 	if f == nil {
 		f = defaultRuleFormat()
 	}
-	st, err := f.style()
+	st, err := f.Style()
 	if err != nil {
 		return err
 	}
-	id, err := b.f.NewConditionalStyle(st)
+	id, err := b.F.NewConditionalStyle(st)
 	if err != nil {
 		return newError(KindInvalidArgument, "invalid rule format: "+err.Error(), err)
 	}

@@ -21,23 +21,23 @@ import (
 // was read from (see book.unchangedOnDisk); run does the call once more on
 // a KindConflict. fallback is the reason the splice path declined the
 // call ("" when it was not tried), repeated in the save's log entry.
-func (s *engine) excelizeOnce(ctx context.Context, acc access, paths []string, c *call, fallback string) (any, error) {
+func (s *Engine) excelizeOnce(ctx context.Context, acc Access, paths []string, c *Call, fallback string) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	i := acc.edited()
+	i := acc.Edited()
 	path := paths[i]
-	if c.create == createUnlessSimilar {
-		if err := refuseLikelyTypo(s.box, path); err != nil {
+	if c.Create == createUnlessSimilar {
+		if err := refuseLikelyTypo(s.Box, path); err != nil {
 			return nil, err
 		}
 	}
-	var b *book
+	var b *Book
 	var err error
-	if c.create == createFresh {
+	if c.Create == CreateFresh {
 		b, err = s.freshBook(path)
 	} else {
-		b, err = s.checkout(path, c.create != createNever)
+		b, err = s.checkout(path, c.Create != createNever)
 	}
 	if err != nil {
 		return nil, err
@@ -46,10 +46,10 @@ func (s *engine) excelizeOnce(ctx context.Context, acc access, paths []string, c
 	handedOff := false
 	defer func() {
 		if !handedOff {
-			_ = b.close()
+			_ = b.Close()
 		}
 	}()
-	if c.icon {
+	if c.Icon {
 		s.iconMu.Lock()
 		defer s.iconMu.Unlock()
 	}
@@ -59,51 +59,51 @@ func (s *engine) excelizeOnce(ctx context.Context, acc access, paths []string, c
 		if paths[j] != path {
 			continue
 		}
-		sh, err := b.open(acc.files[j], acc.guard, c.sheets[j], false)
+		sh, err := b.Open(acc.Files[j], acc.Guard, c.Sheets[j], false)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := c.bodies[j](b, sh); err != nil {
+		if _, err := c.Bodies[j](b, sh); err != nil {
 			return nil, err
 		}
 	}
-	sh, err := b.open(acc.files[i], acc.guard, c.sheets[i], c.newSheet)
+	sh, err := b.Open(acc.Files[i], acc.Guard, c.Sheets[i], c.NewSheet)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.bodies[i](b, sh)
+	res, err := c.Bodies[i](b, sh)
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := res.(unsaved); ok {
+	if u, ok := res.(Unsaved); ok {
 		return u.res, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !acc.keepsValues && !c.valuesKept {
-		edits := b.edits
-		b.edits = nil
-		if _, err := refreshFormulaValues(ctx, b.f, s.limits.calc(), b.diskHasFormulas, edits); err != nil {
+	if !acc.KeepsValues && !c.ValuesKept {
+		edits := b.Edits
+		b.Edits = nil
+		if _, err := RefreshFormulaValues(ctx, b.F, s.Limits.Calc(), b.diskHasFormulas, edits); err != nil {
 			return nil, err
 		}
 	}
 	b.target = ""
-	if acc.files[i].sheet != sheetRead {
-		b.target = sh.name
+	if acc.Files[i].Sheet != SheetRead {
+		b.target = sh.Name
 	}
 	if err := b.save(ctx); err != nil {
 		return nil, err
 	}
-	fields := map[string]any{"file": b.name(), "path": "excelize"}
+	fields := map[string]any{"file": b.Name(), "path": "excelize"}
 	if fallback != "" {
 		fields["splice_fallback"] = fallback
 	}
-	s.log.WithFields(fields).Debug("workbook saved")
+	s.Log.WithFields(fields).Debug("workbook saved")
 	// A workbook holding icon-set rules points into excelize's shared
 	// presets, which the next icon-set call rewrites: never keep one.
-	if !c.icon {
-		if id, ok := s.box.StatID(path); ok {
+	if !c.Icon {
+		if id, ok := s.Box.StatID(path); ok {
 			b.id = id
 			if n, err := s.unzippedSize(path); err == nil {
 				b.cost = n * parsedBytesPerXMLByte
@@ -118,36 +118,36 @@ func (s *engine) excelizeOnce(ctx context.Context, acc access, paths []string, c
 // checkout returns the parsed workbook at path: the cached one when the
 // file on disk is still the version it was parsed from, else a fresh open.
 // The caller holds path's exclusive lock (or the cache is off).
-func (s *engine) checkout(path string, create bool) (*book, error) {
-	if s.cache.Enabled() {
-		id, known := s.box.StatID(path)
-		if b, ok := s.cache.Take(path, id, known); ok {
+func (s *Engine) checkout(path string, create bool) (*Book, error) {
+	if s.Cache.Enabled() {
+		id, known := s.Box.StatID(path)
+		if b, ok := s.Cache.Take(path, id, known); ok {
 			return b, nil
 		}
 	}
-	return s.openBook(path, create, false)
+	return s.OpenBook(path, create, false)
 }
 
 // checkin hands a book whose call succeeded to the cache (or closes it
 // when the cache is off or the call was cancelled meanwhile).
-func (s *engine) checkin(ctx context.Context, b *book) {
-	if !s.cache.Enabled() || ctx.Err() != nil || b.unchecked {
-		_ = b.close()
+func (s *Engine) checkin(ctx context.Context, b *Book) {
+	if !s.Cache.Enabled() || ctx.Err() != nil || b.unchecked {
+		_ = b.Close()
 		return
 	}
 	b.ctx = nil
 	b.settle()
-	s.cache.Put(b.path, b.id, b, b.cost)
+	s.Cache.Put(b.Path, b.id, b, b.cost)
 }
 
 // freshBook is a new empty workbook to be saved at path whatever the path
 // holds (createFresh): book.created says whether the file is missing; an
 // existing one must be a regular file, and its mode is kept.
-func (s *engine) freshBook(path string) (*book, error) {
-	if err := checkExtension(path); err != nil {
+func (s *Engine) freshBook(path string) (*Book, error) {
+	if err := CheckExtension(path); err != nil {
 		return nil, err
 	}
-	st, statErr := s.box.Stat(path)
+	st, statErr := s.Box.Stat(path)
 	exists := statErr == nil
 	switch {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
@@ -155,8 +155,8 @@ func (s *engine) freshBook(path string) (*book, error) {
 	case exists && !st.Mode().IsRegular():
 		return nil, workspace.NotRegular(filepath.Base(path), st.Mode())
 	}
-	f := excelize.NewFile(excelize.Options{TmpDir: s.tmpBase})
-	b := &book{svc: s, f: f, path: path, mode: newFileMode, created: !exists, cost: newBookCost, extents: map[string]*sheetExtent{}, unchecked: true}
+	f := excelize.NewFile(excelize.Options{TmpDir: s.TmpBase})
+	b := &Book{Svc: s, F: f, Path: path, mode: NewFileMode, Created: !exists, cost: newBookCost, Extents: map[string]*SheetExtent{}, unchecked: true}
 	if exists {
 		b.mode = st.Mode().Perm()
 		b.id, _ = workspace.IDOf(st)

@@ -92,7 +92,7 @@ func TestSandboxRefusesHostilePaths(t *testing.T) {
 	require.GreaterOrEqual(t, len(cases), 30)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := e.svc.engine.box.Resolve(c.path)
+			_, err := e.svc.engine.Box.Resolve(c.path)
 			require.Error(t, err)
 			// Every hostile path is a sandbox refusal, never a softer
 			// "not found" that would hide a lookup outside the root.
@@ -142,7 +142,7 @@ func TestSandboxAllowsInsidePaths(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := e.svc.engine.box.Resolve(c.path)
+			got, err := e.svc.engine.Box.Resolve(c.path)
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 		})

@@ -10,13 +10,13 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/atomicfile"
 )
 
-// writeAtomic replaces path with what produce writes, through the
+// WriteAtomic replaces path with what produce writes, through the
 // workspace handle (see sandbox.replace: atomicfile.ReplaceIn, or
 // ReplaceInRoot on Windows): at every instant path holds its old bytes or the
 // complete new ones. unchanged, when not nil, runs right before the rename
 // and aborts the save with its error (the identity check).
-func (s *engine) writeAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
-	err := s.box.Replace(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
+func (s *Engine) WriteAtomic(ctx context.Context, path string, mode fs.FileMode, wrap func(io.Writer) io.Writer, unchanged func() error, produce func(io.Writer) error) error {
+	err := s.Box.Replace(ctx, path, mode, atomicfile.Options{Wrap: wrap, BeforeRename: unchanged}, produce)
 	var step *atomicfile.StepError
 	switch {
 	case err == nil:

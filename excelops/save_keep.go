@@ -15,21 +15,21 @@ import (
 // when the file on disk cannot serve as the original (a new workbook, one
 // whose zip was repaired or decrypted to be read): the caller then writes
 // excelize's save as it is.
-func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error) {
-	if b.created {
+func (b *Book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error) {
+	if b.Created {
 		return nil, false, nil
 	}
-	raw, _, err := b.svc.readRegular(b.path)
+	raw, _, err := b.Svc.ReadRegular(b.Path)
 	if err != nil {
 		return nil, false, nil // the save's identity check reports a file that moved
 	}
-	p, err := b.svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.name())
+	p, err := b.Svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
 	if err != nil || p.rebuilt || p.encrypted {
 		return nil, false, nil
 	}
-	sheetPart, _ := b.f.SheetXMLPath(b.target)
-	pkg, err = keepparts.Package(ctx, p.zr, b.f, sheetPart, func(names []string) (map[string][]byte, error) {
-		return b.svc.reserialised(raw, names)
+	sheetPart, _ := b.F.SheetXMLPath(b.target)
+	pkg, err = keepparts.Package(ctx, p.zr, b.F, sheetPart, func(names []string) (map[string][]byte, error) {
+		return b.Svc.reserialised(raw, names)
 	})
 	if err != nil {
 		return nil, false, err
@@ -40,7 +40,7 @@ func (b *book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 // reserialised opens a fresh copy of the package raw, parses the named
 // parts as an edit would and returns what excelize's save writes for each:
 // what those parts look like re-serialised when nothing changed them.
-func (s *engine) reserialised(raw []byte, names []string) (map[string][]byte, error) {
+func (s *Engine) reserialised(raw []byte, names []string) (map[string][]byte, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}

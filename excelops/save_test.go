@@ -68,7 +68,7 @@ func TestFailedSaveLeavesOriginalBytes(t *testing.T) {
 			require.NoError(t, os.Chmod(e.path("a.xlsx"), 0o640))
 			orig, err := os.ReadFile(e.path("a.xlsx"))
 			require.NoError(t, err)
-			e.svc.engine.wrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: c.budget, err: c.err} }
+			e.svc.engine.WrapSave = func(w io.Writer) io.Writer { return &failingWriter{w: w, budget: c.budget, err: c.err} }
 
 			p := e.fail("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": "changed"})
 			assert.Equal(t, "OSError", p["exception"])
@@ -78,7 +78,7 @@ func TestFailedSaveLeavesOriginalBytes(t *testing.T) {
 			assert.True(t, bytes.Equal(orig, got), "original bytes must be identical")
 			assert.Empty(t, tempFiles(t, e.dir))
 
-			e.svc.engine.wrapSave = nil
+			e.svc.engine.WrapSave = nil
 			e.ok("write_cells", map[string]any{"file_path": "a.xlsx", "cell": "A1", "value": "changed"})
 			assert.Equal(t, "changed", e.value("a.xlsx", "Sheet1", "A1"))
 			st, err := os.Stat(e.path("a.xlsx"))

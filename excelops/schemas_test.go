@@ -100,24 +100,24 @@ func TestSchemaGapsFindsWhatIsMissing(t *testing.T) {
 // TestVocabulariesMatchTheCode: every enum value the schemas offer is
 // accepted by the code that reads it.
 func TestVocabulariesMatchTheCode(t *testing.T) {
-	for _, s := range borderStyles() {
-		_, err := borderStyleID(s)
+	for _, s := range BorderStyles() {
+		_, err := BorderStyleID(s)
 		assert.NoError(t, err, s)
 	}
-	for _, op := range cellIsOperators() {
+	for _, op := range CellIsOperators() {
 		_, ok := cellIsCriteria(op)
 		assert.True(t, ok, op)
 	}
-	for _, c := range colorNames() {
-		_, err := parseColor(c)
+	for _, c := range ColorNames() {
+		_, err := ParseColor(c)
 		assert.NoError(t, err, c)
 	}
-	for _, h := range horizontalAlignments() {
-		_, err := parseStyleChange(nil, nil, nil, &alignSpec{Horizontal: &h}, nil)
+	for _, h := range HorizontalAlignments() {
+		_, err := ParseStyleChange(nil, nil, nil, &AlignSpec{Horizontal: &h}, nil)
 		assert.NoError(t, err, h)
 	}
-	for _, v := range verticalAlignments() {
-		_, err := parseStyleChange(nil, nil, nil, &alignSpec{Vertical: &v}, nil)
+	for _, v := range VerticalAlignments() {
+		_, err := ParseStyleChange(nil, nil, nil, &AlignSpec{Vertical: &v}, nil)
 		assert.NoError(t, err, v)
 	}
 }
@@ -128,14 +128,14 @@ func TestVocabulariesMatchTheCode(t *testing.T) {
 func TestNestedStylesThroughCallTool(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("s.xlsx", [][]any{{1, 2}, {3, 4}})
-	for i, style := range borderStyles() {
+	for i, style := range BorderStyles() {
 		side := map[string]any{"style": style, "color": "blue"}
-		e.ok("format_cells", map[string]any{"file_path": "s.xlsx", "cell_range": cellName(1, i+1),
+		e.ok("format_cells", map[string]any{"file_path": "s.xlsx", "cell_range": CellName(1, i+1),
 			"border": map[string]any{"style": "thin", "left": side},
-			"alignment": map[string]any{"horizontal": horizontalAlignments()[i%len(horizontalAlignments())],
-				"vertical": verticalAlignments()[i%len(verticalAlignments())]}})
+			"alignment": map[string]any{"horizontal": HorizontalAlignments()[i%len(HorizontalAlignments())],
+				"vertical": VerticalAlignments()[i%len(VerticalAlignments())]}})
 	}
-	for _, icon := range iconStyles() {
+	for _, icon := range IconStyles() {
 		e.ok("add_conditional_rule", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:B2", "rule_type": "icon_set", "icon_style": icon})
 	}
 	// Values off the lists never reach the tool: the schema names the path.

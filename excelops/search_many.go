@@ -29,7 +29,7 @@ func (s *Service) searchMany(ctx context.Context, st *searchState, found []bookH
 					continue
 				}
 				p := st.a.FilePaths[i]
-				_, err := s.engine.run(fctx, searchAccess(), onBook(p, "", func(b *book, _ sheetRef) (any, error) {
+				_, err := s.engine.Run(fctx, searchAccess(), OnBook(p, "", func(b *Book, _ SheetRef) (any, error) {
 					return nil, st.searchBook(fctx, b, p, &found[i])
 				}))
 				g.end(i, err)

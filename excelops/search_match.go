@@ -48,7 +48,7 @@ func newTextMatcher(query, mode string, caseSensitive bool) (textMatcher, error)
 		}
 		re, err := regexp.Compile(expr)
 		if err != nil {
-			return nil, invalid("query is not a valid regular expression (RE2 syntax): %v", err)
+			return nil, Invalid("query is not a valid regular expression (RE2 syntax): %v", err)
 		}
 		return re.MatchString, nil
 	case "fuzzy":
@@ -80,7 +80,7 @@ func newTextMatcher(query, mode string, caseSensitive bool) (textMatcher, error)
 			return true
 		}, nil
 	}
-	return nil, invalid("match_mode must be one of %s", strings.Join(matchModes(), ", "))
+	return nil, Invalid("match_mode must be one of %s", strings.Join(matchModes(), ", "))
 }
 
 // cellText is the text a cell is matched by ("" for a blank).

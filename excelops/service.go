@@ -18,7 +18,7 @@ import (
 // for concurrent use: calls on different files run in parallel, calls on
 // the same file are serialised by a per-path lock.
 type Service struct {
-	engine *engine
+	engine *Engine
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
 	// maxRenders is WithMaxRenders' value.
@@ -31,15 +31,15 @@ type Service struct {
 type Option func(*Service)
 
 // WithLogger sets the logger (default: a logger that discards).
-func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.engine.log = l } }
+func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.engine.Log = l } }
 
 // WithLimits sets the size limits; zero fields keep their defaults (see
 // DefaultLimits).
-func WithLimits(l Limits) Option { return func(s *Service) { s.engine.limits = l } }
+func WithLimits(l Limits) Option { return func(s *Service) { s.engine.Limits = l } }
 
 // WithTempDir sets the folder under which each call gets a private
 // temporary folder for excelize's spill files (default: os.TempDir()).
-func WithTempDir(dir string) Option { return func(s *Service) { s.engine.tmpBase = dir } }
+func WithTempDir(dir string) Option { return func(s *Service) { s.engine.TmpBase = dir } }
 
 // WithCacheBudget sets the estimated memory, in bytes, that parsed
 // workbooks kept between calls may take (default DefaultCacheBudget); 0
@@ -49,12 +49,12 @@ func WithTempDir(dir string) Option { return func(s *Service) { s.engine.tmpBase
 //
 // The estimate is the unzipped size of a workbook's parts times a measured
 // factor; the least recently used workbooks are closed to make room.
-func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.engine.cacheBudget = bytes } }
+func WithCacheBudget(bytes int64) Option { return func(s *Service) { s.engine.CacheBudget = bytes } }
 
 // WithSplice turns the splice path of cell edits on (the default) or off
 // (every edit parses the workbook with excelize; for comparisons and as an
 // escape hatch).
-func WithSplice(on bool) Option { return func(s *Service) { s.engine.spliceOff = !on } }
+func WithSplice(on bool) Option { return func(s *Service) { s.engine.SpliceOff = !on } }
 
 // WithSoffice sets the LibreOffice binary render_range runs: a path, or a
 // name looked up on PATH (default "soffice").
@@ -84,31 +84,31 @@ const (
 
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{engine: &engine{locks: pathlock.New(), tmpBase: os.TempDir(), cacheBudget: DefaultCacheBudget}}
+	s := &Service{engine: &Engine{Locks: pathlock.New(), TmpBase: os.TempDir(), CacheBudget: DefaultCacheBudget}}
 	for _, o := range opts {
 		o(s)
 	}
-	if s.engine.log == nil {
+	if s.engine.Log == nil {
 		l := logrus.New()
 		l.SetOutput(io.Discard)
-		s.engine.log = l
+		s.engine.Log = l
 	}
-	s.engine.limits = s.engine.limits.withDefaults()
-	s.render = render.New(render.Config{Soffice: s.soffice, MaxRenders: s.maxRenders, TmpBase: s.engine.tmpBase, Log: s.engine.log})
+	s.engine.Limits = s.engine.Limits.WithDefaults()
+	s.render = render.New(render.Config{Soffice: s.soffice, MaxRenders: s.maxRenders, TmpBase: s.engine.TmpBase, Log: s.engine.Log})
 	box, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
-	s.engine.box = box
-	s.engine.cache = bookcache.New(s.engine.cacheBudget, (*book).close)
-	s.engine.light = lightcache.New(s.engine.cacheBudget / lightBudgetShare)
+	s.engine.Box = box
+	s.engine.Cache = bookcache.New(s.engine.CacheBudget, (*Book).Close)
+	s.engine.Light = lightcache.New(s.engine.CacheBudget / LightBudgetShare)
 	return s, nil
 }
 
 // Close closes the workbooks kept in memory between calls and removes their
 // temporary files. Call it once on shutdown, after the last call returned;
 // the Service stays usable, without the cache.
-func (s *Service) Close() error { return s.engine.cache.Close() }
+func (s *Service) Close() error { return s.engine.Cache.Close() }
 
 // MaxRenders returns how many render_range calls run LibreOffice at once.
 func (s *Service) MaxRenders() int { return s.render.MaxRenders() }
@@ -119,7 +119,7 @@ func (s *Service) MaxRenders() int { return s.render.MaxRenders() }
 func (s *Service) RenderIsolation() string { return s.render.Isolation() }
 
 // Root returns the real path of the workspace folder.
-func (s *Service) Root() string { return s.engine.box.Dir() }
+func (s *Service) Root() string { return s.engine.Box.Dir() }
 
 // Register adds every spreadsheet tool to r, in a stable order; with only,
 // just the tools of those names (a process that runs one call derives and
@@ -134,7 +134,7 @@ func (s *Service) Register(r *registry.Registry, only ...string) error {
 		}
 	}
 	for _, sp := range specs {
-		if err := sp.access.check(); err != nil {
+		if err := sp.access.Check(); err != nil {
 			return fmt.Errorf("excelops: tool %s: %w", sp.name, err)
 		}
 		t, err := s.register(sp)

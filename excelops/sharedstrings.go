@@ -6,17 +6,17 @@ import (
 )
 
 // sharedStrings loads the shared string table of the package as on disk.
-func (b *book) sharedStrings() ([]string, error) {
-	if b.sst != nil || b.zr == nil {
+func (b *Book) sharedStrings() ([]string, error) {
+	if b.sst != nil || b.Zr == nil {
 		return b.sst, nil
 	}
-	zf := opc.FindPart(b.zr, "xl/sharedStrings.xml")
+	zf := opc.FindPart(b.Zr, "xl/sharedStrings.xml")
 	if zf == nil {
 		b.sst = []string{}
 		return b.sst, nil
 	}
-	lim := b.svc.limits
-	if err := lim.within("loading the shared strings", 2*int64(zf.UncompressedSize64)); err != nil {
+	lim := b.Svc.Limits
+	if err := lim.Within("loading the shared strings", 2*int64(zf.UncompressedSize64)); err != nil {
 		return nil, err
 	}
 	rc, err := zf.Open()
@@ -30,7 +30,7 @@ func (b *book) sharedStrings() ([]string, error) {
 	}
 	b.sst = out
 	if id, ok := b.lightKey(); ok {
-		b.svc.light.PutStrings(id, out, held)
+		b.Svc.Light.PutStrings(id, out, held)
 	}
 	return out, nil
 }
@@ -44,7 +44,7 @@ func missingSharedString(col, row int, text []byte) error {
 
 // sharedStringCount is the size of the shared string table on disk, loaded
 // as a read loads it (so a table a read calls damaged is damage here too).
-func (b *book) sharedStringCount() (int, error) {
+func (b *Book) sharedStringCount() (int, error) {
 	sst, err := b.sharedStrings()
 	return len(sst), err
 }

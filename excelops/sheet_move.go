@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// moveSheet puts the sheet name at index pos of the workbook's sheet list
+// MoveSheet puts the sheet name at index pos of the workbook's sheet list
 // (create_sheet and copy_sheet place the sheet they add), keeping what
 // points at sheets by position on the same sheets: each sheet-scoped defined
 // name's scope, each workbook view's active and first tab.
@@ -16,10 +16,10 @@ import (
 // worksheet for it) and on a worksheet without <sheetViews>; and it parses
 // every sheet of the workbook, which then is re-serialised. Reordering the
 // workbook's sheet list parses no sheet.
-func (b *book) moveSheet(name string, pos int) error {
-	list := b.f.GetSheetList() // also loads b.f.WorkBook
+func (b *Book) MoveSheet(name string, pos int) error {
+	list := b.F.GetSheetList() // also loads b.f.WorkBook
 	from := slices.Index(list, name)
-	wb := b.f.WorkBook
+	wb := b.F.WorkBook
 	if from < 0 || pos < 0 || pos >= len(list) || wb == nil || len(wb.Sheets.Sheet) != len(list) {
 		return fmt.Errorf("excelops: cannot move sheet %q to %d of %d sheets", name, pos, len(list))
 	}
@@ -42,8 +42,8 @@ func (b *book) moveSheet(name string, pos int) error {
 // that sheet moved, the returned function makes it active again through
 // excelize's SetActiveSheet (nil-safe for views; it stops at a chart sheet
 // after setting the active tab).
-func (b *book) viewTabs(list []string) func() {
-	wb := b.f.WorkBook
+func (b *Book) viewTabs(list []string) func() {
+	wb := b.F.WorkBook
 	at := func(i int) string {
 		if i >= 0 && i < len(list) {
 			return list[i]
@@ -53,8 +53,8 @@ func (b *book) viewTabs(list []string) func() {
 	if wb.BookViews == nil || len(wb.BookViews.WorkBookView) == 0 {
 		first := at(0)
 		return func() {
-			if now := slices.Index(b.f.GetSheetList(), first); now > 0 {
-				b.f.SetActiveSheet(now)
+			if now := slices.Index(b.F.GetSheetList(), first); now > 0 {
+				b.F.SetActiveSheet(now)
 			}
 		}
 	}
@@ -65,7 +65,7 @@ func (b *book) viewTabs(list []string) func() {
 		active[i], firstTab[i] = at(v.ActiveTab), at(v.FirstSheet)
 	}
 	return func() {
-		now := b.f.GetSheetList()
+		now := b.F.GetSheetList()
 		for i := range views {
 			if idx := slices.Index(now, active[i]); idx >= 0 {
 				views[i].ActiveTab = idx
@@ -80,12 +80,12 @@ func (b *book) viewTabs(list []string) func() {
 // nameScopes records which sheet each sheet-scoped defined name belongs
 // to; the function it returns points them at those sheets again after
 // sheets moved (a name's scope is a sheet position).
-func (b *book) nameScopes() func() {
-	wb := b.f.WorkBook
+func (b *Book) nameScopes() func() {
+	wb := b.F.WorkBook
 	if wb == nil || wb.DefinedNames == nil {
 		return func() {}
 	}
-	list := b.f.GetSheetList()
+	list := b.F.GetSheetList()
 	scopes := make([]string, len(wb.DefinedNames.DefinedName))
 	for i, dn := range wb.DefinedNames.DefinedName {
 		if id := dn.LocalSheetID; id != nil && *id >= 0 && *id < len(list) {
@@ -93,7 +93,7 @@ func (b *book) nameScopes() func() {
 		}
 	}
 	return func() {
-		now := b.f.GetSheetList()
+		now := b.F.GetSheetList()
 		for i := range wb.DefinedNames.DefinedName {
 			if i >= len(scopes) || scopes[i] == "" {
 				continue

@@ -25,8 +25,8 @@ type existingCell struct {
 }
 
 // sheetData returns the parsed worksheet of sheet, parsing it if needed.
-func sheetData(b *book, sheet string) (*excelize.XMLWorksheet, error) {
-	ws, err := b.f.Worksheet(sheet)
+func sheetData(b *Book, sheet string) (*excelize.XMLWorksheet, error) {
+	ws, err := b.F.Worksheet(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
 	}
@@ -48,7 +48,7 @@ func cellInfo(c *excelize.XMLCell) (existingCell, bool) {
 }
 
 // existingCells lists the cell elements of sheet inside rng, in sheet order.
-func existingCells(b *book, sheet string, rng cellRange) ([]existingCell, error) {
+func existingCells(b *Book, sheet string, rng CellRange) ([]existingCell, error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func existingCells(b *book, sheet string, rng cellRange) ([]existingCell, error)
 		for j := range row.C {
 			e, ok := cellInfo(&row.C[j])
 			if !ok {
-				return nil, errUnexpectedShape("worksheet cell")
+				return nil, ErrUnexpectedShape("worksheet cell")
 			}
 			if rng.Has(e.col, e.row) {
 				out = append(out, e)
@@ -74,7 +74,7 @@ func existingCells(b *book, sheet string, rng cellRange) ([]existingCell, error)
 // cleared or moved one by one: excelize drops every follower of a shared
 // formula whose anchor is cleared, and reads a follower relative to its
 // anchor's place.
-func unshareFormulas(b *book, sheet string) error {
+func unshareFormulas(b *Book, sheet string) error {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return err
@@ -91,7 +91,7 @@ func unshareFormulas(b *book, sheet string) error {
 			if c.F == nil || c.F.T != excelize.STCellFormulaTypeShared {
 				continue
 			}
-			text, err := b.f.GetCellFormula(sheet, c.R)
+			text, err := b.F.GetCellFormula(sheet, c.R)
 			if err != nil {
 				return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -108,14 +108,14 @@ func unshareFormulas(b *book, sheet string) error {
 
 // refreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
-func refreshExtent(b *book, sheet string, ext *sheetExtent) error {
-	all, err := existingCells(b, sheet, cellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
+func refreshExtent(b *Book, sheet string, ext *SheetExtent) error {
+	all, err := existingCells(b, sheet, CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}
-	*ext = sheetExtent{closed: true}
+	*ext = SheetExtent{Closed: true}
 	for _, c := range all {
-		ext.widen(c.row, c.col)
+		ext.Widen(c.row, c.col)
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func refreshExtent(b *book, sheet string, ext *sheetExtent) error {
 // shiftCells moves the cell elements of the zone: those of the deleted
 // range go, the others move into their place with everything they hold
 // (value, type, style, formula, cached result).
-func shiftCells(b *book, sheet string, band formularef.Band) (moved, deleted int, err error) {
+func shiftCells(b *Book, sheet string, band formularef.Band) (moved, deleted int, err error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return 0, 0, err
@@ -137,7 +137,7 @@ func shiftCells(b *book, sheet string, band formularef.Band) (moved, deleted int
 		for _, c := range row.C {
 			info, ok := cellInfo(&c)
 			if !ok {
-				return 0, 0, errUnexpectedShape("worksheet cell")
+				return 0, 0, ErrUnexpectedShape("worksheet cell")
 			}
 			if !zone.Has(info.col, info.row) {
 				kept = append(kept, c)
@@ -149,7 +149,7 @@ func shiftCells(b *book, sheet string, band formularef.Band) (moved, deleted int
 				deleted++
 				continue
 			}
-			c.R = cellName(col, r) // c is a copy: the cell as it moves
+			c.R = CellName(col, r) // c is a copy: the cell as it moves
 			if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray && c.F.Ref != "" {
 				// The array's range moves whole with its anchor
 				// (checkBandShift refused a split): the reference rewrite
@@ -202,7 +202,7 @@ func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
 		padded := make([]excelize.XMLCell, 0, col(&row.C[last-1]))
 		for _, c := range row.C {
 			for n := len(padded) + 1; n < col(&c); n++ {
-				padded = append(padded, excelize.XMLCell{R: cellName(n, row.R)})
+				padded = append(padded, excelize.XMLCell{R: CellName(n, row.R)})
 			}
 			padded = append(padded, c)
 		}

@@ -15,8 +15,8 @@ import (
 func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)
-	b := &book{f: e.open("k.xlsx")}
-	got, err := existingCells(b, "Sheet1", cellRange{C1: 2, R1: 2, C2: 7, R2: 3})
+	b := &Book{F: e.open("k.xlsx")}
+	got, err := existingCells(b, "Sheet1", CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
 	values := map[string]bool{}
@@ -33,16 +33,16 @@ func TestSheetCellsShape(t *testing.T) {
 
 	before := map[string]string{}
 	for _, ref := range []string{"D2", "D3", "D5"} {
-		before[ref] = mustFormula(t, b.f, "Sheet1", ref)
+		before[ref] = mustFormula(t, b.F, "Sheet1", ref)
 	}
 	require.NoError(t, unshareFormulas(b, "Sheet1"))
 	for ref, want := range before {
-		assert.Equal(t, want, mustFormula(t, b.f, "Sheet1", ref), ref)
+		assert.Equal(t, want, mustFormula(t, b.F, "Sheet1", ref), ref)
 	}
 	// The anchor can now be cleared without its followers.
-	require.NoError(t, b.f.SetCellValue("Sheet1", "D2", nil))
-	assert.Equal(t, "B4*C4", mustFormula(t, b.f, "Sheet1", "D4"))
-	typ, err := b.f.GetCellType("Sheet1", "D4")
+	require.NoError(t, b.F.SetCellValue("Sheet1", "D2", nil))
+	assert.Equal(t, "B4*C4", mustFormula(t, b.F, "Sheet1", "D4"))
+	typ, err := b.F.GetCellType("Sheet1", "D4")
 	require.NoError(t, err)
 	assert.NotEqual(t, excelize.CellTypeSharedString, typ)
 }

@@ -79,7 +79,7 @@ var numberFormatCodes = map[int]string{
 func flattenStyle(st *excelize.Style) styleAttrs {
 	var out styleAttrs
 	cp := *st
-	normalizeColors(&cp)
+	NormalizeColors(&cp)
 	out[attrBold], out[attrItalic], out[attrStrike], out[attrWrap] = false, false, false, false
 	if f := cp.Font; f != nil {
 		out[attrFontName], out[attrFontSize] = nonZero(f.Family), nonZero(f.Size)
@@ -92,7 +92,7 @@ func flattenStyle(st *excelize.Style) styleAttrs {
 	for _, b := range cp.Border {
 		for i := attrBorderLeft; i <= attrBorderDiagonalDown; i++ {
 			if styleAttrNames[i] == "border."+b.Type {
-				out[i] = borderStyleName(b.Style)
+				out[i] = BorderStyleName(b.Style)
 			}
 		}
 	}
@@ -122,7 +122,7 @@ func nonZero[T comparable](v T) any {
 // styleSide is one workbook's style table as compare_excel resolves it:
 // the parts styleBook reads, opened on the first resolution.
 type styleSide struct {
-	svc   *engine
+	svc   *Engine
 	name  string // the workbook, for errors
 	parts []byte // styleParts of the workbook
 	sig   string // what identifies its style table (see styleTableSig)
@@ -132,21 +132,21 @@ type styleSide struct {
 
 // bookStyleSide copies what b's styles are read from, so they can be resolved
 // once b is closed.
-func bookStyleSide(b *book) (*styleSide, error) {
-	parts, err := b.styleParts()
+func bookStyleSide(b *Book) (*styleSide, error) {
+	parts, err := b.StyleParts()
 	if err != nil {
 		return nil, err
 	}
-	return &styleSide{svc: b.svc, name: b.name(), parts: parts, sig: styleTableSig(b), cache: map[int32]*styleAttrs{}}, nil
+	return &styleSide{svc: b.Svc, name: b.Name(), parts: parts, sig: styleTableSig(b), cache: map[int32]*styleAttrs{}}, nil
 }
 
 // styleTableSig identifies b's style table by the checksums and sizes of
 // its styles and theme parts: two packages with the same one give one id
 // one style. It is empty when b has no such part (its table is elsewhere,
 // or there is none), and an empty one identifies nothing.
-func styleTableSig(b *book) string {
+func styleTableSig(b *Book) string {
 	var sig strings.Builder
-	for _, zf := range b.zr.File {
+	for _, zf := range b.Zr.File {
 		name := strings.ToLower(zf.Name)
 		if strings.HasPrefix(name, "xl/styles") || strings.HasPrefix(name, "xl/theme/") {
 			fmt.Fprintf(&sig, "%s:%08x:%d;", name, zf.CRC32, zf.UncompressedSize64)
@@ -162,7 +162,7 @@ func (s *styleSide) attrs(id int32) (*styleAttrs, error) {
 		return a, nil
 	}
 	if s.f == nil {
-		f, err := s.svc.openStyleParts(s.parts, s.name)
+		f, err := s.svc.OpenStyleParts(s.parts, s.name)
 		if err != nil {
 			return nil, err
 		}
@@ -283,8 +283,8 @@ func (d *sheetDiff) styleRow(sc *styleComparer, cols matchedColumns, sa, sb []in
 		}
 		ch = append(ch, pyjson.Object{
 			{Key: "column", Value: n},
-			{Key: "cell_a", Value: cellName(ca+1, rowA)},
-			{Key: "cell_b", Value: cellName(cb+1, rowB)},
+			{Key: "cell_a", Value: CellName(ca+1, rowA)},
+			{Key: "cell_b", Value: CellName(cb+1, rowB)},
 			{Key: "attributes", Value: attrs}})
 	}
 	if len(ch) == 0 {

@@ -24,7 +24,7 @@ func styledBook(t *testing.T, e *env, name string, reversed bool, edit func(f *e
 	defer f.Close()
 	require.NoError(t, f.SetSheetRow("Sheet1", "A1", &[]any{"id", "v", "w"}))
 	for i, r := range rows {
-		require.NoError(t, f.SetSheetRow("Sheet1", cellName(1, i+2), &r))
+		require.NoError(t, f.SetSheetRow("Sheet1", CellName(1, i+2), &r))
 	}
 	if edit != nil {
 		edit(f)
@@ -174,9 +174,9 @@ func TestStyleComparerResolvesOnce(t *testing.T) {
 		_, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Family: "Calibri", Size: 11}})
 		require.NoError(t, err)
 	})
-	b, err := e.svc.engine.openBook(e.path("a.xlsx"), false, true)
+	b, err := e.svc.engine.OpenBook(e.path("a.xlsx"), false, true)
 	require.NoError(t, err)
-	defer b.close()
+	defer b.Close()
 	sa, err := bookStyleSide(b)
 	require.NoError(t, err)
 	sb, err := bookStyleSide(b)

@@ -5,8 +5,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
-// kindDescription names a kind of sheet in messages.
-func kindDescription(kind string) string {
+// KindDescription names a kind of sheet in messages.
+func KindDescription(kind string) string {
 	switch kind {
 	case opc.Chartsheet:
 		return "a chart sheet"
@@ -21,20 +21,20 @@ func kindDescription(kind string) string {
 // notAWorksheet is the refusal to read or edit the cells of a sheet of
 // another kind.
 func notAWorksheet(sheet, kind string) error {
-	return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s, not a worksheet: it has no cells to read or edit (list_sheets gives each sheet's kind)", sheet, kindDescription(kind)), nil)
+	return newError(KindInvalidArgument, fmt.Sprintf("sheet %q is %s, not a worksheet: it has no cells to read or edit (list_sheets gives each sheet's kind)", sheet, KindDescription(kind)), nil)
 }
 
-// sheetKindOf returns the kind of the sheet named sheet as the package on
+// SheetKindOf returns the kind of the sheet named sheet as the package on
 // disk lists it; a sheet the package does not list (one this call
 // created) is a worksheet.
-func (b *book) sheetKindOf(sheet string) (string, error) {
-	if _, err := b.part(sheet); err != nil {
+func (b *Book) SheetKindOf(sheet string) (string, error) {
+	if _, err := b.Part(sheet); err != nil {
 		return "", err
 	}
-	if b.index == nil {
+	if b.Index == nil {
 		return opc.Worksheet, nil
 	}
-	for _, s := range b.index.Sheets {
+	for _, s := range b.Index.Sheets {
 		if s.Name == sheet {
 			return s.Kind, nil
 		}
@@ -43,8 +43,8 @@ func (b *book) sheetKindOf(sheet string) (string, error) {
 }
 
 // requireWorksheet fails with notAWorksheet unless sheet is a worksheet.
-func (b *book) requireWorksheet(sheet string) error {
-	kind, err := b.sheetKindOf(sheet)
+func (b *Book) requireWorksheet(sheet string) error {
+	kind, err := b.SheetKindOf(sheet)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func wideBook(e *env) {
 func TestFitSheet(t *testing.T) {
 	e := newEnv(t)
 	wideBook(e)
-	res, err := e.svc.engine.run(context.Background(), scanExcelSnapshotTool.access, onBook(e.path("wide.xlsx"), "", func(b *book, _ sheetRef) (any, error) {
+	res, err := e.svc.engine.Run(context.Background(), scanExcelSnapshotTool.access, OnBook(e.path("wide.xlsx"), "", func(b *Book, _ SheetRef) (any, error) {
 		sh, _, err := snapshotSheet(b, context.Background(), "Sheet1", 500)
 		return sh, err
 	}))

@@ -20,22 +20,22 @@ import (
 
 // readSortCell reads one cell of the block: what to write back and how it
 // sorts (text by coll's key).
-func readSortCell(b *book, sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
+func readSortCell(b *Book, sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
 	var c sortCell
 	var err error
-	if c.style, err = b.f.GetCellStyle(sheet, ref); err != nil {
+	if c.style, err = b.F.GetCellStyle(sheet, ref); err != nil {
 		return c, sortValue{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	if c.formula, err = b.f.GetCellFormula(sheet, ref); err != nil {
+	if c.formula, err = b.F.GetCellFormula(sheet, ref); err != nil {
 		return c, sortValue{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	raw, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	raw, err := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return c, sortValue{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	t, _ := b.f.GetCellType(sheet, ref)
+	t, _ := b.F.GetCellType(sheet, ref)
 	if c.formula != "" && raw == "" {
-		if raw, err = b.calcValue(sheet, ref); err != nil && b.callContext().Err() != nil {
+		if raw, err = b.CalcValue(sheet, ref); err != nil && b.CallContext().Err() != nil {
 			return c, sortValue{}, err
 		}
 		t = excelize.CellTypeUnset
@@ -45,11 +45,11 @@ func readSortCell(b *book, sheet, ref string, coll *collate.Collator) (sortCell,
 		return c, sortValue{class: classBlank}, nil
 	case t == excelize.CellTypeError:
 		if c.formula == "" {
-			return c, sortValue{}, invalid("cell %s holds the error value %s as a constant, which sort_range cannot move; clear it or replace it by a formula", ref, raw)
+			return c, sortValue{}, Invalid("cell %s holds the error value %s as a constant, which sort_range cannot move; clear it or replace it by a formula", ref, raw)
 		}
 		return c, sortValue{class: classError}, nil
 	case t == excelize.CellTypeDate:
-		return c, sortValue{}, invalid("cell %s holds an ISO date stored as text-typed date (t=\"d\"), which sort_range cannot move; rewrite it with write_cells first", ref)
+		return c, sortValue{}, Invalid("cell %s holds an ISO date stored as text-typed date (t=\"d\"), which sort_range cannot move; rewrite it with write_cells first", ref)
 	case t == excelize.CellTypeBool:
 		c.value = raw == "1" || strings.EqualFold(raw, "true")
 		return c, sortValue{class: classBool, num: float64(boolInt(c.value.(bool)))}, nil
@@ -57,7 +57,7 @@ func readSortCell(b *book, sheet, ref string, coll *collate.Collator) (sortCell,
 	if c.formula == "" {
 		c.value = typedValue(raw, t)
 		if t == excelize.CellTypeSharedString || t == excelize.CellTypeInlineString {
-			if runs, err := b.f.GetCellRichText(sheet, ref); err == nil && (len(runs) > 1 || (len(runs) == 1 && runs[0].Font != nil)) {
+			if runs, err := b.F.GetCellRichText(sheet, ref); err == nil && (len(runs) > 1 || (len(runs) == 1 && runs[0].Font != nil)) {
 				c.rich = runs
 			}
 		}
@@ -76,7 +76,7 @@ func readSortCell(b *book, sheet, ref string, coll *collate.Collator) (sortCell,
 
 // sortBlock sorts the rows of block by keys (stable, as Excel) and moves
 // each row's cells, styles, notes and links; it returns how many rows moved.
-func sortBlock(b *book, sheet string, block cellRange, keys []sortKey) (int, error) {
+func sortBlock(b *Book, sheet string, block CellRange, keys []sortKey) (int, error) {
 	n := block.R2 - block.R1 + 1
 	width := block.C2 - block.C1 + 1
 	cells := make([][]sortCell, n)
@@ -86,7 +86,7 @@ func sortBlock(b *book, sheet string, block cellRange, keys []sortKey) (int, err
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
 		for j := 0; j < width; j++ {
-			c, v, err := readSortCell(b, sheet, cellName(block.C1+j, block.R1+i), coll)
+			c, v, err := readSortCell(b, sheet, CellName(block.C1+j, block.R1+i), coll)
 			if err != nil {
 				return 0, err
 			}
@@ -130,25 +130,25 @@ func sortBlock(b *book, sheet string, block cellRange, keys []sortKey) (int, err
 			continue
 		}
 		for j, c := range cells[src] {
-			ref := cellName(block.C1+j, block.R1+i)
+			ref := CellName(block.C1+j, block.R1+i)
 			var err error
 			switch s, text := c.value.(string); {
 			case c.rich != nil:
-				err = b.f.SetCellRichText(sheet, ref, c.rich)
-			case text && checkText(ref, s) != nil:
-				return 0, checkText(ref, s) // excelize would cut it short
+				err = b.F.SetCellRichText(sheet, ref, c.rich)
+			case text && CheckText(ref, s) != nil:
+				return 0, CheckText(ref, s) // excelize would cut it short
 			default:
-				err = b.f.SetCellValue(sheet, ref, c.value)
+				err = b.F.SetCellValue(sheet, ref, c.value)
 			}
 			if err == nil {
-				err = b.f.SetCellStyle(sheet, ref, ref, c.style)
+				err = b.F.SetCellStyle(sheet, ref, ref, c.style)
 			}
 			if err != nil {
 				return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 			}
 		}
 	}
-	if err := b.applyRefs(plan); err != nil {
+	if err := b.ApplyRefs(plan); err != nil {
 		return 0, err
 	}
 	if err := moveNotes(b, sheet, block, dest); err != nil {
@@ -162,22 +162,22 @@ func sortBlock(b *book, sheet string, block cellRange, keys []sortKey) (int, err
 // the block's formulas at their new rows with their relative references
 // moved by the same number of rows, every other formula unchanged (writing
 // the block may drop shared formulas the plan then restores).
-func sortPlan(b *book, sheet string, block cellRange, cells [][]sortCell, dest []int) (*refPlan, error) {
-	p := &refPlan{}
-	all, err := b.formulaCells(sheet)
+func sortPlan(b *Book, sheet string, block CellRange, cells [][]sortCell, dest []int) (*RefPlan, error) {
+	p := &RefPlan{}
+	all, err := b.FormulaCells(sheet)
 	if err != nil {
 		return nil, err
 	}
 	for _, fc := range all {
-		col, row, err := excelize.CellNameToCoordinates(fc.ref)
+		col, row, err := excelize.CellNameToCoordinates(fc.Ref)
 		if err != nil || (col >= block.C1 && col <= block.C2 && row >= block.R1 && row <= block.R2) {
 			continue
 		}
-		text, err := b.f.GetCellFormula(sheet, fc.ref)
+		text, err := b.F.GetCellFormula(sheet, fc.Ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		p.cells = append(p.cells, plannedFormula{sheet: sheet, cell: fc.ref, formula: text, arrayRef: fc.arrayRef})
+		p.Cells = append(p.Cells, PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
 	}
 	for src, row := range cells {
 		shift := dest[src] - src
@@ -185,20 +185,20 @@ func sortPlan(b *book, sheet string, block cellRange, cells [][]sortCell, dest [
 			if c.formula == "" {
 				continue
 			}
-			ref := cellName(block.C1+j, block.R1+dest[src])
+			ref := CellName(block.C1+j, block.R1+dest[src])
 			text, _ := formularef.Translate(c.formula, shift, 0)
-			if err := checkFormula(ref, text); err != nil {
+			if err := CheckFormula(ref, text); err != nil {
 				return nil, err
 			}
-			p.cells = append(p.cells, plannedFormula{sheet: sheet, cell: ref, formula: text, changed: shift != 0})
+			p.Cells = append(p.Cells, PlannedFormula{Sheet: sheet, Cell: ref, Formula: text, Changed: shift != 0})
 		}
 	}
 	return p, nil
 }
 
 // moveNotes moves the notes of the block's cells with their rows.
-func moveNotes(b *book, sheet string, block cellRange, dest []int) error {
-	comments, err := b.f.GetComments(sheet)
+func moveNotes(b *Book, sheet string, block CellRange, dest []int) error {
+	comments, err := b.F.GetComments(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
 	}
@@ -208,10 +208,10 @@ func moveNotes(b *book, sheet string, block cellRange, dest []int) error {
 		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 || dest[row-block.R1] == row-block.R1 {
 			continue
 		}
-		if err := b.f.DeleteComment(sheet, c.Cell); err != nil {
+		if err := b.F.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
 		}
-		c.Cell = cellName(col, block.R1+dest[row-block.R1])
+		c.Cell = CellName(col, block.R1+dest[row-block.R1])
 		move = append(move, c)
 	}
 	for _, c := range move {
@@ -219,7 +219,7 @@ func moveNotes(b *book, sheet string, block cellRange, dest []int) error {
 			c.Text, c.Paragraph = commentText(c), nil
 		}
 		c.AuthorID = 0
-		if err := b.f.AddComment(sheet, c); err != nil {
+		if err := b.F.AddComment(sheet, c); err != nil {
 			return newError(KindInvalidArgument, "cannot move the note to "+c.Cell+": "+err.Error(), err)
 		}
 	}
@@ -229,8 +229,8 @@ func moveNotes(b *book, sheet string, block cellRange, dest []int) error {
 // moveLinks moves the single-cell hyperlinks of the block with their rows
 // (excelize has no API to read a link's display text and tooltip, so the
 // parsed <hyperlink> elements are re-pointed in place).
-func moveLinks(b *book, sheet string, block cellRange, dest []int) {
-	ws, ok := b.worksheet(sheet)
+func moveLinks(b *Book, sheet string, block CellRange, dest []int) {
+	ws, ok := b.Worksheet(sheet)
 	if !ok {
 		return
 	}
@@ -243,6 +243,6 @@ func moveLinks(b *book, sheet string, block cellRange, dest []int) {
 		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 {
 			continue
 		}
-		link.Ref = cellName(col, block.R1+dest[row-block.R1])
+		link.Ref = CellName(col, block.R1+dest[row-block.R1])
 	}
 }

@@ -20,11 +20,11 @@ import (
 // The splice path: cell edits of an existing sheet stream the
 // sheet's XML once and copy everything else raw; see internal/splice.
 
-// spliceBook is one workbook opened for a splice edit: the package as on
+// SpliceBook is one workbook opened for a splice edit: the package as on
 // disk (read through the open file, never held whole in memory), its sheet
 // index and, when an edit needs them, its styles.
-type spliceBook struct {
-	svc    *engine
+type SpliceBook struct {
+	svc    *Engine
 	path   string
 	file   *os.File
 	zr     *zip.Reader
@@ -40,18 +40,18 @@ type spliceBook struct {
 	meta   *spillMeta             // the dynamic array cell metadata, once looked at (see spillMetadata)
 }
 
-// name is the file name reported in results.
-func (sb *spliceBook) name() string { return filepath.Base(sb.path) }
+// Name is the file name reported in results.
+func (sb *SpliceBook) Name() string { return filepath.Base(sb.path) }
 
 // spliceEdit builds the plan of one cells edit and the tool's result; it
 // runs under the workbook's locks with the sheet resolved.
-type spliceEdit func(sb *spliceBook, sheet string) (splice.Plan, any, error)
+type spliceEdit func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
 
-// errNoSplice says the splice path does not take this call (a missing
+// ErrNoSplice says the splice path does not take this call (a missing
 // file or sheet, a sheet that is not a plain worksheet, an edit the
 // splicer refuses); the caller runs the excelize path, which also reports
 // the proper error for a missing file or sheet.
-var errNoSplice = errors.New("take the excelize path")
+var ErrNoSplice = errors.New("take the excelize path")
 
 // spliceOnce is one attempt at a cells edit of sheetName through the splice
 // path, under the locks Service.run took (in-process and cross-process, for
@@ -59,7 +59,7 @@ var errNoSplice = errors.New("take the excelize path")
 // version it read right before the rename (KindConflict otherwise, which
 // run redoes once) and returns errNoSplice, having written nothing, when
 // the excelize path must do the edit.
-func (s *engine) spliceOnce(ctx context.Context, path, sheetName string, edit spliceEdit) (any, error) {
+func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit spliceEdit) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -70,21 +70,21 @@ func (s *engine) spliceOnce(ctx context.Context, path, sheetName string, edit sp
 	defer sb.close()
 	sheet, part, ok := sb.resolveSheet(sheetName)
 	if !ok {
-		return nil, noSplice("the sheet is missing or is not a worksheet")
+		return nil, NoSplice("the sheet is missing or is not a worksheet")
 	}
 	plan, res, err := edit(sb, sheet)
 	if err != nil {
 		return nil, err
 	}
-	plan.MaxRow = min(s.limits.MaxRows, maxSheetRows)
-	plan.MaxCellText = s.limits.MaxCellTextBytes
+	plan.MaxRow = min(s.Limits.MaxRows, MaxSheetRows)
+	plan.MaxCellText = s.Limits.MaxCellTextBytes
 	// Damaged stays damaged: a cell pointing at a shared string that does
 	// not exist fails the edit as it fails a read.
-	plan.SharedStrings = sb.streamBook().sharedStringCount
+	plan.SharedStrings = sb.StreamBook().sharedStringCount
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
-	if sst := opc.FindPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.limits.MaxCellTextBytes {
-		return nil, noSplice("the shared string table is larger than one cell may be")
+	if sst := opc.FindPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.Limits.MaxCellTextBytes {
+		return nil, NoSplice("the shared string table is larger than one cell may be")
 	}
 	parts, err := sb.editParts(ctx, part, sheet, plan)
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *engine) spliceOnce(ctx context.Context, path, sheetName string, edit sp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	err = s.writeAtomic(ctx, path, sb.mode, s.wrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
+	err = s.WriteAtomic(ctx, path, sb.mode, s.WrapSave, sb.unchangedOnDisk, func(w io.Writer) error {
 		err := splice.WritePackage(w, sb.zr, parts)
 		// Every entry is copied: let go of the old file before the rename,
 		// so the rename never replaces a file this process holds open
@@ -115,34 +115,34 @@ func (s *engine) spliceOnce(ctx context.Context, path, sheetName string, edit sp
 	if err != nil {
 		return nil, err
 	}
-	s.cache.Drop(path) // a parsed copy of the old version is of no use any more
-	s.log.WithFields(map[string]any{"file": sb.name(), "path": "splice"}).Debug("workbook saved")
+	s.Cache.Drop(path) // a parsed copy of the old version is of no use any more
+	s.Log.WithFields(map[string]any{"file": sb.Name(), "path": "splice"}).Debug("workbook saved")
 	return res, nil
 }
 
 // openSplice opens the workbook at path for a splice edit; a missing file
 // is errNoSplice (the excelize path creates it or reports it).
-func (s *engine) openSplice(path string) (_ *spliceBook, err error) {
-	if err := checkExtension(path); err != nil {
+func (s *Engine) openSplice(path string) (_ *SpliceBook, err error) {
+	if err := CheckExtension(path); err != nil {
 		return nil, err
 	}
-	if st, err := s.box.Lstat(path); err != nil || !st.Mode().IsRegular() {
-		return nil, noSplice("the file is missing or not a regular file") // missing, a link, a FIFO...: the excelize path says which
+	if st, err := s.Box.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, NoSplice("the file is missing or not a regular file") // missing, a link, a FIFO...: the excelize path says which
 	}
 	// openRegular's stat is of the open file, regular, and carries its
 	// identity on every system (see sandbox.identifyOpen).
-	fh, st, err := s.box.OpenRegular(path)
+	fh, st, err := s.Box.OpenRegular(path)
 	if err != nil {
-		return nil, noSplice("the file cannot be opened") // missing, became a FIFO, unreadable: the excelize path says which
+		return nil, NoSplice("the file cannot be opened") // missing, became a FIFO, unreadable: the excelize path says which
 	}
-	sb := &spliceBook{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
+	sb := &SpliceBook{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
 	defer func() {
 		if err != nil {
 			sb.close()
 		}
 	}()
-	if st.Size() > s.limits.MaxFileSize {
-		return nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
+	if st.Size() > s.Limits.MaxFileSize {
+		return nil, LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
 	}
 	sb.mode = st.Mode()
 	sb.id, _ = workspace.IDOf(st)
@@ -162,8 +162,8 @@ func (s *engine) openSplice(path string) (_ *spliceBook, err error) {
 	for _, zf := range sb.zr.File {
 		total += zf.UncompressedSize64
 	}
-	if total > uint64(s.limits.UnzipSizeLimit) {
-		return nil, limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+	if total > uint64(s.Limits.UnzipSizeLimit) {
+		return nil, LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
 	if sb.index, err = opc.ReadIndex(sb.zr); err != nil {
 		return nil, err
@@ -172,12 +172,12 @@ func (s *engine) openSplice(path string) (_ *spliceBook, err error) {
 }
 
 // close releases the open file and the styles workbook.
-func (sb *spliceBook) close() {
+func (sb *SpliceBook) close() {
 	if sb.styles != nil {
 		sb.styles.close()
 	}
 	if sb.fit != nil {
-		sb.fit.close()
+		sb.fit.Close()
 	}
 	_ = sb.file.Close()
 }
@@ -185,7 +185,7 @@ func (sb *spliceBook) close() {
 // resolveSheet finds the sheet as book.sheet does (exact name, then
 // case-insensitive, the active sheet when empty) and its worksheet part;
 // ok is false when there is none.
-func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
+func (sb *SpliceBook) resolveSheet(name string) (string, string, bool) {
 	idx := sb.index
 	pick := -1
 	switch {
@@ -218,16 +218,16 @@ func (sb *spliceBook) resolveSheet(name string) (string, string, bool) {
 }
 
 // unchangedOnDisk is book.unchangedOnDisk for a splice edit.
-func (sb *spliceBook) unchangedOnDisk() error {
-	if id, ok := sb.svc.box.StatID(sb.path); ok && id == sb.id {
+func (sb *SpliceBook) unchangedOnDisk() error {
+	if id, ok := sb.svc.Box.StatID(sb.path); ok && id == sb.id {
 		return nil
 	}
-	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.name()), nil)
+	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.Name()), nil)
 }
 
 // smallParts adds the rewritten small parts (styles, workbook, those an
 // edit put in sb.parts) to parts.
-func (sb *spliceBook) smallParts(parts map[string]splice.Part) error {
+func (sb *SpliceBook) smallParts(parts map[string]splice.Part) error {
 	for name, p := range sb.parts {
 		parts[name] = p
 	}
@@ -274,8 +274,8 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// streamBook is a light book over the same package, for the streaming
+// StreamBook is a light book over the same package, for the streaming
 // readers (auto_fit measures the sheet before the splice rewrites it).
-func (sb *spliceBook) streamBook() *book {
-	return &book{svc: sb.svc, path: sb.path, zr: sb.zr, index: sb.index, extents: map[string]*sheetExtent{}}
+func (sb *SpliceBook) StreamBook() *Book {
+	return &Book{Svc: sb.svc, Path: sb.path, Zr: sb.zr, Index: sb.index, Extents: map[string]*SheetExtent{}}
 }

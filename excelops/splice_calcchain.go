@@ -9,17 +9,17 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
-// calcChainPart is where Excel lists the formula cells of a workbook in
+// CalcChainPart is where Excel lists the formula cells of a workbook in
 // the order it last computed them.
-const calcChainPart = "xl/calcChain.xml"
+const CalcChainPart = "xl/calcChain.xml"
 
-// withoutChainCells returns the calculation chain data without the
+// WithoutChainCells returns the calculation chain data without the
 // entries of cells (row, col) on the sheet whose sheetId is sheetID, as
 // excelize drops the entry of a formula a value replaces. Each entry's i
 // (its sheet) defaults to the previous entry's, so the entries kept after
 // a dropped one get an explicit i. ok is false when the chain cannot be
 // read, or would be left empty (the part would have to go).
-func withoutChainCells(data []byte, sheetID int, cells map[[2]int]bool) (out []byte, ok bool) {
+func WithoutChainCells(data []byte, sheetID int, cells map[[2]int]bool) (out []byte, ok bool) {
 	z := sheetxml.New(bytes.NewReader(data))
 	out = make([]byte, 0, len(data))
 	cur, kept, dropped, skipping := 0, 0, false, false

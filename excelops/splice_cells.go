@@ -32,7 +32,7 @@ func span(c1, c2 int) []int {
 	return out
 }
 
-// writePlan is write_cells' plan of the block anchor: each planned value
+// WritePlan is write_cells' plan of the block anchor: each planned value
 // goes to its cell; it also returns how many dates it stores as dates
 // (pre-epoch ones stay text, as on the excelize path). A date whose cell
 // style has no date format gets that style with the date format laid over
@@ -43,7 +43,7 @@ func span(c1, c2 int) []int {
 // that holds formulas, or meets formulas reading its cells, goes through
 // the recalc splice (splice_recalc.go), which finds the cached values
 // and stores those of written formulas in sb.writes.
-func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite) (splice.Plan, int, error) {
+func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite) (splice.Plan, int, error) {
 	r1 := anchor.R1
 	conv := map[[2]int]cellContent{}
 	byRow := map[int][]int{}
@@ -54,13 +54,13 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 		switch {
 		case w.text != nil:
 			cc = cellContent{kind: 's', text: *w.text}
-		case w.kind != notDate:
-			serial, ok := excelSerial(w.when, w.kind, sb.index.Date1904)
+		case w.kind != NotDate:
+			serial, ok := ExcelSerial(w.when, w.kind, sb.index.Date1904)
 			if !ok {
 				cc = cellContent{kind: 's', text: w.raw.(string)} // before the epoch: text, as Excel keeps it
 				break
 			}
-			cc = cellContent{kind: 'n', text: excelFloat(serial), date: w.kind}
+			cc = cellContent{kind: 'n', text: ExcelFloat(serial), date: w.kind}
 			dates++
 		default:
 			var err error
@@ -69,30 +69,30 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 			}
 		}
 		if cc.kind == 's' && readsAsEscape(cc.text) {
-			return splice.Plan{}, 0, noSplice("a text reads as an _xHHHH_ escape") // xstring.go
+			return splice.Plan{}, 0, NoSplice("a text reads as an _xHHHH_ escape") // xstring.go
 		}
 		if cc.kind == 'f' {
-			cc.formula = withFilePrefixes(cc.formula)
+			cc.formula = WithFilePrefixes(cc.formula)
 		}
-		conv[[2]int{w.row, w.col}] = cc
-		byRow[w.row] = append(byRow[w.row], w.col)
-		r2 = max(r2, w.row)
+		conv[[2]int{w.Row, w.Col}] = cc
+		byRow[w.Row] = append(byRow[w.Row], w.Col)
+		r2 = max(r2, w.Row)
 	}
-	var dw *dateWriter
-	fit := newColFitter()
+	var dw *DateWriter
+	fit := NewColFitter()
 	p := blockPlan(r1, r2, func(row int) []int { return byRow[row] }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		style := inherit
 		if old != nil {
 			style = old.Style
 		}
 		cc := conv[[2]int{row, col}]
-		if cc.date != notDate {
+		if cc.date != NotDate {
 			if dw == nil {
 				st, err := sb.styleTable()
 				if err != nil {
 					return dst, err
 				}
-				dw = &dateWriter{f: st.f, date1904: sb.index.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
+				dw = &DateWriter{f: st.f, Date1904: sb.index.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
 			}
 			id, err := dw.dateStyle(style, cc.date)
 			if err != nil {
@@ -112,7 +112,7 @@ func writePlan(sb *spliceBook, sheet string, anchor cellRange, plan []cellWrite)
 	})
 	p.FitWidths = fit.need
 	sb.fit = fit
-	sb.writes = &spliceWrites{area: sheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
+	sb.writes = &spliceWrites{area: SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil
@@ -158,11 +158,11 @@ func contentOf(v any) (cellContent, error) {
 	case int64:
 		return cellContent{kind: 'n', text: strconv.FormatInt(t, 10)}, nil
 	case float64:
-		return cellContent{kind: 'n', text: excelFloat(t)}, nil
+		return cellContent{kind: 'n', text: ExcelFloat(t)}, nil
 	case string:
 		return cellContent{kind: 's', text: t}, nil
 	}
-	return cellContent{}, invalid("cell values must be strings, numbers, booleans or null, got %T", v)
+	return cellContent{}, Invalid("cell values must be strings, numbers, booleans or null, got %T", v)
 }
 
 // appendXML appends the cell element. Strings are written inline
@@ -229,9 +229,9 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 	return append(dst, "</t></is></c>"...)
 }
 
-// formatPlan is format_cells' plan: every cell of rng gets its style (or
+// FormatPlan is format_cells' plan: every cell of rng gets its style (or
 // the style it would inherit) with sc laid over it.
-func formatPlan(sb *spliceBook, rng cellRange, sc *styleChange) (splice.Plan, error) {
+func FormatPlan(sb *SpliceBook, rng CellRange, sc *StyleChange) (splice.Plan, error) {
 	st, err := sb.styleTable()
 	if err != nil {
 		return splice.Plan{}, err
@@ -258,17 +258,17 @@ func formatPlan(sb *spliceBook, rng cellRange, sc *styleChange) (splice.Plan, er
 	}), nil
 }
 
-// widthPlan is adjust_column_width's plan: no cell changes, new widths.
-func widthPlan(widths map[int]float64) splice.Plan {
+// WidthPlan is adjust_column_width's plan: no cell changes, new widths.
+func WidthPlan(widths map[int]float64) splice.Plan {
 	return splice.Plan{Cols: func(int) []int { return nil }, Widths: widths}
 }
 
-// excelFloat renders v as the excelize path stores a float (SetCellFloat
+// ExcelFloat renders v as the excelize path stores a float (SetCellFloat
 // with automatic precision): the shortest decimal that reads back as v,
 // cut (not rounded) to Excel's 15 significant digits, so both paths store
 // the same number. excelize keeps its formatter unexported; the test
 // checks this one against it.
-func excelFloat(v float64) string {
+func ExcelFloat(v float64) string {
 	str := strconv.FormatFloat(v, 'f', -1, 64)
 	if math.Abs(v) == math.MaxFloat64 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return str

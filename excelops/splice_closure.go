@@ -14,8 +14,8 @@ import (
 // earlyAreas returns, by sheet name as the workbook lists it, the areas the
 // formulas of w (written into sheet) read: the scan copies their cells, so
 // a write whose formulas read nothing else computes without a second pass.
-func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earlyCopy {
-	by := map[string][]sheetArea{}
+func (sb *SpliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earlyCopy {
+	by := map[string][]SheetArea{}
 	for _, cc := range w.cells {
 		if cc.kind != 'f' {
 			continue
@@ -34,7 +34,7 @@ func (sb *spliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 	out := map[string]*earlyCopy{}
 	for name, areas := range by {
 		if len(areas) > maxAreasPerSheet {
-			areas = []sheetArea{boundingBox(areas)}
+			areas = []SheetArea{boundingBox(areas)}
 		}
 		out[name] = &earlyCopy{in: newAreaSet(areas)}
 	}
@@ -64,7 +64,7 @@ func newFormulaIndex(all []calcFormula) formulaIndex {
 
 // each calls fn with the index of every formula whose cell lies in a, in
 // order, until fn returns false; it returns how many formulas it looked at.
-func (x formulaIndex) each(a sheetArea, fn func(i int) bool) int {
+func (x formulaIndex) each(a SheetArea, fn func(i int) bool) int {
 	span, ok := x.spans[strings.ToLower(a.Sheet)]
 	if !ok {
 		return 0
@@ -87,10 +87,10 @@ func (x formulaIndex) each(a sheetArea, fn func(i int) bool) int {
 // each other in a cycle (a circular reference: what excelize computes
 // then depends on the order it meets cells and on their old values), or
 // when the chain is too long to follow.
-func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
+func upstream(all []calcFormula, compute []bool) ([]SheetArea, error) {
 	idx := newFormulaIndex(all)
 	in := append([]bool(nil), compute...)
-	var need, frontier []sheetArea
+	var need, frontier []SheetArea
 	for i, f := range all {
 		if in[i] {
 			need = append(need, f.at)
@@ -100,7 +100,7 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 	checks, wide := 0, ""
 	for len(frontier) > 0 {
 		need = append(need, frontier...)
-		var next []sheetArea
+		var next []SheetArea
 		for _, a := range frontier {
 			checks += 1 + idx.each(a, func(i int) bool {
 				if in[i] {
@@ -110,7 +110,7 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 					// It may read anything, or cannot be computed here.
 					wide = "a formula the recomputed ones read is a legacy array formula"
 					if all[i].wide || all[i].table {
-						wide = wideReason(all[i].text, "a formula the recomputed ones read")
+						wide = WideReason(all[i].text, "a formula the recomputed ones read")
 					}
 					return false
 				}
@@ -119,16 +119,16 @@ func upstream(all []calcFormula, compute []bool) ([]sheetArea, error) {
 				return true
 			})
 			if wide != "" {
-				return nil, noSplice(wide)
+				return nil, NoSplice(wide)
 			}
 			if checks > maxDepChecks {
-				return nil, noSplice("the formulas to recompute read too long a chain")
+				return nil, NoSplice("the formulas to recompute read too long a chain")
 			}
 		}
 		frontier = next
 	}
 	if cyclic(idx, in) {
-		return nil, noSplice("the formulas to recompute read each other in a cycle")
+		return nil, NoSplice("the formulas to recompute read each other in a cycle")
 	}
 	return need, nil
 }

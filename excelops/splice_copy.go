@@ -12,12 +12,12 @@ import (
 
 // areaSet is a set of areas of one sheet, tested cell by cell.
 type areaSet struct {
-	areas []sheetArea
-	box   sheetArea // their bounding box
+	areas []SheetArea
+	box   SheetArea // their bounding box
 }
 
 // newAreaSet returns the set of areas (at least one).
-func newAreaSet(areas []sheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
+func newAreaSet(areas []SheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
 
 // has reports whether the cell (row, col) lies in one of the areas.
 func (s areaSet) has(row, col int) bool {
@@ -38,7 +38,7 @@ func (s areaSet) has(row, col int) bool {
 // so 100,000 cells sharing one 32,767-character string would be 3 GiB of
 // copies.
 type cellCopier struct {
-	sb     *spliceBook
+	sb     *SpliceBook
 	sst    []string // the shared strings, loaded when first needed
 	copied int
 	bytes  int64 // of the copied cells' elements
@@ -48,7 +48,7 @@ type cellCopier struct {
 // (a shared member's translated) when it holds one.
 func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error) {
 	if cp.copied++; cp.copied > maxScratchCells {
-		return scratchCell{}, noSplice("the calculator would copy too many cells")
+		return scratchCell{}, NoSplice("the calculator would copy too many cells")
 	}
 	out := scratchCell{row: c.Row, col: c.Col}
 	switch {
@@ -59,27 +59,27 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 	case string(c.Type) == "s":
 		if cp.sst == nil {
 			var err error
-			if cp.sst, err = cp.sb.streamBook().sharedStrings(); err != nil {
+			if cp.sst, err = cp.sb.StreamBook().sharedStrings(); err != nil {
 				return out, err
 			}
 		}
 		n, err := strconv.Atoi(string(c.Value))
 		if err != nil || n < 0 || n >= len(cp.sst) {
-			return out, noSplice("a cell points at a shared string that does not exist") // the excelize path reports the damage
+			return out, NoSplice("a cell points at a shared string that does not exist") // the excelize path reports the damage
 		}
 		if cp.bytes+int64(len(cp.sst[n])) > maxScratchBytes {
-			return out, noSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
+			return out, NoSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 		}
 		out.body = inlineBody(sheetxml.AppendEscaped(make([]byte, 0, len(cp.sst[n])), excelize.EscapeXstring(cp.sst[n])))
 	case string(c.Type) == "inlineStr":
 		out.body = inlineBody(c.Value)
 	case string(c.Type) == "d":
-		return out, noSplice("a cell the calculator reads is a typed date") // a typed date: excelize reads it through its number format
+		return out, NoSplice("a cell the calculator reads is a typed date") // a typed date: excelize reads it through its number format
 	default:
 		out.body = valueBody(string(c.Type), c.Value)
 	}
 	if cp.bytes += int64(len(out.body)); cp.bytes > maxScratchBytes {
-		return out, noSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
+		return out, NoSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 	}
 	return out, nil
 }
@@ -94,7 +94,7 @@ type earlyCopy struct {
 
 // covers reports whether every one of areas lies within one area the scan
 // copied.
-func (e *earlyCopy) covers(areas []sheetArea) bool {
+func (e *earlyCopy) covers(areas []SheetArea) bool {
 	for _, a := range areas {
 		inside := false
 		for _, b := range e.in.areas {
@@ -111,7 +111,7 @@ func (e *earlyCopy) covers(areas []sheetArea) bool {
 }
 
 // boundingBox is the smallest area holding every one of areas (one sheet).
-func boundingBox(areas []sheetArea) sheetArea {
+func boundingBox(areas []SheetArea) SheetArea {
 	b := areas[0]
 	for _, a := range areas[1:] {
 		b.R1, b.C1, b.R2, b.C2 = min(b.R1, a.R1), min(b.C1, a.C1), max(b.R2, a.R2), max(b.C2, a.C2)

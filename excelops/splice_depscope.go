@@ -23,7 +23,7 @@ import (
 // not wide. table says it holds a structured reference: the cells it
 // reads are known, yet the splice path's calculator, which holds the
 // defined names (see scratchNames) but no tables, cannot compute it.
-func (sb *spliceBook) formulaDepsOf(formula string, at sheetArea) (deps []sheetArea, wide, table bool) {
+func (sb *SpliceBook) formulaDepsOf(formula string, at SheetArea) (deps []SheetArea, wide, table bool) {
 	deps, wide = formuladeps.ScanSheet(formula, at.Sheet)
 	if !wide {
 		return deps, false, false
@@ -37,7 +37,7 @@ func (sb *spliceBook) formulaDepsOf(formula string, at sheetArea) (deps []sheetA
 // depScope returns the workbook's tables and defined names as a
 // formuladeps.Scope resolves them, read once per call: each table from the
 // part a worksheet links, each name from workbook.xml.
-func (sb *spliceBook) depScope() *formuladeps.Scope {
+func (sb *SpliceBook) depScope() *formuladeps.Scope {
 	if sb.scope != nil {
 		return sb.scope
 	}
@@ -67,7 +67,7 @@ func (sb *spliceBook) depScope() *formuladeps.Scope {
 // and lets the formulas of the write w resolve theirs. An anchor the write
 // replaces or spills again is a written cell, so its readers are
 // computed, and the calculator holds the write's cells.
-func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
+func (sb *SpliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 	var readers []int
 	for i, f := range all {
 		if f.wide && formuladeps.ReadsSpill(f.text) {
@@ -87,7 +87,7 @@ func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		sheet    string // lower case
 		col, row int
 	}
-	spills := map[cell]sheetArea{}
+	spills := map[cell]SheetArea{}
 	for _, f := range all {
 		if !f.dynamic {
 			continue
@@ -97,7 +97,7 @@ func (sb *spliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		}
 	}
 	scope := sb.depScope()
-	scope.SetSpills(func(anchor sheetArea) (sheetArea, bool) {
+	scope.SetSpills(func(anchor SheetArea) (SheetArea, bool) {
 		if a, ok := spills[cell{strings.ToLower(anchor.Sheet), anchor.C1, anchor.R1}]; ok {
 			return a, true
 		}
@@ -142,7 +142,7 @@ var absoluteEnd = regexp.MustCompile(`^(\$[A-Za-z]{1,3}\$[0-9]+|\$[A-Za-z]{1,3}|
 // scratchNames is the <definedNames> element of the calculator workbook:
 // the defined names formulas resolved to cells (see depScope), each local
 // one on its sheet among sheets; nil when no formula read a name.
-func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
+func (sb *SpliceBook) scratchNames(sheets []calcSheet) []byte {
 	if sb.scope == nil || len(sb.index.Names) == 0 {
 		return nil
 	}
@@ -153,7 +153,7 @@ func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
 	var out []byte
 	for _, n := range sb.index.Names {
 		refers, ok := plainName(n)
-		if _, wide := formuladeps.Scan(refers, sheetArea{}, nil); !ok || wide {
+		if _, wide := formuladeps.Scan(refers, SheetArea{}, nil); !ok || wide {
 			continue
 		}
 		local := -1
@@ -183,7 +183,7 @@ func (sb *spliceBook) scratchNames(sheets []calcSheet) []byte {
 // addSheetTables adds to d the tables the worksheet ps links, by name and
 // display name, with the cells each covers; a table part that is missing
 // or does not parse is left out (a formula naming it stays wide).
-func (sb *spliceBook) addSheetTables(d *formuladeps.Scope, ps opc.Sheet) {
+func (sb *SpliceBook) addSheetTables(d *formuladeps.Scope, ps opc.Sheet) {
 	rels, err := opc.ReadPart(sb.zr, path.Join(path.Dir(ps.Part), "_rels", path.Base(ps.Part)+".rels"))
 	if err != nil {
 		return

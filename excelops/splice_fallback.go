@@ -16,17 +16,17 @@ import (
 type spliceFallback struct{ reason string }
 
 // Error returns the reason after errNoSplice's text.
-func (e *spliceFallback) Error() string { return errNoSplice.Error() + ": " + e.reason }
+func (e *spliceFallback) Error() string { return ErrNoSplice.Error() + ": " + e.reason }
 
 // Is makes errors.Is(err, errNoSplice) hold for every fallback.
-func (e *spliceFallback) Is(target error) bool { return target == errNoSplice }
+func (e *spliceFallback) Is(target error) bool { return target == ErrNoSplice }
 
-// noSplice returns errNoSplice carrying reason.
-func noSplice(reason string) error { return &spliceFallback{reason: reason} }
+// NoSplice returns errNoSplice carrying reason.
+func NoSplice(reason string) error { return &spliceFallback{reason: reason} }
 
-// fallbackReason returns the reason err carries, "unspecified" for a bare
+// FallbackReason returns the reason err carries, "unspecified" for a bare
 // errNoSplice.
-func fallbackReason(err error) string {
+func FallbackReason(err error) string {
 	var fb *spliceFallback
 	if errors.As(err, &fb) {
 		return fb.reason
@@ -34,12 +34,12 @@ func fallbackReason(err error) string {
 	return "unspecified"
 }
 
-// wideReason names what keeps the splice path's calculator from formula,
+// WideReason names what keeps the splice path's calculator from formula,
 // as a fallback reason beginning with who: a volatile function, a
 // reference other than plain cells (a defined name, a table, another
 // workbook, several sheets), or a spill reference of no one cell; the
 // kind, never the formula's text.
-func wideReason(formula, who string) string {
+func WideReason(formula, who string) string {
 	toks := formulatok.Tokens(formula)
 	local := formuladeps.LocalNames(toks)
 	for i, tk := range toks {

@@ -40,7 +40,7 @@ import (
 // othersFormulaFree reports whether a value write of plan into sheet (its
 // part) changes no formula's value on the workbook's other worksheets (see
 // above). Any error means no.
-func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string, plan splice.Plan) bool {
+func (sb *SpliceBook) othersFormulaFree(ctx context.Context, part, sheet string, plan splice.Plan) bool {
 	edit, ok := planArea(sheet, plan)
 	if !ok {
 		return true // writes nothing
@@ -58,7 +58,7 @@ func (sb *spliceBook) othersFormulaFree(ctx context.Context, part, sheet string,
 
 // partFormulaFree runs sheetFormulasMiss over the worksheet part of the
 // sheet named host.
-func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, edit sheetArea) (bool, error) {
+func (sb *SpliceBook) partFormulaFree(ctx context.Context, part, host string, edit SheetArea) (bool, error) {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
 		return true, nil
@@ -68,20 +68,20 @@ func (sb *spliceBook) partFormulaFree(ctx context.Context, part, host string, ed
 		return false, err
 	}
 	defer rc.Close()
-	free, _, err := sheetFormulasMiss(ctx, rc, host, edit)
+	free, _, err := SheetFormulasMiss(ctx, rc, host, edit)
 	return free && err == nil, err
 }
 
 // rewriteOnce streams the worksheet entry zf through splice.Rewrite into
 // a new body; body is nil on error.
-func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
+func (sb *SpliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
 	rc, err := zf.Open()
 	if err != nil {
 		return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	body := splice.NewBodyWriter(sb.svc.tmpBase) // scratch outside the workspace, unnamed
-	head, _, err := splice.Rewrite(readerWithContext(ctx, failingReader{rc}), plan, body)
+	body := splice.NewBodyWriter(sb.svc.TmpBase) // scratch outside the workspace, unnamed
+	head, _, err := splice.Rewrite(readerWithContext(ctx, FailingReader{rc}), plan, body)
 	if err == nil {
 		err = body.Close()
 	}
@@ -93,8 +93,8 @@ func (sb *spliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice
 }
 
 // planArea is the bounding box of the cells plan rebuilds.
-func planArea(sheet string, plan splice.Plan) (sheetArea, bool) {
-	a := sheetArea{Sheet: sheet}
+func planArea(sheet string, plan splice.Plan) (SheetArea, bool) {
+	a := SheetArea{Sheet: sheet}
 	for _, r := range plan.Rows {
 		for _, c := range plan.Cols(r) {
 			if a.R1 == 0 {
@@ -107,10 +107,10 @@ func planArea(sheet string, plan splice.Plan) (sheetArea, bool) {
 	return a, a.R1 > 0
 }
 
-// sheetFormulasMiss streams one worksheet's XML and reports whether all its
+// SheetFormulasMiss streams one worksheet's XML and reports whether all its
 // formulas miss edit (see above), and whether it holds any formula.
-func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit sheetArea) (free, any bool, err error) {
-	w := sheetxml.NewWalker(readerWithContext(ctx, failingReader{r}))
+func SheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit SheetArea) (free, any bool, err error) {
+	w := sheetxml.NewWalker(readerWithContext(ctx, FailingReader{r}))
 	masters := map[int]bool{}
 	members := map[int]bool{}
 	for {

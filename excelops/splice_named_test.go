@@ -217,14 +217,14 @@ func TestSpliceFallbackIsErrNoSplice(t *testing.T) {
 		err  error
 		want string
 	}{
-		{noSplice("the sheet holds a data table formula"), "the sheet holds a data table formula"},
-		{errors.Join(errors.New("context"), noSplice("rows out of order")), "rows out of order"},
-		{errNoSplice, "unspecified"},
+		{NoSplice("the sheet holds a data table formula"), "the sheet holds a data table formula"},
+		{errors.Join(errors.New("context"), NoSplice("rows out of order")), "rows out of order"},
+		{ErrNoSplice, "unspecified"},
 	} {
-		assert.ErrorIs(t, c.err, errNoSplice)
-		assert.Equal(t, c.want, fallbackReason(c.err))
+		assert.ErrorIs(t, c.err, ErrNoSplice)
+		assert.Equal(t, c.want, FallbackReason(c.err))
 	}
-	assert.NotErrorIs(t, errors.New("take the excelize path"), errNoSplice)
+	assert.NotErrorIs(t, errors.New("take the excelize path"), ErrNoSplice)
 }
 
 // TestWideReasonNamesNoFormulaText: the reason a formula blocks the
@@ -238,7 +238,7 @@ func TestWideReasonNamesNoFormulaText(t *testing.T) {
 		{"[1]Prices!A1", "x reads another workbook"},
 		{"SUM(Jan:Dec!B2)", "x holds a 3-D reference"},
 	} {
-		got := wideReason(c.formula, "x")
+		got := WideReason(c.formula, "x")
 		assert.Equal(t, c.want, got, c.formula)
 		for _, word := range strings.FieldsFunc(c.formula, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
 			if len(word) > 3 {

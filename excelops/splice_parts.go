@@ -14,10 +14,10 @@ import (
 // rewritten parts: that sheet alone, or, when the write goes through the
 // recalc splice (splice_recalc.go), every sheet whose cached formula
 // values change too. errNoSplice when the excelize path must do the edit.
-func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
+func (sb *SpliceBook) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
-		return nil, noSplice("the worksheet part is missing")
+		return nil, NoSplice("the worksheet part is missing")
 	}
 	part = zf.Name
 	if sb.writes != nil && !plan.NoFormulas {
@@ -39,9 +39,9 @@ func (sb *spliceBook) editParts(ctx context.Context, part, sheet string, plan sp
 }
 
 // recalcParts is editParts through the recalc splice.
-func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan splice.Plan) (_ map[string]splice.Part, err error) {
+func (sb *SpliceBook) recalcParts(ctx context.Context, part, sheet string, plan splice.Plan) (_ map[string]splice.Part, err error) {
 	if sb.writes == nil {
-		return nil, noSplice("formulas read the edited cells")
+		return nil, NoSplice("formulas read the edited cells")
 	}
 	rc, err := sb.recalcPlan(ctx, sheet, part, sb.writes)
 	if err != nil {
@@ -85,8 +85,8 @@ func (sb *spliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 // otherwise list cells without a formula (Excel then offers to repair the
 // file); errNoSplice when the chain cannot be trimmed (see
 // withoutChainCells).
-func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error {
-	zf := opc.FindPart(sb.zr, calcChainPart)
+func (sb *SpliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error {
+	zf := opc.FindPart(sb.zr, CalcChainPart)
 	if len(removed) == 0 || zf == nil {
 		return nil
 	}
@@ -98,11 +98,11 @@ func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 	}
 	data, err := opc.ReadPart(sb.zr, zf.Name)
 	if err != nil || id <= 0 {
-		return noSplice("the calculation chain cannot be read")
+		return NoSplice("the calculation chain cannot be read")
 	}
-	out, ok := withoutChainCells(data, id, removed)
+	out, ok := WithoutChainCells(data, id, removed)
 	if !ok {
-		return noSplice("the calculation chain cannot be trimmed")
+		return NoSplice("the calculation chain cannot be trimmed")
 	}
 	sb.parts[zf.Name] = splice.Bytes(out)
 	return nil
@@ -110,13 +110,13 @@ func (sb *spliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 
 // rewritePart rewrites the worksheet part (of the sheet named sheet) with
 // plan into parts.
-func (sb *spliceBook) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
+func (sb *SpliceBook) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
-		return noSplice("the worksheet part is missing")
+		return NoSplice("the worksheet part is missing")
 	}
-	plan.MaxRow = min(sb.svc.limits.MaxRows, maxSheetRows)
-	plan.MaxCellText = sb.svc.limits.MaxCellTextBytes
+	plan.MaxRow = min(sb.svc.Limits.MaxRows, MaxSheetRows)
+	plan.MaxCellText = sb.svc.Limits.MaxCellTextBytes
 	head, body, err := sb.rewriteOnce(ctx, zf, plan)
 	if err != nil {
 		return sb.partErr(ctx, err, sheet)
@@ -128,7 +128,7 @@ func (sb *spliceBook) rewritePart(ctx context.Context, part, sheet string, plan 
 // partErr turns an error of a sheet's rewrite into the call's error: a
 // conflict when the file changed meanwhile, Excel's limits, damage, or
 // errNoSplice for an edit the splicer declines.
-func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) error {
+func (sb *SpliceBook) partErr(ctx context.Context, err error, sheet string) error {
 	if cerr := sb.unchangedOnDisk(); cerr != nil {
 		// Read through the open file: another program rewrote it in place
 		// while it was read. Not damage: a conflict, done again.
@@ -140,18 +140,18 @@ func (sb *spliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	var rerr readError
 	var unsup *splice.UnsupportedError
 	switch {
-	case errors.Is(err, errNoSplice):
+	case errors.Is(err, ErrNoSplice):
 		return err
 	case errors.As(err, &rowErr):
-		return limitErr(rowErr.Error())
+		return LimitErr(rowErr.Error())
 	case errors.As(err, &textErr):
-		return sb.svc.limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", cellName(textErr.Col, textErr.Row), sheet))
+		return sb.svc.Limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", CellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):
 		return missingSharedString(refErr.Col, refErr.Row, refErr.Value)
 	case errors.As(err, &unsup):
-		return noSplice(unsup.Reason)
+		return NoSplice(unsup.Reason)
 	case errors.Is(err, splice.ErrUnsupported):
-		return noSplice("the splicer declines the sheet")
+		return NoSplice("the splicer declines the sheet")
 	case errors.Is(err, splice.ErrDamaged):
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
 	case ctx.Err() != nil:

@@ -58,9 +58,9 @@ import (
 // read or would be left empty when a value replaces a formula it lists
 // (its entry is dropped, as excelize drops it).
 
-// maxSkippedRow bounds the bytes of a row the recalc splice's passes skip
+// MaxSkippedRow bounds the bytes of a row the recalc splice's passes skip
 // without tokenizing (sheetxml.Walker.SkipRow).
-const maxSkippedRow = 1 << 20
+const MaxSkippedRow = 1 << 20
 
 // maxScanFormulas bounds the formula cells the recalc splice lists (a few
 // hundred bytes each); a workbook with more takes the excelize path.
@@ -78,13 +78,13 @@ const maxScratchBytes = 8 << 20
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {
-	at      sheetArea   // the cell
+	at      SheetArea   // the cell
 	part    string      // its worksheet part
 	text    string      // the formula, unescaped (a shared member's translated)
 	cached  bool        // it holds a cached value
 	master  bool        // it defines a shared formula other cells use
 	array   bool        // an array formula (its results fill a range): never computed here
-	deps    []sheetArea // what it reads
+	deps    []SheetArea // what it reads
 	wide    bool        // it may read anything
 	table   bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
 	ref     string      // an array formula's range
@@ -105,10 +105,10 @@ type calcSheet struct {
 func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *sheetxml.Walker) error) error {
 	rc, err := zf.Open()
 	if err != nil {
-		return noSplice("a worksheet part cannot be opened")
+		return NoSplice("a worksheet part cannot be opened")
 	}
 	defer rc.Close()
-	w := sheetxml.NewWalker(readerWithContext(ctx, failingReader{rc}))
+	w := sheetxml.NewWalker(readerWithContext(ctx, FailingReader{rc}))
 	for {
 		ev, err := w.Next()
 		if errors.Is(err, io.EOF) {
@@ -118,14 +118,14 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return noSplice("a worksheet does not read to its end")
+			return NoSplice("a worksheet does not read to its end")
 		}
 		if err := fn(ev, w); err != nil {
 			return err
 		}
 	}
 	if !w.Closed {
-		return noSplice("a worksheet does not read to its end")
+		return NoSplice("a worksheet does not read to its end")
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 // splice does not compute. On the way it copies the cells of the early
 // areas of each sheet for the calculator, but not the written cells of the
 // worksheet part (the write replaces them).
-func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyCopy, part string, written map[[2]int]cellContent) ([]calcSheet, []calcFormula, error) {
+func (sb *SpliceBook) scanFormulas(ctx context.Context, early map[string]*earlyCopy, part string, written map[[2]int]cellContent) ([]calcSheet, []calcFormula, error) {
 	cp := &cellCopier{sb: sb}
 	var sheets []calcSheet
 	var all []calcFormula
@@ -172,7 +172,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				if ec != nil && w.Row >= ec.in.box.R1 && w.Row <= ec.in.box.R2 {
 					return nil // a row to copy from: walked
 				}
-				if _, last, ok := w.SkipRow(maxSkippedRow); ok {
+				if _, last, ok := w.SkipRow(MaxSkippedRow); ok {
 					cs.maxCol = max(cs.maxCol, last) // a row without formulas, passed over by its bytes
 				}
 				return nil
@@ -186,31 +186,31 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return take(c, "")
 			}
 			if string(c.FormulaType) == "dataTable" {
-				return noSplice("a sheet holds a data table formula")
+				return NoSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: sheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && string(c.Type) == "e" && string(c.Value) == spillError {
 				if !c.Meta && zf.Name == part {
-					return noSplice("a legacy array formula on the sheet shows #SPILL!")
+					return NoSplice("a legacy array formula on the sheet shows #SPILL!")
 				}
 				f.stuck = c.Meta // the write may clear its way (respillAnchors looks), or declines on another sheet
 			}
 			if f.array && !c.Meta && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
 				// A write into the cells a legacy array formula fills (a
 				// dynamic array's spill is spilled again: respillAnchors).
-				return noSplice("the write lands in the range of an array formula")
+				return NoSplice("the write lands in the range of an array formula")
 			}
 			switch {
 			case len(c.FormulaText) == 0 && c.SharedIndex >= 0:
 				m, ok := masters[c.SharedIndex]
 				if !ok {
-					return noSplice("a shared formula member comes before its master")
+					return NoSplice("a shared formula member comes before its master")
 				}
 				f.text, _ = formularef.Translate(m.text, c.Row-m.row, c.Col-m.col)
 				all[m.idx].master = true
 			case len(c.FormulaText) == 0:
-				return noSplice("a formula cell holds no formula text")
+				return NoSplice("a formula cell holds no formula text")
 			default:
 				f.text = string(sheetxml.Unescape(c.FormulaText))
 				if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
@@ -219,7 +219,7 @@ func (sb *spliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			}
 			f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 			if all = append(all, f); len(all) > maxScanFormulas {
-				return noSplice("the workbook holds more formulas than the recalc splice scans")
+				return NoSplice("the workbook holds more formulas than the recalc splice scans")
 			}
 			return take(c, f.text)
 		})
@@ -243,7 +243,7 @@ type recalc struct {
 // to the workbook's formulas, computes the cached values that must change
 // (see above), stores those of written formulas in w.cells and returns
 // the others by part; errNoSplice when the excelize path must do it.
-func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spliceWrites) (*recalc, error) {
+func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spliceWrites) (*recalc, error) {
 	early := sb.earlyAreas(sheet, w)
 	sheets, all, err := sb.scanFormulas(ctx, early, part, w.cells)
 	if err != nil {
@@ -260,10 +260,10 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]; ok {
 				if f.master {
-					return nil, noSplice("the write replaces the master cell of a shared formula") // the members lose their formula
+					return nil, NoSplice("the write replaces the master cell of a shared formula") // the members lose their formula
 				}
 				if f.array && !f.dynamic {
-					return nil, noSplice("the write replaces a cell of an array formula") // the array loses its anchor
+					return nil, NoSplice("the write replaces a cell of an array formula") // the array loses its anchor
 				}
 				if f.dynamic {
 					old = append(old, f)
@@ -281,12 +281,12 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		if cc.kind != 'f' {
 			continue
 		}
-		f := calcFormula{at: sheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
+		f := calcFormula{at: SheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
 		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
 	if len(all) > maxScanFormulas {
-		return nil, noSplice("the workbook holds more formulas than the recalc splice scans")
+		return nil, NoSplice("the workbook holds more formulas than the recalc splice scans")
 	}
 	// The excelize path computes in sheet, row and column order; so does
 	// this one (order shows only where formulas read each other in a cycle,
@@ -306,10 +306,10 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	if err != nil {
 		return nil, err
 	}
-	areas = append(append([]sheetArea{w.area}, areas...), spills...)
-	cells := make([]depCell, len(all))
+	areas = append(append([]SheetArea{w.area}, areas...), spills...)
+	cells := make([]DepCell, len(all))
 	for i, f := range all {
-		cells[i] = depCell{at: f.at, deps: f.deps, wide: f.wide}
+		cells[i] = DepCell{At: f.at, Deps: f.deps, Wide: f.wide}
 	}
 	dirty, err := sb.respillAnchors(ctx, sheets, all, cells, areas, sheet, part, w, early)
 	if err != nil {
@@ -328,9 +328,9 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		}
 		switch {
 		case f.wide:
-			return nil, noSplice(wideReason(f.text, "a formula to recompute"))
+			return nil, NoSplice(WideReason(f.text, "a formula to recompute"))
 		case f.array:
-			return nil, noSplice("a formula to recompute is an array formula")
+			return nil, NoSplice("a formula to recompute is an array formula")
 		case f.table:
 			// excelize's calculator implements no structured reference:
 			// the excelize path leaves such a formula without a value
@@ -349,7 +349,7 @@ func (sb *spliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	}
 	rc.computed = true
 	if n+len(blank) > maxRecalcFormulas {
-		return nil, noSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
+		return nil, NoSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
 	}
 	for _, i := range blank {
 		rc.store(all[i], part, w, cachedResult{})

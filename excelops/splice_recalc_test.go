@@ -103,7 +103,7 @@ func addChain(t *testing.T, path, entries string) {
 			body = strings.Replace(string(readZipEntry(t, path, name)), "</Relationships>",
 				`<Relationship Id="rIdCalc" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/></Relationships>`, 1)
 		case "xl/workbook.xml":
-			w, err := zw.Create(calcChainPart)
+			w, err := zw.Create(CalcChainPart)
 			if err != nil {
 				return true, err
 			}
@@ -129,7 +129,7 @@ func chainEntries(t *testing.T, path string) string {
 	zr, err := zip.OpenReader(path)
 	require.NoError(t, err)
 	defer zr.Close()
-	data, err := opc.ReadPart(&zr.Reader, calcChainPart)
+	data, err := opc.ReadPart(&zr.Reader, CalcChainPart)
 	if err != nil {
 		return ""
 	}
@@ -177,7 +177,7 @@ func FuzzWithoutChainCells(f *testing.F) {
 	f.Add(`<calcChain><c r="B1" i="1" l="1"></c><c r="B1" i="2"/></calcChain>`)
 	f.Add(`<calcChain><c r="A1"/></calcChain>`)
 	f.Fuzz(func(t *testing.T, chain string) {
-		out, ok := withoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
+		out, ok := WithoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
 		if !ok || !oneElement(chain) {
 			return
 		}
@@ -283,7 +283,7 @@ func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
 						rows[r][c] = pick(values)
 					}
 				}
-				args = map[string]any{"cell_range": cellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
+				args = map[string]any{"cell_range": CellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
 			default: // formulas down column H, or I
 				col, pool := "H", hFormulas
 				if k == 2 {
@@ -322,7 +322,7 @@ func TestRecalcSpliceOnAComputedColumn(t *testing.T) {
 	sw, err := f.NewStreamWriter("Sheet1")
 	require.NoError(t, err)
 	for r := 1; r <= 21_000; r++ {
-		require.NoError(t, sw.SetRow(cellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
+		require.NoError(t, sw.SetRow(CellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
 	}
 	require.NoError(t, sw.Flush())
 	require.NoError(t, f.SaveAs(seed))

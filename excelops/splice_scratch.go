@@ -34,7 +34,7 @@ type scratchCell struct {
 
 // scratchSheet is what one sheet contributes to the calculator workbook.
 type scratchSheet struct {
-	areas []sheetArea // the cells to copy, clamped to the sheet's extent
+	areas []SheetArea // the cells to copy, clamped to the sheet's extent
 	whole bool        // a whole-row or whole-column reference reads it
 	cells []scratchCell
 }
@@ -44,7 +44,7 @@ type scratchSheet struct {
 // the worksheet part; it returns each one's cached value by its index in
 // all. A sheet whose needed cells the scan copied already (early) is not
 // read again.
-func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
+func (sb *SpliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []SheetArea, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
 	f, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				return nil, err
 			}
 		}
-		t, v, err := computeFormula(ctx, f, sb.svc.limits.calc(), f0.at.Sheet, cellName(f0.at.C1, f0.at.R1))
+		t, v, err := ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, CellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +75,7 @@ func (sb *spliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 // calculatorFor opens a calculator workbook holding every cell the
 // formulas marked in compute read, directly or through other formulas
 // (upstream), as the write w leaves them.
-func (sb *spliceBook) calculatorFor(ctx context.Context, sheets []calcSheet, all []calcFormula, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+func (sb *SpliceBook) calculatorFor(ctx context.Context, sheets []calcSheet, all []calcFormula, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	need, err := upstream(all, compute)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (sb *spliceBook) calculatorFor(ctx context.Context, sheets []calcSheet, all
 
 // scratchFile opens the calculator workbook of calcWorkbook: the cells
 // need names, as the write w to the worksheet part leaves them.
-func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []sheetArea, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+func (sb *SpliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []SheetArea, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	// The extents the calculator clamps whole rows and columns to are the
 	// sheet's after the write (excelize creates every written cell).
 	for i := range sheets {
@@ -113,19 +113,19 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 			s.areas = append(s.areas, a)
 		}
 	}
-	formulaAt := map[sheetArea]int{} // every formula cell, by its sheet's name as listed
+	formulaAt := map[SheetArea]int{} // every formula cell, by its sheet's name as listed
 	for i, f := range all {
 		formulaAt[f.at] = i
 	}
 	cp := &cellCopier{sb: sb}
 	if len(w.cells) > maxScratchCells {
-		return nil, noSplice("the write holds more cells than the calculator copies")
+		return nil, NoSplice("the write holds more cells than the calculator copies")
 	}
 	for i, cs := range sheets {
 		s := &scratch[i]
 		edited := cs.part == part
 		if len(s.areas) > maxAreasPerSheet {
-			s.areas = []sheetArea{boundingBox(s.areas)}
+			s.areas = []SheetArea{boundingBox(s.areas)}
 		}
 		switch pre := early[cs.name]; {
 		case len(s.areas) == 0:
@@ -142,7 +142,7 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 			in := newAreaSet(s.areas)
 			err := walkPart(ctx, opc.FindPart(sb.zr, cs.part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 				if ev == sheetxml.RowStart && (wk.Row < in.box.R1 || wk.Row > in.box.R2) {
-					wk.SkipRow(maxSkippedRow) // a row nothing reads, passed over by its bytes when plain
+					wk.SkipRow(MaxSkippedRow) // a row nothing reads, passed over by its bytes when plain
 					return nil
 				}
 				c := &wk.Cell
@@ -154,9 +154,9 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 				}
 				text := ""
 				if c.Formula {
-					idx, ok := formulaAt[sheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
+					idx, ok := formulaAt[SheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
 					if !ok {
-						return noSplice("a formula cell the calculator reads was not scanned")
+						return NoSplice("a formula cell the calculator reads was not scanned")
 					}
 					text = all[idx].text
 				}
@@ -199,12 +199,12 @@ func (sb *spliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 			rows += s.cells[n-1].row
 		}
 	}
-	if sb.svc.limits.within("computing formulas", int64(len(data))*parsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
-		return nil, noSplice("the cells the calculator reads exceed the call's memory budget")
+	if sb.svc.Limits.Within("computing formulas", int64(len(data))*parsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
+		return nil, NoSplice("the cells the calculator reads exceed the call's memory budget")
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, noSplice("the calculator's copy does not open")
+		return nil, NoSplice("the calculator's copy does not open")
 	}
 	return f, nil
 }
@@ -294,7 +294,7 @@ func scratchSheetXML(cells []scratchCell) []byte {
 			out = append(out, `">`...)
 		}
 		out = append(out, `<c r="`...)
-		out = append(out, cellName(c.col, c.row)...)
+		out = append(out, CellName(c.col, c.row)...)
 		out = append(out, '"')
 		if c.body == nil {
 			out = append(out, "/>"...)

@@ -29,19 +29,19 @@ var errStopWalk = errors.New("walk done")
 // the write overwrote (old) had spilled, except in cells the write
 // writes, as clearOldSpills does on the excelize path, and returns their
 // ranges. A formula inside such a range (a damaged anchor) declines.
-func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormula, w *spliceWrites) ([]sheetArea, error) {
-	var areas []sheetArea
+func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormula, w *spliceWrites) ([]SheetArea, error) {
+	var areas []SheetArea
 	for _, a := range old {
-		spill, err := parseRange(a.ref)
+		spill, err := ParseRange(a.ref)
 		if err != nil || spill.C1 != a.at.C1 || spill.R1 != a.at.R1 {
-			return nil, noSplice("an overwritten dynamic array names an unreadable range")
+			return nil, NoSplice("an overwritten dynamic array names an unreadable range")
 		}
 		if (spill.R2-spill.R1+1)*(spill.C2-spill.C1+1) > maxScratchCells {
-			return nil, noSplice("an overwritten dynamic array spilled over more cells than the calculator copies")
+			return nil, NoSplice("an overwritten dynamic array spilled over more cells than the calculator copies")
 		}
 		for _, f := range all {
 			if f.part == part && spill.Has(f.at.C1, f.at.R1) && (f.at.C1 != spill.C1 || f.at.R1 != spill.R1) {
-				return nil, noSplice("a formula lies in the spill range of an overwritten dynamic array")
+				return nil, NoSplice("a formula lies in the spill range of an overwritten dynamic array")
 			}
 		}
 		for r := spill.R1; r <= spill.R2; r++ {
@@ -53,7 +53,7 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 				w.spilled = true
 			}
 		}
-		areas = append(areas, sheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+		areas = append(areas, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 	}
 	return areas, nil
 }
@@ -63,12 +63,12 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 // workbook of the cells they read; each one that becomes a dynamic array
 // anchor is marked fresh (its cached value is set, not computed again).
 // It returns the ranges the spills fill.
-func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]sheetArea, error) {
+func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]SheetArea, error) {
 	compute := make([]bool, len(all))
 	found := false
 	for i, f := range all {
 		cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]
-		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || callsUncomputable(f.text) {
+		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || CallsUncomputable(f.text) {
 			continue
 		}
 		if err := calculable(f, "a formula to recompute"); err != nil {
@@ -84,9 +84,9 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		return nil, err
 	}
 	defer calc.Close()
-	var areas []sheetArea
+	var areas []SheetArea
 	for i, f := range all {
-		if !compute[i] || inexactInArrays(calc, sheet, f.text) {
+		if !compute[i] || InexactInArrays(calc, sheet, f.text) {
 			continue
 		}
 		vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
@@ -109,7 +109,7 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if !p.blocked {
 			w.spilled = true
 			w.spills = append(w.spills, p.rng)
-			areas = append(areas, sheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
+			areas = append(areas, SheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
 		}
 	}
 	return areas, nil
@@ -119,9 +119,9 @@ func (sb *spliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 // calc, as CalcCellArray does, within maxFormulaTime. cerr says the
 // calculator could not (or gave no value); err is ctx's error when the
 // call ended.
-func (sb *spliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
-	one, cancel := context.WithTimeout(ctx, maxFormulaTime)
-	vals, cerr = calc.CalcCellArray(one, sheet, cellName(f.at.C1, f.at.R1), sb.svc.limits.calc())
+func (sb *SpliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
+	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+	vals, cerr = calc.CalcCellArray(one, sheet, CellName(f.at.C1, f.at.R1), sb.svc.Limits.Calc())
 	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -138,7 +138,7 @@ func (sb *spliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet 
 // another kind (no dynamic array can be written).
 type spillPlace struct {
 	anchor  string
-	rng     cellRange
+	rng     CellRange
 	cm      uint
 	blocked bool
 	ok      bool
@@ -148,10 +148,10 @@ type spillPlace struct {
 // a limit error when it spills over more cells than one call writes, the
 // metadata's cm, and whether the range (more than the anchor) is
 // obstructed, as spillBlocked sees it on the excelize path.
-func (sb *spliceBook) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *spliceWrites) (spillPlace, error) {
-	p := spillPlace{anchor: cellName(f.at.C1, f.at.R1), rng: cellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
-	if n := len(vals) * len(vals[0]); n > sb.svc.limits.MaxWriteCells {
-		return p, limitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.limits.MaxWriteCells))
+func (sb *SpliceBook) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *spliceWrites) (spillPlace, error) {
+	p := spillPlace{anchor: CellName(f.at.C1, f.at.R1), rng: CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
+	if n := len(vals) * len(vals[0]); n > sb.svc.Limits.MaxWriteCells {
+		return p, LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
 	}
 	var err error
 	if p.cm, p.ok, err = sb.spillMetadata(); err != nil || !p.ok {
@@ -191,9 +191,9 @@ func (p spillPlace) put(w *spliceWrites, cc cellContent, vals [][]excelize.Array
 func calculable(f calcFormula, who string) error {
 	switch {
 	case f.wide:
-		return noSplice(wideReason(f.text, who))
+		return NoSplice(WideReason(f.text, who))
 	case f.table:
-		return noSplice(who + " holds a structured reference")
+		return NoSplice(who + " holds a structured reference")
 	}
 	return nil
 }
@@ -223,8 +223,8 @@ func spilledContent(v excelize.ArrayValue) cellContent {
 // write (w) as far as it went. The worksheet part is walked over rng's
 // rows only. A merged range over rng declines the rewrite instead
 // (splice.Plan.KeepClear): the excelize path makes the anchor #SPILL!.
-func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRange, w *spliceWrites) (bool, error) {
-	if rng.R2 > maxSheetRows || rng.C2 > excelize.MaxColumns {
+func (sb *SpliceBook) spillOccupied(ctx context.Context, part string, rng CellRange, w *spliceWrites) (bool, error) {
+	if rng.R2 > MaxSheetRows || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
 	inside := func(r, c int) bool { return rng.Has(c, r) && (r != rng.R1 || c != rng.C1) }
@@ -248,14 +248,14 @@ func (sb *spliceBook) spillOccupied(ctx context.Context, part string, rng cellRa
 // in the spill range rng other than its anchor (its top-left cell), in
 // sheet order, walking the part over rng's rows only, until visit returns
 // true.
-func (sb *spliceBook) walkSpillCells(ctx context.Context, part string, rng cellRange, visit func(c *sheetxml.Cell) (stop bool)) error {
+func (sb *SpliceBook) walkSpillCells(ctx context.Context, part string, rng CellRange, visit func(c *sheetxml.Cell) (stop bool)) error {
 	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 		if ev == sheetxml.RowStart {
 			switch {
 			case wk.Row > rng.R2:
 				return errStopWalk
 			case wk.Row < rng.R1:
-				wk.SkipRow(maxSkippedRow)
+				wk.SkipRow(MaxSkippedRow)
 			}
 			return nil
 		}

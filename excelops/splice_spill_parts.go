@@ -30,7 +30,7 @@ type spillMeta struct {
 // formula stays an ordinary one, as on the excelize path). A workbook
 // without the part gets it, with its content type and the workbook's
 // relationship, among the parts the edit rewrites.
-func (sb *spliceBook) spillMetadata() (uint, bool, error) {
+func (sb *SpliceBook) spillMetadata() (uint, bool, error) {
 	if sb.meta != nil {
 		return sb.meta.cm, sb.meta.ok, nil
 	}
@@ -38,7 +38,7 @@ func (sb *spliceBook) spillMetadata() (uint, bool, error) {
 	if zf := opc.FindPart(sb.zr, metadataPart); zf != nil {
 		data, err := opc.ReadPart(sb.zr, zf.Name)
 		if err != nil {
-			return 0, false, noSplice("the cell metadata part cannot be read")
+			return 0, false, NoSplice("the cell metadata part cannot be read")
 		}
 		raw = data
 	}
@@ -48,7 +48,7 @@ func (sb *spliceBook) spillMetadata() (uint, bool, error) {
 		sb.meta = &spillMeta{}
 		return 0, false, nil
 	case err != nil:
-		return 0, false, noSplice("the cell metadata part cannot be read")
+		return 0, false, NoSplice("the cell metadata part cannot be read")
 	}
 	if part != nil {
 		if err := sb.addMetadataPart(part); err != nil {
@@ -62,20 +62,20 @@ func (sb *spliceBook) spillMetadata() (uint, bool, error) {
 // addMetadataPart puts the new metadata part, its content type and the
 // workbook's relationship to it among sb.parts, each list part with its
 // record appended before its end tag.
-func (sb *spliceBook) addMetadataPart(part []byte) error {
+func (sb *SpliceBook) addMetadataPart(part []byte) error {
 	wb := sb.workbookPart()
 	if wb != "xl/workbook.xml" {
-		return noSplice("the workbook part is not where the cell metadata part is related from")
+		return NoSplice("the workbook part is not where the cell metadata part is related from")
 	}
 	types := opc.FindPart(sb.zr, "[Content_Types].xml")
 	relsName := path.Join(path.Dir(wb), "_rels", path.Base(wb)+".rels")
 	rels := opc.FindPart(sb.zr, relsName)
 	if types == nil || rels == nil {
-		return noSplice("the package lacks its content types or the workbook's relationships")
+		return NoSplice("the package lacks its content types or the workbook's relationships")
 	}
 	ct, err := opc.ReadPart(sb.zr, types.Name)
 	if err != nil {
-		return noSplice("the content types cannot be read")
+		return NoSplice("the content types cannot be read")
 	}
 	if !bytes.Contains(ct, []byte(`"/`+metadataPart+`"`)) {
 		rec := `<Override PartName="/` + metadataPart + `" ContentType="` + excelize.ContentTypeSheetMetadata + `"></Override>`
@@ -86,13 +86,13 @@ func (sb *spliceBook) addMetadataPart(part []byte) error {
 	}
 	rl, err := opc.ReadPart(sb.zr, rels.Name)
 	if err != nil {
-		return noSplice("the workbook's relationships cannot be read")
+		return NoSplice("the workbook's relationships cannot be read")
 	}
 	ids := map[string]bool{}
 	for _, r := range opc.ParseRels(rl) {
 		ids[r.ID] = true
 		if r.Type == excelize.SourceRelationshipSheetMetadata {
-			return noSplice("the workbook relates to a cell metadata part the package lacks")
+			return NoSplice("the workbook relates to a cell metadata part the package lacks")
 		}
 	}
 	n := len(ids) + 1
@@ -116,7 +116,7 @@ const xmlHeader = xml.Header
 func appendRecord(data []byte, end, rec string) ([]byte, error) {
 	i := bytes.LastIndex(data, []byte(end))
 	if i < 0 || strings.TrimSpace(string(data[i+len(end):])) != "" {
-		return nil, noSplice("a list part does not end as expected")
+		return nil, NoSplice("a list part does not end as expected")
 	}
 	out := make([]byte, 0, len(data)+len(rec))
 	out = append(append(append(out, data[:i]...), rec...), data[i:]...)

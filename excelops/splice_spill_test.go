@@ -45,8 +45,8 @@ func anchorRefs(t *testing.T, f *excelize.File, sheet string, rows, cols int) []
 	var out []string
 	for r := 1; r <= rows; r++ {
 		for c := 1; c <= cols; c++ {
-			if spill, ok := dynamicAnchor(sheetCell(ws, c, r)); ok {
-				out = append(out, cellName(c, r)+" "+spill.String())
+			if spill, ok := DynamicAnchor(SheetCell(ws, c, r)); ok {
+				out = append(out, CellName(c, r)+" "+spill.String())
 			}
 		}
 	}

@@ -20,7 +20,7 @@ import (
 // the sheets are never loaded.
 type styleBook struct {
 	f      *excelize.File
-	svc    *engine
+	svc    *Engine
 	small  []byte // the small package f was opened from
 	part   string // the styles part's name
 	before int    // cell formats before the edit
@@ -28,7 +28,7 @@ type styleBook struct {
 }
 
 // stylesPart is the name of the styles part.
-func (sb *spliceBook) stylesPart() string {
+func (sb *SpliceBook) stylesPart() string {
 	if sb.index.Styles != "" {
 		return sb.index.Styles
 	}
@@ -36,7 +36,7 @@ func (sb *spliceBook) stylesPart() string {
 }
 
 // workbookPart is the name of the workbook part.
-func (sb *spliceBook) workbookPart() string {
+func (sb *SpliceBook) workbookPart() string {
 	if sb.index.Workbook != "" {
 		return sb.index.Workbook
 	}
@@ -44,7 +44,7 @@ func (sb *spliceBook) workbookPart() string {
 }
 
 // styleTable loads the style table (once per call).
-func (sb *spliceBook) styleTable() (*styleBook, error) {
+func (sb *SpliceBook) styleTable() (*styleBook, error) {
 	if sb.styles != nil {
 		return sb.styles, nil
 	}
@@ -67,7 +67,7 @@ func (sb *spliceBook) styleTable() (*styleBook, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(buf.Bytes()), excelize.Options{TmpDir: sb.svc.tmpBase})
+	f, err := excelize.OpenReader(bytes.NewReader(buf.Bytes()), excelize.Options{TmpDir: sb.svc.TmpBase})
 	if err != nil {
 		if f != nil {
 			_ = f.Close()
@@ -93,7 +93,7 @@ func (st *styleBook) count() int {
 
 // derive returns the cell format of base with sc laid over it: an existing
 // identical one or a new one.
-func (st *styleBook) derive(base int, sc *styleChange) (int, error) {
+func (st *styleBook) derive(base int, sc *StyleChange) (int, error) {
 	bs, err := st.f.GetStyle(base)
 	if err != nil {
 		if base == 0 {
@@ -102,7 +102,7 @@ func (st *styleBook) derive(base int, sc *styleChange) (int, error) {
 			return 0, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 		}
 	}
-	id, err := st.f.NewStyle(sc.apply(bs))
+	id, err := st.f.NewStyle(sc.Apply(bs))
 	if err != nil {
 		return 0, newError(KindInvalidArgument, "invalid style: "+err.Error(), err)
 	}
@@ -130,7 +130,7 @@ func (st *styleBook) bytes() ([]byte, error) {
 	if err != nil {
 		return edited, nil
 	}
-	fresh, err := excelize.OpenReader(bytes.NewReader(st.small), excelize.Options{TmpDir: st.svc.tmpBase})
+	fresh, err := excelize.OpenReader(bytes.NewReader(st.small), excelize.Options{TmpDir: st.svc.TmpBase})
 	if err != nil {
 		if fresh != nil {
 			_ = fresh.Close()

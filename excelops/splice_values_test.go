@@ -69,7 +69,7 @@ func TestSpliceWritesDatesAsTheExcelizePathDoes(t *testing.T) {
 	assert.Equal(t, float64(6), answers[true]["dates_written"])
 	for r := 1; r <= 3; r++ {
 		for c := 1; c <= 4; c++ {
-			ref := cellName(c, r)
+			ref := CellName(c, r)
 			v1, t1, f1 := rawCell(t, books[true], "Sheet1", ref)
 			v2, t2, f2 := rawCell(t, books[false], "Sheet1", ref)
 			assert.Equal(t, v2, v1, ref)
@@ -104,7 +104,7 @@ func TestExcelFloatMatchesExcelize(t *testing.T) {
 		require.NoError(t, f.SetCellFloat("Sheet1", "A1", v, -1, 64))
 		want, err := f.GetCellValue("Sheet1", "A1", excelize.Options{RawCellValue: true})
 		require.NoError(t, err)
-		assert.Equal(t, want, excelFloat(v), "%v", v)
+		assert.Equal(t, want, ExcelFloat(v), "%v", v)
 	}
 }
 
@@ -118,7 +118,7 @@ func TestNormalizeColors(t *testing.T) {
 		Border: []excelize.Border{{Type: "left", Color: "FF123456", Style: 1}, {Type: "top", Color: "ABCDEF", Style: 1}},
 	}
 	st := *base
-	normalizeColors(&st)
+	NormalizeColors(&st)
 	assert.Equal(t, "FF0000", st.Font.Color)
 	assert.Equal(t, []string{"FFFF00"}, st.Fill.Color)
 	assert.Equal(t, "123456", st.Border[0].Color)

@@ -7,13 +7,13 @@ package excelops
 // content, shared with the plan's Cell function, which writes the cached
 // values recalcPlan stores here.
 type spliceWrites struct {
-	area  sheetArea
+	area  SheetArea
 	cells map[[2]int]cellContent // (row, col) -> content
 	// spilled reports cells added to cells by dynamic arrays (values
 	// spilled, or an overwritten anchor's spill cleared); spills are the
 	// ranges written formulas spilled over.
 	spilled bool
-	spills  []cellRange
+	spills  []CellRange
 	// elsewhere holds, by worksheet part, the cells of dynamic arrays on
 	// other sheets spilled again over their own ranges (their anchors
 	// with the new cached value): respillElsewhere.
@@ -40,7 +40,7 @@ type cachedResult struct{ t, v string }
 // arrayRangeMeets reports whether the range ref of an array formula holds
 // one of the written cells ((row, col) keys) other than its anchor.
 func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
-	rng, err := parseRange(string(ref))
+	rng, err := ParseRange(string(ref))
 	if err != nil || (rng.C1 == rng.C2 && rng.R1 == rng.R2) {
 		return false
 	}

@@ -42,10 +42,10 @@ func namedColor(name string) (string, bool) {
 	return "", false
 }
 
-// parseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB", the short "RGB"
+// ParseColor accepts "#RRGGBB", "RRGGBB", "AARRGGBB", the short "RGB"
 // (each digit doubled, as in CSS) or a colour name and returns "RRGGBB"
 // (alpha dropped).
-func parseColor(c string) (string, error) {
+func ParseColor(c string) (string, error) {
 	if hex, ok := namedColor(c); ok {
 		return hex, nil
 	}
@@ -57,56 +57,56 @@ func parseColor(c string) (string, error) {
 		h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
 	}
 	if len(h) != 6 || strings.Trim(h, "0123456789ABCDEF") != "" {
-		return "", invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
+		return "", Invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
 	}
 	return h, nil
 }
 
-// borderStyleID maps openpyxl border style names to excelize's ids.
-func borderStyleID(name string) (int, error) {
-	names := borderStyles()
+// BorderStyleID maps openpyxl border style names to excelize's ids.
+func BorderStyleID(name string) (int, error) {
+	names := BorderStyles()
 	for i, n := range names {
 		if strings.EqualFold(n, name) {
 			return i, nil
 		}
 	}
-	return 0, invalid("invalid border style %q: one of %s", name, strings.Join(names, ", "))
+	return 0, Invalid("invalid border style %q: one of %s", name, strings.Join(names, ", "))
 }
 
-// borderStyleName is the inverse of borderStyleID.
-func borderStyleName(id int) string {
-	names := borderStyles()
+// BorderStyleName is the inverse of borderStyleID.
+func BorderStyleName(id int) string {
+	names := BorderStyles()
 	if id >= 0 && id < len(names) {
 		return names[id]
 	}
 	return fmt.Sprint(id)
 }
 
-// styleChange is a parsed format_cells request, applied on top of a
+// StyleChange is a parsed format_cells request, applied on top of a
 // cell's existing style so unspecified attributes survive (as in openpyxl,
 // where setting the fill keeps the font).
-type styleChange struct {
-	font         *fontSpec
+type StyleChange struct {
+	font         *FontSpec
 	fill         string
 	borders      map[string]excelize.Border
-	align        *alignSpec
-	numberFormat *numberFormat
+	align        *AlignSpec
+	numberFormat *NumberFormat
 }
 
-// parseStyleChange validates format_cells' style arguments.
-func parseStyleChange(font *fontSpec, fill *fillSpec, border *borderSpec, align *alignSpec, numFmt *numberFormat) (*styleChange, error) {
-	sc := &styleChange{font: font, align: align, numberFormat: numFmt}
+// ParseStyleChange validates format_cells' style arguments.
+func ParseStyleChange(font *FontSpec, fill *FillSpec, border *BorderSpec, align *AlignSpec, numFmt *NumberFormat) (*StyleChange, error) {
+	sc := &StyleChange{font: font, align: align, numberFormat: numFmt}
 	if font != nil && font.Color != nil {
-		c, err := font.Color.hex()
+		c, err := font.Color.Hex()
 		if err != nil {
 			return nil, err
 		}
-		copied, hex := *font, colorValue(c)
+		copied, hex := *font, ColorValue(c)
 		copied.Color = &hex
 		sc.font = &copied
 	}
 	if fill != nil {
-		c, err := fill.Color.hex()
+		c, err := fill.Color.Hex()
 		if err != nil {
 			return nil, err
 		}
@@ -124,13 +124,13 @@ func parseStyleChange(font *fontSpec, fill *fillSpec, border *borderSpec, align 
 			if spec.Style == "" {
 				continue
 			}
-			id, err := borderStyleID(spec.Style)
+			id, err := BorderStyleID(spec.Style)
 			if err != nil {
 				return nil, err
 			}
 			color := "000000"
 			if spec.Color != "" {
-				if color, err = spec.Color.hex(); err != nil {
+				if color, err = spec.Color.Hex(); err != nil {
 					return nil, err
 				}
 			}
@@ -138,18 +138,18 @@ func parseStyleChange(font *fontSpec, fill *fillSpec, border *borderSpec, align 
 		}
 	}
 	if align != nil {
-		if align.Horizontal != nil && !oneOf(*align.Horizontal, horizontalAlignments()...) {
-			return nil, invalid("invalid horizontal alignment %q: one of %s", *align.Horizontal, strings.Join(horizontalAlignments(), ", "))
+		if align.Horizontal != nil && !OneOf(*align.Horizontal, HorizontalAlignments()...) {
+			return nil, Invalid("invalid horizontal alignment %q: one of %s", *align.Horizontal, strings.Join(HorizontalAlignments(), ", "))
 		}
-		if align.Vertical != nil && !oneOf(*align.Vertical, verticalAlignments()...) {
-			return nil, invalid("invalid vertical alignment %q: one of %s", *align.Vertical, strings.Join(verticalAlignments(), ", "))
+		if align.Vertical != nil && !OneOf(*align.Vertical, VerticalAlignments()...) {
+			return nil, Invalid("invalid vertical alignment %q: one of %s", *align.Vertical, strings.Join(VerticalAlignments(), ", "))
 		}
 	}
 	return sc, nil
 }
 
-// oneOf reports whether s equals one of options.
-func oneOf(s string, options ...string) bool {
+// OneOf reports whether s equals one of options.
+func OneOf(s string, options ...string) bool {
 	for _, o := range options {
 		if s == o {
 			return true
@@ -165,8 +165,8 @@ func overlay[T any](dst *T, src *T) {
 	}
 }
 
-// apply returns base with the change laid over it.
-func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
+// Apply returns base with the change laid over it.
+func (sc *StyleChange) Apply(base *excelize.Style) *excelize.Style {
 	st := *base
 	if sc.font != nil {
 		f := excelize.Font{}
@@ -221,6 +221,6 @@ func (sc *styleChange) apply(base *excelize.Style) *excelize.Style {
 			st.CustomNumFmt = nil
 		}
 	}
-	normalizeColors(&st)
+	NormalizeColors(&st)
 	return &st
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// normalizeColors rewrites the colors of a style read back with excelize's
+// NormalizeColors rewrites the colors of a style read back with excelize's
 // GetStyle so that NewStyle stores them as they were. GetStyle hands an
 // aRGB color another program wrote ("00FFFF00": openpyxl writes alpha 00)
 // back with its alpha, and NewStyle prefixes "FF" to whatever it gets, so
@@ -14,7 +14,7 @@ import (
 // ("Colors must be aRGB hex values"). The alpha is dropped (Excel ignores
 // it for cell formats; the color is stored as "FF" + RGB). The slices are
 // copied, so base styles are left as they were.
-func normalizeColors(st *excelize.Style) {
+func NormalizeColors(st *excelize.Style) {
 	if st.Font != nil && isARGB(st.Font.Color) {
 		f := *st.Font
 		f.Color = f.Color[2:]

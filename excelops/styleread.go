@@ -15,26 +15,26 @@ import (
 
 // styledCell is a cell of the sheet XML that names a style.
 type styledCell struct {
-	col, row, style int
+	Col, Row, Style int
 }
 
 // sheetStyles is what read_cell_styles learns from one pass over a sheet.
 type sheetStyles struct {
-	cells     []styledCell // styled cells in the range, in file order, at most maxCells
-	truncated bool         // more styled cells were in the range
-	merges    []string     // merged ranges that meet the range, at most maxCells
-	mergesCut bool         // more merged ranges met the range
+	Cells     []styledCell // styled cells in the range, in file order, at most maxCells
+	Truncated bool         // more styled cells were in the range
+	Merges    []string     // merged ranges that meet the range, at most maxCells
+	MergesCut bool         // more merged ranges met the range
 }
 
-// scanStyles streams sheet's XML once and returns the styled cells (a <c>
+// ScanStyles streams sheet's XML once and returns the styled cells (a <c>
 // with s > 0) and merged ranges that meet rng, at most maxCells of each. It
 // walks only the cells that exist, so its cost is the sheet's size, never
 // the size of the range asked for (A1:XFD1048576 costs what A1:B2 does);
 // what it holds is bounded by maxCells. Rows or cells out of order are
 // read as they come.
-func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+func (b *Book) ScanStyles(sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
 	var out sheetStyles
-	zf, err := b.part(sheet)
+	zf, err := b.Part(sheet)
 	if err != nil || zf == nil {
 		return out, err
 	}
@@ -43,13 +43,13 @@ func (b *book) scanStyles(sheet string, rng cellRange, maxCells int, cancelled f
 		return out, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	return scanStylesIn(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
+	return ScanStylesIn(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
 }
 
-// scanStylesIn is scanStyles over the worksheet XML in r.
-func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+// ScanStylesIn is scanStyles over the worksheet XML in r.
+func ScanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
 	var out sheetStyles
-	z := sheetxml.New(failingReader{r})
+	z := sheetxml.New(FailingReader{r})
 	row, col, n := 0, 0, 0
 	for {
 		t, err := z.Next()
@@ -75,7 +75,7 @@ func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancel
 				row++
 			}
 			col = 0
-			if n++; n%streamCheckEvery == 0 {
+			if n++; n%StreamCheckEvery == 0 {
 				if err := cancelled(); err != nil {
 					return out, err
 				}
@@ -90,21 +90,21 @@ func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancel
 			if s <= 0 || row < rng.R1 || row > rng.R2 || col < rng.C1 || col > rng.C2 {
 				continue
 			}
-			if len(out.cells) == maxCells {
-				out.truncated = true
+			if len(out.Cells) == maxCells {
+				out.Truncated = true
 				continue
 			}
-			out.cells = append(out.cells, styledCell{col: col, row: row, style: s})
+			out.Cells = append(out.Cells, styledCell{Col: col, Row: row, Style: s})
 		case "mergeCell":
-			m, err := parseRange(string(t.Attr("ref")))
+			m, err := ParseRange(string(t.Attr("ref")))
 			if err != nil || m.R2 < rng.R1 || m.R1 > rng.R2 || m.C2 < rng.C1 || m.C1 > rng.C2 {
 				continue
 			}
-			if len(out.merges) == maxCells {
-				out.mergesCut = true
+			if len(out.Merges) == maxCells {
+				out.MergesCut = true
 				continue
 			}
-			out.merges = append(out.merges, m.String())
+			out.Merges = append(out.Merges, m.String())
 		}
 	}
 }
@@ -114,17 +114,17 @@ func scanStylesIn(r io.Reader, sheet string, rng cellRange, maxCells int, cancel
 // without inflating them. Its cost is the size of the styles, never of the
 // sheets, so read_cell_styles stays bounded by what it returns. The caller
 // closes the returned file; it is never saved nor cached.
-func (b *book) styleBook() (*excelize.File, error) {
-	buf, err := b.styleParts()
+func (b *Book) styleBook() (*excelize.File, error) {
+	buf, err := b.StyleParts()
 	if err != nil {
 		return nil, err
 	}
-	return b.svc.openStyleParts(buf, b.name())
+	return b.Svc.OpenStyleParts(buf, b.Name())
 }
 
-// stylesByID reads from styleBook the style of each index of ids; an index
+// StylesByID reads from styleBook the style of each index of ids; an index
 // past the style table is left out, as excelize's reader ignores it.
-func (b *book) stylesByID(ids []int) (map[int]*excelize.Style, error) {
+func (b *Book) StylesByID(ids []int) (map[int]*excelize.Style, error) {
 	styles, err := b.styleBook()
 	if err != nil {
 		return nil, err
@@ -142,17 +142,17 @@ func (b *book) stylesByID(ids []int) (map[int]*excelize.Style, error) {
 	return out, nil
 }
 
-// styleParts is the package styleBook opens: b's parts but the worksheets
+// StyleParts is the package styleBook opens: b's parts but the worksheets
 // and the shared strings, copied without inflating them.
-func (b *book) styleParts() ([]byte, error) {
+func (b *Book) StyleParts() ([]byte, error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, zf := range b.zr.File {
+	for _, zf := range b.Zr.File {
 		name := strings.ToLower(zf.Name)
 		if strings.HasPrefix(name, "xl/worksheets/") || name == "xl/sharedstrings.xml" {
 			continue
 		}
-		if zf.UncompressedSize64 > uint64(b.svc.limits.UnzipXMLSizeLimit) {
+		if zf.UncompressedSize64 > uint64(b.Svc.Limits.UnzipXMLSizeLimit) {
 			continue // not a style part anyone writes that big; excelize would spill it
 		}
 		if err := zw.Copy(zf); err != nil {
@@ -165,9 +165,9 @@ func (b *book) styleParts() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// openStyleParts opens with excelize the package styleParts made of the
+// OpenStyleParts opens with excelize the package styleParts made of the
 // workbook named name.
-func (s *engine) openStyleParts(parts []byte, name string) (*excelize.File, error) {
+func (s *Engine) OpenStyleParts(parts []byte, name string) (*excelize.File, error) {
 	f, err := excelize.OpenReader(bytes.NewReader(parts), s.openOptions())
 	if err != nil {
 		if f != nil {

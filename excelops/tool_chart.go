@@ -43,15 +43,15 @@ func quoteSheet(name string) string {
 
 // absRef renders a rectangle as "$A$1:$B$2" on sheet.
 func absRef(sheet string, c1, r1, c2, r2 int) string {
-	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), columnName(c1), r1, columnName(c2), r2)
+	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), ColumnName(c1), r1, ColumnName(c2), r2)
 }
 
 // createChartTool declares create_excel_chart.
 var createChartTool = typedTool(toolSpec{
 	name: "create_excel_chart", title: "Create chart",
 	desc:    "Insert a native Excel chart (bar, line, pie, scatter, area) built from a data range.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
 }, (*Service).createChart)
 
 // createChartArgs are create_excel_chart's arguments.
@@ -74,27 +74,27 @@ type createChartArgs struct {
 
 // createChart implements create_excel_chart: a native chart whose series are
 // the columns (or rows) of data_range, the first row (column) naming them.
-func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, error) {
+func (s *Service) createChart(_ context.Context, a createChartArgs) (*Call, error) {
 	ct, ok := chartType(a.ChartType)
 	if !ok {
-		return nil, invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
+		return nil, Invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
 	}
-	data, err := parseRange(a.DataRange)
+	data, err := ParseRange(a.DataRange)
 	if err != nil {
 		return nil, err
 	}
-	var cats *cellRange
+	var cats *CellRange
 	if a.CategoriesRange != "" {
-		c, err := parseRange(a.CategoriesRange)
+		c, err := ParseRange(a.CategoriesRange)
 		if err != nil {
 			return nil, err
 		}
 		cats = &c
 	}
 	if a.TargetCell == "" {
-		a.TargetCell = cellName(data.C2+2, data.R1)
+		a.TargetCell = CellName(data.C2+2, data.R1)
 	}
-	if _, _, err := parseCell(a.TargetCell); err != nil {
+	if _, _, err := ParseCell(a.TargetCell); err != nil {
 		return nil, err
 	}
 	w, h := defaultChartWidthCm, defaultChartHeightCm
@@ -105,22 +105,22 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, erro
 		h = *a.Height
 	}
 	if w <= 0 || h <= 0 || w > 200 || h > 200 {
-		return nil, invalid("width and height must be in (0, 200] cm")
+		return nil, Invalid("width and height must be in (0, 200] cm")
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
 		series := chartSeries(sheet, data, cats, a.FromRows)
 		if len(series) == 0 {
-			return nil, invalid("data_range %s needs a header row and at least one data row", data)
+			return nil, Invalid("data_range %s needs a header row and at least one data row", data)
 		}
 		if len(series) > maxChartSeries {
-			return nil, invalid("data_range %s has more than %d series", data, maxChartSeries)
+			return nil, Invalid("data_range %s has more than %d series", data, maxChartSeries)
 		}
 		target, sheetCreated := sheet, false
 		if a.TargetSheet != "" {
 			// A second sheet of the same workbook, opened as the first.
 			var err error
-			if target, _, sheetCreated, err = b.editTarget(a.TargetSheet, a.Create); err != nil {
+			if target, _, sheetCreated, err = b.EditTarget(a.TargetSheet, a.Create); err != nil {
 				return nil, err
 			}
 		}
@@ -138,10 +138,10 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, erro
 		if a.YTitle != "" {
 			chart.YAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: a.YTitle}}}
 		}
-		if err := b.addChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
+		if err := b.AddChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add chart: "+err.Error(), err)
 		}
-		res := success(b.name(), "",
+		res := success(b.Name(), "",
 			field("chart_type", a.ChartType),
 			field("data_sheet", sheet),
 			field("sheet", target),
@@ -156,7 +156,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*call, erro
 
 // chartSeries builds one series per column (or row) of data; the first
 // row (column) holds the series names.
-func chartSeries(sheet string, data cellRange, cats *cellRange, fromRows bool) []excelize.ChartSeries {
+func chartSeries(sheet string, data CellRange, cats *CellRange, fromRows bool) []excelize.ChartSeries {
 	var out []excelize.ChartSeries
 	catRef := ""
 	if cats != nil {

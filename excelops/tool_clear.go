@@ -19,8 +19,8 @@ const maxClearedCells = 1_000_000
 var clearRangeTool = typedTool(toolSpec{
 	name: "clear_range", title: "Clear range",
 	desc:    "Clear the values and formulas (default), the formats, or both (with notes and links) of a range; cells do not move, and clearing formats also undoes merges touching the range.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
 }, (*Service).clearRange)
 
 // clearRangeArgs are clear_range's arguments.
@@ -36,42 +36,42 @@ type clearRangeArgs struct {
 // merges inside or across the range undone) or both (Clear All) of a range.
 // Cells outside the range keep everything; formulas elsewhere that read the
 // cleared cells recompute.
-func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, error) {
+func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*Call, error) {
 	if a.What == "" {
 		a.What = "values"
 	}
 	if slices.Index(clearWhat(), a.What) < 0 {
-		return nil, invalid("what must be one of values, formats, both; got %q", a.What)
+		return nil, Invalid("what must be one of values, formats, both; got %q", a.What)
 	}
-	rng, err := parseRange(a.CellRange)
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	values, formats := a.What != "formats", a.What != "values"
-	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
+	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
 		cells, err := existingCells(b, sheet, rng)
-		edits := &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+		edits := &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
 		}
 		if len(cells) > maxClearedCells {
-			return nil, limitErr(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
+			return nil, LimitErr(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
 		}
 		if values {
 			// Part of an array formula cannot be cleared (Excel: "You
 			// can't change part of an array").
-			all, err := b.formulaCells(sheet)
+			all, err := b.FormulaCells(sheet)
 			if err != nil {
 				return nil, err
 			}
 			for _, fc := range all {
-				if fc.arrayRef == "" || fc.dynamic {
+				if fc.ArrayRef == "" || fc.Dynamic {
 					continue // a spill is clearSpills'
 				}
-				arr, err := parseRange(fc.arrayRef)
+				arr, err := ParseRange(fc.ArrayRef)
 				if err == nil && arr.Overlaps(rng) && !rng.Contains(arr) {
-					return nil, invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.arrayRef, fc.ref, fc.arrayRef)
+					return nil, Invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.ArrayRef, fc.Ref, fc.ArrayRef)
 				}
 			}
 			if err := unshareFormulas(b, sheet); err != nil {
@@ -91,7 +91,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				if !m.Overlaps(rng) {
 					continue
 				}
-				if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
+				if err := b.UnmergeCell(sheet, CellName(m.C1, m.R1), CellName(m.C2, m.R2)); err != nil {
 					return nil, newError(KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
 				}
 				unmerged = append(unmerged, m.String())
@@ -100,7 +100,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 		valuesCleared, formulasCleared, formatsCleared := 0, 0, 0
 		for _, c := range cells {
 			if values && c.value {
-				if err := b.setCellValue(sheet, c.ref, nil); err != nil {
+				if err := b.SetCellValue(sheet, c.ref, nil); err != nil {
 					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.ref, err), err)
 				}
 				valuesCleared++
@@ -109,12 +109,12 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 				}
 			}
 			if formats {
-				st, err := b.cellStyle(sheet, c.ref)
+				st, err := b.CellStyle(sheet, c.ref)
 				if err != nil {
 					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 				}
 				if st != 0 {
-					if err := b.setCellStyle(sheet, c.ref, c.ref, 0); err != nil {
+					if err := b.SetCellStyle(sheet, c.ref, c.ref, 0); err != nil {
 						return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.ref, err), err)
 					}
 					formatsCleared++
@@ -122,12 +122,12 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 			}
 		}
 		if values {
-			b.edits = edits
+			b.Edits = edits
 		}
 		if unmerged == nil {
 			unmerged = []any{}
 		}
-		res := success(b.name(), sheet,
+		res := success(b.Name(), sheet,
 			field("range", rng.String()),
 			field("cleared", a.What),
 			field("values_cleared", valuesCleared),
@@ -144,15 +144,15 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*call, erro
 		}
 		return res, nil
 	})
-	c.valuesKept = !values
+	c.ValuesKept = !values
 	return c, nil
 }
 
 // clearNotesAndLinks removes the notes and hyperlinks of the cells of rng
 // (hyperlinks through the parsed worksheet's exported Hyperlinks list, as
 // shiftSheetRefs moves them).
-func clearNotesAndLinks(b *book, sheet string, rng cellRange) (notes, links int, err error) {
-	comments, err := b.comments(sheet)
+func clearNotesAndLinks(b *Book, sheet string, rng CellRange) (notes, links int, err error) {
+	comments, err := b.Comments(sheet)
 	if err != nil {
 		return 0, 0, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 	}
@@ -161,21 +161,21 @@ func clearNotesAndLinks(b *book, sheet string, rng cellRange) (notes, links int,
 		if err != nil || !rng.Has(col, row) {
 			continue
 		}
-		if err := b.deleteComment(sheet, c.Cell); err != nil {
+		if err := b.DeleteComment(sheet, c.Cell); err != nil {
 			return 0, 0, newError(KindInvalidArgument, fmt.Sprintf("cannot remove the note of %s: %v", c.Cell, err), err)
 		}
 		notes++
 	}
-	ws, ok := b.parsedWorksheet(sheet)
+	ws, ok := b.ParsedWorksheet(sheet)
 	if !ok {
-		return 0, 0, errUnexpectedShape("worksheet")
+		return 0, 0, ErrUnexpectedShape("worksheet")
 	}
 	if ws.Hyperlinks == nil {
 		return notes, 0, nil
 	}
 	kept := ws.Hyperlinks.Hyperlink[:0]
 	for _, item := range ws.Hyperlinks.Hyperlink {
-		if at, err := parseRange(item.Ref); err == nil && rng.Contains(at) {
+		if at, err := ParseRange(item.Ref); err == nil && rng.Contains(at) {
 			links++
 			continue
 		}

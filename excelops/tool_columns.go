@@ -12,14 +12,14 @@ import (
 
 // shrinkSpan returns the used span [lo, hi] of ext along one axis after n
 // rows or columns from at are deleted; an empty result empties ext.
-func shrinkSpan(ext *sheetExtent, lo, hi, at, n int) (int, int) {
-	if ext.empty() {
+func shrinkSpan(ext *SheetExtent, lo, hi, at, n int) (int, int) {
+	if ext.Empty() {
 		return lo, hi
 	}
 	e := formularef.Shift{Axis: formularef.Rows, At: at, Count: n, Delete: true}
 	a, b, ok := spanAfter(e, lo, hi)
 	if !ok {
-		*ext = sheetExtent{closed: true}
+		*ext = SheetExtent{Closed: true}
 		return 0, 0
 	}
 	return a, b
@@ -27,11 +27,11 @@ func shrinkSpan(ext *sheetExtent, lo, hi, at, n int) (int, int) {
 
 // spanAfter is the span [lo, hi] after the deletion e (ok false: all gone).
 func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
-	ref, ok := e.Area(cellName(1, lo) + ":" + cellName(1, hi))
+	ref, ok := e.Area(CellName(1, lo) + ":" + CellName(1, hi))
 	if !ok {
 		return 0, 0, false
 	}
-	rng, err := parseRange(ref)
+	rng, err := ParseRange(ref)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -42,40 +42,40 @@ func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
 var deleteColumnsTool = typedTool(toolSpec{
 	name: "delete_columns", title: "Delete columns",
 	desc:    "Delete columns starting at a column (letter like \"C\" or number); columns to the right move left. References to deleted cells become #REF!, ranges that lose columns shrink.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet, Destructive: true}),
 }, (*Service).deleteColumns)
 
 // deleteColumnsArgs are delete_columns' arguments.
 type deleteColumnsArgs struct {
 	fileArg
 	sheetArg
-	Column columnRef `json:"column" jsonschema:"First column to delete: letter (\"C\") or number (3)"`
+	Column ColumnRef `json:"column" jsonschema:"First column to delete: letter (\"C\") or number (3)"`
 	Count  *int      `json:"count,omitempty" minimum:"1" maximum:"1000" jsonschema:"Columns to delete, default 1"`
 }
 
 // deleteColumns implements delete_columns: columns right of the deleted
 // ones move left; references to deleted cells become #REF!, ranges shrink.
-func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, error) {
+func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*Call, error) {
 	n, err := editCount(a.Count, maxInsertCols)
 	if err != nil {
 		return nil, err
 	}
-	col, err := parseColumn(a.Column)
+	col, err := ParseColumn(a.Column)
 	if err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxCol
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
+		before := ext.MaxCol
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n, Delete: true}
-		name := columnName(col)
-		if err := b.clearDeletedSpills(sheet, false, col, col+n-1); err != nil {
+		name := ColumnName(col)
+		if err := b.ClearDeletedSpills(sheet, false, col, col+n-1); err != nil {
 			return nil, err
 		}
-		if err := b.shiftRefs(shift, func() error {
+		if err := b.ShiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
-				if err := b.removeCol(sheet, name); err != nil {
+				if err := b.RemoveCol(sheet, name); err != nil {
 					return newError(KindInvalidArgument, "cannot delete columns: "+err.Error(), err)
 				}
 			}
@@ -83,14 +83,14 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, 
 		}); err != nil {
 			return nil, err
 		}
-		b.edits = deletedColumns(sheet, col)
-		ext.minCol, ext.maxCol = shrinkSpan(ext, ext.minCol, ext.maxCol, col, n)
-		return success(b.name(), sheet,
+		b.Edits = DeletedColumns(sheet, col)
+		ext.MinCol, ext.MaxCol = shrinkSpan(ext, ext.MinCol, ext.MaxCol, col, n)
+		return success(b.Name(), sheet,
 			field("deleted_from_column", name),
 			field("deleted_from_column_index", col),
 			field("count", n),
 			field("columns_before", before),
-			field("columns_after", ext.maxCol)), nil
+			field("columns_after", ext.MaxCol)), nil
 	}), nil
 }
 
@@ -98,39 +98,39 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*call, 
 var insertColumnsTool = typedTool(toolSpec{
 	name: "insert_columns", title: "Insert columns",
 	desc:    "Insert empty columns before a column (letter like \"C\" or number); existing columns move right.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet}),
 }, (*Service).insertColumns)
 
 // insertColumnsArgs are insert_columns' arguments.
 type insertColumnsArgs struct {
 	fileArg
 	sheetArg
-	Column columnRef `json:"column" jsonschema:"Column letter (\"C\") or number (3) to insert before"`
+	Column ColumnRef `json:"column" jsonschema:"Column letter (\"C\") or number (3) to insert before"`
 	Count  *int      `json:"count,omitempty" minimum:"1" maximum:"1000" jsonschema:"Columns to insert, default 1"`
 }
 
 // insertColumns implements insert_columns.
-func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*call, error) {
+func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*Call, error) {
 	n, err := editCount(a.Count, maxInsertCols)
 	if err != nil {
 		return nil, err
 	}
-	col, err := parseColumn(a.Column)
+	col, err := ParseColumn(a.Column)
 	if err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxCol
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
+		before := ext.MaxCol
 		if before+n > excelize.MaxColumns && col <= before {
-			return nil, invalid("inserting %d columns would push data past column %s", n, columnName(excelize.MaxColumns))
+			return nil, Invalid("inserting %d columns would push data past column %s", n, ColumnName(excelize.MaxColumns))
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
-		if err := b.shiftRefs(shift, func() error {
-			if err := b.insertCols(sheet, columnName(col), n); err != nil {
+		if err := b.ShiftRefs(shift, func() error {
+			if err := b.InsertCols(sheet, ColumnName(col), n); err != nil {
 				if errors.Is(err, excelize.ErrColumnNumber) {
-					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, columnName(col), columnName(excelize.MaxColumns)), err)
+					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, ColumnName(col), ColumnName(excelize.MaxColumns)), err)
 				}
 				return newError(KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
 			}
@@ -138,18 +138,18 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*call, 
 		}); err != nil {
 			return nil, err
 		}
-		b.edits = insertedColumns(sheet, col, n)
-		if !ext.empty() && col <= ext.maxCol {
-			ext.maxCol += n
-			if col <= ext.minCol {
-				ext.minCol += n
+		b.Edits = InsertedColumns(sheet, col, n)
+		if !ext.Empty() && col <= ext.MaxCol {
+			ext.MaxCol += n
+			if col <= ext.MinCol {
+				ext.MinCol += n
 			}
 		}
-		return success(b.name(), sheet,
-			field("inserted_at_column", columnName(col)),
+		return success(b.Name(), sheet,
+			field("inserted_at_column", ColumnName(col)),
 			field("inserted_at_column_index", col),
 			field("count", n),
 			field("columns_before", before),
-			field("columns_after", ext.maxCol)), nil
+			field("columns_after", ext.MaxCol)), nil
 	}), nil
 }

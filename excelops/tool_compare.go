@@ -28,10 +28,10 @@ const (
 var compareExcelTool = typedTool(toolSpec{
 	name: "compare_excel", title: "Compare sheets",
 	desc:    "Compare two workbooks, or two sheets of one (file_b = file_a), by value: columns added or removed, and rows added, removed or changed with their changed cells, rows matched by key_columns (header names) or by position; with ignore_style false also the cells of matched rows (and of the header) whose style differs (font, fill, border, alignment, number format); differences paged with offset/next_offset.",
-	timeout: readTimeout,
-	access: access{files: []fileUse{
-		{arg: "file_a", sheetArg: "sheet_a", touch: touchStream, sheet: sheetRead},
-		{arg: "file_b", sheetArg: "sheet_b", touch: touchStream, sheet: sheetRead},
+	timeout: ReadTimeout,
+	access: Access{Files: []FileUse{
+		{Arg: "file_a", SheetArg: "sheet_a", Touch: TouchStream, Sheet: SheetRead},
+		{Arg: "file_b", SheetArg: "sheet_b", Touch: TouchStream, Sheet: SheetRead},
 	}},
 }, (*Service).compareExcel)
 
@@ -49,31 +49,31 @@ type compareExcelArgs struct {
 
 // compareExcel implements compare_excel: sheet A is read, then sheet B,
 // each under its shared lock, and the two are compared.
-func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, error) {
+func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*Call, error) {
 	styles := a.IgnoreStyle != nil && !*a.IgnoreStyle
 	limit := defaultCompareDiffs
 	if a.MaxDiffs != nil {
 		if *a.MaxDiffs < 1 || *a.MaxDiffs > maxCompareDiffs {
-			return nil, invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
+			return nil, Invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
 		}
 		limit = *a.MaxDiffs
 	}
 	if a.Offset < 0 {
-		return nil, invalid("offset must be >= 0")
+		return nil, Invalid("offset must be >= 0")
 	}
 	var ta diffTable
 	var nameA, fileA string
 	var sideA *styleSide
-	readA := func(b *book, sh sheetRef) (any, error) {
-		t, err := readDiffTable(b, ctx, sh.name, styles)
-		ta, nameA, fileA = t, sh.name, b.name()
+	readA := func(b *Book, sh SheetRef) (any, error) {
+		t, err := readDiffTable(b, ctx, sh.Name, styles)
+		ta, nameA, fileA = t, sh.Name, b.Name()
 		if err == nil && styles {
 			sideA, err = bookStyleSide(b)
 		}
 		return nil, err
 	}
-	readB := func(b *book, sh sheetRef) (any, error) {
-		tb, err := readDiffTable(b, ctx, sh.name, styles)
+	readB := func(b *Book, sh SheetRef) (any, error) {
+		tb, err := readDiffTable(b, ctx, sh.Name, styles)
 		if err != nil {
 			return nil, err
 		}
@@ -90,15 +90,15 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*call, 
 		if err != nil {
 			return nil, err
 		}
-		return d.page(ctx, a, limit, fileA, nameA, b.name(), sh.name, len(ta.rows), len(tb.rows))
+		return d.page(ctx, a, limit, fileA, nameA, b.Name(), sh.Name, len(ta.rows), len(tb.rows))
 	}
-	return &call{paths: []string{a.FileA, a.FileB}, sheets: []string{a.SheetA, a.SheetB}, bodies: []body{readA, readB}}, nil
+	return &Call{Paths: []string{a.FileA, a.FileB}, Sheets: []string{a.SheetA, a.SheetB}, Bodies: []Body{readA, readB}}, nil
 }
 
 // readDiffTable reads sheet's header row (its first row holding cells)
 // and data rows, from column A, within maxComparedCells; with styles, the
 // style ids of their cells too (a cell counts once, valued or styled).
-func readDiffTable(b *book, ctx context.Context, sheet string, styles bool) (diffTable, error) {
+func readDiffTable(b *Book, ctx context.Context, sheet string, styles bool) (diffTable, error) {
 	var t diffTable
 	cells := 0
 	var over bool
@@ -120,15 +120,15 @@ func readDiffTable(b *book, ctx context.Context, sheet string, styles bool) (dif
 	}
 	var err error
 	if styles {
-		err = b.rowsStyled(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, visit)
+		err = b.RowsStyled(ctx, sheet, 1, MaxSheetRows, 1, maxComparedColumns, visit)
 	} else {
-		err = b.rows(ctx, sheet, 1, maxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
+		err = b.Rows(ctx, sheet, 1, MaxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
 	}
 	if err != nil {
 		return t, err
 	}
 	if over {
-		return t, limitErr("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
+		return t, LimitErr("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
 	}
 	return t, nil
 }

@@ -15,15 +15,15 @@ import (
 
 // copySheetName is Excel's name for a copy of sheet: "Data (2)", "Data
 // (3)", ... the first one free, shortened to fit 31 characters.
-func copySheetName(b *book, sheet string) string {
+func copySheetName(b *Book, sheet string) string {
 	for n := 2; ; n++ {
 		suffix := fmt.Sprintf(" (%d)", n)
 		base := []rune(sheet)
-		if len(base)+len([]rune(suffix)) > maxSheetName {
-			base = base[:maxSheetName-len([]rune(suffix))]
+		if len(base)+len([]rune(suffix)) > MaxSheetName {
+			base = base[:MaxSheetName-len([]rune(suffix))]
 		}
 		name := strings.TrimRight(string(base), "'") + suffix
-		if !b.hasSheet(name) {
+		if !b.HasSheet(name) {
 			return name
 		}
 	}
@@ -33,8 +33,8 @@ func copySheetName(b *book, sheet string) string {
 var copySheetTool = typedTool(toolSpec{
 	name: "copy_sheet", title: "Copy sheet",
 	desc:    "Copy a worksheet within its workbook (values, formulas, styles, merges, rules, validations, notes); the copy's references to its source sheet point at the copy.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetRead, access{guard: guardEverySheet}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetRead, Access{Guard: GuardEverySheet}),
 }, (*Service).copySheet)
 
 // copySheetArgs are copy_sheet's arguments.
@@ -49,49 +49,49 @@ type copySheetArgs struct {
 // workbook, values, formulas, styles, merges, rules and validations kept;
 // references the copy makes to its source sheet point at the copy, as in
 // Excel, and the source's sheet-scoped names are copied to the new sheet.
-func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error) {
+func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*Call, error) {
 	if a.NewName != "" {
-		if err := checkSheetName(a.NewName); err != nil {
+		if err := CheckSheetName(a.NewName); err != nil {
 			return nil, err
 		}
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		src := sh.name
-		zf, err := b.part(src)
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		src := sh.Name
+		zf, err := b.Part(src)
 		if err != nil {
 			return nil, err
 		}
-		kind, err := b.sheetKindOf(src)
+		kind, err := b.SheetKindOf(src)
 		if err != nil {
 			return nil, err
 		}
 		if kind != opc.Worksheet {
-			return nil, invalid("%q is %s; only worksheets can be copied", src, kindDescription(kind))
+			return nil, Invalid("%q is %s; only worksheets can be copied", src, KindDescription(kind))
 		}
 		name := a.NewName
 		if name == "" {
 			name = copySheetName(b, src)
-		} else if b.hasSheet(name) {
-			return nil, invalid("sheet %q already exists", name)
+		} else if b.HasSheet(name) {
+			return nil, Invalid("sheet %q already exists", name)
 		}
-		list, _ := b.sheetList()
+		list, _ := b.SheetList()
 		srcIndex := slices.Index(list, src)
 		pos := srcIndex + 1 // Excel's and LibreOffice's place for a copy: right after its source
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > len(list) {
-				return nil, invalid("position must be between 0 and %d, got %d", len(list), *a.Position)
+				return nil, Invalid("position must be between 0 and %d, got %d", len(list), *a.Position)
 			}
 			pos = *a.Position
 		}
-		if _, _, err := b.edit(src); err != nil {
+		if _, _, err := b.Edit(src); err != nil {
 			return nil, err
 		}
-		tables, err := b.tables(src)
+		tables, err := b.Tables(src)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: tables of "+src+": "+err.Error(), err)
 		}
 		charts, images := drawingAnchors(b, zf)
-		comments, err := b.comments(src)
+		comments, err := b.Comments(src)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
 		}
@@ -101,35 +101,35 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 		// what the missing element meant). An empty <sheetViews>, the
 		// error, CopySheet handles.
 		_ = addMissingSheetView(b, src)
-		idx, err := b.newSheet(name)
+		idx, err := b.NewSheet(name)
 		if err != nil {
 			return nil, err
 		}
-		if err := b.copySheet(srcIndex, idx); err != nil {
+		if err := b.CopySheet(srcIndex, idx); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot copy sheet: "+err.Error(), err)
 		}
-		if err := b.detachCopiedParts(name, comments); err != nil {
+		if err := b.DetachCopiedParts(name, comments); err != nil {
 			return nil, err
 		}
 		if err := pointCopyAtItself(b, src, name); err != nil {
 			return nil, err
 		}
-		if ext, ok := b.extents[src]; ok {
+		if ext, ok := b.Extents[src]; ok {
 			copied := *ext
-			b.extents[name] = &copied
+			b.Extents[name] = &copied
 		}
-		b.edits = copiedSheet()
+		b.Edits = CopiedSheet()
 		if pos != len(list) {
-			if err := b.moveSheet(name, pos); err != nil {
+			if err := b.MoveSheet(name, pos); err != nil {
 				return nil, err
 			}
 		}
-		after, _ := b.sheetList()
-		res := success(b.name(), "",
+		after, _ := b.SheetList()
+		res := success(b.Name(), "",
 			field("source_sheet", src),
 			field("new_sheet", name),
 			field("position", slices.Index(after, name)),
-			field("sheets", b.sheetNames()))
+			field("sheets", b.SheetNames()))
 		var left []any
 		if len(tables) > 0 {
 			left = append(left, fmt.Sprintf("%d table(s): an Excel table name is unique in a workbook, the copy holds their cells as a plain range", len(tables)))
@@ -150,36 +150,36 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*call, error)
 // pointCopyAtItself rewrites, on the copy, the references that name the
 // source sheet to name the copy (formulas, rules, validations), and copies
 // the source's sheet-scoped names to the copy with the same rewrite.
-func pointCopyAtItself(b *book, src, dst string) error {
-	rw := refRewrite{formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, src, dst) }}
-	refs, err := b.formulaCells(dst)
+func pointCopyAtItself(b *Book, src, dst string) error {
+	rw := RefRewrite{Formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, src, dst) }}
+	refs, err := b.FormulaCells(dst)
 	if err != nil {
 		return err
 	}
-	plan := &refPlan{}
+	plan := &RefPlan{}
 	for _, fc := range refs {
-		text, err := b.cellFormula(dst, fc.ref)
+		text, err := b.CellFormula(dst, fc.Ref)
 		if err != nil {
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		if out, changed := rw.formula(text, dst); changed {
-			plan.cells = append(plan.cells, plannedFormula{sheet: dst, cell: fc.ref, formula: out, arrayRef: fc.arrayRef, changed: true})
+		if out, changed := rw.Formula(text, dst); changed {
+			plan.Cells = append(plan.Cells, PlannedFormula{Sheet: dst, Cell: fc.Ref, Formula: out, ArrayRef: fc.ArrayRef, Changed: true})
 		}
 	}
-	d, err := b.detachRules(dst, rw)
+	d, err := b.DetachRules(dst, rw)
 	if err != nil {
 		return err
 	}
-	d.reattach()
-	if err := b.applyRefs(plan); err != nil {
+	d.Reattach()
+	if err := b.ApplyRefs(plan); err != nil {
 		return err
 	}
-	for _, dn := range b.definedNames() {
+	for _, dn := range b.DefinedNames() {
 		if dn.Scope != src {
 			continue
 		}
-		out, _ := rw.formula(dn.RefersTo, dst)
-		if err := b.setDefinedName(&excelize.DefinedName{Name: dn.Name, RefersTo: out, Scope: dst, Comment: dn.Comment}); err != nil {
+		out, _ := rw.Formula(dn.RefersTo, dst)
+		if err := b.SetDefinedName(&excelize.DefinedName{Name: dn.Name, RefersTo: out, Scope: dst, Comment: dn.Comment}); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot copy the name %q to the new sheet: %v", dn.Name, err), err)
 		}
 	}

@@ -31,13 +31,13 @@ var (
 func checkDefinedName(name string) error {
 	switch {
 	case name == "":
-		return invalid("name is empty")
+		return Invalid("name is empty")
 	case len([]rune(name)) > maxDefinedName:
-		return invalid("name %q is longer than %d characters", name, maxDefinedName)
+		return Invalid("name %q is longer than %d characters", name, maxDefinedName)
 	case strings.HasPrefix(strings.ToLower(name), "_xlnm."):
-		return invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
+		return Invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
 	case strings.EqualFold(name, "TRUE") || strings.EqualFold(name, "FALSE"):
-		return invalid("name %q is a boolean to Excel; choose another name", name)
+		return Invalid("name %q is a boolean to Excel; choose another name", name)
 	}
 	for i, r := range name {
 		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
@@ -49,16 +49,16 @@ func checkDefinedName(name string) error {
 			if i > 0 {
 				what = "hold only letters, digits, _, ., \\ and ? (no spaces)"
 			}
-			return invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
+			return Invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
 		}
 	}
 	if m := cellLikeName.FindStringSubmatch(name); m != nil {
 		if _, _, err := excelize.CellNameToCoordinates(strings.ToUpper(m[1] + m[2])); err == nil {
-			return invalid("name %q is not valid: it is a cell reference", name)
+			return Invalid("name %q is not valid: it is a cell reference", name)
 		}
 	}
 	if r1c1LikeName.MatchString(name) {
-		return invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
+		return Invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
 	}
 	return nil
 }
@@ -67,8 +67,8 @@ func checkDefinedName(name string) error {
 var defineNameTool = typedTool(toolSpec{
 	name: "define_name", title: "Define name",
 	desc:    "Define a workbook- or sheet-scoped name for a reference, constant or formula; an existing name is replaced only with overwrite=true.",
-	timeout: writeTimeout,
-	access:  editStructure("", sheetNone, access{destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("", SheetNone, Access{Destructive: true, Idempotent: true}),
 }, (*Service).defineName)
 
 // defineNameArgs are define_name's arguments.
@@ -84,50 +84,50 @@ type defineNameArgs struct {
 // defineName implements define_name: a workbook- or sheet-scoped name for a
 // reference, constant or formula; an existing name in the same scope is
 // replaced only with overwrite=true.
-func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*call, error) {
+func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*Call, error) {
 	if err := checkDefinedName(a.Name); err != nil {
 		return nil, err
 	}
 	body := strings.TrimPrefix(strings.TrimSpace(a.RefersTo), "=")
 	if body == "" {
-		return nil, invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
+		return nil, Invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
 	}
 	if i := strings.IndexFunc(a.RefersTo+a.Comment, isControl); i >= 0 {
-		return nil, invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
+		return nil, Invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
 	}
-	if err := checkFormula("refers_to of "+a.Name, body); err != nil {
+	if err := CheckFormula("refers_to of "+a.Name, body); err != nil {
 		return nil, err
 	}
-	if err := parseFormula(body); err != nil {
+	if err := ParseFormula(body); err != nil {
 		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		list, _ := b.sheetList()
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		list, _ := b.SheetList()
 		scope, scopeID := "", -1
 		if a.Scope != "" && !strings.EqualFold(a.Scope, "workbook") {
-			sheet, err := b.sheet(a.Scope)
+			sheet, err := b.Sheet(a.Scope)
 			if err != nil {
 				return nil, err
 			}
 			scope, scopeID = sheet, slices.Index(list, sheet)
 		}
-		if err := b.formulaScope().check("refers_to of "+a.Name, scope, body); err != nil {
+		if err := b.FormulaScope().Check("refers_to of "+a.Name, scope, body); err != nil {
 			return nil, err
 		}
 		var previous any
-		if spelled, refersTo, ok := b.definedNameAt(scopeID, a.Name); ok {
+		if spelled, refersTo, ok := b.DefinedNameAt(scopeID, a.Name); ok {
 			if !a.Overwrite {
-				return nil, invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
+				return nil, Invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
 			}
 			previous = refersTo
-			b.redefineName(scopeID, a.Name, body, a.Comment)
+			b.RedefineName(scopeID, a.Name, body, a.Comment)
 		}
 		if previous == nil {
-			if err := b.setDefinedName(&excelize.DefinedName{Name: a.Name, RefersTo: body, Scope: scope, Comment: a.Comment}); err != nil {
+			if err := b.SetDefinedName(&excelize.DefinedName{Name: a.Name, RefersTo: body, Scope: scope, Comment: a.Comment}); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot define name %q: %v", a.Name, err), err)
 			}
 		}
-		res := success(b.name(), "",
+		res := success(b.Name(), "",
 			field("name", a.Name),
 			field("scope", scopeName(scope)),
 			field("refers_to", body))

@@ -18,11 +18,11 @@ func shiftDirections() []string { return []string{"up", "left"} }
 // bandZone is the part of the sheet a delete_range changes: the deleted
 // range and every cell that moves into it (below it in its columns, or
 // right of it in its rows).
-func bandZone(b formularef.Band) cellRange {
+func bandZone(b formularef.Band) CellRange {
 	if b.Up {
-		return cellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
+		return CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
 	}
-	return cellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
+	return CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 }
 
 // bandTarget is where the cell (col, row) of the zone goes; ok is false
@@ -40,8 +40,8 @@ func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
 // bandKeepsWhole reports whether the zone's change keeps r (a merge, an
 // array formula's range) whole: r lies outside the zone, inside the
 // deleted range, or inside the band and entirely beyond the deleted range.
-func bandKeepsWhole(b formularef.Band, r cellRange) bool {
-	zone, deleted := bandZone(b), cellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
+func bandKeepsWhole(b formularef.Band, r CellRange) bool {
+	zone, deleted := bandZone(b), CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
 	switch {
 	case !r.Overlaps(zone), deleted.Contains(r):
 		return true
@@ -53,27 +53,27 @@ func bandKeepsWhole(b formularef.Band, r cellRange) bool {
 }
 
 // bandRewrite is the refRewrite of a delete_range.
-func bandRewrite(b formularef.Band) refRewrite {
-	return refRewrite{
-		formula: b.Formula,
-		cell: func(sheet, ref string) (string, bool) {
+func bandRewrite(b formularef.Band) RefRewrite {
+	return RefRewrite{
+		Formula: b.Formula,
+		Cell: func(sheet, ref string) (string, bool) {
 			if !strings.EqualFold(sheet, b.Sheet) {
 				return ref, true
 			}
 			return b.Area(ref)
 		},
-		sqref: func(sheet, sqref string) string {
+		Sqref: func(sheet, sqref string) string {
 			if !strings.EqualFold(sheet, b.Sheet) {
 				return sqref
 			}
 			return b.Sqref(sqref)
 		},
-		anchor: func(sheet, sqref string) (int, int) {
+		Anchor: func(sheet, sqref string) (int, int) {
 			if !strings.EqualFold(sheet, b.Sheet) {
 				return 0, 0
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
-			rng, err := parseRange(first)
+			rng, err := ParseRange(first)
 			if err != nil {
 				return 0, 0
 			}
@@ -94,8 +94,8 @@ func bandRewrite(b formularef.Band) refRewrite {
 var deleteRangeTool = typedTool(toolSpec{
 	name: "delete_range", title: "Delete range",
 	desc:    "Delete a range's cells and shift the cells below it up or the cells right of it left; references to deleted cells become #REF!, references to moved cells follow them.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRange)
 
 // deleteRangeArgs are delete_range's arguments.
@@ -109,16 +109,16 @@ type deleteRangeArgs struct {
 // deleteRange implements delete_range: the cells of a range are deleted
 // and the cells below it (shift up) or right of it (shift left) move in,
 // with Excel's reference semantics on every sheet (see formularef.Band).
-func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, error) {
+func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*Call, error) {
 	if slices.Index(shiftDirections(), a.Shift) < 0 {
-		return nil, invalid("shift must be up or left, got %q", a.Shift)
+		return nil, Invalid("shift must be up or left, got %q", a.Shift)
 	}
-	rng, err := parseRange(a.CellRange)
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
 		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}
 		merges, tables, err := checkBandShift(b, sheet, band)
 		if err != nil {
@@ -128,18 +128,18 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		if err != nil {
 			return nil, err
 		}
-		comments, err := b.comments(sheet)
+		comments, err := b.Comments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 		}
 		if err := unshareFormulas(b, sheet); err != nil {
 			return nil, err
 		}
-		if err := b.undoAnchors(sheet, spills, nil); err != nil {
+		if err := b.UndoAnchors(sheet, spills, nil); err != nil {
 			return nil, err
 		}
 		var movedCells, deletedCells int
-		err = b.editRefs(bandRewrite(band), "", func() error {
+		err = b.EditRefs(bandRewrite(band), "", func() error {
 			var err error
 			if movedCells, deletedCells, err = shiftCells(b, sheet, band); err != nil {
 				return err
@@ -159,14 +159,14 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*call, er
 		// Cells moved under excelize's calculator: forget what it cached
 		// (DeleteDefinedName clears that cache before it fails on a name
 		// that does not exist).
-		_ = b.deleteDefinedName(&excelize.DefinedName{Name: "\x00"})
-		if b.edits, err = respillBand(b, sheet, band, spills); err != nil {
+		_ = b.DeleteDefinedName(&excelize.DefinedName{Name: "\x00"})
+		if b.Edits, err = respillBand(b, sheet, band, spills); err != nil {
 			return nil, err
 		}
 		if err := refreshExtent(b, sheet, ext); err != nil {
 			return nil, err
 		}
-		return success(b.name(), sheet,
+		return success(b.Name(), sheet,
 			field("deleted_range", rng.String()),
 			field("shift", a.Shift),
 			field("cells_deleted", deletedCells),
@@ -186,41 +186,41 @@ func shiftWords(band formularef.Band) string {
 // an array formula or a table, or delete part of a table, naming it; it
 // returns the merged ranges the shift moves or deletes and the tables it
 // moves whole.
-func checkBandShift(b *book, sheet string, band formularef.Band) ([]cellRange, []tableMove, error) {
+func checkBandShift(b *Book, sheet string, band formularef.Band) ([]CellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := shiftWords(band)
-	deleted := cellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	merged, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, nil, err
 	}
-	var touched []cellRange
+	var touched []CellRange
 	for _, m := range merged {
 		if !m.Overlaps(zone) {
 			continue
 		}
 		if !bandKeepsWhole(band, m) {
-			return nil, nil, invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
+			return nil, nil, Invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
 		}
 		touched = append(touched, m)
 	}
-	tables, err := bandTables(b, sheet, band, func(t excelize.Table, tr cellRange) error {
-		return invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+	tables, err := bandTables(b, sheet, band, func(t excelize.Table, tr CellRange) error {
+		return Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	formulas, err := b.formulaCells(sheet)
+	formulas, err := b.FormulaCells(sheet)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, fc := range formulas {
-		if fc.arrayRef == "" || fc.dynamic {
+		if fc.ArrayRef == "" || fc.Dynamic {
 			continue // a spill is bandSpills' to check
 		}
-		ar, err := parseRange(fc.arrayRef)
+		ar, err := ParseRange(fc.ArrayRef)
 		if err == nil && !bandKeepsWhole(band, ar) {
-			return nil, nil, invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.ref)
+			return nil, nil, Invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.Ref)
 		}
 	}
 	return touched, tables, nil
@@ -228,22 +228,22 @@ func checkBandShift(b *book, sheet string, band formularef.Band) ([]cellRange, [
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones
 // it deletes (checkBandShift refused the ones it would split).
-func shiftMerges(b *book, sheet string, band formularef.Band, merges []cellRange) error {
+func shiftMerges(b *Book, sheet string, band formularef.Band, merges []CellRange) error {
 	for _, m := range merges {
-		if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
+		if err := b.UnmergeCell(sheet, CellName(m.C1, m.R1), CellName(m.C2, m.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	for _, m := range merges {
-		moved, ok := band.Area(rangeRef(m.C1, m.R1, m.C2, m.R2))
+		moved, ok := band.Area(RangeRef(m.C1, m.R1, m.C2, m.R2))
 		if !ok {
 			continue
 		}
-		to, err := parseRange(moved)
+		to, err := ParseRange(moved)
 		if err != nil {
 			return err
 		}
-		if err := b.mergeCell(sheet, cellName(to.C1, to.R1), cellName(to.C2, to.R2)); err != nil {
+		if err := b.MergeCell(sheet, CellName(to.C1, to.R1), CellName(to.C2, to.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
@@ -252,7 +252,7 @@ func shiftMerges(b *book, sheet string, band formularef.Band, merges []cellRange
 
 // shiftComments moves the notes of the zone with their cells and drops the
 // notes of deleted cells.
-func shiftComments(b *book, sheet string, band formularef.Band, comments []excelize.Comment) error {
+func shiftComments(b *Book, sheet string, band formularef.Band, comments []excelize.Comment) error {
 	zone := bandZone(band)
 	var moved []excelize.Comment
 	for _, c := range comments {
@@ -260,16 +260,16 @@ func shiftComments(b *book, sheet string, band formularef.Band, comments []excel
 		if err != nil || !zone.Has(col, row) {
 			continue
 		}
-		if err := b.deleteComment(sheet, c.Cell); err != nil {
+		if err := b.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
 		}
 		if col, row, ok := bandTarget(band, col, row); ok {
-			c.Cell = cellName(col, row)
+			c.Cell = CellName(col, row)
 			moved = append(moved, c)
 		}
 	}
 	for _, c := range moved {
-		if err := b.addComment(sheet, c); err != nil {
+		if err := b.AddComment(sheet, c); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note to %s: %v", c.Cell, err), err)
 		}
 	}
@@ -280,10 +280,10 @@ func shiftComments(b *book, sheet string, band formularef.Band, comments []excel
 // with their cells (through the parsed worksheet's exported Hyperlinks and
 // AutoFilter fields): a hyperlink of a deleted cell goes, an autofilter
 // whose cells are all deleted goes.
-func shiftSheetRefs(b *book, sheet string, band formularef.Band) error {
-	ws, ok := b.parsedWorksheet(sheet)
+func shiftSheetRefs(b *Book, sheet string, band formularef.Band) error {
+	ws, ok := b.ParsedWorksheet(sheet)
 	if !ok {
-		return errUnexpectedShape("worksheet")
+		return ErrUnexpectedShape("worksheet")
 	}
 	if ws.Hyperlinks != nil {
 		kept := ws.Hyperlinks.Hyperlink[:0]

@@ -26,8 +26,8 @@ const (
 var describeWorkbookTool = typedTool(toolSpec{
 	name: "describe_workbook", title: "Describe workbook",
 	desc:    "Describe a workbook before editing it: per sheet the used range, tables, merged ranges, charts, conditional formats, data validations, freeze panes and autofilter, and the defined names.",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
 }, (*Service).describeWorkbook)
 
 // describeWorkbookArgs are describe_workbook's arguments.
@@ -40,12 +40,12 @@ type describeWorkbookArgs struct {
 // needs to know before it edits (used range, tables, merged ranges, charts,
 // conditional formats, validations, freeze panes, autofilter) and the
 // defined names.
-func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) (*call, error) {
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		list, active := b.sheetList()
+func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) (*Call, error) {
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		list, active := b.SheetList()
 		wanted := list
 		if a.SheetName != "" {
-			sheet, err := b.sheet(a.SheetName)
+			sheet, err := b.Sheet(a.SheetName)
 			if err != nil {
 				return nil, err
 			}
@@ -62,7 +62,7 @@ func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) 
 			}
 			sheets = append(sheets, d)
 		}
-		res := success(b.name(), "",
+		res := success(b.Name(), "",
 			field("sheet_count", len(list)),
 			field("active_sheet", list[active]))
 		if len(wanted) > maxDescribedSheets {
@@ -94,19 +94,19 @@ func listField(o pyjson.Object, key string, items []any) pyjson.Object {
 }
 
 // describeSheet is one sheet of describe_workbook.
-func describeSheet(b *book, name string, index int, active bool) (pyjson.Object, error) {
-	visible, _ := b.sheetVisible(name)
+func describeSheet(b *Book, name string, index int, active bool) (pyjson.Object, error) {
+	visible, _ := b.SheetVisible(name)
 	o := pyjson.Object{
 		{Key: "name", Value: name},
 		{Key: "index", Value: index},
 		{Key: "is_active", Value: active},
 		{Key: "visible", Value: visible},
 	}
-	zf, err := b.part(name)
+	zf, err := b.Part(name)
 	if err != nil {
 		return nil, err
 	}
-	kind, err := b.sheetKindOf(name)
+	kind, err := b.SheetKindOf(name)
 	if err != nil {
 		return nil, err
 	}
@@ -114,28 +114,28 @@ func describeSheet(b *book, name string, index int, active bool) (pyjson.Object,
 	if kind != opc.Worksheet {
 		return o, nil // no cells: listed, not described
 	}
-	_, ext, err := b.edit(name)
+	_, ext, err := b.Edit(name)
 	if err != nil {
 		return nil, err
 	}
-	if ext.empty() {
+	if ext.Empty() {
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "rows", Value: 0}, pyjson.Field{Key: "columns", Value: 0})
 	} else {
 		o = append(o,
-			pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
-			pyjson.Field{Key: "rows", Value: ext.maxRow - ext.minRow + 1},
-			pyjson.Field{Key: "columns", Value: ext.maxCol - ext.minCol + 1})
+			pyjson.Field{Key: "used_range", Value: RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+			pyjson.Field{Key: "rows", Value: ext.MaxRow - ext.MinRow + 1},
+			pyjson.Field{Key: "columns", Value: ext.MaxCol - ext.MinCol + 1})
 	}
 	var freeze any
-	if p, err := b.panes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
+	if p, err := b.Panes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
 		freeze = pyjson.Object{
-			{Key: "top_left_cell", Value: cellName(p.XSplit+1, p.YSplit+1)},
+			{Key: "top_left_cell", Value: CellName(p.XSplit+1, p.YSplit+1)},
 			{Key: "frozen_rows", Value: p.YSplit},
 			{Key: "frozen_columns", Value: p.XSplit},
 		}
 	}
 	o = append(o, pyjson.Field{Key: "freeze_panes", Value: freeze})
-	tables, err := b.tables(name)
+	tables, err := b.Tables(name)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}
@@ -167,8 +167,8 @@ func describeSheet(b *book, name string, index int, active bool) (pyjson.Object,
 }
 
 // describeRules lists the conditional formats of sheet, by range.
-func describeRules(b *book, sheet string) []any {
-	rules, err := b.conditionalFormats(sheet)
+func describeRules(b *Book, sheet string) []any {
+	rules, err := b.ConditionalFormats(sheet)
 	if err != nil {
 		return nil
 	}
@@ -193,8 +193,8 @@ func describeRules(b *book, sheet string) []any {
 }
 
 // describeValidations lists the data validations of sheet.
-func describeValidations(b *book, sheet string) []any {
-	dvs, err := b.dataValidations(sheet)
+func describeValidations(b *Book, sheet string) []any {
+	dvs, err := b.DataValidations(sheet)
 	if err != nil {
 		return nil
 	}
@@ -213,9 +213,9 @@ func describeValidations(b *book, sheet string) []any {
 
 // describeNames lists the workbook's defined names with their scope
 // ("workbook" or the sheet's name) and what they refer to.
-func describeNames(b *book) any {
+func describeNames(b *Book) any {
 	var items []any
-	for _, dn := range b.definedNames() {
+	for _, dn := range b.DefinedNames() {
 		scope := dn.Scope
 		if scope == "Workbook" {
 			scope = "workbook"
@@ -254,12 +254,12 @@ type drawingAnchor struct {
 // drawingAnchors reads the drawing of the worksheet part zf as it is on
 // disk: its charts and its pictures, each as the cells it is anchored from
 // and to. A drawing that cannot be read counts as none.
-func drawingAnchors(b *book, zf *zip.File) (charts, images []any) {
-	if zf == nil || b.zr == nil {
+func drawingAnchors(b *Book, zf *zip.File) (charts, images []any) {
+	if zf == nil || b.Zr == nil {
 		return nil, nil
 	}
 	dir, base := path.Split(zf.Name)
-	rels, err := opc.ReadPart(b.zr, dir+"_rels/"+base+".rels")
+	rels, err := opc.ReadPart(b.Zr, dir+"_rels/"+base+".rels")
 	if err != nil {
 		return nil, nil
 	}
@@ -271,7 +271,7 @@ func drawingAnchors(b *book, zf *zip.File) (charts, images []any) {
 		if !strings.HasPrefix(rel.Target, "/") {
 			target = path.Join(dir, rel.Target)
 		}
-		data, err := opc.ReadPart(b.zr, target)
+		data, err := opc.ReadPart(b.Zr, target)
 		if err != nil {
 			continue
 		}
@@ -301,10 +301,10 @@ func drawingAnchors(b *book, zf *zip.File) (charts, images []any) {
 func (an drawingAnchor) cells() pyjson.Object {
 	o := pyjson.Object{}
 	if an.From != nil {
-		o = append(o, pyjson.Field{Key: "from_cell", Value: cellName(an.From.Col+1, an.From.Row+1)})
+		o = append(o, pyjson.Field{Key: "from_cell", Value: CellName(an.From.Col+1, an.From.Row+1)})
 	}
 	if an.To != nil {
-		o = append(o, pyjson.Field{Key: "to_cell", Value: cellName(an.To.Col+1, an.To.Row+1)})
+		o = append(o, pyjson.Field{Key: "to_cell", Value: CellName(an.To.Col+1, an.To.Row+1)})
 	}
 	return o
 }

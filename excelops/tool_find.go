@@ -36,8 +36,8 @@ type foundCell struct {
 var findReplaceTool = typedTool(toolSpec{
 	name: "find_replace", title: "Find and replace",
 	desc:    "Find text in cell values (and optionally formulas) on one sheet, a range or every sheet and replace it; returns the cells changed.",
-	timeout: writeTimeout,
-	access:  editStructure("", sheetNone, access{destructive: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("", SheetNone, Access{Destructive: true}),
 }, (*Service).findReplace)
 
 // findArgs are find_replace's arguments.
@@ -54,16 +54,16 @@ type findArgs struct {
 }
 
 // findReplace implements find_replace.
-func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
+func (s *Service) findReplace(ctx context.Context, a findArgs) (*Call, error) {
 	if a.Find == "" {
-		return nil, invalid("find is empty: give the text to look for")
+		return nil, Invalid("find is empty: give the text to look for")
 	}
 	if a.Replace == nil {
-		return nil, invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
+		return nil, Invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
 	}
-	var rng *cellRange
+	var rng *CellRange
 	if a.CellRange != "" {
-		r, err := parseRange(a.CellRange)
+		r, err := ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
@@ -77,12 +77,12 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 		pattern = "(?i)" + pattern
 	}
 	re := regexp.MustCompile(pattern) // quoted: always compiles
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
 		sheets, err := findSheets(b, a.SheetName, rng != nil)
 		if err != nil {
 			return nil, err
 		}
-		dw, err := b.newDateWriter()
+		dw, err := b.NewDateWriter()
 		if err != nil {
 			return nil, err
 		}
@@ -94,9 +94,9 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*call, error) {
 			}
 			found = append(found, got...)
 		}
-		res := findResult(b.name(), a, sheets, found)
+		res := findResult(b.Name(), a, sheets, found)
 		if a.DryRun || len(found) == 0 {
-			return unsaved{res}, nil
+			return Unsaved{res}, nil
 		}
 		if err := replaceFound(b, found, dw); err != nil {
 			return nil, err
@@ -132,22 +132,22 @@ func findResult(file string, a findArgs, sheets []string, found []foundCell) pyj
 
 // findSheets is the sheets find_replace searches: the named one, the
 // active one for a range without a sheet, else every worksheet.
-func findSheets(b *book, name string, hasRange bool) ([]string, error) {
+func findSheets(b *Book, name string, hasRange bool) ([]string, error) {
 	if name != "" || hasRange {
-		sheet, _, err := b.edit(name)
+		sheet, _, err := b.Edit(name)
 		return []string{sheet}, err
 	}
-	list, _ := b.sheetList()
+	list, _ := b.SheetList()
 	var out []string
 	for _, sheet := range list {
-		kind, err := b.sheetKindOf(sheet)
+		kind, err := b.SheetKindOf(sheet)
 		if err != nil {
 			return nil, err
 		}
 		if kind != opc.Worksheet {
 			continue // chart, macro and dialog sheets hold no cells to search
 		}
-		if _, _, err := b.edit(sheet); err != nil {
+		if _, _, err := b.Edit(sheet); err != nil {
 			return nil, err
 		}
 		out = append(out, sheet)
@@ -156,42 +156,42 @@ func findSheets(b *book, name string, hasRange bool) ([]string, error) {
 }
 
 // findIn lists what find_replace changes on one sheet (within rng when given).
-func findIn(b *book, sheet string, rng *cellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *dateWriter) ([]foundCell, error) {
-	ext := b.extents[sheet]
-	if ext == nil || ext.empty() {
+func findIn(b *Book, sheet string, rng *CellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *DateWriter) ([]foundCell, error) {
+	ext := b.Extents[sheet]
+	if ext == nil || ext.Empty() {
 		return nil, nil
 	}
-	area := cellRange{C1: ext.minCol, R1: ext.minRow, C2: ext.maxCol, R2: ext.maxRow}
+	area := CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 	if rng != nil {
-		area = cellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
+		area = CellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
 		if area.C1 > area.C2 || area.R1 > area.R2 {
 			return nil, nil
 		}
 	}
-	formulas, err := b.formulaCells(sheet)
+	formulas, err := b.FormulaCells(sheet)
 	if err != nil {
 		return nil, err
 	}
 	isFormula := make(map[string]bool, len(formulas))
 	for _, fc := range formulas {
-		isFormula[fc.ref] = true
+		isFormula[fc.Ref] = true
 	}
-	spilled := spilledBy(formulas)
-	rows, err := b.rowTexts(sheet, excelize.Options{RawCellValue: true})
+	spilled := SpilledBy(formulas)
+	rows, err := b.RowTexts(sheet, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
 	}
 	var out []foundCell
-	var names *formulaScope // read at the first formula replaced
+	var names *FormulaScope // read at the first formula replaced
 	for r := area.R1; r <= area.R2 && r <= len(rows); r++ {
 		row := rows[r-1]
 		for c := area.C1; c <= area.C2; c++ {
-			ref := cellName(c, r)
+			ref := CellName(c, r)
 			if isFormula[ref] {
 				if !inFormulas {
 					continue
 				}
-				text, err := b.cellFormula(sheet, ref)
+				text, err := b.CellFormula(sheet, ref)
 				if err != nil {
 					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 				}
@@ -201,21 +201,21 @@ func findIn(b *book, sheet string, rng *cellRange, re *regexp.Regexp, find, repl
 				}
 				after, ok := strings.CutPrefix(re.ReplaceAllLiteralString("="+text, repl), "=")
 				if !ok {
-					return nil, invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
+					return nil, Invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
 				}
 				if after == text {
 					continue
 				}
-				if err := checkFormula(ref, after); err != nil {
+				if err := CheckFormula(ref, after); err != nil {
 					return nil, err
 				}
-				if err := checkFormulaText(sheet+"!"+ref, after); err != nil {
+				if err := CheckFormulaText(sheet+"!"+ref, after); err != nil {
 					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
 				}
 				if names == nil {
-					names = b.formulaScope()
+					names = b.FormulaScope()
 				}
-				if err := names.check(sheet+"!"+ref, sheet, after); err != nil {
+				if err := names.Check(sheet+"!"+ref, sheet, after); err != nil {
 					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
 				}
 				out = append(out, foundCell{sheet: sheet, ref: ref, col: c, row: r, before: text, after: after, formula: true})
@@ -239,24 +239,24 @@ func findIn(b *book, sheet string, rng *cellRange, re *regexp.Regexp, find, repl
 
 // findValue matches one value cell: text as is, a number by its digits, a
 // date by its ISO text; booleans and errors never match.
-func findValue(b *book, sheet, ref, raw string, re *regexp.Regexp, repl string, dw *dateWriter) (foundCell, bool, error) {
+func findValue(b *Book, sheet, ref, raw string, re *regexp.Regexp, repl string, dw *DateWriter) (foundCell, bool, error) {
 	f := foundCell{sheet: sheet, ref: ref, before: raw}
-	if !re.MatchString(raw) && !looksNumeric(raw) {
+	if !re.MatchString(raw) && !LooksNumeric(raw) {
 		return f, false, nil // cheap exit for text that cannot match
 	}
-	t, _ := b.cellType(sheet, ref)
+	t, _ := b.CellType(sheet, ref)
 	switch t {
 	case excelize.CellTypeBool, excelize.CellTypeError:
 		return f, false, nil
 	case excelize.CellTypeNumber, excelize.CellTypeUnset:
-		if n, ok := jsonCell(raw).(float64); ok || isInt(jsonCell(raw)) {
+		if n, ok := JsonCell(raw).(float64); ok || isInt(JsonCell(raw)) {
 			f.isNum = true
 			if !ok {
-				n = float64(jsonCell(raw).(int64))
+				n = float64(JsonCell(raw).(int64))
 			}
-			style, _ := b.cellStyle(sheet, ref)
-			if isDate, err := dw.styleIsDate(style); err == nil && isDate {
-				if iso, ok := dates.SerialISO(n, dw.date1904); ok {
+			style, _ := b.CellStyle(sheet, ref)
+			if isDate, err := dw.StyleIsDate(style); err == nil && isDate {
+				if iso, ok := dates.SerialISO(n, dw.Date1904); ok {
 					f.before, f.isDate = strings.TrimSuffix(iso, "T00:00:00"), true
 				}
 			}
@@ -266,13 +266,13 @@ func findValue(b *book, sheet, ref, raw string, re *regexp.Regexp, repl string, 
 		return f, false, nil
 	}
 	f.after = re.ReplaceAllLiteralString(f.before, repl)
-	if trimmed := strings.TrimSpace(f.after); (f.isNum || f.isDate) && trimmed != f.after && looksNumeric(trimmed) {
+	if trimmed := strings.TrimSpace(f.after); (f.isNum || f.isDate) && trimmed != f.after && LooksNumeric(trimmed) {
 		f.after = trimmed // stored as the number it reads as
 	}
 	if f.after == f.before {
 		return f, false, nil
 	}
-	if err := checkText(sheet+"!"+ref, f.after); err != nil {
+	if err := CheckText(sheet+"!"+ref, f.after); err != nil {
 		return f, false, err
 	}
 	return f, true, nil
@@ -287,11 +287,11 @@ func isInt(v any) bool {
 // replaceFound writes what findIn planned. Formulas go through the plan of
 // every formula on their sheets (applyRefs), so rewriting one cell of a
 // shared formula keeps the others.
-func replaceFound(b *book, found []foundCell, dw *dateWriter) error {
-	var edits []sheetArea
-	planned := map[string]*refPlan{}
+func replaceFound(b *Book, found []foundCell, dw *DateWriter) error {
+	var edits []SheetArea
+	planned := map[string]*RefPlan{}
 	for _, f := range found {
-		edits = append(edits, sheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
+		edits = append(edits, SheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
 		if f.formula {
 			p := planned[f.sheet]
 			if p == nil {
@@ -301,9 +301,9 @@ func replaceFound(b *book, found []foundCell, dw *dateWriter) error {
 				}
 				planned[f.sheet] = p
 			}
-			for i := range p.cells {
-				if p.cells[i].cell == f.ref {
-					p.cells[i].formula, p.cells[i].changed = f.after, true
+			for i := range p.Cells {
+				if p.Cells[i].Cell == f.ref {
+					p.Cells[i].Formula, p.Cells[i].Changed = f.after, true
 				}
 			}
 			continue
@@ -311,14 +311,14 @@ func replaceFound(b *book, found []foundCell, dw *dateWriter) error {
 		var err error
 		switch {
 		case f.after == "":
-			err = b.setCellValue(f.sheet, f.ref, nil)
+			err = b.SetCellValue(f.sheet, f.ref, nil)
 		case (f.isNum || f.isDate) && !strings.HasPrefix(strings.TrimSpace(f.after), "=") && !strings.HasPrefix(f.after, "'"):
-			var w cellWrite
-			if w, err = planCell(f.col, f.row, f.after, valueTypesAuto); err == nil {
-				_, err = dw.put(f.sheet, w)
+			var w CellWrite
+			if w, err = PlanCell(f.col, f.row, f.after, ValueTypesAuto); err == nil {
+				_, err = dw.Put(f.sheet, w)
 			}
 		default:
-			err = b.setCellStr(f.sheet, f.ref, f.after)
+			err = b.SetCellStr(f.sheet, f.ref, f.after)
 		}
 		if err != nil {
 			if kindOf(err) != "" {
@@ -328,29 +328,29 @@ func replaceFound(b *book, found []foundCell, dw *dateWriter) error {
 		}
 	}
 	for _, p := range planned {
-		if err := b.applyRefs(p); err != nil {
+		if err := b.ApplyRefs(p); err != nil {
 			return err
 		}
 	}
 	if len(edits) <= maxListedChanges*10 {
-		b.edits = &editSet{areas: edits}
+		b.Edits = &EditSet{Areas: edits}
 	}
 	return nil
 }
 
 // sheetFormulaPlan is every formula of sheet as it reads now.
-func sheetFormulaPlan(b *book, sheet string) (*refPlan, error) {
-	all, err := b.formulaCells(sheet)
+func sheetFormulaPlan(b *Book, sheet string) (*RefPlan, error) {
+	all, err := b.FormulaCells(sheet)
 	if err != nil {
 		return nil, err
 	}
-	p := &refPlan{}
+	p := &RefPlan{}
 	for _, fc := range all {
-		text, err := b.cellFormula(sheet, fc.ref)
+		text, err := b.CellFormula(sheet, fc.Ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		p.cells = append(p.cells, plannedFormula{sheet: sheet, cell: fc.ref, formula: text, arrayRef: fc.arrayRef})
+		p.Cells = append(p.Cells, PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
 	}
 	return p, nil
 }

@@ -27,8 +27,8 @@ const (
 var formatCellsTool = typedTool(toolSpec{
 	name: "format_cells", title: "Format cells",
 	desc:    "Apply font, fill, border, alignment and number format to a range; unspecified attributes are kept.",
-	timeout: writeTimeout,
-	access:  editCells(sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditCells(SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).formatCells)
 
 // formatCellsArgs are format_cells' arguments.
@@ -36,31 +36,31 @@ type formatCellsArgs struct {
 	fileArg
 	sheetArg
 	rangeArg
-	Font         *fontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
-	Fill         *fillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
-	Border       *borderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
-	Alignment    *alignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
-	NumberFormat *numberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
+	Font         *FontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
+	Fill         *FillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
+	Border       *BorderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
+	Alignment    *AlignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
+	NumberFormat *NumberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
 }
 
 // formatCells implements format_cells.
-func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, error) {
-	rng, err := parseRange(a.CellRange)
+func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*Call, error) {
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if a.Font == nil && a.Fill == nil && a.Border == nil && a.Alignment == nil && a.NumberFormat == nil {
-		return nil, invalid("give at least one of font, fill, border, alignment, number_format")
+		return nil, Invalid("give at least one of font, fill, border, alignment, number_format")
 	}
-	if rng.Cells() > s.engine.limits.MaxCells {
-		return nil, limitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.limits.MaxCells))
+	if rng.Cells() > s.engine.Limits.MaxCells {
+		return nil, LimitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.Limits.MaxCells))
 	}
 	// Every cell of the range gets its own style, so each one that does
 	// not exist yet is created: refuse before allocating any of them.
-	if err := s.engine.limits.within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*parsedCellBytes); err != nil {
+	if err := s.engine.Limits.Within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*ParsedCellBytes); err != nil {
 		return nil, err
 	}
-	sc, err := parseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
+	sc, err := ParseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
 	if err != nil {
 		return nil, err
 	}
@@ -69,30 +69,30 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*call, er
 			field("range", rng.String()),
 			field("cells_formatted", rng.Cells()))
 	}
-	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		if err := restyle(b, ctx, sh.name, rng, sc); err != nil {
+	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		if err := restyle(b, ctx, sh.Name, rng, sc); err != nil {
 			return nil, err
 		}
-		sh.ext.widen(rng.R1, rng.C1)
-		sh.ext.widen(rng.R2, rng.C2)
-		return result(b.name(), sh.name), nil
+		sh.Ext.Widen(rng.R1, rng.C1)
+		sh.Ext.Widen(rng.R2, rng.C2)
+		return result(b.Name(), sh.Name), nil
 	})
-	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-		plan, err := formatPlan(sb, rng, sc)
-		return plan, result(sb.name(), sheet), err
+	c.Splice = func(sb *SpliceBook, sheet string) (splice.Plan, any, error) {
+		plan, err := FormatPlan(sb, rng, sc)
+		return plan, result(sb.Name(), sheet), err
 	}
 	return c, nil
 }
 
 // restyle lays sc over the style of every cell in rng. Cells sharing a
 // style get one new style; runs of equal styles in a row are set at once.
-func restyle(b *book, ctx context.Context, sheet string, rng cellRange, sc *styleChange) error {
+func restyle(b *Book, ctx context.Context, sheet string, rng CellRange, sc *StyleChange) error {
 	derived := map[int]int{}
 	width := rng.C2 - rng.C1 + 1
 	for r := rng.R1; r <= rng.R2; r++ {
 		// Check the deadline every streamCheckEvery rows' worth of cells,
 		// so a wide range stops as soon as a narrow one does.
-		if (r-rng.R1)%max(1, streamCheckEvery*16/width) == 0 {
+		if (r-rng.R1)%max(1, StreamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -104,19 +104,19 @@ func restyle(b *book, ctx context.Context, sheet string, rng cellRange, sc *styl
 			}
 			id, ok := derived[runStyle]
 			if !ok {
-				base, err := b.styleByID(runStyle)
+				base, err := b.StyleByID(runStyle)
 				if err != nil {
 					return newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 				}
-				if id, err = b.newStyle(sc.apply(base)); err != nil {
+				if id, err = b.NewStyle(sc.Apply(base)); err != nil {
 					return newError(KindInvalidArgument, "invalid style: "+err.Error(), err)
 				}
 				derived[runStyle] = id
 			}
-			return b.setCellStyle(sheet, cellName(runStart, r), cellName(end, r), id)
+			return b.SetCellStyle(sheet, CellName(runStart, r), CellName(end, r), id)
 		}
 		for c := rng.C1; c <= rng.C2; c++ {
-			cur, err := b.cellStyle(sheet, cellName(c, r))
+			cur, err := b.CellStyle(sheet, CellName(c, r))
 			if err != nil {
 				return newError(KindInvalidArgument, "cannot read style: "+err.Error(), err)
 			}
@@ -138,8 +138,8 @@ func restyle(b *book, ctx context.Context, sheet string, rng cellRange, sc *styl
 var readCellStylesTool = typedTool(toolSpec{
 	name: "read_cell_styles", title: "Read cell styles",
 	desc:    "Read the font, fill, border, alignment and number format of the cells of a range (first 200 styled cells).",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", sheetArg: "sheet_name", touch: touchStyles, sheet: sheetRead}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", SheetArg: "sheet_name", Touch: TouchStyles, Sheet: SheetRead}}},
 }, (*Service).readCellStyles)
 
 // readCellStylesArgs are read_cell_styles' arguments.
@@ -150,45 +150,45 @@ type readCellStylesArgs struct {
 }
 
 // readCellStyles implements read_cell_styles.
-func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*call, error) {
-	rng, err := parseRange(a.CellRange)
+func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*Call, error) {
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
 		// The sheet is streamed, never parsed: only cells that exist are
 		// walked, whatever the size of the range; excelize sees only the
 		// style parts (styleBook).
-		found, err := b.scanStyles(sheet, rng, maxStyledCells, ctx.Err)
+		found, err := b.ScanStyles(sheet, rng, maxStyledCells, ctx.Err)
 		if err != nil {
 			return nil, err
 		}
-		ids := make([]int, len(found.cells))
-		for i, c := range found.cells {
-			ids[i] = c.style
+		ids := make([]int, len(found.Cells))
+		for i, c := range found.Cells {
+			ids[i] = c.Style
 		}
-		styles, err := b.stylesByID(ids)
+		styles, err := b.StylesByID(ids)
 		if err != nil {
 			return nil, err
 		}
-		cells := make([]any, 0, len(found.cells))
-		for _, c := range found.cells {
-			st, ok := styles[c.style]
+		cells := make([]any, 0, len(found.Cells))
+		for _, c := range found.Cells {
+			st, ok := styles[c.Style]
 			if !ok {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
-			cells = append(cells, describeStyle(cellName(c.col, c.row), st))
+			cells = append(cells, describeStyle(CellName(c.Col, c.Row), st))
 		}
-		merged := make([]any, 0, len(found.merges))
-		for _, m := range found.merges {
+		merged := make([]any, 0, len(found.Merges))
+		for _, m := range found.Merges {
 			merged = append(merged, m)
 		}
-		return success(b.name(), sheet,
+		return success(b.Name(), sheet,
 			field("range", rng.String()),
 			field("total_cells", rng.Cells()),
 			field("merged_ranges", merged),
-			field("truncated", found.truncated || found.mergesCut),
+			field("truncated", found.Truncated || found.MergesCut),
 			field("styled_cells", cells)), nil
 	}), nil
 }
@@ -209,7 +209,7 @@ func describeStyle(cell string, st *excelize.Style) pyjson.Object {
 	if len(st.Border) > 0 {
 		bo := pyjson.Object{}
 		for _, b := range st.Border {
-			bo = append(bo, pyjson.Field{Key: b.Type, Value: borderStyleName(b.Style)})
+			bo = append(bo, pyjson.Field{Key: b.Type, Value: BorderStyleName(b.Style)})
 		}
 		o = append(o, pyjson.Field{Key: "border", Value: bo})
 	}
@@ -231,8 +231,8 @@ func describeStyle(cell string, st *excelize.Style) pyjson.Object {
 var adjustColumnWidthTool = typedTool(toolSpec{
 	name: "adjust_column_width", title: "Set column widths",
 	desc:    "Set column widths ([{\"column\": \"A\", \"width\": 20}]) or fit them to their content (auto_fit).",
-	timeout: writeTimeout,
-	access:  editCells(sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditCells(SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).adjustColumnWidth)
 
 // adjustColumnWidthArgs are adjust_column_width's arguments.
@@ -250,27 +250,27 @@ type columnWidthArg struct {
 }
 
 // adjustColumnWidth implements adjust_column_width.
-func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs) (*call, error) {
+func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs) (*Call, error) {
 	if len(a.Columns) == 0 && !a.AutoFit {
-		return nil, invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
+		return nil, Invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
 	}
 	widths := map[int]float64{}
 	for _, c := range a.Columns {
-		col, err := parseColumn(c.Column)
+		col, err := ParseColumn(c.Column)
 		if err != nil {
 			return nil, err
 		}
 		if c.Width <= 0 || c.Width > maxColumnWidth {
-			return nil, invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
+			return nil, Invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
 		}
 		widths[col] = c.Width
 	}
 	// autoFit measures the first rows of sheet in the package as on disk.
-	autoFit := func(b *book, sheet string) error {
+	autoFit := func(b *Book, sheet string) error {
 		if len(widths) > 0 {
 			return nil
 		}
-		return b.rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) bool {
+		return b.Rows(ctx, sheet, 1, autoFitScanRows, 1, 0, func(_ int, vals []any) bool {
 			for i, v := range vals {
 				if v == nil {
 					continue
@@ -290,27 +290,27 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		sort.Ints(cols)
 		adjusted := pyjson.Object{}
 		for _, c := range cols {
-			adjusted = append(adjusted, field(columnName(c), widths[c]))
+			adjusted = append(adjusted, field(ColumnName(c), widths[c]))
 		}
 		return success(name, sheet, field("columns_adjusted", adjusted))
 	}
-	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		if err := autoFit(b, sh.name); err != nil {
+	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		if err := autoFit(b, sh.Name); err != nil {
 			return nil, err
 		}
 		for c, w := range widths {
-			name := columnName(c)
-			if err := b.setColWidth(sh.name, name, name, w); err != nil {
+			name := ColumnName(c)
+			if err := b.SetColWidth(sh.Name, name, name, w); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
 			}
 		}
-		return result(b.name(), sh.name), nil
+		return result(b.Name(), sh.Name), nil
 	})
-	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-		if err := autoFit(sb.streamBook(), sheet); err != nil {
+	c.Splice = func(sb *SpliceBook, sheet string) (splice.Plan, any, error) {
+		if err := autoFit(sb.StreamBook(), sheet); err != nil {
 			return splice.Plan{}, nil, err
 		}
-		return widthPlan(widths), result(sb.name(), sheet), nil
+		return WidthPlan(widths), result(sb.Name(), sheet), nil
 	}
 	return c, nil
 }

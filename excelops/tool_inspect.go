@@ -44,8 +44,8 @@ const (
 var inspectExcelFilesTool = typedTool(toolSpec{
 	name: "inspect_excel_files", title: "Inspect workbook files",
 	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows, plus the details include asks for (freeze panes, charts, images, conditional formatting, column widths); search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
-	timeout: readTimeout,
-	access:  access{scans: "directory"},
+	timeout: ReadTimeout,
+	access:  Access{Scans: "directory"},
 }, (*Service).inspectExcelFiles)
 
 // inspectExcelFilesArgs are inspect_excel_files' arguments.
@@ -88,16 +88,16 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 			continue
 		}
 		if *b.v < b.lo || *b.v > b.hi {
-			return o, invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
+			return o, Invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
 		}
 		*b.assignTo = *b.v
 	}
 	if a.Offset < 0 {
-		return o, invalid("offset must be >= 0")
+		return o, Invalid("offset must be >= 0")
 	}
 	for _, d := range a.Include {
 		if !slices.Contains([]string{includeFreezePanes, includeColumnWidths, includeCharts, includeImages, includeConditionalFormatting}, d) {
-			return o, invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
+			return o, Invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
 		}
 		if !slices.Contains(o.include, d) {
 			o.include = append(o.include, d)
@@ -109,12 +109,12 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 // inspectExcelFiles implements inspect_excel_files. Like list_workbooks,
 // the folder walk runs with no lock held; each workbook is streamed
 // through Service.run.
-func (s *Service) inspectExcelFiles(ctx context.Context, a inspectExcelFilesArgs) (*call, error) {
+func (s *Service) inspectExcelFiles(ctx context.Context, a inspectExcelFilesArgs) (*Call, error) {
 	o, err := a.options()
 	if err != nil {
 		return nil, err
 	}
-	return &call{after: func(any) (any, error) {
+	return &Call{After: func(any) (any, error) {
 		return s.inspectIn(ctx, a, o)
 	}}, nil
 }
@@ -132,11 +132,11 @@ func inspectStopAt(ctx context.Context, now time.Time) time.Time {
 
 // inspectIn walks the folder and inspects its workbooks from a.Offset on.
 func (s *Service) inspectIn(ctx context.Context, a inspectExcelFilesArgs, o inspectOptions) (any, error) {
-	dir, err := s.engine.box.ResolveDir(a.Directory)
+	dir, err := s.engine.Box.ResolveDir(a.Directory)
 	if err != nil {
 		return nil, err
 	}
-	found, walkCut, err := findWorkbooks(s.engine.box, ctx, dir, a.Recursive == nil || *a.Recursive)
+	found, walkCut, err := findWorkbooks(s.engine.Box, ctx, dir, a.Recursive == nil || *a.Recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +220,8 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
 	pathHit := o.search == "" || strings.Contains(strings.ToLower(rel), o.search)
-	acc := access{files: []fileUse{{arg: "file_path", touch: touchStream}}}
-	res, err := s.engine.run(ctx, acc, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
+	acc := Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStream}}}
+	res, err := s.engine.Run(ctx, acc, OnBook(w.path, "", func(b *Book, _ SheetRef) (any, error) {
 		return inspectSheets(b, ctx, o, pathHit)
 	}))
 	switch {
@@ -239,8 +239,8 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 }
 
 // inspectSheets is the sheets part of a file's entry, or errNoMatch.
-func inspectSheets(b *book, ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
-	list, _ := b.sheetList()
+func inspectSheets(b *Book, ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
+	list, _ := b.SheetList()
 	var wanted []string
 	for _, n := range list {
 		low := strings.ToLower(n)
@@ -272,9 +272,9 @@ func inspectSheets(b *book, ctx context.Context, o inspectOptions, pathHit bool)
 // inspectSheet is one sheet of a file's entry: its used range (as the
 // sheet declares it, or as its cells give it: inspectExtent), its header row (the first row holding cells within the
 // first max_columns columns) and the next preview_rows rows holding cells.
-func inspectSheet(b *book, ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
+func inspectSheet(b *Book, ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
 	out := pyjson.Object{{Key: "name", Value: name}}
-	kind, err := b.sheetKindOf(name)
+	kind, err := b.SheetKindOf(name)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func inspectSheet(b *book, ctx context.Context, name string, o inspectOptions) (
 	}
 	var details pyjson.Object
 	if len(o.include) > 0 {
-		zf, err := b.part(name)
+		zf, err := b.Part(name)
 		if err != nil {
 			return nil, err
 		}
@@ -292,19 +292,19 @@ func inspectSheet(b *book, ctx context.Context, name string, o inspectOptions) (
 		}
 	}
 	var (
-		arena              rowArena
+		arena              RowArena
 		headerRow, lastRow int
 		header             any = []any{}
 		preview                = []any{}
 		declared           []byte
 	)
-	err = b.walkRows(ctx, name, 1, maxSheetRows, 1, o.maxColumns, rowOpts{encode: true}, func(row int, rr *rowReader) bool {
-		declared, lastRow = rr.w.Dimension, row
+	err = b.WalkRows(ctx, name, 1, MaxSheetRows, 1, o.maxColumns, RowOpts{Encode: true}, func(row int, rr *RowReader) bool {
+		declared, lastRow = rr.W.Dimension, row
 		if headerRow == 0 {
-			headerRow, header = row, arena.add(rr.enc, rr.next, rr.next)
+			headerRow, header = row, arena.Add(rr.Enc, rr.Next, rr.Next)
 			return o.previewRows > 0
 		}
-		preview = append(preview, arena.add(rr.enc, rr.next, rr.next))
+		preview = append(preview, arena.Add(rr.Enc, rr.Next, rr.Next))
 		return len(preview) < o.previewRows
 	})
 	if err != nil {
@@ -314,7 +314,7 @@ func inspectSheet(b *book, ctx context.Context, name string, o inspectOptions) (
 	if err != nil {
 		return nil, err
 	}
-	if ext.empty() {
+	if ext.Empty() {
 		return append(append(out,
 			pyjson.Field{Key: "used_range", Value: nil},
 			pyjson.Field{Key: "used_range_source", Value: source},
@@ -329,11 +329,11 @@ func inspectSheet(b *book, ctx context.Context, name string, o inspectOptions) (
 		hdr = headerRow
 	}
 	return append(append(out,
-		pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
+		pyjson.Field{Key: "used_range", Value: RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 		pyjson.Field{Key: "used_range_source", Value: source},
-		pyjson.Field{Key: "max_row", Value: ext.maxRow},
-		pyjson.Field{Key: "max_column", Value: ext.maxCol},
-		pyjson.Field{Key: "columns_shown", Value: min(ext.maxCol, o.maxColumns)},
+		pyjson.Field{Key: "max_row", Value: ext.MaxRow},
+		pyjson.Field{Key: "max_column", Value: ext.MaxCol},
+		pyjson.Field{Key: "columns_shown", Value: min(ext.MaxCol, o.maxColumns)},
 		pyjson.Field{Key: "header_row", Value: hdr},
 		pyjson.Field{Key: "header", Value: header},
 		pyjson.Field{Key: "preview", Value: preview}), details...), nil
@@ -350,11 +350,11 @@ const (
 // is set, the sheet declares none or only "A1" (what some writers put in
 // every sheet), or the rows read (the header, first to last) fall outside
 // it; else a count of the cells, which also finds a truncated sheet.
-func inspectExtent(b *book, name string, declared []byte, first, last int, exact bool) (sheetExtent, string, error) {
-	if r, err := parseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
+func inspectExtent(b *Book, name string, declared []byte, first, last int, exact bool) (SheetExtent, string, error) {
+	if r, err := ParseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
 		(r.C1 != r.C2 || r.R1 != r.R2) && first >= r.R1 && last <= r.R2 {
-		return sheetExtent{minRow: r.R1, maxRow: r.R2, minCol: r.C1, maxCol: r.C2, closed: true}, usedFromDimension, nil
+		return SheetExtent{MinRow: r.R1, MaxRow: r.R2, MinCol: r.C1, MaxCol: r.C2, Closed: true}, usedFromDimension, nil
 	}
-	ext, err := b.scan(name)
+	ext, err := b.Scan(name)
 	return ext, usedFromCells, err
 }

@@ -29,16 +29,16 @@ const (
 var mergeCellsTool = typedTool(toolSpec{
 	name: "merge_cells", title: "Merge cells",
 	desc:    "Merge a range of cells into one that keeps the top-left value; refused when other cells hold data unless discard_values is true.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
 }, (*Service).merge)
 
 // unmergeCellsTool declares unmerge_cells.
 var unmergeCellsTool = typedTool(toolSpec{
 	name: "unmerge_cells", title: "Unmerge cells",
 	desc:    "Unmerge a merged range.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Idempotent: true}),
 }, (*Service).unmerge)
 
 // unmergeArgs are unmerge_cells' arguments.
@@ -55,37 +55,37 @@ type mergeArgs struct {
 }
 
 // merge implements merge_cells.
-func (s *Service) merge(ctx context.Context, a mergeArgs) (*call, error) {
+func (s *Service) merge(ctx context.Context, a mergeArgs) (*Call, error) {
 	return s.mergeCells(true)(ctx, a)
 }
 
 // unmerge implements unmerge_cells.
-func (s *Service) unmerge(ctx context.Context, a unmergeArgs) (*call, error) {
+func (s *Service) unmerge(ctx context.Context, a unmergeArgs) (*Call, error) {
 	return s.mergeCells(false)(ctx, mergeArgs{unmergeArgs: a})
 }
 
 // mergeCells implements merge_cells (merge true) and unmerge_cells.
-func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call, error) {
-	return func(_ context.Context, a mergeArgs) (*call, error) {
-		rng, err := parseRange(a.CellRange)
+func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*Call, error) {
+	return func(_ context.Context, a mergeArgs) (*Call, error) {
+		rng, err := ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
 		if rng.Cells() < 2 {
-			return nil, invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
+			return nil, Invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
 		}
-		if merge && rng.Cells() > int64(s.engine.limits.MaxWriteCells) {
-			return nil, limitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.limits.MaxWriteCells))
+		if merge && rng.Cells() > int64(s.engine.Limits.MaxWriteCells) {
+			return nil, LimitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.Limits.MaxWriteCells))
 		}
-		return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-			sheet, ext := sh.name, sh.ext
-			res := success(b.name(), sheet)
+		return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+			sheet, ext := sh.Name, sh.Ext
+			res := success(b.Name(), sheet)
 			if !merge {
 				ref := rng.String()
 				if err := requireMerged(b, sheet, ref); err != nil {
 					return nil, err
 				}
-				if err := b.unmergeCell(sheet, cellName(rng.C1, rng.R1), cellName(rng.C2, rng.R2)); err != nil {
+				if err := b.UnmergeCell(sheet, CellName(rng.C1, rng.R1), CellName(rng.C2, rng.R2)); err != nil {
 					return nil, newError(KindInvalidArgument, err.Error(), err)
 				}
 				return append(res, field("unmerged_range", ref)), nil
@@ -100,14 +100,14 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*call
 }
 
 // mergedRanges returns the merged ranges of sheet.
-func mergedRanges(b *book, sheet string) ([]cellRange, error) {
-	merged, err := b.mergeCells(sheet, true)
+func mergedRanges(b *Book, sheet string) ([]CellRange, error) {
+	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
 	}
-	out := make([]cellRange, 0, len(merged))
+	out := make([]CellRange, 0, len(merged))
 	for _, m := range merged {
-		r, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		r, err := ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: merged range "+m.GetStartAxis()+":"+m.GetEndAxis(), err)
 		}
@@ -124,12 +124,12 @@ type lostCell struct {
 
 // mergeRange merges rng on sheet after the checks described at the top of this
 // file, and returns the result fields.
-func mergeRange(b *book, sheet string, ext *sheetExtent, rng cellRange, discard bool) (pyjson.Object, error) {
+func mergeRange(b *Book, sheet string, ext *SheetExtent, rng CellRange, discard bool) (pyjson.Object, error) {
 	existing, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, err
 	}
-	var absorbed, partial []cellRange
+	var absorbed, partial []CellRange
 	for _, m := range existing {
 		switch {
 		case m == rng:
@@ -141,7 +141,7 @@ func mergeRange(b *book, sheet string, ext *sheetExtent, rng cellRange, discard 
 		}
 	}
 	if len(partial) > 0 {
-		return nil, invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
+		return nil, Invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
 			rng, joinRanges(partial))
 	}
 	lost, err := contentBesidesTopLeft(b, sheet, ext, rng, absorbed)
@@ -149,16 +149,16 @@ func mergeRange(b *book, sheet string, ext *sheetExtent, rng cellRange, discard 
 		return nil, err
 	}
 	if len(lost) > 0 && !discard {
-		return nil, invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
-			rng, len(lost), cellName(rng.C1, rng.R1), describeLost(lost))
+		return nil, Invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
+			rng, len(lost), CellName(rng.C1, rng.R1), describeLost(lost))
 	}
 	for _, m := range absorbed {
-		if err := b.unmergeCell(sheet, cellName(m.C1, m.R1), cellName(m.C2, m.R2)); err != nil {
+		if err := b.UnmergeCell(sheet, CellName(m.C1, m.R1), CellName(m.C2, m.R2)); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	// excelize clears every cell but the top-left one (value and formula).
-	if err := b.mergeCell(sheet, cellName(rng.C1, rng.R1), cellName(rng.C2, rng.R2)); err != nil {
+	if err := b.MergeCell(sheet, CellName(rng.C1, rng.R1), CellName(rng.C2, rng.R2)); err != nil {
 		return nil, newError(KindInvalidArgument, err.Error(), err)
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
@@ -200,14 +200,14 @@ func mergeRange(b *book, sheet string, ext *sheetExtent, rng cellRange, discard 
 // one, that hold a value or a formula. Only the part of rng inside the
 // sheet's used range is visited; cells hidden under an absorbed merge
 // (all but its top-left) are skipped, as Excel keeps nothing there.
-func contentBesidesTopLeft(b *book, sheet string, ext *sheetExtent, rng cellRange, absorbed []cellRange) ([]lostCell, error) {
-	if ext.empty() {
+func contentBesidesTopLeft(b *Book, sheet string, ext *SheetExtent, rng CellRange, absorbed []CellRange) ([]lostCell, error) {
+	if ext.Empty() {
 		return nil, nil
 	}
 	var lost []lostCell
-	for r := max(rng.R1, ext.minRow); r <= min(rng.R2, ext.maxRow); r++ {
+	for r := max(rng.R1, ext.MinRow); r <= min(rng.R2, ext.MaxRow); r++ {
 	cells:
-		for c := max(rng.C1, ext.minCol); c <= min(rng.C2, ext.maxCol); c++ {
+		for c := max(rng.C1, ext.MinCol); c <= min(rng.C2, ext.MaxCol); c++ {
 			if c == rng.C1 && r == rng.R1 {
 				continue
 			}
@@ -216,8 +216,8 @@ func contentBesidesTopLeft(b *book, sheet string, ext *sheetExtent, rng cellRang
 					continue cells
 				}
 			}
-			ref := cellName(c, r)
-			formula, err := b.cellFormula(sheet, ref)
+			ref := CellName(c, r)
+			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -225,12 +225,12 @@ func contentBesidesTopLeft(b *book, sheet string, ext *sheetExtent, rng cellRang
 				lost = append(lost, lostCell{ref, "=" + formula})
 				continue
 			}
-			v, err := b.cellValue(sheet, ref, excelize.Options{RawCellValue: true})
+			v, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if v != "" {
-				t, _ := b.cellType(sheet, ref)
+				t, _ := b.CellType(sheet, ref)
 				lost = append(lost, lostCell{ref, typedValue(v, t)})
 			}
 		}
@@ -256,7 +256,7 @@ func describeLost(lost []lostCell) string {
 }
 
 // joinRanges renders ranges as "A1:B2, C3:D4".
-func joinRanges(rs []cellRange) string {
+func joinRanges(rs []CellRange) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
 		parts[i] = r.String()
@@ -265,8 +265,8 @@ func joinRanges(rs []cellRange) string {
 }
 
 // requireMerged fails unless ref is exactly one merged range, as openpyxl does.
-func requireMerged(b *book, sheet, ref string) error {
-	merged, err := b.mergeCells(sheet, true)
+func requireMerged(b *Book, sheet, ref string) error {
+	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return err
 	}
@@ -275,5 +275,5 @@ func requireMerged(b *book, sheet, ref string) error {
 			return nil
 		}
 	}
-	return invalid("Cell range %s is not merged", ref)
+	return Invalid("Cell range %s is not merged", ref)
 }

@@ -28,8 +28,8 @@ const (
 var addCommentTool = typedTool(toolSpec{
 	name: "add_comment", title: "Set cell note",
 	desc:    "Add a note (comment) with an author to a cell, replacing the cell's existing note; remove: true deletes it.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).addComment)
 
 // addCommentArgs are add_comment's arguments.
@@ -43,31 +43,31 @@ type addCommentArgs struct {
 }
 
 // addComment implements add_comment.
-func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, error) {
-	col, row, err := parseCell(a.Cell)
+func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*Call, error) {
+	col, row, err := ParseCell(a.Cell)
 	if err != nil {
 		return nil, err
 	}
-	ref := cellName(col, row)
+	ref := CellName(col, row)
 	switch {
 	case a.Remove && (a.Text != nil || a.Author != ""):
-		return nil, invalid("remove: true takes no text or author")
+		return nil, Invalid("remove: true takes no text or author")
 	case !a.Remove && a.Text == nil:
-		return nil, invalid("give text (the note) or remove: true")
+		return nil, Invalid("give text (the note) or remove: true")
 	case !a.Remove && strings.TrimSpace(*a.Text) == "":
-		return nil, invalid("text is empty; to delete a note pass remove: true")
-	case !a.Remove && excelLen(*a.Text) > maxCellChars:
-		return nil, invalid("text has %s characters, more than Excel's limit of %s for a note", thousands(excelLen(*a.Text)), thousands(maxCellChars))
-	case excelLen(a.Author) > maxAuthorChars:
-		return nil, invalid("author has %d characters, more than Excel's limit of %d", excelLen(a.Author), maxAuthorChars)
+		return nil, Invalid("text is empty; to delete a note pass remove: true")
+	case !a.Remove && ExcelLen(*a.Text) > MaxCellChars:
+		return nil, Invalid("text has %s characters, more than Excel's limit of %s for a note", Thousands(ExcelLen(*a.Text)), Thousands(MaxCellChars))
+	case ExcelLen(a.Author) > maxAuthorChars:
+		return nil, Invalid("author has %d characters, more than Excel's limit of %d", ExcelLen(a.Author), maxAuthorChars)
 	}
 	author := a.Author
 	if author == "" {
 		author = "Author"
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
-		comments, err := b.comments(sheet)
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
+		comments, err := b.Comments(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
 		}
@@ -77,19 +77,19 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*call, erro
 				previous = &comments[i]
 			}
 		}
-		res := success(b.name(), sheet, field("cell", ref))
+		res := success(b.Name(), sheet, field("cell", ref))
 		if previous != nil {
-			if err := b.deleteComment(sheet, previous.Cell); err != nil {
+			if err := b.DeleteComment(sheet, previous.Cell); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot replace the note: "+err.Error(), err)
 			}
 		}
 		if a.Remove {
 			if previous == nil {
-				return nil, invalid("cell %s of sheet %q has no note to remove", ref, sheet)
+				return nil, Invalid("cell %s of sheet %q has no note to remove", ref, sheet)
 			}
 			return append(res, pyjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
 		}
-		if err := b.addComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
+		if err := b.AddComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add the note: "+err.Error(), err)
 		}
 		res = append(res, pyjson.Field{Key: "author", Value: author}, pyjson.Field{Key: "replaced", Value: previous != nil})
@@ -123,37 +123,37 @@ func checkURL(u string) error {
 	}
 	switch {
 	case !ok:
-		return invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
-	case excelLen(u) > maxURLChars:
-		return invalid("url has %s characters, more than Excel's limit of %s", thousands(excelLen(u)), thousands(maxURLChars))
+		return Invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
+	case ExcelLen(u) > maxURLChars:
+		return Invalid("url has %s characters, more than Excel's limit of %s", Thousands(ExcelLen(u)), Thousands(maxURLChars))
 	case strings.IndexFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		return invalid("url %q holds spaces or control characters; encode them (%%20)", u)
+		return Invalid("url %q holds spaces or control characters; encode them (%%20)", u)
 	}
 	return nil
 }
 
 // linkLocation checks an internal link target, "Sheet!A1", "'My sheet'!A1:B2"
 // or a defined name, and returns it as Excel writes it.
-func linkLocation(b *book, loc string) (string, error) {
+func linkLocation(b *Book, loc string) (string, error) {
 	loc = strings.TrimPrefix(strings.TrimSpace(loc), "#")
 	i := strings.LastIndex(loc, "!")
 	if i < 0 {
-		for _, dn := range b.definedNames() {
+		for _, dn := range b.DefinedNames() {
 			if strings.EqualFold(dn.Name, loc) {
 				return dn.Name, nil
 			}
 		}
-		return "", invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
+		return "", Invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
 	}
 	name, cells := loc[:i], loc[i+1:]
 	if strings.HasPrefix(name, "'") && strings.HasSuffix(name, "'") && len(name) > 1 {
 		name = strings.ReplaceAll(name[1:len(name)-1], "''", "'")
 	}
-	sheet, err := b.sheet(name)
+	sheet, err := b.Sheet(name)
 	if err != nil {
 		return "", err
 	}
-	rng, err := parseRange(strings.ReplaceAll(cells, "$", ""))
+	rng, err := ParseRange(strings.ReplaceAll(cells, "$", ""))
 	if err != nil {
 		return "", fmt.Errorf("location %q: %w", loc, err)
 	}
@@ -164,8 +164,8 @@ func linkLocation(b *book, loc string) (string, error) {
 var setHyperlinkTool = typedTool(toolSpec{
 	name: "set_hyperlink", title: "Set hyperlink",
 	desc:    "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
 }, (*Service).setHyperlink)
 
 // setHyperlinkArgs are set_hyperlink's arguments.
@@ -181,49 +181,49 @@ type setHyperlinkArgs struct {
 }
 
 // setHyperlink implements set_hyperlink.
-func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, error) {
-	col, row, err := parseCell(a.Cell)
+func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*Call, error) {
+	col, row, err := ParseCell(a.Cell)
 	if err != nil {
 		return nil, err
 	}
-	ref := cellName(col, row)
+	ref := CellName(col, row)
 	switch {
 	case a.Remove && (a.URL != "" || a.Location != "" || a.DisplayText != nil || a.Tooltip != nil):
-		return nil, invalid("remove: true takes no url, location, display_text or tooltip")
+		return nil, Invalid("remove: true takes no url, location, display_text or tooltip")
 	case !a.Remove && a.URL != "" && a.Location != "":
-		return nil, invalid("give url (a web address) or location (a place in the workbook), not both")
+		return nil, Invalid("give url (a web address) or location (a place in the workbook), not both")
 	case !a.Remove && a.URL == "" && a.Location == "":
-		return nil, invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
+		return nil, Invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
 	case a.URL != "":
 		if err := checkURL(a.URL); err != nil {
 			return nil, err
 		}
 	}
-	if a.Tooltip != nil && excelLen(*a.Tooltip) > maxTooltipChars {
-		return nil, invalid("tooltip has %d characters, more than Excel's limit of %d", excelLen(*a.Tooltip), maxTooltipChars)
+	if a.Tooltip != nil && ExcelLen(*a.Tooltip) > maxTooltipChars {
+		return nil, Invalid("tooltip has %d characters, more than Excel's limit of %d", ExcelLen(*a.Tooltip), maxTooltipChars)
 	}
 	if a.DisplayText != nil {
-		if err := checkText(ref, *a.DisplayText); err != nil {
+		if err := CheckText(ref, *a.DisplayText); err != nil {
 			return nil, err
 		}
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
-		had, oldTarget, err := b.cellHyperLink(sheet, ref)
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
+		b.Edits = &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
+		had, oldTarget, err := b.CellHyperLink(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		res := success(b.name(), sheet, field("cell", ref))
+		res := success(b.Name(), sheet, field("cell", ref))
 		if had {
 			// Replace, never stack: drop the old link (and its relationship).
-			if err := b.setCellHyperLink(sheet, ref, "", "None"); err != nil {
+			if err := b.SetCellHyperLink(sheet, ref, "", "None"); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot remove the link: "+err.Error(), err)
 			}
 		}
 		if a.Remove {
 			if !had {
-				return nil, invalid("cell %s of sheet %q has no link to remove", ref, sheet)
+				return nil, Invalid("cell %s of sheet %q has no link to remove", ref, sheet)
 			}
 			return append(res, pyjson.Field{Key: "removed_target", Value: oldTarget}), nil
 		}
@@ -235,7 +235,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 			kind, linkType = "location", "Location"
 		}
 		opts := excelize.HyperlinkOpts{Tooltip: a.Tooltip}
-		current, err := b.cellValue(sheet, ref)
+		current, err := b.CellValue(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -245,13 +245,13 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*call, 
 			if a.DisplayText != nil {
 				display = *a.DisplayText
 			}
-			if err := b.setCellStr(sheet, ref, display); err != nil {
+			if err := b.SetCellStr(sheet, ref, display); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 			}
-			ext.widen(row, col)
+			ext.Widen(row, col)
 		}
 		opts.Display = &display
-		if err := b.setCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
+		if err := b.SetCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the link: "+err.Error(), err)
 		}
 		if err := styleAsLink(b, sheet, ref); err != nil {
@@ -269,12 +269,12 @@ const linkColor = "0563C1"
 // styleAsLink gives the cell the look of Excel's Hyperlink style (blue,
 // single underline) over its own style, as Excel does when a link is
 // inserted; the cell's number format, fill, borders and alignment stay.
-func styleAsLink(b *book, sheet, ref string) error {
-	id, err := b.cellStyle(sheet, ref)
+func styleAsLink(b *Book, sheet, ref string) error {
+	id, err := b.CellStyle(sheet, ref)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	st, err := b.styleByID(id)
+	st, err := b.StyleByID(id)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 	}
@@ -282,9 +282,9 @@ func styleAsLink(b *book, sheet, ref string) error {
 		st.Font = &excelize.Font{}
 	}
 	st.Font.Color, st.Font.ColorTheme, st.Font.ColorIndexed, st.Font.Underline = linkColor, nil, 0, "single"
-	linked, err := b.newStyle(st)
+	linked, err := b.NewStyle(st)
 	if err == nil {
-		err = b.setCellStyle(sheet, ref, ref, linked)
+		err = b.SetCellStyle(sheet, ref, ref, linked)
 	}
 	if err != nil {
 		return newError(KindInvalidArgument, fmt.Sprintf("cannot style the link in %s: %v", ref, err), err)

@@ -18,8 +18,8 @@ const (
 var listSheetsTool = typedTool(toolSpec{
 	name: "list_sheets", title: "List sheets",
 	desc:    "List the sheets of an Excel workbook with their order and which one is active.",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", touch: touchStyles}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStyles}}},
 }, (*Service).listSheets)
 
 // listSheetsArgs are list_sheets' arguments.
@@ -28,11 +28,11 @@ type listSheetsArgs struct {
 }
 
 // listSheets implements list_sheets.
-func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error) {
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		list, active := b.sheetList()
+func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*Call, error) {
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		list, active := b.SheetList()
 		sheets := make([]any, 0, len(list))
-		for i, ps := range b.index.Sheets {
+		for i, ps := range b.Index.Sheets {
 			sheets = append(sheets, pyjson.Object{
 				{Key: "name", Value: ps.Name},
 				{Key: "index", Value: i},
@@ -41,7 +41,7 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error)
 				{Key: "kind", Value: ps.Kind},
 			})
 		}
-		return success(b.name(), "",
+		return success(b.Name(), "",
 			field("sheet_count", len(list)),
 			field("active_sheet", list[active]),
 			field("sheets", sheets)), nil
@@ -52,8 +52,8 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*call, error)
 var readExcelTool = typedTool(toolSpec{
 	name: "read_excel", title: "Read sheet data",
 	desc:    "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging; dates and times come back as ISO-8601 text.",
-	timeout: readTimeout,
-	access:  readStream(),
+	timeout: ReadTimeout,
+	access:  ReadStream(),
 }, (*Service).readExcel)
 
 // readExcelArgs are read_excel's arguments.
@@ -74,12 +74,12 @@ type readExcelArgs struct {
 // readExcel implements read_excel: summary mode (header row plus a page of
 // data rows) or exact range mode, both streamed row by row and stopped at
 // the last row the page needs.
-func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*call, error) {
+func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*Call, error) {
 	if a.Offset < 0 {
-		return nil, invalid("offset must be >= 0")
+		return nil, Invalid("offset must be >= 0")
 	}
 	if a.MaxRows != nil && *a.MaxRows < 1 {
-		return nil, invalid("max_rows must be >= 1")
+		return nil, Invalid("max_rows must be >= 1")
 	}
 	rangeText, err := foldAlias("range", a.Range, "cell_range", a.CellRange, sameRange)
 	if err != nil {
@@ -90,37 +90,37 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*call, error)
 		a.Formulas = "both"
 	}
 	if a.Range != "" && (a.HeaderRow != nil || a.SampleRows != nil) {
-		return nil, invalid("header_row and sample_rows are for summary mode; leave out range")
+		return nil, Invalid("header_row and sample_rows are for summary mode; leave out range")
 	}
-	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= maxSheetRows) {
-		return nil, invalid("header_row must be between 0 and %d", maxSheetRows-1)
+	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= MaxSheetRows) {
+		return nil, Invalid("header_row must be between 0 and %d", MaxSheetRows-1)
 	}
 	if a.SampleRows != nil && *a.SampleRows < 1 {
-		return nil, invalid("sample_rows must be >= 1")
+		return nil, Invalid("sample_rows must be >= 1")
 	}
-	mode, err := parseFormulaMode(a.Formulas)
+	mode, err := ParseFormulaMode(a.Formulas)
 	if err != nil {
 		return nil, err
 	}
-	var rng *cellRange
+	var rng *CellRange
 	if a.Range != "" {
-		r, err := parseRange(a.Range)
+		r, err := ParseRange(a.Range)
 		if err != nil {
 			return nil, err
 		}
 		rng = &r
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		b.formulas = mode
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		b.Formulas = mode
 		var res pyjson.Object
 		var err error
 		switch {
 		case rng != nil:
-			res, err = s.readRange(ctx, b, sh.name, *rng, a)
+			res, err = s.readRange(ctx, b, sh.Name, *rng, a)
 		case a.SampleRows != nil:
-			res, err = s.readSample(ctx, b, sh.name, a)
+			res, err = s.readSample(ctx, b, sh.Name, a)
 		default:
-			res, err = s.readSummary(ctx, b, sh.name, a)
+			res, err = s.readSummary(ctx, b, sh.Name, a)
 		}
 		if err != nil {
 			return nil, err
@@ -138,7 +138,7 @@ const wideRange = 100
 // fit the result cap (see page.go). values[i] is row first+i; rows without
 // cells in the range take their place as empty rows; a page ends at the last
 // row holding cells when the sheet ends before the range does.
-func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cellRange, a readExcelArgs) (pyjson.Object, error) {
+func (s *Service) readRange(ctx context.Context, b *Book, sheet string, rng CellRange, a readExcelArgs) (pyjson.Object, error) {
 	width := rng.C2 - rng.C1 + 1
 	want := max(rng.R2-rng.R1+1-a.Offset, 0)
 	if a.MaxRows != nil && *a.MaxRows < want {
@@ -151,7 +151,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	first := rng.R1 + a.Offset
 	var p *pageRows
 	build := func(k int, more bool) pyjson.Object {
-		res := success(b.name(), sheet,
+		res := success(b.Name(), sheet,
 			field("range", rng.String()),
 			field("offset", a.Offset),
 			field("rows_returned", k),
@@ -172,7 +172,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 	p.padTo = minWidth
 	more := false
 	if want > 0 {
-		err = b.rowsJSON(ctx, sheet, first, rng.R2, rng.C1, rng.C2, func(row int, inner []byte, cells int) bool {
+		err = b.RowsJSON(ctx, sheet, first, rng.R2, rng.C1, rng.C2, func(row int, inner []byte, cells int) bool {
 			for first+len(p.rows) < row { // rows without cells in the range
 				if len(p.rows) >= want {
 					more = true
@@ -199,7 +199,7 @@ func (s *Service) readRange(ctx context.Context, b *book, sheet string, rng cell
 // the rows below it that hold cells, offset of them skipped, sized to fit
 // the result cap (see page.go). Rows are squared up to the widest row of
 // the page so columns line up.
-func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a readExcelArgs) (pyjson.Object, error) {
+func (s *Service) readSummary(ctx context.Context, b *Book, sheet string, a readExcelArgs) (pyjson.Object, error) {
 	want := defaultSummaryRows
 	if a.MaxRows != nil {
 		want = *a.MaxRows
@@ -214,9 +214,9 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 			w = max(w, p.widest(k))
 			rows = p.encode(k, w)
 		}
-		var hdr rowArena
-		res := success(b.name(), sheet,
-			field("columns", hdr.add(header, hdrItems, w)),
+		var hdr RowArena
+		res := success(b.Name(), sheet,
+			field("columns", hdr.Add(header, hdrItems, w)),
 			field("offset", a.Offset),
 			field("rows_returned", k),
 			field("has_more", more))
@@ -233,7 +233,7 @@ func (s *Service) readSummary(ctx context.Context, b *book, sheet string, a read
 		return nil, err
 	}
 	skip, more, hdrRow := a.Offset, false, headerRowOf(a.HeaderRow)
-	err = b.rowsJSON(ctx, sheet, hdrRow, maxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
+	err = b.RowsJSON(ctx, sheet, hdrRow, MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
 		switch {
 		case row == hdrRow:
 			header, hdrItems = append([]byte(nil), inner...), cells

@@ -25,8 +25,8 @@ const (
 var referenceMapTool = typedTool(toolSpec{
 	name: "get_reference_map", title: "Reference map",
 	desc:    "Map a workbook's references: per sheet the formulas and the sheets they read and are read by, the cross-sheet edges with sample formulas, defined names, tables and external workbook links; detail \"full\" also lists every formula with its references, paged.",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
 }, (*Service).referenceMap)
 
 // referenceMapArgs are get_reference_map's arguments.
@@ -47,22 +47,22 @@ type refEdge struct {
 }
 
 // referenceMap implements get_reference_map.
-func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*call, error) {
+func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*Call, error) {
 	detail := a.Detail
 	if detail == "" {
 		detail = "summary"
 	}
-	if !oneOf(detail, "summary", "full") {
-		return nil, invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
+	if !OneOf(detail, "summary", "full") {
+		return nil, Invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
 	}
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
 		}
 		summary := mapFields(g)
 		head := func() pyjson.Object {
-			res := success(b.name(), "", field("detail", detail), field("formula_count", len(g.Nodes)))
+			res := success(b.Name(), "", field("detail", detail), field("formula_count", len(g.Nodes)))
 			return append(res, summary...)
 		}
 		if detail != "full" {

@@ -28,7 +28,7 @@ const (
 var renderRangeTool = typedTool(toolSpec{
 	name: "render_range", title: "Render range as image",
 	desc:    "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions, and in not_rendered what the picture leaves out: links to pictures, files, workbooks or data outside the workbook are never followed.",
-	timeout: render.Timeout + readTimeout,
+	timeout: render.Timeout + ReadTimeout,
 	access:  renderAccess(),
 }, (*Service).renderRange)
 
@@ -43,10 +43,10 @@ type renderArgs struct {
 // renderRange implements render_range. The user's workbook is only read:
 // a private copy gets the print area and page setup, LibreOffice renders
 // the copy's first page, and the page is cropped to the cells.
-func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) {
-	var want *cellRange
+func (s *Service) renderRange(ctx context.Context, a renderArgs) (*Call, error) {
+	var want *CellRange
 	if a.CellRange != "" {
-		r, err := parseRange(a.CellRange)
+		r, err := ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
@@ -54,11 +54,11 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 	}
 	// Resolved here only to check the output against it; Service.run
 	// resolves it again for the read.
-	path, err := s.engine.box.Resolve(a.FilePath)
+	path, err := s.engine.Box.Resolve(a.FilePath)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExtension(path); err != nil {
+	if err := CheckExtension(path); err != nil {
 		return nil, err
 	}
 	var out string
@@ -69,17 +69,17 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 	}
 	// The copy is taken under the shared lock Service.run holds (a
 	// consistent version); the (slow) rendering, in after, holds no lock.
-	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		rawBook, _, err := s.engine.readRegular(b.path)
+	c := OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		rawBook, _, err := s.engine.ReadRegular(b.Path)
 		if err != nil {
 			if kindOf(err) == "" {
-				return nil, fileNotFound(s.engine.box, b.path)
+				return nil, FileNotFound(s.engine.Box, b.Path)
 			}
 			return nil, err
 		}
 		return rawBook, nil
 	})
-	c.after = func(res any) (any, error) {
+	c.After = func(res any) (any, error) {
 		return s.renderCopy(ctx, res.([]byte), path, out, a.SheetName, want)
 	}
 	return c, nil
@@ -87,19 +87,19 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*call, error) 
 
 // renderCopy renders the workbook whose bytes are rawBook (the file at
 // path) from a private copy to the PNG out (default next to the workbook).
-func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *cellRange) (any, error) {
-	work, err := os.MkdirTemp(s.engine.tmpBase, "excelops-render-")
+func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *CellRange) (any, error) {
+	work, err := os.MkdirTemp(s.engine.TmpBase, "excelops-render-")
 	if err != nil {
 		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 	}
 	defer os.RemoveAll(work)
 	// The copy is opened from memory: nothing of the render but the PNG
 	// touches the workspace.
-	b, err := s.engine.openCopy(rawBook, filepath.Base(path))
+	b, err := s.engine.OpenCopy(rawBook, filepath.Base(path))
 	if err != nil {
 		return nil, err
 	}
-	defer b.close()
+	defer b.Close()
 	sheet, area, err := preparePrint(b, sheetName, want)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 		return nil, err
 	}
 	var prepared bytes.Buffer
-	if _, err := b.writeTo(&prepared); err != nil {
+	if _, err := b.WriteTo(&prepared); err != nil {
 		return nil, newError(KindIO, "cannot save the copy to render: "+err.Error(), err)
 	}
 	// LibreOffice gets the copy without links to anything outside it,
@@ -136,7 +136,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err != nil {
 		return nil, err
 	}
-	if err := s.engine.writeAtomic(ctx, out, newFileMode, nil, nil, func(w io.Writer) error {
+	if err := s.engine.WriteAtomic(ctx, out, NewFileMode, nil, nil, func(w io.Writer) error {
 		_, err := w.Write(pic)
 		return err
 	}); err != nil {
@@ -144,7 +144,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	}
 	return success(filepath.Base(path), sheet,
 		field("range", area),
-		field("output_path", s.engine.box.Show(out)),
+		field("output_path", s.engine.Box.Show(out)),
 		field("size_bytes", len(pic)),
 		field("width", w),
 		field("height", h),
@@ -157,14 +157,14 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 // name, never the workbook itself.
 func (s *Service) renderOutput(p, workbook string) (string, error) {
 	if !strings.EqualFold(filepath.Ext(p), ".png") {
-		return "", invalid("output_path %q must end in .png", p)
+		return "", Invalid("output_path %q must end in .png", p)
 	}
-	out, err := s.engine.box.Resolve(p)
+	out, err := s.engine.Box.Resolve(p)
 	if err != nil {
 		return "", err
 	}
 	if out == workbook {
-		return "", invalid("output_path %q is the workbook itself", p)
+		return "", Invalid("output_path %q is the workbook itself", p)
 	}
 	return out, nil
 }
@@ -185,33 +185,33 @@ func defaultRenderName(workbook, sheet string) string {
 // area, else the used range) becomes the sheet's print area, fitted on one
 // page with small margins and no header or footer, and every other sheet
 // is hidden so the sheet's first page is the document's first page.
-func preparePrint(b *book, name string, want *cellRange) (sheet, area string, err error) {
-	sheet, ext, err := b.edit(name)
+func preparePrint(b *Book, name string, want *CellRange) (sheet, area string, err error) {
+	sheet, ext, err := b.Edit(name)
 	if err != nil {
 		return "", "", err
 	}
-	var r cellRange
+	var r CellRange
 	switch {
 	case want != nil:
 		r = *want
 	default:
 		if pa, ok := printArea(b, sheet); ok {
 			r = pa
-		} else if ext.empty() {
-			return "", "", invalid("sheet %q is empty: there is nothing to render", sheet)
+		} else if ext.Empty() {
+			return "", "", Invalid("sheet %q is empty: there is nothing to render", sheet)
 		} else {
-			r = cellRange{C1: ext.minCol, R1: ext.minRow, C2: ext.maxCol, R2: ext.maxRow}
+			r = CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 		}
 	}
 	if rows, cols := r.R2-r.R1+1, r.C2-r.C1+1; rows > maxRenderRows || cols > maxRenderCols {
-		return "", "", invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
+		return "", "", Invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
 	}
-	for _, d := range b.definedNames() {
+	for _, d := range b.DefinedNames() {
 		if d.Name == printAreaName && d.Scope == sheet {
-			_ = b.deleteDefinedName(&excelize.DefinedName{Name: printAreaName, Scope: sheet})
+			_ = b.DeleteDefinedName(&excelize.DefinedName{Name: printAreaName, Scope: sheet})
 		}
 	}
-	if err := b.setDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
+	if err := b.SetDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
 		return "", "", newError(KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
 	}
 	w, h := extentPoints(b, sheet, r)
@@ -227,28 +227,28 @@ func preparePrint(b *book, name string, want *cellRange) (sheet, area string, er
 	}
 	margin, none := render.MarginInch, 0.0
 	steps := []error{
-		b.setPageLayout(sheet, layout),
-		b.setSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
-		b.setPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &margin, Right: &margin, Top: &margin, Bottom: &margin, Header: &none, Footer: &none}),
-		b.setHeaderFooter(sheet, nil),
+		b.SetPageLayout(sheet, layout),
+		b.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}),
+		b.SetPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &margin, Right: &margin, Top: &margin, Bottom: &margin, Header: &none, Footer: &none}),
+		b.SetHeaderFooter(sheet, nil),
 	}
 	for _, e := range steps {
 		if e != nil {
 			return "", "", newError(KindInvalidArgument, "cannot set up the page: "+e.Error(), e)
 		}
 	}
-	list, _ := b.sheetList()
+	list, _ := b.SheetList()
 	for i, other := range list {
 		if other == sheet {
-			b.setActiveSheet(i)
-			if err := b.setSheetVisible(sheet, true); err != nil {
+			b.SetActiveSheet(i)
+			if err := b.SetSheetVisible(sheet, true); err != nil {
 				return "", "", newError(KindInvalidArgument, "cannot show the sheet: "+err.Error(), err)
 			}
 		}
 	}
 	for _, other := range list {
 		if other != sheet {
-			if err := b.setSheetVisible(other, false); err != nil {
+			if err := b.SetSheetVisible(other, false); err != nil {
 				return "", "", newError(KindInvalidArgument, "cannot hide the other sheets: "+err.Error(), err)
 			}
 		}
@@ -257,30 +257,30 @@ func preparePrint(b *book, name string, want *cellRange) (sheet, area string, er
 }
 
 // printArea returns the sheet's print area when it is one rectangle.
-func printArea(b *book, sheet string) (cellRange, bool) {
-	for _, d := range b.definedNames() {
+func printArea(b *Book, sheet string) (CellRange, bool) {
+	for _, d := range b.DefinedNames() {
 		if d.Name != printAreaName || d.Scope != sheet {
 			continue
 		}
 		ref := d.RefersTo[strings.LastIndex(d.RefersTo, "!")+1:]
-		if r, err := parseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
+		if r, err := ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
 			return r, true
 		}
 	}
-	return cellRange{}, false
+	return CellRange{}, false
 }
 
 // extentPoints estimates the width and height of r in points.
-func extentPoints(b *book, sheet string, r cellRange) (w, h float64) {
+func extentPoints(b *Book, sheet string, r CellRange) (w, h float64) {
 	for c := r.C1; c <= r.C2; c++ {
-		cw, err := b.colWidth(sheet, columnName(c))
+		cw, err := b.ColWidth(sheet, ColumnName(c))
 		if err != nil {
 			cw = 9.140625
 		}
 		w += cw * 7 * 0.75 // characters to pixels to points
 	}
 	for row := r.R1; row <= r.R2; row++ {
-		rh, err := b.rowHeight(sheet, row)
+		rh, err := b.RowHeight(sheet, row)
 		if err != nil {
 			rh = 15
 		}
@@ -293,8 +293,8 @@ func extentPoints(b *book, sheet string, r cellRange) (w, h float64) {
 // open, without anything that reaches outside the workbook, and what it
 // left out (render.Sanitize within the unzip limits).
 func (s *Service) sanitizeRenderCopy(raw []byte) ([]byte, []rendersafe.Omitted, error) {
-	if err := s.engine.limits.within("sanitising the copy to render", 2*int64(len(raw))); err != nil {
+	if err := s.engine.Limits.Within("sanitising the copy to render", 2*int64(len(raw))); err != nil {
 		return nil, nil, err
 	}
-	return render.Sanitize(raw, rendersafe.Limits{MaxUnzipped: s.engine.limits.UnzipSizeLimit, MaxPart: s.engine.limits.UnzipXMLSizeLimit})
+	return render.Sanitize(raw, rendersafe.Limits{MaxUnzipped: s.engine.Limits.UnzipSizeLimit, MaxPart: s.engine.Limits.UnzipXMLSizeLimit})
 }

@@ -150,17 +150,17 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 	require.NoError(t, f.Save())
 	cases := []struct {
 		sheet string
-		want  *cellRange
+		want  *CellRange
 		area  string
 		fit   bool // shrunk onto the page; else enlarged to render.MaxZoom
 	}{
 		{"Sheet1", nil, "A1:B2", false},                                    // the print area
 		{"Second", nil, "C5:E9", false},                                    // the used range
-		{"Sheet1", &cellRange{C1: 2, R1: 2, C2: 2, R2: 3}, "B2:B3", false}, // given
-		{"Second", &cellRange{C1: 1, R1: 1, C2: 60, R2: 300}, "A1:BH300", true},
+		{"Sheet1", &CellRange{C1: 2, R1: 2, C2: 2, R2: 3}, "B2:B3", false}, // given
+		{"Second", &CellRange{C1: 1, R1: 1, C2: 60, R2: 300}, "A1:BH300", true},
 	}
 	for _, c := range cases {
-		b, err := e.svc.engine.openBook(e.path("p.xlsx"), false, false)
+		b, err := e.svc.engine.OpenBook(e.path("p.xlsx"), false, false)
 		require.NoError(t, err)
 		sheet, area, err := preparePrint(b, c.sheet, c.want)
 		require.NoError(t, err)
@@ -169,15 +169,15 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 		pa, ok := printArea(b, sheet)
 		require.True(t, ok)
 		assert.Equal(t, c.area, pa.String())
-		for _, other := range b.f.GetSheetList() {
-			visible, err := b.f.GetSheetVisible(other)
+		for _, other := range b.F.GetSheetList() {
+			visible, err := b.F.GetSheetVisible(other)
 			require.NoError(t, err)
 			assert.Equal(t, other == sheet, visible, other)
 		}
-		assert.Equal(t, sheet, b.f.GetSheetName(b.f.GetActiveSheetIndex()))
-		layout, err := b.f.GetPageLayout(sheet)
+		assert.Equal(t, sheet, b.F.GetSheetName(b.F.GetActiveSheetIndex()))
+		layout, err := b.F.GetPageLayout(sheet)
 		require.NoError(t, err)
-		props, err := b.f.GetSheetProps(sheet)
+		props, err := b.F.GetSheetProps(sheet)
 		require.NoError(t, err)
 		require.NotNil(t, props.FitToPage)
 		assert.Equal(t, c.fit, *props.FitToPage, c.area)
@@ -189,6 +189,6 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 			require.NotNil(t, layout.AdjustTo)
 			assert.EqualValues(t, render.MaxZoom, *layout.AdjustTo, c.area)
 		}
-		require.NoError(t, b.close())
+		require.NoError(t, b.Close())
 	}
 }

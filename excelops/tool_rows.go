@@ -36,7 +36,7 @@ func checkRowEdit(a rowEditArgs) (rowEditArgs, int, error) {
 		return a, 0, err
 	}
 	if a.Row < 1 || a.Row > excelize.TotalRows {
-		return a, 0, invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
+		return a, 0, Invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
 	}
 	return a, n, nil
 }
@@ -48,7 +48,7 @@ func editCount(c *int, limit int) (int, error) {
 		n = *c
 	}
 	if n < 1 || n > limit {
-		return 0, invalid("count must be between 1 and %d, got %d", limit, n)
+		return 0, Invalid("count must be between 1 and %d, got %d", limit, n)
 	}
 	return n, nil
 }
@@ -57,25 +57,25 @@ func editCount(c *int, limit int) (int, error) {
 var insertRowsTool = typedTool(toolSpec{
 	name: "insert_rows", title: "Insert rows",
 	desc:    "Insert empty rows before a row number; existing rows move down.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet}),
 }, (*Service).insertRows)
 
 // insertRows implements insert_rows.
-func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
+func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*Call, error) {
 	a, n, err := checkRowEdit(a)
 	if err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxRow
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
+		before := ext.MaxRow
 		if before+n > excelize.TotalRows && a.Row <= before {
-			return nil, invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
+			return nil, Invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
-		if err := b.shiftRefs(shift, func() error {
-			if err := b.insertRows(sheet, a.Row, n); err != nil {
+		if err := b.ShiftRefs(shift, func() error {
+			if err := b.InsertRows(sheet, a.Row, n); err != nil {
 				if errors.Is(err, excelize.ErrMaxRows) {
 					return newError(KindInvalidArgument, fmt.Sprintf("cannot insert %d rows at row %d: the sheet's last rows hold cells, notes or row formatting that would be pushed past row %d, Excel's last row; clear or delete them first", n, a.Row, excelize.TotalRows), err)
 				}
@@ -85,18 +85,18 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
 		}); err != nil {
 			return nil, err
 		}
-		b.edits = insertedRows(sheet, a.Row, n)
-		if !ext.empty() && a.Row <= ext.maxRow {
-			ext.maxRow += n
-			if a.Row <= ext.minRow {
-				ext.minRow += n
+		b.Edits = InsertedRows(sheet, a.Row, n)
+		if !ext.Empty() && a.Row <= ext.MaxRow {
+			ext.MaxRow += n
+			if a.Row <= ext.MinRow {
+				ext.MinRow += n
 			}
 		}
-		return success(b.name(), sheet,
+		return success(b.Name(), sheet,
 			field("inserted_at_row", a.Row),
 			field("count", n),
 			field("rows_before", before),
-			field("rows_after", ext.maxRow)), nil
+			field("rows_after", ext.MaxRow)), nil
 	}), nil
 }
 
@@ -104,26 +104,26 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*call, error) {
 var deleteRowsTool = typedTool(toolSpec{
 	name: "delete_rows", title: "Delete rows",
 	desc:    "Delete rows starting at a row number; rows below move up.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{guard: guardEverySheet, destructive: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRows)
 
 // deleteRows implements delete_rows.
-func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*call, error) {
+func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*Call, error) {
 	a, n, err := checkRowEdit(rowEditArgs(d))
 	if err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		before := ext.maxRow
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
+		before := ext.MaxRow
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
-		if err := b.clearDeletedSpills(sheet, true, a.Row, a.Row+n-1); err != nil {
+		if err := b.ClearDeletedSpills(sheet, true, a.Row, a.Row+n-1); err != nil {
 			return nil, err
 		}
-		if err := b.shiftRefs(shift, func() error {
+		if err := b.ShiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
-				if err := b.removeRow(sheet, a.Row); err != nil {
+				if err := b.RemoveRow(sheet, a.Row); err != nil {
 					return newError(KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
 				}
 			}
@@ -131,12 +131,12 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*call, error)
 		}); err != nil {
 			return nil, err
 		}
-		b.edits = deletedRows(sheet, a.Row)
-		ext.minRow, ext.maxRow = shrinkSpan(ext, ext.minRow, ext.maxRow, a.Row, n)
-		return success(b.name(), sheet,
+		b.Edits = DeletedRows(sheet, a.Row)
+		ext.MinRow, ext.MaxRow = shrinkSpan(ext, ext.MinRow, ext.MaxRow, a.Row, n)
+		return success(b.Name(), sheet,
 			field("deleted_from_row", a.Row),
 			field("count", n),
 			field("rows_before", before),
-			field("rows_after", ext.maxRow)), nil
+			field("rows_after", ext.MaxRow)), nil
 	}), nil
 }

@@ -27,12 +27,12 @@ type ruleBody struct {
 	Operator   string        `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
 	Values     []json.Number `json:"values,omitempty" maxItems:"2" jsonschema:"cell_is: the number to compare with (two for between and notBetween)"`
 	Formula    string        `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
-	Format     *ruleFormat   `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
+	Format     *RuleFormat   `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
 	IconStyle  string        `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
-	MinColor   colorValue    `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
-	MidColor   colorValue    `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
-	MaxColor   colorValue    `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
-	BarColor   colorValue    `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
+	MinColor   ColorValue    `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
+	MidColor   ColorValue    `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
+	MaxColor   ColorValue    `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
+	BarColor   ColorValue    `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
 	StopIfTrue bool          `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
 }
 
@@ -61,15 +61,15 @@ func cellIsCriteria(op string) (string, bool) {
 
 // validIconStyle reports whether name is an icon set Excel knows.
 func validIconStyle(name string) bool {
-	return oneOf(name, iconStyles()...)
+	return OneOf(name, IconStyles()...)
 }
 
 // addConditionalRuleTool declares add_conditional_rule.
 var addConditionalRuleTool = typedTool(toolSpec{
 	name: "add_conditional_rule", title: "Add conditional formatting",
 	desc:    "Add conditional formatting (cell_is, formula, icon_set, color_scale, data_bar) to a range; several rules apply all-or-nothing.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
 }, (*Service).addConditionalRule)
 
 // addConditionalRuleArgs are add_conditional_rule's arguments: one rule
@@ -84,13 +84,13 @@ type addConditionalRuleArgs struct {
 
 // addConditionalRule implements add_conditional_rule: one rule from the
 // top-level fields, or several from "rules"; all are applied or none.
-func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs) (*call, error) {
+func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs) (*Call, error) {
 	rules := a.Rules
 	if a.RuleType != "" {
 		rules = append([]ruleArgs{{CellRange: a.CellRange, RuleType: a.RuleType, ruleBody: a.ruleBody}}, rules...)
 	}
 	if len(rules) == 0 {
-		return nil, invalid("give rule_type (one rule) or rules (several)")
+		return nil, Invalid("give rule_type (one rule) or rules (several)")
 	}
 	icon := false
 	for i := range rules {
@@ -99,75 +99,75 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 		}
 		icon = icon || rules[i].RuleType == "icon_set"
 	}
-	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
+	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
 		applied := make([]any, 0, len(rules))
-		names := b.formulaScope()
+		names := b.FormulaScope()
 		for i, r := range rules {
 			opt, err := conditionalOption(b, r)
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
 			if r.RuleType == "formula" {
-				if err := names.check(r.CellRange+" rule", sheet, opt.Criteria); err != nil {
+				if err := names.Check(r.CellRange+" rule", sheet, opt.Criteria); err != nil {
 					return nil, fmt.Errorf("rule %d: %w", i+1, err)
 				}
 			}
-			rng, err := parseRange(r.CellRange)
+			rng, err := ParseRange(r.CellRange)
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
-			if err := b.setConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
+			if err := b.SetConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
 				return nil, newError(KindInvalidArgument, fmt.Sprintf("rule %d: invalid %s rule: %v", i+1, r.RuleType, err), err)
 			}
 			applied = append(applied, pyjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
 		}
-		return success(b.name(), sheet,
+		return success(b.Name(), sheet,
 			field("rules_added", len(applied)),
 			field("rules", applied)), nil
 	})
-	c.icon = icon
+	c.Icon = icon
 	return c, nil
 }
 
 // conditionalOption turns one rule into excelize options, validating it.
-func conditionalOption(b *book, r ruleArgs) (excelize.ConditionalFormatOptions, error) {
+func conditionalOption(b *Book, r ruleArgs) (excelize.ConditionalFormatOptions, error) {
 	opt := excelize.ConditionalFormatOptions{StopIfTrue: r.StopIfTrue}
 	if r.CellRange == "" {
-		return opt, invalid("cell_range is required")
+		return opt, Invalid("cell_range is required")
 	}
 	switch r.RuleType {
 	case "cell_is":
 		crit, ok := cellIsCriteria(r.Operator)
 		if !ok {
-			return opt, invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
+			return opt, Invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
 		}
 		opt.Type, opt.Criteria = "cell", crit
 		if crit == "between" || crit == "not between" {
 			if len(r.Values) != 2 {
-				return opt, invalid("%s needs exactly two values", r.Operator)
+				return opt, Invalid("%s needs exactly two values", r.Operator)
 			}
 			opt.MinValue, opt.MaxValue = r.Values[0].String(), r.Values[1].String()
 		} else {
 			if len(r.Values) != 1 {
-				return opt, invalid("%s needs exactly one value", r.Operator)
+				return opt, Invalid("%s needs exactly one value", r.Operator)
 			}
 			opt.Value = r.Values[0].String()
 		}
-		return opt, b.ruleFormat(&opt, r.Format)
+		return opt, b.RuleFormat(&opt, r.Format)
 	case "formula":
 		f := strings.TrimPrefix(strings.TrimSpace(r.Formula), "=")
 		if f == "" {
-			return opt, invalid("formula rules need a formula")
+			return opt, Invalid("formula rules need a formula")
 		}
-		if err := checkFormula(r.CellRange+" rule", f); err != nil {
+		if err := CheckFormula(r.CellRange+" rule", f); err != nil {
 			return opt, err
 		}
 		opt.Type, opt.Criteria = "formula", f // excelize takes the expression from Criteria
-		return opt, b.ruleFormat(&opt, r.Format)
+		return opt, b.RuleFormat(&opt, r.Format)
 	case "icon_set":
 		if !validIconStyle(r.IconStyle) {
-			return opt, invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
+			return opt, Invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
 		}
 		opt.Type, opt.IconStyle = "icon_set", r.IconStyle
 		return opt, nil
@@ -183,7 +183,7 @@ func conditionalOption(b *book, r ruleArgs) (excelize.ConditionalFormatOptions, 
 		opt.Type, opt.Criteria = "2_color_scale", "="
 		opt.MinType, opt.MaxType, opt.MinColor, opt.MaxColor = "min", "max", "#"+minC, "#"+maxC
 		if r.MidColor != "" {
-			midC, err := r.MidColor.hex()
+			midC, err := r.MidColor.Hex()
 			if err != nil {
 				return opt, err
 			}
@@ -198,15 +198,15 @@ func conditionalOption(b *book, r ruleArgs) (excelize.ConditionalFormatOptions, 
 		opt.Type, opt.Criteria, opt.MinType, opt.MaxType, opt.BarColor = "data_bar", "=", "min", "max", "#"+c
 		return opt, nil
 	}
-	return opt, invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
+	return opt, Invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
 }
 
 // colorOr parses c, or returns def when c is empty.
-func colorOr(c colorValue, def string) (string, error) {
+func colorOr(c ColorValue, def string) (string, error) {
 	if c == "" {
 		return def, nil
 	}
-	return c.hex()
+	return c.Hex()
 }
 
 // dvTypes maps validation_type names to excelize's.
@@ -253,8 +253,8 @@ func dvOperator(name string) (excelize.DataValidationOperator, bool) {
 var addDataValidationTool = typedTool(toolSpec{
 	name: "add_data_validation", title: "Add data validation",
 	desc:    "Add data validation (list, whole, decimal, date, time, textLength, custom) to a range.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
 }, (*Service).addDataValidation)
 
 // addDataValidationArgs are add_data_validation's arguments.
@@ -275,13 +275,13 @@ type addDataValidationArgs struct {
 }
 
 // addDataValidation implements add_data_validation.
-func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) (*call, error) {
-	rng, err := parseRange(a.CellRange)
+func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) (*Call, error) {
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	for i, f := range []string{a.Formula1, a.Formula2} {
-		if err := checkFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
+		if err := CheckFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
 			return nil, err
 		}
 	}
@@ -297,29 +297,29 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 		case a.Formula1 != "":
 			dv.SetSqrefDropList(strings.TrimPrefix(a.Formula1, "="))
 		default:
-			return nil, invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
+			return nil, Invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
 		}
 	case "custom":
 		if a.Formula1 == "" {
-			return nil, invalid("custom validation needs formula1")
+			return nil, Invalid("custom validation needs formula1")
 		}
 		dv.Type = "custom"
 		dv.Formula1 = strings.TrimPrefix(a.Formula1, "=")
 	default:
 		t, ok := dvType(a.ValidationType)
 		if !ok {
-			return nil, invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
+			return nil, Invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
 		}
 		op, ok := dvOperator(a.Operator)
 		if !ok {
-			return nil, invalid("invalid operator %q", a.Operator)
+			return nil, Invalid("invalid operator %q", a.Operator)
 		}
 		if a.Formula1 == "" {
-			return nil, invalid("%s validation needs formula1", a.ValidationType)
+			return nil, Invalid("%s validation needs formula1", a.ValidationType)
 		}
 		needsTwo := op == excelize.DataValidationOperatorBetween || op == excelize.DataValidationOperatorNotBetween
 		if needsTwo && a.Formula2 == "" {
-			return nil, invalid("operator %s needs formula2", a.Operator)
+			return nil, Invalid("operator %s needs formula2", a.Operator)
 		}
 		f2 := any(a.Formula2)
 		if !needsTwo {
@@ -338,22 +338,22 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 	if a.Prompt != "" || a.PromptTitle != "" {
 		dv.SetInput(a.PromptTitle, a.Prompt)
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
-		names := b.formulaScope()
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
+		names := b.FormulaScope()
 		for i, f := range []string{a.Formula1, a.Formula2} {
 			isFormula := strings.HasPrefix(f, "=") || (i == 0 && (a.ValidationType == "custom" || a.ValidationType == "list"))
 			if f == "" || len(a.Values) > 0 || !isFormula {
 				continue
 			}
-			if err := names.check(fmt.Sprintf("%s formula%d", rng, i+1), sheet, strings.TrimPrefix(f, "=")); err != nil {
+			if err := names.Check(fmt.Sprintf("%s formula%d", rng, i+1), sheet, strings.TrimPrefix(f, "=")); err != nil {
 				return nil, err
 			}
 		}
-		if err := b.addDataValidation(sheet, dv); err != nil {
+		if err := b.AddDataValidation(sheet, dv); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot add validation: "+err.Error(), err)
 		}
-		return success(b.name(), sheet,
+		return success(b.Name(), sheet,
 			field("range", rng.String()),
 			field("validation_type", a.ValidationType)), nil
 	}), nil

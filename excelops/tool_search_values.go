@@ -30,14 +30,14 @@ var searchValuesTool = typedTool(toolSpec{
 	name: "search_excel_values", title: "Search cell values",
 	desc: "Search the cell values of every sheet of a workbook (and more workbooks with file_paths), like ripgrep: contains, exact, regex, startswith or fuzzy match, " +
 		"optionally case-sensitive and limited to sheets and header columns; each hit gives sheet, row, column, value, cell and its row's other values; paged with offset/max_results.",
-	timeout: readTimeout,
+	timeout: ReadTimeout,
 	access:  searchAccess(),
 }, (*Service).searchValues)
 
 // searchAccess is search_excel_values' declaration: file_path streamed,
 // every sheet; each of file_paths is read the same way after it.
-func searchAccess() access {
-	return access{files: []fileUse{{arg: "file_path", touch: touchStream}}}
+func searchAccess() Access {
+	return Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStream}}}
 }
 
 // searchValuesArgs are search_excel_values' arguments (excelmanus's names,
@@ -84,16 +84,16 @@ type sheetCount struct {
 }
 
 // searchValues implements search_excel_values.
-func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*call, error) {
+func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*Call, error) {
 	switch {
 	case a.Query == "":
-		return nil, invalid("query is empty: give the text to look for")
+		return nil, Invalid("query is empty: give the text to look for")
 	case a.Offset < 0:
-		return nil, invalid("offset must be >= 0")
+		return nil, Invalid("offset must be >= 0")
 	case a.MaxResults != nil && *a.MaxResults < 1:
-		return nil, invalid("max_results must be >= 1")
+		return nil, Invalid("max_results must be >= 1")
 	case 1+len(a.FilePaths) > maxSearchFiles:
-		return nil, invalid("at most %d workbooks per search", maxSearchFiles)
+		return nil, Invalid("at most %d workbooks per search", maxSearchFiles)
 	}
 	m, err := newTextMatcher(a.Query, a.MatchMode, a.CaseSensitive)
 	if err != nil {
@@ -104,10 +104,10 @@ func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*call, 
 		st.want = *a.MaxResults
 	}
 	found := make([]bookHits, 1+len(a.FilePaths))
-	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+	c := OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
 		return nil, st.searchBook(ctx, b, a.FilePath, &found[0])
 	})
-	c.after = func(any) (any, error) {
+	c.After = func(any) (any, error) {
 		// The further workbooks, each through the entry point under its
 		// own lock, side by side (searchMany); the page is then cut from
 		// them in file order, so it does not depend on which ended first.
@@ -120,8 +120,8 @@ func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*call, 
 }
 
 // searchBook searches the sheets of one workbook into out.
-func (st *searchState) searchBook(ctx context.Context, b *book, path string, out *bookHits) error {
-	names, _ := b.sheetList()
+func (st *searchState) searchBook(ctx context.Context, b *Book, path string, out *bookHits) error {
+	names, _ := b.SheetList()
 	var only map[string]bool
 	if len(st.a.Sheets) > 0 {
 		only = map[string]bool{}
@@ -142,13 +142,13 @@ func (st *searchState) searchBook(ctx context.Context, b *book, path string, out
 }
 
 // searchSheet streams one sheet and records its hits.
-func (st *searchState) searchSheet(ctx context.Context, b *book, path, sheet string, out *bookHits) error {
+func (st *searchState) searchSheet(ctx context.Context, b *Book, path, sheet string, out *bookHits) error {
 	var header []string
 	var cols map[int]bool // nil: every column
 	count := sheetCount{file: filepath.ToSlash(path), sheet: sheet}
 	skip := false
 	keep := st.keep()
-	err := b.rows(ctx, sheet, 1, maxSheetRows, 1, 0, func(row int, vals []any) bool {
+	err := b.Rows(ctx, sheet, 1, MaxSheetRows, 1, 0, func(row int, vals []any) bool {
 		if header == nil {
 			if row == 1 {
 				header = searchHeader(vals)
@@ -248,7 +248,7 @@ func (st *searchState) hit(path, sheet string, row, col int, text string, vals [
 		field("row", row),
 		field("column", name(col)),
 		field("value", cutRunes(text, searchValueRunes)),
-		field("cell_ref", cellName(col+1, row)),
+		field("cell_ref", CellName(col+1, row)),
 		field("context", ctxVals))
 }
 

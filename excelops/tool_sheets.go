@@ -16,8 +16,8 @@ import (
 var createSheetTool = typedTool(toolSpec{
 	name: "create_sheet", title: "Create sheet",
 	desc:    "Create an empty sheet, optionally at a position (0 = first).",
-	timeout: writeTimeout,
-	access:  editStructure("", sheetNone, access{guard: guardEverySheet, keepsValues: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("", SheetNone, Access{Guard: GuardEverySheet, KeepsValues: true, Idempotent: true}),
 }, (*Service).createSheet)
 
 // createSheetArgs are create_sheet's arguments.
@@ -28,35 +28,35 @@ type createSheetArgs struct {
 }
 
 // createSheet implements create_sheet.
-func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*call, error) {
-	if err := checkSheetName(a.SheetName); err != nil {
+func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*Call, error) {
+	if err := CheckSheetName(a.SheetName); err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		if b.hasSheet(a.SheetName) {
-			return nil, invalid("sheet %q already exists", a.SheetName)
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		if b.HasSheet(a.SheetName) {
+			return nil, Invalid("sheet %q already exists", a.SheetName)
 		}
-		list, _ := b.sheetList()
+		list, _ := b.SheetList()
 		count := len(list)
 		pos := count
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > count {
-				return nil, invalid("position must be between 0 and %d, got %d", count, *a.Position)
+				return nil, Invalid("position must be between 0 and %d, got %d", count, *a.Position)
 			}
 			pos = *a.Position
 		}
-		if _, err := b.newSheet(a.SheetName); err != nil {
+		if _, err := b.NewSheet(a.SheetName); err != nil {
 			return nil, err
 		}
 		if pos < count {
-			if err := b.moveSheet(a.SheetName, pos); err != nil {
+			if err := b.MoveSheet(a.SheetName, pos); err != nil {
 				return nil, err
 			}
 		}
-		b.track(a.SheetName)
-		return success(b.name(), a.SheetName,
+		b.Track(a.SheetName)
+		return success(b.Name(), a.SheetName,
 			field("position", pos),
-			field("sheets", b.sheetNames())), nil
+			field("sheets", b.SheetNames())), nil
 	}), nil
 }
 
@@ -64,8 +64,8 @@ func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*call, erro
 var renameSheetTool = typedTool(toolSpec{
 	name: "rename_sheet", title: "Rename sheet",
 	desc:    "Rename a sheet.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetRead, access{guard: guardEverySheet, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetRead, Access{Guard: GuardEverySheet, Idempotent: true}),
 }, (*Service).renameSheet)
 
 // renameSheetArgs are rename_sheet's arguments.
@@ -77,43 +77,43 @@ type renameSheetArgs struct {
 }
 
 // renameSheet implements rename_sheet.
-func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, error) {
+func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*Call, error) {
 	sheet, err := foldAlias("sheet_name", a.SheetName, "old_name", a.OldName, sameSheet)
 	if err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(sheet) == "" {
-		return nil, invalid("sheet_name is required: the sheet to rename")
+		return nil, Invalid("sheet_name is required: the sheet to rename")
 	}
-	if err := checkSheetName(a.NewName); err != nil {
+	if err := CheckSheetName(a.NewName); err != nil {
 		return nil, err
 	}
-	return onBook(a.FilePath, sheet, func(b *book, sh sheetRef) (any, error) {
-		old := sh.name
-		if !strings.EqualFold(old, a.NewName) && b.hasSheet(a.NewName) {
-			return nil, invalid("sheet %q already exists", a.NewName)
+	return OnBook(a.FilePath, sheet, func(b *Book, sh SheetRef) (any, error) {
+		old := sh.Name
+		if !strings.EqualFold(old, a.NewName) && b.HasSheet(a.NewName) {
+			return nil, Invalid("sheet %q already exists", a.NewName)
 		}
-		if err := b.renameRefs(old, a.NewName, func() error {
-			if err := b.setSheetName(old, a.NewName); err != nil {
+		if err := b.RenameRefs(old, a.NewName, func() error {
+			if err := b.SetSheetName(old, a.NewName); err != nil {
 				return newError(KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
 			}
 			return nil
 		}); err != nil {
 			return nil, err
 		}
-		b.edits = renamedSheet()
-		if ext, ok := b.extents[old]; ok && old != a.NewName {
-			delete(b.extents, old)
-			b.extents[a.NewName] = ext
+		b.Edits = RenamedSheet()
+		if ext, ok := b.Extents[old]; ok && old != a.NewName {
+			delete(b.Extents, old)
+			b.Extents[a.NewName] = ext
 		}
-		if was, ok := b.scanned[old]; ok && old != a.NewName {
-			delete(b.scanned, old)
-			b.scanned[a.NewName] = was
+		if was, ok := b.Scanned[old]; ok && old != a.NewName {
+			delete(b.Scanned, old)
+			b.Scanned[a.NewName] = was
 		}
-		return success(b.name(), "",
+		return success(b.Name(), "",
 			field("old_name", old),
 			field("new_name", a.NewName),
-			field("sheets", b.sheetNames())), nil
+			field("sheets", b.SheetNames())), nil
 	}), nil
 }
 
@@ -121,8 +121,8 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*call, erro
 var deleteSheetTool = typedTool(toolSpec{
 	name: "delete_sheet", title: "Delete sheet",
 	desc:    "Delete a sheet (needs confirm=true).",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetDrop, access{guard: guardEverySheet, destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetDrop, Access{Guard: GuardEverySheet, Destructive: true, Idempotent: true}),
 }, (*Service).deleteSheet)
 
 // deleteSheetArgs are delete_sheet's arguments.
@@ -133,28 +133,28 @@ type deleteSheetArgs struct {
 }
 
 // deleteSheet implements delete_sheet (confirm=true required, as excelmanus).
-func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*call, error) {
+func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*Call, error) {
 	if !a.Confirm {
-		return nil, invalid("deleting sheet %q needs confirm=true", a.SheetName)
+		return nil, Invalid("deleting sheet %q needs confirm=true", a.SheetName)
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
-		if list, _ := b.sheetList(); len(list) == 1 {
-			return nil, invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
+		if list, _ := b.SheetList(); len(list) == 1 {
+			return nil, Invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
 		}
-		if err := b.deleteSheetRefs(sheet, func() error {
-			if err := b.deleteSheet(sheet); err != nil {
+		if err := b.DeleteSheetRefs(sheet, func() error {
+			if err := b.DeleteSheet(sheet); err != nil {
 				return newError(KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
 			}
 			return nil
 		}); err != nil {
 			return nil, err
 		}
-		delete(b.extents, sheet)
-		b.edits = deletedSheet()
-		return success(b.name(), "",
+		delete(b.Extents, sheet)
+		b.Edits = DeletedSheet()
+		return success(b.Name(), "",
 			field("deleted_sheet", sheet),
-			field("remaining_sheets", b.sheetNames())), nil
+			field("remaining_sheets", b.SheetNames())), nil
 	}), nil
 }
 
@@ -168,7 +168,7 @@ type copiedCell struct {
 var copyRangeTool = typedTool(toolSpec{
 	name: "copy_range_between_sheets", title: "Copy range",
 	desc:    "Copy the values and formulas of a range to another sheet, in the same or another workbook; relative references in copied formulas move with the copy, absolute ones stay (values_only pastes results instead).",
-	timeout: writeTimeout,
+	timeout: WriteTimeout,
 	access:  copyRangeAccess(),
 }, (*Service).copyRange)
 
@@ -186,9 +186,9 @@ type copyRangeArgs struct {
 
 // copyRange implements copy_range_between_sheets (values and formulas, not
 // styles), within one workbook or across two.
-func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
+func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 	if strings.TrimSpace(a.SourceSheet) == "" {
-		return nil, invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
+		return nil, Invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
 	}
 	if a.TargetFile == "" {
 		a.TargetFile = a.SourceFile
@@ -199,22 +199,22 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	if a.TargetStart == "" {
 		a.TargetStart = "A1"
 	}
-	src, err := parseRange(a.SourceRange)
+	src, err := ParseRange(a.SourceRange)
 	if err != nil {
 		return nil, err
 	}
-	if src.Cells() > int64(s.engine.limits.MaxWriteCells) {
-		return nil, limitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.limits.MaxWriteCells))
+	if src.Cells() > int64(s.engine.Limits.MaxWriteCells) {
+		return nil, LimitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.Limits.MaxWriteCells))
 	}
-	tc, tr, err := parseCell(a.TargetStart)
+	tc, tr, err := ParseCell(a.TargetStart)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
+	if err := CheckBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
 		return nil, err
 	}
-	dst := cellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
-	if err := checkSheetName(a.TargetSheet); err != nil {
+	dst := CellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
+	if err := CheckSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
 	var cells [][]copiedCell
@@ -224,38 +224,38 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 	// it is there); a copy within one workbook reads it from the workbook
 	// the copy edits. Service.run holds both files' locks, taken in sorted
 	// order, for the whole call.
-	load := func(b *book, sh sheetRef) (any, error) {
-		srcSheet, srcName = sh.name, b.name()
+	load := func(b *Book, sh SheetRef) (any, error) {
+		srcSheet, srcName = sh.Name, b.Name()
 		var err error
-		if cells, err = copiedCells(b, sh.name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
-			spills, err = pasteSpills(b, sh.name, src, cells)
+		if cells, err = copiedCells(b, sh.Name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
+			spills, err = pasteSpills(b, sh.Name, src, cells)
 		}
 		return nil, err
 	}
-	copyTo := func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
+	copyTo := func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
 		var err error
-		var names *formulaScope // read when the first formula is copied
+		var names *FormulaScope // read when the first formula is copied
 		plan, anchors := spills.copyPlan(src, dst)
-		old, err := b.anchorsUnder(sheet, plan)
+		old, err := b.AnchorsUnder(sheet, plan)
 		if err != nil {
 			return nil, err
 		}
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
-				ref := cellName(dst.C1+j, dst.R1+i)
+				ref := CellName(dst.C1+j, dst.R1+i)
 				if c.formula != "" {
 					// Relative references move by the copy's offset, as a
 					// paste in Excel does; absolute ones stay.
 					text, _ := formularef.Translate(c.formula, dst.R1-src.R1, dst.C1-src.C1)
-					if err := checkFormula(ref, text); err != nil {
+					if err := CheckFormula(ref, text); err != nil {
 						return nil, err // moved references made it too long
 					}
 					if names == nil {
-						names = b.formulaScope()
+						names = b.FormulaScope()
 					}
-					if err := names.check(sheet+"!"+ref, sheet, text); err != nil {
+					if err := names.Check(sheet+"!"+ref, sheet, text); err != nil {
 						// Another workbook may lack the sheets and names
 						// the formula reads.
 						var e *Error
@@ -264,16 +264,16 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 						}
 						return nil, err
 					}
-					if err = b.setCellValue(sheet, ref, nil); err == nil {
-						err = b.setCellFormula(sheet, ref, text)
+					if err = b.SetCellValue(sheet, ref, nil); err == nil {
+						err = b.SetCellFormula(sheet, ref, text)
 					}
 				} else {
 					if s, ok := c.value.(string); ok {
-						if err := checkText(ref, s); err != nil {
+						if err := CheckText(ref, s); err != nil {
 							return nil, err // excelize would cut it short
 						}
 					}
-					err = b.setCellValue(sheet, ref, c.value)
+					err = b.SetCellValue(sheet, ref, c.value)
 				}
 				if err != nil {
 					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
@@ -284,10 +284,10 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 		if err := spillCopy(b, sh, dst, plan, anchors, old); err != nil {
 			return nil, err
 		}
-		ext.widen(dst.R1, dst.C1)
-		ext.widen(dst.R2, dst.C2)
-		target := pyjson.Object{{Key: "file", Value: b.name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: cellName(dst.C1, dst.R1)}}
-		if sh.created {
+		ext.Widen(dst.R1, dst.C1)
+		ext.Widen(dst.R2, dst.C2)
+		target := pyjson.Object{{Key: "file", Value: b.Name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: CellName(dst.C1, dst.R1)}}
+		if sh.Created {
 			target = append(target, field("sheet_created", true))
 		}
 		return success("", "",
@@ -296,35 +296,35 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*call, error) {
 			field("rows_copied", len(cells)),
 			field("cells_written", written)), nil
 	}
-	return &call{
-		paths:    []string{a.SourceFile, a.TargetFile},
-		sheets:   []string{a.SourceSheet, a.TargetSheet},
-		bodies:   []body{load, copyTo},
-		newSheet: a.Create,
+	return &Call{
+		Paths:    []string{a.SourceFile, a.TargetFile},
+		Sheets:   []string{a.SourceSheet, a.TargetSheet},
+		Bodies:   []Body{load, copyTo},
+		NewSheet: a.Create,
 	}, nil
 }
 
 // copyRangeAccess is copy_range_between_sheets' declaration: the source
 // read through excelize (formulas, computed values), the target edited.
-func copyRangeAccess() access {
-	return access{
-		files: []fileUse{
-			{arg: "source_file", sheetArg: "source_sheet", touch: touchStructure, sheet: sheetEdit},
-			{arg: "target_file", sheetArg: "target_sheet", touch: touchStructure, sheet: sheetTarget, edit: true},
+func copyRangeAccess() Access {
+	return Access{
+		Files: []FileUse{
+			{Arg: "source_file", SheetArg: "source_sheet", Touch: TouchStructure, Sheet: SheetEdit},
+			{Arg: "target_file", SheetArg: "target_sheet", Touch: TouchStructure, Sheet: SheetTarget, Edit: true},
 		},
-		destructive: true,
+		Destructive: true,
 	}
 }
 
 // copiedCells reads the values and formulas of rng with their types; with
 // valuesOnly a formula cell gives its value instead (see formulaValue).
-func copiedCells(b *book, sheet string, rng cellRange, valuesOnly bool) ([][]copiedCell, error) {
+func copiedCells(b *Book, sheet string, rng CellRange, valuesOnly bool) ([][]copiedCell, error) {
 	out := make([][]copiedCell, 0, rng.R2-rng.R1+1)
 	for r := rng.R1; r <= rng.R2; r++ {
 		row := make([]copiedCell, 0, rng.C2-rng.C1+1)
 		for c := rng.C1; c <= rng.C2; c++ {
-			ref := cellName(c, r)
-			formula, err := b.cellFormula(sheet, ref)
+			ref := CellName(c, r)
+			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -332,18 +332,18 @@ func copiedCells(b *book, sheet string, rng cellRange, valuesOnly bool) ([][]cop
 				row = append(row, copiedCell{formula: formula})
 				continue
 			}
-			v, err := b.cellValue(sheet, ref, excelize.Options{RawCellValue: true})
+			v, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
-			t, _ := b.cellType(sheet, ref)
+			t, _ := b.CellType(sheet, ref)
 			if formula != "" && v == "" {
 				// No cached result: compute it, as a paste of values would.
-				if v, err = b.calcValue(sheet, ref); err != nil {
-					if cerr := b.callContext().Err(); cerr != nil {
+				if v, err = b.CalcValue(sheet, ref); err != nil {
+					if cerr := b.CallContext().Err(); cerr != nil {
 						return nil, cerr
 					}
-					return nil, invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
+					return nil, Invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
 				}
 				t = excelize.CellTypeUnset
 			}
@@ -363,7 +363,7 @@ func typedValue(v string, t excelize.CellType) any {
 	case t == excelize.CellTypeBool:
 		return v == "1" || strings.EqualFold(v, "true")
 	case t == excelize.CellTypeNumber || t == excelize.CellTypeUnset:
-		if n := jsonCell(v); n != nil {
+		if n := JsonCell(v); n != nil {
 			if _, isText := n.(string); !isText || t == excelize.CellTypeNumber {
 				return n
 			}

@@ -35,8 +35,8 @@ const (
 var scanExcelSnapshotTool = typedTool(toolSpec{
 	name: "scan_excel_snapshot", title: "Scan workbook snapshot",
 	desc:    "Snapshot of one workbook: per sheet its used range, header row, column profiles over the first max_sample_rows data rows (type, empty, unique, unique_ratio, samples; for numbers min, p25, median, p75, max as pandas' quantile computes them with linear interpolation, and outliers past 1.5*IQR with examples), key_columns (columns whose non-empty values are all distinct), duplicate rows, sample rows, merged ranges and tables, plus header names shared across sheets; quartiles and outliers use at most 10000 numbers per column, a random sample past that (quantiles_from says which); sheets paged with offset/next_offset, a sheet larger than the result cap by itself shown shortened (shortened says what was left out).",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
 }, (*Service).scanExcelSnapshot)
 
 // scanExcelSnapshotArgs are scan_excel_snapshot's arguments.
@@ -48,19 +48,19 @@ type scanExcelSnapshotArgs struct {
 }
 
 // scanExcelSnapshot implements scan_excel_snapshot.
-func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs) (*call, error) {
+func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs) (*Call, error) {
 	sample := defaultSnapshotSampleRows
 	if a.MaxSampleRows != nil {
 		if *a.MaxSampleRows < 10 || *a.MaxSampleRows > maxSnapshotSampleRows {
-			return nil, invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
+			return nil, Invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
 		}
 		sample = *a.MaxSampleRows
 	}
 	if a.Offset < 0 {
-		return nil, invalid("offset must be >= 0")
+		return nil, Invalid("offset must be >= 0")
 	}
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		list, active := b.sheetList()
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		list, active := b.SheetList()
 		limit, capped := registry.ResultLimit(ctx)
 		used := 600
 		start := min(a.Offset, len(list))
@@ -97,7 +97,7 @@ func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs
 			}
 			next++
 		}
-		res := success(b.name(), "",
+		res := success(b.Name(), "",
 			field("sheet_count", len(list)),
 			field("active_sheet", list[active]),
 			field("offset", a.Offset),
@@ -137,9 +137,9 @@ func sharedColumns(headers map[string][]string) []any {
 
 // snapshotSheet is one sheet of the snapshot and its distinct header names
 // (lower case, trimmed).
-func snapshotSheet(b *book, ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
+func snapshotSheet(b *Book, ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
 	o := pyjson.Object{{Key: "name", Value: name}}
-	kind, err := b.sheetKindOf(name)
+	kind, err := b.SheetKindOf(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,7 +147,7 @@ func snapshotSheet(b *book, ctx context.Context, name string, sample int) (pyjso
 		return append(o, pyjson.Field{Key: "kind", Value: kind}), nil, nil
 	}
 	o = append(o, pyjson.Field{Key: "kind", Value: "worksheet"})
-	_, cells, err := b.edit(name)
+	_, cells, err := b.Edit(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -158,16 +158,16 @@ func snapshotSheet(b *book, ctx context.Context, name string, sample int) (pyjso
 	}
 	ext := *cells
 	for _, m := range merged {
-		ext.widen(m.R1, m.C1)
-		ext.widen(m.R2, m.C2)
+		ext.Widen(m.R1, m.C1)
+		ext.Widen(m.R2, m.C2)
 	}
-	if ext.empty() {
+	if ext.Empty() {
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "max_row", Value: 0}, pyjson.Field{Key: "max_column", Value: 0})
 	} else {
 		o = append(o,
-			pyjson.Field{Key: "used_range", Value: rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)},
-			pyjson.Field{Key: "max_row", Value: ext.maxRow},
-			pyjson.Field{Key: "max_column", Value: ext.maxCol})
+			pyjson.Field{Key: "used_range", Value: RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+			pyjson.Field{Key: "max_row", Value: ext.MaxRow},
+			pyjson.Field{Key: "max_column", Value: ext.MaxCol})
 	}
 	var (
 		headerRow int
@@ -178,10 +178,10 @@ func snapshotSheet(b *book, ctx context.Context, name string, sample int) (pyjso
 		seen      = map[string]struct{}{}
 		dupes     int
 	)
-	err = b.rows(ctx, name, 1, maxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
+	err = b.Rows(ctx, name, 1, MaxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
 		if headerRow == 0 {
 			headerRow, header = row, slices.Clone(vals)
-			profiles = make([]colprofile.Profile, max(len(header), min(ext.maxCol, snapshotColumns)))
+			profiles = make([]colprofile.Profile, max(len(header), min(ext.MaxCol, snapshotColumns)))
 			for i, h := range header {
 				profiles[i].Name = h
 			}
@@ -246,7 +246,7 @@ func snapshotSheet(b *book, ctx context.Context, name string, sample int) (pyjso
 		items = append(items, m.String())
 	}
 	o = listField(o, "merged_ranges", items)
-	tables, err := b.tables(name)
+	tables, err := b.Tables(name)
 	if err != nil {
 		return nil, nil, newError(KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}

@@ -100,8 +100,8 @@ func cmpFloat(a, b float64) int {
 var sortRangeTool = typedTool(toolSpec{
 	name: "sort_range", title: "Sort range",
 	desc:    "Sort the rows of a range by one or more columns, as Excel does (numbers before text, blanks last; formulas move with their row and their relative references follow).",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
 }, (*Service).sortRange)
 
 // sortRangeArgs are sort_range's arguments.
@@ -120,24 +120,24 @@ type sortByArg struct {
 }
 
 // sortRange implements sort_range.
-func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error) {
-	rng, err := parseRange(a.CellRange)
+func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*Call, error) {
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if len(a.SortBy) == 0 {
-		return nil, invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
+		return nil, Invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
 	}
 	if a.Header && rng.R1 == rng.R2 {
-		return nil, invalid("range %s is only its header row: nothing to sort", rng)
+		return nil, Invalid("range %s is only its header row: nothing to sort", rng)
 	}
 	for i, k := range a.SortBy {
 		if k.Order != "" && k.Order != "ascending" && k.Order != "descending" {
-			return nil, invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
+			return nil, Invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
 		}
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
 		keys := make([]sortKey, len(a.SortBy))
 		shown := make([]any, len(a.SortBy))
 		for i, k := range a.SortBy {
@@ -150,19 +150,19 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 				order = "descending"
 			}
 			keys[i] = sortKey{col, order == "descending"}
-			shown[i] = pyjson.Object{{Key: "column", Value: columnName(col)}, {Key: "order", Value: order}}
+			shown[i] = pyjson.Object{{Key: "column", Value: ColumnName(col)}, {Key: "order", Value: order}}
 		}
 		top := rng.R1
 		if a.Header {
 			top++
 		}
-		block := cellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.maxRow)}
-		res := success(b.name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
+		block := CellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.MaxRow)}
+		res := success(b.Name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
 		if block.R2 < block.R1 {
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
-		if block.Cells() > int64(s.engine.limits.MaxWriteCells) {
-			return nil, limitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.limits.MaxWriteCells))
+		if block.Cells() > int64(s.engine.Limits.MaxWriteCells) {
+			return nil, LimitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.Limits.MaxWriteCells))
 		}
 		if err := checkSortable(b, sheet, rng, block); err != nil {
 			return nil, err
@@ -171,43 +171,43 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*call, error)
 		if err != nil {
 			return nil, err
 		}
-		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
+		b.Edits = &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
 		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.R2 - block.R1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
 
 // sortColumn resolves a sort_by column: a header's text (with header) or a
 // column letter inside rng.
-func sortColumn(b *book, sheet string, rng cellRange, column string, header bool) (int, error) {
+func sortColumn(b *Book, sheet string, rng CellRange, column string, header bool) (int, error) {
 	if header {
 		var headers []string
 		for c := rng.C1; c <= rng.C2; c++ {
-			v, _ := b.cellValue(sheet, cellName(c, rng.R1))
+			v, _ := b.CellValue(sheet, CellName(c, rng.R1))
 			if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(column)) && v != "" {
 				return c, nil
 			}
 			headers = append(headers, v)
 		}
-		col, err := parseColumn(column)
+		col, err := ParseColumn(column)
 		if err != nil || col < rng.C1 || col > rng.C2 {
-			return 0, invalid("%s", sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
-				didYouMean(closeMatches(column, headers))))
+			return 0, Invalid("%s", Sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
+				DidYouMean(CloseMatches(column, headers))))
 		}
 		return col, nil
 	}
-	col, err := parseColumn(column)
+	col, err := ParseColumn(column)
 	if err != nil {
 		return 0, err
 	}
 	if col < rng.C1 || col > rng.C2 {
-		return 0, invalid("column %s is outside %s (columns %s to %s)", columnName(col), rng, columnName(rng.C1), columnName(rng.C2))
+		return 0, Invalid("column %s is outside %s (columns %s to %s)", ColumnName(col), rng, ColumnName(rng.C1), ColumnName(rng.C2))
 	}
 	return col, nil
 }
 
 // checkSortable refuses what a sort would break: merged cells, array
 // formulas and tables the range covers only in part.
-func checkSortable(b *book, sheet string, rng, block cellRange) error {
+func checkSortable(b *Book, sheet string, rng, block CellRange) error {
 	if err := refuseMerged(b, sheet, rng, "range"); err != nil {
 		return err
 	}
@@ -219,25 +219,25 @@ func checkSortable(b *book, sheet string, rng, block cellRange) error {
 		if !t.rng.Overlaps(block) {
 			continue
 		}
-		body := cellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
+		body := CellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
 		// The block may stop short of the table's last rows when those are empty.
 		if block.C1 != body.C1 || block.C2 != body.C2 || block.R1 != body.R1 || rng.R2 != body.R2 {
-			return invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
+			return Invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
 		}
 	}
-	formulas, err := b.formulaCells(sheet)
+	formulas, err := b.FormulaCells(sheet)
 	if err != nil {
 		return err
 	}
 	for _, fc := range formulas {
-		if fc.arrayRef == "" {
+		if fc.ArrayRef == "" {
 			continue
 		}
-		if ar, err := parseRange(fc.arrayRef); err == nil && ar.Overlaps(block) {
-			if fc.dynamic {
-				return spillSortRefusal(rng, ar, fc.ref)
+		if ar, err := ParseRange(fc.ArrayRef); err == nil && ar.Overlaps(block) {
+			if fc.Dynamic {
+				return SpillSortRefusal(rng, ar, fc.Ref)
 			}
-			return invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.ref, fc.arrayRef)
+			return Invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.Ref, fc.ArrayRef)
 		}
 	}
 	return nil

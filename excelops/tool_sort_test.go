@@ -191,7 +191,7 @@ func TestSortRangeErrors(t *testing.T) {
 // which excelize has no setter for.
 func setErrorCell(t *testing.T, f *excelize.File, sheet, ref, errText string) {
 	t.Helper()
-	ws, ok := parsedSheet(f, sheet)
+	ws, ok := ParsedSheet(f, sheet)
 	require.True(t, ok)
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]

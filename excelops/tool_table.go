@@ -35,27 +35,27 @@ func tableStyles() []string {
 
 // checkTableStyle refuses a style Excel does not have, naming close ones.
 func checkTableStyle(style string) error {
-	if oneOf(style, tableStyles()...) {
+	if OneOf(style, tableStyles()...) {
 		return nil
 	}
-	return invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, didYouMean(closeMatches(style, tableStyles())))
+	return Invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, DidYouMean(CloseMatches(style, tableStyles())))
 }
 
 // sheetTable is one table of a sheet.
 type sheetTable struct {
 	name string
-	rng  cellRange
+	rng  CellRange
 }
 
 // tablesOn lists the tables of sheet (a sheet this call edits).
-func tablesOn(b *book, sheet string) ([]sheetTable, error) {
-	list, err := b.tables(sheet)
+func tablesOn(b *Book, sheet string) ([]sheetTable, error) {
+	list, err := b.Tables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
 	}
 	out := make([]sheetTable, 0, len(list))
 	for _, t := range list {
-		rng, err := parseRange(t.Range)
+		rng, err := ParseRange(t.Range)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: table %q has the range %q", t.Name, t.Range), err)
 		}
@@ -65,15 +65,15 @@ func tablesOn(b *book, sheet string) ([]sheetTable, error) {
 }
 
 // refuseMerged fails when rng holds or touches a merged range, naming it.
-func refuseMerged(b *book, sheet string, rng cellRange, what string) error {
-	merged, err := b.mergeCells(sheet, true)
+func refuseMerged(b *Book, sheet string, rng CellRange, what string) error {
+	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
 	}
 	for _, m := range merged {
-		mr, err := parseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		mr, err := ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err == nil && mr.Overlaps(rng) {
-			return invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
+			return Invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
 		}
 	}
 	return nil
@@ -81,15 +81,15 @@ func refuseMerged(b *book, sheet string, rng cellRange, what string) error {
 
 // sheetAutofilter returns the range of sheet's own autofilter (not a
 // table's), read from the worksheet excelize parsed.
-func sheetAutofilter(b *book, sheet string) (cellRange, bool) {
-	ws, ok := b.worksheet(sheet)
+func sheetAutofilter(b *Book, sheet string) (CellRange, bool) {
+	ws, ok := b.Worksheet(sheet)
 	if !ok {
-		return cellRange{}, false
+		return CellRange{}, false
 	}
 	if ws.AutoFilter == nil {
-		return cellRange{}, false
+		return CellRange{}, false
 	}
-	rng, err := parseRange(ws.AutoFilter.Ref)
+	rng, err := ParseRange(ws.AutoFilter.Ref)
 	return rng, err == nil
 }
 
@@ -101,11 +101,11 @@ var cellRefLike = regexp.MustCompile(`(?i)^([a-z]{1,3}[0-9]+|r[0-9]*c[0-9]*|r[0-
 func checkTableName(name string) error {
 	switch {
 	case name == "":
-		return invalid("table_name is empty")
+		return Invalid("table_name is empty")
 	case len([]rune(name)) > maxTableName:
-		return invalid("table_name %q is longer than %d characters", name, maxTableName)
+		return Invalid("table_name %q is longer than %d characters", name, maxTableName)
 	case cellRefLike.MatchString(name) || strings.EqualFold(name, "r") || strings.EqualFold(name, "c"):
-		return invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
+		return Invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
 	}
 	for i, r := range name {
 		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
@@ -114,9 +114,9 @@ func checkTableName(name string) error {
 		}
 		if !ok {
 			if i == 0 {
-				return invalid("table_name %q must start with a letter or _", name)
+				return Invalid("table_name %q must start with a letter or _", name)
 			}
-			return invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
+			return Invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
 		}
 	}
 	return nil
@@ -126,8 +126,8 @@ func checkTableName(name string) error {
 var createTableTool = typedTool(toolSpec{
 	name: "create_table", title: "Create table",
 	desc:    "Turn a range with a header row into an Excel table (name, style, banded rows); refuses ranges that overlap a table, an autofilter or merged cells.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{Idempotent: true}),
 }, (*Service).createTable)
 
 // createTableArgs are create_table's arguments.
@@ -144,13 +144,13 @@ type createTableArgs struct {
 }
 
 // createTable implements create_table.
-func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, error) {
-	rng, err := parseRange(a.CellRange)
+func (s *Service) createTable(ctx context.Context, a createTableArgs) (*Call, error) {
+	rng, err := ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if rng.R2 == rng.R1 {
-		return nil, invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, rangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
+		return nil, Invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, RangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
 	}
 	style := a.Style
 	if style == "" {
@@ -168,8 +168,8 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 			return nil, err
 		}
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
 		name, err := newTableName(b, a.TableName)
 		if err != nil {
 			return nil, err
@@ -190,14 +190,14 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 			on := true
 			t.ShowRowStripes = &on
 		}
-		if err := b.addTable(sheet, t); err != nil {
+		if err := b.AddTable(sheet, t); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot create the table: "+err.Error(), err)
 		}
-		ext.widen(rng.R1, rng.C1)
-		ext.widen(rng.R2, rng.C2)
+		ext.Widen(rng.R1, rng.C1)
+		ext.Widen(rng.R2, rng.C2)
 		// Only header cells may have changed (filled or turned into text).
-		b.edits = &editSet{areas: []sheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
-		res := success(b.name(), sheet,
+		b.Edits = &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
+		res := success(b.Name(), sheet,
 			field("table_name", name),
 			field("range", rng.String()),
 			field("style", shown),
@@ -212,19 +212,19 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*call, er
 
 // newTableName checks that name is free in the workbook (tables and
 // defined names alike, ignoring case), or picks the first free TableN.
-func newTableName(b *book, name string) (string, error) {
+func newTableName(b *Book, name string) (string, error) {
 	taken := map[string]string{}
-	for _, n := range b.tableNames() {
+	for _, n := range b.TableNames() {
 		taken[strings.ToLower(n)] = "a table"
 	}
-	for _, dn := range b.definedNames() {
+	for _, dn := range b.DefinedNames() {
 		if _, ok := taken[strings.ToLower(dn.Name)]; !ok {
 			taken[strings.ToLower(dn.Name)] = "a defined name"
 		}
 	}
 	if name != "" {
 		if what, ok := taken[strings.ToLower(name)]; ok {
-			return "", invalid("the workbook already has %s called %q; choose another table_name", what, name)
+			return "", Invalid("the workbook already has %s called %q; choose another table_name", what, name)
 		}
 		return name, nil
 	}
@@ -238,18 +238,18 @@ func newTableName(b *book, name string) (string, error) {
 
 // refuseTableClash fails when rng overlaps a table, the sheet's autofilter
 // or merged cells: Excel cannot hold a table there.
-func refuseTableClash(b *book, sheet string, rng cellRange) error {
+func refuseTableClash(b *Book, sheet string, rng CellRange) error {
 	tables, err := tablesOn(b, sheet)
 	if err != nil {
 		return err
 	}
 	for _, t := range tables {
 		if t.rng.Overlaps(rng) {
-			return invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
+			return Invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
 		}
 	}
 	if af, ok := sheetAutofilter(b, sheet); ok && af.Overlaps(rng) {
-		return invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
+		return Invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
 	}
 	return refuseMerged(b, sheet, rng, "range")
 }
@@ -259,25 +259,25 @@ func refuseTableClash(b *book, sheet string, rng cellRange) error {
 // becomes ColumnN and a repeated one gets a number (qty, qty2); a number
 // becomes its text. It returns the column names and the cells it changed;
 // a formula in the header row is refused.
-func tableHeaders(b *book, sheet string, rng cellRange) ([]any, []any, error) {
+func tableHeaders(b *Book, sheet string, rng CellRange) ([]any, []any, error) {
 	var names, changed []any
 	seen := map[string]bool{}
 	type write struct{ ref, text string }
 	var writes []write
 	for c := rng.C1; c <= rng.C2; c++ {
-		ref := cellName(c, rng.R1)
-		formula, err := b.cellFormula(sheet, ref)
+		ref := CellName(c, rng.R1)
+		formula, err := b.CellFormula(sheet, ref)
 		if err != nil {
 			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if formula != "" {
-			return nil, nil, invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
+			return nil, nil, Invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
 		}
-		text, err := b.cellValue(sheet, ref, excelize.Options{RawCellValue: true})
+		text, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 		if err != nil {
 			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		typ, _ := b.cellType(sheet, ref)
+		typ, _ := b.CellType(sheet, ref)
 		name := text
 		if strings.TrimSpace(name) == "" {
 			name = "Column" + strconv.Itoa(c-rng.C1+1)
@@ -291,15 +291,15 @@ func tableHeaders(b *book, sheet string, rng cellRange) ([]any, []any, error) {
 		if name != text || !isText {
 			writes = append(writes, write{ref, name})
 			if name != text {
-				changed = append(changed, pyjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: jsonCell(text)}, {Key: "now", Value: name}})
+				changed = append(changed, pyjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: JsonCell(text)}, {Key: "now", Value: name}})
 			}
 		}
 	}
 	for _, w := range writes {
-		if err := checkText(w.ref, w.text); err != nil {
+		if err := CheckText(w.ref, w.text); err != nil {
 			return nil, nil, err // a header made unique grew past the limit
 		}
-		if err := b.setCellStr(sheet, w.ref, w.text); err != nil {
+		if err := b.SetCellStr(sheet, w.ref, w.text); err != nil {
 			return nil, nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write header %s: %v", w.ref, err), err)
 		}
 	}

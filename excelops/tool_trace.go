@@ -25,8 +25,8 @@ const (
 var traceReferencesTool = typedTool(toolSpec{
 	name: "trace_references", title: "Trace references",
 	desc:    "Trace a cell's reference chain: the cells, ranges, defined names, tables and external workbooks its formula reads (precedents) and the formula cells that read it (dependents), across sheets, to a given depth.",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
 }, (*Service).traceReferences)
 
 // traceArgs are trace_references' arguments.
@@ -39,22 +39,22 @@ type traceArgs struct {
 }
 
 // traceReferences implements trace_references.
-func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, error) {
+func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*Call, error) {
 	dir := a.Direction
 	if dir == "" {
 		dir = "both"
 	}
-	if !oneOf(dir, "precedents", "dependents", "both") {
-		return nil, invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
+	if !OneOf(dir, "precedents", "dependents", "both") {
+		return nil, Invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
 	}
 	depth := a.Depth
 	if depth == 0 {
 		depth = 2
 	}
 	if depth < 1 || depth > maxTraceDepth {
-		return nil, invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
+		return nil, Invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
 	}
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
@@ -67,7 +67,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 		complete := true
 		nPrec := 0
 		if dir != "dependents" {
-			steps, ok := g.Precedents([]sheetArea{target}, depth)
+			steps, ok := g.Precedents([]SheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, precedentEntry(g, st))
@@ -75,7 +75,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 			nPrec = len(entries)
 		}
 		if dir != "precedents" {
-			steps, ok := g.Dependents([]sheetArea{target}, depth)
+			steps, ok := g.Dependents([]SheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, dependentEntry(g, st))
@@ -90,7 +90,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 					deps = append(deps, entries[i])
 				}
 			}
-			return success(b.name(), target.Sheet,
+			return success(b.Name(), target.Sheet,
 				field("target", a.Target),
 				field("formula", targetFormula(g, target)),
 				field("direction", dir),
@@ -108,8 +108,8 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*call, erro
 var impactAnalysisTool = typedTool(toolSpec{
 	name: "get_impact_analysis", title: "Impact analysis",
 	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes. Formulas computing their references (INDIRECT, OFFSET) are listed apart as dynamic_formulas.",
-	timeout: readTimeout,
-	access:  access{files: []fileUse{{arg: "file_path", touch: touchStructure}}},
+	timeout: ReadTimeout,
+	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
 }, (*Service).impactAnalysis)
 
 // impactArgs are get_impact_analysis' arguments.
@@ -121,15 +121,15 @@ type impactArgs struct {
 }
 
 // impactAnalysis implements get_impact_analysis.
-func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, error) {
+func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*Call, error) {
 	scope := a.Scope
 	if scope == "" {
 		scope = "all"
 	}
-	if !oneOf(scope, "all", "direct") {
-		return nil, invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
+	if !OneOf(scope, "all", "direct") {
+		return nil, Invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
 	}
-	return onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
+	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
@@ -142,7 +142,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 		if scope == "direct" {
 			depth = 1
 		}
-		steps, complete := g.Dependents([]sheetArea{target}, depth)
+		steps, complete := g.Dependents([]SheetArea{target}, depth)
 		sheets := map[string]bool{}
 		var affected []any
 		nDirect := 0
@@ -170,7 +170,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 					indirect = append(indirect, dependentEntry(g, st))
 				}
 			}
-			return success(b.name(), target.Sheet,
+			return success(b.Name(), target.Sheet,
 				field("target", a.Target),
 				field("scope", scope),
 				field("total_affected_cells", len(steps)),
@@ -186,7 +186,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*call, erro
 
 // traceTarget reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or,
 // without a sheet, a cell or range of the first sheet of g.
-func traceTarget(b *book, g *refgraph.Graph, text string) (sheetArea, error) {
+func traceTarget(b *Book, g *refgraph.Graph, text string) (SheetArea, error) {
 	text = strings.TrimSpace(text)
 	sheet, addr := "", text
 	if i := strings.LastIndex(text, "!"); i >= 0 {
@@ -194,9 +194,9 @@ func traceTarget(b *book, g *refgraph.Graph, text string) (sheetArea, error) {
 		if len(sheet) >= 2 && strings.HasPrefix(sheet, "'") && strings.HasSuffix(sheet, "'") {
 			sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
 		}
-		resolved, err := b.sheet(sheet)
+		resolved, err := b.Sheet(sheet)
 		if err != nil {
-			return sheetArea{}, err
+			return SheetArea{}, err
 		}
 		sheet = resolved
 	} else if len(g.Sheets) > 0 {
@@ -204,13 +204,13 @@ func traceTarget(b *book, g *refgraph.Graph, text string) (sheetArea, error) {
 	}
 	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
-		return sheetArea{}, invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
+		return SheetArea{}, Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}
 	return a, nil
 }
 
 // targetFormula is the formula of target when it is one formula cell, else nil.
-func targetFormula(g *refgraph.Graph, target sheetArea) any {
+func targetFormula(g *refgraph.Graph, target SheetArea) any {
 	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}

@@ -15,8 +15,8 @@ import (
 var freezePanesTool = typedTool(toolSpec{
 	name: "freeze_panes", title: "Freeze panes",
 	desc:    "Freeze the rows above and the columns left of a cell (\"B2\" freezes row 1 and column A); \"A1\" or unfreeze: true removes frozen panes.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Idempotent: true}),
 }, (*Service).freezePanes)
 
 // freezePanesArgs are freeze_panes' arguments.
@@ -28,22 +28,22 @@ type freezePanesArgs struct {
 }
 
 // freezePanes implements freeze_panes.
-func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, error) {
+func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*Call, error) {
 	col, row := 1, 1
 	switch {
 	case a.Unfreeze && a.Cell != "":
-		return nil, invalid("give cell (what to freeze) or unfreeze: true, not both")
+		return nil, Invalid("give cell (what to freeze) or unfreeze: true, not both")
 	case !a.Unfreeze && a.Cell == "":
-		return nil, invalid("give cell, the first cell that scrolls (\"A2\" freezes the header row, \"B2\" also column A), or unfreeze: true")
+		return nil, Invalid("give cell, the first cell that scrolls (\"A2\" freezes the header row, \"B2\" also column A), or unfreeze: true")
 	case a.Cell != "":
 		var err error
-		if col, row, err = parseCell(a.Cell); err != nil {
+		if col, row, err = ParseCell(a.Cell); err != nil {
 			return nil, err
 		}
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet := sh.name
-		before, err := b.panes(sheet)
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet := sh.Name
+		before, err := b.Panes(sheet)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -53,7 +53,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 		panes := &excelize.Panes{}
 		var top any
 		if col > 1 || row > 1 {
-			top = cellName(col, row)
+			top = CellName(col, row)
 			pane := "bottomRight"
 			switch {
 			case col == 1:
@@ -61,17 +61,17 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 			case row == 1:
 				pane = "topRight"
 			}
-			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: cellName(col, row), ActivePane: pane,
-				Selection: []excelize.Selection{{SQRef: cellName(col, row), ActiveCell: cellName(col, row), Pane: pane}}}
+			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: CellName(col, row), ActivePane: pane,
+				Selection: []excelize.Selection{{SQRef: CellName(col, row), ActiveCell: CellName(col, row), Pane: pane}}}
 		}
-		if err := b.setPanes(sheet, panes); err != nil {
+		if err := b.SetPanes(sheet, panes); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the panes: "+err.Error(), err)
 		}
 		var was any
 		if before.Freeze {
 			was = pyjson.Object{{Key: "frozen_rows", Value: before.YSplit}, {Key: "frozen_columns", Value: before.XSplit}}
 		}
-		return success(b.name(), sheet,
+		return success(b.Name(), sheet,
 			field("frozen_rows", row-1),
 			field("frozen_columns", col-1),
 			field("top_left_cell", top),
@@ -87,8 +87,8 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*call, er
 // a length check. excelize's GetSheetView adds the missing element as a side
 // effect. A <sheetViews> holding no <sheetView> (the file format requires
 // one) is reported as damage: excelize offers no way to add a view to it.
-func addMissingSheetView(b *book, sheet string) error {
-	if _, err := b.sheetView(sheet, 0); err != nil {
+func addMissingSheetView(b *Book, sheet string) error {
+	if _, err := b.SheetView(sheet, 0); err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
 	}
 	return nil
@@ -122,8 +122,8 @@ type filterRule struct {
 var setAutofilterTool = typedTool(toolSpec{
 	name: "set_autofilter", title: "Set autofilter",
 	desc:    "Put filter buttons on a range's header row, optionally filtering columns (rows that do not match are hidden); remove: true takes the filter off and shows its rows.",
-	timeout: writeTimeout,
-	access:  editStructure("sheet_name", sheetEdit, access{keepsValues: true, destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).setAutofilter)
 
 // setAutofilterArgs are set_autofilter's arguments.
@@ -136,41 +136,41 @@ type setAutofilterArgs struct {
 }
 
 // setAutofilter implements set_autofilter.
-func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call, error) {
-	var rng cellRange
+func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*Call, error) {
+	var rng CellRange
 	var rules []filterRule
 	switch {
 	case a.Remove && (a.CellRange != "" || len(a.Filters) > 0):
-		return nil, invalid("remove: true takes no cell_range or filters: the sheet's autofilter is removed wherever it is")
+		return nil, Invalid("remove: true takes no cell_range or filters: the sheet's autofilter is removed wherever it is")
 	case !a.Remove && a.CellRange == "":
-		return nil, invalid("give cell_range, the filtered cells with their header row (e.g. \"A1:D20\"), or remove: true")
+		return nil, Invalid("give cell_range, the filtered cells with their header row (e.g. \"A1:D20\"), or remove: true")
 	case !a.Remove:
 		var err error
-		if rng, err = parseRange(a.CellRange); err != nil {
+		if rng, err = ParseRange(a.CellRange); err != nil {
 			return nil, err
 		}
 		if rules, err = filterRules(a.Filters, rng); err != nil {
 			return nil, err
 		}
 	}
-	return onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		sheet, ext := sh.name, sh.ext
-		ws, ok := b.worksheet(sheet)
+	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		sheet, ext := sh.Name, sh.Ext
+		ws, ok := b.Worksheet(sheet)
 		if !ok {
 			return nil, fmt.Errorf("cannot set an autofilter on sheet %q: it is not a worksheet, or its XML does not parse", sheet)
 		}
 		old, hadOld := sheetAutofilter(b, sheet)
-		res := success(b.name(), sheet)
+		res := success(b.Name(), sheet)
 		shown := 0
 		if hadOld && filterHidesRows(ws) {
 			var err error
-			if shown, err = showRows(b, sheet, old.R1+1, min(old.R2, ext.maxRow)); err != nil {
+			if shown, err = showRows(b, sheet, old.R1+1, min(old.R2, ext.MaxRow)); err != nil {
 				return nil, err
 			}
 		}
 		if a.Remove {
 			if !hadOld {
-				return nil, invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
+				return nil, Invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
 			}
 			removeAutofilter(b, ws, sheet)
 			return append(res, pyjson.Field{Key: "removed_range", Value: old.String()}, pyjson.Field{Key: "rows_shown", Value: shown}), nil
@@ -181,7 +181,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*call
 		}
 		for _, t := range tables {
 			if t.rng.Overlaps(rng) {
-				return nil, invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
+				return nil, Invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
 			}
 		}
 		hidden, err := applyAutofilter(b, ws, sheet, rng, rules, ext)

@@ -35,25 +35,25 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 	names := a.SheetNames
 	switch {
 	case a.SheetName != "" && len(names) > 0:
-		return nil, invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
+		return nil, Invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
 	case a.SheetName != "":
 		names = []string{a.SheetName}
 	case a.SheetNames != nil && len(names) == 0:
-		return nil, invalid("sheet_names is empty: a workbook needs at least one sheet")
+		return nil, Invalid("sheet_names is empty: a workbook needs at least one sheet")
 	case len(names) == 0:
 		names = []string{"Sheet1"}
 	}
 	if len(names) > maxNewSheets {
-		return nil, invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
+		return nil, Invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
 	}
 	seen := map[string]string{}
 	for _, n := range names {
-		if err := checkSheetName(n); err != nil {
+		if err := CheckSheetName(n); err != nil {
 			return nil, err
 		}
 		key := strings.ToLower(n)
 		if prev, dup := seen[key]; dup {
-			return nil, invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
+			return nil, Invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
 		}
 		seen[key] = n
 	}
@@ -64,8 +64,8 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 var createWorkbookTool = typedTool(toolSpec{
 	name: "create_workbook", title: "Create workbook",
 	desc:    "Create a new empty workbook with the given sheets; an existing file is replaced only with overwrite=true.",
-	timeout: writeTimeout,
-	access:  editStructure("", sheetNone, access{keepsValues: true, destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditStructure("", SheetNone, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).createWorkbook)
 
 // createWorkbookArgs are create_workbook's arguments.
@@ -78,44 +78,44 @@ type createWorkbookArgs struct {
 
 // createWorkbook implements create_workbook: a new workbook with the given
 // sheets; an existing file is replaced only with overwrite=true.
-func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*call, error) {
+func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*Call, error) {
 	names, err := a.newSheetNames()
 	if err != nil {
 		return nil, err
 	}
-	c := onBook(a.FilePath, "", func(b *book, _ sheetRef) (any, error) {
-		exists := !b.created
+	c := OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+		exists := !b.Created
 		if exists && !a.Overwrite {
-			return nil, invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.name())
+			return nil, Invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.Name())
 		}
-		if err := b.setSheetName("Sheet1", names[0]); err != nil {
+		if err := b.SetSheetName("Sheet1", names[0]); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		for _, n := range names[1:] {
-			if _, err := b.newSheet(n); err != nil {
+			if _, err := b.NewSheet(n); err != nil {
 				return nil, err
 			}
 		}
 		for _, n := range names {
-			b.track(n)
+			b.Track(n)
 		}
 		sheets := make([]any, len(names))
 		for i, n := range names {
 			sheets[i] = n
 		}
-		return success(b.name(), "",
-			field("path", s.relPath(b.path)),
+		return success(b.Name(), "",
+			field("path", s.relPath(b.Path)),
 			field("sheets", sheets),
 			field("overwritten", exists)), nil
 	})
-	c.create = createFresh
+	c.Create = CreateFresh
 	return c, nil
 }
 
 // relPath is a resolved path as the workspace-relative, slash-separated
 // file_path an agent passes back.
 func (s *Service) relPath(path string) string {
-	return s.engine.box.Show(path)
+	return s.engine.Box.Show(path)
 }
 
 // foundWorkbook is one workbook file list_workbooks found.
@@ -155,7 +155,7 @@ func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive
 			return nil
 		}
 		// Excel's owner files (~$Book.xlsx) are locks, not workbooks.
-		if !d.Type().IsRegular() || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") || checkExtension(name) != nil {
+		if !d.Type().IsRegular() || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") || CheckExtension(name) != nil {
 			return nil
 		}
 		// Through the handle: DirEntry.Info would stat the entry again
@@ -180,8 +180,8 @@ func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive
 var listWorkbooksTool = typedTool(toolSpec{
 	name: "list_workbooks", title: "List workbooks",
 	desc:    "List the workbook files (.xlsx, .xlsm) of the workspace or of a folder with size, modified time and sheet names, paged with offset/max_results.",
-	timeout: readTimeout,
-	access:  access{lists: "folder"},
+	timeout: ReadTimeout,
+	access:  Access{Lists: "folder"},
 }, (*Service).listWorkbooks)
 
 // listWorkbooksArgs are list_workbooks' arguments.
@@ -195,31 +195,31 @@ type listWorkbooksArgs struct {
 // listWorkbooks implements list_workbooks: the workbook files of the
 // workspace (or of a folder), paged, each with its size, modification time
 // and sheet names; a file that cannot be read is listed with an error.
-func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*call, error) {
+func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*Call, error) {
 	if a.Offset < 0 {
-		return nil, invalid("offset must be >= 0")
+		return nil, Invalid("offset must be >= 0")
 	}
 	limit := defaultListedWorkbooks
 	if a.MaxResults != nil {
 		if *a.MaxResults < 1 || *a.MaxResults > maxListedWorkbooks {
-			return nil, invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
+			return nil, Invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
 		}
 		limit = *a.MaxResults
 	}
 	// The folder is no workbook: the listing runs in after, with no lock
 	// held; each workbook's sheet list is read through Service.run.
-	return &call{after: func(any) (any, error) {
+	return &Call{After: func(any) (any, error) {
 		return s.listIn(ctx, a.Folder, a.Recursive == nil || *a.Recursive, a.Offset, limit)
 	}}, nil
 }
 
 // listIn is list_workbooks on the folder (workspace-relative), paged.
 func (s *Service) listIn(ctx context.Context, folder string, recursive bool, offset, limit int) (any, error) {
-	dir, err := s.engine.box.ResolveDir(folder)
+	dir, err := s.engine.Box.ResolveDir(folder)
 	if err != nil {
 		return nil, err
 	}
-	found, truncated, err := findWorkbooks(s.engine.box, ctx, dir, recursive)
+	found, truncated, err := findWorkbooks(s.engine.Box, ctx, dir, recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -256,8 +256,8 @@ func (s *Service) describeFile(ctx context.Context, w foundWorkbook) pyjson.Obje
 		{Key: "size_bytes", Value: w.info.Size()},
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
-	res, err := s.engine.run(ctx, access{files: []fileUse{{arg: "file_path", touch: touchStyles}}}, onBook(w.path, "", func(b *book, _ sheetRef) (any, error) {
-		list, _ := b.sheetList()
+	res, err := s.engine.Run(ctx, Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStyles}}}, OnBook(w.path, "", func(b *Book, _ SheetRef) (any, error) {
+		list, _ := b.SheetList()
 		names := make([]any, len(list))
 		for i, n := range list {
 			names[i] = n

@@ -20,8 +20,8 @@ const (
 var writeCellsTool = typedTool(toolSpec{
 	name: "write_cells", title: "Write cells",
 	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits, and formulas naming a sheet, defined name or table the workbook lacks, are refused and nothing is written.",
-	timeout: writeTimeout,
-	access:  editCells(sheetTarget, access{destructive: true, idempotent: true}),
+	timeout: WriteTimeout,
+	access:  EditCells(SheetTarget, Access{Destructive: true, Idempotent: true}),
 }, (*Service).writeCells)
 
 // writeCellsArgs are write_cells' arguments.
@@ -29,37 +29,37 @@ type writeCellsArgs struct {
 	fileArg
 	sheetArg
 	Cell       *string       `json:"cell,omitempty" jsonschema:"Target cell such as \"A1\" (single-cell mode)"`
-	Value      cellInput     `json:"value,omitempty" jsonschema:"Value for cell: number, string, boolean, null or \"=FORMULA\""`
+	Value      CellInput     `json:"value,omitempty" jsonschema:"Value for cell: number, string, boolean, null or \"=FORMULA\""`
 	CellRange  *string       `json:"cell_range,omitempty" rangeSheet:"sheet_name" jsonschema:"Top-left cell or range of the block (block mode); the block starts at its top-left corner. ${rangeHelp}"`
-	Values     [][]cellInput `json:"values,omitempty" jsonschema:"Rows of values (block mode), each row a list of numbers, strings, booleans or nulls, e.g. [[\"item\", \"qty\"], [\"pen\", 3]]"`
+	Values     [][]CellInput `json:"values,omitempty" jsonschema:"Rows of values (block mode), each row a list of numbers, strings, booleans or nulls, e.g. [[\"item\", \"qty\"], [\"pen\", 3]]"`
 	Create     *bool         `json:"create,omitempty" jsonschema:"true: create the workbook and/or sheet when missing; false: never create. Omitted: a missing workbook is created unless a workbook with a close name exists (a likely typo), and a missing sheet is an error"`
 	ValueTypes string        `json:"value_types,omitempty" enum:"auto,text" jsonschema:"auto (default): \"=...\" is a formula, numeric text a number, ISO-8601 dates/times (\"2024-01-31\", \"13:45:00\", \"2024-01-31T13:45:00\") real Excel dates, and a leading apostrophe keeps the rest as text (\"'2024-01-31\"); text: every string is stored as text unchanged"`
 }
 
 // writeCells implements write_cells: one cell (cell+value) or a 2-D block
 // (cell_range+values, anchored at the range's top-left cell).
-func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error) {
+func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*Call, error) {
 	single := a.Cell != nil
 	block := a.CellRange != nil || a.Values != nil
 	switch {
 	case single && block:
-		return nil, invalid("cell/value and cell_range/values are exclusive: use one mode")
+		return nil, Invalid("cell/value and cell_range/values are exclusive: use one mode")
 	case !single && !block:
-		return nil, invalid("give cell+value (one cell) or cell_range+values (a block)")
+		return nil, Invalid("give cell+value (one cell) or cell_range+values (a block)")
 	case block && len(a.Values) == 0:
-		return nil, invalid("values must be a non-empty 2-D array in range mode")
+		return nil, Invalid("values must be a non-empty 2-D array in range mode")
 	}
-	var anchor cellRange
+	var anchor CellRange
 	var err error
 	cells := 1
 	if single {
-		if anchor, err = parseRange(*a.Cell); err != nil {
+		if anchor, err = ParseRange(*a.Cell); err != nil {
 			return nil, err
 		}
 	} else {
-		anchor = cellRange{C1: 1, R1: 1, C2: 1, R2: 1}
+		anchor = CellRange{C1: 1, R1: 1, C2: 1, R2: 1}
 		if a.CellRange != nil {
-			if anchor, err = parseRange(*a.CellRange); err != nil {
+			if anchor, err = ParseRange(*a.CellRange); err != nil {
 				return nil, err
 			}
 			anchor.C2, anchor.R2 = anchor.C1, anchor.R1
@@ -70,10 +70,10 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			cells += len(r)
 			width = max(width, len(r))
 		}
-		if cells > s.engine.limits.MaxWriteCells {
-			return nil, limitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.engine.limits.MaxWriteCells))
+		if cells > s.engine.Limits.MaxWriteCells {
+			return nil, LimitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.engine.Limits.MaxWriteCells))
 		}
-		if err := checkBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
+		if err := CheckBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
 			return nil, err
 		}
 		anchor.R2 = anchor.R1 + len(a.Values) - 1
@@ -95,60 +95,60 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 			field("rows_written", len(a.Values)),
 			field("cells_written", cells))
 	}
-	c := onBook(a.FilePath, a.SheetName, func(b *book, sh sheetRef) (any, error) {
-		if err := checkWriteNames(plan, sh.name, b.formulaScope); err != nil {
+	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		if err := CheckWriteNames(plan, sh.Name, b.FormulaScope); err != nil {
 			return nil, err
 		}
-		if err := b.refuseLegacyArrayPart(sh.name, plan); err != nil {
+		if err := b.RefuseLegacyArrayPart(sh.Name, plan); err != nil {
 			return nil, err
 		}
-		dw, err := b.newDateWriter()
+		dw, err := b.NewDateWriter()
 		if err != nil {
 			return nil, err
 		}
-		old, err := b.anchorsUnder(sh.name, plan)
+		old, err := b.AnchorsUnder(sh.Name, plan)
 		if err != nil {
 			return nil, err
 		}
 		dates := 0
-		fit := newColFitter()
-		defer fit.close()
+		fit := NewColFitter()
+		defer fit.Close()
 		for _, w := range plan {
-			kind, err := dw.put(sh.name, w)
+			kind, err := dw.Put(sh.Name, w)
 			if err != nil {
 				return nil, err
 			}
-			if kind != notDate {
+			if kind != NotDate {
 				dates++
 			}
-			if err := b.fitWritten(sh.name, w, kind, fit); err != nil {
+			if err := b.FitWritten(sh.Name, w, kind, fit); err != nil {
 				return nil, err
 			}
 		}
-		if err := b.fitColumns(sh.name, fit); err != nil {
+		if err := b.FitColumns(sh.Name, fit); err != nil {
 			return nil, err
 		}
-		if err := b.spillBlock(sh, anchor, plan, old); err != nil {
+		if err := b.SpillBlock(sh, anchor, plan, old); err != nil {
 			return nil, err
 		}
-		res := result(b.name(), sh.name)
+		res := result(b.Name(), sh.Name)
 		if dates > 0 {
 			res = append(res, field("dates_written", dates))
 		}
-		if b.created {
+		if b.Created {
 			res = append(res, field("created", true))
-		} else if sh.created {
+		} else if sh.Created {
 			res = append(res, field("sheet_created", true))
 		}
 		return res, nil
 	})
-	c.create, c.newSheet = createModeOf(a.Create), a.Create != nil && *a.Create
-	c.splice = func(sb *spliceBook, sheet string) (splice.Plan, any, error) {
-		if err := checkWriteNames(plan, sheet, sb.formulaScope); err != nil {
+	c.Create, c.NewSheet = CreateModeOf(a.Create), a.Create != nil && *a.Create
+	c.Splice = func(sb *SpliceBook, sheet string) (splice.Plan, any, error) {
+		if err := CheckWriteNames(plan, sheet, sb.FormulaScope); err != nil {
 			return splice.Plan{}, nil, err
 		}
-		p, dates, err := writePlan(sb, sheet, anchor, plan)
-		res := result(sb.name(), sheet)
+		p, dates, err := WritePlan(sb, sheet, anchor, plan)
+		res := result(sb.Name(), sheet)
 		if dates > 0 {
 			res = append(res, field("dates_written", dates))
 		}
@@ -160,22 +160,22 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*call, error)
 // planWrite converts and checks every value of a write_cells call (see
 // planCell) before the workbook is opened: one value past Excel's limits
 // means nothing is written.
-func planWrite(a writeCellsArgs, anchor cellRange, single bool) ([]cellWrite, error) {
+func planWrite(a writeCellsArgs, anchor CellRange, single bool) ([]CellWrite, error) {
 	vt := a.ValueTypes
 	if vt == "" {
-		vt = valueTypesAuto
+		vt = ValueTypesAuto
 	}
-	if vt != valueTypesAuto && vt != valueTypesText {
-		return nil, invalid("value_types must be %q or %q, got %q", valueTypesAuto, valueTypesText, a.ValueTypes)
+	if vt != ValueTypesAuto && vt != ValueTypesText {
+		return nil, Invalid("value_types must be %q or %q, got %q", ValueTypesAuto, ValueTypesText, a.ValueTypes)
 	}
 	if single {
-		w, err := planCell(anchor.C1, anchor.R1, a.Value, vt)
-		return []cellWrite{w}, err
+		w, err := PlanCell(anchor.C1, anchor.R1, a.Value, vt)
+		return []CellWrite{w}, err
 	}
-	var plan []cellWrite
+	var plan []CellWrite
 	for i, row := range a.Values {
 		for j, v := range row {
-			w, err := planCell(anchor.C1+j, anchor.R1+i, v, vt)
+			w, err := PlanCell(anchor.C1+j, anchor.R1+i, v, vt)
 			if err != nil {
 				return nil, err
 			}

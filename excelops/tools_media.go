@@ -11,11 +11,11 @@ func mediaTools() []toolSpec {
 // copied under the shared lock (a streamed read, never parsed in place), the
 // copy is rendered with no lock held, and the PNG at output_path is written,
 // replacing a file that is there (the same call again writes the same PNG).
-func renderAccess() access {
-	return access{
-		files:       []fileUse{{arg: "file_path", touch: touchStream}},
-		output:      "output_path",
-		destructive: true,
-		idempotent:  true,
+func renderAccess() Access {
+	return Access{
+		Files:       []FileUse{{Arg: "file_path", Touch: TouchStream}},
+		Output:      "output_path",
+		Destructive: true,
+		Idempotent:  true,
 	}
 }

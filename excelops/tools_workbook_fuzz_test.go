@@ -62,7 +62,7 @@ func FuzzDeleteRange(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint8(9), uint8(2), true)
 	f.Fuzz(func(t *testing.T, c1, r1, w, h uint8, up bool) {
 		col, row := 1+int(c1)%8, 1+int(r1)%8
-		rng := rangeRef(col, row, col+int(w)%4, row+int(h)%4)
+		rng := RangeRef(col, row, col+int(w)%4, row+int(h)%4)
 		shift := "left"
 		if up {
 			shift = "up"
@@ -82,12 +82,12 @@ func FuzzDeleteRange(f *testing.F) {
 		}
 		fb := e.open("r.xlsx")
 		for _, sheet := range fb.GetSheetList() {
-			b := &book{f: fb}
-			cells, err := b.formulaCells(sheet)
+			b := &Book{F: fb}
+			cells, err := b.FormulaCells(sheet)
 			require.NoError(t, err)
 			for _, c := range cells {
-				text := mustFormula(t, fb, sheet, c.ref)
-				assert.NoError(t, parseFormula(text), "%s!%s = %s after deleting %s %s", sheet, c.ref, text, rng, shift)
+				text := mustFormula(t, fb, sheet, c.Ref)
+				assert.NoError(t, ParseFormula(text), "%s!%s = %s after deleting %s %s", sheet, c.Ref, text, rng, shift)
 			}
 		}
 	})

@@ -95,7 +95,7 @@ func TestLikelyTypo(t *testing.T) {
 	typos, others := 0, 0
 	for _, c := range cases {
 		t.Run(c.want+"~"+c.have, func(t *testing.T) {
-			assert.Equal(t, c.typo, likelyTypo(c.want, c.have))
+			assert.Equal(t, c.typo, LikelyTypo(c.want, c.have))
 		})
 		if c.typo {
 			typos++

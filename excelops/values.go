@@ -23,26 +23,26 @@ import (
 
 // Values of write_cells' value_types.
 const (
-	valueTypesAuto = "auto"
-	valueTypesText = "text"
+	ValueTypesAuto = "auto"
+	ValueTypesText = "text"
 )
 
 // dateKind says which of date, time and datetime a written string held.
 type dateKind int
 
 const (
-	notDate dateKind = iota
-	kindDate
-	kindTime
-	kindDateTime
+	NotDate dateKind = iota
+	KindDate
+	KindTime
+	KindDateTime
 )
 
 // Number formats applied to written dates, as openpyxl applies them to
 // the date, time and datetime values it writes.
 var dateFormats = map[dateKind]string{
-	kindDate:     "yyyy-mm-dd",
-	kindTime:     "h:mm:ss",
-	kindDateTime: "yyyy-mm-dd h:mm:ss",
+	KindDate:     "yyyy-mm-dd",
+	KindTime:     "h:mm:ss",
+	KindDateTime: "yyyy-mm-dd h:mm:ss",
 }
 
 // isoLayouts are the ISO-8601 forms a string may take to become a date,
@@ -51,59 +51,59 @@ var isoLayouts = []struct {
 	layout string
 	kind   dateKind
 }{
-	{"2006-01-02", kindDate},
-	{"2006-01-02T15:04:05.999999999", kindDateTime},
-	{"2006-01-02 15:04:05.999999999", kindDateTime},
-	{"2006-01-02T15:04", kindDateTime},
-	{"2006-01-02 15:04", kindDateTime},
-	{"15:04:05.999999999", kindTime},
-	{"15:04", kindTime},
+	{"2006-01-02", KindDate},
+	{"2006-01-02T15:04:05.999999999", KindDateTime},
+	{"2006-01-02 15:04:05.999999999", KindDateTime},
+	{"2006-01-02T15:04", KindDateTime},
+	{"2006-01-02 15:04", KindDateTime},
+	{"15:04:05.999999999", KindTime},
+	{"15:04", KindTime},
 }
 
-// parseISODate recognises an ISO-8601 date, time or datetime.
-func parseISODate(s string) (time.Time, dateKind) {
+// ParseISODate recognises an ISO-8601 date, time or datetime.
+func ParseISODate(s string) (time.Time, dateKind) {
 	if len(s) < len("1:00") || len(s) > len("2006-01-02T15:04:05.999999999") || s[0] < '0' || s[0] > '9' {
-		return time.Time{}, notDate
+		return time.Time{}, NotDate
 	}
 	for _, l := range isoLayouts {
 		if t, err := time.Parse(l.layout, s); err == nil {
 			return t, l.kind
 		}
 	}
-	return time.Time{}, notDate
+	return time.Time{}, NotDate
 }
 
-// cellWrite is one cell of a write, converted and checked.
-type cellWrite struct {
-	col, row int
+// CellWrite is one cell of a write, converted and checked.
+type CellWrite struct {
+	Col, Row int
 	raw      any       // the JSON value, stored by setCell (when text and date are unset)
 	text     *string   // store exactly this text
 	when     time.Time // the date, time or datetime to store (kind != notDate)
 	kind     dateKind
-	formula  string       // the formula without its "=" ("" for a value)
+	Formula  string       // the formula without its "=" ("" for a value)
 	refs     *formulaRefs // the formula's references to check in the workbook (nil: none)
 }
 
-// planCell converts the JSON value v for the cell (col, row) under
+// PlanCell converts the JSON value v for the cell (col, row) under
 // valueTypes and checks it against Excel's limits.
-func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
-	w := cellWrite{col: col, row: row, raw: v}
-	ref := cellName(col, row)
+func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
+	w := CellWrite{Col: col, Row: row, raw: v}
+	ref := CellName(col, row)
 	if s, ok := v.(string); ok {
 		switch {
-		case valueTypes == valueTypesText:
+		case valueTypes == ValueTypesText:
 			w.text = &s
 		case strings.HasPrefix(s, "'"):
 			rest := s[1:]
 			w.text = &rest
 		default:
-			if t, kind := parseISODate(strings.TrimSpace(s)); kind != notDate {
+			if t, kind := ParseISODate(strings.TrimSpace(s)); kind != NotDate {
 				w.when, w.kind = t, kind
 				return w, nil
 			}
 		}
 		if w.text != nil {
-			return w, checkText(ref, *w.text)
+			return w, CheckText(ref, *w.text)
 		}
 	}
 	val, formula, err := cellValue(v)
@@ -111,31 +111,31 @@ func planCell(col, row int, v any, valueTypes string) (cellWrite, error) {
 		return w, err
 	}
 	if formula != "" {
-		if err := checkFormula(ref, formula); err != nil {
+		if err := CheckFormula(ref, formula); err != nil {
 			return w, err
 		}
 		toks, err := formulaTokens(ref, formula)
 		if err != nil {
 			return w, err
 		}
-		w.formula, w.refs = formula, formulaRefsOf(toks)
+		w.Formula, w.refs = formula, formulaRefsOf(toks)
 		return w, nil
 	}
 	if s, ok := val.(string); ok {
-		return w, checkText(ref, s)
+		return w, CheckText(ref, s)
 	}
 	return w, nil
 }
 
-// excelSerial converts t to an Excel serial day number as openpyxl's
+// ExcelSerial converts t to an Excel serial day number as openpyxl's
 // to_excel does (the inverse of dates.SerialISO): a time of day alone is the
 // fraction of a day; a date counts days from the epoch of the workbook's
 // date system, with the 1900 system's fictitious 1900-02-29. ok is false
 // for dates before the epoch, which Excel cannot show.
-func excelSerial(t time.Time, kind dateKind, date1904 bool) (float64, bool) {
+func ExcelSerial(t time.Time, kind dateKind, date1904 bool) (float64, bool) {
 	micros := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
 	frac := float64(micros) / 1e6 / 86400
-	if kind == kindTime {
+	if kind == KindTime {
 		return frac, true
 	}
 	epoch := dates.Epoch(date1904)
@@ -150,61 +150,61 @@ func excelSerial(t time.Time, kind dateKind, date1904 bool) (float64, bool) {
 	return float64(days) + frac, true
 }
 
-// dateWriter stores dates into one workbook: it knows the date system and
+// DateWriter stores dates into one workbook: it knows the date system and
 // reuses the styles it derives within the call.
-type dateWriter struct {
+type DateWriter struct {
 	f        *excelize.File
-	date1904 bool
+	Date1904 bool
 	derived  map[[2]int]int // (base style, kind) -> style with a date format
 	isDate   map[int]bool   // style -> has a date format openpyxl reads as a date
 }
 
-// newDateWriter reads the workbook's date system.
-func (b *book) newDateWriter() (*dateWriter, error) {
-	props, err := b.f.GetWorkbookProps()
+// NewDateWriter reads the workbook's date system.
+func (b *Book) NewDateWriter() (*DateWriter, error) {
+	props, err := b.F.GetWorkbookProps()
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
 	}
-	return &dateWriter{f: b.f, date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
+	return &DateWriter{f: b.F, Date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
 }
 
-// put stores w (planned by planCell) into sheet. A date is stored as its
+// Put stores w (planned by planCell) into sheet. A date is stored as its
 // serial; a cell whose style has no date format gets the style with the
 // kind's format laid over it, a cell already formatted as a date keeps its
 // format. kind reports what was stored.
-func (d *dateWriter) put(sheet string, w cellWrite) (stored dateKind, err error) {
-	ref := cellName(w.col, w.row)
+func (d *DateWriter) Put(sheet string, w CellWrite) (stored dateKind, err error) {
+	ref := CellName(w.Col, w.Row)
 	switch {
 	case w.text != nil:
 		if err := d.f.SetCellStr(sheet, ref, *w.text); err != nil {
-			return notDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+			return NotDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 		}
-		return notDate, nil
-	case w.kind == notDate:
-		return notDate, setCell(d.f, sheet, w.col, w.row, w.raw)
+		return NotDate, nil
+	case w.kind == NotDate:
+		return NotDate, setCell(d.f, sheet, w.Col, w.Row, w.raw)
 	}
-	serial, ok := excelSerial(w.when, w.kind, d.date1904)
+	serial, ok := ExcelSerial(w.when, w.kind, d.Date1904)
 	if !ok {
 		// Before the epoch: Excel keeps such a date as text.
 		s := w.raw.(string)
 		if err := d.f.SetCellStr(sheet, ref, s); err != nil {
-			return notDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+			return NotDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 		}
-		return notDate, nil
+		return NotDate, nil
 	}
 	if err := d.f.SetCellFloat(sheet, ref, serial, -1, 64); err != nil {
-		return notDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+		return NotDate, newError(KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 	}
 	base, err := d.f.GetCellStyle(sheet, ref)
 	if err != nil {
-		return notDate, newError(KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
+		return NotDate, newError(KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
 	id, err := d.dateStyle(base, w.kind)
 	if err != nil || id == base {
 		return w.kind, err
 	}
 	if err := d.f.SetCellStyle(sheet, ref, ref, id); err != nil {
-		return notDate, newError(KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
+		return NotDate, newError(KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
 	}
 	return w.kind, nil
 }
@@ -213,8 +213,8 @@ func (d *dateWriter) put(sheet string, w cellWrite) (stored dateKind, err error)
 // base itself when it already formats numbers as dates, else base with the
 // kind's number format laid over it (an identical existing style is
 // reused). The splice path shares it, so both paths style dates alike.
-func (d *dateWriter) dateStyle(base int, kind dateKind) (int, error) {
-	isDate, err := d.styleIsDate(base)
+func (d *DateWriter) dateStyle(base int, kind dateKind) (int, error) {
+	isDate, err := d.StyleIsDate(base)
 	if err != nil || isDate {
 		return base, err
 	}
@@ -226,7 +226,7 @@ func (d *dateWriter) dateStyle(base int, kind dateKind) (int, error) {
 			return 0, newError(KindDamaged, "file is damaged: style table: "+err.Error(), err)
 		}
 		code := dateFormats[kind]
-		normalizeColors(st)
+		NormalizeColors(st)
 		st.NumFmt, st.CustomNumFmt, st.DecimalPlaces = 0, &code, nil
 		if id, err = d.f.NewStyle(st); err != nil {
 			return 0, newError(KindInvalidArgument, "cannot add a date style: "+err.Error(), err)
@@ -236,9 +236,9 @@ func (d *dateWriter) dateStyle(base int, kind dateKind) (int, error) {
 	return id, nil
 }
 
-// styleIsDate reports whether the style formats numbers as dates or times
+// StyleIsDate reports whether the style formats numbers as dates or times
 // the way openpyxl recognises them (see dates.IsDateCode).
-func (d *dateWriter) styleIsDate(id int) (bool, error) {
+func (d *DateWriter) StyleIsDate(id int) (bool, error) {
 	if v, ok := d.isDate[id]; ok {
 		return v, nil
 	}

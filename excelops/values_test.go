@@ -163,9 +163,9 @@ func TestDatesIn1904Workbooks(t *testing.T) {
 func TestExcelSerialInvertsSerialISO(t *testing.T) {
 	edges := map[string]float64{"1900-01-01": 1, "1900-02-28": 59, "1900-03-01": 61, "9999-12-31": 2958465}
 	for iso, want := range edges {
-		tm, kind := parseISODate(iso)
-		require.Equal(t, kindDate, kind)
-		got, ok := excelSerial(tm, kind, false)
+		tm, kind := ParseISODate(iso)
+		require.Equal(t, KindDate, kind)
+		got, ok := ExcelSerial(tm, kind, false)
 		require.True(t, ok)
 		assert.Equal(t, want, got, iso)
 	}
@@ -181,12 +181,12 @@ func TestExcelSerialInvertsSerialISO(t *testing.T) {
 		if tm.Year() == 1900 && tm.Month() < 3 && !date1904 {
 			continue // dates.SerialISO maps the bug's serials back one day off by design
 		}
-		serial, ok := excelSerial(tm, kindDateTime, date1904)
+		serial, ok := ExcelSerial(tm, KindDateTime, date1904)
 		require.True(t, ok)
 		iso, ok := dates.SerialISO(serial, date1904)
 		require.True(t, ok)
-		back, kind := parseISODate(iso)
-		require.NotEqual(t, notDate, kind, iso)
+		back, kind := ParseISODate(iso)
+		require.NotEqual(t, NotDate, kind, iso)
 		assert.Equal(t, tm, back, "serial %v, 1904=%v", serial, date1904)
 	}
 }

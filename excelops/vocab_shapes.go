@@ -6,39 +6,39 @@ package excelops
 // Older shapes a tool shipped stay accepted as aliases beside them (see
 // ruleFormat).
 
-// colorValue is a colour argument: hex "FF0000", "#FF0000", ARGB
+// ColorValue is a colour argument: hex "FF0000", "#FF0000", ARGB
 // "FFFF0000" (the alpha is dropped) or a name of colorNames.
-type colorValue string
+type ColorValue string
 
-// hex returns c as "RRGGBB", or an invalid-argument error.
-func (c colorValue) hex() (string, error) { return parseColor(string(c)) }
+// Hex returns c as "RRGGBB", or an invalid-argument error.
+func (c ColorValue) Hex() (string, error) { return ParseColor(string(c)) }
 
-// numberFormat is an Excel number format code, e.g. "#,##0.00"; "General"
+// NumberFormat is an Excel number format code, e.g. "#,##0.00"; "General"
 // is Excel's default format.
-type numberFormat string
+type NumberFormat string
 
-// fontSpec is a font argument, named as excelmanus (openpyxl) names it;
+// FontSpec is a font argument, named as excelmanus (openpyxl) names it;
 // attributes left out are not changed.
-type fontSpec struct {
+type FontSpec struct {
 	Name      *string     `json:"name,omitempty" jsonschema:"Font family, e.g. \"Arial\""`
 	Size      *float64    `json:"size,omitempty" minimum:"1" maximum:"409" jsonschema:"Size in points, e.g. 11"`
 	Bold      *bool       `json:"bold,omitempty" jsonschema:"Bold on (true) or off (false)"`
 	Italic    *bool       `json:"italic,omitempty" jsonschema:"Italic on (true) or off (false)"`
 	Underline *string     `json:"underline,omitempty" enum:"${underlineStyles}" jsonschema:"Underline style; none removes it"`
 	Strike    *bool       `json:"strike,omitempty" jsonschema:"Strikethrough on (true) or off (false)"`
-	Color     *colorValue `json:"color,omitempty" jsonschema:"Text colour${colorHelp}"`
+	Color     *ColorValue `json:"color,omitempty" jsonschema:"Text colour${colorHelp}"`
 }
 
-// fillSpec is a solid background fill argument.
-type fillSpec struct {
-	Color colorValue `json:"color" jsonschema:"Fill colour${colorHelp}"`
+// FillSpec is a solid background fill argument.
+type FillSpec struct {
+	Color ColorValue `json:"color" jsonschema:"Fill colour${colorHelp}"`
 }
 
-// borderSpec is a border argument: style and color for every edge, with
+// BorderSpec is a border argument: style and color for every edge, with
 // per-side overrides such as {"left": {"style": "thick"}}.
-type borderSpec struct {
+type BorderSpec struct {
 	Style  string      `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of every edge; none removes the borders"`
-	Color  colorValue  `json:"color,omitempty" jsonschema:"Line colour of every edge (default black)${colorHelp}"`
+	Color  ColorValue  `json:"color,omitempty" jsonschema:"Line colour of every edge (default black)${colorHelp}"`
 	Left   *borderSide `json:"left,omitempty" jsonschema:"The left edge only: overrides style and color for it"`
 	Right  *borderSide `json:"right,omitempty" jsonschema:"The right edge only: overrides style and color for it"`
 	Top    *borderSide `json:"top,omitempty" jsonschema:"The top edge only: overrides style and color for it"`
@@ -48,11 +48,11 @@ type borderSpec struct {
 // borderSide is one edge of a borderSpec.
 type borderSide struct {
 	Style string     `json:"style,omitempty" enum:"${borderStyles}" jsonschema:"Line style of this edge; none removes it"`
-	Color colorValue `json:"color,omitempty" jsonschema:"Line colour of this edge (default black)${colorHelp}"`
+	Color ColorValue `json:"color,omitempty" jsonschema:"Line colour of this edge (default black)${colorHelp}"`
 }
 
-// alignSpec is an alignment argument; attributes left out are not changed.
-type alignSpec struct {
+// AlignSpec is an alignment argument; attributes left out are not changed.
+type AlignSpec struct {
 	Horizontal   *string `json:"horizontal,omitempty" enum:"${horizontalAlignments}" jsonschema:"Horizontal alignment"`
 	Vertical     *string `json:"vertical,omitempty" enum:"${verticalAlignments}" jsonschema:"Vertical alignment"`
 	WrapText     *bool   `json:"wrap_text,omitempty" jsonschema:"Wrap long text onto several lines"`

@@ -139,21 +139,21 @@ func compareGolden(t *testing.T, name string, v any) {
 func TestRuleFormatAliasConflicts(t *testing.T) {
 	cases := []struct {
 		name   string
-		format ruleFormat
+		format RuleFormat
 		want   []string
 	}{
-		{"font colour", ruleFormat{FontColor: ptr(colorValue("red")), Font: &fontSpec{Color: ptr(colorValue("00FF00"))}},
+		{"font colour", RuleFormat{FontColor: ptr(ColorValue("red")), Font: &FontSpec{Color: ptr(ColorValue("00FF00"))}},
 			[]string{"format.font_color", "format.font.color", "disagree"}},
-		{"fill colour", ruleFormat{FillColor: ptr(colorValue("FFC7CE")), Fill: &fillSpec{Color: "C6EFCE"}},
+		{"fill colour", RuleFormat{FillColor: ptr(ColorValue("FFC7CE")), Fill: &FillSpec{Color: "C6EFCE"}},
 			[]string{"format.fill_color", "format.fill.color"}},
-		{"bold", ruleFormat{Bold: ptr(true), Font: &fontSpec{Bold: ptr(false)}}, []string{"format.bold", "format.font.bold"}},
-		{"italic", ruleFormat{Italic: ptr(false), Font: &fontSpec{Italic: ptr(true)}}, []string{"format.italic", "format.font.italic"}},
-		{"font size", ruleFormat{Font: &fontSpec{Size: ptr(14.0)}}, []string{"name or size"}},
-		{"bad alias colour", ruleFormat{FontColor: ptr(colorValue("teal-ish"))}, []string{"invalid colour"}},
+		{"bold", RuleFormat{Bold: ptr(true), Font: &FontSpec{Bold: ptr(false)}}, []string{"format.bold", "format.font.bold"}},
+		{"italic", RuleFormat{Italic: ptr(false), Font: &FontSpec{Italic: ptr(true)}}, []string{"format.italic", "format.font.italic"}},
+		{"font size", RuleFormat{Font: &FontSpec{Size: ptr(14.0)}}, []string{"name or size"}},
+		{"bad alias colour", RuleFormat{FontColor: ptr(ColorValue("teal-ish"))}, []string{"invalid colour"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := c.format.style()
+			_, err := c.format.Style()
 			require.Error(t, err)
 			var e *Error
 			require.True(t, errors.As(err, &e))

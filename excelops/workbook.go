@@ -18,27 +18,27 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// newFileMode is the mode of a workbook this package creates.
-const newFileMode fs.FileMode = 0o644
+// NewFileMode is the mode of a workbook this package creates.
+const NewFileMode fs.FileMode = 0o644
 
-// book is one workbook opened for the length of one call.
-type book struct {
-	svc        *engine
-	f          *excelize.File
-	path       string // resolved real path
+// Book is one workbook opened for the length of one call.
+type Book struct {
+	Svc        *Engine
+	F          *excelize.File
+	Path       string // resolved real path
 	mode       fs.FileMode
-	zr         *zip.Reader             // the package as it was on disk (nil for a new workbook)
-	index      *opc.Index              // sheets as workbook.xml lists them (nil until needed)
+	Zr         *zip.Reader             // the package as it was on disk (nil for a new workbook)
+	Index      *opc.Index              // sheets as workbook.xml lists them (nil until needed)
 	sst        []string                // shared strings as on disk, loaded by the first read
 	sstChecked bool                    // guardParse checked the shared strings
 	dates      *dates.Styles           // date styles as on disk, loaded by the first read
-	extents    map[string]*sheetExtent // sheets parsed for editing: their used range
-	scanned    map[string]sheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
-	formulas   formulaMode             // how this call's reads show formula cells
-	edits      *editSet                // what this call changed, when known (see refreshFormulaValues)
+	Extents    map[string]*SheetExtent // sheets parsed for editing: their used range
+	Scanned    map[string]SheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
+	Formulas   formulaMode             // how this call's reads show formula cells
+	Edits      *EditSet                // what this call changed, when known (see refreshFormulaValues)
 	tmpDir     string
 	file       *os.File // the open workbook a light book reads through (book_light.go)
-	created    bool
+	Created    bool
 	encrypted  bool   // encrypted with Excel's default password: reads, never saved
 	target     string // the sheet the call edits ("" for none), whose big part a save takes as changed (see keptPackage)
 	id         fileID // the version of the file f was parsed from (cache key)
@@ -56,24 +56,24 @@ type book struct {
 	ctx context.Context
 }
 
-// callContext is the context of the call the book serves
+// CallContext is the context of the call the book serves
 // (context.Background outside a call).
-func (b *book) callContext() context.Context {
+func (b *Book) CallContext() context.Context {
 	if b.ctx == nil {
 		return context.Background()
 	}
 	return b.ctx
 }
 
-// name is the file name reported in results.
-func (b *book) name() string { return filepath.Base(b.path) }
+// Name is the file name reported in results.
+func (b *Book) Name() string { return filepath.Base(b.Path) }
 
-// close releases everything the book holds; it is safe on a partly opened
+// Close releases everything the book holds; it is safe on a partly opened
 // book and reports the first failure to remove a temporary file.
-func (b *book) close() error {
+func (b *Book) Close() error {
 	var err error
-	if b.f != nil {
-		err = b.f.Close()
+	if b.F != nil {
+		err = b.F.Close()
 	}
 	if b.tmpDir != "" {
 		if rerr := os.RemoveAll(b.tmpDir); err == nil {
@@ -86,8 +86,8 @@ func (b *book) close() error {
 	return err
 }
 
-// checkExtension refuses files excelize cannot open as workbooks.
-func checkExtension(path string) error {
+// CheckExtension refuses files excelize cannot open as workbooks.
+func CheckExtension(path string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".xlsx", ".xlsm", ".xltx", ".xltm":
 		return nil
@@ -95,32 +95,32 @@ func checkExtension(path string) error {
 	return newError(KindInvalidArgument, fmt.Sprintf("%q is not an .xlsx/.xlsm workbook", filepath.Base(path)), nil)
 }
 
-// openBook opens the workbook at the resolved path. When create is true a
+// OpenBook opens the workbook at the resolved path. When create is true a
 // missing file becomes a new empty workbook (saved only if the call succeeds).
 // When light is true excelize is not involved: only the package index is
 // read, for tools that stream sheets themselves.
-func (s *engine) openBook(path string, create, light bool) (_ *book, err error) {
-	if err := checkExtension(path); err != nil {
+func (s *Engine) OpenBook(path string, create, light bool) (_ *Book, err error) {
+	if err := CheckExtension(path); err != nil {
 		return nil, err
 	}
-	b := &book{svc: s, path: path, extents: map[string]*sheetExtent{}}
+	b := &Book{Svc: s, Path: path, Extents: map[string]*SheetExtent{}}
 	defer func() {
 		if err != nil {
-			_ = b.close()
+			_ = b.Close()
 		}
 	}()
 	opts := s.openOptions()
 	if light && !create {
 		return b, s.openLight(b)
 	}
-	raw, st, err := s.readRegular(path)
+	raw, st, err := s.ReadRegular(path)
 	if errors.Is(err, fs.ErrNotExist) && create {
-		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
+		if b.tmpDir, err = os.MkdirTemp(s.TmpBase, "excelops-"); err != nil {
 			return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
-		b.f, b.mode, b.created, b.cost, b.unchecked = excelize.NewFile(opts), newFileMode, true, newBookCost, true
-		s.opens.Add(1)
+		b.F, b.mode, b.Created, b.cost, b.unchecked = excelize.NewFile(opts), NewFileMode, true, newBookCost, true
+		s.Opens.Add(1)
 		return b, nil
 	}
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *engine) openBook(path string, create, light bool) (_ *book, err error) 
 			return nil, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fileNotFound(s.box, path)
+			return nil, FileNotFound(s.Box, path)
 		}
 		return nil, newError(KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
@@ -137,14 +137,14 @@ func (s *engine) openBook(path string, create, light bool) (_ *book, err error) 
 	return b, s.parseBook(b, raw, light, opts)
 }
 
-// openCopy opens a private in-memory copy of a workbook, the bytes raw,
+// OpenCopy opens a private in-memory copy of a workbook, the bytes raw,
 // for a tool that changes the copy and never saves it over a workspace file
 // (render_range). name is the workbook's file name, for messages.
-func (s *engine) openCopy(raw []byte, name string) (_ *book, err error) {
-	b := &book{svc: s, path: name, mode: newFileMode, extents: map[string]*sheetExtent{}}
+func (s *Engine) OpenCopy(raw []byte, name string) (_ *Book, err error) {
+	b := &Book{Svc: s, Path: name, mode: NewFileMode, Extents: map[string]*SheetExtent{}}
 	opts := s.openOptions()
 	if err := s.parseBook(b, raw, false, opts); err != nil {
-		_ = b.close()
+		_ = b.Close()
 		return nil, err
 	}
 	return b, nil
@@ -153,32 +153,32 @@ func (s *engine) openCopy(raw []byte, name string) (_ *book, err error) {
 // parseBook reads the package raw into b: the zip index, bounded against
 // the unzip limits and the call's memory budget, and, unless light, the
 // excelize model.
-func (s *engine) parseBook(b *book, raw []byte, light bool, opts excelize.Options) (err error) {
-	path := b.path
+func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Options) (err error) {
+	path := b.Path
 	p, err := s.openPackage(bytes.NewReader(raw), int64(len(raw)), filepath.Base(path))
 	if err != nil {
 		return err
 	}
-	b.zr, b.encrypted = p.zr, p.encrypted
+	b.Zr, b.encrypted = p.zr, p.encrypted
 	var total, held uint64
 	spills := false
-	for _, zf := range b.zr.File {
+	for _, zf := range b.Zr.File {
 		total += zf.UncompressedSize64
-		if zf.UncompressedSize64 > uint64(s.limits.UnzipXMLSizeLimit) {
+		if zf.UncompressedSize64 > uint64(s.Limits.UnzipXMLSizeLimit) {
 			spills = true
 		} else {
 			held += zf.UncompressedSize64
 		}
 	}
-	if total > uint64(s.limits.UnzipSizeLimit) {
-		return limitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.limits.UnzipSizeLimit))
+	if total > uint64(s.Limits.UnzipSizeLimit) {
+		return LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
 	if !light {
 		copied := int64(0)
 		if p.rebuilt {
 			copied = p.size // the package excelize reads is not raw
 		}
-		if err := s.limits.within("opening the workbook (the file plus the parts excelize keeps in memory)", int64(len(raw))+copied+int64(held)); err != nil {
+		if err := s.Limits.Within("opening the workbook (the file plus the parts excelize keeps in memory)", int64(len(raw))+copied+int64(held)); err != nil {
 			return err
 		}
 	}
@@ -186,13 +186,13 @@ func (s *engine) parseBook(b *book, raw []byte, light bool, opts excelize.Option
 	if spills && !light {
 		// excelize inflates big parts to temporary files: give it a
 		// private folder, removed when the call ends.
-		if b.tmpDir, err = os.MkdirTemp(s.tmpBase, "excelops-"); err != nil {
+		if b.tmpDir, err = os.MkdirTemp(s.TmpBase, "excelops-"); err != nil {
 			return newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
 	}
 	if light {
-		b.index, err = opc.ReadIndex(b.zr)
+		b.Index, err = opc.ReadIndex(b.Zr)
 		return err
 	}
 	pkg, err := p.bytes(raw)
@@ -208,15 +208,15 @@ func (s *engine) parseBook(b *book, raw []byte, light bool, opts excelize.Option
 		// already bounded, so every error left here is damage.
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
 	}
-	b.f = f
-	s.opens.Add(1)
+	b.F = f
+	s.Opens.Add(1)
 	return nil
 }
 
-// sheet returns the exact name of the sheet the user means: name itself,
+// Sheet returns the exact name of the sheet the user means: name itself,
 // a case-insensitive match, or the active sheet when name is empty.
-func (b *book) sheet(name string) (string, error) {
-	list, active := b.sheetList()
+func (b *Book) Sheet(name string) (string, error) {
+	list, active := b.SheetList()
 	if name == "" {
 		return list[active], nil
 	}
@@ -233,30 +233,30 @@ func (b *book) sheet(name string) (string, error) {
 	return "", sheetNotFound(name, list, "")
 }
 
-// sheetList returns the sheet names in order and the active sheet's index.
-func (b *book) sheetList() ([]string, int) {
-	if b.f != nil {
-		return b.f.GetSheetList(), b.f.GetActiveSheetIndex()
+// SheetList returns the sheet names in order and the active sheet's index.
+func (b *Book) SheetList() ([]string, int) {
+	if b.F != nil {
+		return b.F.GetSheetList(), b.F.GetActiveSheetIndex()
 	}
-	names := make([]string, len(b.index.Sheets))
-	for i, s := range b.index.Sheets {
+	names := make([]string, len(b.Index.Sheets))
+	for i, s := range b.Index.Sheets {
 		names[i] = s.Name
 	}
-	return names, b.index.ActiveTab
+	return names, b.Index.ActiveTab
 }
 
-// part returns the zip entry of sheet as it is on disk, or nil. A book
+// Part returns the zip entry of sheet as it is on disk, or nil. A book
 // kept in the cache has dropped its package; it is read again from disk,
 // which holds what the book last saved or was parsed from (the cache
 // checked the file's identity before handing the book out).
-func (b *book) part(sheet string) (*zip.File, error) {
+func (b *Book) Part(sheet string) (*zip.File, error) {
 	idx, err := b.packageIndex()
 	if err != nil || idx == nil {
 		return nil, err
 	}
-	for _, s := range b.index.Sheets {
+	for _, s := range b.Index.Sheets {
 		if s.Name == sheet && s.Part != "" {
-			return opc.FindPart(b.zr, s.Part), nil
+			return opc.FindPart(b.Zr, s.Part), nil
 		}
 	}
 	return nil, nil
@@ -264,38 +264,38 @@ func (b *book) part(sheet string) (*zip.File, error) {
 
 // packageIndex is the book's package as workbook.xml lists it, read from
 // disk the first time it is asked for (nil for a book not yet saved).
-func (b *book) packageIndex() (*opc.Index, error) {
-	if b.zr == nil && !b.created {
-		raw, _, err := b.svc.readRegular(b.path)
+func (b *Book) packageIndex() (*opc.Index, error) {
+	if b.Zr == nil && !b.Created {
+		raw, _, err := b.Svc.ReadRegular(b.Path)
 		if err != nil {
 			if kindOf(err) != "" {
 				return nil, err
 			}
 			return nil, newError(KindIO, "cannot read the workbook: "+err.Error(), err)
 		}
-		p, err := b.svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.name())
+		p, err := b.Svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
 		if err != nil {
 			return nil, err
 		}
-		b.zr = p.zr
+		b.Zr = p.zr
 	}
-	if b.zr == nil {
+	if b.Zr == nil {
 		return nil, nil
 	}
-	if b.index == nil {
-		idx, err := opc.ReadIndex(b.zr)
+	if b.Index == nil {
+		idx, err := opc.ReadIndex(b.Zr)
 		if err != nil {
 			return nil, err
 		}
-		b.index = idx
+		b.Index = idx
 	}
-	return b.index, nil
+	return b.Index, nil
 }
 
-// linkedWorkbooks lists the external workbooks the book's formulas and
+// LinkedWorkbooks lists the external workbooks the book's formulas and
 // names may read ([1] first), as the links store them ("" for a link whose
 // parts are missing).
-func (b *book) linkedWorkbooks() ([]string, error) {
+func (b *Book) LinkedWorkbooks() ([]string, error) {
 	idx, err := b.packageIndex()
 	if err != nil || idx == nil {
 		return nil, err
@@ -303,42 +303,42 @@ func (b *book) linkedWorkbooks() ([]string, error) {
 	return idx.Links, nil
 }
 
-// scan measures sheet as it is on disk (see scanSheet).
-func (b *book) scan(sheet string) (sheetExtent, error) {
-	zf, err := b.part(sheet)
+// Scan measures sheet as it is on disk (see scanSheet).
+func (b *Book) Scan(sheet string) (SheetExtent, error) {
+	zf, err := b.Part(sheet)
 	if err != nil || zf == nil {
-		return sheetExtent{closed: true}, err
+		return SheetExtent{Closed: true}, err
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return sheetExtent{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
+		return SheetExtent{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	ext, err := scanSheet(b.svc.limits.newRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.svc.limits, b.sharedStringCount)
+	ext, err := ScanSheet(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.Svc.Limits, b.sharedStringCount)
 	if err != nil {
 		return ext, err
 	}
-	if !ext.closed {
-		return ext, newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated or broken after row %d", sheet, ext.maxRow), nil)
+	if !ext.Closed {
+		return ext, newError(KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated or broken after row %d", sheet, ext.MaxRow), nil)
 	}
 	return ext, nil
 }
 
-// edit prepares sheet for a mutation: it resolves the name, refuses damaged
+// Edit prepares sheet for a mutation: it resolves the name, refuses damaged
 // or oversized sheets before excelize parses them, and starts tracking the
 // sheet's used range so the saved <dimension> is right.
-func (b *book) edit(name string) (string, *sheetExtent, error) {
-	sheet, err := b.sheet(name)
+func (b *Book) Edit(name string) (string, *SheetExtent, error) {
+	sheet, err := b.Sheet(name)
 	if err != nil {
 		return "", nil, err
 	}
-	if ext, ok := b.extents[sheet]; ok {
+	if ext, ok := b.Extents[sheet]; ok {
 		return sheet, ext, nil
 	}
 	if err := b.requireWorksheet(sheet); err != nil {
 		return "", nil, err
 	}
-	ext, err := b.scan(sheet)
+	ext, err := b.Scan(sheet)
 	if err != nil {
 		return "", nil, err
 	}
@@ -347,21 +347,21 @@ func (b *book) edit(name string) (string, *sheetExtent, error) {
 	}
 	// Parse the sheet now, so broken XML is reported as damage rather
 	// than as the failure of whatever edit comes first.
-	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+	if _, err := b.F.GetCellValue(sheet, "A1"); err != nil {
 		return "", nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}
-	b.extents[sheet] = &ext
-	if b.scanned == nil {
-		b.scanned = map[string]sheetExtent{}
+	b.Extents[sheet] = &ext
+	if b.Scanned == nil {
+		b.Scanned = map[string]SheetExtent{}
 	}
-	b.scanned[sheet] = ext
+	b.Scanned[sheet] = ext
 	return sheet, &ext, nil
 }
 
-// newSheet adds an empty worksheet named name and returns its index. The
+// NewSheet adds an empty worksheet named name and returns its index. The
 // book is then unchecked (see book.unchecked): not cached after its call.
-func (b *book) newSheet(name string) (int, error) {
-	idx, err := b.f.NewSheet(name)
+func (b *Book) NewSheet(name string) (int, error) {
+	idx, err := b.F.NewSheet(name)
 	if err != nil {
 		return 0, newError(KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 	}
@@ -369,29 +369,29 @@ func (b *book) newSheet(name string) (int, error) {
 	return idx, nil
 }
 
-// track starts tracking a sheet created during this call.
-func (b *book) track(sheet string) {
-	b.extents[sheet] = &sheetExtent{closed: true}
+// Track starts tracking a sheet created during this call.
+func (b *Book) Track(sheet string) {
+	b.Extents[sheet] = &SheetExtent{Closed: true}
 }
 
 // save writes the workbook atomically over its path, after setting every
 // edited sheet's <dimension> to the used range.
-func (b *book) save(ctx context.Context) error {
+func (b *Book) save(ctx context.Context) error {
 	if b.encrypted {
-		return errEncryptedWrite(b.name())
+		return errEncryptedWrite(b.Name())
 	}
-	for sheet, ext := range b.extents {
-		if _, err := b.sheet(sheet); err != nil {
+	for sheet, ext := range b.Extents {
+		if _, err := b.Sheet(sheet); err != nil {
 			continue // deleted or renamed during this call
 		}
-		if was, ok := b.scanned[sheet]; ok && was == *ext {
+		if was, ok := b.Scanned[sheet]; ok && was == *ext {
 			continue // its used range did not change: its <dimension> stays as the file has it
 		}
 		ref := "A1"
-		if !ext.empty() {
-			ref = rangeRef(ext.minCol, ext.minRow, ext.maxCol, ext.maxRow)
+		if !ext.Empty() {
+			ref = RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)
 		}
-		if err := b.f.SetSheetDimension(sheet, ref); err != nil {
+		if err := b.F.SetSheetDimension(sheet, ref); err != nil {
 			return err
 		}
 	}
@@ -399,30 +399,30 @@ func (b *book) save(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = b.svc.writeAtomic(ctx, b.path, b.mode, b.svc.wrapSave, b.unchangedOnDisk, func(w io.Writer) error {
+	err = b.Svc.WriteAtomic(ctx, b.Path, b.mode, b.Svc.WrapSave, b.unchangedOnDisk, func(w io.Writer) error {
 		if kept {
 			_, err := w.Write(pkg)
 			return err
 		}
-		_, err := b.f.WriteTo(w)
+		_, err := b.F.WriteTo(w)
 		return err
 	})
-	b.svc.observeSave(err)
+	b.Svc.observeSave(err)
 	return err
 }
 
 // settle prepares a book that succeeded for the cache: it drops what only
 // described the file as it was when opened (the package bytes, the sheet
 // index, shared strings) and the used ranges of sheets that no longer exist.
-func (b *book) settle() {
-	b.zr, b.index, b.sst, b.dates, b.created = nil, nil, nil, nil, false
+func (b *Book) settle() {
+	b.Zr, b.Index, b.sst, b.dates, b.Created = nil, nil, nil, nil, false
 	names := map[string]bool{}
-	for _, n := range b.f.GetSheetList() {
+	for _, n := range b.F.GetSheetList() {
 		names[n] = true
 	}
-	for n := range b.extents {
+	for n := range b.Extents {
 		if !names[n] {
-			delete(b.extents, n)
+			delete(b.Extents, n)
 		}
 	}
 }
@@ -434,25 +434,25 @@ func (b *book) settle() {
 // other registry-sidecar processes wait on the lock file, so a mismatch
 // means another program wrote the file, and overwriting it would lose that
 // write.
-func (b *book) unchangedOnDisk() error {
-	id, ok := b.svc.box.StatID(b.path)
+func (b *Book) unchangedOnDisk() error {
+	id, ok := b.Svc.Box.StatID(b.Path)
 	switch {
-	case b.created && !ok:
-		if _, err := b.svc.box.Lstat(b.path); errors.Is(err, fs.ErrNotExist) {
+	case b.Created && !ok:
+		if _, err := b.Svc.Box.Lstat(b.Path); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-	case !b.created && ok && id == b.id:
+	case !b.Created && ok && id == b.id:
 		return nil
 	}
-	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", b.name()), nil)
+	return newError(KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", b.Name()), nil)
 }
 
 // openOptions are the options every excelize open of a workspace file
 // takes: the unzip limits and the private temporary folder.
-func (s *engine) openOptions() excelize.Options {
+func (s *Engine) openOptions() excelize.Options {
 	return excelize.Options{
-		UnzipSizeLimit:    s.limits.UnzipSizeLimit,
-		UnzipXMLSizeLimit: s.limits.UnzipXMLSizeLimit,
-		TmpDir:            s.tmpBase,
+		UnzipSizeLimit:    s.Limits.UnzipSizeLimit,
+		UnzipXMLSizeLimit: s.Limits.UnzipXMLSizeLimit,
+		TmpDir:            s.TmpBase,
 	}
 }

@@ -8,19 +8,19 @@ import (
 // Reading a whole file of the workspace: only regular files, never more than
 // the call may hold.
 
-// readRegular reads the whole regular file at path (see sandbox.openRegular),
+// ReadRegular reads the whole regular file at path (see sandbox.openRegular),
 // refusing it when it is larger than max bytes or than the call's memory
 // budget allows.
-func (s *engine) readRegular(path string) ([]byte, fs.FileInfo, error) {
-	fh, st, err := s.box.OpenRegular(path)
+func (s *Engine) ReadRegular(path string) ([]byte, fs.FileInfo, error) {
+	fh, st, err := s.Box.OpenRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer fh.Close()
-	if st.Size() > s.limits.MaxFileSize {
-		return nil, nil, limitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.limits.MaxFileSize))
+	if st.Size() > s.Limits.MaxFileSize {
+		return nil, nil, LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
 	}
-	if err := s.limits.within("reading the workbook file", st.Size()); err != nil {
+	if err := s.Limits.Within("reading the workbook file", st.Size()); err != nil {
 		return nil, nil, err
 	}
 	raw := make([]byte, st.Size())

@@ -72,9 +72,9 @@ func TestWrittenTextIsAnXstring(t *testing.T) {
 			for row, i := range c.texts {
 				x := xstringTexts[i]
 				assert.Contains(t, xml, ">"+x.xml+"<", x.text)
-				assert.Equal(t, x.text, e.value("t.xlsx", "Sheet1", cellName(2, row+1)), "excelize reads the text")
+				assert.Equal(t, x.text, e.value("t.xlsx", "Sheet1", CellName(2, row+1)), "excelize reads the text")
 			}
-			got := e.ok("read_excel", map[string]any{"file_path": "t.xlsx", "range": cellName(2, 1) + ":" + cellName(2, len(c.texts))})
+			got := e.ok("read_excel", map[string]any{"file_path": "t.xlsx", "range": CellName(2, 1) + ":" + CellName(2, len(c.texts))})
 			assert.Equal(t, want, got["values"])
 		})
 	}
@@ -95,8 +95,8 @@ func (e *env) escapedBook(name string) {
 	}
 	require.NoError(e.t, err)
 	for i, x := range xstringTexts {
-		require.NoError(e.t, f.SetCellStr("Sheet1", cellName(1, i+1), x.text))
-		require.NoError(e.t, sw.SetRow(cellName(1, i+1), []any{x.text}))
+		require.NoError(e.t, f.SetCellStr("Sheet1", CellName(1, i+1), x.text))
+		require.NoError(e.t, sw.SetRow(CellName(1, i+1), []any{x.text}))
 	}
 	require.NoError(e.t, sw.Flush())
 	require.NoError(e.t, f.SaveAs(e.path(name)))
