@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/stretchr/testify/assert"
@@ -54,28 +55,28 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 // TestAccessCheckRefusesBadDeclarations: declarations the entry point
 // cannot honour are caught at registration.
 func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
-	fu := func(touch Touch, sheet SheetUse, edit bool) FileUse {
-		f := FileUse{Arg: "file_path", Touch: touch, Sheet: sheet, Edit: edit}
-		if sheet != SheetNone {
+	fu := func(touch engine.Touch, sheet engine.SheetUse, edit bool) engine.FileUse {
+		f := engine.FileUse{Arg: "file_path", Touch: touch, Sheet: sheet, Edit: edit}
+		if sheet != engine.SheetNone {
 			f.SheetArg = "sheet_name"
 		}
 		return f
 	}
 	cases := []struct {
 		name string
-		acc  Access
+		acc  engine.Access
 		want string
 	}{
-		{"edited stream", Access{Files: []FileUse{fu(TouchStream, SheetRead, true)}}, "only read"},
-		{"read of cells", Access{Files: []FileUse{fu(TouchCells, SheetEdit, false)}}, "structure read"},
-		{"stream edits its sheet", Access{Files: []FileUse{fu(TouchStream, SheetEdit, false)}}, "only resolves"},
-		{"read creates a sheet", Access{Files: []FileUse{fu(TouchStructure, SheetTarget, false)}}, "only an edit"},
-		{"sheet use without argument", Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStream, Sheet: SheetRead}}}, "sheet argument"},
-		{"edit before read", Access{Files: []FileUse{fu(TouchStructure, SheetEdit, true), fu(TouchStream, SheetRead, false)}}, "last file"},
-		{"read-only but destructive", Access{Files: []FileUse{fu(TouchStream, SheetRead, false)}, Destructive: true}, "read-only declaration sets destructive"},
-		{"read-only but idempotent", Access{Files: []FileUse{fu(TouchStream, SheetRead, false)}, Idempotent: true}, "reads are idempotent anyway"},
-		{"read but keeps values", Access{Files: []FileUse{fu(TouchStream, SheetRead, false)}, KeepsValues: true}, "edit options"},
-		{"no touch", Access{Files: []FileUse{{Arg: "file_path"}}}, "unknown touch"},
+		{"edited stream", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, true)}}, "only read"},
+		{"read of cells", engine.Access{Files: []engine.FileUse{fu(engine.TouchCells, engine.SheetEdit, false)}}, "structure read"},
+		{"stream edits its sheet", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetEdit, false)}}, "only resolves"},
+		{"read creates a sheet", engine.Access{Files: []engine.FileUse{fu(engine.TouchStructure, engine.SheetTarget, false)}}, "only an edit"},
+		{"sheet use without argument", engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream, Sheet: engine.SheetRead}}}, "sheet argument"},
+		{"edit before read", engine.Access{Files: []engine.FileUse{fu(engine.TouchStructure, engine.SheetEdit, true), fu(engine.TouchStream, engine.SheetRead, false)}}, "last file"},
+		{"read-only but destructive", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, false)}, Destructive: true}, "read-only declaration sets destructive"},
+		{"read-only but idempotent", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, false)}, Idempotent: true}, "reads are idempotent anyway"},
+		{"read but keeps values", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, false)}, KeepsValues: true}, "edit options"},
+		{"no touch", engine.Access{Files: []engine.FileUse{{Arg: "file_path"}}}, "unknown touch"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -84,7 +85,7 @@ func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	assert.NoError(t, ReadStream().Check())
+	assert.NoError(t, engine.ReadStream().Check())
 	assert.NoError(t, copyRangeAccess().Check())
 }
 
@@ -128,7 +129,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 			}
 			light := true
 			for _, f := range sp.access.Files {
-				light = light && (f.Touch == TouchStream || f.Touch == TouchStyles)
+				light = light && (f.Touch == engine.TouchStream || f.Touch == engine.TouchStyles)
 			}
 			if light {
 				unlock, err := e.svc.engine.Locks.LockAll(context.Background(), e.svc.engine.Box, pathlock.Spec{Path: e.path("a.xlsx")})
@@ -169,14 +170,14 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{1}})
 	cases := []struct {
 		name  string
-		acc   Access
+		acc   engine.Access
 		waits bool
 	}{
-		{"stream", ReadStream(), false},
-		{"styles", Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStyles}}}, false},
-		{"cells", EditCells(SheetEdit, Access{}), true},
-		{"structure", EditStructure("sheet_name", SheetEdit, Access{}), true},
-		{"structure every sheet", EditStructure("", SheetNone, Access{Guard: GuardEverySheet}), true},
+		{"stream", engine.ReadStream(), false},
+		{"styles", engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStyles}}}, false},
+		{"cells", engine.EditCells(engine.SheetEdit, engine.Access{}), true},
+		{"structure", engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{}), true},
+		{"structure every sheet", engine.EditStructure("", engine.SheetNone, engine.Access{Guard: engine.GuardEverySheet}), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -185,7 +186,7 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 			ran := false
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.svc.engine.Run(context.Background(), c.acc, OnBook("a.xlsx", "", func(*Book, SheetRef) (any, error) {
+				_, err := e.svc.engine.Run(context.Background(), c.acc, engine.OnBook("a.xlsx", "", func(*engine.Book, engine.SheetRef) (any, error) {
 					ran = true
 					return "ok", nil
 				}))
@@ -224,7 +225,7 @@ func bombBook(t *testing.T) *env {
 	for r := 1; r <= 2000; r++ {
 		fmt.Fprintf(&bomb, `<row r="%d"><c r="CV%d"><v>1</v></c></row>`, r, r)
 	}
-	e := newEnv(t, WithLimits(Limits{MaxCells: 100_000}))
+	e := newEnv(t, WithLimits(engine.Limits{MaxCells: 100_000}))
 	e.workbook("two.xlsx", [][]any{{1}})
 	f := e.open("two.xlsx")
 	_, err := f.NewSheet("Bomb")
@@ -241,24 +242,24 @@ func bombBook(t *testing.T) *env {
 func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 	e := bombBook(t)
 	ran := 0
-	fn := func(b *Book, sh SheetRef) (any, error) {
+	fn := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		ran++
 		return success(b.Name(), sh.Name), nil
 	}
-	one := EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true})
-	_, err := e.svc.engine.Run(context.Background(), one, OnBook("two.xlsx", "Sheet1", fn))
+	one := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true})
+	_, err := e.svc.engine.Run(context.Background(), one, engine.OnBook("two.xlsx", "Sheet1", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 1, ran)
 
-	every := EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Guard: GuardEverySheet})
-	_, err = e.svc.engine.Run(context.Background(), every, OnBook("two.xlsx", "Sheet1", fn))
+	every := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Guard: engine.GuardEverySheet})
+	_, err = e.svc.engine.Run(context.Background(), every, engine.OnBook("two.xlsx", "Sheet1", fn))
 	require.Error(t, err)
 	assert.Equal(t, KindLimit, kindOf(err), err)
 	assert.Equal(t, 1, ran, "the body never ran")
 
 	// A dropped sheet is never parsed, so it may be the bomb itself.
-	drop := EditStructure("sheet_name", SheetDrop, Access{KeepsValues: true, Guard: GuardEverySheet})
-	_, err = e.svc.engine.Run(context.Background(), drop, OnBook("two.xlsx", "Bomb", fn))
+	drop := engine.EditStructure("sheet_name", engine.SheetDrop, engine.Access{KeepsValues: true, Guard: engine.GuardEverySheet})
+	_, err = e.svc.engine.Run(context.Background(), drop, engine.OnBook("two.xlsx", "Bomb", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 2, ran)
 
@@ -270,7 +271,7 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 		"create_sheet": true, "rename_sheet": true, "delete_sheet": true}
 	for _, sp := range e.svc.tools() {
 		if moves[sp.name] {
-			assert.Equal(t, GuardEverySheet, sp.access.Guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
+			assert.Equal(t, engine.GuardEverySheet, sp.access.Guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
 		}
 	}
 }
@@ -285,8 +286,8 @@ func TestDeclaredKeepsValuesSkipsFormulaRefresh(t *testing.T) {
 			e.workbook("f.xlsx", [][]any{{2, "=A1*10"}})
 			e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell": "B1", "value": "=A1*10"})
 			require.Equal(t, "20", e.value("f.xlsx", "Sheet1", "B1"))
-			acc := EditStructure("sheet_name", SheetEdit, Access{KeepsValues: keeps})
-			_, err := e.svc.engine.Run(context.Background(), acc, OnBook("f.xlsx", "", func(b *Book, sh SheetRef) (any, error) {
+			acc := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: keeps})
+			_, err := e.svc.engine.Run(context.Background(), acc, engine.OnBook("f.xlsx", "", func(b *engine.Book, sh engine.SheetRef) (any, error) {
 				return nil, b.F.SetCellValue(sh.Name, "A1", 3)
 			}))
 			require.NoError(t, err)

@@ -3,6 +3,7 @@ package excelops
 import (
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"strings"
 )
 
@@ -34,8 +35,8 @@ func foldAlias(name, value, aliasName, alias string, same func(a, b string) bool
 // sameRange reports whether two range arguments name the same cells, or
 // are the same text when either is not a range (the parser then says why).
 func sameRange(a, b string) bool {
-	ra, errA := ParseRange(a)
-	rb, errB := ParseRange(b)
+	ra, errA := engine.ParseRange(a)
+	rb, errB := engine.ParseRange(b)
 	if errA != nil || errB != nil {
 		return a == b
 	}

@@ -6,27 +6,28 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
 // tableMove is an Excel table a delete_range moves whole with its cells.
 type tableMove struct {
 	name, part string // the table's name and package part
-	from       CellRange
+	from       engine.CellRange
 }
 
 // bandTables sorts the tables of sheet a delete_range touches: those
 // wholly inside the band and beyond the deleted range move (returned);
 // any other it touches is refused by why.
-func bandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r CellRange) error) ([]tableMove, error) {
+func bandTables(b *engine.Book, sheet string, band formularef.Band, why func(t excelize.Table, r engine.CellRange) error) ([]tableMove, error) {
 	tables, err := b.F.GetTables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
-	zone, deleted := bandZone(band), CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	zone, deleted := bandZone(band), engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var moves []tableMove
 	for _, t := range tables {
-		tr, err := ParseRange(strings.ReplaceAll(t.Range, "$", ""))
+		tr, err := engine.ParseRange(strings.ReplaceAll(t.Range, "$", ""))
 		if err != nil || !tr.Overlaps(zone) {
 			continue
 		}
@@ -47,7 +48,7 @@ func bandTables(b *Book, sheet string, band formularef.Band, why func(t excelize
 var partRef = regexp.MustCompile(`(\sref=")([A-Za-z$]+[0-9$]+(?::[A-Za-z$]+[0-9$]+)?)(")`)
 
 // moveTables rewrites the ranges of the moved tables' parts.
-func moveTables(b *Book, band formularef.Band, moves []tableMove) {
+func moveTables(b *engine.Book, band formularef.Band, moves []tableMove) {
 	for _, m := range moves {
 		raw, ok := b.F.Pkg.Load(m.part)
 		data, isBytes := raw.([]byte)

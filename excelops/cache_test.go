@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -18,7 +19,7 @@ import (
 )
 
 // cached returns the book the cache holds for a workspace file, or nil.
-func (e *env) cached(name string) *Book {
+func (e *env) cached(name string) *engine.Book {
 	e.t.Helper()
 	c := e.svc.engine.Cache
 	require.True(e.t, c.Enabled(), "cache enabled")
@@ -50,7 +51,7 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	}
 	for i := 1; i <= 10; i++ {
 		col, row := 3+i%3, 2+i
-		cell, value := CellName(col, row), fmt.Sprintf("edit%d", i)
+		cell, value := engine.CellName(col, row), fmt.Sprintf("edit%d", i)
 		grid[[2]int{row, col}] = value
 		e.ok("write_cells", map[string]any{"file_path": "book.xlsx", "cell": cell, "value": value})
 		// A streaming read after a cached write sees the saved file.
@@ -81,7 +82,7 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	assert.Equal(t, want, rows)
 	dim, err := f.GetSheetDimension("Sheet1")
 	require.NoError(t, err)
-	assert.Equal(t, "A1:"+CellName(maxCol, maxRow), dim)
+	assert.Equal(t, "A1:"+engine.CellName(maxCol, maxRow), dim)
 }
 
 // storedZip rewrites an xlsx package with every part stored uncompressed
@@ -160,7 +161,7 @@ func TestCacheReparsesFileChangedOnDisk(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, workbookBytes(t, "old1"), 0o644))
 			// A full read parses and caches the file as it is on disk
 			// (no tool reads that way today; the edits share its path).
-			_, err := e.parsedRead("a.xlsx", func(*Book) (any, error) { return nil, nil })
+			_, err := e.parsedRead("a.xlsx", func(*engine.Book) (any, error) { return nil, nil })
 			require.NoError(t, err)
 			require.NotNil(t, e.cached("a.xlsx"))
 			require.Equal(t, int64(1), e.svc.engine.Opens.Load())
@@ -246,7 +247,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	spill := t.TempDir()
 	// Room for two books; every part spills to a private temp folder, so
 	// closing a book is visible as its folder disappearing.
-	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2), WithTempDir(spill), WithLimits(Limits{UnzipXMLSizeLimit: 1}))
+	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2), WithTempDir(spill), WithLimits(engine.Limits{UnzipXMLSizeLimit: 1}))
 	for _, n := range []string{"a.xlsx", "b.xlsx", "c.xlsx"} {
 		e.workbook(n, [][]any{{1, 2}, {3, 4}})
 	}

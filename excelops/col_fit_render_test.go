@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +31,7 @@ func TestWrittenDatesRenderWithoutHashes(t *testing.T) {
 			e.ok("write_cells", map[string]any{"file_path": "d.xlsx", "cell_range": "A2", "values": [][]any{{"2024-01-31", "2024-01-31 13:45:30"}}})
 			if c.narrow {
 				f := e.open("d.xlsx")
-				require.NoError(t, f.SetColWidth("Sheet1", "A", "B", DefaultColWidth))
+				require.NoError(t, f.SetColWidth("Sheet1", "A", "B", engine.DefaultColWidth))
 				require.NoError(t, f.Save())
 			}
 			e.ok("render_range", map[string]any{"file_path": "d.xlsx", "cell_range": "A2:B2", "output_path": "d.png"})

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,10 +21,10 @@ func TestFitWidth(t *testing.T) {
 		{19, 19.7109375}, // 2024-01-31 13:45:30
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, FitWidth(c.chars), "%d characters", c.chars)
+		assert.Equal(t, c.want, engine.FitWidth(c.chars), "%d characters", c.chars)
 	}
-	assert.Greater(t, DefaultColWidth, FitWidth(8), "eight characters fit the default column")
-	assert.Less(t, DefaultColWidth, FitWidth(9), "nine do not")
+	assert.Greater(t, engine.DefaultColWidth, engine.FitWidth(8), "eight characters fit the default column")
+	assert.Less(t, engine.DefaultColWidth, engine.FitWidth(9), "nine do not")
 }
 
 // fitSeed writes the workbook TestWriteCellsWidensColumnsAsExcel starts from:
@@ -35,7 +36,7 @@ func fitSeed(t *testing.T) string {
 	f := excelize.NewFile()
 	defer f.Close()
 	require.NoError(t, f.SetCellValue("Sheet1", "A1", "header"))
-	require.NoError(t, f.SetColWidth("Sheet1", "B", "B", DefaultColWidth))
+	require.NoError(t, f.SetColWidth("Sheet1", "B", "B", engine.DefaultColWidth))
 	money, err := f.NewStyle(&excelize.Style{NumFmt: 4}) // #,##0.00
 	require.NoError(t, err)
 	require.NoError(t, f.SetCellStyle("Sheet1", "D1", "D1", money))

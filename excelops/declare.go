@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -24,7 +25,7 @@ type toolSpec struct {
 	timeout time.Duration
 	// access declares the workbooks the tool opens and how: it drives
 	// Service.run and gives the MCP annotations and the docs' Path line.
-	access Access
+	access engine.Access
 	// bind builds a typed tool's registry entry running on s.
 	bind func(s *Service, sp toolSpec) (registry.Tool, error)
 	// args is the type of a typed tool's argument struct.
@@ -36,7 +37,7 @@ type toolSpec struct {
 // numbers exact, takes the sheet qualifiers off its ranges (qualifyRanges),
 // and plan checks them and returns the call Service.run
 // carries out; nothing is opened before it returns.
-func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*Call, error)) toolSpec {
+func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*engine.Call, error)) toolSpec {
 	sp.args = reflect.TypeFor[In]()
 	sp.bind = func(s *Service, sp toolSpec) (registry.Tool, error) {
 		return registry.TypedTool(s.entry(sp), func(ctx context.Context, in In) (any, error) {
@@ -98,19 +99,19 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 		return s
 	}
 	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[filterValue](): oneOf("string", "number"),
-		reflect.TypeFor[ColumnRef]():   oneOf("string", "integer"),
-		reflect.TypeFor[CellInput]():   oneOf("string", "number", "boolean", "null"),
-		reflect.TypeFor[queryValue]():  queryValueSchema(false),
-		reflect.TypeFor[condValue]():   queryValueSchema(true),
-		reflect.TypeFor[json.Number](): {Type: "number"},
+		reflect.TypeFor[filterValue]():      oneOf("string", "number"),
+		reflect.TypeFor[engine.ColumnRef](): oneOf("string", "integer"),
+		reflect.TypeFor[engine.CellInput](): oneOf("string", "number", "boolean", "null"),
+		reflect.TypeFor[queryValue]():       queryValueSchema(false),
+		reflect.TypeFor[condValue]():        queryValueSchema(true),
+		reflect.TypeFor[json.Number]():      {Type: "number"},
 	}
 }
 
 // schemaVars are the ${name} values of the argument structs' tags.
 func schemaVars() map[string]string {
 	return map[string]string{
-		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(ColorNames(), ", "),
+		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(engine.ColorNames(), ", "),
 		"rangeHelp":            rangeHelp,
 		"numberFormatHelp":     `Excel number format code, e.g. "#,##0.00", "0%" or "yyyy-mm-dd"`,
 		"tableStyles":          strings.Join(tableStyles(), ","),
@@ -122,12 +123,12 @@ func schemaVars() map[string]string {
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
 		"shiftDirections":      strings.Join(shiftDirections(), ","),
-		"borderStyles":         strings.Join(BorderStyles(), ","),
-		"horizontalAlignments": strings.Join(HorizontalAlignments(), ","),
-		"verticalAlignments":   strings.Join(VerticalAlignments(), ","),
-		"underlineStyles":      strings.Join(UnderlineStyles(), ","),
-		"cellIsOperators":      strings.Join(CellIsOperators(), ","),
-		"iconStyles":           strings.Join(IconStyles(), ","),
+		"borderStyles":         strings.Join(engine.BorderStyles(), ","),
+		"horizontalAlignments": strings.Join(engine.HorizontalAlignments(), ","),
+		"verticalAlignments":   strings.Join(engine.VerticalAlignments(), ","),
+		"underlineStyles":      strings.Join(engine.UnderlineStyles(), ","),
+		"cellIsOperators":      strings.Join(engine.CellIsOperators(), ","),
+		"iconStyles":           strings.Join(engine.IconStyles(), ","),
 		"maxColumnWidth":       jsonNum(maxColumnWidth),
 		"maxImageBytes":        mib(maxImageBytes),
 		"minImageScale":        strconv.FormatFloat(minImageScale, 'g', -1, 64),

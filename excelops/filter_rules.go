@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -13,49 +14,49 @@ import (
 // worksheet's autoFilter element (writeFilterColumns), as Excel stores them.
 
 // filterRules checks the criteria of set_autofilter against rng.
-func filterRules(filters []filterArgs, rng CellRange) ([]filterRule, error) {
+func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, error) {
 	var rules []filterRule
 	seen := map[int]bool{}
 	for i, f := range filters {
-		col, err := ParseColumn(f.Column)
+		col, err := engine.ParseColumn(f.Column)
 		if err != nil {
 			return nil, fmt.Errorf("filter %d: %w", i+1, err)
 		}
 		if col < rng.C1 || col > rng.C2 {
-			return nil, Invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, ColumnName(col), rng, ColumnName(rng.C1), ColumnName(rng.C2))
+			return nil, engine.Invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, engine.ColumnName(col), rng, engine.ColumnName(rng.C1), engine.ColumnName(rng.C2))
 		}
 		if seen[col] {
-			return nil, Invalid("filter %d: column %s has a criterion already; give one per column", i+1, ColumnName(col))
+			return nil, engine.Invalid("filter %d: column %s has a criterion already; give one per column", i+1, engine.ColumnName(col))
 		}
 		seen[col] = true
-		if !OneOf(f.Operator, filterOperators()...) {
-			return nil, Invalid("%s", Sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
-				DidYouMean(CloseMatches(f.Operator, filterOperators()))))
+		if !engine.OneOf(f.Operator, filterOperators()...) {
+			return nil, engine.Invalid("%s", engine.Sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
+				engine.DidYouMean(engine.CloseMatches(f.Operator, filterOperators()))))
 		}
 		r := filterRule{col: col, op: f.Operator}
 		switch v := f.Value.(type) {
 		case nil:
 			if f.Operator != "blanks" && f.Operator != "nonBlanks" {
-				return nil, Invalid("filter %d: operator %s needs a value", i+1, f.Operator)
+				return nil, engine.Invalid("filter %d: operator %s needs a value", i+1, f.Operator)
 			}
 		case json.Number:
 			n, err := v.Float64()
 			if err != nil {
-				return nil, Invalid("filter %d: invalid number %s", i+1, v)
+				return nil, engine.Invalid("filter %d: invalid number %s", i+1, v)
 			}
 			r.text, r.num = v.String(), &n
 		case string:
 			r.text = v
-			if LooksNumeric(strings.TrimSpace(v)) {
+			if engine.LooksNumeric(strings.TrimSpace(v)) {
 				if n, err := json.Number(strings.TrimSpace(v)).Float64(); err == nil {
 					r.num = &n
 				}
 			}
 		default:
-			return nil, Invalid("filter %d: value must be text or a number", i+1)
+			return nil, engine.Invalid("filter %d: value must be text or a number", i+1)
 		}
 		if (f.Operator == "blanks" || f.Operator == "nonBlanks") && f.Value != nil {
-			return nil, Invalid("filter %d: operator %s takes no value", i+1, f.Operator)
+			return nil, engine.Invalid("filter %d: operator %s takes no value", i+1, f.Operator)
 		}
 		rules = append(rules, r)
 	}
@@ -65,7 +66,7 @@ func filterRules(filters []filterArgs, rng CellRange) ([]filterRule, error) {
 // applyAutofilter puts the autofilter on rng with its criteria and hides
 // the rows of the sheet's used range that do not meet them, as Excel does
 // when a filter is applied (the file format stores the hidden rows).
-func applyAutofilter(b *Book, ws *excelize.XMLWorksheet, sheet string, rng CellRange, rules []filterRule, ext *SheetExtent) (int, error) {
+func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rng engine.CellRange, rules []filterRule, ext *engine.SheetExtent) (int, error) {
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
 	saved := ws.SheetPr
@@ -89,7 +90,7 @@ func applyAutofilter(b *Book, ws *excelize.XMLWorksheet, sheet string, rng CellR
 	for r := rng.R1 + 1; r <= min(rng.R2, ext.MaxRow) && len(rules) > 0; r++ {
 		keep := true
 		for _, rule := range rules {
-			if keep = cellMeets(b, sheet, CellName(rule.col, r), rule); !keep {
+			if keep = cellMeets(b, sheet, engine.CellName(rule.col, r), rule); !keep {
 				break
 			}
 		}
@@ -105,17 +106,17 @@ func applyAutofilter(b *Book, ws *excelize.XMLWorksheet, sheet string, rng CellR
 
 // cellMeets evaluates one criterion on a cell: numbers compare as numbers,
 // text ignoring case, and a number never meets a text comparison.
-func cellMeets(b *Book, sheet, ref string, rule filterRule) bool {
+func cellMeets(b *engine.Book, sheet, ref string, rule filterRule) bool {
 	raw, _ := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	typ, _ := b.F.GetCellType(sheet, ref)
 	text := strings.ToLower(raw)
 	want := strings.ToLower(rule.text)
 	var num *float64
 	if typ == excelize.CellTypeNumber || typ == excelize.CellTypeUnset {
-		if n, ok := JsonCell(raw).(int64); ok {
+		if n, ok := engine.JsonCell(raw).(int64); ok {
 			f := float64(n)
 			num = &f
-		} else if f, ok := JsonCell(raw).(float64); ok {
+		} else if f, ok := engine.JsonCell(raw).(float64); ok {
 			num = &f
 		}
 	}
@@ -176,7 +177,7 @@ func escapeWildcards(s string) string {
 
 // writeFilterColumns stores the criteria in the parsed autoFilter element
 // (excelize's own expression syntax cannot hold values with spaces).
-func writeFilterColumns(af *excelize.XMLAutoFilter, rng CellRange, rules []filterRule) error {
+func writeFilterColumns(af *excelize.XMLAutoFilter, rng engine.CellRange, rules []filterRule) error {
 	if af == nil {
 		return fmt.Errorf("cannot write filter criteria: the sheet has no autofilter element")
 	}
@@ -227,7 +228,7 @@ func filterHidesRows(ws *excelize.XMLWorksheet) bool {
 }
 
 // showRows unhides the hidden rows from..to and counts them.
-func showRows(b *Book, sheet string, from, to int) (int, error) {
+func showRows(b *engine.Book, sheet string, from, to int) (int, error) {
 	shown := 0
 	for r := from; r <= to; r++ {
 		visible, err := b.F.GetRowVisible(sheet, r)
@@ -244,7 +245,7 @@ func showRows(b *Book, sheet string, from, to int) (int, error) {
 
 // removeAutofilter drops the sheet's autofilter, its filterMode and the
 // hidden _xlnm._FilterDatabase name excelize and Excel keep for it.
-func removeAutofilter(b *Book, ws *excelize.XMLWorksheet, sheet string) {
+func removeAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string) {
 	ws.AutoFilter = nil
 	setFilterMode(ws, false)
 	idx, err := b.F.GetSheetIndex(sheet)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
 
@@ -40,7 +41,7 @@ func TestCallsUncomputedForm(t *testing.T) {
 		`PHONETIC("x")`:                                               true,
 	} {
 		assert.Equal(t, want, formulatext.CallsUncomputedForm(formula), formula)
-		assert.Equal(t, want, CallsUncomputable(formula), formula)
+		assert.Equal(t, want, engine.CallsUncomputable(formula), formula)
 	}
 }
 

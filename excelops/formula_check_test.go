@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
 
@@ -19,7 +20,7 @@ func TestCheckFormulaAcceptsExcelFormulas(t *testing.T) {
 		"sum(a1)", "  A1 + B1 ", "NA()", "PI()*2", "LAMBDA(x,x*2)(3)", "_xlfn.LAMBDA(_xlpm.x,_xlpm.x)(1)",
 		"LAMBDA(x,y,x)(1,)", "LAMBDA(1)()", "LET(f,LAMBDA(x,x*2),f(3))", "MAP(A1:A3,LAMBDA(v,v+1))",
 	} {
-		assert.NoError(t, ParseFormula(f), f)
+		assert.NoError(t, engine.ParseFormula(f), f)
 	}
 }
 
@@ -43,23 +44,23 @@ func TestCheckFormulaRefusesBrokenFormulas(t *testing.T) {
 		{"LAMBDA(x,x)(1)(2)", `"(" follows`},
 		{"LET(f,2,g(3))", "g is not an Excel function"},
 	} {
-		err := ParseFormula(c.formula)
+		err := engine.ParseFormula(c.formula)
 		require.Error(t, err, c.formula)
 		assert.Contains(t, err.Error(), c.want, c.formula)
 	}
-	assert.NotContains(t, ParseFormula("XYZZYQ(1)").Error(), "did you mean")
+	assert.NotContains(t, engine.ParseFormula("XYZZYQ(1)").Error(), "did you mean")
 }
 
 func TestCheckFormulaTextNamesTheCell(t *testing.T) {
-	err := CheckFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
+	err := engine.CheckFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
 	require.Error(t, err)
 	assert.ErrorIs(t, err, KindInvalidArgument)
 	assert.True(t, strings.HasPrefix(err.Error(), `cell B3: formula "=VLOOKUPP(1,A1:A2,1)" is not valid: `), err.Error())
-	_, err = PlanCell(1, 1, "=", ValueTypesAuto)
+	_, err = engine.PlanCell(1, 1, "=", engine.ValueTypesAuto)
 	assert.NoError(t, err, "a lone = is text")
-	_, err = PlanCell(1, 1, "=SUMME(A1)", ValueTypesText)
+	_, err = engine.PlanCell(1, 1, "=SUMME(A1)", engine.ValueTypesText)
 	assert.NoError(t, err, "value_types text stores formulas as text")
-	_, err = PlanCell(2, 2, "=SUMME(A1)", ValueTypesAuto)
+	_, err = engine.PlanCell(2, 2, "=SUMME(A1)", engine.ValueTypesAuto)
 	assert.ErrorContains(t, err, "cell B2: ")
 }
 
@@ -68,7 +69,7 @@ func FuzzParseFormula(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_ = ParseFormula(s) // never panics
+		_ = engine.ParseFormula(s) // never panics
 	})
 }
 
@@ -91,7 +92,7 @@ func TestWithFilePrefixes(t *testing.T) {
 		"BYROW(A1:B3,LOG10)":                          "_xlfn.BYROW(A1:B3,LOG10)",              // a cell
 		"_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)": "_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)",
 	} {
-		assert.Equal(t, want, WithFilePrefixes(in), in)
+		assert.Equal(t, want, engine.WithFilePrefixes(in), in)
 	}
 }
 
@@ -106,7 +107,7 @@ func TestWithoutFilePrefixes(t *testing.T) {
 		"_xlfn.GROUPBY(A2:A9,B2:B9,_xleta.SUM)":            "GROUPBY(A2:A9,B2:B9,SUM)",
 	} {
 		assert.Equal(t, want, formulatext.WithoutFilePrefixes(in), in)
-		assert.Equal(t, WithFilePrefixes(want), WithFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
+		assert.Equal(t, engine.WithFilePrefixes(want), engine.WithFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -46,7 +47,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 	book := e.open("a.xlsx")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseRange(tc.rng)
+			r, err := engine.ParseRange(tc.rng)
 			require.NoError(t, err)
 			got := e.ok("read_excel", map[string]any{"file_path": "a.xlsx", "range": tc.rng})
 			rows, _ := got["values"].([]any)
@@ -57,7 +58,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					row, _ = rows[y-r.R1].([]any)
 				}
 				for x := r.C1; x <= r.C2; x++ {
-					ref := CellName(x, y)
+					ref := engine.CellName(x, y)
 					var v any
 					if x-r.C1 < len(row) {
 						v = row[x-r.C1]
@@ -74,10 +75,10 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					_, isNumber := v.(float64)
 					_, perr := strconv.ParseFloat(want, 64)
 					assert.Equal(t, perr == nil, isNumber, "%s: %v (%T) is a number as LibreOffice's %q", ref, v, v, want)
-					ours, theirs := ParsedCell(book, "Sheet1", ref), ParsedCell(lo, "Sheet1", ref)
+					ours, theirs := engine.ParsedCell(book, "Sheet1", ref), engine.ParsedCell(lo, "Sheet1", ref)
 					require.NotNil(t, ours, ref)
 					require.NotNil(t, theirs, ref)
-					assert.Equal(t, CachedKind(theirs.T), CachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
+					assert.Equal(t, engine.CachedKind(theirs.T), engine.CachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
 					if x != r.C1 || y != r.R1 {
 						formula, err := book.GetCellFormula("Sheet1", ref)
 						require.NoError(t, err)
@@ -166,17 +167,17 @@ func TestLegacyArrayOverItsRange(t *testing.T) {
 	}
 	cases := []struct {
 		cell string
-		want [][]CachedCell
+		want [][]engine.CachedCell
 	}{
-		{"G1", [][]CachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
-		{"J1", [][]CachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
-		{"M1", [][]CachedCell{{{"str", "big"}, {"str", "small"}}}},
+		{"G1", [][]engine.CachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
+		{"J1", [][]engine.CachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
+		{"M1", [][]engine.CachedCell{{{"str", "big"}, {"str", "small"}}}},
 		{"P1", nil},
 		{"R1", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.cell, func(t *testing.T) {
-			got, err := LegacyArrayValues(context.Background(), f, DefaultLimits().Calc(), "Sheet1", tc.cell)
+			got, err := engine.LegacyArrayValues(context.Background(), f, engine.DefaultLimits().Calc(), "Sheet1", tc.cell)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})

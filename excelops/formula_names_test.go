@@ -4,17 +4,20 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // testScope is a workbook of four sheets, a workbook-scoped and a
 // sheet-scoped name and one table.
-func testScope() *FormulaScope {
-	return NewFormulaScope(
+func testScope() *engine.FormulaScope {
+	return engine.NewFormulaScope(
 		[]string{"Sheet1", "Sheet2", "Sheet3", "Q1 Plan", "O'Brien"},
-		[]ScopedName{{"TaxRate", ""}, {"Local", "Sheet2"}},
-		func() []TableInfo { return []TableInfo{{"Sales", []string{"Amount", "Unit Price", "Qty"}}} })
+		[]engine.ScopedName{{"TaxRate", ""}, {"Local", "Sheet2"}},
+		func() []engine.TableInfo {
+			return []engine.TableInfo{{"Sales", []string{"Amount", "Unit Price", "Qty"}}}
+		})
 }
 
 func TestFormulaNamesAccepted(t *testing.T) {
@@ -80,7 +83,7 @@ func TestFormulaNamesRefused(t *testing.T) {
 			err := testScope().Check("cell A1", c.host, c.formula)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, c.kind)
-			var u *UnknownRefError
+			var u *engine.UnknownRefError
 			require.True(t, errors.As(err, &u), "%v", err)
 			assert.Equal(t, c.what, u.What)
 			assert.Equal(t, c.missing, u.Name)
@@ -95,7 +98,7 @@ func TestFormulaNamesRefused(t *testing.T) {
 
 func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 	reads := 0
-	sc := NewFormulaScope([]string{"Sheet1"}, nil, func() []TableInfo { reads++; return nil })
+	sc := engine.NewFormulaScope([]string{"Sheet1"}, nil, func() []engine.TableInfo { reads++; return nil })
 	require.NoError(t, sc.Check("cell A1", "Sheet1", "SUM(A1:A3)*2"))
 	assert.Equal(t, 0, reads, "no structured reference: no table part read")
 	require.Error(t, sc.Check("cell A1", "Sheet1", "SUM(T[x])"))
@@ -106,22 +109,22 @@ func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 // BenchmarkFormulaNamesWrite is the name check of a 10,000-formula write
 // (one scope per call), beside the syntax check every formula gets anyway.
 func BenchmarkFormulaNamesWrite(b *testing.B) {
-	plan := make([]CellWrite, 10000)
+	plan := make([]engine.CellWrite, 10000)
 	for i := range plan {
-		w, err := PlanCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", ValueTypesAuto)
+		w, err := engine.PlanCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", engine.ValueTypesAuto)
 		require.NoError(b, err)
 		plan[i] = w
 	}
 	b.Run("syntax", func(b *testing.B) {
 		for range b.N {
 			for _, w := range plan {
-				_ = ParseFormula(w.Formula)
+				_ = engine.ParseFormula(w.Formula)
 			}
 		}
 	})
 	b.Run("names", func(b *testing.B) {
 		for range b.N {
-			_ = CheckWriteNames(plan, "Sheet1", testScope)
+			_ = engine.CheckWriteNames(plan, "Sheet1", testScope)
 		}
 	})
 }

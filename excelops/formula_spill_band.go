@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
@@ -19,19 +20,19 @@ import (
 // formula calls a function it cannot compute, or not exactly) is refused
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
-func bandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldAnchor, error) {
-	anchors, err := AnchorsOf(b.F, sheet)
+func bandSpills(b *engine.Book, sheet string, band formularef.Band, how string) ([]engine.OldAnchor, error) {
+	anchors, err := engine.AnchorsOf(b.F, sheet)
 	if err != nil {
 		return nil, err
 	}
-	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
-	var out []OldAnchor
+	deleted := engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	var out []engine.OldAnchor
 	for _, a := range anchors {
 		if bandKeepsWhole(band, a.Spill) {
 			continue
 		}
 		if !deleted.Has(a.Col, a.Row) && !canSpillAgain(b, sheet, a.Formula) {
-			return nil, Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, CellName(a.Col, a.Row))
+			return nil, engine.Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, engine.CellName(a.Col, a.Row))
 		}
 		out = append(out, a)
 	}
@@ -40,8 +41,8 @@ func bandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldA
 
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
-func canSpillAgain(b *Book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !InexactInArrays(b.F, sheet, formula) // an anchor is an array formula
+func canSpillAgain(b *engine.Book, sheet, formula string) bool {
+	return formula != "" && formulatext.MaySpill(formula) && !engine.CallsUncomputable(formula) && !engine.InexactInArrays(b.F, sheet, formula) // an anchor is an array formula
 }
 
 // respillBand spills again, after the shift of band, the anchors
@@ -51,9 +52,9 @@ func canSpillAgain(b *Book, sheet, formula string) bool {
 // new range is obstructed. It returns the edit set of the delete: the
 // band's, with the anchors and their new spill ranges as changed cells
 // that the refresh spills no further.
-func respillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor) (*EditSet, error) {
-	edits := DeletedBand(band)
-	var plan []CellWrite
+func respillBand(b *engine.Book, sheet string, band formularef.Band, spills []engine.OldAnchor) (*engine.EditSet, error) {
+	edits := engine.DeletedBand(band)
+	var plan []engine.CellWrite
 	for _, a := range spills {
 		col, row := a.Col, a.Row
 		if bandZone(band).Has(col, row) {
@@ -62,24 +63,24 @@ func respillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor
 				continue // deleted with its cell
 			}
 		}
-		formula, err := b.F.GetCellFormula(sheet, CellName(col, row))
+		formula, err := b.F.GetCellFormula(sheet, engine.CellName(col, row))
 		if err != nil || formula == "" {
 			continue
 		}
-		plan = append(plan, CellWrite{Col: col, Row: row, Formula: formula})
+		plan = append(plan, engine.CellWrite{Col: col, Row: row, Formula: formula})
 	}
 	if len(plan) == 0 {
 		return edits, nil
 	}
-	spilled, err := SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
+	spilled, err := engine.SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	if err != nil {
 		return nil, err
 	}
-	anchors := FormulaCellsOf(sheet, plan)
+	anchors := engine.FormulaCellsOf(sheet, plan)
 	edits.Fresh = anchors
 	edits.Areas = append(edits.Areas, anchors...)
 	for _, r := range spilled {
-		edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		edits.Areas = append(edits.Areas, engine.SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -73,7 +74,7 @@ func TestDeleteRangeRefusesASpillItCannotRedo(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for i, v := range []int{1, 5, 7} {
-		require.NoError(t, f.SetCellValue("Sheet1", CellName(2, i+1), v))
+		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(2, i+1), v))
 	}
 	require.NoError(t, f.SetCellFormula("Sheet1", "C1", "_xlfn._xlws.FILTER(B1:B3,ISREF(B1:B3-4)>2)"))
 	require.NoError(t, f.SetDynamicArrayFormula("Sheet1", "C1", "C1:C2"))

@@ -1,5 +1,7 @@
 package excelops
 
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+
 // Dynamic arrays through copy_range_between_sheets. Excel pastes a dynamic
 // array anchor as its formula, which spills again at the destination (or
 // shows #SPILL! when a cell there is in the way); the cells it spilled over
@@ -18,7 +20,7 @@ type sourceSpills struct {
 
 // spillsIn reads the dynamic array anchors of sheet inside rng, and the
 // cells of rng they spilled over.
-func spillsIn(b *Book, sheet string, rng CellRange) (sourceSpills, error) {
+func spillsIn(b *engine.Book, sheet string, rng engine.CellRange) (sourceSpills, error) {
 	s := sourceSpills{anchors: map[[2]int]bool{}, owned: map[[2]int]bool{}}
 	ws, err := sheetData(b, sheet)
 	if err != nil {
@@ -30,7 +32,7 @@ func spillsIn(b *Book, sheet string, rng CellRange) (sourceSpills, error) {
 			continue
 		}
 		for j := range row.C {
-			spill, ok := DynamicAnchor(&row.C[j])
+			spill, ok := engine.DynamicAnchor(&row.C[j])
 			if !ok || !rng.Has(spill.C1, spill.R1) {
 				continue
 			}
@@ -50,7 +52,7 @@ func spillsIn(b *Book, sheet string, rng CellRange) (sourceSpills, error) {
 // pasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
 // makes cells (read from rng) what a paste of them writes: a spilled cell
 // taken with its anchor is empty.
-func pasteSpills(b *Book, sheet string, rng CellRange, cells [][]copiedCell) (sourceSpills, error) {
+func pasteSpills(b *engine.Book, sheet string, rng engine.CellRange, cells [][]copiedCell) (sourceSpills, error) {
 	s, err := spillsIn(b, sheet, rng)
 	if err != nil {
 		return s, err
@@ -70,14 +72,14 @@ func pasteSpills(b *Book, sheet string, rng CellRange, cells [][]copiedCell) (so
 // indexes in it of the anchors the copy takes: the caller sets their
 // formula once written, and spillWrites spills them and clears the spills
 // of the anchors the copy overwrote.
-func (s sourceSpills) copyPlan(src, dst CellRange) (plan []CellWrite, anchors []int) {
-	plan = make([]CellWrite, 0, dst.Cells())
+func (s sourceSpills) copyPlan(src, dst engine.CellRange) (plan []engine.CellWrite, anchors []int) {
+	plan = make([]engine.CellWrite, 0, dst.Cells())
 	for r := dst.R1; r <= dst.R2; r++ {
 		for c := dst.C1; c <= dst.C2; c++ {
 			if s.anchors[[2]int{src.C1 + c - dst.C1, src.R1 + r - dst.R1}] {
 				anchors = append(anchors, len(plan))
 			}
-			plan = append(plan, CellWrite{Col: c, Row: r})
+			plan = append(plan, engine.CellWrite{Col: c, Row: r})
 		}
 	}
 	return plan, anchors
@@ -88,9 +90,9 @@ func (s sourceSpills) copyPlan(src, dst CellRange) (plan []CellWrite, anchors []
 // the sheet's extent over their spills and, on a sheet the call did not
 // create, sets the edit set of the copy: the destination and every spill
 // range changed, the anchors spilled already.
-func spillCopy(b *Book, sh SheetRef, dst CellRange, plan []CellWrite, anchors []int, old []OldAnchor) error {
+func spillCopy(b *engine.Book, sh engine.SheetRef, dst engine.CellRange, plan []engine.CellWrite, anchors []int, old []engine.OldAnchor) error {
 	for _, i := range anchors {
-		formula, err := b.F.GetCellFormula(sh.Name, CellName(plan[i].Col, plan[i].Row))
+		formula, err := b.F.GetCellFormula(sh.Name, engine.CellName(plan[i].Col, plan[i].Row))
 		if err != nil {
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}

@@ -3,6 +3,7 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,9 +14,9 @@ func spillAt(e *env, name, sheet, cell string) string {
 	e.t.Helper()
 	ws, err := e.open(name).Worksheet(sheet)
 	require.NoError(e.t, err)
-	col, row, err := ParseCell(cell)
+	col, row, err := engine.ParseCell(cell)
 	require.NoError(e.t, err)
-	if spill, ok := DynamicAnchor(SheetCell(ws, col, row)); ok {
+	if spill, ok := engine.DynamicAnchor(engine.SheetCell(ws, col, row)); ok {
 		return spill.String()
 	}
 	return ""

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -19,9 +20,9 @@ func FuzzScanSheet(f *testing.F) {
 	f.Add([]byte(`<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`))
 	f.Add([]byte(`<x:row r="99999999"><x:c r="XFD1"/></x:row>`))
 	f.Add([]byte(`<row><c/><c r="$B$2"/></row><sheetData/>`))
-	lim := Limits{MaxRows: 1000, MaxCells: 100000}.WithDefaults()
+	lim := engine.Limits{MaxRows: 1000, MaxCells: 100000}.WithDefaults()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ext, err := ScanSheet(bytes.NewReader(data), lim, nil)
+		ext, err := engine.ScanSheet(bytes.NewReader(data), lim, nil)
 		if err == nil && (ext.MaxRow > lim.MaxRows || ext.Padded > lim.MaxCells) {
 			t.Fatalf("limits not enforced: %+v", ext)
 		}
@@ -36,7 +37,7 @@ func FuzzRowReader(f *testing.F) {
 	ds := &dates.Styles{IsDate: []bool{false, true, true}, Date1904: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, encode := range []bool{false, true} {
-			rr := NewRowReader(bytes.NewReader(data), []string{"x"}, 1, 5, encode, ds)
+			rr := engine.NewRowReader(bytes.NewReader(data), []string{"x"}, 1, 5, encode, ds)
 			_ = rr.Walk(func(int, []any) error { return nil })
 		}
 	})
@@ -63,7 +64,7 @@ func FuzzOpenWorkbook(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "f.xlsx"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		svc, err := New(dir, WithTempDir(tmp), WithLimits(Limits{UnzipSizeLimit: 64 << 20, MaxCells: 1 << 20}))
+		svc, err := New(dir, WithTempDir(tmp), WithLimits(engine.Limits{UnzipSizeLimit: 64 << 20, MaxCells: 1 << 20}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +87,7 @@ func FuzzParseRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := ParseRange(s)
+		r, err := engine.ParseRange(s)
 		if err != nil {
 			msg := err.Error()
 			if !strings.Contains(msg, "invalid cell range") {
@@ -94,10 +95,10 @@ func FuzzParseRange(f *testing.F) {
 			}
 			return
 		}
-		if r.C1 < 1 || r.R1 < 1 || r.C2 > LastCol || r.R2 > LastRow || r.C1 > r.C2 || r.R1 > r.R2 {
+		if r.C1 < 1 || r.R1 < 1 || r.C2 > engine.LastCol || r.R2 > engine.LastRow || r.C1 > r.C2 || r.R1 > r.R2 {
 			t.Fatalf("%q parsed to %+v", s, r)
 		}
-		back, err := ParseRange(r.String())
+		back, err := engine.ParseRange(r.String())
 		if err != nil || back != r {
 			t.Fatalf("%q -> %s -> %+v, %v", s, r, back, err)
 		}
@@ -112,26 +113,26 @@ func FuzzISODate(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, s string, date1904 bool) {
-		tm, kind := ParseISODate(s)
-		if kind == NotDate {
+		tm, kind := engine.ParseISODate(s)
+		if kind == engine.NotDate {
 			return
 		}
-		serial, ok := ExcelSerial(tm, kind, date1904)
+		serial, ok := engine.ExcelSerial(tm, kind, date1904)
 		if !ok {
 			return // before the epoch: stored as text
 		}
-		if !date1904 && kind != KindTime && tm.Before(time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC)) {
+		if !date1904 && kind != engine.KindTime && tm.Before(time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC)) {
 			return // the 1900 leap-year bug's first two months read one day off, as in openpyxl
 		}
 		iso, ok := dates.SerialISO(serial, date1904)
 		if !ok {
 			t.Fatalf("%q: serial %v does not read back", s, serial)
 		}
-		back, _ := ParseISODate(iso)
+		back, _ := engine.ParseISODate(iso)
 		// Within the millisecond openpyxl rounds to (and one more for a
 		// time of day rounded up to midnight, which reads as a date).
 		if d := back.Sub(tm.Truncate(time.Microsecond)); d > time.Millisecond || d < -time.Millisecond {
-			if kind == KindTime && tm.Round(time.Millisecond).Day() != tm.Day() {
+			if kind == engine.KindTime && tm.Round(time.Millisecond).Day() != tm.Day() {
 				return
 			}
 			t.Fatalf("%q -> %v -> %q -> %v", s, serial, iso, back)

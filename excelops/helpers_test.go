@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,9 +121,9 @@ func writeFile(path, text string) error { return os.WriteFile(path, []byte(text)
 // parsedRead runs fn on the workbook at path read through excelize (a
 // structure read: parsed, from and back into the cache), as no tool of its
 // own does.
-func (e *env) parsedRead(path string, fn func(*Book) (any, error)) (any, error) {
-	acc := Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}}
-	return e.svc.engine.Run(context.Background(), acc, OnBook(path, "", func(b *Book, _ SheetRef) (any, error) { return fn(b) }))
+func (e *env) parsedRead(path string, fn func(*engine.Book) (any, error)) (any, error) {
+	acc := engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}}
+	return e.svc.engine.Run(context.Background(), acc, engine.OnBook(path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) { return fn(b) }))
 }
 
 // specSchema is the input schema sp registers with on svc.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -50,7 +51,7 @@ type sheetDetails struct {
 
 // inspectDetails are the fields include asks for of worksheet name, whose
 // part is zf.
-func inspectDetails(b *Book, name string, zf *zip.File, include []string) (pyjson.Object, error) {
+func inspectDetails(b *engine.Book, name string, zf *zip.File, include []string) (pyjson.Object, error) {
 	var d sheetDetails
 	if zf != nil && (slices.Contains(include, includeFreezePanes) || slices.Contains(include, includeColumnWidths) ||
 		slices.Contains(include, includeConditionalFormatting)) {
@@ -113,13 +114,13 @@ func firstItems(items []any) []any {
 
 // readSheetDetails reads the freeze panes, column widths and (when rules)
 // the conditional formats of the worksheet part zf.
-func readSheetDetails(b *Book, name string, zf *zip.File, rules bool) (sheetDetails, error) {
+func readSheetDetails(b *engine.Book, name string, zf *zip.File, rules bool) (sheetDetails, error) {
 	rc, err := zf.Open()
 	if err != nil {
 		return sheetDetails{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	d, err := sheetDetailsOf(b.Svc.Limits.NewRunBound(FailingReader{rc}, fmt.Sprintf("sheet %q", name)), rules)
+	d, err := sheetDetailsOf(b.Svc.Limits.NewRunBound(engine.FailingReader{Reader: rc}, fmt.Sprintf("sheet %q", name)), rules)
 	if err != nil {
 		if kindOf(err) != "" {
 			return d, err
@@ -237,7 +238,7 @@ func sheetDetailsOf(r io.Reader, rules bool) (sheetDetails, error) {
 // time where it can.
 func skipRows(z *sheetxml.Tokenizer) error {
 	for {
-		if raw, ok := z.PeekThrough(rowEndTag, MaxSkippedRow); ok && !bytes.Contains(raw, sheetDataEndTag) {
+		if raw, ok := z.PeekThrough(rowEndTag, engine.MaxSkippedRow); ok && !bytes.Contains(raw, sheetDataEndTag) {
 			z.Skip(len(raw))
 			continue
 		}
@@ -273,7 +274,7 @@ func frozenPane(t sheetxml.Token) *pyjson.Object {
 		return nil
 	}
 	return &pyjson.Object{
-		{Key: "top_left_cell", Value: CellName(x+1, y+1)},
+		{Key: "top_left_cell", Value: engine.CellName(x+1, y+1)},
 		{Key: "frozen_rows", Value: y},
 		{Key: "frozen_columns", Value: x},
 	}
@@ -283,9 +284,9 @@ func frozenPane(t sheetxml.Token) *pyjson.Object {
 // ("C:F").
 func colWidth(t sheetxml.Token) pyjson.Field {
 	lo, hi := max(sheetxml.Uint(t.Attr("min")), 1), sheetxml.Uint(t.Attr("max"))
-	key := ColumnName(lo)
+	key := engine.ColumnName(lo)
 	if hi > lo {
-		key += ":" + ColumnName(min(hi, LastCol))
+		key += ":" + engine.ColumnName(min(hi, engine.LastCol))
 	}
 	w, err := strconv.ParseFloat(string(t.Attr("width")), 64)
 	var v any = w

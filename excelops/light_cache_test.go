@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -20,7 +21,7 @@ import (
 // resetLight gives svc an empty light cache of the same budget (tests and
 // benchmarks only; no call may be running).
 func resetLight(svc *Service) {
-	svc.engine.Light = lightcache.New(svc.engine.CacheBudget / LightBudgetShare)
+	svc.engine.Light = lightcache.New(svc.engine.CacheBudget / engine.LightBudgetShare)
 }
 
 // datedBook writes a workbook whose sheets are named sheets, with the date
@@ -80,7 +81,7 @@ func TestLightCacheServesAnUnchangedFile(t *testing.T) {
 	// the serial comes back as a number, and with another string table,
 	// the text is that table's.
 	id, _ := e.svc.engine.Box.StatID(e.path("d.xlsx"))
-	doctored := lightcache.New(e.svc.engine.CacheBudget / LightBudgetShare)
+	doctored := lightcache.New(e.svc.engine.CacheBudget / engine.LightBudgetShare)
 	doctored.PutIndex(e.path("d.xlsx"), id, entry.Index)
 	doctored.PutDates(id, &dates.Styles{})
 	doctored.PutStrings(id, []string{"doctored"}, 100)

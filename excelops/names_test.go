@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func TestCloseMatches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, CloseMatches(c.name, sheets))
+			assert.Equal(t, c.want, engine.CloseMatches(c.name, sheets))
 		})
 	}
 }

@@ -1,7 +1,9 @@
 package excelops
 
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+
 // WithObserver has obs told about every workbook save (nil: nobody).
-func WithObserver(obs Observer) Option { return func(s *Service) { s.engine.Observer = obs } }
+func WithObserver(obs engine.Observer) Option { return func(s *Service) { s.engine.Observer = obs } }
 
 // CacheStats reports how many parsed workbooks the Service keeps in memory
 // between calls and the estimated bytes they hold (0, 0 with the cache off).

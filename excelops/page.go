@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -94,7 +95,7 @@ func (p *pageRows) candidates() int {
 
 // encode returns the first k rows as JSON arrays padded to width.
 func (p *pageRows) encode(k, width int) []any {
-	var arena RowArena
+	var arena engine.RowArena
 	out := make([]any, k)
 	for i, r := range p.rows[:k] {
 		out[i] = arena.Add(p.buf[r.start:r.end], r.items, width)
@@ -137,7 +138,7 @@ func (p *pageRows) fit(n int, more bool, build func(k int, more bool) pyjson.Obj
 			row = fmt.Sprintf("row %d", p.rows[0].row)
 		}
 		return newError(KindLimit, fmt.Sprintf("workbook too large to page: %s alone does not fit in one page (%s, at most %d cells, %s); read fewer columns with an exact range (e.g. \"A1:J1\")",
-			row, cap, p.maxCells, HumanBytes(p.maxBytes)), nil)
+			row, cap, p.maxCells, engine.HumanBytes(p.maxBytes)), nil)
 	}
 	if n == 0 && more {
 		return nil, tooLarge()

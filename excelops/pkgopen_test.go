@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,7 +87,7 @@ func TestPasswordWorkbookRefused(t *testing.T) {
 // encrypted package (a legacy .xls renamed) is damage, not a password.
 func TestLegacyCompoundFileDamaged(t *testing.T) {
 	e := newEnv(t)
-	data := append(append([]byte{}, CfbMagic...), make([]byte, 4096)...)
+	data := append(append([]byte{}, engine.CfbMagic...), make([]byte, 4096)...)
 	require.NoError(t, os.WriteFile(e.path("old.xlsx"), data, 0o644))
 	p := e.fail("list_sheets", map[string]any{"file_path": "old.xlsx"})
 	assert.Equal(t, "BadZipFile", p["exception"], p)

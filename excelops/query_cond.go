@@ -3,6 +3,7 @@ package excelops
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"math"
 	"strings"
 )
@@ -101,7 +102,7 @@ func argScalar(v any) (scalar, error) {
 	case json.Number:
 		f, err := t.Float64()
 		if err != nil || math.IsInf(f, 0) {
-			return scalar{}, Invalid("value %s is not a usable number", t.String())
+			return scalar{}, engine.Invalid("value %s is not a usable number", t.String())
 		}
 		return scalar{kind: scalarNum, num: f}, nil
 	case float64:
@@ -113,7 +114,7 @@ func argScalar(v any) (scalar, error) {
 	case bool:
 		return scalar{kind: scalarBool, flag: t}, nil
 	}
-	return scalar{}, Invalid("value must be a string, a number or a boolean, not %s", jsonKind(v))
+	return scalar{}, engine.Invalid("value must be a string, a number or a boolean, not %s", jsonKind(v))
 }
 
 // jsonKind names the JSON type of a decoded value for messages.
@@ -183,10 +184,10 @@ func compileCond(a condArg, cols map[string]int) (condition, error) {
 	case opIn, opNotIn, opBetween:
 		list, ok := a.Value.([]any)
 		if !ok {
-			return c, Invalid("operator %s takes a list as value, got %s", c.op, jsonKind(a.Value))
+			return c, engine.Invalid("operator %s takes a list as value, got %s", c.op, jsonKind(a.Value))
 		}
 		if c.op == opBetween && len(list) != 2 {
-			return c, Invalid("operator between takes [min, max], got %d values", len(list))
+			return c, engine.Invalid("operator between takes [min, max], got %d values", len(list))
 		}
 		for _, v := range list {
 			s, err := argScalar(v)
@@ -202,12 +203,12 @@ func compileCond(a condArg, cols map[string]int) (condition, error) {
 			return c, err
 		}
 		if (c.op == opContains || c.op == opStartsWith || c.op == opEndsWith) && s.kind != scalarText {
-			return c, Invalid("operator %s takes a text value", c.op)
+			return c, engine.Invalid("operator %s takes a text value", c.op)
 		}
 		c.vals = []scalar{s}
 		return c, nil
 	}
-	return c, Invalid("unknown operator %q; use one of %s", a.Operator, strings.Join(condOperators(), ", "))
+	return c, engine.Invalid("unknown operator %q; use one of %s", a.Operator, strings.Join(condOperators(), ", "))
 }
 
 // match reports whether the row satisfies the condition.
@@ -295,5 +296,5 @@ func unknownColumn(name string, cols map[string]int) error {
 	if len(names) > show {
 		names = append(names[:show], "...")
 	}
-	return Invalid("column %q is not in the header row; columns: %s", name, strings.Join(names, ", "))
+	return engine.Invalid("column %q is not in the header row; columns: %s", name, strings.Join(names, ", "))
 }

@@ -3,6 +3,7 @@ package excelops
 import (
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"reflect"
 	"strings"
 )
@@ -49,14 +50,14 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 			}
 			return withSheet(ref, name.String(), s[i+2:])
 		}
-		return "", "", false, Invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
+		return "", "", false, engine.Invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
 	}
 	i := strings.LastIndex(s, "!")
 	if i < 0 {
 		return "", ref, false, nil
 	}
 	if strings.TrimSpace(s[:i]) == "" {
-		return "", "", false, Invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, RangeForms)
+		return "", "", false, engine.Invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, engine.RangeForms)
 	}
 	return withSheet(ref, strings.TrimSpace(s[:i]), s[i+1:])
 }
@@ -65,7 +66,7 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 // with no cells after its ! is refused.
 func withSheet(ref, sheet, rest string) (string, string, bool, error) {
 	if strings.TrimSpace(rest) == "" {
-		return "", "", false, Invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, RangeForms, sheet+"!A1:C3")
+		return "", "", false, engine.Invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, engine.RangeForms, sheet+"!A1:C3")
 	}
 	return sheet, rest, true, nil
 }

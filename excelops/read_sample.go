@@ -5,6 +5,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -79,10 +80,10 @@ func sampleIndexes(n, k int) []int {
 // readSample returns the header row and sample_rows data rows spread evenly
 // over the sheet: one pass counts the data rows, a second reads the chosen
 // ones, stopping after the last.
-func (s *Service) readSample(ctx context.Context, b *Book, sheet string, a readExcelArgs) (pyjson.Object, error) {
+func (s *Service) readSample(ctx context.Context, b *engine.Book, sheet string, a readExcelArgs) (pyjson.Object, error) {
 	hdrRow := headerRowOf(a.HeaderRow)
 	n := 0
-	err := b.RowsJSON(ctx, sheet, hdrRow+1, MaxSheetRows, 1, 0, func(int, []byte, int) bool { n++; return true })
+	err := b.RowsJSON(ctx, sheet, hdrRow+1, engine.MaxSheetRows, 1, 0, func(int, []byte, int) bool { n++; return true })
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (s *Service) readSample(ctx context.Context, b *Book, sheet string, a readE
 				nums = append(nums, r.row)
 			}
 		}
-		var hdr RowArena
+		var hdr engine.RowArena
 		return success(b.Name(), sheet,
 			field("columns", hdr.Add(header, hdrItems, w)),
 			field("header_row", hdrRow-1),
@@ -117,7 +118,7 @@ func (s *Service) readSample(ctx context.Context, b *Book, sheet string, a readE
 		return nil, err
 	}
 	idx, next := -1, 0
-	err = b.RowsJSON(ctx, sheet, hdrRow, MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
+	err = b.RowsJSON(ctx, sheet, hdrRow, engine.MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
 		if row == hdrRow {
 			header, hdrItems = append([]byte(nil), inner...), cells
 			p.base += utf8.RuneCount(header)

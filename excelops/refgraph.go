@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // refGraph builds the graph of b: every worksheet is bounds-checked and
 // parsed (as find_replace's scan of all sheets does).
-func refGraph(b *Book, ctx context.Context) (*refgraph.Graph, error) {
+func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 	sheets, err := findSheets(b, "", false)
 	if err != nil {
 		return nil, err
@@ -41,7 +42,7 @@ func refGraph(b *Book, ctx context.Context) (*refgraph.Graph, error) {
 		for _, t := range tables {
 			rt := refgraph.Table{Name: t.name, Sheet: sheet, Range: t.rng}
 			for c := t.rng.C1; c <= t.rng.C2; c++ {
-				h, _ := b.F.GetCellValue(sheet, CellName(c, t.rng.R1))
+				h, _ := b.F.GetCellValue(sheet, engine.CellName(c, t.rng.R1))
 				rt.Columns = append(rt.Columns, h)
 			}
 			w.Tables = append(w.Tables, rt)
@@ -78,7 +79,7 @@ type xmlRels struct {
 // externalLinks maps the prefixes external references carry in formulas
 // ("[1]") to the workbook each link names (its path as stored, e.g.
 // "prices.xlsx"). A link whose parts are missing is left out.
-func externalLinks(b *Book) map[string]string {
+func externalLinks(b *engine.Book) map[string]string {
 	out := map[string]string{}
 	wb := b.F.WorkBook
 	if wb == nil || wb.ExternalReferences == nil {
@@ -104,7 +105,7 @@ func externalLinks(b *Book) map[string]string {
 }
 
 // rels reads a relationships part of the package: id -> target.
-func rels(b *Book, name string) map[string]string {
+func rels(b *engine.Book, name string) map[string]string {
 	out := map[string]string{}
 	raw, ok := b.F.Pkg.Load(name)
 	data, isBytes := raw.([]byte)

@@ -6,6 +6,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -20,14 +21,14 @@ func writeRefsBenchBook(b *testing.B, path string) {
 	_, err := f.NewSheet("Report")
 	require.NoError(b, err)
 	for r := 1; r <= refsBenchRows; r++ {
-		require.NoError(b, f.SetCellValue("Sheet1", CellName(1, r), r))
-		require.NoError(b, f.SetCellFormula("Sheet1", CellName(2, r), "A"+itoa(r)+"*2+SUM($A$1:A"+itoa(r)+")"))
-		require.NoError(b, f.SetCellFormula("Report", CellName(1, r), "Sheet1!B"+itoa(r)))
+		require.NoError(b, f.SetCellValue("Sheet1", engine.CellName(1, r), r))
+		require.NoError(b, f.SetCellFormula("Sheet1", engine.CellName(2, r), "A"+itoa(r)+"*2+SUM($A$1:A"+itoa(r)+")"))
+		require.NoError(b, f.SetCellFormula("Report", engine.CellName(1, r), "Sheet1!B"+itoa(r)))
 	}
 	require.NoError(b, f.SaveAs(path))
 }
 
-func itoa(n int) string { return CellName(1, n)[1:] }
+func itoa(n int) string { return engine.CellName(1, n)[1:] }
 
 // BenchmarkDeleteRowReferences deletes one row of a sheet with
 // refsBenchRows formulas (and as many on another sheet reading it). The
@@ -56,7 +57,7 @@ func BenchmarkDeleteRowReferences(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			bk, err := svc.engine.OpenBook(path, false, false)
 			require.NoError(b, err)
-			sh, err := bk.Open(FileUse{Arg: "file_path", SheetArg: "sheet_name", Touch: TouchStructure, Sheet: SheetEdit, Edit: true}, GuardEverySheet, "Sheet1", false)
+			sh, err := bk.Open(engine.FileUse{Arg: "file_path", SheetArg: "sheet_name", Touch: engine.TouchStructure, Sheet: engine.SheetEdit, Edit: true}, engine.GuardEverySheet, "Sheet1", false)
 			require.NoError(b, err)
 			sheet := sh.Name
 			shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: 3, Count: 1, Delete: true}

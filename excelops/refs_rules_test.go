@@ -3,6 +3,7 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,8 +87,8 @@ func TestRulesFollowEdits(t *testing.T) {
 
 func TestDeclareChartPrefix(t *testing.T) {
 	lost := `<xdr:graphicFrame><a:graphic><a:graphicData uri="u"><c:chart r:id="rId1" /></a:graphicData></a:graphic></xdr:graphicFrame>`
-	assert.Contains(t, DeclareChartPrefix(lost), `<c:chart xmlns:c="`+ChartNS+`" r:id="rId1" />`)
-	kept := `<c:chart xmlns:c="` + ChartNS + `" r:id="rId1"/>`
-	assert.Equal(t, kept, DeclareChartPrefix(kept))
-	assert.Equal(t, "<xdr:pic/>", DeclareChartPrefix("<xdr:pic/>"))
+	assert.Contains(t, engine.DeclareChartPrefix(lost), `<c:chart xmlns:c="`+engine.ChartNS+`" r:id="rId1" />`)
+	kept := `<c:chart xmlns:c="` + engine.ChartNS + `" r:id="rId1"/>`
+	assert.Equal(t, kept, engine.DeclareChartPrefix(kept))
+	assert.Equal(t, "<xdr:pic/>", engine.DeclareChartPrefix("<xdr:pic/>"))
 }

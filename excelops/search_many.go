@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"runtime"
 	"sync"
 )
@@ -29,7 +30,7 @@ func (s *Service) searchMany(ctx context.Context, st *searchState, found []bookH
 					continue
 				}
 				p := st.a.FilePaths[i]
-				_, err := s.engine.Run(fctx, searchAccess(), OnBook(p, "", func(b *Book, _ SheetRef) (any, error) {
+				_, err := s.engine.Run(fctx, searchAccess(), engine.OnBook(p, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 					return nil, st.searchBook(fctx, b, p, &found[i])
 				}))
 				g.end(i, err)

@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"math"
 	"regexp"
 	"strconv"
@@ -48,7 +49,7 @@ func newTextMatcher(query, mode string, caseSensitive bool) (textMatcher, error)
 		}
 		re, err := regexp.Compile(expr)
 		if err != nil {
-			return nil, Invalid("query is not a valid regular expression (RE2 syntax): %v", err)
+			return nil, engine.Invalid("query is not a valid regular expression (RE2 syntax): %v", err)
 		}
 		return re.MatchString, nil
 	case "fuzzy":
@@ -80,7 +81,7 @@ func newTextMatcher(query, mode string, caseSensitive bool) (textMatcher, error)
 			return true
 		}, nil
 	}
-	return nil, Invalid("match_mode must be one of %s", strings.Join(matchModes(), ", "))
+	return nil, engine.Invalid("match_mode must be one of %s", strings.Join(matchModes(), ", "))
 }
 
 // cellText is the text a cell is matched by ("" for a blank).

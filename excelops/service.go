@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
@@ -18,7 +19,7 @@ import (
 // for concurrent use: calls on different files run in parallel, calls on
 // the same file are serialised by a per-path lock.
 type Service struct {
-	engine *Engine
+	engine *engine.Engine
 	// soffice is the LibreOffice binary render_range runs (see WithSoffice).
 	soffice string
 	// maxRenders is WithMaxRenders' value.
@@ -35,7 +36,7 @@ func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.engin
 
 // WithLimits sets the size limits; zero fields keep their defaults (see
 // DefaultLimits).
-func WithLimits(l Limits) Option { return func(s *Service) { s.engine.Limits = l } }
+func WithLimits(l engine.Limits) Option { return func(s *Service) { s.engine.Limits = l } }
 
 // WithTempDir sets the folder under which each call gets a private
 // temporary folder for excelize's spill files (default: os.TempDir()).
@@ -84,7 +85,7 @@ const (
 
 // New returns the tools over the workspace folder root, which must exist.
 func New(root string, opts ...Option) (*Service, error) {
-	s := &Service{engine: &Engine{Locks: pathlock.New(), TmpBase: os.TempDir(), CacheBudget: DefaultCacheBudget}}
+	s := &Service{engine: &engine.Engine{Locks: pathlock.New(), TmpBase: os.TempDir(), CacheBudget: engine.DefaultCacheBudget}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -100,8 +101,8 @@ func New(root string, opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	s.engine.Box = box
-	s.engine.Cache = bookcache.New(s.engine.CacheBudget, (*Book).Close)
-	s.engine.Light = lightcache.New(s.engine.CacheBudget / LightBudgetShare)
+	s.engine.Cache = bookcache.New(s.engine.CacheBudget, (*engine.Book).Close)
+	s.engine.Light = lightcache.New(s.engine.CacheBudget / engine.LightBudgetShare)
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -25,7 +26,7 @@ type existingCell struct {
 }
 
 // sheetData returns the parsed worksheet of sheet, parsing it if needed.
-func sheetData(b *Book, sheet string) (*excelize.XMLWorksheet, error) {
+func sheetData(b *engine.Book, sheet string) (*excelize.XMLWorksheet, error) {
 	ws, err := b.F.Worksheet(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
@@ -48,7 +49,7 @@ func cellInfo(c *excelize.XMLCell) (existingCell, bool) {
 }
 
 // existingCells lists the cell elements of sheet inside rng, in sheet order.
-func existingCells(b *Book, sheet string, rng CellRange) ([]existingCell, error) {
+func existingCells(b *engine.Book, sheet string, rng engine.CellRange) ([]existingCell, error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func existingCells(b *Book, sheet string, rng CellRange) ([]existingCell, error)
 		for j := range row.C {
 			e, ok := cellInfo(&row.C[j])
 			if !ok {
-				return nil, ErrUnexpectedShape("worksheet cell")
+				return nil, engine.ErrUnexpectedShape("worksheet cell")
 			}
 			if rng.Has(e.col, e.row) {
 				out = append(out, e)
@@ -74,7 +75,7 @@ func existingCells(b *Book, sheet string, rng CellRange) ([]existingCell, error)
 // cleared or moved one by one: excelize drops every follower of a shared
 // formula whose anchor is cleared, and reads a follower relative to its
 // anchor's place.
-func unshareFormulas(b *Book, sheet string) error {
+func unshareFormulas(b *engine.Book, sheet string) error {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return err
@@ -108,12 +109,12 @@ func unshareFormulas(b *Book, sheet string) error {
 
 // refreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
-func refreshExtent(b *Book, sheet string, ext *SheetExtent) error {
-	all, err := existingCells(b, sheet, CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
+func refreshExtent(b *engine.Book, sheet string, ext *engine.SheetExtent) error {
+	all, err := existingCells(b, sheet, engine.CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}
-	*ext = SheetExtent{Closed: true}
+	*ext = engine.SheetExtent{Closed: true}
 	for _, c := range all {
 		ext.Widen(c.row, c.col)
 	}
@@ -123,7 +124,7 @@ func refreshExtent(b *Book, sheet string, ext *SheetExtent) error {
 // shiftCells moves the cell elements of the zone: those of the deleted
 // range go, the others move into their place with everything they hold
 // (value, type, style, formula, cached result).
-func shiftCells(b *Book, sheet string, band formularef.Band) (moved, deleted int, err error) {
+func shiftCells(b *engine.Book, sheet string, band formularef.Band) (moved, deleted int, err error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return 0, 0, err
@@ -137,7 +138,7 @@ func shiftCells(b *Book, sheet string, band formularef.Band) (moved, deleted int
 		for _, c := range row.C {
 			info, ok := cellInfo(&c)
 			if !ok {
-				return 0, 0, ErrUnexpectedShape("worksheet cell")
+				return 0, 0, engine.ErrUnexpectedShape("worksheet cell")
 			}
 			if !zone.Has(info.col, info.row) {
 				kept = append(kept, c)
@@ -149,7 +150,7 @@ func shiftCells(b *Book, sheet string, band formularef.Band) (moved, deleted int
 				deleted++
 				continue
 			}
-			c.R = CellName(col, r) // c is a copy: the cell as it moves
+			c.R = engine.CellName(col, r) // c is a copy: the cell as it moves
 			if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray && c.F.Ref != "" {
 				// The array's range moves whole with its anchor
 				// (checkBandShift refused a split): the reference rewrite
@@ -202,7 +203,7 @@ func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
 		padded := make([]excelize.XMLCell, 0, col(&row.C[last-1]))
 		for _, c := range row.C {
 			for n := len(padded) + 1; n < col(&c); n++ {
-				padded = append(padded, excelize.XMLCell{R: CellName(n, row.R)})
+				padded = append(padded, excelize.XMLCell{R: engine.CellName(n, row.R)})
 			}
 			padded = append(padded, c)
 		}

@@ -3,6 +3,7 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,8 +16,8 @@ import (
 func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)
-	b := &Book{F: e.open("k.xlsx")}
-	got, err := existingCells(b, "Sheet1", CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
+	b := &engine.Book{F: e.open("k.xlsx")}
+	got, err := existingCells(b, "Sheet1", engine.CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
 	values := map[string]bool{}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -134,7 +135,7 @@ func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, 
 		ca, okA := ia[k]
 		cb, okB := ib[k]
 		if !okA || !okB {
-			return nil, Invalid("key column %q is not a header of both sheets; their shared headers are %s", k, quoteList(common))
+			return nil, engine.Invalid("key column %q is not a header of both sheets; their shared headers are %s", k, quoteList(common))
 		}
 		keyA[i], keyB[i] = ca, cb
 	}
@@ -153,8 +154,8 @@ func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, 
 			}
 			out = append(out, pyjson.Object{
 				{Key: "column", Value: n},
-				{Key: "cell_a", Value: CellName(ia[n]+1, rowA)},
-				{Key: "cell_b", Value: CellName(ib[n]+1, rowB)},
+				{Key: "cell_a", Value: engine.CellName(ia[n]+1, rowA)},
+				{Key: "cell_b", Value: engine.CellName(ib[n]+1, rowB)},
 				{Key: "old", Value: va}, {Key: "new", Value: vb}})
 		}
 		return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -79,7 +80,7 @@ var numberFormatCodes = map[int]string{
 func flattenStyle(st *excelize.Style) styleAttrs {
 	var out styleAttrs
 	cp := *st
-	NormalizeColors(&cp)
+	engine.NormalizeColors(&cp)
 	out[attrBold], out[attrItalic], out[attrStrike], out[attrWrap] = false, false, false, false
 	if f := cp.Font; f != nil {
 		out[attrFontName], out[attrFontSize] = nonZero(f.Family), nonZero(f.Size)
@@ -92,7 +93,7 @@ func flattenStyle(st *excelize.Style) styleAttrs {
 	for _, b := range cp.Border {
 		for i := attrBorderLeft; i <= attrBorderDiagonalDown; i++ {
 			if styleAttrNames[i] == "border."+b.Type {
-				out[i] = BorderStyleName(b.Style)
+				out[i] = engine.BorderStyleName(b.Style)
 			}
 		}
 	}
@@ -122,7 +123,7 @@ func nonZero[T comparable](v T) any {
 // styleSide is one workbook's style table as compare_excel resolves it:
 // the parts styleBook reads, opened on the first resolution.
 type styleSide struct {
-	svc   *Engine
+	svc   *engine.Engine
 	name  string // the workbook, for errors
 	parts []byte // styleParts of the workbook
 	sig   string // what identifies its style table (see styleTableSig)
@@ -132,7 +133,7 @@ type styleSide struct {
 
 // bookStyleSide copies what b's styles are read from, so they can be resolved
 // once b is closed.
-func bookStyleSide(b *Book) (*styleSide, error) {
+func bookStyleSide(b *engine.Book) (*styleSide, error) {
 	parts, err := b.StyleParts()
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func bookStyleSide(b *Book) (*styleSide, error) {
 // its styles and theme parts: two packages with the same one give one id
 // one style. It is empty when b has no such part (its table is elsewhere,
 // or there is none), and an empty one identifies nothing.
-func styleTableSig(b *Book) string {
+func styleTableSig(b *engine.Book) string {
 	var sig strings.Builder
 	for _, zf := range b.Zr.File {
 		name := strings.ToLower(zf.Name)
@@ -283,8 +284,8 @@ func (d *sheetDiff) styleRow(sc *styleComparer, cols matchedColumns, sa, sb []in
 		}
 		ch = append(ch, pyjson.Object{
 			{Key: "column", Value: n},
-			{Key: "cell_a", Value: CellName(ca+1, rowA)},
-			{Key: "cell_b", Value: CellName(cb+1, rowB)},
+			{Key: "cell_a", Value: engine.CellName(ca+1, rowA)},
+			{Key: "cell_b", Value: engine.CellName(cb+1, rowB)},
 			{Key: "attributes", Value: attrs}})
 	}
 	if len(ch) == 0 {

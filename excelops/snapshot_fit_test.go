@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/stretchr/testify/assert"
@@ -38,7 +39,7 @@ func wideBook(e *env) {
 func TestFitSheet(t *testing.T) {
 	e := newEnv(t)
 	wideBook(e)
-	res, err := e.svc.engine.Run(context.Background(), scanExcelSnapshotTool.access, OnBook(e.path("wide.xlsx"), "", func(b *Book, _ SheetRef) (any, error) {
+	res, err := e.svc.engine.Run(context.Background(), scanExcelSnapshotTool.access, engine.OnBook(e.path("wide.xlsx"), "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		sh, _, err := snapshotSheet(b, context.Background(), "Sheet1", 500)
 		return sh, err
 	}))

@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"golang.org/x/text/collate"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -20,7 +21,7 @@ import (
 
 // readSortCell reads one cell of the block: what to write back and how it
 // sorts (text by coll's key).
-func readSortCell(b *Book, sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
+func readSortCell(b *engine.Book, sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
 	var c sortCell
 	var err error
 	if c.style, err = b.F.GetCellStyle(sheet, ref); err != nil {
@@ -45,11 +46,11 @@ func readSortCell(b *Book, sheet, ref string, coll *collate.Collator) (sortCell,
 		return c, sortValue{class: classBlank}, nil
 	case t == excelize.CellTypeError:
 		if c.formula == "" {
-			return c, sortValue{}, Invalid("cell %s holds the error value %s as a constant, which sort_range cannot move; clear it or replace it by a formula", ref, raw)
+			return c, sortValue{}, engine.Invalid("cell %s holds the error value %s as a constant, which sort_range cannot move; clear it or replace it by a formula", ref, raw)
 		}
 		return c, sortValue{class: classError}, nil
 	case t == excelize.CellTypeDate:
-		return c, sortValue{}, Invalid("cell %s holds an ISO date stored as text-typed date (t=\"d\"), which sort_range cannot move; rewrite it with write_cells first", ref)
+		return c, sortValue{}, engine.Invalid("cell %s holds an ISO date stored as text-typed date (t=\"d\"), which sort_range cannot move; rewrite it with write_cells first", ref)
 	case t == excelize.CellTypeBool:
 		c.value = raw == "1" || strings.EqualFold(raw, "true")
 		return c, sortValue{class: classBool, num: float64(boolInt(c.value.(bool)))}, nil
@@ -76,7 +77,7 @@ func readSortCell(b *Book, sheet, ref string, coll *collate.Collator) (sortCell,
 
 // sortBlock sorts the rows of block by keys (stable, as Excel) and moves
 // each row's cells, styles, notes and links; it returns how many rows moved.
-func sortBlock(b *Book, sheet string, block CellRange, keys []sortKey) (int, error) {
+func sortBlock(b *engine.Book, sheet string, block engine.CellRange, keys []sortKey) (int, error) {
 	n := block.R2 - block.R1 + 1
 	width := block.C2 - block.C1 + 1
 	cells := make([][]sortCell, n)
@@ -86,7 +87,7 @@ func sortBlock(b *Book, sheet string, block CellRange, keys []sortKey) (int, err
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
 		for j := 0; j < width; j++ {
-			c, v, err := readSortCell(b, sheet, CellName(block.C1+j, block.R1+i), coll)
+			c, v, err := readSortCell(b, sheet, engine.CellName(block.C1+j, block.R1+i), coll)
 			if err != nil {
 				return 0, err
 			}
@@ -130,13 +131,13 @@ func sortBlock(b *Book, sheet string, block CellRange, keys []sortKey) (int, err
 			continue
 		}
 		for j, c := range cells[src] {
-			ref := CellName(block.C1+j, block.R1+i)
+			ref := engine.CellName(block.C1+j, block.R1+i)
 			var err error
 			switch s, text := c.value.(string); {
 			case c.rich != nil:
 				err = b.F.SetCellRichText(sheet, ref, c.rich)
-			case text && CheckText(ref, s) != nil:
-				return 0, CheckText(ref, s) // excelize would cut it short
+			case text && engine.CheckText(ref, s) != nil:
+				return 0, engine.CheckText(ref, s) // excelize would cut it short
 			default:
 				err = b.F.SetCellValue(sheet, ref, c.value)
 			}
@@ -162,8 +163,8 @@ func sortBlock(b *Book, sheet string, block CellRange, keys []sortKey) (int, err
 // the block's formulas at their new rows with their relative references
 // moved by the same number of rows, every other formula unchanged (writing
 // the block may drop shared formulas the plan then restores).
-func sortPlan(b *Book, sheet string, block CellRange, cells [][]sortCell, dest []int) (*RefPlan, error) {
-	p := &RefPlan{}
+func sortPlan(b *engine.Book, sheet string, block engine.CellRange, cells [][]sortCell, dest []int) (*engine.RefPlan, error) {
+	p := &engine.RefPlan{}
 	all, err := b.FormulaCells(sheet)
 	if err != nil {
 		return nil, err
@@ -177,7 +178,7 @@ func sortPlan(b *Book, sheet string, block CellRange, cells [][]sortCell, dest [
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		p.Cells = append(p.Cells, PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
+		p.Cells = append(p.Cells, engine.PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
 	}
 	for src, row := range cells {
 		shift := dest[src] - src
@@ -185,19 +186,19 @@ func sortPlan(b *Book, sheet string, block CellRange, cells [][]sortCell, dest [
 			if c.formula == "" {
 				continue
 			}
-			ref := CellName(block.C1+j, block.R1+dest[src])
+			ref := engine.CellName(block.C1+j, block.R1+dest[src])
 			text, _ := formularef.Translate(c.formula, shift, 0)
-			if err := CheckFormula(ref, text); err != nil {
+			if err := engine.CheckFormula(ref, text); err != nil {
 				return nil, err
 			}
-			p.Cells = append(p.Cells, PlannedFormula{Sheet: sheet, Cell: ref, Formula: text, Changed: shift != 0})
+			p.Cells = append(p.Cells, engine.PlannedFormula{Sheet: sheet, Cell: ref, Formula: text, Changed: shift != 0})
 		}
 	}
 	return p, nil
 }
 
 // moveNotes moves the notes of the block's cells with their rows.
-func moveNotes(b *Book, sheet string, block CellRange, dest []int) error {
+func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int) error {
 	comments, err := b.F.GetComments(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
@@ -211,7 +212,7 @@ func moveNotes(b *Book, sheet string, block CellRange, dest []int) error {
 		if err := b.F.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
 		}
-		c.Cell = CellName(col, block.R1+dest[row-block.R1])
+		c.Cell = engine.CellName(col, block.R1+dest[row-block.R1])
 		move = append(move, c)
 	}
 	for _, c := range move {
@@ -229,7 +230,7 @@ func moveNotes(b *Book, sheet string, block CellRange, dest []int) error {
 // moveLinks moves the single-cell hyperlinks of the block with their rows
 // (excelize has no API to read a link's display text and tooltip, so the
 // parsed <hyperlink> elements are re-pointed in place).
-func moveLinks(b *Book, sheet string, block CellRange, dest []int) {
+func moveLinks(b *engine.Book, sheet string, block engine.CellRange, dest []int) {
 	ws, ok := b.Worksheet(sheet)
 	if !ok {
 		return
@@ -243,6 +244,6 @@ func moveLinks(b *Book, sheet string, block CellRange, dest []int) {
 		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 {
 			continue
 		}
-		link.Ref = CellName(col, block.R1+dest[row-block.R1])
+		link.Ref = engine.CellName(col, block.R1+dest[row-block.R1])
 	}
 }

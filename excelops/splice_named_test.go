@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -217,14 +218,14 @@ func TestSpliceFallbackIsErrNoSplice(t *testing.T) {
 		err  error
 		want string
 	}{
-		{NoSplice("the sheet holds a data table formula"), "the sheet holds a data table formula"},
-		{errors.Join(errors.New("context"), NoSplice("rows out of order")), "rows out of order"},
-		{ErrNoSplice, "unspecified"},
+		{engine.NoSplice("the sheet holds a data table formula"), "the sheet holds a data table formula"},
+		{errors.Join(errors.New("context"), engine.NoSplice("rows out of order")), "rows out of order"},
+		{engine.ErrNoSplice, "unspecified"},
 	} {
-		assert.ErrorIs(t, c.err, ErrNoSplice)
-		assert.Equal(t, c.want, FallbackReason(c.err))
+		assert.ErrorIs(t, c.err, engine.ErrNoSplice)
+		assert.Equal(t, c.want, engine.FallbackReason(c.err))
 	}
-	assert.NotErrorIs(t, errors.New("take the excelize path"), ErrNoSplice)
+	assert.NotErrorIs(t, errors.New("take the excelize path"), engine.ErrNoSplice)
 }
 
 // TestWideReasonNamesNoFormulaText: the reason a formula blocks the
@@ -238,7 +239,7 @@ func TestWideReasonNamesNoFormulaText(t *testing.T) {
 		{"[1]Prices!A1", "x reads another workbook"},
 		{"SUM(Jan:Dec!B2)", "x holds a 3-D reference"},
 	} {
-		got := WideReason(c.formula, "x")
+		got := engine.WideReason(c.formula, "x")
 		assert.Equal(t, c.want, got, c.formula)
 		for _, word := range strings.FieldsFunc(c.formula, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
 			if len(word) > 3 {

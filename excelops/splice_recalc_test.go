@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math/rand/v2"
@@ -103,7 +104,7 @@ func addChain(t *testing.T, path, entries string) {
 			body = strings.Replace(string(readZipEntry(t, path, name)), "</Relationships>",
 				`<Relationship Id="rIdCalc" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/></Relationships>`, 1)
 		case "xl/workbook.xml":
-			w, err := zw.Create(CalcChainPart)
+			w, err := zw.Create(engine.CalcChainPart)
 			if err != nil {
 				return true, err
 			}
@@ -129,7 +130,7 @@ func chainEntries(t *testing.T, path string) string {
 	zr, err := zip.OpenReader(path)
 	require.NoError(t, err)
 	defer zr.Close()
-	data, err := opc.ReadPart(&zr.Reader, CalcChainPart)
+	data, err := opc.ReadPart(&zr.Reader, engine.CalcChainPart)
 	if err != nil {
 		return ""
 	}
@@ -177,7 +178,7 @@ func FuzzWithoutChainCells(f *testing.F) {
 	f.Add(`<calcChain><c r="B1" i="1" l="1"></c><c r="B1" i="2"/></calcChain>`)
 	f.Add(`<calcChain><c r="A1"/></calcChain>`)
 	f.Fuzz(func(t *testing.T, chain string) {
-		out, ok := WithoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
+		out, ok := engine.WithoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
 		if !ok || !oneElement(chain) {
 			return
 		}
@@ -225,7 +226,7 @@ func oneElement(doc string) bool {
 // goes to the excelize path, whose bigger parse gets the MemoryError,
 // while a formula reading a few cells computes within it.
 func TestRecalcSpliceStaysWithinTheMemoryBudget(t *testing.T) {
-	e := newEnv(t, WithLimits(Limits{CallMemoryBudget: 200 << 10}))
+	e := newEnv(t, WithLimits(engine.Limits{CallMemoryBudget: 200 << 10}))
 	rows := make([][]any, 3000)
 	for i := range rows {
 		rows[i] = []any{i, "some text to make the sheet larger", i * 2}
@@ -283,7 +284,7 @@ func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
 						rows[r][c] = pick(values)
 					}
 				}
-				args = map[string]any{"cell_range": CellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
+				args = map[string]any{"cell_range": engine.CellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
 			default: // formulas down column H, or I
 				col, pool := "H", hFormulas
 				if k == 2 {
@@ -322,7 +323,7 @@ func TestRecalcSpliceOnAComputedColumn(t *testing.T) {
 	sw, err := f.NewStreamWriter("Sheet1")
 	require.NoError(t, err)
 	for r := 1; r <= 21_000; r++ {
-		require.NoError(t, sw.SetRow(CellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
+		require.NoError(t, sw.SetRow(engine.CellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
 	}
 	require.NoError(t, sw.Flush())
 	require.NoError(t, f.SaveAs(seed))

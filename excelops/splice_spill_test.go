@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -45,8 +46,8 @@ func anchorRefs(t *testing.T, f *excelize.File, sheet string, rows, cols int) []
 	var out []string
 	for r := 1; r <= rows; r++ {
 		for c := 1; c <= cols; c++ {
-			if spill, ok := DynamicAnchor(SheetCell(ws, c, r)); ok {
-				out = append(out, CellName(c, r)+" "+spill.String())
+			if spill, ok := engine.DynamicAnchor(engine.SheetCell(ws, c, r)); ok {
+				out = append(out, engine.CellName(c, r)+" "+spill.String())
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,7 +70,7 @@ func TestSpliceWritesDatesAsTheExcelizePathDoes(t *testing.T) {
 	assert.Equal(t, float64(6), answers[true]["dates_written"])
 	for r := 1; r <= 3; r++ {
 		for c := 1; c <= 4; c++ {
-			ref := CellName(c, r)
+			ref := engine.CellName(c, r)
 			v1, t1, f1 := rawCell(t, books[true], "Sheet1", ref)
 			v2, t2, f2 := rawCell(t, books[false], "Sheet1", ref)
 			assert.Equal(t, v2, v1, ref)
@@ -104,7 +105,7 @@ func TestExcelFloatMatchesExcelize(t *testing.T) {
 		require.NoError(t, f.SetCellFloat("Sheet1", "A1", v, -1, 64))
 		want, err := f.GetCellValue("Sheet1", "A1", excelize.Options{RawCellValue: true})
 		require.NoError(t, err)
-		assert.Equal(t, want, ExcelFloat(v), "%v", v)
+		assert.Equal(t, want, engine.ExcelFloat(v), "%v", v)
 	}
 }
 
@@ -118,7 +119,7 @@ func TestNormalizeColors(t *testing.T) {
 		Border: []excelize.Border{{Type: "left", Color: "FF123456", Style: 1}, {Type: "top", Color: "ABCDEF", Style: 1}},
 	}
 	st := *base
-	NormalizeColors(&st)
+	engine.NormalizeColors(&st)
 	assert.Equal(t, "FF0000", st.Font.Color)
 	assert.Equal(t, []string{"FFFF00"}, st.Fill.Color)
 	assert.Equal(t, "123456", st.Border[0].Color)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +54,7 @@ func FuzzSortRange(f *testing.F) {
 		e.ok("sort_range", map[string]any{"file_path": "z.xlsx", "cell_range": fmt.Sprintf("A1:B%d", len(data)),
 			"sort_by": []any{map[string]any{"column": "A", "order": order}}})
 		fb := e.open("z.xlsx")
-		b := &Book{F: fb}
+		b := &engine.Book{F: fb}
 		coll := newSortCollator()
 		var tags []string
 		var prev *sortValue
@@ -117,8 +118,8 @@ func FuzzFindReplace(f *testing.F) {
 			}
 			v, err := fb.GetCellValue("Sheet1", ref, excelize.Options{RawCellValue: true})
 			require.NoError(t, err)
-			if n, ok := asFloat(JsonCell(after)); ok {
-				got, isNum := asFloat(JsonCell(v))
+			if n, ok := asFloat(engine.JsonCell(after)); ok {
+				got, isNum := asFloat(engine.JsonCell(v))
 				assert.True(t, isNum && got == n, "%s: %q stored as %q", ref, after, v)
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -43,15 +44,15 @@ func quoteSheet(name string) string {
 
 // absRef renders a rectangle as "$A$1:$B$2" on sheet.
 func absRef(sheet string, c1, r1, c2, r2 int) string {
-	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), ColumnName(c1), r1, ColumnName(c2), r2)
+	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), engine.ColumnName(c1), r1, engine.ColumnName(c2), r2)
 }
 
 // createChartTool declares create_excel_chart.
 var createChartTool = typedTool(toolSpec{
 	name: "create_excel_chart", title: "Create chart",
 	desc:    "Insert a native Excel chart (bar, line, pie, scatter, area) built from a data range.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
 }, (*Service).createChart)
 
 // createChartArgs are create_excel_chart's arguments.
@@ -74,27 +75,27 @@ type createChartArgs struct {
 
 // createChart implements create_excel_chart: a native chart whose series are
 // the columns (or rows) of data_range, the first row (column) naming them.
-func (s *Service) createChart(_ context.Context, a createChartArgs) (*Call, error) {
+func (s *Service) createChart(_ context.Context, a createChartArgs) (*engine.Call, error) {
 	ct, ok := chartType(a.ChartType)
 	if !ok {
-		return nil, Invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
+		return nil, engine.Invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
 	}
-	data, err := ParseRange(a.DataRange)
+	data, err := engine.ParseRange(a.DataRange)
 	if err != nil {
 		return nil, err
 	}
-	var cats *CellRange
+	var cats *engine.CellRange
 	if a.CategoriesRange != "" {
-		c, err := ParseRange(a.CategoriesRange)
+		c, err := engine.ParseRange(a.CategoriesRange)
 		if err != nil {
 			return nil, err
 		}
 		cats = &c
 	}
 	if a.TargetCell == "" {
-		a.TargetCell = CellName(data.C2+2, data.R1)
+		a.TargetCell = engine.CellName(data.C2+2, data.R1)
 	}
-	if _, _, err := ParseCell(a.TargetCell); err != nil {
+	if _, _, err := engine.ParseCell(a.TargetCell); err != nil {
 		return nil, err
 	}
 	w, h := defaultChartWidthCm, defaultChartHeightCm
@@ -105,16 +106,16 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*Call, erro
 		h = *a.Height
 	}
 	if w <= 0 || h <= 0 || w > 200 || h > 200 {
-		return nil, Invalid("width and height must be in (0, 200] cm")
+		return nil, engine.Invalid("width and height must be in (0, 200] cm")
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		series := chartSeries(sheet, data, cats, a.FromRows)
 		if len(series) == 0 {
-			return nil, Invalid("data_range %s needs a header row and at least one data row", data)
+			return nil, engine.Invalid("data_range %s needs a header row and at least one data row", data)
 		}
 		if len(series) > maxChartSeries {
-			return nil, Invalid("data_range %s has more than %d series", data, maxChartSeries)
+			return nil, engine.Invalid("data_range %s has more than %d series", data, maxChartSeries)
 		}
 		target, sheetCreated := sheet, false
 		if a.TargetSheet != "" {
@@ -156,7 +157,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*Call, erro
 
 // chartSeries builds one series per column (or row) of data; the first
 // row (column) holds the series names.
-func chartSeries(sheet string, data CellRange, cats *CellRange, fromRows bool) []excelize.ChartSeries {
+func chartSeries(sheet string, data engine.CellRange, cats *engine.CellRange, fromRows bool) []excelize.ChartSeries {
 	var out []excelize.ChartSeries
 	catRef := ""
 	if cats != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -19,8 +20,8 @@ const maxClearedCells = 1_000_000
 var clearRangeTool = typedTool(toolSpec{
 	name: "clear_range", title: "Clear range",
 	desc:    "Clear the values and formulas (default), the formats, or both (with notes and links) of a range; cells do not move, and clearing formats also undoes merges touching the range.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
 }, (*Service).clearRange)
 
 // clearRangeArgs are clear_range's arguments.
@@ -36,27 +37,27 @@ type clearRangeArgs struct {
 // merges inside or across the range undone) or both (Clear All) of a range.
 // Cells outside the range keep everything; formulas elsewhere that read the
 // cleared cells recompute.
-func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*Call, error) {
+func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Call, error) {
 	if a.What == "" {
 		a.What = "values"
 	}
 	if slices.Index(clearWhat(), a.What) < 0 {
-		return nil, Invalid("what must be one of values, formats, both; got %q", a.What)
+		return nil, engine.Invalid("what must be one of values, formats, both; got %q", a.What)
 	}
-	rng, err := ParseRange(a.CellRange)
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	values, formats := a.What != "formats", a.What != "values"
-	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		cells, err := existingCells(b, sheet, rng)
-		edits := &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+		edits := &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
 		}
 		if len(cells) > maxClearedCells {
-			return nil, LimitErr(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
+			return nil, engine.LimitErr(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
 		}
 		if values {
 			// Part of an array formula cannot be cleared (Excel: "You
@@ -69,9 +70,9 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*Call, erro
 				if fc.ArrayRef == "" || fc.Dynamic {
 					continue // a spill is clearSpills'
 				}
-				arr, err := ParseRange(fc.ArrayRef)
+				arr, err := engine.ParseRange(fc.ArrayRef)
 				if err == nil && arr.Overlaps(rng) && !rng.Contains(arr) {
-					return nil, Invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.ArrayRef, fc.Ref, fc.ArrayRef)
+					return nil, engine.Invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.ArrayRef, fc.Ref, fc.ArrayRef)
 				}
 			}
 			if err := unshareFormulas(b, sheet); err != nil {
@@ -91,7 +92,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*Call, erro
 				if !m.Overlaps(rng) {
 					continue
 				}
-				if err := b.UnmergeCell(sheet, CellName(m.C1, m.R1), CellName(m.C2, m.R2)); err != nil {
+				if err := b.UnmergeCell(sheet, engine.CellName(m.C1, m.R1), engine.CellName(m.C2, m.R2)); err != nil {
 					return nil, newError(KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
 				}
 				unmerged = append(unmerged, m.String())
@@ -151,7 +152,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*Call, erro
 // clearNotesAndLinks removes the notes and hyperlinks of the cells of rng
 // (hyperlinks through the parsed worksheet's exported Hyperlinks list, as
 // shiftSheetRefs moves them).
-func clearNotesAndLinks(b *Book, sheet string, rng CellRange) (notes, links int, err error) {
+func clearNotesAndLinks(b *engine.Book, sheet string, rng engine.CellRange) (notes, links int, err error) {
 	comments, err := b.Comments(sheet)
 	if err != nil {
 		return 0, 0, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
@@ -168,14 +169,14 @@ func clearNotesAndLinks(b *Book, sheet string, rng CellRange) (notes, links int,
 	}
 	ws, ok := b.ParsedWorksheet(sheet)
 	if !ok {
-		return 0, 0, ErrUnexpectedShape("worksheet")
+		return 0, 0, engine.ErrUnexpectedShape("worksheet")
 	}
 	if ws.Hyperlinks == nil {
 		return notes, 0, nil
 	}
 	kept := ws.Hyperlinks.Hyperlink[:0]
 	for _, item := range ws.Hyperlinks.Hyperlink {
-		if at, err := ParseRange(item.Ref); err == nil && rng.Contains(at) {
+		if at, err := engine.ParseRange(item.Ref); err == nil && rng.Contains(at) {
 			links++
 			continue
 		}

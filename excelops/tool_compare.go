@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -28,10 +29,10 @@ const (
 var compareExcelTool = typedTool(toolSpec{
 	name: "compare_excel", title: "Compare sheets",
 	desc:    "Compare two workbooks, or two sheets of one (file_b = file_a), by value: columns added or removed, and rows added, removed or changed with their changed cells, rows matched by key_columns (header names) or by position; with ignore_style false also the cells of matched rows (and of the header) whose style differs (font, fill, border, alignment, number format); differences paged with offset/next_offset.",
-	timeout: ReadTimeout,
-	access: Access{Files: []FileUse{
-		{Arg: "file_a", SheetArg: "sheet_a", Touch: TouchStream, Sheet: SheetRead},
-		{Arg: "file_b", SheetArg: "sheet_b", Touch: TouchStream, Sheet: SheetRead},
+	timeout: engine.ReadTimeout,
+	access: engine.Access{Files: []engine.FileUse{
+		{Arg: "file_a", SheetArg: "sheet_a", Touch: engine.TouchStream, Sheet: engine.SheetRead},
+		{Arg: "file_b", SheetArg: "sheet_b", Touch: engine.TouchStream, Sheet: engine.SheetRead},
 	}},
 }, (*Service).compareExcel)
 
@@ -49,22 +50,22 @@ type compareExcelArgs struct {
 
 // compareExcel implements compare_excel: sheet A is read, then sheet B,
 // each under its shared lock, and the two are compared.
-func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*Call, error) {
+func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*engine.Call, error) {
 	styles := a.IgnoreStyle != nil && !*a.IgnoreStyle
 	limit := defaultCompareDiffs
 	if a.MaxDiffs != nil {
 		if *a.MaxDiffs < 1 || *a.MaxDiffs > maxCompareDiffs {
-			return nil, Invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
+			return nil, engine.Invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
 		}
 		limit = *a.MaxDiffs
 	}
 	if a.Offset < 0 {
-		return nil, Invalid("offset must be >= 0")
+		return nil, engine.Invalid("offset must be >= 0")
 	}
 	var ta diffTable
 	var nameA, fileA string
 	var sideA *styleSide
-	readA := func(b *Book, sh SheetRef) (any, error) {
+	readA := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		t, err := readDiffTable(b, ctx, sh.Name, styles)
 		ta, nameA, fileA = t, sh.Name, b.Name()
 		if err == nil && styles {
@@ -72,7 +73,7 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*Call, 
 		}
 		return nil, err
 	}
-	readB := func(b *Book, sh SheetRef) (any, error) {
+	readB := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		tb, err := readDiffTable(b, ctx, sh.Name, styles)
 		if err != nil {
 			return nil, err
@@ -92,13 +93,13 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*Call, 
 		}
 		return d.page(ctx, a, limit, fileA, nameA, b.Name(), sh.Name, len(ta.rows), len(tb.rows))
 	}
-	return &Call{Paths: []string{a.FileA, a.FileB}, Sheets: []string{a.SheetA, a.SheetB}, Bodies: []Body{readA, readB}}, nil
+	return &engine.Call{Paths: []string{a.FileA, a.FileB}, Sheets: []string{a.SheetA, a.SheetB}, Bodies: []engine.Body{readA, readB}}, nil
 }
 
 // readDiffTable reads sheet's header row (its first row holding cells)
 // and data rows, from column A, within maxComparedCells; with styles, the
 // style ids of their cells too (a cell counts once, valued or styled).
-func readDiffTable(b *Book, ctx context.Context, sheet string, styles bool) (diffTable, error) {
+func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles bool) (diffTable, error) {
 	var t diffTable
 	cells := 0
 	var over bool
@@ -120,15 +121,15 @@ func readDiffTable(b *Book, ctx context.Context, sheet string, styles bool) (dif
 	}
 	var err error
 	if styles {
-		err = b.RowsStyled(ctx, sheet, 1, MaxSheetRows, 1, maxComparedColumns, visit)
+		err = b.RowsStyled(ctx, sheet, 1, engine.MaxSheetRows, 1, maxComparedColumns, visit)
 	} else {
-		err = b.Rows(ctx, sheet, 1, MaxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
+		err = b.Rows(ctx, sheet, 1, engine.MaxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
 	}
 	if err != nil {
 		return t, err
 	}
 	if over {
-		return t, LimitErr("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
+		return t, engine.LimitErr("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
 	}
 	return t, nil
 }

@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
@@ -15,12 +16,12 @@ import (
 
 // copySheetName is Excel's name for a copy of sheet: "Data (2)", "Data
 // (3)", ... the first one free, shortened to fit 31 characters.
-func copySheetName(b *Book, sheet string) string {
+func copySheetName(b *engine.Book, sheet string) string {
 	for n := 2; ; n++ {
 		suffix := fmt.Sprintf(" (%d)", n)
 		base := []rune(sheet)
-		if len(base)+len([]rune(suffix)) > MaxSheetName {
-			base = base[:MaxSheetName-len([]rune(suffix))]
+		if len(base)+len([]rune(suffix)) > engine.MaxSheetName {
+			base = base[:engine.MaxSheetName-len([]rune(suffix))]
 		}
 		name := strings.TrimRight(string(base), "'") + suffix
 		if !b.HasSheet(name) {
@@ -33,8 +34,8 @@ func copySheetName(b *Book, sheet string) string {
 var copySheetTool = typedTool(toolSpec{
 	name: "copy_sheet", title: "Copy sheet",
 	desc:    "Copy a worksheet within its workbook (values, formulas, styles, merges, rules, validations, notes); the copy's references to its source sheet point at the copy.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetRead, Access{Guard: GuardEverySheet}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetRead, engine.Access{Guard: engine.GuardEverySheet}),
 }, (*Service).copySheet)
 
 // copySheetArgs are copy_sheet's arguments.
@@ -49,13 +50,13 @@ type copySheetArgs struct {
 // workbook, values, formulas, styles, merges, rules and validations kept;
 // references the copy makes to its source sheet point at the copy, as in
 // Excel, and the source's sheet-scoped names are copied to the new sheet.
-func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*Call, error) {
+func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*engine.Call, error) {
 	if a.NewName != "" {
-		if err := CheckSheetName(a.NewName); err != nil {
+		if err := engine.CheckSheetName(a.NewName); err != nil {
 			return nil, err
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		src := sh.Name
 		zf, err := b.Part(src)
 		if err != nil {
@@ -66,20 +67,20 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*Call, error)
 			return nil, err
 		}
 		if kind != opc.Worksheet {
-			return nil, Invalid("%q is %s; only worksheets can be copied", src, KindDescription(kind))
+			return nil, engine.Invalid("%q is %s; only worksheets can be copied", src, engine.KindDescription(kind))
 		}
 		name := a.NewName
 		if name == "" {
 			name = copySheetName(b, src)
 		} else if b.HasSheet(name) {
-			return nil, Invalid("sheet %q already exists", name)
+			return nil, engine.Invalid("sheet %q already exists", name)
 		}
 		list, _ := b.SheetList()
 		srcIndex := slices.Index(list, src)
 		pos := srcIndex + 1 // Excel's and LibreOffice's place for a copy: right after its source
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > len(list) {
-				return nil, Invalid("position must be between 0 and %d, got %d", len(list), *a.Position)
+				return nil, engine.Invalid("position must be between 0 and %d, got %d", len(list), *a.Position)
 			}
 			pos = *a.Position
 		}
@@ -118,7 +119,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*Call, error)
 			copied := *ext
 			b.Extents[name] = &copied
 		}
-		b.Edits = CopiedSheet()
+		b.Edits = engine.CopiedSheet()
 		if pos != len(list) {
 			if err := b.MoveSheet(name, pos); err != nil {
 				return nil, err
@@ -150,20 +151,20 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*Call, error)
 // pointCopyAtItself rewrites, on the copy, the references that name the
 // source sheet to name the copy (formulas, rules, validations), and copies
 // the source's sheet-scoped names to the copy with the same rewrite.
-func pointCopyAtItself(b *Book, src, dst string) error {
-	rw := RefRewrite{Formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, src, dst) }}
+func pointCopyAtItself(b *engine.Book, src, dst string) error {
+	rw := engine.RefRewrite{Formula: func(f, _ string) (string, bool) { return formularef.RenameSheet(f, src, dst) }}
 	refs, err := b.FormulaCells(dst)
 	if err != nil {
 		return err
 	}
-	plan := &RefPlan{}
+	plan := &engine.RefPlan{}
 	for _, fc := range refs {
 		text, err := b.CellFormula(dst, fc.Ref)
 		if err != nil {
 			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if out, changed := rw.Formula(text, dst); changed {
-			plan.Cells = append(plan.Cells, PlannedFormula{Sheet: dst, Cell: fc.Ref, Formula: out, ArrayRef: fc.ArrayRef, Changed: true})
+			plan.Cells = append(plan.Cells, engine.PlannedFormula{Sheet: dst, Cell: fc.Ref, Formula: out, ArrayRef: fc.ArrayRef, Changed: true})
 		}
 	}
 	d, err := b.DetachRules(dst, rw)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -31,13 +32,13 @@ var (
 func checkDefinedName(name string) error {
 	switch {
 	case name == "":
-		return Invalid("name is empty")
+		return engine.Invalid("name is empty")
 	case len([]rune(name)) > maxDefinedName:
-		return Invalid("name %q is longer than %d characters", name, maxDefinedName)
+		return engine.Invalid("name %q is longer than %d characters", name, maxDefinedName)
 	case strings.HasPrefix(strings.ToLower(name), "_xlnm."):
-		return Invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
+		return engine.Invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
 	case strings.EqualFold(name, "TRUE") || strings.EqualFold(name, "FALSE"):
-		return Invalid("name %q is a boolean to Excel; choose another name", name)
+		return engine.Invalid("name %q is a boolean to Excel; choose another name", name)
 	}
 	for i, r := range name {
 		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
@@ -49,16 +50,16 @@ func checkDefinedName(name string) error {
 			if i > 0 {
 				what = "hold only letters, digits, _, ., \\ and ? (no spaces)"
 			}
-			return Invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
+			return engine.Invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
 		}
 	}
 	if m := cellLikeName.FindStringSubmatch(name); m != nil {
 		if _, _, err := excelize.CellNameToCoordinates(strings.ToUpper(m[1] + m[2])); err == nil {
-			return Invalid("name %q is not valid: it is a cell reference", name)
+			return engine.Invalid("name %q is not valid: it is a cell reference", name)
 		}
 	}
 	if r1c1LikeName.MatchString(name) {
-		return Invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
+		return engine.Invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
 	}
 	return nil
 }
@@ -67,8 +68,8 @@ func checkDefinedName(name string) error {
 var defineNameTool = typedTool(toolSpec{
 	name: "define_name", title: "Define name",
 	desc:    "Define a workbook- or sheet-scoped name for a reference, constant or formula; an existing name is replaced only with overwrite=true.",
-	timeout: WriteTimeout,
-	access:  EditStructure("", SheetNone, Access{Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("", engine.SheetNone, engine.Access{Destructive: true, Idempotent: true}),
 }, (*Service).defineName)
 
 // defineNameArgs are define_name's arguments.
@@ -84,24 +85,24 @@ type defineNameArgs struct {
 // defineName implements define_name: a workbook- or sheet-scoped name for a
 // reference, constant or formula; an existing name in the same scope is
 // replaced only with overwrite=true.
-func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*Call, error) {
+func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*engine.Call, error) {
 	if err := checkDefinedName(a.Name); err != nil {
 		return nil, err
 	}
 	body := strings.TrimPrefix(strings.TrimSpace(a.RefersTo), "=")
 	if body == "" {
-		return nil, Invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
+		return nil, engine.Invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
 	}
 	if i := strings.IndexFunc(a.RefersTo+a.Comment, isControl); i >= 0 {
-		return nil, Invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
+		return nil, engine.Invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
 	}
-	if err := CheckFormula("refers_to of "+a.Name, body); err != nil {
+	if err := engine.CheckFormula("refers_to of "+a.Name, body); err != nil {
 		return nil, err
 	}
-	if err := ParseFormula(body); err != nil {
+	if err := engine.ParseFormula(body); err != nil {
 		return nil, newError(KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, _ := b.SheetList()
 		scope, scopeID := "", -1
 		if a.Scope != "" && !strings.EqualFold(a.Scope, "workbook") {
@@ -117,7 +118,7 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*Call, erro
 		var previous any
 		if spelled, refersTo, ok := b.DefinedNameAt(scopeID, a.Name); ok {
 			if !a.Overwrite {
-				return nil, Invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
+				return nil, engine.Invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
 			}
 			previous = refersTo
 			b.RedefineName(scopeID, a.Name, body, a.Comment)

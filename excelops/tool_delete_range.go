@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -18,11 +19,11 @@ func shiftDirections() []string { return []string{"up", "left"} }
 // bandZone is the part of the sheet a delete_range changes: the deleted
 // range and every cell that moves into it (below it in its columns, or
 // right of it in its rows).
-func bandZone(b formularef.Band) CellRange {
+func bandZone(b formularef.Band) engine.CellRange {
 	if b.Up {
-		return CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
+		return engine.CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
 	}
-	return CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
+	return engine.CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 }
 
 // bandTarget is where the cell (col, row) of the zone goes; ok is false
@@ -40,8 +41,8 @@ func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
 // bandKeepsWhole reports whether the zone's change keeps r (a merge, an
 // array formula's range) whole: r lies outside the zone, inside the
 // deleted range, or inside the band and entirely beyond the deleted range.
-func bandKeepsWhole(b formularef.Band, r CellRange) bool {
-	zone, deleted := bandZone(b), CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
+func bandKeepsWhole(b formularef.Band, r engine.CellRange) bool {
+	zone, deleted := bandZone(b), engine.CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
 	switch {
 	case !r.Overlaps(zone), deleted.Contains(r):
 		return true
@@ -53,8 +54,8 @@ func bandKeepsWhole(b formularef.Band, r CellRange) bool {
 }
 
 // bandRewrite is the refRewrite of a delete_range.
-func bandRewrite(b formularef.Band) RefRewrite {
-	return RefRewrite{
+func bandRewrite(b formularef.Band) engine.RefRewrite {
+	return engine.RefRewrite{
 		Formula: b.Formula,
 		Cell: func(sheet, ref string) (string, bool) {
 			if !strings.EqualFold(sheet, b.Sheet) {
@@ -73,7 +74,7 @@ func bandRewrite(b formularef.Band) RefRewrite {
 				return 0, 0
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
-			rng, err := ParseRange(first)
+			rng, err := engine.ParseRange(first)
 			if err != nil {
 				return 0, 0
 			}
@@ -94,8 +95,8 @@ func bandRewrite(b formularef.Band) RefRewrite {
 var deleteRangeTool = typedTool(toolSpec{
 	name: "delete_range", title: "Delete range",
 	desc:    "Delete a range's cells and shift the cells below it up or the cells right of it left; references to deleted cells become #REF!, references to moved cells follow them.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet, Destructive: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRange)
 
 // deleteRangeArgs are delete_range's arguments.
@@ -109,15 +110,15 @@ type deleteRangeArgs struct {
 // deleteRange implements delete_range: the cells of a range are deleted
 // and the cells below it (shift up) or right of it (shift left) move in,
 // with Excel's reference semantics on every sheet (see formularef.Band).
-func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*Call, error) {
+func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.Call, error) {
 	if slices.Index(shiftDirections(), a.Shift) < 0 {
-		return nil, Invalid("shift must be up or left, got %q", a.Shift)
+		return nil, engine.Invalid("shift must be up or left, got %q", a.Shift)
 	}
-	rng, err := ParseRange(a.CellRange)
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		band := formularef.Band{Sheet: sheet, Up: a.Shift == "up", C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}
 		merges, tables, err := checkBandShift(b, sheet, band)
@@ -186,26 +187,26 @@ func shiftWords(band formularef.Band) string {
 // an array formula or a table, or delete part of a table, naming it; it
 // returns the merged ranges the shift moves or deletes and the tables it
 // moves whole.
-func checkBandShift(b *Book, sheet string, band formularef.Band) ([]CellRange, []tableMove, error) {
+func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engine.CellRange, []tableMove, error) {
 	zone := bandZone(band)
 	how := shiftWords(band)
-	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	deleted := engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	merged, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, nil, err
 	}
-	var touched []CellRange
+	var touched []engine.CellRange
 	for _, m := range merged {
 		if !m.Overlaps(zone) {
 			continue
 		}
 		if !bandKeepsWhole(band, m) {
-			return nil, nil, Invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
+			return nil, nil, engine.Invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
 		}
 		touched = append(touched, m)
 	}
-	tables, err := bandTables(b, sheet, band, func(t excelize.Table, tr CellRange) error {
-		return Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+	tables, err := bandTables(b, sheet, band, func(t excelize.Table, tr engine.CellRange) error {
+		return engine.Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -218,9 +219,9 @@ func checkBandShift(b *Book, sheet string, band formularef.Band) ([]CellRange, [
 		if fc.ArrayRef == "" || fc.Dynamic {
 			continue // a spill is bandSpills' to check
 		}
-		ar, err := ParseRange(fc.ArrayRef)
+		ar, err := engine.ParseRange(fc.ArrayRef)
 		if err == nil && !bandKeepsWhole(band, ar) {
-			return nil, nil, Invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.Ref)
+			return nil, nil, engine.Invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.Ref)
 		}
 	}
 	return touched, tables, nil
@@ -228,22 +229,22 @@ func checkBandShift(b *Book, sheet string, band formularef.Band) ([]CellRange, [
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones
 // it deletes (checkBandShift refused the ones it would split).
-func shiftMerges(b *Book, sheet string, band formularef.Band, merges []CellRange) error {
+func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []engine.CellRange) error {
 	for _, m := range merges {
-		if err := b.UnmergeCell(sheet, CellName(m.C1, m.R1), CellName(m.C2, m.R2)); err != nil {
+		if err := b.UnmergeCell(sheet, engine.CellName(m.C1, m.R1), engine.CellName(m.C2, m.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	for _, m := range merges {
-		moved, ok := band.Area(RangeRef(m.C1, m.R1, m.C2, m.R2))
+		moved, ok := band.Area(engine.RangeRef(m.C1, m.R1, m.C2, m.R2))
 		if !ok {
 			continue
 		}
-		to, err := ParseRange(moved)
+		to, err := engine.ParseRange(moved)
 		if err != nil {
 			return err
 		}
-		if err := b.MergeCell(sheet, CellName(to.C1, to.R1), CellName(to.C2, to.R2)); err != nil {
+		if err := b.MergeCell(sheet, engine.CellName(to.C1, to.R1), engine.CellName(to.C2, to.R2)); err != nil {
 			return newError(KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
@@ -252,7 +253,7 @@ func shiftMerges(b *Book, sheet string, band formularef.Band, merges []CellRange
 
 // shiftComments moves the notes of the zone with their cells and drops the
 // notes of deleted cells.
-func shiftComments(b *Book, sheet string, band formularef.Band, comments []excelize.Comment) error {
+func shiftComments(b *engine.Book, sheet string, band formularef.Band, comments []excelize.Comment) error {
 	zone := bandZone(band)
 	var moved []excelize.Comment
 	for _, c := range comments {
@@ -264,7 +265,7 @@ func shiftComments(b *Book, sheet string, band formularef.Band, comments []excel
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
 		}
 		if col, row, ok := bandTarget(band, col, row); ok {
-			c.Cell = CellName(col, row)
+			c.Cell = engine.CellName(col, row)
 			moved = append(moved, c)
 		}
 	}
@@ -280,10 +281,10 @@ func shiftComments(b *Book, sheet string, band formularef.Band, comments []excel
 // with their cells (through the parsed worksheet's exported Hyperlinks and
 // AutoFilter fields): a hyperlink of a deleted cell goes, an autofilter
 // whose cells are all deleted goes.
-func shiftSheetRefs(b *Book, sheet string, band formularef.Band) error {
+func shiftSheetRefs(b *engine.Book, sheet string, band formularef.Band) error {
 	ws, ok := b.ParsedWorksheet(sheet)
 	if !ok {
-		return ErrUnexpectedShape("worksheet")
+		return engine.ErrUnexpectedShape("worksheet")
 	}
 	if ws.Hyperlinks != nil {
 		kept := ws.Hyperlinks.Hyperlink[:0]

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"path"
 	"slices"
@@ -26,8 +27,8 @@ const (
 var describeWorkbookTool = typedTool(toolSpec{
 	name: "describe_workbook", title: "Describe workbook",
 	desc:    "Describe a workbook before editing it: per sheet the used range, tables, merged ranges, charts, conditional formats, data validations, freeze panes and autofilter, and the defined names.",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
 }, (*Service).describeWorkbook)
 
 // describeWorkbookArgs are describe_workbook's arguments.
@@ -40,8 +41,8 @@ type describeWorkbookArgs struct {
 // needs to know before it edits (used range, tables, merged ranges, charts,
 // conditional formats, validations, freeze panes, autofilter) and the
 // defined names.
-func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) (*Call, error) {
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+func (s *Service) describeWorkbook(ctx context.Context, a describeWorkbookArgs) (*engine.Call, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, active := b.SheetList()
 		wanted := list
 		if a.SheetName != "" {
@@ -94,7 +95,7 @@ func listField(o pyjson.Object, key string, items []any) pyjson.Object {
 }
 
 // describeSheet is one sheet of describe_workbook.
-func describeSheet(b *Book, name string, index int, active bool) (pyjson.Object, error) {
+func describeSheet(b *engine.Book, name string, index int, active bool) (pyjson.Object, error) {
 	visible, _ := b.SheetVisible(name)
 	o := pyjson.Object{
 		{Key: "name", Value: name},
@@ -122,14 +123,14 @@ func describeSheet(b *Book, name string, index int, active bool) (pyjson.Object,
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "rows", Value: 0}, pyjson.Field{Key: "columns", Value: 0})
 	} else {
 		o = append(o,
-			pyjson.Field{Key: "used_range", Value: RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+			pyjson.Field{Key: "used_range", Value: engine.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 			pyjson.Field{Key: "rows", Value: ext.MaxRow - ext.MinRow + 1},
 			pyjson.Field{Key: "columns", Value: ext.MaxCol - ext.MinCol + 1})
 	}
 	var freeze any
 	if p, err := b.Panes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
 		freeze = pyjson.Object{
-			{Key: "top_left_cell", Value: CellName(p.XSplit+1, p.YSplit+1)},
+			{Key: "top_left_cell", Value: engine.CellName(p.XSplit+1, p.YSplit+1)},
 			{Key: "frozen_rows", Value: p.YSplit},
 			{Key: "frozen_columns", Value: p.XSplit},
 		}
@@ -167,7 +168,7 @@ func describeSheet(b *Book, name string, index int, active bool) (pyjson.Object,
 }
 
 // describeRules lists the conditional formats of sheet, by range.
-func describeRules(b *Book, sheet string) []any {
+func describeRules(b *engine.Book, sheet string) []any {
 	rules, err := b.ConditionalFormats(sheet)
 	if err != nil {
 		return nil
@@ -193,7 +194,7 @@ func describeRules(b *Book, sheet string) []any {
 }
 
 // describeValidations lists the data validations of sheet.
-func describeValidations(b *Book, sheet string) []any {
+func describeValidations(b *engine.Book, sheet string) []any {
 	dvs, err := b.DataValidations(sheet)
 	if err != nil {
 		return nil
@@ -213,7 +214,7 @@ func describeValidations(b *Book, sheet string) []any {
 
 // describeNames lists the workbook's defined names with their scope
 // ("workbook" or the sheet's name) and what they refer to.
-func describeNames(b *Book) any {
+func describeNames(b *engine.Book) any {
 	var items []any
 	for _, dn := range b.DefinedNames() {
 		scope := dn.Scope
@@ -254,7 +255,7 @@ type drawingAnchor struct {
 // drawingAnchors reads the drawing of the worksheet part zf as it is on
 // disk: its charts and its pictures, each as the cells it is anchored from
 // and to. A drawing that cannot be read counts as none.
-func drawingAnchors(b *Book, zf *zip.File) (charts, images []any) {
+func drawingAnchors(b *engine.Book, zf *zip.File) (charts, images []any) {
 	if zf == nil || b.Zr == nil {
 		return nil, nil
 	}
@@ -301,10 +302,10 @@ func drawingAnchors(b *Book, zf *zip.File) (charts, images []any) {
 func (an drawingAnchor) cells() pyjson.Object {
 	o := pyjson.Object{}
 	if an.From != nil {
-		o = append(o, pyjson.Field{Key: "from_cell", Value: CellName(an.From.Col+1, an.From.Row+1)})
+		o = append(o, pyjson.Field{Key: "from_cell", Value: engine.CellName(an.From.Col+1, an.From.Row+1)})
 	}
 	if an.To != nil {
-		o = append(o, pyjson.Field{Key: "to_cell", Value: CellName(an.To.Col+1, an.To.Row+1)})
+		o = append(o, pyjson.Field{Key: "to_cell", Value: engine.CellName(an.To.Col+1, an.To.Row+1)})
 	}
 	return o
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -23,8 +24,8 @@ var filterDataTool = typedTool(toolSpec{
 	name: "filter_data", title: "Filter rows",
 	desc: "Rows of a sheet that meet conditions on named columns (one condition as column/operator/value, or a conditions list joined by logic and/or), " +
 		"optionally sorted (sort_by, ascending) and cut to the top N (limit), projected on columns; paged with offset/max_rows like read_excel.",
-	timeout: ReadTimeout,
-	access:  ReadStream(),
+	timeout: engine.ReadTimeout,
+	access:  engine.ReadStream(),
 }, (*Service).filterData)
 
 // filterDataArgs are filter_data's arguments (excelmanus's names).
@@ -60,22 +61,22 @@ func (a filterDataArgs) plan() (filterPlan, error) {
 	p := filterPlan{headerRow: 1, pageSize: defaultSummaryRows, any: a.Logic == "or"}
 	switch {
 	case a.Offset < 0:
-		return p, Invalid("offset must be >= 0")
+		return p, engine.Invalid("offset must be >= 0")
 	case a.MaxRows != nil && *a.MaxRows < 1:
-		return p, Invalid("max_rows must be >= 1")
+		return p, engine.Invalid("max_rows must be >= 1")
 	case a.Limit != nil && *a.Limit < 1:
-		return p, Invalid("limit must be >= 1")
-	case a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= MaxSheetRows):
-		return p, Invalid("header_row must be between 0 and %d", MaxSheetRows-1)
+		return p, engine.Invalid("limit must be >= 1")
+	case a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= engine.MaxSheetRows):
+		return p, engine.Invalid("header_row must be between 0 and %d", engine.MaxSheetRows-1)
 	case a.Logic != "" && a.Logic != "and" && a.Logic != "or":
-		return p, Invalid("logic must be \"and\" or \"or\"")
+		return p, engine.Invalid("logic must be \"and\" or \"or\"")
 	}
 	single := a.Column != "" || a.Operator != "" || a.Value != nil
 	switch {
 	case single && len(a.Conditions) > 0:
-		return p, Invalid("give either column/operator/value or conditions, not both")
+		return p, engine.Invalid("give either column/operator/value or conditions, not both")
 	case single && (a.Column == "" || a.Operator == ""):
-		return p, Invalid("a single condition needs column and operator")
+		return p, engine.Invalid("a single condition needs column and operator")
 	case single:
 		p.conds = []condArg{{Column: a.Column, Operator: a.Operator, Value: condValue(a.Value)}}
 	default:
@@ -95,12 +96,12 @@ func (a filterDataArgs) plan() (filterPlan, error) {
 }
 
 // filterData implements filter_data.
-func (s *Service) filterData(ctx context.Context, a filterDataArgs) (*Call, error) {
+func (s *Service) filterData(ctx context.Context, a filterDataArgs) (*engine.Call, error) {
 	p, err := a.plan()
 	if err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		return s.runFilter(ctx, b, sh.Name, a, p)
 	}), nil
 }
@@ -127,7 +128,7 @@ type keptRow struct {
 }
 
 // runFilter streams the sheet once and builds the page.
-func (s *Service) runFilter(ctx context.Context, b *Book, sheet string, a filterDataArgs, p filterPlan) (any, error) {
+func (s *Service) runFilter(ctx context.Context, b *engine.Book, sheet string, a filterDataArgs, p filterPlan) (any, error) {
 	var (
 		fr       = &filterRun{sortCol: -1, top: p.limit, desc: p.desc}
 		pg       *pageRows
@@ -167,7 +168,7 @@ func (s *Service) runFilter(ctx context.Context, b *Book, sheet string, a filter
 		return setupErr == nil
 	}
 	window := p.pageSize
-	err := b.Rows(ctx, sheet, p.headerRow, MaxSheetRows, 1, 0, func(row int, vals []any) bool {
+	err := b.Rows(ctx, sheet, p.headerRow, engine.MaxSheetRows, 1, 0, func(row int, vals []any) bool {
 		if !ready {
 			if row == p.headerRow {
 				return setup(vals)
@@ -245,7 +246,7 @@ func (fr *filterRun) setup(header []any, a filterDataArgs, p filterPlan) error {
 		fr.cols[n] = i
 	}
 	if len(fr.header) == 0 {
-		return Invalid("header row %d (sheet row %d) holds no column names; set header_row to the row holding them", p.headerRow-1, p.headerRow)
+		return engine.Invalid("header row %d (sheet row %d) holds no column names; set header_row to the row holding them", p.headerRow-1, p.headerRow)
 	}
 	fr.query.any = p.any
 	for _, c := range p.conds {
@@ -301,7 +302,7 @@ func (fr *filterRun) project(vals []any) []any {
 func (fr *filterRun) keep(row int, vals []any) error {
 	fr.cells += max(len(fr.proj), 1)
 	if fr.cells > maxSortCells {
-		return LimitErr(fmt.Sprintf("too many matching rows to sort: more than %d cells; narrow the conditions, return fewer columns, or drop sort_by", maxSortCells))
+		return engine.LimitErr(fmt.Sprintf("too many matching rows to sort: more than %d cells; narrow the conditions, return fewer columns, or drop sort_by", maxSortCells))
 	}
 	var key any
 	if fr.sortCol < len(vals) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -36,8 +37,8 @@ type foundCell struct {
 var findReplaceTool = typedTool(toolSpec{
 	name: "find_replace", title: "Find and replace",
 	desc:    "Find text in cell values (and optionally formulas) on one sheet, a range or every sheet and replace it; returns the cells changed.",
-	timeout: WriteTimeout,
-	access:  EditStructure("", SheetNone, Access{Destructive: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("", engine.SheetNone, engine.Access{Destructive: true}),
 }, (*Service).findReplace)
 
 // findArgs are find_replace's arguments.
@@ -54,16 +55,16 @@ type findArgs struct {
 }
 
 // findReplace implements find_replace.
-func (s *Service) findReplace(ctx context.Context, a findArgs) (*Call, error) {
+func (s *Service) findReplace(ctx context.Context, a findArgs) (*engine.Call, error) {
 	if a.Find == "" {
-		return nil, Invalid("find is empty: give the text to look for")
+		return nil, engine.Invalid("find is empty: give the text to look for")
 	}
 	if a.Replace == nil {
-		return nil, Invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
+		return nil, engine.Invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
 	}
-	var rng *CellRange
+	var rng *engine.CellRange
 	if a.CellRange != "" {
-		r, err := ParseRange(a.CellRange)
+		r, err := engine.ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +78,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*Call, error) {
 		pattern = "(?i)" + pattern
 	}
 	re := regexp.MustCompile(pattern) // quoted: always compiles
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		sheets, err := findSheets(b, a.SheetName, rng != nil)
 		if err != nil {
 			return nil, err
@@ -96,7 +97,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*Call, error) {
 		}
 		res := findResult(b.Name(), a, sheets, found)
 		if a.DryRun || len(found) == 0 {
-			return Unsaved{res}, nil
+			return engine.Unsaved{Result: res}, nil
 		}
 		if err := replaceFound(b, found, dw); err != nil {
 			return nil, err
@@ -132,7 +133,7 @@ func findResult(file string, a findArgs, sheets []string, found []foundCell) pyj
 
 // findSheets is the sheets find_replace searches: the named one, the
 // active one for a range without a sheet, else every worksheet.
-func findSheets(b *Book, name string, hasRange bool) ([]string, error) {
+func findSheets(b *engine.Book, name string, hasRange bool) ([]string, error) {
 	if name != "" || hasRange {
 		sheet, _, err := b.Edit(name)
 		return []string{sheet}, err
@@ -156,14 +157,14 @@ func findSheets(b *Book, name string, hasRange bool) ([]string, error) {
 }
 
 // findIn lists what find_replace changes on one sheet (within rng when given).
-func findIn(b *Book, sheet string, rng *CellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *DateWriter) ([]foundCell, error) {
+func findIn(b *engine.Book, sheet string, rng *engine.CellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *engine.DateWriter) ([]foundCell, error) {
 	ext := b.Extents[sheet]
 	if ext == nil || ext.Empty() {
 		return nil, nil
 	}
-	area := CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
+	area := engine.CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 	if rng != nil {
-		area = CellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
+		area = engine.CellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
 		if area.C1 > area.C2 || area.R1 > area.R2 {
 			return nil, nil
 		}
@@ -176,17 +177,17 @@ func findIn(b *Book, sheet string, rng *CellRange, re *regexp.Regexp, find, repl
 	for _, fc := range formulas {
 		isFormula[fc.Ref] = true
 	}
-	spilled := SpilledBy(formulas)
+	spilled := engine.SpilledBy(formulas)
 	rows, err := b.RowTexts(sheet, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
 	}
 	var out []foundCell
-	var names *FormulaScope // read at the first formula replaced
+	var names *engine.FormulaScope // read at the first formula replaced
 	for r := area.R1; r <= area.R2 && r <= len(rows); r++ {
 		row := rows[r-1]
 		for c := area.C1; c <= area.C2; c++ {
-			ref := CellName(c, r)
+			ref := engine.CellName(c, r)
 			if isFormula[ref] {
 				if !inFormulas {
 					continue
@@ -201,15 +202,15 @@ func findIn(b *Book, sheet string, rng *CellRange, re *regexp.Regexp, find, repl
 				}
 				after, ok := strings.CutPrefix(re.ReplaceAllLiteralString("="+text, repl), "=")
 				if !ok {
-					return nil, Invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
+					return nil, engine.Invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
 				}
 				if after == text {
 					continue
 				}
-				if err := CheckFormula(ref, after); err != nil {
+				if err := engine.CheckFormula(ref, after); err != nil {
 					return nil, err
 				}
-				if err := CheckFormulaText(sheet+"!"+ref, after); err != nil {
+				if err := engine.CheckFormulaText(sheet+"!"+ref, after); err != nil {
 					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
 				}
 				if names == nil {
@@ -239,9 +240,9 @@ func findIn(b *Book, sheet string, rng *CellRange, re *regexp.Regexp, find, repl
 
 // findValue matches one value cell: text as is, a number by its digits, a
 // date by its ISO text; booleans and errors never match.
-func findValue(b *Book, sheet, ref, raw string, re *regexp.Regexp, repl string, dw *DateWriter) (foundCell, bool, error) {
+func findValue(b *engine.Book, sheet, ref, raw string, re *regexp.Regexp, repl string, dw *engine.DateWriter) (foundCell, bool, error) {
 	f := foundCell{sheet: sheet, ref: ref, before: raw}
-	if !re.MatchString(raw) && !LooksNumeric(raw) {
+	if !re.MatchString(raw) && !engine.LooksNumeric(raw) {
 		return f, false, nil // cheap exit for text that cannot match
 	}
 	t, _ := b.CellType(sheet, ref)
@@ -249,10 +250,10 @@ func findValue(b *Book, sheet, ref, raw string, re *regexp.Regexp, repl string, 
 	case excelize.CellTypeBool, excelize.CellTypeError:
 		return f, false, nil
 	case excelize.CellTypeNumber, excelize.CellTypeUnset:
-		if n, ok := JsonCell(raw).(float64); ok || isInt(JsonCell(raw)) {
+		if n, ok := engine.JsonCell(raw).(float64); ok || isInt(engine.JsonCell(raw)) {
 			f.isNum = true
 			if !ok {
-				n = float64(JsonCell(raw).(int64))
+				n = float64(engine.JsonCell(raw).(int64))
 			}
 			style, _ := b.CellStyle(sheet, ref)
 			if isDate, err := dw.StyleIsDate(style); err == nil && isDate {
@@ -266,13 +267,13 @@ func findValue(b *Book, sheet, ref, raw string, re *regexp.Regexp, repl string, 
 		return f, false, nil
 	}
 	f.after = re.ReplaceAllLiteralString(f.before, repl)
-	if trimmed := strings.TrimSpace(f.after); (f.isNum || f.isDate) && trimmed != f.after && LooksNumeric(trimmed) {
+	if trimmed := strings.TrimSpace(f.after); (f.isNum || f.isDate) && trimmed != f.after && engine.LooksNumeric(trimmed) {
 		f.after = trimmed // stored as the number it reads as
 	}
 	if f.after == f.before {
 		return f, false, nil
 	}
-	if err := CheckText(sheet+"!"+ref, f.after); err != nil {
+	if err := engine.CheckText(sheet+"!"+ref, f.after); err != nil {
 		return f, false, err
 	}
 	return f, true, nil
@@ -287,11 +288,11 @@ func isInt(v any) bool {
 // replaceFound writes what findIn planned. Formulas go through the plan of
 // every formula on their sheets (applyRefs), so rewriting one cell of a
 // shared formula keeps the others.
-func replaceFound(b *Book, found []foundCell, dw *DateWriter) error {
-	var edits []SheetArea
-	planned := map[string]*RefPlan{}
+func replaceFound(b *engine.Book, found []foundCell, dw *engine.DateWriter) error {
+	var edits []engine.SheetArea
+	planned := map[string]*engine.RefPlan{}
 	for _, f := range found {
-		edits = append(edits, SheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
+		edits = append(edits, engine.SheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
 		if f.formula {
 			p := planned[f.sheet]
 			if p == nil {
@@ -313,8 +314,8 @@ func replaceFound(b *Book, found []foundCell, dw *DateWriter) error {
 		case f.after == "":
 			err = b.SetCellValue(f.sheet, f.ref, nil)
 		case (f.isNum || f.isDate) && !strings.HasPrefix(strings.TrimSpace(f.after), "=") && !strings.HasPrefix(f.after, "'"):
-			var w CellWrite
-			if w, err = PlanCell(f.col, f.row, f.after, ValueTypesAuto); err == nil {
+			var w engine.CellWrite
+			if w, err = engine.PlanCell(f.col, f.row, f.after, engine.ValueTypesAuto); err == nil {
 				_, err = dw.Put(f.sheet, w)
 			}
 		default:
@@ -333,24 +334,24 @@ func replaceFound(b *Book, found []foundCell, dw *DateWriter) error {
 		}
 	}
 	if len(edits) <= maxListedChanges*10 {
-		b.Edits = &EditSet{Areas: edits}
+		b.Edits = &engine.EditSet{Areas: edits}
 	}
 	return nil
 }
 
 // sheetFormulaPlan is every formula of sheet as it reads now.
-func sheetFormulaPlan(b *Book, sheet string) (*RefPlan, error) {
+func sheetFormulaPlan(b *engine.Book, sheet string) (*engine.RefPlan, error) {
 	all, err := b.FormulaCells(sheet)
 	if err != nil {
 		return nil, err
 	}
-	p := &RefPlan{}
+	p := &engine.RefPlan{}
 	for _, fc := range all {
 		text, err := b.CellFormula(sheet, fc.Ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
-		p.Cells = append(p.Cells, PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
+		p.Cells = append(p.Cells, engine.PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
 	}
 	return p, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/tidwall/gjson"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -27,8 +28,8 @@ const (
 var formatCellsTool = typedTool(toolSpec{
 	name: "format_cells", title: "Format cells",
 	desc:    "Apply font, fill, border, alignment and number format to a range; unspecified attributes are kept.",
-	timeout: WriteTimeout,
-	access:  EditCells(SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditCells(engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).formatCells)
 
 // formatCellsArgs are format_cells' arguments.
@@ -36,31 +37,31 @@ type formatCellsArgs struct {
 	fileArg
 	sheetArg
 	rangeArg
-	Font         *FontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
-	Fill         *FillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
-	Border       *BorderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
-	Alignment    *AlignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
-	NumberFormat *NumberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
+	Font         *engine.FontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
+	Fill         *engine.FillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
+	Border       *engine.BorderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
+	Alignment    *engine.AlignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
+	NumberFormat *engine.NumberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
 }
 
 // formatCells implements format_cells.
-func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*Call, error) {
-	rng, err := ParseRange(a.CellRange)
+func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.Call, error) {
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if a.Font == nil && a.Fill == nil && a.Border == nil && a.Alignment == nil && a.NumberFormat == nil {
-		return nil, Invalid("give at least one of font, fill, border, alignment, number_format")
+		return nil, engine.Invalid("give at least one of font, fill, border, alignment, number_format")
 	}
 	if rng.Cells() > s.engine.Limits.MaxCells {
-		return nil, LimitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.Limits.MaxCells))
+		return nil, engine.LimitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.Limits.MaxCells))
 	}
 	// Every cell of the range gets its own style, so each one that does
 	// not exist yet is created: refuse before allocating any of them.
-	if err := s.engine.Limits.Within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*ParsedCellBytes); err != nil {
+	if err := s.engine.Limits.Within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*engine.ParsedCellBytes); err != nil {
 		return nil, err
 	}
-	sc, err := ParseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
+	sc, err := engine.ParseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*Call, er
 			field("range", rng.String()),
 			field("cells_formatted", rng.Cells()))
 	}
-	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		if err := restyle(b, ctx, sh.Name, rng, sc); err != nil {
 			return nil, err
 		}
@@ -77,8 +78,8 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*Call, er
 		sh.Ext.Widen(rng.R2, rng.C2)
 		return result(b.Name(), sh.Name), nil
 	})
-	c.Splice = func(sb *SpliceBook, sheet string) (splice.Plan, any, error) {
-		plan, err := FormatPlan(sb, rng, sc)
+	c.Splice = func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
+		plan, err := engine.FormatPlan(sb, rng, sc)
 		return plan, result(sb.Name(), sheet), err
 	}
 	return c, nil
@@ -86,13 +87,13 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*Call, er
 
 // restyle lays sc over the style of every cell in rng. Cells sharing a
 // style get one new style; runs of equal styles in a row are set at once.
-func restyle(b *Book, ctx context.Context, sheet string, rng CellRange, sc *StyleChange) error {
+func restyle(b *engine.Book, ctx context.Context, sheet string, rng engine.CellRange, sc *engine.StyleChange) error {
 	derived := map[int]int{}
 	width := rng.C2 - rng.C1 + 1
 	for r := rng.R1; r <= rng.R2; r++ {
 		// Check the deadline every streamCheckEvery rows' worth of cells,
 		// so a wide range stops as soon as a narrow one does.
-		if (r-rng.R1)%max(1, StreamCheckEvery*16/width) == 0 {
+		if (r-rng.R1)%max(1, engine.StreamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -113,10 +114,10 @@ func restyle(b *Book, ctx context.Context, sheet string, rng CellRange, sc *Styl
 				}
 				derived[runStyle] = id
 			}
-			return b.SetCellStyle(sheet, CellName(runStart, r), CellName(end, r), id)
+			return b.SetCellStyle(sheet, engine.CellName(runStart, r), engine.CellName(end, r), id)
 		}
 		for c := rng.C1; c <= rng.C2; c++ {
-			cur, err := b.CellStyle(sheet, CellName(c, r))
+			cur, err := b.CellStyle(sheet, engine.CellName(c, r))
 			if err != nil {
 				return newError(KindInvalidArgument, "cannot read style: "+err.Error(), err)
 			}
@@ -138,8 +139,8 @@ func restyle(b *Book, ctx context.Context, sheet string, rng CellRange, sc *Styl
 var readCellStylesTool = typedTool(toolSpec{
 	name: "read_cell_styles", title: "Read cell styles",
 	desc:    "Read the font, fill, border, alignment and number format of the cells of a range (first 200 styled cells).",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", SheetArg: "sheet_name", Touch: TouchStyles, Sheet: SheetRead}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", SheetArg: "sheet_name", Touch: engine.TouchStyles, Sheet: engine.SheetRead}}},
 }, (*Service).readCellStyles)
 
 // readCellStylesArgs are read_cell_styles' arguments.
@@ -150,12 +151,12 @@ type readCellStylesArgs struct {
 }
 
 // readCellStyles implements read_cell_styles.
-func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*Call, error) {
-	rng, err := ParseRange(a.CellRange)
+func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*engine.Call, error) {
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		// The sheet is streamed, never parsed: only cells that exist are
 		// walked, whatever the size of the range; excelize sees only the
@@ -178,7 +179,7 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*Ca
 			if !ok {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
-			cells = append(cells, describeStyle(CellName(c.Col, c.Row), st))
+			cells = append(cells, describeStyle(engine.CellName(c.Col, c.Row), st))
 		}
 		merged := make([]any, 0, len(found.Merges))
 		for _, m := range found.Merges {
@@ -209,7 +210,7 @@ func describeStyle(cell string, st *excelize.Style) pyjson.Object {
 	if len(st.Border) > 0 {
 		bo := pyjson.Object{}
 		for _, b := range st.Border {
-			bo = append(bo, pyjson.Field{Key: b.Type, Value: BorderStyleName(b.Style)})
+			bo = append(bo, pyjson.Field{Key: b.Type, Value: engine.BorderStyleName(b.Style)})
 		}
 		o = append(o, pyjson.Field{Key: "border", Value: bo})
 	}
@@ -231,8 +232,8 @@ func describeStyle(cell string, st *excelize.Style) pyjson.Object {
 var adjustColumnWidthTool = typedTool(toolSpec{
 	name: "adjust_column_width", title: "Set column widths",
 	desc:    "Set column widths ([{\"column\": \"A\", \"width\": 20}]) or fit them to their content (auto_fit).",
-	timeout: WriteTimeout,
-	access:  EditCells(SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditCells(engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).adjustColumnWidth)
 
 // adjustColumnWidthArgs are adjust_column_width's arguments.
@@ -250,23 +251,23 @@ type columnWidthArg struct {
 }
 
 // adjustColumnWidth implements adjust_column_width.
-func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs) (*Call, error) {
+func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs) (*engine.Call, error) {
 	if len(a.Columns) == 0 && !a.AutoFit {
-		return nil, Invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
+		return nil, engine.Invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
 	}
 	widths := map[int]float64{}
 	for _, c := range a.Columns {
-		col, err := ParseColumn(c.Column)
+		col, err := engine.ParseColumn(c.Column)
 		if err != nil {
 			return nil, err
 		}
 		if c.Width <= 0 || c.Width > maxColumnWidth {
-			return nil, Invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
+			return nil, engine.Invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
 		}
 		widths[col] = c.Width
 	}
 	// autoFit measures the first rows of sheet in the package as on disk.
-	autoFit := func(b *Book, sheet string) error {
+	autoFit := func(b *engine.Book, sheet string) error {
 		if len(widths) > 0 {
 			return nil
 		}
@@ -290,27 +291,27 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		sort.Ints(cols)
 		adjusted := pyjson.Object{}
 		for _, c := range cols {
-			adjusted = append(adjusted, field(ColumnName(c), widths[c]))
+			adjusted = append(adjusted, field(engine.ColumnName(c), widths[c]))
 		}
 		return success(name, sheet, field("columns_adjusted", adjusted))
 	}
-	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		if err := autoFit(b, sh.Name); err != nil {
 			return nil, err
 		}
 		for c, w := range widths {
-			name := ColumnName(c)
+			name := engine.ColumnName(c)
 			if err := b.SetColWidth(sh.Name, name, name, w); err != nil {
 				return nil, newError(KindInvalidArgument, "cannot set width: "+err.Error(), err)
 			}
 		}
 		return result(b.Name(), sh.Name), nil
 	})
-	c.Splice = func(sb *SpliceBook, sheet string) (splice.Plan, any, error) {
+	c.Splice = func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
 		if err := autoFit(sb.StreamBook(), sheet); err != nil {
 			return splice.Plan{}, nil, err
 		}
-		return WidthPlan(widths), result(sb.Name(), sheet), nil
+		return engine.WidthPlan(widths), result(sb.Name(), sheet), nil
 	}
 	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"image"
 	"image/jpeg"
@@ -80,7 +81,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	if err != nil {
 		if kindOf(err) != "" {
 			if kindOf(err) == KindInvalidArgument {
-				return nil, "", cfg, Invalid("image %q is not a regular file", p)
+				return nil, "", cfg, engine.Invalid("image %q is not a regular file", p)
 			}
 			return nil, "", cfg, err
 		}
@@ -95,7 +96,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 		return nil, "", cfg, newError(KindIO, "cannot stat the image: "+err.Error(), err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, "", cfg, Invalid("image %q is not a regular file", p)
+		return nil, "", cfg, engine.Invalid("image %q is not a regular file", p)
 	}
 	if st.Size() > maxImageBytes {
 		return nil, "", cfg, newError(KindLimit, fmt.Sprintf("image %q is %d bytes, more than the %s insert_image accepts", p, st.Size(), mib(maxImageBytes)), nil)
@@ -109,7 +110,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	}
 	kind, ok := imageKind(data[:min(len(data), 512)])
 	if !ok {
-		return nil, "", cfg, Invalid("image %q is not a PNG or JPEG file: its content is %s (only PNG and JPEG are accepted; the file name does not matter)", p, kind)
+		return nil, "", cfg, engine.Invalid("image %q is not a PNG or JPEG file: its content is %s (only PNG and JPEG are accepted; the file name does not matter)", p, kind)
 	}
 	if kind == "png" {
 		cfg, err = png.DecodeConfig(bytes.NewReader(data))
@@ -117,10 +118,10 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
 	}
 	if err != nil {
-		return nil, "", cfg, Invalid("image %q starts like a %s but cannot be decoded: %v", p, strings.ToUpper(kind), err)
+		return nil, "", cfg, engine.Invalid("image %q starts like a %s but cannot be decoded: %v", p, strings.ToUpper(kind), err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, "", cfg, Invalid("image %q has no pixels", p)
+		return nil, "", cfg, engine.Invalid("image %q has no pixels", p)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
 		return nil, "", cfg, newError(KindLimit, fmt.Sprintf("image %q is %dx%d pixels, more than the %d pixels insert_image accepts", p, cfg.Width, cfg.Height, maxImagePixels), nil)
@@ -132,12 +133,12 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 // scale or width/height (pixels) for an image of w x h pixels.
 func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, err error) {
 	if scale != nil && (width != nil || height != nil) {
-		return 0, 0, Invalid("give scale or width/height, not both")
+		return 0, 0, engine.Invalid("give scale or width/height, not both")
 	}
 	switch {
 	case scale != nil:
 		if !(*scale >= minImageScale) || *scale > maxImageScale || math.IsInf(*scale, 0) {
-			return 0, 0, Invalid("scale must be at least %g and at most %d", minImageScale, maxImageScale)
+			return 0, 0, engine.Invalid("scale must be at least %g and at most %d", minImageScale, maxImageScale)
 		}
 		sx, sy = *scale, *scale
 	case width != nil && height != nil:
@@ -153,11 +154,11 @@ func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, e
 	}
 	for _, v := range []*int{width, height} {
 		if v != nil && (*v < 1 || *v > maxImageSidePx) {
-			return 0, 0, Invalid("width and height must be between 1 and %d pixels", maxImageSidePx)
+			return 0, 0, engine.Invalid("width and height must be between 1 and %d pixels", maxImageSidePx)
 		}
 	}
 	if float64(w)*sx > maxImageSidePx || float64(h)*sy > maxImageSidePx {
-		return 0, 0, Invalid("the image would be %.0fx%.0f pixels, more than %d on a side", float64(w)*sx, float64(h)*sy, maxImageSidePx)
+		return 0, 0, engine.Invalid("the image would be %.0fx%.0f pixels, more than %d on a side", float64(w)*sx, float64(h)*sy, maxImageSidePx)
 	}
 	return sx, sy, nil
 }
@@ -166,8 +167,8 @@ func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, e
 var insertImageTool = typedTool(toolSpec{
 	name: "insert_image", title: "Insert image",
 	desc:    "Insert a PNG or JPEG image from the workspace into a sheet, anchored at a cell, optionally scaled or sized, with alt text.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
 }, (*Service).insertImage)
 
 // insertImageArgs are insert_image's arguments.
@@ -183,15 +184,15 @@ type insertImageArgs struct {
 }
 
 // insertImage implements insert_image.
-func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*Call, error) {
-	if _, _, err := ParseCell(a.Cell); err != nil {
+func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*engine.Call, error) {
+	if _, _, err := engine.ParseCell(a.Cell); err != nil {
 		return nil, err
 	}
 	anchor := strings.ToUpper(strings.ReplaceAll(a.Cell, "$", ""))
 	if a.ImagePath == "" {
-		return nil, Invalid("image_path is empty")
+		return nil, engine.Invalid("image_path is empty")
 	}
-	if err := CheckExtension(a.FilePath); err != nil {
+	if err := engine.CheckExtension(a.FilePath); err != nil {
 		return nil, err
 	}
 	data, kind, cfg, err := s.loadImage(a.ImagePath)
@@ -206,7 +207,7 @@ func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*Call, erro
 	if kind == "jpeg" {
 		ext = ".jpg"
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		pic := &excelize.Picture{Extension: ext, File: data, Format: &excelize.GraphicOptions{
 			AltText: a.AltText, Name: filepath.Base(a.ImagePath), ScaleX: sx, ScaleY: sy,

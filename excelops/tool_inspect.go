@@ -3,6 +3,7 @@ package excelops
 import (
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
@@ -44,8 +45,8 @@ const (
 var inspectExcelFilesTool = typedTool(toolSpec{
 	name: "inspect_excel_files", title: "Inspect workbook files",
 	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows, plus the details include asks for (freeze panes, charts, images, conditional formatting, column widths); search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
-	timeout: ReadTimeout,
-	access:  Access{Scans: "directory"},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Scans: "directory"},
 }, (*Service).inspectExcelFiles)
 
 // inspectExcelFilesArgs are inspect_excel_files' arguments.
@@ -88,16 +89,16 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 			continue
 		}
 		if *b.v < b.lo || *b.v > b.hi {
-			return o, Invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
+			return o, engine.Invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
 		}
 		*b.assignTo = *b.v
 	}
 	if a.Offset < 0 {
-		return o, Invalid("offset must be >= 0")
+		return o, engine.Invalid("offset must be >= 0")
 	}
 	for _, d := range a.Include {
 		if !slices.Contains([]string{includeFreezePanes, includeColumnWidths, includeCharts, includeImages, includeConditionalFormatting}, d) {
-			return o, Invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
+			return o, engine.Invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
 		}
 		if !slices.Contains(o.include, d) {
 			o.include = append(o.include, d)
@@ -109,12 +110,12 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 // inspectExcelFiles implements inspect_excel_files. Like list_workbooks,
 // the folder walk runs with no lock held; each workbook is streamed
 // through Service.run.
-func (s *Service) inspectExcelFiles(ctx context.Context, a inspectExcelFilesArgs) (*Call, error) {
+func (s *Service) inspectExcelFiles(ctx context.Context, a inspectExcelFilesArgs) (*engine.Call, error) {
 	o, err := a.options()
 	if err != nil {
 		return nil, err
 	}
-	return &Call{After: func(any) (any, error) {
+	return &engine.Call{After: func(any) (any, error) {
 		return s.inspectIn(ctx, a, o)
 	}}, nil
 }
@@ -220,8 +221,8 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
 	pathHit := o.search == "" || strings.Contains(strings.ToLower(rel), o.search)
-	acc := Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStream}}}
-	res, err := s.engine.Run(ctx, acc, OnBook(w.path, "", func(b *Book, _ SheetRef) (any, error) {
+	acc := engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream}}}
+	res, err := s.engine.Run(ctx, acc, engine.OnBook(w.path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		return inspectSheets(b, ctx, o, pathHit)
 	}))
 	switch {
@@ -239,7 +240,7 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 }
 
 // inspectSheets is the sheets part of a file's entry, or errNoMatch.
-func inspectSheets(b *Book, ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
+func inspectSheets(b *engine.Book, ctx context.Context, o inspectOptions, pathHit bool) (pyjson.Object, error) {
 	list, _ := b.SheetList()
 	var wanted []string
 	for _, n := range list {
@@ -272,7 +273,7 @@ func inspectSheets(b *Book, ctx context.Context, o inspectOptions, pathHit bool)
 // inspectSheet is one sheet of a file's entry: its used range (as the
 // sheet declares it, or as its cells give it: inspectExtent), its header row (the first row holding cells within the
 // first max_columns columns) and the next preview_rows rows holding cells.
-func inspectSheet(b *Book, ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
+func inspectSheet(b *engine.Book, ctx context.Context, name string, o inspectOptions) (pyjson.Object, error) {
 	out := pyjson.Object{{Key: "name", Value: name}}
 	kind, err := b.SheetKindOf(name)
 	if err != nil {
@@ -292,13 +293,13 @@ func inspectSheet(b *Book, ctx context.Context, name string, o inspectOptions) (
 		}
 	}
 	var (
-		arena              RowArena
+		arena              engine.RowArena
 		headerRow, lastRow int
 		header             any = []any{}
 		preview                = []any{}
 		declared           []byte
 	)
-	err = b.WalkRows(ctx, name, 1, MaxSheetRows, 1, o.maxColumns, RowOpts{Encode: true}, func(row int, rr *RowReader) bool {
+	err = b.WalkRows(ctx, name, 1, engine.MaxSheetRows, 1, o.maxColumns, engine.RowOpts{Encode: true}, func(row int, rr *engine.RowReader) bool {
 		declared, lastRow = rr.W.Dimension, row
 		if headerRow == 0 {
 			headerRow, header = row, arena.Add(rr.Enc, rr.Next, rr.Next)
@@ -329,7 +330,7 @@ func inspectSheet(b *Book, ctx context.Context, name string, o inspectOptions) (
 		hdr = headerRow
 	}
 	return append(append(out,
-		pyjson.Field{Key: "used_range", Value: RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+		pyjson.Field{Key: "used_range", Value: engine.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 		pyjson.Field{Key: "used_range_source", Value: source},
 		pyjson.Field{Key: "max_row", Value: ext.MaxRow},
 		pyjson.Field{Key: "max_column", Value: ext.MaxCol},
@@ -350,10 +351,10 @@ const (
 // is set, the sheet declares none or only "A1" (what some writers put in
 // every sheet), or the rows read (the header, first to last) fall outside
 // it; else a count of the cells, which also finds a truncated sheet.
-func inspectExtent(b *Book, name string, declared []byte, first, last int, exact bool) (SheetExtent, string, error) {
-	if r, err := ParseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
+func inspectExtent(b *engine.Book, name string, declared []byte, first, last int, exact bool) (engine.SheetExtent, string, error) {
+	if r, err := engine.ParseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
 		(r.C1 != r.C2 || r.R1 != r.R2) && first >= r.R1 && last <= r.R2 {
-		return SheetExtent{MinRow: r.R1, MaxRow: r.R2, MinCol: r.C1, MaxCol: r.C2, Closed: true}, usedFromDimension, nil
+		return engine.SheetExtent{MinRow: r.R1, MaxRow: r.R2, MinCol: r.C1, MaxCol: r.C2, Closed: true}, usedFromDimension, nil
 	}
 	ext, err := b.Scan(name)
 	return ext, usedFromCells, err

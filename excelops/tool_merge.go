@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -29,16 +30,16 @@ const (
 var mergeCellsTool = typedTool(toolSpec{
 	name: "merge_cells", title: "Merge cells",
 	desc:    "Merge a range of cells into one that keeps the top-left value; refused when other cells hold data unless discard_values is true.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
 }, (*Service).merge)
 
 // unmergeCellsTool declares unmerge_cells.
 var unmergeCellsTool = typedTool(toolSpec{
 	name: "unmerge_cells", title: "Unmerge cells",
 	desc:    "Unmerge a merged range.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Idempotent: true}),
 }, (*Service).unmerge)
 
 // unmergeArgs are unmerge_cells' arguments.
@@ -55,29 +56,29 @@ type mergeArgs struct {
 }
 
 // merge implements merge_cells.
-func (s *Service) merge(ctx context.Context, a mergeArgs) (*Call, error) {
+func (s *Service) merge(ctx context.Context, a mergeArgs) (*engine.Call, error) {
 	return s.mergeCells(true)(ctx, a)
 }
 
 // unmerge implements unmerge_cells.
-func (s *Service) unmerge(ctx context.Context, a unmergeArgs) (*Call, error) {
+func (s *Service) unmerge(ctx context.Context, a unmergeArgs) (*engine.Call, error) {
 	return s.mergeCells(false)(ctx, mergeArgs{unmergeArgs: a})
 }
 
 // mergeCells implements merge_cells (merge true) and unmerge_cells.
-func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*Call, error) {
-	return func(_ context.Context, a mergeArgs) (*Call, error) {
-		rng, err := ParseRange(a.CellRange)
+func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engine.Call, error) {
+	return func(_ context.Context, a mergeArgs) (*engine.Call, error) {
+		rng, err := engine.ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
 		if rng.Cells() < 2 {
-			return nil, Invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
+			return nil, engine.Invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
 		}
 		if merge && rng.Cells() > int64(s.engine.Limits.MaxWriteCells) {
-			return nil, LimitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.Limits.MaxWriteCells))
+			return nil, engine.LimitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.Limits.MaxWriteCells))
 		}
-		return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+		return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 			sheet, ext := sh.Name, sh.Ext
 			res := success(b.Name(), sheet)
 			if !merge {
@@ -85,7 +86,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*Call
 				if err := requireMerged(b, sheet, ref); err != nil {
 					return nil, err
 				}
-				if err := b.UnmergeCell(sheet, CellName(rng.C1, rng.R1), CellName(rng.C2, rng.R2)); err != nil {
+				if err := b.UnmergeCell(sheet, engine.CellName(rng.C1, rng.R1), engine.CellName(rng.C2, rng.R2)); err != nil {
 					return nil, newError(KindInvalidArgument, err.Error(), err)
 				}
 				return append(res, field("unmerged_range", ref)), nil
@@ -100,14 +101,14 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*Call
 }
 
 // mergedRanges returns the merged ranges of sheet.
-func mergedRanges(b *Book, sheet string) ([]CellRange, error) {
+func mergedRanges(b *engine.Book, sheet string) ([]engine.CellRange, error) {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return nil, newError(KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
 	}
-	out := make([]CellRange, 0, len(merged))
+	out := make([]engine.CellRange, 0, len(merged))
 	for _, m := range merged {
-		r, err := ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		r, err := engine.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: merged range "+m.GetStartAxis()+":"+m.GetEndAxis(), err)
 		}
@@ -124,12 +125,12 @@ type lostCell struct {
 
 // mergeRange merges rng on sheet after the checks described at the top of this
 // file, and returns the result fields.
-func mergeRange(b *Book, sheet string, ext *SheetExtent, rng CellRange, discard bool) (pyjson.Object, error) {
+func mergeRange(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engine.CellRange, discard bool) (pyjson.Object, error) {
 	existing, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, err
 	}
-	var absorbed, partial []CellRange
+	var absorbed, partial []engine.CellRange
 	for _, m := range existing {
 		switch {
 		case m == rng:
@@ -141,7 +142,7 @@ func mergeRange(b *Book, sheet string, ext *SheetExtent, rng CellRange, discard 
 		}
 	}
 	if len(partial) > 0 {
-		return nil, Invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
+		return nil, engine.Invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
 			rng, joinRanges(partial))
 	}
 	lost, err := contentBesidesTopLeft(b, sheet, ext, rng, absorbed)
@@ -149,16 +150,16 @@ func mergeRange(b *Book, sheet string, ext *SheetExtent, rng CellRange, discard 
 		return nil, err
 	}
 	if len(lost) > 0 && !discard {
-		return nil, Invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
-			rng, len(lost), CellName(rng.C1, rng.R1), describeLost(lost))
+		return nil, engine.Invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
+			rng, len(lost), engine.CellName(rng.C1, rng.R1), describeLost(lost))
 	}
 	for _, m := range absorbed {
-		if err := b.UnmergeCell(sheet, CellName(m.C1, m.R1), CellName(m.C2, m.R2)); err != nil {
+		if err := b.UnmergeCell(sheet, engine.CellName(m.C1, m.R1), engine.CellName(m.C2, m.R2)); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	// excelize clears every cell but the top-left one (value and formula).
-	if err := b.MergeCell(sheet, CellName(rng.C1, rng.R1), CellName(rng.C2, rng.R2)); err != nil {
+	if err := b.MergeCell(sheet, engine.CellName(rng.C1, rng.R1), engine.CellName(rng.C2, rng.R2)); err != nil {
 		return nil, newError(KindInvalidArgument, err.Error(), err)
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
@@ -200,7 +201,7 @@ func mergeRange(b *Book, sheet string, ext *SheetExtent, rng CellRange, discard 
 // one, that hold a value or a formula. Only the part of rng inside the
 // sheet's used range is visited; cells hidden under an absorbed merge
 // (all but its top-left) are skipped, as Excel keeps nothing there.
-func contentBesidesTopLeft(b *Book, sheet string, ext *SheetExtent, rng CellRange, absorbed []CellRange) ([]lostCell, error) {
+func contentBesidesTopLeft(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engine.CellRange, absorbed []engine.CellRange) ([]lostCell, error) {
 	if ext.Empty() {
 		return nil, nil
 	}
@@ -216,7 +217,7 @@ func contentBesidesTopLeft(b *Book, sheet string, ext *SheetExtent, rng CellRang
 					continue cells
 				}
 			}
-			ref := CellName(c, r)
+			ref := engine.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -256,7 +257,7 @@ func describeLost(lost []lostCell) string {
 }
 
 // joinRanges renders ranges as "A1:B2, C3:D4".
-func joinRanges(rs []CellRange) string {
+func joinRanges(rs []engine.CellRange) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
 		parts[i] = r.String()
@@ -265,7 +266,7 @@ func joinRanges(rs []CellRange) string {
 }
 
 // requireMerged fails unless ref is exactly one merged range, as openpyxl does.
-func requireMerged(b *Book, sheet, ref string) error {
+func requireMerged(b *engine.Book, sheet, ref string) error {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return err
@@ -275,5 +276,5 @@ func requireMerged(b *Book, sheet, ref string) error {
 			return nil
 		}
 	}
-	return Invalid("Cell range %s is not merged", ref)
+	return engine.Invalid("Cell range %s is not merged", ref)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -28,8 +29,8 @@ const (
 var addCommentTool = typedTool(toolSpec{
 	name: "add_comment", title: "Set cell note",
 	desc:    "Add a note (comment) with an author to a cell, replacing the cell's existing note; remove: true deletes it.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).addComment)
 
 // addCommentArgs are add_comment's arguments.
@@ -43,29 +44,29 @@ type addCommentArgs struct {
 }
 
 // addComment implements add_comment.
-func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*Call, error) {
-	col, row, err := ParseCell(a.Cell)
+func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*engine.Call, error) {
+	col, row, err := engine.ParseCell(a.Cell)
 	if err != nil {
 		return nil, err
 	}
-	ref := CellName(col, row)
+	ref := engine.CellName(col, row)
 	switch {
 	case a.Remove && (a.Text != nil || a.Author != ""):
-		return nil, Invalid("remove: true takes no text or author")
+		return nil, engine.Invalid("remove: true takes no text or author")
 	case !a.Remove && a.Text == nil:
-		return nil, Invalid("give text (the note) or remove: true")
+		return nil, engine.Invalid("give text (the note) or remove: true")
 	case !a.Remove && strings.TrimSpace(*a.Text) == "":
-		return nil, Invalid("text is empty; to delete a note pass remove: true")
-	case !a.Remove && ExcelLen(*a.Text) > MaxCellChars:
-		return nil, Invalid("text has %s characters, more than Excel's limit of %s for a note", Thousands(ExcelLen(*a.Text)), Thousands(MaxCellChars))
-	case ExcelLen(a.Author) > maxAuthorChars:
-		return nil, Invalid("author has %d characters, more than Excel's limit of %d", ExcelLen(a.Author), maxAuthorChars)
+		return nil, engine.Invalid("text is empty; to delete a note pass remove: true")
+	case !a.Remove && engine.ExcelLen(*a.Text) > engine.MaxCellChars:
+		return nil, engine.Invalid("text has %s characters, more than Excel's limit of %s for a note", engine.Thousands(engine.ExcelLen(*a.Text)), engine.Thousands(engine.MaxCellChars))
+	case engine.ExcelLen(a.Author) > maxAuthorChars:
+		return nil, engine.Invalid("author has %d characters, more than Excel's limit of %d", engine.ExcelLen(a.Author), maxAuthorChars)
 	}
 	author := a.Author
 	if author == "" {
 		author = "Author"
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		comments, err := b.Comments(sheet)
 		if err != nil {
@@ -85,7 +86,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*Call, erro
 		}
 		if a.Remove {
 			if previous == nil {
-				return nil, Invalid("cell %s of sheet %q has no note to remove", ref, sheet)
+				return nil, engine.Invalid("cell %s of sheet %q has no note to remove", ref, sheet)
 			}
 			return append(res, pyjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
 		}
@@ -123,18 +124,18 @@ func checkURL(u string) error {
 	}
 	switch {
 	case !ok:
-		return Invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
-	case ExcelLen(u) > maxURLChars:
-		return Invalid("url has %s characters, more than Excel's limit of %s", Thousands(ExcelLen(u)), Thousands(maxURLChars))
+		return engine.Invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
+	case engine.ExcelLen(u) > maxURLChars:
+		return engine.Invalid("url has %s characters, more than Excel's limit of %s", engine.Thousands(engine.ExcelLen(u)), engine.Thousands(maxURLChars))
 	case strings.IndexFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		return Invalid("url %q holds spaces or control characters; encode them (%%20)", u)
+		return engine.Invalid("url %q holds spaces or control characters; encode them (%%20)", u)
 	}
 	return nil
 }
 
 // linkLocation checks an internal link target, "Sheet!A1", "'My sheet'!A1:B2"
 // or a defined name, and returns it as Excel writes it.
-func linkLocation(b *Book, loc string) (string, error) {
+func linkLocation(b *engine.Book, loc string) (string, error) {
 	loc = strings.TrimPrefix(strings.TrimSpace(loc), "#")
 	i := strings.LastIndex(loc, "!")
 	if i < 0 {
@@ -143,7 +144,7 @@ func linkLocation(b *Book, loc string) (string, error) {
 				return dn.Name, nil
 			}
 		}
-		return "", Invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
+		return "", engine.Invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
 	}
 	name, cells := loc[:i], loc[i+1:]
 	if strings.HasPrefix(name, "'") && strings.HasSuffix(name, "'") && len(name) > 1 {
@@ -153,7 +154,7 @@ func linkLocation(b *Book, loc string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rng, err := ParseRange(strings.ReplaceAll(cells, "$", ""))
+	rng, err := engine.ParseRange(strings.ReplaceAll(cells, "$", ""))
 	if err != nil {
 		return "", fmt.Errorf("location %q: %w", loc, err)
 	}
@@ -164,8 +165,8 @@ func linkLocation(b *Book, loc string) (string, error) {
 var setHyperlinkTool = typedTool(toolSpec{
 	name: "set_hyperlink", title: "Set hyperlink",
 	desc:    "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
 }, (*Service).setHyperlink)
 
 // setHyperlinkArgs are set_hyperlink's arguments.
@@ -181,35 +182,35 @@ type setHyperlinkArgs struct {
 }
 
 // setHyperlink implements set_hyperlink.
-func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*Call, error) {
-	col, row, err := ParseCell(a.Cell)
+func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine.Call, error) {
+	col, row, err := engine.ParseCell(a.Cell)
 	if err != nil {
 		return nil, err
 	}
-	ref := CellName(col, row)
+	ref := engine.CellName(col, row)
 	switch {
 	case a.Remove && (a.URL != "" || a.Location != "" || a.DisplayText != nil || a.Tooltip != nil):
-		return nil, Invalid("remove: true takes no url, location, display_text or tooltip")
+		return nil, engine.Invalid("remove: true takes no url, location, display_text or tooltip")
 	case !a.Remove && a.URL != "" && a.Location != "":
-		return nil, Invalid("give url (a web address) or location (a place in the workbook), not both")
+		return nil, engine.Invalid("give url (a web address) or location (a place in the workbook), not both")
 	case !a.Remove && a.URL == "" && a.Location == "":
-		return nil, Invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
+		return nil, engine.Invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
 	case a.URL != "":
 		if err := checkURL(a.URL); err != nil {
 			return nil, err
 		}
 	}
-	if a.Tooltip != nil && ExcelLen(*a.Tooltip) > maxTooltipChars {
-		return nil, Invalid("tooltip has %d characters, more than Excel's limit of %d", ExcelLen(*a.Tooltip), maxTooltipChars)
+	if a.Tooltip != nil && engine.ExcelLen(*a.Tooltip) > maxTooltipChars {
+		return nil, engine.Invalid("tooltip has %d characters, more than Excel's limit of %d", engine.ExcelLen(*a.Tooltip), maxTooltipChars)
 	}
 	if a.DisplayText != nil {
-		if err := CheckText(ref, *a.DisplayText); err != nil {
+		if err := engine.CheckText(ref, *a.DisplayText); err != nil {
 			return nil, err
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
-		b.Edits = &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
+		b.Edits = &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
 		had, oldTarget, err := b.CellHyperLink(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -223,7 +224,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*Call, 
 		}
 		if a.Remove {
 			if !had {
-				return nil, Invalid("cell %s of sheet %q has no link to remove", ref, sheet)
+				return nil, engine.Invalid("cell %s of sheet %q has no link to remove", ref, sheet)
 			}
 			return append(res, pyjson.Field{Key: "removed_target", Value: oldTarget}), nil
 		}
@@ -269,7 +270,7 @@ const linkColor = "0563C1"
 // styleAsLink gives the cell the look of Excel's Hyperlink style (blue,
 // single underline) over its own style, as Excel does when a link is
 // inserted; the cell's number format, fill, borders and alignment stay.
-func styleAsLink(b *Book, sheet, ref string) error {
+func styleAsLink(b *engine.Book, sheet, ref string) error {
 	id, err := b.CellStyle(sheet, ref)
 	if err != nil {
 		return newError(KindDamaged, "file is damaged: "+err.Error(), err)

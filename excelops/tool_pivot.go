@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -43,25 +44,25 @@ type pivotValue struct {
 }
 
 // check validates what can be checked without the workbook.
-func (a *pivotArgs) check() (CellRange, error) {
-	src, err := ParseRange(a.SourceRange)
+func (a *pivotArgs) check() (engine.CellRange, error) {
+	src, err := engine.ParseRange(a.SourceRange)
 	if err != nil {
 		return src, err
 	}
 	if src.R2 <= src.R1 {
-		return src, Invalid("source_range %s needs a header row and at least one data row", src)
+		return src, engine.Invalid("source_range %s needs a header row and at least one data row", src)
 	}
 	if src.Cells() > maxPivotSourceCells {
 		return src, newError(KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.Cells(), maxPivotSourceCells), nil)
 	}
 	if len(a.Values) == 0 {
-		return src, Invalid("give at least one entry in values")
+		return src, engine.Invalid("give at least one entry in values")
 	}
 	if len(a.Rows) == 0 && len(a.Columns) == 0 {
-		return src, Invalid("give at least one field in rows or columns")
+		return src, engine.Invalid("give at least one field in rows or columns")
 	}
 	if len(a.Rows) > maxPivotFields || len(a.Columns) > maxPivotFields || len(a.Values) > maxPivotFields {
-		return src, Invalid("at most %d fields each in rows, columns and values", maxPivotFields)
+		return src, engine.Invalid("at most %d fields each in rows, columns and values", maxPivotFields)
 	}
 	seen := map[string]string{}
 	for _, axis := range []struct {
@@ -70,7 +71,7 @@ func (a *pivotArgs) check() (CellRange, error) {
 	}{{"rows", a.Rows}, {"columns", a.Columns}} {
 		for _, f := range axis.fields {
 			if prev, dup := seen[f]; dup {
-				return src, Invalid("field %q is given twice (in %s and %s); a field can be on one axis once", f, prev, axis.name)
+				return src, engine.Invalid("field %q is given twice (in %s and %s); a field can be on one axis once", f, prev, axis.name)
 			}
 			seen[f] = axis.name
 		}
@@ -82,15 +83,15 @@ func (a *pivotArgs) check() (CellRange, error) {
 			v.Function = "sum"
 		}
 		if _, ok := pivotSubtotal(v.Function); !ok {
-			return src, Invalid("invalid function %q for value field %q: one of %s", v.Function, v.Field, strings.Join(pivotFunctions(), ", "))
+			return src, engine.Invalid("invalid function %q for value field %q: one of %s", v.Function, v.Field, strings.Join(pivotFunctions(), ", "))
 		}
 		if pairs[*v] {
-			return src, Invalid("value field %q with function %s is given twice", v.Field, v.Function)
+			return src, engine.Invalid("value field %q with function %s is given twice", v.Field, v.Function)
 		}
 		pairs[*v] = true
 	}
 	if strings.TrimSpace(a.Name) == "" && a.Name != "" {
-		return src, Invalid("name is blank")
+		return src, engine.Invalid("name is blank")
 	}
 	return src, nil
 }
@@ -99,8 +100,8 @@ func (a *pivotArgs) check() (CellRange, error) {
 var createPivotTableTool = typedTool(toolSpec{
 	name: "create_pivot_table", title: "Create pivot table",
 	desc:    "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
 }, (*Service).createPivotTable)
 
 // pivotArgs are create_pivot_table's arguments.
@@ -121,26 +122,26 @@ type pivotArgs struct {
 // AddPivotTable. excelize writes the pivot definition and its cache
 // definition with refreshOnLoad set: Excel and LibreOffice compute the
 // pivot's cells when they open the workbook.
-func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*Call, error) {
+func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*engine.Call, error) {
 	src, err := a.check()
 	if err != nil {
 		return nil, err
 	}
 	if a.TargetCell != "" {
-		if _, _, err := ParseCell(a.TargetCell); err != nil {
+		if _, _, err := engine.ParseCell(a.TargetCell); err != nil {
 			return nil, err
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		return addPivot(b, &a, src, sh.Name)
 	}), nil
 }
 
 // addPivot places the pivot table a describes on the open workbook, its
 // source on sheet (opened for editing by Service.run).
-func addPivot(b *Book, a *pivotArgs, src CellRange, sheet string) (any, error) {
+func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) (any, error) {
 	if strings.Contains(sheet, "!") {
-		return nil, Invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
+		return nil, engine.Invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
 	}
 	headers, err := pivotHeaders(b, sheet, src)
 	if err != nil {
@@ -156,10 +157,10 @@ func addPivot(b *Book, a *pivotArgs, src CellRange, sheet string) (any, error) {
 		}
 		for _, h := range headers {
 			if strings.EqualFold(h, field) {
-				return 0, Invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, quoteList(headers))
+				return 0, engine.Invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, quoteList(headers))
 			}
 		}
-		return 0, Invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, quoteList(headers))
+		return 0, engine.Invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, quoteList(headers))
 	}
 	var rowCols, colCols []int
 	for _, f := range a.Rows {
@@ -190,16 +191,16 @@ func addPivot(b *Book, a *pivotArgs, src CellRange, sheet string) (any, error) {
 		}
 	}
 	if strings.Contains(target, "!") {
-		return nil, Invalid("sheet %q: a pivot table's target sheet name may not contain \"!\" here; rename the sheet first", target)
+		return nil, engine.Invalid("sheet %q: a pivot table's target sheet name may not contain \"!\" here; rename the sheet first", target)
 	}
 	anchor := a.TargetCell
 	if anchor == "" {
 		anchor = "A3"
 		if target == sheet {
-			anchor = CellName(min(src.C2+2, excelize.MaxColumns), src.R1)
+			anchor = engine.CellName(min(src.C2+2, excelize.MaxColumns), src.R1)
 		}
 	}
-	ac, ar, err := ParseCell(anchor)
+	ac, ar, err := engine.ParseCell(anchor)
 	if err != nil {
 		return nil, err
 	}
@@ -207,12 +208,12 @@ func addPivot(b *Book, a *pivotArgs, src CellRange, sheet string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc := CellRange{C1: ac, R1: ar, C2: min(ac+nCols-1, excelize.MaxColumns), R2: min(ar+nRows-1, excelize.TotalRows)}
+	loc := engine.CellRange{C1: ac, R1: ar, C2: min(ac+nCols-1, excelize.MaxColumns), R2: min(ar+nRows-1, excelize.TotalRows)}
 	if loc.C2 == loc.C1 && loc.R2 == loc.R1 {
 		loc.R2++ // excelize wants a range, not one cell
 	}
 	if target == sheet && loc.Overlaps(src) {
-		return nil, Invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", CellName(ac, ar), loc, src)
+		return nil, engine.Invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", engine.CellName(ac, ar), loc, src)
 	}
 	if err := checkPivotRoom(b, target, loc, a); err != nil {
 		return nil, err
@@ -250,7 +251,7 @@ func addPivot(b *Book, a *pivotArgs, src CellRange, sheet string) (any, error) {
 		field("source_sheet", sheet),
 		field("source_range", src.String()),
 		field("sheet", target),
-		field("anchor", CellName(ac, ar)),
+		field("anchor", engine.CellName(ac, ar)),
 		field("estimated_range", loc.String()),
 		field("rows", nonNil(a.Rows)),
 		field("columns", nonNil(a.Columns)),
@@ -264,20 +265,20 @@ func addPivot(b *Book, a *pivotArgs, src CellRange, sheet string) (any, error) {
 
 // pivotHeaders reads the header row of src: every cell must hold a
 // distinct, non-empty name.
-func pivotHeaders(b *Book, sheet string, src CellRange) ([]string, error) {
+func pivotHeaders(b *engine.Book, sheet string, src engine.CellRange) ([]string, error) {
 	var headers []string
 	seen := map[string]string{}
 	for c := src.C1; c <= src.C2; c++ {
-		ref := CellName(c, src.R1)
+		ref := engine.CellName(c, src.R1)
 		h, err := b.CellValue(sheet, ref)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
 		}
 		if strings.TrimSpace(h) == "" {
-			return nil, Invalid("header cell %s of source_range %s is empty: every column of the source needs a name in the header row", ref, src)
+			return nil, engine.Invalid("header cell %s of source_range %s is empty: every column of the source needs a name in the header row", ref, src)
 		}
 		if prev, dup := seen[h]; dup {
-			return nil, Invalid("header %q appears twice in source_range %s (%s and %s): pivot fields need distinct names", h, src, prev, ref)
+			return nil, engine.Invalid("header %q appears twice in source_range %s (%s and %s): pivot fields need distinct names", h, src, prev, ref)
 		}
 		seen[h] = ref
 		headers = append(headers, h)
@@ -290,7 +291,7 @@ func pivotHeaders(b *Book, sheet string, src CellRange) ([]string, error) {
 // label's subtotal), one column per distinct column label and value field,
 // plus headers and grand totals. Excel and LibreOffice lay it out again
 // when they refresh it; the estimate places it and checks the room.
-func pivotSize(b *Book, sheet string, src CellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
+func pivotSize(b *engine.Book, sheet string, src engine.CellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
 	distinct := func(cols []int) (int, error) {
 		if len(cols) == 0 {
 			return 0, nil
@@ -300,9 +301,9 @@ func pivotSize(b *Book, sheet string, src CellRange, rowCols, colCols []int, nVa
 		for r := src.R1 + 1; r <= src.R2; r++ {
 			var key strings.Builder
 			for i, c := range cols {
-				v, err := b.CellValue(sheet, CellName(c, r))
+				v, err := b.CellValue(sheet, engine.CellName(c, r))
 				if err != nil {
-					return 0, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", CellName(c, r), err), err)
+					return 0, newError(KindDamaged, fmt.Sprintf("cannot read %s: %v", engine.CellName(c, r), err), err)
 				}
 				key.WriteString(v)
 				key.WriteByte(0)
@@ -338,18 +339,18 @@ func pivotSize(b *Book, sheet string, src CellRange, rowCols, colCols []int, nVa
 
 // checkPivotRoom refuses a pivot table whose area holds values or meets
 // another pivot table, and a name another pivot table of the sheet has.
-func checkPivotRoom(b *Book, sheet string, loc CellRange, a *pivotArgs) error {
+func checkPivotRoom(b *engine.Book, sheet string, loc engine.CellRange, a *pivotArgs) error {
 	existing, err := b.PivotTables(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)
 	}
 	for _, p := range existing {
 		if a.Name != "" && strings.EqualFold(p.Name, a.Name) {
-			return Invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
+			return engine.Invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
 		}
 		ref := p.PivotTableRange[strings.LastIndex(p.PivotTableRange, "!")+1:]
-		if r, err := ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil && loc.Overlaps(r) {
-			return Invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
+		if r, err := engine.ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil && loc.Overlaps(r) {
+			return engine.Invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
 		}
 	}
 	if a.Name == "" {
@@ -361,8 +362,8 @@ func checkPivotRoom(b *Book, sheet string, loc CellRange, a *pivotArgs) error {
 	}
 	for r := loc.R1; r <= min(loc.R2, ext.MaxRow); r++ {
 		for c := loc.C1; c <= min(loc.C2, ext.MaxCol); c++ {
-			if v, err := b.CellValue(sheet, CellName(c, r)); err != nil || v != "" {
-				return Invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", CellName(c, r), sheet, loc)
+			if v, err := b.CellValue(sheet, engine.CellName(c, r)); err != nil || v != "" {
+				return engine.Invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", engine.CellName(c, r), sheet, loc)
 			}
 		}
 	}
@@ -370,8 +371,8 @@ func checkPivotRoom(b *Book, sheet string, loc CellRange, a *pivotArgs) error {
 }
 
 // absRange renders r as "$A$1:$C$3".
-func absRange(r CellRange) string {
-	return fmt.Sprintf("$%s$%d:$%s$%d", ColumnName(r.C1), r.R1, ColumnName(r.C2), r.R2)
+func absRange(r engine.CellRange) string {
+	return fmt.Sprintf("$%s$%d:$%s$%d", engine.ColumnName(r.C1), r.R1, engine.ColumnName(r.C2), r.R2)
 }
 
 // quoteList renders names as "a", "b", "c".

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -18,8 +19,8 @@ const (
 var listSheetsTool = typedTool(toolSpec{
 	name: "list_sheets", title: "List sheets",
 	desc:    "List the sheets of an Excel workbook with their order and which one is active.",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStyles}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStyles}}},
 }, (*Service).listSheets)
 
 // listSheetsArgs are list_sheets' arguments.
@@ -28,8 +29,8 @@ type listSheetsArgs struct {
 }
 
 // listSheets implements list_sheets.
-func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*Call, error) {
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*engine.Call, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, active := b.SheetList()
 		sheets := make([]any, 0, len(list))
 		for i, ps := range b.Index.Sheets {
@@ -52,8 +53,8 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*Call, error)
 var readExcelTool = typedTool(toolSpec{
 	name: "read_excel", title: "Read sheet data",
 	desc:    "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging; dates and times come back as ISO-8601 text.",
-	timeout: ReadTimeout,
-	access:  ReadStream(),
+	timeout: engine.ReadTimeout,
+	access:  engine.ReadStream(),
 }, (*Service).readExcel)
 
 // readExcelArgs are read_excel's arguments.
@@ -74,12 +75,12 @@ type readExcelArgs struct {
 // readExcel implements read_excel: summary mode (header row plus a page of
 // data rows) or exact range mode, both streamed row by row and stopped at
 // the last row the page needs.
-func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*Call, error) {
+func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*engine.Call, error) {
 	if a.Offset < 0 {
-		return nil, Invalid("offset must be >= 0")
+		return nil, engine.Invalid("offset must be >= 0")
 	}
 	if a.MaxRows != nil && *a.MaxRows < 1 {
-		return nil, Invalid("max_rows must be >= 1")
+		return nil, engine.Invalid("max_rows must be >= 1")
 	}
 	rangeText, err := foldAlias("range", a.Range, "cell_range", a.CellRange, sameRange)
 	if err != nil {
@@ -90,27 +91,27 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*Call, error)
 		a.Formulas = "both"
 	}
 	if a.Range != "" && (a.HeaderRow != nil || a.SampleRows != nil) {
-		return nil, Invalid("header_row and sample_rows are for summary mode; leave out range")
+		return nil, engine.Invalid("header_row and sample_rows are for summary mode; leave out range")
 	}
-	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= MaxSheetRows) {
-		return nil, Invalid("header_row must be between 0 and %d", MaxSheetRows-1)
+	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= engine.MaxSheetRows) {
+		return nil, engine.Invalid("header_row must be between 0 and %d", engine.MaxSheetRows-1)
 	}
 	if a.SampleRows != nil && *a.SampleRows < 1 {
-		return nil, Invalid("sample_rows must be >= 1")
+		return nil, engine.Invalid("sample_rows must be >= 1")
 	}
-	mode, err := ParseFormulaMode(a.Formulas)
+	mode, err := engine.ParseFormulaMode(a.Formulas)
 	if err != nil {
 		return nil, err
 	}
-	var rng *CellRange
+	var rng *engine.CellRange
 	if a.Range != "" {
-		r, err := ParseRange(a.Range)
+		r, err := engine.ParseRange(a.Range)
 		if err != nil {
 			return nil, err
 		}
 		rng = &r
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		b.Formulas = mode
 		var res pyjson.Object
 		var err error
@@ -138,7 +139,7 @@ const wideRange = 100
 // fit the result cap (see page.go). values[i] is row first+i; rows without
 // cells in the range take their place as empty rows; a page ends at the last
 // row holding cells when the sheet ends before the range does.
-func (s *Service) readRange(ctx context.Context, b *Book, sheet string, rng CellRange, a readExcelArgs) (pyjson.Object, error) {
+func (s *Service) readRange(ctx context.Context, b *engine.Book, sheet string, rng engine.CellRange, a readExcelArgs) (pyjson.Object, error) {
 	width := rng.C2 - rng.C1 + 1
 	want := max(rng.R2-rng.R1+1-a.Offset, 0)
 	if a.MaxRows != nil && *a.MaxRows < want {
@@ -199,7 +200,7 @@ func (s *Service) readRange(ctx context.Context, b *Book, sheet string, rng Cell
 // the rows below it that hold cells, offset of them skipped, sized to fit
 // the result cap (see page.go). Rows are squared up to the widest row of
 // the page so columns line up.
-func (s *Service) readSummary(ctx context.Context, b *Book, sheet string, a readExcelArgs) (pyjson.Object, error) {
+func (s *Service) readSummary(ctx context.Context, b *engine.Book, sheet string, a readExcelArgs) (pyjson.Object, error) {
 	want := defaultSummaryRows
 	if a.MaxRows != nil {
 		want = *a.MaxRows
@@ -214,7 +215,7 @@ func (s *Service) readSummary(ctx context.Context, b *Book, sheet string, a read
 			w = max(w, p.widest(k))
 			rows = p.encode(k, w)
 		}
-		var hdr RowArena
+		var hdr engine.RowArena
 		res := success(b.Name(), sheet,
 			field("columns", hdr.Add(header, hdrItems, w)),
 			field("offset", a.Offset),
@@ -233,7 +234,7 @@ func (s *Service) readSummary(ctx context.Context, b *Book, sheet string, a read
 		return nil, err
 	}
 	skip, more, hdrRow := a.Offset, false, headerRowOf(a.HeaderRow)
-	err = b.RowsJSON(ctx, sheet, hdrRow, MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
+	err = b.RowsJSON(ctx, sheet, hdrRow, engine.MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
 		switch {
 		case row == hdrRow:
 			header, hdrItems = append([]byte(nil), inner...), cells

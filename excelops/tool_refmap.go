@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -25,8 +26,8 @@ const (
 var referenceMapTool = typedTool(toolSpec{
 	name: "get_reference_map", title: "Reference map",
 	desc:    "Map a workbook's references: per sheet the formulas and the sheets they read and are read by, the cross-sheet edges with sample formulas, defined names, tables and external workbook links; detail \"full\" also lists every formula with its references, paged.",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
 }, (*Service).referenceMap)
 
 // referenceMapArgs are get_reference_map's arguments.
@@ -47,15 +48,15 @@ type refEdge struct {
 }
 
 // referenceMap implements get_reference_map.
-func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*Call, error) {
+func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*engine.Call, error) {
 	detail := a.Detail
 	if detail == "" {
 		detail = "summary"
 	}
-	if !OneOf(detail, "summary", "full") {
-		return nil, Invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
+	if !engine.OneOf(detail, "summary", "full") {
+		return nil, engine.Invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
 	}
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package excelops
 
 import (
 	"context"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"time"
 
@@ -43,8 +44,8 @@ var discoverRelationshipsTool = typedTool(toolSpec{
 	name: "discover_file_relationships", title: "Discover file relationships",
 	desc: "Find the columns that link several workbooks (file_paths, or the workbooks of directory): per pair of files the columns of their sheets whose row-1 headers match exactly or after normalisation (case, spaces, id synonyms such as customer_id / CustomerID / 客户编号), " +
 		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge), the external workbooks each file's formulas link (workbook_links, naming the analyzed file a link points to) and groups of linked files; shared columns paged with offset/next_offset.",
-	timeout: ReadTimeout,
-	access:  Access{Scans: "directory"},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Scans: "directory"},
 }, (*Service).discoverRelationships)
 
 // discoverRelationshipsArgs are discover_file_relationships' arguments
@@ -68,29 +69,29 @@ func (a discoverRelationshipsArgs) options() (relOptions, error) {
 	o := relOptions{maxFiles: defaultRelFiles, sampleRows: defaultRelSampleRows}
 	if a.MaxFiles != nil {
 		if *a.MaxFiles < 1 || *a.MaxFiles > maxRelFiles {
-			return o, Invalid("max_files must be between 1 and %d, got %d", maxRelFiles, *a.MaxFiles)
+			return o, engine.Invalid("max_files must be between 1 and %d, got %d", maxRelFiles, *a.MaxFiles)
 		}
 		o.maxFiles = *a.MaxFiles
 	}
 	if a.SampleRows != nil {
 		if *a.SampleRows < 1 || *a.SampleRows > maxRelSampleRows {
-			return o, Invalid("sample_rows must be between 1 and %d, got %d", maxRelSampleRows, *a.SampleRows)
+			return o, engine.Invalid("sample_rows must be between 1 and %d, got %d", maxRelSampleRows, *a.SampleRows)
 		}
 		o.sampleRows = *a.SampleRows
 	}
 	if a.Offset < 0 {
-		return o, Invalid("offset must be >= 0")
+		return o, engine.Invalid("offset must be >= 0")
 	}
 	if len(a.FilePaths) > maxRelPaths {
-		return o, Invalid("file_paths names %d workbooks: at most %d", len(a.FilePaths), maxRelPaths)
+		return o, engine.Invalid("file_paths names %d workbooks: at most %d", len(a.FilePaths), maxRelPaths)
 	}
 	for i, p := range a.FilePaths {
 		if p == "" {
-			return o, Invalid("file_paths[%d] is empty: give a workbook path", i)
+			return o, engine.Invalid("file_paths[%d] is empty: give a workbook path", i)
 		}
 	}
 	if len(a.FilePaths) > 0 && a.Directory != "" && a.Directory != "." {
-		return o, Invalid("give file_paths or directory, not both")
+		return o, engine.Invalid("give file_paths or directory, not both")
 	}
 	return o, nil
 }
@@ -129,12 +130,12 @@ type relScan struct {
 }
 
 // discoverRelationships implements discover_file_relationships.
-func (s *Service) discoverRelationships(ctx context.Context, a discoverRelationshipsArgs) (*Call, error) {
+func (s *Service) discoverRelationships(ctx context.Context, a discoverRelationshipsArgs) (*engine.Call, error) {
 	o, err := a.options()
 	if err != nil {
 		return nil, err
 	}
-	return &Call{After: func(any) (any, error) {
+	return &engine.Call{After: func(any) (any, error) {
 		sc := &relScan{o: o}
 		if err := s.relTargets(ctx, a, sc); err != nil {
 			return nil, err
@@ -191,8 +192,8 @@ func (s *Service) relTargets(ctx context.Context, a discoverRelationshipsArgs, s
 func (s *Service) relRead(ctx context.Context, sc *relScan, strict bool) error {
 	now := time.Now()
 	stopAt := inspectStopAt(ctx, now)
-	acc := Access{Files: []FileUse{{Arg: "file_paths", Touch: TouchStream}}}
-	each := func(until time.Time, pass func(ctx context.Context, b *Book, f *relFile) error) error {
+	acc := engine.Access{Files: []engine.FileUse{{Arg: "file_paths", Touch: engine.TouchStream}}}
+	each := func(until time.Time, pass func(ctx context.Context, b *engine.Book, f *relFile) error) error {
 		passCtx := ctx
 		if !until.IsZero() {
 			var cancel context.CancelFunc
@@ -202,7 +203,7 @@ func (s *Service) relRead(ctx context.Context, sc *relScan, strict bool) error {
 		kept := sc.files[:0]
 		shown := map[string]bool{}
 		for _, f := range sc.files {
-			_, err := s.engine.Run(passCtx, acc, OnBook(f.path, "", func(b *Book, _ SheetRef) (any, error) {
+			_, err := s.engine.Run(passCtx, acc, engine.OnBook(f.path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 				if strict {
 					f.shown = s.relPath(b.Path) // as the folder walk shows it
 				}
@@ -231,16 +232,18 @@ func (s *Service) relRead(ctx context.Context, sc *relScan, strict bool) error {
 	if !stopAt.IsZero() {
 		headersUntil = now.Add(stopAt.Sub(now) / 3)
 	}
-	if err := each(headersUntil, func(ctx context.Context, b *Book, f *relFile) error { return relHeaders(b, ctx, f) }); err != nil {
+	if err := each(headersUntil, func(ctx context.Context, b *engine.Book, f *relFile) error { return relHeaders(b, ctx, f) }); err != nil {
 		return err
 	}
 	sc.pickSampled()
-	return each(stopAt, func(ctx context.Context, b *Book, f *relFile) error { return relSample(b, ctx, f, sc.o.sampleRows) })
+	return each(stopAt, func(ctx context.Context, b *engine.Book, f *relFile) error {
+		return relSample(b, ctx, f, sc.o.sampleRows)
+	})
 }
 
 // relHeaders reads row 1 of each worksheet of f (at most maxRelSheets, and
 // maxRelColumns columns each), keeping the named columns.
-func relHeaders(b *Book, ctx context.Context, f *relFile) error {
+func relHeaders(b *engine.Book, ctx context.Context, f *relFile) error {
 	links, err := b.LinkedWorkbooks()
 	if err != nil {
 		return err
@@ -320,7 +323,7 @@ func (sc *relScan) pickSampled() {
 
 // relSample streams rows 2 to sampleRows+1 of each sheet of f holding a
 // sampled column, up to its last sampled column, into the statistics.
-func relSample(b *Book, ctx context.Context, f *relFile, sampleRows int) error {
+func relSample(b *engine.Book, ctx context.Context, f *relFile, sampleRows int) error {
 	for _, sh := range f.sheets {
 		last := 0
 		for _, c := range sh.cols {
@@ -331,7 +334,7 @@ func relSample(b *Book, ctx context.Context, f *relFile, sampleRows int) error {
 		if last == 0 {
 			continue
 		}
-		err := b.WalkRows(ctx, sh.name, 2, sampleRows+1, 1, last, RowOpts{}, func(_ int, rr *RowReader) bool {
+		err := b.WalkRows(ctx, sh.name, 2, sampleRows+1, 1, last, engine.RowOpts{}, func(_ int, rr *engine.RowReader) bool {
 			for _, c := range sh.cols {
 				if c.stats == nil {
 					continue

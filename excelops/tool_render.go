@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/rendersafe"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -28,7 +29,7 @@ const (
 var renderRangeTool = typedTool(toolSpec{
 	name: "render_range", title: "Render range as image",
 	desc:    "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions, and in not_rendered what the picture leaves out: links to pictures, files, workbooks or data outside the workbook are never followed.",
-	timeout: render.Timeout + ReadTimeout,
+	timeout: render.Timeout + engine.ReadTimeout,
 	access:  renderAccess(),
 }, (*Service).renderRange)
 
@@ -43,10 +44,10 @@ type renderArgs struct {
 // renderRange implements render_range. The user's workbook is only read:
 // a private copy gets the print area and page setup, LibreOffice renders
 // the copy's first page, and the page is cropped to the cells.
-func (s *Service) renderRange(ctx context.Context, a renderArgs) (*Call, error) {
-	var want *CellRange
+func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, error) {
+	var want *engine.CellRange
 	if a.CellRange != "" {
-		r, err := ParseRange(a.CellRange)
+		r, err := engine.ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +59,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*Call, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckExtension(path); err != nil {
+	if err := engine.CheckExtension(path); err != nil {
 		return nil, err
 	}
 	var out string
@@ -69,11 +70,11 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*Call, error) 
 	}
 	// The copy is taken under the shared lock Service.run holds (a
 	// consistent version); the (slow) rendering, in after, holds no lock.
-	c := OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		rawBook, _, err := s.engine.ReadRegular(b.Path)
 		if err != nil {
 			if kindOf(err) == "" {
-				return nil, FileNotFound(s.engine.Box, b.Path)
+				return nil, engine.FileNotFound(s.engine.Box, b.Path)
 			}
 			return nil, err
 		}
@@ -87,7 +88,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*Call, error) 
 
 // renderCopy renders the workbook whose bytes are rawBook (the file at
 // path) from a private copy to the PNG out (default next to the workbook).
-func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *CellRange) (any, error) {
+func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *engine.CellRange) (any, error) {
 	work, err := os.MkdirTemp(s.engine.TmpBase, "excelops-render-")
 	if err != nil {
 		return nil, newError(KindIO, "cannot create a private temporary folder: "+err.Error(), err)
@@ -136,7 +137,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	if err != nil {
 		return nil, err
 	}
-	if err := s.engine.WriteAtomic(ctx, out, NewFileMode, nil, nil, func(w io.Writer) error {
+	if err := s.engine.WriteAtomic(ctx, out, engine.NewFileMode, nil, nil, func(w io.Writer) error {
 		_, err := w.Write(pic)
 		return err
 	}); err != nil {
@@ -157,14 +158,14 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 // name, never the workbook itself.
 func (s *Service) renderOutput(p, workbook string) (string, error) {
 	if !strings.EqualFold(filepath.Ext(p), ".png") {
-		return "", Invalid("output_path %q must end in .png", p)
+		return "", engine.Invalid("output_path %q must end in .png", p)
 	}
 	out, err := s.engine.Box.Resolve(p)
 	if err != nil {
 		return "", err
 	}
 	if out == workbook {
-		return "", Invalid("output_path %q is the workbook itself", p)
+		return "", engine.Invalid("output_path %q is the workbook itself", p)
 	}
 	return out, nil
 }
@@ -185,12 +186,12 @@ func defaultRenderName(workbook, sheet string) string {
 // area, else the used range) becomes the sheet's print area, fitted on one
 // page with small margins and no header or footer, and every other sheet
 // is hidden so the sheet's first page is the document's first page.
-func preparePrint(b *Book, name string, want *CellRange) (sheet, area string, err error) {
+func preparePrint(b *engine.Book, name string, want *engine.CellRange) (sheet, area string, err error) {
 	sheet, ext, err := b.Edit(name)
 	if err != nil {
 		return "", "", err
 	}
-	var r CellRange
+	var r engine.CellRange
 	switch {
 	case want != nil:
 		r = *want
@@ -198,13 +199,13 @@ func preparePrint(b *Book, name string, want *CellRange) (sheet, area string, er
 		if pa, ok := printArea(b, sheet); ok {
 			r = pa
 		} else if ext.Empty() {
-			return "", "", Invalid("sheet %q is empty: there is nothing to render", sheet)
+			return "", "", engine.Invalid("sheet %q is empty: there is nothing to render", sheet)
 		} else {
-			r = CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
+			r = engine.CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 		}
 	}
 	if rows, cols := r.R2-r.R1+1, r.C2-r.C1+1; rows > maxRenderRows || cols > maxRenderCols {
-		return "", "", Invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
+		return "", "", engine.Invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
 	}
 	for _, d := range b.DefinedNames() {
 		if d.Name == printAreaName && d.Scope == sheet {
@@ -257,23 +258,23 @@ func preparePrint(b *Book, name string, want *CellRange) (sheet, area string, er
 }
 
 // printArea returns the sheet's print area when it is one rectangle.
-func printArea(b *Book, sheet string) (CellRange, bool) {
+func printArea(b *engine.Book, sheet string) (engine.CellRange, bool) {
 	for _, d := range b.DefinedNames() {
 		if d.Name != printAreaName || d.Scope != sheet {
 			continue
 		}
 		ref := d.RefersTo[strings.LastIndex(d.RefersTo, "!")+1:]
-		if r, err := ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
+		if r, err := engine.ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
 			return r, true
 		}
 	}
-	return CellRange{}, false
+	return engine.CellRange{}, false
 }
 
 // extentPoints estimates the width and height of r in points.
-func extentPoints(b *Book, sheet string, r CellRange) (w, h float64) {
+func extentPoints(b *engine.Book, sheet string, r engine.CellRange) (w, h float64) {
 	for c := r.C1; c <= r.C2; c++ {
-		cw, err := b.ColWidth(sheet, ColumnName(c))
+		cw, err := b.ColWidth(sheet, engine.ColumnName(c))
 		if err != nil {
 			cw = 9.140625
 		}

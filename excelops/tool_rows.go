@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -36,7 +37,7 @@ func checkRowEdit(a rowEditArgs) (rowEditArgs, int, error) {
 		return a, 0, err
 	}
 	if a.Row < 1 || a.Row > excelize.TotalRows {
-		return a, 0, Invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
+		return a, 0, engine.Invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
 	}
 	return a, n, nil
 }
@@ -48,7 +49,7 @@ func editCount(c *int, limit int) (int, error) {
 		n = *c
 	}
 	if n < 1 || n > limit {
-		return 0, Invalid("count must be between 1 and %d, got %d", limit, n)
+		return 0, engine.Invalid("count must be between 1 and %d, got %d", limit, n)
 	}
 	return n, nil
 }
@@ -57,21 +58,21 @@ func editCount(c *int, limit int) (int, error) {
 var insertRowsTool = typedTool(toolSpec{
 	name: "insert_rows", title: "Insert rows",
 	desc:    "Insert empty rows before a row number; existing rows move down.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet}),
 }, (*Service).insertRows)
 
 // insertRows implements insert_rows.
-func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*Call, error) {
+func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*engine.Call, error) {
 	a, n, err := checkRowEdit(a)
 	if err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		before := ext.MaxRow
 		if before+n > excelize.TotalRows && a.Row <= before {
-			return nil, Invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
+			return nil, engine.Invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
 		if err := b.ShiftRefs(shift, func() error {
@@ -85,7 +86,7 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*Call, error) {
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = InsertedRows(sheet, a.Row, n)
+		b.Edits = engine.InsertedRows(sheet, a.Row, n)
 		if !ext.Empty() && a.Row <= ext.MaxRow {
 			ext.MaxRow += n
 			if a.Row <= ext.MinRow {
@@ -104,17 +105,17 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*Call, error) {
 var deleteRowsTool = typedTool(toolSpec{
 	name: "delete_rows", title: "Delete rows",
 	desc:    "Delete rows starting at a row number; rows below move up.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Guard: GuardEverySheet, Destructive: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRows)
 
 // deleteRows implements delete_rows.
-func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*Call, error) {
+func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*engine.Call, error) {
 	a, n, err := checkRowEdit(rowEditArgs(d))
 	if err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		before := ext.MaxRow
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n, Delete: true}
@@ -131,7 +132,7 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*Call, error)
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = DeletedRows(sheet, a.Row)
+		b.Edits = engine.DeletedRows(sheet, a.Row)
 		ext.MinRow, ext.MaxRow = shrinkSpan(ext, ext.MinRow, ext.MaxRow, a.Row, n)
 		return success(b.Name(), sheet,
 			field("deleted_from_row", a.Row),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -23,17 +24,17 @@ type ruleArgs struct {
 // ruleBody is one conditional rule, wherever it is given: the top-level
 // fields of add_conditional_rule or one item of its rules.
 type ruleBody struct {
-	RuleType   string        `json:"rule_type,omitempty" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
-	Operator   string        `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
-	Values     []json.Number `json:"values,omitempty" maxItems:"2" jsonschema:"cell_is: the number to compare with (two for between and notBetween)"`
-	Formula    string        `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
-	Format     *RuleFormat   `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
-	IconStyle  string        `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
-	MinColor   ColorValue    `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
-	MidColor   ColorValue    `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
-	MaxColor   ColorValue    `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
-	BarColor   ColorValue    `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
-	StopIfTrue bool          `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
+	RuleType   string             `json:"rule_type,omitempty" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
+	Operator   string             `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
+	Values     []json.Number      `json:"values,omitempty" maxItems:"2" jsonschema:"cell_is: the number to compare with (two for between and notBetween)"`
+	Formula    string             `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
+	Format     *engine.RuleFormat `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
+	IconStyle  string             `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
+	MinColor   engine.ColorValue  `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
+	MidColor   engine.ColorValue  `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
+	MaxColor   engine.ColorValue  `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
+	BarColor   engine.ColorValue  `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
+	StopIfTrue bool               `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
 }
 
 // cellIsCriteria maps cell_is operators (openpyxl's names) to excelize criteria.
@@ -61,15 +62,15 @@ func cellIsCriteria(op string) (string, bool) {
 
 // validIconStyle reports whether name is an icon set Excel knows.
 func validIconStyle(name string) bool {
-	return OneOf(name, IconStyles()...)
+	return engine.OneOf(name, engine.IconStyles()...)
 }
 
 // addConditionalRuleTool declares add_conditional_rule.
 var addConditionalRuleTool = typedTool(toolSpec{
 	name: "add_conditional_rule", title: "Add conditional formatting",
 	desc:    "Add conditional formatting (cell_is, formula, icon_set, color_scale, data_bar) to a range; several rules apply all-or-nothing.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
 }, (*Service).addConditionalRule)
 
 // addConditionalRuleArgs are add_conditional_rule's arguments: one rule
@@ -84,13 +85,13 @@ type addConditionalRuleArgs struct {
 
 // addConditionalRule implements add_conditional_rule: one rule from the
 // top-level fields, or several from "rules"; all are applied or none.
-func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs) (*Call, error) {
+func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs) (*engine.Call, error) {
 	rules := a.Rules
 	if a.RuleType != "" {
 		rules = append([]ruleArgs{{CellRange: a.CellRange, RuleType: a.RuleType, ruleBody: a.ruleBody}}, rules...)
 	}
 	if len(rules) == 0 {
-		return nil, Invalid("give rule_type (one rule) or rules (several)")
+		return nil, engine.Invalid("give rule_type (one rule) or rules (several)")
 	}
 	icon := false
 	for i := range rules {
@@ -99,7 +100,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 		}
 		icon = icon || rules[i].RuleType == "icon_set"
 	}
-	c := OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		applied := make([]any, 0, len(rules))
 		names := b.FormulaScope()
@@ -113,7 +114,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 					return nil, fmt.Errorf("rule %d: %w", i+1, err)
 				}
 			}
-			rng, err := ParseRange(r.CellRange)
+			rng, err := engine.ParseRange(r.CellRange)
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
@@ -131,26 +132,26 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 }
 
 // conditionalOption turns one rule into excelize options, validating it.
-func conditionalOption(b *Book, r ruleArgs) (excelize.ConditionalFormatOptions, error) {
+func conditionalOption(b *engine.Book, r ruleArgs) (excelize.ConditionalFormatOptions, error) {
 	opt := excelize.ConditionalFormatOptions{StopIfTrue: r.StopIfTrue}
 	if r.CellRange == "" {
-		return opt, Invalid("cell_range is required")
+		return opt, engine.Invalid("cell_range is required")
 	}
 	switch r.RuleType {
 	case "cell_is":
 		crit, ok := cellIsCriteria(r.Operator)
 		if !ok {
-			return opt, Invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
+			return opt, engine.Invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
 		}
 		opt.Type, opt.Criteria = "cell", crit
 		if crit == "between" || crit == "not between" {
 			if len(r.Values) != 2 {
-				return opt, Invalid("%s needs exactly two values", r.Operator)
+				return opt, engine.Invalid("%s needs exactly two values", r.Operator)
 			}
 			opt.MinValue, opt.MaxValue = r.Values[0].String(), r.Values[1].String()
 		} else {
 			if len(r.Values) != 1 {
-				return opt, Invalid("%s needs exactly one value", r.Operator)
+				return opt, engine.Invalid("%s needs exactly one value", r.Operator)
 			}
 			opt.Value = r.Values[0].String()
 		}
@@ -158,16 +159,16 @@ func conditionalOption(b *Book, r ruleArgs) (excelize.ConditionalFormatOptions, 
 	case "formula":
 		f := strings.TrimPrefix(strings.TrimSpace(r.Formula), "=")
 		if f == "" {
-			return opt, Invalid("formula rules need a formula")
+			return opt, engine.Invalid("formula rules need a formula")
 		}
-		if err := CheckFormula(r.CellRange+" rule", f); err != nil {
+		if err := engine.CheckFormula(r.CellRange+" rule", f); err != nil {
 			return opt, err
 		}
 		opt.Type, opt.Criteria = "formula", f // excelize takes the expression from Criteria
 		return opt, b.RuleFormat(&opt, r.Format)
 	case "icon_set":
 		if !validIconStyle(r.IconStyle) {
-			return opt, Invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
+			return opt, engine.Invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
 		}
 		opt.Type, opt.IconStyle = "icon_set", r.IconStyle
 		return opt, nil
@@ -198,11 +199,11 @@ func conditionalOption(b *Book, r ruleArgs) (excelize.ConditionalFormatOptions, 
 		opt.Type, opt.Criteria, opt.MinType, opt.MaxType, opt.BarColor = "data_bar", "=", "min", "max", "#"+c
 		return opt, nil
 	}
-	return opt, Invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
+	return opt, engine.Invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
 }
 
 // colorOr parses c, or returns def when c is empty.
-func colorOr(c ColorValue, def string) (string, error) {
+func colorOr(c engine.ColorValue, def string) (string, error) {
 	if c == "" {
 		return def, nil
 	}
@@ -253,8 +254,8 @@ func dvOperator(name string) (excelize.DataValidationOperator, bool) {
 var addDataValidationTool = typedTool(toolSpec{
 	name: "add_data_validation", title: "Add data validation",
 	desc:    "Add data validation (list, whole, decimal, date, time, textLength, custom) to a range.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
 }, (*Service).addDataValidation)
 
 // addDataValidationArgs are add_data_validation's arguments.
@@ -275,13 +276,13 @@ type addDataValidationArgs struct {
 }
 
 // addDataValidation implements add_data_validation.
-func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) (*Call, error) {
-	rng, err := ParseRange(a.CellRange)
+func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) (*engine.Call, error) {
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	for i, f := range []string{a.Formula1, a.Formula2} {
-		if err := CheckFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
+		if err := engine.CheckFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
 			return nil, err
 		}
 	}
@@ -297,29 +298,29 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 		case a.Formula1 != "":
 			dv.SetSqrefDropList(strings.TrimPrefix(a.Formula1, "="))
 		default:
-			return nil, Invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
+			return nil, engine.Invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
 		}
 	case "custom":
 		if a.Formula1 == "" {
-			return nil, Invalid("custom validation needs formula1")
+			return nil, engine.Invalid("custom validation needs formula1")
 		}
 		dv.Type = "custom"
 		dv.Formula1 = strings.TrimPrefix(a.Formula1, "=")
 	default:
 		t, ok := dvType(a.ValidationType)
 		if !ok {
-			return nil, Invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
+			return nil, engine.Invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
 		}
 		op, ok := dvOperator(a.Operator)
 		if !ok {
-			return nil, Invalid("invalid operator %q", a.Operator)
+			return nil, engine.Invalid("invalid operator %q", a.Operator)
 		}
 		if a.Formula1 == "" {
-			return nil, Invalid("%s validation needs formula1", a.ValidationType)
+			return nil, engine.Invalid("%s validation needs formula1", a.ValidationType)
 		}
 		needsTwo := op == excelize.DataValidationOperatorBetween || op == excelize.DataValidationOperatorNotBetween
 		if needsTwo && a.Formula2 == "" {
-			return nil, Invalid("operator %s needs formula2", a.Operator)
+			return nil, engine.Invalid("operator %s needs formula2", a.Operator)
 		}
 		f2 := any(a.Formula2)
 		if !needsTwo {
@@ -338,7 +339,7 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 	if a.Prompt != "" || a.PromptTitle != "" {
 		dv.SetInput(a.PromptTitle, a.Prompt)
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		names := b.FormulaScope()
 		for i, f := range []string{a.Formula1, a.Formula2} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -30,14 +31,14 @@ var searchValuesTool = typedTool(toolSpec{
 	name: "search_excel_values", title: "Search cell values",
 	desc: "Search the cell values of every sheet of a workbook (and more workbooks with file_paths), like ripgrep: contains, exact, regex, startswith or fuzzy match, " +
 		"optionally case-sensitive and limited to sheets and header columns; each hit gives sheet, row, column, value, cell and its row's other values; paged with offset/max_results.",
-	timeout: ReadTimeout,
+	timeout: engine.ReadTimeout,
 	access:  searchAccess(),
 }, (*Service).searchValues)
 
 // searchAccess is search_excel_values' declaration: file_path streamed,
 // every sheet; each of file_paths is read the same way after it.
-func searchAccess() Access {
-	return Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStream}}}
+func searchAccess() engine.Access {
+	return engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream}}}
 }
 
 // searchValuesArgs are search_excel_values' arguments (excelmanus's names,
@@ -84,16 +85,16 @@ type sheetCount struct {
 }
 
 // searchValues implements search_excel_values.
-func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*Call, error) {
+func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*engine.Call, error) {
 	switch {
 	case a.Query == "":
-		return nil, Invalid("query is empty: give the text to look for")
+		return nil, engine.Invalid("query is empty: give the text to look for")
 	case a.Offset < 0:
-		return nil, Invalid("offset must be >= 0")
+		return nil, engine.Invalid("offset must be >= 0")
 	case a.MaxResults != nil && *a.MaxResults < 1:
-		return nil, Invalid("max_results must be >= 1")
+		return nil, engine.Invalid("max_results must be >= 1")
 	case 1+len(a.FilePaths) > maxSearchFiles:
-		return nil, Invalid("at most %d workbooks per search", maxSearchFiles)
+		return nil, engine.Invalid("at most %d workbooks per search", maxSearchFiles)
 	}
 	m, err := newTextMatcher(a.Query, a.MatchMode, a.CaseSensitive)
 	if err != nil {
@@ -104,7 +105,7 @@ func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*Call, 
 		st.want = *a.MaxResults
 	}
 	found := make([]bookHits, 1+len(a.FilePaths))
-	c := OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		return nil, st.searchBook(ctx, b, a.FilePath, &found[0])
 	})
 	c.After = func(any) (any, error) {
@@ -120,7 +121,7 @@ func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*Call, 
 }
 
 // searchBook searches the sheets of one workbook into out.
-func (st *searchState) searchBook(ctx context.Context, b *Book, path string, out *bookHits) error {
+func (st *searchState) searchBook(ctx context.Context, b *engine.Book, path string, out *bookHits) error {
 	names, _ := b.SheetList()
 	var only map[string]bool
 	if len(st.a.Sheets) > 0 {
@@ -142,13 +143,13 @@ func (st *searchState) searchBook(ctx context.Context, b *Book, path string, out
 }
 
 // searchSheet streams one sheet and records its hits.
-func (st *searchState) searchSheet(ctx context.Context, b *Book, path, sheet string, out *bookHits) error {
+func (st *searchState) searchSheet(ctx context.Context, b *engine.Book, path, sheet string, out *bookHits) error {
 	var header []string
 	var cols map[int]bool // nil: every column
 	count := sheetCount{file: filepath.ToSlash(path), sheet: sheet}
 	skip := false
 	keep := st.keep()
-	err := b.Rows(ctx, sheet, 1, MaxSheetRows, 1, 0, func(row int, vals []any) bool {
+	err := b.Rows(ctx, sheet, 1, engine.MaxSheetRows, 1, 0, func(row int, vals []any) bool {
 		if header == nil {
 			if row == 1 {
 				header = searchHeader(vals)
@@ -248,7 +249,7 @@ func (st *searchState) hit(path, sheet string, row, col int, text string, vals [
 		field("row", row),
 		field("column", name(col)),
 		field("value", cutRunes(text, searchValueRunes)),
-		field("cell_ref", CellName(col+1, row)),
+		field("cell_ref", engine.CellName(col+1, row)),
 		field("context", ctxVals))
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -16,8 +17,8 @@ import (
 var createSheetTool = typedTool(toolSpec{
 	name: "create_sheet", title: "Create sheet",
 	desc:    "Create an empty sheet, optionally at a position (0 = first).",
-	timeout: WriteTimeout,
-	access:  EditStructure("", SheetNone, Access{Guard: GuardEverySheet, KeepsValues: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("", engine.SheetNone, engine.Access{Guard: engine.GuardEverySheet, KeepsValues: true, Idempotent: true}),
 }, (*Service).createSheet)
 
 // createSheetArgs are create_sheet's arguments.
@@ -28,20 +29,20 @@ type createSheetArgs struct {
 }
 
 // createSheet implements create_sheet.
-func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*Call, error) {
-	if err := CheckSheetName(a.SheetName); err != nil {
+func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*engine.Call, error) {
+	if err := engine.CheckSheetName(a.SheetName); err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		if b.HasSheet(a.SheetName) {
-			return nil, Invalid("sheet %q already exists", a.SheetName)
+			return nil, engine.Invalid("sheet %q already exists", a.SheetName)
 		}
 		list, _ := b.SheetList()
 		count := len(list)
 		pos := count
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > count {
-				return nil, Invalid("position must be between 0 and %d, got %d", count, *a.Position)
+				return nil, engine.Invalid("position must be between 0 and %d, got %d", count, *a.Position)
 			}
 			pos = *a.Position
 		}
@@ -64,8 +65,8 @@ func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*Call, erro
 var renameSheetTool = typedTool(toolSpec{
 	name: "rename_sheet", title: "Rename sheet",
 	desc:    "Rename a sheet.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetRead, Access{Guard: GuardEverySheet, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetRead, engine.Access{Guard: engine.GuardEverySheet, Idempotent: true}),
 }, (*Service).renameSheet)
 
 // renameSheetArgs are rename_sheet's arguments.
@@ -77,21 +78,21 @@ type renameSheetArgs struct {
 }
 
 // renameSheet implements rename_sheet.
-func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*Call, error) {
+func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*engine.Call, error) {
 	sheet, err := foldAlias("sheet_name", a.SheetName, "old_name", a.OldName, sameSheet)
 	if err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(sheet) == "" {
-		return nil, Invalid("sheet_name is required: the sheet to rename")
+		return nil, engine.Invalid("sheet_name is required: the sheet to rename")
 	}
-	if err := CheckSheetName(a.NewName); err != nil {
+	if err := engine.CheckSheetName(a.NewName); err != nil {
 		return nil, err
 	}
-	return OnBook(a.FilePath, sheet, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, sheet, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		old := sh.Name
 		if !strings.EqualFold(old, a.NewName) && b.HasSheet(a.NewName) {
-			return nil, Invalid("sheet %q already exists", a.NewName)
+			return nil, engine.Invalid("sheet %q already exists", a.NewName)
 		}
 		if err := b.RenameRefs(old, a.NewName, func() error {
 			if err := b.SetSheetName(old, a.NewName); err != nil {
@@ -101,7 +102,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*Call, erro
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = RenamedSheet()
+		b.Edits = engine.RenamedSheet()
 		if ext, ok := b.Extents[old]; ok && old != a.NewName {
 			delete(b.Extents, old)
 			b.Extents[a.NewName] = ext
@@ -121,8 +122,8 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*Call, erro
 var deleteSheetTool = typedTool(toolSpec{
 	name: "delete_sheet", title: "Delete sheet",
 	desc:    "Delete a sheet (needs confirm=true).",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetDrop, Access{Guard: GuardEverySheet, Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetDrop, engine.Access{Guard: engine.GuardEverySheet, Destructive: true, Idempotent: true}),
 }, (*Service).deleteSheet)
 
 // deleteSheetArgs are delete_sheet's arguments.
@@ -133,14 +134,14 @@ type deleteSheetArgs struct {
 }
 
 // deleteSheet implements delete_sheet (confirm=true required, as excelmanus).
-func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*Call, error) {
+func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*engine.Call, error) {
 	if !a.Confirm {
-		return nil, Invalid("deleting sheet %q needs confirm=true", a.SheetName)
+		return nil, engine.Invalid("deleting sheet %q needs confirm=true", a.SheetName)
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		if list, _ := b.SheetList(); len(list) == 1 {
-			return nil, Invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
+			return nil, engine.Invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
 		}
 		if err := b.DeleteSheetRefs(sheet, func() error {
 			if err := b.DeleteSheet(sheet); err != nil {
@@ -151,7 +152,7 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*Call, erro
 			return nil, err
 		}
 		delete(b.Extents, sheet)
-		b.Edits = DeletedSheet()
+		b.Edits = engine.DeletedSheet()
 		return success(b.Name(), "",
 			field("deleted_sheet", sheet),
 			field("remaining_sheets", b.SheetNames())), nil
@@ -168,7 +169,7 @@ type copiedCell struct {
 var copyRangeTool = typedTool(toolSpec{
 	name: "copy_range_between_sheets", title: "Copy range",
 	desc:    "Copy the values and formulas of a range to another sheet, in the same or another workbook; relative references in copied formulas move with the copy, absolute ones stay (values_only pastes results instead).",
-	timeout: WriteTimeout,
+	timeout: engine.WriteTimeout,
 	access:  copyRangeAccess(),
 }, (*Service).copyRange)
 
@@ -186,9 +187,9 @@ type copyRangeArgs struct {
 
 // copyRange implements copy_range_between_sheets (values and formulas, not
 // styles), within one workbook or across two.
-func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
+func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, error) {
 	if strings.TrimSpace(a.SourceSheet) == "" {
-		return nil, Invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
+		return nil, engine.Invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
 	}
 	if a.TargetFile == "" {
 		a.TargetFile = a.SourceFile
@@ -199,22 +200,22 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 	if a.TargetStart == "" {
 		a.TargetStart = "A1"
 	}
-	src, err := ParseRange(a.SourceRange)
+	src, err := engine.ParseRange(a.SourceRange)
 	if err != nil {
 		return nil, err
 	}
 	if src.Cells() > int64(s.engine.Limits.MaxWriteCells) {
-		return nil, LimitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.Limits.MaxWriteCells))
+		return nil, engine.LimitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.Limits.MaxWriteCells))
 	}
-	tc, tr, err := ParseCell(a.TargetStart)
+	tc, tr, err := engine.ParseCell(a.TargetStart)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
+	if err := engine.CheckBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
 		return nil, err
 	}
-	dst := CellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
-	if err := CheckSheetName(a.TargetSheet); err != nil {
+	dst := engine.CellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
+	if err := engine.CheckSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
 	var cells [][]copiedCell
@@ -224,7 +225,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 	// it is there); a copy within one workbook reads it from the workbook
 	// the copy edits. Service.run holds both files' locks, taken in sorted
 	// order, for the whole call.
-	load := func(b *Book, sh SheetRef) (any, error) {
+	load := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		srcSheet, srcName = sh.Name, b.Name()
 		var err error
 		if cells, err = copiedCells(b, sh.Name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
@@ -232,10 +233,10 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 		}
 		return nil, err
 	}
-	copyTo := func(b *Book, sh SheetRef) (any, error) {
+	copyTo := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		var err error
-		var names *FormulaScope // read when the first formula is copied
+		var names *engine.FormulaScope // read when the first formula is copied
 		plan, anchors := spills.copyPlan(src, dst)
 		old, err := b.AnchorsUnder(sheet, plan)
 		if err != nil {
@@ -244,12 +245,12 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
-				ref := CellName(dst.C1+j, dst.R1+i)
+				ref := engine.CellName(dst.C1+j, dst.R1+i)
 				if c.formula != "" {
 					// Relative references move by the copy's offset, as a
 					// paste in Excel does; absolute ones stay.
 					text, _ := formularef.Translate(c.formula, dst.R1-src.R1, dst.C1-src.C1)
-					if err := CheckFormula(ref, text); err != nil {
+					if err := engine.CheckFormula(ref, text); err != nil {
 						return nil, err // moved references made it too long
 					}
 					if names == nil {
@@ -269,7 +270,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 					}
 				} else {
 					if s, ok := c.value.(string); ok {
-						if err := CheckText(ref, s); err != nil {
+						if err := engine.CheckText(ref, s); err != nil {
 							return nil, err // excelize would cut it short
 						}
 					}
@@ -286,7 +287,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 		}
 		ext.Widen(dst.R1, dst.C1)
 		ext.Widen(dst.R2, dst.C2)
-		target := pyjson.Object{{Key: "file", Value: b.Name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: CellName(dst.C1, dst.R1)}}
+		target := pyjson.Object{{Key: "file", Value: b.Name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: engine.CellName(dst.C1, dst.R1)}}
 		if sh.Created {
 			target = append(target, field("sheet_created", true))
 		}
@@ -296,21 +297,21 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*Call, error) {
 			field("rows_copied", len(cells)),
 			field("cells_written", written)), nil
 	}
-	return &Call{
+	return &engine.Call{
 		Paths:    []string{a.SourceFile, a.TargetFile},
 		Sheets:   []string{a.SourceSheet, a.TargetSheet},
-		Bodies:   []Body{load, copyTo},
+		Bodies:   []engine.Body{load, copyTo},
 		NewSheet: a.Create,
 	}, nil
 }
 
 // copyRangeAccess is copy_range_between_sheets' declaration: the source
 // read through excelize (formulas, computed values), the target edited.
-func copyRangeAccess() Access {
-	return Access{
-		Files: []FileUse{
-			{Arg: "source_file", SheetArg: "source_sheet", Touch: TouchStructure, Sheet: SheetEdit},
-			{Arg: "target_file", SheetArg: "target_sheet", Touch: TouchStructure, Sheet: SheetTarget, Edit: true},
+func copyRangeAccess() engine.Access {
+	return engine.Access{
+		Files: []engine.FileUse{
+			{Arg: "source_file", SheetArg: "source_sheet", Touch: engine.TouchStructure, Sheet: engine.SheetEdit},
+			{Arg: "target_file", SheetArg: "target_sheet", Touch: engine.TouchStructure, Sheet: engine.SheetTarget, Edit: true},
 		},
 		Destructive: true,
 	}
@@ -318,12 +319,12 @@ func copyRangeAccess() Access {
 
 // copiedCells reads the values and formulas of rng with their types; with
 // valuesOnly a formula cell gives its value instead (see formulaValue).
-func copiedCells(b *Book, sheet string, rng CellRange, valuesOnly bool) ([][]copiedCell, error) {
+func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly bool) ([][]copiedCell, error) {
 	out := make([][]copiedCell, 0, rng.R2-rng.R1+1)
 	for r := rng.R1; r <= rng.R2; r++ {
 		row := make([]copiedCell, 0, rng.C2-rng.C1+1)
 		for c := rng.C1; c <= rng.C2; c++ {
-			ref := CellName(c, r)
+			ref := engine.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
@@ -343,7 +344,7 @@ func copiedCells(b *Book, sheet string, rng CellRange, valuesOnly bool) ([][]cop
 					if cerr := b.CallContext().Err(); cerr != nil {
 						return nil, cerr
 					}
-					return nil, Invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
+					return nil, engine.Invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
 				}
 				t = excelize.CellTypeUnset
 			}
@@ -363,7 +364,7 @@ func typedValue(v string, t excelize.CellType) any {
 	case t == excelize.CellTypeBool:
 		return v == "1" || strings.EqualFold(v, "true")
 	case t == excelize.CellTypeNumber || t == excelize.CellTypeUnset:
-		if n := JsonCell(v); n != nil {
+		if n := engine.JsonCell(v); n != nil {
 			if _, isText := n.(string); !isText || t == excelize.CellTypeNumber {
 				return n
 			}

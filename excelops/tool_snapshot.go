@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -35,8 +36,8 @@ const (
 var scanExcelSnapshotTool = typedTool(toolSpec{
 	name: "scan_excel_snapshot", title: "Scan workbook snapshot",
 	desc:    "Snapshot of one workbook: per sheet its used range, header row, column profiles over the first max_sample_rows data rows (type, empty, unique, unique_ratio, samples; for numbers min, p25, median, p75, max as pandas' quantile computes them with linear interpolation, and outliers past 1.5*IQR with examples), key_columns (columns whose non-empty values are all distinct), duplicate rows, sample rows, merged ranges and tables, plus header names shared across sheets; quartiles and outliers use at most 10000 numbers per column, a random sample past that (quantiles_from says which); sheets paged with offset/next_offset, a sheet larger than the result cap by itself shown shortened (shortened says what was left out).",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
 }, (*Service).scanExcelSnapshot)
 
 // scanExcelSnapshotArgs are scan_excel_snapshot's arguments.
@@ -48,18 +49,18 @@ type scanExcelSnapshotArgs struct {
 }
 
 // scanExcelSnapshot implements scan_excel_snapshot.
-func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs) (*Call, error) {
+func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs) (*engine.Call, error) {
 	sample := defaultSnapshotSampleRows
 	if a.MaxSampleRows != nil {
 		if *a.MaxSampleRows < 10 || *a.MaxSampleRows > maxSnapshotSampleRows {
-			return nil, Invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
+			return nil, engine.Invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
 		}
 		sample = *a.MaxSampleRows
 	}
 	if a.Offset < 0 {
-		return nil, Invalid("offset must be >= 0")
+		return nil, engine.Invalid("offset must be >= 0")
 	}
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, active := b.SheetList()
 		limit, capped := registry.ResultLimit(ctx)
 		used := 600
@@ -137,7 +138,7 @@ func sharedColumns(headers map[string][]string) []any {
 
 // snapshotSheet is one sheet of the snapshot and its distinct header names
 // (lower case, trimmed).
-func snapshotSheet(b *Book, ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
+func snapshotSheet(b *engine.Book, ctx context.Context, name string, sample int) (pyjson.Object, []string, error) {
 	o := pyjson.Object{{Key: "name", Value: name}}
 	kind, err := b.SheetKindOf(name)
 	if err != nil {
@@ -165,7 +166,7 @@ func snapshotSheet(b *Book, ctx context.Context, name string, sample int) (pyjso
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "max_row", Value: 0}, pyjson.Field{Key: "max_column", Value: 0})
 	} else {
 		o = append(o,
-			pyjson.Field{Key: "used_range", Value: RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+			pyjson.Field{Key: "used_range", Value: engine.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 			pyjson.Field{Key: "max_row", Value: ext.MaxRow},
 			pyjson.Field{Key: "max_column", Value: ext.MaxCol})
 	}
@@ -178,7 +179,7 @@ func snapshotSheet(b *Book, ctx context.Context, name string, sample int) (pyjso
 		seen      = map[string]struct{}{}
 		dupes     int
 	)
-	err = b.Rows(ctx, name, 1, MaxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
+	err = b.Rows(ctx, name, 1, engine.MaxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
 		if headerRow == 0 {
 			headerRow, header = row, slices.Clone(vals)
 			profiles = make([]colprofile.Profile, max(len(header), min(ext.MaxCol, snapshotColumns)))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -100,8 +101,8 @@ func cmpFloat(a, b float64) int {
 var sortRangeTool = typedTool(toolSpec{
 	name: "sort_range", title: "Sort range",
 	desc:    "Sort the rows of a range by one or more columns, as Excel does (numbers before text, blanks last; formulas move with their row and their relative references follow).",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
 }, (*Service).sortRange)
 
 // sortRangeArgs are sort_range's arguments.
@@ -120,23 +121,23 @@ type sortByArg struct {
 }
 
 // sortRange implements sort_range.
-func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*Call, error) {
-	rng, err := ParseRange(a.CellRange)
+func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call, error) {
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if len(a.SortBy) == 0 {
-		return nil, Invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
+		return nil, engine.Invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
 	}
 	if a.Header && rng.R1 == rng.R2 {
-		return nil, Invalid("range %s is only its header row: nothing to sort", rng)
+		return nil, engine.Invalid("range %s is only its header row: nothing to sort", rng)
 	}
 	for i, k := range a.SortBy {
 		if k.Order != "" && k.Order != "ascending" && k.Order != "descending" {
-			return nil, Invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
+			return nil, engine.Invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		keys := make([]sortKey, len(a.SortBy))
 		shown := make([]any, len(a.SortBy))
@@ -150,19 +151,19 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*Call, error)
 				order = "descending"
 			}
 			keys[i] = sortKey{col, order == "descending"}
-			shown[i] = pyjson.Object{{Key: "column", Value: ColumnName(col)}, {Key: "order", Value: order}}
+			shown[i] = pyjson.Object{{Key: "column", Value: engine.ColumnName(col)}, {Key: "order", Value: order}}
 		}
 		top := rng.R1
 		if a.Header {
 			top++
 		}
-		block := CellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.MaxRow)}
+		block := engine.CellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.MaxRow)}
 		res := success(b.Name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
 		if block.R2 < block.R1 {
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
 		if block.Cells() > int64(s.engine.Limits.MaxWriteCells) {
-			return nil, LimitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.Limits.MaxWriteCells))
+			return nil, engine.LimitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.Limits.MaxWriteCells))
 		}
 		if err := checkSortable(b, sheet, rng, block); err != nil {
 			return nil, err
@@ -171,43 +172,43 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*Call, error)
 		if err != nil {
 			return nil, err
 		}
-		b.Edits = &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
+		b.Edits = &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
 		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.R2 - block.R1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
 
 // sortColumn resolves a sort_by column: a header's text (with header) or a
 // column letter inside rng.
-func sortColumn(b *Book, sheet string, rng CellRange, column string, header bool) (int, error) {
+func sortColumn(b *engine.Book, sheet string, rng engine.CellRange, column string, header bool) (int, error) {
 	if header {
 		var headers []string
 		for c := rng.C1; c <= rng.C2; c++ {
-			v, _ := b.CellValue(sheet, CellName(c, rng.R1))
+			v, _ := b.CellValue(sheet, engine.CellName(c, rng.R1))
 			if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(column)) && v != "" {
 				return c, nil
 			}
 			headers = append(headers, v)
 		}
-		col, err := ParseColumn(column)
+		col, err := engine.ParseColumn(column)
 		if err != nil || col < rng.C1 || col > rng.C2 {
-			return 0, Invalid("%s", Sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
-				DidYouMean(CloseMatches(column, headers))))
+			return 0, engine.Invalid("%s", engine.Sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
+				engine.DidYouMean(engine.CloseMatches(column, headers))))
 		}
 		return col, nil
 	}
-	col, err := ParseColumn(column)
+	col, err := engine.ParseColumn(column)
 	if err != nil {
 		return 0, err
 	}
 	if col < rng.C1 || col > rng.C2 {
-		return 0, Invalid("column %s is outside %s (columns %s to %s)", ColumnName(col), rng, ColumnName(rng.C1), ColumnName(rng.C2))
+		return 0, engine.Invalid("column %s is outside %s (columns %s to %s)", engine.ColumnName(col), rng, engine.ColumnName(rng.C1), engine.ColumnName(rng.C2))
 	}
 	return col, nil
 }
 
 // checkSortable refuses what a sort would break: merged cells, array
 // formulas and tables the range covers only in part.
-func checkSortable(b *Book, sheet string, rng, block CellRange) error {
+func checkSortable(b *engine.Book, sheet string, rng, block engine.CellRange) error {
 	if err := refuseMerged(b, sheet, rng, "range"); err != nil {
 		return err
 	}
@@ -219,10 +220,10 @@ func checkSortable(b *Book, sheet string, rng, block CellRange) error {
 		if !t.rng.Overlaps(block) {
 			continue
 		}
-		body := CellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
+		body := engine.CellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
 		// The block may stop short of the table's last rows when those are empty.
 		if block.C1 != body.C1 || block.C2 != body.C2 || block.R1 != body.R1 || rng.R2 != body.R2 {
-			return Invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
+			return engine.Invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
 		}
 	}
 	formulas, err := b.FormulaCells(sheet)
@@ -233,11 +234,11 @@ func checkSortable(b *Book, sheet string, rng, block CellRange) error {
 		if fc.ArrayRef == "" {
 			continue
 		}
-		if ar, err := ParseRange(fc.ArrayRef); err == nil && ar.Overlaps(block) {
+		if ar, err := engine.ParseRange(fc.ArrayRef); err == nil && ar.Overlaps(block) {
 			if fc.Dynamic {
-				return SpillSortRefusal(rng, ar, fc.Ref)
+				return engine.SpillSortRefusal(rng, ar, fc.Ref)
 			}
-			return Invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.Ref, fc.ArrayRef)
+			return engine.Invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.Ref, fc.ArrayRef)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -191,7 +192,7 @@ func TestSortRangeErrors(t *testing.T) {
 // which excelize has no setter for.
 func setErrorCell(t *testing.T, f *excelize.File, sheet, ref, errText string) {
 	t.Helper()
-	ws, ok := ParsedSheet(f, sheet)
+	ws, ok := engine.ParsedSheet(f, sheet)
 	require.True(t, ok)
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]

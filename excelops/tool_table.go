@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -35,27 +36,27 @@ func tableStyles() []string {
 
 // checkTableStyle refuses a style Excel does not have, naming close ones.
 func checkTableStyle(style string) error {
-	if OneOf(style, tableStyles()...) {
+	if engine.OneOf(style, tableStyles()...) {
 		return nil
 	}
-	return Invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, DidYouMean(CloseMatches(style, tableStyles())))
+	return engine.Invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, engine.DidYouMean(engine.CloseMatches(style, tableStyles())))
 }
 
 // sheetTable is one table of a sheet.
 type sheetTable struct {
 	name string
-	rng  CellRange
+	rng  engine.CellRange
 }
 
 // tablesOn lists the tables of sheet (a sheet this call edits).
-func tablesOn(b *Book, sheet string) ([]sheetTable, error) {
+func tablesOn(b *engine.Book, sheet string) ([]sheetTable, error) {
 	list, err := b.Tables(sheet)
 	if err != nil {
 		return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
 	}
 	out := make([]sheetTable, 0, len(list))
 	for _, t := range list {
-		rng, err := ParseRange(t.Range)
+		rng, err := engine.ParseRange(t.Range)
 		if err != nil {
 			return nil, newError(KindDamaged, fmt.Sprintf("file is damaged: table %q has the range %q", t.Name, t.Range), err)
 		}
@@ -65,15 +66,15 @@ func tablesOn(b *Book, sheet string) ([]sheetTable, error) {
 }
 
 // refuseMerged fails when rng holds or touches a merged range, naming it.
-func refuseMerged(b *Book, sheet string, rng CellRange, what string) error {
+func refuseMerged(b *engine.Book, sheet string, rng engine.CellRange, what string) error {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
 	}
 	for _, m := range merged {
-		mr, err := ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		mr, err := engine.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err == nil && mr.Overlaps(rng) {
-			return Invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
+			return engine.Invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
 		}
 	}
 	return nil
@@ -81,15 +82,15 @@ func refuseMerged(b *Book, sheet string, rng CellRange, what string) error {
 
 // sheetAutofilter returns the range of sheet's own autofilter (not a
 // table's), read from the worksheet excelize parsed.
-func sheetAutofilter(b *Book, sheet string) (CellRange, bool) {
+func sheetAutofilter(b *engine.Book, sheet string) (engine.CellRange, bool) {
 	ws, ok := b.Worksheet(sheet)
 	if !ok {
-		return CellRange{}, false
+		return engine.CellRange{}, false
 	}
 	if ws.AutoFilter == nil {
-		return CellRange{}, false
+		return engine.CellRange{}, false
 	}
-	rng, err := ParseRange(ws.AutoFilter.Ref)
+	rng, err := engine.ParseRange(ws.AutoFilter.Ref)
 	return rng, err == nil
 }
 
@@ -101,11 +102,11 @@ var cellRefLike = regexp.MustCompile(`(?i)^([a-z]{1,3}[0-9]+|r[0-9]*c[0-9]*|r[0-
 func checkTableName(name string) error {
 	switch {
 	case name == "":
-		return Invalid("table_name is empty")
+		return engine.Invalid("table_name is empty")
 	case len([]rune(name)) > maxTableName:
-		return Invalid("table_name %q is longer than %d characters", name, maxTableName)
+		return engine.Invalid("table_name %q is longer than %d characters", name, maxTableName)
 	case cellRefLike.MatchString(name) || strings.EqualFold(name, "r") || strings.EqualFold(name, "c"):
-		return Invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
+		return engine.Invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
 	}
 	for i, r := range name {
 		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
@@ -114,9 +115,9 @@ func checkTableName(name string) error {
 		}
 		if !ok {
 			if i == 0 {
-				return Invalid("table_name %q must start with a letter or _", name)
+				return engine.Invalid("table_name %q must start with a letter or _", name)
 			}
-			return Invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
+			return engine.Invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
 		}
 	}
 	return nil
@@ -126,8 +127,8 @@ func checkTableName(name string) error {
 var createTableTool = typedTool(toolSpec{
 	name: "create_table", title: "Create table",
 	desc:    "Turn a range with a header row into an Excel table (name, style, banded rows); refuses ranges that overlap a table, an autofilter or merged cells.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Idempotent: true}),
 }, (*Service).createTable)
 
 // createTableArgs are create_table's arguments.
@@ -144,13 +145,13 @@ type createTableArgs struct {
 }
 
 // createTable implements create_table.
-func (s *Service) createTable(ctx context.Context, a createTableArgs) (*Call, error) {
-	rng, err := ParseRange(a.CellRange)
+func (s *Service) createTable(ctx context.Context, a createTableArgs) (*engine.Call, error) {
+	rng, err := engine.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if rng.R2 == rng.R1 {
-		return nil, Invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, RangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
+		return nil, engine.Invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, engine.RangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
 	}
 	style := a.Style
 	if style == "" {
@@ -168,7 +169,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*Call, er
 			return nil, err
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		name, err := newTableName(b, a.TableName)
 		if err != nil {
@@ -196,7 +197,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*Call, er
 		ext.Widen(rng.R1, rng.C1)
 		ext.Widen(rng.R2, rng.C2)
 		// Only header cells may have changed (filled or turned into text).
-		b.Edits = &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
+		b.Edits = &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
 		res := success(b.Name(), sheet,
 			field("table_name", name),
 			field("range", rng.String()),
@@ -212,7 +213,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*Call, er
 
 // newTableName checks that name is free in the workbook (tables and
 // defined names alike, ignoring case), or picks the first free TableN.
-func newTableName(b *Book, name string) (string, error) {
+func newTableName(b *engine.Book, name string) (string, error) {
 	taken := map[string]string{}
 	for _, n := range b.TableNames() {
 		taken[strings.ToLower(n)] = "a table"
@@ -224,7 +225,7 @@ func newTableName(b *Book, name string) (string, error) {
 	}
 	if name != "" {
 		if what, ok := taken[strings.ToLower(name)]; ok {
-			return "", Invalid("the workbook already has %s called %q; choose another table_name", what, name)
+			return "", engine.Invalid("the workbook already has %s called %q; choose another table_name", what, name)
 		}
 		return name, nil
 	}
@@ -238,18 +239,18 @@ func newTableName(b *Book, name string) (string, error) {
 
 // refuseTableClash fails when rng overlaps a table, the sheet's autofilter
 // or merged cells: Excel cannot hold a table there.
-func refuseTableClash(b *Book, sheet string, rng CellRange) error {
+func refuseTableClash(b *engine.Book, sheet string, rng engine.CellRange) error {
 	tables, err := tablesOn(b, sheet)
 	if err != nil {
 		return err
 	}
 	for _, t := range tables {
 		if t.rng.Overlaps(rng) {
-			return Invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
+			return engine.Invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
 		}
 	}
 	if af, ok := sheetAutofilter(b, sheet); ok && af.Overlaps(rng) {
-		return Invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
+		return engine.Invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
 	}
 	return refuseMerged(b, sheet, rng, "range")
 }
@@ -259,19 +260,19 @@ func refuseTableClash(b *Book, sheet string, rng CellRange) error {
 // becomes ColumnN and a repeated one gets a number (qty, qty2); a number
 // becomes its text. It returns the column names and the cells it changed;
 // a formula in the header row is refused.
-func tableHeaders(b *Book, sheet string, rng CellRange) ([]any, []any, error) {
+func tableHeaders(b *engine.Book, sheet string, rng engine.CellRange) ([]any, []any, error) {
 	var names, changed []any
 	seen := map[string]bool{}
 	type write struct{ ref, text string }
 	var writes []write
 	for c := rng.C1; c <= rng.C2; c++ {
-		ref := CellName(c, rng.R1)
+		ref := engine.CellName(c, rng.R1)
 		formula, err := b.CellFormula(sheet, ref)
 		if err != nil {
 			return nil, nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if formula != "" {
-			return nil, nil, Invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
+			return nil, nil, engine.Invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
 		}
 		text, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 		if err != nil {
@@ -291,12 +292,12 @@ func tableHeaders(b *Book, sheet string, rng CellRange) ([]any, []any, error) {
 		if name != text || !isText {
 			writes = append(writes, write{ref, name})
 			if name != text {
-				changed = append(changed, pyjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: JsonCell(text)}, {Key: "now", Value: name}})
+				changed = append(changed, pyjson.Object{{Key: "cell", Value: ref}, {Key: "was", Value: engine.JsonCell(text)}, {Key: "now", Value: name}})
 			}
 		}
 	}
 	for _, w := range writes {
-		if err := CheckText(w.ref, w.text); err != nil {
+		if err := engine.CheckText(w.ref, w.text); err != nil {
 			return nil, nil, err // a header made unique grew past the limit
 		}
 		if err := b.SetCellStr(sheet, w.ref, w.text); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -25,8 +26,8 @@ const (
 var traceReferencesTool = typedTool(toolSpec{
 	name: "trace_references", title: "Trace references",
 	desc:    "Trace a cell's reference chain: the cells, ranges, defined names, tables and external workbooks its formula reads (precedents) and the formula cells that read it (dependents), across sheets, to a given depth.",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
 }, (*Service).traceReferences)
 
 // traceArgs are trace_references' arguments.
@@ -39,22 +40,22 @@ type traceArgs struct {
 }
 
 // traceReferences implements trace_references.
-func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*Call, error) {
+func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Call, error) {
 	dir := a.Direction
 	if dir == "" {
 		dir = "both"
 	}
-	if !OneOf(dir, "precedents", "dependents", "both") {
-		return nil, Invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
+	if !engine.OneOf(dir, "precedents", "dependents", "both") {
+		return nil, engine.Invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
 	}
 	depth := a.Depth
 	if depth == 0 {
 		depth = 2
 	}
 	if depth < 1 || depth > maxTraceDepth {
-		return nil, Invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
+		return nil, engine.Invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
 	}
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
@@ -67,7 +68,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*Call, erro
 		complete := true
 		nPrec := 0
 		if dir != "dependents" {
-			steps, ok := g.Precedents([]SheetArea{target}, depth)
+			steps, ok := g.Precedents([]engine.SheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, precedentEntry(g, st))
@@ -75,7 +76,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*Call, erro
 			nPrec = len(entries)
 		}
 		if dir != "precedents" {
-			steps, ok := g.Dependents([]SheetArea{target}, depth)
+			steps, ok := g.Dependents([]engine.SheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, dependentEntry(g, st))
@@ -108,8 +109,8 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*Call, erro
 var impactAnalysisTool = typedTool(toolSpec{
 	name: "get_impact_analysis", title: "Impact analysis",
 	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes. Formulas computing their references (INDIRECT, OFFSET) are listed apart as dynamic_formulas.",
-	timeout: ReadTimeout,
-	access:  Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStructure}}},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
 }, (*Service).impactAnalysis)
 
 // impactArgs are get_impact_analysis' arguments.
@@ -121,15 +122,15 @@ type impactArgs struct {
 }
 
 // impactAnalysis implements get_impact_analysis.
-func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*Call, error) {
+func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Call, error) {
 	scope := a.Scope
 	if scope == "" {
 		scope = "all"
 	}
-	if !OneOf(scope, "all", "direct") {
-		return nil, Invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
+	if !engine.OneOf(scope, "all", "direct") {
+		return nil, engine.Invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
 	}
-	return OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
 		if err != nil {
 			return nil, err
@@ -142,7 +143,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*Call, erro
 		if scope == "direct" {
 			depth = 1
 		}
-		steps, complete := g.Dependents([]SheetArea{target}, depth)
+		steps, complete := g.Dependents([]engine.SheetArea{target}, depth)
 		sheets := map[string]bool{}
 		var affected []any
 		nDirect := 0
@@ -186,7 +187,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*Call, erro
 
 // traceTarget reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or,
 // without a sheet, a cell or range of the first sheet of g.
-func traceTarget(b *Book, g *refgraph.Graph, text string) (SheetArea, error) {
+func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (engine.SheetArea, error) {
 	text = strings.TrimSpace(text)
 	sheet, addr := "", text
 	if i := strings.LastIndex(text, "!"); i >= 0 {
@@ -196,7 +197,7 @@ func traceTarget(b *Book, g *refgraph.Graph, text string) (SheetArea, error) {
 		}
 		resolved, err := b.Sheet(sheet)
 		if err != nil {
-			return SheetArea{}, err
+			return engine.SheetArea{}, err
 		}
 		sheet = resolved
 	} else if len(g.Sheets) > 0 {
@@ -204,13 +205,13 @@ func traceTarget(b *Book, g *refgraph.Graph, text string) (SheetArea, error) {
 	}
 	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
-		return SheetArea{}, Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
+		return engine.SheetArea{}, engine.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}
 	return a, nil
 }
 
 // targetFormula is the formula of target when it is one formula cell, else nil.
-func targetFormula(g *refgraph.Graph, target SheetArea) any {
+func targetFormula(g *refgraph.Graph, target engine.SheetArea) any {
 	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -15,8 +16,8 @@ import (
 var freezePanesTool = typedTool(toolSpec{
 	name: "freeze_panes", title: "Freeze panes",
 	desc:    "Freeze the rows above and the columns left of a cell (\"B2\" freezes row 1 and column A); \"A1\" or unfreeze: true removes frozen panes.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Idempotent: true}),
 }, (*Service).freezePanes)
 
 // freezePanesArgs are freeze_panes' arguments.
@@ -28,20 +29,20 @@ type freezePanesArgs struct {
 }
 
 // freezePanes implements freeze_panes.
-func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*Call, error) {
+func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.Call, error) {
 	col, row := 1, 1
 	switch {
 	case a.Unfreeze && a.Cell != "":
-		return nil, Invalid("give cell (what to freeze) or unfreeze: true, not both")
+		return nil, engine.Invalid("give cell (what to freeze) or unfreeze: true, not both")
 	case !a.Unfreeze && a.Cell == "":
-		return nil, Invalid("give cell, the first cell that scrolls (\"A2\" freezes the header row, \"B2\" also column A), or unfreeze: true")
+		return nil, engine.Invalid("give cell, the first cell that scrolls (\"A2\" freezes the header row, \"B2\" also column A), or unfreeze: true")
 	case a.Cell != "":
 		var err error
-		if col, row, err = ParseCell(a.Cell); err != nil {
+		if col, row, err = engine.ParseCell(a.Cell); err != nil {
 			return nil, err
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		before, err := b.Panes(sheet)
 		if err != nil {
@@ -53,7 +54,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*Call, er
 		panes := &excelize.Panes{}
 		var top any
 		if col > 1 || row > 1 {
-			top = CellName(col, row)
+			top = engine.CellName(col, row)
 			pane := "bottomRight"
 			switch {
 			case col == 1:
@@ -61,8 +62,8 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*Call, er
 			case row == 1:
 				pane = "topRight"
 			}
-			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: CellName(col, row), ActivePane: pane,
-				Selection: []excelize.Selection{{SQRef: CellName(col, row), ActiveCell: CellName(col, row), Pane: pane}}}
+			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: engine.CellName(col, row), ActivePane: pane,
+				Selection: []excelize.Selection{{SQRef: engine.CellName(col, row), ActiveCell: engine.CellName(col, row), Pane: pane}}}
 		}
 		if err := b.SetPanes(sheet, panes); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot set the panes: "+err.Error(), err)
@@ -87,7 +88,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*Call, er
 // a length check. excelize's GetSheetView adds the missing element as a side
 // effect. A <sheetViews> holding no <sheetView> (the file format requires
 // one) is reported as damage: excelize offers no way to add a view to it.
-func addMissingSheetView(b *Book, sheet string) error {
+func addMissingSheetView(b *engine.Book, sheet string) error {
 	if _, err := b.SheetView(sheet, 0); err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
 	}
@@ -122,8 +123,8 @@ type filterRule struct {
 var setAutofilterTool = typedTool(toolSpec{
 	name: "set_autofilter", title: "Set autofilter",
 	desc:    "Put filter buttons on a range's header row, optionally filtering columns (rows that do not match are hidden); remove: true takes the filter off and shows its rows.",
-	timeout: WriteTimeout,
-	access:  EditStructure("sheet_name", SheetEdit, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).setAutofilter)
 
 // setAutofilterArgs are set_autofilter's arguments.
@@ -136,24 +137,24 @@ type setAutofilterArgs struct {
 }
 
 // setAutofilter implements set_autofilter.
-func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*Call, error) {
-	var rng CellRange
+func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*engine.Call, error) {
+	var rng engine.CellRange
 	var rules []filterRule
 	switch {
 	case a.Remove && (a.CellRange != "" || len(a.Filters) > 0):
-		return nil, Invalid("remove: true takes no cell_range or filters: the sheet's autofilter is removed wherever it is")
+		return nil, engine.Invalid("remove: true takes no cell_range or filters: the sheet's autofilter is removed wherever it is")
 	case !a.Remove && a.CellRange == "":
-		return nil, Invalid("give cell_range, the filtered cells with their header row (e.g. \"A1:D20\"), or remove: true")
+		return nil, engine.Invalid("give cell_range, the filtered cells with their header row (e.g. \"A1:D20\"), or remove: true")
 	case !a.Remove:
 		var err error
-		if rng, err = ParseRange(a.CellRange); err != nil {
+		if rng, err = engine.ParseRange(a.CellRange); err != nil {
 			return nil, err
 		}
 		if rules, err = filterRules(a.Filters, rng); err != nil {
 			return nil, err
 		}
 	}
-	return OnBook(a.FilePath, a.SheetName, func(b *Book, sh SheetRef) (any, error) {
+	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		ws, ok := b.Worksheet(sheet)
 		if !ok {
@@ -170,7 +171,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*Call
 		}
 		if a.Remove {
 			if !hadOld {
-				return nil, Invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
+				return nil, engine.Invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
 			}
 			removeAutofilter(b, ws, sheet)
 			return append(res, pyjson.Field{Key: "removed_range", Value: old.String()}, pyjson.Field{Key: "rows_shown", Value: shown}), nil
@@ -181,7 +182,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*Call
 		}
 		for _, t := range tables {
 			if t.rng.Overlaps(rng) {
-				return nil, Invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
+				return nil, engine.Invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
 			}
 		}
 		hidden, err := applyAutofilter(b, ws, sheet, rng, rules, ext)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
@@ -35,25 +36,25 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 	names := a.SheetNames
 	switch {
 	case a.SheetName != "" && len(names) > 0:
-		return nil, Invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
+		return nil, engine.Invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
 	case a.SheetName != "":
 		names = []string{a.SheetName}
 	case a.SheetNames != nil && len(names) == 0:
-		return nil, Invalid("sheet_names is empty: a workbook needs at least one sheet")
+		return nil, engine.Invalid("sheet_names is empty: a workbook needs at least one sheet")
 	case len(names) == 0:
 		names = []string{"Sheet1"}
 	}
 	if len(names) > maxNewSheets {
-		return nil, Invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
+		return nil, engine.Invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
 	}
 	seen := map[string]string{}
 	for _, n := range names {
-		if err := CheckSheetName(n); err != nil {
+		if err := engine.CheckSheetName(n); err != nil {
 			return nil, err
 		}
 		key := strings.ToLower(n)
 		if prev, dup := seen[key]; dup {
-			return nil, Invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
+			return nil, engine.Invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
 		}
 		seen[key] = n
 	}
@@ -64,8 +65,8 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 var createWorkbookTool = typedTool(toolSpec{
 	name: "create_workbook", title: "Create workbook",
 	desc:    "Create a new empty workbook with the given sheets; an existing file is replaced only with overwrite=true.",
-	timeout: WriteTimeout,
-	access:  EditStructure("", SheetNone, Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	timeout: engine.WriteTimeout,
+	access:  engine.EditStructure("", engine.SheetNone, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).createWorkbook)
 
 // createWorkbookArgs are create_workbook's arguments.
@@ -78,15 +79,15 @@ type createWorkbookArgs struct {
 
 // createWorkbook implements create_workbook: a new workbook with the given
 // sheets; an existing file is replaced only with overwrite=true.
-func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*Call, error) {
+func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*engine.Call, error) {
 	names, err := a.newSheetNames()
 	if err != nil {
 		return nil, err
 	}
-	c := OnBook(a.FilePath, "", func(b *Book, _ SheetRef) (any, error) {
+	c := engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		exists := !b.Created
 		if exists && !a.Overwrite {
-			return nil, Invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.Name())
+			return nil, engine.Invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.Name())
 		}
 		if err := b.SetSheetName("Sheet1", names[0]); err != nil {
 			return nil, newError(KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
@@ -108,7 +109,7 @@ func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*Call
 			field("sheets", sheets),
 			field("overwritten", exists)), nil
 	})
-	c.Create = CreateFresh
+	c.Create = engine.CreateFresh
 	return c, nil
 }
 
@@ -155,7 +156,7 @@ func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive
 			return nil
 		}
 		// Excel's owner files (~$Book.xlsx) are locks, not workbooks.
-		if !d.Type().IsRegular() || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") || CheckExtension(name) != nil {
+		if !d.Type().IsRegular() || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") || engine.CheckExtension(name) != nil {
 			return nil
 		}
 		// Through the handle: DirEntry.Info would stat the entry again
@@ -180,8 +181,8 @@ func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive
 var listWorkbooksTool = typedTool(toolSpec{
 	name: "list_workbooks", title: "List workbooks",
 	desc:    "List the workbook files (.xlsx, .xlsm) of the workspace or of a folder with size, modified time and sheet names, paged with offset/max_results.",
-	timeout: ReadTimeout,
-	access:  Access{Lists: "folder"},
+	timeout: engine.ReadTimeout,
+	access:  engine.Access{Lists: "folder"},
 }, (*Service).listWorkbooks)
 
 // listWorkbooksArgs are list_workbooks' arguments.
@@ -195,20 +196,20 @@ type listWorkbooksArgs struct {
 // listWorkbooks implements list_workbooks: the workbook files of the
 // workspace (or of a folder), paged, each with its size, modification time
 // and sheet names; a file that cannot be read is listed with an error.
-func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*Call, error) {
+func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*engine.Call, error) {
 	if a.Offset < 0 {
-		return nil, Invalid("offset must be >= 0")
+		return nil, engine.Invalid("offset must be >= 0")
 	}
 	limit := defaultListedWorkbooks
 	if a.MaxResults != nil {
 		if *a.MaxResults < 1 || *a.MaxResults > maxListedWorkbooks {
-			return nil, Invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
+			return nil, engine.Invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
 		}
 		limit = *a.MaxResults
 	}
 	// The folder is no workbook: the listing runs in after, with no lock
 	// held; each workbook's sheet list is read through Service.run.
-	return &Call{After: func(any) (any, error) {
+	return &engine.Call{After: func(any) (any, error) {
 		return s.listIn(ctx, a.Folder, a.Recursive == nil || *a.Recursive, a.Offset, limit)
 	}}, nil
 }
@@ -256,7 +257,7 @@ func (s *Service) describeFile(ctx context.Context, w foundWorkbook) pyjson.Obje
 		{Key: "size_bytes", Value: w.info.Size()},
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
-	res, err := s.engine.Run(ctx, Access{Files: []FileUse{{Arg: "file_path", Touch: TouchStyles}}}, OnBook(w.path, "", func(b *Book, _ SheetRef) (any, error) {
+	res, err := s.engine.Run(ctx, engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStyles}}}, engine.OnBook(w.path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, _ := b.SheetList()
 		names := make([]any, len(list))
 		for i, n := range list {

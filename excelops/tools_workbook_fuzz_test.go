@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -62,7 +63,7 @@ func FuzzDeleteRange(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint8(9), uint8(2), true)
 	f.Fuzz(func(t *testing.T, c1, r1, w, h uint8, up bool) {
 		col, row := 1+int(c1)%8, 1+int(r1)%8
-		rng := RangeRef(col, row, col+int(w)%4, row+int(h)%4)
+		rng := engine.RangeRef(col, row, col+int(w)%4, row+int(h)%4)
 		shift := "left"
 		if up {
 			shift = "up"
@@ -82,12 +83,12 @@ func FuzzDeleteRange(f *testing.F) {
 		}
 		fb := e.open("r.xlsx")
 		for _, sheet := range fb.GetSheetList() {
-			b := &Book{F: fb}
+			b := &engine.Book{F: fb}
 			cells, err := b.FormulaCells(sheet)
 			require.NoError(t, err)
 			for _, c := range cells {
 				text := mustFormula(t, fb, sheet, c.Ref)
-				assert.NoError(t, ParseFormula(text), "%s!%s = %s after deleting %s %s", sheet, c.Ref, text, rng, shift)
+				assert.NoError(t, engine.ParseFormula(text), "%s!%s = %s after deleting %s %s", sheet, c.Ref, text, rng, shift)
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -95,7 +96,7 @@ func TestLikelyTypo(t *testing.T) {
 	typos, others := 0, 0
 	for _, c := range cases {
 		t.Run(c.want+"~"+c.have, func(t *testing.T) {
-			assert.Equal(t, c.typo, LikelyTypo(c.want, c.have))
+			assert.Equal(t, c.typo, engine.LikelyTypo(c.want, c.have))
 		})
 		if c.typo {
 			typos++

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -163,9 +164,9 @@ func TestDatesIn1904Workbooks(t *testing.T) {
 func TestExcelSerialInvertsSerialISO(t *testing.T) {
 	edges := map[string]float64{"1900-01-01": 1, "1900-02-28": 59, "1900-03-01": 61, "9999-12-31": 2958465}
 	for iso, want := range edges {
-		tm, kind := ParseISODate(iso)
-		require.Equal(t, KindDate, kind)
-		got, ok := ExcelSerial(tm, kind, false)
+		tm, kind := engine.ParseISODate(iso)
+		require.Equal(t, engine.KindDate, kind)
+		got, ok := engine.ExcelSerial(tm, kind, false)
 		require.True(t, ok)
 		assert.Equal(t, want, got, iso)
 	}
@@ -181,12 +182,12 @@ func TestExcelSerialInvertsSerialISO(t *testing.T) {
 		if tm.Year() == 1900 && tm.Month() < 3 && !date1904 {
 			continue // dates.SerialISO maps the bug's serials back one day off by design
 		}
-		serial, ok := ExcelSerial(tm, KindDateTime, date1904)
+		serial, ok := engine.ExcelSerial(tm, engine.KindDateTime, date1904)
 		require.True(t, ok)
 		iso, ok := dates.SerialISO(serial, date1904)
 		require.True(t, ok)
-		back, kind := ParseISODate(iso)
-		require.NotEqual(t, NotDate, kind, iso)
+		back, kind := engine.ParseISODate(iso)
+		require.NotEqual(t, engine.NotDate, kind, iso)
 		assert.Equal(t, tm, back, "serial %v, 1904=%v", serial, date1904)
 	}
 }

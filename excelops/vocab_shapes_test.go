@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -139,17 +140,17 @@ func compareGolden(t *testing.T, name string, v any) {
 func TestRuleFormatAliasConflicts(t *testing.T) {
 	cases := []struct {
 		name   string
-		format RuleFormat
+		format engine.RuleFormat
 		want   []string
 	}{
-		{"font colour", RuleFormat{FontColor: ptr(ColorValue("red")), Font: &FontSpec{Color: ptr(ColorValue("00FF00"))}},
+		{"font colour", engine.RuleFormat{FontColor: ptr(engine.ColorValue("red")), Font: &engine.FontSpec{Color: ptr(engine.ColorValue("00FF00"))}},
 			[]string{"format.font_color", "format.font.color", "disagree"}},
-		{"fill colour", RuleFormat{FillColor: ptr(ColorValue("FFC7CE")), Fill: &FillSpec{Color: "C6EFCE"}},
+		{"fill colour", engine.RuleFormat{FillColor: ptr(engine.ColorValue("FFC7CE")), Fill: &engine.FillSpec{Color: "C6EFCE"}},
 			[]string{"format.fill_color", "format.fill.color"}},
-		{"bold", RuleFormat{Bold: ptr(true), Font: &FontSpec{Bold: ptr(false)}}, []string{"format.bold", "format.font.bold"}},
-		{"italic", RuleFormat{Italic: ptr(false), Font: &FontSpec{Italic: ptr(true)}}, []string{"format.italic", "format.font.italic"}},
-		{"font size", RuleFormat{Font: &FontSpec{Size: ptr(14.0)}}, []string{"name or size"}},
-		{"bad alias colour", RuleFormat{FontColor: ptr(ColorValue("teal-ish"))}, []string{"invalid colour"}},
+		{"bold", engine.RuleFormat{Bold: ptr(true), Font: &engine.FontSpec{Bold: ptr(false)}}, []string{"format.bold", "format.font.bold"}},
+		{"italic", engine.RuleFormat{Italic: ptr(false), Font: &engine.FontSpec{Italic: ptr(true)}}, []string{"format.italic", "format.font.italic"}},
+		{"font size", engine.RuleFormat{Font: &engine.FontSpec{Size: ptr(14.0)}}, []string{"name or size"}},
+		{"bad alias colour", engine.RuleFormat{FontColor: ptr(engine.ColorValue("teal-ish"))}, []string{"invalid colour"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
+	"io/fs"
+	"path/filepath"
+)
+
+// openLight opens b's package for the streaming readers (a light book: no
+// excelize) through the open file, as the splice path does: nothing is read
+// whole, so a read costs the same memory whatever the workbook weighs. The
+// file stays open until b.close. A program that rewrites the file in place
+// meanwhile (ignoring the lock file) can make the read fail as damaged, as
+// reading it whole could.
+func (s *Engine) openLight(b *Book) error {
+	fh, st, err := s.Box.OpenRegular(b.Path)
+	if err != nil {
+		if kindOf(err) != "" {
+			return err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return FileNotFound(s.Box, b.Path)
+		}
+		return newError(failure.KindIO, "cannot open the workbook: "+err.Error(), err)
+	}
+	b.file = fh
+	if st.Size() > s.Limits.MaxFileSize {
+		return LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
+	}
+	b.mode = st.Mode()
+	b.id, _ = workspace.IDOf(st)
+	p, err := s.openPackage(fh, st.Size(), filepath.Base(b.Path))
+	if err != nil {
+		return err
+	}
+	b.Zr, b.encrypted = p.zr, p.encrypted
+	var total uint64
+	for _, zf := range b.Zr.File {
+		total += zf.UncompressedSize64
+	}
+	if total > uint64(s.Limits.UnzipSizeLimit) {
+		return LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
+	}
+	b.cost = int64(total) * parsedBytesPerXMLByte
+	id, known := b.lightKey()
+	if known {
+		if e := s.Light.Get(id); e != nil {
+			b.Index, b.dates, b.sst = e.Index, e.Dates, e.Strings
+			return nil
+		}
+	}
+	if b.Index, err = opc.ReadIndex(b.Zr); err != nil {
+		return err
+	}
+	if known {
+		s.Light.PutIndex(b.Path, id, b.Index)
+	}
+	return nil
+}

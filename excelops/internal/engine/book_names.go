@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// The book's defined names: read, set and deleted through the engine, or
+// redefined in place in the workbook part.
+
+// DefinedNames are the defined names of the workbook, every scope.
+func (b *Book) DefinedNames() []excelize.DefinedName {
+	return b.F.GetDefinedName()
+}
+
+// SetDefinedName adds the defined name dn.
+func (b *Book) SetDefinedName(dn *excelize.DefinedName) error {
+	return b.F.SetDefinedName(dn)
+}
+
+// DeleteDefinedName deletes the defined name dn.
+func (b *Book) DeleteDefinedName(dn *excelize.DefinedName) error {
+	return b.F.DeleteDefinedName(dn)
+}
+
+// DefinedNameAt finds the first name of the workbook part spelled name in
+// any case in the scope scopeID (a sheet's index, -1 for the workbook):
+// its own spelling and what it refers to; ok is false when there is none.
+func (b *Book) DefinedNameAt(scopeID int, name string) (spelled, refersTo string, ok bool) {
+	if i := b.definedNameIndex(scopeID, name); i >= 0 {
+		dn := b.F.WorkBook.DefinedNames.DefinedName[i]
+		return dn.Name, dn.Data, true
+	}
+	return "", "", false
+}
+
+// RedefineName gives the name definedNameAt finds the spelling name, the
+// body refersTo and comment, in place; it does nothing when there is none.
+func (b *Book) RedefineName(scopeID int, name, refersTo, comment string) {
+	if i := b.definedNameIndex(scopeID, name); i >= 0 {
+		dn := &b.F.WorkBook.DefinedNames.DefinedName[i]
+		dn.Name, dn.Data, dn.Comment = name, refersTo, comment
+	}
+}
+
+// definedNameIndex is the position of the name definedNameAt finds in the
+// workbook part's list, or -1.
+func (b *Book) definedNameIndex(scopeID int, name string) int {
+	wb := b.F.WorkBook
+	if wb == nil || wb.DefinedNames == nil {
+		return -1
+	}
+	for i, dn := range wb.DefinedNames.DefinedName {
+		id := -1
+		if dn.LocalSheetID != nil {
+			id = *dn.LocalSheetID
+		}
+		if id == scopeID && strings.EqualFold(dn.Name, name) {
+			return i
+		}
+	}
+	return -1
+}

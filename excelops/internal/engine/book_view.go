@@ -1,0 +1,41 @@
+package engine
+
+import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+
+// The book's views and page setup of a sheet: panes, sheet views, page
+// layout, margins and header and footer.
+
+// Panes are the panes of sheet's first view.
+func (b *Book) Panes(sheet string) (excelize.Panes, error) {
+	return b.F.GetPanes(sheet)
+}
+
+// SetPanes sets the panes of sheet's first view.
+func (b *Book) SetPanes(sheet string, p *excelize.Panes) error {
+	return b.F.SetPanes(sheet, p)
+}
+
+// SheetView is the view of index i of sheet.
+func (b *Book) SheetView(sheet string, i int) (excelize.ViewOptions, error) {
+	return b.F.GetSheetView(sheet, i)
+}
+
+// SetPageLayout sets the page layout of sheet.
+func (b *Book) SetPageLayout(sheet string, opts *excelize.PageLayoutOptions) error {
+	return b.F.SetPageLayout(sheet, opts)
+}
+
+// SetSheetProps sets the sheet properties of sheet.
+func (b *Book) SetSheetProps(sheet string, opts *excelize.SheetPropsOptions) error {
+	return b.F.SetSheetProps(sheet, opts)
+}
+
+// SetPageMargins sets the page margins of sheet.
+func (b *Book) SetPageMargins(sheet string, opts *excelize.PageLayoutMarginsOptions) error {
+	return b.F.SetPageMargins(sheet, opts)
+}
+
+// SetHeaderFooter sets the header and footer of sheet (nil clears them).
+func (b *Book) SetHeaderFooter(sheet string, opts *excelize.HeaderFooterOptions) error {
+	return b.F.SetHeaderFooter(sheet, opts)
+}

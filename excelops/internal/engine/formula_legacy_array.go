@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+)
+
+// A legacy (Ctrl+Shift+Enter) array formula over several cells is stored
+// once, on its first cell (<f t="array" ref="I1:J3">); the other cells of
+// its range hold only values. Excel computes the array once and lays it
+// over the range (a single row or column repeats, a single value fills the
+// range, cells past a smaller array are #N/A); so does the calculator
+// (excelize.CalcLegacyArray), and when the first cell is recomputed every
+// cell of the range gets its laid-out value, the others as plain values
+// without a formula, as Excel stores them. A formula the engine cannot
+// compute exactly (legacyArrayValues) leaves every cell of its range
+// without a value, as do the formulas reading it (formula_legacy_taint.go),
+// and the workbook is marked to be recalculated on open.
+
+// legacyArrayRange returns the range of the legacy array formula whose
+// first cell is c, when the calculator lays it over its range
+// (CalcLegacyArray): its ref is a range, even of one cell (X1:X1, as
+// LibreOffice writes one); a dynamic array anchor, which the calculator
+// spills itself, is not one.
+func legacyArrayRange(c *excelize.XMLCell) (CellRange, bool) {
+	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray || c.F.Ref == "" {
+		return CellRange{}, false
+	}
+	if _, ok := DynamicAnchor(c); ok {
+		return CellRange{}, false
+	}
+	if !strings.Contains(c.F.Ref, ":") {
+		return CellRange{}, false // one cell, computed whole
+	}
+	r, err := ParseRange(c.F.Ref)
+	return r, err == nil
+}
+
+// isLegacyArrayOverCells reports whether sheet!ref is the first cell of a
+// legacy array formula laid over its range (legacyArrayRange).
+func isLegacyArrayOverCells(f *excelize.File, sheet, ref string) bool {
+	_, ok := legacyArrayRange(ParsedCell(f, sheet, ref))
+	return ok
+}
+
+// LegacyArrayValues returns the cached values of every cell of the range
+// of the legacy array formula whose first cell is sheet!ref, by rows, as
+// the calculator lays its array over the range; nil when the engine cannot
+// compute it exactly: a function it lacks or computes around
+// (callsUncomputable), what it computes unlike Excel even as an array
+// formula (inexactInArrays), a reference cut by a deletion, or a formula
+// the calculator refuses (see computeFormula for lim and the time bound).
+// err is ctx's error when ctx ended.
+func LegacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (laid [][]CachedCell, err error) {
+	defer func() {
+		if recover() != nil {
+			laid, err = nil, nil // as computeFormula: no value rather than a failed call
+		}
+	}()
+	if !legacyExact(f, sheet, ref) {
+		return nil, nil
+	}
+	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+	defer cancel()
+	vals, cerr := f.CalcLegacyArray(one, sheet, ref, lim)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cerr != nil {
+		return nil, nil
+	}
+	laid = make([][]CachedCell, len(vals))
+	for r, row := range vals {
+		laid[r] = make([]CachedCell, len(row))
+		for c, v := range row {
+			t, text := cachedOf(v)
+			if t == "str" && CheckText(ref, v.Value) != nil {
+				t, text = "e", "#VALUE!"
+			}
+			laid[r][c] = CachedCell{t, text}
+		}
+	}
+	return laid, nil
+}
+
+// CachedCell is a cell's cached value: its type ("" for a number, "b",
+// "e", "str") and text, as formulaCell.setCached takes them.
+type CachedCell struct{ Type, Value string }
+
+// placeLegacyArray stores laid (legacyArrayValues) as the cached values of
+// the cells of the range of the legacy array formula whose first cell is
+// at (col, row) of sheet, other than that first cell, or removes their
+// values when laid is nil. It returns how many values changed and how many
+// it removed. A cell of the range holding a formula of its own (not a
+// shape Excel writes) is left to that formula; an empty text, which a cell
+// without a formula cannot hold, leaves the cell without a value.
+func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]CachedCell) (changed, dropped int, err error) {
+	ws, err := f.Worksheet(sheet)
+	if err != nil {
+		return 0, 0, nil
+	}
+	r, ok := legacyArrayRange(SheetCell(ws, col, row))
+	if !ok {
+		return 0, 0, nil
+	}
+	if laid == nil || len(laid) != r.R2-r.R1+1 {
+		return 0, dropLegacyValues(ws, r), nil
+	}
+	for y := r.R1; y <= r.R2; y++ {
+		if len(laid[y-r.R1]) != r.C2-r.C1+1 {
+			return 0, dropLegacyValues(ws, r), nil
+		}
+		for x := r.C1; x <= r.C2; x++ {
+			want := laid[y-r.R1][x-r.C1]
+			if x == col && y == row {
+				continue // the first cell holds its own
+			}
+			c := SheetCell(ws, x, y)
+			if want.Type == "str" && want.Value == "" { // an empty text: none
+				if c != nil && c.F == nil && (c.V != "" || c.T != "" || c.IS != nil) {
+					c.T, c.V, c.IS = "", "", nil
+					dropped++
+				}
+				continue
+			}
+			if c == nil {
+				if err := f.SetCellDefault(sheet, CellName(x, y), "0"); err != nil {
+					return changed, dropped, err
+				}
+				c = SheetCell(ws, x, y)
+			}
+			if c == nil || c.F != nil {
+				continue
+			}
+			if c.V != want.Value || CachedKind(c.T) != CachedKind(want.Type) || c.IS != nil {
+				changed++
+			}
+			c.T, c.V, c.IS = want.Type, want.Value, nil
+		}
+	}
+	return changed, dropped, nil
+}
+
+// dropLegacyValues removes the values of the cells of the legacy array
+// formula's range r on ws other than its first, and returns how many it
+// removed; only the cells the sheet holds are visited, however large r is.
+func dropLegacyValues(ws *excelize.XMLWorksheet, r CellRange) int {
+	n := 0
+	rows := ws.SheetData.Row
+	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.R1 }); i < len(rows) && rows[i].R <= r.R2; i++ {
+		for j := range rows[i].C {
+			c := &rows[i].C[j]
+			x, y, err := excelize.CellNameToCoordinates(c.R)
+			if err != nil || x < r.C1 || x > r.C2 || (x == r.C1 && y == r.R1) || c.F != nil {
+				continue
+			}
+			if c.V != "" || c.T != "" || c.IS != nil {
+				c.T, c.V, c.IS = "", "", nil
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// RefuseLegacyArrayPart refuses a write of some but not all cells of a
+// legacy array formula on sheet, as Excel does ("You can't change part of
+// an array"): the formula's value is laid over its whole range, so a cell
+// of the range written alone would be overwritten by the next recalculation.
+// Writing every cell of the range replaces the array.
+func (b *Book) RefuseLegacyArrayPart(sheet string, plan []CellWrite) error {
+	all, err := b.FormulaCells(sheet)
+	if err != nil {
+		return err
+	}
+	var written map[[2]int]bool
+	for _, fc := range all {
+		if fc.ArrayRef == "" || fc.Dynamic {
+			continue
+		}
+		arr, err := ParseRange(fc.ArrayRef)
+		if err != nil {
+			continue
+		}
+		if written == nil {
+			written = make(map[[2]int]bool, len(plan))
+			for _, w := range plan {
+				written[[2]int{w.Col, w.Row}] = true
+			}
+		}
+		in, out := 0, 0
+		for y := arr.R1; y <= arr.R2; y++ {
+			for x := arr.C1; x <= arr.C2; x++ {
+				if written[[2]int{x, y}] {
+					in++
+				} else {
+					out++
+				}
+			}
+		}
+		if in > 0 && out > 0 {
+			return Invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.ArrayRef, fc.Ref, fc.ArrayRef)
+		}
+	}
+	return nil
+}

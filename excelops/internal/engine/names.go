@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+)
+
+// Did-you-mean: a sheet or file name that does not exist is answered with
+// the names that do and the ones the caller most likely meant, so a typo
+// ("Cpoy", "Sales.xlsx" beside "sales.xlsx") is one retry, never a new
+// sheet or file.
+
+const (
+	// maxSuggestions caps the close matches one error names.
+	maxSuggestions = 3
+	// maxListedFiles caps the directory entries read to suggest a file
+	// name, so a folder with a million files costs a bounded read.
+	maxListedFiles = 10000
+	// maxNamedSheets caps the sheet names an error lists.
+	maxNamedSheets = 50
+)
+
+// CloseMatches returns the names among candidates the caller most likely
+// meant by name, best first, at most maxSuggestions: equal ignoring case,
+// then within a small edit distance (optimal string alignment, so a swapped
+// pair of letters is one edit), or one containing the other.
+func CloseMatches(name string, candidates []string) []string {
+	type scored struct {
+		name string
+		dist int
+	}
+	want := []rune(strings.ToLower(name))
+	var found []scored
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		have := []rune(strings.ToLower(c))
+		d := textdist.Distance(want, have)
+		longest := max(len(want), len(have))
+		shorter := min(len(want), len(have))
+		switch {
+		case d <= max(1, longest/3):
+		case shorter >= 3 && (strings.Contains(string(have), string(want)) || strings.Contains(string(want), string(have))):
+		default:
+			continue
+		}
+		found = append(found, scored{c, d})
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].dist != found[j].dist {
+			return found[i].dist < found[j].dist
+		}
+		return found[i].name < found[j].name
+	})
+	out := make([]string, 0, min(len(found), maxSuggestions))
+	for i := 0; i < len(found) && i < maxSuggestions; i++ {
+		out = append(out, found[i].name)
+	}
+	return out
+}
+
+// DidYouMean renders suggestions as a sentence (empty when there are none).
+func DidYouMean(suggestions []string) string {
+	switch len(suggestions) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" Did you mean %q?", suggestions[0])
+	}
+	quoted := make([]string, len(suggestions))
+	for i, s := range suggestions {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return " Did you mean one of " + strings.Join(quoted, ", ") + "?"
+}
+
+// listNames joins names for a message, eliding past maxNamedSheets.
+func listNames(names []string) string {
+	if len(names) <= maxNamedSheets {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:maxNamedSheets], ", ") + fmt.Sprintf(", ... (%d in all)", len(names))
+}
+
+// sheetNotFound is the KeyError for a sheet name that does not exist: the
+// available sheets, the close matches and hint (how to create it, for a
+// tool that can), as sentences.
+func sheetNotFound(name string, list []string, hint string) error {
+	return newError(failure.KindSheetNotFound, Sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, listNames(list)),
+		DidYouMean(CloseMatches(name, list)), hint), nil)
+}
+
+// Sentences joins a message and further sentences (each empty or starting
+// with a space), ending the message with a period only when more follows.
+func Sentences(msg string, more ...string) string {
+	tail := strings.Join(more, "")
+	if tail == "" {
+		return msg
+	}
+	return msg + "." + tail
+}
+
+// similarWorkbooks returns the workbook files beside path whose names are
+// close to path's (see closeMatches). It reads at most maxListedFiles
+// entries of the folder and never follows anything.
+func similarWorkbooks(s *workspace.Root, path string) []string {
+	dir, base := filepath.Split(path)
+	entries, _ := s.ReadDir(filepath.Clean(dir), maxListedFiles)
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() || CheckExtension(e.Name()) != nil {
+			continue
+		}
+		names = append(names, e.Name())
+	}
+	return CloseMatches(base, names)
+}
+
+// FileNotFound is the FileNotFoundError for a missing workbook, naming the
+// close matches in its folder.
+func FileNotFound(s *workspace.Root, path string) error {
+	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similarWorkbooks(s, path))), nil)
+}
+
+// createMode says whether a mutation may create a missing workbook.
+type createMode int
+
+const (
+	// createNever: a missing file is a FileNotFoundError (with did-you-mean).
+	createNever createMode = iota
+	// createUnlessSimilar: a missing file becomes a new workbook unless a
+	// workbook with a close name exists beside it (a likely typo), which is
+	// refused with did-you-mean.
+	createUnlessSimilar
+	// createAlways: a missing file becomes a new workbook.
+	createAlways
+	// createFresh: the call starts from a new empty workbook whatever the
+	// path holds (create_workbook, which refuses to replace a file unless
+	// told to); the save replaces it.
+	CreateFresh
+)
+
+// CreateModeOf maps a tool's optional create argument to a createMode:
+// absent is createUnlessSimilar.
+func CreateModeOf(create *bool) createMode {
+	switch {
+	case create == nil:
+		return createUnlessSimilar
+	case *create:
+		return createAlways
+	}
+	return createNever
+}
+
+// refuseLikelyTypo fails when path does not exist but a workbook whose
+// name path is most likely a typo of does (likelyTypo, typo.go): creating
+// it would be a surprise file.
+func refuseLikelyTypo(s *workspace.Root, path string) error {
+	if _, err := s.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	similar := typoCandidates(s, path)
+	if len(similar) == 0 {
+		return nil
+	}
+	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similar),
+		fmt.Sprintf(" Pass create: true to create a new workbook named %q.", filepath.Base(path))), nil)
+}
+
+// createSheetHint is the sentence that tells how to create a missing sheet.
+const createSheetHint = " Pass create: true to create it."
+
+// EditTarget is edit for a sheet a tool writes into. A missing sheet is
+// created when create is true (in a workbook this call created, the empty
+// default sheet is renamed instead); otherwise it is refused with the
+// available sheets, the close matches and how to create it. created
+// reports a sheet this call made.
+func (b *Book) EditTarget(name string, create bool) (sheet string, ext *SheetExtent, created bool, err error) {
+	if name == "" || b.HasSheet(name) {
+		sheet, ext, err = b.Edit(name)
+		return sheet, ext, false, err
+	}
+	if !create && !b.Created {
+		list, _ := b.SheetList()
+		return "", nil, false, sheetNotFound(name, list, createSheetHint)
+	}
+	if err := CheckSheetName(name); err != nil {
+		return "", nil, false, err
+	}
+	if list := b.F.GetSheetList(); b.Created && len(list) == 1 && !b.touched(list[0]) {
+		if err := b.F.SetSheetName(list[0], name); err != nil {
+			return "", nil, false, newError(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
+		}
+		delete(b.Extents, list[0])
+	} else if _, err := b.NewSheet(name); err != nil {
+		return "", nil, false, err
+	}
+	b.Track(name)
+	sheet, ext, err = b.Edit(name)
+	return sheet, ext, true, err
+}
+
+// touched reports whether this call already edited sheet.
+func (b *Book) touched(sheet string) bool {
+	ext, ok := b.Extents[sheet]
+	return ok && !ext.Empty()
+}
+
+// MaxSheetName is Excel's longest sheet name.
+const MaxSheetName = 31
+
+// CheckSheetName refuses names Excel cannot store.
+func CheckSheetName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return Invalid("sheet name is empty")
+	}
+	if len([]rune(name)) > MaxSheetName {
+		return Invalid("sheet name %q is longer than %d characters", name, MaxSheetName)
+	}
+	if strings.ContainsAny(name, `:\/?*[]`) || strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'") {
+		return Invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
+	}
+	return nil
+}
+
+// HasSheet reports whether b has a sheet named name (case-insensitively, as Excel).
+func (b *Book) HasSheet(name string) bool {
+	list, _ := b.SheetList()
+	for _, s := range list {
+		if strings.EqualFold(s, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// SheetNames lists the sheets as JSON values.
+func (b *Book) SheetNames() []any {
+	list, _ := b.SheetList()
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
+)
+
+// sharedStrings loads the shared string table of the package as on disk.
+func (b *Book) sharedStrings() ([]string, error) {
+	if b.sst != nil || b.Zr == nil {
+		return b.sst, nil
+	}
+	zf := opc.FindPart(b.Zr, "xl/sharedStrings.xml")
+	if zf == nil {
+		b.sst = []string{}
+		return b.sst, nil
+	}
+	lim := b.Svc.Limits
+	if err := lim.Within("loading the shared strings", 2*int64(zf.UncompressedSize64)); err != nil {
+		return nil, err
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, newError(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+	}
+	defer rc.Close()
+	out, held, err := sharedstrings.Parse(rc, int64(zf.UncompressedSize64), lim.budget())
+	if err != nil {
+		return nil, err
+	}
+	b.sst = out
+	if id, ok := b.lightKey(); ok {
+		b.Svc.Light.PutStrings(id, out, held)
+	}
+	return out, nil
+}
+
+// missingSharedString is the damage of the cell at col, row whose value
+// text points to no shared string (sharedstrings.Missing; the splice
+// path reports it through this name).
+func missingSharedString(col, row int, text []byte) error {
+	return sharedstrings.Missing(col, row, text)
+}
+
+// sharedStringCount is the size of the shared string table on disk, loaded
+// as a read loads it (so a table a read calls damaged is damage here too).
+func (b *Book) sharedStringCount() (int, error) {
+	sst, err := b.sharedStrings()
+	return len(sst), err
+}
