@@ -100,3 +100,9 @@ func spillCopy(b *engine.Book, sh engine.SheetRef, dst engine.CellRange, plan []
 	}
 	return b.SpillBlock(sh, dst, plan, old)
 }
+
+// copiedCell is one source cell of copy_range_between_sheets.
+type copiedCell struct {
+	value   any
+	formula string
+}

@@ -227,3 +227,12 @@ func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, 
 	}
 	return d, nil
 }
+
+// quoteList renders names as "a", "b", "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

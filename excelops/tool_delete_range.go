@@ -16,43 +16,6 @@ import (
 // deleted range into it.
 func shiftDirections() []string { return []string{"up", "left"} }
 
-// bandZone is the part of the sheet a delete_range changes: the deleted
-// range and every cell that moves into it (below it in its columns, or
-// right of it in its rows).
-func bandZone(b formularef.Band) engine.CellRange {
-	if b.Up {
-		return engine.CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
-	}
-	return engine.CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
-}
-
-// bandTarget is where the cell (col, row) of the zone goes; ok is false
-// for a cell of the deleted range.
-func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
-	if col >= b.C1 && col <= b.C2 && row >= b.R1 && row <= b.R2 {
-		return 0, 0, false
-	}
-	if b.Up {
-		return col, row - (b.R2 - b.R1 + 1), true
-	}
-	return col - (b.C2 - b.C1 + 1), row, true
-}
-
-// bandKeepsWhole reports whether the zone's change keeps r (a merge, an
-// array formula's range) whole: r lies outside the zone, inside the
-// deleted range, or inside the band and entirely beyond the deleted range.
-func bandKeepsWhole(b formularef.Band, r engine.CellRange) bool {
-	zone, deleted := bandZone(b), engine.CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
-	switch {
-	case !r.Overlaps(zone), deleted.Contains(r):
-		return true
-	case b.Up:
-		return r.C1 >= b.C1 && r.C2 <= b.C2 && r.R1 > b.R2
-	default:
-		return r.R1 >= b.R1 && r.R2 <= b.R2 && r.C1 > b.C2
-	}
-}
-
 // bandRewrite is the refRewrite of a delete_range.
 func bandRewrite(b formularef.Band) engine.RefRewrite {
 	return engine.RefRewrite{

@@ -375,15 +375,6 @@ func absRange(r engine.CellRange) string {
 	return fmt.Sprintf("$%s$%d:$%s$%d", engine.ColumnName(r.C1), r.R1, engine.ColumnName(r.C2), r.R2)
 }
 
-// quoteList renders names as "a", "b", "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
-}
-
 // nonNil returns list, or an empty list for nil (JSON [] rather than null).
 func nonNil(list []string) []string {
 	if list == nil {

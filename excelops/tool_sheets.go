@@ -159,12 +159,6 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*engine.Cal
 	}), nil
 }
 
-// copiedCell is one source cell of copy_range_between_sheets.
-type copiedCell struct {
-	value   any
-	formula string
-}
-
 // copyRangeTool declares copy_range_between_sheets.
 var copyRangeTool = typedTool(toolSpec{
 	name: "copy_range_between_sheets", title: "Copy range",
