@@ -96,8 +96,8 @@ func engineReaches(fset *token.FileSet, file *ast.File, takers map[string]bool) 
 			}
 			x, ok := sel.X.(*ast.Ident)
 			switch {
-			case ok && sel.Sel.Name == "f" && books[x.Name]:
-				out = append(out, fset.Position(sel.Pos()).String()+": "+x.Name+".f")
+			case ok && sel.Sel.Name == "F" && books[x.Name]:
+				out = append(out, fset.Position(sel.Pos()).String()+": "+x.Name+".F")
 			case ok && pkg != "" && x.Name == pkg && (sel.Sel.Name == "File" || sel.Sel.Name == "OpenFile" || sel.Sel.Name == "NewFile"):
 				out = append(out, fset.Position(sel.Pos()).String()+": excelize."+sel.Sel.Name)
 			}
@@ -107,8 +107,8 @@ func engineReaches(fset *token.FileSet, file *ast.File, takers map[string]bool) 
 	return out
 }
 
-// bookParams adds to books the names of the fields of list declared book
-// or *book.
+// bookParams adds to books the names of the fields of list declared
+// engine.Book or *engine.Book (Book or *Book inside the engine).
 func bookParams(list *ast.FieldList, books map[string]bool) {
 	if list == nil {
 		return
@@ -118,7 +118,10 @@ func bookParams(list *ast.FieldList, books map[string]bool) {
 		if star, ok := typ.(*ast.StarExpr); ok {
 			typ = star.X
 		}
-		if id, ok := typ.(*ast.Ident); ok && id.Name == "book" {
+		if sel, ok := typ.(*ast.SelectorExpr); ok {
+			typ = sel.Sel
+		}
+		if id, ok := typ.(*ast.Ident); ok && id.Name == "Book" {
 			for _, name := range field.Names {
 				books[name.Name] = true
 			}
@@ -139,24 +142,24 @@ func parseSource(t *testing.T, fset *token.FileSet, src string) *ast.File {
 // way past the book's API is found, the book's methods and excelize's
 // value types are not.
 func TestEngineReachesFindsEachWay(t *testing.T) {
-	takers := map[string]bool{"styleBook": true, "parsedSheet": true}
+	takers := map[string]bool{"StyleBook": true, "ParsedSheet": true}
 	cases := []struct {
 		name string
 		body string
 		want []string
 	}{
-		{"receiver's handle", `func (b *book) x() { b.f.GetCellValue("S", "A1") }`, []string{"b.f"}},
-		{"parameter's handle passed on", `func x(bk *book) { use(bk.f) }`, []string{"bk.f"}},
-		{"closure's book", `func x() { run(func(b *book, _ int) { b.f.Save() }) }`, []string{"b.f"}},
-		{"book by value", `func x(b book) { _ = b.f }`, []string{"b.f"}},
+		{"a parameter's handle", `func x(b *engine.Book) { b.F.GetCellValue("S", "A1") }`, []string{"b.F"}},
+		{"parameter's handle passed on", `func x(bk *engine.Book) { use(bk.F) }`, []string{"bk.F"}},
+		{"closure's book", `func x() { run(func(b *engine.Book, _ int) { b.F.Save() }) }`, []string{"b.F"}},
+		{"book by value", `func x(b engine.Book) { _ = b.F }`, []string{"b.F"}},
 		{"the handle's type", `func x(f *excelize.File) {}`, []string{"excelize.File"}},
 		{"opening a file", `func x() { excelize.OpenFile("a.xlsx") }`, []string{"excelize.OpenFile"}},
 		{"a new file", `var v = excelize.NewFile()`, []string{"excelize.NewFile"}},
-		{"a method handing out the handle", `func (b *book) x() { s, _ := b.styleBook(); s.Close() }`, []string{"styleBook()"}},
-		{"a helper taking the handle", `func x(b *book) { parsedSheet(b.f, "S") }`, []string{"parsedSheet()", "b.f"}},
-		{"the book's API", `func (b *book) x() { b.cellValue("S", "A1") }`, nil},
-		{"a value type", `func (b *book) x() { b.addComment("S", excelize.Comment{}) }`, nil},
-		{"another type's f", `func x(d *dateWriter) { d.f.Save() }`, nil},
+		{"a method handing out the handle", `func x(b *engine.Book) { s, _ := b.StyleBook(); s.Close() }`, []string{"StyleBook()"}},
+		{"a helper taking the handle", `func x(b *engine.Book) { engine.ParsedSheet(b.F, "S") }`, []string{"ParsedSheet()", "b.F"}},
+		{"the book's API", `func x(b *engine.Book) { b.CellValue("S", "A1") }`, nil},
+		{"a value type", `func x(b *engine.Book) { b.AddComment("S", excelize.Comment{}) }`, nil},
+		{"another type's F", `func x(d *dateWriter) { d.F.Save() }`, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -25,8 +25,8 @@
 //     refuses row-number and column bombs before excelize allocates them
 //     (all sheets, for the edits where excelize parses every sheet: row and
 //     column inserts and deletes, deleting or moving a sheet).
-//   - Real workbooks open, damaged ones stay damaged (pkgopen.go,
-//     internal/opc, sheetkinds.go, internal/sharedstrings): a workbook encrypted
+//   - Real workbooks open, damaged ones stay damaged (internal/engine/pkgopen.go,
+//     internal/opc, internal/engine/sheetkinds.go, internal/sharedstrings): a workbook encrypted
 //     with Excel's default password (read-only recommended) is read, and
 //     never saved (a write is refused); any other encrypted workbook is
 //     refused with "encrypted workbook: a password is required". A zip
@@ -38,15 +38,15 @@
 //     calls and refused by name with what they are. A write checks every
 //     sheet it rewrites as a read would (cells pointing at shared strings
 //     that do not exist), and first reads every other worksheet as a read
-//     of it would (damage_check.go; sheets found sound are remembered per
+//     of it would (internal/engine/damage_check.go; sheets found sound are remembered per
 //     version of the file), so a file a read calls damaged is not saved.
 //   - Reads stream the sheet XML through one byte-level layer
 //     (internal/sheetxml: a tokenizer and a row/cell walker, fuzzed),
 //     stop at the last requested row and report a truncated or broken sheet
 //     as damaged instead of returning fewer rows; rows or cells out of
 //     order are reported as damage too, never read as an empty sheet.
-//   - Bounded by construction (limits.go, limits_stream.go, internal/budget,
-//     page.go, styleread.go): only
+//   - Bounded by construction (internal/engine/limits.go, internal/engine/limits_stream.go, internal/budget,
+//     page.go, internal/engine/styleread.go): only
 //     regular files are opened (lstat before, O_NONBLOCK open, fstat
 //     after: a FIFO, socket or device named .xlsx is refused at once); one
 //     cell's or shared string's inflated text is bounded while it streams
@@ -63,13 +63,13 @@
 //     first row (rows without cells are empty rows), and a page ends at the
 //     sheet's last row holding cells. Rows of ranges wider than 100 columns
 //     are as wide as the page's widest row.
-//   - Dates read like openpyxl (dates.go, internal/dates): a number whose style has a date
+//   - Dates read like openpyxl (internal/engine/dates.go, internal/dates): a number whose style has a date
 //     or time format (openpyxl's builtin table and is_date_format) comes
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
 //     negative serials and serials past 9999 stay numbers.
-//   - Writes are told truthfully (tool_merge.go, names.go, limits_excel.go,
-//     values.go): merge_cells refuses to clear cells other than the
+//   - Writes are told truthfully (tool_merge.go, internal/engine/names.go, internal/engine/limits_excel.go,
+//     internal/engine/values.go): merge_cells refuses to clear cells other than the
 //     top-left that hold values or formulas unless discard_values is true
 //     (then it lists them), refuses to overlap an existing merge partly,
 //     and reports the range the sheet holds; a missing sheet or file is
@@ -80,7 +80,7 @@
 //     row 1,048,576 or column XFD are ValueErrors checked before anything
 //     is written; a formula naming a sheet, defined name, table or table
 //     column the workbook lacks is refused the same way, with the close
-//     matches (formula_names.go; a missing sheet is a KeyError);
+//     matches (internal/engine/formula_names.go; a missing sheet is a KeyError);
 //     write_cells stores ISO-8601 dates, times and datetimes as
 //     Excel dates (openpyxl's formats, the cell's own date format kept),
 //     and keeps text as text with value_types "text" or a leading '.
@@ -95,7 +95,7 @@
 //     create_table and sort_range refuse merged cells, and no tool lets a
 //     table be overlapped (create_table, set_autofilter) or sorted in part.
 //   - Schemas: every property described, nested objects closed, fixed
-//     vocabularies as enums from vocab.go, the tables the code reads.
+//     vocabularies as enums from internal/engine/vocab.go, the tables the code reads.
 //   - One range shape: every range argument takes "A1", "A1:C3",
 //     "$A$1:$C$3", reversed corners and a sheet-qualified "Sheet1!A1:C3" or
 //     "'My Sheet'!A1:C3" (range_arg.go: a rangeSheet tag names the sheet
@@ -104,7 +104,7 @@
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
 //   - Parsed workbooks stay in memory between calls (WithCacheBudget,
-//     cache.go), keyed by path and the file's device, inode, size, mtime
+//     internal/engine/cache.go), keyed by path and the file's device, inode, size, mtime
 //     and ctime, so a file changed on disk is parsed again; least recently
 //     used books are closed beyond the budget; a book is checked out for a
 //     call and put back only after its save succeeded, so a failed or
@@ -124,95 +124,9 @@
 //     a workbook that just got one is not kept in the cache (the new rule
 //     points into those presets).
 //
-// The access model (access.go, run.go; newcomers start here). A tool is
-// one typed module in its own file (declare.go): an argument struct whose
-// tags give its schema, a plan that checks the decoded arguments and
-// returns a call (the paths, the sheet names and the body to run, a closure
-// func(b *book, sh sheetRef) (any, error)), and an access declaration that
-// says, for each path argument, what the tool touches:
-//   - stream: reads a sheet's XML as a stream (read_excel);
-//   - styles: reads parsed styles or the sheet list (read_cell_styles,
-//     list_sheets);
-//   - cells: edits values, styles or widths of one sheet (write_cells,
-//     format_cells, adjust_column_width): the call may bring a splice plan;
-//   - structure: goes through excelize (rows, columns, sheets, charts,
-//     rules, validations, merges; the source read of a copy);
-//
-// plus what it does to the sheet it names (read, edit, create when asked,
-// drop), the guard (that sheet, or every worksheet when rows, columns or
-// sheets move), whether values stay as they were (no formula refresh) and
-// whether it is destructive. Service.run, the one entry point, turns that
-// into resolve (sandbox) → lock (shared for stream and styles; exclusive
-// and cross-process for the edited file; several paths in sorted order) →
-// open → guard → body → formula refresh → atomic save → cache, and redoes
-// an edit once when another program changed the file meanwhile. The MCP
-// annotations and the "Path" line of docs/TOOLS.md are derived from the
-// declaration; results start with one header (success in result.go). A new
-// tool declares its access (readStream, editCells, editStructure or its
-// own files list), builds its call with onBook, and never locks, opens or
-// saves by itself; access_test.go proves the declaration drives all that.
-// The few tools that need more say so in their call, not with their own
-// lifecycle: after runs once the locks are released (render_range renders
-// its private copy, list_workbooks lists a folder it declares in lists), a
-// body's unsaved{res} answers without saving (find_replace's dry run),
-// createFresh starts from an empty workbook (create_workbook), valuesKept
-// skips the formula refresh for one call (clear_range of formats). A body
-// that edits a second sheet (a chart's or pivot's target, describe's
-// sheets) opens it with book.edit or book.editTarget, the same guard.
-//
-// Two paths for edits:
-//   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
-//     format_cells and adjust_column_width on an existing worksheet stream
-//     that sheet's XML once through the shared tokenizer
-//     (internal/sheetxml), rebuild only the rows they touch (untouched
-//     rows pass on by their bytes, found with vectorised byte searches,
-//     not tokenized), recompute <dimension>, add style records through
-//     excelize on the small parts (styles.xml: format_cells' styles and
-//     the date formats of written dates, reusing an identical xf), write
-//     strings inline (the shared string table is never rewritten), copy
-//     every other zip entry raw and deflate the sheet at flate level 1.
-//     Numbers and dates are stored exactly as the excelize path stores
-//     them (15 significant digits, the same date serials and formats).
-//     Cost: one inflate + one deflate of one sheet; memory: flat in the
-//     workbook's size (the package is read through the open file, the
-//     deflated sheet spills past 4 MB to an unnamed temporary file).
-//     Formulas splice too (splice_recalc.go, splice_closure.go,
-//     splice_copy.go, splice_scratch.go): a write of formulas, a value that
-//     formulas read, a formula over a formula or a workbook with formulas
-//     lacking a cached value goes through the recalc splice. One more streamed pass lists every formula of the
-//     workbook; the formulas to recompute are chosen as on the excelize
-//     path (those the write may change, transitively, and those without a
-//     cached value); the cells they read, transitively, are copied at
-//     their own addresses into a small calculator workbook (same sheet
-//     names, same extents for whole rows and columns), where excelize's
-//     calculator computes them with the excelize path's own function
-//     (computeFormula); the edited sheet and every other sheet whose
-//     cached values change are rewritten (splice.SetCached keeps each
-//     <f> byte for byte). A value write no formula reads skips all that
-//     (splice_formulas.go checks it while streaming).
-//   - excelize (run_excelize.go): everything else, and the cell edits the
-//     splice declines so that Excel's semantics hold (formulas and their
-//     cached values, references, truthful reports): a missing file
-//     or sheet (created), a formula to recompute that may read anything (a
-//     defined name, INDIRECT, OFFSET, a 3-D or structured reference),
-//     circular references, array formulas and data tables, a value
-//     aimed at a merged range's hidden cell (excelize writes it to the
-//     top-left cell), a value over a formula listed in calcChain.xml, a
-//     shared-formula master overwritten, out-of-order rows, prefixed XML,
-//     a shared string table bigger than one cell's text bound.
-//     WithSplice(false) (--splice=false) forces this path for comparisons.
-//     Its save (save_keep.go, internal/keepparts) copies raw every part the edit did not
-//     change, and writes a list part it did change (styles, shared
-//     strings, relationships, content types) as the original bytes with
-//     the new records appended when that is all the edit did
-//     (internal/xmlappend; the splice path's style table too).
-//   - Both paths hold the per-path lock (internal/pathlock) and the cross-process lock file
-//     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check
-//     the file's identity right before the rename (one redo, then a
-//     KindConflict error), and save through internal/atomicfile (an
-//     unnamed O_TMPFILE temporary linked into place only when complete; on
-//     Windows a named one renamed through an os.Root on the folder:
-//     internal/workspace: handle.go, handle_windows.go).
+// The engine behind the tools (internal/engine) holds the access model
+// every tool declares and the two paths an edit takes (splice and
+// excelize); its doc.go tells both, newcomers start there.
 //
 // Rendering (render_range: tool_render.go over internal/render). The
 // workbook's bytes are copied under the shared lock; excelize sets the print

@@ -70,7 +70,7 @@ func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rn
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
 	saved := ws.SheetPr
-	if err := b.F.AutoFilter(sheet, rng.String(), nil); err != nil {
+	if err := b.AutoFilter(sheet, rng.String()); err != nil {
 		return 0, newError(KindInvalidArgument, "cannot set the autofilter: "+err.Error(), err)
 	}
 	if saved != nil {
@@ -95,7 +95,7 @@ func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rn
 			}
 		}
 		if !keep {
-			if err := b.F.SetRowVisible(sheet, r, false); err != nil {
+			if err := b.SetRowVisible(sheet, r, false); err != nil {
 				return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot hide row %d: %v", r, err), err)
 			}
 			hidden++
@@ -107,8 +107,8 @@ func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rn
 // cellMeets evaluates one criterion on a cell: numbers compare as numbers,
 // text ignoring case, and a number never meets a text comparison.
 func cellMeets(b *engine.Book, sheet, ref string, rule filterRule) bool {
-	raw, _ := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
-	typ, _ := b.F.GetCellType(sheet, ref)
+	raw, _ := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	typ, _ := b.CellType(sheet, ref)
 	text := strings.ToLower(raw)
 	want := strings.ToLower(rule.text)
 	var num *float64
@@ -231,11 +231,11 @@ func filterHidesRows(ws *excelize.XMLWorksheet) bool {
 func showRows(b *engine.Book, sheet string, from, to int) (int, error) {
 	shown := 0
 	for r := from; r <= to; r++ {
-		visible, err := b.F.GetRowVisible(sheet, r)
+		visible, err := b.RowVisible(sheet, r)
 		if err != nil || visible {
 			continue
 		}
-		if err := b.F.SetRowVisible(sheet, r, true); err != nil {
+		if err := b.SetRowVisible(sheet, r, true); err != nil {
 			return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot show row %d: %v", r, err), err)
 		}
 		shown++
@@ -248,17 +248,5 @@ func showRows(b *engine.Book, sheet string, from, to int) (int, error) {
 func removeAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string) {
 	ws.AutoFilter = nil
 	setFilterMode(ws, false)
-	idx, err := b.F.GetSheetIndex(sheet)
-	if err != nil || b.F.WorkBook == nil || b.F.WorkBook.DefinedNames == nil {
-		return
-	}
-	names := b.F.WorkBook.DefinedNames.DefinedName
-	kept := names[:0]
-	for _, dn := range names {
-		if dn.Name == "_xlnm._FilterDatabase" && dn.LocalSheetID != nil && *dn.LocalSheetID == idx {
-			continue
-		}
-		kept = append(kept, dn)
-	}
-	b.F.WorkBook.DefinedNames.DefinedName = kept
+	b.DropSheetName(sheet, "_xlnm._FilterDatabase")
 }

@@ -169,9 +169,9 @@ func TestLegacyArrayOverItsRange(t *testing.T) {
 		cell string
 		want [][]engine.CachedCell
 	}{
-		{"G1", [][]engine.CachedCell{{{"", "1030"}}, {{"", "1030"}}, {{"", "1030"}}}},
-		{"J1", [][]engine.CachedCell{{{"", "42"}, {"", "42"}}, {{"", "60"}, {"", "60"}}}},
-		{"M1", [][]engine.CachedCell{{{"str", "big"}, {"str", "small"}}}},
+		{"G1", [][]engine.CachedCell{{{Type: "", Value: "1030"}}, {{Type: "", Value: "1030"}}, {{Type: "", Value: "1030"}}}},
+		{"J1", [][]engine.CachedCell{{{Type: "", Value: "42"}, {Type: "", Value: "42"}}, {{Type: "", Value: "60"}, {Type: "", Value: "60"}}}},
+		{"M1", [][]engine.CachedCell{{{Type: "str", Value: "big"}, {Type: "str", Value: "small"}}}},
 		{"P1", nil},
 		{"R1", nil},
 	}

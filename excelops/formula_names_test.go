@@ -14,9 +14,9 @@ import (
 func testScope() *engine.FormulaScope {
 	return engine.NewFormulaScope(
 		[]string{"Sheet1", "Sheet2", "Sheet3", "Q1 Plan", "O'Brien"},
-		[]engine.ScopedName{{"TaxRate", ""}, {"Local", "Sheet2"}},
+		[]engine.ScopedName{{Name: "TaxRate", Sheet: ""}, {Name: "Local", Sheet: "Sheet2"}},
 		func() []engine.TableInfo {
-			return []engine.TableInfo{{"Sales", []string{"Amount", "Unit Price", "Qty"}}}
+			return []engine.TableInfo{{Name: "Sales", Columns: []string{"Amount", "Unit Price", "Qty"}}}
 		})
 }
 

@@ -25,14 +25,12 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 	}
 	w := refgraph.Workbook{Sheets: sheets, Links: externalLinks(b)}
 	list, _ := b.SheetList()
-	if wb := b.F.WorkBook; wb != nil && wb.DefinedNames != nil {
-		for _, dn := range wb.DefinedNames.DefinedName {
-			scope := ""
-			if dn.LocalSheetID != nil && *dn.LocalSheetID >= 0 && *dn.LocalSheetID < len(list) {
-				scope = list[*dn.LocalSheetID]
-			}
-			w.Names = append(w.Names, refgraph.NameDef{Name: dn.Name, Scope: scope, RefersTo: dn.Data})
+	for _, dn := range b.NameDefinitions() {
+		scope := ""
+		if dn.SheetID >= 0 && dn.SheetID < len(list) {
+			scope = list[dn.SheetID]
 		}
+		w.Names = append(w.Names, refgraph.NameDef{Name: dn.Name, Scope: scope, RefersTo: dn.RefersTo})
 	}
 	for _, sheet := range sheets {
 		tables, err := tablesOn(b, sheet)
@@ -42,7 +40,7 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 		for _, t := range tables {
 			rt := refgraph.Table{Name: t.name, Sheet: sheet, Range: t.rng}
 			for c := t.rng.C1; c <= t.rng.C2; c++ {
-				h, _ := b.F.GetCellValue(sheet, engine.CellName(c, t.rng.R1))
+				h, _ := b.CellValue(sheet, engine.CellName(c, t.rng.R1))
 				rt.Columns = append(rt.Columns, h)
 			}
 			w.Tables = append(w.Tables, rt)
@@ -58,7 +56,7 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 			return nil, err
 		}
 		for _, fc := range cells {
-			text, err := b.F.GetCellFormula(sheet, fc.Ref)
+			text, err := b.CellFormula(sheet, fc.Ref)
 			if err != nil {
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -81,13 +79,13 @@ type xmlRels struct {
 // "prices.xlsx"). A link whose parts are missing is left out.
 func externalLinks(b *engine.Book) map[string]string {
 	out := map[string]string{}
-	wb := b.F.WorkBook
-	if wb == nil || wb.ExternalReferences == nil {
+	ids := b.ExternalReferenceIDs()
+	if len(ids) == 0 {
 		return out
 	}
 	wbRels := rels(b, "xl/_rels/workbook.xml.rels")
-	for i, ref := range wb.ExternalReferences.ExternalReference {
-		target, ok := wbRels[ref.RID]
+	for i, id := range ids {
+		target, ok := wbRels[id]
 		if !ok {
 			continue
 		}
@@ -107,9 +105,8 @@ func externalLinks(b *engine.Book) map[string]string {
 // rels reads a relationships part of the package: id -> target.
 func rels(b *engine.Book, name string) map[string]string {
 	out := map[string]string{}
-	raw, ok := b.F.Pkg.Load(name)
-	data, isBytes := raw.([]byte)
-	if !ok || !isBytes {
+	data, ok := b.HeldPart(name)
+	if !ok {
 		return out
 	}
 	var r xmlRels

@@ -17,26 +17,26 @@ func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)
 	b := &engine.Book{F: e.open("k.xlsx")}
-	got, err := existingCells(b, "Sheet1", engine.CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
+	got, err := engine.ExistingCells(b, "Sheet1", engine.CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
 	values := map[string]bool{}
 	for _, c := range got {
-		refs = append(refs, c.ref)
-		values[c.ref] = c.value
+		refs = append(refs, c.Ref)
+		values[c.Ref] = c.Value
 	}
 	// E2 and F2 are the empty cells excelize keeps under the merge E1:F2.
 	assert.Equal(t, []string{"B2", "C2", "D2", "E2", "F2", "G2", "B3", "C3", "D3"}, refs)
 	assert.Equal(t, map[string]bool{"B2": true, "C2": true, "D2": true, "E2": false, "F2": false, "G2": true, "B3": true, "C3": true, "D3": true}, values)
-	assert.True(t, got[2].formula)
-	assert.Equal(t, "G2:G3", got[5].arrayRef)
-	assert.False(t, got[0].formula)
+	assert.True(t, got[2].Formula)
+	assert.Equal(t, "G2:G3", got[5].ArrayRef)
+	assert.False(t, got[0].Formula)
 
 	before := map[string]string{}
 	for _, ref := range []string{"D2", "D3", "D5"} {
 		before[ref] = mustFormula(t, b.F, "Sheet1", ref)
 	}
-	require.NoError(t, unshareFormulas(b, "Sheet1"))
+	require.NoError(t, engine.UnshareFormulas(b, "Sheet1"))
 	for ref, want := range before {
 		assert.Equal(t, want, mustFormula(t, b.F, "Sheet1", ref), ref)
 	}

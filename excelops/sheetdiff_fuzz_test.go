@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,9 +10,9 @@ import (
 // fuzzTable reads a diffTable from text: lines are rows (the first the
 // header), "|" separates cells; a cell that parses as a number is one,
 // "" is empty.
-func fuzzTable(text string) *diffTable {
+func fuzzTable(text string) *engine.DiffTable {
 	lines := strings.Split(text, "\n")
-	t := &diffTable{headerRow: 1}
+	t := &engine.DiffTable{HeaderRow: 1}
 	for i, line := range lines {
 		var row []any
 		for _, c := range strings.Split(line, "|") {
@@ -25,11 +26,11 @@ func fuzzTable(text string) *diffTable {
 			}
 		}
 		if i == 0 {
-			t.header = row
+			t.Header = row
 			continue
 		}
-		t.rows = append(t.rows, row)
-		t.rowNums = append(t.rowNums, i+1)
+		t.Rows = append(t.Rows, row)
+		t.RowNums = append(t.RowNums, i+1)
 	}
 	return t
 }
@@ -44,20 +45,20 @@ func FuzzDiffTables(f *testing.F) {
 	f.Add("a|b\nNaN|1e308\n-0|0")
 	f.Fuzz(func(t *testing.T, text string) {
 		tb := fuzzTable(text)
-		d, err := diffTables(tb, tb, nil, nil)
-		if err != nil || len(d.diffs) != 0 {
-			t.Fatalf("by position: %v %v", err, d.diffs)
+		d, err := engine.DiffTables(tb, tb, nil, nil)
+		if err != nil || len(d.Diffs) != 0 {
+			t.Fatalf("by position: %v %v", err, d.Diffs)
 		}
-		idx, order := columnIndex(tb.header)
+		idx, order := engine.ColumnIndex(tb.Header)
 		if len(order) > 0 {
-			d, err = diffTables(tb, tb, order[:1], nil)
-			if err != nil || d.added != 0 || d.removed != 0 {
+			d, err = engine.DiffTables(tb, tb, order[:1], nil)
+			if err != nil || d.Added != 0 || d.Removed != 0 {
 				t.Fatalf("by key %q (column %d): %v %+v", order[0], idx[order[0]], err, d)
 			}
 		}
-		empty := &diffTable{headerRow: 1, header: tb.header}
-		d, err = diffTables(tb, empty, nil, nil)
-		if err != nil || d.removed != len(tb.rows) || d.added != 0 {
+		empty := &engine.DiffTable{HeaderRow: 1, Header: tb.Header}
+		d, err = engine.DiffTables(tb, empty, nil, nil)
+		if err != nil || d.Removed != len(tb.Rows) || d.Added != 0 {
 			t.Fatalf("against the header alone: %v %+v", err, d)
 		}
 	})

@@ -3,15 +3,16 @@ package excelops
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // table builds a diffTable from a header and rows numbered from row 2.
-func table(header []any, rows ...[]any) *diffTable {
-	t := &diffTable{headerRow: 1, header: header, rows: rows}
+func table(header []any, rows ...[]any) *engine.DiffTable {
+	t := &engine.DiffTable{HeaderRow: 1, Header: header, Rows: rows}
 	for i := range rows {
-		t.rowNums = append(t.rowNums, i+2)
+		t.RowNums = append(t.RowNums, i+2)
 	}
 	return t
 }
@@ -20,7 +21,7 @@ func TestDiffTables(t *testing.T) {
 	hdr := []any{"id", "name", "qty"}
 	cases := []struct {
 		name                           string
-		a, b                           *diffTable
+		a, b                           *engine.DiffTable
 		keys                           []string
 		added, removed, changed, cells int
 		colsAdded, colsRemoved         []any
@@ -37,15 +38,15 @@ func TestDiffTables(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := diffTables(c.a, c.b, c.keys, nil)
+			d, err := engine.DiffTables(c.a, c.b, c.keys, nil)
 			require.NoError(t, err)
-			assert.Equal(t, []int{c.added, c.removed, c.changed, c.cells}, []int{d.added, d.removed, d.changed, d.cellsChanged})
-			assert.Equal(t, c.colsAdded, d.columnsAdded)
-			assert.Equal(t, c.colsRemoved, d.columnsRemoved)
-			assert.Len(t, d.diffs, c.added+c.removed+c.changed)
+			assert.Equal(t, []int{c.added, c.removed, c.changed, c.cells}, []int{d.Added, d.Removed, d.Changed, d.CellsChanged})
+			assert.Equal(t, c.colsAdded, d.ColumnsAdded)
+			assert.Equal(t, c.colsRemoved, d.ColumnsRemoved)
+			assert.Len(t, d.Diffs, c.added+c.removed+c.changed)
 		})
 	}
-	_, err := diffTables(table(hdr), table([]any{"x"}), []string{"id"}, nil)
+	_, err := engine.DiffTables(table(hdr), table([]any{"x"}), []string{"id"}, nil)
 	assert.Equal(t, KindInvalidArgument, kindOf(err))
 }
 

@@ -24,17 +24,17 @@ import (
 func readSortCell(b *engine.Book, sheet, ref string, coll *collate.Collator) (sortCell, sortValue, error) {
 	var c sortCell
 	var err error
-	if c.style, err = b.F.GetCellStyle(sheet, ref); err != nil {
+	if c.style, err = b.CellStyle(sheet, ref); err != nil {
 		return c, sortValue{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	if c.formula, err = b.F.GetCellFormula(sheet, ref); err != nil {
+	if c.formula, err = b.CellFormula(sheet, ref); err != nil {
 		return c, sortValue{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	raw, err := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	raw, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return c, sortValue{}, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 	}
-	t, _ := b.F.GetCellType(sheet, ref)
+	t, _ := b.CellType(sheet, ref)
 	if c.formula != "" && raw == "" {
 		if raw, err = b.CalcValue(sheet, ref); err != nil && b.CallContext().Err() != nil {
 			return c, sortValue{}, err
@@ -58,7 +58,7 @@ func readSortCell(b *engine.Book, sheet, ref string, coll *collate.Collator) (so
 	if c.formula == "" {
 		c.value = typedValue(raw, t)
 		if t == excelize.CellTypeSharedString || t == excelize.CellTypeInlineString {
-			if runs, err := b.F.GetCellRichText(sheet, ref); err == nil && (len(runs) > 1 || (len(runs) == 1 && runs[0].Font != nil)) {
+			if runs, err := b.CellRichText(sheet, ref); err == nil && (len(runs) > 1 || (len(runs) == 1 && runs[0].Font != nil)) {
 				c.rich = runs
 			}
 		}
@@ -135,14 +135,14 @@ func sortBlock(b *engine.Book, sheet string, block engine.CellRange, keys []sort
 			var err error
 			switch s, text := c.value.(string); {
 			case c.rich != nil:
-				err = b.F.SetCellRichText(sheet, ref, c.rich)
+				err = b.SetCellRichText(sheet, ref, c.rich)
 			case text && engine.CheckText(ref, s) != nil:
 				return 0, engine.CheckText(ref, s) // excelize would cut it short
 			default:
-				err = b.F.SetCellValue(sheet, ref, c.value)
+				err = b.SetCellValue(sheet, ref, c.value)
 			}
 			if err == nil {
-				err = b.F.SetCellStyle(sheet, ref, ref, c.style)
+				err = b.SetCellStyle(sheet, ref, ref, c.style)
 			}
 			if err != nil {
 				return 0, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
@@ -174,7 +174,7 @@ func sortPlan(b *engine.Book, sheet string, block engine.CellRange, cells [][]so
 		if err != nil || (col >= block.C1 && col <= block.C2 && row >= block.R1 && row <= block.R2) {
 			continue
 		}
-		text, err := b.F.GetCellFormula(sheet, fc.Ref)
+		text, err := b.CellFormula(sheet, fc.Ref)
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 		}
@@ -199,7 +199,7 @@ func sortPlan(b *engine.Book, sheet string, block engine.CellRange, cells [][]so
 
 // moveNotes moves the notes of the block's cells with their rows.
 func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int) error {
-	comments, err := b.F.GetComments(sheet)
+	comments, err := b.Comments(sheet)
 	if err != nil {
 		return newError(KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
 	}
@@ -209,7 +209,7 @@ func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int)
 		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 || dest[row-block.R1] == row-block.R1 {
 			continue
 		}
-		if err := b.F.DeleteComment(sheet, c.Cell); err != nil {
+		if err := b.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
 		}
 		c.Cell = engine.CellName(col, block.R1+dest[row-block.R1])
@@ -220,7 +220,7 @@ func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int)
 			c.Text, c.Paragraph = commentText(c), nil
 		}
 		c.AuthorID = 0
-		if err := b.F.AddComment(sheet, c); err != nil {
+		if err := b.AddComment(sheet, c); err != nil {
 			return newError(KindInvalidArgument, "cannot move the note to "+c.Cell+": "+err.Error(), err)
 		}
 	}

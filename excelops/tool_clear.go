@@ -51,7 +51,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 	values, formats := a.What != "formats", a.What != "values"
 	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
-		cells, err := existingCells(b, sheet, rng)
+		cells, err := engine.ExistingCells(b, sheet, rng)
 		edits := &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
@@ -75,10 +75,10 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 					return nil, engine.Invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.ArrayRef, fc.Ref, fc.ArrayRef)
 				}
 			}
-			if err := unshareFormulas(b, sheet); err != nil {
+			if err := engine.UnshareFormulas(b, sheet); err != nil {
 				return nil, err
 			}
-			if cells, edits, err = clearSpills(b, sheet, rng, all, cells); err != nil {
+			if cells, edits, err = engine.ClearSpills(b, sheet, rng, all, cells); err != nil {
 				return nil, err
 			}
 		}
@@ -100,23 +100,23 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 		}
 		valuesCleared, formulasCleared, formatsCleared := 0, 0, 0
 		for _, c := range cells {
-			if values && c.value {
-				if err := b.SetCellValue(sheet, c.ref, nil); err != nil {
-					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.ref, err), err)
+			if values && c.Value {
+				if err := b.SetCellValue(sheet, c.Ref, nil); err != nil {
+					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.Ref, err), err)
 				}
 				valuesCleared++
-				if c.formula {
+				if c.Formula {
 					formulasCleared++
 				}
 			}
 			if formats {
-				st, err := b.CellStyle(sheet, c.ref)
+				st, err := b.CellStyle(sheet, c.Ref)
 				if err != nil {
 					return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 				}
 				if st != 0 {
-					if err := b.SetCellStyle(sheet, c.ref, c.ref, 0); err != nil {
-						return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.ref, err), err)
+					if err := b.SetCellStyle(sheet, c.Ref, c.Ref, 0); err != nil {
+						return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.Ref, err), err)
 					}
 					formatsCleared++
 				}

@@ -62,14 +62,14 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*engine
 	if a.Offset < 0 {
 		return nil, engine.Invalid("offset must be >= 0")
 	}
-	var ta diffTable
+	var ta engine.DiffTable
 	var nameA, fileA string
-	var sideA *styleSide
+	var sideA *engine.StyleSide
 	readA := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		t, err := readDiffTable(b, ctx, sh.Name, styles)
 		ta, nameA, fileA = t, sh.Name, b.Name()
 		if err == nil && styles {
-			sideA, err = bookStyleSide(b)
+			sideA, err = engine.BookStyleSide(b)
 		}
 		return nil, err
 	}
@@ -78,20 +78,20 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*engine
 		if err != nil {
 			return nil, err
 		}
-		var sc *styleComparer
+		var sc *engine.StyleComparer
 		if styles {
-			sideB, err := bookStyleSide(b)
+			sideB, err := engine.BookStyleSide(b)
 			if err != nil {
 				return nil, err
 			}
-			sc = newStyleComparer(sideA, sideB)
-			defer sc.close()
+			sc = engine.NewStyleComparer(sideA, sideB)
+			defer sc.Close()
 		}
-		d, err := diffTables(&ta, &tb, a.KeyColumns, sc)
+		d, err := engine.DiffTables(&ta, &tb, a.KeyColumns, sc)
 		if err != nil {
 			return nil, err
 		}
-		return d.page(ctx, a, limit, fileA, nameA, b.Name(), sh.Name, len(ta.rows), len(tb.rows))
+		return diffPage(d, ctx, a, limit, fileA, nameA, b.Name(), sh.Name, len(ta.Rows), len(tb.Rows))
 	}
 	return &engine.Call{Paths: []string{a.FileA, a.FileB}, Sheets: []string{a.SheetA, a.SheetB}, Bodies: []engine.Body{readA, readB}}, nil
 }
@@ -99,8 +99,8 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*engine
 // readDiffTable reads sheet's header row (its first row holding cells)
 // and data rows, from column A, within maxComparedCells; with styles, the
 // style ids of their cells too (a cell counts once, valued or styled).
-func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles bool) (diffTable, error) {
-	var t diffTable
+func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles bool) (engine.DiffTable, error) {
+	var t engine.DiffTable
 	cells := 0
 	var over bool
 	visit := func(row int, vals []any, ids []int32) bool {
@@ -108,14 +108,14 @@ func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles boo
 			over = true
 			return false
 		}
-		if t.headerRow == 0 {
-			t.headerRow, t.header, t.headerStyles = row, slices.Clone(vals), slices.Clone(ids)
+		if t.HeaderRow == 0 {
+			t.HeaderRow, t.Header, t.HeaderStyles = row, slices.Clone(vals), slices.Clone(ids)
 			return true
 		}
-		t.rows = append(t.rows, slices.Clone(vals))
-		t.rowNums = append(t.rowNums, row)
+		t.Rows = append(t.Rows, slices.Clone(vals))
+		t.RowNums = append(t.RowNums, row)
 		if styles {
-			t.styles = append(t.styles, slices.Clone(ids))
+			t.Styles = append(t.Styles, slices.Clone(ids))
 		}
 		return true
 	}
@@ -134,41 +134,41 @@ func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles boo
 	return t, nil
 }
 
-// page is the result: the summary and one page of the differences, sized
+// diffPage is the result of d: the summary and one page of the differences, sized
 // to the result limit.
-func (d *sheetDiff) page(ctx context.Context, a compareExcelArgs, limit int, fileA, sheetA, fileB, sheetB string, rowsA, rowsB int) (any, error) {
+func diffPage(d *engine.SheetDiff, ctx context.Context, a compareExcelArgs, limit int, fileA, sheetA, fileB, sheetB string, rowsA, rowsB int) (any, error) {
 	keys := make([]any, len(a.KeyColumns))
 	for i, k := range a.KeyColumns {
 		keys[i] = k
 	}
 	summary := pyjson.Object{
 		{Key: "rows_a", Value: rowsA}, {Key: "rows_b", Value: rowsB},
-		{Key: "rows_added", Value: d.added}, {Key: "rows_removed", Value: d.removed}, {Key: "rows_changed", Value: d.changed},
-		{Key: "cells_changed", Value: d.cellsChanged},
-		{Key: "columns_added", Value: len(d.columnsAdded)}, {Key: "columns_removed", Value: len(d.columnsRemoved)},
-		{Key: "duplicate_keys", Value: d.duplicateKeys},
+		{Key: "rows_added", Value: d.Added}, {Key: "rows_removed", Value: d.Removed}, {Key: "rows_changed", Value: d.Changed},
+		{Key: "cells_changed", Value: d.CellsChanged},
+		{Key: "columns_added", Value: len(d.ColumnsAdded)}, {Key: "columns_removed", Value: len(d.ColumnsRemoved)},
+		{Key: "duplicate_keys", Value: d.DuplicateKeys},
 	}
-	if d.styled {
-		summary = append(summary, pyjson.Field{Key: "rows_style_changed", Value: d.rowsStyled}, pyjson.Field{Key: "cells_style_changed", Value: d.cellsStyled})
+	if d.Styled {
+		summary = append(summary, pyjson.Field{Key: "rows_style_changed", Value: d.RowsStyled}, pyjson.Field{Key: "cells_style_changed", Value: d.CellsStyled})
 	}
 	res := success("", "",
 		field("file_a", fileA), field("sheet_a", sheetA), field("file_b", fileB), field("sheet_b", sheetB),
 		field("key_columns", keys),
-		field("identical", len(d.diffs) == 0 && len(d.columnsAdded) == 0 && len(d.columnsRemoved) == 0),
+		field("identical", len(d.Diffs) == 0 && len(d.ColumnsAdded) == 0 && len(d.ColumnsRemoved) == 0),
 		field("summary", summary),
-		field("columns_added", d.columnsAdded), field("columns_removed", d.columnsRemoved),
-		field("total_diffs", len(d.diffs)), field("offset", a.Offset))
+		field("columns_added", d.ColumnsAdded), field("columns_removed", d.ColumnsRemoved),
+		field("total_diffs", len(d.Diffs)), field("offset", a.Offset))
 	capLimit, capped := registry.ResultLimit(ctx)
 	text, err := pyjson.MarshalString(res)
 	if err != nil {
 		return nil, err
 	}
 	used := utf8.RuneCountInString(text) + 120
-	start := min(a.Offset, len(d.diffs))
+	start := min(a.Offset, len(d.Diffs))
 	end := start
 	page := []any{}
-	for end < len(d.diffs) && len(page) < limit {
-		t, err := pyjson.MarshalString(d.diffs[end])
+	for end < len(d.Diffs) && len(page) < limit {
+		t, err := pyjson.MarshalString(d.Diffs[end])
 		if err != nil {
 			return nil, err
 		}
@@ -177,11 +177,11 @@ func (d *sheetDiff) page(ctx context.Context, a compareExcelArgs, limit int, fil
 			break
 		}
 		used += n
-		page = append(page, d.diffs[end])
+		page = append(page, d.Diffs[end])
 		end++
 	}
-	res = append(res, pyjson.Field{Key: "diffs_returned", Value: len(page)}, pyjson.Field{Key: "has_more", Value: end < len(d.diffs)})
-	if end < len(d.diffs) {
+	res = append(res, pyjson.Field{Key: "diffs_returned", Value: len(page)}, pyjson.Field{Key: "has_more", Value: end < len(d.Diffs)})
+	if end < len(d.Diffs) {
 		res = append(res, pyjson.Field{Key: "next_offset", Value: end})
 	}
 	return append(res, pyjson.Field{Key: "diffs", Value: page}), nil

@@ -88,7 +88,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.C
 		if err != nil {
 			return nil, err
 		}
-		spills, err := bandSpills(b, sheet, band, shiftWords(band))
+		spills, err := engine.BandSpills(b, sheet, band, shiftWords(band))
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.C
 		if err != nil {
 			return nil, newError(KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 		}
-		if err := unshareFormulas(b, sheet); err != nil {
+		if err := engine.UnshareFormulas(b, sheet); err != nil {
 			return nil, err
 		}
 		if err := b.UndoAnchors(sheet, spills, nil); err != nil {
@@ -105,13 +105,13 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.C
 		var movedCells, deletedCells int
 		err = b.EditRefs(bandRewrite(band), "", func() error {
 			var err error
-			if movedCells, deletedCells, err = shiftCells(b, sheet, band); err != nil {
+			if movedCells, deletedCells, err = engine.ShiftCells(b, sheet, band); err != nil {
 				return err
 			}
 			if err := shiftMerges(b, sheet, band, merges); err != nil {
 				return err
 			}
-			moveTables(b, band, tables)
+			engine.MoveTables(b, band, tables)
 			if err := shiftComments(b, sheet, band, comments); err != nil {
 				return err
 			}
@@ -124,10 +124,10 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.C
 		// (DeleteDefinedName clears that cache before it fails on a name
 		// that does not exist).
 		_ = b.DeleteDefinedName(&excelize.DefinedName{Name: "\x00"})
-		if b.Edits, err = respillBand(b, sheet, band, spills); err != nil {
+		if b.Edits, err = engine.RespillBand(b, sheet, band, spills); err != nil {
 			return nil, err
 		}
-		if err := refreshExtent(b, sheet, ext); err != nil {
+		if err := engine.RefreshExtent(b, sheet, ext); err != nil {
 			return nil, err
 		}
 		return success(b.Name(), sheet,
@@ -150,8 +150,8 @@ func shiftWords(band formularef.Band) string {
 // an array formula or a table, or delete part of a table, naming it; it
 // returns the merged ranges the shift moves or deletes and the tables it
 // moves whole.
-func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engine.CellRange, []tableMove, error) {
-	zone := bandZone(band)
+func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engine.CellRange, []engine.TableMove, error) {
+	zone := engine.BandZone(band)
 	how := shiftWords(band)
 	deleted := engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	merged, err := mergedRanges(b, sheet)
@@ -163,12 +163,12 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 		if !m.Overlaps(zone) {
 			continue
 		}
-		if !bandKeepsWhole(band, m) {
+		if !engine.BandKeepsWhole(band, m) {
 			return nil, nil, engine.Invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
 		}
 		touched = append(touched, m)
 	}
-	tables, err := bandTables(b, sheet, band, func(t excelize.Table, tr engine.CellRange) error {
+	tables, err := engine.BandTables(b, sheet, band, func(t excelize.Table, tr engine.CellRange) error {
 		return engine.Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
 	})
 	if err != nil {
@@ -183,7 +183,7 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 			continue // a spill is bandSpills' to check
 		}
 		ar, err := engine.ParseRange(fc.ArrayRef)
-		if err == nil && !bandKeepsWhole(band, ar) {
+		if err == nil && !engine.BandKeepsWhole(band, ar) {
 			return nil, nil, engine.Invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.Ref)
 		}
 	}
@@ -217,7 +217,7 @@ func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []en
 // shiftComments moves the notes of the zone with their cells and drops the
 // notes of deleted cells.
 func shiftComments(b *engine.Book, sheet string, band formularef.Band, comments []excelize.Comment) error {
-	zone := bandZone(band)
+	zone := engine.BandZone(band)
 	var moved []excelize.Comment
 	for _, c := range comments {
 		col, row, err := excelize.CellNameToCoordinates(c.Cell)
@@ -227,7 +227,7 @@ func shiftComments(b *engine.Book, sheet string, band formularef.Band, comments 
 		if err := b.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
 		}
-		if col, row, ok := bandTarget(band, col, row); ok {
+		if col, row, ok := engine.BandTarget(band, col, row); ok {
 			c.Cell = engine.CellName(col, row)
 			moved = append(moved, c)
 		}

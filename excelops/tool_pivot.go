@@ -157,10 +157,10 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 		}
 		for _, h := range headers {
 			if strings.EqualFold(h, field) {
-				return 0, engine.Invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, quoteList(headers))
+				return 0, engine.Invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, engine.QuoteList(headers))
 			}
 		}
-		return 0, engine.Invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, quoteList(headers))
+		return 0, engine.Invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, engine.QuoteList(headers))
 	}
 	var rowCols, colCols []int
 	for _, f := range a.Rows {

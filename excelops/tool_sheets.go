@@ -212,8 +212,8 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 	if err := engine.CheckSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
-	var cells [][]copiedCell
-	var spills sourceSpills
+	var cells [][]engine.CopiedCell
+	var spills engine.SourceSpills
 	var srcSheet, srcName string
 	// The source is read first (parsed by excelize, from the cache when
 	// it is there); a copy within one workbook reads it from the workbook
@@ -223,7 +223,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 		srcSheet, srcName = sh.Name, b.Name()
 		var err error
 		if cells, err = copiedCells(b, sh.Name, src, a.ValuesOnly); err == nil && !a.ValuesOnly {
-			spills, err = pasteSpills(b, sh.Name, src, cells)
+			spills, err = engine.PasteSpills(b, sh.Name, src, cells)
 		}
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 		sheet, ext := sh.Name, sh.Ext
 		var err error
 		var names *engine.FormulaScope // read when the first formula is copied
-		plan, anchors := spills.copyPlan(src, dst)
+		plan, anchors := spills.CopyPlan(src, dst)
 		old, err := b.AnchorsUnder(sheet, plan)
 		if err != nil {
 			return nil, err
@@ -240,10 +240,10 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 		for i, row := range cells {
 			for j, c := range row {
 				ref := engine.CellName(dst.C1+j, dst.R1+i)
-				if c.formula != "" {
+				if c.Formula != "" {
 					// Relative references move by the copy's offset, as a
 					// paste in Excel does; absolute ones stay.
-					text, _ := formularef.Translate(c.formula, dst.R1-src.R1, dst.C1-src.C1)
+					text, _ := formularef.Translate(c.Formula, dst.R1-src.R1, dst.C1-src.C1)
 					if err := engine.CheckFormula(ref, text); err != nil {
 						return nil, err // moved references made it too long
 					}
@@ -263,12 +263,12 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 						err = b.SetCellFormula(sheet, ref, text)
 					}
 				} else {
-					if s, ok := c.value.(string); ok {
+					if s, ok := c.Value.(string); ok {
 						if err := engine.CheckText(ref, s); err != nil {
 							return nil, err // excelize would cut it short
 						}
 					}
-					err = b.SetCellValue(sheet, ref, c.value)
+					err = b.SetCellValue(sheet, ref, c.Value)
 				}
 				if err != nil {
 					return nil, newError(KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
@@ -276,7 +276,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 				written++
 			}
 		}
-		if err := spillCopy(b, sh, dst, plan, anchors, old); err != nil {
+		if err := engine.SpillCopy(b, sh, dst, plan, anchors, old); err != nil {
 			return nil, err
 		}
 		ext.Widen(dst.R1, dst.C1)
@@ -313,10 +313,10 @@ func copyRangeAccess() engine.Access {
 
 // copiedCells reads the values and formulas of rng with their types; with
 // valuesOnly a formula cell gives its value instead (see formulaValue).
-func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly bool) ([][]copiedCell, error) {
-	out := make([][]copiedCell, 0, rng.R2-rng.R1+1)
+func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly bool) ([][]engine.CopiedCell, error) {
+	out := make([][]engine.CopiedCell, 0, rng.R2-rng.R1+1)
 	for r := rng.R1; r <= rng.R2; r++ {
-		row := make([]copiedCell, 0, rng.C2-rng.C1+1)
+		row := make([]engine.CopiedCell, 0, rng.C2-rng.C1+1)
 		for c := rng.C1; c <= rng.C2; c++ {
 			ref := engine.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
@@ -324,7 +324,7 @@ func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly 
 				return nil, newError(KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if formula != "" && !valuesOnly {
-				row = append(row, copiedCell{formula: formula})
+				row = append(row, engine.CopiedCell{Formula: formula})
 				continue
 			}
 			v, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
@@ -342,7 +342,7 @@ func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly 
 				}
 				t = excelize.CellTypeUnset
 			}
-			row = append(row, copiedCell{value: typedValue(v, t)})
+			row = append(row, engine.CopiedCell{Value: typedValue(v, t)})
 		}
 		out = append(out, row)
 	}

@@ -38,18 +38,18 @@ const (
 type SheetUse int
 
 const (
-	// sheetNone: the call names no existing sheet (list_sheets, a new one).
+	// SheetNone: the call names no existing sheet (list_sheets, a new one).
 	SheetNone SheetUse = iota
-	// sheetRead: the named sheet is resolved (exact name, then ignoring
+	// SheetRead: the named sheet is resolved (exact name, then ignoring
 	// case, the active sheet when empty) and not parsed.
 	SheetRead
-	// sheetEdit: the named sheet is resolved, bounds-checked and parsed for
+	// SheetEdit: the named sheet is resolved, bounds-checked and parsed for
 	// editing (book.edit); the body gets its used range.
 	SheetEdit
-	// sheetTarget: as sheetEdit, but a missing sheet is created when the
+	// SheetTarget: as sheetEdit, but a missing sheet is created when the
 	// call says so (call.newSheet), else refused with how to create it.
 	SheetTarget
-	// sheetDrop: the named sheet is resolved and removed by the body; it is
+	// SheetDrop: the named sheet is resolved and removed by the body; it is
 	// never parsed (deleting a damaged or oversized sheet works).
 	SheetDrop
 )
@@ -82,16 +82,16 @@ type Access struct {
 	// Files lists the path arguments in the order the call opens them; the
 	// edited one (at most one) is last.
 	Files []FileUse
-	// guard: the sheets checked before the body runs (edits only).
+	// Guard: the sheets checked before the body runs (edits only).
 	Guard guard
-	// keepsValues: the edit changes no cell value, formula or reference
+	// KeepsValues: the edit changes no cell value, formula or reference
 	// (styles, widths, rules, charts, validations), so cached formula
 	// values are not recomputed (see refreshFormulaValues).
 	KeepsValues bool
-	// destructive: the tool may delete or overwrite existing data (MCP
+	// Destructive: the tool may delete or overwrite existing data (MCP
 	// destructiveHint); a tool that edits and is not destructive only adds.
 	Destructive bool
-	// idempotent: the edit sets a state, so the same call again changes
+	// Idempotent: the edit sets a state, so the same call again changes
 	// nothing more (MCP idempotentHint): writing the same values or
 	// formats, setting widths, panes, links; an edit that adds (a rule, a
 	// chart, rows) or moves cells is not. Reads are idempotent anyway.

@@ -53,3 +53,13 @@ func (b *Book) CellHyperLink(sheet, ref string) (bool, string, error) {
 func (b *Book) SetCellHyperLink(sheet, ref, link, linkType string, opts ...excelize.HyperlinkOpts) error {
 	return b.F.SetCellHyperLink(sheet, ref, link, linkType, opts...)
 }
+
+// CellRichText is the rich-text runs of the cell ref of sheet.
+func (b *Book) CellRichText(sheet, ref string) ([]excelize.RichTextRun, error) {
+	return b.F.GetCellRichText(sheet, ref)
+}
+
+// SetCellRichText stores runs as the rich text of the cell ref of sheet.
+func (b *Book) SetCellRichText(sheet, ref string, runs []excelize.RichTextRun) error {
+	return b.F.SetCellRichText(sheet, ref, runs)
+}

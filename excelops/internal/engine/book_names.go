@@ -62,3 +62,71 @@ func (b *Book) definedNameIndex(scopeID int, name string) int {
 	}
 	return -1
 }
+
+// NameDefinition is a defined name as the workbook part stores it.
+type NameDefinition struct {
+	// Name is the name as spelled.
+	Name string
+	// SheetID is the index of the sheet the name is local to, -1 for a
+	// name of the whole workbook.
+	SheetID int
+	// RefersTo is the formula the name stands for.
+	RefersTo string
+}
+
+// NameDefinitions lists the workbook's defined names as stored, in order.
+func (b *Book) NameDefinitions() []NameDefinition {
+	wb := b.F.WorkBook
+	if wb == nil || wb.DefinedNames == nil {
+		return nil
+	}
+	out := make([]NameDefinition, 0, len(wb.DefinedNames.DefinedName))
+	for _, dn := range wb.DefinedNames.DefinedName {
+		id := -1
+		if dn.LocalSheetID != nil {
+			id = *dn.LocalSheetID
+		}
+		out = append(out, NameDefinition{Name: dn.Name, SheetID: id, RefersTo: dn.Data})
+	}
+	return out
+}
+
+// DropSheetName removes the defined name local to sheet spelled exactly
+// name (Excel's hidden _xlnm names), if there is one.
+func (b *Book) DropSheetName(sheet, name string) {
+	idx, err := b.F.GetSheetIndex(sheet)
+	if err != nil || b.F.WorkBook == nil || b.F.WorkBook.DefinedNames == nil {
+		return
+	}
+	names := b.F.WorkBook.DefinedNames.DefinedName
+	kept := names[:0]
+	for _, dn := range names {
+		if dn.Name == name && dn.LocalSheetID != nil && *dn.LocalSheetID == idx {
+			continue
+		}
+		kept = append(kept, dn)
+	}
+	b.F.WorkBook.DefinedNames.DefinedName = kept
+}
+
+// ExternalReferenceIDs lists the relationship ids of the workbook's
+// external links, in the order formulas number them ([1], [2], ...).
+func (b *Book) ExternalReferenceIDs() []string {
+	wb := b.F.WorkBook
+	if wb == nil || wb.ExternalReferences == nil {
+		return nil
+	}
+	out := make([]string, 0, len(wb.ExternalReferences.ExternalReference))
+	for _, ref := range wb.ExternalReferences.ExternalReference {
+		out = append(out, ref.RID)
+	}
+	return out
+}
+
+// HeldPart is the raw bytes of the package part name as the book holds it
+// in memory; ok is false when it holds no such part.
+func (b *Book) HeldPart(name string) (raw []byte, ok bool) {
+	v, found := b.F.Pkg.Load(name)
+	raw, isBytes := v.([]byte)
+	return raw, found && isBytes
+}

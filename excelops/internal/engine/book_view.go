@@ -39,3 +39,18 @@ func (b *Book) SetPageMargins(sheet string, opts *excelize.PageLayoutMarginsOpti
 func (b *Book) SetHeaderFooter(sheet string, opts *excelize.HeaderFooterOptions) error {
 	return b.F.SetHeaderFooter(sheet, opts)
 }
+
+// AutoFilter puts an autofilter on the range rng of sheet.
+func (b *Book) AutoFilter(sheet, rng string) error {
+	return b.F.AutoFilter(sheet, rng, nil)
+}
+
+// RowVisible reports whether row of sheet is shown.
+func (b *Book) RowVisible(sheet string, row int) (bool, error) {
+	return b.F.GetRowVisible(sheet, row)
+}
+
+// SetRowVisible shows or hides row of sheet.
+func (b *Book) SetRowVisible(sheet string, row int, visible bool) error {
+	return b.F.SetRowVisible(sheet, row, visible)
+}

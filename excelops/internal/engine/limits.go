@@ -110,7 +110,7 @@ const (
 // one is left uncomputed (no cached value; Excel computes it on open); the
 // call's own deadline still fails the whole call.
 const (
-	// formulaBudgetShare: one formula may allocate a quarter of the call's
+	// FormulaBudgetShare: one formula may allocate a quarter of the call's
 	// memory budget for ranges, arrays and text; the parsed workbook and
 	// the save need the rest.
 	FormulaBudgetShare = 4

@@ -131,19 +131,19 @@ func FileNotFound(s *workspace.Root, path string) error {
 	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similarWorkbooks(s, path))), nil)
 }
 
-// createMode says whether a mutation may create a missing workbook.
-type createMode int
+// CreateMode says whether a mutation may create a missing workbook.
+type CreateMode int
 
 const (
 	// createNever: a missing file is a FileNotFoundError (with did-you-mean).
-	createNever createMode = iota
+	createNever CreateMode = iota
 	// createUnlessSimilar: a missing file becomes a new workbook unless a
 	// workbook with a close name exists beside it (a likely typo), which is
 	// refused with did-you-mean.
 	createUnlessSimilar
 	// createAlways: a missing file becomes a new workbook.
 	createAlways
-	// createFresh: the call starts from a new empty workbook whatever the
+	// CreateFresh: the call starts from a new empty workbook whatever the
 	// path holds (create_workbook, which refuses to replace a file unless
 	// told to); the save replaces it.
 	CreateFresh
@@ -151,7 +151,7 @@ const (
 
 // CreateModeOf maps a tool's optional create argument to a createMode:
 // absent is createUnlessSimilar.
-func CreateModeOf(create *bool) createMode {
+func CreateModeOf(create *bool) CreateMode {
 	switch {
 	case create == nil:
 		return createUnlessSimilar

@@ -30,12 +30,12 @@ type Call struct {
 	Bodies []Body   // what runs on each workbook, same order; the last result is the call's
 	// Splice is a cells edit's splice plan; nil (or a splice that declines)
 	// takes excelize, which runs the edited file's body.
-	Splice spliceEdit
+	Splice SpliceEdit
 	// Create says whether a missing edited workbook becomes a new one.
-	Create createMode
-	// newSheet: a missing sheetTarget sheet is created.
+	Create CreateMode
+	// NewSheet: a missing sheetTarget sheet is created.
 	NewSheet bool
-	// valuesKept: this call changes no value although its tool may
+	// ValuesKept: this call changes no value although its tool may
 	// (clear_range of formats only): no formula refresh, as keepsValues.
 	ValuesKept bool
 	// Icon holds the icon-set lock from the body through the save and

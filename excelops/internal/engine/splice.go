@@ -44,9 +44,9 @@ type SpliceBook struct {
 // Name is the file name reported in results.
 func (sb *SpliceBook) Name() string { return filepath.Base(sb.path) }
 
-// spliceEdit builds the plan of one cells edit and the tool's result; it
+// SpliceEdit builds the plan of one cells edit and the tool's result; it
 // runs under the workbook's locks with the sheet resolved.
-type spliceEdit func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
+type SpliceEdit func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
 
 // ErrNoSplice says the splice path does not take this call (a missing
 // file or sheet, a sheet that is not a plain worksheet, an edit the
@@ -60,7 +60,7 @@ var ErrNoSplice = errors.New("take the excelize path")
 // version it read right before the rename (KindConflict otherwise, which
 // run redoes once) and returns errNoSplice, having written nothing, when
 // the excelize path must do the edit.
-func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit spliceEdit) (any, error) {
+func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit SpliceEdit) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

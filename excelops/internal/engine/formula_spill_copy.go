@@ -1,6 +1,8 @@
-package excelops
+package engine
 
-import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+)
 
 // Dynamic arrays through copy_range_between_sheets. Excel pastes a dynamic
 // array anchor as its formula, which spills again at the destination (or
@@ -10,18 +12,18 @@ import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 // anchor are pasted as the values they show. A values-only copy pastes what
 // every cell shows.
 
-// sourceSpills is what a copy knows of the dynamic arrays of its source
+// SourceSpills is what a copy knows of the dynamic arrays of its source
 // range: which of its cells are anchors, and which spilled cells it takes
 // with their anchor; cells are (col, row) of the source sheet.
-type sourceSpills struct {
+type SourceSpills struct {
 	anchors map[[2]int]bool
 	owned   map[[2]int]bool
 }
 
 // spillsIn reads the dynamic array anchors of sheet inside rng, and the
 // cells of rng they spilled over.
-func spillsIn(b *engine.Book, sheet string, rng engine.CellRange) (sourceSpills, error) {
-	s := sourceSpills{anchors: map[[2]int]bool{}, owned: map[[2]int]bool{}}
+func spillsIn(b *Book, sheet string, rng CellRange) (SourceSpills, error) {
+	s := SourceSpills{anchors: map[[2]int]bool{}, owned: map[[2]int]bool{}}
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return s, err
@@ -32,7 +34,7 @@ func spillsIn(b *engine.Book, sheet string, rng engine.CellRange) (sourceSpills,
 			continue
 		}
 		for j := range row.C {
-			spill, ok := engine.DynamicAnchor(&row.C[j])
+			spill, ok := DynamicAnchor(&row.C[j])
 			if !ok || !rng.Has(spill.C1, spill.R1) {
 				continue
 			}
@@ -49,10 +51,10 @@ func spillsIn(b *engine.Book, sheet string, rng engine.CellRange) (sourceSpills,
 	return s, nil
 }
 
-// pasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
+// PasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
 // makes cells (read from rng) what a paste of them writes: a spilled cell
 // taken with its anchor is empty.
-func pasteSpills(b *engine.Book, sheet string, rng engine.CellRange, cells [][]copiedCell) (sourceSpills, error) {
+func PasteSpills(b *Book, sheet string, rng CellRange, cells [][]CopiedCell) (SourceSpills, error) {
 	s, err := spillsIn(b, sheet, rng)
 	if err != nil {
 		return s, err
@@ -60,49 +62,49 @@ func pasteSpills(b *engine.Book, sheet string, rng engine.CellRange, cells [][]c
 	for i, row := range cells {
 		for j := range row {
 			if s.owned[[2]int{rng.C1 + j, rng.R1 + i}] {
-				row[j] = copiedCell{}
+				row[j] = CopiedCell{}
 			}
 		}
 	}
 	return s, nil
 }
 
-// copyPlan lists the cells a copy writes at dst, as write_cells' plan
+// CopyPlan lists the cells a copy writes at dst, as write_cells' plan
 // lists its cells (anchorsUnder reads what they overwrite), and the
 // indexes in it of the anchors the copy takes: the caller sets their
 // formula once written, and spillWrites spills them and clears the spills
 // of the anchors the copy overwrote.
-func (s sourceSpills) copyPlan(src, dst engine.CellRange) (plan []engine.CellWrite, anchors []int) {
-	plan = make([]engine.CellWrite, 0, dst.Cells())
+func (s SourceSpills) CopyPlan(src, dst CellRange) (plan []CellWrite, anchors []int) {
+	plan = make([]CellWrite, 0, dst.Cells())
 	for r := dst.R1; r <= dst.R2; r++ {
 		for c := dst.C1; c <= dst.C2; c++ {
 			if s.anchors[[2]int{src.C1 + c - dst.C1, src.R1 + r - dst.R1}] {
 				anchors = append(anchors, len(plan))
 			}
-			plan = append(plan, engine.CellWrite{Col: c, Row: r})
+			plan = append(plan, CellWrite{Col: c, Row: r})
 		}
 	}
 	return plan, anchors
 }
 
-// spillCopy spills the anchors a copy wrote at dst on sh (plan and
+// SpillCopy spills the anchors a copy wrote at dst on sh (plan and
 // anchors from copyPlan, old from anchorsUnder before the writes), widens
 // the sheet's extent over their spills and, on a sheet the call did not
 // create, sets the edit set of the copy: the destination and every spill
 // range changed, the anchors spilled already.
-func spillCopy(b *engine.Book, sh engine.SheetRef, dst engine.CellRange, plan []engine.CellWrite, anchors []int, old []engine.OldAnchor) error {
+func SpillCopy(b *Book, sh SheetRef, dst CellRange, plan []CellWrite, anchors []int, old []OldAnchor) error {
 	for _, i := range anchors {
-		formula, err := b.F.GetCellFormula(sh.Name, engine.CellName(plan[i].Col, plan[i].Row))
+		formula, err := b.F.GetCellFormula(sh.Name, CellName(plan[i].Col, plan[i].Row))
 		if err != nil {
-			return newError(KindDamaged, "file is damaged: "+err.Error(), err)
+			return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		plan[i].Formula = formula
 	}
 	return b.SpillBlock(sh, dst, plan, old)
 }
 
-// copiedCell is one source cell of copy_range_between_sheets.
-type copiedCell struct {
-	value   any
-	formula string
+// CopiedCell is one source cell of copy_range_between_sheets.
+type CopiedCell struct {
+	Value   any
+	Formula string
 }

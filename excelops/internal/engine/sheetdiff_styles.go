@@ -1,10 +1,9 @@
-package excelops
+package engine
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -80,7 +79,7 @@ var numberFormatCodes = map[int]string{
 func flattenStyle(st *excelize.Style) styleAttrs {
 	var out styleAttrs
 	cp := *st
-	engine.NormalizeColors(&cp)
+	NormalizeColors(&cp)
 	out[attrBold], out[attrItalic], out[attrStrike], out[attrWrap] = false, false, false, false
 	if f := cp.Font; f != nil {
 		out[attrFontName], out[attrFontSize] = nonZero(f.Family), nonZero(f.Size)
@@ -93,7 +92,7 @@ func flattenStyle(st *excelize.Style) styleAttrs {
 	for _, b := range cp.Border {
 		for i := attrBorderLeft; i <= attrBorderDiagonalDown; i++ {
 			if styleAttrNames[i] == "border."+b.Type {
-				out[i] = engine.BorderStyleName(b.Style)
+				out[i] = BorderStyleName(b.Style)
 			}
 		}
 	}
@@ -120,32 +119,32 @@ func nonZero[T comparable](v T) any {
 	return v
 }
 
-// styleSide is one workbook's style table as compare_excel resolves it:
+// StyleSide is one workbook's style table as compare_excel resolves it:
 // the parts styleBook reads, opened on the first resolution.
-type styleSide struct {
-	svc   *engine.Engine
+type StyleSide struct {
+	svc   *Engine
 	name  string // the workbook, for errors
 	parts []byte // styleParts of the workbook
 	sig   string // what identifies its style table (see styleTableSig)
-	f     *excelize.File
-	cache map[int32]*styleAttrs
+	F     *excelize.File
+	Cache map[int32]*styleAttrs
 }
 
-// bookStyleSide copies what b's styles are read from, so they can be resolved
+// BookStyleSide copies what b's styles are read from, so they can be resolved
 // once b is closed.
-func bookStyleSide(b *engine.Book) (*styleSide, error) {
+func BookStyleSide(b *Book) (*StyleSide, error) {
 	parts, err := b.StyleParts()
 	if err != nil {
 		return nil, err
 	}
-	return &styleSide{svc: b.Svc, name: b.Name(), parts: parts, sig: styleTableSig(b), cache: map[int32]*styleAttrs{}}, nil
+	return &StyleSide{svc: b.Svc, name: b.Name(), parts: parts, sig: styleTableSig(b), Cache: map[int32]*styleAttrs{}}, nil
 }
 
 // styleTableSig identifies b's style table by the checksums and sizes of
 // its styles and theme parts: two packages with the same one give one id
 // one style. It is empty when b has no such part (its table is elsewhere,
 // or there is none), and an empty one identifies nothing.
-func styleTableSig(b *engine.Book) string {
+func styleTableSig(b *Book) string {
 	var sig strings.Builder
 	for _, zf := range b.Zr.File {
 		name := strings.ToLower(zf.Name)
@@ -158,65 +157,65 @@ func styleTableSig(b *engine.Book) string {
 
 // attrs is the style id's attributes, resolved once; an id past the style
 // table reads as no style (excelize's reader ignores it too).
-func (s *styleSide) attrs(id int32) (*styleAttrs, error) {
-	if a, ok := s.cache[id]; ok {
+func (s *StyleSide) attrs(id int32) (*styleAttrs, error) {
+	if a, ok := s.Cache[id]; ok {
 		return a, nil
 	}
-	if s.f == nil {
+	if s.F == nil {
 		f, err := s.svc.OpenStyleParts(s.parts, s.name)
 		if err != nil {
 			return nil, err
 		}
-		s.f, s.parts = f, nil
+		s.F, s.parts = f, nil
 	}
-	st, err := s.f.GetStyle(int(id))
+	st, err := s.F.GetStyle(int(id))
 	if err != nil {
 		st = &excelize.Style{}
 	}
 	a := flattenStyle(st)
-	s.cache[id] = &a
+	s.Cache[id] = &a
 	return &a, nil
 }
 
 // close closes the style table when it was opened.
-func (s *styleSide) close() {
-	if s.f != nil {
-		_ = s.f.Close()
-		s.f = nil
+func (s *StyleSide) close() {
+	if s.F != nil {
+		_ = s.F.Close()
+		s.F = nil
 	}
 }
 
-// styleComparer compares the styles of cells of sheet A with those of
+// StyleComparer compares the styles of cells of sheet A with those of
 // cells of sheet B.
-type styleComparer struct {
-	a, b      *styleSide
-	sameTable bool               // one style table: equal ids are one style
-	pairs     map[[2]int32][]any // differences by pair of ids, at most maxStylePairs
+type StyleComparer struct {
+	a, b      *StyleSide
+	SameTable bool               // one style table: equal ids are one style
+	Pairs     map[[2]int32][]any // differences by pair of ids, at most maxStylePairs
 }
 
 // maxStylePairs caps the pairs of style ids whose differences are kept:
 // past it the cache starts again (each id stays resolved).
 const maxStylePairs = 1 << 16
 
-// newStyleComparer compares styles of a's workbook with styles of b's.
-func newStyleComparer(a, b *styleSide) *styleComparer {
-	return &styleComparer{a: a, b: b, sameTable: a.sig != "" && a.sig == b.sig, pairs: map[[2]int32][]any{}}
+// NewStyleComparer compares styles of a's workbook with styles of b's.
+func NewStyleComparer(a, b *StyleSide) *StyleComparer {
+	return &StyleComparer{a: a, b: b, SameTable: a.sig != "" && a.sig == b.sig, Pairs: map[[2]int32][]any{}}
 }
 
-// close closes both style tables.
-func (sc *styleComparer) close() {
+// Close closes both style tables.
+func (sc *StyleComparer) Close() {
 	sc.a.close()
 	sc.b.close()
 }
 
-// diff lists the attributes in which style ia of A and style ib of B
+// Diff lists the attributes in which style ia of A and style ib of B
 // differ, as {"attribute", "old", "new"} objects; nil when none.
-func (sc *styleComparer) diff(ia, ib int32) ([]any, error) {
-	if ia == ib && sc.sameTable {
+func (sc *StyleComparer) Diff(ia, ib int32) ([]any, error) {
+	if ia == ib && sc.SameTable {
 		return nil, nil
 	}
 	k := [2]int32{ia, ib}
-	if d, ok := sc.pairs[k]; ok {
+	if d, ok := sc.Pairs[k]; ok {
 		return d, nil
 	}
 	xa, err := sc.a.attrs(ia)
@@ -233,10 +232,10 @@ func (sc *styleComparer) diff(ia, ib int32) ([]any, error) {
 			out = append(out, pyjson.Object{{Key: "attribute", Value: name}, {Key: "old", Value: xa[i]}, {Key: "new", Value: xb[i]}})
 		}
 	}
-	if len(sc.pairs) >= maxStylePairs {
-		clear(sc.pairs)
+	if len(sc.Pairs) >= maxStylePairs {
+		clear(sc.Pairs)
 	}
-	sc.pairs[k] = out
+	sc.Pairs[k] = out
 	return out, nil
 }
 
@@ -249,9 +248,9 @@ type matchedColumns struct {
 
 // rowStyles is the style ids of data row i (nil when none is styled or
 // styles were not read).
-func (t *diffTable) rowStyles(i int) []int32 {
-	if i < len(t.styles) {
-		return t.styles[i]
+func (t *DiffTable) rowStyles(i int) []int32 {
+	if i < len(t.Styles) {
+		return t.Styles[i]
 	}
 	return nil
 }
@@ -268,14 +267,14 @@ func styleAt(styles []int32, i int) int32 {
 // A (ids sa) and row rowB of B (ids sb) and lists a style_changed entry
 // when some differ; lead are the fields after its type (the key, or the
 // header mark). A nil sc compares nothing.
-func (d *sheetDiff) styleRow(sc *styleComparer, cols matchedColumns, sa, sb []int32, rowA, rowB int, lead ...pyjson.Field) error {
+func (d *SheetDiff) styleRow(sc *StyleComparer, cols matchedColumns, sa, sb []int32, rowA, rowB int, lead ...pyjson.Field) error {
 	if sc == nil {
 		return nil
 	}
 	var ch []any
 	for _, n := range cols.names {
 		ca, cb := cols.a[n], cols.b[n]
-		attrs, err := sc.diff(styleAt(sa, ca), styleAt(sb, cb))
+		attrs, err := sc.Diff(styleAt(sa, ca), styleAt(sb, cb))
 		if err != nil {
 			return err
 		}
@@ -284,16 +283,16 @@ func (d *sheetDiff) styleRow(sc *styleComparer, cols matchedColumns, sa, sb []in
 		}
 		ch = append(ch, pyjson.Object{
 			{Key: "column", Value: n},
-			{Key: "cell_a", Value: engine.CellName(ca+1, rowA)},
-			{Key: "cell_b", Value: engine.CellName(cb+1, rowB)},
+			{Key: "cell_a", Value: CellName(ca+1, rowA)},
+			{Key: "cell_b", Value: CellName(cb+1, rowB)},
 			{Key: "attributes", Value: attrs}})
 	}
 	if len(ch) == 0 {
 		return nil
 	}
-	d.rowsStyled++
-	d.cellsStyled += len(ch)
+	d.RowsStyled++
+	d.CellsStyled += len(ch)
 	e := append(diffEntry{{Key: "type", Value: "style_changed"}}, lead...)
-	d.diffs = append(d.diffs, append(e, pyjson.Field{Key: "row_a", Value: rowA}, pyjson.Field{Key: "row_b", Value: rowB}, pyjson.Field{Key: "changes", Value: ch}))
+	d.Diffs = append(d.Diffs, append(e, pyjson.Field{Key: "row_a", Value: rowA}, pyjson.Field{Key: "row_b", Value: rowB}, pyjson.Field{Key: "changes", Value: ch}))
 	return nil
 }

@@ -1,4 +1,4 @@
-package excelops
+package engine
 
 import (
 	"regexp"
@@ -6,39 +6,39 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
-// tableMove is an Excel table a delete_range moves whole with its cells.
-type tableMove struct {
+// TableMove is an Excel table a delete_range moves whole with its cells.
+type TableMove struct {
 	name, part string // the table's name and package part
-	from       engine.CellRange
+	from       CellRange
 }
 
-// bandTables sorts the tables of sheet a delete_range touches: those
+// BandTables sorts the tables of sheet a delete_range touches: those
 // wholly inside the band and beyond the deleted range move (returned);
 // any other it touches is refused by why.
-func bandTables(b *engine.Book, sheet string, band formularef.Band, why func(t excelize.Table, r engine.CellRange) error) ([]tableMove, error) {
+func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r CellRange) error) ([]TableMove, error) {
 	tables, err := b.F.GetTables(sheet)
 	if err != nil {
-		return nil, newError(KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
+		return nil, newError(failure.KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
-	zone, deleted := bandZone(band), engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
-	var moves []tableMove
+	zone, deleted := BandZone(band), CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	var moves []TableMove
 	for _, t := range tables {
-		tr, err := engine.ParseRange(strings.ReplaceAll(t.Range, "$", ""))
+		tr, err := ParseRange(strings.ReplaceAll(t.Range, "$", ""))
 		if err != nil || !tr.Overlaps(zone) {
 			continue
 		}
 		part := t.XMLPath()
-		if deleted.Overlaps(tr) || !bandKeepsWhole(band, tr) || part == "" {
+		if deleted.Overlaps(tr) || !BandKeepsWhole(band, tr) || part == "" {
 			return nil, why(t, tr)
 		}
 		if _, ok := b.F.Pkg.Load(part); !ok {
 			return nil, why(t, tr)
 		}
-		moves = append(moves, tableMove{name: t.Name, part: part, from: tr})
+		moves = append(moves, TableMove{name: t.Name, part: part, from: tr})
 	}
 	return moves, nil
 }
@@ -47,8 +47,8 @@ func bandTables(b *engine.Book, sheet string, band formularef.Band, why func(t e
 // autofilter's and its sort state's).
 var partRef = regexp.MustCompile(`(\sref=")([A-Za-z$]+[0-9$]+(?::[A-Za-z$]+[0-9$]+)?)(")`)
 
-// moveTables rewrites the ranges of the moved tables' parts.
-func moveTables(b *engine.Book, band formularef.Band, moves []tableMove) {
+// MoveTables rewrites the ranges of the moved tables' parts.
+func MoveTables(b *Book, band formularef.Band, moves []TableMove) {
 	for _, m := range moves {
 		raw, ok := b.F.Pkg.Load(m.part)
 		data, isBytes := raw.([]byte)
@@ -67,19 +67,19 @@ func moveTables(b *engine.Book, band formularef.Band, moves []tableMove) {
 	}
 }
 
-// bandZone is the part of the sheet a delete_range changes: the deleted
+// BandZone is the part of the sheet a delete_range changes: the deleted
 // range and every cell that moves into it (below it in its columns, or
 // right of it in its rows).
-func bandZone(b formularef.Band) engine.CellRange {
+func BandZone(b formularef.Band) CellRange {
 	if b.Up {
-		return engine.CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
+		return CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
 	}
-	return engine.CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
+	return CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 }
 
-// bandTarget is where the cell (col, row) of the zone goes; ok is false
+// BandTarget is where the cell (col, row) of the zone goes; ok is false
 // for a cell of the deleted range.
-func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
+func BandTarget(b formularef.Band, col, row int) (int, int, bool) {
 	if col >= b.C1 && col <= b.C2 && row >= b.R1 && row <= b.R2 {
 		return 0, 0, false
 	}
@@ -89,11 +89,11 @@ func bandTarget(b formularef.Band, col, row int) (int, int, bool) {
 	return col - (b.C2 - b.C1 + 1), row, true
 }
 
-// bandKeepsWhole reports whether the zone's change keeps r (a merge, an
+// BandKeepsWhole reports whether the zone's change keeps r (a merge, an
 // array formula's range) whole: r lies outside the zone, inside the
 // deleted range, or inside the band and entirely beyond the deleted range.
-func bandKeepsWhole(b formularef.Band, r engine.CellRange) bool {
-	zone, deleted := bandZone(b), engine.CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
+func BandKeepsWhole(b formularef.Band, r CellRange) bool {
+	zone, deleted := BandZone(b), CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
 	switch {
 	case !r.Overlaps(zone), deleted.Contains(r):
 		return true

@@ -1,4 +1,4 @@
-package excelops
+package engine
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -15,36 +14,36 @@ import (
 // position, and their differences listed: rows only in one sheet, and the
 // cells that differ in the columns both share.
 
-// diffTable is a sheet read for comparison.
-type diffTable struct {
-	headerRow int     // row number of the header (0: the sheet is empty)
-	header    []any   // header cells
-	rows      [][]any // data rows holding cells, in order
-	rowNums   []int   // their row numbers
-	// headerStyles and styles are the style ids of the header and of the
+// DiffTable is a sheet read for comparison.
+type DiffTable struct {
+	HeaderRow int     // row number of the header (0: the sheet is empty)
+	Header    []any   // header cells
+	Rows      [][]any // data rows holding cells, in order
+	RowNums   []int   // their row numbers
+	// HeaderStyles and styles are the style ids of the header and of the
 	// data rows' cells (see rowsStyled), kept when styles are compared.
-	headerStyles []int32
-	styles       [][]int32
+	HeaderStyles []int32
+	Styles       [][]int32
 }
 
 // diffEntry is one difference, ready to encode.
 type diffEntry = pyjson.Object
 
-// sheetDiff is the result of comparing two sheetTables.
-type sheetDiff struct {
-	columnsAdded, columnsRemoved []any
-	added, removed, changed      int
-	cellsChanged, duplicateKeys  int
-	diffs                        []diffEntry
-	// styled: styles were compared; rowsStyled and cellsStyled count the
+// SheetDiff is the result of comparing two sheetTables.
+type SheetDiff struct {
+	ColumnsAdded, ColumnsRemoved []any
+	Added, Removed, Changed      int
+	CellsChanged, DuplicateKeys  int
+	Diffs                        []diffEntry
+	// Styled: styles were compared; rowsStyled and cellsStyled count the
 	// rows and cells whose styles differ.
-	styled                  bool
-	rowsStyled, cellsStyled int
+	Styled                  bool
+	RowsStyled, CellsStyled int
 }
 
-// columnIndex maps header names (text as shown, trimmed) to column
+// ColumnIndex maps header names (text as shown, trimmed) to column
 // indexes; a header cell that is empty or repeated is left out.
-func columnIndex(header []any) (map[string]int, []string) {
+func ColumnIndex(header []any) (map[string]int, []string) {
 	idx := map[string]int{}
 	var order []string
 	for i, h := range header {
@@ -109,25 +108,25 @@ func keyOf(row []any, cols []int, names []string) (string, pyjson.Object) {
 	return b.String(), obj
 }
 
-// diffTables compares a with b, matching rows by the key columns (names
+// DiffTables compares a with b, matching rows by the key columns (names
 // of header cells both share) or, with none, by position. With sc, the
 // styles of the cells of the shared columns are compared too, in the
 // header and in every pair of matched rows.
-func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, error) {
-	ia, orderA := columnIndex(a.header)
-	ib, orderB := columnIndex(b.header)
-	d := &sheetDiff{columnsAdded: []any{}, columnsRemoved: []any{}, styled: sc != nil}
+func DiffTables(a, b *DiffTable, keys []string, sc *StyleComparer) (*SheetDiff, error) {
+	ia, orderA := ColumnIndex(a.Header)
+	ib, orderB := ColumnIndex(b.Header)
+	d := &SheetDiff{ColumnsAdded: []any{}, ColumnsRemoved: []any{}, Styled: sc != nil}
 	var common []string
 	for _, n := range orderA {
 		if _, ok := ib[n]; ok {
 			common = append(common, n)
 		} else {
-			d.columnsRemoved = append(d.columnsRemoved, n)
+			d.ColumnsRemoved = append(d.ColumnsRemoved, n)
 		}
 	}
 	for _, n := range orderB {
 		if _, ok := ia[n]; !ok {
-			d.columnsAdded = append(d.columnsAdded, n)
+			d.ColumnsAdded = append(d.ColumnsAdded, n)
 		}
 	}
 	keyA, keyB := make([]int, len(keys)), make([]int, len(keys))
@@ -135,13 +134,13 @@ func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, 
 		ca, okA := ia[k]
 		cb, okB := ib[k]
 		if !okA || !okB {
-			return nil, engine.Invalid("key column %q is not a header of both sheets; their shared headers are %s", k, quoteList(common))
+			return nil, Invalid("key column %q is not a header of both sheets; their shared headers are %s", k, QuoteList(common))
 		}
 		keyA[i], keyB[i] = ca, cb
 	}
 	cols := matchedColumns{names: common, a: ia, b: ib}
-	if a.headerRow > 0 && b.headerRow > 0 {
-		if err := d.styleRow(sc, cols, a.headerStyles, b.headerStyles, a.headerRow, b.headerRow, pyjson.Field{Key: "header", Value: true}); err != nil {
+	if a.HeaderRow > 0 && b.HeaderRow > 0 {
+		if err := d.styleRow(sc, cols, a.HeaderStyles, b.HeaderStyles, a.HeaderRow, b.HeaderRow, pyjson.Field{Key: "header", Value: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -154,29 +153,29 @@ func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, 
 			}
 			out = append(out, pyjson.Object{
 				{Key: "column", Value: n},
-				{Key: "cell_a", Value: engine.CellName(ia[n]+1, rowA)},
-				{Key: "cell_b", Value: engine.CellName(ib[n]+1, rowB)},
+				{Key: "cell_a", Value: CellName(ia[n]+1, rowA)},
+				{Key: "cell_b", Value: CellName(ib[n]+1, rowB)},
 				{Key: "old", Value: va}, {Key: "new", Value: vb}})
 		}
 		return out
 	}
 	if len(keys) == 0 {
-		n := max(len(a.rows), len(b.rows))
+		n := max(len(a.Rows), len(b.Rows))
 		for i := range n {
 			switch {
-			case i >= len(b.rows):
-				d.removed++
-				d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_removed"}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "values", Value: a.rows[i]}})
-			case i >= len(a.rows):
-				d.added++
-				d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_added"}, {Key: "row_b", Value: b.rowNums[i]}, {Key: "values", Value: b.rows[i]}})
+			case i >= len(b.Rows):
+				d.Removed++
+				d.Diffs = append(d.Diffs, diffEntry{{Key: "type", Value: "row_removed"}, {Key: "row_a", Value: a.RowNums[i]}, {Key: "values", Value: a.Rows[i]}})
+			case i >= len(a.Rows):
+				d.Added++
+				d.Diffs = append(d.Diffs, diffEntry{{Key: "type", Value: "row_added"}, {Key: "row_b", Value: b.RowNums[i]}, {Key: "values", Value: b.Rows[i]}})
 			default:
-				if ch := cellDiffs(a.rows[i], b.rows[i], a.rowNums[i], b.rowNums[i]); len(ch) > 0 {
-					d.changed++
-					d.cellsChanged += len(ch)
-					d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "row_b", Value: b.rowNums[i]}, {Key: "changes", Value: ch}})
+				if ch := cellDiffs(a.Rows[i], b.Rows[i], a.RowNums[i], b.RowNums[i]); len(ch) > 0 {
+					d.Changed++
+					d.CellsChanged += len(ch)
+					d.Diffs = append(d.Diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "row_a", Value: a.RowNums[i]}, {Key: "row_b", Value: b.RowNums[i]}, {Key: "changes", Value: ch}})
 				}
-				if err := d.styleRow(sc, cols, a.rowStyles(i), b.rowStyles(i), a.rowNums[i], b.rowNums[i]); err != nil {
+				if err := d.styleRow(sc, cols, a.rowStyles(i), b.rowStyles(i), a.RowNums[i], b.RowNums[i]); err != nil {
 					return nil, err
 				}
 			}
@@ -184,52 +183,52 @@ func diffTables(a, b *diffTable, keys []string, sc *styleComparer) (*sheetDiff, 
 		return d, nil
 	}
 	inB := map[string]int{}
-	for i, r := range b.rows {
+	for i, r := range b.Rows {
 		k, _ := keyOf(r, keyB, keys)
 		if _, dup := inB[k]; dup {
-			d.duplicateKeys++
+			d.DuplicateKeys++
 			continue
 		}
 		inB[k] = i
 	}
-	matched := make([]bool, len(b.rows))
+	matched := make([]bool, len(b.Rows))
 	seenA := map[string]bool{}
-	for i, r := range a.rows {
+	for i, r := range a.Rows {
 		k, key := keyOf(r, keyA, keys)
 		if seenA[k] {
-			d.duplicateKeys++
+			d.DuplicateKeys++
 			continue
 		}
 		seenA[k] = true
 		j, ok := inB[k]
 		if !ok {
-			d.removed++
-			d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_removed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "values", Value: r}})
+			d.Removed++
+			d.Diffs = append(d.Diffs, diffEntry{{Key: "type", Value: "row_removed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.RowNums[i]}, {Key: "values", Value: r}})
 			continue
 		}
 		matched[j] = true
-		if ch := cellDiffs(r, b.rows[j], a.rowNums[i], b.rowNums[j]); len(ch) > 0 {
-			d.changed++
-			d.cellsChanged += len(ch)
-			d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.rowNums[i]}, {Key: "row_b", Value: b.rowNums[j]}, {Key: "changes", Value: ch}})
+		if ch := cellDiffs(r, b.Rows[j], a.RowNums[i], b.RowNums[j]); len(ch) > 0 {
+			d.Changed++
+			d.CellsChanged += len(ch)
+			d.Diffs = append(d.Diffs, diffEntry{{Key: "type", Value: "row_changed"}, {Key: "key", Value: key}, {Key: "row_a", Value: a.RowNums[i]}, {Key: "row_b", Value: b.RowNums[j]}, {Key: "changes", Value: ch}})
 		}
-		if err := d.styleRow(sc, cols, a.rowStyles(i), b.rowStyles(j), a.rowNums[i], b.rowNums[j], pyjson.Field{Key: "key", Value: key}); err != nil {
+		if err := d.styleRow(sc, cols, a.rowStyles(i), b.rowStyles(j), a.RowNums[i], b.RowNums[j], pyjson.Field{Key: "key", Value: key}); err != nil {
 			return nil, err
 		}
 	}
-	for j, r := range b.rows {
+	for j, r := range b.Rows {
 		k, key := keyOf(r, keyB, keys)
 		if matched[j] || inB[k] != j {
 			continue
 		}
-		d.added++
-		d.diffs = append(d.diffs, diffEntry{{Key: "type", Value: "row_added"}, {Key: "key", Value: key}, {Key: "row_b", Value: b.rowNums[j]}, {Key: "values", Value: r}})
+		d.Added++
+		d.Diffs = append(d.Diffs, diffEntry{{Key: "type", Value: "row_added"}, {Key: "key", Value: key}, {Key: "row_b", Value: b.RowNums[j]}, {Key: "values", Value: r}})
 	}
 	return d, nil
 }
 
-// quoteList renders names as "a", "b", "c".
-func quoteList(names []string) string {
+// QuoteList renders names as "a", "b", "c".
+func QuoteList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = fmt.Sprintf("%q", n)

@@ -1,7 +1,6 @@
-package excelops
+package engine
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 )
@@ -13,26 +12,26 @@ import (
 // with its cell (or goes with it), and its spill fills its range again from
 // wherever the anchor is, or shows #SPILL! when a cell moved into the way.
 
-// bandSpills returns the dynamic array anchors of sheet whose spill a
+// BandSpills returns the dynamic array anchors of sheet whose spill a
 // delete_range of band takes apart (bandKeepsWhole is false for the spill
 // range): their spilled values must not move as plain values. how names
 // the shift for a refusal. An anchor the calculator cannot spill again (its
 // formula calls a function it cannot compute, or not exactly) is refused
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
-func bandSpills(b *engine.Book, sheet string, band formularef.Band, how string) ([]engine.OldAnchor, error) {
-	anchors, err := engine.AnchorsOf(b.F, sheet)
+func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldAnchor, error) {
+	anchors, err := AnchorsOf(b.F, sheet)
 	if err != nil {
 		return nil, err
 	}
-	deleted := engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
-	var out []engine.OldAnchor
+	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	var out []OldAnchor
 	for _, a := range anchors {
-		if bandKeepsWhole(band, a.Spill) {
+		if BandKeepsWhole(band, a.Spill) {
 			continue
 		}
 		if !deleted.Has(a.Col, a.Row) && !canSpillAgain(b, sheet, a.Formula) {
-			return nil, engine.Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, engine.CellName(a.Col, a.Row))
+			return nil, Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, CellName(a.Col, a.Row))
 		}
 		out = append(out, a)
 	}
@@ -41,46 +40,46 @@ func bandSpills(b *engine.Book, sheet string, band formularef.Band, how string) 
 
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
-func canSpillAgain(b *engine.Book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !engine.CallsUncomputable(formula) && !engine.InexactInArrays(b.F, sheet, formula) // an anchor is an array formula
+func canSpillAgain(b *Book, sheet, formula string) bool {
+	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !InexactInArrays(b.F, sheet, formula) // an anchor is an array formula
 }
 
-// respillBand spills again, after the shift of band, the anchors
+// RespillBand spills again, after the shift of band, the anchors
 // bandSpills found (their spill cleared before the shift by clearOldSpills,
 // which left each a plain formula): each anchor the shift kept, where it
 // is now, spills as write_cells spills a formula, or shows #SPILL! when its
 // new range is obstructed. It returns the edit set of the delete: the
 // band's, with the anchors and their new spill ranges as changed cells
 // that the refresh spills no further.
-func respillBand(b *engine.Book, sheet string, band formularef.Band, spills []engine.OldAnchor) (*engine.EditSet, error) {
-	edits := engine.DeletedBand(band)
-	var plan []engine.CellWrite
+func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor) (*EditSet, error) {
+	edits := DeletedBand(band)
+	var plan []CellWrite
 	for _, a := range spills {
 		col, row := a.Col, a.Row
-		if bandZone(band).Has(col, row) {
+		if BandZone(band).Has(col, row) {
 			var ok bool
-			if col, row, ok = bandTarget(band, col, row); !ok {
+			if col, row, ok = BandTarget(band, col, row); !ok {
 				continue // deleted with its cell
 			}
 		}
-		formula, err := b.F.GetCellFormula(sheet, engine.CellName(col, row))
+		formula, err := b.F.GetCellFormula(sheet, CellName(col, row))
 		if err != nil || formula == "" {
 			continue
 		}
-		plan = append(plan, engine.CellWrite{Col: col, Row: row, Formula: formula})
+		plan = append(plan, CellWrite{Col: col, Row: row, Formula: formula})
 	}
 	if len(plan) == 0 {
 		return edits, nil
 	}
-	spilled, err := engine.SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
+	spilled, err := SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	if err != nil {
 		return nil, err
 	}
-	anchors := engine.FormulaCellsOf(sheet, plan)
+	anchors := FormulaCellsOf(sheet, plan)
 	edits.Fresh = anchors
 	edits.Areas = append(edits.Areas, anchors...)
 	for _, r := range spilled {
-		edits.Areas = append(edits.Areas, engine.SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

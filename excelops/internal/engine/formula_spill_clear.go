@@ -1,8 +1,6 @@
-package excelops
+package engine
 
-import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-
-// clearSpills prepares clear_range's clear of the values of rng on sheet
+// ClearSpills prepares clear_range's clear of the values of rng on sheet
 // for the dynamic arrays there (formulas lists the sheet's formulas, cells
 // the cells of rng that exist). Excel's Clear Contents of an anchor takes
 // its spill along: the values each anchor in rng spilled are cleared here,
@@ -12,33 +10,33 @@ import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 // edit set of the clear: rng and the spill ranges cleared, whose readers
 // must be recomputed, with the anchors whose spill rng meets kept as they
 // are (fresh: their values stay, not in the way of their own spill).
-func clearSpills(b *engine.Book, sheet string, rng engine.CellRange, formulas []engine.FormulaAt, cells []existingCell) ([]existingCell, *engine.EditSet, error) {
-	var gone []engine.OldAnchor
-	var kept []engine.FormulaAt
-	edits := &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cells []existingCell) ([]existingCell, *EditSet, error) {
+	var gone []OldAnchor
+	var kept []FormulaAt
+	edits := &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 	for _, fc := range formulas {
 		if !fc.Dynamic {
 			continue
 		}
-		spill, err := engine.ParseRange(fc.ArrayRef)
+		spill, err := ParseRange(fc.ArrayRef)
 		if err != nil || !spill.Overlaps(rng) {
 			continue
 		}
 		if rng.Has(spill.C1, spill.R1) {
-			gone = append(gone, engine.OldAnchor{Col: spill.C1, Row: spill.R1, Spill: spill})
-			edits.Areas = append(edits.Areas, engine.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+			gone = append(gone, OldAnchor{Col: spill.C1, Row: spill.R1, Spill: spill})
+			edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 		} else {
 			kept = append(kept, fc)
-			edits.Fresh = append(edits.Fresh, engine.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
+			edits.Fresh = append(edits.Fresh, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
-	if err := engine.ClearOldSpills(b.F, sheet, gone, nil); err != nil {
+	if err := ClearOldSpills(b.F, sheet, gone, nil); err != nil {
 		return nil, nil, err
 	}
 	if len(kept) == 0 {
 		return cells, edits, nil
 	}
-	spilled := engine.SpilledBy(kept)
+	spilled := SpilledBy(kept)
 	out := cells[:0]
 	for _, c := range cells {
 		if !spilled(c.col, c.row) {

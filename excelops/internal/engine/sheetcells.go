@@ -1,11 +1,11 @@
-package excelops
+package engine
 
 import (
 	"sort"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
@@ -18,18 +18,18 @@ import (
 
 // existingCell is one cell element of a worksheet.
 type existingCell struct {
-	ref      string
+	Ref      string
 	col, row int
-	formula  bool   // holds a formula
-	arrayRef string // the range of an array formula anchored here
-	value    bool   // holds a value (or a formula)
+	Formula  bool   // holds a formula
+	ArrayRef string // the range of an array formula anchored here
+	Value    bool   // holds a value (or a formula)
 }
 
 // sheetData returns the parsed worksheet of sheet, parsing it if needed.
-func sheetData(b *engine.Book, sheet string) (*excelize.XMLWorksheet, error) {
+func sheetData(b *Book, sheet string) (*excelize.XMLWorksheet, error) {
 	ws, err := b.F.Worksheet(sheet)
 	if err != nil {
-		return nil, newError(KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
+		return nil, newError(failure.KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
 	}
 	return ws, nil
 }
@@ -41,15 +41,15 @@ func cellInfo(c *excelize.XMLCell) (existingCell, bool) {
 	if err != nil {
 		return existingCell{}, false
 	}
-	e := existingCell{ref: c.R, col: col, row: row, formula: c.F != nil, value: c.F != nil || c.V != "" || c.IS != nil}
+	e := existingCell{Ref: c.R, col: col, row: row, Formula: c.F != nil, Value: c.F != nil || c.V != "" || c.IS != nil}
 	if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray {
-		e.arrayRef = c.F.Ref
+		e.ArrayRef = c.F.Ref
 	}
 	return e, true
 }
 
-// existingCells lists the cell elements of sheet inside rng, in sheet order.
-func existingCells(b *engine.Book, sheet string, rng engine.CellRange) ([]existingCell, error) {
+// ExistingCells lists the cell elements of sheet inside rng, in sheet order.
+func ExistingCells(b *Book, sheet string, rng CellRange) ([]existingCell, error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func existingCells(b *engine.Book, sheet string, rng engine.CellRange) ([]existi
 		for j := range row.C {
 			e, ok := cellInfo(&row.C[j])
 			if !ok {
-				return nil, engine.ErrUnexpectedShape("worksheet cell")
+				return nil, ErrUnexpectedShape("worksheet cell")
 			}
 			if rng.Has(e.col, e.row) {
 				out = append(out, e)
@@ -70,12 +70,12 @@ func existingCells(b *engine.Book, sheet string, rng engine.CellRange) ([]existi
 	return out, nil
 }
 
-// unshareFormulas turns every shared formula of sheet into ordinary
+// UnshareFormulas turns every shared formula of sheet into ordinary
 // formulas with the same text, cached values kept, so cells can then be
 // cleared or moved one by one: excelize drops every follower of a shared
 // formula whose anchor is cleared, and reads a follower relative to its
 // anchor's place.
-func unshareFormulas(b *engine.Book, sheet string) error {
+func UnshareFormulas(b *Book, sheet string) error {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ func unshareFormulas(b *engine.Book, sheet string) error {
 			}
 			text, err := b.F.GetCellFormula(sheet, c.R)
 			if err != nil {
-				return newError(KindDamaged, "file is damaged: "+err.Error(), err)
+				return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			found = append(found, shared{c.F, text})
 		}
@@ -107,29 +107,29 @@ func unshareFormulas(b *engine.Book, sheet string) error {
 	return nil
 }
 
-// refreshExtent sets ext to the cells sheet holds, after an edit that
+// RefreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
-func refreshExtent(b *engine.Book, sheet string, ext *engine.SheetExtent) error {
-	all, err := existingCells(b, sheet, engine.CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
+func RefreshExtent(b *Book, sheet string, ext *SheetExtent) error {
+	all, err := ExistingCells(b, sheet, CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}
-	*ext = engine.SheetExtent{Closed: true}
+	*ext = SheetExtent{Closed: true}
 	for _, c := range all {
 		ext.Widen(c.row, c.col)
 	}
 	return nil
 }
 
-// shiftCells moves the cell elements of the zone: those of the deleted
+// ShiftCells moves the cell elements of the zone: those of the deleted
 // range go, the others move into their place with everything they hold
 // (value, type, style, formula, cached result).
-func shiftCells(b *engine.Book, sheet string, band formularef.Band) (moved, deleted int, err error) {
+func ShiftCells(b *Book, sheet string, band formularef.Band) (moved, deleted int, err error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return 0, 0, err
 	}
-	zone := bandZone(band)
+	zone := BandZone(band)
 	carry := map[int][]excelize.XMLCell{} // target row -> cells
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]
@@ -138,19 +138,19 @@ func shiftCells(b *engine.Book, sheet string, band formularef.Band) (moved, dele
 		for _, c := range row.C {
 			info, ok := cellInfo(&c)
 			if !ok {
-				return 0, 0, engine.ErrUnexpectedShape("worksheet cell")
+				return 0, 0, ErrUnexpectedShape("worksheet cell")
 			}
 			if !zone.Has(info.col, info.row) {
 				kept = append(kept, c)
 				continue
 			}
 			changed = true
-			col, r, ok := bandTarget(band, info.col, info.row)
+			col, r, ok := BandTarget(band, info.col, info.row)
 			if !ok {
 				deleted++
 				continue
 			}
-			c.R = engine.CellName(col, r) // c is a copy: the cell as it moves
+			c.R = CellName(col, r) // c is a copy: the cell as it moves
 			if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray && c.F.Ref != "" {
 				// The array's range moves whole with its anchor
 				// (checkBandShift refused a split): the reference rewrite
@@ -203,7 +203,7 @@ func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
 		padded := make([]excelize.XMLCell, 0, col(&row.C[last-1]))
 		for _, c := range row.C {
 			for n := len(padded) + 1; n < col(&c); n++ {
-				padded = append(padded, excelize.XMLCell{R: engine.CellName(n, row.R)})
+				padded = append(padded, excelize.XMLCell{R: CellName(n, row.R)})
 			}
 			padded = append(padded, c)
 		}

@@ -1,0 +1,105 @@
+// Package engine runs the spreadsheet tools' calls on the workbooks of one
+// workspace: it resolves each path inside the workspace, takes the locks,
+// opens the workbook (cache, stream or excelize), runs the tool's body on
+// a Book, recalculates the formulas the edit reaches and saves atomically.
+// Tools (package excelops) reach a workbook only through a Book's methods
+// (book_*.go), and declare what they touch with an Access; a Service holds
+// one Engine:
+//
+//	res, err := eng.Run(ctx, access, engine.OnBook(path, sheet, func(b *engine.Book, sh engine.SheetRef) (any, error) {
+//		return b.CellValue(sh.Name, "A1")
+//	}))
+//
+// The access model (access.go, run.go; newcomers start here). A tool is
+// one typed module in its own file (excelops/declare.go): an argument struct whose
+// tags give its schema, a plan that checks the decoded arguments and
+// returns a call (the paths, the sheet names and the body to run, a closure
+// func(b *Book, sh SheetRef) (any, error)), and an access declaration that
+// says, for each path argument, what the tool touches:
+//   - stream: reads a sheet's XML as a stream (read_excel);
+//   - styles: reads parsed styles or the sheet list (read_cell_styles,
+//     list_sheets);
+//   - cells: edits values, styles or widths of one sheet (write_cells,
+//     format_cells, adjust_column_width): the call may bring a splice plan;
+//   - structure: goes through excelize (rows, columns, sheets, charts,
+//     rules, validations, merges; the source read of a copy);
+//
+// plus what it does to the sheet it names (read, edit, create when asked,
+// drop), the guard (that sheet, or every worksheet when rows, columns or
+// sheets move), whether values stay as they were (no formula refresh) and
+// whether it is destructive. Engine.Run, the one entry point, turns that
+// into resolve (sandbox) → lock (shared for stream and styles; exclusive
+// and cross-process for the edited file; several paths in sorted order) →
+// open → guard → body → formula refresh → atomic save → cache, and redoes
+// an edit once when another program changed the file meanwhile. The MCP
+// annotations and the "Path" line of docs/TOOLS.md are derived from the
+// declaration; results start with one header (success in excelops/result.go). A new
+// tool declares its access (ReadStream, EditCells, EditStructure or its
+// own files list), builds its call with OnBook, and never locks, opens or
+// saves by itself; excelops/access_test.go proves the declaration drives all that.
+// The few tools that need more say so in their call, not with their own
+// lifecycle: After runs once the locks are released (render_range renders
+// its private copy, list_workbooks lists a folder it declares in lists), a
+// body's Unsaved{Result: res} answers without saving (find_replace's dry run),
+// CreateFresh starts from an empty workbook (create_workbook), ValuesKept
+// skips the formula refresh for one call (clear_range of formats). A body
+// that edits a second sheet (a chart's or pivot's target, describe's
+// sheets) opens it with Book.Edit or Book.EditTarget, the same guard.
+//
+// Two paths for edits:
+//   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
+//     format_cells and adjust_column_width on an existing worksheet stream
+//     that sheet's XML once through the shared tokenizer
+//     (internal/sheetxml), rebuild only the rows they touch (untouched
+//     rows pass on by their bytes, found with vectorised byte searches,
+//     not tokenized), recompute <dimension>, add style records through
+//     excelize on the small parts (styles.xml: format_cells' styles and
+//     the date formats of written dates, reusing an identical xf), write
+//     strings inline (the shared string table is never rewritten), copy
+//     every other zip entry raw and deflate the sheet at flate level 1.
+//     Numbers and dates are stored exactly as the excelize path stores
+//     them (15 significant digits, the same date serials and formats).
+//     Cost: one inflate + one deflate of one sheet; memory: flat in the
+//     workbook's size (the package is read through the open file, the
+//     deflated sheet spills past 4 MB to an unnamed temporary file).
+//     Formulas splice too (splice_recalc.go, splice_closure.go,
+//     splice_copy.go, splice_scratch.go): a write of formulas, a value that
+//     formulas read, a formula over a formula or a workbook with formulas
+//     lacking a cached value goes through the recalc splice. One more streamed pass lists every formula of the
+//     workbook; the formulas to recompute are chosen as on the excelize
+//     path (those the write may change, transitively, and those without a
+//     cached value); the cells they read, transitively, are copied at
+//     their own addresses into a small calculator workbook (same sheet
+//     names, same extents for whole rows and columns), where excelize's
+//     calculator computes them with the excelize path's own function
+//     (computeFormula); the edited sheet and every other sheet whose
+//     cached values change are rewritten (splice.SetCached keeps each
+//     <f> byte for byte). A value write no formula reads skips all that
+//     (splice_formulas.go checks it while streaming).
+//   - excelize (run_excelize.go): everything else, and the cell edits the
+//     splice declines so that Excel's semantics hold (formulas and their
+//     cached values, references, truthful reports): a missing file
+//     or sheet (created), a formula to recompute that may read anything (a
+//     defined name, INDIRECT, OFFSET, a 3-D or structured reference),
+//     circular references, array formulas and data tables, a value
+//     aimed at a merged range's hidden cell (excelize writes it to the
+//     top-left cell), a value over a formula listed in calcChain.xml, a
+//     shared-formula master overwritten, out-of-order rows, prefixed XML,
+//     a shared string table bigger than one cell's text bound.
+//     WithSplice(false) (--splice=false) forces this path for comparisons.
+//     Its save (save_keep.go, internal/keepparts) copies raw every part the edit did not
+//     change, and writes a list part it did change (styles, shared
+//     strings, relationships, content types) as the original bytes with
+//     the new records appended when that is all the edit did
+//     (internal/xmlappend; the splice path's style table too).
+//   - Both paths hold the per-path lock (internal/pathlock) and the cross-process lock file
+//     (internal/filelock, ".~NAME.lock" beside the workbook, kept), check
+//     the file's identity right before the rename (one redo, then a
+//     KindConflict error), and save through internal/atomicfile (an
+//     unnamed O_TMPFILE temporary linked into place only when complete; on
+//     Windows a named one renamed through an os.Root on the folder:
+//     internal/workspace: handle.go, handle_windows.go).
+//
+// ARCHITECTURE.md at the repository root draws the package map and the path
+// of one call through it.
+package engine
