@@ -226,7 +226,7 @@ func (a Access) Describe() string {
 // PathLegend is the paragraph docs/TOOLS.md puts before the tools: what the
 // words of each spreadsheet tool's "Path" line (access.describe) mean.
 func PathLegend() string {
-	return "Each spreadsheet tool's Path line is generated from its access declaration (excelops/access.go) and says how it reaches each workbook it opens: " +
+	return "Each spreadsheet tool's Path line is generated from its access declaration (excelops/internal/engine/access.go) and says how it reaches each workbook it opens: " +
 		"**stream** reads the file as it is on disk under a shared lock, streaming its sheets' XML, never parsed by excelize and never saved; " +
 		"**styles** reads only the parsed style table and sheet list; " +
 		"**cells** edits one sheet on the splice path, rewriting that sheet's XML in one pass and copying every other part raw, and falls back to excelize when the splice declines; " +
