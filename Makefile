@@ -120,7 +120,7 @@ lint: venv
 ## under -race:
 ##   go-test-race: every package under -race. In excelops the slow tests that drive the
 ##     Service from one goroutine, each call finished before the next (skipUnderRace in
-##     excelops/race_split_test.go), skip: the race detector has no two goroutines to watch
+##     excelops/internal/tools/race_split_test.go), skip: the race detector has no two goroutines to watch
 ##     there, and they cost 3-10x under it (the SIGKILL loop alone: 700 s with -race against
 ##     146 s without, at a load average near 10).
 ##     REGISTRY_SIDECAR_RACE_ALL=1 runs them under -race too. excelops runs in two halves
@@ -130,14 +130,14 @@ lint: venv
 ##     the same way (TestBoundedUnderUlimit: its 500k-row input alone cost minutes under -race).
 ##   go-test-plain: those tests alone, without -race (REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1,
 ##     internal/racesplit); the slow self-contained ones run in parallel with each other
-##     (t.Parallel), after the rest. `go test ./excelops/` runs all of it.
+##     (t.Parallel), after the rest. `go test ./excelops/internal/tools/` runs all of it.
 ## The passes are independent: `make -j4 go-test` runs them side by side.
 go-test: go-test-race go-test-plain
 
 # EXCELOPS_RACE_HALF picks excelops' second -race half; the first half skips it.
 EXCELOPS_RACE_HALF := ^Test[N-Z]
 # EXCELOPS_RACE_TEST is excelops' -race test binary, built once for both halves: two
-# `go test -race ./excelops/` side by side would each compile the package and its
+# `go test -race ./excelops/internal/tools/` side by side would each compile the package and its
 # dependencies under -race (the build cache shares nothing between two builds at once).
 EXCELOPS_RACE_TEST := build/test/excelops-race.test
 
@@ -147,20 +147,20 @@ go-test-race: go-test-race-other go-test-race-excelops-1 go-test-race-excelops-2
 # links nearly every package of the module), so the passes after it compile only their own.
 go-test-race-build:
 	@mkdir -p $(dir $(EXCELOPS_RACE_TEST))
-	$(GO) test -race -c -o $(EXCELOPS_RACE_TEST) ./excelops/
+	$(GO) test -race -c -o $(EXCELOPS_RACE_TEST) ./excelops/internal/tools/
 
 go-test-race-other: go-test-race-build
-	$(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/excelops$$')
+	$(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/excelops/internal/tools$$')
 
 # The halves run the binary as `go test` would: in the package's folder.
 go-test-race-excelops-1: go-test-race-build
-	cd excelops && $(abspath $(EXCELOPS_RACE_TEST)) -test.count=1 -test.timeout=30m -test.skip='$(EXCELOPS_RACE_HALF)'
+	cd excelops/internal/tools && $(abspath $(EXCELOPS_RACE_TEST)) -test.count=1 -test.timeout=30m -test.skip='$(EXCELOPS_RACE_HALF)'
 
 go-test-race-excelops-2: go-test-race-build
-	cd excelops && $(abspath $(EXCELOPS_RACE_TEST)) -test.count=1 -test.timeout=30m -test.run='$(EXCELOPS_RACE_HALF)'
+	cd excelops/internal/tools && $(abspath $(EXCELOPS_RACE_TEST)) -test.count=1 -test.timeout=30m -test.run='$(EXCELOPS_RACE_HALF)'
 
 go-test-plain:
-	REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1 $(GO) test -count=1 -timeout 30m ./excelops/ ./cmd/registry-sidecar/
+	REGISTRY_SIDECAR_RACE_SKIPPED_ONLY=1 $(GO) test -count=1 -timeout 30m ./excelops/internal/tools/ ./cmd/registry-sidecar/
 
 ## golden: rewrite every golden file from Python (json.dumps, and the excelmanus oracle of tests/vectors)
 golden:

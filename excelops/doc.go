@@ -46,7 +46,7 @@
 //     as damaged instead of returning fewer rows; rows or cells out of
 //     order are reported as damage too, never read as an empty sheet.
 //   - Bounded by construction (internal/engine/limits.go, internal/engine/limits_stream.go, internal/budget,
-//     page.go, internal/engine/styleread.go): only
+//     internal/tools/page.go, internal/engine/styleread.go): only
 //     regular files are opened (lstat before, O_NONBLOCK open, fstat
 //     after: a FIFO, socket or device named .xlsx is refused at once); one
 //     cell's or shared string's inflated text is bounded while it streams
@@ -68,7 +68,7 @@
 //     back as the isoformat() text of openpyxl's value, in the 1900 system
 //     (with its 1900-02-29 bug) or the workbook's 1904 system; durations,
 //     negative serials and serials past 9999 stay numbers.
-//   - Writes are told truthfully (tool_merge.go, internal/engine/names.go, internal/engine/limits_excel.go,
+//   - Writes are told truthfully (internal/tools/tool_merge.go, internal/engine/names.go, internal/engine/limits_excel.go,
 //     internal/engine/values.go): merge_cells refuses to clear cells other than the
 //     top-left that hold values or formulas unless discard_values is true
 //     (then it lists them), refuses to overlap an existing merge partly,
@@ -84,7 +84,7 @@
 //     write_cells stores ISO-8601 dates, times and datetimes as
 //     Excel dates (openpyxl's formats, the cell's own date format kept),
 //     and keeps text as text with value_types "text" or a leading '.
-//   - The analyst tools do what Excel does (tools_analyst.go): sort_range
+//   - The analyst tools do what Excel does (internal/tools/tools_analyst.go): sort_range
 //     orders numbers, text (Unicode collation, ignoring case), FALSE/TRUE,
 //     errors, blanks last, and moves each row's formulas as a copy of the
 //     row would (LibreOffice's own sort is the oracle, cases_sort.py);
@@ -98,9 +98,9 @@
 //     vocabularies as enums from internal/engine/vocab.go, the tables the code reads.
 //   - One range shape: every range argument takes "A1", "A1:C3",
 //     "$A$1:$C$3", reversed corners and a sheet-qualified "Sheet1!A1:C3" or
-//     "'My Sheet'!A1:C3" (range_arg.go: a rangeSheet tag names the sheet
+//     "'My Sheet'!A1:C3" (internal/tools/range_arg.go: a rangeSheet tag names the sheet
 //     argument the qualifier supplies or must agree with); older argument
-//     names stay as documented aliases (arg_alias.go).
+//     names stay as documented aliases (internal/tools/arg_alias.go).
 //   - Saved sheets get a <dimension> covering every used cell, so readers
 //     that trust it (openpyxl read-only, pandas) see all rows.
 //   - Parsed workbooks stay in memory between calls (WithCacheBudget,
@@ -124,11 +124,13 @@
 //     a workbook that just got one is not kept in the cache (the new rule
 //     points into those presets).
 //
-// The engine behind the tools (internal/engine) holds the access model
-// every tool declares and the two paths an edit takes (splice and
-// excelize); its doc.go tells both, newcomers start there.
+// This package is the public face: Service, its options, Register, the
+// limits and error kinds. The tools themselves live in internal/tools,
+// one typed module each; the engine beneath them (internal/engine) holds
+// the access model every tool declares and the two paths an edit takes
+// (splice and excelize); its doc.go tells both, newcomers start there.
 //
-// Rendering (render_range: tool_render.go over internal/render). The
+// Rendering (render_range: internal/tools/tool_render.go over internal/render). The
 // workbook's bytes are copied under the shared lock; excelize sets the print
 // area on a private copy; internal/rendersafe then removes from that copy
 // everything that reaches outside it (external relationships of drawings,
@@ -141,7 +143,7 @@
 // platform grants one (isolation.go; network_isolation in the result says
 // "netns" or "settings"), at most WithMaxRenders at a time (slots.go;
 // a wait that would outlast the call's deadline ends in a TimeoutError).
-// render_hostile_test.go shows each of these layers holding alone against a
+// internal/tools/render_hostile_test.go shows each of these layers holding alone against a
 // workbook whose pictures link to a file outside the workspace and to a
 // loopback URL.
 //

@@ -45,9 +45,3 @@ const (
 	// (PermissionError).
 	KindEncrypted = failure.KindEncrypted
 )
-
-// newError builds an *Error.
-func newError(kind Kind, msg string, cause error) *Error { return failure.New(kind, msg, cause) }
-
-// kindOf returns the Kind of err, or "" when err is not an *Error.
-func kindOf(err error) Kind { return failure.KindOf(err) }

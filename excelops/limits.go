@@ -38,11 +38,3 @@ const (
 	// default (estimated): 2 GiB.
 	DefaultCacheBudget = engine.DefaultCacheBudget
 )
-
-// Observer is told about the Service's work (metrics). Its methods must be
-// fast and safe for concurrent use.
-type Observer = engine.Observer
-
-// PathLegend is the paragraph docs/TOOLS.md puts before the tools: what the
-// words of each spreadsheet tool's "Path" line mean.
-func PathLegend() string { return engine.PathLegend() }

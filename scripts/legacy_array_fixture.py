@@ -1,4 +1,4 @@
-"""Build excelops/testdata/legacy_arrays*.xlsx: legacy array formulas of several shapes.
+"""Build excelops/internal/tools/testdata/legacy_arrays*.xlsx: legacy array formulas of several shapes.
 
 openpyxl writes each workbook (the formula on its first cell only, as Excel stores a
 Ctrl+Shift+Enter formula); LibreOffice opens and saves it again, so every cell of each
@@ -16,7 +16,7 @@ from pathlib import Path
 from openpyxl import Workbook
 from openpyxl.worksheet.formula import ArrayFormula
 
-OUT = Path(__file__).resolve().parent.parent / "excelops" / "testdata"
+OUT = Path(__file__).resolve().parent.parent / "excelops" / "internal" / "tools" / "testdata"
 
 # range -> formula: same size, one column over two, 1x1 over 2x2, array smaller than the
 # range, a column over a row, one cell written as a range; then a 3x2 array over 4x3 (#N/A

@@ -12,13 +12,13 @@ LibreOffice 25.2 lacks TAKE, DROP, CHOOSEROWS, CHOOSECOLS, VSTACK, HSTACK, TOCOL
 EXPAND, TEXTSPLIT, WRAPROWS and WRAPCOLS (it shows #NAME?), so those are checked by the Go tests
 alone, against Microsoft's documented results (third_party/excelize/calc_array_modern_test.go,
 calc_array_select_test.go). RANDARRAY's values are random: its shape, bounds and volatility are
-checked by the Go tests (excelops/formula_spill_test.go). LibreOffice has no logical type (TRUE is
+checked by the Go tests (excelops/internal/tools/formula_spill_test.go). LibreOffice has no logical type (TRUE is
 the number 1), so SORT of logical values, which Excel puts after text, is checked by the Go tests.
 LibreOffice 25.2 has no #SPILL! either: an obstructed spill (the `blocked` case) is checked only for
 what Calc shows (the anchor as a one-cell array formula); the #SPILL! value itself is pinned by
-the Go tests (excelops/formula_spill_test.go). LibreOffice 25.2 reads no spill reference either
+the Go tests (excelops/internal/tools/formula_spill_test.go). LibreOffice 25.2 reads no spill reference either
 (_xlfn.ANCHORARRAY from a file is #NAME?), nor MAP or LAMBDA: formulas reading a spill (C1#)
-after its anchor spills again are checked by the Go tests (excelops/splice_spill_refs_test.go).
+after its anchor spills again are checked by the Go tests (excelops/internal/tools/splice_spill_refs_test.go).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ LIFTED_FORMULAS: list[tuple[str, int, int]] = [
 
 # INDEX_AREA: A1:A10 the squares with A5 7, B1:B10 10..100, C1:C10 t1..t10 (the sheet of the Go
 # tests TestIndexAreaArray, third_party/excelize/calc_index_area_test.go, and
-# TestWriteCellsIndexAreaSpills, excelops/formula_index_area_test.go).
+# TestWriteCellsIndexAreaSpills, excelops/internal/tools/formula_index_area_test.go).
 INDEX_AREA: dict[str, Any] = {
     **{f"A{i}": i * i for i in range(1, 11)},
     **{f"B{i}": i * 10 for i in range(1, 11)},

@@ -22,7 +22,7 @@ import openpyxl
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "excelops" / "testdata" / "encrypted"
+FIXTURES = ROOT / "excelops" / "internal" / "tools" / "testdata" / "encrypted"
 
 
 def call(sidecar_bin: pathlib.Path, ws: pathlib.Path, tool: str, args: dict[str, Any], ok: bool = True) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from registry_sidecar import Client, Sidecar, ToolRegistry, strict_schema
 from registry_sidecar.payloads import error_fields
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-GOLDEN = REPO / "excelops" / "testdata" / "schemas_strict.golden.json"
+GOLDEN = REPO / "excelops" / "internal" / "tools" / "testdata" / "schemas_strict.golden.json"
 
 # The same sample as Go's registry/strict_test.go.
 SAMPLE: dict[str, Any] = {
@@ -96,7 +96,7 @@ def facade(tools_sidecar: Sidecar) -> Iterator[ToolRegistry]:
 
 def test_strict_schemas_match_go(facade: ToolRegistry) -> None:
     """strict_schema gives, for every tool, what Go's registry.Strict() does
-    (excelops/testdata/schemas_strict.golden.json), key order included."""
+    (excelops/internal/tools/testdata/schemas_strict.golden.json), key order included."""
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     got = facade.get_openai_schemas("chat_completions", strict=True)
     assert [json.dumps(g, ensure_ascii=False) for g in golden] == [json.dumps(s, ensure_ascii=False) for s in got]

@@ -2,7 +2,7 @@
 // no workbook in sight: a tool feeds each column's values (Profile.Add),
 // then encodes the column (Profile.Encode), its possible keys (KeyColumns)
 // and its duplicate rows (RowKey), and shortens a sheet too large for the
-// result (FitSheet). The tool itself (excelops/tool_snapshot.go) reads the
+// result (FitSheet). The tool itself (excelops/internal/tools/tool_snapshot.go) reads the
 // rows; relate_columns shares ColumnKind.
 //
 //	var p colprofile.Profile

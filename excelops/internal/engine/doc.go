@@ -11,7 +11,7 @@
 //	}))
 //
 // The access model (access.go, run.go; newcomers start here). A tool is
-// one typed module in its own file (excelops/declare.go): an argument struct whose
+// one typed module in its own file (excelops/internal/tools/declare.go): an argument struct whose
 // tags give its schema, a plan that checks the decoded arguments and
 // returns a call (the paths, the sheet names and the body to run, a closure
 // func(b *Book, sh SheetRef) (any, error)), and an access declaration that
@@ -33,10 +33,10 @@
 // open → guard → body → formula refresh → atomic save → cache, and redoes
 // an edit once when another program changed the file meanwhile. The MCP
 // annotations and the "Path" line of docs/TOOLS.md are derived from the
-// declaration; results start with one header (success in excelops/result.go). A new
+// declaration; results start with one header (success in excelops/internal/tools/result.go). A new
 // tool declares its access (ReadStream, EditCells, EditStructure or its
 // own files list), builds its call with OnBook, and never locks, opens or
-// saves by itself; excelops/access_test.go proves the declaration drives all that.
+// saves by itself; excelops/internal/tools/access_test.go proves the declaration drives all that.
 // The few tools that need more say so in their call, not with their own
 // lifecycle: After runs once the locks are released (render_range renders
 // its private copy, list_workbooks lists a folder it declares in lists), a

@@ -1,5 +1,0 @@
-package excelops
-
-// withoutSplice sends cell edits down the excelize path (tests of the
-// parsed-workbook cache, and the splice-versus-excelize comparisons).
-func withoutSplice() Option { return WithSplice(false) }
