@@ -25,7 +25,7 @@ type EditSet struct {
 	cut bool
 	// Fresh are cells whose dynamic array formulas the call spilled
 	// itself (write_cells' block): the refresh does not spill them again.
-	Fresh []SheetArea
+	fresh []SheetArea
 }
 
 // written returns the areas whose cells the edit wrote: its areas, unless

@@ -47,7 +47,7 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 // arrays nor is lifted over them (formulatext.Inexact);
 // the @ of a function's result; or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
-func InexactInArrays(f *excelize.File, sheet, formula string) bool {
+func inexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return inexactTokens(f, sheet, formula, formulatok.Tokens(formula))
 }
 

@@ -64,7 +64,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		// What the edit wrote into the old spill stays (and blocks it).
 		kept := func(c, r int) bool { return inAreas(edited, sf.sheet, c, r) }
-		if err := ClearOldSpills(f, sf.sheet, []OldAnchor{{Col: col, Row: row, Spill: old}}, kept); err != nil {
+		if err := clearOldSpills(f, sf.sheet, []OldAnchor{{Col: col, Row: row, spill: old}}, kept); err != nil {
 			return nil, err
 		}
 		if !stuck {
@@ -144,7 +144,7 @@ func inAreas(areas []SheetArea, sheet string, col, row int) bool {
 
 // FormulaCellsOf returns the cells of plan that hold formulas, one area
 // each: the formulas write_cells spilled itself.
-func FormulaCellsOf(sheet string, plan []CellWrite) []SheetArea {
+func formulaCellsOf(sheet string, plan []CellWrite) []SheetArea {
 	var out []SheetArea
 	for _, w := range plan {
 		if w.Formula != "" {

@@ -19,7 +19,7 @@ const spillError = "#SPILL!"
 // the range its values spilled over.
 type OldAnchor struct {
 	Col, Row int
-	Spill    CellRange
+	spill    CellRange
 	Formula  string // as stored, when anchorsOf listed it
 }
 
@@ -68,7 +68,7 @@ func (b *Book) AnchorsUnder(sheet string, plan []CellWrite) ([]OldAnchor, error)
 	var out []OldAnchor
 	for _, w := range plan {
 		if spill, ok := DynamicAnchor(SheetCell(ws, w.Col, w.Row)); ok {
-			out = append(out, OldAnchor{Col: w.Col, Row: w.Row, Spill: spill})
+			out = append(out, OldAnchor{Col: w.Col, Row: w.Row, spill: spill})
 		}
 	}
 	return out, nil
@@ -76,14 +76,14 @@ func (b *Book) AnchorsUnder(sheet string, plan []CellWrite) ([]OldAnchor, error)
 
 // UndoAnchors is clearOldSpills on the book's engine.
 func (b *Book) UndoAnchors(sheet string, old []OldAnchor, kept func(col, row int) bool) error {
-	return ClearOldSpills(b.F, sheet, old, kept)
+	return clearOldSpills(b.F, sheet, old, kept)
 }
 
 // ClearOldSpills undoes the anchors a call overwrote: each anchor loses its
 // cell metadata (a formula written there is a plain one until spillFormulas
 // makes it an anchor again), and the values it spilled are cleared, except
 // in cells the call wrote.
-func ClearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(col, row int) bool) error {
+func clearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(col, row int) bool) error {
 	if len(old) == 0 {
 		return nil
 	}
@@ -98,8 +98,8 @@ func ClearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(c
 				c.F.T, c.F.Ref = "", ""
 			}
 		}
-		for r := a.Spill.R1; r <= a.Spill.R2; r++ {
-			for col := a.Spill.C1; col <= a.Spill.C2; col++ {
+		for r := a.spill.R1; r <= a.spill.R2; r++ {
+			for col := a.spill.C1; col <= a.spill.C2; col++ {
 				if (r == a.Row && col == a.Col) || (kept != nil && kept(col, r)) {
 					continue
 				}
@@ -125,10 +125,10 @@ func ClearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(c
 // (SUM(A1:A5*B1:B5)): it is a dynamic array formula over its own cell. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a
 // KindLimit error, as a block of that many values would be.
-func SpillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []CellWrite, maxCells int) ([]CellRange, error) {
+func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []CellWrite, maxCells int) ([]CellRange, error) {
 	var spilled []CellRange
 	for _, w := range plan {
-		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || CallsUncomputable(w.Formula) || InexactInArrays(f, sheet, w.Formula) {
+		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || CallsUncomputable(w.Formula) || inexactInArrays(f, sheet, w.Formula) {
 			continue
 		}
 		ref := CellName(w.Col, w.Row)
@@ -297,12 +297,12 @@ func spillWrites(b *Book, sheet string, plan []CellWrite, old []OldAnchor) ([]Ce
 	for _, w := range plan {
 		written[[2]int{w.Col, w.Row}] = true
 	}
-	if err := ClearOldSpills(b.F, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
+	if err := clearOldSpills(b.F, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
 		return nil, err
 	}
-	spills, err := SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
+	spills, err := spillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	for _, a := range old {
-		spills = append(spills, a.Spill)
+		spills = append(spills, a.spill)
 	}
 	return spills, err
 }
@@ -325,7 +325,7 @@ func (b *Book) SpillBlock(sh SheetRef, block CellRange, plan []CellWrite, old []
 		areas = append(areas, SheetArea{Sheet: sh.Name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	if !sh.Created {
-		b.Edits = &EditSet{Areas: areas, Fresh: FormulaCellsOf(sh.Name, plan)}
+		b.Edits = &EditSet{Areas: areas, fresh: formulaCellsOf(sh.Name, plan)}
 	}
 	return nil
 }

@@ -20,18 +20,18 @@ import (
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
 func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldAnchor, error) {
-	anchors, err := AnchorsOf(b.F, sheet)
+	anchors, err := anchorsOf(b.F, sheet)
 	if err != nil {
 		return nil, err
 	}
 	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var out []OldAnchor
 	for _, a := range anchors {
-		if BandKeepsWhole(band, a.Spill) {
+		if BandKeepsWhole(band, a.spill) {
 			continue
 		}
 		if !deleted.Has(a.Col, a.Row) && !canSpillAgain(b, sheet, a.Formula) {
-			return nil, Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, CellName(a.Col, a.Row))
+			return nil, Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, CellName(a.Col, a.Row))
 		}
 		out = append(out, a)
 	}
@@ -41,7 +41,7 @@ func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldA
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
 func canSpillAgain(b *Book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !InexactInArrays(b.F, sheet, formula) // an anchor is an array formula
+	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !inexactInArrays(b.F, sheet, formula) // an anchor is an array formula
 }
 
 // RespillBand spills again, after the shift of band, the anchors
@@ -52,7 +52,7 @@ func canSpillAgain(b *Book, sheet, formula string) bool {
 // band's, with the anchors and their new spill ranges as changed cells
 // that the refresh spills no further.
 func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor) (*EditSet, error) {
-	edits := DeletedBand(band)
+	edits := deletedBand(band)
 	var plan []CellWrite
 	for _, a := range spills {
 		col, row := a.Col, a.Row
@@ -71,12 +71,12 @@ func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor
 	if len(plan) == 0 {
 		return edits, nil
 	}
-	spilled, err := SpillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
+	spilled, err := spillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	if err != nil {
 		return nil, err
 	}
-	anchors := FormulaCellsOf(sheet, plan)
-	edits.Fresh = anchors
+	anchors := formulaCellsOf(sheet, plan)
+	edits.fresh = anchors
 	edits.Areas = append(edits.Areas, anchors...)
 	for _, r := range spilled {
 		edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})

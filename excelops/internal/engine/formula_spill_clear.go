@@ -23,14 +23,14 @@ func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cel
 			continue
 		}
 		if rng.Has(spill.C1, spill.R1) {
-			gone = append(gone, OldAnchor{Col: spill.C1, Row: spill.R1, Spill: spill})
+			gone = append(gone, OldAnchor{Col: spill.C1, Row: spill.R1, spill: spill})
 			edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 		} else {
 			kept = append(kept, fc)
-			edits.Fresh = append(edits.Fresh, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
+			edits.fresh = append(edits.fresh, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
-	if err := ClearOldSpills(b.F, sheet, gone, nil); err != nil {
+	if err := clearOldSpills(b.F, sheet, gone, nil); err != nil {
 		return nil, nil, err
 	}
 	if len(kept) == 0 {

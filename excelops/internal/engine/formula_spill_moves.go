@@ -11,7 +11,7 @@ import (
 // rows (else columns). The spills of anchors that stay are put right after
 // the move by the refresh (respill).
 func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
-	anchors, err := AnchorsOf(b.F, sheet)
+	anchors, err := anchorsOf(b.F, sheet)
 	if err != nil {
 		return err
 	}
@@ -25,13 +25,13 @@ func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
 			gone = append(gone, a)
 		}
 	}
-	return ClearOldSpills(b.F, sheet, gone, nil)
+	return clearOldSpills(b.F, sheet, gone, nil)
 }
 
 // AnchorsOf lists the dynamic array anchors of sheet, in row order, each
 // at its own cell (an anchor whose cell reference does not parse is left
 // out) with its spill range and its formula.
-func AnchorsOf(f *excelize.File, sheet string) ([]OldAnchor, error) {
+func anchorsOf(f *excelize.File, sheet string) ([]OldAnchor, error) {
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func AnchorsOf(f *excelize.File, sheet string) ([]OldAnchor, error) {
 				continue
 			}
 			if col, r, err := excelize.CellNameToCoordinates(c.R); err == nil {
-				out = append(out, OldAnchor{Col: col, Row: r, Spill: spill, Formula: c.F.Content})
+				out = append(out, OldAnchor{Col: col, Row: r, spill: spill, Formula: c.F.Content})
 			}
 		}
 	}

@@ -84,7 +84,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		unblock(all, dirty, edits.Areas)
 		// Dynamic arrays reading the edit spill again, first: the cells
 		// they change are edited too (and may add cells to rows).
-		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.Fresh, maxRespillCells); err != nil {
+		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
 			return st, err
 		} else if len(spilled) > 0 {
 			if all, _, err = WorkbookFormulaCells(f, diskHasFormulas); err != nil {

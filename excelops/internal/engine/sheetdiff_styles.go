@@ -133,7 +133,7 @@ type StyleSide struct {
 // BookStyleSide copies what b's styles are read from, so they can be resolved
 // once b is closed.
 func BookStyleSide(b *Book) (*StyleSide, error) {
-	parts, err := b.StyleParts()
+	parts, err := b.styleParts()
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (s *StyleSide) attrs(id int32) (*styleAttrs, error) {
 		return a, nil
 	}
 	if s.F == nil {
-		f, err := s.svc.OpenStyleParts(s.parts, s.name)
+		f, err := s.svc.openStyleParts(s.parts, s.name)
 		if err != nil {
 			return nil, err
 		}

@@ -91,7 +91,7 @@ func (sb *SpliceBook) computeAnchor(ctx context.Context, sheets []calcSheet, all
 		return nil, err
 	}
 	defer calc.Close()
-	if InexactInArrays(calc, sheet, all[i].text) {
+	if inexactInArrays(calc, sheet, all[i].text) {
 		return nil, NoSplice(who + " is not computed exactly")
 	}
 	vals, cerr, err := sb.calcArray(ctx, calc, sheet, all[i])

@@ -86,7 +86,7 @@ func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 	defer calc.Close()
 	var areas []SheetArea
 	for i, f := range all {
-		if !compute[i] || InexactInArrays(calc, sheet, f.text) {
+		if !compute[i] || inexactInArrays(calc, sheet, f.text) {
 			continue
 		}
 		vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)

@@ -116,11 +116,11 @@ func ScanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancel
 // sheets, so read_cell_styles stays bounded by what it returns. The caller
 // closes the returned file; it is never saved nor cached.
 func (b *Book) styleBook() (*excelize.File, error) {
-	buf, err := b.StyleParts()
+	buf, err := b.styleParts()
 	if err != nil {
 		return nil, err
 	}
-	return b.Svc.OpenStyleParts(buf, b.Name())
+	return b.Svc.openStyleParts(buf, b.Name())
 }
 
 // StylesByID reads from styleBook the style of each index of ids; an index
@@ -145,7 +145,7 @@ func (b *Book) StylesByID(ids []int) (map[int]*excelize.Style, error) {
 
 // StyleParts is the package styleBook opens: b's parts but the worksheets
 // and the shared strings, copied without inflating them.
-func (b *Book) StyleParts() ([]byte, error) {
+func (b *Book) styleParts() ([]byte, error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, zf := range b.Zr.File {
@@ -168,7 +168,7 @@ func (b *Book) StyleParts() ([]byte, error) {
 
 // OpenStyleParts opens with excelize the package styleParts made of the
 // workbook named name.
-func (s *Engine) OpenStyleParts(parts []byte, name string) (*excelize.File, error) {
+func (s *Engine) openStyleParts(parts []byte, name string) (*excelize.File, error) {
 	f, err := excelize.OpenReader(bytes.NewReader(parts), s.openOptions())
 	if err != nil {
 		if f != nil {
