@@ -20,7 +20,7 @@ func Invalid(format string, a ...any) error {
 // CellRange is a rectangle of cells, 1-based and inclusive.
 //
 // Transitional: an alias of cellarea.Range, kept so that the files of this
-// package compile unchanged while the engine moves into internal packages;
+// Package compile unchanged while the engine moves into internal packages;
 // new code names cellarea.Range.
 type CellRange = cellarea.Range
 

@@ -7,7 +7,7 @@ import (
 // SheetArea is a rectangle of cells on one sheet (1-based, inclusive).
 //
 // Transitional: an alias of cellarea.Area, kept so that the files of this
-// package compile unchanged while the engine moves into internal packages;
+// Package compile unchanged while the engine moves into internal packages;
 // new code names cellarea.Area.
 type SheetArea = cellarea.Area
 
@@ -23,7 +23,7 @@ type EditSet struct {
 	// cut says references may have been cut (rows or columns deleted): a
 	// formula holding #REF! may have a new value.
 	cut bool
-	// Fresh are cells whose dynamic array formulas the call spilled
+	// fresh are cells whose dynamic array formulas the call spilled
 	// itself (write_cells' block): the refresh does not spill them again.
 	fresh []SheetArea
 }

@@ -9,10 +9,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// NewDepScope reads f's tables and defined names into the scope the
+// newDepScope reads f's tables and defined names into the scope the
 // dependency scan resolves them through, and finds spill ranges in f's
 // cells (see bookSpills).
-func NewDepScope(f *excelize.File) *formuladeps.Scope {
+func newDepScope(f *excelize.File) *formuladeps.Scope {
 	d := &formuladeps.Scope{}
 	d.SetSpills(bookSpills(f))
 	for _, sheet := range f.GetSheetList() {

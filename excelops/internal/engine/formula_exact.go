@@ -41,7 +41,7 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	return inexactTokens(f, sheet, formula, tokens)
 }
 
-// InexactInArrays reports whether the engine computes formula (on sheet)
+// inexactInArrays reports whether the engine computes formula (on sheet)
 // unlike Excel even as an array formula: an operator applies to a range,
 // or a lifted call's array stands, inside a function that neither takes
 // arrays nor is lifted over them (formulatext.Inexact);

@@ -11,7 +11,7 @@ import (
 // wrong, only less helpful.
 const maxTaintChecks = 4_000_000
 
-// ReadersOfInexactLegacy returns, for each formula of all, whether it
+// readersOfInexactLegacy returns, for each formula of all, whether it
 // reads, directly or through formulas that do, the range of a legacy array
 // formula over several cells the engine cannot compute exactly
 // (legacyExact); nil when the workbook holds none. The calculator computes
@@ -19,7 +19,7 @@ const maxTaintChecks = 4_000_000
 // inexact value (IFERROR around a function the engine lacks): it is left
 // without a value instead. A legacy array formula reading one is one too,
 // and so are the formulas that may read anything.
-func ReadersOfInexactLegacy(f *excelize.File, all []SheetFormula) []bool {
+func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 	out := make([]bool, len(all))
 	var bad []SheetArea
 	for i, sf := range all {

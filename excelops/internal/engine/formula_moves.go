@@ -24,9 +24,9 @@ var positionalFunctions = map[string]bool{
 	"ISREF": true, "INFO": true, "INDIRECT": true, "OFFSET": true,
 }
 
-// ReadsPosition reports whether formula calls a positional function, or,
+// readsPosition reports whether formula calls a positional function, or,
 // when references were cut, holds #REF!.
-func ReadsPosition(formula string, cut bool) bool {
+func readsPosition(formula string, cut bool) bool {
 	if cut && strings.Contains(formula, "#REF!") {
 		return true
 	}
@@ -70,13 +70,13 @@ var errorLookers = map[string]bool{
 	"ERROR.TYPE": true, "AGGREGATE": true, "COUNT": true, "COUNTA": true, "LET": true,
 }
 
-// CutReferenceValue is the value of a formula holding a cut reference
+// cutReferenceValue is the value of a formula holding a cut reference
 // (#REF!, as deleting rows, columns or sheets leaves): #REF!, as Excel
 // computes it, unless the formula calls a function that may look past the
 // error; then none (ok with empty t and v), since excelize reads #REF!
 // operands wrongly (SUM(#REF!) is 0 to it). ok is false for a formula
 // without #REF!.
-func CutReferenceValue(formula string) (t, v string, ok bool) {
+func cutReferenceValue(formula string) (t, v string, ok bool) {
 	if !strings.Contains(formula, "#REF!") {
 		return "", "", false
 	}
@@ -113,7 +113,7 @@ func CopiedSheet() *EditSet {
 	return &EditSet{moved: true}
 }
 
-// DeletedBand is the edit set of delete_range: the cells that moved in
+// deletedBand is the edit set of delete_range: the cells that moved in
 // (below the range for a shift up, right of it for a shift left) and the
 // row or column before them, which every reference that lost cells
 // touches; references to the deleted cells were cut.

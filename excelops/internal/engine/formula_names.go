@@ -16,10 +16,10 @@ import (
 // A reference to anything else would be stored and evaluate to #REF! or
 // #NAME?, so it is refused like an unknown function, with the near names.
 
-// UnknownRefError is a formula's reference to a sheet, defined name, table
+// unknownRefError is a formula's reference to a sheet, defined name, table
 // or table column the workbook does not have. It is the cause of the
 // KindInvalidArgument error the tools return (errors.As finds it).
-type UnknownRefError struct {
+type unknownRefError struct {
 	// What is "sheet", "name", "table" or "column".
 	What string
 	// Name is the name as the formula spells it.
@@ -32,7 +32,7 @@ type UnknownRefError struct {
 
 // Error says what is missing (the suggestions are left to the message
 // of the tool's error, see formulaScope.check).
-func (e *UnknownRefError) Error() string {
+func (e *unknownRefError) Error() string {
 	switch e.What {
 	case "sheet":
 		return fmt.Sprintf("the sheet %q, which the workbook does not have", e.Name)
@@ -53,32 +53,32 @@ type FormulaScope struct {
 	global    map[string]bool            // lower-case workbook-scoped names
 	local     map[string]map[string]bool // lower-case sheet -> its names
 	names     []string                   // every defined name, for suggestions
-	loadTable func() []TableInfo         // the tables, read on first need
-	tables    []TableInfo
+	loadTable func() []tableInfo         // the tables, read on first need
+	tables    []tableInfo
 	tablesSet bool
 }
 
-// TableInfo is one table: its name and column names.
-type TableInfo struct {
+// tableInfo is one table: its name and column names.
+type tableInfo struct {
 	Name    string
 	Columns []string
 }
 
-// NewFormulaScope builds a scope from the sheet names, the defined names
+// newFormulaScope builds a scope from the sheet names, the defined names
 // (scope is the sheet of a sheet-scoped name, "" for workbook scope) and a
 // reader of the tables.
-func NewFormulaScope(sheets []string, names []ScopedName, tables func() []TableInfo) *FormulaScope {
+func newFormulaScope(sheets []string, names []scopedName, tables func() []tableInfo) *FormulaScope {
 	sc := &FormulaScope{sheetSet: map[string]bool{}, global: map[string]bool{}, local: map[string]map[string]bool{}, loadTable: tables}
 	for _, s := range sheets {
 		sc.addSheet(s)
 	}
 	for _, n := range names {
 		sc.names = append(sc.names, n.Name)
-		if n.Sheet == "" {
+		if n.sheet == "" {
 			sc.global[strings.ToLower(n.Name)] = true
 			continue
 		}
-		key := strings.ToLower(n.Sheet)
+		key := strings.ToLower(n.sheet)
 		if sc.local[key] == nil {
 			sc.local[key] = map[string]bool{}
 		}
@@ -87,10 +87,10 @@ func NewFormulaScope(sheets []string, names []ScopedName, tables func() []TableI
 	return sc
 }
 
-// ScopedName is a defined name with the sheet it is local to ("" for the
+// scopedName is a defined name with the sheet it is local to ("" for the
 // whole workbook).
-type ScopedName struct {
-	Name, Sheet string
+type scopedName struct {
+	Name, sheet string
 }
 
 // addSheet counts name as existing (a sheet the call creates).
@@ -159,7 +159,7 @@ func formulaRefsOf(toks []efp.Token) *formulaRefs {
 }
 
 // unknown returns the first reference of refs the scope does not have.
-func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *UnknownRefError {
+func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *unknownRefError {
 	if sc == nil || refs == nil {
 		return nil
 	}
@@ -170,7 +170,7 @@ func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *UnknownRefError
 		}
 		for _, s := range []string{o.Sheet, o.Sheet2} {
 			if s != "" && !sc.sheetSet[strings.ToLower(s)] {
-				return &UnknownRefError{What: "sheet", Name: s, Suggestions: CloseMatches(s, sc.sheets)}
+				return &unknownRefError{What: "sheet", Name: s, Suggestions: CloseMatches(s, sc.sheets)}
 			}
 		}
 		if o.IsArea {
@@ -191,7 +191,7 @@ func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *UnknownRefError
 
 // name checks an operand that is neither a cell area nor a structured
 // reference: a defined name, unless it is something Excel reads otherwise.
-func (sc *FormulaScope) name(host string, o formularef.Operand, params map[string]bool) *UnknownRefError {
+func (sc *FormulaScope) name(host string, o formularef.Operand, params map[string]bool) *unknownRefError {
 	n := o.Rest
 	up := strings.ToUpper(n)
 	switch {
@@ -217,13 +217,13 @@ func (sc *FormulaScope) name(host string, o formularef.Operand, params map[strin
 	if o.Sheet == "" && sc.table(n) != nil {
 		return nil // a table name alone stands for its data
 	}
-	return &UnknownRefError{What: "name", Name: n, Suggestions: CloseMatches(n, sc.names)}
+	return &unknownRefError{What: "name", Name: n, Suggestions: CloseMatches(n, sc.names)}
 }
 
 // structured checks a structured reference such as Sales[Amount],
 // Sales[#All] or Sales[[#This Row],[Qty]]: the table exists and so does
 // every column it names. [@Qty], without a table, is left alone.
-func (sc *FormulaScope) structured(rest string) *UnknownRefError {
+func (sc *FormulaScope) structured(rest string) *unknownRefError {
 	i := strings.IndexByte(rest, '[')
 	name := rest[:i]
 	if name == "" {
@@ -235,21 +235,21 @@ func (sc *FormulaScope) structured(rest string) *UnknownRefError {
 		for _, t := range sc.tableList() {
 			names = append(names, t.Name)
 		}
-		return &UnknownRefError{What: "table", Name: name, Suggestions: CloseMatches(name, names)}
+		return &unknownRefError{What: "table", Name: name, Suggestions: CloseMatches(name, names)}
 	}
 	if t.Columns == nil {
 		return nil
 	}
 	for _, col := range specifierItems(rest[i:]) {
 		if !containsFold(t.Columns, col) {
-			return &UnknownRefError{What: "column", Name: col, Table: t.Name, Suggestions: CloseMatches(col, t.Columns)}
+			return &unknownRefError{What: "column", Name: col, Table: t.Name, Suggestions: CloseMatches(col, t.Columns)}
 		}
 	}
 	return nil
 }
 
 // table returns the table called name (ignoring case), nil when none.
-func (sc *FormulaScope) table(name string) *TableInfo {
+func (sc *FormulaScope) table(name string) *tableInfo {
 	list := sc.tableList()
 	for i := range list {
 		if strings.EqualFold(list[i].Name, name) {
@@ -260,7 +260,7 @@ func (sc *FormulaScope) table(name string) *TableInfo {
 }
 
 // tableList reads the tables once.
-func (sc *FormulaScope) tableList() []TableInfo {
+func (sc *FormulaScope) tableList() []tableInfo {
 	if !sc.tablesSet && sc.loadTable != nil {
 		sc.tables, sc.tablesSet = sc.loadTable(), true
 	}

@@ -20,7 +20,7 @@ import (
 // the edit wrote) are never cleared. An anchor spills again after the
 // anchors whose spill it reads (spillOrder over cells, what each formula
 // of all reads).
-func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []SheetFormula, cells []DepCell, dirty []bool, edited, fresh []SheetArea, maxCells int) ([]SheetArea, error) {
+func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []DepCell, dirty []bool, edited, fresh []SheetArea, maxCells int) ([]SheetArea, error) {
 	var cand []int
 	var spills []SheetArea
 	olds := map[int]CellRange{}
@@ -31,7 +31,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 	}
 	var changed []SheetArea
-	for _, i := range SpillOrder(cand, cells, spills) {
+	for _, i := range spillOrder(cand, cells, spills) {
 		sf, old := all[i], olds[i]
 		col, row, err := excelize.CellNameToCoordinates(sf.Cell.Ref)
 		if err != nil || inAreas(fresh, sf.sheet, col, row) {
@@ -101,7 +101,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 // the way is clear) and one whose spilled cells the edit wrote (Excel then
 // shows #SPILL!). No reference of the formula tells either. respill
 // computes them again.
-func unblock(all []SheetFormula, dirty []bool, areas []SheetArea) {
+func unblock(all []sheetFormula, dirty []bool, areas []SheetArea) {
 	for i, sf := range all {
 		if dirty[i] {
 			continue
@@ -142,7 +142,7 @@ func inAreas(areas []SheetArea, sheet string, col, row int) bool {
 	return false
 }
 
-// FormulaCellsOf returns the cells of plan that hold formulas, one area
+// formulaCellsOf returns the cells of plan that hold formulas, one area
 // each: the formulas write_cells spilled itself.
 func formulaCellsOf(sheet string, plan []CellWrite) []SheetArea {
 	var out []SheetArea

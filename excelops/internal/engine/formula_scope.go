@@ -14,14 +14,14 @@ import (
 // FormulaScope returns what the formulas written to b may refer to.
 func (b *Book) FormulaScope() *FormulaScope {
 	sheets, _ := b.SheetList()
-	var names []ScopedName
+	var names []scopedName
 	if b.F != nil && b.F.WorkBook != nil && b.F.WorkBook.DefinedNames != nil {
 		for _, dn := range b.F.WorkBook.DefinedNames.DefinedName {
-			names = append(names, ScopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
+			names = append(names, scopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
 		}
 	}
-	return NewFormulaScope(sheets, names, func() []TableInfo {
-		var out []TableInfo
+	return newFormulaScope(sheets, names, func() []tableInfo {
+		var out []tableInfo
 		if b.F == nil {
 			return nil
 		}
@@ -44,13 +44,13 @@ func (sb *SpliceBook) FormulaScope() *FormulaScope {
 	for i, s := range sb.index.Sheets {
 		sheets[i] = s.Name
 	}
-	names := make([]ScopedName, len(sb.index.Names))
+	names := make([]scopedName, len(sb.index.Names))
 	for i, n := range sb.index.Names {
 		id := n.Local
-		names[i] = ScopedName{n.Name, localSheet(sheets, &id)}
+		names[i] = scopedName{n.Name, localSheet(sheets, &id)}
 	}
-	return NewFormulaScope(sheets, names, func() []TableInfo {
-		var out []TableInfo
+	return newFormulaScope(sheets, names, func() []tableInfo {
+		var out []tableInfo
 		for _, zf := range sb.zr.File {
 			if !isTablePart(zf.Name) {
 				continue
@@ -80,7 +80,7 @@ func isTablePart(name string) bool {
 
 // parseTablePart reads a table part: its name (and display name, when it
 // differs) with its columns. A part that does not parse yields nothing.
-func parseTablePart(raw []byte) []TableInfo {
+func parseTablePart(raw []byte) []tableInfo {
 	var t struct {
 		Name        string `xml:"name,attr"`
 		DisplayName string `xml:"displayName,attr"`
@@ -95,12 +95,12 @@ func parseTablePart(raw []byte) []TableInfo {
 	for i, c := range t.Columns {
 		cols[i] = c.Name
 	}
-	var out []TableInfo
+	var out []tableInfo
 	if t.DisplayName != "" {
-		out = append(out, TableInfo{t.DisplayName, cols})
+		out = append(out, tableInfo{t.DisplayName, cols})
 	}
 	if t.Name != "" && !strings.EqualFold(t.Name, t.DisplayName) {
-		out = append(out, TableInfo{t.Name, cols})
+		out = append(out, tableInfo{t.Name, cols})
 	}
 	return out
 }

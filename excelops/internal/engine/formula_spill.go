@@ -79,7 +79,7 @@ func (b *Book) UndoAnchors(sheet string, old []OldAnchor, kept func(col, row int
 	return clearOldSpills(b.F, sheet, old, kept)
 }
 
-// ClearOldSpills undoes the anchors a call overwrote: each anchor loses its
+// clearOldSpills undoes the anchors a call overwrote: each anchor loses its
 // cell metadata (a formula written there is a plain one until spillFormulas
 // makes it an anchor again), and the values it spilled are cleared, except
 // in cells the call wrote.
@@ -112,7 +112,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(c
 	return nil
 }
 
-// SpillFormulas makes each formula plan wrote that returns an array of more
+// spillFormulas makes each formula plan wrote that returns an array of more
 // than one value a dynamic array formula, as Excel 365 stores one: the
 // anchor holds the formula (f t="array" ref=the spill range, cm pointing at
 // the dynamic array metadata) and the first value, the other cells of the

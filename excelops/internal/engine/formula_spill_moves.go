@@ -28,7 +28,7 @@ func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
 	return clearOldSpills(b.F, sheet, gone, nil)
 }
 
-// AnchorsOf lists the dynamic array anchors of sheet, in row order, each
+// anchorsOf lists the dynamic array anchors of sheet, in row order, each
 // at its own cell (an anchor whose cell reference does not parse is left
 // out) with its spill range and its formula.
 func anchorsOf(f *excelize.File, sheet string) ([]OldAnchor, error) {

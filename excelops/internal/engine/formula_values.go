@@ -54,8 +54,8 @@ func RefreshFormulaValues(ctx context.Context, f *excelize.File, lim excelize.Ca
 	return RefreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, maxRecalcFormulas)
 }
 
-// SheetFormula is one formula cell and its sheet.
-type SheetFormula struct {
+// sheetFormula is one formula cell and its sheet.
+type sheetFormula struct {
 	sheet string
 	Cell  formulaCell
 }
@@ -64,7 +64,7 @@ type SheetFormula struct {
 // formula cells; the cached values of the rest it would compute are dropped.
 func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *EditSet, budget int) (FormulaStats, error) {
 	var st FormulaStats
-	all, ok, err := WorkbookFormulaCells(f, diskHasFormulas)
+	all, ok, err := workbookFormulaCells(f, diskHasFormulas)
 	if err != nil {
 		return st, err
 	}
@@ -87,7 +87,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
 			return st, err
 		} else if len(spilled) > 0 {
-			if all, _, err = WorkbookFormulaCells(f, diskHasFormulas); err != nil {
+			if all, _, err = workbookFormulaCells(f, diskHasFormulas); err != nil {
 				return st, err
 			}
 			areas := append(append([]SheetArea(nil), edits.Areas...), spilled...)
@@ -100,7 +100,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		laid [][]CachedCell // a legacy array's range (formula_legacy_array.go)
 	}
 	results := make([]cached, len(all))
-	tainted := ReadersOfInexactLegacy(f, all)
+	tainted := readersOfInexactLegacy(f, all)
 	for i, sf := range all {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -138,7 +138,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	// The calculator may add cells to a row (an array formula's range),
 	// which moves the row's cells in memory: store the values on the cells
 	// as they are now, found again by sheet and reference.
-	now, ok, err := WorkbookFormulaCells(f, diskHasFormulas)
+	now, ok, err := workbookFormulaCells(f, diskHasFormulas)
 	if err != nil || !ok {
 		return st, err
 	}
@@ -176,7 +176,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 // are then its first value).
 func computeCell(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, c formulaCell) (t, v string, laid [][]CachedCell, err error) {
 	if _, ok := legacyArrayRange(c.cell); !ok {
-		t, v, err = ComputeFormula(ctx, f, lim, sheet, c.Ref)
+		t, v, err = computeFormula(ctx, f, lim, sheet, c.Ref)
 		return t, v, nil, err
 	}
 	if laid, err = LegacyArrayValues(ctx, f, lim, sheet, c.Ref); err != nil || laid == nil {
@@ -194,11 +194,11 @@ func markFullCalcOnLoad(f *excelize.File, on bool) error {
 	return f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &on})
 }
 
-// WorkbookFormulaCells returns the formula cells of every worksheet that
+// workbookFormulaCells returns the formula cells of every worksheet that
 // holds formulas, parsing the sheets that do; ok is false when excelize's
 // worksheet shape is not the one worksheetFormulaCells knows.
-func WorkbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]SheetFormula, bool, error) {
-	var all []SheetFormula
+func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (bool, error)) ([]sheetFormula, bool, error) {
+	var all []sheetFormula
 	for _, sheet := range f.GetSheetList() {
 		p, ok := f.SheetXMLPath(sheet)
 		if !ok {
@@ -225,14 +225,14 @@ func WorkbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (
 			return nil, false, nil
 		}
 		for _, c := range cells {
-			all = append(all, SheetFormula{sheet: sheet, Cell: c})
+			all = append(all, sheetFormula{sheet: sheet, Cell: c})
 		}
 	}
 	return all, true, nil
 }
 
 // dependencies describes each formula cell for dirtyFormulas.
-func dependencies(f *excelize.File, all []SheetFormula, moved, cut bool) []DepCell {
+func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []DepCell {
 	out := make([]DepCell, len(all))
 	var scope *formuladeps.Scope // the tables and names, read when a formula first needs them
 	for i, sf := range all {
@@ -248,11 +248,11 @@ func dependencies(f *excelize.File, all []SheetFormula, moved, cut bool) []DepCe
 		}
 		if out[i].Deps, out[i].Wide = formuladeps.ScanSheet(formula, sf.sheet); out[i].Wide {
 			if scope == nil {
-				scope = NewDepScope(f)
+				scope = newDepScope(f)
 			}
 			out[i].Deps, out[i].Wide = formuladeps.Scan(formula, out[i].At, scope)
 		}
-		out[i].Wide = out[i].Wide || moved && ReadsPosition(formula, cut)
+		out[i].Wide = out[i].Wide || moved && readsPosition(formula, cut)
 	}
 	return out
 }
@@ -288,7 +288,7 @@ var excelErrors = map[string]bool{
 	"#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
 }
 
-// ComputeFormula returns the cached value of the formula at sheet!ref as
+// computeFormula returns the cached value of the formula at sheet!ref as
 // excelize computes it: the cell type and text (("str", "") is an empty
 // text), or ("", "") when the
 // calculator cannot compute it (an unsupported function, a formula it
@@ -296,7 +296,7 @@ var excelErrors = map[string]bool{
 // result longer than a cell holds is #VALUE!, as in Excel (the patched
 // calculator never builds one; this is the last line). err is ctx's error
 // when ctx ended: the call is over, and nothing may be saved.
-func ComputeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
+func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
 	// A calculator panic on some formula must not fail every later edit of
 	// the workbook: that formula just gets no cached value.
 	defer func() {
@@ -311,7 +311,7 @@ func ComputeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		// value beats a wrong one.
 		return "", "", nil
 	}
-	if t, v, ok := CutReferenceValue(formula); ok {
+	if t, v, ok := cutReferenceValue(formula); ok {
 		return t, v, nil
 	}
 	if inexact(f, sheet, ref, formula) {

@@ -41,9 +41,9 @@ type SheetDiff struct {
 	RowsStyled, CellsStyled int
 }
 
-// ColumnIndex maps header names (text as shown, trimmed) to column
+// columnIndex maps header names (text as shown, trimmed) to column
 // indexes; a header cell that is empty or repeated is left out.
-func ColumnIndex(header []any) (map[string]int, []string) {
+func columnIndex(header []any) (map[string]int, []string) {
 	idx := map[string]int{}
 	var order []string
 	for i, h := range header {
@@ -113,8 +113,8 @@ func keyOf(row []any, cols []int, names []string) (string, pyjson.Object) {
 // styles of the cells of the shared columns are compared too, in the
 // header and in every pair of matched rows.
 func DiffTables(a, b *DiffTable, keys []string, sc *StyleComparer) (*SheetDiff, error) {
-	ia, orderA := ColumnIndex(a.Header)
-	ib, orderB := ColumnIndex(b.Header)
+	ia, orderA := columnIndex(a.Header)
+	ib, orderB := columnIndex(b.Header)
 	d := &SheetDiff{ColumnsAdded: []any{}, ColumnsRemoved: []any{}, Styled: sc != nil}
 	var common []string
 	for _, n := range orderA {

@@ -45,7 +45,7 @@ func (sb *SpliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		cand, spills = append(cand, i), append(spills, spill)
 	}
 	var changed []SheetArea
-	for _, i := range SpillOrder(cand, cells, spills) {
+	for _, i := range spillOrder(cand, cells, spills) {
 		var ch []SheetArea
 		var err error
 		if all[i].part == part {

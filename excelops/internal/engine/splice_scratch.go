@@ -60,7 +60,7 @@ func (sb *SpliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				return nil, err
 			}
 		}
-		t, v, err := ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, CellName(f0.at.C1, f0.at.R1))
+		t, v, err := computeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, CellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}

@@ -44,11 +44,11 @@ func (b *Book) ScanStyles(sheet string, rng CellRange, maxCells int, cancelled f
 		return out, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	return ScanStylesIn(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
+	return scanStylesIn(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
 }
 
-// ScanStylesIn is scanStyles over the worksheet XML in r.
-func ScanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+// scanStylesIn is scanStyles over the worksheet XML in r.
+func scanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
 	var out sheetStyles
 	z := sheetxml.New(FailingReader{r})
 	row, col, n := 0, 0, 0
@@ -143,7 +143,7 @@ func (b *Book) StylesByID(ids []int) (map[int]*excelize.Style, error) {
 	return out, nil
 }
 
-// StyleParts is the package styleBook opens: b's parts but the worksheets
+// styleParts is the package styleBook opens: b's parts but the worksheets
 // and the shared strings, copied without inflating them.
 func (b *Book) styleParts() ([]byte, error) {
 	var buf bytes.Buffer
@@ -166,7 +166,7 @@ func (b *Book) styleParts() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// OpenStyleParts opens with excelize the package styleParts made of the
+// openStyleParts opens with excelize the package styleParts made of the
 // workbook named name.
 func (s *Engine) openStyleParts(parts []byte, name string) (*excelize.File, error) {
 	f, err := excelize.OpenReader(bytes.NewReader(parts), s.openOptions())

@@ -1,10 +1,9 @@
-package tools
+package engine
 
 import (
 	"errors"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,12 +11,12 @@ import (
 
 // testScope is a workbook of four sheets, a workbook-scoped and a
 // sheet-scoped name and one table.
-func testScope() *engine.FormulaScope {
-	return engine.NewFormulaScope(
+func testScope() *FormulaScope {
+	return newFormulaScope(
 		[]string{"Sheet1", "Sheet2", "Sheet3", "Q1 Plan", "O'Brien"},
-		[]engine.ScopedName{{Name: "TaxRate", Sheet: ""}, {Name: "Local", Sheet: "Sheet2"}},
-		func() []engine.TableInfo {
-			return []engine.TableInfo{{Name: "Sales", Columns: []string{"Amount", "Unit Price", "Qty"}}}
+		[]scopedName{{Name: "TaxRate", sheet: ""}, {Name: "Local", sheet: "Sheet2"}},
+		func() []tableInfo {
+			return []tableInfo{{Name: "Sales", Columns: []string{"Amount", "Unit Price", "Qty"}}}
 		})
 }
 
@@ -84,7 +83,7 @@ func TestFormulaNamesRefused(t *testing.T) {
 			err := testScope().Check("cell A1", c.host, c.formula)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, c.kind)
-			var u *engine.UnknownRefError
+			var u *unknownRefError
 			require.True(t, errors.As(err, &u), "%v", err)
 			assert.Equal(t, c.what, u.What)
 			assert.Equal(t, c.missing, u.Name)
@@ -99,7 +98,7 @@ func TestFormulaNamesRefused(t *testing.T) {
 
 func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 	reads := 0
-	sc := engine.NewFormulaScope([]string{"Sheet1"}, nil, func() []engine.TableInfo { reads++; return nil })
+	sc := newFormulaScope([]string{"Sheet1"}, nil, func() []tableInfo { reads++; return nil })
 	require.NoError(t, sc.Check("cell A1", "Sheet1", "SUM(A1:A3)*2"))
 	assert.Equal(t, 0, reads, "no structured reference: no table part read")
 	require.Error(t, sc.Check("cell A1", "Sheet1", "SUM(T[x])"))
@@ -110,22 +109,22 @@ func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 // BenchmarkFormulaNamesWrite is the name check of a 10,000-formula write
 // (one scope per call), beside the syntax check every formula gets anyway.
 func BenchmarkFormulaNamesWrite(b *testing.B) {
-	plan := make([]engine.CellWrite, 10000)
+	plan := make([]CellWrite, 10000)
 	for i := range plan {
-		w, err := engine.PlanCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", engine.ValueTypesAuto)
+		w, err := PlanCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", ValueTypesAuto)
 		require.NoError(b, err)
 		plan[i] = w
 	}
 	b.Run("syntax", func(b *testing.B) {
 		for range b.N {
 			for _, w := range plan {
-				_ = engine.ParseFormula(w.Formula)
+				_ = ParseFormula(w.Formula)
 			}
 		}
 	})
 	b.Run("names", func(b *testing.B) {
 		for range b.N {
-			_ = engine.CheckWriteNames(plan, "Sheet1", testScope)
+			_ = CheckWriteNames(plan, "Sheet1", testScope)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package tools
+package engine
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -70,7 +69,7 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)
-		_, v, err := engine.ComputeFormula(context.Background(), f, engine.DefaultLimits().Calc(), "Sheet1", ref)
+		_, v, err := computeFormula(context.Background(), f, DefaultLimits().Calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, want, v, "%s =%s", ref, formula)
 	}
@@ -96,7 +95,7 @@ func TestExcelErrorResultsCached(t *testing.T) {
 	for i, c := range cases {
 		ref := fmt.Sprintf("A%d", i+1)
 		require.NoError(t, f.SetCellFormula("Sheet1", ref, c.formula))
-		typ, v, err := engine.ComputeFormula(context.Background(), f, engine.DefaultLimits().Calc(), "Sheet1", ref)
+		typ, v, err := computeFormula(context.Background(), f, DefaultLimits().Calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, c.t+" "+c.v, typ+" "+v, c.formula)
 	}

@@ -1,4 +1,4 @@
-package tools
+package engine
 
 import (
 	"testing"
@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -16,7 +15,7 @@ import (
 // every formula of a workbook without such an array, are not.
 func TestReadersOfInexactLegacy(t *testing.T) {
 	t.Parallel()
-	build := func(uncomputable bool) (*excelize.File, []engine.SheetFormula) {
+	build := func(uncomputable bool) (*excelize.File, []sheetFormula) {
 		f := excelize.NewFile()
 		t.Cleanup(func() { _ = f.Close() })
 		require.NoError(t, f.SetCellValue("Sheet1", "A1", 1))
@@ -32,18 +31,18 @@ func TestReadersOfInexactLegacy(t *testing.T) {
 		for cell, formula := range map[string]string{"Q1": "P2+1", "Q2": "Q1+1", "Q3": "A1+1", "S1": "SUM(R1:R2)", "S2": "INDIRECT(\"A1\")"} {
 			require.NoError(t, f.SetCellFormula("Sheet1", cell, formula))
 		}
-		all, ok, err := engine.WorkbookFormulaCells(f, func(string) (bool, error) { return true, nil })
+		all, ok, err := workbookFormulaCells(f, func(string) (bool, error) { return true, nil })
 		require.NoError(t, err)
 		require.True(t, ok)
 		return f, all
 	}
 	f, all := build(true)
-	got := engine.ReadersOfInexactLegacy(f, all)
+	got := readersOfInexactLegacy(f, all)
 	require.Len(t, got, len(all))
 	want := map[string]bool{"P1": true, "Q1": true, "Q2": true, "R1": true, "S1": true, "S2": true, "Q3": false}
 	for i, sf := range all {
 		assert.Equal(t, want[sf.Cell.Ref], got[i], sf.Cell.Ref)
 	}
 	f, all = build(false)
-	assert.Nil(t, engine.ReadersOfInexactLegacy(f, all))
+	assert.Nil(t, readersOfInexactLegacy(f, all))
 }

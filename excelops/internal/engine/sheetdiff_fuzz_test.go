@@ -1,7 +1,6 @@
-package tools
+package engine
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,9 +9,9 @@ import (
 // fuzzTable reads a diffTable from text: lines are rows (the first the
 // header), "|" separates cells; a cell that parses as a number is one,
 // "" is empty.
-func fuzzTable(text string) *engine.DiffTable {
+func fuzzTable(text string) *DiffTable {
 	lines := strings.Split(text, "\n")
-	t := &engine.DiffTable{HeaderRow: 1}
+	t := &DiffTable{HeaderRow: 1}
 	for i, line := range lines {
 		var row []any
 		for _, c := range strings.Split(line, "|") {
@@ -45,19 +44,19 @@ func FuzzDiffTables(f *testing.F) {
 	f.Add("a|b\nNaN|1e308\n-0|0")
 	f.Fuzz(func(t *testing.T, text string) {
 		tb := fuzzTable(text)
-		d, err := engine.DiffTables(tb, tb, nil, nil)
+		d, err := DiffTables(tb, tb, nil, nil)
 		if err != nil || len(d.Diffs) != 0 {
 			t.Fatalf("by position: %v %v", err, d.Diffs)
 		}
-		idx, order := engine.ColumnIndex(tb.Header)
+		idx, order := columnIndex(tb.Header)
 		if len(order) > 0 {
-			d, err = engine.DiffTables(tb, tb, order[:1], nil)
+			d, err = DiffTables(tb, tb, order[:1], nil)
 			if err != nil || d.Added != 0 || d.Removed != 0 {
 				t.Fatalf("by key %q (column %d): %v %+v", order[0], idx[order[0]], err, d)
 			}
 		}
-		empty := &engine.DiffTable{HeaderRow: 1, Header: tb.Header}
-		d, err = engine.DiffTables(tb, empty, nil, nil)
+		empty := &DiffTable{HeaderRow: 1, Header: tb.Header}
+		d, err = DiffTables(tb, empty, nil, nil)
 		if err != nil || d.Removed != len(tb.Rows) || d.Added != 0 {
 			t.Fatalf("against the header alone: %v %+v", err, d)
 		}

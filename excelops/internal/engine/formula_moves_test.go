@@ -1,4 +1,4 @@
-package tools
+package engine
 
 import (
 	"testing"
@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -29,7 +28,7 @@ func TestCutReferenceValue(t *testing.T) {
 		{"_xlfn.IFNA(#REF!,1)", "", "", true},
 	}
 	for _, c := range cases {
-		gt, gv, ok := engine.CutReferenceValue(c.formula)
+		gt, gv, ok := cutReferenceValue(c.formula)
 		assert.Equal(t, []any{c.t, c.v, c.ok}, []any{gt, gv, ok}, c.formula)
 	}
 }
@@ -50,7 +49,7 @@ func TestReadsPosition(t *testing.T) {
 		{`"ROW("&A1`, false, false},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, engine.ReadsPosition(c.formula, c.cut), c.formula)
+		assert.Equal(t, c.want, readsPosition(c.formula, c.cut), c.formula)
 	}
 }
 
@@ -64,11 +63,11 @@ func TestNewDepScopeNames(t *testing.T) {
 	for name, refers := range map[string]string{"Abs": "Sheet1!$A$1:$A$3", "Rel": "Sheet1!A1", "Rate": "0.2"} {
 		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: name, RefersTo: refers}))
 	}
-	d := engine.NewDepScope(f)
-	at := engine.SheetArea{Sheet: "Sheet1", C1: 5, R1: 5, C2: 5, R2: 5}
+	d := newDepScope(f)
+	at := SheetArea{Sheet: "Sheet1", C1: 5, R1: 5, C2: 5, R2: 5}
 	got, wide := formuladeps.Scan("SUM(Abs)", at, d)
 	assert.False(t, wide)
-	assert.Equal(t, []engine.SheetArea{{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 3}}, got)
+	assert.Equal(t, []SheetArea{{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 3}}, got)
 	_, wide = formuladeps.Scan("Rel*2", at, d)
 	assert.True(t, wide, "a relative name is wide")
 	got, wide = formuladeps.Scan("Rate*2", at, d)
