@@ -8,7 +8,7 @@ import (
 )
 
 // The access model. Every tool declares in its spec what it
-// touches of which workbooks (access); the one entry point, Service.run
+// touches of which workbooks (access); the one entry point, Engine.Run
 // (run.go), turns that declaration into resolve → lock → open → guard →
 // body → formula refresh → save → cache. The MCP annotations and the
 // "Path" line of docs/TOOLS.md are derived from the same declaration.

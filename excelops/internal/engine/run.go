@@ -22,7 +22,7 @@ type SheetRef struct {
 }
 
 // Call is one call of a tool: what its checked arguments ask of the files
-// its declaration names (Service.run). A tool builds it from its arguments
+// its declaration names (Engine.Run). A tool builds it from its arguments
 // before anything is opened.
 type Call struct {
 	Paths  []string // the path arguments' values, in the declaration's order

@@ -17,7 +17,7 @@ import (
 // every sheet of the workbook, which then is re-serialised. Reordering the
 // workbook's sheet list parses no sheet.
 func (b *Book) MoveSheet(name string, pos int) error {
-	list := b.F.GetSheetList() // also loads b.f.WorkBook
+	list := b.F.GetSheetList() // also loads b.F.WorkBook
 	from := slices.Index(list, name)
 	wb := b.F.WorkBook
 	if from < 0 || pos < 0 || pos >= len(list) || wb == nil || len(wb.Sheets.Sheet) != len(list) {

@@ -55,7 +55,7 @@ type SpliceEdit func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
 var ErrNoSplice = errors.New("take the excelize path")
 
 // spliceOnce is one attempt at a cells edit of sheetName through the splice
-// path, under the locks Service.run took (in-process and cross-process, for
+// path, under the locks Engine.Run took (in-process and cross-process, for
 // the whole read-modify-replace). It checks that the file is still the
 // version it read right before the rename (KindConflict otherwise, which
 // run redoes once) and returns errNoSplice, having written nothing, when

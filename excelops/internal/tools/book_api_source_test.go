@@ -56,8 +56,8 @@ func handleTakers(file *ast.File, takers map[string]bool) {
 }
 
 // engineReaches lists where file reaches the engine past the book's API:
-// each selection of the field f of a book (a receiver or parameter
-// declared book or *book, in the function or a function literal inside
+// each selection of the field F of a book (a parameter
+// declared engine.Book or *engine.Book, in the function or a function literal inside
 // it), each mention of excelize's File, OpenFile or NewFile under the
 // name file imports excelize as, and each call of a function or method
 // named in takers (see handleTakers).
@@ -190,7 +190,7 @@ func (b *book) plain(sheet string) error { return nil }`
 
 // TestToolsReachTheWorkbookThroughTheBook reads the source of the package
 // and of the engine (internal/engine): no file of this package (the tools,
-// tests aside) selects the engine's handle (the field f of a book), names
+// tests aside) selects the engine's handle (the field F of a book), names
 // excelize's File, OpenFile or NewFile, or calls a function or method of
 // the engine that takes or returns the handle; a tool reaches the workbook
 // through the book's methods (internal/engine/book_*.go). The compiler

@@ -25,7 +25,7 @@ type toolSpec struct {
 	// timeout bounds one call.
 	timeout time.Duration
 	// access declares the workbooks the tool opens and how: it drives
-	// Service.run and gives the MCP annotations and the docs' Path line.
+	// Engine.Run and gives the MCP annotations and the docs' Path line.
 	access engine.Access
 	// bind builds a typed tool's registry entry running on s.
 	bind func(s *Service, sp toolSpec) (registry.Tool, error)
@@ -36,7 +36,7 @@ type toolSpec struct {
 // typedTool completes sp with its typed plan: the registration derives the
 // schema from In, decodes the (schema-checked) arguments into an In keeping
 // numbers exact, takes the sheet qualifiers off its ranges (qualifyRanges),
-// and plan checks them and returns the call Service.run
+// and plan checks them and returns the call Engine.Run
 // carries out; nothing is opened before it returns.
 func typedTool[In any](sp toolSpec, plan func(*Service, context.Context, In) (*engine.Call, error)) toolSpec {
 	sp.args = reflect.TypeFor[In]()

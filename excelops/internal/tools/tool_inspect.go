@@ -109,7 +109,7 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 
 // inspectExcelFiles implements inspect_excel_files. Like list_workbooks,
 // the folder walk runs with no lock held; each workbook is streamed
-// through Service.run.
+// through Engine.Run.
 func (s *Service) inspectExcelFiles(ctx context.Context, a inspectExcelFilesArgs) (*engine.Call, error) {
 	o, err := a.options()
 	if err != nil {

@@ -139,7 +139,7 @@ func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*engine.Call
 }
 
 // addPivot places the pivot table a describes on the open workbook, its
-// source on sheet (opened for editing by Service.run).
+// source on sheet (opened for editing by Engine.Run).
 func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) (any, error) {
 	if strings.Contains(sheet, "!") {
 		return nil, engine.Invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)

@@ -16,7 +16,7 @@ import (
 // columns with their value overlap, uniqueness, cardinality, join and
 // types (relate_match.go); the result (relate_result.go) adds merge hints
 // and groups of linked files. Files are read one at a time through
-// Service.run, streamed, two passes each (header, then only the sampled
+// Engine.Run, streamed, two passes each (header, then only the sampled
 // columns' rows), so memory follows the sample, not the workbooks.
 
 const (
@@ -183,7 +183,7 @@ func (s *Service) relTargets(ctx context.Context, a discoverRelationshipsArgs, s
 	return nil
 }
 
-// relRead runs both passes over the files, each file through Service.run
+// relRead runs both passes over the files, each file through Engine.Run
 // under its shared lock. The headers get a third of the time left before
 // the call's stop (inspectStopAt), the samples the rest; a file a stop
 // cuts is left out with the files after it, and the answer says partial.

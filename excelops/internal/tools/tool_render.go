@@ -54,7 +54,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, 
 		}
 		want = &r
 	}
-	// Resolved here only to check the output against it; Service.run
+	// Resolved here only to check the output against it; Engine.Run
 	// resolves it again for the read.
 	path, err := s.engine.Box.Resolve(a.FilePath)
 	if err != nil {
@@ -69,7 +69,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, 
 			return nil, err
 		}
 	}
-	// The copy is taken under the shared lock Service.run holds (a
+	// The copy is taken under the shared lock Engine.Run holds (a
 	// consistent version); the (slow) rendering, in after, holds no lock.
 	c := engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		rawBook, _, err := s.engine.ReadRegular(b.Path)

@@ -218,7 +218,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 	var srcSheet, srcName string
 	// The source is read first (parsed by excelize, from the cache when
 	// it is there); a copy within one workbook reads it from the workbook
-	// the copy edits. Service.run holds both files' locks, taken in sorted
+	// the copy edits. Engine.Run holds both files' locks, taken in sorted
 	// order, for the whole call.
 	load := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		srcSheet, srcName = sh.Name, b.Name()

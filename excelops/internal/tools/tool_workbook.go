@@ -209,7 +209,7 @@ func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*engi
 		limit = *a.MaxResults
 	}
 	// The folder is no workbook: the listing runs in after, with no lock
-	// held; each workbook's sheet list is read through Service.run.
+	// held; each workbook's sheet list is read through Engine.Run.
 	return &engine.Call{After: func(any) (any, error) {
 		return s.listIn(ctx, a.Folder, a.Recursive == nil || *a.Recursive, a.Offset, limit)
 	}}, nil
