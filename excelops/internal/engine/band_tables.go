@@ -20,7 +20,7 @@ type TableMove struct {
 // wholly inside the band and beyond the deleted range move (returned);
 // any other it touches is refused by why.
 func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r CellRange) error) ([]TableMove, error) {
-	tables, err := b.F.GetTables(sheet)
+	tables, err := b.f.GetTables(sheet)
 	if err != nil {
 		return nil, newError(failure.KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
@@ -35,7 +35,7 @@ func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize
 		if deleted.Overlaps(tr) || !BandKeepsWhole(band, tr) || part == "" {
 			return nil, why(t, tr)
 		}
-		if _, ok := b.F.Pkg.Load(part); !ok {
+		if _, ok := b.f.Pkg.Load(part); !ok {
 			return nil, why(t, tr)
 		}
 		moves = append(moves, TableMove{name: t.Name, part: part, from: tr})
@@ -50,7 +50,7 @@ var partRef = regexp.MustCompile(`(\sref=")([A-Za-z$]+[0-9$]+(?::[A-Za-z$]+[0-9$
 // MoveTables rewrites the ranges of the moved tables' parts.
 func MoveTables(b *Book, band formularef.Band, moves []TableMove) {
 	for _, m := range moves {
-		raw, ok := b.F.Pkg.Load(m.part)
+		raw, ok := b.f.Pkg.Load(m.part)
 		data, isBytes := raw.([]byte)
 		if !ok || !isBytes {
 			continue
@@ -63,7 +63,7 @@ func MoveTables(b *Book, band formularef.Band, moves []TableMove) {
 			}
 			return parts[1] + moved + parts[3]
 		})
-		b.F.Pkg.Store(m.part, []byte(out))
+		b.f.Pkg.Store(m.part, []byte(out))
 	}
 }
 

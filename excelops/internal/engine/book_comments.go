@@ -6,15 +6,15 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 // Comments are the notes of sheet.
 func (b *Book) Comments(sheet string) ([]excelize.Comment, error) {
-	return b.F.GetComments(sheet)
+	return b.f.GetComments(sheet)
 }
 
 // AddComment adds the note c to sheet.
 func (b *Book) AddComment(sheet string, c excelize.Comment) error {
-	return b.F.AddComment(sheet, c)
+	return b.f.AddComment(sheet, c)
 }
 
 // DeleteComment removes the note of the cell ref of sheet.
 func (b *Book) DeleteComment(sheet, ref string) error {
-	return b.F.DeleteComment(sheet, ref)
+	return b.f.DeleteComment(sheet, ref)
 }

@@ -5,35 +5,35 @@ package engine
 
 // InsertRows inserts n rows before row of sheet.
 func (b *Book) InsertRows(sheet string, row, n int) error {
-	return b.F.InsertRows(sheet, row, n)
+	return b.f.InsertRows(sheet, row, n)
 }
 
 // RemoveRow removes row of sheet.
 func (b *Book) RemoveRow(sheet string, row int) error {
-	return b.F.RemoveRow(sheet, row)
+	return b.f.RemoveRow(sheet, row)
 }
 
 // InsertCols inserts n columns before the column named col of sheet.
 func (b *Book) InsertCols(sheet, col string, n int) error {
-	return b.F.InsertCols(sheet, col, n)
+	return b.f.InsertCols(sheet, col, n)
 }
 
 // RemoveCol removes the column named col of sheet.
 func (b *Book) RemoveCol(sheet, col string) error {
-	return b.F.RemoveCol(sheet, col)
+	return b.f.RemoveCol(sheet, col)
 }
 
 // ColWidth is the width of the column named col of sheet.
 func (b *Book) ColWidth(sheet, col string) (float64, error) {
-	return b.F.GetColWidth(sheet, col)
+	return b.f.GetColWidth(sheet, col)
 }
 
 // SetColWidth sets the width of the columns first to last of sheet.
 func (b *Book) SetColWidth(sheet, first, last string, width float64) error {
-	return b.F.SetColWidth(sheet, first, last, width)
+	return b.f.SetColWidth(sheet, first, last, width)
 }
 
 // RowHeight is the height of row of sheet.
 func (b *Book) RowHeight(sheet string, row int) (float64, error) {
-	return b.F.GetRowHeight(sheet, row)
+	return b.f.GetRowHeight(sheet, row)
 }

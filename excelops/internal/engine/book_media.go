@@ -6,10 +6,10 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 // AddChart adds chart to sheet, anchored at the cell ref.
 func (b *Book) AddChart(sheet, ref string, chart *excelize.Chart) error {
-	return b.F.AddChart(sheet, ref, chart)
+	return b.f.AddChart(sheet, ref, chart)
 }
 
 // AddPicture adds the picture pic to sheet, anchored at the cell ref.
 func (b *Book) AddPicture(sheet, ref string, pic *excelize.Picture) error {
-	return b.F.AddPictureFromBytes(sheet, ref, pic)
+	return b.f.AddPictureFromBytes(sheet, ref, pic)
 }

@@ -11,17 +11,17 @@ import (
 
 // DefinedNames are the defined names of the workbook, every scope.
 func (b *Book) DefinedNames() []excelize.DefinedName {
-	return b.F.GetDefinedName()
+	return b.f.GetDefinedName()
 }
 
 // SetDefinedName adds the defined name dn.
 func (b *Book) SetDefinedName(dn *excelize.DefinedName) error {
-	return b.F.SetDefinedName(dn)
+	return b.f.SetDefinedName(dn)
 }
 
 // DeleteDefinedName deletes the defined name dn.
 func (b *Book) DeleteDefinedName(dn *excelize.DefinedName) error {
-	return b.F.DeleteDefinedName(dn)
+	return b.f.DeleteDefinedName(dn)
 }
 
 // DefinedNameAt finds the first name of the workbook part spelled name in
@@ -29,7 +29,7 @@ func (b *Book) DeleteDefinedName(dn *excelize.DefinedName) error {
 // its own spelling and what it refers to; ok is false when there is none.
 func (b *Book) DefinedNameAt(scopeID int, name string) (spelled, refersTo string, ok bool) {
 	if i := b.definedNameIndex(scopeID, name); i >= 0 {
-		dn := b.F.WorkBook.DefinedNames.DefinedName[i]
+		dn := b.f.WorkBook.DefinedNames.DefinedName[i]
 		return dn.Name, dn.Data, true
 	}
 	return "", "", false
@@ -39,7 +39,7 @@ func (b *Book) DefinedNameAt(scopeID int, name string) (spelled, refersTo string
 // body refersTo and comment, in place; it does nothing when there is none.
 func (b *Book) RedefineName(scopeID int, name, refersTo, comment string) {
 	if i := b.definedNameIndex(scopeID, name); i >= 0 {
-		dn := &b.F.WorkBook.DefinedNames.DefinedName[i]
+		dn := &b.f.WorkBook.DefinedNames.DefinedName[i]
 		dn.Name, dn.Data, dn.Comment = name, refersTo, comment
 	}
 }
@@ -47,7 +47,7 @@ func (b *Book) RedefineName(scopeID int, name, refersTo, comment string) {
 // definedNameIndex is the position of the name definedNameAt finds in the
 // workbook part's list, or -1.
 func (b *Book) definedNameIndex(scopeID int, name string) int {
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	if wb == nil || wb.DefinedNames == nil {
 		return -1
 	}
@@ -76,7 +76,7 @@ type NameDefinition struct {
 
 // NameDefinitions lists the workbook's defined names as stored, in order.
 func (b *Book) NameDefinitions() []NameDefinition {
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	if wb == nil || wb.DefinedNames == nil {
 		return nil
 	}
@@ -94,11 +94,11 @@ func (b *Book) NameDefinitions() []NameDefinition {
 // DropSheetName removes the defined name local to sheet spelled exactly
 // name (Excel's hidden _xlnm names), if there is one.
 func (b *Book) DropSheetName(sheet, name string) {
-	idx, err := b.F.GetSheetIndex(sheet)
-	if err != nil || b.F.WorkBook == nil || b.F.WorkBook.DefinedNames == nil {
+	idx, err := b.f.GetSheetIndex(sheet)
+	if err != nil || b.f.WorkBook == nil || b.f.WorkBook.DefinedNames == nil {
 		return
 	}
-	names := b.F.WorkBook.DefinedNames.DefinedName
+	names := b.f.WorkBook.DefinedNames.DefinedName
 	kept := names[:0]
 	for _, dn := range names {
 		if dn.Name == name && dn.LocalSheetID != nil && *dn.LocalSheetID == idx {
@@ -106,13 +106,13 @@ func (b *Book) DropSheetName(sheet, name string) {
 		}
 		kept = append(kept, dn)
 	}
-	b.F.WorkBook.DefinedNames.DefinedName = kept
+	b.f.WorkBook.DefinedNames.DefinedName = kept
 }
 
 // ExternalReferenceIDs lists the relationship ids of the workbook's
 // external links, in the order formulas number them ([1], [2], ...).
 func (b *Book) ExternalReferenceIDs() []string {
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	if wb == nil || wb.ExternalReferences == nil {
 		return nil
 	}
@@ -126,7 +126,7 @@ func (b *Book) ExternalReferenceIDs() []string {
 // HeldPart is the raw bytes of the package part name as the book holds it
 // in memory; ok is false when it holds no such part.
 func (b *Book) HeldPart(name string) (raw []byte, ok bool) {
-	v, found := b.F.Pkg.Load(name)
+	v, found := b.f.Pkg.Load(name)
 	raw, isBytes := v.([]byte)
 	return raw, found && isBytes
 }

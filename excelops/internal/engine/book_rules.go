@@ -7,21 +7,21 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 // ConditionalFormats are the conditional formats of sheet by range.
 func (b *Book) ConditionalFormats(sheet string) (map[string][]excelize.ConditionalFormatOptions, error) {
-	return b.F.GetConditionalFormats(sheet)
+	return b.f.GetConditionalFormats(sheet)
 }
 
 // SetConditionalFormat adds the conditional formats opts to the range rng
 // of sheet.
 func (b *Book) SetConditionalFormat(sheet, rng string, opts []excelize.ConditionalFormatOptions) error {
-	return b.F.SetConditionalFormat(sheet, rng, opts)
+	return b.f.SetConditionalFormat(sheet, rng, opts)
 }
 
 // DataValidations are the data validations of sheet.
 func (b *Book) DataValidations(sheet string) ([]*excelize.DataValidation, error) {
-	return b.F.GetDataValidations(sheet)
+	return b.f.GetDataValidations(sheet)
 }
 
 // AddDataValidation adds the data validation dv to sheet.
 func (b *Book) AddDataValidation(sheet string, dv *excelize.DataValidation) error {
-	return b.F.AddDataValidation(sheet, dv)
+	return b.f.AddDataValidation(sheet, dv)
 }

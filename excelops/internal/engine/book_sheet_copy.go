@@ -19,24 +19,24 @@ import (
 // hyperlinks (drawings, tables, notes and background pictures are the
 // source's parts), and the source's notes are added to the copy as its own.
 func (b *Book) DetachCopiedParts(sheet string, comments []excelize.Comment) error {
-	if _, err := b.F.GetCellValue(sheet, "A1"); err != nil {
+	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
 		return newError(failure.KindInvalidArgument, "cannot read the copied sheet: "+err.Error(), err)
 	}
-	ws, ok := ParsedSheet(b.F, sheet)
+	ws, ok := ParsedSheet(b.f, sheet)
 	if !ok {
 		return ErrUnexpectedShape("copied sheet")
 	}
 	ws.LegacyDrawing, ws.LegacyDrawingHF, ws.Picture, ws.Drawing, ws.TableParts = nil, nil, nil, nil, nil
-	part, ok := b.F.SheetXMLPath(sheet)
+	part, ok := b.f.SheetXMLPath(sheet)
 	if !ok {
 		return ErrUnexpectedShape("copied sheet")
 	}
 	dir, base := path.Split(part)
 	relsPath := dir + "_rels/" + base + ".rels"
-	if _, parsed := b.F.Relationships.Load(relsPath); parsed {
+	if _, parsed := b.f.Relationships.Load(relsPath); parsed {
 		return ErrUnexpectedShape("copied sheet's relationships")
 	}
-	if raw, ok := b.F.Pkg.Load(relsPath); ok {
+	if raw, ok := b.f.Pkg.Load(relsPath); ok {
 		data, _ := raw.([]byte)
 		var rels struct {
 			Rel []struct {
@@ -63,13 +63,13 @@ func (b *Book) DetachCopiedParts(sheet string, comments []excelize.Comment) erro
 		}
 		out.WriteString(`</Relationships>`)
 		if kept == 0 {
-			b.F.Pkg.Delete(relsPath)
+			b.f.Pkg.Delete(relsPath)
 		} else {
-			b.F.Pkg.Store(relsPath, out.Bytes())
+			b.f.Pkg.Store(relsPath, out.Bytes())
 		}
 	}
 	for _, c := range comments {
-		if err := b.F.AddComment(sheet, c); err != nil {
+		if err := b.f.AddComment(sheet, c); err != nil {
 			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot copy the note of %s: %v", c.Cell, err), err)
 		}
 	}

@@ -7,22 +7,22 @@ import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 // CellStyle is the style index of the cell ref of sheet.
 func (b *Book) CellStyle(sheet, ref string) (int, error) {
-	return b.F.GetCellStyle(sheet, ref)
+	return b.f.GetCellStyle(sheet, ref)
 }
 
 // SetCellStyle gives every cell of the range from top-left to bottom-right
 // of sheet the style index id.
 func (b *Book) SetCellStyle(sheet, topLeft, bottomRight string, id int) error {
-	return b.F.SetCellStyle(sheet, topLeft, bottomRight, id)
+	return b.f.SetCellStyle(sheet, topLeft, bottomRight, id)
 }
 
 // StyleByID is the style of index id in the style table.
 func (b *Book) StyleByID(id int) (*excelize.Style, error) {
-	return b.F.GetStyle(id)
+	return b.f.GetStyle(id)
 }
 
 // NewStyle adds st to the style table (or finds it there) and returns its
 // index.
 func (b *Book) NewStyle(st *excelize.Style) (int, error) {
-	return b.F.NewStyle(st)
+	return b.f.NewStyle(st)
 }

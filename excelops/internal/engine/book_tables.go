@@ -12,29 +12,29 @@ import (
 
 // Tables are the tables of sheet.
 func (b *Book) Tables(sheet string) ([]excelize.Table, error) {
-	return b.F.GetTables(sheet)
+	return b.f.GetTables(sheet)
 }
 
 // AddTable adds the table t to sheet.
 func (b *Book) AddTable(sheet string, t *excelize.Table) error {
-	return b.F.AddTable(sheet, t)
+	return b.f.AddTable(sheet, t)
 }
 
 // PivotTables are the pivot tables of sheet.
 func (b *Book) PivotTables(sheet string) ([]excelize.PivotTableOptions, error) {
-	return b.F.GetPivotTables(sheet)
+	return b.f.GetPivotTables(sheet)
 }
 
 // AddPivotTable adds the pivot table opts describes.
 func (b *Book) AddPivotTable(opts *excelize.PivotTableOptions) error {
-	return b.F.AddPivotTable(opts)
+	return b.f.AddPivotTable(opts)
 }
 
 // TableNames lists the names of every table of the workbook, read from the
 // table parts themselves (no sheet is parsed).
 func (b *Book) TableNames() []string {
 	var names []string
-	b.F.Pkg.Range(func(key, value any) bool {
+	b.f.Pkg.Range(func(key, value any) bool {
 		name, ok := key.(string)
 		raw, isBytes := value.([]byte)
 		if !ok || !isBytes || !strings.HasPrefix(name, "xl/tables/table") || !strings.HasSuffix(name, ".xml") {

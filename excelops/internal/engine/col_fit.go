@@ -126,7 +126,7 @@ func (b *Book) FitColumns(sheet string, c *colFitter) error {
 	if len(c.need) == 0 {
 		return nil
 	}
-	props, err := b.F.GetSheetProps(sheet)
+	props, err := b.f.GetSheetProps(sheet)
 	if err != nil {
 		return newError(failure.KindDamaged, "file is damaged: sheet properties: "+err.Error(), err)
 	}
@@ -139,7 +139,7 @@ func (b *Book) FitColumns(sheet string, c *colFitter) error {
 	}
 	def := splice.DefaultColWidth(defWidth, base)
 	for col, w := range c.need {
-		set, err := b.F.ColWidthSet(sheet, col)
+		set, err := b.f.ColWidthSet(sheet, col)
 		if err != nil || set {
 			continue
 		}
@@ -147,7 +147,7 @@ func (b *Book) FitColumns(sheet string, c *colFitter) error {
 		if w <= def {
 			continue
 		}
-		if err := b.F.SetColWidth(sheet, name, name, w); err != nil {
+		if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
 			return newError(failure.KindInvalidArgument, "cannot widen column "+name+": "+err.Error(), err)
 		}
 	}
@@ -172,18 +172,18 @@ func (b *Book) FitWritten(sheet string, w CellWrite, kind dateKind, fit *colFitt
 		}
 	}
 	ref := CellName(w.Col, w.Row)
-	style, err := b.F.GetCellStyle(sheet, ref)
+	style, err := b.f.GetCellStyle(sheet, ref)
 	if err != nil {
 		return newError(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
 	if style == 0 {
 		return nil // as the splice path, which reads no style table for an unstyled cell
 	}
-	nf := formatOf(b.F, style)
+	nf := formatOf(b.f, style)
 	if nf == (numFormat{}) {
 		return nil
 	}
-	raw, err := b.F.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
+	raw, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
 		return newError(failure.KindInvalidArgument, "cannot read "+ref+": "+err.Error(), err)
 	}

@@ -17,7 +17,7 @@ const ChartNS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 // are the GraphicFrame strings of the anchors of the drawings excelize
 // keeps parsed in File.Drawings.
 func (b *Book) redeclareChartPrefix() {
-	b.F.Drawings.Range(func(_, v any) bool {
+	b.f.Drawings.Range(func(_, v any) bool {
 		dr, ok := v.(*excelize.XMLDrawing)
 		if !ok || dr == nil {
 			return true

@@ -22,7 +22,7 @@ type FormulaAt struct {
 // has parsed (File.Worksheet), read-only: SheetData.Row[].C[] with each
 // cell's R and F. TestFormulaCellsSeesEveryFormula pins it.
 func (b *Book) FormulaCells(sheet string) ([]FormulaAt, error) {
-	ws, err := b.F.Worksheet(sheet)
+	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
 		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}

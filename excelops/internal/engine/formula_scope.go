@@ -15,17 +15,17 @@ import (
 func (b *Book) FormulaScope() *FormulaScope {
 	sheets, _ := b.SheetList()
 	var names []scopedName
-	if b.F != nil && b.F.WorkBook != nil && b.F.WorkBook.DefinedNames != nil {
-		for _, dn := range b.F.WorkBook.DefinedNames.DefinedName {
+	if b.f != nil && b.f.WorkBook != nil && b.f.WorkBook.DefinedNames != nil {
+		for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
 			names = append(names, scopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
 		}
 	}
 	return newFormulaScope(sheets, names, func() []tableInfo {
 		var out []tableInfo
-		if b.F == nil {
+		if b.f == nil {
 			return nil
 		}
-		b.F.Pkg.Range(func(key, value any) bool {
+		b.f.Pkg.Range(func(key, value any) bool {
 			name, ok := key.(string)
 			raw, isBytes := value.([]byte)
 			if ok && isBytes && isTablePart(name) {

@@ -61,7 +61,7 @@ func SheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
 // AnchorsUnder returns the dynamic array anchors among the cells plan
 // writes, read before the writes.
 func (b *Book) AnchorsUnder(sheet string, plan []CellWrite) ([]OldAnchor, error) {
-	ws, err := b.F.Worksheet(sheet)
+	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (b *Book) AnchorsUnder(sheet string, plan []CellWrite) ([]OldAnchor, error)
 
 // UndoAnchors is clearOldSpills on the book's engine.
 func (b *Book) UndoAnchors(sheet string, old []OldAnchor, kept func(col, row int) bool) error {
-	return clearOldSpills(b.F, sheet, old, kept)
+	return clearOldSpills(b.f, sheet, old, kept)
 }
 
 // clearOldSpills undoes the anchors a call overwrote: each anchor loses its
@@ -297,10 +297,10 @@ func spillWrites(b *Book, sheet string, plan []CellWrite, old []OldAnchor) ([]Ce
 	for _, w := range plan {
 		written[[2]int{w.Col, w.Row}] = true
 	}
-	if err := clearOldSpills(b.F, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
+	if err := clearOldSpills(b.f, sheet, old, func(c, r int) bool { return written[[2]int{c, r}] }); err != nil {
 		return nil, err
 	}
-	spills, err := spillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
+	spills, err := spillFormulas(b.CallContext(), b.f, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	for _, a := range old {
 		spills = append(spills, a.spill)
 	}

@@ -20,7 +20,7 @@ import (
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
 func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldAnchor, error) {
-	anchors, err := anchorsOf(b.F, sheet)
+	anchors, err := anchorsOf(b.f, sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldA
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
 func canSpillAgain(b *Book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !inexactInArrays(b.F, sheet, formula) // an anchor is an array formula
+	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
 }
 
 // RespillBand spills again, after the shift of band, the anchors
@@ -62,7 +62,7 @@ func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor
 				continue // deleted with its cell
 			}
 		}
-		formula, err := b.F.GetCellFormula(sheet, CellName(col, row))
+		formula, err := b.f.GetCellFormula(sheet, CellName(col, row))
 		if err != nil || formula == "" {
 			continue
 		}
@@ -71,7 +71,7 @@ func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor
 	if len(plan) == 0 {
 		return edits, nil
 	}
-	spilled, err := spillFormulas(b.CallContext(), b.F, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
+	spilled, err := spillFormulas(b.CallContext(), b.f, b.Svc.Limits.Calc(), sheet, plan, b.Svc.Limits.MaxWriteCells)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cel
 			edits.fresh = append(edits.fresh, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
-	if err := clearOldSpills(b.F, sheet, gone, nil); err != nil {
+	if err := clearOldSpills(b.f, sheet, gone, nil); err != nil {
 		return nil, nil, err
 	}
 	if len(kept) == 0 {

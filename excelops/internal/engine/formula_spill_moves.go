@@ -11,7 +11,7 @@ import (
 // rows (else columns). The spills of anchors that stay are put right after
 // the move by the refresh (respill).
 func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
-	anchors, err := anchorsOf(b.F, sheet)
+	anchors, err := anchorsOf(b.f, sheet)
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
 			gone = append(gone, a)
 		}
 	}
-	return clearOldSpills(b.F, sheet, gone, nil)
+	return clearOldSpills(b.f, sheet, gone, nil)
 }
 
 // anchorsOf lists the dynamic array anchors of sheet, in row order, each

@@ -357,7 +357,7 @@ func uncomputed(err error) bool {
 func (b *Book) CalcValue(sheet, ref string) (string, error) {
 	one, cancel := context.WithTimeout(b.CallContext(), MaxFormulaTime)
 	defer cancel()
-	return b.F.CalcCellValueContext(one, sheet, ref, b.Svc.Limits.Calc(), excelize.Options{RawCellValue: true})
+	return b.f.CalcCellValueContext(one, sheet, ref, b.Svc.Limits.Calc(), excelize.Options{RawCellValue: true})
 }
 
 // CachedKind is a cached value's type attribute with the default spelt

@@ -196,8 +196,8 @@ func (b *Book) EditTarget(name string, create bool) (sheet string, ext *SheetExt
 	if err := CheckSheetName(name); err != nil {
 		return "", nil, false, err
 	}
-	if list := b.F.GetSheetList(); b.Created && len(list) == 1 && !b.touched(list[0]) {
-		if err := b.F.SetSheetName(list[0], name); err != nil {
+	if list := b.f.GetSheetList(); b.Created && len(list) == 1 && !b.touched(list[0]) {
+		if err := b.f.SetSheetName(list[0], name); err != nil {
 			return "", nil, false, newError(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		delete(b.Extents, list[0])

@@ -27,13 +27,13 @@ func ParsedSheet(f *excelize.File, sheet string) (*excelize.XMLWorksheet, bool) 
 // ParsedWorksheet is parsedSheet on the book's engine: the worksheet
 // already parsed for sheet, without parsing it.
 func (b *Book) ParsedWorksheet(sheet string) (*excelize.XMLWorksheet, bool) {
-	return ParsedSheet(b.F, sheet)
+	return ParsedSheet(b.f, sheet)
 }
 
 // Worksheet is the parsed worksheet of sheet, parsed now if excelize has
 // not (a cached workbook drops its parsed sheets on save); ok is false for
 // a chart sheet or a sheet that does not parse.
 func (b *Book) Worksheet(sheet string) (*excelize.XMLWorksheet, bool) {
-	ws, err := b.F.Worksheet(sheet)
+	ws, err := b.f.Worksheet(sheet)
 	return ws, err == nil && ws != nil
 }

@@ -84,7 +84,7 @@ func (b *Book) planRefs(rw RefRewrite, skip string) (*RefPlan, error) {
 		}
 		for _, fc := range refs {
 			ref := fc.Ref
-			text, err := b.F.GetCellFormula(sheet, ref)
+			text, err := b.f.GetCellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -108,7 +108,7 @@ func (b *Book) planRefs(rw RefRewrite, skip string) (*RefPlan, error) {
 			p.Cells = append(p.Cells, PlannedFormula{Sheet: rw.sheetAfter(sheet), Cell: dst, Formula: out, ArrayRef: array, Changed: changed})
 		}
 	}
-	if wb := b.F.WorkBook; wb != nil && wb.DefinedNames != nil {
+	if wb := b.f.WorkBook; wb != nil && wb.DefinedNames != nil {
 		for _, dn := range wb.DefinedNames.DefinedName {
 			host := ""
 			if dn.LocalSheetID != nil && *dn.LocalSheetID >= 0 && *dn.LocalSheetID < len(list) {
@@ -141,7 +141,7 @@ func (b *Book) ApplyRefs(p *RefPlan) error {
 	for pass := 0; pass < maxPasses; pass++ {
 		fixed := 0
 		for _, c := range p.Cells {
-			got, err := b.F.GetCellFormula(c.Sheet, c.Cell)
+			got, err := b.f.GetCellFormula(c.Sheet, c.Cell)
 			if err != nil {
 				return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
@@ -149,7 +149,7 @@ func (b *Book) ApplyRefs(p *RefPlan) error {
 				continue
 			}
 			if c.Changed {
-				if err := b.F.SetCellValue(c.Sheet, c.Cell, nil); err != nil {
+				if err := b.f.SetCellValue(c.Sheet, c.Cell, nil); err != nil {
 					return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
 				}
 			}
@@ -158,7 +158,7 @@ func (b *Book) ApplyRefs(p *RefPlan) error {
 				array, ref := excelize.STCellFormulaTypeArray, c.ArrayRef
 				opts = append(opts, excelize.FormulaOpts{Type: &array, Ref: &ref})
 			}
-			if err := b.F.SetCellFormula(c.Sheet, c.Cell, c.Formula, opts...); err != nil {
+			if err := b.f.SetCellFormula(c.Sheet, c.Cell, c.Formula, opts...); err != nil {
 				return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
 			}
 			fixed++
@@ -174,7 +174,7 @@ func (b *Book) ApplyRefs(p *RefPlan) error {
 // applyNames sets each defined name still in the workbook to its planned
 // text (names local to a deleted sheet are gone with it).
 func (b *Book) applyNames(names []plannedName) {
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	if wb == nil || wb.DefinedNames == nil || len(names) == 0 {
 		return
 	}
@@ -202,7 +202,7 @@ var chartFormula = regexp.MustCompile(`(<(?:[A-Za-z_][\w.-]*:)?f>)([^<]*)(</(?:[
 // every chart part of the workbook with rw.formula (chart references always
 // name their sheet, so no host sheet applies).
 func (b *Book) rewriteCharts(rw RefRewrite) {
-	b.F.Pkg.Range(func(key, value any) bool {
+	b.f.Pkg.Range(func(key, value any) bool {
 		name, ok := key.(string)
 		raw, isBytes := value.([]byte)
 		if !ok || !isBytes || !strings.HasPrefix(name, "xl/charts/chart") || !strings.HasSuffix(name, ".xml") {
@@ -224,7 +224,7 @@ func (b *Book) rewriteCharts(rw RefRewrite) {
 			return buf.Bytes()
 		})
 		if changed {
-			b.F.Pkg.Store(name, out)
+			b.f.Pkg.Store(name, out)
 		}
 		return true
 	})

@@ -34,7 +34,7 @@ type detachedRules struct {
 // DetachRules rewrites the rules of sheet and holds them aside; reattach
 // puts them back once the edit is done.
 func (b *Book) DetachRules(sheet string, rw RefRewrite) (*detachedRules, error) {
-	ws, ok := ParsedSheet(b.F, sheet)
+	ws, ok := ParsedSheet(b.f, sheet)
 	if !ok {
 		return nil, nil
 	}

@@ -125,7 +125,7 @@ func (b *Book) RuleFormat(opt *excelize.ConditionalFormatOptions, f *RuleFormat)
 	if err != nil {
 		return err
 	}
-	id, err := b.F.NewConditionalStyle(st)
+	id, err := b.f.NewConditionalStyle(st)
 	if err != nil {
 		return newError(failure.KindInvalidArgument, "invalid rule format: "+err.Error(), err)
 	}

@@ -85,7 +85,7 @@ func (s *Engine) excelizeOnce(ctx context.Context, acc Access, paths []string, c
 	if !acc.KeepsValues && !c.ValuesKept {
 		edits := b.Edits
 		b.Edits = nil
-		if _, err := RefreshFormulaValues(ctx, b.F, s.Limits.Calc(), b.diskHasFormulas, edits); err != nil {
+		if _, err := RefreshFormulaValues(ctx, b.f, s.Limits.Calc(), b.diskHasFormulas, edits); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +157,7 @@ func (s *Engine) freshBook(path string) (*Book, error) {
 		return nil, workspace.NotRegular(filepath.Base(path), st.Mode())
 	}
 	f := excelize.NewFile(excelize.Options{TmpDir: s.TmpBase})
-	b := &Book{Svc: s, F: f, Path: path, mode: NewFileMode, Created: !exists, cost: newBookCost, Extents: map[string]*SheetExtent{}, unchecked: true}
+	b := &Book{Svc: s, f: f, Path: path, mode: NewFileMode, Created: !exists, cost: newBookCost, Extents: map[string]*SheetExtent{}, unchecked: true}
 	if exists {
 		b.mode = st.Mode().Perm()
 		b.id, _ = workspace.IDOf(st)

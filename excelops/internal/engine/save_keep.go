@@ -27,8 +27,8 @@ func (b *Book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 	if err != nil || p.rebuilt || p.encrypted {
 		return nil, false, nil
 	}
-	sheetPart, _ := b.F.SheetXMLPath(b.target)
-	pkg, err = keepparts.Package(ctx, p.zr, b.F, sheetPart, func(names []string) (map[string][]byte, error) {
+	sheetPart, _ := b.f.SheetXMLPath(b.target)
+	pkg, err = keepparts.Package(ctx, p.zr, b.f, sheetPart, func(names []string) (map[string][]byte, error) {
 		return b.Svc.reserialised(raw, names)
 	})
 	if err != nil {

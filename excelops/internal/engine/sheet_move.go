@@ -17,9 +17,9 @@ import (
 // every sheet of the workbook, which then is re-serialised. Reordering the
 // workbook's sheet list parses no sheet.
 func (b *Book) MoveSheet(name string, pos int) error {
-	list := b.F.GetSheetList() // also loads b.F.WorkBook
+	list := b.f.GetSheetList() // also loads b.F.WorkBook
 	from := slices.Index(list, name)
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	if from < 0 || pos < 0 || pos >= len(list) || wb == nil || len(wb.Sheets.Sheet) != len(list) {
 		return fmt.Errorf("excelops: cannot move sheet %q to %d of %d sheets", name, pos, len(list))
 	}
@@ -43,7 +43,7 @@ func (b *Book) MoveSheet(name string, pos int) error {
 // excelize's SetActiveSheet (nil-safe for views; it stops at a chart sheet
 // after setting the active tab).
 func (b *Book) viewTabs(list []string) func() {
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	at := func(i int) string {
 		if i >= 0 && i < len(list) {
 			return list[i]
@@ -53,8 +53,8 @@ func (b *Book) viewTabs(list []string) func() {
 	if wb.BookViews == nil || len(wb.BookViews.WorkBookView) == 0 {
 		first := at(0)
 		return func() {
-			if now := slices.Index(b.F.GetSheetList(), first); now > 0 {
-				b.F.SetActiveSheet(now)
+			if now := slices.Index(b.f.GetSheetList(), first); now > 0 {
+				b.f.SetActiveSheet(now)
 			}
 		}
 	}
@@ -65,7 +65,7 @@ func (b *Book) viewTabs(list []string) func() {
 		active[i], firstTab[i] = at(v.ActiveTab), at(v.FirstSheet)
 	}
 	return func() {
-		now := b.F.GetSheetList()
+		now := b.f.GetSheetList()
 		for i := range views {
 			if idx := slices.Index(now, active[i]); idx >= 0 {
 				views[i].ActiveTab = idx
@@ -81,11 +81,11 @@ func (b *Book) viewTabs(list []string) func() {
 // to; the function it returns points them at those sheets again after
 // sheets moved (a name's scope is a sheet position).
 func (b *Book) nameScopes() func() {
-	wb := b.F.WorkBook
+	wb := b.f.WorkBook
 	if wb == nil || wb.DefinedNames == nil {
 		return func() {}
 	}
-	list := b.F.GetSheetList()
+	list := b.f.GetSheetList()
 	scopes := make([]string, len(wb.DefinedNames.DefinedName))
 	for i, dn := range wb.DefinedNames.DefinedName {
 		if id := dn.LocalSheetID; id != nil && *id >= 0 && *id < len(list) {
@@ -93,7 +93,7 @@ func (b *Book) nameScopes() func() {
 		}
 	}
 	return func() {
-		now := b.F.GetSheetList()
+		now := b.f.GetSheetList()
 		for i := range wb.DefinedNames.DefinedName {
 			if i >= len(scopes) || scopes[i] == "" {
 				continue

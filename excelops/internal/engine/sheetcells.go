@@ -27,7 +27,7 @@ type existingCell struct {
 
 // sheetData returns the parsed worksheet of sheet, parsing it if needed.
 func sheetData(b *Book, sheet string) (*excelize.XMLWorksheet, error) {
-	ws, err := b.F.Worksheet(sheet)
+	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
 		return nil, newError(failure.KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
 	}
@@ -92,7 +92,7 @@ func UnshareFormulas(b *Book, sheet string) error {
 			if c.F == nil || c.F.T != excelize.STCellFormulaTypeShared {
 				continue
 			}
-			text, err := b.F.GetCellFormula(sheet, c.R)
+			text, err := b.f.GetCellFormula(sheet, c.R)
 			if err != nil {
 				return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}

@@ -162,11 +162,11 @@ type DateWriter struct {
 
 // NewDateWriter reads the workbook's date system.
 func (b *Book) NewDateWriter() (*DateWriter, error) {
-	props, err := b.F.GetWorkbookProps()
+	props, err := b.f.GetWorkbookProps()
 	if err != nil {
 		return nil, newError(failure.KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
 	}
-	return &DateWriter{f: b.F, Date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
+	return &DateWriter{f: b.f, Date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
 }
 
 // Put stores w (planned by planCell) into sheet. A date is stored as its

@@ -25,7 +25,7 @@ const NewFileMode fs.FileMode = 0o644
 // Book is one workbook opened for the length of one call.
 type Book struct {
 	Svc        *Engine
-	F          *excelize.File
+	f          *excelize.File
 	Path       string // resolved real path
 	mode       fs.FileMode
 	Zr         *zip.Reader             // the package as it was on disk (nil for a new workbook)
@@ -73,8 +73,8 @@ func (b *Book) Name() string { return filepath.Base(b.Path) }
 // book and reports the first failure to remove a temporary file.
 func (b *Book) Close() error {
 	var err error
-	if b.F != nil {
-		err = b.F.Close()
+	if b.f != nil {
+		err = b.f.Close()
 	}
 	if b.tmpDir != "" {
 		if rerr := os.RemoveAll(b.tmpDir); err == nil {
@@ -120,7 +120,7 @@ func (s *Engine) OpenBook(path string, create, light bool) (_ *Book, err error) 
 			return nil, newError(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
-		b.F, b.mode, b.Created, b.cost, b.unchecked = excelize.NewFile(opts), NewFileMode, true, newBookCost, true
+		b.f, b.mode, b.Created, b.cost, b.unchecked = excelize.NewFile(opts), NewFileMode, true, newBookCost, true
 		s.Opens.Add(1)
 		return b, nil
 	}
@@ -209,7 +209,7 @@ func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Option
 		// already bounded, so every error left here is damage.
 		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
 	}
-	b.F = f
+	b.f = f
 	s.Opens.Add(1)
 	return nil
 }
@@ -236,8 +236,8 @@ func (b *Book) Sheet(name string) (string, error) {
 
 // SheetList returns the sheet names in order and the active sheet's index.
 func (b *Book) SheetList() ([]string, int) {
-	if b.F != nil {
-		return b.F.GetSheetList(), b.F.GetActiveSheetIndex()
+	if b.f != nil {
+		return b.f.GetSheetList(), b.f.GetActiveSheetIndex()
 	}
 	names := make([]string, len(b.Index.Sheets))
 	for i, s := range b.Index.Sheets {
@@ -348,7 +348,7 @@ func (b *Book) Edit(name string) (string, *SheetExtent, error) {
 	}
 	// Parse the sheet now, so broken XML is reported as damage rather
 	// than as the failure of whatever edit comes first.
-	if _, err := b.F.GetCellValue(sheet, "A1"); err != nil {
+	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
 		return "", nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}
 	b.Extents[sheet] = &ext
@@ -362,7 +362,7 @@ func (b *Book) Edit(name string) (string, *SheetExtent, error) {
 // NewSheet adds an empty worksheet named name and returns its index. The
 // book is then unchecked (see book.unchecked): not cached after its call.
 func (b *Book) NewSheet(name string) (int, error) {
-	idx, err := b.F.NewSheet(name)
+	idx, err := b.f.NewSheet(name)
 	if err != nil {
 		return 0, newError(failure.KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 	}
@@ -392,7 +392,7 @@ func (b *Book) save(ctx context.Context) error {
 		if !ext.Empty() {
 			ref = RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)
 		}
-		if err := b.F.SetSheetDimension(sheet, ref); err != nil {
+		if err := b.f.SetSheetDimension(sheet, ref); err != nil {
 			return err
 		}
 	}
@@ -405,7 +405,7 @@ func (b *Book) save(ctx context.Context) error {
 			_, err := w.Write(pkg)
 			return err
 		}
-		_, err := b.F.WriteTo(w)
+		_, err := b.f.WriteTo(w)
 		return err
 	})
 	b.Svc.observeSave(err)
@@ -418,7 +418,7 @@ func (b *Book) save(ctx context.Context) error {
 func (b *Book) settle() {
 	b.Zr, b.Index, b.sst, b.dates, b.Created = nil, nil, nil, nil, false
 	names := map[string]bool{}
-	for _, n := range b.F.GetSheetList() {
+	for _, n := range b.f.GetSheetList() {
 		names[n] = true
 	}
 	for n := range b.Extents {

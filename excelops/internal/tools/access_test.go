@@ -289,7 +289,7 @@ func TestDeclaredKeepsValuesSkipsFormulaRefresh(t *testing.T) {
 			require.Equal(t, "20", e.value("f.xlsx", "Sheet1", "B1"))
 			acc := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: keeps})
 			_, err := e.svc.engine.Run(context.Background(), acc, engine.OnBook("f.xlsx", "", func(b *engine.Book, sh engine.SheetRef) (any, error) {
-				return nil, b.F.SetCellValue(sh.Name, "A1", 3)
+				return nil, b.SetCellValue(sh.Name, "A1", 3)
 			}))
 			require.NoError(t, err)
 			want := "30"

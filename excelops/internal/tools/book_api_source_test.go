@@ -56,7 +56,7 @@ func handleTakers(file *ast.File, takers map[string]bool) {
 }
 
 // engineReaches lists where file reaches the engine past the book's API:
-// each selection of the field F of a book (a parameter
+// each selection of the field f of a book (a parameter
 // declared engine.Book or *engine.Book, in the function or a function literal inside
 // it), each mention of excelize's File, OpenFile or NewFile under the
 // name file imports excelize as, and each call of a function or method
@@ -96,8 +96,8 @@ func engineReaches(fset *token.FileSet, file *ast.File, takers map[string]bool) 
 			}
 			x, ok := sel.X.(*ast.Ident)
 			switch {
-			case ok && sel.Sel.Name == "F" && books[x.Name]:
-				out = append(out, fset.Position(sel.Pos()).String()+": "+x.Name+".F")
+			case ok && sel.Sel.Name == "f" && books[x.Name]:
+				out = append(out, fset.Position(sel.Pos()).String()+": "+x.Name+".f")
 			case ok && pkg != "" && x.Name == pkg && (sel.Sel.Name == "File" || sel.Sel.Name == "OpenFile" || sel.Sel.Name == "NewFile"):
 				out = append(out, fset.Position(sel.Pos()).String()+": excelize."+sel.Sel.Name)
 			}
@@ -148,18 +148,18 @@ func TestEngineReachesFindsEachWay(t *testing.T) {
 		body string
 		want []string
 	}{
-		{"a parameter's handle", `func x(b *engine.Book) { b.F.GetCellValue("S", "A1") }`, []string{"b.F"}},
-		{"parameter's handle passed on", `func x(bk *engine.Book) { use(bk.F) }`, []string{"bk.F"}},
-		{"closure's book", `func x() { run(func(b *engine.Book, _ int) { b.F.Save() }) }`, []string{"b.F"}},
-		{"book by value", `func x(b engine.Book) { _ = b.F }`, []string{"b.F"}},
+		{"a parameter's handle", `func x(b *engine.Book) { b.f.GetCellValue("S", "A1") }`, []string{"b.f"}},
+		{"parameter's handle passed on", `func x(bk *engine.Book) { use(bk.f) }`, []string{"bk.f"}},
+		{"closure's book", `func x() { run(func(b *engine.Book, _ int) { b.f.Save() }) }`, []string{"b.f"}},
+		{"book by value", `func x(b engine.Book) { _ = b.f }`, []string{"b.f"}},
 		{"the handle's type", `func x(f *excelize.File) {}`, []string{"excelize.File"}},
 		{"opening a file", `func x() { excelize.OpenFile("a.xlsx") }`, []string{"excelize.OpenFile"}},
 		{"a new file", `var v = excelize.NewFile()`, []string{"excelize.NewFile"}},
 		{"a method handing out the handle", `func x(b *engine.Book) { s, _ := b.StyleBook(); s.Close() }`, []string{"StyleBook()"}},
-		{"a helper taking the handle", `func x(b *engine.Book) { engine.ParsedSheet(b.F, "S") }`, []string{"ParsedSheet()", "b.F"}},
+		{"a helper taking the handle", `func x(b *engine.Book) { engine.ParsedSheet(b.f, "S") }`, []string{"ParsedSheet()", "b.f"}},
 		{"the book's API", `func x(b *engine.Book) { b.CellValue("S", "A1") }`, nil},
 		{"a value type", `func x(b *engine.Book) { b.AddComment("S", excelize.Comment{}) }`, nil},
-		{"another type's F", `func x(d *dateWriter) { d.F.Save() }`, nil},
+		{"another type's f", `func x(d *dateWriter) { d.f.Save() }`, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -190,7 +190,7 @@ func (b *book) plain(sheet string) error { return nil }`
 
 // TestToolsReachTheWorkbookThroughTheBook reads the source of the package
 // and of the engine (internal/engine): no file of this package (the tools,
-// tests aside) selects the engine's handle (the field F of a book), names
+// tests aside) selects the engine's handle (the field f of a book), names
 // excelize's File, OpenFile or NewFile, or calls a function or method of
 // the engine that takes or returns the handle; a tool reaches the workbook
 // through the book's methods (internal/engine/book_*.go). The compiler

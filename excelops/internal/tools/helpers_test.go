@@ -104,6 +104,16 @@ func (e *env) open(name string) *excelize.File {
 	return f
 }
 
+// book opens the workbook name of the workspace as the engine opens it,
+// closed when the test ends.
+func (e *env) book(name string) *engine.Book {
+	e.t.Helper()
+	b, err := e.svc.engine.OpenBook(e.path(name), false, false)
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
 // value reads one cell of Sheet1 (or sheet).
 func (e *env) value(name, sheet, cell string) string {
 	e.t.Helper()

@@ -61,7 +61,7 @@ func BenchmarkDeleteRowReferences(b *testing.B) {
 			require.NoError(b, err)
 			sheet := sh.Name
 			shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: 3, Count: 1, Delete: true}
-			require.NoError(b, bk.ShiftRefs(shift, func() error { return bk.F.RemoveRow(sheet, 3) }))
+			require.NoError(b, bk.ShiftRefs(shift, func() error { return bk.RemoveRow(sheet, 3) }))
 			require.NoError(b, bk.Close())
 		}
 	})

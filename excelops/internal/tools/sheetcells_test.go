@@ -16,7 +16,9 @@ import (
 func TestSheetCellsShape(t *testing.T) {
 	e := newEnv(t)
 	clearBook(e)
-	b := &engine.Book{F: e.open("k.xlsx")}
+	b, err := e.svc.engine.OpenBook(e.path("k.xlsx"), false, false)
+	require.NoError(t, err)
+	defer b.Close()
 	got, err := engine.ExistingCells(b, "Sheet1", engine.CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
@@ -34,16 +36,24 @@ func TestSheetCellsShape(t *testing.T) {
 
 	before := map[string]string{}
 	for _, ref := range []string{"D2", "D3", "D5"} {
-		before[ref] = mustFormula(t, b.F, "Sheet1", ref)
+		before[ref] = bookFormula(t, b, "Sheet1", ref)
 	}
 	require.NoError(t, engine.UnshareFormulas(b, "Sheet1"))
 	for ref, want := range before {
-		assert.Equal(t, want, mustFormula(t, b.F, "Sheet1", ref), ref)
+		assert.Equal(t, want, bookFormula(t, b, "Sheet1", ref), ref)
 	}
 	// The anchor can now be cleared without its followers.
-	require.NoError(t, b.F.SetCellValue("Sheet1", "D2", nil))
-	assert.Equal(t, "B4*C4", mustFormula(t, b.F, "Sheet1", "D4"))
-	typ, err := b.F.GetCellType("Sheet1", "D4")
+	require.NoError(t, b.SetCellValue("Sheet1", "D2", nil))
+	assert.Equal(t, "B4*C4", bookFormula(t, b, "Sheet1", "D4"))
+	typ, err := b.CellType("Sheet1", "D4")
 	require.NoError(t, err)
 	assert.NotEqual(t, excelize.CellTypeSharedString, typ)
+}
+
+// bookFormula is the formula of the cell ref of sheet in b.
+func bookFormula(t *testing.T, b *engine.Book, sheet, ref string) string {
+	t.Helper()
+	got, err := b.CellFormula(sheet, ref)
+	require.NoError(t, err)
+	return got
 }

@@ -54,7 +54,7 @@ func FuzzSortRange(f *testing.F) {
 		e.ok("sort_range", map[string]any{"file_path": "z.xlsx", "cell_range": fmt.Sprintf("A1:B%d", len(data)),
 			"sort_by": []any{map[string]any{"column": "A", "order": order}}})
 		fb := e.open("z.xlsx")
-		b := &engine.Book{F: fb}
+		b := e.book("z.xlsx")
 		coll := newSortCollator()
 		var tags []string
 		var prev *sortValue

@@ -170,15 +170,16 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 		pa, ok := printArea(b, sheet)
 		require.True(t, ok)
 		assert.Equal(t, c.area, pa.String())
-		for _, other := range b.F.GetSheetList() {
-			visible, err := b.F.GetSheetVisible(other)
+		list, active := b.SheetList()
+		for _, other := range list {
+			visible, err := b.SheetVisible(other)
 			require.NoError(t, err)
 			assert.Equal(t, other == sheet, visible, other)
 		}
-		assert.Equal(t, sheet, b.F.GetSheetName(b.F.GetActiveSheetIndex()))
-		layout, err := b.F.GetPageLayout(sheet)
+		assert.Equal(t, sheet, list[active])
+		layout, err := b.PageLayout(sheet)
 		require.NoError(t, err)
-		props, err := b.F.GetSheetProps(sheet)
+		props, err := b.SheetProps(sheet)
 		require.NoError(t, err)
 		require.NotNil(t, props.FitToPage)
 		assert.Equal(t, c.fit, *props.FitToPage, c.area)

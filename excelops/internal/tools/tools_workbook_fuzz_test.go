@@ -82,8 +82,8 @@ func FuzzDeleteRange(f *testing.F) {
 			return
 		}
 		fb := e.open("r.xlsx")
+		b := e.book("r.xlsx")
 		for _, sheet := range fb.GetSheetList() {
-			b := &engine.Book{F: fb}
 			cells, err := b.FormulaCells(sheet)
 			require.NoError(t, err)
 			for _, c := range cells {
