@@ -1,6 +1,7 @@
 package excelops
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/tools"
@@ -123,4 +124,4 @@ type Observer = engine.Observer
 
 // PathLegend is the paragraph docs/TOOLS.md puts before the tools: what the
 // words of each spreadsheet tool's "Path" line mean.
-func PathLegend() string { return engine.PathLegend() }
+func PathLegend() string { return access.PathLegend() }

@@ -10,7 +10,7 @@
 //		return b.CellValue(sh.Name, "A1")
 //	}))
 //
-// The access model (access.go, run.go; newcomers start here). A tool is
+// The access model (internal/access, run.go; newcomers start here). A tool is
 // one typed module in its own file (excelops/internal/tools/declare.go): an argument struct whose
 // tags give its schema, a plan that checks the decoded arguments and
 // returns a call (the paths, the sheet names and the body to run, a closure

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 )
@@ -65,7 +66,7 @@ func OnBook(path, sheet string, fn Body) *Call {
 // declares, releases the locks and returns the last body's result (passed
 // through c.after when set). A read of the workbook the call also edits
 // runs on the edited workbook, right before the edit.
-func (s *Engine) Run(ctx context.Context, acc Access, c *Call) (any, error) {
+func (s *Engine) Run(ctx context.Context, acc access.Access, c *Call) (any, error) {
 	res, err := s.runLocked(ctx, acc, c)
 	if err != nil || c.After == nil {
 		return res, err
@@ -77,7 +78,7 @@ func (s *Engine) Run(ctx context.Context, acc Access, c *Call) (any, error) {
 }
 
 // runLocked is run up to the release of the locks.
-func (s *Engine) runLocked(ctx context.Context, acc Access, c *Call) (any, error) {
+func (s *Engine) runLocked(ctx context.Context, acc access.Access, c *Call) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (s *Engine) runLocked(ctx context.Context, acc Access, c *Call) (any, error
 		paths[i] = p
 		// A parsed read takes the exclusive lock when the cache is on:
 		// excelize changes its model while reading a sheet the first time.
-		write := f.Edit || (f.Touch == TouchStructure && s.Cache.Enabled())
+		write := f.Edit || (f.Touch == access.TouchStructure && s.Cache.Enabled())
 		specs[i] = pathlock.Spec{Path: p, Write: write, Replace: f.Edit}
 	}
 	unlock, err := s.Locks.LockAll(ctx, s.Box, specs...)
@@ -141,18 +142,18 @@ func (s *Engine) runLocked(ctx context.Context, acc Access, c *Call) (any, error
 // read f declares: stream and styles reads open the package index only and
 // never use the cache; a parsed read takes the workbook from the cache and
 // puts it back.
-func (s *Engine) readOne(ctx context.Context, f FileUse, path, sheet string, fn Body) (any, error) {
+func (s *Engine) readOne(ctx context.Context, f access.FileUse, path, sheet string, fn Body) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if f.Touch != TouchStructure {
+	if f.Touch != access.TouchStructure {
 		b, err := s.OpenBook(path, false, true)
 		if err != nil {
 			return nil, err
 		}
 		defer b.Close()
 		b.ctx = ctx
-		sh, err := b.Open(f, guardSheet, sheet, false)
+		sh, err := b.Open(f, access.GuardSheet, sheet, false)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +164,7 @@ func (s *Engine) readOne(ctx context.Context, f FileUse, path, sheet string, fn 
 		return nil, err
 	}
 	b.ctx = ctx
-	sh, err := b.Open(f, guardSheet, sheet, false)
+	sh, err := b.Open(f, access.GuardSheet, sheet, false)
 	var res any
 	if err == nil {
 		res, err = fn(b, sh)
@@ -180,10 +181,10 @@ func (s *Engine) readOne(ctx context.Context, f FileUse, path, sheet string, fn 
 // the call brings a splice plan for a cells edit, else (or when it
 // declines) excelize; a decline is logged at debug level with its reason
 // (field splice_fallback), which the excelize path's save entry repeats.
-func (s *Engine) editOnce(ctx context.Context, acc Access, paths []string, c *Call) (any, error) {
+func (s *Engine) editOnce(ctx context.Context, acc access.Access, paths []string, c *Call) (any, error) {
 	i := acc.Edited()
 	fallback := ""
-	if acc.Files[i].Touch == TouchCells && c.Splice != nil && !s.SpliceOff {
+	if acc.Files[i].Touch == access.TouchCells && c.Splice != nil && !s.SpliceOff {
 		res, err := s.spliceOnce(ctx, paths[i], c.Sheets[i], c.Splice)
 		if !errors.Is(err, ErrNoSplice) {
 			return res, err
@@ -195,28 +196,28 @@ func (s *Engine) editOnce(ctx context.Context, acc Access, paths []string, c *Ca
 }
 
 // Open resolves and guards the sheet f names (see sheetUse and guard).
-func (b *Book) Open(f FileUse, g guard, name string, newSheet bool) (SheetRef, error) {
+func (b *Book) Open(f access.FileUse, g access.GuardMode, name string, newSheet bool) (SheetRef, error) {
 	var sh SheetRef
 	var err error
 	switch f.Sheet {
-	case SheetRead, SheetDrop:
+	case access.SheetRead, access.SheetDrop:
 		sh.Name, err = b.Sheet(name)
-	case SheetEdit:
+	case access.SheetEdit:
 		sh.Name, sh.Ext, err = b.Edit(name)
-	case SheetTarget:
+	case access.SheetTarget:
 		sh.Name, sh.Ext, sh.Created, err = b.EditTarget(name, newSheet)
 	}
 	if err != nil {
 		return SheetRef{}, err
 	}
-	if f.Sheet == SheetRead && !f.Edit {
+	if f.Sheet == access.SheetRead && !f.Edit {
 		if err := b.requireWorksheet(sh.Name); err != nil {
 			return SheetRef{}, err
 		}
 	}
-	if f.Edit && g == GuardEverySheet {
+	if f.Edit && g == access.GuardEverySheet {
 		skip := ""
-		if f.Sheet == SheetDrop {
+		if f.Sheet == access.SheetDrop {
 			skip = sh.Name
 		}
 		if err := b.guardAllSheets(skip); err != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
@@ -22,7 +23,7 @@ import (
 // was read from (see book.unchangedOnDisk); run does the call once more on
 // a KindConflict. fallback is the reason the splice path declined the
 // call ("" when it was not tried), repeated in the save's log entry.
-func (s *Engine) excelizeOnce(ctx context.Context, acc Access, paths []string, c *Call, fallback string) (any, error) {
+func (s *Engine) excelizeOnce(ctx context.Context, acc access.Access, paths []string, c *Call, fallback string) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func (s *Engine) excelizeOnce(ctx context.Context, acc Access, paths []string, c
 		}
 	}
 	b.target = ""
-	if acc.Files[i].Sheet != SheetRead {
+	if acc.Files[i].Sheet != access.SheetRead {
 		b.target = sh.Name
 	}
 	if err := b.save(ctx); err != nil {

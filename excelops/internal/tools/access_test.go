@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
@@ -56,28 +57,28 @@ func TestEveryToolDeclaresItsAccess(t *testing.T) {
 // TestAccessCheckRefusesBadDeclarations: declarations the entry point
 // cannot honour are caught at registration.
 func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
-	fu := func(touch engine.Touch, sheet engine.SheetUse, edit bool) engine.FileUse {
-		f := engine.FileUse{Arg: "file_path", Touch: touch, Sheet: sheet, Edit: edit}
-		if sheet != engine.SheetNone {
+	fu := func(touch access.Touch, sheet access.SheetUse, edit bool) access.FileUse {
+		f := access.FileUse{Arg: "file_path", Touch: touch, Sheet: sheet, Edit: edit}
+		if sheet != access.SheetNone {
 			f.SheetArg = "sheet_name"
 		}
 		return f
 	}
 	cases := []struct {
 		name string
-		acc  engine.Access
+		acc  access.Access
 		want string
 	}{
-		{"edited stream", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, true)}}, "only read"},
-		{"read of cells", engine.Access{Files: []engine.FileUse{fu(engine.TouchCells, engine.SheetEdit, false)}}, "structure read"},
-		{"stream edits its sheet", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetEdit, false)}}, "only resolves"},
-		{"read creates a sheet", engine.Access{Files: []engine.FileUse{fu(engine.TouchStructure, engine.SheetTarget, false)}}, "only an edit"},
-		{"sheet use without argument", engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream, Sheet: engine.SheetRead}}}, "sheet argument"},
-		{"edit before read", engine.Access{Files: []engine.FileUse{fu(engine.TouchStructure, engine.SheetEdit, true), fu(engine.TouchStream, engine.SheetRead, false)}}, "last file"},
-		{"read-only but destructive", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, false)}, Destructive: true}, "read-only declaration sets destructive"},
-		{"read-only but idempotent", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, false)}, Idempotent: true}, "reads are idempotent anyway"},
-		{"read but keeps values", engine.Access{Files: []engine.FileUse{fu(engine.TouchStream, engine.SheetRead, false)}, KeepsValues: true}, "edit options"},
-		{"no touch", engine.Access{Files: []engine.FileUse{{Arg: "file_path"}}}, "unknown touch"},
+		{"edited stream", access.Access{Files: []access.FileUse{fu(access.TouchStream, access.SheetRead, true)}}, "only read"},
+		{"read of cells", access.Access{Files: []access.FileUse{fu(access.TouchCells, access.SheetEdit, false)}}, "structure read"},
+		{"stream edits its sheet", access.Access{Files: []access.FileUse{fu(access.TouchStream, access.SheetEdit, false)}}, "only resolves"},
+		{"read creates a sheet", access.Access{Files: []access.FileUse{fu(access.TouchStructure, access.SheetTarget, false)}}, "only an edit"},
+		{"sheet use without argument", access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStream, Sheet: access.SheetRead}}}, "sheet argument"},
+		{"edit before read", access.Access{Files: []access.FileUse{fu(access.TouchStructure, access.SheetEdit, true), fu(access.TouchStream, access.SheetRead, false)}}, "last file"},
+		{"read-only but destructive", access.Access{Files: []access.FileUse{fu(access.TouchStream, access.SheetRead, false)}, Destructive: true}, "read-only declaration sets destructive"},
+		{"read-only but idempotent", access.Access{Files: []access.FileUse{fu(access.TouchStream, access.SheetRead, false)}, Idempotent: true}, "reads are idempotent anyway"},
+		{"read but keeps values", access.Access{Files: []access.FileUse{fu(access.TouchStream, access.SheetRead, false)}, KeepsValues: true}, "edit options"},
+		{"no touch", access.Access{Files: []access.FileUse{{Arg: "file_path"}}}, "unknown touch"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestAccessCheckRefusesBadDeclarations(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	assert.NoError(t, engine.ReadStream().Check())
+	assert.NoError(t, access.ReadStream().Check())
 	assert.NoError(t, copyRangeAccess().Check())
 }
 
@@ -130,7 +131,7 @@ func TestReadDeclarationsNeverLockForWritingNorSave(t *testing.T) {
 			}
 			light := true
 			for _, f := range sp.access.Files {
-				light = light && (f.Touch == engine.TouchStream || f.Touch == engine.TouchStyles)
+				light = light && (f.Touch == access.TouchStream || f.Touch == access.TouchStyles)
 			}
 			if light {
 				unlock, err := e.svc.engine.Locks.LockAll(context.Background(), e.svc.engine.Box, pathlock.Spec{Path: e.path("a.xlsx")})
@@ -171,14 +172,14 @@ func TestDeclarationDrivesLocks(t *testing.T) {
 	e.workbook("a.xlsx", [][]any{{1}})
 	cases := []struct {
 		name  string
-		acc   engine.Access
+		acc   access.Access
 		waits bool
 	}{
-		{"stream", engine.ReadStream(), false},
-		{"styles", engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStyles}}}, false},
-		{"cells", engine.EditCells(engine.SheetEdit, engine.Access{}), true},
-		{"structure", engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{}), true},
-		{"structure every sheet", engine.EditStructure("", engine.SheetNone, engine.Access{Guard: engine.GuardEverySheet}), true},
+		{"stream", access.ReadStream(), false},
+		{"styles", access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStyles}}}, false},
+		{"cells", access.EditCells(access.SheetEdit, access.Access{}), true},
+		{"structure", access.EditStructure("sheet_name", access.SheetEdit, access.Access{}), true},
+		{"structure every sheet", access.EditStructure("", access.SheetNone, access.Access{Guard: access.GuardEverySheet}), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -247,19 +248,19 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 		ran++
 		return success(b.Name(), sh.Name), nil
 	}
-	one := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true})
+	one := access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true})
 	_, err := e.svc.engine.Run(context.Background(), one, engine.OnBook("two.xlsx", "Sheet1", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 1, ran)
 
-	every := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Guard: engine.GuardEverySheet})
+	every := access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true, Guard: access.GuardEverySheet})
 	_, err = e.svc.engine.Run(context.Background(), every, engine.OnBook("two.xlsx", "Sheet1", fn))
 	require.Error(t, err)
 	assert.Equal(t, failure.KindLimit, kindOf(err), err)
 	assert.Equal(t, 1, ran, "the body never ran")
 
 	// A dropped sheet is never parsed, so it may be the bomb itself.
-	drop := engine.EditStructure("sheet_name", engine.SheetDrop, engine.Access{KeepsValues: true, Guard: engine.GuardEverySheet})
+	drop := access.EditStructure("sheet_name", access.SheetDrop, access.Access{KeepsValues: true, Guard: access.GuardEverySheet})
 	_, err = e.svc.engine.Run(context.Background(), drop, engine.OnBook("two.xlsx", "Bomb", fn))
 	require.NoError(t, err)
 	assert.Equal(t, 2, ran)
@@ -272,7 +273,7 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 		"create_sheet": true, "rename_sheet": true, "delete_sheet": true}
 	for _, sp := range e.svc.tools() {
 		if moves[sp.name] {
-			assert.Equal(t, engine.GuardEverySheet, sp.access.Guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
+			assert.Equal(t, access.GuardEverySheet, sp.access.Guard, "%s: rows, columns or sheets move, so every sheet is guarded", sp.name)
 		}
 	}
 }
@@ -287,7 +288,7 @@ func TestDeclaredKeepsValuesSkipsFormulaRefresh(t *testing.T) {
 			e.workbook("f.xlsx", [][]any{{2, "=A1*10"}})
 			e.ok("write_cells", map[string]any{"file_path": "f.xlsx", "cell": "B1", "value": "=A1*10"})
 			require.Equal(t, "20", e.value("f.xlsx", "Sheet1", "B1"))
-			acc := engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: keeps})
+			acc := access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: keeps})
 			_, err := e.svc.engine.Run(context.Background(), acc, engine.OnBook("f.xlsx", "", func(b *engine.Book, sh engine.SheetRef) (any, error) {
 				return nil, b.SetCellValue(sh.Name, "A1", 3)
 			}))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -26,7 +27,7 @@ type toolSpec struct {
 	timeout time.Duration
 	// access declares the workbooks the tool opens and how: it drives
 	// Engine.Run and gives the MCP annotations and the docs' Path line.
-	access engine.Access
+	access access.Access
 	// bind builds a typed tool's registry entry running on s.
 	bind func(s *Service, sp toolSpec) (registry.Tool, error)
 	// args is the type of a typed tool's argument struct.

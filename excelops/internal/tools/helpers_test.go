@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -132,7 +133,7 @@ func writeFile(path, text string) error { return os.WriteFile(path, []byte(text)
 // structure read: parsed, from and back into the cache), as no tool of its
 // own does.
 func (e *env) parsedRead(path string, fn func(*engine.Book) (any, error)) (any, error) {
-	acc := engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}}
+	acc := access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}}
 	return e.svc.engine.Run(context.Background(), acc, engine.OnBook(path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) { return fn(b) }))
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/require"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
@@ -57,7 +58,7 @@ func BenchmarkDeleteRowReferences(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			bk, err := svc.engine.OpenBook(path, false, false)
 			require.NoError(b, err)
-			sh, err := bk.Open(engine.FileUse{Arg: "file_path", SheetArg: "sheet_name", Touch: engine.TouchStructure, Sheet: engine.SheetEdit, Edit: true}, engine.GuardEverySheet, "Sheet1", false)
+			sh, err := bk.Open(access.FileUse{Arg: "file_path", SheetArg: "sheet_name", Touch: access.TouchStructure, Sheet: access.SheetEdit, Edit: true}, access.GuardEverySheet, "Sheet1", false)
 			require.NoError(b, err)
 			sheet := sh.Name
 			shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: 3, Count: 1, Delete: true}

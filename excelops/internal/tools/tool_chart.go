@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -53,7 +54,7 @@ var createChartTool = typedTool(toolSpec{
 	name: "create_excel_chart", title: "Create chart",
 	desc:    "Insert a native Excel chart (bar, line, pie, scatter, area) built from a data range.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).createChart)
 
 // createChartArgs are create_excel_chart's arguments.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -22,7 +23,7 @@ var clearRangeTool = typedTool(toolSpec{
 	name: "clear_range", title: "Clear range",
 	desc:    "Clear the values and formulas (default), the formats, or both (with notes and links) of a range; cells do not move, and clearing formats also undoes merges touching the range.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).clearRange)
 
 // clearRangeArgs are clear_range's arguments.

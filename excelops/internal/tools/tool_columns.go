@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -45,7 +46,7 @@ var deleteColumnsTool = typedTool(toolSpec{
 	name: "delete_columns", title: "Delete columns",
 	desc:    "Delete columns starting at a column (letter like \"C\" or number); columns to the right move left. References to deleted cells become #REF!, ranges that lose columns shrink.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet, Destructive: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteColumns)
 
 // deleteColumnsArgs are delete_columns' arguments.
@@ -101,7 +102,7 @@ var insertColumnsTool = typedTool(toolSpec{
 	name: "insert_columns", title: "Insert columns",
 	desc:    "Insert empty columns before a column (letter like \"C\" or number); existing columns move right.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet}),
 }, (*Service).insertColumns)
 
 // insertColumnsArgs are insert_columns' arguments.

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -36,7 +37,7 @@ var copySheetTool = typedTool(toolSpec{
 	name: "copy_sheet", title: "Copy sheet",
 	desc:    "Copy a worksheet within its workbook (values, formulas, styles, merges, rules, validations, notes); the copy's references to its source sheet point at the copy.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetRead, engine.Access{Guard: engine.GuardEverySheet}),
+	access:  access.EditStructure("sheet_name", access.SheetRead, access.Access{Guard: access.GuardEverySheet}),
 }, (*Service).copySheet)
 
 // copySheetArgs are copy_sheet's arguments.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -70,7 +71,7 @@ var defineNameTool = typedTool(toolSpec{
 	name: "define_name", title: "Define name",
 	desc:    "Define a workbook- or sheet-scoped name for a reference, constant or formula; an existing name is replaced only with overwrite=true.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("", engine.SheetNone, engine.Access{Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("", access.SheetNone, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).defineName)
 
 // defineNameArgs are define_name's arguments.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -60,7 +61,7 @@ var deleteRangeTool = typedTool(toolSpec{
 	name: "delete_range", title: "Delete range",
 	desc:    "Delete a range's cells and shift the cells below it up or the cells right of it left; references to deleted cells become #REF!, references to moved cells follow them.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet, Destructive: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRange)
 
 // deleteRangeArgs are delete_range's arguments.

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -29,7 +30,7 @@ var describeWorkbookTool = typedTool(toolSpec{
 	name: "describe_workbook", title: "Describe workbook",
 	desc:    "Describe a workbook before editing it: per sheet the used range, tables, merged ranges, charts, conditional formats, data validations, freeze panes and autofilter, and the defined names.",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
+	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).describeWorkbook)
 
 // describeWorkbookArgs are describe_workbook's arguments.

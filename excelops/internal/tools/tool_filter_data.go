@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -25,7 +26,7 @@ var filterDataTool = typedTool(toolSpec{
 	desc: "Rows of a sheet that meet conditions on named columns (one condition as column/operator/value, or a conditions list joined by logic and/or), " +
 		"optionally sorted (sort_by, ascending) and cut to the top N (limit), projected on columns; paged with offset/max_rows like read_excel.",
 	timeout: engine.ReadTimeout,
-	access:  engine.ReadStream(),
+	access:  access.ReadStream(),
 }, (*Service).filterData)
 
 // filterDataArgs are filter_data's arguments (excelmanus's names).

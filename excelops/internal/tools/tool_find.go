@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -39,7 +40,7 @@ var findReplaceTool = typedTool(toolSpec{
 	name: "find_replace", title: "Find and replace",
 	desc:    "Find text in cell values (and optionally formulas) on one sheet, a range or every sheet and replace it; returns the cells changed.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("", engine.SheetNone, engine.Access{Destructive: true}),
+	access:  access.EditStructure("", access.SheetNone, access.Access{Destructive: true}),
 }, (*Service).findReplace)
 
 // findArgs are find_replace's arguments.

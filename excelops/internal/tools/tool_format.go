@@ -9,6 +9,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/tidwall/gjson"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -30,7 +31,7 @@ var formatCellsTool = typedTool(toolSpec{
 	name: "format_cells", title: "Format cells",
 	desc:    "Apply font, fill, border, alignment and number format to a range; unspecified attributes are kept.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditCells(engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	access:  access.EditCells(access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).formatCells)
 
 // formatCellsArgs are format_cells' arguments.
@@ -141,7 +142,7 @@ var readCellStylesTool = typedTool(toolSpec{
 	name: "read_cell_styles", title: "Read cell styles",
 	desc:    "Read the font, fill, border, alignment and number format of the cells of a range (first 200 styled cells).",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", SheetArg: "sheet_name", Touch: engine.TouchStyles, Sheet: engine.SheetRead}}},
+	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", SheetArg: "sheet_name", Touch: access.TouchStyles, Sheet: access.SheetRead}}},
 }, (*Service).readCellStyles)
 
 // readCellStylesArgs are read_cell_styles' arguments.
@@ -234,7 +235,7 @@ var adjustColumnWidthTool = typedTool(toolSpec{
 	name: "adjust_column_width", title: "Set column widths",
 	desc:    "Set column widths ([{\"column\": \"A\", \"width\": 20}]) or fit them to their content (auto_fit).",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditCells(engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	access:  access.EditCells(access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).adjustColumnWidth)
 
 // adjustColumnWidthArgs are adjust_column_width's arguments.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -169,7 +170,7 @@ var insertImageTool = typedTool(toolSpec{
 	name: "insert_image", title: "Insert image",
 	desc:    "Insert a PNG or JPEG image from the workspace into a sheet, anchored at a cell, optionally scaled or sized, with alt text.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).insertImage)
 
 // insertImageArgs are insert_image's arguments.

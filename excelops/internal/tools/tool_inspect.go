@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
@@ -46,7 +47,7 @@ var inspectExcelFilesTool = typedTool(toolSpec{
 	name: "inspect_excel_files", title: "Inspect workbook files",
 	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows, plus the details include asks for (freeze panes, charts, images, conditional formatting, column widths); search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Scans: "directory"},
+	access:  access.Access{Scans: "directory"},
 }, (*Service).inspectExcelFiles)
 
 // inspectExcelFilesArgs are inspect_excel_files' arguments.
@@ -221,7 +222,7 @@ func (s *Service) inspectFile(ctx context.Context, w foundWorkbook, o inspectOpt
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
 	pathHit := o.search == "" || strings.Contains(strings.ToLower(rel), o.search)
-	acc := engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream}}}
+	acc := access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStream}}}
 	res, err := s.engine.Run(ctx, acc, engine.OnBook(w.path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		return inspectSheets(b, ctx, o, pathHit)
 	}))

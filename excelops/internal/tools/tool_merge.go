@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -32,7 +33,7 @@ var mergeCellsTool = typedTool(toolSpec{
 	name: "merge_cells", title: "Merge cells",
 	desc:    "Merge a range of cells into one that keeps the top-left value; refused when other cells hold data unless discard_values is true.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).merge)
 
 // unmergeCellsTool declares unmerge_cells.
@@ -40,7 +41,7 @@ var unmergeCellsTool = typedTool(toolSpec{
 	name: "unmerge_cells", title: "Unmerge cells",
 	desc:    "Unmerge a merged range.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Idempotent: true}),
 }, (*Service).unmerge)
 
 // unmergeArgs are unmerge_cells' arguments.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -31,7 +32,7 @@ var addCommentTool = typedTool(toolSpec{
 	name: "add_comment", title: "Set cell note",
 	desc:    "Add a note (comment) with an author to a cell, replacing the cell's existing note; remove: true deletes it.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).addComment)
 
 // addCommentArgs are add_comment's arguments.
@@ -167,7 +168,7 @@ var setHyperlinkTool = typedTool(toolSpec{
 	name: "set_hyperlink", title: "Set hyperlink",
 	desc:    "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).setHyperlink)
 
 // setHyperlinkArgs are set_hyperlink's arguments.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -102,7 +103,7 @@ var createPivotTableTool = typedTool(toolSpec{
 	name: "create_pivot_table", title: "Create pivot table",
 	desc:    "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).createPivotTable)
 
 // pivotArgs are create_pivot_table's arguments.

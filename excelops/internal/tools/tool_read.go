@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -20,7 +21,7 @@ var listSheetsTool = typedTool(toolSpec{
 	name: "list_sheets", title: "List sheets",
 	desc:    "List the sheets of an Excel workbook with their order and which one is active.",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStyles}}},
+	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStyles}}},
 }, (*Service).listSheets)
 
 // listSheetsArgs are list_sheets' arguments.
@@ -54,7 +55,7 @@ var readExcelTool = typedTool(toolSpec{
 	name: "read_excel", title: "Read sheet data",
 	desc:    "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging; dates and times come back as ISO-8601 text.",
 	timeout: engine.ReadTimeout,
-	access:  engine.ReadStream(),
+	access:  access.ReadStream(),
 }, (*Service).readExcel)
 
 // readExcelArgs are read_excel's arguments.

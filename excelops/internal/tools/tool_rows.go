@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -60,7 +61,7 @@ var insertRowsTool = typedTool(toolSpec{
 	name: "insert_rows", title: "Insert rows",
 	desc:    "Insert empty rows before a row number; existing rows move down.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet}),
 }, (*Service).insertRows)
 
 // insertRows implements insert_rows.
@@ -107,7 +108,7 @@ var deleteRowsTool = typedTool(toolSpec{
 	name: "delete_rows", title: "Delete rows",
 	desc:    "Delete rows starting at a row number; rows below move up.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Guard: engine.GuardEverySheet, Destructive: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRows)
 
 // deleteRows implements delete_rows.

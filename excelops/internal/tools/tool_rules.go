@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -71,7 +72,7 @@ var addConditionalRuleTool = typedTool(toolSpec{
 	name: "add_conditional_rule", title: "Add conditional formatting",
 	desc:    "Add conditional formatting (cell_is, formula, icon_set, color_scale, data_bar) to a range; several rules apply all-or-nothing.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).addConditionalRule)
 
 // addConditionalRuleArgs are add_conditional_rule's arguments: one rule
@@ -256,7 +257,7 @@ var addDataValidationTool = typedTool(toolSpec{
 	name: "add_data_validation", title: "Add data validation",
 	desc:    "Add data validation (list, whole, decimal, date, time, textLength, custom) to a range.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).addDataValidation)
 
 // addDataValidationArgs are add_data_validation's arguments.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -37,8 +38,8 @@ var searchValuesTool = typedTool(toolSpec{
 
 // searchAccess is search_excel_values' declaration: file_path streamed,
 // every sheet; each of file_paths is read the same way after it.
-func searchAccess() engine.Access {
-	return engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream}}}
+func searchAccess() access.Access {
+	return access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStream}}}
 }
 
 // searchValuesArgs are search_excel_values' arguments (excelmanus's names,

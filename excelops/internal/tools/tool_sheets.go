@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -19,7 +20,7 @@ var createSheetTool = typedTool(toolSpec{
 	name: "create_sheet", title: "Create sheet",
 	desc:    "Create an empty sheet, optionally at a position (0 = first).",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("", engine.SheetNone, engine.Access{Guard: engine.GuardEverySheet, KeepsValues: true, Idempotent: true}),
+	access:  access.EditStructure("", access.SheetNone, access.Access{Guard: access.GuardEverySheet, KeepsValues: true, Idempotent: true}),
 }, (*Service).createSheet)
 
 // createSheetArgs are create_sheet's arguments.
@@ -67,7 +68,7 @@ var renameSheetTool = typedTool(toolSpec{
 	name: "rename_sheet", title: "Rename sheet",
 	desc:    "Rename a sheet.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetRead, engine.Access{Guard: engine.GuardEverySheet, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetRead, access.Access{Guard: access.GuardEverySheet, Idempotent: true}),
 }, (*Service).renameSheet)
 
 // renameSheetArgs are rename_sheet's arguments.
@@ -124,7 +125,7 @@ var deleteSheetTool = typedTool(toolSpec{
 	name: "delete_sheet", title: "Delete sheet",
 	desc:    "Delete a sheet (needs confirm=true).",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetDrop, engine.Access{Guard: engine.GuardEverySheet, Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetDrop, access.Access{Guard: access.GuardEverySheet, Destructive: true, Idempotent: true}),
 }, (*Service).deleteSheet)
 
 // deleteSheetArgs are delete_sheet's arguments.
@@ -302,11 +303,11 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 
 // copyRangeAccess is copy_range_between_sheets' declaration: the source
 // read through excelize (formulas, computed values), the target edited.
-func copyRangeAccess() engine.Access {
-	return engine.Access{
-		Files: []engine.FileUse{
-			{Arg: "source_file", SheetArg: "source_sheet", Touch: engine.TouchStructure, Sheet: engine.SheetEdit},
-			{Arg: "target_file", SheetArg: "target_sheet", Touch: engine.TouchStructure, Sheet: engine.SheetTarget, Edit: true},
+func copyRangeAccess() access.Access {
+	return access.Access{
+		Files: []access.FileUse{
+			{Arg: "source_file", SheetArg: "source_sheet", Touch: access.TouchStructure, Sheet: access.SheetEdit},
+			{Arg: "target_file", SheetArg: "target_sheet", Touch: access.TouchStructure, Sheet: access.SheetTarget, Edit: true},
 		},
 		Destructive: true,
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"golang.org/x/text/collate"
@@ -102,7 +103,7 @@ var sortRangeTool = typedTool(toolSpec{
 	name: "sort_range", title: "Sort range",
 	desc:    "Sort the rows of a range by one or more columns, as Excel does (numbers before text, blanks last; formulas move with their row and their relative references follow).",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).sortRange)
 
 // sortRangeArgs are sort_range's arguments.

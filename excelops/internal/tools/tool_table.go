@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -129,7 +130,7 @@ var createTableTool = typedTool(toolSpec{
 	name: "create_table", title: "Create table",
 	desc:    "Turn a range with a header row into an Excel table (name, style, banded rows); refuses ranges that overlap a table, an autofilter or merged cells.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Idempotent: true}),
 }, (*Service).createTable)
 
 // createTableArgs are create_table's arguments.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
@@ -27,7 +28,7 @@ var traceReferencesTool = typedTool(toolSpec{
 	name: "trace_references", title: "Trace references",
 	desc:    "Trace a cell's reference chain: the cells, ranges, defined names, tables and external workbooks its formula reads (precedents) and the formula cells that read it (dependents), across sheets, to a given depth.",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
+	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).traceReferences)
 
 // traceArgs are trace_references' arguments.
@@ -110,7 +111,7 @@ var impactAnalysisTool = typedTool(toolSpec{
 	name: "get_impact_analysis", title: "Impact analysis",
 	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes. Formulas computing their references (INDIRECT, OFFSET) are listed apart as dynamic_formulas.",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStructure}}},
+	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).impactAnalysis)
 
 // impactArgs are get_impact_analysis' arguments.

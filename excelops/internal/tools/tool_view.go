@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -18,7 +19,7 @@ var freezePanesTool = typedTool(toolSpec{
 	name: "freeze_panes", title: "Freeze panes",
 	desc:    "Freeze the rows above and the columns left of a cell (\"B2\" freezes row 1 and column A); \"A1\" or unfreeze: true removes frozen panes.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true, Idempotent: true}),
 }, (*Service).freezePanes)
 
 // freezePanesArgs are freeze_panes' arguments.
@@ -125,7 +126,7 @@ var setAutofilterTool = typedTool(toolSpec{
 	name: "set_autofilter", title: "Set autofilter",
 	desc:    "Put filter buttons on a range's header row, optionally filtering columns (rows that do not match are hidden); remove: true takes the filter off and shows its rows.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("sheet_name", engine.SheetEdit, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).setAutofilter)
 
 // setAutofilterArgs are set_autofilter's arguments.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
@@ -67,7 +68,7 @@ var createWorkbookTool = typedTool(toolSpec{
 	name: "create_workbook", title: "Create workbook",
 	desc:    "Create a new empty workbook with the given sheets; an existing file is replaced only with overwrite=true.",
 	timeout: engine.WriteTimeout,
-	access:  engine.EditStructure("", engine.SheetNone, engine.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
+	access:  access.EditStructure("", access.SheetNone, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).createWorkbook)
 
 // createWorkbookArgs are create_workbook's arguments.
@@ -183,7 +184,7 @@ var listWorkbooksTool = typedTool(toolSpec{
 	name: "list_workbooks", title: "List workbooks",
 	desc:    "List the workbook files (.xlsx, .xlsm) of the workspace or of a folder with size, modified time and sheet names, paged with offset/max_results.",
 	timeout: engine.ReadTimeout,
-	access:  engine.Access{Lists: "folder"},
+	access:  access.Access{Lists: "folder"},
 }, (*Service).listWorkbooks)
 
 // listWorkbooksArgs are list_workbooks' arguments.
@@ -258,7 +259,7 @@ func (s *Service) describeFile(ctx context.Context, w foundWorkbook) pyjson.Obje
 		{Key: "size_bytes", Value: w.info.Size()},
 		{Key: "modified", Value: w.info.ModTime().UTC().Format("2006-01-02T15:04:05Z")},
 	}
-	res, err := s.engine.Run(ctx, engine.Access{Files: []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStyles}}}, engine.OnBook(w.path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
+	res, err := s.engine.Run(ctx, access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStyles}}}, engine.OnBook(w.path, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, _ := b.SheetList()
 		names := make([]any, len(list))
 		for i, n := range list {

@@ -1,6 +1,8 @@
 package tools
 
-import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+)
 
 // mediaTools are the tools that put pictures and summaries into a
 // workbook and the one that renders a range as a picture: insert_image,
@@ -13,9 +15,9 @@ func mediaTools() []toolSpec {
 // copied under the shared lock (a streamed read, never parsed in place), the
 // copy is rendered with no lock held, and the PNG at output_path is written,
 // replacing a file that is there (the same call again writes the same PNG).
-func renderAccess() engine.Access {
-	return engine.Access{
-		Files:       []engine.FileUse{{Arg: "file_path", Touch: engine.TouchStream}},
+func renderAccess() access.Access {
+	return access.Access{
+		Files:       []access.FileUse{{Arg: "file_path", Touch: access.TouchStream}},
 		Output:      "output_path",
 		Destructive: true,
 		Idempotent:  true,

@@ -1,4 +1,4 @@
-package engine
+package access
 
 import (
 	"fmt"
@@ -6,12 +6,6 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
-
-// The access model. Every tool declares in its spec what it
-// touches of which workbooks (access); the one entry point, Engine.Run
-// (run.go), turns that declaration into resolve → lock → open → guard →
-// body → formula refresh → save → cache. The MCP annotations and the
-// "Path" line of docs/TOOLS.md are derived from the same declaration.
 
 // Touch is what a tool touches of one workbook; it decides how the entry
 // point opens the file and whether it may save it.
@@ -54,13 +48,13 @@ const (
 	SheetDrop
 )
 
-// guard says which sheets are bounds-checked before excelize parses them
+// GuardMode says which sheets are bounds-checked before excelize parses them
 // (a row-number or column bomb is refused before it is expanded).
-type guard int
+type GuardMode int
 
 const (
-	// guardSheet checks the sheet the call edits (sheetEdit, sheetTarget).
-	guardSheet guard = iota
+	// GuardSheet checks the sheet the call edits (sheetEdit, sheetTarget).
+	GuardSheet GuardMode = iota
 	// GuardEverySheet also checks every other worksheet but a dropped one:
 	// for edits after which excelize parses every sheet (rows or columns
 	// shift, a sheet is renamed, deleted or moved).
@@ -83,7 +77,7 @@ type Access struct {
 	// edited one (at most one) is last.
 	Files []FileUse
 	// Guard: the sheets checked before the body runs (edits only).
-	Guard guard
+	Guard GuardMode
 	// KeepsValues: the edit changes no cell value, formula or reference
 	// (styles, widths, rules, charts, validations), so cached formula
 	// values are not recomputed (see refreshFormulaValues).
@@ -166,7 +160,7 @@ func (a Access) Check() error {
 			}
 		}
 	}
-	if edits == 0 && (a.KeepsValues || a.Guard != guardSheet) {
+	if edits == 0 && (a.KeepsValues || a.Guard != GuardSheet) {
 		return fmt.Errorf("a declaration without an edited workbook sets edit options")
 	}
 	if edits == 0 && a.Output == "" && (a.Destructive || a.Idempotent) {
@@ -226,7 +220,7 @@ func (a Access) Describe() string {
 // PathLegend is the paragraph docs/TOOLS.md puts before the tools: what the
 // words of each spreadsheet tool's "Path" line (access.describe) mean.
 func PathLegend() string {
-	return "Each spreadsheet tool's Path line is generated from its access declaration (excelops/internal/engine/access.go) and says how it reaches each workbook it opens: " +
+	return "Each spreadsheet tool's Path line is generated from its access declaration (excelops/internal/access) and says how it reaches each workbook it opens: " +
 		"**stream** reads the file as it is on disk under a shared lock, streaming its sheets' XML, never parsed by excelize and never saved; " +
 		"**styles** reads only the parsed style table and sheet list; " +
 		"**cells** edits one sheet on the splice path, rewriting that sheet's XML in one pass and copying every other part raw, and falls back to excelize when the splice declines; " +
