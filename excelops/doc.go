@@ -47,7 +47,7 @@
 //     the last requested row and report a truncated or broken sheet as
 //     damaged instead of returning fewer rows; rows or cells out of order are
 //     reported as damage too, never read as an empty sheet.
-//   - Bounded by construction (internal/engine/limits.go,
+//   - Bounded by construction (internal/limits,
 //     internal/engine/limits_stream.go, internal/budget,
 //     internal/tools/page.go, internal/engine/styleread.go): only regular
 //     files are opened (lstat before, O_NONBLOCK open, fstat after: a FIFO,

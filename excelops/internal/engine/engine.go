@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/sirupsen/logrus"
@@ -18,7 +19,7 @@ import (
 type Engine struct {
 	Box    *workspace.Root
 	Log    logrus.FieldLogger
-	Limits Limits
+	Limits limits.Limits
 	Locks  *pathlock.Table
 	// iconMu serialises icon-set conditional formats from adding the rule
 	// through saving the workbook: excelize builds those rules from shared

@@ -13,6 +13,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -178,7 +179,7 @@ func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
 		case err == nil:
 		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, budget.ErrRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
 			where := fmt.Sprintf("cell %s of sheet %q", CellName(w.Cell.Col, w.Cell.Row), rr.sheet)
-			return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
+			return limits.Limits{MaxCellTextBytes: int64(rr.maxText)}.CellTextErr(where)
 		case kindOf(err) != "":
 			return err // a bound (see runBound)
 		case err != nil:

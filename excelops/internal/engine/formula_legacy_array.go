@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -63,7 +64,7 @@ func LegacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcL
 	if !legacyExact(f, sheet, ref) {
 		return nil, nil
 	}
-	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+	one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
 	defer cancel()
 	vals, cerr := f.CalcLegacyArray(one, sheet, ref, lim)
 	if err := ctx.Err(); err != nil {

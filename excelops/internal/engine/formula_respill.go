@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -40,7 +41,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if formula, ferr := f.GetCellFormula(sf.sheet, sf.Cell.Ref); ferr != nil || inexact(f, sf.sheet, sf.Cell.Ref, formula) {
 			continue
 		}
-		one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+		one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
 		vals, cerr := f.CalcCellArray(one, sf.sheet, sf.Cell.Ref, lim)
 		cancel()
 		if err := ctx.Err(); err != nil {

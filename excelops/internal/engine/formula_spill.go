@@ -9,6 +9,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -132,7 +133,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 			continue
 		}
 		ref := CellName(w.Col, w.Row)
-		one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+		one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
 		vals, err := f.CalcCellArray(one, sheet, ref, lim)
 		cancel()
 		if err := ctx.Err(); err != nil {

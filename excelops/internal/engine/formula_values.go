@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -21,7 +22,7 @@ const maxRecalcFormulas = 20000
 
 // maxRespillCells bounds the cells one dynamic array spills when an edit
 // of what it reads computes it again (DefaultMaxWriteCells).
-const maxRespillCells = DefaultMaxWriteCells
+const maxRespillCells = limits.DefaultMaxWriteCells
 
 // FormulaStats counts what refreshFormulaValues did.
 type FormulaStats struct {
@@ -317,7 +318,7 @@ func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 	if inexact(f, sheet, ref, formula) {
 		return "", "", nil
 	}
-	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+	one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
 	defer cancel()
 	res, cerr := f.CalcCellResultContext(one, sheet, ref, lim, excelize.Options{RawCellValue: true})
 	if err := ctx.Err(); err != nil {
@@ -355,7 +356,7 @@ func uncomputed(err error) bool {
 // with RawCellValue, within the service's calculation limits, the call's
 // context and maxFormulaTime.
 func (b *Book) CalcValue(sheet, ref string) (string, error) {
-	one, cancel := context.WithTimeout(b.CallContext(), MaxFormulaTime)
+	one, cancel := context.WithTimeout(b.CallContext(), limits.MaxFormulaTime)
 	defer cancel()
 	return b.f.CalcCellValueContext(one, sheet, ref, b.Svc.Limits.Calc(), excelize.Options{RawCellValue: true})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
@@ -13,11 +14,6 @@ import (
 // cell or a shared string) is bounded before any parser holds it, and a
 // sheet is parsed for editing only when it fits the per-call memory budget;
 // the row reader refuses rows and cells out of order.
-
-// NewRunBound bounds the text runs of r (budget.Budget.RunBound).
-func (l Limits) NewRunBound(r io.Reader, where string) io.Reader {
-	return l.budget().RunBound(r, where)
-}
 
 // ParsedCellBytes is what excelize holds per cell of a sheet parsed for
 // editing, with room for the parse's transient peak: measured (heap after
@@ -90,7 +86,7 @@ func (rr *RowReader) checkCell() error {
 	}
 	if rr.maxText > 0 && len(c.Value) > rr.maxText {
 		where := fmt.Sprintf("cell %s of sheet %q", CellName(c.Col, c.Row), rr.sheet)
-		return Limits{MaxCellTextBytes: int64(rr.maxText)}.cellTextErr(where)
+		return limits.Limits{MaxCellTextBytes: int64(rr.maxText)}.CellTextErr(where)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
@@ -30,7 +31,7 @@ func (e SheetExtent) Empty() bool { return e.MaxCol == 0 }
 // When strings is not nil, a cell pointing at a shared string that does
 // not exist is damage, as a read reports it; strings gives the size of the
 // table, asked once, at the first shared string cell.
-func ScanSheet(r io.Reader, lim Limits, strings func() (int, error)) (SheetExtent, error) {
+func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (SheetExtent, error) {
 	refs := sharedstrings.Refs{Count: strings}
 	var (
 		ext            SheetExtent
@@ -61,7 +62,7 @@ func ScanSheet(r io.Reader, lim Limits, strings func() (int, error)) (SheetExten
 				return ext, err // a bound (see runBound)
 			}
 			if errors.Is(err, sheetxml.ErrTextTooLong) {
-				return ext, lim.cellTextErr(fmt.Sprintf("cell %s", CellName(max(w.Cell.Col, 1), max(w.Cell.Row, 1))))
+				return ext, lim.CellTextErr(fmt.Sprintf("cell %s", CellName(max(w.Cell.Col, 1), max(w.Cell.Row, 1))))
 			}
 			var rerr readError
 			if errors.As(err, &rerr) {

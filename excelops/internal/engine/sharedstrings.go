@@ -25,7 +25,7 @@ func (b *Book) sharedStrings() ([]string, error) {
 		return nil, newError(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
-	out, held, err := sharedstrings.Parse(rc, int64(zf.UncompressedSize64), lim.budget())
+	out, held, err := sharedstrings.Parse(rc, int64(zf.UncompressedSize64), lim.Budget())
 	if err != nil {
 		return nil, err
 	}

@@ -146,7 +146,7 @@ func (sb *SpliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	case errors.As(err, &rowErr):
 		return LimitErr(rowErr.Error())
 	case errors.As(err, &textErr):
-		return sb.svc.Limits.cellTextErr(fmt.Sprintf("cell %s of sheet %q", CellName(textErr.Col, textErr.Row), sheet))
+		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", CellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):
 		return missingSharedString(refErr.Col, refErr.Row, refErr.Value)
 	case errors.As(err, &unsup):

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -120,7 +121,7 @@ func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 // calculator could not (or gave no value); err is ctx's error when the
 // call ended.
 func (sb *SpliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
-	one, cancel := context.WithTimeout(ctx, MaxFormulaTime)
+	one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
 	vals, cerr = calc.CalcCellArray(one, sheet, CellName(f.at.C1, f.at.R1), sb.svc.Limits.Calc())
 	cancel()
 	if err := ctx.Err(); err != nil {

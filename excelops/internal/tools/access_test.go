@@ -14,6 +14,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/filelock"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -227,7 +228,7 @@ func bombBook(t *testing.T) *env {
 	for r := 1; r <= 2000; r++ {
 		fmt.Fprintf(&bomb, `<row r="%d"><c r="CV%d"><v>1</v></c></row>`, r, r)
 	}
-	e := newEnv(t, WithLimits(engine.Limits{MaxCells: 100_000}))
+	e := newEnv(t, WithLimits(limits.Limits{MaxCells: 100_000}))
 	e.workbook("two.xlsx", [][]any{{1}})
 	f := e.open("two.xlsx")
 	_, err := f.NewSheet("Bomb")

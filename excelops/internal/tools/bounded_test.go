@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,7 +134,7 @@ func TestInflatedCellIsRefusedWhileStreaming(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, WithLimits(engine.Limits{MaxCellTextBytes: bound}))
+			e := newEnv(t, WithLimits(limits.Limits{MaxCellTextBytes: bound}))
 			zipWith(t, e.path("bomb.xlsx"), c.sheet, c.sst)
 			for _, call := range boundedCalls("bomb.xlsx") {
 				if call.tool == "list_sheets" || name != "inline string" && name != "number" && call.tool == "read_cell_styles" {
@@ -231,7 +231,7 @@ func TestWholeSheetRangesAreBoundedByWhatExists(t *testing.T) {
 	assert.Equal(t, "MemoryError", p["exception"])
 	assert.Contains(t, p["message"], "more than")
 
-	small := newEnv(t, WithLimits(engine.Limits{CallMemoryBudget: 1 << 20}))
+	small := newEnv(t, WithLimits(limits.Limits{CallMemoryBudget: 1 << 20}))
 	small.workbook("w.xlsx", [][]any{{1, 2}})
 	p = small.fail("format_cells", map[string]any{"file_path": "w.xlsx", "cell_range": "A1:Z500", "font": map[string]any{"bold": true}})
 	assert.Contains(t, p["message"], "formatting A1:Z500 (13000 cells) needs about 7.4 MiB, more than the per-call memory budget of 1.0 MiB")
@@ -244,7 +244,7 @@ func TestWholeSheetRangesAreBoundedByWhatExists(t *testing.T) {
 func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 	// The budget bounds what a parse allocates: the excelize path (the
 	// splice path parses nothing and holds the compressed file).
-	e := newEnv(t, withoutSplice(), WithLimits(engine.Limits{CallMemoryBudget: 200 << 10}))
+	e := newEnv(t, withoutSplice(), WithLimits(limits.Limits{CallMemoryBudget: 200 << 10}))
 	rows := make([][]any, 3000)
 	for i := range rows {
 		rows[i] = []any{i, "some text to make the sheet larger", i * 2}
@@ -260,10 +260,10 @@ func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 
 // TestDefaultCallMemoryBudgetIsSizedForTheMachine checks the bounds.
 func TestDefaultCallMemoryBudgetIsSizedForTheMachine(t *testing.T) {
-	b := engine.DefaultCallMemoryBudget()
-	assert.GreaterOrEqual(t, b, int64(engine.MinCallMemoryBudget))
-	assert.LessOrEqual(t, b, int64(engine.MaxCallMemoryBudget))
-	assert.Equal(t, b, engine.DefaultLimits().CallMemoryBudget)
+	b := limits.DefaultCallMemoryBudget()
+	assert.GreaterOrEqual(t, b, int64(limits.MinCallMemoryBudget))
+	assert.LessOrEqual(t, b, int64(limits.MaxCallMemoryBudget))
+	assert.Equal(t, b, limits.DefaultLimits().CallMemoryBudget)
 }
 
 // mustJSON marshals v.
@@ -295,7 +295,7 @@ func TestCallTimeoutBoundsSpreadsheetTools(t *testing.T) {
 // against the page's cell limit: a sheet with rows 1 and 1,000,000 pages
 // instead of padding a million rows into one result.
 func TestEmptyRowsCountAgainstThePage(t *testing.T) {
-	e := newEnv(t, WithLimits(engine.Limits{MaxReadCells: 1000}))
+	e := newEnv(t, WithLimits(limits.Limits{MaxReadCells: 1000}))
 	e.workbook("gap.xlsx", [][]any{{1}})
 	withSheetXML(t, e.path("gap.xlsx"), sheetXML("A1:J1000000", `<row r="1"><c r="A1"><v>1</v></c></row><row r="1000000"><c r="J1000000"><v>2</v></c></row>`))
 	got := e.ok("read_excel", map[string]any{"file_path": "gap.xlsx", "range": "A1:J1000000"})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -247,7 +248,7 @@ func TestCacheBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	spill := t.TempDir()
 	// Room for two books; every part spills to a private temp folder, so
 	// closing a book is visible as its folder disappearing.
-	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2), WithTempDir(spill), WithLimits(engine.Limits{UnzipXMLSizeLimit: 1}))
+	e := newEnv(t, withoutSplice(), WithCacheBudget(one*5/2), WithTempDir(spill), WithLimits(limits.Limits{UnzipXMLSizeLimit: 1}))
 	for _, n := range []string{"a.xlsx", "b.xlsx", "c.xlsx"} {
 		e.workbook(n, [][]any{{1, 2}, {3, 4}})
 	}

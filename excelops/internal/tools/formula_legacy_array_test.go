@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -177,7 +178,7 @@ func TestLegacyArrayOverItsRange(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.cell, func(t *testing.T) {
-			got, err := engine.LegacyArrayValues(context.Background(), f, engine.DefaultLimits().Calc(), "Sheet1", tc.cell)
+			got, err := engine.LegacyArrayValues(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", tc.cell)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -207,7 +208,7 @@ func TestFormulaCalcLimitsLeaveHeavyFormulasUncomputed(t *testing.T) {
 		{"depreciation over 10^15 periods", `=DDB(1,0,1E+15,1E+15)`},
 		{"a number format of 16,000 characters", `=TEXT(1,REPT("0",16000))`},
 	}
-	lim := engine.DefaultLimits()
+	lim := limits.DefaultLimits()
 	lim.CallMemoryBudget = 256 << 20
 	e := newEnv(t, WithLimits(lim))
 	f := excelize.NewFile()
@@ -269,14 +270,14 @@ func TestFormulaCheapLoopsStayComputed(t *testing.T) {
 }
 
 func TestFormulaLongChainIsComputedInPieces(t *testing.T) {
-	const n = 3 * engine.MaxCalcDepth
+	const n = 3 * limits.MaxCalcDepth
 	f := excelize.NewFile()
 	defer f.Close()
 	for r := 1; r < n; r++ {
 		require.NoError(t, f.SetCellFormula("Sheet1", fmt.Sprintf("A%d", r), fmt.Sprintf("A%d+1", r+1)))
 	}
 	require.NoError(t, f.SetCellValue("Sheet1", fmt.Sprintf("A%d", n), 1))
-	lim := engine.DefaultLimits().Calc()
+	lim := limits.DefaultLimits().Calc()
 	v, err := f.CalcCellValueContext(context.Background(), "Sheet1", "A1", lim)
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(n), v, "a chain three times maxCalcDepth long, computed on a stack of maxCalcDepth")

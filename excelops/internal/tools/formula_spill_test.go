@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -248,7 +249,7 @@ func TestWriteCellsSpillNoStringTable(t *testing.T) {
 // a block of values: past it the call fails (MemoryError) and nothing is
 // written; within it, the whole spill is written.
 func TestWriteCellsSpillLimit(t *testing.T) {
-	e := newEnv(t, WithLimits(engine.Limits{MaxWriteCells: 100}))
+	e := newEnv(t, WithLimits(limits.Limits{MaxWriteCells: 100}))
 	spillBook(e)
 	before := part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml")
 	got := e.fail("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D1", "value": "=SEQUENCE(101)"})

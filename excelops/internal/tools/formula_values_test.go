@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -186,7 +187,7 @@ func TestRecalcBudgetDropsTheRest(t *testing.T) {
 		require.NoError(t, f.SetCellFormula("Sheet1", c, "A1*2"))
 	}
 	none := func(string) (bool, error) { return false, nil }
-	st, err := engine.RefreshFormulaValuesUpTo(context.Background(), f, engine.DefaultLimits().Calc(), none, nil, 2)
+	st, err := engine.RefreshFormulaValuesUpTo(context.Background(), f, limits.DefaultLimits().Calc(), none, nil, 2)
 	require.NoError(t, err)
 	assert.Equal(t, engine.FormulaStats{Computed: 2, Dropped: 1, Changed: 2}, st) // 99 -> 4 twice
 	for c, want := range map[string]string{"B1": "4", "C1": "4", "D1": ""} {
@@ -212,7 +213,7 @@ func TestRecalcUnchangedLeavesCalcProps(t *testing.T) {
 	require.NoError(t, err)
 	ws.SheetData.Row[0].C[1].T, ws.SheetData.Row[0].C[1].V = "", "4" // cached as Excel would
 	none := func(string) (bool, error) { return false, nil }
-	st, err := engine.RefreshFormulaValues(context.Background(), f, engine.DefaultLimits().Calc(), none, nil)
+	st, err := engine.RefreshFormulaValues(context.Background(), f, limits.DefaultLimits().Calc(), none, nil)
 	require.NoError(t, err)
 	assert.Equal(t, engine.FormulaStats{Computed: 1}, st)
 	props, err := f.GetCalcProps()

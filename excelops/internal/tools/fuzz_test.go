@@ -12,6 +12,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -20,7 +21,7 @@ func FuzzScanSheet(f *testing.F) {
 	f.Add([]byte(`<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`))
 	f.Add([]byte(`<x:row r="99999999"><x:c r="XFD1"/></x:row>`))
 	f.Add([]byte(`<row><c/><c r="$B$2"/></row><sheetData/>`))
-	lim := engine.Limits{MaxRows: 1000, MaxCells: 100000}.WithDefaults()
+	lim := limits.Limits{MaxRows: 1000, MaxCells: 100000}.WithDefaults()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ext, err := engine.ScanSheet(bytes.NewReader(data), lim, nil)
 		if err == nil && (ext.MaxRow > lim.MaxRows || ext.Padded > lim.MaxCells) {
@@ -64,7 +65,7 @@ func FuzzOpenWorkbook(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "f.xlsx"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		svc, err := New(dir, WithTempDir(tmp), WithLimits(engine.Limits{UnzipSizeLimit: 64 << 20, MaxCells: 1 << 20}))
+		svc, err := New(dir, WithTempDir(tmp), WithLimits(limits.Limits{UnzipSizeLimit: 64 << 20, MaxCells: 1 << 20}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,7 +65,7 @@ func sheetXML(dimension, rows string) []byte {
 func TestZipBombIsRefused(t *testing.T) {
 	skipUnderRace(t)
 	t.Run("honest headers over the unzip limit", func(t *testing.T) {
-		e := newEnv(t, WithLimits(engine.Limits{UnzipSizeLimit: 16 << 20, UnzipXMLSizeLimit: 4 << 20}))
+		e := newEnv(t, WithLimits(limits.Limits{UnzipSizeLimit: 16 << 20, UnzipXMLSizeLimit: 4 << 20}))
 		e.workbook("bomb.xlsx", [][]any{{1}})
 		// 64 MiB of padding inside the sheet compresses to ~64 KiB.
 		pad := strings.Repeat(" ", 64<<20)
@@ -114,23 +114,23 @@ func TestZipBombIsRefused(t *testing.T) {
 func TestHugeRowNumberBombIsRefused(t *testing.T) {
 	cases := []struct {
 		name   string
-		limits engine.Limits
+		limits limits.Limits
 		rows   func() string
 		want   string
 		tool   string // default write_cells (the splice path refuses rows past the limit)
 	}{
 		// Padding only costs on the excelize path, which a structural edit takes.
-		{"cells at column XFD pad every row", engine.Limits{}, func() string {
+		{"cells at column XFD pad every row", limits.Limits{}, func() string {
 			var sb strings.Builder
 			for r := 1; r <= 2000; r++ {
 				fmt.Fprintf(&sb, `<row r="%d"><c r="XFD%d"><v>1</v></c></row>`, r, r)
 			}
 			return sb.String()
 		}, "more than 20000000 cells", "insert_rows"},
-		{"row 1048576 with a small row limit", engine.Limits{MaxRows: 100000}, func() string {
+		{"row 1048576 with a small row limit", limits.Limits{MaxRows: 100000}, func() string {
 			return `<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="XFD1048576"><v>1</v></c></row>`
 		}, "row 1048576", ""},
-		{"row number past Excel's last row", engine.Limits{}, func() string {
+		{"row number past Excel's last row", limits.Limits{}, func() string {
 			return `<row r="1"><c r="A1"><v>1</v></c></row><row r="99999999"><c r="A99999999"><v>1</v></c></row>`
 		}, "row 99999999", ""},
 	}
@@ -201,7 +201,7 @@ func TestDamagedSheetIsReportedNotShortened(t *testing.T) {
 }
 
 func TestFileSizeCap(t *testing.T) {
-	e := newEnv(t, WithLimits(engine.Limits{MaxFileSize: 1024}))
+	e := newEnv(t, WithLimits(limits.Limits{MaxFileSize: 1024}))
 	e.workbook("big.xlsx", [][]any{{strings.Repeat("x", 5000)}})
 	p := e.fail("read_excel", map[string]any{"file_path": "big.xlsx"})
 	assert.Equal(t, "MemoryError", p["exception"])
@@ -209,10 +209,10 @@ func TestFileSizeCap(t *testing.T) {
 }
 
 func TestDefaultLimits(t *testing.T) {
-	l := engine.Limits{}.WithDefaults()
-	assert.Equal(t, engine.DefaultLimits(), l)
+	l := limits.Limits{}.WithDefaults()
+	assert.Equal(t, limits.DefaultLimits(), l)
 	assert.Equal(t, int64(excelize.TotalRows), int64(l.MaxRows))
-	custom := engine.Limits{UnzipSizeLimit: 10, UnzipXMLSizeLimit: 20}.WithDefaults()
+	custom := limits.Limits{UnzipSizeLimit: 10, UnzipXMLSizeLimit: 20}.WithDefaults()
 	assert.Equal(t, int64(10), custom.UnzipXMLSizeLimit, "the XML limit never exceeds the unzip limit")
 }
 
@@ -227,7 +227,7 @@ func TestBombInAnotherSheetIsRefused(t *testing.T) {
 		fmt.Fprintf(&bomb, `<row r="%d"><c r="CV%d"><v>1</v></c></row>`, r, r)
 	}
 	// 2,000 rows padded to column CV (100) expand to 200,000 cells.
-	lim := engine.Limits{MaxCells: 100_000}
+	lim := limits.Limits{MaxCells: 100_000}
 	cases := []struct {
 		tool string
 		args map[string]any

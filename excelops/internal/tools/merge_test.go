@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -113,7 +113,7 @@ func TestMergeContainingAnOldMergeWithEmptyTopLeft(t *testing.T) {
 }
 
 func TestMergeRangeErrorsAndLimits(t *testing.T) {
-	e := newEnv(t, WithLimits(engine.Limits{MaxWriteCells: 100}))
+	e := newEnv(t, WithLimits(limits.Limits{MaxWriteCells: 100}))
 	e.workbook("m.xlsx", [][]any{{"x"}})
 	got := e.fail("merge_cells", map[string]any{"file_path": "m.xlsx", "cell_range": "A1:Z10"})
 	assert.Equal(t, "MemoryError", got["exception"])

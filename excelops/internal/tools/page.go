@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -139,7 +140,7 @@ func (p *pageRows) fit(n int, more bool, build func(k int, more bool) pyjson.Obj
 			row = fmt.Sprintf("row %d", p.rows[0].row)
 		}
 		return newError(failure.KindLimit, fmt.Sprintf("workbook too large to page: %s alone does not fit in one page (%s, at most %d cells, %s); read fewer columns with an exact range (e.g. \"A1:J1\")",
-			row, cap, p.maxCells, engine.HumanBytes(p.maxBytes)), nil)
+			row, cap, p.maxCells, limits.HumanBytes(p.maxBytes)), nil)
 	}
 	if n == 0 && more {
 		return nil, tooLarge()

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
@@ -126,7 +127,7 @@ func TestPagingNeverSkips(t *testing.T) {
 	for i := range 30 {
 		sh := genSheet(r)
 		capChars := 700 + r.IntN(2500)
-		lim := engine.Limits{}
+		lim := limits.Limits{}
 		if r.IntN(3) == 0 {
 			capChars = -1                     // no result cap: pages are bounded by cells only
 			lim.MaxReadCells = 8 + r.IntN(40) // a row holds up to 7 cells

@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/bookcache"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/lightcache"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
@@ -37,7 +38,7 @@ func WithLogger(l logrus.FieldLogger) Option { return func(s *Service) { s.engin
 
 // WithLimits sets the size limits; zero fields keep their defaults (see
 // DefaultLimits).
-func WithLimits(l engine.Limits) Option { return func(s *Service) { s.engine.Limits = l } }
+func WithLimits(l limits.Limits) Option { return func(s *Service) { s.engine.Limits = l } }
 
 // WithTempDir sets the folder under which each call gets a private
 // temporary folder for excelize's spill files (default: os.TempDir()).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math/rand/v2"
@@ -226,7 +227,7 @@ func oneElement(doc string) bool {
 // goes to the excelize path, whose bigger parse gets the MemoryError,
 // while a formula reading a few cells computes within it.
 func TestRecalcSpliceStaysWithinTheMemoryBudget(t *testing.T) {
-	e := newEnv(t, WithLimits(engine.Limits{CallMemoryBudget: 200 << 10}))
+	e := newEnv(t, WithLimits(limits.Limits{CallMemoryBudget: 200 << 10}))
 	rows := make([][]any, 3000)
 	for i := range rows {
 		rows[i] = []any{i, "some text to make the sheet larger", i * 2}

@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -53,7 +54,7 @@ func absRef(sheet string, c1, r1, c2, r2 int) string {
 var createChartTool = typedTool(toolSpec{
 	name: "create_excel_chart", title: "Create chart",
 	desc:    "Insert a native Excel chart (bar, line, pie, scatter, area) built from a data range.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).createChart)
 

@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -22,7 +23,7 @@ const maxClearedCells = 1_000_000
 var clearRangeTool = typedTool(toolSpec{
 	name: "clear_range", title: "Clear range",
 	desc:    "Clear the values and formulas (default), the formats, or both (with notes and links) of a range; cells do not move, and clearing formats also undoes merges touching the range.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).clearRange)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 )
 
 // shrinkSpan returns the used span [lo, hi] of ext along one axis after n
@@ -45,7 +46,7 @@ func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
 var deleteColumnsTool = typedTool(toolSpec{
 	name: "delete_columns", title: "Delete columns",
 	desc:    "Delete columns starting at a column (letter like \"C\" or number); columns to the right move left. References to deleted cells become #REF!, ranges that lose columns shrink.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteColumns)
 
@@ -101,7 +102,7 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*engine
 var insertColumnsTool = typedTool(toolSpec{
 	name: "insert_columns", title: "Insert columns",
 	desc:    "Insert empty columns before a column (letter like \"C\" or number); existing columns move right.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet}),
 }, (*Service).insertColumns)
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
@@ -30,7 +31,7 @@ const (
 var compareExcelTool = typedTool(toolSpec{
 	name: "compare_excel", title: "Compare sheets",
 	desc:    "Compare two workbooks, or two sheets of one (file_b = file_a), by value: columns added or removed, and rows added, removed or changed with their changed cells, rows matched by key_columns (header names) or by position; with ignore_style false also the cells of matched rows (and of the header) whose style differs (font, fill, border, alignment, number format); differences paged with offset/next_offset.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access: access.Access{Files: []access.FileUse{
 		{Arg: "file_a", SheetArg: "sheet_a", Touch: access.TouchStream, Sheet: access.SheetRead},
 		{Arg: "file_b", SheetArg: "sheet_b", Touch: access.TouchStream, Sheet: access.SheetRead},

@@ -6,6 +6,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
@@ -36,7 +37,7 @@ func copySheetName(b *engine.Book, sheet string) string {
 var copySheetTool = typedTool(toolSpec{
 	name: "copy_sheet", title: "Copy sheet",
 	desc:    "Copy a worksheet within its workbook (values, formulas, styles, merges, rules, validations, notes); the copy's references to its source sheet point at the copy.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetRead, access.Access{Guard: access.GuardEverySheet}),
 }, (*Service).copySheet)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -70,7 +71,7 @@ func checkDefinedName(name string) error {
 var defineNameTool = typedTool(toolSpec{
 	name: "define_name", title: "Define name",
 	desc:    "Define a workbook- or sheet-scoped name for a reference, constant or formula; an existing name is replaced only with overwrite=true.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("", access.SheetNone, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).defineName)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 )
 
 // shiftDirections are the ways delete_range moves the cells beside the
@@ -60,7 +61,7 @@ func bandRewrite(b formularef.Band) engine.RefRewrite {
 var deleteRangeTool = typedTool(toolSpec{
 	name: "delete_range", title: "Delete range",
 	desc:    "Delete a range's cells and shift the cells below it up or the cells right of it left; references to deleted cells become #REF!, references to moved cells follow them.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRange)
 

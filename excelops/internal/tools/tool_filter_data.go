@@ -9,6 +9,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -25,7 +26,7 @@ var filterDataTool = typedTool(toolSpec{
 	name: "filter_data", title: "Filter rows",
 	desc: "Rows of a sheet that meet conditions on named columns (one condition as column/operator/value, or a conditions list joined by logic and/or), " +
 		"optionally sorted (sort_by, ascending) and cut to the top N (limit), projected on columns; paged with offset/max_rows like read_excel.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.ReadStream(),
 }, (*Service).filterData)
 

@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -39,7 +40,7 @@ type foundCell struct {
 var findReplaceTool = typedTool(toolSpec{
 	name: "find_replace", title: "Find and replace",
 	desc:    "Find text in cell values (and optionally formulas) on one sheet, a range or every sheet and replace it; returns the cells changed.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("", access.SheetNone, access.Access{Destructive: true}),
 }, (*Service).findReplace)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -30,7 +31,7 @@ const (
 var formatCellsTool = typedTool(toolSpec{
 	name: "format_cells", title: "Format cells",
 	desc:    "Apply font, fill, border, alignment and number format to a range; unspecified attributes are kept.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditCells(access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).formatCells)
 
@@ -141,7 +142,7 @@ func restyle(b *engine.Book, ctx context.Context, sheet string, rng engine.CellR
 var readCellStylesTool = typedTool(toolSpec{
 	name: "read_cell_styles", title: "Read cell styles",
 	desc:    "Read the font, fill, border, alignment and number format of the cells of a range (first 200 styled cells).",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", SheetArg: "sheet_name", Touch: access.TouchStyles, Sheet: access.SheetRead}}},
 }, (*Service).readCellStyles)
 
@@ -234,7 +235,7 @@ func describeStyle(cell string, st *excelize.Style) pyjson.Object {
 var adjustColumnWidthTool = typedTool(toolSpec{
 	name: "adjust_column_width", title: "Set column widths",
 	desc:    "Set column widths ([{\"column\": \"A\", \"width\": 20}]) or fit them to their content (auto_fit).",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditCells(access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).adjustColumnWidth)
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
@@ -46,7 +47,7 @@ const (
 var inspectExcelFilesTool = typedTool(toolSpec{
 	name: "inspect_excel_files", title: "Inspect workbook files",
 	desc:    "Overview of the workbooks in a folder (recursive by default): per file its sheets with used range, header row and a few preview rows, plus the details include asks for (freeze panes, charts, images, conditional formatting, column widths); search finds files by file or sheet name; paged with offset/next_offset and answered before the deadline with what was inspected (partial: true).",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Scans: "directory"},
 }, (*Service).inspectExcelFiles)
 

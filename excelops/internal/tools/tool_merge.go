@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -32,7 +33,7 @@ const (
 var mergeCellsTool = typedTool(toolSpec{
 	name: "merge_cells", title: "Merge cells",
 	desc:    "Merge a range of cells into one that keeps the top-left value; refused when other cells hold data unless discard_values is true.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).merge)
 
@@ -40,7 +41,7 @@ var mergeCellsTool = typedTool(toolSpec{
 var unmergeCellsTool = typedTool(toolSpec{
 	name: "unmerge_cells", title: "Unmerge cells",
 	desc:    "Unmerge a merged range.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Idempotent: true}),
 }, (*Service).unmerge)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -31,7 +32,7 @@ const (
 var addCommentTool = typedTool(toolSpec{
 	name: "add_comment", title: "Set cell note",
 	desc:    "Add a note (comment) with an author to a cell, replacing the cell's existing note; remove: true deletes it.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).addComment)
 
@@ -167,7 +168,7 @@ func linkLocation(b *engine.Book, loc string) (string, error) {
 var setHyperlinkTool = typedTool(toolSpec{
 	name: "set_hyperlink", title: "Set hyperlink",
 	desc:    "Link a cell to a web address (url) or a place in the workbook (location \"Sheet!A1\") with display text and tooltip, styled blue and underlined as Excel does; remove: true deletes the link.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).setHyperlink)
 

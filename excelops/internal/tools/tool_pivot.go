@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -102,7 +103,7 @@ func (a *pivotArgs) check() (engine.CellRange, error) {
 var createPivotTableTool = typedTool(toolSpec{
 	name: "create_pivot_table", title: "Create pivot table",
 	desc:    "Create a pivot table summarising a source range with a header row: row and column fields and values (sum, count or average) by header name.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).createPivotTable)
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -20,7 +21,7 @@ const (
 var listSheetsTool = typedTool(toolSpec{
 	name: "list_sheets", title: "List sheets",
 	desc:    "List the sheets of an Excel workbook with their order and which one is active.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStyles}}},
 }, (*Service).listSheets)
 
@@ -54,7 +55,7 @@ func (s *Service) listSheets(_ context.Context, a listSheetsArgs) (*engine.Call,
 var readExcelTool = typedTool(toolSpec{
 	name: "read_excel", title: "Read sheet data",
 	desc:    "Read an Excel sheet: a summary page (header + rows) or an exact range, with offset/max_rows paging; dates and times come back as ISO-8601 text.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.ReadStream(),
 }, (*Service).readExcel)
 

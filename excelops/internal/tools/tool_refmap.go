@@ -6,6 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -27,7 +28,7 @@ const (
 var referenceMapTool = typedTool(toolSpec{
 	name: "get_reference_map", title: "Reference map",
 	desc:    "Map a workbook's references: per sheet the formulas and the sheets they read and are read by, the cross-sheet edges with sample formulas, defined names, tables and external workbook links; detail \"full\" also lists every formula with its references, paged.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).referenceMap)
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"time"
 
@@ -45,7 +46,7 @@ var discoverRelationshipsTool = typedTool(toolSpec{
 	name: "discover_file_relationships", title: "Discover file relationships",
 	desc: "Find the columns that link several workbooks (file_paths, or the workbooks of directory): per pair of files the columns of their sheets whose row-1 headers match exactly or after normalisation (case, spaces, id synonyms such as customer_id / CustomerID / 客户编号), " +
 		"with value overlap (a normalized match needs 0.3), uniqueness (a side is \"one\" from 0.9), cardinality, suggested join and value types over the first sample_rows rows; plus merge hints (pd.merge), the external workbooks each file's formulas link (workbook_links, naming the analyzed file a link points to) and groups of linked files; shared columns paged with offset/next_offset.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Scans: "directory"},
 }, (*Service).discoverRelationships)
 

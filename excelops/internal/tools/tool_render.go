@@ -11,6 +11,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/rendersafe"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -30,7 +31,7 @@ const (
 var renderRangeTool = typedTool(toolSpec{
 	name: "render_range", title: "Render range as image",
 	desc:    "Render a sheet range (default: the print area or used range) to a PNG image through LibreOffice so you can look at it; returns the image's path, size and pixel dimensions, and in not_rendered what the picture leaves out: links to pictures, files, workbooks or data outside the workbook are never followed.",
-	timeout: render.Timeout + engine.ReadTimeout,
+	timeout: render.Timeout + limits.ReadTimeout,
 	access:  renderAccess(),
 }, (*Service).renderRange)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 )
 
 // Rows inserted and deleted: insert_rows and delete_rows.
@@ -60,7 +61,7 @@ func editCount(c *int, limit int) (int, error) {
 var insertRowsTool = typedTool(toolSpec{
 	name: "insert_rows", title: "Insert rows",
 	desc:    "Insert empty rows before a row number; existing rows move down.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet}),
 }, (*Service).insertRows)
 
@@ -107,7 +108,7 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*engine.Call, er
 var deleteRowsTool = typedTool(toolSpec{
 	name: "delete_rows", title: "Delete rows",
 	desc:    "Delete rows starting at a row number; rows below move up.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Guard: access.GuardEverySheet, Destructive: true}),
 }, (*Service).deleteRows)
 

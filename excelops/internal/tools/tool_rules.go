@@ -9,6 +9,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -71,7 +72,7 @@ func validIconStyle(name string) bool {
 var addConditionalRuleTool = typedTool(toolSpec{
 	name: "add_conditional_rule", title: "Add conditional formatting",
 	desc:    "Add conditional formatting (cell_is, formula, icon_set, color_scale, data_bar) to a range; several rules apply all-or-nothing.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).addConditionalRule)
 
@@ -256,7 +257,7 @@ func dvOperator(name string) (excelize.DataValidationOperator, bool) {
 var addDataValidationTool = typedTool(toolSpec{
 	name: "add_data_validation", title: "Add data validation",
 	desc:    "Add data validation (list, whole, decimal, date, time, textLength, custom) to a range.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true}),
 }, (*Service).addDataValidation)
 

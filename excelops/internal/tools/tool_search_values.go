@@ -10,6 +10,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -32,7 +33,7 @@ var searchValuesTool = typedTool(toolSpec{
 	name: "search_excel_values", title: "Search cell values",
 	desc: "Search the cell values of every sheet of a workbook (and more workbooks with file_paths), like ripgrep: contains, exact, regex, startswith or fuzzy match, " +
 		"optionally case-sensitive and limited to sheets and header columns; each hit gives sheet, row, column, value, cell and its row's other values; paged with offset/max_results.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  searchAccess(),
 }, (*Service).searchValues)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -19,7 +20,7 @@ import (
 var createSheetTool = typedTool(toolSpec{
 	name: "create_sheet", title: "Create sheet",
 	desc:    "Create an empty sheet, optionally at a position (0 = first).",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("", access.SheetNone, access.Access{Guard: access.GuardEverySheet, KeepsValues: true, Idempotent: true}),
 }, (*Service).createSheet)
 
@@ -67,7 +68,7 @@ func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*engine.Cal
 var renameSheetTool = typedTool(toolSpec{
 	name: "rename_sheet", title: "Rename sheet",
 	desc:    "Rename a sheet.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetRead, access.Access{Guard: access.GuardEverySheet, Idempotent: true}),
 }, (*Service).renameSheet)
 
@@ -124,7 +125,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*engine.Cal
 var deleteSheetTool = typedTool(toolSpec{
 	name: "delete_sheet", title: "Delete sheet",
 	desc:    "Delete a sheet (needs confirm=true).",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetDrop, access.Access{Guard: access.GuardEverySheet, Destructive: true, Idempotent: true}),
 }, (*Service).deleteSheet)
 
@@ -165,7 +166,7 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*engine.Cal
 var copyRangeTool = typedTool(toolSpec{
 	name: "copy_range_between_sheets", title: "Copy range",
 	desc:    "Copy the values and formulas of a range to another sheet, in the same or another workbook; relative references in copied formulas move with the copy, absolute ones stay (values_only pastes results instead).",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  copyRangeAccess(),
 }, (*Service).copyRange)
 

@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -38,7 +39,7 @@ const (
 var scanExcelSnapshotTool = typedTool(toolSpec{
 	name: "scan_excel_snapshot", title: "Scan workbook snapshot",
 	desc:    "Snapshot of one workbook: per sheet its used range, header row, column profiles over the first max_sample_rows data rows (type, empty, unique, unique_ratio, samples; for numbers min, p25, median, p75, max as pandas' quantile computes them with linear interpolation, and outliers past 1.5*IQR with examples), key_columns (columns whose non-empty values are all distinct), duplicate rows, sample rows, merged ranges and tables, plus header names shared across sheets; quartiles and outliers use at most 10000 numbers per column, a random sample past that (quantiles_from says which); sheets paged with offset/next_offset, a sheet larger than the result cap by itself shown shortened (shortened says what was left out).",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).scanExcelSnapshot)
 

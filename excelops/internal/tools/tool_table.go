@@ -11,6 +11,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -129,7 +130,7 @@ func checkTableName(name string) error {
 var createTableTool = typedTool(toolSpec{
 	name: "create_table", title: "Create table",
 	desc:    "Turn a range with a header row into an Excel table (name, style, banded rows); refuses ranges that overlap a table, an autofilter or merged cells.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("sheet_name", access.SheetEdit, access.Access{Idempotent: true}),
 }, (*Service).createTable)
 

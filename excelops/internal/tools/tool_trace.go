@@ -7,6 +7,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -27,7 +28,7 @@ const (
 var traceReferencesTool = typedTool(toolSpec{
 	name: "trace_references", title: "Trace references",
 	desc:    "Trace a cell's reference chain: the cells, ranges, defined names, tables and external workbooks its formula reads (precedents) and the formula cells that read it (dependents), across sheets, to a given depth.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).traceReferences)
 
@@ -110,7 +111,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 var impactAnalysisTool = typedTool(toolSpec{
 	name: "get_impact_analysis", title: "Impact analysis",
 	desc:    "List the formula cells whose value depends on a cell or range, directly or through other formulas, defined names and tables, on every sheet: what changes when the target changes. Formulas computing their references (INDIRECT, OFFSET) are listed apart as dynamic_formulas.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Files: []access.FileUse{{Arg: "file_path", Touch: access.TouchStructure}}},
 }, (*Service).impactAnalysis)
 

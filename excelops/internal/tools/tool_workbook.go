@@ -7,6 +7,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
@@ -67,7 +68,7 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 var createWorkbookTool = typedTool(toolSpec{
 	name: "create_workbook", title: "Create workbook",
 	desc:    "Create a new empty workbook with the given sheets; an existing file is replaced only with overwrite=true.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditStructure("", access.SheetNone, access.Access{KeepsValues: true, Destructive: true, Idempotent: true}),
 }, (*Service).createWorkbook)
 
@@ -183,7 +184,7 @@ func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive
 var listWorkbooksTool = typedTool(toolSpec{
 	name: "list_workbooks", title: "List workbooks",
 	desc:    "List the workbook files (.xlsx, .xlsm) of the workspace or of a folder with size, modified time and sheet names, paged with offset/max_results.",
-	timeout: engine.ReadTimeout,
+	timeout: limits.ReadTimeout,
 	access:  access.Access{Lists: "folder"},
 }, (*Service).listWorkbooks)
 

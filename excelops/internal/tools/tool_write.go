@@ -6,6 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -22,7 +23,7 @@ const (
 var writeCellsTool = typedTool(toolSpec{
 	name: "write_cells", title: "Write cells",
 	desc:    "Write one cell (cell+value) or a 2-D block (cell_range+values) into a sheet; strings starting with = are formulas, ISO-8601 dates become Excel dates; values past Excel's limits, and formulas naming a sheet, defined name or table the workbook lacks, are refused and nothing is written.",
-	timeout: engine.WriteTimeout,
+	timeout: limits.WriteTimeout,
 	access:  access.EditCells(access.SheetTarget, access.Access{Destructive: true, Idempotent: true}),
 }, (*Service).writeCells)
 

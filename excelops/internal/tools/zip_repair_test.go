@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"os"
 	"os/exec"
@@ -166,7 +166,7 @@ func TestZipQuirksAsUnzipReadsThem(t *testing.T) {
 
 // TestZipQuirkBombRefused: a rebuilt directory is bounded like a clean one.
 func TestZipQuirkBombRefused(t *testing.T) {
-	e := newEnv(t, WithLimits(engine.Limits{UnzipSizeLimit: 16 << 20, UnzipXMLSizeLimit: 4 << 20}))
+	e := newEnv(t, WithLimits(limits.Limits{UnzipSizeLimit: 16 << 20, UnzipXMLSizeLimit: 4 << 20}))
 	e.workbook("bomb.xlsx", [][]any{{1}})
 	withSheetXML(t, e.path("bomb.xlsx"), sheetXML("A1", `<row r="1"><c r="A1"><v>1</v></c></row>`+strings.Repeat(" ", 64<<20)))
 	z, err := os.ReadFile(e.path("bomb.xlsx"))

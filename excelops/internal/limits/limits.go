@@ -1,6 +1,7 @@
-package engine
+package limits
 
 import (
+	"io"
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
@@ -159,21 +160,26 @@ func DefaultCallMemoryBudget() int64 {
 	return min(max(b, MinCallMemoryBudget), MaxCallMemoryBudget)
 }
 
-// budget is the part of l a parser keeps: the memory budget and the
+// Budget is the part of l a parser keeps: the memory budget and the
 // bound of one text run.
-func (l Limits) budget() budget.Budget {
+func (l Limits) Budget() budget.Budget {
 	return budget.Budget{Memory: l.CallMemoryBudget, MaxText: l.MaxCellTextBytes}
 }
 
 // Within fails with a KindLimit error, before anything is allocated, when
 // an estimated allocation of need bytes for what exceeds the per-call
 // memory budget.
-func (l Limits) Within(what string, need int64) error { return l.budget().Within(what, need) }
+func (l Limits) Within(what string, need int64) error { return l.Budget().Within(what, need) }
 
 // HumanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").
 func HumanBytes(n int64) string { return budget.HumanBytes(n) }
 
-// cellTextErr is the error for one cell (or shared string) whose text
+// CellTextErr is the error for one cell (or shared string) whose text
 // inflates past the per-cell bound: where is "cell B2 of sheet \"Data\""
 // or "shared string 17".
-func (l Limits) cellTextErr(where string) error { return l.budget().CellText(where) }
+func (l Limits) CellTextErr(where string) error { return l.Budget().CellText(where) }
+
+// NewRunBound bounds the text runs of r (budget.Budget.RunBound).
+func (l Limits) NewRunBound(r io.Reader, where string) io.Reader {
+	return l.Budget().RunBound(r, where)
+}
