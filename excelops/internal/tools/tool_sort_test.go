@@ -242,3 +242,29 @@ func sign(n int) int {
 	}
 	return 0
 }
+
+// TestSortRangeMovesRichText: a cell of rich text (runs with their own
+// fonts) moves with its row, its runs and fonts whole, as Excel sorts it.
+func TestSortRangeMovesRichText(t *testing.T) {
+	e := newEnv(t)
+	e.workbook("r.xlsx", [][]any{{2, "plain"}, {1, nil}})
+	f := e.open("r.xlsx")
+	runs := []excelize.RichTextRun{
+		{Text: "bold ", Font: &excelize.Font{Bold: true}},
+		{Text: "red", Font: &excelize.Font{Color: "FF0000"}},
+	}
+	require.NoError(t, f.SetCellRichText("Sheet1", "B2", runs))
+	require.NoError(t, f.Save())
+	e.ok("sort_range", map[string]any{"file_path": "r.xlsx", "cell_range": "A1:B2",
+		"sort_by": []any{map[string]any{"column": "A", "order": "ascending"}}})
+	got, err := e.open("r.xlsx").GetCellRichText("Sheet1", "B1")
+	require.NoError(t, err)
+	require.Len(t, got, 2, "the runs moved to row 1 with their key")
+	assert.Equal(t, "bold ", got[0].Text)
+	require.NotNil(t, got[0].Font)
+	assert.True(t, got[0].Font.Bold)
+	assert.Equal(t, "red", got[1].Text)
+	require.NotNil(t, got[1].Font)
+	assert.Equal(t, "FF0000", got[1].Font.Color)
+	assert.Equal(t, "plain", e.value("r.xlsx", "Sheet1", "B2"))
+}
