@@ -67,26 +67,22 @@ func (b *Book) definedNameIndex(scopeID int, name string) int {
 type NameDefinition struct {
 	// Name is the name as spelled.
 	Name string
-	// SheetID is the index of the sheet the name is local to, -1 for a
-	// name of the whole workbook.
-	SheetID int
+	// Sheet is the sheet the name is local to, "" for a name of the whole
+	// workbook (or one whose sheet index is out of range).
+	Sheet string
 	// RefersTo is the formula the name stands for.
 	RefersTo string
 }
 
 // NameDefinitions lists the workbook's defined names as stored, in order.
 func (b *Book) NameDefinitions() []NameDefinition {
-	wb := b.f.WorkBook
-	if wb == nil || wb.DefinedNames == nil {
+	if b.f == nil || b.f.WorkBook == nil || b.f.WorkBook.DefinedNames == nil {
 		return nil
 	}
-	out := make([]NameDefinition, 0, len(wb.DefinedNames.DefinedName))
-	for _, dn := range wb.DefinedNames.DefinedName {
-		id := -1
-		if dn.LocalSheetID != nil {
-			id = *dn.LocalSheetID
-		}
-		out = append(out, NameDefinition{Name: dn.Name, SheetID: id, RefersTo: dn.Data})
+	sheets, _ := b.SheetList()
+	out := make([]NameDefinition, 0, len(b.f.WorkBook.DefinedNames.DefinedName))
+	for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
+		out = append(out, NameDefinition{Name: dn.Name, Sheet: localSheet(sheets, dn.LocalSheetID), RefersTo: dn.Data})
 	}
 	return out
 }
@@ -107,26 +103,4 @@ func (b *Book) DropSheetName(sheet, name string) {
 		kept = append(kept, dn)
 	}
 	b.f.WorkBook.DefinedNames.DefinedName = kept
-}
-
-// ExternalReferenceIDs lists the relationship ids of the workbook's
-// external links, in the order formulas number them ([1], [2], ...).
-func (b *Book) ExternalReferenceIDs() []string {
-	wb := b.f.WorkBook
-	if wb == nil || wb.ExternalReferences == nil {
-		return nil
-	}
-	out := make([]string, 0, len(wb.ExternalReferences.ExternalReference))
-	for _, ref := range wb.ExternalReferences.ExternalReference {
-		out = append(out, ref.RID)
-	}
-	return out
-}
-
-// HeldPart is the raw bytes of the package part name as the book holds it
-// in memory; ok is false when it holds no such part.
-func (b *Book) HeldPart(name string) (raw []byte, ok bool) {
-	v, found := b.f.Pkg.Load(name)
-	raw, isBytes := v.([]byte)
-	return raw, found && isBytes
 }

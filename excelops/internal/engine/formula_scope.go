@@ -15,10 +15,8 @@ import (
 func (b *Book) FormulaScope() *FormulaScope {
 	sheets, _ := b.SheetList()
 	var names []scopedName
-	if b.f != nil && b.f.WorkBook != nil && b.f.WorkBook.DefinedNames != nil {
-		for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
-			names = append(names, scopedName{dn.Name, localSheet(sheets, dn.LocalSheetID)})
-		}
+	for _, dn := range b.NameDefinitions() {
+		names = append(names, scopedName{dn.Name, dn.Sheet})
 	}
 	return newFormulaScope(sheets, names, func() []tableInfo {
 		var out []tableInfo

@@ -108,18 +108,13 @@ func (b *Book) planRefs(rw RefRewrite, skip string) (*RefPlan, error) {
 			p.Cells = append(p.Cells, PlannedFormula{Sheet: rw.sheetAfter(sheet), Cell: dst, Formula: out, ArrayRef: array, Changed: changed})
 		}
 	}
-	if wb := b.f.WorkBook; wb != nil && wb.DefinedNames != nil {
-		for _, dn := range wb.DefinedNames.DefinedName {
-			host := ""
-			if dn.LocalSheetID != nil && *dn.LocalSheetID >= 0 && *dn.LocalSheetID < len(list) {
-				host = list[*dn.LocalSheetID]
-			}
-			out, _ := rw.Formula(dn.Data, host)
-			if host != "" {
-				host = rw.sheetAfter(host)
-			}
-			p.names = append(p.names, plannedName{name: dn.Name, scope: host, data: out})
+	for _, dn := range b.NameDefinitions() {
+		host := dn.Sheet
+		out, _ := rw.Formula(dn.RefersTo, host)
+		if host != "" {
+			host = rw.sheetAfter(host)
 		}
+		p.names = append(p.names, plannedName{name: dn.Name, scope: host, data: out})
 	}
 	return p, nil
 }

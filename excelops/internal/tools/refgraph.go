@@ -2,10 +2,7 @@ package tools
 
 import (
 	"context"
-	"encoding/xml"
-	"path"
 	"strconv"
-	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -24,14 +21,13 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := refgraph.Workbook{Sheets: sheets, Links: externalLinks(b)}
-	list, _ := b.SheetList()
+	links, err := externalLinks(b)
+	if err != nil {
+		return nil, err
+	}
+	w := refgraph.Workbook{Sheets: sheets, Links: links}
 	for _, dn := range b.NameDefinitions() {
-		scope := ""
-		if dn.SheetID >= 0 && dn.SheetID < len(list) {
-			scope = list[dn.SheetID]
-		}
-		w.Names = append(w.Names, refgraph.NameDef{Name: dn.Name, Scope: scope, RefersTo: dn.RefersTo})
+		w.Names = append(w.Names, refgraph.NameDef{Name: dn.Name, Scope: dn.Sheet, RefersTo: dn.RefersTo})
 	}
 	for _, sheet := range sheets {
 		tables, err := tablesOn(b, sheet)
@@ -67,55 +63,20 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 	return g, nil
 }
 
-// xmlRels is a relationships part.
-type xmlRels struct {
-	Rels []struct {
-		ID     string `xml:"Id,attr"`
-		Target string `xml:"Target,attr"`
-	} `xml:"Relationship"`
-}
-
 // externalLinks maps the prefixes external references carry in formulas
 // ("[1]") to the workbook each link names (its path as stored, e.g.
-// "prices.xlsx"). A link whose parts are missing is left out.
-func externalLinks(b *engine.Book) map[string]string {
+// "prices.xlsx"), as the package index read them. A link whose parts are
+// missing is left out.
+func externalLinks(b *engine.Book) (map[string]string, error) {
+	list, err := b.LinkedWorkbooks()
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
-	ids := b.ExternalReferenceIDs()
-	if len(ids) == 0 {
-		return out
-	}
-	wbRels := rels(b, "xl/_rels/workbook.xml.rels")
-	for i, id := range ids {
-		target, ok := wbRels[id]
-		if !ok {
-			continue
-		}
-		part := path.Join("xl", target)
-		if strings.HasPrefix(target, "/") {
-			part = strings.TrimPrefix(target, "/")
-		}
-		linkRels := rels(b, path.Join(path.Dir(part), "_rels", path.Base(part)+".rels"))
-		for _, t := range linkRels {
-			out["["+strconv.Itoa(i+1)+"]"] = strings.TrimPrefix(t, "file:///")
-			break
+	for i, target := range list {
+		if target != "" {
+			out["["+strconv.Itoa(i+1)+"]"] = target
 		}
 	}
-	return out
-}
-
-// rels reads a relationships part of the package: id -> target.
-func rels(b *engine.Book, name string) map[string]string {
-	out := map[string]string{}
-	data, ok := b.HeldPart(name)
-	if !ok {
-		return out
-	}
-	var r xmlRels
-	if xml.Unmarshal(data, &r) != nil {
-		return out
-	}
-	for _, rel := range r.Rels {
-		out[rel.ID] = rel.Target
-	}
-	return out
+	return out, nil
 }
