@@ -115,10 +115,10 @@ func ParseColumn(v any) (int, error) {
 // provider wants (schema in typeSchemas).
 type CellInput any
 
-// cellValue converts one JSON value to what excelize stores, as
+// CellValue converts one JSON value to what excelize stores, as
 // excelmanus does: strings starting with "=" are formulas, numeric strings
 // become numbers, null clears the cell. isFormula reports a formula.
-func cellValue(v any) (val any, formula string, err error) {
+func CellValue(v any) (val any, formula string, err error) {
 	switch t := v.(type) {
 	case nil:
 		return nil, "", nil
@@ -166,7 +166,7 @@ func LooksNumeric(s string) bool {
 
 // setCell writes one converted value (or formula) into sheet.
 func setCell(f *excelize.File, sheet string, col, row int, v any) error {
-	val, formula, err := cellValue(v)
+	val, formula, err := CellValue(v)
 	if err != nil {
 		return err
 	}

@@ -33,11 +33,11 @@ func (s *Engine) openLight(b *Book) error {
 	}
 	b.mode = st.Mode()
 	b.id, _ = workspace.IDOf(st)
-	p, err := s.openPackage(fh, st.Size(), filepath.Base(b.Path))
+	p, err := s.OpenPackage(fh, st.Size(), filepath.Base(b.Path))
 	if err != nil {
 		return err
 	}
-	b.Zr, b.encrypted = p.zr, p.encrypted
+	b.Zr, b.encrypted = p.Zr, p.Encrypted
 	var total uint64
 	for _, zf := range b.Zr.File {
 		total += zf.UncompressedSize64
@@ -45,7 +45,7 @@ func (s *Engine) openLight(b *Book) error {
 	if total > uint64(s.Limits.UnzipSizeLimit) {
 		return LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
-	b.cost = int64(total) * parsedBytesPerXMLByte
+	b.cost = int64(total) * ParsedBytesPerXMLByte
 	id, known := b.lightKey()
 	if known {
 		if e := s.Light.Get(id); e != nil {

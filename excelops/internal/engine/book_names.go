@@ -82,7 +82,7 @@ func (b *Book) NameDefinitions() []NameDefinition {
 	sheets, _ := b.SheetList()
 	out := make([]NameDefinition, 0, len(b.f.WorkBook.DefinedNames.DefinedName))
 	for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
-		out = append(out, NameDefinition{Name: dn.Name, Sheet: localSheet(sheets, dn.LocalSheetID), RefersTo: dn.Data})
+		out = append(out, NameDefinition{Name: dn.Name, Sheet: LocalSheet(sheets, dn.LocalSheetID), RefersTo: dn.Data})
 	}
 	return out
 }

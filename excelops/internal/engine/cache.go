@@ -13,10 +13,10 @@ const (
 	// a 24 GiB machine, enough for about eight 50,000 x 10 workbooks kept
 	// parsed between calls.
 	DefaultCacheBudget = 2 << 30
-	// parsedBytesPerXMLByte estimates the heap a parsed workbook takes per
+	// ParsedBytesPerXMLByte estimates the heap a parsed workbook takes per
 	// byte of its unzipped parts: excelize holds the XML bytes and the
 	// parsed cells (measured: ~14.5 on a 50,000 x 10 sheet, rounded up).
-	parsedBytesPerXMLByte = 16
+	ParsedBytesPerXMLByte = 16
 	// newBookCost is the estimate for a workbook created by a call before
 	// its first save is measured.
 	newBookCost = 64 << 10

@@ -37,7 +37,7 @@ func FitWidth(chars int) float64 {
 // colFitter measures what numbers show as under a number format, with
 // excelize's formatter on a scratch workbook of its own; both write paths
 // use it, so both widen alike.
-type colFitter struct {
+type ColFitter struct {
 	f      *excelize.File
 	styles map[numFormat]int // format -> style of the scratch workbook
 	need   map[int]float64
@@ -51,18 +51,21 @@ type numFormat struct {
 }
 
 // NewColFitter starts measuring for one write.
-func NewColFitter() *colFitter { return &colFitter{need: map[int]float64{}} }
+func NewColFitter() *ColFitter { return &ColFitter{need: map[int]float64{}} }
+
+// Widths returns the width each measured column needs, by column number.
+func (c *ColFitter) Widths() map[int]float64 { return c.need }
 
 // Close releases the scratch workbook.
-func (c *colFitter) Close() {
+func (c *ColFitter) Close() {
 	if c.f != nil {
 		_ = c.f.Close()
 	}
 }
 
-// formatOf is the number format a style of f applies (General for a style
+// FormatOf is the number format a style of f applies (General for a style
 // f cannot read).
-func formatOf(f *excelize.File, style int) numFormat {
+func FormatOf(f *excelize.File, style int) numFormat {
 	st, err := f.GetStyle(style)
 	if err != nil {
 		return numFormat{}
@@ -78,7 +81,7 @@ func formatOf(f *excelize.File, style int) numFormat {
 
 // number records that column col shows v under the format nf; General
 // needs no room.
-func (c *colFitter) number(col int, v float64, nf numFormat) {
+func (c *ColFitter) number(col int, v float64, nf numFormat) {
 	if nf == (numFormat{}) {
 		return
 	}
@@ -109,9 +112,9 @@ func (c *colFitter) number(col int, v float64, nf numFormat) {
 	}
 }
 
-// numberText records column col showing the number whose decimal text is
+// NumberText records column col showing the number whose decimal text is
 // s (as the splice path holds it).
-func (c *colFitter) numberText(col int, s string, nf numFormat) {
+func (c *ColFitter) NumberText(col int, s string, nf numFormat) {
 	if nf == (numFormat{}) {
 		return
 	}
@@ -122,7 +125,7 @@ func (c *colFitter) numberText(col int, s string, nf numFormat) {
 
 // FitColumns gives each column c measured the width it needs in sheet (the
 // excelize path), where no width is set and the sheet's default is narrower.
-func (b *Book) FitColumns(sheet string, c *colFitter) error {
+func (b *Book) FitColumns(sheet string, c *ColFitter) error {
 	if len(c.need) == 0 {
 		return nil
 	}
@@ -156,12 +159,12 @@ func (b *Book) FitColumns(sheet string, c *colFitter) error {
 
 // FitWritten records the room the number write_cells just stored for w
 // (kind as dateWriter.put stored it) needs in its column (the excelize path).
-func (b *Book) FitWritten(sheet string, w CellWrite, kind dateKind, fit *colFitter) error {
-	if w.text != nil {
+func (b *Book) FitWritten(sheet string, w CellWrite, kind DateKind, fit *ColFitter) error {
+	if w.Text != nil {
 		return nil
 	}
 	if kind == NotDate {
-		val, formula, err := cellValue(w.raw)
+		val, formula, err := CellValue(w.Raw)
 		if err != nil || formula != "" {
 			return err
 		}
@@ -179,7 +182,7 @@ func (b *Book) FitWritten(sheet string, w CellWrite, kind dateKind, fit *colFitt
 	if style == 0 {
 		return nil // as the splice path, which reads no style table for an unstyled cell
 	}
-	nf := formatOf(b.f, style)
+	nf := FormatOf(b.f, style)
 	if nf == (numFormat{}) {
 		return nil
 	}
@@ -187,6 +190,6 @@ func (b *Book) FitWritten(sheet string, w CellWrite, kind dateKind, fit *colFitt
 	if err != nil {
 		return newError(failure.KindInvalidArgument, "cannot read "+ref+": "+err.Error(), err)
 	}
-	fit.numberText(w.Col, raw, nf)
+	fit.NumberText(w.Col, raw, nf)
 	return nil
 }

@@ -56,8 +56,8 @@ type Observer interface {
 	WorkbookSaved(err error)
 }
 
-// observeSave reports a save's outcome to the observer, if any.
-func (s *Engine) observeSave(err error) {
+// ObserveSave reports a save's outcome to the observer, if any.
+func (s *Engine) ObserveSave(err error) {
 	if s.Observer != nil {
 		s.Observer.WorkbookSaved(err)
 	}

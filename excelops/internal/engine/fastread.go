@@ -114,7 +114,7 @@ func (b *Book) WalkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	if err != nil || zf == nil {
 		return err
 	}
-	sst, err := b.sharedStrings()
+	sst, err := b.SharedStrings()
 	if err != nil {
 		return err
 	}

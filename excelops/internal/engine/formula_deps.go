@@ -37,10 +37,10 @@ func (e *EditSet) written() []SheetArea {
 	return e.Areas
 }
 
-// maxDepChecks bounds the overlap checks dirtyFormulas makes; past it (a
+// MaxDepChecks bounds the overlap checks dirtyFormulas makes; past it (a
 // long chain of formulas) every formula counts as dirty, which is never
 // wrong, only slower.
-const maxDepChecks = 4_000_000
+const MaxDepChecks = 4_000_000
 
 // DepCell is one formula cell as dirtyFormulas sees it.
 type DepCell struct {
@@ -96,7 +96,7 @@ func DirtyFormulas(cells []DepCell, edits []SheetArea, wrote bool) []bool {
 				next = append(next, c.filled())
 			}
 		}
-		if checks > maxDepChecks {
+		if checks > MaxDepChecks {
 			for i := range dirty {
 				dirty[i] = true
 			}

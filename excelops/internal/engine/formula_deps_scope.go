@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/xuri/efp"
 )
 
 // newDepScope reads f's tables and defined names into the scope the
@@ -31,7 +33,7 @@ func newDepScope(f *excelize.File) *formuladeps.Scope {
 		if strings.EqualFold(scope, "Workbook") {
 			scope = ""
 		}
-		refers, plain := plainName(opc.Name{Refers: n.RefersTo})
+		refers, plain := PlainName(opc.Name{Refers: n.RefersTo})
 		d.AddName(n.Name, scope, refers, plain)
 	}
 	return d
@@ -54,3 +56,34 @@ func bookSpills(f *excelize.File) func(anchor SheetArea) (SheetArea, bool) {
 		return SheetArea{Sheet: anchor.Sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2}, true
 	}
 }
+
+// PlainName returns what the defined name n refers to, without its "=";
+// ok is false unless it is not empty and every reference in it names its
+// sheet and is absolute (a relative one moves with the cell the formula
+// is in).
+func PlainName(n opc.Name) (refers string, ok bool) {
+	refers = strings.TrimPrefix(strings.TrimSpace(n.Refers), "=")
+	if refers == "" {
+		return "", false
+	}
+	ps := efp.ExcelParser()
+	for _, tk := range ps.Parse("=" + refers) {
+		if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange {
+			continue
+		}
+		bang := strings.LastIndex(tk.TValue, "!")
+		if bang < 0 {
+			return refers, false
+		}
+		ref := tk.TValue[bang+1:]
+		for _, end := range strings.Split(ref, ":") {
+			if !absoluteEnd.MatchString(end) {
+				return refers, false
+			}
+		}
+	}
+	return refers, true
+}
+
+// absoluteEnd matches one end of an absolute reference: $A$1, $A or $1.
+var absoluteEnd = regexp.MustCompile(`^(\$[A-Za-z]{1,3}\$[0-9]+|\$[A-Za-z]{1,3}|\$[0-9]+)$`)

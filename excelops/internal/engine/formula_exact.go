@@ -41,13 +41,13 @@ func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	return inexactTokens(f, sheet, formula, tokens)
 }
 
-// inexactInArrays reports whether the engine computes formula (on sheet)
+// InexactInArrays reports whether the engine computes formula (on sheet)
 // unlike Excel even as an array formula: an operator applies to a range,
 // or a lifted call's array stands, inside a function that neither takes
 // arrays nor is lifted over them (formulatext.Inexact);
 // the @ of a function's result; or a SUBTOTAL or AGGREGATE over a range
 // that holds another one.
-func inexactInArrays(f *excelize.File, sheet, formula string) bool {
+func InexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return inexactTokens(f, sheet, formula, formulatok.Tokens(formula))
 }
 

@@ -70,7 +70,7 @@ func TestInexactFormulasLeftUncomputed(t *testing.T) {
 	for ref, want := range cases {
 		formula, err := f.GetCellFormula("Sheet1", ref)
 		require.NoError(t, err)
-		_, v, err := computeFormula(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", ref)
+		_, v, err := ComputeFormula(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, want, v, "%s =%s", ref, formula)
 	}
@@ -96,7 +96,7 @@ func TestExcelErrorResultsCached(t *testing.T) {
 	for i, c := range cases {
 		ref := fmt.Sprintf("A%d", i+1)
 		require.NoError(t, f.SetCellFormula("Sheet1", ref, c.formula))
-		typ, v, err := computeFormula(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", ref)
+		typ, v, err := ComputeFormula(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", ref)
 		require.NoError(t, err)
 		assert.Equal(t, c.t+" "+c.v, typ+" "+v, c.formula)
 	}

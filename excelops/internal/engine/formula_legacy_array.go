@@ -77,7 +77,7 @@ func LegacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcL
 	for r, row := range vals {
 		laid[r] = make([]CachedCell, len(row))
 		for c, v := range row {
-			t, text := cachedOf(v)
+			t, text := CachedOf(v)
 			if t == "str" && CheckText(ref, v.Value) != nil {
 				t, text = "e", "#VALUE!"
 			}

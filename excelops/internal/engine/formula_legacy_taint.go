@@ -66,5 +66,5 @@ func readsAnyOf(deps, bad []SheetArea) bool {
 // (what legacyArrayValues checks before computing it).
 func legacyExact(f *excelize.File, sheet, ref string) bool {
 	formula, err := f.GetCellFormula(sheet, ref)
-	return err == nil && !CallsUncomputable(formula) && !strings.Contains(formula, "#REF!") && !inexactInArrays(f, sheet, formula)
+	return err == nil && !CallsUncomputable(formula) && !strings.Contains(formula, "#REF!") && !InexactInArrays(f, sheet, formula)
 }

@@ -32,7 +32,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 	}
 	var changed []SheetArea
-	for _, i := range spillOrder(cand, cells, spills) {
+	for _, i := range SpillOrder(cand, cells, spills) {
 		sf, old := all[i], olds[i]
 		col, row, err := excelize.CellNameToCoordinates(sf.Cell.Ref)
 		if err != nil || inAreas(fresh, sf.sheet, col, row) {
@@ -83,7 +83,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		changed = append(changed, SheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
 			SheetArea{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
 		if blocked {
-			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: spillError}}}
+			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: SpillError}}}
 		}
 		for r, line := range vals {
 			for c, v := range line {
@@ -116,7 +116,7 @@ func unblock(all []sheetFormula, dirty []bool, areas []SheetArea) {
 			if !strings.EqualFold(a.Sheet, sf.sheet) {
 				continue
 			}
-			if stuck || intrudes(a, spill) {
+			if stuck || Intrudes(a, spill) {
 				dirty[i] = true
 				break
 			}
@@ -124,9 +124,9 @@ func unblock(all []sheetFormula, dirty []bool, areas []SheetArea) {
 	}
 }
 
-// intrudes reports whether the edited area a meets the spill range other
+// Intrudes reports whether the edited area a meets the spill range other
 // than in its anchor (its first cell).
-func intrudes(a SheetArea, spill CellRange) bool {
+func Intrudes(a SheetArea, spill CellRange) bool {
 	if a.C1 > spill.C2 || spill.C1 > a.C2 || a.R1 > spill.R2 || spill.R1 > a.R2 {
 		return false
 	}

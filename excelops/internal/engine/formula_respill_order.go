@@ -4,14 +4,14 @@ package engine
 // spill again in sheet, row and column order.
 const maxOrderedSpills = 256
 
-// spillOrder returns the dynamic array anchors to spill again, cand
+// SpillOrder returns the dynamic array anchors to spill again, cand
 // (indices into cells, in sheet, row and column order; spills[k] is the
 // range cand[k] spills over now, its anchor included), in the order to
 // spill them: each one after every other one whose spill it reads (a
 // spill reference, or a range over spilled cells), so that it computes
 // from their new values rather than from the old; those that read each
 // other in a cycle, and the rest past maxOrderedSpills, keep their order.
-func spillOrder(cand []int, cells []DepCell, spills []SheetArea) []int {
+func SpillOrder(cand []int, cells []DepCell, spills []SheetArea) []int {
 	if len(cand) < 2 || len(cand) > maxOrderedSpills {
 		return cand
 	}

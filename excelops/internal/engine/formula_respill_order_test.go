@@ -30,6 +30,6 @@ func TestSpillOrder(t *testing.T) {
 		{"another sheet's cells", []DepCell{{At: SheetArea{Sheet: "S", C1: 1, R1: 1, C2: 1, R2: 1}, Deps: []SheetArea{{Sheet: "T", C1: 3, R1: 2, C2: 3, R2: 2}}}, reader(2), reader(3)}, []int{0, 1, 2}},
 	} {
 		spills := []SheetArea{spill(1), spill(2), spill(3)}
-		assert.Equal(t, c.want, spillOrder([]int{0, 1, 2}, c.cells, spills), c.name)
+		assert.Equal(t, c.want, SpillOrder([]int{0, 1, 2}, c.cells, spills), c.name)
 	}
 }

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/xml"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
 // The scope a formula's names are checked in, read cheaply once per call:
@@ -35,25 +37,26 @@ func (b *Book) FormulaScope() *FormulaScope {
 	})
 }
 
-// FormulaScope returns what the formulas a splice edit writes may refer
-// to, from the package index (workbook.xml) and the table parts.
-func (sb *SpliceBook) FormulaScope() *FormulaScope {
-	sheets := make([]string, len(sb.index.Sheets))
-	for i, s := range sb.index.Sheets {
+// PackageFormulaScope returns what the formulas written to the package zr
+// may refer to, from its index (workbook.xml) and its table parts, for an
+// edit that does not parse the workbook (the splice path).
+func PackageFormulaScope(index *opc.Index, zr *zip.Reader) *FormulaScope {
+	sheets := make([]string, len(index.Sheets))
+	for i, s := range index.Sheets {
 		sheets[i] = s.Name
 	}
-	names := make([]scopedName, len(sb.index.Names))
-	for i, n := range sb.index.Names {
+	names := make([]scopedName, len(index.Names))
+	for i, n := range index.Names {
 		id := n.Local
-		names[i] = scopedName{n.Name, localSheet(sheets, &id)}
+		names[i] = scopedName{n.Name, LocalSheet(sheets, &id)}
 	}
 	return newFormulaScope(sheets, names, func() []tableInfo {
 		var out []tableInfo
-		for _, zf := range sb.zr.File {
+		for _, zf := range zr.File {
 			if !isTablePart(zf.Name) {
 				continue
 			}
-			if raw, err := opc.ReadPart(sb.zr, zf.Name); err == nil {
+			if raw, err := opc.ReadPart(zr, zf.Name); err == nil {
 				out = append(out, parseTablePart(raw)...)
 			}
 		}
@@ -61,9 +64,9 @@ func (sb *SpliceBook) FormulaScope() *FormulaScope {
 	})
 }
 
-// localSheet is the sheet a localSheetId names, "" for the workbook (or an
+// LocalSheet is the sheet a localSheetId names, "" for the workbook (or an
 // index past the sheets).
-func localSheet(sheets []string, id *int) string {
+func LocalSheet(sheets []string, id *int) string {
 	if id == nil || *id < 0 || *id >= len(sheets) {
 		return ""
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// spillError is the value of an anchor whose spill range is obstructed.
-const spillError = "#SPILL!"
+// SpillError is the value of an anchor whose spill range is obstructed.
+const SpillError = "#SPILL!"
 
 // OldAnchor is a dynamic array anchor a write_cells call overwrites, and
 // the range its values spilled over.
@@ -129,7 +129,7 @@ func clearOldSpills(f *excelize.File, sheet string, old []OldAnchor, kept func(c
 func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []CellWrite, maxCells int) ([]CellRange, error) {
 	var spilled []CellRange
 	for _, w := range plan {
-		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || CallsUncomputable(w.Formula) || inexactInArrays(f, sheet, w.Formula) {
+		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || CallsUncomputable(w.Formula) || InexactInArrays(f, sheet, w.Formula) {
 			continue
 		}
 		ref := CellName(w.Col, w.Row)
@@ -171,7 +171,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 			return nil, err
 		}
 		if blocked {
-			if err := setTypedValue(f, sheet, w.Col, w.Row, excelize.ArrayValue{Type: excelize.CellTypeError, Value: spillError}); err != nil {
+			if err := setTypedValue(f, sheet, w.Col, w.Row, excelize.ArrayValue{Type: excelize.CellTypeError, Value: SpillError}); err != nil {
 				return nil, err
 			}
 			continue
@@ -271,10 +271,10 @@ func cachedTypeOf(v excelize.ArrayValue) string {
 	return ""
 }
 
-// cachedOf returns an anchor's cached value as the file holds it: its type
+// CachedOf returns an anchor's cached value as the file holds it: its type
 // (cachedTypeOf) and its text, escaped as an ST_Xstring when it is a text
 // (_x0004_ for U+0004, as computeFormula gives a formula's text result).
-func cachedOf(v excelize.ArrayValue) (t, text string) {
+func CachedOf(v excelize.ArrayValue) (t, text string) {
 	t = cachedTypeOf(v)
 	if t == "str" {
 		return t, excelize.EscapeXstring(v.Value)
@@ -287,7 +287,7 @@ func cachedOf(v excelize.ArrayValue) (t, text string) {
 // Excel shows #SPILL!, so a refresh leaves it.
 func (c formulaCell) spillStuck() bool {
 	_, ok := DynamicAnchor(c.cell)
-	return ok && c.cell.T == "e" && c.cell.V == spillError
+	return ok && c.cell.T == "e" && c.cell.V == SpillError
 }
 
 // spillWrites undoes the anchors write_cells overwrote (old, read before its

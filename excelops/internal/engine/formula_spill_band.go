@@ -41,7 +41,7 @@ func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldA
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
 func canSpillAgain(b *Book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !inexactInArrays(b.f, sheet, formula) // an anchor is an array formula
+	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !InexactInArrays(b.f, sheet, formula) // an anchor is an array formula
 }
 
 // RespillBand spills again, after the shift of band, the anchors

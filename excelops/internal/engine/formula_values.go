@@ -14,11 +14,11 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// maxRecalcFormulas bounds how many formula cells one call recomputes with
+// MaxRecalcFormulas bounds how many formula cells one call recomputes with
 // excelize's calculator; past it the remaining cached values are dropped
 // (the workbook recalculates on open anyway), so a call on a workbook full of
 // formulas stays bounded.
-const maxRecalcFormulas = 20000
+const MaxRecalcFormulas = 20000
 
 // maxRespillCells bounds the cells one dynamic array spills when an edit
 // of what it reads computes it again (DefaultMaxWriteCells).
@@ -52,7 +52,7 @@ type FormulaStats struct {
 // (see computeFormula); when ctx ends the refresh fails with ctx's error,
 // and the caller saves nothing.
 func RefreshFormulaValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *EditSet) (FormulaStats, error) {
-	return RefreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, maxRecalcFormulas)
+	return RefreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, MaxRecalcFormulas)
 }
 
 // sheetFormula is one formula cell and its sheet.
@@ -177,7 +177,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 // are then its first value).
 func computeCell(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, c formulaCell) (t, v string, laid [][]CachedCell, err error) {
 	if _, ok := legacyArrayRange(c.cell); !ok {
-		t, v, err = computeFormula(ctx, f, lim, sheet, c.Ref)
+		t, v, err = ComputeFormula(ctx, f, lim, sheet, c.Ref)
 		return t, v, nil, err
 	}
 	if laid, err = LegacyArrayValues(ctx, f, lim, sheet, c.Ref); err != nil || laid == nil {
@@ -289,7 +289,7 @@ var excelErrors = map[string]bool{
 	"#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
 }
 
-// computeFormula returns the cached value of the formula at sheet!ref as
+// ComputeFormula returns the cached value of the formula at sheet!ref as
 // excelize computes it: the cell type and text (("str", "") is an empty
 // text), or ("", "") when the
 // calculator cannot compute it (an unsupported function, a formula it
@@ -297,7 +297,7 @@ var excelErrors = map[string]bool{
 // result longer than a cell holds is #VALUE!, as in Excel (the patched
 // calculator never builds one; this is the last line). err is ctx's error
 // when ctx ended: the call is over, and nothing may be saved.
-func computeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
+func ComputeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (t, v string, err error) {
 	// A calculator panic on some formula must not fail every later edit of
 	// the workbook: that formula just gets no cached value.
 	defer func() {

@@ -39,7 +39,7 @@ func (b *Book) guardParse(sheet string, ext SheetExtent) error {
 		b.sstChecked = true
 		return nil
 	}
-	if err := lim.Within("parsing the shared strings", int64(zf.UncompressedSize64)*parsedBytesPerXMLByte); err != nil {
+	if err := lim.Within("parsing the shared strings", int64(zf.UncompressedSize64)*ParsedBytesPerXMLByte); err != nil {
 		return err
 	}
 	rc, err := zf.Open()

@@ -32,17 +32,17 @@ func errPasswordRequired() error {
 	return newError(failure.KindEncrypted, "encrypted workbook: a password is required", nil)
 }
 
-// errEncryptedWrite is the refusal of a write to a workbook encrypted with
+// RefuseEncryptedWrite is the refusal of a write to a workbook encrypted with
 // Excel's default password: it reads, but it is never saved (neither
 // encrypted again, which this tool does not do, nor decrypted, which
 // would drop its protection).
-func errEncryptedWrite(name string) error {
+func RefuseEncryptedWrite(name string) error {
 	return newError(failure.KindEncrypted, fmt.Sprintf("encrypted workbook: %s is encrypted with Excel's default password (read-only recommended); it can be read but not changed, and nothing was written", name), nil)
 }
 
 // wbPackage is the zip package of a workbook as the readers see it.
-type wbPackage struct {
-	zr *zip.Reader
+type Package struct {
+	Zr *zip.Reader
 	// r and size are what zr reads: the file itself, the decrypted
 	// package, or the file with its central directory rebuilt (see
 	// opc.Repair).
@@ -51,8 +51,8 @@ type wbPackage struct {
 	// rebuilt says r is not the file's bytes as they are (decrypted or
 	// repaired): a reader given the raw file must be given r instead.
 	rebuilt bool
-	// encrypted says the file is encrypted with Excel's default password.
-	encrypted bool
+	// Encrypted says the file is encrypted with Excel's default password.
+	Encrypted bool
 	// data is the decrypted package (nil unless encrypted).
 	data []byte
 }
@@ -60,7 +60,7 @@ type wbPackage struct {
 // bytes returns the package's bytes: raw (the file's bytes, or nil when
 // the caller did not read them) when they are the package, else a copy of
 // what r reads.
-func (p wbPackage) bytes(raw []byte) ([]byte, error) {
+func (p Package) bytes(raw []byte) ([]byte, error) {
 	switch {
 	case p.data != nil:
 		return p.data, nil
@@ -74,20 +74,20 @@ func (p wbPackage) bytes(raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-// openPackage opens the workbook package held in r (size bytes; name for
+// OpenPackage opens the workbook package held in r (size bytes; name for
 // messages): an encrypted file is decrypted with Excel's default password,
 // a zip whose directory Go's reader rejects or misreads is rebuilt when
 // unzip would accept it, and a package with two parts of one name is
 // refused as damaged.
-func (s *Engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage, error) {
-	p := wbPackage{r: r, size: size}
+func (s *Engine) OpenPackage(r io.ReaderAt, size int64, name string) (Package, error) {
+	p := Package{r: r, size: size}
 	head := make([]byte, len(CfbMagic))
 	if n, _ := r.ReadAt(head, 0); n == len(head) && bytes.Equal(head, CfbMagic) {
 		data, err := s.decryptPackage(r, size, name)
 		if err != nil {
 			return p, err
 		}
-		p.r, p.size, p.rebuilt, p.encrypted, p.data = bytes.NewReader(data), int64(len(data)), true, true, data
+		p.r, p.size, p.rebuilt, p.Encrypted, p.data = bytes.NewReader(data), int64(len(data)), true, true, data
 	}
 	damaged := func(cause error) error {
 		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", name), cause)
@@ -97,7 +97,7 @@ func (s *Engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage,
 		err = zip.ErrFormat
 	}
 	if err != nil {
-		if p.encrypted {
+		if p.Encrypted {
 			return p, errPasswordRequired() // decrypted with the wrong password
 		}
 		fixed, fixedSize, rerr := opc.Repair(p.r, p.size)
@@ -117,7 +117,7 @@ func (s *Engine) openPackage(r io.ReaderAt, size int64, name string) (wbPackage,
 	if err := opc.UniqueParts(zr); err != nil {
 		return p, err
 	}
-	p.zr = zr
+	p.Zr = zr
 	return p, nil
 }
 

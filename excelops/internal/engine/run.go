@@ -29,8 +29,9 @@ type Call struct {
 	Paths  []string // the path arguments' values, in the declaration's order
 	Sheets []string // the sheet arguments' values, same order ("": the active sheet)
 	Bodies []Body   // what runs on each workbook, same order; the last result is the call's
-	// Splice is a cells edit's splice plan; nil (or a splice that declines)
-	// takes excelize, which runs the edited file's body.
+	// Splice is a cells edit through the splice path (package splicepath
+	// builds one); nil, or a splice that declines, takes excelize, which
+	// runs the edited file's body.
 	Splice SpliceEdit
 	// Create says whether a missing edited workbook becomes a new one.
 	Create CreateMode
@@ -177,6 +178,13 @@ func (s *Engine) readOne(ctx context.Context, f access.FileUse, path, sheet stri
 	return res, nil
 }
 
+// SpliceEdit is one attempt at a cells edit of a sheet through the splice
+// path, run under the locks Engine.Run took (in-process and cross-process,
+// for the whole read-modify-replace). It returns ErrNoSplice, having
+// written nothing, when the excelize path must do the edit, and
+// KindConflict when the file changed under it (Run redoes the call once).
+type SpliceEdit func(ctx context.Context, e *Engine, path, sheet string) (any, error)
+
 // editOnce is one attempt at the edit of a call: the splice path first when
 // the call brings a splice plan for a cells edit, else (or when it
 // declines) excelize; a decline is logged at debug level with its reason
@@ -185,7 +193,7 @@ func (s *Engine) editOnce(ctx context.Context, acc access.Access, paths []string
 	i := acc.Edited()
 	fallback := ""
 	if acc.Files[i].Touch == access.TouchCells && c.Splice != nil && !s.SpliceOff {
-		res, err := s.spliceOnce(ctx, paths[i], c.Sheets[i], c.Splice)
+		res, err := c.Splice(ctx, s, paths[i], c.Sheets[i])
 		if !errors.Is(err, ErrNoSplice) {
 			return res, err
 		}

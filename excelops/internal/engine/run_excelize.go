@@ -108,7 +108,7 @@ func (s *Engine) excelizeOnce(ctx context.Context, acc access.Access, paths []st
 		if id, ok := s.Box.StatID(path); ok {
 			b.id = id
 			if n, err := s.unzippedSize(path); err == nil {
-				b.cost = n * parsedBytesPerXMLByte
+				b.cost = n * ParsedBytesPerXMLByte
 			}
 			handedOff = true
 			s.checkin(ctx, b)

@@ -23,12 +23,12 @@ func (b *Book) keptPackage(ctx context.Context) (pkg []byte, ok bool, err error)
 	if err != nil {
 		return nil, false, nil // the save's identity check reports a file that moved
 	}
-	p, err := b.Svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
-	if err != nil || p.rebuilt || p.encrypted {
+	p, err := b.Svc.OpenPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
+	if err != nil || p.rebuilt || p.Encrypted {
 		return nil, false, nil
 	}
 	sheetPart, _ := b.f.SheetXMLPath(b.target)
-	pkg, err = keepparts.Package(ctx, p.zr, b.f, sheetPart, func(names []string) (map[string][]byte, error) {
+	pkg, err = keepparts.Package(ctx, p.Zr, b.f, sheetPart, func(names []string) (map[string][]byte, error) {
 		return b.Svc.reserialised(raw, names)
 	})
 	if err != nil {

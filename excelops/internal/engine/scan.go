@@ -64,7 +64,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 			if errors.Is(err, sheetxml.ErrTextTooLong) {
 				return ext, lim.CellTextErr(fmt.Sprintf("cell %s", CellName(max(w.Cell.Col, 1), max(w.Cell.Row, 1))))
 			}
-			var rerr readError
+			var rerr ReadError
 			if errors.As(err, &rerr) {
 				return ext, newError(failure.KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
 			}
@@ -103,10 +103,10 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 
 // readError marks a failure of the underlying reader (inflate), as opposed
 // to broken XML.
-type readError struct{ error }
+type ReadError struct{ error }
 
 // Unwrap returns the reader's error.
-func (e readError) Unwrap() error { return e.error }
+func (e ReadError) Unwrap() error { return e.error }
 
 // FailingReader wraps r so its errors (other than io.EOF) are readErrors.
 type FailingReader struct{ Reader io.Reader }
@@ -115,7 +115,7 @@ type FailingReader struct{ Reader io.Reader }
 func (f FailingReader) Read(p []byte) (int, error) {
 	n, err := f.Reader.Read(p)
 	if err != nil && !errors.Is(err, io.EOF) {
-		err = readError{err}
+		err = ReadError{err}
 	}
 	return n, err
 }

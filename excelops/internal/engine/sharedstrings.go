@@ -6,8 +6,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 )
 
-// sharedStrings loads the shared string table of the package as on disk.
-func (b *Book) sharedStrings() ([]string, error) {
+// SharedStrings loads the shared string table of the package as on disk.
+func (b *Book) SharedStrings() ([]string, error) {
 	if b.sst != nil || b.Zr == nil {
 		return b.sst, nil
 	}
@@ -36,16 +36,16 @@ func (b *Book) sharedStrings() ([]string, error) {
 	return out, nil
 }
 
-// missingSharedString is the damage of the cell at col, row whose value
+// MissingSharedString is the damage of the cell at col, row whose value
 // text points to no shared string (sharedstrings.Missing; the splice
 // path reports it through this name).
-func missingSharedString(col, row int, text []byte) error {
+func MissingSharedString(col, row int, text []byte) error {
 	return sharedstrings.Missing(col, row, text)
 }
 
-// sharedStringCount is the size of the shared string table on disk, loaded
+// SharedStringCount is the size of the shared string table on disk, loaded
 // as a read loads it (so a table a read calls damaged is damage here too).
-func (b *Book) sharedStringCount() (int, error) {
-	sst, err := b.sharedStrings()
+func (b *Book) SharedStringCount() (int, error) {
+	sst, err := b.SharedStrings()
 	return len(sst), err
 }

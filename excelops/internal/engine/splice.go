@@ -3,16 +3,16 @@ package engine
 import (
 	"archive/zip"
 	"context"
-	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -30,13 +30,13 @@ type SpliceBook struct {
 	file   *os.File
 	zr     *zip.Reader
 	index  *opc.Index
-	id     fileID
+	id     workspace.FileID
 	mode   fs.FileMode
 	styles *styleBook             // loaded by the first edit that needs styles
 	parts  map[string]splice.Part // small parts rewritten besides the sheets (calcChain.xml)
 	calc   bool                   // set fullCalcOnLoad: a formula value was computed
 	writes *spliceWrites          // what write_cells writes (nil for other edits)
-	fit    *colFitter             // measures the columns write_cells widens (nil for other edits)
+	fit    *ColFitter             // measures the columns write_cells widens (nil for other edits)
 	scope  *formuladeps.Scope     // the tables and defined names formulas read, once read (see depScope)
 	meta   *spillMeta             // the dynamic array cell metadata, once looked at (see spillMetadata)
 }
@@ -44,27 +44,29 @@ type SpliceBook struct {
 // Name is the file name reported in results.
 func (sb *SpliceBook) Name() string { return filepath.Base(sb.path) }
 
-// SpliceEdit builds the plan of one cells edit and the tool's result; it
-// runs under the workbook's locks with the sheet resolved.
-type SpliceEdit func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
+// FormulaScope returns what the formulas a splice edit writes may refer
+// to, from the package index (workbook.xml) and the table parts.
+func (sb *SpliceBook) FormulaScope() *FormulaScope { return PackageFormulaScope(sb.index, sb.zr) }
 
-// ErrNoSplice says the splice path does not take this call (a missing
-// file or sheet, a sheet that is not a plain worksheet, an edit the
-// splicer refuses); the caller runs the excelize path, which also reports
-// the proper error for a missing file or sheet.
-var ErrNoSplice = errors.New("take the excelize path")
+// PlanFunc builds the plan of one cells edit and the tool's result; it
+// runs under the workbook's locks with the sheet resolved.
+type PlanFunc func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
+
+// Edit returns the splice path edit that plans with plan (Call.Splice).
+func Edit(plan PlanFunc) SpliceEdit {
+	return func(ctx context.Context, e *Engine, path, sheet string) (any, error) {
+		return spliceOnce(ctx, e, path, sheet, plan)
+	}
+}
 
 // spliceOnce is one attempt at a cells edit of sheetName through the splice
-// path, under the locks Engine.Run took (in-process and cross-process, for
-// the whole read-modify-replace). It checks that the file is still the
-// version it read right before the rename (KindConflict otherwise, which
-// run redoes once) and returns errNoSplice, having written nothing, when
-// the excelize path must do the edit.
-func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit SpliceEdit) (any, error) {
+// path (see SpliceEdit). It checks that the file is still the version it
+// read right before the rename (KindConflict otherwise).
+func spliceOnce(ctx context.Context, s *Engine, path, sheetName string, edit PlanFunc) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sb, err := s.openSplice(path)
+	sb, err := openSplice(s, path)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +83,7 @@ func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit Sp
 	plan.MaxCellText = s.Limits.MaxCellTextBytes
 	// Damaged stays damaged: a cell pointing at a shared string that does
 	// not exist fails the edit as it fails a read.
-	plan.SharedStrings = sb.StreamBook().sharedStringCount
+	plan.SharedStrings = sb.StreamBook().SharedStringCount
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
 	if sst := opc.FindPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.Limits.MaxCellTextBytes {
@@ -107,12 +109,12 @@ func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit Sp
 		_ = sb.file.Close()
 		return err
 	})
-	if err != nil && kindOf(err) != failure.KindConflict {
+	if err != nil && failure.KindOf(err) != failure.KindConflict {
 		if cerr := sb.unchangedOnDisk(); cerr != nil {
 			err = cerr // rewritten in place while its entries were copied: a conflict, done again
 		}
 	}
-	s.observeSave(err)
+	s.ObserveSave(err)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +125,7 @@ func (s *Engine) spliceOnce(ctx context.Context, path, sheetName string, edit Sp
 
 // openSplice opens the workbook at path for a splice edit; a missing file
 // is errNoSplice (the excelize path creates it or reports it).
-func (s *Engine) openSplice(path string) (_ *SpliceBook, err error) {
+func openSplice(s *Engine, path string) (_ *SpliceBook, err error) {
 	if err := CheckExtension(path); err != nil {
 		return nil, err
 	}
@@ -151,14 +153,14 @@ func (s *Engine) openSplice(path string) (_ *SpliceBook, err error) {
 	// with the workbook. A program that rewrites the file in place while
 	// it is read is caught by the identity check before the rename (and a
 	// read that fails meanwhile is reported as that conflict).
-	p, err := s.openPackage(fh, st.Size(), filepath.Base(path))
+	p, err := s.OpenPackage(fh, st.Size(), filepath.Base(path))
 	if err != nil {
 		return nil, err
 	}
-	if p.encrypted {
-		return nil, errEncryptedWrite(filepath.Base(path))
+	if p.Encrypted {
+		return nil, RefuseEncryptedWrite(filepath.Base(path))
 	}
-	sb.zr = p.zr
+	sb.zr = p.Zr
 	var total uint64
 	for _, zf := range sb.zr.File {
 		total += zf.UncompressedSize64
@@ -223,7 +225,7 @@ func (sb *SpliceBook) unchangedOnDisk() error {
 	if id, ok := sb.svc.Box.StatID(sb.path); ok && id == sb.id {
 		return nil
 	}
-	return newError(failure.KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.Name()), nil)
+	return failure.New(failure.KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", sb.Name()), nil)
 }
 
 // smallParts adds the rewritten small parts (styles, workbook, those an
@@ -242,7 +244,7 @@ func (sb *SpliceBook) smallParts(parts map[string]splice.Part) error {
 	if sb.calc {
 		wb := opc.FindPart(sb.zr, sb.workbookPart())
 		if wb == nil {
-			return newError(failure.KindDamaged, "file is damaged: workbook.xml is missing", nil)
+			return failure.New(failure.KindDamaged, "file is damaged: workbook.xml is missing", nil)
 		}
 		data, err := opc.ReadPart(sb.zr, wb.Name)
 		if err != nil {

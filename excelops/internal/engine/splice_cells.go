@@ -52,23 +52,23 @@ func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite)
 	for _, w := range plan {
 		var cc cellContent
 		switch {
-		case w.text != nil:
-			cc = cellContent{kind: 's', text: *w.text}
-		case w.kind != NotDate:
-			serial, ok := ExcelSerial(w.when, w.kind, sb.index.Date1904)
+		case w.Text != nil:
+			cc = cellContent{kind: 's', text: *w.Text}
+		case w.Kind != NotDate:
+			serial, ok := ExcelSerial(w.When, w.Kind, sb.index.Date1904)
 			if !ok {
-				cc = cellContent{kind: 's', text: w.raw.(string)} // before the epoch: text, as Excel keeps it
+				cc = cellContent{kind: 's', text: w.Raw.(string)} // before the epoch: text, as Excel keeps it
 				break
 			}
-			cc = cellContent{kind: 'n', text: ExcelFloat(serial), date: w.kind}
+			cc = cellContent{kind: 'n', text: ExcelFloat(serial), date: w.Kind}
 			dates++
 		default:
 			var err error
-			if cc, err = contentOf(w.raw); err != nil {
+			if cc, err = contentOf(w.Raw); err != nil {
 				return splice.Plan{}, 0, err
 			}
 		}
-		if cc.kind == 's' && readsAsEscape(cc.text) {
+		if cc.kind == 's' && ReadsAsEscape(cc.text) {
 			return splice.Plan{}, 0, NoSplice("a text reads as an _xHHHH_ escape") // xstring.go
 		}
 		if cc.kind == 'f' {
@@ -92,9 +92,9 @@ func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite)
 				if err != nil {
 					return dst, err
 				}
-				dw = &DateWriter{f: st.f, Date1904: sb.index.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
+				dw = StylesDateWriter(st.f, sb.index.Date1904)
 			}
-			id, err := dw.dateStyle(style, cc.date)
+			id, err := dw.DateStyle(style, cc.date)
 			if err != nil {
 				return dst, err
 			}
@@ -106,11 +106,11 @@ func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite)
 			if err != nil {
 				return dst, err
 			}
-			fit.numberText(col, cc.text, formatOf(st.f, style))
+			fit.NumberText(col, cc.text, FormatOf(st.f, style))
 		}
 		return cc.appendXML(dst, col, row, style), nil
 	})
-	p.FitWidths = fit.need
+	p.FitWidths = fit.Widths()
 	sb.fit = fit
 	sb.writes = &spliceWrites{area: SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
@@ -123,7 +123,7 @@ type cellContent struct {
 	kind    byte   // 'n' number, 'b' boolean, 's' string, 'e' error, 'f' formula, 0 clear
 	text    string // the number's text, the string, or the formula
 	formula string
-	date    dateKind // a number that is a date of this kind (needs a date style)
+	date    DateKind // a number that is a date of this kind (needs a date style)
 	// cachedType and cachedValue are a formula's cached result, as
 	// computeFormula gives it (cachedValue "" for none, unless cachedType
 	// is "str": an empty text).
@@ -140,7 +140,7 @@ type cellContent struct {
 
 // contentOf converts a JSON value as cellValue (and the excelize path) does.
 func contentOf(v any) (cellContent, error) {
-	val, formula, err := cellValue(v)
+	val, formula, err := CellValue(v)
 	if err != nil {
 		return cellContent{}, err
 	}

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"sort"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 )
 
 // What the recalc splice's calculator must read (splice_recalc.go): the
@@ -121,7 +122,7 @@ func upstream(all []calcFormula, compute []bool) ([]SheetArea, error) {
 			if wide != "" {
 				return nil, NoSplice(wide)
 			}
-			if checks > maxDepChecks {
+			if checks > MaxDepChecks {
 				return nil, NoSplice("the formulas to recompute read too long a chain")
 			}
 		}
@@ -151,7 +152,7 @@ func cyclic(idx formulaIndex, in []bool) bool {
 				}
 				return true
 			})
-			if checks > maxDepChecks {
+			if checks > MaxDepChecks {
 				return true
 			}
 		}

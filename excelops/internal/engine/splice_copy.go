@@ -59,7 +59,7 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 	case string(c.Type) == "s":
 		if cp.sst == nil {
 			var err error
-			if cp.sst, err = cp.sb.StreamBook().sharedStrings(); err != nil {
+			if cp.sst, err = cp.sb.StreamBook().SharedStrings(); err != nil {
 				return out, err
 			}
 		}

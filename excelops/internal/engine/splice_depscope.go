@@ -3,13 +3,11 @@ package engine
 import (
 	"bytes"
 	"encoding/xml"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/xuri/efp"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
@@ -52,8 +50,8 @@ func (sb *SpliceBook) depScope() *formuladeps.Scope {
 	}
 	for _, n := range sb.index.Names {
 		local := n.Local
-		scope := localSheet(sheets, &local)
-		refers, ok := plainName(n)
+		scope := LocalSheet(sheets, &local)
+		refers, ok := PlainName(n)
 		d.AddName(n.Name, scope, refers, ok)
 	}
 	sb.scope = d
@@ -108,37 +106,6 @@ func (sb *SpliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 	}
 }
 
-// plainName returns what the defined name n refers to, without its "=";
-// ok is false unless it is not empty and every reference in it names its
-// sheet and is absolute (a relative one moves with the cell the formula
-// is in).
-func plainName(n opc.Name) (refers string, ok bool) {
-	refers = strings.TrimPrefix(strings.TrimSpace(n.Refers), "=")
-	if refers == "" {
-		return "", false
-	}
-	ps := efp.ExcelParser()
-	for _, tk := range ps.Parse("=" + refers) {
-		if tk.TType != efp.TokenTypeOperand || tk.TSubType != efp.TokenSubTypeRange {
-			continue
-		}
-		bang := strings.LastIndex(tk.TValue, "!")
-		if bang < 0 {
-			return refers, false
-		}
-		ref := tk.TValue[bang+1:]
-		for _, end := range strings.Split(ref, ":") {
-			if !absoluteEnd.MatchString(end) {
-				return refers, false
-			}
-		}
-	}
-	return refers, true
-}
-
-// absoluteEnd matches one end of an absolute reference: $A$1, $A or $1.
-var absoluteEnd = regexp.MustCompile(`^(\$[A-Za-z]{1,3}\$[0-9]+|\$[A-Za-z]{1,3}|\$[0-9]+)$`)
-
 // scratchNames is the <definedNames> element of the calculator workbook:
 // the defined names formulas resolved to cells (see depScope), each local
 // one on its sheet among sheets; nil when no formula read a name.
@@ -152,14 +119,14 @@ func (sb *SpliceBook) scratchNames(sheets []calcSheet) []byte {
 	}
 	var out []byte
 	for _, n := range sb.index.Names {
-		refers, ok := plainName(n)
+		refers, ok := PlainName(n)
 		if _, wide := formuladeps.Scan(refers, SheetArea{}, nil); !ok || wide {
 			continue
 		}
 		local := -1
 		if n.Local >= 0 {
 			id := n.Local
-			scope := localSheet(all, &id)
+			scope := LocalSheet(all, &id)
 			if local = sheetNamed(sheets, scope); scope == "" || local < 0 {
 				continue // local to a sheet the calculator lacks: no formula there reads it
 			}

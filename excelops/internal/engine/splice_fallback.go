@@ -10,6 +10,12 @@ import (
 	"github.com/xuri/efp"
 )
 
+// ErrNoSplice says the splice path does not take this call (a missing
+// file or sheet, a sheet that is not a plain worksheet, an edit the
+// splicer refuses); the caller runs the excelize path, which also reports
+// the proper error for a missing file or sheet.
+var ErrNoSplice = errors.New("take the excelize path")
+
 // spliceFallback is errNoSplice with the reason the splice path declined a
 // call: a short text naming the kind of obstacle (never a cell's value or
 // formula), logged when the excelize path takes over.

@@ -4,9 +4,10 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"io"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
@@ -78,7 +79,7 @@ func (sb *SpliceBook) partFormulaFree(ctx context.Context, part, host string, ed
 func (sb *SpliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
 	rc, err := zf.Open()
 	if err != nil {
-		return nil, nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return nil, nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	body := splice.NewBodyWriter(sb.svc.TmpBase) // scratch outside the workspace, unnamed

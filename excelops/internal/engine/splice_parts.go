@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"slices"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -138,7 +139,7 @@ func (sb *SpliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	var rowErr *splice.RowLimitError
 	var textErr *splice.CellTextError
 	var refErr *splice.SharedRefError
-	var rerr readError
+	var rerr ReadError
 	var unsup *splice.UnsupportedError
 	switch {
 	case errors.Is(err, ErrNoSplice):
@@ -148,17 +149,17 @@ func (sb *SpliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	case errors.As(err, &textErr):
 		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", CellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):
-		return missingSharedString(refErr.Col, refErr.Row, refErr.Value)
+		return MissingSharedString(refErr.Col, refErr.Row, refErr.Value)
 	case errors.As(err, &unsup):
 		return NoSplice(unsup.Reason)
 	case errors.Is(err, splice.ErrUnsupported):
 		return NoSplice("the splicer declines the sheet")
 	case errors.Is(err, splice.ErrDamaged):
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.As(err, &rerr):
-		return newError(failure.KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
 	}
 	return err
 }

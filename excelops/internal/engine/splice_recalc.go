@@ -5,10 +5,11 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -190,7 +191,7 @@ func (sb *SpliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			}
 			f := calcFormula{at: SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
-			if f.array && string(c.Type) == "e" && string(c.Value) == spillError {
+			if f.array && string(c.Type) == "e" && string(c.Value) == SpillError {
 				if !c.Meta && zf.Name == part {
 					return NoSplice("a legacy array formula on the sheet shows #SPILL!")
 				}
@@ -348,7 +349,7 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		return rc, nil
 	}
 	rc.computed = true
-	if n+len(blank) > maxRecalcFormulas {
+	if n+len(blank) > MaxRecalcFormulas {
 		return nil, NoSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
 	}
 	for _, i := range blank {

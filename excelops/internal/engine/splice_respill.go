@@ -45,7 +45,7 @@ func (sb *SpliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		cand, spills = append(cand, i), append(spills, spill)
 	}
 	var changed []SheetArea
-	for _, i := range spillOrder(cand, cells, spills) {
+	for _, i := range SpillOrder(cand, cells, spills) {
 		var ch []SheetArea
 		var err error
 		if all[i].part == part {
@@ -91,7 +91,7 @@ func (sb *SpliceBook) computeAnchor(ctx context.Context, sheets []calcSheet, all
 		return nil, err
 	}
 	defer calc.Close()
-	if inexactInArrays(calc, sheet, all[i].text) {
+	if InexactInArrays(calc, sheet, all[i].text) {
 		return nil, NoSplice(who + " is not computed exactly")
 	}
 	vals, cerr, err := sb.calcArray(ctx, calc, sheet, all[i])
@@ -112,7 +112,7 @@ func intrudesAny(areas []SheetArea, ref string) bool {
 		return false
 	}
 	for _, a := range areas {
-		if intrudes(a, spill) {
+		if Intrudes(a, spill) {
 			return true
 		}
 	}

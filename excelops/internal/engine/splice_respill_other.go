@@ -51,7 +51,7 @@ func (sb *SpliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 		w.elsewhere[f.part] = cells
 	}
 	anchor := cellContent{kind: 'f', formula: f.text, array: f.ref}
-	anchor.cachedType, anchor.cachedValue = cachedOf(vals[0][0])
+	anchor.cachedType, anchor.cachedValue = CachedOf(vals[0][0])
 	cells[[2]int{old.R1, old.C1}] = anchor
 	for r, row := range vals {
 		for c, v := range row {

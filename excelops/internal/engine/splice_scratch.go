@@ -4,9 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strconv"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
@@ -60,7 +61,7 @@ func (sb *SpliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				return nil, err
 			}
 		}
-		t, v, err := computeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, CellName(f0.at.C1, f0.at.R1))
+		t, v, err := ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, CellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +200,7 @@ func (sb *SpliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 			rows += s.cells[n-1].row
 		}
 	}
-	if sb.svc.Limits.Within("computing formulas", int64(len(data))*parsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
+	if sb.svc.Limits.Within("computing formulas", int64(len(data))*ParsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
 		return nil, NoSplice("the cells the calculator reads exceed the call's memory budget")
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data))

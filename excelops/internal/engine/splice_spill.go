@@ -87,7 +87,7 @@ func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 	defer calc.Close()
 	var areas []SheetArea
 	for i, f := range all {
-		if !compute[i] || inexactInArrays(calc, sheet, f.text) {
+		if !compute[i] || InexactInArrays(calc, sheet, f.text) {
 			continue
 		}
 		vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
@@ -172,10 +172,10 @@ func (p spillPlace) put(w *spliceWrites, cc cellContent, vals [][]excelize.Array
 	cc.array, cc.cm = p.rng.String(), p.cm
 	if p.blocked {
 		cc.array = p.anchor
-		cc.cachedType, cc.cachedValue = "e", spillError
+		cc.cachedType, cc.cachedValue = "e", SpillError
 		return cc
 	}
-	cc.cachedType, cc.cachedValue = cachedOf(vals[0][0])
+	cc.cachedType, cc.cachedValue = CachedOf(vals[0][0])
 	for r, row := range vals {
 		for c, v := range row {
 			if r > 0 || c > 0 {

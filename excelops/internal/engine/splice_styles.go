@@ -3,11 +3,12 @@ package engine
 import (
 	"archive/zip"
 	"bytes"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"path"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 
@@ -61,7 +62,7 @@ func (sb *SpliceBook) styleTable() (*styleBook, error) {
 		name := strings.ToLower(zf.Name)
 		if keep[name] || strings.Contains(name, "/theme/") {
 			if err := zw.Copy(zf); err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 		}
 	}
@@ -73,7 +74,7 @@ func (sb *SpliceBook) styleTable() (*styleBook, error) {
 		if f != nil {
 			_ = f.Close()
 		}
-		return nil, newError(failure.KindDamaged, "file is damaged: styles: "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: styles: "+err.Error(), err)
 	}
 	sb.styles = &styleBook{f: f, svc: sb.svc, small: buf.Bytes(), part: sb.stylesPart()}
 	sb.styles.before = sb.styles.count()
@@ -100,12 +101,12 @@ func (st *styleBook) derive(base int, sc *StyleChange) (int, error) {
 		if base == 0 {
 			bs = &excelize.Style{}
 		} else {
-			return 0, newError(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
+			return 0, failure.New(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
 		}
 	}
 	id, err := st.f.NewStyle(sc.Apply(bs))
 	if err != nil {
-		return 0, newError(failure.KindInvalidArgument, "invalid style: "+err.Error(), err)
+		return 0, failure.New(failure.KindInvalidArgument, "invalid style: "+err.Error(), err)
 	}
 	st.after = max(st.after, id+1)
 	return id, nil
@@ -165,7 +166,7 @@ func stylesPartOf(f *excelize.File, part string) ([]byte, error) {
 	}
 	zf := opc.FindPart(zr, part)
 	if zf == nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: no styles part", nil)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: no styles part", nil)
 	}
 	rc, err := zf.Open()
 	if err != nil {

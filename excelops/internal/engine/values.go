@@ -29,10 +29,10 @@ const (
 )
 
 // dateKind says which of date, time and datetime a written string held.
-type dateKind int
+type DateKind int
 
 const (
-	NotDate dateKind = iota
+	NotDate DateKind = iota
 	KindDate
 	KindTime
 	KindDateTime
@@ -40,7 +40,7 @@ const (
 
 // Number formats applied to written dates, as openpyxl applies them to
 // the date, time and datetime values it writes.
-var dateFormats = map[dateKind]string{
+var dateFormats = map[DateKind]string{
 	KindDate:     "yyyy-mm-dd",
 	KindTime:     "h:mm:ss",
 	KindDateTime: "yyyy-mm-dd h:mm:ss",
@@ -50,7 +50,7 @@ var dateFormats = map[dateKind]string{
 // with the kind each gives. Fractions of a second are optional.
 var isoLayouts = []struct {
 	layout string
-	kind   dateKind
+	kind   DateKind
 }{
 	{"2006-01-02", KindDate},
 	{"2006-01-02T15:04:05.999999999", KindDateTime},
@@ -62,7 +62,7 @@ var isoLayouts = []struct {
 }
 
 // ParseISODate recognises an ISO-8601 date, time or datetime.
-func ParseISODate(s string) (time.Time, dateKind) {
+func ParseISODate(s string) (time.Time, DateKind) {
 	if len(s) < len("1:00") || len(s) > len("2006-01-02T15:04:05.999999999") || s[0] < '0' || s[0] > '9' {
 		return time.Time{}, NotDate
 	}
@@ -77,10 +77,10 @@ func ParseISODate(s string) (time.Time, dateKind) {
 // CellWrite is one cell of a write, converted and checked.
 type CellWrite struct {
 	Col, Row int
-	raw      any       // the JSON value, stored by setCell (when text and date are unset)
-	text     *string   // store exactly this text
-	when     time.Time // the date, time or datetime to store (kind != notDate)
-	kind     dateKind
+	Raw      any       // the JSON value, stored by setCell (when text and date are unset)
+	Text     *string   // store exactly this text
+	When     time.Time // the date, time or datetime to store (kind != notDate)
+	Kind     DateKind
 	Formula  string       // the formula without its "=" ("" for a value)
 	refs     *formulaRefs // the formula's references to check in the workbook (nil: none)
 }
@@ -88,26 +88,26 @@ type CellWrite struct {
 // PlanCell converts the JSON value v for the cell (col, row) under
 // valueTypes and checks it against Excel's limits.
 func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
-	w := CellWrite{Col: col, Row: row, raw: v}
+	w := CellWrite{Col: col, Row: row, Raw: v}
 	ref := CellName(col, row)
 	if s, ok := v.(string); ok {
 		switch {
 		case valueTypes == ValueTypesText:
-			w.text = &s
+			w.Text = &s
 		case strings.HasPrefix(s, "'"):
 			rest := s[1:]
-			w.text = &rest
+			w.Text = &rest
 		default:
 			if t, kind := ParseISODate(strings.TrimSpace(s)); kind != NotDate {
-				w.when, w.kind = t, kind
+				w.When, w.Kind = t, kind
 				return w, nil
 			}
 		}
-		if w.text != nil {
-			return w, CheckText(ref, *w.text)
+		if w.Text != nil {
+			return w, CheckText(ref, *w.Text)
 		}
 	}
-	val, formula, err := cellValue(v)
+	val, formula, err := CellValue(v)
 	if err != nil {
 		return w, err
 	}
@@ -133,7 +133,7 @@ func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
 // fraction of a day; a date counts days from the epoch of the workbook's
 // date system, with the 1900 system's fictitious 1900-02-29. ok is false
 // for dates before the epoch, which Excel cannot show.
-func ExcelSerial(t time.Time, kind dateKind, date1904 bool) (float64, bool) {
+func ExcelSerial(t time.Time, kind DateKind, date1904 bool) (float64, bool) {
 	micros := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
 	frac := float64(micros) / 1e6 / 86400
 	if kind == KindTime {
@@ -160,34 +160,40 @@ type DateWriter struct {
 	isDate   map[int]bool   // style -> has a date format openpyxl reads as a date
 }
 
+// StylesDateWriter is the DateWriter of a workbook whose styles f holds,
+// in the date system date1904 says (the splice path's style table).
+func StylesDateWriter(f *excelize.File, date1904 bool) *DateWriter {
+	return &DateWriter{f: f, Date1904: date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}
+}
+
 // NewDateWriter reads the workbook's date system.
 func (b *Book) NewDateWriter() (*DateWriter, error) {
 	props, err := b.f.GetWorkbookProps()
 	if err != nil {
 		return nil, newError(failure.KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
 	}
-	return &DateWriter{f: b.f, Date1904: props.Date1904 != nil && *props.Date1904, derived: map[[2]int]int{}, isDate: map[int]bool{}}, nil
+	return StylesDateWriter(b.f, props.Date1904 != nil && *props.Date1904), nil
 }
 
 // Put stores w (planned by planCell) into sheet. A date is stored as its
 // serial; a cell whose style has no date format gets the style with the
 // kind's format laid over it, a cell already formatted as a date keeps its
 // format. kind reports what was stored.
-func (d *DateWriter) Put(sheet string, w CellWrite) (stored dateKind, err error) {
+func (d *DateWriter) Put(sheet string, w CellWrite) (stored DateKind, err error) {
 	ref := CellName(w.Col, w.Row)
 	switch {
-	case w.text != nil:
-		if err := d.f.SetCellStr(sheet, ref, *w.text); err != nil {
+	case w.Text != nil:
+		if err := d.f.SetCellStr(sheet, ref, *w.Text); err != nil {
 			return NotDate, newError(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 		}
 		return NotDate, nil
-	case w.kind == NotDate:
-		return NotDate, setCell(d.f, sheet, w.Col, w.Row, w.raw)
+	case w.Kind == NotDate:
+		return NotDate, setCell(d.f, sheet, w.Col, w.Row, w.Raw)
 	}
-	serial, ok := ExcelSerial(w.when, w.kind, d.Date1904)
+	serial, ok := ExcelSerial(w.When, w.Kind, d.Date1904)
 	if !ok {
 		// Before the epoch: Excel keeps such a date as text.
-		s := w.raw.(string)
+		s := w.Raw.(string)
 		if err := d.f.SetCellStr(sheet, ref, s); err != nil {
 			return NotDate, newError(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 		}
@@ -200,21 +206,21 @@ func (d *DateWriter) Put(sheet string, w CellWrite) (stored dateKind, err error)
 	if err != nil {
 		return NotDate, newError(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
-	id, err := d.dateStyle(base, w.kind)
+	id, err := d.DateStyle(base, w.Kind)
 	if err != nil || id == base {
-		return w.kind, err
+		return w.Kind, err
 	}
 	if err := d.f.SetCellStyle(sheet, ref, ref, id); err != nil {
 		return NotDate, newError(failure.KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
 	}
-	return w.kind, nil
+	return w.Kind, nil
 }
 
-// dateStyle returns the style a date of kind takes in a cell styled base:
+// DateStyle returns the style a date of kind takes in a cell styled base:
 // base itself when it already formats numbers as dates, else base with the
 // kind's number format laid over it (an identical existing style is
 // reused). The splice path shares it, so both paths style dates alike.
-func (d *DateWriter) dateStyle(base int, kind dateKind) (int, error) {
+func (d *DateWriter) DateStyle(base int, kind DateKind) (int, error) {
 	isDate, err := d.StyleIsDate(base)
 	if err != nil || isDate {
 		return base, err

@@ -156,11 +156,11 @@ func (s *Engine) OpenCopy(raw []byte, name string) (_ *Book, err error) {
 // excelize model.
 func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Options) (err error) {
 	path := b.Path
-	p, err := s.openPackage(bytes.NewReader(raw), int64(len(raw)), filepath.Base(path))
+	p, err := s.OpenPackage(bytes.NewReader(raw), int64(len(raw)), filepath.Base(path))
 	if err != nil {
 		return err
 	}
-	b.Zr, b.encrypted = p.zr, p.encrypted
+	b.Zr, b.encrypted = p.Zr, p.Encrypted
 	var total, held uint64
 	spills := false
 	for _, zf := range b.Zr.File {
@@ -183,7 +183,7 @@ func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Option
 			return err
 		}
 	}
-	b.cost = int64(total) * parsedBytesPerXMLByte
+	b.cost = int64(total) * ParsedBytesPerXMLByte
 	if spills && !light {
 		// excelize inflates big parts to temporary files: give it a
 		// private folder, removed when the call ends.
@@ -274,11 +274,11 @@ func (b *Book) packageIndex() (*opc.Index, error) {
 			}
 			return nil, newError(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
 		}
-		p, err := b.Svc.openPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
+		p, err := b.Svc.OpenPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
 		if err != nil {
 			return nil, err
 		}
-		b.Zr = p.zr
+		b.Zr = p.Zr
 	}
 	if b.Zr == nil {
 		return nil, nil
@@ -315,7 +315,7 @@ func (b *Book) Scan(sheet string) (SheetExtent, error) {
 		return SheetExtent{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	ext, err := ScanSheet(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.Svc.Limits, b.sharedStringCount)
+	ext, err := ScanSheet(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.Svc.Limits, b.SharedStringCount)
 	if err != nil {
 		return ext, err
 	}
@@ -379,7 +379,7 @@ func (b *Book) Track(sheet string) {
 // edited sheet's <dimension> to the used range.
 func (b *Book) save(ctx context.Context) error {
 	if b.encrypted {
-		return errEncryptedWrite(b.Name())
+		return RefuseEncryptedWrite(b.Name())
 	}
 	for sheet, ext := range b.Extents {
 		if _, err := b.Sheet(sheet); err != nil {
@@ -408,7 +408,7 @@ func (b *Book) save(ctx context.Context) error {
 		_, err := b.f.WriteTo(w)
 		return err
 	})
-	b.Svc.observeSave(err)
+	b.Svc.ObserveSave(err)
 	return err
 }
 

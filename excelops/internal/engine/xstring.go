@@ -10,11 +10,11 @@ import (
 // and UnescapeXstring): written escaped on both save paths, read decoded by
 // every reader of sheet XML (fastread.go, internal/sharedstrings).
 
-// readsAsEscape reports whether the text s holds a piece that reads as an
+// ReadsAsEscape reports whether the text s holds a piece that reads as an
 // _xHHHH_ escape, so the file holds it with its underscore escaped
 // (_x005F_x0041_ for the text _x0041_). The splice path hands such a text
 // to the excelize path: in an inline string openpyxl (3.1) reads that
 // form as it is, in a shared string it reads the text.
-func readsAsEscape(s string) bool {
+func ReadsAsEscape(s string) bool {
 	return strings.Contains(s, "_x") && strings.Contains(excelize.EscapeXstring(s), "_x005F_")
 }

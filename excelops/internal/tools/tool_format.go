@@ -81,10 +81,10 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.C
 		sh.Ext.Widen(rng.R2, rng.C2)
 		return result(b.Name(), sh.Name), nil
 	})
-	c.Splice = func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
+	c.Splice = engine.Edit(func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
 		plan, err := engine.FormatPlan(sb, rng, sc)
 		return plan, result(sb.Name(), sheet), err
-	}
+	})
 	return c, nil
 }
 
@@ -310,12 +310,12 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		}
 		return result(b.Name(), sh.Name), nil
 	})
-	c.Splice = func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
+	c.Splice = engine.Edit(func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
 		if err := autoFit(sb.StreamBook(), sheet); err != nil {
 			return splice.Plan{}, nil, err
 		}
 		return engine.WidthPlan(widths), result(sb.Name(), sheet), nil
-	}
+	})
 	return c, nil
 }
 

@@ -146,7 +146,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 		return res, nil
 	})
 	c.Create, c.NewSheet = engine.CreateModeOf(a.Create), a.Create != nil && *a.Create
-	c.Splice = func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
+	c.Splice = engine.Edit(func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
 		if err := engine.CheckWriteNames(plan, sheet, sb.FormulaScope); err != nil {
 			return splice.Plan{}, nil, err
 		}
@@ -156,7 +156,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 			res = append(res, field("dates_written", dates))
 		}
 		return p, res, err
-	}
+	})
 	return c, nil
 }
 
