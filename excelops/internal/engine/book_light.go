@@ -3,11 +3,12 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-	"io/fs"
-	"path/filepath"
 )
 
 // openLight opens b's package for the streaming readers (a light book: no

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 

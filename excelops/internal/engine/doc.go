@@ -47,35 +47,14 @@
 // sheets) opens it with Book.Edit or Book.EditTarget, the same guard.
 //
 // Two paths for edits:
-//   - Splice (splice.go, splice_cells.go, internal/splice): write_cells,
+//   - Splice (package splicepath, over internal/splice): write_cells,
 //     format_cells and adjust_column_width on an existing worksheet stream
-//     that sheet's XML once through the shared tokenizer
-//     (internal/sheetxml), rebuild only the rows they touch (untouched
-//     rows pass on by their bytes, found with vectorised byte searches,
-//     not tokenized), recompute <dimension>, add style records through
-//     excelize on the small parts (styles.xml: format_cells' styles and
-//     the date formats of written dates, reusing an identical xf), write
-//     strings inline (the shared string table is never rewritten), copy
-//     every other zip entry raw and deflate the sheet at flate level 1.
-//     Numbers and dates are stored exactly as the excelize path stores
-//     them (15 significant digits, the same date serials and formats).
-//     Cost: one inflate + one deflate of one sheet; memory: flat in the
-//     workbook's size (the package is read through the open file, the
-//     deflated sheet spills past 4 MB to an unnamed temporary file).
-//     Formulas splice too (splice_recalc.go, splice_closure.go,
-//     splice_copy.go, splice_scratch.go): a write of formulas, a value that
-//     formulas read, a formula over a formula or a workbook with formulas
-//     lacking a cached value goes through the recalc splice. One more streamed pass lists every formula of the
-//     workbook; the formulas to recompute are chosen as on the excelize
-//     path (those the write may change, transitively, and those without a
-//     cached value); the cells they read, transitively, are copied at
-//     their own addresses into a small calculator workbook (same sheet
-//     names, same extents for whole rows and columns), where excelize's
-//     calculator computes them with the excelize path's own function
-//     (computeFormula); the edited sheet and every other sheet whose
-//     cached values change are rewritten (splice.SetCached keeps each
-//     <f> byte for byte). A value write no formula reads skips all that
-//     (splice_formulas.go checks it while streaming).
+//     that sheet's XML once and copy every other zip entry raw; formulas
+//     are recomputed in a small calculator workbook built from the cells
+//     they read. A tool hands Run its plan as Call.Splice (splicepath.Edit);
+//     Run tries it first under the call's locks, and an ErrNoSplice
+//     (NoSplice with its reason) sends the call down the excelize path.
+//     The splice path's doc.go tells what it does and what it declines.
 //   - excelize (run_excelize.go): everything else, and the cell edits the
 //     splice declines so that Excel's semantics hold (formulas and their
 //     cached values, references, truthful reports): a missing file

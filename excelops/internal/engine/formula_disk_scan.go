@@ -3,9 +3,10 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"io"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"io"
 )
 
 // diskHasFormulas reports whether sheet, as it is on disk, holds any formula

@@ -3,12 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 )

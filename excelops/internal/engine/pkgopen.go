@@ -5,10 +5,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"unicode/utf16"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )

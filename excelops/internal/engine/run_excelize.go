@@ -3,11 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"path/filepath"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-	"io/fs"
-	"path/filepath"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )

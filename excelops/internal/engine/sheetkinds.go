@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )

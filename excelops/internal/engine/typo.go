@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 )

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"io/fs"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // Reading a whole file of the workspace: only regular files, never more than

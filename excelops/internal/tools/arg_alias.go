@@ -3,9 +3,10 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"strings"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"strings"
 )
 
 // An argument alias is a second, documented name of an argument: both

@@ -201,7 +201,9 @@ func TestToolsReachTheWorkbookThroughTheBook(t *testing.T) {
 	require.NoError(t, err)
 	engine, err := filepath.Glob("../engine/*.go")
 	require.NoError(t, err)
-	all := append(append([]string(nil), tools...), engine...)
+	splicePath, err := filepath.Glob("../splicepath/*.go")
+	require.NoError(t, err)
+	all := append(append(append([]string(nil), tools...), engine...), splicePath...)
 	fset := token.NewFileSet()
 	files := map[string]*ast.File{}
 	takers := map[string]bool{}

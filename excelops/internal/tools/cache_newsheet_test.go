@@ -2,9 +2,10 @@ package tools
 
 import (
 	"archive/zip"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"strings"
 	"testing"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -239,7 +241,7 @@ func sheetDetailsOf(r io.Reader, rules bool) (sheetDetails, error) {
 // time where it can.
 func skipRows(z *sheetxml.Tokenizer) error {
 	for {
-		if raw, ok := z.PeekThrough(rowEndTag, engine.MaxSkippedRow); ok && !bytes.Contains(raw, sheetDataEndTag) {
+		if raw, ok := z.PeekThrough(rowEndTag, splicepath.MaxSkippedRow); ok && !bytes.Contains(raw, sheetDataEndTag) {
 			z.Skip(len(raw))
 			continue
 		}

@@ -3,9 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"math"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 )
 
 // The row conditions of filter_data. A sheet's cells arrive as the

@@ -2,8 +2,9 @@ package tools
 
 import (
 	"encoding/json"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"testing"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // FuzzConditionsAndQueries: any condition arguments and any search query

@@ -3,10 +3,11 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"reflect"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // The range argument, one shape in every tool that takes a range: "A1",

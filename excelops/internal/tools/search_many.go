@@ -2,9 +2,10 @@ package tools
 
 import (
 	"context"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"runtime"
 	"sync"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 )
 
 // searchMany scans search_excel_values' further workbooks (file_paths)

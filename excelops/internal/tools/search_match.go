@@ -1,12 +1,13 @@
 package tools
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 )
 
 // The matching of search_excel_values. A cell is matched by its text as

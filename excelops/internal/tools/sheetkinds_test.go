@@ -2,10 +2,11 @@ package tools
 
 import (
 	"archive/zip"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -3,21 +3,16 @@ package tools
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // formulaBook writes a workbook whose formulas all carry cached values:
@@ -54,7 +49,7 @@ func formulaBook(t *testing.T, path, extra string) {
 // formulas takes the splice path unless a formula it must recompute may
 // read anything (a volatile function, a defined name) or it replaces a
 // shared formula's master: a value no formula reads splices at once, and
-// the recalc splice (splice_recalc.go) recomputes the cached values of
+// the recalc splice (splicepath/recalc.go) recomputes the cached values of
 // formulas that read the write, on every sheet, of formulas without one,
 // and of written formulas. Either way the workbook ends cell for cell
 // (value, formula, type) as the excelize path leaves it.
@@ -175,30 +170,6 @@ func writeOnBothPaths(t *testing.T, seed string, with map[string]any, then func(
 func sameWorkbookPart(t *testing.T, a, b string) bool {
 	t.Helper()
 	return part(t, a, "xl/workbook.xml") == part(t, b, "xl/workbook.xml")
-}
-
-// FuzzSheetFormulasMiss: the formula check reads any worksheet XML without
-// panicking or hanging, and a sheet it calls free of formulas reading A1
-// holds no formula naming A1 plainly.
-func FuzzSheetFormulasMiss(f *testing.F) {
-	f.Add(`<worksheet><sheetData><row r="1"><c r="B1"><f>SUM(A1:A3)</f><v>6</v></c></row></sheetData></worksheet>`)
-	f.Add(`<worksheet><sheetData><row r="2"><c r="E1"><f t="shared" ref="E1:E3" si="0">C1*2</f><v>2</v></c><c r="E2"><f t="shared" si="0"/><v>1</v></c></row></sheetData></worksheet>`)
-	f.Add(`<worksheet><sheetData><row><c><f t="shared" si="7"/><v>1</v></c></row></sheetData></worksheet>`)
-	f.Fuzz(func(t *testing.T, xml string) {
-		free, _, err := engine.SheetFormulasMiss(context.Background(), strings.NewReader(xml), "Sheet1", engine.SheetArea{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 1})
-		if err == nil && free && strings.Contains(xml, "<f>A1</f>") && strings.Contains(xml, "<v>") && !strings.Contains(xml, "<!") {
-			w := sheetxml.NewWalker(strings.NewReader(xml))
-			for {
-				ev, err := w.Next()
-				if err != nil {
-					break
-				}
-				if ev == sheetxml.CellDone && string(w.Cell.FormulaText) == "A1" {
-					t.Fatalf("a formula reading A1 was missed:\n%s", xml)
-				}
-			}
-		}
-	})
 }
 
 // TestPlainSpliceKeepsEveryOtherPart: a value write that no formula reads,

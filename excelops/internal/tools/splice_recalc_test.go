@@ -5,15 +5,17 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -105,7 +107,7 @@ func addChain(t *testing.T, path, entries string) {
 			body = strings.Replace(string(readZipEntry(t, path, name)), "</Relationships>",
 				`<Relationship Id="rIdCalc" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain" Target="calcChain.xml"/></Relationships>`, 1)
 		case "xl/workbook.xml":
-			w, err := zw.Create(engine.CalcChainPart)
+			w, err := zw.Create("xl/calcChain.xml")
 			if err != nil {
 				return true, err
 			}
@@ -131,7 +133,7 @@ func chainEntries(t *testing.T, path string) string {
 	zr, err := zip.OpenReader(path)
 	require.NoError(t, err)
 	defer zr.Close()
-	data, err := opc.ReadPart(&zr.Reader, engine.CalcChainPart)
+	data, err := opc.ReadPart(&zr.Reader, "xl/calcChain.xml")
 	if err != nil {
 		return ""
 	}
@@ -179,7 +181,7 @@ func FuzzWithoutChainCells(f *testing.F) {
 	f.Add(`<calcChain><c r="B1" i="1" l="1"></c><c r="B1" i="2"/></calcChain>`)
 	f.Add(`<calcChain><c r="A1"/></calcChain>`)
 	f.Fuzz(func(t *testing.T, chain string) {
-		out, ok := engine.WithoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
+		out, ok := splicepath.WithoutChainCells([]byte(chain), 1, map[[2]int]bool{{1, 2}: true})
 		if !ok || !oneElement(chain) {
 			return
 		}

@@ -3,13 +3,14 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"slices"
-	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 

@@ -4,15 +4,16 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"path"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
+
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/tidwall/gjson"
 
@@ -81,8 +83,8 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.C
 		sh.Ext.Widen(rng.R2, rng.C2)
 		return result(b.Name(), sh.Name), nil
 	})
-	c.Splice = engine.Edit(func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
-		plan, err := engine.FormatPlan(sb, rng, sc)
+	c.Splice = splicepath.Edit(func(sb *splicepath.Book, sheet string) (splice.Plan, any, error) {
+		plan, err := splicepath.FormatPlan(sb, rng, sc)
 		return plan, result(sb.Name(), sheet), err
 	})
 	return c, nil
@@ -310,11 +312,11 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		}
 		return result(b.Name(), sh.Name), nil
 	})
-	c.Splice = engine.Edit(func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
+	c.Splice = splicepath.Edit(func(sb *splicepath.Book, sheet string) (splice.Plan, any, error) {
 		if err := autoFit(sb.StreamBook(), sheet); err != nil {
 			return splice.Plan{}, nil, err
 		}
-		return engine.WidthPlan(widths), result(sb.Name(), sheet), nil
+		return splicepath.WidthPlan(widths), result(sb.Name(), sheet), nil
 	})
 	return c, nil
 }

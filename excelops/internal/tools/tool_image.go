@@ -5,11 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -19,6 +14,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Image limits.

@@ -3,14 +3,15 @@ package tools
 import (
 	"context"
 	"errors"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"

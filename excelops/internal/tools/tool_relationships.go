@@ -2,11 +2,12 @@ package tools
 
 import (
 	"context"
+	"time"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-	"io/fs"
-	"path/filepath"
-	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
@@ -146,11 +148,11 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 		return res, nil
 	})
 	c.Create, c.NewSheet = engine.CreateModeOf(a.Create), a.Create != nil && *a.Create
-	c.Splice = engine.Edit(func(sb *engine.SpliceBook, sheet string) (splice.Plan, any, error) {
+	c.Splice = splicepath.Edit(func(sb *splicepath.Book, sheet string) (splice.Plan, any, error) {
 		if err := engine.CheckWriteNames(plan, sheet, sb.FormulaScope); err != nil {
 			return splice.Plan{}, nil, err
 		}
-		p, dates, err := engine.WritePlan(sb, sheet, anchor, plan)
+		p, dates, err := splicepath.WritePlan(sb, sheet, anchor, plan)
 		res := result(sb.Name(), sheet)
 		if dates > 0 {
 			res = append(res, field("dates_written", dates))

@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

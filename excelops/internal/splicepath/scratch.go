@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"archive/zip"
@@ -7,14 +7,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// The recalc splice's calculator workbook (see splice_recalc.go): the
+// The recalc splice's calculator workbook (see recalc.go): the
 // cells a computation reads, copied at their own addresses into a workbook
 // with the same sheets, opened by excelize and computed there.
 
@@ -35,17 +34,17 @@ type scratchCell struct {
 
 // scratchSheet is what one sheet contributes to the calculator workbook.
 type scratchSheet struct {
-	areas []SheetArea // the cells to copy, clamped to the sheet's extent
-	whole bool        // a whole-row or whole-column reference reads it
+	areas []engine.SheetArea // the cells to copy, clamped to the sheet's extent
+	whole bool               // a whole-row or whole-column reference reads it
 	cells []scratchCell
 }
 
 // calcWorkbook computes the formulas marked in compute (see
-// splice_recalc.go), reading the cells need names, after the write w to
+// recalc.go), reading the cells need names, after the write w to
 // the worksheet part; it returns each one's cached value by its index in
 // all. A sheet whose needed cells the scan copied already (early) is not
 // read again.
-func (sb *SpliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []SheetArea, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
+func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []engine.SheetArea, compute []bool, part string, w *cellWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
 	f, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
 	if err != nil {
 		return nil, err
@@ -61,7 +60,7 @@ func (sb *SpliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 				return nil, err
 			}
 		}
-		t, v, err := ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, CellName(f0.at.C1, f0.at.R1))
+		t, v, err := engine.ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, engine.CellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +75,7 @@ func (sb *SpliceBook) calcWorkbook(ctx context.Context, sheets []calcSheet, all 
 // calculatorFor opens a calculator workbook holding every cell the
 // formulas marked in compute read, directly or through other formulas
 // (upstream), as the write w leaves them.
-func (sb *SpliceBook) calculatorFor(ctx context.Context, sheets []calcSheet, all []calcFormula, compute []bool, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+func (sb *Book) calculatorFor(ctx context.Context, sheets []calcSheet, all []calcFormula, compute []bool, part string, w *cellWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	need, err := upstream(all, compute)
 	if err != nil {
 		return nil, err
@@ -86,7 +85,7 @@ func (sb *SpliceBook) calculatorFor(ctx context.Context, sheets []calcSheet, all
 
 // scratchFile opens the calculator workbook of calcWorkbook: the cells
 // need names, as the write w to the worksheet part leaves them.
-func (sb *SpliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []SheetArea, part string, w *spliceWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []engine.SheetArea, part string, w *cellWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	// The extents the calculator clamps whole rows and columns to are the
 	// sheet's after the write (excelize creates every written cell).
 	for i := range sheets {
@@ -114,19 +113,19 @@ func (sb *SpliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 			s.areas = append(s.areas, a)
 		}
 	}
-	formulaAt := map[SheetArea]int{} // every formula cell, by its sheet's name as listed
+	formulaAt := map[engine.SheetArea]int{} // every formula cell, by its sheet's name as listed
 	for i, f := range all {
 		formulaAt[f.at] = i
 	}
 	cp := &cellCopier{sb: sb}
 	if len(w.cells) > maxScratchCells {
-		return nil, NoSplice("the write holds more cells than the calculator copies")
+		return nil, engine.NoSplice("the write holds more cells than the calculator copies")
 	}
 	for i, cs := range sheets {
 		s := &scratch[i]
 		edited := cs.part == part
 		if len(s.areas) > maxAreasPerSheet {
-			s.areas = []SheetArea{boundingBox(s.areas)}
+			s.areas = []engine.SheetArea{boundingBox(s.areas)}
 		}
 		switch pre := early[cs.name]; {
 		case len(s.areas) == 0:
@@ -155,9 +154,9 @@ func (sb *SpliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 				}
 				text := ""
 				if c.Formula {
-					idx, ok := formulaAt[SheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
+					idx, ok := formulaAt[engine.SheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
 					if !ok {
-						return NoSplice("a formula cell the calculator reads was not scanned")
+						return engine.NoSplice("a formula cell the calculator reads was not scanned")
 					}
 					text = all[idx].text
 				}
@@ -200,12 +199,12 @@ func (sb *SpliceBook) scratchFile(ctx context.Context, sheets []calcSheet, all [
 			rows += s.cells[n-1].row
 		}
 	}
-	if sb.svc.Limits.Within("computing formulas", int64(len(data))*ParsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
-		return nil, NoSplice("the cells the calculator reads exceed the call's memory budget")
+	if sb.svc.Limits.Within("computing formulas", int64(len(data))*engine.ParsedBytesPerXMLByte+int64(rows)*parsedRowBytes) != nil {
+		return nil, engine.NoSplice("the cells the calculator reads exceed the call's memory budget")
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, NoSplice("the calculator's copy does not open")
+		return nil, engine.NoSplice("the calculator's copy does not open")
 	}
 	return f, nil
 }
@@ -295,7 +294,7 @@ func scratchSheetXML(cells []scratchCell) []byte {
 			out = append(out, `">`...)
 		}
 		out = append(out, `<c r="`...)
-		out = append(out, CellName(c.col, c.row)...)
+		out = append(out, engine.CellName(c.col, c.row)...)
 		out = append(out, '"')
 		if c.body == nil {
 			out = append(out, "/>"...)

@@ -1,8 +1,9 @@
-package engine
+package splicepath
 
 import (
 	"context"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -22,7 +23,7 @@ import (
 // respillElsewhere computes the anchor all[i], on another sheet than the
 // written one, again and records its new values in w.elsewhere; it
 // returns its spill range (whose values changed).
-func (sb *SpliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *spliceWrites, early map[string]*earlyCopy) ([]SheetArea, error) {
+func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *cellWrites, early map[string]*earlyCopy) ([]engine.SheetArea, error) {
 	f := all[i]
 	const who = "a dynamic array to recompute on another sheet"
 	old, err := anchorToRecompute(f, who)
@@ -30,7 +31,7 @@ func (sb *SpliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 		return nil, err
 	}
 	if (old.R2-old.R1+1)*(old.C2-old.C1+1) > maxScratchCells {
-		return nil, NoSplice("a dynamic array to recompute on another sheet spills over more cells than the calculator copies")
+		return nil, engine.NoSplice("a dynamic array to recompute on another sheet spills over more cells than the calculator copies")
 	}
 	if err := sb.spillCellsPresent(ctx, f.part, old); err != nil {
 		return nil, err
@@ -40,7 +41,7 @@ func (sb *SpliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 		return nil, err
 	}
 	if len(vals) != old.R2-old.R1+1 || len(vals[0]) != old.C2-old.C1+1 {
-		return nil, NoSplice("a dynamic array to recompute on another sheet would change its spill range")
+		return nil, engine.NoSplice("a dynamic array to recompute on another sheet would change its spill range")
 	}
 	cells := w.elsewhere[f.part]
 	if cells == nil {
@@ -51,7 +52,7 @@ func (sb *SpliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 		w.elsewhere[f.part] = cells
 	}
 	anchor := cellContent{kind: 'f', formula: f.text, array: f.ref}
-	anchor.cachedType, anchor.cachedValue = CachedOf(vals[0][0])
+	anchor.cachedType, anchor.cachedValue = engine.CachedOf(vals[0][0])
 	cells[[2]int{old.R1, old.C1}] = anchor
 	for r, row := range vals {
 		for c, v := range row {
@@ -61,13 +62,13 @@ func (sb *SpliceBook) respillElsewhere(ctx context.Context, sheets []calcSheet, 
 		}
 	}
 	all[i].fresh = true
-	return []SheetArea{{Sheet: f.at.Sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}}, nil
+	return []engine.SheetArea{{Sheet: f.at.Sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}}, nil
 }
 
 // spillCellsPresent declines unless every cell of the spill range rng
 // other than its anchor is a <c> element of the worksheet part holding
 // no formula (a formula there obstructs the spill).
-func (sb *SpliceBook) spillCellsPresent(ctx context.Context, part string, rng CellRange) error {
+func (sb *Book) spillCellsPresent(ctx context.Context, part string, rng engine.CellRange) error {
 	want := (rng.R2-rng.R1+1)*(rng.C2-rng.C1+1) - 1
 	seen, formula := 0, false
 	err := sb.walkSpillCells(ctx, part, rng, func(c *sheetxml.Cell) bool {
@@ -79,9 +80,9 @@ func (sb *SpliceBook) spillCellsPresent(ctx context.Context, part string, rng Ce
 	case err != nil:
 		return err
 	case formula:
-		return NoSplice("a formula obstructs the spill range of a dynamic array to recompute on another sheet")
+		return engine.NoSplice("a formula obstructs the spill range of a dynamic array to recompute on another sheet")
 	case seen != want:
-		return NoSplice("a cell of the spill range of a dynamic array to recompute on another sheet is missing")
+		return engine.NoSplice("a cell of the spill range of a dynamic array to recompute on another sheet is missing")
 	}
 	return nil
 }

@@ -1,13 +1,14 @@
-package engine
+package splicepath
 
 import (
 	"sort"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 )
 
-// What the recalc splice's calculator must read (splice_recalc.go): the
+// What the recalc splice's calculator must read (recalc.go): the
 // areas the written formulas read, known before the scan, and the upstream
 // closure of the formulas to compute, with the cycles that send a write to
 // the excelize path.
@@ -15,8 +16,8 @@ import (
 // earlyAreas returns, by sheet name as the workbook lists it, the areas the
 // formulas of w (written into sheet) read: the scan copies their cells, so
 // a write whose formulas read nothing else computes without a second pass.
-func (sb *SpliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earlyCopy {
-	by := map[string][]SheetArea{}
+func (sb *Book) earlyAreas(sheet string, w *cellWrites) map[string]*earlyCopy {
+	by := map[string][]engine.SheetArea{}
 	for _, cc := range w.cells {
 		if cc.kind != 'f' {
 			continue
@@ -35,7 +36,7 @@ func (sb *SpliceBook) earlyAreas(sheet string, w *spliceWrites) map[string]*earl
 	out := map[string]*earlyCopy{}
 	for name, areas := range by {
 		if len(areas) > maxAreasPerSheet {
-			areas = []SheetArea{boundingBox(areas)}
+			areas = []engine.SheetArea{boundingBox(areas)}
 		}
 		out[name] = &earlyCopy{in: newAreaSet(areas)}
 	}
@@ -65,7 +66,7 @@ func newFormulaIndex(all []calcFormula) formulaIndex {
 
 // each calls fn with the index of every formula whose cell lies in a, in
 // order, until fn returns false; it returns how many formulas it looked at.
-func (x formulaIndex) each(a SheetArea, fn func(i int) bool) int {
+func (x formulaIndex) each(a engine.SheetArea, fn func(i int) bool) int {
 	span, ok := x.spans[strings.ToLower(a.Sheet)]
 	if !ok {
 		return 0
@@ -88,10 +89,10 @@ func (x formulaIndex) each(a SheetArea, fn func(i int) bool) int {
 // each other in a cycle (a circular reference: what excelize computes
 // then depends on the order it meets cells and on their old values), or
 // when the chain is too long to follow.
-func upstream(all []calcFormula, compute []bool) ([]SheetArea, error) {
+func upstream(all []calcFormula, compute []bool) ([]engine.SheetArea, error) {
 	idx := newFormulaIndex(all)
 	in := append([]bool(nil), compute...)
-	var need, frontier []SheetArea
+	var need, frontier []engine.SheetArea
 	for i, f := range all {
 		if in[i] {
 			need = append(need, f.at)
@@ -101,7 +102,7 @@ func upstream(all []calcFormula, compute []bool) ([]SheetArea, error) {
 	checks, wide := 0, ""
 	for len(frontier) > 0 {
 		need = append(need, frontier...)
-		var next []SheetArea
+		var next []engine.SheetArea
 		for _, a := range frontier {
 			checks += 1 + idx.each(a, func(i int) bool {
 				if in[i] {
@@ -111,7 +112,7 @@ func upstream(all []calcFormula, compute []bool) ([]SheetArea, error) {
 					// It may read anything, or cannot be computed here.
 					wide = "a formula the recomputed ones read is a legacy array formula"
 					if all[i].wide || all[i].table {
-						wide = WideReason(all[i].text, "a formula the recomputed ones read")
+						wide = engine.WideReason(all[i].text, "a formula the recomputed ones read")
 					}
 					return false
 				}
@@ -120,16 +121,16 @@ func upstream(all []calcFormula, compute []bool) ([]SheetArea, error) {
 				return true
 			})
 			if wide != "" {
-				return nil, NoSplice(wide)
+				return nil, engine.NoSplice(wide)
 			}
-			if checks > MaxDepChecks {
-				return nil, NoSplice("the formulas to recompute read too long a chain")
+			if checks > engine.MaxDepChecks {
+				return nil, engine.NoSplice("the formulas to recompute read too long a chain")
 			}
 		}
 		frontier = next
 	}
 	if cyclic(idx, in) {
-		return nil, NoSplice("the formulas to recompute read each other in a cycle")
+		return nil, engine.NoSplice("the formulas to recompute read each other in a cycle")
 	}
 	return need, nil
 }
@@ -152,7 +153,7 @@ func cyclic(idx formulaIndex, in []bool) bool {
 				}
 				return true
 			})
-			if checks > MaxDepChecks {
+			if checks > engine.MaxDepChecks {
 				return true
 			}
 		}

@@ -1,10 +1,11 @@
-package engine
+package splicepath
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -26,23 +27,23 @@ import (
 // errStopWalk ends a walk of a worksheet that has seen what it looks for.
 var errStopWalk = errors.New("walk done")
 
-// clearOldSpillsSplice clears, in w, the values the dynamic array anchors
+// clearOldSpills clears, in w, the values the dynamic array anchors
 // the write overwrote (old) had spilled, except in cells the write
-// writes, as clearOldSpills does on the excelize path, and returns their
+// writes, as the engine does on the excelize path, and returns their
 // ranges. A formula inside such a range (a damaged anchor) declines.
-func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormula, w *spliceWrites) ([]SheetArea, error) {
-	var areas []SheetArea
+func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w *cellWrites) ([]engine.SheetArea, error) {
+	var areas []engine.SheetArea
 	for _, a := range old {
-		spill, err := ParseRange(a.ref)
+		spill, err := engine.ParseRange(a.ref)
 		if err != nil || spill.C1 != a.at.C1 || spill.R1 != a.at.R1 {
-			return nil, NoSplice("an overwritten dynamic array names an unreadable range")
+			return nil, engine.NoSplice("an overwritten dynamic array names an unreadable range")
 		}
 		if (spill.R2-spill.R1+1)*(spill.C2-spill.C1+1) > maxScratchCells {
-			return nil, NoSplice("an overwritten dynamic array spilled over more cells than the calculator copies")
+			return nil, engine.NoSplice("an overwritten dynamic array spilled over more cells than the calculator copies")
 		}
 		for _, f := range all {
 			if f.part == part && spill.Has(f.at.C1, f.at.R1) && (f.at.C1 != spill.C1 || f.at.R1 != spill.R1) {
-				return nil, NoSplice("a formula lies in the spill range of an overwritten dynamic array")
+				return nil, engine.NoSplice("a formula lies in the spill range of an overwritten dynamic array")
 			}
 		}
 		for r := spill.R1; r <= spill.R2; r++ {
@@ -54,7 +55,7 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 				w.spilled = true
 			}
 		}
-		areas = append(areas, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+		areas = append(areas, engine.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 	}
 	return areas, nil
 }
@@ -64,12 +65,12 @@ func clearOldSpillsSplice(all []calcFormula, sheet, part string, old []calcFormu
 // workbook of the cells they read; each one that becomes a dynamic array
 // anchor is marked fresh (its cached value is set, not computed again).
 // It returns the ranges the spills fill.
-func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]SheetArea, error) {
+func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]engine.SheetArea, error) {
 	compute := make([]bool, len(all))
 	found := false
 	for i, f := range all {
 		cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]
-		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || CallsUncomputable(f.text) {
+		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || engine.CallsUncomputable(f.text) {
 			continue
 		}
 		if err := calculable(f, "a formula to recompute"); err != nil {
@@ -85,9 +86,9 @@ func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		return nil, err
 	}
 	defer calc.Close()
-	var areas []SheetArea
+	var areas []engine.SheetArea
 	for i, f := range all {
-		if !compute[i] || InexactInArrays(calc, sheet, f.text) {
+		if !compute[i] || engine.InexactInArrays(calc, sheet, f.text) {
 			continue
 		}
 		vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
@@ -110,7 +111,7 @@ func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 		if !p.blocked {
 			w.spilled = true
 			w.spills = append(w.spills, p.rng)
-			areas = append(areas, SheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
+			areas = append(areas, engine.SheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
 		}
 	}
 	return areas, nil
@@ -120,9 +121,9 @@ func (sb *SpliceBook) spillWritten(ctx context.Context, sheets []calcSheet, all 
 // calc, as CalcCellArray does, within maxFormulaTime. cerr says the
 // calculator could not (or gave no value); err is ctx's error when the
 // call ended.
-func (sb *SpliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
+func (sb *Book) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
 	one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
-	vals, cerr = calc.CalcCellArray(one, sheet, CellName(f.at.C1, f.at.R1), sb.svc.Limits.Calc())
+	vals, cerr = calc.CalcCellArray(one, sheet, engine.CellName(f.at.C1, f.at.R1), sb.svc.Limits.Calc())
 	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -139,7 +140,7 @@ func (sb *SpliceBook) calcArray(ctx context.Context, calc *excelize.File, sheet 
 // another kind (no dynamic array can be written).
 type spillPlace struct {
 	anchor  string
-	rng     CellRange
+	rng     engine.CellRange
 	cm      uint
 	blocked bool
 	ok      bool
@@ -149,10 +150,10 @@ type spillPlace struct {
 // a limit error when it spills over more cells than one call writes, the
 // metadata's cm, and whether the range (more than the anchor) is
 // obstructed, as spillBlocked sees it on the excelize path.
-func (sb *SpliceBook) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *spliceWrites) (spillPlace, error) {
-	p := spillPlace{anchor: CellName(f.at.C1, f.at.R1), rng: CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
+func (sb *Book) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *cellWrites) (spillPlace, error) {
+	p := spillPlace{anchor: engine.CellName(f.at.C1, f.at.R1), rng: engine.CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.Limits.MaxWriteCells {
-		return p, LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
+		return p, engine.LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
 	}
 	var err error
 	if p.cm, p.ok, err = sb.spillMetadata(); err != nil || !p.ok {
@@ -168,14 +169,14 @@ func (sb *SpliceBook) placeSpill(ctx context.Context, part string, f calcFormula
 // its first value cached, or #SPILL! over the anchor alone when blocked)
 // and, unless blocked, writes the other values of vals into w as spilled
 // cells.
-func (p spillPlace) put(w *spliceWrites, cc cellContent, vals [][]excelize.ArrayValue) cellContent {
+func (p spillPlace) put(w *cellWrites, cc cellContent, vals [][]excelize.ArrayValue) cellContent {
 	cc.array, cc.cm = p.rng.String(), p.cm
 	if p.blocked {
 		cc.array = p.anchor
-		cc.cachedType, cc.cachedValue = "e", SpillError
+		cc.cachedType, cc.cachedValue = "e", engine.SpillError
 		return cc
 	}
-	cc.cachedType, cc.cachedValue = CachedOf(vals[0][0])
+	cc.cachedType, cc.cachedValue = engine.CachedOf(vals[0][0])
 	for r, row := range vals {
 		for c, v := range row {
 			if r > 0 || c > 0 {
@@ -192,9 +193,9 @@ func (p spillPlace) put(w *spliceWrites, cc cellContent, vals [][]excelize.Array
 func calculable(f calcFormula, who string) error {
 	switch {
 	case f.wide:
-		return NoSplice(WideReason(f.text, who))
+		return engine.NoSplice(engine.WideReason(f.text, who))
 	case f.table:
-		return NoSplice(who + " holds a structured reference")
+		return engine.NoSplice(who + " holds a structured reference")
 	}
 	return nil
 }
@@ -224,8 +225,8 @@ func spilledContent(v excelize.ArrayValue) cellContent {
 // write (w) as far as it went. The worksheet part is walked over rng's
 // rows only. A merged range over rng declines the rewrite instead
 // (splice.Plan.KeepClear): the excelize path makes the anchor #SPILL!.
-func (sb *SpliceBook) spillOccupied(ctx context.Context, part string, rng CellRange, w *spliceWrites) (bool, error) {
-	if rng.R2 > MaxSheetRows || rng.C2 > excelize.MaxColumns {
+func (sb *Book) spillOccupied(ctx context.Context, part string, rng engine.CellRange, w *cellWrites) (bool, error) {
+	if rng.R2 > engine.MaxSheetRows || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
 	inside := func(r, c int) bool { return rng.Has(c, r) && (r != rng.R1 || c != rng.C1) }
@@ -249,7 +250,7 @@ func (sb *SpliceBook) spillOccupied(ctx context.Context, part string, rng CellRa
 // in the spill range rng other than its anchor (its top-left cell), in
 // sheet order, walking the part over rng's rows only, until visit returns
 // true.
-func (sb *SpliceBook) walkSpillCells(ctx context.Context, part string, rng CellRange, visit func(c *sheetxml.Cell) (stop bool)) error {
+func (sb *Book) walkSpillCells(ctx context.Context, part string, rng engine.CellRange, visit func(c *sheetxml.Cell) (stop bool)) error {
 	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 		if ev == sheetxml.RowStart {
 			switch {
@@ -290,7 +291,7 @@ func withoutWritten(cells []scratchCell, written map[[2]int]cellContent) []scrat
 // withSpills is plan that also rebuilds the cells dynamic arrays added to
 // the write w (plan.Cell writes them from w.cells), and declines the
 // rewrite when a merged range meets a spill range.
-func withSpills(plan splice.Plan, w *spliceWrites) splice.Plan {
+func withSpills(plan splice.Plan, w *cellWrites) splice.Plan {
 	if w == nil || !w.spilled {
 		return plan
 	}

@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"bytes"
@@ -9,9 +9,9 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
-// CalcChainPart is where Excel lists the formula cells of a workbook in
+// calcChainPart is where Excel lists the formula cells of a workbook in
 // the order it last computed them.
-const CalcChainPart = "xl/calcChain.xml"
+const calcChainPart = "xl/calcChain.xml"
 
 // WithoutChainCells returns the calculation chain data without the
 // entries of cells (row, col) on the sheet whose sheetId is sheetID, as

@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -30,7 +31,7 @@ type spillMeta struct {
 // formula stays an ordinary one, as on the excelize path). A workbook
 // without the part gets it, with its content type and the workbook's
 // relationship, among the parts the edit rewrites.
-func (sb *SpliceBook) spillMetadata() (uint, bool, error) {
+func (sb *Book) spillMetadata() (uint, bool, error) {
 	if sb.meta != nil {
 		return sb.meta.cm, sb.meta.ok, nil
 	}
@@ -38,7 +39,7 @@ func (sb *SpliceBook) spillMetadata() (uint, bool, error) {
 	if zf := opc.FindPart(sb.zr, metadataPart); zf != nil {
 		data, err := opc.ReadPart(sb.zr, zf.Name)
 		if err != nil {
-			return 0, false, NoSplice("the cell metadata part cannot be read")
+			return 0, false, engine.NoSplice("the cell metadata part cannot be read")
 		}
 		raw = data
 	}
@@ -48,7 +49,7 @@ func (sb *SpliceBook) spillMetadata() (uint, bool, error) {
 		sb.meta = &spillMeta{}
 		return 0, false, nil
 	case err != nil:
-		return 0, false, NoSplice("the cell metadata part cannot be read")
+		return 0, false, engine.NoSplice("the cell metadata part cannot be read")
 	}
 	if part != nil {
 		if err := sb.addMetadataPart(part); err != nil {
@@ -62,20 +63,20 @@ func (sb *SpliceBook) spillMetadata() (uint, bool, error) {
 // addMetadataPart puts the new metadata part, its content type and the
 // workbook's relationship to it among sb.parts, each list part with its
 // record appended before its end tag.
-func (sb *SpliceBook) addMetadataPart(part []byte) error {
+func (sb *Book) addMetadataPart(part []byte) error {
 	wb := sb.workbookPart()
 	if wb != "xl/workbook.xml" {
-		return NoSplice("the workbook part is not where the cell metadata part is related from")
+		return engine.NoSplice("the workbook part is not where the cell metadata part is related from")
 	}
 	types := opc.FindPart(sb.zr, "[Content_Types].xml")
 	relsName := path.Join(path.Dir(wb), "_rels", path.Base(wb)+".rels")
 	rels := opc.FindPart(sb.zr, relsName)
 	if types == nil || rels == nil {
-		return NoSplice("the package lacks its content types or the workbook's relationships")
+		return engine.NoSplice("the package lacks its content types or the workbook's relationships")
 	}
 	ct, err := opc.ReadPart(sb.zr, types.Name)
 	if err != nil {
-		return NoSplice("the content types cannot be read")
+		return engine.NoSplice("the content types cannot be read")
 	}
 	if !bytes.Contains(ct, []byte(`"/`+metadataPart+`"`)) {
 		rec := `<Override PartName="/` + metadataPart + `" ContentType="` + excelize.ContentTypeSheetMetadata + `"></Override>`
@@ -86,13 +87,13 @@ func (sb *SpliceBook) addMetadataPart(part []byte) error {
 	}
 	rl, err := opc.ReadPart(sb.zr, rels.Name)
 	if err != nil {
-		return NoSplice("the workbook's relationships cannot be read")
+		return engine.NoSplice("the workbook's relationships cannot be read")
 	}
 	ids := map[string]bool{}
 	for _, r := range opc.ParseRels(rl) {
 		ids[r.ID] = true
 		if r.Type == excelize.SourceRelationshipSheetMetadata {
-			return NoSplice("the workbook relates to a cell metadata part the package lacks")
+			return engine.NoSplice("the workbook relates to a cell metadata part the package lacks")
 		}
 	}
 	n := len(ids) + 1
@@ -116,7 +117,7 @@ const xmlHeader = xml.Header
 func appendRecord(data []byte, end, rec string) ([]byte, error) {
 	i := bytes.LastIndex(data, []byte(end))
 	if i < 0 || strings.TrimSpace(string(data[i+len(end):])) != "" {
-		return nil, NoSplice("a list part does not end as expected")
+		return nil, engine.NoSplice("a list part does not end as expected")
 	}
 	out := make([]byte, 0, len(data)+len(rec))
 	out = append(append(append(out, data[:i]...), rec...), data[i:]...)

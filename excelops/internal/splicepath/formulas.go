@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"archive/zip"
@@ -6,11 +6,11 @@ import (
 	"errors"
 	"io"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -19,7 +19,7 @@ import (
 // must stay true): the plain splice takes one when it provably changes no
 // formula's value, so every cached value stays true without a calculator;
 // every other write of write_cells goes through the recalc splice
-// (splice_recalc.go), which computes the values that change. The plain
+// (recalc.go), which computes the values that change. The plain
 // splice holds when
 //   - no written value is a formula and the written sheet holds none
 //     (Plan.NoFormulas declines the rewrite otherwise), and
@@ -42,7 +42,7 @@ import (
 // othersFormulaFree reports whether a value write of plan into sheet (its
 // part) changes no formula's value on the workbook's other worksheets (see
 // above). Any error means no.
-func (sb *SpliceBook) othersFormulaFree(ctx context.Context, part, sheet string, plan splice.Plan) bool {
+func (sb *Book) othersFormulaFree(ctx context.Context, part, sheet string, plan splice.Plan) bool {
 	edit, ok := planArea(sheet, plan)
 	if !ok {
 		return true // writes nothing
@@ -60,7 +60,7 @@ func (sb *SpliceBook) othersFormulaFree(ctx context.Context, part, sheet string,
 
 // partFormulaFree runs sheetFormulasMiss over the worksheet part of the
 // sheet named host.
-func (sb *SpliceBook) partFormulaFree(ctx context.Context, part, host string, edit SheetArea) (bool, error) {
+func (sb *Book) partFormulaFree(ctx context.Context, part, host string, edit engine.SheetArea) (bool, error) {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
 		return true, nil
@@ -70,20 +70,20 @@ func (sb *SpliceBook) partFormulaFree(ctx context.Context, part, host string, ed
 		return false, err
 	}
 	defer rc.Close()
-	free, _, err := SheetFormulasMiss(ctx, rc, host, edit)
+	free, _, err := sheetFormulasMiss(ctx, rc, host, edit)
 	return free && err == nil, err
 }
 
 // rewriteOnce streams the worksheet entry zf through splice.Rewrite into
 // a new body; body is nil on error.
-func (sb *SpliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
+func (sb *Book) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan) ([]byte, *splice.BodyWriter, error) {
 	rc, err := zf.Open()
 	if err != nil {
 		return nil, nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	body := splice.NewBodyWriter(sb.svc.TmpBase) // scratch outside the workspace, unnamed
-	head, _, err := splice.Rewrite(readerWithContext(ctx, FailingReader{rc}), plan, body)
+	head, _, err := splice.Rewrite(readerWithContext(ctx, engine.FailingReader{Reader: rc}), plan, body)
 	if err == nil {
 		err = body.Close()
 	}
@@ -95,8 +95,8 @@ func (sb *SpliceBook) rewriteOnce(ctx context.Context, zf *zip.File, plan splice
 }
 
 // planArea is the bounding box of the cells plan rebuilds.
-func planArea(sheet string, plan splice.Plan) (SheetArea, bool) {
-	a := SheetArea{Sheet: sheet}
+func planArea(sheet string, plan splice.Plan) (engine.SheetArea, bool) {
+	a := engine.SheetArea{Sheet: sheet}
 	for _, r := range plan.Rows {
 		for _, c := range plan.Cols(r) {
 			if a.R1 == 0 {
@@ -109,10 +109,10 @@ func planArea(sheet string, plan splice.Plan) (SheetArea, bool) {
 	return a, a.R1 > 0
 }
 
-// SheetFormulasMiss streams one worksheet's XML and reports whether all its
+// sheetFormulasMiss streams one worksheet's XML and reports whether all its
 // formulas miss edit (see above), and whether it holds any formula.
-func SheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit SheetArea) (free, any bool, err error) {
-	w := sheetxml.NewWalker(readerWithContext(ctx, FailingReader{r}))
+func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit engine.SheetArea) (free, any bool, err error) {
+	w := sheetxml.NewWalker(readerWithContext(ctx, engine.FailingReader{Reader: r}))
 	masters := map[int]bool{}
 	members := map[int]bool{}
 	for {

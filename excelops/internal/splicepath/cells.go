@@ -1,10 +1,11 @@
-package engine
+package splicepath
 
 import (
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -41,9 +42,9 @@ func span(c1, c2 int) []int {
 // excelize path writes them. A write of values only is marked
 // Plan.NoFormulas, so a sheet without formulas splices at once; a write
 // that holds formulas, or meets formulas reading its cells, goes through
-// the recalc splice (splice_recalc.go), which finds the cached values
+// the recalc splice (recalc.go), which finds the cached values
 // and stores those of written formulas in sb.writes.
-func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite) (splice.Plan, int, error) {
+func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.CellWrite) (splice.Plan, int, error) {
 	r1 := anchor.R1
 	conv := map[[2]int]cellContent{}
 	byRow := map[int][]int{}
@@ -54,13 +55,13 @@ func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite)
 		switch {
 		case w.Text != nil:
 			cc = cellContent{kind: 's', text: *w.Text}
-		case w.Kind != NotDate:
-			serial, ok := ExcelSerial(w.When, w.Kind, sb.index.Date1904)
+		case w.Kind != engine.NotDate:
+			serial, ok := engine.ExcelSerial(w.When, w.Kind, sb.index.Date1904)
 			if !ok {
 				cc = cellContent{kind: 's', text: w.Raw.(string)} // before the epoch: text, as Excel keeps it
 				break
 			}
-			cc = cellContent{kind: 'n', text: ExcelFloat(serial), date: w.Kind}
+			cc = cellContent{kind: 'n', text: excelFloat(serial), date: w.Kind}
 			dates++
 		default:
 			var err error
@@ -68,31 +69,31 @@ func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite)
 				return splice.Plan{}, 0, err
 			}
 		}
-		if cc.kind == 's' && ReadsAsEscape(cc.text) {
-			return splice.Plan{}, 0, NoSplice("a text reads as an _xHHHH_ escape") // xstring.go
+		if cc.kind == 's' && engine.ReadsAsEscape(cc.text) {
+			return splice.Plan{}, 0, engine.NoSplice("a text reads as an _xHHHH_ escape") // xstring.go
 		}
 		if cc.kind == 'f' {
-			cc.formula = WithFilePrefixes(cc.formula)
+			cc.formula = engine.WithFilePrefixes(cc.formula)
 		}
 		conv[[2]int{w.Row, w.Col}] = cc
 		byRow[w.Row] = append(byRow[w.Row], w.Col)
 		r2 = max(r2, w.Row)
 	}
-	var dw *DateWriter
-	fit := NewColFitter()
+	var dw *engine.DateWriter
+	fit := engine.NewColFitter()
 	p := blockPlan(r1, r2, func(row int) []int { return byRow[row] }, func(dst []byte, row, col int, old *splice.OldCell, inherit int) ([]byte, error) {
 		style := inherit
 		if old != nil {
 			style = old.Style
 		}
 		cc := conv[[2]int{row, col}]
-		if cc.date != NotDate {
+		if cc.date != engine.NotDate {
 			if dw == nil {
 				st, err := sb.styleTable()
 				if err != nil {
 					return dst, err
 				}
-				dw = StylesDateWriter(st.f, sb.index.Date1904)
+				dw = engine.StylesDateWriter(st.f, sb.index.Date1904)
 			}
 			id, err := dw.DateStyle(style, cc.date)
 			if err != nil {
@@ -106,13 +107,13 @@ func WritePlan(sb *SpliceBook, sheet string, anchor CellRange, plan []CellWrite)
 			if err != nil {
 				return dst, err
 			}
-			fit.NumberText(col, cc.text, FormatOf(st.f, style))
+			fit.NumberText(col, cc.text, engine.FormatOf(st.f, style))
 		}
 		return cc.appendXML(dst, col, row, style), nil
 	})
 	p.FitWidths = fit.Widths()
 	sb.fit = fit
-	sb.writes = &spliceWrites{area: SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
+	sb.writes = &cellWrites{area: engine.SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil
@@ -123,7 +124,7 @@ type cellContent struct {
 	kind    byte   // 'n' number, 'b' boolean, 's' string, 'e' error, 'f' formula, 0 clear
 	text    string // the number's text, the string, or the formula
 	formula string
-	date    DateKind // a number that is a date of this kind (needs a date style)
+	date    engine.DateKind // a number that is a date of this kind (needs a date style)
 	// cachedType and cachedValue are a formula's cached result, as
 	// computeFormula gives it (cachedValue "" for none, unless cachedType
 	// is "str": an empty text).
@@ -140,7 +141,7 @@ type cellContent struct {
 
 // contentOf converts a JSON value as cellValue (and the excelize path) does.
 func contentOf(v any) (cellContent, error) {
-	val, formula, err := CellValue(v)
+	val, formula, err := engine.CellValue(v)
 	if err != nil {
 		return cellContent{}, err
 	}
@@ -158,11 +159,11 @@ func contentOf(v any) (cellContent, error) {
 	case int64:
 		return cellContent{kind: 'n', text: strconv.FormatInt(t, 10)}, nil
 	case float64:
-		return cellContent{kind: 'n', text: ExcelFloat(t)}, nil
+		return cellContent{kind: 'n', text: excelFloat(t)}, nil
 	case string:
 		return cellContent{kind: 's', text: t}, nil
 	}
-	return cellContent{}, Invalid("cell values must be strings, numbers, booleans or null, got %T", v)
+	return cellContent{}, engine.Invalid("cell values must be strings, numbers, booleans or null, got %T", v)
 }
 
 // appendXML appends the cell element. Strings are written inline
@@ -231,7 +232,7 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 
 // FormatPlan is format_cells' plan: every cell of rng gets its style (or
 // the style it would inherit) with sc laid over it.
-func FormatPlan(sb *SpliceBook, rng CellRange, sc *StyleChange) (splice.Plan, error) {
+func FormatPlan(sb *Book, rng engine.CellRange, sc *engine.StyleChange) (splice.Plan, error) {
 	st, err := sb.styleTable()
 	if err != nil {
 		return splice.Plan{}, err
@@ -263,12 +264,12 @@ func WidthPlan(widths map[int]float64) splice.Plan {
 	return splice.Plan{Cols: func(int) []int { return nil }, Widths: widths}
 }
 
-// ExcelFloat renders v as the excelize path stores a float (SetCellFloat
+// excelFloat renders v as the excelize path stores a float (SetCellFloat
 // with automatic precision): the shortest decimal that reads back as v,
 // cut (not rounded) to Excel's 15 significant digits, so both paths store
 // the same number. excelize keeps its formatter unexported; the test
 // checks this one against it.
-func ExcelFloat(v float64) string {
+func excelFloat(v float64) string {
 	str := strconv.FormatFloat(v, 'f', -1, 64)
 	if math.Abs(v) == math.MaxFloat64 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return str

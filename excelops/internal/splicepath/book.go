@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"archive/zip"
@@ -10,22 +10,19 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 )
 
-// The splice path: cell edits of an existing sheet stream the
-// sheet's XML once and copy everything else raw; see internal/splice.
-
-// SpliceBook is one workbook opened for a splice edit: the package as on
+// Book is one workbook opened for a splice edit: the package as on
 // disk (read through the open file, never held whole in memory), its sheet
 // index and, when an edit needs them, its styles.
-type SpliceBook struct {
-	svc    *Engine
+type Book struct {
+	svc    *engine.Engine
 	path   string
 	file   *os.File
 	zr     *zip.Reader
@@ -35,26 +32,28 @@ type SpliceBook struct {
 	styles *styleBook             // loaded by the first edit that needs styles
 	parts  map[string]splice.Part // small parts rewritten besides the sheets (calcChain.xml)
 	calc   bool                   // set fullCalcOnLoad: a formula value was computed
-	writes *spliceWrites          // what write_cells writes (nil for other edits)
-	fit    *ColFitter             // measures the columns write_cells widens (nil for other edits)
+	writes *cellWrites            // what write_cells writes (nil for other edits)
+	fit    *engine.ColFitter      // measures the columns write_cells widens (nil for other edits)
 	scope  *formuladeps.Scope     // the tables and defined names formulas read, once read (see depScope)
 	meta   *spillMeta             // the dynamic array cell metadata, once looked at (see spillMetadata)
 }
 
 // Name is the file name reported in results.
-func (sb *SpliceBook) Name() string { return filepath.Base(sb.path) }
+func (sb *Book) Name() string { return filepath.Base(sb.path) }
 
 // FormulaScope returns what the formulas a splice edit writes may refer
 // to, from the package index (workbook.xml) and the table parts.
-func (sb *SpliceBook) FormulaScope() *FormulaScope { return PackageFormulaScope(sb.index, sb.zr) }
+func (sb *Book) FormulaScope() *engine.FormulaScope {
+	return engine.PackageFormulaScope(sb.index, sb.zr)
+}
 
 // PlanFunc builds the plan of one cells edit and the tool's result; it
 // runs under the workbook's locks with the sheet resolved.
-type PlanFunc func(sb *SpliceBook, sheet string) (splice.Plan, any, error)
+type PlanFunc func(sb *Book, sheet string) (splice.Plan, any, error)
 
 // Edit returns the splice path edit that plans with plan (Call.Splice).
-func Edit(plan PlanFunc) SpliceEdit {
-	return func(ctx context.Context, e *Engine, path, sheet string) (any, error) {
+func Edit(plan PlanFunc) engine.SpliceEdit {
+	return func(ctx context.Context, e *engine.Engine, path, sheet string) (any, error) {
 		return spliceOnce(ctx, e, path, sheet, plan)
 	}
 }
@@ -62,24 +61,24 @@ func Edit(plan PlanFunc) SpliceEdit {
 // spliceOnce is one attempt at a cells edit of sheetName through the splice
 // path (see SpliceEdit). It checks that the file is still the version it
 // read right before the rename (KindConflict otherwise).
-func spliceOnce(ctx context.Context, s *Engine, path, sheetName string, edit PlanFunc) (any, error) {
+func spliceOnce(ctx context.Context, s *engine.Engine, path, sheetName string, edit PlanFunc) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sb, err := openSplice(s, path)
+	sb, err := openBook(s, path)
 	if err != nil {
 		return nil, err
 	}
 	defer sb.close()
 	sheet, part, ok := sb.resolveSheet(sheetName)
 	if !ok {
-		return nil, NoSplice("the sheet is missing or is not a worksheet")
+		return nil, engine.NoSplice("the sheet is missing or is not a worksheet")
 	}
 	plan, res, err := edit(sb, sheet)
 	if err != nil {
 		return nil, err
 	}
-	plan.MaxRow = min(s.Limits.MaxRows, MaxSheetRows)
+	plan.MaxRow = min(s.Limits.MaxRows, engine.MaxSheetRows)
 	plan.MaxCellText = s.Limits.MaxCellTextBytes
 	// Damaged stays damaged: a cell pointing at a shared string that does
 	// not exist fails the edit as it fails a read.
@@ -87,7 +86,7 @@ func spliceOnce(ctx context.Context, s *Engine, path, sheetName string, edit Pla
 	// A shared string table bigger than one cell may be goes through the
 	// excelize path, which bounds every shared string while it streams.
 	if sst := opc.FindPart(sb.zr, "xl/sharedStrings.xml"); sst != nil && int64(sst.UncompressedSize64) > s.Limits.MaxCellTextBytes {
-		return nil, NoSplice("the shared string table is larger than one cell may be")
+		return nil, engine.NoSplice("the shared string table is larger than one cell may be")
 	}
 	parts, err := sb.editParts(ctx, part, sheet, plan)
 	if err != nil {
@@ -123,29 +122,29 @@ func spliceOnce(ctx context.Context, s *Engine, path, sheetName string, edit Pla
 	return res, nil
 }
 
-// openSplice opens the workbook at path for a splice edit; a missing file
+// openBook opens the workbook at path for a splice edit; a missing file
 // is errNoSplice (the excelize path creates it or reports it).
-func openSplice(s *Engine, path string) (_ *SpliceBook, err error) {
-	if err := CheckExtension(path); err != nil {
+func openBook(s *engine.Engine, path string) (_ *Book, err error) {
+	if err := engine.CheckExtension(path); err != nil {
 		return nil, err
 	}
 	if st, err := s.Box.Lstat(path); err != nil || !st.Mode().IsRegular() {
-		return nil, NoSplice("the file is missing or not a regular file") // missing, a link, a FIFO...: the excelize path says which
+		return nil, engine.NoSplice("the file is missing or not a regular file") // missing, a link, a FIFO...: the excelize path says which
 	}
 	// openRegular's stat is of the open file, regular, and carries its
 	// identity on every system (see sandbox.identifyOpen).
 	fh, st, err := s.Box.OpenRegular(path)
 	if err != nil {
-		return nil, NoSplice("the file cannot be opened") // missing, became a FIFO, unreadable: the excelize path says which
+		return nil, engine.NoSplice("the file cannot be opened") // missing, became a FIFO, unreadable: the excelize path says which
 	}
-	sb := &SpliceBook{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
+	sb := &Book{svc: s, path: path, file: fh, parts: map[string]splice.Part{}}
 	defer func() {
 		if err != nil {
 			sb.close()
 		}
 	}()
 	if st.Size() > s.Limits.MaxFileSize {
-		return nil, LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
+		return nil, engine.LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
 	}
 	sb.mode = st.Mode()
 	sb.id, _ = workspace.IDOf(st)
@@ -158,7 +157,7 @@ func openSplice(s *Engine, path string) (_ *SpliceBook, err error) {
 		return nil, err
 	}
 	if p.Encrypted {
-		return nil, RefuseEncryptedWrite(filepath.Base(path))
+		return nil, engine.RefuseEncryptedWrite(filepath.Base(path))
 	}
 	sb.zr = p.Zr
 	var total uint64
@@ -166,7 +165,7 @@ func openSplice(s *Engine, path string) (_ *SpliceBook, err error) {
 		total += zf.UncompressedSize64
 	}
 	if total > uint64(s.Limits.UnzipSizeLimit) {
-		return nil, LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
+		return nil, engine.LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
 	if sb.index, err = opc.ReadIndex(sb.zr); err != nil {
 		return nil, err
@@ -175,7 +174,7 @@ func openSplice(s *Engine, path string) (_ *SpliceBook, err error) {
 }
 
 // close releases the open file and the styles workbook.
-func (sb *SpliceBook) close() {
+func (sb *Book) close() {
 	if sb.styles != nil {
 		sb.styles.close()
 	}
@@ -188,7 +187,7 @@ func (sb *SpliceBook) close() {
 // resolveSheet finds the sheet as book.sheet does (exact name, then
 // case-insensitive, the active sheet when empty) and its worksheet part;
 // ok is false when there is none.
-func (sb *SpliceBook) resolveSheet(name string) (string, string, bool) {
+func (sb *Book) resolveSheet(name string) (string, string, bool) {
 	idx := sb.index
 	pick := -1
 	switch {
@@ -221,7 +220,7 @@ func (sb *SpliceBook) resolveSheet(name string) (string, string, bool) {
 }
 
 // unchangedOnDisk is book.unchangedOnDisk for a splice edit.
-func (sb *SpliceBook) unchangedOnDisk() error {
+func (sb *Book) unchangedOnDisk() error {
 	if id, ok := sb.svc.Box.StatID(sb.path); ok && id == sb.id {
 		return nil
 	}
@@ -230,7 +229,7 @@ func (sb *SpliceBook) unchangedOnDisk() error {
 
 // smallParts adds the rewritten small parts (styles, workbook, those an
 // edit put in sb.parts) to parts.
-func (sb *SpliceBook) smallParts(parts map[string]splice.Part) error {
+func (sb *Book) smallParts(parts map[string]splice.Part) error {
 	for name, p := range sb.parts {
 		parts[name] = p
 	}
@@ -279,6 +278,6 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 
 // StreamBook is a light book over the same package, for the streaming
 // readers (auto_fit measures the sheet before the splice rewrites it).
-func (sb *SpliceBook) StreamBook() *Book {
-	return &Book{Svc: sb.svc, Path: sb.path, Zr: sb.zr, Index: sb.index, Extents: map[string]*SheetExtent{}}
+func (sb *Book) StreamBook() *engine.Book {
+	return &engine.Book{Svc: sb.svc, Path: sb.path, Zr: sb.zr, Index: sb.index, Extents: map[string]*engine.SheetExtent{}}
 }

@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -21,7 +21,7 @@ import (
 // not wide. table says it holds a structured reference: the cells it
 // reads are known, yet the splice path's calculator, which holds the
 // defined names (see scratchNames) but no tables, cannot compute it.
-func (sb *SpliceBook) formulaDepsOf(formula string, at SheetArea) (deps []SheetArea, wide, table bool) {
+func (sb *Book) formulaDepsOf(formula string, at engine.SheetArea) (deps []engine.SheetArea, wide, table bool) {
 	deps, wide = formuladeps.ScanSheet(formula, at.Sheet)
 	if !wide {
 		return deps, false, false
@@ -35,7 +35,7 @@ func (sb *SpliceBook) formulaDepsOf(formula string, at SheetArea) (deps []SheetA
 // depScope returns the workbook's tables and defined names as a
 // formuladeps.Scope resolves them, read once per call: each table from the
 // part a worksheet links, each name from workbook.xml.
-func (sb *SpliceBook) depScope() *formuladeps.Scope {
+func (sb *Book) depScope() *formuladeps.Scope {
 	if sb.scope != nil {
 		return sb.scope
 	}
@@ -50,8 +50,8 @@ func (sb *SpliceBook) depScope() *formuladeps.Scope {
 	}
 	for _, n := range sb.index.Names {
 		local := n.Local
-		scope := LocalSheet(sheets, &local)
-		refers, ok := PlainName(n)
+		scope := engine.LocalSheet(sheets, &local)
+		refers, ok := engine.PlainName(n)
 		d.AddName(n.Name, scope, refers, ok)
 	}
 	sb.scope = d
@@ -65,7 +65,7 @@ func (sb *SpliceBook) depScope() *formuladeps.Scope {
 // and lets the formulas of the write w resolve theirs. An anchor the write
 // replaces or spills again is a written cell, so its readers are
 // computed, and the calculator holds the write's cells.
-func (sb *SpliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
+func (sb *Book) resolveSpillReads(all []calcFormula, w *cellWrites) {
 	var readers []int
 	for i, f := range all {
 		if f.wide && formuladeps.ReadsSpill(f.text) {
@@ -85,7 +85,7 @@ func (sb *SpliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		sheet    string // lower case
 		col, row int
 	}
-	spills := map[cell]SheetArea{}
+	spills := map[cell]engine.SheetArea{}
 	for _, f := range all {
 		if !f.dynamic {
 			continue
@@ -95,7 +95,7 @@ func (sb *SpliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 		}
 	}
 	scope := sb.depScope()
-	scope.SetSpills(func(anchor SheetArea) (SheetArea, bool) {
+	scope.SetSpills(func(anchor engine.SheetArea) (engine.SheetArea, bool) {
 		if a, ok := spills[cell{strings.ToLower(anchor.Sheet), anchor.C1, anchor.R1}]; ok {
 			return a, true
 		}
@@ -109,7 +109,7 @@ func (sb *SpliceBook) resolveSpillReads(all []calcFormula, w *spliceWrites) {
 // scratchNames is the <definedNames> element of the calculator workbook:
 // the defined names formulas resolved to cells (see depScope), each local
 // one on its sheet among sheets; nil when no formula read a name.
-func (sb *SpliceBook) scratchNames(sheets []calcSheet) []byte {
+func (sb *Book) scratchNames(sheets []calcSheet) []byte {
 	if sb.scope == nil || len(sb.index.Names) == 0 {
 		return nil
 	}
@@ -119,14 +119,14 @@ func (sb *SpliceBook) scratchNames(sheets []calcSheet) []byte {
 	}
 	var out []byte
 	for _, n := range sb.index.Names {
-		refers, ok := PlainName(n)
-		if _, wide := formuladeps.Scan(refers, SheetArea{}, nil); !ok || wide {
+		refers, ok := engine.PlainName(n)
+		if _, wide := formuladeps.Scan(refers, engine.SheetArea{}, nil); !ok || wide {
 			continue
 		}
 		local := -1
 		if n.Local >= 0 {
 			id := n.Local
-			scope := LocalSheet(all, &id)
+			scope := engine.LocalSheet(all, &id)
 			if local = sheetNamed(sheets, scope); scope == "" || local < 0 {
 				continue // local to a sheet the calculator lacks: no formula there reads it
 			}
@@ -150,7 +150,7 @@ func (sb *SpliceBook) scratchNames(sheets []calcSheet) []byte {
 // addSheetTables adds to d the tables the worksheet ps links, by name and
 // display name, with the cells each covers; a table part that is missing
 // or does not parse is left out (a formula naming it stays wide).
-func (sb *SpliceBook) addSheetTables(d *formuladeps.Scope, ps opc.Sheet) {
+func (sb *Book) addSheetTables(d *formuladeps.Scope, ps opc.Sheet) {
 	rels, err := opc.ReadPart(sb.zr, path.Join(path.Dir(ps.Part), "_rels", path.Base(ps.Part)+".rels"))
 	if err != nil {
 		return

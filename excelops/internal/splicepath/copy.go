@@ -1,23 +1,24 @@
-package engine
+package splicepath
 
 import (
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Copying a workbook's cells into the recalc splice's calculator workbook
-// (splice_scratch.go): which cells, and each one's calculator element.
+// (scratch.go): which cells, and each one's calculator element.
 
 // areaSet is a set of areas of one sheet, tested cell by cell.
 type areaSet struct {
-	areas []SheetArea
-	box   SheetArea // their bounding box
+	areas []engine.SheetArea
+	box   engine.SheetArea // their bounding box
 }
 
 // newAreaSet returns the set of areas (at least one).
-func newAreaSet(areas []SheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
+func newAreaSet(areas []engine.SheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
 
 // has reports whether the cell (row, col) lies in one of the areas.
 func (s areaSet) has(row, col int) bool {
@@ -38,7 +39,7 @@ func (s areaSet) has(row, col int) bool {
 // so 100,000 cells sharing one 32,767-character string would be 3 GiB of
 // copies.
 type cellCopier struct {
-	sb     *SpliceBook
+	sb     *Book
 	sst    []string // the shared strings, loaded when first needed
 	copied int
 	bytes  int64 // of the copied cells' elements
@@ -48,7 +49,7 @@ type cellCopier struct {
 // (a shared member's translated) when it holds one.
 func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error) {
 	if cp.copied++; cp.copied > maxScratchCells {
-		return scratchCell{}, NoSplice("the calculator would copy too many cells")
+		return scratchCell{}, engine.NoSplice("the calculator would copy too many cells")
 	}
 	out := scratchCell{row: c.Row, col: c.Col}
 	switch {
@@ -65,21 +66,21 @@ func (cp *cellCopier) copy(c *sheetxml.Cell, formula string) (scratchCell, error
 		}
 		n, err := strconv.Atoi(string(c.Value))
 		if err != nil || n < 0 || n >= len(cp.sst) {
-			return out, NoSplice("a cell points at a shared string that does not exist") // the excelize path reports the damage
+			return out, engine.NoSplice("a cell points at a shared string that does not exist") // the excelize path reports the damage
 		}
 		if cp.bytes+int64(len(cp.sst[n])) > maxScratchBytes {
-			return out, NoSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
+			return out, engine.NoSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 		}
 		out.body = inlineBody(sheetxml.AppendEscaped(make([]byte, 0, len(cp.sst[n])), excelize.EscapeXstring(cp.sst[n])))
 	case string(c.Type) == "inlineStr":
 		out.body = inlineBody(c.Value)
 	case string(c.Type) == "d":
-		return out, NoSplice("a cell the calculator reads is a typed date") // a typed date: excelize reads it through its number format
+		return out, engine.NoSplice("a cell the calculator reads is a typed date") // a typed date: excelize reads it through its number format
 	default:
 		out.body = valueBody(string(c.Type), c.Value)
 	}
 	if cp.bytes += int64(len(out.body)); cp.bytes > maxScratchBytes {
-		return out, NoSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
+		return out, engine.NoSplice("the cells the calculator reads hold too much text") // the excelize path shares the strings
 	}
 	return out, nil
 }
@@ -94,7 +95,7 @@ type earlyCopy struct {
 
 // covers reports whether every one of areas lies within one area the scan
 // copied.
-func (e *earlyCopy) covers(areas []SheetArea) bool {
+func (e *earlyCopy) covers(areas []engine.SheetArea) bool {
 	for _, a := range areas {
 		inside := false
 		for _, b := range e.in.areas {
@@ -111,7 +112,7 @@ func (e *earlyCopy) covers(areas []SheetArea) bool {
 }
 
 // boundingBox is the smallest area holding every one of areas (one sheet).
-func boundingBox(areas []SheetArea) SheetArea {
+func boundingBox(areas []engine.SheetArea) engine.SheetArea {
 	b := areas[0]
 	for _, a := range areas[1:] {
 		b.R1, b.C1, b.R2, b.C2 = min(b.R1, a.R1), min(b.C1, a.C1), max(b.R2, a.R2), max(b.C2, a.C2)

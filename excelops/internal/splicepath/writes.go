@@ -1,4 +1,6 @@
-package engine
+package splicepath
+
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 
 // What a write_cells plan writes, as the recalc splice sees it.
 
@@ -6,14 +8,14 @@ package engine
 // its block (the edit area, as on the excelize path) and each cell's
 // content, shared with the plan's Cell function, which writes the cached
 // values recalcPlan stores here.
-type spliceWrites struct {
-	area  SheetArea
+type cellWrites struct {
+	area  engine.SheetArea
 	cells map[[2]int]cellContent // (row, col) -> content
 	// spilled reports cells added to cells by dynamic arrays (values
 	// spilled, or an overwritten anchor's spill cleared); spills are the
 	// ranges written formulas spilled over.
 	spilled bool
-	spills  []CellRange
+	spills  []engine.CellRange
 	// elsewhere holds, by worksheet part, the cells of dynamic arrays on
 	// other sheets spilled again over their own ranges (their anchors
 	// with the new cached value): respillElsewhere.
@@ -21,10 +23,10 @@ type spliceWrites struct {
 }
 
 // spillsWritten reports whether dynamic arrays added cells to the write.
-func (w *spliceWrites) spillsWritten() bool { return w.spilled }
+func (w *cellWrites) spillsWritten() bool { return w.spilled }
 
 // hasFormulas reports whether the write holds a formula.
-func (w *spliceWrites) hasFormulas() bool {
+func (w *cellWrites) hasFormulas() bool {
 	for _, cc := range w.cells {
 		if cc.kind == 'f' {
 			return true
@@ -40,7 +42,7 @@ type cachedResult struct{ t, v string }
 // arrayRangeMeets reports whether the range ref of an array formula holds
 // one of the written cells ((row, col) keys) other than its anchor.
 func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
-	rng, err := ParseRange(string(ref))
+	rng, err := engine.ParseRange(string(ref))
 	if err != nil || (rng.C1 == rng.C2 && rng.R1 == rng.R2) {
 		return false
 	}

@@ -1,9 +1,10 @@
-package engine
+package splicepath
 
 import (
 	"context"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -18,16 +19,16 @@ import (
 // are recomputed. An anchor spills again after the anchors whose spill it
 // reads (spillOrder). An anchor on another sheet that reads what the write
 // changed is computed again there when its spill range keeps its shape
-// (splice_respill_other.go), and declines otherwise.
+// (respill_other.go), and declines otherwise.
 
 // respillAnchors returns the formulas of all the write makes dirty (areas
 // are what it changed: the block and the spills written so far), after
 // spilling again every dynamic array anchor that needs it (see above);
 // each one is marked fresh, its new content among the written cells of w.
-func (sb *SpliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []DepCell, areas []SheetArea, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]bool, error) {
-	dirty := DirtyFormulas(cells, areas, true)
+func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []engine.DepCell, areas []engine.SheetArea, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]bool, error) {
+	dirty := engine.DirtyFormulas(cells, areas, true)
 	var cand []int
-	var spills []SheetArea
+	var spills []engine.SheetArea
 	for i, f := range all {
 		if !f.dynamic || f.fresh {
 			continue
@@ -36,7 +37,7 @@ func (sb *SpliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 			continue
 		}
 		if f.part != part && f.stuck {
-			return nil, NoSplice("a dynamic array to recompute on another sheet shows #SPILL!")
+			return nil, engine.NoSplice("a dynamic array to recompute on another sheet shows #SPILL!")
 		}
 		spill, ok := cellarea.ParseArea(f.ref, f.at.Sheet)
 		if !ok {
@@ -44,9 +45,9 @@ func (sb *SpliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 		}
 		cand, spills = append(cand, i), append(spills, spill)
 	}
-	var changed []SheetArea
-	for _, i := range SpillOrder(cand, cells, spills) {
-		var ch []SheetArea
+	var changed []engine.SheetArea
+	for _, i := range engine.SpillOrder(cand, cells, spills) {
+		var ch []engine.SheetArea
 		var err error
 		if all[i].part == part {
 			ch, err = sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
@@ -61,21 +62,21 @@ func (sb *SpliceBook) respillAnchors(ctx context.Context, sheets []calcSheet, al
 	if len(changed) == 0 {
 		return dirty, nil
 	}
-	return DirtyFormulas(cells, append(areas, changed...), true), nil
+	return engine.DirtyFormulas(cells, append(areas, changed...), true), nil
 }
 
 // anchorToRecompute returns the recorded spill range of the anchor f, or
 // why the calculator cannot compute it again (who names it).
-func anchorToRecompute(f calcFormula, who string) (CellRange, error) {
-	old, err := ParseRange(f.ref)
+func anchorToRecompute(f calcFormula, who string) (engine.CellRange, error) {
+	old, err := engine.ParseRange(f.ref)
 	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
-		return CellRange{}, NoSplice(who + " names an unreadable range")
+		return engine.CellRange{}, engine.NoSplice(who + " names an unreadable range")
 	}
 	if err := calculable(f, who); err != nil {
-		return CellRange{}, err
+		return engine.CellRange{}, err
 	}
-	if CallsUncomputable(f.text) {
-		return CellRange{}, NoSplice(who + " calls a function the calculator lacks")
+	if engine.CallsUncomputable(f.text) {
+		return engine.CellRange{}, engine.NoSplice(who + " calls a function the calculator lacks")
 	}
 	return old, nil
 }
@@ -83,7 +84,7 @@ func anchorToRecompute(f calcFormula, who string) (CellRange, error) {
 // computeAnchor computes the anchor all[i] again, on sheet of a calculator
 // copy holding the cells it reads, and returns its values, or why it
 // declines (who names it).
-func (sb *SpliceBook) computeAnchor(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy, who string) ([][]excelize.ArrayValue, error) {
+func (sb *Book) computeAnchor(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *cellWrites, early map[string]*earlyCopy, who string) ([][]excelize.ArrayValue, error) {
 	compute := make([]bool, len(all))
 	compute[i] = true
 	calc, err := sb.calculatorFor(ctx, sheets, all, compute, part, w, early)
@@ -91,28 +92,28 @@ func (sb *SpliceBook) computeAnchor(ctx context.Context, sheets []calcSheet, all
 		return nil, err
 	}
 	defer calc.Close()
-	if InexactInArrays(calc, sheet, all[i].text) {
-		return nil, NoSplice(who + " is not computed exactly")
+	if engine.InexactInArrays(calc, sheet, all[i].text) {
+		return nil, engine.NoSplice(who + " is not computed exactly")
 	}
 	vals, cerr, err := sb.calcArray(ctx, calc, sheet, all[i])
 	if err != nil {
 		return nil, err
 	}
 	if cerr != nil {
-		return nil, NoSplice(who + " cannot be computed")
+		return nil, engine.NoSplice(who + " cannot be computed")
 	}
 	return vals, nil
 }
 
 // intrudesAny reports whether one of areas (all on the anchor's sheet)
 // meets the spill range ref other than in its anchor.
-func intrudesAny(areas []SheetArea, ref string) bool {
-	spill, err := ParseRange(ref)
+func intrudesAny(areas []engine.SheetArea, ref string) bool {
+	spill, err := engine.ParseRange(ref)
 	if err != nil {
 		return false
 	}
 	for _, a := range areas {
-		if Intrudes(a, spill) {
+		if engine.Intrudes(a, spill) {
 			return true
 		}
 	}
@@ -123,7 +124,7 @@ func intrudesAny(areas []SheetArea, ref string) bool {
 // puts its new spill among the written cells of w; it returns the ranges
 // whose cells changed: the old spill and the new one (none for an anchor
 // showing #SPILL! whose new range is still obstructed: it stays as it is).
-func (sb *SpliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *spliceWrites, early map[string]*earlyCopy) ([]SheetArea, error) {
+func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]engine.SheetArea, error) {
 	f := all[i]
 	const who = "a dynamic array to recompute"
 	old, err := anchorToRecompute(f, who)
@@ -150,7 +151,7 @@ func (sb *SpliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 		return nil, err
 	}
 	if !p.ok {
-		return nil, NoSplice("the cell metadata part holds other metadata")
+		return nil, engine.NoSplice("the cell metadata part holds other metadata")
 	}
 	if p.blocked && f.stuck {
 		all[i].fresh = true // #SPILL! as it was
@@ -162,5 +163,5 @@ func (sb *SpliceBook) respillOne(ctx context.Context, sheets []calcSheet, all []
 	if !p.blocked && (len(vals) > 1 || len(vals[0]) > 1) {
 		w.spills = append(w.spills, rng)
 	}
-	return []SheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
+	return []engine.SheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
 }

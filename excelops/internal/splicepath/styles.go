@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"archive/zip"
@@ -7,13 +7,12 @@ import (
 	"path"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/xmlappend"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // styleBook edits a workbook's style table for the splice path with
@@ -22,7 +21,7 @@ import (
 // the sheets are never loaded.
 type styleBook struct {
 	f      *excelize.File
-	svc    *Engine
+	svc    *engine.Engine
 	small  []byte // the small package f was opened from
 	part   string // the styles part's name
 	before int    // cell formats before the edit
@@ -30,7 +29,7 @@ type styleBook struct {
 }
 
 // stylesPart is the name of the styles part.
-func (sb *SpliceBook) stylesPart() string {
+func (sb *Book) stylesPart() string {
 	if sb.index.Styles != "" {
 		return sb.index.Styles
 	}
@@ -38,7 +37,7 @@ func (sb *SpliceBook) stylesPart() string {
 }
 
 // workbookPart is the name of the workbook part.
-func (sb *SpliceBook) workbookPart() string {
+func (sb *Book) workbookPart() string {
 	if sb.index.Workbook != "" {
 		return sb.index.Workbook
 	}
@@ -46,7 +45,7 @@ func (sb *SpliceBook) workbookPart() string {
 }
 
 // styleTable loads the style table (once per call).
-func (sb *SpliceBook) styleTable() (*styleBook, error) {
+func (sb *Book) styleTable() (*styleBook, error) {
 	if sb.styles != nil {
 		return sb.styles, nil
 	}
@@ -95,7 +94,7 @@ func (st *styleBook) count() int {
 
 // derive returns the cell format of base with sc laid over it: an existing
 // identical one or a new one.
-func (st *styleBook) derive(base int, sc *StyleChange) (int, error) {
+func (st *styleBook) derive(base int, sc *engine.StyleChange) (int, error) {
 	bs, err := st.f.GetStyle(base)
 	if err != nil {
 		if base == 0 {

@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"archive/zip"
@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -41,10 +41,10 @@ import (
 //    with its new cached values alone (splice.SetCached).
 //
 // Dynamic arrays are computed on the way, before step 4: the written
-// formulas that spill (splice_spill.go) and the anchors of the written
-// sheet to spill again (splice_respill.go); their values become cells of
+// formulas that spill (spill.go) and the anchors of the written
+// sheet to spill again (respill.go); their values become cells of
 // the write; an anchor on another sheet keeping its range takes its new
-// values in place, as in step 5 (splice_respill_other.go).
+// values in place, as in step 5 (respill_other.go).
 //
 // Whatever the calculator cannot be given exactly takes the excelize path:
 // data tables anywhere, a legacy array formula to compute, read or
@@ -79,19 +79,19 @@ const maxScratchBytes = 8 << 20
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {
-	at      SheetArea   // the cell
-	part    string      // its worksheet part
-	text    string      // the formula, unescaped (a shared member's translated)
-	cached  bool        // it holds a cached value
-	master  bool        // it defines a shared formula other cells use
-	array   bool        // an array formula (its results fill a range): never computed here
-	deps    []SheetArea // what it reads
-	wide    bool        // it may read anything
-	table   bool        // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
-	ref     string      // an array formula's range
-	dynamic bool        // a dynamic array anchor (its cell points at cell metadata)
-	fresh   bool        // an anchor spillWritten or respillAnchors wrote (or left): its value is set
-	stuck   bool        // a dynamic array anchor showing #SPILL!
+	at      engine.SheetArea   // the cell
+	part    string             // its worksheet part
+	text    string             // the formula, unescaped (a shared member's translated)
+	cached  bool               // it holds a cached value
+	master  bool               // it defines a shared formula other cells use
+	array   bool               // an array formula (its results fill a range): never computed here
+	deps    []engine.SheetArea // what it reads
+	wide    bool               // it may read anything
+	table   bool               // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
+	ref     string             // an array formula's range
+	dynamic bool               // a dynamic array anchor (its cell points at cell metadata)
+	fresh   bool               // an anchor spillWritten or respillAnchors wrote (or left): its value is set
+	stuck   bool               // a dynamic array anchor showing #SPILL!
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -106,10 +106,10 @@ type calcSheet struct {
 func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *sheetxml.Walker) error) error {
 	rc, err := zf.Open()
 	if err != nil {
-		return NoSplice("a worksheet part cannot be opened")
+		return engine.NoSplice("a worksheet part cannot be opened")
 	}
 	defer rc.Close()
-	w := sheetxml.NewWalker(readerWithContext(ctx, FailingReader{rc}))
+	w := sheetxml.NewWalker(readerWithContext(ctx, engine.FailingReader{Reader: rc}))
 	for {
 		ev, err := w.Next()
 		if errors.Is(err, io.EOF) {
@@ -119,14 +119,14 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return NoSplice("a worksheet does not read to its end")
+			return engine.NoSplice("a worksheet does not read to its end")
 		}
 		if err := fn(ev, w); err != nil {
 			return err
 		}
 	}
 	if !w.Closed {
-		return NoSplice("a worksheet does not read to its end")
+		return engine.NoSplice("a worksheet does not read to its end")
 	}
 	return nil
 }
@@ -136,7 +136,7 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 // splice does not compute. On the way it copies the cells of the early
 // areas of each sheet for the calculator, but not the written cells of the
 // worksheet part (the write replaces them).
-func (sb *SpliceBook) scanFormulas(ctx context.Context, early map[string]*earlyCopy, part string, written map[[2]int]cellContent) ([]calcSheet, []calcFormula, error) {
+func (sb *Book) scanFormulas(ctx context.Context, early map[string]*earlyCopy, part string, written map[[2]int]cellContent) ([]calcSheet, []calcFormula, error) {
 	cp := &cellCopier{sb: sb}
 	var sheets []calcSheet
 	var all []calcFormula
@@ -187,31 +187,31 @@ func (sb *SpliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 				return take(c, "")
 			}
 			if string(c.FormulaType) == "dataTable" {
-				return NoSplice("a sheet holds a data table formula")
+				return engine.NoSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: engine.SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
-			if f.array && string(c.Type) == "e" && string(c.Value) == SpillError {
+			if f.array && string(c.Type) == "e" && string(c.Value) == engine.SpillError {
 				if !c.Meta && zf.Name == part {
-					return NoSplice("a legacy array formula on the sheet shows #SPILL!")
+					return engine.NoSplice("a legacy array formula on the sheet shows #SPILL!")
 				}
 				f.stuck = c.Meta // the write may clear its way (respillAnchors looks), or declines on another sheet
 			}
 			if f.array && !c.Meta && zf.Name == part && arrayRangeMeets(c.FormulaRef, written) {
 				// A write into the cells a legacy array formula fills (a
 				// dynamic array's spill is spilled again: respillAnchors).
-				return NoSplice("the write lands in the range of an array formula")
+				return engine.NoSplice("the write lands in the range of an array formula")
 			}
 			switch {
 			case len(c.FormulaText) == 0 && c.SharedIndex >= 0:
 				m, ok := masters[c.SharedIndex]
 				if !ok {
-					return NoSplice("a shared formula member comes before its master")
+					return engine.NoSplice("a shared formula member comes before its master")
 				}
 				f.text, _ = formularef.Translate(m.text, c.Row-m.row, c.Col-m.col)
 				all[m.idx].master = true
 			case len(c.FormulaText) == 0:
-				return NoSplice("a formula cell holds no formula text")
+				return engine.NoSplice("a formula cell holds no formula text")
 			default:
 				f.text = string(sheetxml.Unescape(c.FormulaText))
 				if string(c.FormulaType) == "shared" && c.SharedIndex >= 0 {
@@ -220,7 +220,7 @@ func (sb *SpliceBook) scanFormulas(ctx context.Context, early map[string]*earlyC
 			}
 			f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 			if all = append(all, f); len(all) > maxScanFormulas {
-				return NoSplice("the workbook holds more formulas than the recalc splice scans")
+				return engine.NoSplice("the workbook holds more formulas than the recalc splice scans")
 			}
 			return take(c, f.text)
 		})
@@ -244,7 +244,7 @@ type recalc struct {
 // to the workbook's formulas, computes the cached values that must change
 // (see above), stores those of written formulas in w.cells and returns
 // the others by part; errNoSplice when the excelize path must do it.
-func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spliceWrites) (*recalc, error) {
+func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrites) (*recalc, error) {
 	early := sb.earlyAreas(sheet, w)
 	sheets, all, err := sb.scanFormulas(ctx, early, part, w.cells)
 	if err != nil {
@@ -261,10 +261,10 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		if f.part == part {
 			if cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]; ok {
 				if f.master {
-					return nil, NoSplice("the write replaces the master cell of a shared formula") // the members lose their formula
+					return nil, engine.NoSplice("the write replaces the master cell of a shared formula") // the members lose their formula
 				}
 				if f.array && !f.dynamic {
-					return nil, NoSplice("the write replaces a cell of an array formula") // the array loses its anchor
+					return nil, engine.NoSplice("the write replaces a cell of an array formula") // the array loses its anchor
 				}
 				if f.dynamic {
 					old = append(old, f)
@@ -282,12 +282,12 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		if cc.kind != 'f' {
 			continue
 		}
-		f := calcFormula{at: SheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
+		f := calcFormula{at: engine.SheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
 		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
 	if len(all) > maxScanFormulas {
-		return nil, NoSplice("the workbook holds more formulas than the recalc splice scans")
+		return nil, engine.NoSplice("the workbook holds more formulas than the recalc splice scans")
 	}
 	// The excelize path computes in sheet, row and column order; so does
 	// this one (order shows only where formulas read each other in a cycle,
@@ -299,7 +299,7 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	slices.SortStableFunc(all, func(a, b calcFormula) int {
 		return cmp.Or(cmp.Compare(order[a.at.Sheet], order[b.at.Sheet]), cmp.Compare(a.at.R1, b.at.R1), cmp.Compare(a.at.C1, b.at.C1))
 	})
-	areas, err := clearOldSpillsSplice(all, sheet, part, old, w)
+	areas, err := clearOldSpills(all, sheet, part, old, w)
 	if err != nil {
 		return nil, err
 	}
@@ -307,10 +307,10 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 	if err != nil {
 		return nil, err
 	}
-	areas = append(append([]SheetArea{w.area}, areas...), spills...)
-	cells := make([]DepCell, len(all))
+	areas = append(append([]engine.SheetArea{w.area}, areas...), spills...)
+	cells := make([]engine.DepCell, len(all))
 	for i, f := range all {
-		cells[i] = DepCell{At: f.at, Deps: f.deps, Wide: f.wide}
+		cells[i] = engine.DepCell{At: f.at, Deps: f.deps, Wide: f.wide}
 	}
 	dirty, err := sb.respillAnchors(ctx, sheets, all, cells, areas, sheet, part, w, early)
 	if err != nil {
@@ -329,9 +329,9 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		}
 		switch {
 		case f.wide:
-			return nil, NoSplice(WideReason(f.text, "a formula to recompute"))
+			return nil, engine.NoSplice(engine.WideReason(f.text, "a formula to recompute"))
 		case f.array:
-			return nil, NoSplice("a formula to recompute is an array formula")
+			return nil, engine.NoSplice("a formula to recompute is an array formula")
 		case f.table:
 			// excelize's calculator implements no structured reference:
 			// the excelize path leaves such a formula without a value
@@ -349,8 +349,8 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 		return rc, nil
 	}
 	rc.computed = true
-	if n+len(blank) > MaxRecalcFormulas {
-		return nil, NoSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
+	if n+len(blank) > engine.MaxRecalcFormulas {
+		return nil, engine.NoSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
 	}
 	for _, i := range blank {
 		rc.store(all[i], part, w, cachedResult{})
@@ -377,7 +377,7 @@ func (sb *SpliceBook) recalcPlan(ctx context.Context, sheet, part string, w *spl
 // store keeps res as the cached value of formula f: in w's cells when
 // the write holds f (part is the written worksheet part), else in
 // rc.results by part.
-func (rc *recalc) store(f calcFormula, part string, w *spliceWrites, res cachedResult) {
+func (rc *recalc) store(f calcFormula, part string, w *cellWrites, res cachedResult) {
 	key := [2]int{f.at.R1, f.at.C1}
 	if cc, ok := w.cells[key]; ok && f.part == part {
 		cc.cachedType, cc.cachedValue = res.t, res.v

@@ -1,4 +1,4 @@
-package engine
+package splicepath
 
 import (
 	"context"
@@ -6,20 +6,20 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 
 // editParts rewrites the worksheet part of sheet with plan and returns the
 // rewritten parts: that sheet alone, or, when the write goes through the
-// recalc splice (splice_recalc.go), every sheet whose cached formula
+// recalc splice (recalc.go), every sheet whose cached formula
 // values change too. errNoSplice when the excelize path must do the edit.
-func (sb *SpliceBook) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
+func (sb *Book) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
-		return nil, NoSplice("the worksheet part is missing")
+		return nil, engine.NoSplice("the worksheet part is missing")
 	}
 	part = zf.Name
 	if sb.writes != nil && !plan.NoFormulas {
@@ -41,9 +41,9 @@ func (sb *SpliceBook) editParts(ctx context.Context, part, sheet string, plan sp
 }
 
 // recalcParts is editParts through the recalc splice.
-func (sb *SpliceBook) recalcParts(ctx context.Context, part, sheet string, plan splice.Plan) (_ map[string]splice.Part, err error) {
+func (sb *Book) recalcParts(ctx context.Context, part, sheet string, plan splice.Plan) (_ map[string]splice.Part, err error) {
 	if sb.writes == nil {
-		return nil, NoSplice("formulas read the edited cells")
+		return nil, engine.NoSplice("formulas read the edited cells")
 	}
 	rc, err := sb.recalcPlan(ctx, sheet, part, sb.writes)
 	if err != nil {
@@ -87,8 +87,8 @@ func (sb *SpliceBook) recalcParts(ctx context.Context, part, sheet string, plan 
 // otherwise list cells without a formula (Excel then offers to repair the
 // file); errNoSplice when the chain cannot be trimmed (see
 // withoutChainCells).
-func (sb *SpliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error {
-	zf := opc.FindPart(sb.zr, CalcChainPart)
+func (sb *Book) trimCalcChain(sheet string, removed map[[2]int]bool) error {
+	zf := opc.FindPart(sb.zr, calcChainPart)
 	if len(removed) == 0 || zf == nil {
 		return nil
 	}
@@ -100,11 +100,11 @@ func (sb *SpliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 	}
 	data, err := opc.ReadPart(sb.zr, zf.Name)
 	if err != nil || id <= 0 {
-		return NoSplice("the calculation chain cannot be read")
+		return engine.NoSplice("the calculation chain cannot be read")
 	}
 	out, ok := WithoutChainCells(data, id, removed)
 	if !ok {
-		return NoSplice("the calculation chain cannot be trimmed")
+		return engine.NoSplice("the calculation chain cannot be trimmed")
 	}
 	sb.parts[zf.Name] = splice.Bytes(out)
 	return nil
@@ -112,12 +112,12 @@ func (sb *SpliceBook) trimCalcChain(sheet string, removed map[[2]int]bool) error
 
 // rewritePart rewrites the worksheet part (of the sheet named sheet) with
 // plan into parts.
-func (sb *SpliceBook) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
+func (sb *Book) rewritePart(ctx context.Context, part, sheet string, plan splice.Plan, parts map[string]splice.Part) error {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
-		return NoSplice("the worksheet part is missing")
+		return engine.NoSplice("the worksheet part is missing")
 	}
-	plan.MaxRow = min(sb.svc.Limits.MaxRows, MaxSheetRows)
+	plan.MaxRow = min(sb.svc.Limits.MaxRows, engine.MaxSheetRows)
 	plan.MaxCellText = sb.svc.Limits.MaxCellTextBytes
 	head, body, err := sb.rewriteOnce(ctx, zf, plan)
 	if err != nil {
@@ -130,7 +130,7 @@ func (sb *SpliceBook) rewritePart(ctx context.Context, part, sheet string, plan 
 // partErr turns an error of a sheet's rewrite into the call's error: a
 // conflict when the file changed meanwhile, Excel's limits, damage, or
 // errNoSplice for an edit the splicer declines.
-func (sb *SpliceBook) partErr(ctx context.Context, err error, sheet string) error {
+func (sb *Book) partErr(ctx context.Context, err error, sheet string) error {
 	if cerr := sb.unchangedOnDisk(); cerr != nil {
 		// Read through the open file: another program rewrote it in place
 		// while it was read. Not damage: a conflict, done again.
@@ -139,21 +139,21 @@ func (sb *SpliceBook) partErr(ctx context.Context, err error, sheet string) erro
 	var rowErr *splice.RowLimitError
 	var textErr *splice.CellTextError
 	var refErr *splice.SharedRefError
-	var rerr ReadError
+	var rerr engine.ReadError
 	var unsup *splice.UnsupportedError
 	switch {
-	case errors.Is(err, ErrNoSplice):
+	case errors.Is(err, engine.ErrNoSplice):
 		return err
 	case errors.As(err, &rowErr):
-		return LimitErr(rowErr.Error())
+		return engine.LimitErr(rowErr.Error())
 	case errors.As(err, &textErr):
-		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", CellName(textErr.Col, textErr.Row), sheet))
+		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", engine.CellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):
-		return MissingSharedString(refErr.Col, refErr.Row, refErr.Value)
+		return engine.MissingSharedString(refErr.Col, refErr.Row, refErr.Value)
 	case errors.As(err, &unsup):
-		return NoSplice(unsup.Reason)
+		return engine.NoSplice(unsup.Reason)
 	case errors.Is(err, splice.ErrUnsupported):
-		return NoSplice("the splicer declines the sheet")
+		return engine.NoSplice("the splicer declines the sheet")
 	case errors.Is(err, splice.ErrDamaged):
 		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
 	case ctx.Err() != nil:
