@@ -73,7 +73,7 @@
 //     1904 system; durations, negative serials and serials past 9999 stay
 //     numbers.
 //   - Writes are told truthfully (internal/tools/tool_merge.go,
-//     internal/engine/names.go, internal/engine/limits_excel.go,
+//     internal/engine/names.go, internal/grid, internal/textdist,
 //     internal/engine/values.go): merge_cells refuses to clear cells other
 //     than the top-left that hold values or formulas unless discard_values is
 //     true (then it lists them), refuses to overlap an existing merge partly,

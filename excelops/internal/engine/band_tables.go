@@ -4,10 +4,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // TableMove is an Excel table a delete_range moves whole with its cells.
@@ -27,7 +27,7 @@ func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize
 	zone, deleted := BandZone(band), CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var moves []TableMove
 	for _, t := range tables {
-		tr, err := ParseRange(strings.ReplaceAll(t.Range, "$", ""))
+		tr, err := grid.ParseRange(strings.ReplaceAll(t.Range, "$", ""))
 		if err != nil || !tr.Overlaps(zone) {
 			continue
 		}

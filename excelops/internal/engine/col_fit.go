@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -146,7 +147,7 @@ func (b *Book) FitColumns(sheet string, c *ColFitter) error {
 		if err != nil || set {
 			continue
 		}
-		name := ColumnName(col)
+		name := grid.ColumnName(col)
 		if w <= def {
 			continue
 		}
@@ -174,7 +175,7 @@ func (b *Book) FitWritten(sheet string, w CellWrite, kind DateKind, fit *ColFitt
 			return nil
 		}
 	}
-	ref := CellName(w.Col, w.Row)
+	ref := grid.CellName(w.Col, w.Row)
 	style, err := b.f.GetCellStyle(sheet, ref)
 	if err != nil {
 		return newError(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 )
 
 // Damaged stays damaged, on every sheet. A write checks the sheet it
@@ -48,7 +49,7 @@ func (s *Engine) checkUntouchedSheets(ctx context.Context, path, edited string) 
 		if kind, err := b.SheetKindOf(name); err != nil || kind != "worksheet" {
 			continue // listed with its kind and never read as cells
 		}
-		err := b.Rows(ctx, name, 1, MaxSheetRows, 1, 0, func(int, []any) bool { return true })
+		err := b.Rows(ctx, name, 1, grid.LastRow, 1, 0, func(int, []any) bool { return true })
 		if kindOf(err) == failure.KindDamaged {
 			return err
 		}

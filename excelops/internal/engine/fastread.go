@@ -13,6 +13,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
@@ -178,7 +179,7 @@ func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
 			return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
 		case err == nil:
 		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, budget.ErrRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
-			where := fmt.Sprintf("cell %s of sheet %q", CellName(w.Cell.Col, w.Cell.Row), rr.sheet)
+			where := fmt.Sprintf("cell %s of sheet %q", grid.CellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return limits.Limits{MaxCellTextBytes: int64(rr.maxText)}.CellTextErr(where)
 		case kindOf(err) != "":
 			return err // a bound (see runBound)
@@ -187,7 +188,7 @@ func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
 		}
 		switch ev {
 		case sheetxml.RowStart:
-			if w.Row > MaxSheetRows {
+			if w.Row > grid.LastRow {
 				return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
 			}
 			if err := rr.checkRowOrder(w.Row); err != nil {
@@ -217,9 +218,6 @@ func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
 		}
 	}
 }
-
-// MaxSheetRows is Excel's last row number.
-const MaxSheetRows = 1 << 20
 
 // endCell converts the finished cell's text by its type and stores it.
 func (rr *RowReader) endCell() error {

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/xuri/efp"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/xuri/efp"
 )
 
 // excelFunctionsText is excel_functions.txt: Excel's function names, one a

@@ -7,6 +7,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
 )
@@ -74,7 +75,7 @@ func isArrayFormulaCell(f *excelize.File, sheet, ref string) bool {
 	if _, ok := DynamicAnchor(c); ok {
 		return true
 	}
-	r, err := ParseRange(c.F.Ref)
+	r, err := grid.ParseRange(c.F.Ref)
 	return err != nil || (r.C1 == r.C2 && r.R1 == r.R2) // no ref: the cell itself
 }
 

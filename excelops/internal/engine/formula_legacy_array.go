@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -36,7 +38,7 @@ func legacyArrayRange(c *excelize.XMLCell) (CellRange, bool) {
 	if !strings.Contains(c.F.Ref, ":") {
 		return CellRange{}, false // one cell, computed whole
 	}
-	r, err := ParseRange(c.F.Ref)
+	r, err := grid.ParseRange(c.F.Ref)
 	return r, err == nil
 }
 
@@ -78,7 +80,7 @@ func LegacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcL
 		laid[r] = make([]CachedCell, len(row))
 		for c, v := range row {
 			t, text := CachedOf(v)
-			if t == "str" && CheckText(ref, v.Value) != nil {
+			if t == "str" && grid.CheckText(ref, v.Value) != nil {
 				t, text = "e", "#VALUE!"
 			}
 			laid[r][c] = CachedCell{t, text}
@@ -128,7 +130,7 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]Cac
 				continue
 			}
 			if c == nil {
-				if err := f.SetCellDefault(sheet, CellName(x, y), "0"); err != nil {
+				if err := f.SetCellDefault(sheet, grid.CellName(x, y), "0"); err != nil {
 					return changed, dropped, err
 				}
 				c = SheetCell(ws, x, y)
@@ -182,7 +184,7 @@ func (b *Book) RefuseLegacyArrayPart(sheet string, plan []CellWrite) error {
 		if fc.ArrayRef == "" || fc.Dynamic {
 			continue
 		}
-		arr, err := ParseRange(fc.ArrayRef)
+		arr, err := grid.ParseRange(fc.ArrayRef)
 		if err != nil {
 			continue
 		}
@@ -203,7 +205,7 @@ func (b *Book) RefuseLegacyArrayPart(sheet string, plan []CellWrite) error {
 			}
 		}
 		if in > 0 && out > 0 {
-			return Invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.ArrayRef, fc.Ref, fc.ArrayRef)
+			return failure.Invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.ArrayRef, fc.Ref, fc.ArrayRef)
 		}
 	}
 	return nil

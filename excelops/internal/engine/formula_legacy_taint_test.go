@@ -3,10 +3,9 @@ package engine
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // TestReadersOfInexactLegacy: the formulas reading the range of a legacy

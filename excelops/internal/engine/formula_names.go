@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xuri/efp"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/xuri/efp"
 )
 
 // Formulas name what exists: a formula a tool writes may refer only to the
@@ -121,10 +121,10 @@ func (sc *FormulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) 
 	}
 	kind, more := failure.KindInvalidArgument, ""
 	if u.What == "sheet" {
-		kind, more = failure.KindSheetNotFound, " Available sheets: "+listNames(sc.sheets)+"."
+		kind, more = failure.KindSheetNotFound, " Available sheets: "+textdist.ListNames(sc.sheets)+"."
 	}
 	return newError(kind, fmt.Sprintf("%s: formula %q refers to %s; nothing was written.%s%s",
-		ref, "="+formula, u.Error(), DidYouMean(u.Suggestions), more), u)
+		ref, "="+formula, u.Error(), textdist.DidYouMean(u.Suggestions), more), u)
 }
 
 // formulaRefs are the references of one formula that name a sheet,
@@ -170,7 +170,7 @@ func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *unknownRefError
 		}
 		for _, s := range []string{o.Sheet, o.Sheet2} {
 			if s != "" && !sc.sheetSet[strings.ToLower(s)] {
-				return &unknownRefError{What: "sheet", Name: s, Suggestions: CloseMatches(s, sc.sheets)}
+				return &unknownRefError{What: "sheet", Name: s, Suggestions: textdist.CloseMatches(s, sc.sheets)}
 			}
 		}
 		if o.IsArea {
@@ -217,7 +217,7 @@ func (sc *FormulaScope) name(host string, o formularef.Operand, params map[strin
 	if o.Sheet == "" && sc.table(n) != nil {
 		return nil // a table name alone stands for its data
 	}
-	return &unknownRefError{What: "name", Name: n, Suggestions: CloseMatches(n, sc.names)}
+	return &unknownRefError{What: "name", Name: n, Suggestions: textdist.CloseMatches(n, sc.names)}
 }
 
 // structured checks a structured reference such as Sales[Amount],
@@ -235,14 +235,14 @@ func (sc *FormulaScope) structured(rest string) *unknownRefError {
 		for _, t := range sc.tableList() {
 			names = append(names, t.Name)
 		}
-		return &unknownRefError{What: "table", Name: name, Suggestions: CloseMatches(name, names)}
+		return &unknownRefError{What: "table", Name: name, Suggestions: textdist.CloseMatches(name, names)}
 	}
 	if t.Columns == nil {
 		return nil
 	}
 	for _, col := range specifierItems(rest[i:]) {
 		if !containsFold(t.Columns, col) {
-			return &unknownRefError{What: "column", Name: col, Table: t.Name, Suggestions: CloseMatches(col, t.Columns)}
+			return &unknownRefError{What: "column", Name: col, Table: t.Name, Suggestions: textdist.CloseMatches(col, t.Columns)}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
@@ -120,7 +121,7 @@ func CheckWriteNames(plan []CellWrite, host string, scope func() *FormulaScope) 
 			sc = scope()
 			sc.addSheet(host)
 		}
-		if err := sc.checkRefs("cell "+CellName(w.Col, w.Row), host, w.Formula, w.refs); err != nil {
+		if err := sc.checkRefs("cell "+grid.CellName(w.Col, w.Row), host, w.Formula, w.refs); err != nil {
 			return err
 		}
 	}

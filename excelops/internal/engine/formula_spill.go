@@ -9,6 +9,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -30,7 +31,7 @@ func DynamicAnchor(c *excelize.XMLCell) (CellRange, bool) {
 	if c == nil || c.Cm == nil || c.F == nil || c.F.T != "array" || c.F.Ref == "" {
 		return CellRange{}, false
 	}
-	r, err := ParseRange(c.F.Ref)
+	r, err := grid.ParseRange(c.F.Ref)
 	return r, err == nil
 }
 
@@ -38,7 +39,7 @@ func DynamicAnchor(c *excelize.XMLCell) (CellRange, bool) {
 // keeps a worksheet's rows in ascending order, the rows it prepared one per
 // index: the row is looked up by index, else by a binary search.
 func SheetCell(ws *excelize.XMLWorksheet, col, row int) *excelize.XMLCell {
-	ref := CellName(col, row)
+	ref := grid.CellName(col, row)
 	rows := ws.SheetData.Row
 	i := row - 1
 	if i >= len(rows) || rows[i].R != row {
@@ -132,7 +133,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || CallsUncomputable(w.Formula) || InexactInArrays(f, sheet, w.Formula) {
 			continue
 		}
-		ref := CellName(w.Col, w.Row)
+		ref := grid.CellName(w.Col, w.Row)
 		one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
 		vals, err := f.CalcCellArray(one, sheet, ref, lim)
 		cancel()
@@ -192,7 +193,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 // sheet's edge, a merged range overlaps it, or a cell other than its
 // top-left one holds a value or a formula.
 func spillBlocked(f *excelize.File, sheet string, rng CellRange) (bool, error) {
-	if rng.R2 > MaxSheetRows || rng.C2 > excelize.MaxColumns {
+	if rng.R2 > grid.LastRow || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
 	merges, err := f.GetMergeCells(sheet)
@@ -200,7 +201,7 @@ func spillBlocked(f *excelize.File, sheet string, rng CellRange) (bool, error) {
 		return false, err
 	}
 	for _, m := range merges {
-		if mr, err := ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis()); err == nil &&
+		if mr, err := grid.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis()); err == nil &&
 			mr.C1 <= rng.C2 && rng.C1 <= mr.C2 && mr.R1 <= rng.R2 && rng.R1 <= mr.R2 {
 			return true, nil
 		}
@@ -232,7 +233,7 @@ func spillBlocked(f *excelize.File, sheet string, rng CellRange) (bool, error) {
 // type, keeping the cell's style; the anchor's formula, if the cell is the
 // anchor, is kept and v becomes its cached value.
 func setTypedValue(f *excelize.File, sheet string, col, row int, v excelize.ArrayValue) error {
-	ref := CellName(col, row)
+	ref := grid.CellName(col, row)
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
 		return err
@@ -334,7 +335,7 @@ func (b *Book) SpillBlock(sh SheetRef, block CellRange, plan []CellWrite, old []
 // anchorOneValue makes the formula w wrote a dynamic array formula over
 // its own cell, holding v.
 func anchorOneValue(f *excelize.File, sheet string, w CellWrite, v excelize.ArrayValue) error {
-	if err := f.SetDynamicArrayFormula(sheet, CellName(w.Col, w.Row), CellName(w.Col, w.Row)); err != nil {
+	if err := f.SetDynamicArrayFormula(sheet, grid.CellName(w.Col, w.Row), grid.CellName(w.Col, w.Row)); err != nil {
 		if errors.Is(err, excelize.ErrDynamicArrayMetadata) {
 			return nil // metadata of another kind: an ordinary formula
 		}

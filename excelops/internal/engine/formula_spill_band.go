@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 )
 
 // Dynamic arrays through delete_range. A legacy array formula holds every
@@ -31,7 +33,7 @@ func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldA
 			continue
 		}
 		if !deleted.Has(a.Col, a.Row) && !canSpillAgain(b, sheet, a.Formula) {
-			return nil, Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, CellName(a.Col, a.Row))
+			return nil, failure.Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, grid.CellName(a.Col, a.Row))
 		}
 		out = append(out, a)
 	}
@@ -62,7 +64,7 @@ func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor
 				continue // deleted with its cell
 			}
 		}
-		formula, err := b.f.GetCellFormula(sheet, CellName(col, row))
+		formula, err := b.f.GetCellFormula(sheet, grid.CellName(col, row))
 		if err != nil || formula == "" {
 			continue
 		}

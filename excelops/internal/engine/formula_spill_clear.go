@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+
 // ClearSpills prepares clear_range's clear of the values of rng on sheet
 // for the dynamic arrays there (formulas lists the sheet's formulas, cells
 // the cells of rng that exist). Excel's Clear Contents of an anchor takes
@@ -18,7 +20,7 @@ func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cel
 		if !fc.Dynamic {
 			continue
 		}
-		spill, err := ParseRange(fc.ArrayRef)
+		spill, err := grid.ParseRange(fc.ArrayRef)
 		if err != nil || !spill.Overlaps(rng) {
 			continue
 		}

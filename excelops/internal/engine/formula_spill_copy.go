@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 )
 
 // Dynamic arrays through copy_range_between_sheets. Excel pastes a dynamic
@@ -94,7 +95,7 @@ func (s SourceSpills) CopyPlan(src, dst CellRange) (plan []CellWrite, anchors []
 // range changed, the anchors spilled already.
 func SpillCopy(b *Book, sh SheetRef, dst CellRange, plan []CellWrite, anchors []int, old []OldAnchor) error {
 	for _, i := range anchors {
-		formula, err := b.f.GetCellFormula(sh.Name, CellName(plan[i].Col, plan[i].Row))
+		formula, err := b.f.GetCellFormula(sh.Name, grid.CellName(plan[i].Col, plan[i].Row))
 		if err != nil {
 			return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+
 // SpilledBy returns a test of whether the cell (col, row) is a spilled
 // cell of one of the dynamic array anchors among formulas (a cell of its
 // spill range other than the anchor). Such a cell shows the anchor's
@@ -12,7 +14,7 @@ func SpilledBy(formulas []FormulaAt) func(col, row int) bool {
 		if !fc.Dynamic {
 			continue
 		}
-		if r, err := ParseRange(fc.ArrayRef); err == nil && r.Cells() > 1 {
+		if r, err := grid.ParseRange(fc.ArrayRef); err == nil && r.Cells() > 1 {
 			spills = append(spills, r)
 		}
 	}

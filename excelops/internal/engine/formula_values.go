@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -331,7 +332,7 @@ func ComputeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 		return "", "", nil
 	}
 	t, v = typedResult(f, sheet, formula, res)
-	if t == "str" && CheckText(ref, v) != nil {
+	if t == "str" && grid.CheckText(ref, v) != nil {
 		return "e", "#VALUE!", nil
 	}
 	if t == "str" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
@@ -82,10 +83,10 @@ func (rr *RowReader) checkCell() error {
 	rr.lastCol = c.Col
 	if prev != 0 && c.Col <= prev {
 		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the cells of row %d of sheet %q are out of order (%s comes after %s); Excel refuses such a file too: open and save it again in a spreadsheet program to repair it",
-			c.Row, rr.sheet, CellName(c.Col, c.Row), CellName(prev, c.Row)), nil)
+			c.Row, rr.sheet, grid.CellName(c.Col, c.Row), grid.CellName(prev, c.Row)), nil)
 	}
 	if rr.maxText > 0 && len(c.Value) > rr.maxText {
-		where := fmt.Sprintf("cell %s of sheet %q", CellName(c.Col, c.Row), rr.sheet)
+		where := fmt.Sprintf("cell %s of sheet %q", grid.CellName(c.Col, c.Row), rr.sheet)
 		return limits.Limits{MaxCellTextBytes: int64(rr.maxText)}.CellTextErr(where)
 	}
 	return nil

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 )
 
 // Did-you-mean: a sheet or file name that does not exist is answered with
@@ -20,84 +18,17 @@ import (
 // sheet or file.
 
 const (
-	// maxSuggestions caps the close matches one error names.
-	maxSuggestions = 3
 	// maxListedFiles caps the directory entries read to suggest a file
 	// name, so a folder with a million files costs a bounded read.
 	maxListedFiles = 10000
-	// maxNamedSheets caps the sheet names an error lists.
-	maxNamedSheets = 50
 )
-
-// CloseMatches returns the names among candidates the caller most likely
-// meant by name, best first, at most maxSuggestions: equal ignoring case,
-// then within a small edit distance (optimal string alignment, so a swapped
-// pair of letters is one edit), or one containing the other.
-func CloseMatches(name string, candidates []string) []string {
-	type scored struct {
-		name string
-		dist int
-	}
-	want := []rune(strings.ToLower(name))
-	var found []scored
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		have := []rune(strings.ToLower(c))
-		d := textdist.Distance(want, have)
-		longest := max(len(want), len(have))
-		shorter := min(len(want), len(have))
-		switch {
-		case d <= max(1, longest/3):
-		case shorter >= 3 && (strings.Contains(string(have), string(want)) || strings.Contains(string(want), string(have))):
-		default:
-			continue
-		}
-		found = append(found, scored{c, d})
-	}
-	sort.SliceStable(found, func(i, j int) bool {
-		if found[i].dist != found[j].dist {
-			return found[i].dist < found[j].dist
-		}
-		return found[i].name < found[j].name
-	})
-	out := make([]string, 0, min(len(found), maxSuggestions))
-	for i := 0; i < len(found) && i < maxSuggestions; i++ {
-		out = append(out, found[i].name)
-	}
-	return out
-}
-
-// DidYouMean renders suggestions as a sentence (empty when there are none).
-func DidYouMean(suggestions []string) string {
-	switch len(suggestions) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf(" Did you mean %q?", suggestions[0])
-	}
-	quoted := make([]string, len(suggestions))
-	for i, s := range suggestions {
-		quoted[i] = fmt.Sprintf("%q", s)
-	}
-	return " Did you mean one of " + strings.Join(quoted, ", ") + "?"
-}
-
-// listNames joins names for a message, eliding past maxNamedSheets.
-func listNames(names []string) string {
-	if len(names) <= maxNamedSheets {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:maxNamedSheets], ", ") + fmt.Sprintf(", ... (%d in all)", len(names))
-}
 
 // sheetNotFound is the KeyError for a sheet name that does not exist: the
 // available sheets, the close matches and hint (how to create it, for a
 // tool that can), as sentences.
 func sheetNotFound(name string, list []string, hint string) error {
-	return newError(failure.KindSheetNotFound, Sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, listNames(list)),
-		DidYouMean(CloseMatches(name, list)), hint), nil)
+	return newError(failure.KindSheetNotFound, Sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, textdist.ListNames(list)),
+		textdist.DidYouMean(textdist.CloseMatches(name, list)), hint), nil)
 }
 
 // Sentences joins a message and further sentences (each empty or starting
@@ -123,13 +54,13 @@ func similarWorkbooks(s *workspace.Root, path string) []string {
 		}
 		names = append(names, e.Name())
 	}
-	return CloseMatches(base, names)
+	return textdist.CloseMatches(base, names)
 }
 
 // FileNotFound is the FileNotFoundError for a missing workbook, naming the
 // close matches in its folder.
 func FileNotFound(s *workspace.Root, path string) error {
-	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similarWorkbooks(s, path))), nil)
+	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), textdist.DidYouMean(similarWorkbooks(s, path))), nil)
 }
 
 // CreateMode says whether a mutation may create a missing workbook.
@@ -173,7 +104,7 @@ func refuseLikelyTypo(s *workspace.Root, path string) error {
 	if len(similar) == 0 {
 		return nil
 	}
-	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), DidYouMean(similar),
+	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), textdist.DidYouMean(similar),
 		fmt.Sprintf(" Pass create: true to create a new workbook named %q.", filepath.Base(path))), nil)
 }
 
@@ -222,13 +153,13 @@ const MaxSheetName = 31
 // CheckSheetName refuses names Excel cannot store.
 func CheckSheetName(name string) error {
 	if strings.TrimSpace(name) == "" {
-		return Invalid("sheet name is empty")
+		return failure.Invalid("sheet name is empty")
 	}
 	if len([]rune(name)) > MaxSheetName {
-		return Invalid("sheet name %q is longer than %d characters", name, MaxSheetName)
+		return failure.Invalid("sheet name %q is longer than %d characters", name, MaxSheetName)
 	}
 	if strings.ContainsAny(name, `:\/?*[]`) || strings.HasPrefix(name, "'") || strings.HasSuffix(name, "'") {
-		return Invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
+		return failure.Invalid(`sheet name %q may not contain : \ / ? * [ ] or start/end with '`, name)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -32,7 +33,7 @@ func ParseFormulaMode(s string) (formulaMode, error) {
 	case "both":
 		return formulasBoth, nil
 	}
-	return 0, Invalid("formulas must be \"values\", \"formulas\" or \"both\", got %q", s)
+	return 0, failure.Invalid("formulas must be \"values\", \"formulas\" or \"both\", got %q", s)
 }
 
 // sharedFormula is the first cell of a shared formula: its text and place.

@@ -7,10 +7,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Reference semantics, as Excel has them: every structural edit rewrites
@@ -252,7 +252,7 @@ func shiftRewrite(e formularef.Shift) RefRewrite {
 				return 0, 0
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
-			rng, err := ParseRange(first)
+			rng, err := grid.ParseRange(first)
 			if err != nil {
 				return 0, 0
 			}

@@ -3,10 +3,9 @@ package engine
 import (
 	"html"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Conditional formats and data validations keep references twice: the

@@ -38,7 +38,7 @@ func (f RuleFormat) canonical() (RuleFormat, error) {
 		font = *f.Font
 	}
 	if font.Name != nil || font.Size != nil {
-		return out, Invalid("format.font: a conditional format cannot set the font name or size (Excel ignores them); use bold, italic, underline, strike or color")
+		return out, failure.Invalid("format.font: a conditional format cannot set the font name or size (Excel ignores them); use bold, italic, underline, strike or color")
 	}
 	if f.FontColor != nil {
 		c, err := sameColor("format.font_color", *f.FontColor, "format.font.color", font.Color)
@@ -58,7 +58,7 @@ func (f RuleFormat) canonical() (RuleFormat, error) {
 		switch {
 		case alias.flat == nil:
 		case *alias.dst != nil && **alias.dst != *alias.flat:
-			return out, Invalid("%s %v and %s %v disagree: give only %s", alias.name, *alias.flat, alias.nested, **alias.dst, alias.nested)
+			return out, failure.Invalid("%s %v and %s %v disagree: give only %s", alias.name, *alias.flat, alias.nested, **alias.dst, alias.nested)
 		case *alias.flat:
 			*alias.dst = alias.flat
 		}
@@ -96,7 +96,7 @@ func sameColor(aliasName string, alias ColorValue, nestedName string, nested *Co
 		return "", err
 	}
 	if a != n {
-		return "", Invalid("%s %q and %s %q disagree: give only %s", aliasName, string(alias), nestedName, string(*nested), nestedName)
+		return "", failure.Invalid("%s %q and %s %q disagree: give only %s", aliasName, string(alias), nestedName, string(*nested), nestedName)
 	}
 	return *nested, nil
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -62,7 +63,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 				return ext, err // a bound (see runBound)
 			}
 			if errors.Is(err, sheetxml.ErrTextTooLong) {
-				return ext, lim.CellTextErr(fmt.Sprintf("cell %s", CellName(max(w.Cell.Col, 1), max(w.Cell.Row, 1))))
+				return ext, lim.CellTextErr(fmt.Sprintf("cell %s", grid.CellName(max(w.Cell.Col, 1), max(w.Cell.Row, 1))))
 			}
 			var rerr ReadError
 			if errors.As(err, &rerr) {

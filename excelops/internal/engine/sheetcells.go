@@ -3,10 +3,10 @@ package engine
 import (
 	"sort"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // The cells a worksheet holds, read and rearranged through the worksheet
@@ -150,7 +150,7 @@ func ShiftCells(b *Book, sheet string, band formularef.Band) (moved, deleted int
 				deleted++
 				continue
 			}
-			c.R = CellName(col, r) // c is a copy: the cell as it moves
+			c.R = grid.CellName(col, r) // c is a copy: the cell as it moves
 			if c.F != nil && c.F.T == excelize.STCellFormulaTypeArray && c.F.Ref != "" {
 				// The array's range moves whole with its anchor
 				// (checkBandShift refused a split): the reference rewrite
@@ -203,7 +203,7 @@ func insertCells(row *excelize.XMLRow, add []excelize.XMLCell) {
 		padded := make([]excelize.XMLCell, 0, col(&row.C[last-1]))
 		for _, c := range row.C {
 			for n := len(padded) + 1; n < col(&c); n++ {
-				padded = append(padded, excelize.XMLCell{R: CellName(n, row.R)})
+				padded = append(padded, excelize.XMLCell{R: grid.CellName(n, row.R)})
 			}
 			padded = append(padded, c)
 		}

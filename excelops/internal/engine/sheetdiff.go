@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -134,7 +136,7 @@ func DiffTables(a, b *DiffTable, keys []string, sc *StyleComparer) (*SheetDiff, 
 		ca, okA := ia[k]
 		cb, okB := ib[k]
 		if !okA || !okB {
-			return nil, Invalid("key column %q is not a header of both sheets; their shared headers are %s", k, QuoteList(common))
+			return nil, failure.Invalid("key column %q is not a header of both sheets; their shared headers are %s", k, QuoteList(common))
 		}
 		keyA[i], keyB[i] = ca, cb
 	}
@@ -153,8 +155,8 @@ func DiffTables(a, b *DiffTable, keys []string, sc *StyleComparer) (*SheetDiff, 
 			}
 			out = append(out, pyjson.Object{
 				{Key: "column", Value: n},
-				{Key: "cell_a", Value: CellName(ia[n]+1, rowA)},
-				{Key: "cell_b", Value: CellName(ib[n]+1, rowB)},
+				{Key: "cell_a", Value: grid.CellName(ia[n]+1, rowA)},
+				{Key: "cell_b", Value: grid.CellName(ib[n]+1, rowB)},
 				{Key: "old", Value: va}, {Key: "new", Value: vb}})
 		}
 		return out

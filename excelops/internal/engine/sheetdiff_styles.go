@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -283,8 +284,8 @@ func (d *SheetDiff) styleRow(sc *StyleComparer, cols matchedColumns, sa, sb []in
 		}
 		ch = append(ch, pyjson.Object{
 			{Key: "column", Value: n},
-			{Key: "cell_a", Value: CellName(ca+1, rowA)},
-			{Key: "cell_b", Value: CellName(cb+1, rowB)},
+			{Key: "cell_a", Value: grid.CellName(ca+1, rowA)},
+			{Key: "cell_b", Value: grid.CellName(cb+1, rowB)},
 			{Key: "attributes", Value: attrs}})
 	}
 	if len(ch) == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -57,7 +58,7 @@ func ParseColor(c string) (string, error) {
 		h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
 	}
 	if len(h) != 6 || strings.Trim(h, "0123456789ABCDEF") != "" {
-		return "", Invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
+		return "", failure.Invalid("invalid colour %q: use hex like \"FF0000\" or a name like \"red\"", c)
 	}
 	return h, nil
 }
@@ -70,7 +71,7 @@ func BorderStyleID(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, Invalid("invalid border style %q: one of %s", name, strings.Join(names, ", "))
+	return 0, failure.Invalid("invalid border style %q: one of %s", name, strings.Join(names, ", "))
 }
 
 // BorderStyleName is the inverse of borderStyleID.
@@ -139,10 +140,10 @@ func ParseStyleChange(font *FontSpec, fill *FillSpec, border *BorderSpec, align 
 	}
 	if align != nil {
 		if align.Horizontal != nil && !OneOf(*align.Horizontal, HorizontalAlignments()...) {
-			return nil, Invalid("invalid horizontal alignment %q: one of %s", *align.Horizontal, strings.Join(HorizontalAlignments(), ", "))
+			return nil, failure.Invalid("invalid horizontal alignment %q: one of %s", *align.Horizontal, strings.Join(HorizontalAlignments(), ", "))
 		}
 		if align.Vertical != nil && !OneOf(*align.Vertical, VerticalAlignments()...) {
-			return nil, Invalid("invalid vertical alignment %q: one of %s", *align.Vertical, strings.Join(VerticalAlignments(), ", "))
+			return nil, failure.Invalid("invalid vertical alignment %q: one of %s", *align.Vertical, strings.Join(VerticalAlignments(), ", "))
 		}
 	}
 	return sc, nil

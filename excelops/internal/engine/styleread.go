@@ -8,10 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // styledCell is a cell of the sheet XML that names a style.
@@ -97,7 +97,7 @@ func scanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancel
 			}
 			out.Cells = append(out.Cells, styledCell{Col: col, Row: row, Style: s})
 		case "mergeCell":
-			m, err := ParseRange(string(t.Attr("ref")))
+			m, err := grid.ParseRange(string(t.Attr("ref")))
 			if err != nil || m.R2 < rng.R1 || m.R1 > rng.R2 || m.C2 < rng.C1 || m.C1 > rng.C2 {
 				continue
 			}

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 )
 
 // The typo guard: a write that would create a missing workbook is refused
@@ -138,7 +137,7 @@ func words(s []rune) []string {
 
 // typoCandidates returns the workbooks beside path that the caller of a
 // write creating path most likely meant (likelyTypo), best first, at most
-// maxSuggestions. It reads at most maxListedFiles entries of the folder and
+// textdist.MaxSuggestions. It reads at most maxListedFiles entries of the folder and
 // never follows anything.
 func typoCandidates(s *workspace.Root, path string) []string {
 	dir, base := filepath.Split(path)
@@ -158,5 +157,5 @@ func typoCandidates(s *workspace.Root, path string) []string {
 		}
 		return names[i] < names[j]
 	})
-	return names[:min(len(names), maxSuggestions)]
+	return names[:min(len(names), textdist.MaxSuggestions)]
 }

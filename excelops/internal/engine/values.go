@@ -6,6 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -89,7 +90,7 @@ type CellWrite struct {
 // valueTypes and checks it against Excel's limits.
 func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
 	w := CellWrite{Col: col, Row: row, Raw: v}
-	ref := CellName(col, row)
+	ref := grid.CellName(col, row)
 	if s, ok := v.(string); ok {
 		switch {
 		case valueTypes == ValueTypesText:
@@ -104,7 +105,7 @@ func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
 			}
 		}
 		if w.Text != nil {
-			return w, CheckText(ref, *w.Text)
+			return w, grid.CheckText(ref, *w.Text)
 		}
 	}
 	val, formula, err := CellValue(v)
@@ -112,7 +113,7 @@ func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
 		return w, err
 	}
 	if formula != "" {
-		if err := CheckFormula(ref, formula); err != nil {
+		if err := grid.CheckFormula(ref, formula); err != nil {
 			return w, err
 		}
 		toks, err := formulaTokens(ref, formula)
@@ -123,7 +124,7 @@ func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
 		return w, nil
 	}
 	if s, ok := val.(string); ok {
-		return w, CheckText(ref, s)
+		return w, grid.CheckText(ref, s)
 	}
 	return w, nil
 }
@@ -180,7 +181,7 @@ func (b *Book) NewDateWriter() (*DateWriter, error) {
 // kind's format laid over it, a cell already formatted as a date keeps its
 // format. kind reports what was stored.
 func (d *DateWriter) Put(sheet string, w CellWrite) (stored DateKind, err error) {
-	ref := CellName(w.Col, w.Row)
+	ref := grid.CellName(w.Col, w.Row)
 	switch {
 	case w.Text != nil:
 		if err := d.f.SetCellStr(sheet, ref, *w.Text); err != nil {

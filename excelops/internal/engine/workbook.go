@@ -14,6 +14,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -390,7 +391,7 @@ func (b *Book) save(ctx context.Context) error {
 		}
 		ref := "A1"
 		if !ext.Empty() {
-			ref = RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)
+			ref = grid.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)
 		}
 		if err := b.f.SetSheetDimension(sheet, ref); err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
@@ -78,7 +79,7 @@ func spliceOnce(ctx context.Context, s *engine.Engine, path, sheetName string, e
 	if err != nil {
 		return nil, err
 	}
-	plan.MaxRow = min(s.Limits.MaxRows, engine.MaxSheetRows)
+	plan.MaxRow = min(s.Limits.MaxRows, grid.LastRow)
 	plan.MaxCellText = s.Limits.MaxCellTextBytes
 	// Damaged stays damaged: a cell pointing at a shared string that does
 	// not exist fails the edit as it fails a read.

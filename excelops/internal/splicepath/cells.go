@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -163,7 +164,7 @@ func contentOf(v any) (cellContent, error) {
 	case string:
 		return cellContent{kind: 's', text: t}, nil
 	}
-	return cellContent{}, engine.Invalid("cell values must be strings, numbers, booleans or null, got %T", v)
+	return cellContent{}, failure.Invalid("cell values must be strings, numbers, booleans or null, got %T", v)
 }
 
 // appendXML appends the cell element. Strings are written inline

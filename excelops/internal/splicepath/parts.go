@@ -8,6 +8,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -117,7 +118,7 @@ func (sb *Book) rewritePart(ctx context.Context, part, sheet string, plan splice
 	if zf == nil {
 		return engine.NoSplice("the worksheet part is missing")
 	}
-	plan.MaxRow = min(sb.svc.Limits.MaxRows, engine.MaxSheetRows)
+	plan.MaxRow = min(sb.svc.Limits.MaxRows, grid.LastRow)
 	plan.MaxCellText = sb.svc.Limits.MaxCellTextBytes
 	head, body, err := sb.rewriteOnce(ctx, zf, plan)
 	if err != nil {
@@ -147,7 +148,7 @@ func (sb *Book) partErr(ctx context.Context, err error, sheet string) error {
 	case errors.As(err, &rowErr):
 		return engine.LimitErr(rowErr.Error())
 	case errors.As(err, &textErr):
-		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", engine.CellName(textErr.Col, textErr.Row), sheet))
+		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", grid.CellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):
 		return engine.MissingSharedString(refErr.Col, refErr.Row, refErr.Value)
 	case errors.As(err, &unsup):

@@ -5,6 +5,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -68,7 +69,7 @@ func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []ca
 // anchorToRecompute returns the recorded spill range of the anchor f, or
 // why the calculator cannot compute it again (who names it).
 func anchorToRecompute(f calcFormula, who string) (engine.CellRange, error) {
-	old, err := engine.ParseRange(f.ref)
+	old, err := grid.ParseRange(f.ref)
 	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
 		return engine.CellRange{}, engine.NoSplice(who + " names an unreadable range")
 	}
@@ -108,7 +109,7 @@ func (sb *Book) computeAnchor(ctx context.Context, sheets []calcSheet, all []cal
 // intrudesAny reports whether one of areas (all on the anchor's sheet)
 // meets the spill range ref other than in its anchor.
 func intrudesAny(areas []engine.SheetArea, ref string) bool {
-	spill, err := engine.ParseRange(ref)
+	spill, err := grid.ParseRange(ref)
 	if err != nil {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -60,7 +61,7 @@ func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calc
 				return nil, err
 			}
 		}
-		t, v, err := engine.ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, engine.CellName(f0.at.C1, f0.at.R1))
+		t, v, err := engine.ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, grid.CellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +295,7 @@ func scratchSheetXML(cells []scratchCell) []byte {
 			out = append(out, `">`...)
 		}
 		out = append(out, `<c r="`...)
-		out = append(out, engine.CellName(c.col, c.row)...)
+		out = append(out, grid.CellName(c.col, c.row)...)
 		out = append(out, '"')
 		if c.body == nil {
 			out = append(out, "/>"...)

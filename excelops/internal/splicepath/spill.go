@@ -7,6 +7,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -34,7 +35,7 @@ var errStopWalk = errors.New("walk done")
 func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w *cellWrites) ([]engine.SheetArea, error) {
 	var areas []engine.SheetArea
 	for _, a := range old {
-		spill, err := engine.ParseRange(a.ref)
+		spill, err := grid.ParseRange(a.ref)
 		if err != nil || spill.C1 != a.at.C1 || spill.R1 != a.at.R1 {
 			return nil, engine.NoSplice("an overwritten dynamic array names an unreadable range")
 		}
@@ -123,7 +124,7 @@ func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calc
 // call ended.
 func (sb *Book) calcArray(ctx context.Context, calc *excelize.File, sheet string, f calcFormula) (vals [][]excelize.ArrayValue, cerr, err error) {
 	one, cancel := context.WithTimeout(ctx, limits.MaxFormulaTime)
-	vals, cerr = calc.CalcCellArray(one, sheet, engine.CellName(f.at.C1, f.at.R1), sb.svc.Limits.Calc())
+	vals, cerr = calc.CalcCellArray(one, sheet, grid.CellName(f.at.C1, f.at.R1), sb.svc.Limits.Calc())
 	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -151,7 +152,7 @@ type spillPlace struct {
 // metadata's cm, and whether the range (more than the anchor) is
 // obstructed, as spillBlocked sees it on the excelize path.
 func (sb *Book) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *cellWrites) (spillPlace, error) {
-	p := spillPlace{anchor: engine.CellName(f.at.C1, f.at.R1), rng: engine.CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
+	p := spillPlace{anchor: grid.CellName(f.at.C1, f.at.R1), rng: engine.CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.Limits.MaxWriteCells {
 		return p, engine.LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
 	}
@@ -226,7 +227,7 @@ func spilledContent(v excelize.ArrayValue) cellContent {
 // rows only. A merged range over rng declines the rewrite instead
 // (splice.Plan.KeepClear): the excelize path makes the anchor #SPILL!.
 func (sb *Book) spillOccupied(ctx context.Context, part string, rng engine.CellRange, w *cellWrites) (bool, error) {
-	if rng.R2 > engine.MaxSheetRows || rng.C2 > excelize.MaxColumns {
+	if rng.R2 > grid.LastRow || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
 	inside := func(r, c int) bool { return rng.Has(c, r) && (r != rng.R1 || c != rng.C1) }

@@ -1,6 +1,9 @@
 package splicepath
 
-import "github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+)
 
 // What a write_cells plan writes, as the recalc splice sees it.
 
@@ -42,7 +45,7 @@ type cachedResult struct{ t, v string }
 // arrayRangeMeets reports whether the range ref of an array formula holds
 // one of the written cells ((row, col) keys) other than its anchor.
 func arrayRangeMeets(ref []byte, written map[[2]int]cellContent) bool {
-	rng, err := engine.ParseRange(string(ref))
+	rng, err := grid.ParseRange(string(ref))
 	if err != nil || (rng.C1 == rng.C2 && rng.R1 == rng.R2) {
 		return false
 	}

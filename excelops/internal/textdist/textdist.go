@@ -1,7 +1,10 @@
 // Package textdist measures how far apart two names are, for the
 // did-you-mean suggestions of the spreadsheet tools: the optimal string
 // alignment distance, where inserting, deleting or substituting one
-// element, or swapping two adjacent ones, each costs one edit.
+// element, or swapping two adjacent ones, each costs one edit. CloseMatches
+// picks the names a caller most likely meant and DidYouMean says them:
+//
+//	msg := "no sheet " + name + "." + textdist.DidYouMean(textdist.CloseMatches(name, sheets))
 package textdist
 
 // Distance is the optimal string alignment distance between a and b.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 )
 
 // An argument alias is a second, documented name of an argument: both
@@ -37,8 +37,8 @@ func foldAlias(name, value, aliasName, alias string, same func(a, b string) bool
 // sameRange reports whether two range arguments name the same cells, or
 // are the same text when either is not a range (the parser then says why).
 func sameRange(a, b string) bool {
-	ra, errA := engine.ParseRange(a)
-	rb, errB := engine.ParseRange(b)
+	ra, errA := grid.ParseRange(a)
+	rb, errB := grid.ParseRange(b)
 	if errA != nil || errB != nil {
 		return a == b
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/require"
 )
 
@@ -35,7 +35,7 @@ func TestCachedBooksEditLikeFreshOnes(t *testing.T) {
 		sheets := []string{"Sheet1"}
 		for step := range 16 {
 			sheet := sheets[rng.IntN(len(sheets))]
-			cell := func() string { return engine.CellName(1+rng.IntN(6), 1+rng.IntN(8)) }
+			cell := func() string { return grid.CellName(1+rng.IntN(6), 1+rng.IntN(8)) }
 			var tool string
 			args := map[string]any{"file_path": "c.xlsx", "sheet_name": sheet}
 			switch rng.IntN(9) {
@@ -55,7 +55,7 @@ func TestCachedBooksEditLikeFreshOnes(t *testing.T) {
 			case 5:
 				tool = "merge_cells"
 				c1, r1 := 1+rng.IntN(5), 1+rng.IntN(7)
-				args["cell_range"] = engine.CellName(c1, r1) + ":" + engine.CellName(c1+1, r1+rng.IntN(2))
+				args["cell_range"] = grid.CellName(c1, r1) + ":" + grid.CellName(c1+1, r1+rng.IntN(2))
 				args["discard_values"] = true
 			case 6:
 				tool = "format_cells"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -44,16 +45,16 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	// not disturb the workbook kept parsed in memory.
 	orig := [][]any{{"h1", "h2"}, {1, 2}, {}, {}, {5, 6}, {7, 8}, {}, {9, 10}}
 	e.workbook("book.xlsx", orig)
-	grid := map[[2]int]string{} // {row, col} -> text, what the file must hold
+	held := map[[2]int]string{} // {row, col} -> text, what the file must hold
 	for r, row := range orig {
 		for c, v := range row {
-			grid[[2]int{r + 1, c + 1}] = fmt.Sprint(v)
+			held[[2]int{r + 1, c + 1}] = fmt.Sprint(v)
 		}
 	}
 	for i := 1; i <= 10; i++ {
 		col, row := 3+i%3, 2+i
-		cell, value := engine.CellName(col, row), fmt.Sprintf("edit%d", i)
-		grid[[2]int{row, col}] = value
+		cell, value := grid.CellName(col, row), fmt.Sprintf("edit%d", i)
+		held[[2]int{row, col}] = value
 		e.ok("write_cells", map[string]any{"file_path": "book.xlsx", "cell": cell, "value": value})
 		// A streaming read after a cached write sees the saved file.
 		got := e.ok("read_excel", map[string]any{"file_path": "book.xlsx", "range": cell})
@@ -66,13 +67,13 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	rows, err := f.GetRows("Sheet1")
 	require.NoError(t, err)
 	maxRow, maxCol := 0, 0
-	for k := range grid {
+	for k := range held {
 		maxRow, maxCol = max(maxRow, k[0]), max(maxCol, k[1])
 	}
 	want := make([][]string, maxRow)
 	for r := range want {
 		for c := 1; c <= maxCol; c++ {
-			if v, ok := grid[[2]int{r + 1, c}]; ok {
+			if v, ok := held[[2]int{r + 1, c}]; ok {
 				for len(want[r]) < c-1 {
 					want[r] = append(want[r], "")
 				}
@@ -83,7 +84,7 @@ func TestCacheTenthEditDoesNotReparse(t *testing.T) {
 	assert.Equal(t, want, rows)
 	dim, err := f.GetSheetDimension("Sheet1")
 	require.NoError(t, err)
-	assert.Equal(t, "A1:"+engine.CellName(maxCol, maxRow), dim)
+	assert.Equal(t, "A1:"+grid.CellName(maxCol, maxRow), dim)
 }
 
 // storedZip rewrites an xlsx package with every part stored uncompressed

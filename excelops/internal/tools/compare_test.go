@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/sirupsen/logrus"
 	"github.com/sirupsen/logrus/hooks/test"
@@ -23,7 +23,7 @@ func requireSameCells(t *testing.T, got, want *excelize.File, sheets []string, r
 	for _, sh := range sheets {
 		for r := 1; r <= rows; r++ {
 			for c := 1; c <= cols; c++ {
-				ref := engine.CellName(c, r)
+				ref := grid.CellName(c, r)
 				at := fmt.Sprintf("%s: %s!%s", what, sh, ref)
 				v1, _ := got.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})
 				v2, _ := want.GetCellValue(sh, ref, excelize.Options{RawCellValue: true})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,7 +37,7 @@ func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 				go func(w int) {
 					defer wg.Done()
 					for i := 0; i < perWriter; i++ {
-						cell := engine.CellName(w+1, i+2)
+						cell := grid.CellName(w+1, i+2)
 						res := e.reg.CallTool(context.Background(), "write_cells",
 							[]byte(fmt.Sprintf(`{"file_path": "shared.xlsx", "cell": %q, "value": "w%d-%d"}`, cell, w, i)))
 						assert.False(t, res.IsError, res.Text)
@@ -47,7 +48,7 @@ func TestConcurrentWritersLoseNoWrite(t *testing.T) {
 			f := e.open("shared.xlsx")
 			for w := 0; w < writers; w++ {
 				for i := 0; i < perWriter; i++ {
-					v, err := f.GetCellValue("Sheet1", engine.CellName(w+1, i+2))
+					v, err := f.GetCellValue("Sheet1", grid.CellName(w+1, i+2))
 					require.NoError(t, err)
 					assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 				}
@@ -190,7 +191,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 			defer wg.Done()
 			file := fmt.Sprintf("f%d.xlsx", w%files)
 			for i := 0; i < perWriter; i++ {
-				cell := engine.CellName(w/files+1, i+2)
+				cell := grid.CellName(w/files+1, i+2)
 				res := e.reg.CallTool(context.Background(), "write_cells",
 					[]byte(fmt.Sprintf(`{"file_path": %q, "cell": %q, "value": "w%d-%d"}`, file, cell, w, i)))
 				assert.False(t, res.IsError, res.Text)
@@ -208,7 +209,7 @@ func TestConcurrentCallsOnSeveralFilesWithCacheChurn(t *testing.T) {
 	for w := 0; w < writers; w++ {
 		f := e.open(fmt.Sprintf("f%d.xlsx", w%files))
 		for i := 0; i < perWriter; i++ {
-			v, err := f.GetCellValue("Sheet1", engine.CellName(w/files+1, i+2))
+			v, err := f.GetCellValue("Sheet1", grid.CellName(w/files+1, i+2))
 			require.NoError(t, err)
 			assert.Equal(t, fmt.Sprintf("w%d-%d", w, i), v)
 		}
@@ -240,7 +241,7 @@ func TestOppositeCopiesBetweenFiles(t *testing.T) {
 					src, dst = dst, src
 				}
 				for i := 0; i < perWorker; i++ {
-					target := engine.CellName(w/2+2, i+1) // unique per direction
+					target := grid.CellName(w/2+2, i+1) // unique per direction
 					res := e.reg.CallTool(context.Background(), "copy_range_between_sheets", []byte(fmt.Sprintf(
 						`{"source_file": %q, "source_sheet": "Sheet1", "source_range": "A1", "target_file": %q, "target_sheet": "Sheet1", "target_start": %q}`,
 						src, dst, target)))
@@ -259,9 +260,9 @@ func TestOppositeCopiesBetweenFiles(t *testing.T) {
 		f := e.open(c.file)
 		for w := 0; w < workers; w++ {
 			for i := 0; i < perWorker; i++ {
-				v, err := f.GetCellValue("Sheet1", engine.CellName(w+2, i+1))
+				v, err := f.GetCellValue("Sheet1", grid.CellName(w+2, i+1))
 				require.NoError(t, err)
-				assert.Equal(t, c.want, v, "%s %s", c.file, engine.CellName(w+2, i+1))
+				assert.Equal(t, c.want, v, "%s %s", c.file, grid.CellName(w+2, i+1))
 			}
 		}
 	}

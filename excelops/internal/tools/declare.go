@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"

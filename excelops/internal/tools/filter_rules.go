@@ -7,6 +7,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -19,31 +21,31 @@ func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, erro
 	var rules []filterRule
 	seen := map[int]bool{}
 	for i, f := range filters {
-		col, err := engine.ParseColumn(f.Column)
+		col, err := grid.ParseColumn(f.Column)
 		if err != nil {
 			return nil, fmt.Errorf("filter %d: %w", i+1, err)
 		}
 		if col < rng.C1 || col > rng.C2 {
-			return nil, engine.Invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, engine.ColumnName(col), rng, engine.ColumnName(rng.C1), engine.ColumnName(rng.C2))
+			return nil, failure.Invalid("filter %d: column %s is outside %s (columns %s to %s)", i+1, grid.ColumnName(col), rng, grid.ColumnName(rng.C1), grid.ColumnName(rng.C2))
 		}
 		if seen[col] {
-			return nil, engine.Invalid("filter %d: column %s has a criterion already; give one per column", i+1, engine.ColumnName(col))
+			return nil, failure.Invalid("filter %d: column %s has a criterion already; give one per column", i+1, grid.ColumnName(col))
 		}
 		seen[col] = true
 		if !engine.OneOf(f.Operator, filterOperators()...) {
-			return nil, engine.Invalid("%s", engine.Sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
-				engine.DidYouMean(engine.CloseMatches(f.Operator, filterOperators()))))
+			return nil, failure.Invalid("%s", engine.Sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
+				textdist.DidYouMean(textdist.CloseMatches(f.Operator, filterOperators()))))
 		}
 		r := filterRule{col: col, op: f.Operator}
 		switch v := f.Value.(type) {
 		case nil:
 			if f.Operator != "blanks" && f.Operator != "nonBlanks" {
-				return nil, engine.Invalid("filter %d: operator %s needs a value", i+1, f.Operator)
+				return nil, failure.Invalid("filter %d: operator %s needs a value", i+1, f.Operator)
 			}
 		case json.Number:
 			n, err := v.Float64()
 			if err != nil {
-				return nil, engine.Invalid("filter %d: invalid number %s", i+1, v)
+				return nil, failure.Invalid("filter %d: invalid number %s", i+1, v)
 			}
 			r.text, r.num = v.String(), &n
 		case string:
@@ -54,10 +56,10 @@ func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, erro
 				}
 			}
 		default:
-			return nil, engine.Invalid("filter %d: value must be text or a number", i+1)
+			return nil, failure.Invalid("filter %d: value must be text or a number", i+1)
 		}
 		if (f.Operator == "blanks" || f.Operator == "nonBlanks") && f.Value != nil {
-			return nil, engine.Invalid("filter %d: operator %s takes no value", i+1, f.Operator)
+			return nil, failure.Invalid("filter %d: operator %s takes no value", i+1, f.Operator)
 		}
 		rules = append(rules, r)
 	}
@@ -91,7 +93,7 @@ func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rn
 	for r := rng.R1 + 1; r <= min(rng.R2, ext.MaxRow) && len(rules) > 0; r++ {
 		keep := true
 		for _, rule := range rules {
-			if keep = cellMeets(b, sheet, engine.CellName(rule.col, r), rule); !keep {
+			if keep = cellMeets(b, sheet, grid.CellName(rule.col, r), rule); !keep {
 				break
 			}
 		}

@@ -3,10 +3,9 @@ package tools
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestCallsUncomputedForm(t *testing.T) {

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // TestPlainFormulaIntersected: a workbook made before Excel 365 (plain

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestLegacyArrayAsLibreOffice: after an edit of what legacy array formulas
@@ -48,7 +48,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 	book := e.open("a.xlsx")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := engine.ParseRange(tc.rng)
+			r, err := grid.ParseRange(tc.rng)
 			require.NoError(t, err)
 			got := e.ok("read_excel", map[string]any{"file_path": "a.xlsx", "range": tc.rng})
 			rows, _ := got["values"].([]any)
@@ -59,7 +59,7 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					row, _ = rows[y-r.R1].([]any)
 				}
 				for x := r.C1; x <= r.C2; x++ {
-					ref := engine.CellName(x, y)
+					ref := grid.CellName(x, y)
 					var v any
 					if x-r.C1 < len(row) {
 						v = row[x-r.C1]

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -38,7 +38,7 @@ const (
 )
 
 // bigText is a cell's worth of text: Excel's 32,767 characters.
-var bigText = strings.Repeat("a", engine.MaxCellChars)
+var bigText = strings.Repeat("a", grid.MaxCellChars)
 
 // measure runs fn and returns its wall time and what the process
 // allocated meanwhile.
@@ -141,7 +141,7 @@ func TestFormulaTextAtTheLimitIsComputed(t *testing.T) {
 	for _, formula := range []string{`=REPT("a",32767)`, `=A1&""`, `=CONCAT(A1)`, `=TEXTJOIN(",",TRUE,A1:A5)`, `=SUBSTITUTE(A1,"a","b")`, `=REPT("😀",16383)&"a"`} {
 		e.ok("write_cells", map[string]any{"file_path": "edge.xlsx", "cell": "B1", "value": formula})
 		v := e.value("edge.xlsx", "Sheet1", "B1")
-		assert.Equal(t, engine.MaxCellChars, engine.ExcelLen(v), "%s keeps its 32,767 characters", formula)
+		assert.Equal(t, grid.MaxCellChars, grid.ExcelLen(v), "%s keeps its 32,767 characters", formula)
 	}
 }
 
@@ -214,11 +214,11 @@ func TestFormulaCalcLimitsLeaveHeavyFormulasUncomputed(t *testing.T) {
 	f := excelize.NewFile()
 	for r := 1; r <= 14; r++ { // D1:Q14, a 14 x 14 matrix
 		for c := 4; c <= 17; c++ {
-			require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(c, r), r*c+r%c))
+			require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(c, r), r*c+r%c))
 		}
 	}
 	for r := 1; r <= 5000; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(27, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(27, r), r))
 	}
 	require.NoError(t, f.SaveAs(e.path("heavy.xlsx")))
 	require.NoError(t, f.Close())
@@ -320,7 +320,7 @@ func TestExcelLimitsNestingIsRefusedAndNothingIsWritten(t *testing.T) {
 	nest := func(levels int) string {
 		return strings.Repeat("ABS(", levels) + "1" + strings.Repeat(")", levels)
 	}
-	deep := nest(engine.MaxFunctionNesting + 1)
+	deep := nest(grid.MaxFunctionNesting + 1)
 	e := newEnv(t)
 	e.workbook("n.xlsx", [][]any{{"keep"}})
 	before, err := os.ReadFile(e.path("n.xlsx"))
@@ -358,12 +358,12 @@ func TestExcelLimitsNestingIsRefusedAndNothingIsWritten(t *testing.T) {
 		})
 	}
 	// Grouping parentheses and array constants are no level; 64 are fine.
-	ok := "=" + nest(engine.MaxFunctionNesting-1) + "+((((((1))))))+SUM({1,2;3,4})"
+	ok := "=" + nest(grid.MaxFunctionNesting-1) + "+((((((1))))))+SUM({1,2;3,4})"
 	e.ok("write_cells", map[string]any{"file_path": "n.xlsx", "cell": "C3", "value": ok})
 	fm, err := e.open("n.xlsx").GetCellFormula("Sheet1", "C3")
 	require.NoError(t, err)
 	assert.Equal(t, ok[1:], fm)
-	assert.Equal(t, 2, engine.FunctionNesting("IF(A1,SUM(B1:B2),0)"))
-	assert.Equal(t, 1, engine.FunctionNesting("SUM({1,2;3,4})+((1))"))
-	assert.Equal(t, engine.MaxFunctionNesting, engine.FunctionNesting(nest(engine.MaxFunctionNesting)))
+	assert.Equal(t, 2, grid.FunctionNesting("IF(A1,SUM(B1:B2),0)"))
+	assert.Equal(t, 1, grid.FunctionNesting("SUM({1,2;3,4})+((1))"))
+	assert.Equal(t, grid.MaxFunctionNesting, grid.FunctionNesting(nest(grid.MaxFunctionNesting)))
 }

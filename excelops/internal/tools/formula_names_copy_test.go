@@ -3,10 +3,9 @@ package tools
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // TestCopiedFormulasNameWhatExists: a formula copied into another workbook

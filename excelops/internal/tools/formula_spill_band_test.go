@@ -3,11 +3,10 @@ package tools
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // TestSpillsThroughDeleteRange deletes cells through and beside a spill
@@ -74,7 +73,7 @@ func TestDeleteRangeRefusesASpillItCannotRedo(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for i, v := range []int{1, 5, 7} {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(2, i+1), v))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(2, i+1), v))
 	}
 	require.NoError(t, f.SetCellFormula("Sheet1", "C1", "_xlfn._xlws.FILTER(B1:B3,ISREF(B1:B3-4)>2)"))
 	require.NoError(t, f.SetDynamicArrayFormula("Sheet1", "C1", "C1:C2"))

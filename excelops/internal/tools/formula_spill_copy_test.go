@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +15,7 @@ func spillAt(e *env, name, sheet, cell string) string {
 	e.t.Helper()
 	ws, err := e.open(name).Worksheet(sheet)
 	require.NoError(e.t, err)
-	col, row, err := engine.ParseCell(cell)
+	col, row, err := grid.ParseCell(cell)
 	require.NoError(e.t, err)
 	if spill, ok := engine.DynamicAnchor(engine.SheetCell(ws, col, row)); ok {
 		return spill.String()

@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -37,7 +37,7 @@ func TestSortRangeBesideASpill(t *testing.T) {
 	e.ok("sort_range", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:A5",
 		"sort_by": []any{map[string]any{"column": "A", "order": "descending"}}})
 	for i, cell := range []string{"D1", "E1", "F1", "G1", "H1"} {
-		assert.Equal(t, e.value("s.xlsx", "Sheet1", engine.CellName(1, i+1)), e.value("s.xlsx", "Sheet1", cell), cell)
+		assert.Equal(t, e.value("s.xlsx", "Sheet1", grid.CellName(1, i+1)), e.value("s.xlsx", "Sheet1", cell), cell)
 	}
 	assert.Equal(t, "5", e.value("s.xlsx", "Sheet1", "D1"))
 	assert.Equal(t, "D1:H1", spillAt(e, "s.xlsx", "Sheet1", "D1"))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -285,7 +285,7 @@ func TestWriteCellsRespill(t *testing.T) {
 		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": s.cell, "value": s.value})
 		assert.Contains(t, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"), `<f t="array" ref="`+s.ref+`">_xlfn.UNIQUE(A1:A5)</f>`, s.cell)
 		for i, want := range s.want {
-			cell := engine.CellName(4, i+1)
+			cell := grid.CellName(4, i+1)
 			assert.Equal(t, want, e.value("s.xlsx", "Sheet1", cell), "%s after %s", cell, s.cell)
 		}
 		assert.Equal(t, s.sum, e.value("s.xlsx", "Sheet1", "F1"), "after %s", s.cell)
@@ -302,7 +302,7 @@ func TestWriteCellsRespill(t *testing.T) {
 	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "A4", "value": 4})
 	assert.Contains(t, part(t, e.path("s.xlsx"), "xl/worksheets/sheet1.xml"), `<c r="D1" cm="1"><f t="array" ref="D1:D4">_xlfn.UNIQUE(A1:A5)</f><v>3</v></c>`)
 	for i, want := range []string{"3", "7", "4", "9"} {
-		assert.Equal(t, want, e.value("s.xlsx", "Sheet1", engine.CellName(4, i+1)))
+		assert.Equal(t, want, e.value("s.xlsx", "Sheet1", grid.CellName(4, i+1)))
 	}
 }
 
@@ -346,7 +346,7 @@ func TestSpillUnblocked(t *testing.T) {
 			}
 			assert.Contains(t, sheet, `<c r="D1" cm="1"><f t="array" ref="D1:D3">_xlfn.SEQUENCE(3)</f><v>1</v></c>`)
 			for i, want := range []string{"1", "2", "3"} {
-				assert.Equal(t, want, e.value("s.xlsx", "Sheet1", engine.CellName(4, i+1)))
+				assert.Equal(t, want, e.value("s.xlsx", "Sheet1", grid.CellName(4, i+1)))
 			}
 		})
 	}
@@ -368,7 +368,7 @@ func TestSpillIntruded(t *testing.T) {
 		assert.Equal(t, "", e.value("s.xlsx", "Sheet1", "D3"), "the rest of the spill goes")
 		e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "D2", "value": nil})
 		for i, want := range []string{"1", "2", "3"} {
-			assert.Equal(t, want, e.value("s.xlsx", "Sheet1", engine.CellName(4, i+1)))
+			assert.Equal(t, want, e.value("s.xlsx", "Sheet1", grid.CellName(4, i+1)))
 		}
 	}
 }
@@ -385,10 +385,10 @@ func TestWriteCellsRandArray(t *testing.T) {
 		var all []string
 		for r := 1; r <= 3; r++ {
 			for c := 4; c <= 5; c++ {
-				v := e.value("s.xlsx", "Sheet1", engine.CellName(c, r))
+				v := e.value("s.xlsx", "Sheet1", grid.CellName(c, r))
 				n, err := strconv.Atoi(v)
-				require.NoError(t, err, "%s is a whole number: %q", engine.CellName(c, r), v)
-				assert.True(t, n >= 10 && n <= 99, "%s = %d", engine.CellName(c, r), n)
+				require.NoError(t, err, "%s is a whole number: %q", grid.CellName(c, r), v)
+				assert.True(t, n >= 10 && n <= 99, "%s = %d", grid.CellName(c, r), n)
 				all = append(all, v)
 			}
 		}

@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,7 +27,7 @@ func TestSpillReferences(t *testing.T) {
 	assert.Equal(t, "46", e.value("s.xlsx", "Sheet1", "E1"))
 	assert.Equal(t, "4", e.value("s.xlsx", "Sheet1", "F1"))
 	for i, want := range []string{"10", "11", "12", "13"} {
-		assert.Equal(t, want, e.value("s.xlsx", "Sheet1", engine.CellName(7, i+1)))
+		assert.Equal(t, want, e.value("s.xlsx", "Sheet1", grid.CellName(7, i+1)))
 	}
 	e.ok("write_cells", map[string]any{"file_path": "s.xlsx", "cell": "H1", "value": "=SUM(A9#)"})
 	assert.NotEqual(t, "0", e.value("s.xlsx", "Sheet1", "H1"), "no spill at A9: #REF! in Excel, never a number")

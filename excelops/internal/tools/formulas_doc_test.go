@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,8 +131,8 @@ Never taken for names: TRUE and FALSE, error values (`+"`#N/A`"+`), function nam
 
 ## The %d functions excelize cannot compute
 
-`, engine.Thousands(engine.MaxFormulaChars), engine.MaxFunctionNesting, engine.Thousands(engine.MaxCellChars), limits.FormulaBudgetShare,
-		engine.Thousands(limits.MaxCalcSteps), limits.MaxFormulaTime, engine.Thousands(limits.MaxCalcDepth), len(uncomputable))
+`, grid.Thousands(grid.MaxFormulaChars), grid.MaxFunctionNesting, grid.Thousands(grid.MaxCellChars), limits.FormulaBudgetShare,
+		grid.Thousands(limits.MaxCalcSteps), limits.MaxFormulaTime, grid.Thousands(limits.MaxCalcDepth), len(uncomputable))
 	b.WriteString("Each reads something outside the workbook file when Excel calculates it:\n\n")
 	b.WriteString("| functions | why |\n|---|---|\n")
 	for _, r := range uncomputableReasons {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -88,7 +89,7 @@ func FuzzParseRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := engine.ParseRange(s)
+		r, err := grid.ParseRange(s)
 		if err != nil {
 			msg := err.Error()
 			if !strings.Contains(msg, "invalid cell range") {
@@ -96,10 +97,10 @@ func FuzzParseRange(f *testing.F) {
 			}
 			return
 		}
-		if r.C1 < 1 || r.R1 < 1 || r.C2 > engine.LastCol || r.R2 > engine.LastRow || r.C1 > r.C2 || r.R1 > r.R2 {
+		if r.C1 < 1 || r.R1 < 1 || r.C2 > grid.LastCol || r.R2 > grid.LastRow || r.C1 > r.C2 || r.R1 > r.R2 {
 			t.Fatalf("%q parsed to %+v", s, r)
 		}
-		back, err := engine.ParseRange(r.String())
+		back, err := grid.ParseRange(r.String())
 		if err != nil || back != r {
 			t.Fatalf("%q -> %s -> %+v, %v", s, r, back, err)
 		}

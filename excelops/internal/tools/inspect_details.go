@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -277,7 +277,7 @@ func frozenPane(t sheetxml.Token) *pyjson.Object {
 		return nil
 	}
 	return &pyjson.Object{
-		{Key: "top_left_cell", Value: engine.CellName(x+1, y+1)},
+		{Key: "top_left_cell", Value: grid.CellName(x+1, y+1)},
 		{Key: "frozen_rows", Value: y},
 		{Key: "frozen_columns", Value: x},
 	}
@@ -287,9 +287,9 @@ func frozenPane(t sheetxml.Token) *pyjson.Object {
 // ("C:F").
 func colWidth(t sheetxml.Token) pyjson.Field {
 	lo, hi := max(sheetxml.Uint(t.Attr("min")), 1), sheetxml.Uint(t.Attr("max"))
-	key := engine.ColumnName(lo)
+	key := grid.ColumnName(lo)
 	if hi > lo {
-		key += ":" + engine.ColumnName(min(hi, engine.LastCol))
+		key += ":" + grid.ColumnName(min(hi, grid.LastCol))
 	}
 	w, err := strconv.ParseFloat(string(t.Attr("width")), 64)
 	var v any = w

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -194,7 +194,7 @@ func killLoop(t *testing.T, child string, orig []byte, n int, seed uint64) {
 				if first == nil {
 					break
 				}
-				require.Equal(t, first, v, "kill %d: cell %s differs from the rest of the block", i, engine.CellName(c+1, r+11))
+				require.Equal(t, first, v, "kill %d: cell %s differs from the rest of the block", i, grid.CellName(c+1, r+11))
 			}
 		}
 		head, tail := outsideBlock(t, sheet)

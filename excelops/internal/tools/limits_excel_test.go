@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,7 +13,7 @@ import (
 func TestExcelLimitsAreErrorsAndNothingIsWritten(t *testing.T) {
 	skipUnderRace(t)
 	big := strings.Repeat("x", 5<<20)
-	emoji := strings.Repeat("📊", engine.MaxCellChars/2+1) // 16,384 characters, 32,768 UTF-16 units
+	emoji := strings.Repeat("📊", grid.MaxCellChars/2+1) // 16,384 characters, 32,768 UTF-16 units
 	longFormula := "=" + strings.Repeat("1+", 4096) + "1"
 	cases := []struct {
 		name string
@@ -22,7 +22,7 @@ func TestExcelLimitsAreErrorsAndNothingIsWritten(t *testing.T) {
 	}{
 		{"5 MiB of text", map[string]any{"cell": "B2", "value": big},
 			"B2: text of 5,242,880 characters is longer than Excel's limit of 32,767 characters per cell; nothing was written"},
-		{"one past the limit", map[string]any{"cell": "C3", "value": strings.Repeat("y", engine.MaxCellChars+1)},
+		{"one past the limit", map[string]any{"cell": "C3", "value": strings.Repeat("y", grid.MaxCellChars+1)},
 			"C3: text of 32,768 characters"},
 		{"astral characters count twice, as Excel counts", map[string]any{"cell": "A1", "value": emoji},
 			"A1: text of 32,768 characters"},
@@ -67,9 +67,9 @@ func TestExcelLimitsExactlyAtTheEdgeAreWritten(t *testing.T) {
 	skipUnderRace(t)
 	e := newEnv(t)
 	e.workbook("l.xlsx", [][]any{{"keep"}})
-	text := strings.Repeat("z", engine.MaxCellChars)
+	text := strings.Repeat("z", grid.MaxCellChars)
 	formula := "=" + strings.Repeat("1+", 4095) + "1" // 8,192 with its "="
-	require.Equal(t, engine.MaxFormulaChars, len(formula))
+	require.Equal(t, grid.MaxFormulaChars, len(formula))
 	e.ok("write_cells", map[string]any{"file_path": "l.xlsx", "cell_range": "XFD1048575", "values": [][]any{{text}, {formula}}})
 	f := e.open("l.xlsx")
 	v, err := f.GetCellValue("Sheet1", "XFD1048575")
@@ -115,7 +115,7 @@ func TestCopyRefusesAFormulaTheMoveMakesTooLong(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("c.xlsx", [][]any{{1}})
 	formula := "=" + strings.Repeat("A1+", 2729) + "A1+1" // 8,192 characters with its "="
-	require.Equal(t, engine.MaxFormulaChars, len(formula))
+	require.Equal(t, grid.MaxFormulaChars, len(formula))
 	e.ok("write_cells", map[string]any{"file_path": "c.xlsx", "cell": "B2", "value": formula})
 	before, err := os.ReadFile(e.path("c.xlsx"))
 	require.NoError(t, err)

@@ -4,31 +4,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestCloseMatches(t *testing.T) {
-	sheets := []string{"Data", "Copy", "Summary 2024", "Summary 2023", "Q1", "copy_old"}
-	cases := []struct {
-		name string
-		want []string
-	}{
-		{"Cpoy", []string{"Copy"}},             // swapped letters: one edit
-		{"COPY", []string{"Copy", "copy_old"}}, // case only first, then containing
-		{"Summary 2025", []string{"Summary 2023", "Summary 2024"}},
-		{"Summary", []string{"Summary 2023", "Summary 2024"}}, // prefix
-		{"Q2", []string{"Q1"}},
-		{"Revenue", []string{}},
-		{"Data", []string{}}, // the name itself is no suggestion
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, engine.CloseMatches(c.name, sheets))
-		})
-	}
-}
 
 // sheetsBook writes s.xlsx with the sheets Data and Copy.
 func sheetsBook(e *env) {

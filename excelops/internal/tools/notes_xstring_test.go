@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,7 +29,7 @@ func TestNotesAreXstrings(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("t.xlsx", [][]any{{3}, {2}, {1}})
 	for i, x := range xstringTexts {
-		got := e.ok("add_comment", map[string]any{"file_path": "t.xlsx", "cell": engine.CellName(1, i+1),
+		got := e.ok("add_comment", map[string]any{"file_path": "t.xlsx", "cell": grid.CellName(1, i+1),
 			"text": x.text, "author": x.text})
 		assert.Equal(t, x.text, got["author"])
 	}
@@ -58,7 +58,7 @@ func TestNotesAreXstrings(t *testing.T) {
 		}
 		want := map[string][2]string{}
 		for i, x := range xstringTexts { // sorted: the note of row i moves to row 3-i
-			want[engine.CellName(1, 3-i)] = [2]string{x.text, x.text}
+			want[grid.CellName(1, 3-i)] = [2]string{x.text, x.text}
 		}
 		assert.Equal(t, want, notes, sheet)
 	}

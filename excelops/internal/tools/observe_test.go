@@ -7,10 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // saveCounter is an Observer that counts saves and failed saves.

@@ -9,12 +9,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/registry"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // randomSheet is a generated sheet: its XML and, per row number, the
@@ -44,7 +43,7 @@ func genSheet(r *rand.Rand) randomSheet {
 			if r.IntN(4) == 0 {
 				continue // a hole in the row
 			}
-			ref := engine.CellName(c+1, row)
+			ref := grid.CellName(c+1, row)
 			if r.IntN(2) == 0 {
 				n := r.IntN(100000) - 500
 				vals[c] = float64(n)
@@ -176,9 +175,9 @@ func TestPagingNeverSkips(t *testing.T) {
 			r1, c1 := 1+r.IntN(5), 1+r.IntN(3)
 			r2, c2 := r1+r.IntN(200), c1+r.IntN(6)
 			if r.IntN(3) == 0 {
-				r2, c2 = engine.MaxSheetRows, 16384 // the whole sheet from (r1, c1)
+				r2, c2 = grid.LastRow, 16384 // the whole sheet from (r1, c1)
 			}
-			rng := engine.RangeRef(c1, r1, c2, r2)
+			rng := grid.RangeRef(c1, r1, c2, r2)
 			var got [][]any
 			for offset, pages := 0, 0; ; pages++ {
 				require.Less(t, pages, 1000, "paging does not end")

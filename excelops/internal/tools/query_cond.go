@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // The row conditions of filter_data. A sheet's cells arrive as the
@@ -103,7 +103,7 @@ func argScalar(v any) (scalar, error) {
 	case json.Number:
 		f, err := t.Float64()
 		if err != nil || math.IsInf(f, 0) {
-			return scalar{}, engine.Invalid("value %s is not a usable number", t.String())
+			return scalar{}, failure.Invalid("value %s is not a usable number", t.String())
 		}
 		return scalar{kind: scalarNum, num: f}, nil
 	case float64:
@@ -115,7 +115,7 @@ func argScalar(v any) (scalar, error) {
 	case bool:
 		return scalar{kind: scalarBool, flag: t}, nil
 	}
-	return scalar{}, engine.Invalid("value must be a string, a number or a boolean, not %s", jsonKind(v))
+	return scalar{}, failure.Invalid("value must be a string, a number or a boolean, not %s", jsonKind(v))
 }
 
 // jsonKind names the JSON type of a decoded value for messages.
@@ -185,10 +185,10 @@ func compileCond(a condArg, cols map[string]int) (condition, error) {
 	case opIn, opNotIn, opBetween:
 		list, ok := a.Value.([]any)
 		if !ok {
-			return c, engine.Invalid("operator %s takes a list as value, got %s", c.op, jsonKind(a.Value))
+			return c, failure.Invalid("operator %s takes a list as value, got %s", c.op, jsonKind(a.Value))
 		}
 		if c.op == opBetween && len(list) != 2 {
-			return c, engine.Invalid("operator between takes [min, max], got %d values", len(list))
+			return c, failure.Invalid("operator between takes [min, max], got %d values", len(list))
 		}
 		for _, v := range list {
 			s, err := argScalar(v)
@@ -204,12 +204,12 @@ func compileCond(a condArg, cols map[string]int) (condition, error) {
 			return c, err
 		}
 		if (c.op == opContains || c.op == opStartsWith || c.op == opEndsWith) && s.kind != scalarText {
-			return c, engine.Invalid("operator %s takes a text value", c.op)
+			return c, failure.Invalid("operator %s takes a text value", c.op)
 		}
 		c.vals = []scalar{s}
 		return c, nil
 	}
-	return c, engine.Invalid("unknown operator %q; use one of %s", a.Operator, strings.Join(condOperators(), ", "))
+	return c, failure.Invalid("unknown operator %q; use one of %s", a.Operator, strings.Join(condOperators(), ", "))
 }
 
 // match reports whether the row satisfies the condition.
@@ -297,5 +297,5 @@ func unknownColumn(name string, cols map[string]int) error {
 	if len(names) > show {
 		names = append(names[:show], "...")
 	}
-	return engine.Invalid("column %q is not in the header row; columns: %s", name, strings.Join(names, ", "))
+	return failure.Invalid("column %q is not in the header row; columns: %s", name, strings.Join(names, ", "))
 }

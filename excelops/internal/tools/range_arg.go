@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 )
 
 // The range argument, one shape in every tool that takes a range: "A1",
@@ -52,14 +52,14 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 			}
 			return withSheet(ref, name.String(), s[i+2:])
 		}
-		return "", "", false, engine.Invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
+		return "", "", false, failure.Invalid("invalid cell range %q: a quoted sheet name is written 'My Sheet'!A1:C3", ref)
 	}
 	i := strings.LastIndex(s, "!")
 	if i < 0 {
 		return "", ref, false, nil
 	}
 	if strings.TrimSpace(s[:i]) == "" {
-		return "", "", false, engine.Invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, engine.RangeForms)
+		return "", "", false, failure.Invalid("invalid cell range %q: the sheet name before ! is empty; %s", ref, grid.RangeForms)
 	}
 	return withSheet(ref, strings.TrimSpace(s[:i]), s[i+1:])
 }
@@ -68,7 +68,7 @@ func splitSheet(ref string) (sheet, rest string, qualified bool, err error) {
 // with no cells after its ! is refused.
 func withSheet(ref, sheet, rest string) (string, string, bool, error) {
 	if strings.TrimSpace(rest) == "" {
-		return "", "", false, engine.Invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, engine.RangeForms, sheet+"!A1:C3")
+		return "", "", false, failure.Invalid("invalid cell range %q: no cells after the sheet name; %s, e.g. %q", ref, grid.RangeForms, sheet+"!A1:C3")
 	}
 	return sheet, rest, true, nil
 }

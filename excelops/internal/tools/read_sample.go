@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -83,7 +84,7 @@ func sampleIndexes(n, k int) []int {
 func (s *Service) readSample(ctx context.Context, b *engine.Book, sheet string, a readExcelArgs) (pyjson.Object, error) {
 	hdrRow := headerRowOf(a.HeaderRow)
 	n := 0
-	err := b.RowsJSON(ctx, sheet, hdrRow+1, engine.MaxSheetRows, 1, 0, func(int, []byte, int) bool { n++; return true })
+	err := b.RowsJSON(ctx, sheet, hdrRow+1, grid.LastRow, 1, 0, func(int, []byte, int) bool { n++; return true })
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func (s *Service) readSample(ctx context.Context, b *engine.Book, sheet string, 
 		return nil, err
 	}
 	idx, next := -1, 0
-	err = b.RowsJSON(ctx, sheet, hdrRow, engine.MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
+	err = b.RowsJSON(ctx, sheet, hdrRow, grid.LastRow, 1, 0, func(row int, inner []byte, cells int) bool {
 		if row == hdrRow {
 			header, hdrItems = append([]byte(nil), inner...), cells
 			p.base += utf8.RuneCount(header)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 )
 
@@ -37,7 +38,7 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 		for _, t := range tables {
 			rt := refgraph.Table{Name: t.name, Sheet: sheet, Range: t.rng}
 			for c := t.rng.C1; c <= t.rng.C2; c++ {
-				h, _ := b.CellValue(sheet, engine.CellName(c, t.rng.R1))
+				h, _ := b.CellValue(sheet, grid.CellName(c, t.rng.R1))
 				rt.Columns = append(rt.Columns, h)
 			}
 			w.Tables = append(w.Tables, rt)

@@ -3,12 +3,11 @@ package tools
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 )
 
 // refsBenchRows sizes the reference-rewriting benchmark: a sheet of values
@@ -22,14 +21,14 @@ func writeRefsBenchBook(b *testing.B, path string) {
 	_, err := f.NewSheet("Report")
 	require.NoError(b, err)
 	for r := 1; r <= refsBenchRows; r++ {
-		require.NoError(b, f.SetCellValue("Sheet1", engine.CellName(1, r), r))
-		require.NoError(b, f.SetCellFormula("Sheet1", engine.CellName(2, r), "A"+itoa(r)+"*2+SUM($A$1:A"+itoa(r)+")"))
-		require.NoError(b, f.SetCellFormula("Report", engine.CellName(1, r), "Sheet1!B"+itoa(r)))
+		require.NoError(b, f.SetCellValue("Sheet1", grid.CellName(1, r), r))
+		require.NoError(b, f.SetCellFormula("Sheet1", grid.CellName(2, r), "A"+itoa(r)+"*2+SUM($A$1:A"+itoa(r)+")"))
+		require.NoError(b, f.SetCellFormula("Report", grid.CellName(1, r), "Sheet1!B"+itoa(r)))
 	}
 	require.NoError(b, f.SaveAs(path))
 }
 
-func itoa(n int) string { return engine.CellName(1, n)[1:] }
+func itoa(n int) string { return grid.CellName(1, n)[1:] }
 
 // BenchmarkDeleteRowReferences deletes one row of a sheet with
 // refsBenchRows formulas (and as many on another sheet reading it). The

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,8 +17,8 @@ func refsBook(t *testing.T, e *env, name string) {
 	f := excelize.NewFile()
 	defer f.Close()
 	for r := 1; r <= 5; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(1, r), r))
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(2, r), r*10))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(1, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(2, r), r*10))
 	}
 	set := func(sheet, cell, formula string) { require.NoError(t, f.SetCellFormula(sheet, cell, formula)) }
 	set("Sheet1", "C1", "A3*10")
@@ -156,7 +157,7 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for r := 1; r <= 6; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(1, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(1, r), r))
 	}
 	shared, ref := excelize.STCellFormulaTypeShared, "B1:B6"
 	require.NoError(t, f.SetCellFormula("Sheet1", "B1", "A1*2", excelize.FormulaOpts{Type: &shared, Ref: &ref}))
@@ -179,7 +180,7 @@ func TestFormulaCellsSeesEveryFormula(t *testing.T) {
 	// Deleting a row inside a shared formula's range keeps every follower right.
 	e.ok("delete_rows", map[string]any{"file_path": "s.xlsx", "row": 3})
 	for r, want := range []string{"A1*2", "A2*2", "A3*2", "A4*2", "A5*2"} {
-		assert.Equal(t, want, e.formulaOf("s.xlsx", "Sheet1", engine.CellName(2, r+1)))
+		assert.Equal(t, want, e.formulaOf("s.xlsx", "Sheet1", grid.CellName(2, r+1)))
 	}
 	assert.Equal(t, "SUM(B1:B5)", e.formulaOf("s.xlsx", "Sheet1", "D3"))
 }
@@ -188,7 +189,7 @@ func TestArrayFormulaStaysArray(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for r := 1; r <= 6; r++ {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(1, r), r))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(1, r), r))
 	}
 	array, ref := excelize.STCellFormulaTypeArray, "C5"
 	require.NoError(t, f.SetCellFormula("Sheet1", "C5", "SUM(A1:A6*2)", excelize.FormulaOpts{Type: &array, Ref: &ref}))

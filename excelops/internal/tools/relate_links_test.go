@@ -3,9 +3,8 @@ package tools
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestLinkTarget(t *testing.T) {

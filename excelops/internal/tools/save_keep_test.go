@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // corpusSample is the folder of Excel-made workbooks (tests/corpus/sample).

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -131,7 +132,7 @@ func TestNestedStylesThroughCallTool(t *testing.T) {
 	e.workbook("s.xlsx", [][]any{{1, 2}, {3, 4}})
 	for i, style := range engine.BorderStyles() {
 		side := map[string]any{"style": style, "color": "blue"}
-		e.ok("format_cells", map[string]any{"file_path": "s.xlsx", "cell_range": engine.CellName(1, i+1),
+		e.ok("format_cells", map[string]any{"file_path": "s.xlsx", "cell_range": grid.CellName(1, i+1),
 			"border": map[string]any{"style": "thin", "left": side},
 			"alignment": map[string]any{"horizontal": engine.HorizontalAlignments()[i%len(engine.HorizontalAlignments())],
 				"vertical": engine.VerticalAlignments()[i%len(engine.VerticalAlignments())]}})

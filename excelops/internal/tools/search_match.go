@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
 // The matching of search_excel_values. A cell is matched by its text as
@@ -50,7 +50,7 @@ func newTextMatcher(query, mode string, caseSensitive bool) (textMatcher, error)
 		}
 		re, err := regexp.Compile(expr)
 		if err != nil {
-			return nil, engine.Invalid("query is not a valid regular expression (RE2 syntax): %v", err)
+			return nil, failure.Invalid("query is not a valid regular expression (RE2 syntax): %v", err)
 		}
 		return re.MatchString, nil
 	case "fuzzy":
@@ -82,7 +82,7 @@ func newTextMatcher(query, mode string, caseSensitive bool) (textMatcher, error)
 			return true
 		}, nil
 	}
-	return nil, engine.Invalid("match_mode must be one of %s", strings.Join(matchModes(), ", "))
+	return nil, failure.Invalid("match_mode must be one of %s", strings.Join(matchModes(), ", "))
 }
 
 // cellText is the text a cell is matched by ("" for a blank).

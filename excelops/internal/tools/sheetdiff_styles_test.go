@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -25,7 +26,7 @@ func styledBook(t *testing.T, e *env, name string, reversed bool, edit func(f *e
 	defer f.Close()
 	require.NoError(t, f.SetSheetRow("Sheet1", "A1", &[]any{"id", "v", "w"}))
 	for i, r := range rows {
-		require.NoError(t, f.SetSheetRow("Sheet1", engine.CellName(1, i+2), &r))
+		require.NoError(t, f.SetSheetRow("Sheet1", grid.CellName(1, i+2), &r))
 	}
 	if edit != nil {
 		edit(f)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

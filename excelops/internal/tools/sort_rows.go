@@ -7,12 +7,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-	"golang.org/x/text/collate"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"golang.org/x/text/collate"
 )
 
 // How sort_range moves rows: each cell of the block is read with how it
@@ -47,11 +47,11 @@ func readSortCell(b *engine.Book, sheet, ref string, coll *collate.Collator) (so
 		return c, sortValue{class: classBlank}, nil
 	case t == excelize.CellTypeError:
 		if c.formula == "" {
-			return c, sortValue{}, engine.Invalid("cell %s holds the error value %s as a constant, which sort_range cannot move; clear it or replace it by a formula", ref, raw)
+			return c, sortValue{}, failure.Invalid("cell %s holds the error value %s as a constant, which sort_range cannot move; clear it or replace it by a formula", ref, raw)
 		}
 		return c, sortValue{class: classError}, nil
 	case t == excelize.CellTypeDate:
-		return c, sortValue{}, engine.Invalid("cell %s holds an ISO date stored as text-typed date (t=\"d\"), which sort_range cannot move; rewrite it with write_cells first", ref)
+		return c, sortValue{}, failure.Invalid("cell %s holds an ISO date stored as text-typed date (t=\"d\"), which sort_range cannot move; rewrite it with write_cells first", ref)
 	case t == excelize.CellTypeBool:
 		c.value = raw == "1" || strings.EqualFold(raw, "true")
 		return c, sortValue{class: classBool, num: float64(boolInt(c.value.(bool)))}, nil
@@ -88,7 +88,7 @@ func sortBlock(b *engine.Book, sheet string, block engine.CellRange, keys []sort
 		cells[i] = make([]sortCell, width)
 		vals[i] = make([]sortValue, len(keys))
 		for j := 0; j < width; j++ {
-			c, v, err := readSortCell(b, sheet, engine.CellName(block.C1+j, block.R1+i), coll)
+			c, v, err := readSortCell(b, sheet, grid.CellName(block.C1+j, block.R1+i), coll)
 			if err != nil {
 				return 0, err
 			}
@@ -132,13 +132,13 @@ func sortBlock(b *engine.Book, sheet string, block engine.CellRange, keys []sort
 			continue
 		}
 		for j, c := range cells[src] {
-			ref := engine.CellName(block.C1+j, block.R1+i)
+			ref := grid.CellName(block.C1+j, block.R1+i)
 			var err error
 			switch s, text := c.value.(string); {
 			case c.rich != nil:
 				err = b.SetCellRichText(sheet, ref, c.rich)
-			case text && engine.CheckText(ref, s) != nil:
-				return 0, engine.CheckText(ref, s) // excelize would cut it short
+			case text && grid.CheckText(ref, s) != nil:
+				return 0, grid.CheckText(ref, s) // excelize would cut it short
 			default:
 				err = b.SetCellValue(sheet, ref, c.value)
 			}
@@ -187,9 +187,9 @@ func sortPlan(b *engine.Book, sheet string, block engine.CellRange, cells [][]so
 			if c.formula == "" {
 				continue
 			}
-			ref := engine.CellName(block.C1+j, block.R1+dest[src])
+			ref := grid.CellName(block.C1+j, block.R1+dest[src])
 			text, _ := formularef.Translate(c.formula, shift, 0)
-			if err := engine.CheckFormula(ref, text); err != nil {
+			if err := grid.CheckFormula(ref, text); err != nil {
 				return nil, err
 			}
 			p.Cells = append(p.Cells, engine.PlannedFormula{Sheet: sheet, Cell: ref, Formula: text, Changed: shift != 0})
@@ -213,7 +213,7 @@ func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int)
 		if err := b.DeleteComment(sheet, c.Cell); err != nil {
 			return newError(failure.KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
 		}
-		c.Cell = engine.CellName(col, block.R1+dest[row-block.R1])
+		c.Cell = grid.CellName(col, block.R1+dest[row-block.R1])
 		move = append(move, c)
 	}
 	for _, c := range move {
@@ -245,6 +245,6 @@ func moveLinks(b *engine.Book, sheet string, block engine.CellRange, dest []int)
 		if err != nil || col < block.C1 || col > block.C2 || row < block.R1 || row > block.R2 {
 			continue
 		}
-		link.Ref = engine.CellName(col, block.R1+dest[row-block.R1])
+		link.Ref = grid.CellName(col, block.R1+dest[row-block.R1])
 	}
 }

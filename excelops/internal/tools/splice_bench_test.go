@@ -10,10 +10,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/registry"
+	"github.com/stretchr/testify/require"
 )
 
 // writeFlatBook writes the workbook of tests/bench/bench_excel.py's
@@ -54,16 +53,16 @@ func writeFlatBook(tb testing.TB, path string, rows, cols int) {
 		`<cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs></styleSheet>`)
 	w, err := zw.Create("xl/worksheets/sheet1.xml")
 	require.NoError(tb, err)
-	buf := []byte(decl + `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:` + engine.CellName(cols, rows+1) + `"/><sheetData><row r="1">`)
+	buf := []byte(decl + `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:` + grid.CellName(cols, rows+1) + `"/><sheetData><row r="1">`)
 	for c := 1; c <= cols; c++ {
-		buf = fmt.Appendf(buf, `<c r="%s" t="inlineStr"><is><t>col%s</t></is></c>`, engine.CellName(c, 1), colName(c))
+		buf = fmt.Appendf(buf, `<c r="%s" t="inlineStr"><is><t>col%s</t></is></c>`, grid.CellName(c, 1), colName(c))
 	}
 	buf = append(buf, "</row>"...)
 	for r := 2; r <= rows+1; r++ {
 		buf = fmt.Appendf(buf, `<row r="%d">`, r)
 		for c := 1; c <= cols; c++ {
 			v := float64((r*31+(c-1)*17)%1000) + float64(c-1)/8
-			buf = fmt.Appendf(buf, `<c r="%s"><v>%s</v></c>`, engine.CellName(c, r), strconv.FormatFloat(v, 'f', -1, 64))
+			buf = fmt.Appendf(buf, `<c r="%s"><v>%s</v></c>`, grid.CellName(c, r), strconv.FormatFloat(v, 'f', -1, 64))
 		}
 		buf = append(buf, "</row>"...)
 		if len(buf) > 1<<20 {
@@ -80,7 +79,7 @@ func writeFlatBook(tb testing.TB, path string, rows, cols int) {
 
 // colName is the letters of column c.
 func colName(c int) string {
-	n := engine.CellName(c, 1)
+	n := grid.CellName(c, 1)
 	return n[:len(n)-1]
 }
 

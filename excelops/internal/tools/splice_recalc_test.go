@@ -12,16 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
-
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
 // TestSpliceWritesIntoMergedRanges: excelize writes a value aimed at a
@@ -287,7 +285,7 @@ func TestRecalcSpliceMatchesExcelizeOnRandomWrites(t *testing.T) {
 						rows[r][c] = pick(values)
 					}
 				}
-				args = map[string]any{"cell_range": engine.CellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
+				args = map[string]any{"cell_range": grid.CellName(1+rng.IntN(4), 1+rng.IntN(4)), "values": rows}
 			default: // formulas down column H, or I
 				col, pool := "H", hFormulas
 				if k == 2 {
@@ -326,7 +324,7 @@ func TestRecalcSpliceOnAComputedColumn(t *testing.T) {
 	sw, err := f.NewStreamWriter("Sheet1")
 	require.NoError(t, err)
 	for r := 1; r <= 21_000; r++ {
-		require.NoError(t, sw.SetRow(engine.CellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
+		require.NoError(t, sw.SetRow(grid.CellName(1, r), []any{r, 2 * r, excelize.Cell{Formula: fmt.Sprintf("A%d*B%d", r, r), Value: 2 * r * r}}))
 	}
 	require.NoError(t, sw.Flush())
 	require.NoError(t, f.SaveAs(seed))

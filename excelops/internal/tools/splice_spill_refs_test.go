@@ -5,11 +5,10 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // spillRefSeed writes at path a workbook whose formulas read spills and
@@ -23,7 +22,7 @@ func spillRefSeed(t *testing.T, path string) {
 	t.Helper()
 	f := excelize.NewFile()
 	for i, v := range []int{3, 1, 4, 1, 5} {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(1, i+1), v))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(1, i+1), v))
 	}
 	_, err := f.NewSheet("Report")
 	require.NoError(t, err)
@@ -127,7 +126,7 @@ func crossSheetSpillSeed(t *testing.T, path string) {
 	t.Helper()
 	f := excelize.NewFile()
 	for i, v := range []int{3, 1, 4, 1, 5} {
-		require.NoError(t, f.SetCellValue("Sheet1", engine.CellName(1, i+1), v))
+		require.NoError(t, f.SetCellValue("Sheet1", grid.CellName(1, i+1), v))
 	}
 	require.NoError(t, f.SetCellValue("Sheet1", "C1", 7))
 	require.NoError(t, f.SetCellValue("Sheet1", "C2", 8))

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // spillSeed writes a workbook for the spill cases at path: numbers in
@@ -47,7 +47,7 @@ func anchorRefs(t *testing.T, f *excelize.File, sheet string, rows, cols int) []
 	for r := 1; r <= rows; r++ {
 		for c := 1; c <= cols; c++ {
 			if spill, ok := engine.DynamicAnchor(engine.SheetCell(ws, c, r)); ok {
-				out = append(out, engine.CellName(c, r)+" "+spill.String())
+				out = append(out, grid.CellName(c, r)+" "+spill.String())
 			}
 		}
 	}

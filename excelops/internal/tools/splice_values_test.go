@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -68,7 +69,7 @@ func TestSpliceWritesDatesAsTheExcelizePathDoes(t *testing.T) {
 	assert.Equal(t, float64(6), answers[true]["dates_written"])
 	for r := 1; r <= 3; r++ {
 		for c := 1; c <= 4; c++ {
-			ref := engine.CellName(c, r)
+			ref := grid.CellName(c, r)
 			v1, t1, f1 := rawCell(t, books[true], "Sheet1", ref)
 			v2, t2, f2 := rawCell(t, books[false], "Sheet1", ref)
 			assert.Equal(t, v2, v1, ref)

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // TestRowEditsKeepTables checks what excelize (v2.11.1) got wrong when rows

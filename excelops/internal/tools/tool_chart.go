@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -47,7 +48,7 @@ func quoteSheet(name string) string {
 
 // absRef renders a rectangle as "$A$1:$B$2" on sheet.
 func absRef(sheet string, c1, r1, c2, r2 int) string {
-	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), engine.ColumnName(c1), r1, engine.ColumnName(c2), r2)
+	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoteSheet(sheet), grid.ColumnName(c1), r1, grid.ColumnName(c2), r2)
 }
 
 // createChartTool declares create_excel_chart.
@@ -81,24 +82,24 @@ type createChartArgs struct {
 func (s *Service) createChart(_ context.Context, a createChartArgs) (*engine.Call, error) {
 	ct, ok := chartType(a.ChartType)
 	if !ok {
-		return nil, engine.Invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
+		return nil, failure.Invalid("invalid chart_type %q: one of bar, line, pie, scatter, area", a.ChartType)
 	}
-	data, err := engine.ParseRange(a.DataRange)
+	data, err := grid.ParseRange(a.DataRange)
 	if err != nil {
 		return nil, err
 	}
 	var cats *engine.CellRange
 	if a.CategoriesRange != "" {
-		c, err := engine.ParseRange(a.CategoriesRange)
+		c, err := grid.ParseRange(a.CategoriesRange)
 		if err != nil {
 			return nil, err
 		}
 		cats = &c
 	}
 	if a.TargetCell == "" {
-		a.TargetCell = engine.CellName(data.C2+2, data.R1)
+		a.TargetCell = grid.CellName(data.C2+2, data.R1)
 	}
-	if _, _, err := engine.ParseCell(a.TargetCell); err != nil {
+	if _, _, err := grid.ParseCell(a.TargetCell); err != nil {
 		return nil, err
 	}
 	w, h := defaultChartWidthCm, defaultChartHeightCm
@@ -109,16 +110,16 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*engine.Cal
 		h = *a.Height
 	}
 	if w <= 0 || h <= 0 || w > 200 || h > 200 {
-		return nil, engine.Invalid("width and height must be in (0, 200] cm")
+		return nil, failure.Invalid("width and height must be in (0, 200] cm")
 	}
 	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		series := chartSeries(sheet, data, cats, a.FromRows)
 		if len(series) == 0 {
-			return nil, engine.Invalid("data_range %s needs a header row and at least one data row", data)
+			return nil, failure.Invalid("data_range %s needs a header row and at least one data row", data)
 		}
 		if len(series) > maxChartSeries {
-			return nil, engine.Invalid("data_range %s has more than %d series", data, maxChartSeries)
+			return nil, failure.Invalid("data_range %s has more than %d series", data, maxChartSeries)
 		}
 		target, sheetCreated := sheet, false
 		if a.TargetSheet != "" {

@@ -8,6 +8,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -45,9 +46,9 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 		a.What = "values"
 	}
 	if slices.Index(clearWhat(), a.What) < 0 {
-		return nil, engine.Invalid("what must be one of values, formats, both; got %q", a.What)
+		return nil, failure.Invalid("what must be one of values, formats, both; got %q", a.What)
 	}
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
@@ -73,9 +74,9 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 				if fc.ArrayRef == "" || fc.Dynamic {
 					continue // a spill is clearSpills'
 				}
-				arr, err := engine.ParseRange(fc.ArrayRef)
+				arr, err := grid.ParseRange(fc.ArrayRef)
 				if err == nil && arr.Overlaps(rng) && !rng.Contains(arr) {
-					return nil, engine.Invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.ArrayRef, fc.Ref, fc.ArrayRef)
+					return nil, failure.Invalid("cannot clear part of the array formula in %s (anchored at %s): clear all of %s or none of it", fc.ArrayRef, fc.Ref, fc.ArrayRef)
 				}
 			}
 			if err := engine.UnshareFormulas(b, sheet); err != nil {
@@ -95,7 +96,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 				if !m.Overlaps(rng) {
 					continue
 				}
-				if err := b.UnmergeCell(sheet, engine.CellName(m.C1, m.R1), engine.CellName(m.C2, m.R2)); err != nil {
+				if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
 					return nil, newError(failure.KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
 				}
 				unmerged = append(unmerged, m.String())
@@ -179,7 +180,7 @@ func clearNotesAndLinks(b *engine.Book, sheet string, rng engine.CellRange) (not
 	}
 	kept := ws.Hyperlinks.Hyperlink[:0]
 	for _, item := range ws.Hyperlinks.Hyperlink {
-		if at, err := engine.ParseRange(item.Ref); err == nil && rng.Contains(at) {
+		if at, err := grid.ParseRange(item.Ref); err == nil && rng.Contains(at) {
 			links++
 			continue
 		}

@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +17,7 @@ func clearBook(e *env) {
 	defer f.Close()
 	require.NoError(e.t, f.SetSheetRow("Sheet1", "A1", &[]any{"item", "qty", "price", "total"}))
 	for r := 2; r <= 5; r++ {
-		require.NoError(e.t, f.SetSheetRow("Sheet1", engine.CellName(1, r), &[]any{"x", r, 10}))
+		require.NoError(e.t, f.SetSheetRow("Sheet1", grid.CellName(1, r), &[]any{"x", r, 10}))
 	}
 	shared, ref := excelize.STCellFormulaTypeShared, "D2:D5"
 	require.NoError(e.t, f.SetCellFormula("Sheet1", "D2", "B2*C2", excelize.FormulaOpts{Type: &shared, Ref: &ref}))

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // shrinkSpan returns the used span [lo, hi] of ext along one axis after n
@@ -31,11 +31,11 @@ func shrinkSpan(ext *engine.SheetExtent, lo, hi, at, n int) (int, int) {
 
 // spanAfter is the span [lo, hi] after the deletion e (ok false: all gone).
 func spanAfter(e formularef.Shift, lo, hi int) (int, int, bool) {
-	ref, ok := e.Area(engine.CellName(1, lo) + ":" + engine.CellName(1, hi))
+	ref, ok := e.Area(grid.CellName(1, lo) + ":" + grid.CellName(1, hi))
 	if !ok {
 		return 0, 0, false
 	}
-	rng, err := engine.ParseRange(ref)
+	rng, err := grid.ParseRange(ref)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -65,7 +65,7 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*engine
 	if err != nil {
 		return nil, err
 	}
-	col, err := engine.ParseColumn(a.Column)
+	col, err := grid.ParseColumn(a.Column)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*engine
 		sheet, ext := sh.Name, sh.Ext
 		before := ext.MaxCol
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n, Delete: true}
-		name := engine.ColumnName(col)
+		name := grid.ColumnName(col)
 		if err := b.ClearDeletedSpills(sheet, false, col, col+n-1); err != nil {
 			return nil, err
 		}
@@ -120,7 +120,7 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*engine
 	if err != nil {
 		return nil, err
 	}
-	col, err := engine.ParseColumn(a.Column)
+	col, err := grid.ParseColumn(a.Column)
 	if err != nil {
 		return nil, err
 	}
@@ -128,13 +128,13 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*engine
 		sheet, ext := sh.Name, sh.Ext
 		before := ext.MaxCol
 		if before+n > excelize.MaxColumns && col <= before {
-			return nil, engine.Invalid("inserting %d columns would push data past column %s", n, engine.ColumnName(excelize.MaxColumns))
+			return nil, failure.Invalid("inserting %d columns would push data past column %s", n, grid.ColumnName(excelize.MaxColumns))
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Cols, At: col, Count: n}
 		if err := b.ShiftRefs(shift, func() error {
-			if err := b.InsertCols(sheet, engine.ColumnName(col), n); err != nil {
+			if err := b.InsertCols(sheet, grid.ColumnName(col), n); err != nil {
 				if errors.Is(err, excelize.ErrColumnNumber) {
-					return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, engine.ColumnName(col), engine.ColumnName(excelize.MaxColumns)), err)
+					return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, grid.ColumnName(col), grid.ColumnName(excelize.MaxColumns)), err)
 				}
 				return newError(failure.KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
 			}
@@ -150,7 +150,7 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*engine
 			}
 		}
 		return success(b.Name(), sheet,
-			field("inserted_at_column", engine.ColumnName(col)),
+			field("inserted_at_column", grid.ColumnName(col)),
 			field("inserted_at_column_index", col),
 			field("count", n),
 			field("columns_before", before),

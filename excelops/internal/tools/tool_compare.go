@@ -7,6 +7,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -57,12 +59,12 @@ func (s *Service) compareExcel(ctx context.Context, a compareExcelArgs) (*engine
 	limit := defaultCompareDiffs
 	if a.MaxDiffs != nil {
 		if *a.MaxDiffs < 1 || *a.MaxDiffs > maxCompareDiffs {
-			return nil, engine.Invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
+			return nil, failure.Invalid("max_diffs must be between 1 and %d, got %d", maxCompareDiffs, *a.MaxDiffs)
 		}
 		limit = *a.MaxDiffs
 	}
 	if a.Offset < 0 {
-		return nil, engine.Invalid("offset must be >= 0")
+		return nil, failure.Invalid("offset must be >= 0")
 	}
 	var ta engine.DiffTable
 	var nameA, fileA string
@@ -123,9 +125,9 @@ func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles boo
 	}
 	var err error
 	if styles {
-		err = b.RowsStyled(ctx, sheet, 1, engine.MaxSheetRows, 1, maxComparedColumns, visit)
+		err = b.RowsStyled(ctx, sheet, 1, grid.LastRow, 1, maxComparedColumns, visit)
 	} else {
-		err = b.Rows(ctx, sheet, 1, engine.MaxSheetRows, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
+		err = b.Rows(ctx, sheet, 1, grid.LastRow, 1, maxComparedColumns, func(row int, vals []any) bool { return visit(row, vals, nil) })
 	}
 	if err != nil {
 		return t, err

@@ -9,13 +9,11 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // copySheetName is Excel's name for a copy of sheet: "Data (2)", "Data
@@ -71,20 +69,20 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*engine.Call,
 			return nil, err
 		}
 		if kind != opc.Worksheet {
-			return nil, engine.Invalid("%q is %s; only worksheets can be copied", src, engine.KindDescription(kind))
+			return nil, failure.Invalid("%q is %s; only worksheets can be copied", src, engine.KindDescription(kind))
 		}
 		name := a.NewName
 		if name == "" {
 			name = copySheetName(b, src)
 		} else if b.HasSheet(name) {
-			return nil, engine.Invalid("sheet %q already exists", name)
+			return nil, failure.Invalid("sheet %q already exists", name)
 		}
 		list, _ := b.SheetList()
 		srcIndex := slices.Index(list, src)
 		pos := srcIndex + 1 // Excel's and LibreOffice's place for a copy: right after its source
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > len(list) {
-				return nil, engine.Invalid("position must be between 0 and %d, got %d", len(list), *a.Position)
+				return nil, failure.Invalid("position must be between 0 and %d, got %d", len(list), *a.Position)
 			}
 			pos = *a.Position
 		}

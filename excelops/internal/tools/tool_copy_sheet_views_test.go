@@ -6,11 +6,10 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/errorsjson"
 )
 
 // sheetViewsElement matches a worksheet's <sheetViews> element.

@@ -11,10 +11,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // maxDefinedName is the longest defined name Excel accepts.
@@ -35,13 +35,13 @@ var (
 func checkDefinedName(name string) error {
 	switch {
 	case name == "":
-		return engine.Invalid("name is empty")
+		return failure.Invalid("name is empty")
 	case len([]rune(name)) > maxDefinedName:
-		return engine.Invalid("name %q is longer than %d characters", name, maxDefinedName)
+		return failure.Invalid("name %q is longer than %d characters", name, maxDefinedName)
 	case strings.HasPrefix(strings.ToLower(name), "_xlnm."):
-		return engine.Invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
+		return failure.Invalid("name %q is reserved: _xlnm. names are Excel's built-in names (print area, print titles)", name)
 	case strings.EqualFold(name, "TRUE") || strings.EqualFold(name, "FALSE"):
-		return engine.Invalid("name %q is a boolean to Excel; choose another name", name)
+		return failure.Invalid("name %q is a boolean to Excel; choose another name", name)
 	}
 	for i, r := range name {
 		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
@@ -53,16 +53,16 @@ func checkDefinedName(name string) error {
 			if i > 0 {
 				what = "hold only letters, digits, _, ., \\ and ? (no spaces)"
 			}
-			return engine.Invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
+			return failure.Invalid("name %q is not valid: a name must %s (found %q)", name, what, r)
 		}
 	}
 	if m := cellLikeName.FindStringSubmatch(name); m != nil {
 		if _, _, err := excelize.CellNameToCoordinates(strings.ToUpper(m[1] + m[2])); err == nil {
-			return engine.Invalid("name %q is not valid: it is a cell reference", name)
+			return failure.Invalid("name %q is not valid: it is a cell reference", name)
 		}
 	}
 	if r1c1LikeName.MatchString(name) {
-		return engine.Invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
+		return failure.Invalid("name %q is not valid: Excel reads it as an R1C1 reference", name)
 	}
 	return nil
 }
@@ -94,12 +94,12 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*engine.Cal
 	}
 	body := strings.TrimPrefix(strings.TrimSpace(a.RefersTo), "=")
 	if body == "" {
-		return nil, engine.Invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
+		return nil, failure.Invalid("refers_to is empty: give a reference such as \"Sheet1!$A$1:$B$10\", a constant or a formula")
 	}
 	if i := strings.IndexFunc(a.RefersTo+a.Comment, isControl); i >= 0 {
-		return nil, engine.Invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
+		return nil, failure.Invalid("refers_to and comment may not hold control characters (found %q)", []rune((a.RefersTo + a.Comment)[i:])[0])
 	}
-	if err := engine.CheckFormula("refers_to of "+a.Name, body); err != nil {
+	if err := grid.CheckFormula("refers_to of "+a.Name, body); err != nil {
 		return nil, err
 	}
 	if err := engine.ParseFormula(body); err != nil {
@@ -121,7 +121,7 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*engine.Cal
 		var previous any
 		if spelled, refersTo, ok := b.DefinedNameAt(scopeID, a.Name); ok {
 			if !a.Overwrite {
-				return nil, engine.Invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
+				return nil, failure.Invalid("name %q already exists in %s and refers to %s; pass overwrite: true to replace it", spelled, scopeText(scope), refersTo)
 			}
 			previous = refersTo
 			b.RedefineName(scopeID, a.Name, body, a.Comment)

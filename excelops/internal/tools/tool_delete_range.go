@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // shiftDirections are the ways delete_range moves the cells beside the
@@ -40,7 +40,7 @@ func bandRewrite(b formularef.Band) engine.RefRewrite {
 				return 0, 0
 			}
 			first, _, _ := strings.Cut(strings.TrimSpace(sqref), " ")
-			rng, err := engine.ParseRange(first)
+			rng, err := grid.ParseRange(first)
 			if err != nil {
 				return 0, 0
 			}
@@ -78,9 +78,9 @@ type deleteRangeArgs struct {
 // with Excel's reference semantics on every sheet (see formularef.Band).
 func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.Call, error) {
 	if slices.Index(shiftDirections(), a.Shift) < 0 {
-		return nil, engine.Invalid("shift must be up or left, got %q", a.Shift)
+		return nil, failure.Invalid("shift must be up or left, got %q", a.Shift)
 	}
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
@@ -167,12 +167,12 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 			continue
 		}
 		if !engine.BandKeepsWhole(band, m) {
-			return nil, nil, engine.Invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
+			return nil, nil, failure.Invalid("cannot delete %s %s: it would split the merged range %s; unmerge it first or delete a range that covers all of it", deleted, how, m)
 		}
 		touched = append(touched, m)
 	}
 	tables, err := engine.BandTables(b, sheet, band, func(t excelize.Table, tr engine.CellRange) error {
-		return engine.Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
+		return failure.Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -185,9 +185,9 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 		if fc.ArrayRef == "" || fc.Dynamic {
 			continue // a spill is bandSpills' to check
 		}
-		ar, err := engine.ParseRange(fc.ArrayRef)
+		ar, err := grid.ParseRange(fc.ArrayRef)
 		if err == nil && !engine.BandKeepsWhole(band, ar) {
-			return nil, nil, engine.Invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.Ref)
+			return nil, nil, failure.Invalid("cannot delete %s %s: it would split the array formula in %s (anchored at %s)", deleted, how, ar, fc.Ref)
 		}
 	}
 	return touched, tables, nil
@@ -197,20 +197,20 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 // it deletes (checkBandShift refused the ones it would split).
 func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []engine.CellRange) error {
 	for _, m := range merges {
-		if err := b.UnmergeCell(sheet, engine.CellName(m.C1, m.R1), engine.CellName(m.C2, m.R2)); err != nil {
+		if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
 			return newError(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	for _, m := range merges {
-		moved, ok := band.Area(engine.RangeRef(m.C1, m.R1, m.C2, m.R2))
+		moved, ok := band.Area(grid.RangeRef(m.C1, m.R1, m.C2, m.R2))
 		if !ok {
 			continue
 		}
-		to, err := engine.ParseRange(moved)
+		to, err := grid.ParseRange(moved)
 		if err != nil {
 			return err
 		}
-		if err := b.MergeCell(sheet, engine.CellName(to.C1, to.R1), engine.CellName(to.C2, to.R2)); err != nil {
+		if err := b.MergeCell(sheet, grid.CellName(to.C1, to.R1), grid.CellName(to.C2, to.R2)); err != nil {
 			return newError(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
@@ -231,7 +231,7 @@ func shiftComments(b *engine.Book, sheet string, band formularef.Band, comments 
 			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
 		}
 		if col, row, ok := engine.BandTarget(band, col, row); ok {
-			c.Cell = engine.CellName(col, row)
+			c.Cell = grid.CellName(col, row)
 			moved = append(moved, c)
 		}
 	}

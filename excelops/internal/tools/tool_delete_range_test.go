@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +17,7 @@ func rangeBook(e *env) {
 	f := excelize.NewFile()
 	defer f.Close()
 	for r := 1; r <= 6; r++ {
-		require.NoError(e.t, f.SetSheetRow("Sheet1", engine.CellName(1, r), &[]any{r, r * 10}))
+		require.NoError(e.t, f.SetSheetRow("Sheet1", grid.CellName(1, r), &[]any{r, r * 10}))
 	}
 	for cell, formula := range map[string]string{
 		"D1": "A3*10", "D2": "SUM(A1:A6)", "D3": "A5+B5", "D4": "SUM(A1:B6)", "D5": "A4", "D6": "SUM(A5:A6)",

@@ -12,9 +12,9 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -127,14 +127,14 @@ func describeSheet(b *engine.Book, name string, index int, active bool) (pyjson.
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "rows", Value: 0}, pyjson.Field{Key: "columns", Value: 0})
 	} else {
 		o = append(o,
-			pyjson.Field{Key: "used_range", Value: engine.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+			pyjson.Field{Key: "used_range", Value: grid.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 			pyjson.Field{Key: "rows", Value: ext.MaxRow - ext.MinRow + 1},
 			pyjson.Field{Key: "columns", Value: ext.MaxCol - ext.MinCol + 1})
 	}
 	var freeze any
 	if p, err := b.Panes(name); err == nil && p.Freeze && (p.XSplit > 0 || p.YSplit > 0) {
 		freeze = pyjson.Object{
-			{Key: "top_left_cell", Value: engine.CellName(p.XSplit+1, p.YSplit+1)},
+			{Key: "top_left_cell", Value: grid.CellName(p.XSplit+1, p.YSplit+1)},
 			{Key: "frozen_rows", Value: p.YSplit},
 			{Key: "frozen_columns", Value: p.XSplit},
 		}
@@ -306,10 +306,10 @@ func drawingAnchors(b *engine.Book, zf *zip.File) (charts, images []any) {
 func (an drawingAnchor) cells() pyjson.Object {
 	o := pyjson.Object{}
 	if an.From != nil {
-		o = append(o, pyjson.Field{Key: "from_cell", Value: engine.CellName(an.From.Col+1, an.From.Row+1)})
+		o = append(o, pyjson.Field{Key: "from_cell", Value: grid.CellName(an.From.Col+1, an.From.Row+1)})
 	}
 	if an.To != nil {
-		o = append(o, pyjson.Field{Key: "to_cell", Value: engine.CellName(an.To.Col+1, an.To.Row+1)})
+		o = append(o, pyjson.Field{Key: "to_cell", Value: grid.CellName(an.To.Col+1, an.To.Row+1)})
 	}
 	return o
 }

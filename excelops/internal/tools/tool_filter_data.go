@@ -9,6 +9,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -63,22 +65,22 @@ func (a filterDataArgs) plan() (filterPlan, error) {
 	p := filterPlan{headerRow: 1, pageSize: defaultSummaryRows, any: a.Logic == "or"}
 	switch {
 	case a.Offset < 0:
-		return p, engine.Invalid("offset must be >= 0")
+		return p, failure.Invalid("offset must be >= 0")
 	case a.MaxRows != nil && *a.MaxRows < 1:
-		return p, engine.Invalid("max_rows must be >= 1")
+		return p, failure.Invalid("max_rows must be >= 1")
 	case a.Limit != nil && *a.Limit < 1:
-		return p, engine.Invalid("limit must be >= 1")
-	case a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= engine.MaxSheetRows):
-		return p, engine.Invalid("header_row must be between 0 and %d", engine.MaxSheetRows-1)
+		return p, failure.Invalid("limit must be >= 1")
+	case a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= grid.LastRow):
+		return p, failure.Invalid("header_row must be between 0 and %d", grid.LastRow-1)
 	case a.Logic != "" && a.Logic != "and" && a.Logic != "or":
-		return p, engine.Invalid("logic must be \"and\" or \"or\"")
+		return p, failure.Invalid("logic must be \"and\" or \"or\"")
 	}
 	single := a.Column != "" || a.Operator != "" || a.Value != nil
 	switch {
 	case single && len(a.Conditions) > 0:
-		return p, engine.Invalid("give either column/operator/value or conditions, not both")
+		return p, failure.Invalid("give either column/operator/value or conditions, not both")
 	case single && (a.Column == "" || a.Operator == ""):
-		return p, engine.Invalid("a single condition needs column and operator")
+		return p, failure.Invalid("a single condition needs column and operator")
 	case single:
 		p.conds = []condArg{{Column: a.Column, Operator: a.Operator, Value: condValue(a.Value)}}
 	default:
@@ -170,7 +172,7 @@ func (s *Service) runFilter(ctx context.Context, b *engine.Book, sheet string, a
 		return setupErr == nil
 	}
 	window := p.pageSize
-	err := b.Rows(ctx, sheet, p.headerRow, engine.MaxSheetRows, 1, 0, func(row int, vals []any) bool {
+	err := b.Rows(ctx, sheet, p.headerRow, grid.LastRow, 1, 0, func(row int, vals []any) bool {
 		if !ready {
 			if row == p.headerRow {
 				return setup(vals)
@@ -248,7 +250,7 @@ func (fr *filterRun) setup(header []any, a filterDataArgs, p filterPlan) error {
 		fr.cols[n] = i
 	}
 	if len(fr.header) == 0 {
-		return engine.Invalid("header row %d (sheet row %d) holds no column names; set header_row to the row holding them", p.headerRow-1, p.headerRow)
+		return failure.Invalid("header row %d (sheet row %d) holds no column names; set header_row to the row holding them", p.headerRow-1, p.headerRow)
 	}
 	fr.query.any = p.any
 	for _, c := range p.conds {

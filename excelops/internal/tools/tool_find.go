@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -60,14 +61,14 @@ type findArgs struct {
 // findReplace implements find_replace.
 func (s *Service) findReplace(ctx context.Context, a findArgs) (*engine.Call, error) {
 	if a.Find == "" {
-		return nil, engine.Invalid("find is empty: give the text to look for")
+		return nil, failure.Invalid("find is empty: give the text to look for")
 	}
 	if a.Replace == nil {
-		return nil, engine.Invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
+		return nil, failure.Invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
 	}
 	var rng *engine.CellRange
 	if a.CellRange != "" {
-		r, err := engine.ParseRange(a.CellRange)
+		r, err := grid.ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +191,7 @@ func findIn(b *engine.Book, sheet string, rng *engine.CellRange, re *regexp.Rege
 	for r := area.R1; r <= area.R2 && r <= len(rows); r++ {
 		row := rows[r-1]
 		for c := area.C1; c <= area.C2; c++ {
-			ref := engine.CellName(c, r)
+			ref := grid.CellName(c, r)
 			if isFormula[ref] {
 				if !inFormulas {
 					continue
@@ -205,12 +206,12 @@ func findIn(b *engine.Book, sheet string, rng *engine.CellRange, re *regexp.Rege
 				}
 				after, ok := strings.CutPrefix(re.ReplaceAllLiteralString("="+text, repl), "=")
 				if !ok {
-					return nil, engine.Invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
+					return nil, failure.Invalid("replacing %q by %q would remove the = of the formula in %s!%s and turn it into text; nothing was written", find, repl, sheet, ref)
 				}
 				if after == text {
 					continue
 				}
-				if err := engine.CheckFormula(ref, after); err != nil {
+				if err := grid.CheckFormula(ref, after); err != nil {
 					return nil, err
 				}
 				if err := engine.CheckFormulaText(sheet+"!"+ref, after); err != nil {
@@ -276,7 +277,7 @@ func findValue(b *engine.Book, sheet, ref, raw string, re *regexp.Regexp, repl s
 	if f.after == f.before {
 		return f, false, nil
 	}
-	if err := engine.CheckText(sheet+"!"+ref, f.after); err != nil {
+	if err := grid.CheckText(sheet+"!"+ref, f.after); err != nil {
 		return f, false, err
 	}
 	return f, true, nil

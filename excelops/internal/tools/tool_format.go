@@ -6,17 +6,16 @@ import (
 	"sort"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
-
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-	"github.com/tidwall/gjson"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
+	"github.com/tidwall/gjson"
 )
 
 // Style tool caps.
@@ -51,12 +50,12 @@ type formatCellsArgs struct {
 
 // formatCells implements format_cells.
 func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.Call, error) {
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if a.Font == nil && a.Fill == nil && a.Border == nil && a.Alignment == nil && a.NumberFormat == nil {
-		return nil, engine.Invalid("give at least one of font, fill, border, alignment, number_format")
+		return nil, failure.Invalid("give at least one of font, fill, border, alignment, number_format")
 	}
 	if rng.Cells() > s.engine.Limits.MaxCells {
 		return nil, engine.LimitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.Limits.MaxCells))
@@ -119,10 +118,10 @@ func restyle(b *engine.Book, ctx context.Context, sheet string, rng engine.CellR
 				}
 				derived[runStyle] = id
 			}
-			return b.SetCellStyle(sheet, engine.CellName(runStart, r), engine.CellName(end, r), id)
+			return b.SetCellStyle(sheet, grid.CellName(runStart, r), grid.CellName(end, r), id)
 		}
 		for c := rng.C1; c <= rng.C2; c++ {
-			cur, err := b.CellStyle(sheet, engine.CellName(c, r))
+			cur, err := b.CellStyle(sheet, grid.CellName(c, r))
 			if err != nil {
 				return newError(failure.KindInvalidArgument, "cannot read style: "+err.Error(), err)
 			}
@@ -157,7 +156,7 @@ type readCellStylesArgs struct {
 
 // readCellStyles implements read_cell_styles.
 func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*engine.Call, error) {
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +183,7 @@ func (s *Service) readCellStyles(ctx context.Context, a readCellStylesArgs) (*en
 			if !ok {
 				continue // a style id past the table: excelize's reader ignores it too
 			}
-			cells = append(cells, describeStyle(engine.CellName(c.Col, c.Row), st))
+			cells = append(cells, describeStyle(grid.CellName(c.Col, c.Row), st))
 		}
 		merged := make([]any, 0, len(found.Merges))
 		for _, m := range found.Merges {
@@ -258,16 +257,16 @@ type columnWidthArg struct {
 // adjustColumnWidth implements adjust_column_width.
 func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs) (*engine.Call, error) {
 	if len(a.Columns) == 0 && !a.AutoFit {
-		return nil, engine.Invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
+		return nil, failure.Invalid("give columns (e.g. [{\"column\": \"A\", \"width\": 20}]) or auto_fit=true")
 	}
 	widths := map[int]float64{}
 	for _, c := range a.Columns {
-		col, err := engine.ParseColumn(c.Column)
+		col, err := grid.ParseColumn(c.Column)
 		if err != nil {
 			return nil, err
 		}
 		if c.Width <= 0 || c.Width > maxColumnWidth {
-			return nil, engine.Invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
+			return nil, failure.Invalid("width of column %s must be in (0, %d], got %v", c.Column, maxColumnWidth, c.Width)
 		}
 		widths[col] = c.Width
 	}
@@ -296,7 +295,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		sort.Ints(cols)
 		adjusted := pyjson.Object{}
 		for _, c := range cols {
-			adjusted = append(adjusted, field(engine.ColumnName(c), widths[c]))
+			adjusted = append(adjusted, field(grid.ColumnName(c), widths[c]))
 		}
 		return success(name, sheet, field("columns_adjusted", adjusted))
 	}
@@ -305,7 +304,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 			return nil, err
 		}
 		for c, w := range widths {
-			name := engine.ColumnName(c)
+			name := grid.ColumnName(c)
 			if err := b.SetColWidth(sh.Name, name, name, w); err != nil {
 				return nil, newError(failure.KindInvalidArgument, "cannot set width: "+err.Error(), err)
 			}

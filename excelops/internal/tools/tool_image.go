@@ -18,6 +18,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -85,7 +86,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	if err != nil {
 		if kindOf(err) != "" {
 			if kindOf(err) == failure.KindInvalidArgument {
-				return nil, "", cfg, engine.Invalid("image %q is not a regular file", p)
+				return nil, "", cfg, failure.Invalid("image %q is not a regular file", p)
 			}
 			return nil, "", cfg, err
 		}
@@ -100,7 +101,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 		return nil, "", cfg, newError(failure.KindIO, "cannot stat the image: "+err.Error(), err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, "", cfg, engine.Invalid("image %q is not a regular file", p)
+		return nil, "", cfg, failure.Invalid("image %q is not a regular file", p)
 	}
 	if st.Size() > maxImageBytes {
 		return nil, "", cfg, newError(failure.KindLimit, fmt.Sprintf("image %q is %d bytes, more than the %s insert_image accepts", p, st.Size(), mib(maxImageBytes)), nil)
@@ -114,7 +115,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	}
 	kind, ok := imageKind(data[:min(len(data), 512)])
 	if !ok {
-		return nil, "", cfg, engine.Invalid("image %q is not a PNG or JPEG file: its content is %s (only PNG and JPEG are accepted; the file name does not matter)", p, kind)
+		return nil, "", cfg, failure.Invalid("image %q is not a PNG or JPEG file: its content is %s (only PNG and JPEG are accepted; the file name does not matter)", p, kind)
 	}
 	if kind == "png" {
 		cfg, err = png.DecodeConfig(bytes.NewReader(data))
@@ -122,10 +123,10 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
 	}
 	if err != nil {
-		return nil, "", cfg, engine.Invalid("image %q starts like a %s but cannot be decoded: %v", p, strings.ToUpper(kind), err)
+		return nil, "", cfg, failure.Invalid("image %q starts like a %s but cannot be decoded: %v", p, strings.ToUpper(kind), err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, "", cfg, engine.Invalid("image %q has no pixels", p)
+		return nil, "", cfg, failure.Invalid("image %q has no pixels", p)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
 		return nil, "", cfg, newError(failure.KindLimit, fmt.Sprintf("image %q is %dx%d pixels, more than the %d pixels insert_image accepts", p, cfg.Width, cfg.Height, maxImagePixels), nil)
@@ -137,12 +138,12 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 // scale or width/height (pixels) for an image of w x h pixels.
 func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, err error) {
 	if scale != nil && (width != nil || height != nil) {
-		return 0, 0, engine.Invalid("give scale or width/height, not both")
+		return 0, 0, failure.Invalid("give scale or width/height, not both")
 	}
 	switch {
 	case scale != nil:
 		if !(*scale >= minImageScale) || *scale > maxImageScale || math.IsInf(*scale, 0) {
-			return 0, 0, engine.Invalid("scale must be at least %g and at most %d", minImageScale, maxImageScale)
+			return 0, 0, failure.Invalid("scale must be at least %g and at most %d", minImageScale, maxImageScale)
 		}
 		sx, sy = *scale, *scale
 	case width != nil && height != nil:
@@ -158,11 +159,11 @@ func imageScale(w, h int, scale *float64, width, height *int) (sx, sy float64, e
 	}
 	for _, v := range []*int{width, height} {
 		if v != nil && (*v < 1 || *v > maxImageSidePx) {
-			return 0, 0, engine.Invalid("width and height must be between 1 and %d pixels", maxImageSidePx)
+			return 0, 0, failure.Invalid("width and height must be between 1 and %d pixels", maxImageSidePx)
 		}
 	}
 	if float64(w)*sx > maxImageSidePx || float64(h)*sy > maxImageSidePx {
-		return 0, 0, engine.Invalid("the image would be %.0fx%.0f pixels, more than %d on a side", float64(w)*sx, float64(h)*sy, maxImageSidePx)
+		return 0, 0, failure.Invalid("the image would be %.0fx%.0f pixels, more than %d on a side", float64(w)*sx, float64(h)*sy, maxImageSidePx)
 	}
 	return sx, sy, nil
 }
@@ -189,12 +190,12 @@ type insertImageArgs struct {
 
 // insertImage implements insert_image.
 func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*engine.Call, error) {
-	if _, _, err := engine.ParseCell(a.Cell); err != nil {
+	if _, _, err := grid.ParseCell(a.Cell); err != nil {
 		return nil, err
 	}
 	anchor := strings.ToUpper(strings.ReplaceAll(a.Cell, "$", ""))
 	if a.ImagePath == "" {
-		return nil, engine.Invalid("image_path is empty")
+		return nil, failure.Invalid("image_path is empty")
 	}
 	if err := engine.CheckExtension(a.FilePath); err != nil {
 		return nil, err

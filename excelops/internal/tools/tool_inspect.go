@@ -10,9 +10,10 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
@@ -92,16 +93,16 @@ func (a inspectExcelFilesArgs) options() (inspectOptions, error) {
 			continue
 		}
 		if *b.v < b.lo || *b.v > b.hi {
-			return o, engine.Invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
+			return o, failure.Invalid("%s must be between %d and %d, got %d", b.name, b.lo, b.hi, *b.v)
 		}
 		*b.assignTo = *b.v
 	}
 	if a.Offset < 0 {
-		return o, engine.Invalid("offset must be >= 0")
+		return o, failure.Invalid("offset must be >= 0")
 	}
 	for _, d := range a.Include {
 		if !slices.Contains([]string{includeFreezePanes, includeColumnWidths, includeCharts, includeImages, includeConditionalFormatting}, d) {
-			return o, engine.Invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
+			return o, failure.Invalid("include %q is not one of freeze_panes, charts, images, conditional_formatting, column_widths", d)
 		}
 		if !slices.Contains(o.include, d) {
 			o.include = append(o.include, d)
@@ -302,7 +303,7 @@ func inspectSheet(b *engine.Book, ctx context.Context, name string, o inspectOpt
 		preview                = []any{}
 		declared           []byte
 	)
-	err = b.WalkRows(ctx, name, 1, engine.MaxSheetRows, 1, o.maxColumns, engine.RowOpts{Encode: true}, func(row int, rr *engine.RowReader) bool {
+	err = b.WalkRows(ctx, name, 1, grid.LastRow, 1, o.maxColumns, engine.RowOpts{Encode: true}, func(row int, rr *engine.RowReader) bool {
 		declared, lastRow = rr.W.Dimension, row
 		if headerRow == 0 {
 			headerRow, header = row, arena.Add(rr.Enc, rr.Next, rr.Next)
@@ -333,7 +334,7 @@ func inspectSheet(b *engine.Book, ctx context.Context, name string, o inspectOpt
 		hdr = headerRow
 	}
 	return append(append(out,
-		pyjson.Field{Key: "used_range", Value: engine.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+		pyjson.Field{Key: "used_range", Value: grid.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 		pyjson.Field{Key: "used_range_source", Value: source},
 		pyjson.Field{Key: "max_row", Value: ext.MaxRow},
 		pyjson.Field{Key: "max_column", Value: ext.MaxCol},
@@ -355,7 +356,7 @@ const (
 // every sheet), or the rows read (the header, first to last) fall outside
 // it; else a count of the cells, which also finds a truncated sheet.
 func inspectExtent(b *engine.Book, name string, declared []byte, first, last int, exact bool) (engine.SheetExtent, string, error) {
-	if r, err := engine.ParseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
+	if r, err := grid.ParseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
 		(r.C1 != r.C2 || r.R1 != r.R2) && first >= r.R1 && last <= r.R2 {
 		return engine.SheetExtent{MinRow: r.R1, MaxRow: r.R2, MinCol: r.C1, MaxCol: r.C2, Closed: true}, usedFromDimension, nil
 	}

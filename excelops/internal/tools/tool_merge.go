@@ -8,10 +8,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Merges never eat data silently: merging keeps only the top-left value
@@ -71,12 +71,12 @@ func (s *Service) unmerge(ctx context.Context, a unmergeArgs) (*engine.Call, err
 // mergeCells implements merge_cells (merge true) and unmerge_cells.
 func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engine.Call, error) {
 	return func(_ context.Context, a mergeArgs) (*engine.Call, error) {
-		rng, err := engine.ParseRange(a.CellRange)
+		rng, err := grid.ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
 		if rng.Cells() < 2 {
-			return nil, engine.Invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
+			return nil, failure.Invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
 		}
 		if merge && rng.Cells() > int64(s.engine.Limits.MaxWriteCells) {
 			return nil, engine.LimitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.Limits.MaxWriteCells))
@@ -89,7 +89,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engi
 				if err := requireMerged(b, sheet, ref); err != nil {
 					return nil, err
 				}
-				if err := b.UnmergeCell(sheet, engine.CellName(rng.C1, rng.R1), engine.CellName(rng.C2, rng.R2)); err != nil {
+				if err := b.UnmergeCell(sheet, grid.CellName(rng.C1, rng.R1), grid.CellName(rng.C2, rng.R2)); err != nil {
 					return nil, newError(failure.KindInvalidArgument, err.Error(), err)
 				}
 				return append(res, field("unmerged_range", ref)), nil
@@ -111,7 +111,7 @@ func mergedRanges(b *engine.Book, sheet string) ([]engine.CellRange, error) {
 	}
 	out := make([]engine.CellRange, 0, len(merged))
 	for _, m := range merged {
-		r, err := engine.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		r, err := grid.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err != nil {
 			return nil, newError(failure.KindDamaged, "file is damaged: merged range "+m.GetStartAxis()+":"+m.GetEndAxis(), err)
 		}
@@ -145,7 +145,7 @@ func mergeRange(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engin
 		}
 	}
 	if len(partial) > 0 {
-		return nil, engine.Invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
+		return nil, failure.Invalid("cannot merge %s: it partly overlaps the merged range(s) %s. Unmerge them first with unmerge_cells, or merge a range that contains them whole",
 			rng, joinRanges(partial))
 	}
 	lost, err := contentBesidesTopLeft(b, sheet, ext, rng, absorbed)
@@ -153,16 +153,16 @@ func mergeRange(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engin
 		return nil, err
 	}
 	if len(lost) > 0 && !discard {
-		return nil, engine.Invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
-			rng, len(lost), engine.CellName(rng.C1, rng.R1), describeLost(lost))
+		return nil, failure.Invalid("merging %s would discard the contents of %d cell(s) besides the top-left cell %s: %s. Move them first, or pass discard_values: true to merge and discard them",
+			rng, len(lost), grid.CellName(rng.C1, rng.R1), describeLost(lost))
 	}
 	for _, m := range absorbed {
-		if err := b.UnmergeCell(sheet, engine.CellName(m.C1, m.R1), engine.CellName(m.C2, m.R2)); err != nil {
+		if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
 			return nil, newError(failure.KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	// excelize clears every cell but the top-left one (value and formula).
-	if err := b.MergeCell(sheet, engine.CellName(rng.C1, rng.R1), engine.CellName(rng.C2, rng.R2)); err != nil {
+	if err := b.MergeCell(sheet, grid.CellName(rng.C1, rng.R1), grid.CellName(rng.C2, rng.R2)); err != nil {
 		return nil, newError(failure.KindInvalidArgument, err.Error(), err)
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
@@ -220,7 +220,7 @@ func contentBesidesTopLeft(b *engine.Book, sheet string, ext *engine.SheetExtent
 					continue cells
 				}
 			}
-			ref := engine.CellName(c, r)
+			ref := grid.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
@@ -279,5 +279,5 @@ func requireMerged(b *engine.Book, sheet, ref string) error {
 			return nil
 		}
 	}
-	return engine.Invalid("Cell range %s is not merged", ref)
+	return failure.Invalid("Cell range %s is not merged", ref)
 }

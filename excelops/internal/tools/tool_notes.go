@@ -6,14 +6,14 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // What sits on a cell besides its value: notes (add_comment) and links
@@ -48,22 +48,22 @@ type addCommentArgs struct {
 
 // addComment implements add_comment.
 func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*engine.Call, error) {
-	col, row, err := engine.ParseCell(a.Cell)
+	col, row, err := grid.ParseCell(a.Cell)
 	if err != nil {
 		return nil, err
 	}
-	ref := engine.CellName(col, row)
+	ref := grid.CellName(col, row)
 	switch {
 	case a.Remove && (a.Text != nil || a.Author != ""):
-		return nil, engine.Invalid("remove: true takes no text or author")
+		return nil, failure.Invalid("remove: true takes no text or author")
 	case !a.Remove && a.Text == nil:
-		return nil, engine.Invalid("give text (the note) or remove: true")
+		return nil, failure.Invalid("give text (the note) or remove: true")
 	case !a.Remove && strings.TrimSpace(*a.Text) == "":
-		return nil, engine.Invalid("text is empty; to delete a note pass remove: true")
-	case !a.Remove && engine.ExcelLen(*a.Text) > engine.MaxCellChars:
-		return nil, engine.Invalid("text has %s characters, more than Excel's limit of %s for a note", engine.Thousands(engine.ExcelLen(*a.Text)), engine.Thousands(engine.MaxCellChars))
-	case engine.ExcelLen(a.Author) > maxAuthorChars:
-		return nil, engine.Invalid("author has %d characters, more than Excel's limit of %d", engine.ExcelLen(a.Author), maxAuthorChars)
+		return nil, failure.Invalid("text is empty; to delete a note pass remove: true")
+	case !a.Remove && grid.ExcelLen(*a.Text) > grid.MaxCellChars:
+		return nil, failure.Invalid("text has %s characters, more than Excel's limit of %s for a note", grid.Thousands(grid.ExcelLen(*a.Text)), grid.Thousands(grid.MaxCellChars))
+	case grid.ExcelLen(a.Author) > maxAuthorChars:
+		return nil, failure.Invalid("author has %d characters, more than Excel's limit of %d", grid.ExcelLen(a.Author), maxAuthorChars)
 	}
 	author := a.Author
 	if author == "" {
@@ -89,7 +89,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*engine.Cal
 		}
 		if a.Remove {
 			if previous == nil {
-				return nil, engine.Invalid("cell %s of sheet %q has no note to remove", ref, sheet)
+				return nil, failure.Invalid("cell %s of sheet %q has no note to remove", ref, sheet)
 			}
 			return append(res, pyjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
 		}
@@ -127,11 +127,11 @@ func checkURL(u string) error {
 	}
 	switch {
 	case !ok:
-		return engine.Invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
-	case engine.ExcelLen(u) > maxURLChars:
-		return engine.Invalid("url has %s characters, more than Excel's limit of %s", engine.Thousands(engine.ExcelLen(u)), engine.Thousands(maxURLChars))
+		return failure.Invalid("url %q must start with http://, https://, mailto: or ftp:// (for a place in the workbook use location, e.g. \"Sheet1!A1\")", u)
+	case grid.ExcelLen(u) > maxURLChars:
+		return failure.Invalid("url has %s characters, more than Excel's limit of %s", grid.Thousands(grid.ExcelLen(u)), grid.Thousands(maxURLChars))
 	case strings.IndexFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		return engine.Invalid("url %q holds spaces or control characters; encode them (%%20)", u)
+		return failure.Invalid("url %q holds spaces or control characters; encode them (%%20)", u)
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func linkLocation(b *engine.Book, loc string) (string, error) {
 				return dn.Name, nil
 			}
 		}
-		return "", engine.Invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
+		return "", failure.Invalid("location %q must be a cell of the workbook such as \"Sheet1!A1\" or \"'My sheet'!B2:C4\", or a defined name", loc)
 	}
 	name, cells := loc[:i], loc[i+1:]
 	if strings.HasPrefix(name, "'") && strings.HasSuffix(name, "'") && len(name) > 1 {
@@ -157,7 +157,7 @@ func linkLocation(b *engine.Book, loc string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rng, err := engine.ParseRange(strings.ReplaceAll(cells, "$", ""))
+	rng, err := grid.ParseRange(strings.ReplaceAll(cells, "$", ""))
 	if err != nil {
 		return "", fmt.Errorf("location %q: %w", loc, err)
 	}
@@ -186,28 +186,28 @@ type setHyperlinkArgs struct {
 
 // setHyperlink implements set_hyperlink.
 func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine.Call, error) {
-	col, row, err := engine.ParseCell(a.Cell)
+	col, row, err := grid.ParseCell(a.Cell)
 	if err != nil {
 		return nil, err
 	}
-	ref := engine.CellName(col, row)
+	ref := grid.CellName(col, row)
 	switch {
 	case a.Remove && (a.URL != "" || a.Location != "" || a.DisplayText != nil || a.Tooltip != nil):
-		return nil, engine.Invalid("remove: true takes no url, location, display_text or tooltip")
+		return nil, failure.Invalid("remove: true takes no url, location, display_text or tooltip")
 	case !a.Remove && a.URL != "" && a.Location != "":
-		return nil, engine.Invalid("give url (a web address) or location (a place in the workbook), not both")
+		return nil, failure.Invalid("give url (a web address) or location (a place in the workbook), not both")
 	case !a.Remove && a.URL == "" && a.Location == "":
-		return nil, engine.Invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
+		return nil, failure.Invalid("give url (e.g. \"https://example.com\") or location (e.g. \"Summary!A1\"), or remove: true")
 	case a.URL != "":
 		if err := checkURL(a.URL); err != nil {
 			return nil, err
 		}
 	}
-	if a.Tooltip != nil && engine.ExcelLen(*a.Tooltip) > maxTooltipChars {
-		return nil, engine.Invalid("tooltip has %d characters, more than Excel's limit of %d", engine.ExcelLen(*a.Tooltip), maxTooltipChars)
+	if a.Tooltip != nil && grid.ExcelLen(*a.Tooltip) > maxTooltipChars {
+		return nil, failure.Invalid("tooltip has %d characters, more than Excel's limit of %d", grid.ExcelLen(*a.Tooltip), maxTooltipChars)
 	}
 	if a.DisplayText != nil {
-		if err := engine.CheckText(ref, *a.DisplayText); err != nil {
+		if err := grid.CheckText(ref, *a.DisplayText); err != nil {
 			return nil, err
 		}
 	}
@@ -227,7 +227,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine
 		}
 		if a.Remove {
 			if !had {
-				return nil, engine.Invalid("cell %s of sheet %q has no link to remove", ref, sheet)
+				return nil, failure.Invalid("cell %s of sheet %q has no link to remove", ref, sheet)
 			}
 			return append(res, pyjson.Field{Key: "removed_target", Value: oldTarget}), nil
 		}

@@ -8,10 +8,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Pivot table limits.
@@ -48,24 +48,24 @@ type pivotValue struct {
 
 // check validates what can be checked without the workbook.
 func (a *pivotArgs) check() (engine.CellRange, error) {
-	src, err := engine.ParseRange(a.SourceRange)
+	src, err := grid.ParseRange(a.SourceRange)
 	if err != nil {
 		return src, err
 	}
 	if src.R2 <= src.R1 {
-		return src, engine.Invalid("source_range %s needs a header row and at least one data row", src)
+		return src, failure.Invalid("source_range %s needs a header row and at least one data row", src)
 	}
 	if src.Cells() > maxPivotSourceCells {
 		return src, newError(failure.KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.Cells(), maxPivotSourceCells), nil)
 	}
 	if len(a.Values) == 0 {
-		return src, engine.Invalid("give at least one entry in values")
+		return src, failure.Invalid("give at least one entry in values")
 	}
 	if len(a.Rows) == 0 && len(a.Columns) == 0 {
-		return src, engine.Invalid("give at least one field in rows or columns")
+		return src, failure.Invalid("give at least one field in rows or columns")
 	}
 	if len(a.Rows) > maxPivotFields || len(a.Columns) > maxPivotFields || len(a.Values) > maxPivotFields {
-		return src, engine.Invalid("at most %d fields each in rows, columns and values", maxPivotFields)
+		return src, failure.Invalid("at most %d fields each in rows, columns and values", maxPivotFields)
 	}
 	seen := map[string]string{}
 	for _, axis := range []struct {
@@ -74,7 +74,7 @@ func (a *pivotArgs) check() (engine.CellRange, error) {
 	}{{"rows", a.Rows}, {"columns", a.Columns}} {
 		for _, f := range axis.fields {
 			if prev, dup := seen[f]; dup {
-				return src, engine.Invalid("field %q is given twice (in %s and %s); a field can be on one axis once", f, prev, axis.name)
+				return src, failure.Invalid("field %q is given twice (in %s and %s); a field can be on one axis once", f, prev, axis.name)
 			}
 			seen[f] = axis.name
 		}
@@ -86,15 +86,15 @@ func (a *pivotArgs) check() (engine.CellRange, error) {
 			v.Function = "sum"
 		}
 		if _, ok := pivotSubtotal(v.Function); !ok {
-			return src, engine.Invalid("invalid function %q for value field %q: one of %s", v.Function, v.Field, strings.Join(pivotFunctions(), ", "))
+			return src, failure.Invalid("invalid function %q for value field %q: one of %s", v.Function, v.Field, strings.Join(pivotFunctions(), ", "))
 		}
 		if pairs[*v] {
-			return src, engine.Invalid("value field %q with function %s is given twice", v.Field, v.Function)
+			return src, failure.Invalid("value field %q with function %s is given twice", v.Field, v.Function)
 		}
 		pairs[*v] = true
 	}
 	if strings.TrimSpace(a.Name) == "" && a.Name != "" {
-		return src, engine.Invalid("name is blank")
+		return src, failure.Invalid("name is blank")
 	}
 	return src, nil
 }
@@ -131,7 +131,7 @@ func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*engine.Call
 		return nil, err
 	}
 	if a.TargetCell != "" {
-		if _, _, err := engine.ParseCell(a.TargetCell); err != nil {
+		if _, _, err := grid.ParseCell(a.TargetCell); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +144,7 @@ func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*engine.Call
 // source on sheet (opened for editing by Engine.Run).
 func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) (any, error) {
 	if strings.Contains(sheet, "!") {
-		return nil, engine.Invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
+		return nil, failure.Invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
 	}
 	headers, err := pivotHeaders(b, sheet, src)
 	if err != nil {
@@ -160,10 +160,10 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 		}
 		for _, h := range headers {
 			if strings.EqualFold(h, field) {
-				return 0, engine.Invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, engine.QuoteList(headers))
+				return 0, failure.Invalid("%s field %q is not a header of %s; did you mean %q? The headers are: %s", where, field, src, h, engine.QuoteList(headers))
 			}
 		}
-		return 0, engine.Invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, engine.QuoteList(headers))
+		return 0, failure.Invalid("%s field %q is not a header of %s; the headers are: %s", where, field, src, engine.QuoteList(headers))
 	}
 	var rowCols, colCols []int
 	for _, f := range a.Rows {
@@ -194,16 +194,16 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 		}
 	}
 	if strings.Contains(target, "!") {
-		return nil, engine.Invalid("sheet %q: a pivot table's target sheet name may not contain \"!\" here; rename the sheet first", target)
+		return nil, failure.Invalid("sheet %q: a pivot table's target sheet name may not contain \"!\" here; rename the sheet first", target)
 	}
 	anchor := a.TargetCell
 	if anchor == "" {
 		anchor = "A3"
 		if target == sheet {
-			anchor = engine.CellName(min(src.C2+2, excelize.MaxColumns), src.R1)
+			anchor = grid.CellName(min(src.C2+2, excelize.MaxColumns), src.R1)
 		}
 	}
-	ac, ar, err := engine.ParseCell(anchor)
+	ac, ar, err := grid.ParseCell(anchor)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 		loc.R2++ // excelize wants a range, not one cell
 	}
 	if target == sheet && loc.Overlaps(src) {
-		return nil, engine.Invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", engine.CellName(ac, ar), loc, src)
+		return nil, failure.Invalid("the pivot table at %s (about %s) would overlap its source %s; give target_cell or target_sheet elsewhere", grid.CellName(ac, ar), loc, src)
 	}
 	if err := checkPivotRoom(b, target, loc, a); err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 		field("source_sheet", sheet),
 		field("source_range", src.String()),
 		field("sheet", target),
-		field("anchor", engine.CellName(ac, ar)),
+		field("anchor", grid.CellName(ac, ar)),
 		field("estimated_range", loc.String()),
 		field("rows", nonNil(a.Rows)),
 		field("columns", nonNil(a.Columns)),
@@ -272,16 +272,16 @@ func pivotHeaders(b *engine.Book, sheet string, src engine.CellRange) ([]string,
 	var headers []string
 	seen := map[string]string{}
 	for c := src.C1; c <= src.C2; c++ {
-		ref := engine.CellName(c, src.R1)
+		ref := grid.CellName(c, src.R1)
 		h, err := b.CellValue(sheet, ref)
 		if err != nil {
 			return nil, newError(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
 		}
 		if strings.TrimSpace(h) == "" {
-			return nil, engine.Invalid("header cell %s of source_range %s is empty: every column of the source needs a name in the header row", ref, src)
+			return nil, failure.Invalid("header cell %s of source_range %s is empty: every column of the source needs a name in the header row", ref, src)
 		}
 		if prev, dup := seen[h]; dup {
-			return nil, engine.Invalid("header %q appears twice in source_range %s (%s and %s): pivot fields need distinct names", h, src, prev, ref)
+			return nil, failure.Invalid("header %q appears twice in source_range %s (%s and %s): pivot fields need distinct names", h, src, prev, ref)
 		}
 		seen[h] = ref
 		headers = append(headers, h)
@@ -304,9 +304,9 @@ func pivotSize(b *engine.Book, sheet string, src engine.CellRange, rowCols, colC
 		for r := src.R1 + 1; r <= src.R2; r++ {
 			var key strings.Builder
 			for i, c := range cols {
-				v, err := b.CellValue(sheet, engine.CellName(c, r))
+				v, err := b.CellValue(sheet, grid.CellName(c, r))
 				if err != nil {
-					return 0, newError(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", engine.CellName(c, r), err), err)
+					return 0, newError(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", grid.CellName(c, r), err), err)
 				}
 				key.WriteString(v)
 				key.WriteByte(0)
@@ -349,11 +349,11 @@ func checkPivotRoom(b *engine.Book, sheet string, loc engine.CellRange, a *pivot
 	}
 	for _, p := range existing {
 		if a.Name != "" && strings.EqualFold(p.Name, a.Name) {
-			return engine.Invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
+			return failure.Invalid("sheet %q already has a pivot table named %q", sheet, p.Name)
 		}
 		ref := p.PivotTableRange[strings.LastIndex(p.PivotTableRange, "!")+1:]
-		if r, err := engine.ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil && loc.Overlaps(r) {
-			return engine.Invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
+		if r, err := grid.ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil && loc.Overlaps(r) {
+			return failure.Invalid("the pivot table at %s would overlap pivot table %q at %s on sheet %q; give another target_cell", loc, p.Name, r, sheet)
 		}
 	}
 	if a.Name == "" {
@@ -365,8 +365,8 @@ func checkPivotRoom(b *engine.Book, sheet string, loc engine.CellRange, a *pivot
 	}
 	for r := loc.R1; r <= min(loc.R2, ext.MaxRow); r++ {
 		for c := loc.C1; c <= min(loc.C2, ext.MaxCol); c++ {
-			if v, err := b.CellValue(sheet, engine.CellName(c, r)); err != nil || v != "" {
-				return engine.Invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", engine.CellName(c, r), sheet, loc)
+			if v, err := b.CellValue(sheet, grid.CellName(c, r)); err != nil || v != "" {
+				return failure.Invalid("cell %s of sheet %q holds a value and lies where the pivot table goes (about %s); choose an empty target_cell or target_sheet", grid.CellName(c, r), sheet, loc)
 			}
 		}
 	}
@@ -375,7 +375,7 @@ func checkPivotRoom(b *engine.Book, sheet string, loc engine.CellRange, a *pivot
 
 // absRange renders r as "$A$1:$C$3".
 func absRange(r engine.CellRange) string {
-	return fmt.Sprintf("$%s$%d:$%s$%d", engine.ColumnName(r.C1), r.R1, engine.ColumnName(r.C2), r.R2)
+	return fmt.Sprintf("$%s$%d:$%s$%d", grid.ColumnName(r.C1), r.R1, grid.ColumnName(r.C2), r.R2)
 }
 
 // nonNil returns list, or an empty list for nil (JSON [] rather than null).

@@ -7,6 +7,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -79,10 +81,10 @@ type readExcelArgs struct {
 // the last row the page needs.
 func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*engine.Call, error) {
 	if a.Offset < 0 {
-		return nil, engine.Invalid("offset must be >= 0")
+		return nil, failure.Invalid("offset must be >= 0")
 	}
 	if a.MaxRows != nil && *a.MaxRows < 1 {
-		return nil, engine.Invalid("max_rows must be >= 1")
+		return nil, failure.Invalid("max_rows must be >= 1")
 	}
 	rangeText, err := foldAlias("range", a.Range, "cell_range", a.CellRange, sameRange)
 	if err != nil {
@@ -93,13 +95,13 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*engine.Call,
 		a.Formulas = "both"
 	}
 	if a.Range != "" && (a.HeaderRow != nil || a.SampleRows != nil) {
-		return nil, engine.Invalid("header_row and sample_rows are for summary mode; leave out range")
+		return nil, failure.Invalid("header_row and sample_rows are for summary mode; leave out range")
 	}
-	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= engine.MaxSheetRows) {
-		return nil, engine.Invalid("header_row must be between 0 and %d", engine.MaxSheetRows-1)
+	if a.HeaderRow != nil && (*a.HeaderRow < 0 || *a.HeaderRow >= grid.LastRow) {
+		return nil, failure.Invalid("header_row must be between 0 and %d", grid.LastRow-1)
 	}
 	if a.SampleRows != nil && *a.SampleRows < 1 {
-		return nil, engine.Invalid("sample_rows must be >= 1")
+		return nil, failure.Invalid("sample_rows must be >= 1")
 	}
 	mode, err := engine.ParseFormulaMode(a.Formulas)
 	if err != nil {
@@ -107,7 +109,7 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*engine.Call,
 	}
 	var rng *engine.CellRange
 	if a.Range != "" {
-		r, err := engine.ParseRange(a.Range)
+		r, err := grid.ParseRange(a.Range)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +238,7 @@ func (s *Service) readSummary(ctx context.Context, b *engine.Book, sheet string,
 		return nil, err
 	}
 	skip, more, hdrRow := a.Offset, false, headerRowOf(a.HeaderRow)
-	err = b.RowsJSON(ctx, sheet, hdrRow, engine.MaxSheetRows, 1, 0, func(row int, inner []byte, cells int) bool {
+	err = b.RowsJSON(ctx, sheet, hdrRow, grid.LastRow, 1, 0, func(row int, inner []byte, cells int) bool {
 		switch {
 		case row == hdrRow:
 			header, hdrItems = append([]byte(nil), inner...), cells

@@ -6,6 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -56,7 +57,7 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*engine
 		detail = "summary"
 	}
 	if !engine.OneOf(detail, "summary", "full") {
-		return nil, engine.Invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
+		return nil, failure.Invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)

@@ -6,9 +6,9 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -72,29 +72,29 @@ func (a discoverRelationshipsArgs) options() (relOptions, error) {
 	o := relOptions{maxFiles: defaultRelFiles, sampleRows: defaultRelSampleRows}
 	if a.MaxFiles != nil {
 		if *a.MaxFiles < 1 || *a.MaxFiles > maxRelFiles {
-			return o, engine.Invalid("max_files must be between 1 and %d, got %d", maxRelFiles, *a.MaxFiles)
+			return o, failure.Invalid("max_files must be between 1 and %d, got %d", maxRelFiles, *a.MaxFiles)
 		}
 		o.maxFiles = *a.MaxFiles
 	}
 	if a.SampleRows != nil {
 		if *a.SampleRows < 1 || *a.SampleRows > maxRelSampleRows {
-			return o, engine.Invalid("sample_rows must be between 1 and %d, got %d", maxRelSampleRows, *a.SampleRows)
+			return o, failure.Invalid("sample_rows must be between 1 and %d, got %d", maxRelSampleRows, *a.SampleRows)
 		}
 		o.sampleRows = *a.SampleRows
 	}
 	if a.Offset < 0 {
-		return o, engine.Invalid("offset must be >= 0")
+		return o, failure.Invalid("offset must be >= 0")
 	}
 	if len(a.FilePaths) > maxRelPaths {
-		return o, engine.Invalid("file_paths names %d workbooks: at most %d", len(a.FilePaths), maxRelPaths)
+		return o, failure.Invalid("file_paths names %d workbooks: at most %d", len(a.FilePaths), maxRelPaths)
 	}
 	for i, p := range a.FilePaths {
 		if p == "" {
-			return o, engine.Invalid("file_paths[%d] is empty: give a workbook path", i)
+			return o, failure.Invalid("file_paths[%d] is empty: give a workbook path", i)
 		}
 	}
 	if len(a.FilePaths) > 0 && a.Directory != "" && a.Directory != "." {
-		return o, engine.Invalid("give file_paths or directory, not both")
+		return o, failure.Invalid("give file_paths or directory, not both")
 	}
 	return o, nil
 }

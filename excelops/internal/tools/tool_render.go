@@ -11,6 +11,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/rendersafe"
@@ -49,7 +50,7 @@ type renderArgs struct {
 func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, error) {
 	var want *engine.CellRange
 	if a.CellRange != "" {
-		r, err := engine.ParseRange(a.CellRange)
+		r, err := grid.ParseRange(a.CellRange)
 		if err != nil {
 			return nil, err
 		}
@@ -160,14 +161,14 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 // name, never the workbook itself.
 func (s *Service) renderOutput(p, workbook string) (string, error) {
 	if !strings.EqualFold(filepath.Ext(p), ".png") {
-		return "", engine.Invalid("output_path %q must end in .png", p)
+		return "", failure.Invalid("output_path %q must end in .png", p)
 	}
 	out, err := s.engine.Box.Resolve(p)
 	if err != nil {
 		return "", err
 	}
 	if out == workbook {
-		return "", engine.Invalid("output_path %q is the workbook itself", p)
+		return "", failure.Invalid("output_path %q is the workbook itself", p)
 	}
 	return out, nil
 }
@@ -201,13 +202,13 @@ func preparePrint(b *engine.Book, name string, want *engine.CellRange) (sheet, a
 		if pa, ok := printArea(b, sheet); ok {
 			r = pa
 		} else if ext.Empty() {
-			return "", "", engine.Invalid("sheet %q is empty: there is nothing to render", sheet)
+			return "", "", failure.Invalid("sheet %q is empty: there is nothing to render", sheet)
 		} else {
 			r = engine.CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 		}
 	}
 	if rows, cols := r.R2-r.R1+1, r.C2-r.C1+1; rows > maxRenderRows || cols > maxRenderCols {
-		return "", "", engine.Invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
+		return "", "", failure.Invalid("range %s is %d rows by %d columns; render_range shows at most %d rows by %d columns in one picture: give a smaller cell_range", r, rows, cols, maxRenderRows, maxRenderCols)
 	}
 	for _, d := range b.DefinedNames() {
 		if d.Name == printAreaName && d.Scope == sheet {
@@ -266,7 +267,7 @@ func printArea(b *engine.Book, sheet string) (engine.CellRange, bool) {
 			continue
 		}
 		ref := d.RefersTo[strings.LastIndex(d.RefersTo, "!")+1:]
-		if r, err := engine.ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
+		if r, err := grid.ParseRange(strings.ReplaceAll(ref, "$", "")); err == nil {
 			return r, true
 		}
 	}
@@ -276,7 +277,7 @@ func printArea(b *engine.Book, sheet string) (engine.CellRange, bool) {
 // extentPoints estimates the width and height of r in points.
 func extentPoints(b *engine.Book, sheet string, r engine.CellRange) (w, h float64) {
 	for c := r.C1; c <= r.C2; c++ {
-		cw, err := b.ColWidth(sheet, engine.ColumnName(c))
+		cw, err := b.ColWidth(sheet, grid.ColumnName(c))
 		if err != nil {
 			cw = 9.140625
 		}

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Rows inserted and deleted: insert_rows and delete_rows.
@@ -40,7 +39,7 @@ func checkRowEdit(a rowEditArgs) (rowEditArgs, int, error) {
 		return a, 0, err
 	}
 	if a.Row < 1 || a.Row > excelize.TotalRows {
-		return a, 0, engine.Invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
+		return a, 0, failure.Invalid("row must be between 1 and %d, got %d", excelize.TotalRows, a.Row)
 	}
 	return a, n, nil
 }
@@ -52,7 +51,7 @@ func editCount(c *int, limit int) (int, error) {
 		n = *c
 	}
 	if n < 1 || n > limit {
-		return 0, engine.Invalid("count must be between 1 and %d, got %d", limit, n)
+		return 0, failure.Invalid("count must be between 1 and %d, got %d", limit, n)
 	}
 	return n, nil
 }
@@ -75,7 +74,7 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*engine.Call, er
 		sheet, ext := sh.Name, sh.Ext
 		before := ext.MaxRow
 		if before+n > excelize.TotalRows && a.Row <= before {
-			return nil, engine.Invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
+			return nil, failure.Invalid("inserting %d rows would push data past row %d", n, excelize.TotalRows)
 		}
 		shift := formularef.Shift{Sheet: sheet, Axis: formularef.Rows, At: a.Row, Count: n}
 		if err := b.ShiftRefs(shift, func() error {

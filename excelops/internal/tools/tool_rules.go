@@ -9,10 +9,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // ruleArgs is one conditional-formatting rule of add_conditional_rule:
@@ -94,7 +94,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 		rules = append([]ruleArgs{{CellRange: a.CellRange, RuleType: a.RuleType, ruleBody: a.ruleBody}}, rules...)
 	}
 	if len(rules) == 0 {
-		return nil, engine.Invalid("give rule_type (one rule) or rules (several)")
+		return nil, failure.Invalid("give rule_type (one rule) or rules (several)")
 	}
 	icon := false
 	for i := range rules {
@@ -117,7 +117,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 					return nil, fmt.Errorf("rule %d: %w", i+1, err)
 				}
 			}
-			rng, err := engine.ParseRange(r.CellRange)
+			rng, err := grid.ParseRange(r.CellRange)
 			if err != nil {
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
@@ -138,23 +138,23 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 func conditionalOption(b *engine.Book, r ruleArgs) (excelize.ConditionalFormatOptions, error) {
 	opt := excelize.ConditionalFormatOptions{StopIfTrue: r.StopIfTrue}
 	if r.CellRange == "" {
-		return opt, engine.Invalid("cell_range is required")
+		return opt, failure.Invalid("cell_range is required")
 	}
 	switch r.RuleType {
 	case "cell_is":
 		crit, ok := cellIsCriteria(r.Operator)
 		if !ok {
-			return opt, engine.Invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
+			return opt, failure.Invalid("invalid operator %q for cell_is: one of equal, notEqual, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, between, notBetween", r.Operator)
 		}
 		opt.Type, opt.Criteria = "cell", crit
 		if crit == "between" || crit == "not between" {
 			if len(r.Values) != 2 {
-				return opt, engine.Invalid("%s needs exactly two values", r.Operator)
+				return opt, failure.Invalid("%s needs exactly two values", r.Operator)
 			}
 			opt.MinValue, opt.MaxValue = r.Values[0].String(), r.Values[1].String()
 		} else {
 			if len(r.Values) != 1 {
-				return opt, engine.Invalid("%s needs exactly one value", r.Operator)
+				return opt, failure.Invalid("%s needs exactly one value", r.Operator)
 			}
 			opt.Value = r.Values[0].String()
 		}
@@ -162,16 +162,16 @@ func conditionalOption(b *engine.Book, r ruleArgs) (excelize.ConditionalFormatOp
 	case "formula":
 		f := strings.TrimPrefix(strings.TrimSpace(r.Formula), "=")
 		if f == "" {
-			return opt, engine.Invalid("formula rules need a formula")
+			return opt, failure.Invalid("formula rules need a formula")
 		}
-		if err := engine.CheckFormula(r.CellRange+" rule", f); err != nil {
+		if err := grid.CheckFormula(r.CellRange+" rule", f); err != nil {
 			return opt, err
 		}
 		opt.Type, opt.Criteria = "formula", f // excelize takes the expression from Criteria
 		return opt, b.RuleFormat(&opt, r.Format)
 	case "icon_set":
 		if !validIconStyle(r.IconStyle) {
-			return opt, engine.Invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
+			return opt, failure.Invalid("invalid icon_style %q (e.g. 3TrafficLights1, 3Arrows, 5Rating)", r.IconStyle)
 		}
 		opt.Type, opt.IconStyle = "icon_set", r.IconStyle
 		return opt, nil
@@ -202,7 +202,7 @@ func conditionalOption(b *engine.Book, r ruleArgs) (excelize.ConditionalFormatOp
 		opt.Type, opt.Criteria, opt.MinType, opt.MaxType, opt.BarColor = "data_bar", "=", "min", "max", "#"+c
 		return opt, nil
 	}
-	return opt, engine.Invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
+	return opt, failure.Invalid("invalid rule_type %q: one of cell_is, formula, icon_set, color_scale, data_bar", r.RuleType)
 }
 
 // colorOr parses c, or returns def when c is empty.
@@ -280,12 +280,12 @@ type addDataValidationArgs struct {
 
 // addDataValidation implements add_data_validation.
 func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) (*engine.Call, error) {
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	for i, f := range []string{a.Formula1, a.Formula2} {
-		if err := engine.CheckFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
+		if err := grid.CheckFormula(fmt.Sprintf("%s formula%d", rng, i+1), strings.TrimPrefix(f, "=")); err != nil {
 			return nil, err
 		}
 	}
@@ -301,29 +301,29 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 		case a.Formula1 != "":
 			dv.SetSqrefDropList(strings.TrimPrefix(a.Formula1, "="))
 		default:
-			return nil, engine.Invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
+			return nil, failure.Invalid("list validation needs values or formula1 (a range like $A$1:$A$5)")
 		}
 	case "custom":
 		if a.Formula1 == "" {
-			return nil, engine.Invalid("custom validation needs formula1")
+			return nil, failure.Invalid("custom validation needs formula1")
 		}
 		dv.Type = "custom"
 		dv.Formula1 = strings.TrimPrefix(a.Formula1, "=")
 	default:
 		t, ok := dvType(a.ValidationType)
 		if !ok {
-			return nil, engine.Invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
+			return nil, failure.Invalid("invalid validation_type %q: one of list, whole, decimal, date, time, textLength, custom", a.ValidationType)
 		}
 		op, ok := dvOperator(a.Operator)
 		if !ok {
-			return nil, engine.Invalid("invalid operator %q", a.Operator)
+			return nil, failure.Invalid("invalid operator %q", a.Operator)
 		}
 		if a.Formula1 == "" {
-			return nil, engine.Invalid("%s validation needs formula1", a.ValidationType)
+			return nil, failure.Invalid("%s validation needs formula1", a.ValidationType)
 		}
 		needsTwo := op == excelize.DataValidationOperatorBetween || op == excelize.DataValidationOperatorNotBetween
 		if needsTwo && a.Formula2 == "" {
-			return nil, engine.Invalid("operator %s needs formula2", a.Operator)
+			return nil, failure.Invalid("operator %s needs formula2", a.Operator)
 		}
 		f2 := any(a.Formula2)
 		if !needsTwo {

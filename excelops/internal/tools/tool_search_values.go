@@ -10,6 +10,8 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
@@ -90,13 +92,13 @@ type sheetCount struct {
 func (s *Service) searchValues(ctx context.Context, a searchValuesArgs) (*engine.Call, error) {
 	switch {
 	case a.Query == "":
-		return nil, engine.Invalid("query is empty: give the text to look for")
+		return nil, failure.Invalid("query is empty: give the text to look for")
 	case a.Offset < 0:
-		return nil, engine.Invalid("offset must be >= 0")
+		return nil, failure.Invalid("offset must be >= 0")
 	case a.MaxResults != nil && *a.MaxResults < 1:
-		return nil, engine.Invalid("max_results must be >= 1")
+		return nil, failure.Invalid("max_results must be >= 1")
 	case 1+len(a.FilePaths) > maxSearchFiles:
-		return nil, engine.Invalid("at most %d workbooks per search", maxSearchFiles)
+		return nil, failure.Invalid("at most %d workbooks per search", maxSearchFiles)
 	}
 	m, err := newTextMatcher(a.Query, a.MatchMode, a.CaseSensitive)
 	if err != nil {
@@ -151,7 +153,7 @@ func (st *searchState) searchSheet(ctx context.Context, b *engine.Book, path, sh
 	count := sheetCount{file: filepath.ToSlash(path), sheet: sheet}
 	skip := false
 	keep := st.keep()
-	err := b.Rows(ctx, sheet, 1, engine.MaxSheetRows, 1, 0, func(row int, vals []any) bool {
+	err := b.Rows(ctx, sheet, 1, grid.LastRow, 1, 0, func(row int, vals []any) bool {
 		if header == nil {
 			if row == 1 {
 				header = searchHeader(vals)
@@ -251,7 +253,7 @@ func (st *searchState) hit(path, sheet string, row, col int, text string, vals [
 		field("row", row),
 		field("column", name(col)),
 		field("value", cutRunes(text, searchValueRunes)),
-		field("cell_ref", engine.CellName(col+1, row)),
+		field("cell_ref", grid.CellName(col+1, row)),
 		field("context", ctxVals))
 }
 

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // createSheetTool declares create_sheet.
@@ -38,14 +38,14 @@ func (s *Service) createSheet(_ context.Context, a createSheetArgs) (*engine.Cal
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		if b.HasSheet(a.SheetName) {
-			return nil, engine.Invalid("sheet %q already exists", a.SheetName)
+			return nil, failure.Invalid("sheet %q already exists", a.SheetName)
 		}
 		list, _ := b.SheetList()
 		count := len(list)
 		pos := count
 		if a.Position != nil {
 			if *a.Position < 0 || *a.Position > count {
-				return nil, engine.Invalid("position must be between 0 and %d, got %d", count, *a.Position)
+				return nil, failure.Invalid("position must be between 0 and %d, got %d", count, *a.Position)
 			}
 			pos = *a.Position
 		}
@@ -87,7 +87,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*engine.Cal
 		return nil, err
 	}
 	if strings.TrimSpace(sheet) == "" {
-		return nil, engine.Invalid("sheet_name is required: the sheet to rename")
+		return nil, failure.Invalid("sheet_name is required: the sheet to rename")
 	}
 	if err := engine.CheckSheetName(a.NewName); err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*engine.Cal
 	return engine.OnBook(a.FilePath, sheet, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		old := sh.Name
 		if !strings.EqualFold(old, a.NewName) && b.HasSheet(a.NewName) {
-			return nil, engine.Invalid("sheet %q already exists", a.NewName)
+			return nil, failure.Invalid("sheet %q already exists", a.NewName)
 		}
 		if err := b.RenameRefs(old, a.NewName, func() error {
 			if err := b.SetSheetName(old, a.NewName); err != nil {
@@ -139,12 +139,12 @@ type deleteSheetArgs struct {
 // deleteSheet implements delete_sheet (confirm=true required, as excelmanus).
 func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*engine.Call, error) {
 	if !a.Confirm {
-		return nil, engine.Invalid("deleting sheet %q needs confirm=true", a.SheetName)
+		return nil, failure.Invalid("deleting sheet %q needs confirm=true", a.SheetName)
 	}
 	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		if list, _ := b.SheetList(); len(list) == 1 {
-			return nil, engine.Invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
+			return nil, failure.Invalid("cannot delete %q: a workbook needs at least one sheet", sheet)
 		}
 		if err := b.DeleteSheetRefs(sheet, func() error {
 			if err := b.DeleteSheet(sheet); err != nil {
@@ -186,7 +186,7 @@ type copyRangeArgs struct {
 // styles), within one workbook or across two.
 func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, error) {
 	if strings.TrimSpace(a.SourceSheet) == "" {
-		return nil, engine.Invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
+		return nil, failure.Invalid("source_sheet is required unless source_range names its sheet, e.g. \"Data!A1:D10\"")
 	}
 	if a.TargetFile == "" {
 		a.TargetFile = a.SourceFile
@@ -197,18 +197,18 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 	if a.TargetStart == "" {
 		a.TargetStart = "A1"
 	}
-	src, err := engine.ParseRange(a.SourceRange)
+	src, err := grid.ParseRange(a.SourceRange)
 	if err != nil {
 		return nil, err
 	}
 	if src.Cells() > int64(s.engine.Limits.MaxWriteCells) {
 		return nil, engine.LimitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.Limits.MaxWriteCells))
 	}
-	tc, tr, err := engine.ParseCell(a.TargetStart)
+	tc, tr, err := grid.ParseCell(a.TargetStart)
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
+	if err := grid.CheckBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
 		return nil, err
 	}
 	dst := engine.CellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
@@ -242,12 +242,12 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 		written := 0
 		for i, row := range cells {
 			for j, c := range row {
-				ref := engine.CellName(dst.C1+j, dst.R1+i)
+				ref := grid.CellName(dst.C1+j, dst.R1+i)
 				if c.Formula != "" {
 					// Relative references move by the copy's offset, as a
 					// paste in Excel does; absolute ones stay.
 					text, _ := formularef.Translate(c.Formula, dst.R1-src.R1, dst.C1-src.C1)
-					if err := engine.CheckFormula(ref, text); err != nil {
+					if err := grid.CheckFormula(ref, text); err != nil {
 						return nil, err // moved references made it too long
 					}
 					if names == nil {
@@ -267,7 +267,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 					}
 				} else {
 					if s, ok := c.Value.(string); ok {
-						if err := engine.CheckText(ref, s); err != nil {
+						if err := grid.CheckText(ref, s); err != nil {
 							return nil, err // excelize would cut it short
 						}
 					}
@@ -284,7 +284,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 		}
 		ext.Widen(dst.R1, dst.C1)
 		ext.Widen(dst.R2, dst.C2)
-		target := pyjson.Object{{Key: "file", Value: b.Name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: engine.CellName(dst.C1, dst.R1)}}
+		target := pyjson.Object{{Key: "file", Value: b.Name()}, {Key: "sheet", Value: sheet}, {Key: "start_cell", Value: grid.CellName(dst.C1, dst.R1)}}
 		if sh.Created {
 			target = append(target, field("sheet_created", true))
 		}
@@ -321,7 +321,7 @@ func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly 
 	for r := rng.R1; r <= rng.R2; r++ {
 		row := make([]engine.CopiedCell, 0, rng.C2-rng.C1+1)
 		for c := rng.C1; c <= rng.C2; c++ {
-			ref := engine.CellName(c, r)
+			ref := grid.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
 				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
@@ -341,7 +341,7 @@ func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly 
 					if cerr := b.CallContext().Err(); cerr != nil {
 						return nil, cerr
 					}
-					return nil, engine.Invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
+					return nil, failure.Invalid("cannot copy the value of %s!%s: its formula =%s has no cached result and cannot be computed here (%v)", sheet, ref, formula, err)
 				}
 				t = excelize.CellTypeUnset
 			}

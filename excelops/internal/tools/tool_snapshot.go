@@ -10,6 +10,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/colprofile"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -56,12 +57,12 @@ func (s *Service) scanExcelSnapshot(ctx context.Context, a scanExcelSnapshotArgs
 	sample := defaultSnapshotSampleRows
 	if a.MaxSampleRows != nil {
 		if *a.MaxSampleRows < 10 || *a.MaxSampleRows > maxSnapshotSampleRows {
-			return nil, engine.Invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
+			return nil, failure.Invalid("max_sample_rows must be between 10 and %d, got %d", maxSnapshotSampleRows, *a.MaxSampleRows)
 		}
 		sample = *a.MaxSampleRows
 	}
 	if a.Offset < 0 {
-		return nil, engine.Invalid("offset must be >= 0")
+		return nil, failure.Invalid("offset must be >= 0")
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, active := b.SheetList()
@@ -169,7 +170,7 @@ func snapshotSheet(b *engine.Book, ctx context.Context, name string, sample int)
 		o = append(o, pyjson.Field{Key: "used_range", Value: nil}, pyjson.Field{Key: "max_row", Value: 0}, pyjson.Field{Key: "max_column", Value: 0})
 	} else {
 		o = append(o,
-			pyjson.Field{Key: "used_range", Value: engine.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
+			pyjson.Field{Key: "used_range", Value: grid.RangeRef(ext.MinCol, ext.MinRow, ext.MaxCol, ext.MaxRow)},
 			pyjson.Field{Key: "max_row", Value: ext.MaxRow},
 			pyjson.Field{Key: "max_column", Value: ext.MaxCol})
 	}
@@ -182,7 +183,7 @@ func snapshotSheet(b *engine.Book, ctx context.Context, name string, sample int)
 		seen      = map[string]struct{}{}
 		dupes     int
 	)
-	err = b.Rows(ctx, name, 1, engine.MaxSheetRows, 1, snapshotColumns, func(row int, vals []any) bool {
+	err = b.Rows(ctx, name, 1, grid.LastRow, 1, snapshotColumns, func(row int, vals []any) bool {
 		if headerRow == 0 {
 			headerRow, header = row, slices.Clone(vals)
 			profiles = make([]colprofile.Profile, max(len(header), min(ext.MaxCol, snapshotColumns)))

@@ -8,12 +8,14 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
-
-	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
 // sort_range sorts rows as Excel's Data > Sort does: values, formulas,
@@ -124,19 +126,19 @@ type sortByArg struct {
 
 // sortRange implements sort_range.
 func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call, error) {
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if len(a.SortBy) == 0 {
-		return nil, engine.Invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
+		return nil, failure.Invalid("sort_by needs at least one key, e.g. [{\"column\": \"B\", \"order\": \"descending\"}]")
 	}
 	if a.Header && rng.R1 == rng.R2 {
-		return nil, engine.Invalid("range %s is only its header row: nothing to sort", rng)
+		return nil, failure.Invalid("range %s is only its header row: nothing to sort", rng)
 	}
 	for i, k := range a.SortBy {
 		if k.Order != "" && k.Order != "ascending" && k.Order != "descending" {
-			return nil, engine.Invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
+			return nil, failure.Invalid("sort_by %d: order must be ascending or descending, got %q", i+1, k.Order)
 		}
 	}
 	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
@@ -153,7 +155,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call,
 				order = "descending"
 			}
 			keys[i] = sortKey{col, order == "descending"}
-			shown[i] = pyjson.Object{{Key: "column", Value: engine.ColumnName(col)}, {Key: "order", Value: order}}
+			shown[i] = pyjson.Object{{Key: "column", Value: grid.ColumnName(col)}, {Key: "order", Value: order}}
 		}
 		top := rng.R1
 		if a.Header {
@@ -185,25 +187,25 @@ func sortColumn(b *engine.Book, sheet string, rng engine.CellRange, column strin
 	if header {
 		var headers []string
 		for c := rng.C1; c <= rng.C2; c++ {
-			v, _ := b.CellValue(sheet, engine.CellName(c, rng.R1))
+			v, _ := b.CellValue(sheet, grid.CellName(c, rng.R1))
 			if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(column)) && v != "" {
 				return c, nil
 			}
 			headers = append(headers, v)
 		}
-		col, err := engine.ParseColumn(column)
+		col, err := grid.ParseColumn(column)
 		if err != nil || col < rng.C1 || col > rng.C2 {
-			return 0, engine.Invalid("%s", engine.Sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
-				engine.DidYouMean(engine.CloseMatches(column, headers))))
+			return 0, failure.Invalid("%s", engine.Sentences(fmt.Sprintf("column %q is neither a header of %s (%s) nor a column letter inside it", column, rng, strings.Join(headers, ", ")),
+				textdist.DidYouMean(textdist.CloseMatches(column, headers))))
 		}
 		return col, nil
 	}
-	col, err := engine.ParseColumn(column)
+	col, err := grid.ParseColumn(column)
 	if err != nil {
 		return 0, err
 	}
 	if col < rng.C1 || col > rng.C2 {
-		return 0, engine.Invalid("column %s is outside %s (columns %s to %s)", engine.ColumnName(col), rng, engine.ColumnName(rng.C1), engine.ColumnName(rng.C2))
+		return 0, failure.Invalid("column %s is outside %s (columns %s to %s)", grid.ColumnName(col), rng, grid.ColumnName(rng.C1), grid.ColumnName(rng.C2))
 	}
 	return col, nil
 }
@@ -225,7 +227,7 @@ func checkSortable(b *engine.Book, sheet string, rng, block engine.CellRange) er
 		body := engine.CellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
 		// The block may stop short of the table's last rows when those are empty.
 		if block.C1 != body.C1 || block.C2 != body.C2 || block.R1 != body.R1 || rng.R2 != body.R2 {
-			return engine.Invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
+			return failure.Invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)
 		}
 	}
 	formulas, err := b.FormulaCells(sheet)
@@ -236,11 +238,11 @@ func checkSortable(b *engine.Book, sheet string, rng, block engine.CellRange) er
 		if fc.ArrayRef == "" {
 			continue
 		}
-		if ar, err := engine.ParseRange(fc.ArrayRef); err == nil && ar.Overlaps(block) {
+		if ar, err := grid.ParseRange(fc.ArrayRef); err == nil && ar.Overlaps(block) {
 			if fc.Dynamic {
 				return engine.SpillSortRefusal(rng, ar, fc.Ref)
 			}
-			return engine.Invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.Ref, fc.ArrayRef)
+			return failure.Invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.Ref, fc.ArrayRef)
 		}
 	}
 	return nil

@@ -11,10 +11,11 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // Excel tables (ListObjects): create_table and the checks the other
@@ -42,7 +43,7 @@ func checkTableStyle(style string) error {
 	if engine.OneOf(style, tableStyles()...) {
 		return nil
 	}
-	return engine.Invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, engine.DidYouMean(engine.CloseMatches(style, tableStyles())))
+	return failure.Invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, textdist.DidYouMean(textdist.CloseMatches(style, tableStyles())))
 }
 
 // sheetTable is one table of a sheet.
@@ -59,7 +60,7 @@ func tablesOn(b *engine.Book, sheet string) ([]sheetTable, error) {
 	}
 	out := make([]sheetTable, 0, len(list))
 	for _, t := range list {
-		rng, err := engine.ParseRange(t.Range)
+		rng, err := grid.ParseRange(t.Range)
 		if err != nil {
 			return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: table %q has the range %q", t.Name, t.Range), err)
 		}
@@ -75,9 +76,9 @@ func refuseMerged(b *engine.Book, sheet string, rng engine.CellRange, what strin
 		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
 	}
 	for _, m := range merged {
-		mr, err := engine.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
+		mr, err := grid.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err == nil && mr.Overlaps(rng) {
-			return engine.Invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
+			return failure.Invalid("%s %s overlaps the merged cells %s; unmerge them first (unmerge_cells)", what, rng, mr)
 		}
 	}
 	return nil
@@ -93,7 +94,7 @@ func sheetAutofilter(b *engine.Book, sheet string) (engine.CellRange, bool) {
 	if ws.AutoFilter == nil {
 		return engine.CellRange{}, false
 	}
-	rng, err := engine.ParseRange(ws.AutoFilter.Ref)
+	rng, err := grid.ParseRange(ws.AutoFilter.Ref)
 	return rng, err == nil
 }
 
@@ -105,11 +106,11 @@ var cellRefLike = regexp.MustCompile(`(?i)^([a-z]{1,3}[0-9]+|r[0-9]*c[0-9]*|r[0-
 func checkTableName(name string) error {
 	switch {
 	case name == "":
-		return engine.Invalid("table_name is empty")
+		return failure.Invalid("table_name is empty")
 	case len([]rune(name)) > maxTableName:
-		return engine.Invalid("table_name %q is longer than %d characters", name, maxTableName)
+		return failure.Invalid("table_name %q is longer than %d characters", name, maxTableName)
 	case cellRefLike.MatchString(name) || strings.EqualFold(name, "r") || strings.EqualFold(name, "c"):
-		return engine.Invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
+		return failure.Invalid("table_name %q reads as a cell reference; use a name such as \"Sales\" or \"tbl_%s\"", name, name)
 	}
 	for i, r := range name {
 		ok := unicode.IsLetter(r) || r == '_' || r == '\\'
@@ -118,9 +119,9 @@ func checkTableName(name string) error {
 		}
 		if !ok {
 			if i == 0 {
-				return engine.Invalid("table_name %q must start with a letter or _", name)
+				return failure.Invalid("table_name %q must start with a letter or _", name)
 			}
-			return engine.Invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
+			return failure.Invalid("table_name %q may hold only letters, digits, _ and . (no spaces): %q is not allowed", name, string(r))
 		}
 	}
 	return nil
@@ -149,12 +150,12 @@ type createTableArgs struct {
 
 // createTable implements create_table.
 func (s *Service) createTable(ctx context.Context, a createTableArgs) (*engine.Call, error) {
-	rng, err := engine.ParseRange(a.CellRange)
+	rng, err := grid.ParseRange(a.CellRange)
 	if err != nil {
 		return nil, err
 	}
 	if rng.R2 == rng.R1 {
-		return nil, engine.Invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, engine.RangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
+		return nil, failure.Invalid("a table needs a header row and at least one data row: %s is one row; give e.g. %s", rng, grid.RangeRef(rng.C1, rng.R1, rng.C2, rng.R1+1))
 	}
 	style := a.Style
 	if style == "" {
@@ -228,7 +229,7 @@ func newTableName(b *engine.Book, name string) (string, error) {
 	}
 	if name != "" {
 		if what, ok := taken[strings.ToLower(name)]; ok {
-			return "", engine.Invalid("the workbook already has %s called %q; choose another table_name", what, name)
+			return "", failure.Invalid("the workbook already has %s called %q; choose another table_name", what, name)
 		}
 		return name, nil
 	}
@@ -249,11 +250,11 @@ func refuseTableClash(b *engine.Book, sheet string, rng engine.CellRange) error 
 	}
 	for _, t := range tables {
 		if t.rng.Overlaps(rng) {
-			return engine.Invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
+			return failure.Invalid("range %s overlaps the table %q (%s); tables cannot overlap", rng, t.name, t.rng)
 		}
 	}
 	if af, ok := sheetAutofilter(b, sheet); ok && af.Overlaps(rng) {
-		return engine.Invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
+		return failure.Invalid("range %s overlaps the sheet's autofilter on %s; remove it first (set_autofilter with remove: true), a table brings its own filter", rng, af)
 	}
 	return refuseMerged(b, sheet, rng, "range")
 }
@@ -269,13 +270,13 @@ func tableHeaders(b *engine.Book, sheet string, rng engine.CellRange) ([]any, []
 	type write struct{ ref, text string }
 	var writes []write
 	for c := rng.C1; c <= rng.C2; c++ {
-		ref := engine.CellName(c, rng.R1)
+		ref := grid.CellName(c, rng.R1)
 		formula, err := b.CellFormula(sheet, ref)
 		if err != nil {
 			return nil, nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if formula != "" {
-			return nil, nil, engine.Invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
+			return nil, nil, failure.Invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
 		}
 		text, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 		if err != nil {
@@ -300,7 +301,7 @@ func tableHeaders(b *engine.Book, sheet string, rng engine.CellRange) ([]any, []
 		}
 	}
 	for _, w := range writes {
-		if err := engine.CheckText(w.ref, w.text); err != nil {
+		if err := grid.CheckText(w.ref, w.text); err != nil {
 			return nil, nil, err // a header made unique grew past the limit
 		}
 		if err := b.SetCellStr(sheet, w.ref, w.text); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -48,14 +49,14 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 		dir = "both"
 	}
 	if !engine.OneOf(dir, "precedents", "dependents", "both") {
-		return nil, engine.Invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
+		return nil, failure.Invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
 	}
 	depth := a.Depth
 	if depth == 0 {
 		depth = 2
 	}
 	if depth < 1 || depth > maxTraceDepth {
-		return nil, engine.Invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
+		return nil, failure.Invalid("depth must be between 1 and %d, got %d", maxTraceDepth, a.Depth)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
@@ -130,7 +131,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Cal
 		scope = "all"
 	}
 	if !engine.OneOf(scope, "all", "direct") {
-		return nil, engine.Invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
+		return nil, failure.Invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		g, err := refGraph(b, ctx)
@@ -207,7 +208,7 @@ func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (engine.SheetAr
 	}
 	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
-		return engine.SheetArea{}, engine.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
+		return engine.SheetArea{}, failure.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}
 	return a, nil
 }

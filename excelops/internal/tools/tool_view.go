@@ -7,10 +7,10 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
+	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
 // How a sheet is viewed: freeze_panes and set_autofilter.
@@ -36,12 +36,12 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.C
 	col, row := 1, 1
 	switch {
 	case a.Unfreeze && a.Cell != "":
-		return nil, engine.Invalid("give cell (what to freeze) or unfreeze: true, not both")
+		return nil, failure.Invalid("give cell (what to freeze) or unfreeze: true, not both")
 	case !a.Unfreeze && a.Cell == "":
-		return nil, engine.Invalid("give cell, the first cell that scrolls (\"A2\" freezes the header row, \"B2\" also column A), or unfreeze: true")
+		return nil, failure.Invalid("give cell, the first cell that scrolls (\"A2\" freezes the header row, \"B2\" also column A), or unfreeze: true")
 	case a.Cell != "":
 		var err error
-		if col, row, err = engine.ParseCell(a.Cell); err != nil {
+		if col, row, err = grid.ParseCell(a.Cell); err != nil {
 			return nil, err
 		}
 	}
@@ -57,7 +57,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.C
 		panes := &excelize.Panes{}
 		var top any
 		if col > 1 || row > 1 {
-			top = engine.CellName(col, row)
+			top = grid.CellName(col, row)
 			pane := "bottomRight"
 			switch {
 			case col == 1:
@@ -65,8 +65,8 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.C
 			case row == 1:
 				pane = "topRight"
 			}
-			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: engine.CellName(col, row), ActivePane: pane,
-				Selection: []excelize.Selection{{SQRef: engine.CellName(col, row), ActiveCell: engine.CellName(col, row), Pane: pane}}}
+			panes = &excelize.Panes{Freeze: true, XSplit: col - 1, YSplit: row - 1, TopLeftCell: grid.CellName(col, row), ActivePane: pane,
+				Selection: []excelize.Selection{{SQRef: grid.CellName(col, row), ActiveCell: grid.CellName(col, row), Pane: pane}}}
 		}
 		if err := b.SetPanes(sheet, panes); err != nil {
 			return nil, newError(failure.KindInvalidArgument, "cannot set the panes: "+err.Error(), err)
@@ -145,12 +145,12 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*engi
 	var rules []filterRule
 	switch {
 	case a.Remove && (a.CellRange != "" || len(a.Filters) > 0):
-		return nil, engine.Invalid("remove: true takes no cell_range or filters: the sheet's autofilter is removed wherever it is")
+		return nil, failure.Invalid("remove: true takes no cell_range or filters: the sheet's autofilter is removed wherever it is")
 	case !a.Remove && a.CellRange == "":
-		return nil, engine.Invalid("give cell_range, the filtered cells with their header row (e.g. \"A1:D20\"), or remove: true")
+		return nil, failure.Invalid("give cell_range, the filtered cells with their header row (e.g. \"A1:D20\"), or remove: true")
 	case !a.Remove:
 		var err error
-		if rng, err = engine.ParseRange(a.CellRange); err != nil {
+		if rng, err = grid.ParseRange(a.CellRange); err != nil {
 			return nil, err
 		}
 		if rules, err = filterRules(a.Filters, rng); err != nil {
@@ -174,7 +174,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*engi
 		}
 		if a.Remove {
 			if !hadOld {
-				return nil, engine.Invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
+				return nil, failure.Invalid("sheet %q has no autofilter to remove (a table's filter buttons belong to the table)", sheet)
 			}
 			removeAutofilter(b, ws, sheet)
 			return append(res, pyjson.Field{Key: "removed_range", Value: old.String()}, pyjson.Field{Key: "rows_shown", Value: shown}), nil
@@ -185,7 +185,7 @@ func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*engi
 		}
 		for _, t := range tables {
 			if t.rng.Overlaps(rng) {
-				return nil, engine.Invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
+				return nil, failure.Invalid("range %s overlaps the table %q (%s), which has its own filter buttons", rng, t.name, t.rng)
 			}
 		}
 		hidden, err := applyAutofilter(b, ws, sheet, rng, rules, ext)

@@ -13,7 +13,6 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
-
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -40,16 +39,16 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 	names := a.SheetNames
 	switch {
 	case a.SheetName != "" && len(names) > 0:
-		return nil, engine.Invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
+		return nil, failure.Invalid("pass sheet_name (one sheet) or sheet_names (several), not both")
 	case a.SheetName != "":
 		names = []string{a.SheetName}
 	case a.SheetNames != nil && len(names) == 0:
-		return nil, engine.Invalid("sheet_names is empty: a workbook needs at least one sheet")
+		return nil, failure.Invalid("sheet_names is empty: a workbook needs at least one sheet")
 	case len(names) == 0:
 		names = []string{"Sheet1"}
 	}
 	if len(names) > maxNewSheets {
-		return nil, engine.Invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
+		return nil, failure.Invalid("at most %d sheets per new workbook, got %d", maxNewSheets, len(names))
 	}
 	seen := map[string]string{}
 	for _, n := range names {
@@ -58,7 +57,7 @@ func (a createWorkbookArgs) newSheetNames() ([]string, error) {
 		}
 		key := strings.ToLower(n)
 		if prev, dup := seen[key]; dup {
-			return nil, engine.Invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
+			return nil, failure.Invalid("sheet names %q and %q are the same to Excel (names ignore case)", prev, n)
 		}
 		seen[key] = n
 	}
@@ -91,7 +90,7 @@ func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*engi
 	c := engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		exists := !b.Created
 		if exists && !a.Overwrite {
-			return nil, engine.Invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.Name())
+			return nil, failure.Invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.Name())
 		}
 		if err := b.SetSheetName("Sheet1", names[0]); err != nil {
 			return nil, newError(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
@@ -202,12 +201,12 @@ type listWorkbooksArgs struct {
 // and sheet names; a file that cannot be read is listed with an error.
 func (s *Service) listWorkbooks(ctx context.Context, a listWorkbooksArgs) (*engine.Call, error) {
 	if a.Offset < 0 {
-		return nil, engine.Invalid("offset must be >= 0")
+		return nil, failure.Invalid("offset must be >= 0")
 	}
 	limit := defaultListedWorkbooks
 	if a.MaxResults != nil {
 		if *a.MaxResults < 1 || *a.MaxResults > maxListedWorkbooks {
-			return nil, engine.Invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
+			return nil, failure.Invalid("max_results must be between 1 and %d, got %d", maxListedWorkbooks, *a.MaxResults)
 		}
 		limit = *a.MaxResults
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -48,23 +49,23 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 	block := a.CellRange != nil || a.Values != nil
 	switch {
 	case single && block:
-		return nil, engine.Invalid("cell/value and cell_range/values are exclusive: use one mode")
+		return nil, failure.Invalid("cell/value and cell_range/values are exclusive: use one mode")
 	case !single && !block:
-		return nil, engine.Invalid("give cell+value (one cell) or cell_range+values (a block)")
+		return nil, failure.Invalid("give cell+value (one cell) or cell_range+values (a block)")
 	case block && len(a.Values) == 0:
-		return nil, engine.Invalid("values must be a non-empty 2-D array in range mode")
+		return nil, failure.Invalid("values must be a non-empty 2-D array in range mode")
 	}
 	var anchor engine.CellRange
 	var err error
 	cells := 1
 	if single {
-		if anchor, err = engine.ParseRange(*a.Cell); err != nil {
+		if anchor, err = grid.ParseRange(*a.Cell); err != nil {
 			return nil, err
 		}
 	} else {
 		anchor = engine.CellRange{C1: 1, R1: 1, C2: 1, R2: 1}
 		if a.CellRange != nil {
-			if anchor, err = engine.ParseRange(*a.CellRange); err != nil {
+			if anchor, err = grid.ParseRange(*a.CellRange); err != nil {
 				return nil, err
 			}
 			anchor.C2, anchor.R2 = anchor.C1, anchor.R1
@@ -78,7 +79,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 		if cells > s.engine.Limits.MaxWriteCells {
 			return nil, engine.LimitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.engine.Limits.MaxWriteCells))
 		}
-		if err := engine.CheckBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
+		if err := grid.CheckBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
 			return nil, err
 		}
 		anchor.R2 = anchor.R1 + len(a.Values) - 1
@@ -171,7 +172,7 @@ func planWrite(a writeCellsArgs, anchor engine.CellRange, single bool) ([]engine
 		vt = engine.ValueTypesAuto
 	}
 	if vt != engine.ValueTypesAuto && vt != engine.ValueTypesText {
-		return nil, engine.Invalid("value_types must be %q or %q, got %q", engine.ValueTypesAuto, engine.ValueTypesText, a.ValueTypes)
+		return nil, failure.Invalid("value_types must be %q or %q, got %q", engine.ValueTypesAuto, engine.ValueTypesText, a.ValueTypes)
 	}
 	if single {
 		w, err := engine.PlanCell(anchor.C1, anchor.R1, a.Value, vt)

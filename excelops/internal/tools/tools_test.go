@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // minimalArgs are valid arguments for each tool against data.xlsx / Sheet1.

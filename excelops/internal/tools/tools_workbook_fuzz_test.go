@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,7 +64,7 @@ func FuzzDeleteRange(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint8(9), uint8(2), true)
 	f.Fuzz(func(t *testing.T, c1, r1, w, h uint8, up bool) {
 		col, row := 1+int(c1)%8, 1+int(r1)%8
-		rng := engine.RangeRef(col, row, col+int(w)%4, row+int(h)%4)
+		rng := grid.RangeRef(col, row, col+int(w)%4, row+int(h)%4)
 		shift := "left"
 		if up {
 			shift = "up"

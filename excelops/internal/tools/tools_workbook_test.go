@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/registry"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 
 // commonErrorExempt names the common-error cases (TestToolsReportCommonErrors)
@@ -240,7 +239,7 @@ func describedBook(e *env) {
 	f := excelize.NewFile()
 	defer f.Close()
 	for r := 1; r <= 5; r++ {
-		require.NoError(e.t, f.SetSheetRow("Sheet1", engine.CellName(1, r), &[]any{"k", r, r * 2}))
+		require.NoError(e.t, f.SetSheetRow("Sheet1", grid.CellName(1, r), &[]any{"k", r, r * 2}))
 	}
 	require.NoError(e.t, f.AddTable("Sheet1", &excelize.Table{Range: "A1:C5", Name: "Sales", StyleName: "TableStyleMedium2"}))
 	require.NoError(e.t, f.MergeCell("Sheet1", "E1", "F2"))
@@ -306,7 +305,7 @@ func TestDescribeWorkbookBoundsItsLists(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
 	for i := 0; i < maxDescribedItems+10; i++ {
-		require.NoError(t, f.MergeCell("Sheet1", engine.CellName(1, 2*i+1), engine.CellName(2, 2*i+1)))
+		require.NoError(t, f.MergeCell("Sheet1", grid.CellName(1, 2*i+1), grid.CellName(2, 2*i+1)))
 	}
 	require.NoError(t, f.SaveAs(e.path("m.xlsx")))
 	require.NoError(t, f.Close())

@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,9 +73,9 @@ func TestWrittenTextIsAnXstring(t *testing.T) {
 			for row, i := range c.texts {
 				x := xstringTexts[i]
 				assert.Contains(t, xml, ">"+x.xml+"<", x.text)
-				assert.Equal(t, x.text, e.value("t.xlsx", "Sheet1", engine.CellName(2, row+1)), "excelize reads the text")
+				assert.Equal(t, x.text, e.value("t.xlsx", "Sheet1", grid.CellName(2, row+1)), "excelize reads the text")
 			}
-			got := e.ok("read_excel", map[string]any{"file_path": "t.xlsx", "range": engine.CellName(2, 1) + ":" + engine.CellName(2, len(c.texts))})
+			got := e.ok("read_excel", map[string]any{"file_path": "t.xlsx", "range": grid.CellName(2, 1) + ":" + grid.CellName(2, len(c.texts))})
 			assert.Equal(t, want, got["values"])
 		})
 	}
@@ -96,8 +96,8 @@ func (e *env) escapedBook(name string) {
 	}
 	require.NoError(e.t, err)
 	for i, x := range xstringTexts {
-		require.NoError(e.t, f.SetCellStr("Sheet1", engine.CellName(1, i+1), x.text))
-		require.NoError(e.t, sw.SetRow(engine.CellName(1, i+1), []any{x.text}))
+		require.NoError(e.t, f.SetCellStr("Sheet1", grid.CellName(1, i+1), x.text))
+		require.NoError(e.t, sw.SetRow(grid.CellName(1, i+1), []any{x.text}))
 	}
 	require.NoError(e.t, sw.Flush())
 	require.NoError(e.t, f.SaveAs(e.path(name)))

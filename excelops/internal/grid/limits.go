@@ -1,10 +1,11 @@
-package engine
+package grid
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/xuri/efp"
 )
@@ -50,7 +51,7 @@ func CheckText(ref, s string) error {
 		return nil
 	}
 	if n := ExcelLen(s); n > MaxCellChars {
-		return Invalid("%s: text of %s characters is longer than Excel's limit of %s characters per cell; nothing was written",
+		return failure.Invalid("%s: text of %s characters is longer than Excel's limit of %s characters per cell; nothing was written",
 			ref, Thousands(n), Thousands(MaxCellChars))
 	}
 	return nil
@@ -61,14 +62,14 @@ func CheckText(ref, s string) error {
 func CheckFormula(ref, formula string) error {
 	if len(formula)+1 > MaxFormulaChars {
 		if n := ExcelLen(formula) + 1; n > MaxFormulaChars {
-			return Invalid("%s: formula of %s characters is longer than Excel's limit of %s characters; nothing was written",
+			return failure.Invalid("%s: formula of %s characters is longer than Excel's limit of %s characters; nothing was written",
 				ref, Thousands(n), Thousands(MaxFormulaChars))
 		}
 	}
 	// Each level opens a parenthesis: few of them cannot nest too deep.
 	if strings.Count(formula, "(") > MaxFunctionNesting {
 		if n := FunctionNesting(formula); n > MaxFunctionNesting {
-			return Invalid("%s: formula nests functions %d levels deep, more than Excel's limit of %d levels; nothing was written",
+			return failure.Invalid("%s: formula nests functions %d levels deep, more than Excel's limit of %d levels; nothing was written",
 				ref, n, MaxFunctionNesting)
 		}
 	}
@@ -106,10 +107,10 @@ func CheckBlockFits(what string, col, row, rows, cols int) error {
 	endRow, endCol := row+rows-1, col+cols-1
 	switch {
 	case endRow > LastRow:
-		return Invalid("%s starting at %s is %s rows tall and would end at row %s, past Excel's last row %s; nothing was written",
+		return failure.Invalid("%s starting at %s is %s rows tall and would end at row %s, past Excel's last row %s; nothing was written",
 			what, CellName(col, row), Thousands(rows), Thousands(endRow), Thousands(LastRow))
 	case endCol > LastCol:
-		return Invalid("%s starting at %s is %s columns wide and would end at column %s, past Excel's last column %s (%s); nothing was written",
+		return failure.Invalid("%s starting at %s is %s columns wide and would end at column %s, past Excel's last column %s (%s); nothing was written",
 			what, CellName(col, row), Thousands(cols), Thousands(endCol), ColumnName(LastCol), Thousands(LastCol))
 	}
 	return nil
