@@ -85,7 +85,7 @@
 //     row 1,048,576 or column XFD are ValueErrors checked before anything is
 //     written; a formula naming a sheet, defined name, table or table column
 //     the workbook lacks is refused the same way, with the close matches
-//     (internal/engine/formula_names.go; a missing sheet is a KeyError);
+//     (internal/recalc/names.go; a missing sheet is a KeyError);
 //     write_cells stores ISO-8601 dates, times and datetimes as Excel dates
 //     (openpyxl's formats, the cell's own date format kept), and keeps text
 //     as text with value_types "text" or a leading '.

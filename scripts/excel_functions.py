@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate (or --check) excelops/internal/engine/excel_functions.txt, the names write_cells accepts as Excel functions.
+"""Generate (or --check) excelops/internal/recalc/excel_functions.txt, the names write_cells accepts as Excel functions.
 
 No name is typed in by hand except the few newest Excel 365 functions no oracle here knows.
 The list is the union of what sources nobody here wrote say Excel has:
@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-OUT = ROOT / "excelops" / "internal" / "engine" / "excel_functions.txt"
+OUT = ROOT / "excelops" / "internal" / "recalc" / "excel_functions.txt"
 
 # EXCEL_365: Excel functions (Microsoft 365) that openpyxl, LibreOffice 7.4 and excelize do not list.
 EXCEL_365 = [

@@ -253,7 +253,7 @@ def test_sdist_carries_the_go_sources(release: pathlib.Path) -> None:
     with tarfile.open(sdist) as tf:
         names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
     for needed in ("setup.py", "pyproject.toml", "go/go.mod", "go/go.sum", "go/cmd/registry-sidecar/main.go",
-                   "go/excelops/internal/engine/excel_functions.txt", "go/LICENSE"):
+                   "go/excelops/internal/recalc/excel_functions.txt", "go/LICENSE"):
         assert needed in names, needed
     assert not [n for n in names if n.endswith("_test.go") or "/testdata/" in n or "/_bin/" in n]
     assert not [n for n in names if n.startswith(("go/adapters/", "go/tests/", "go/deploy/"))]

@@ -118,3 +118,9 @@ func (b *runBound) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// TooLarge is the KindLimit error of a workbook past one of the bounds
+// a call keeps (rows, cells, formulas, parts), what says which.
+func TooLarge(what string) error {
+	return failure.New(failure.KindLimit, "workbook too large: "+what, nil)
+}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -86,7 +88,7 @@ func setCell(f *excelize.File, sheet string, col, row int, v any) error {
 	}
 	ref := grid.CellName(col, row)
 	if formula != "" {
-		if err := f.SetCellFormula(sheet, ref, WithFilePrefixes(formula)); err != nil {
+		if err := f.SetCellFormula(sheet, ref, recalc.WithFilePrefixes(formula)); err != nil {
 			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
 		}
 		return nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
@@ -30,7 +31,7 @@ func (s *Engine) openLight(b *Book) error {
 	}
 	b.file = fh
 	if st.Size() > s.Limits.MaxFileSize {
-		return LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
+		return budget.TooLarge(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
 	}
 	b.mode = st.Mode()
 	b.id, _ = workspace.IDOf(st)
@@ -44,7 +45,7 @@ func (s *Engine) openLight(b *Book) error {
 		total += zf.UncompressedSize64
 	}
 	if total > uint64(s.Limits.UnzipSizeLimit) {
-		return LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
+		return budget.TooLarge(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
 	b.cost = int64(total) * ParsedBytesPerXMLByte
 	id, known := b.lightKey()

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -82,7 +84,7 @@ func (b *Book) NameDefinitions() []NameDefinition {
 	sheets, _ := b.SheetList()
 	out := make([]NameDefinition, 0, len(b.f.WorkBook.DefinedNames.DefinedName))
 	for _, dn := range b.f.WorkBook.DefinedNames.DefinedName {
-		out = append(out, NameDefinition{Name: dn.Name, Sheet: LocalSheet(sheets, dn.LocalSheetID), RefersTo: dn.Data})
+		out = append(out, NameDefinition{Name: dn.Name, Sheet: recalc.LocalSheet(sheets, dn.LocalSheetID), RefersTo: dn.Data})
 	}
 	return out
 }

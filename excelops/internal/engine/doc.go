@@ -1,10 +1,11 @@
 // Package engine runs the spreadsheet tools' calls on the workbooks of one
 // workspace: it resolves each path inside the workspace, takes the locks,
 // opens the workbook (cache, stream or excelize), runs the tool's body on
-// a Book, recalculates the formulas the edit reaches and saves atomically.
-// Tools (package excelops) reach a workbook only through a Book's methods
-// (book_*.go), and declare what they touch with an Access; a Service holds
-// one Engine:
+// a Book, recalculates the formulas the edit reaches (package recalc, on
+// the book's parsed workbook) and saves atomically. Tools (package
+// internal/tools) reach a workbook only through a Book's methods
+// (book_*.go, book_formulas.go), and declare what they touch with an
+// Access; a Service holds one Engine:
 //
 //	res, err := eng.Run(ctx, access, engine.OnBook(path, sheet, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 //		return b.CellValue(sh.Name, "A1")

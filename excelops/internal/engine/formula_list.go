@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -35,7 +37,7 @@ func (b *Book) FormulaCells(sheet string) ([]FormulaAt, error) {
 			fc := FormulaAt{Ref: c.R}
 			if c.F.T == excelize.STCellFormulaTypeArray {
 				fc.ArrayRef = c.F.Ref
-				_, fc.Dynamic = DynamicAnchor(&c)
+				_, fc.Dynamic = recalc.DynamicAnchor(&c)
 			}
 			out = append(out, fc)
 		}

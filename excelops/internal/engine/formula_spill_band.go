@@ -5,6 +5,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 )
 
 // Dynamic arrays through delete_range. A legacy array formula holds every
@@ -21,19 +22,19 @@ import (
 // formula calls a function it cannot compute, or not exactly) is refused
 // when it would stay, as a legacy array formula would be; one the shift
 // deletes takes its spill along whatever it computes.
-func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldAnchor, error) {
+func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]recalc.OldAnchor, error) {
 	anchors, err := anchorsOf(b.f, sheet)
 	if err != nil {
 		return nil, err
 	}
 	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
-	var out []OldAnchor
+	var out []recalc.OldAnchor
 	for _, a := range anchors {
-		if BandKeepsWhole(band, a.spill) {
+		if BandKeepsWhole(band, a.Spill) {
 			continue
 		}
 		if !deleted.Has(a.Col, a.Row) && !canSpillAgain(b, sheet, a.Formula) {
-			return nil, failure.Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.spill, grid.CellName(a.Col, a.Row))
+			return nil, failure.Invalid("cannot delete %s %s: it would split the spill %s of the dynamic array formula in %s, whose result cannot be computed here to spill again; delete a range that keeps the spill whole, or write the formula again after the edit", deleted, how, a.Spill, grid.CellName(a.Col, a.Row))
 		}
 		out = append(out, a)
 	}
@@ -43,7 +44,7 @@ func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]OldA
 // canSpillAgain reports whether the formula (of an anchor on sheet) is one
 // spillFormulas computes and spills.
 func canSpillAgain(b *Book, sheet, formula string) bool {
-	return formula != "" && formulatext.MaySpill(formula) && !CallsUncomputable(formula) && !InexactInArrays(b.f, sheet, formula) // an anchor is an array formula
+	return formula != "" && formulatext.MaySpill(formula) && !recalc.CallsUncomputable(formula) && !recalc.InexactInArrays(b.f, sheet, formula) // an anchor is an array formula
 }
 
 // RespillBand spills again, after the shift of band, the anchors
@@ -53,8 +54,8 @@ func canSpillAgain(b *Book, sheet, formula string) bool {
 // new range is obstructed. It returns the edit set of the delete: the
 // band's, with the anchors and their new spill ranges as changed cells
 // that the refresh spills no further.
-func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor) (*EditSet, error) {
-	edits := deletedBand(band)
+func RespillBand(b *Book, sheet string, band formularef.Band, spills []recalc.OldAnchor) (*recalc.EditSet, error) {
+	edits := recalc.DeletedBand(band)
 	var plan []CellWrite
 	for _, a := range spills {
 		col, row := a.Col, a.Row
@@ -78,10 +79,10 @@ func RespillBand(b *Book, sheet string, band formularef.Band, spills []OldAnchor
 		return nil, err
 	}
 	anchors := formulaCellsOf(sheet, plan)
-	edits.fresh = anchors
+	edits.Fresh = anchors
 	edits.Areas = append(edits.Areas, anchors...)
 	for _, r := range spilled {
-		edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		edits.Areas = append(edits.Areas, recalc.SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

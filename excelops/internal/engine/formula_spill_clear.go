@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+)
 
 // ClearSpills prepares clear_range's clear of the values of rng on sheet
 // for the dynamic arrays there (formulas lists the sheet's formulas, cells
@@ -12,10 +15,10 @@ import "github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 // edit set of the clear: rng and the spill ranges cleared, whose readers
 // must be recomputed, with the anchors whose spill rng meets kept as they
 // are (fresh: their values stay, not in the way of their own spill).
-func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cells []existingCell) ([]existingCell, *EditSet, error) {
-	var gone []OldAnchor
+func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cells []existingCell) ([]existingCell, *recalc.EditSet, error) {
+	var gone []recalc.OldAnchor
 	var kept []FormulaAt
-	edits := &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+	edits := &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 	for _, fc := range formulas {
 		if !fc.Dynamic {
 			continue
@@ -25,14 +28,14 @@ func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cel
 			continue
 		}
 		if rng.Has(spill.C1, spill.R1) {
-			gone = append(gone, OldAnchor{Col: spill.C1, Row: spill.R1, spill: spill})
-			edits.Areas = append(edits.Areas, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+			gone = append(gone, recalc.OldAnchor{Col: spill.C1, Row: spill.R1, Spill: spill})
+			edits.Areas = append(edits.Areas, recalc.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 		} else {
 			kept = append(kept, fc)
-			edits.fresh = append(edits.fresh, SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
+			edits.Fresh = append(edits.Fresh, recalc.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
-	if err := clearOldSpills(b.f, sheet, gone, nil); err != nil {
+	if err := recalc.ClearOldSpills(b.f, sheet, gone, nil); err != nil {
 		return nil, nil, err
 	}
 	if len(kept) == 0 {

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 )
 
 // Dynamic arrays through copy_range_between_sheets. Excel pastes a dynamic
@@ -35,7 +36,7 @@ func spillsIn(b *Book, sheet string, rng CellRange) (SourceSpills, error) {
 			continue
 		}
 		for j := range row.C {
-			spill, ok := DynamicAnchor(&row.C[j])
+			spill, ok := recalc.DynamicAnchor(&row.C[j])
 			if !ok || !rng.Has(spill.C1, spill.R1) {
 				continue
 			}
@@ -93,7 +94,7 @@ func (s SourceSpills) CopyPlan(src, dst CellRange) (plan []CellWrite, anchors []
 // the sheet's extent over their spills and, on a sheet the call did not
 // create, sets the edit set of the copy: the destination and every spill
 // range changed, the anchors spilled already.
-func SpillCopy(b *Book, sh SheetRef, dst CellRange, plan []CellWrite, anchors []int, old []OldAnchor) error {
+func SpillCopy(b *Book, sh SheetRef, dst CellRange, plan []CellWrite, anchors []int, old []recalc.OldAnchor) error {
 	for _, i := range anchors {
 		formula, err := b.f.GetCellFormula(sh.Name, grid.CellName(plan[i].Col, plan[i].Row))
 		if err != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -15,7 +16,7 @@ func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
 	if err != nil {
 		return err
 	}
-	var gone []OldAnchor
+	var gone []recalc.OldAnchor
 	for _, a := range anchors {
 		at := a.Col
 		if rows {
@@ -25,28 +26,28 @@ func (b *Book) ClearDeletedSpills(sheet string, rows bool, from, to int) error {
 			gone = append(gone, a)
 		}
 	}
-	return clearOldSpills(b.f, sheet, gone, nil)
+	return recalc.ClearOldSpills(b.f, sheet, gone, nil)
 }
 
 // anchorsOf lists the dynamic array anchors of sheet, in row order, each
 // at its own cell (an anchor whose cell reference does not parse is left
 // out) with its spill range and its formula.
-func anchorsOf(f *excelize.File, sheet string) ([]OldAnchor, error) {
+func anchorsOf(f *excelize.File, sheet string) ([]recalc.OldAnchor, error) {
 	ws, err := f.Worksheet(sheet)
 	if err != nil {
 		return nil, err
 	}
-	var out []OldAnchor
+	var out []recalc.OldAnchor
 	for i := range ws.SheetData.Row {
 		row := &ws.SheetData.Row[i]
 		for j := range row.C {
 			c := &row.C[j]
-			spill, ok := DynamicAnchor(c)
+			spill, ok := recalc.DynamicAnchor(c)
 			if !ok {
 				continue
 			}
 			if col, r, err := excelize.CellNameToCoordinates(c.R); err == nil {
-				out = append(out, OldAnchor{Col: col, Row: r, spill: spill, Formula: c.F.Content})
+				out = append(out, recalc.OldAnchor{Col: col, Row: r, Spill: spill, Formula: c.F.Content})
 			}
 		}
 	}

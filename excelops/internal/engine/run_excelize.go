@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
@@ -86,7 +88,7 @@ func (s *Engine) excelizeOnce(ctx context.Context, acc access.Access, paths []st
 	if !acc.KeepsValues && !c.ValuesKept {
 		edits := b.Edits
 		b.Edits = nil
-		if _, err := RefreshFormulaValues(ctx, b.f, s.Limits.Calc(), b.diskHasFormulas, edits); err != nil {
+		if _, err := recalc.RefreshFormulaValues(ctx, b.f, s.Limits.Calc(), b.diskHasFormulas, edits); err != nil {
 			return nil, err
 		}
 	}

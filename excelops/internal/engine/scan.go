@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
@@ -54,7 +55,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 		lastCountedRow = w.Row
 	}
 	errLimitCells := func() error {
-		return LimitErr(fmt.Sprintf("the sheet would expand to more than %d cells in memory (cells far to the right pad every row)", lim.MaxCells))
+		return budget.TooLarge(fmt.Sprintf("the sheet would expand to more than %d cells in memory (cells far to the right pad every row)", lim.MaxCells))
 	}
 	for {
 		ev, err := w.Next()
@@ -75,7 +76,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 		case sheetxml.RowStart:
 			closeRow()
 			if w.Row > lim.MaxRows {
-				return ext, LimitErr(fmt.Sprintf("the sheet declares row %d, more than the limit of %d rows", w.Row, lim.MaxRows))
+				return ext, budget.TooLarge(fmt.Sprintf("the sheet declares row %d, more than the limit of %d rows", w.Row, lim.MaxRows))
 			}
 			rowMaxCol, inRow = 0, true
 			ext.rows++
@@ -139,6 +140,3 @@ func (e *SheetExtent) Widen(row, col int) {
 		e.MaxCol = col
 	}
 }
-
-// LimitErr builds a KindLimit error.
-func LimitErr(msg string) error { return newError(failure.KindLimit, "workbook too large: "+msg, nil) }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -82,8 +84,8 @@ type CellWrite struct {
 	Text     *string   // store exactly this text
 	When     time.Time // the date, time or datetime to store (kind != notDate)
 	Kind     DateKind
-	Formula  string       // the formula without its "=" ("" for a value)
-	refs     *formulaRefs // the formula's references to check in the workbook (nil: none)
+	Formula  string              // the formula without its "=" ("" for a value)
+	refs     *recalc.FormulaRefs // the formula's references to check in the workbook (nil: none)
 }
 
 // PlanCell converts the JSON value v for the cell (col, row) under
@@ -116,11 +118,11 @@ func PlanCell(col, row int, v any, valueTypes string) (CellWrite, error) {
 		if err := grid.CheckFormula(ref, formula); err != nil {
 			return w, err
 		}
-		toks, err := formulaTokens(ref, formula)
+		toks, err := recalc.FormulaTokens(ref, formula)
 		if err != nil {
 			return w, err
 		}
-		w.Formula, w.refs = formula, formulaRefsOf(toks)
+		w.Formula, w.refs = formula, recalc.FormulaRefsOf(toks)
 		return w, nil
 	}
 	if s, ok := val.(string); ok {

@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -37,7 +40,7 @@ type Book struct {
 	Extents    map[string]*SheetExtent // sheets parsed for editing: their used range
 	Scanned    map[string]SheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
 	Formulas   formulaMode             // how this call's reads show formula cells
-	Edits      *EditSet                // what this call changed, when known (see refreshFormulaValues)
+	Edits      *recalc.EditSet         // what this call changed, when known (see refreshFormulaValues)
 	tmpDir     string
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	Created    bool
@@ -173,7 +176,7 @@ func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Option
 		}
 	}
 	if total > uint64(s.Limits.UnzipSizeLimit) {
-		return LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
+		return budget.TooLarge(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
 	if !light {
 		copied := int64(0)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
@@ -20,7 +21,7 @@ func (s *Engine) ReadRegular(path string) ([]byte, fs.FileInfo, error) {
 	}
 	defer fh.Close()
 	if st.Size() > s.Limits.MaxFileSize {
-		return nil, nil, LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
+		return nil, nil, budget.TooLarge(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
 	}
 	if err := s.Limits.Within("reading the workbook file", st.Size()); err != nil {
 		return nil, nil, err

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
@@ -44,8 +47,8 @@ func (sb *Book) Name() string { return filepath.Base(sb.path) }
 
 // FormulaScope returns what the formulas a splice edit writes may refer
 // to, from the package index (workbook.xml) and the table parts.
-func (sb *Book) FormulaScope() *engine.FormulaScope {
-	return engine.PackageFormulaScope(sb.index, sb.zr)
+func (sb *Book) FormulaScope() *recalc.FormulaScope {
+	return recalc.PackageFormulaScope(sb.index, sb.zr)
 }
 
 // PlanFunc builds the plan of one cells edit and the tool's result; it
@@ -145,7 +148,7 @@ func openBook(s *engine.Engine, path string) (_ *Book, err error) {
 		}
 	}()
 	if st.Size() > s.Limits.MaxFileSize {
-		return nil, engine.LimitErr(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
+		return nil, budget.TooLarge(fmt.Sprintf("the file is %d bytes, more than the limit of %d", st.Size(), s.Limits.MaxFileSize))
 	}
 	sb.mode = st.Mode()
 	sb.id, _ = workspace.IDOf(st)
@@ -166,7 +169,7 @@ func openBook(s *engine.Engine, path string) (_ *Book, err error) {
 		total += zf.UncompressedSize64
 	}
 	if total > uint64(s.Limits.UnzipSizeLimit) {
-		return nil, engine.LimitErr(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
+		return nil, budget.TooLarge(fmt.Sprintf("its parts inflate to %d bytes, more than the unzip limit of %d (zip bomb?)", total, s.Limits.UnzipSizeLimit))
 	}
 	if sb.index, err = opc.ReadIndex(sb.zr); err != nil {
 		return nil, err

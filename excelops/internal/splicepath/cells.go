@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -71,10 +73,10 @@ func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.Ce
 			}
 		}
 		if cc.kind == 's' && engine.ReadsAsEscape(cc.text) {
-			return splice.Plan{}, 0, engine.NoSplice("a text reads as an _xHHHH_ escape") // xstring.go
+			return splice.Plan{}, 0, engine.NoSplice("a text reads as an _xHHHH_ escape") // internal/engine/xstring.go
 		}
 		if cc.kind == 'f' {
-			cc.formula = engine.WithFilePrefixes(cc.formula)
+			cc.formula = recalc.WithFilePrefixes(cc.formula)
 		}
 		conv[[2]int{w.Row, w.Col}] = cc
 		byRow[w.Row] = append(byRow[w.Row], w.Col)
@@ -114,7 +116,7 @@ func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.Ce
 	})
 	p.FitWidths = fit.Widths()
 	sb.fit = fit
-	sb.writes = &cellWrites{area: engine.SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
+	sb.writes = &cellWrites{area: recalc.SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 )
@@ -17,7 +19,7 @@ import (
 // formulas of w (written into sheet) read: the scan copies their cells, so
 // a write whose formulas read nothing else computes without a second pass.
 func (sb *Book) earlyAreas(sheet string, w *cellWrites) map[string]*earlyCopy {
-	by := map[string][]engine.SheetArea{}
+	by := map[string][]recalc.SheetArea{}
 	for _, cc := range w.cells {
 		if cc.kind != 'f' {
 			continue
@@ -36,7 +38,7 @@ func (sb *Book) earlyAreas(sheet string, w *cellWrites) map[string]*earlyCopy {
 	out := map[string]*earlyCopy{}
 	for name, areas := range by {
 		if len(areas) > maxAreasPerSheet {
-			areas = []engine.SheetArea{boundingBox(areas)}
+			areas = []recalc.SheetArea{boundingBox(areas)}
 		}
 		out[name] = &earlyCopy{in: newAreaSet(areas)}
 	}
@@ -66,7 +68,7 @@ func newFormulaIndex(all []calcFormula) formulaIndex {
 
 // each calls fn with the index of every formula whose cell lies in a, in
 // order, until fn returns false; it returns how many formulas it looked at.
-func (x formulaIndex) each(a engine.SheetArea, fn func(i int) bool) int {
+func (x formulaIndex) each(a recalc.SheetArea, fn func(i int) bool) int {
 	span, ok := x.spans[strings.ToLower(a.Sheet)]
 	if !ok {
 		return 0
@@ -89,10 +91,10 @@ func (x formulaIndex) each(a engine.SheetArea, fn func(i int) bool) int {
 // each other in a cycle (a circular reference: what excelize computes
 // then depends on the order it meets cells and on their old values), or
 // when the chain is too long to follow.
-func upstream(all []calcFormula, compute []bool) ([]engine.SheetArea, error) {
+func upstream(all []calcFormula, compute []bool) ([]recalc.SheetArea, error) {
 	idx := newFormulaIndex(all)
 	in := append([]bool(nil), compute...)
-	var need, frontier []engine.SheetArea
+	var need, frontier []recalc.SheetArea
 	for i, f := range all {
 		if in[i] {
 			need = append(need, f.at)
@@ -102,7 +104,7 @@ func upstream(all []calcFormula, compute []bool) ([]engine.SheetArea, error) {
 	checks, wide := 0, ""
 	for len(frontier) > 0 {
 		need = append(need, frontier...)
-		var next []engine.SheetArea
+		var next []recalc.SheetArea
 		for _, a := range frontier {
 			checks += 1 + idx.each(a, func(i int) bool {
 				if in[i] {
@@ -123,7 +125,7 @@ func upstream(all []calcFormula, compute []bool) ([]engine.SheetArea, error) {
 			if wide != "" {
 				return nil, engine.NoSplice(wide)
 			}
-			if checks > engine.MaxDepChecks {
+			if checks > recalc.MaxDepChecks {
 				return nil, engine.NoSplice("the formulas to recompute read too long a chain")
 			}
 		}
@@ -153,7 +155,7 @@ func cyclic(idx formulaIndex, in []bool) bool {
 				}
 				return true
 			})
-			if checks > engine.MaxDepChecks {
+			if checks > recalc.MaxDepChecks {
 				return true
 			}
 		}

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -21,7 +22,7 @@ import (
 // not wide. table says it holds a structured reference: the cells it
 // reads are known, yet the splice path's calculator, which holds the
 // defined names (see scratchNames) but no tables, cannot compute it.
-func (sb *Book) formulaDepsOf(formula string, at engine.SheetArea) (deps []engine.SheetArea, wide, table bool) {
+func (sb *Book) formulaDepsOf(formula string, at recalc.SheetArea) (deps []recalc.SheetArea, wide, table bool) {
 	deps, wide = formuladeps.ScanSheet(formula, at.Sheet)
 	if !wide {
 		return deps, false, false
@@ -50,8 +51,8 @@ func (sb *Book) depScope() *formuladeps.Scope {
 	}
 	for _, n := range sb.index.Names {
 		local := n.Local
-		scope := engine.LocalSheet(sheets, &local)
-		refers, ok := engine.PlainName(n)
+		scope := recalc.LocalSheet(sheets, &local)
+		refers, ok := recalc.PlainName(n)
 		d.AddName(n.Name, scope, refers, ok)
 	}
 	sb.scope = d
@@ -85,7 +86,7 @@ func (sb *Book) resolveSpillReads(all []calcFormula, w *cellWrites) {
 		sheet    string // lower case
 		col, row int
 	}
-	spills := map[cell]engine.SheetArea{}
+	spills := map[cell]recalc.SheetArea{}
 	for _, f := range all {
 		if !f.dynamic {
 			continue
@@ -95,7 +96,7 @@ func (sb *Book) resolveSpillReads(all []calcFormula, w *cellWrites) {
 		}
 	}
 	scope := sb.depScope()
-	scope.SetSpills(func(anchor engine.SheetArea) (engine.SheetArea, bool) {
+	scope.SetSpills(func(anchor recalc.SheetArea) (recalc.SheetArea, bool) {
 		if a, ok := spills[cell{strings.ToLower(anchor.Sheet), anchor.C1, anchor.R1}]; ok {
 			return a, true
 		}
@@ -119,14 +120,14 @@ func (sb *Book) scratchNames(sheets []calcSheet) []byte {
 	}
 	var out []byte
 	for _, n := range sb.index.Names {
-		refers, ok := engine.PlainName(n)
-		if _, wide := formuladeps.Scan(refers, engine.SheetArea{}, nil); !ok || wide {
+		refers, ok := recalc.PlainName(n)
+		if _, wide := formuladeps.Scan(refers, recalc.SheetArea{}, nil); !ok || wide {
 			continue
 		}
 		local := -1
 		if n.Local >= 0 {
 			id := n.Local
-			scope := engine.LocalSheet(all, &id)
+			scope := recalc.LocalSheet(all, &id)
 			if local = sheetNamed(sheets, scope); scope == "" || local < 0 {
 				continue // local to a sheet the calculator lacks: no formula there reads it
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -146,7 +147,7 @@ func (sb *Book) partErr(ctx context.Context, err error, sheet string) error {
 	case errors.Is(err, engine.ErrNoSplice):
 		return err
 	case errors.As(err, &rowErr):
-		return engine.LimitErr(rowErr.Error())
+		return budget.TooLarge(rowErr.Error())
 	case errors.As(err, &textErr):
 		return sb.svc.Limits.CellTextErr(fmt.Sprintf("cell %s of sheet %q", grid.CellName(textErr.Col, textErr.Row), sheet))
 	case errors.As(err, &refErr):

@@ -12,6 +12,7 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -79,13 +80,13 @@ const maxScratchBytes = 8 << 20
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {
-	at      engine.SheetArea   // the cell
+	at      recalc.SheetArea   // the cell
 	part    string             // its worksheet part
 	text    string             // the formula, unescaped (a shared member's translated)
 	cached  bool               // it holds a cached value
 	master  bool               // it defines a shared formula other cells use
 	array   bool               // an array formula (its results fill a range): never computed here
-	deps    []engine.SheetArea // what it reads
+	deps    []recalc.SheetArea // what it reads
 	wide    bool               // it may read anything
 	table   bool               // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
 	ref     string             // an array formula's range
@@ -189,9 +190,9 @@ func (sb *Book) scanFormulas(ctx context.Context, early map[string]*earlyCopy, p
 			if string(c.FormulaType) == "dataTable" {
 				return engine.NoSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: engine.SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: recalc.SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
-			if f.array && string(c.Type) == "e" && string(c.Value) == engine.SpillError {
+			if f.array && string(c.Type) == "e" && string(c.Value) == recalc.SpillError {
 				if !c.Meta && zf.Name == part {
 					return engine.NoSplice("a legacy array formula on the sheet shows #SPILL!")
 				}
@@ -232,8 +233,8 @@ func (sb *Book) scanFormulas(ctx context.Context, early map[string]*earlyCopy, p
 	return sheets, all, nil
 }
 
-// recalc is what recalcPlan decided.
-type recalc struct {
+// calcRun is what recalcPlan decided.
+type calcRun struct {
 	results  map[string]map[[2]int]cachedResult // part -> (row, col) -> cached value, for formulas the write does not replace
 	sheetOf  map[string]string                  // part -> sheet name
 	computed bool                               // some formula's value was computed: mark the workbook to recalculate on open
@@ -244,14 +245,14 @@ type recalc struct {
 // to the workbook's formulas, computes the cached values that must change
 // (see above), stores those of written formulas in w.cells and returns
 // the others by part; errNoSplice when the excelize path must do it.
-func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrites) (*recalc, error) {
+func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrites) (*calcRun, error) {
 	early := sb.earlyAreas(sheet, w)
 	sheets, all, err := sb.scanFormulas(ctx, early, part, w.cells)
 	if err != nil {
 		return nil, err
 	}
 	sb.resolveSpillReads(all, w)
-	rc := &recalc{results: map[string]map[[2]int]cachedResult{}, sheetOf: map[string]string{}, removed: map[[2]int]bool{}}
+	rc := &calcRun{results: map[string]map[[2]int]cachedResult{}, sheetOf: map[string]string{}, removed: map[[2]int]bool{}}
 	for _, cs := range sheets {
 		rc.sheetOf[cs.part] = cs.name
 	}
@@ -282,7 +283,7 @@ func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrite
 		if cc.kind != 'f' {
 			continue
 		}
-		f := calcFormula{at: engine.SheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
+		f := calcFormula{at: recalc.SheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
 		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
@@ -307,10 +308,10 @@ func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrite
 	if err != nil {
 		return nil, err
 	}
-	areas = append(append([]engine.SheetArea{w.area}, areas...), spills...)
-	cells := make([]engine.DepCell, len(all))
+	areas = append(append([]recalc.SheetArea{w.area}, areas...), spills...)
+	cells := make([]recalc.DepCell, len(all))
 	for i, f := range all {
-		cells[i] = engine.DepCell{At: f.at, Deps: f.deps, Wide: f.wide}
+		cells[i] = recalc.DepCell{At: f.at, Deps: f.deps, Wide: f.wide}
 	}
 	dirty, err := sb.respillAnchors(ctx, sheets, all, cells, areas, sheet, part, w, early)
 	if err != nil {
@@ -349,7 +350,7 @@ func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrite
 		return rc, nil
 	}
 	rc.computed = true
-	if n+len(blank) > engine.MaxRecalcFormulas {
+	if n+len(blank) > recalc.MaxRecalcFormulas {
 		return nil, engine.NoSplice("more formulas to recompute than the recalc splice computes") // the excelize path computes that many and drops the rest
 	}
 	for _, i := range blank {
@@ -377,7 +378,7 @@ func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrite
 // store keeps res as the cached value of formula f: in w's cells when
 // the write holds f (part is the written worksheet part), else in
 // rc.results by part.
-func (rc *recalc) store(f calcFormula, part string, w *cellWrites, res cachedResult) {
+func (rc *calcRun) store(f calcFormula, part string, w *cellWrites, res cachedResult) {
 	key := [2]int{f.at.R1, f.at.C1}
 	if cc, ok := w.cells[key]; ok && f.part == part {
 		cc.cachedType, cc.cachedValue = res.t, res.v

@@ -3,6 +3,8 @@ package splicepath
 import (
 	"context"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -26,10 +28,10 @@ import (
 // are what it changed: the block and the spills written so far), after
 // spilling again every dynamic array anchor that needs it (see above);
 // each one is marked fresh, its new content among the written cells of w.
-func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []engine.DepCell, areas []engine.SheetArea, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]bool, error) {
-	dirty := engine.DirtyFormulas(cells, areas, true)
+func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []recalc.DepCell, areas []recalc.SheetArea, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]bool, error) {
+	dirty := recalc.DirtyFormulas(cells, areas, true)
 	var cand []int
-	var spills []engine.SheetArea
+	var spills []recalc.SheetArea
 	for i, f := range all {
 		if !f.dynamic || f.fresh {
 			continue
@@ -46,9 +48,9 @@ func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []ca
 		}
 		cand, spills = append(cand, i), append(spills, spill)
 	}
-	var changed []engine.SheetArea
-	for _, i := range engine.SpillOrder(cand, cells, spills) {
-		var ch []engine.SheetArea
+	var changed []recalc.SheetArea
+	for _, i := range recalc.SpillOrder(cand, cells, spills) {
+		var ch []recalc.SheetArea
 		var err error
 		if all[i].part == part {
 			ch, err = sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
@@ -63,7 +65,7 @@ func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []ca
 	if len(changed) == 0 {
 		return dirty, nil
 	}
-	return engine.DirtyFormulas(cells, append(areas, changed...), true), nil
+	return recalc.DirtyFormulas(cells, append(areas, changed...), true), nil
 }
 
 // anchorToRecompute returns the recorded spill range of the anchor f, or
@@ -76,7 +78,7 @@ func anchorToRecompute(f calcFormula, who string) (engine.CellRange, error) {
 	if err := calculable(f, who); err != nil {
 		return engine.CellRange{}, err
 	}
-	if engine.CallsUncomputable(f.text) {
+	if recalc.CallsUncomputable(f.text) {
 		return engine.CellRange{}, engine.NoSplice(who + " calls a function the calculator lacks")
 	}
 	return old, nil
@@ -93,7 +95,7 @@ func (sb *Book) computeAnchor(ctx context.Context, sheets []calcSheet, all []cal
 		return nil, err
 	}
 	defer calc.Close()
-	if engine.InexactInArrays(calc, sheet, all[i].text) {
+	if recalc.InexactInArrays(calc, sheet, all[i].text) {
 		return nil, engine.NoSplice(who + " is not computed exactly")
 	}
 	vals, cerr, err := sb.calcArray(ctx, calc, sheet, all[i])
@@ -108,13 +110,13 @@ func (sb *Book) computeAnchor(ctx context.Context, sheets []calcSheet, all []cal
 
 // intrudesAny reports whether one of areas (all on the anchor's sheet)
 // meets the spill range ref other than in its anchor.
-func intrudesAny(areas []engine.SheetArea, ref string) bool {
+func intrudesAny(areas []recalc.SheetArea, ref string) bool {
 	spill, err := grid.ParseRange(ref)
 	if err != nil {
 		return false
 	}
 	for _, a := range areas {
-		if engine.Intrudes(a, spill) {
+		if recalc.Intrudes(a, spill) {
 			return true
 		}
 	}
@@ -125,7 +127,7 @@ func intrudesAny(areas []engine.SheetArea, ref string) bool {
 // puts its new spill among the written cells of w; it returns the ranges
 // whose cells changed: the old spill and the new one (none for an anchor
 // showing #SPILL! whose new range is still obstructed: it stays as it is).
-func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]engine.SheetArea, error) {
+func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]recalc.SheetArea, error) {
 	f := all[i]
 	const who = "a dynamic array to recompute"
 	old, err := anchorToRecompute(f, who)
@@ -164,5 +166,5 @@ func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFo
 	if !p.blocked && (len(vals) > 1 || len(vals[0]) > 1) {
 		w.spills = append(w.spills, rng)
 	}
-	return []engine.SheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
+	return []recalc.SheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
 }

@@ -3,6 +3,8 @@ package splicepath
 import (
 	"context"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
@@ -23,7 +25,7 @@ import (
 // respillElsewhere computes the anchor all[i], on another sheet than the
 // written one, again and records its new values in w.elsewhere; it
 // returns its spill range (whose values changed).
-func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *cellWrites, early map[string]*earlyCopy) ([]engine.SheetArea, error) {
+func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *cellWrites, early map[string]*earlyCopy) ([]recalc.SheetArea, error) {
 	f := all[i]
 	const who = "a dynamic array to recompute on another sheet"
 	old, err := anchorToRecompute(f, who)
@@ -52,7 +54,7 @@ func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []
 		w.elsewhere[f.part] = cells
 	}
 	anchor := cellContent{kind: 'f', formula: f.text, array: f.ref}
-	anchor.cachedType, anchor.cachedValue = engine.CachedOf(vals[0][0])
+	anchor.cachedType, anchor.cachedValue = recalc.CachedOf(vals[0][0])
 	cells[[2]int{old.R1, old.C1}] = anchor
 	for r, row := range vals {
 		for c, v := range row {
@@ -62,7 +64,7 @@ func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []
 		}
 	}
 	all[i].fresh = true
-	return []engine.SheetArea{{Sheet: f.at.Sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}}, nil
+	return []recalc.SheetArea{{Sheet: f.at.Sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}}, nil
 }
 
 // spillCellsPresent declines unless every cell of the spill range rng

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -35,7 +37,7 @@ type scratchCell struct {
 
 // scratchSheet is what one sheet contributes to the calculator workbook.
 type scratchSheet struct {
-	areas []engine.SheetArea // the cells to copy, clamped to the sheet's extent
+	areas []recalc.SheetArea // the cells to copy, clamped to the sheet's extent
 	whole bool               // a whole-row or whole-column reference reads it
 	cells []scratchCell
 }
@@ -45,7 +47,7 @@ type scratchSheet struct {
 // the worksheet part; it returns each one's cached value by its index in
 // all. A sheet whose needed cells the scan copied already (early) is not
 // read again.
-func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []engine.SheetArea, compute []bool, part string, w *cellWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
+func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []recalc.SheetArea, compute []bool, part string, w *cellWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
 	f, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
 	if err != nil {
 		return nil, err
@@ -61,7 +63,7 @@ func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calc
 				return nil, err
 			}
 		}
-		t, v, err := engine.ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, grid.CellName(f0.at.C1, f0.at.R1))
+		t, v, err := recalc.ComputeFormula(ctx, f, sb.svc.Limits.Calc(), f0.at.Sheet, grid.CellName(f0.at.C1, f0.at.R1))
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +88,7 @@ func (sb *Book) calculatorFor(ctx context.Context, sheets []calcSheet, all []cal
 
 // scratchFile opens the calculator workbook of calcWorkbook: the cells
 // need names, as the write w to the worksheet part leaves them.
-func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []engine.SheetArea, part string, w *cellWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []recalc.SheetArea, part string, w *cellWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	// The extents the calculator clamps whole rows and columns to are the
 	// sheet's after the write (excelize creates every written cell).
 	for i := range sheets {
@@ -114,7 +116,7 @@ func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcF
 			s.areas = append(s.areas, a)
 		}
 	}
-	formulaAt := map[engine.SheetArea]int{} // every formula cell, by its sheet's name as listed
+	formulaAt := map[recalc.SheetArea]int{} // every formula cell, by its sheet's name as listed
 	for i, f := range all {
 		formulaAt[f.at] = i
 	}
@@ -126,7 +128,7 @@ func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcF
 		s := &scratch[i]
 		edited := cs.part == part
 		if len(s.areas) > maxAreasPerSheet {
-			s.areas = []engine.SheetArea{boundingBox(s.areas)}
+			s.areas = []recalc.SheetArea{boundingBox(s.areas)}
 		}
 		switch pre := early[cs.name]; {
 		case len(s.areas) == 0:
@@ -155,7 +157,7 @@ func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcF
 				}
 				text := ""
 				if c.Formula {
-					idx, ok := formulaAt[engine.SheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
+					idx, ok := formulaAt[recalc.SheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
 					if !ok {
 						return engine.NoSplice("a formula cell the calculator reads was not scanned")
 					}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -32,8 +35,8 @@ var errStopWalk = errors.New("walk done")
 // the write overwrote (old) had spilled, except in cells the write
 // writes, as the engine does on the excelize path, and returns their
 // ranges. A formula inside such a range (a damaged anchor) declines.
-func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w *cellWrites) ([]engine.SheetArea, error) {
-	var areas []engine.SheetArea
+func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w *cellWrites) ([]recalc.SheetArea, error) {
+	var areas []recalc.SheetArea
 	for _, a := range old {
 		spill, err := grid.ParseRange(a.ref)
 		if err != nil || spill.C1 != a.at.C1 || spill.R1 != a.at.R1 {
@@ -56,7 +59,7 @@ func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w 
 				w.spilled = true
 			}
 		}
-		areas = append(areas, engine.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+		areas = append(areas, recalc.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 	}
 	return areas, nil
 }
@@ -66,12 +69,12 @@ func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w 
 // workbook of the cells they read; each one that becomes a dynamic array
 // anchor is marked fresh (its cached value is set, not computed again).
 // It returns the ranges the spills fill.
-func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]engine.SheetArea, error) {
+func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]recalc.SheetArea, error) {
 	compute := make([]bool, len(all))
 	found := false
 	for i, f := range all {
 		cc, ok := w.cells[[2]int{f.at.R1, f.at.C1}]
-		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || engine.CallsUncomputable(f.text) {
+		if !ok || f.part != part || cc.kind != 'f' || !formulatext.MaySpill(f.text) || recalc.CallsUncomputable(f.text) {
 			continue
 		}
 		if err := calculable(f, "a formula to recompute"); err != nil {
@@ -87,9 +90,9 @@ func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calc
 		return nil, err
 	}
 	defer calc.Close()
-	var areas []engine.SheetArea
+	var areas []recalc.SheetArea
 	for i, f := range all {
-		if !compute[i] || engine.InexactInArrays(calc, sheet, f.text) {
+		if !compute[i] || recalc.InexactInArrays(calc, sheet, f.text) {
 			continue
 		}
 		vals, cerr, err := sb.calcArray(ctx, calc, sheet, f)
@@ -112,7 +115,7 @@ func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calc
 		if !p.blocked {
 			w.spilled = true
 			w.spills = append(w.spills, p.rng)
-			areas = append(areas, engine.SheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
+			areas = append(areas, recalc.SheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
 		}
 	}
 	return areas, nil
@@ -154,7 +157,7 @@ type spillPlace struct {
 func (sb *Book) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *cellWrites) (spillPlace, error) {
 	p := spillPlace{anchor: grid.CellName(f.at.C1, f.at.R1), rng: engine.CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.Limits.MaxWriteCells {
-		return p, engine.LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
+		return p, budget.TooLarge(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
 	}
 	var err error
 	if p.cm, p.ok, err = sb.spillMetadata(); err != nil || !p.ok {
@@ -174,10 +177,10 @@ func (p spillPlace) put(w *cellWrites, cc cellContent, vals [][]excelize.ArrayVa
 	cc.array, cc.cm = p.rng.String(), p.cm
 	if p.blocked {
 		cc.array = p.anchor
-		cc.cachedType, cc.cachedValue = "e", engine.SpillError
+		cc.cachedType, cc.cachedValue = "e", recalc.SpillError
 		return cc
 	}
-	cc.cachedType, cc.cachedValue = engine.CachedOf(vals[0][0])
+	cc.cachedType, cc.cachedValue = recalc.CachedOf(vals[0][0])
 	for r, row := range vals {
 		for c, v := range row {
 			if r > 0 || c > 0 {

@@ -3,6 +3,7 @@ package splicepath
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 )
 
 // What a write_cells plan writes, as the recalc splice sees it.
@@ -12,7 +13,7 @@ import (
 // content, shared with the plan's Cell function, which writes the cached
 // values recalcPlan stores here.
 type cellWrites struct {
-	area  engine.SheetArea
+	area  recalc.SheetArea
 	cells map[[2]int]cellContent // (row, col) -> content
 	// spilled reports cells added to cells by dynamic arrays (values
 	// spilled, or an overwritten anchor's spill cleared); spills are the

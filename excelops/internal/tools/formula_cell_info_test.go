@@ -3,7 +3,8 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/stretchr/testify/assert"
 )
@@ -40,7 +41,7 @@ func TestCallsUncomputedForm(t *testing.T) {
 		`PHONETIC("x")`:                                               true,
 	} {
 		assert.Equal(t, want, formulatext.CallsUncomputedForm(formula), formula)
-		assert.Equal(t, want, engine.CallsUncomputable(formula), formula)
+		assert.Equal(t, want, recalc.CallsUncomputable(formula), formula)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
@@ -20,7 +22,7 @@ func TestCheckFormulaAcceptsExcelFormulas(t *testing.T) {
 		"sum(a1)", "  A1 + B1 ", "NA()", "PI()*2", "LAMBDA(x,x*2)(3)", "_xlfn.LAMBDA(_xlpm.x,_xlpm.x)(1)",
 		"LAMBDA(x,y,x)(1,)", "LAMBDA(1)()", "LET(f,LAMBDA(x,x*2),f(3))", "MAP(A1:A3,LAMBDA(v,v+1))",
 	} {
-		assert.NoError(t, engine.ParseFormula(f), f)
+		assert.NoError(t, recalc.ParseFormula(f), f)
 	}
 }
 
@@ -44,15 +46,15 @@ func TestCheckFormulaRefusesBrokenFormulas(t *testing.T) {
 		{"LAMBDA(x,x)(1)(2)", `"(" follows`},
 		{"LET(f,2,g(3))", "g is not an Excel function"},
 	} {
-		err := engine.ParseFormula(c.formula)
+		err := recalc.ParseFormula(c.formula)
 		require.Error(t, err, c.formula)
 		assert.Contains(t, err.Error(), c.want, c.formula)
 	}
-	assert.NotContains(t, engine.ParseFormula("XYZZYQ(1)").Error(), "did you mean")
+	assert.NotContains(t, recalc.ParseFormula("XYZZYQ(1)").Error(), "did you mean")
 }
 
 func TestCheckFormulaTextNamesTheCell(t *testing.T) {
-	err := engine.CheckFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
+	err := recalc.CheckFormulaText("B3", "VLOOKUPP(1,A1:A2,1)")
 	require.Error(t, err)
 	assert.ErrorIs(t, err, failure.KindInvalidArgument)
 	assert.True(t, strings.HasPrefix(err.Error(), `cell B3: formula "=VLOOKUPP(1,A1:A2,1)" is not valid: `), err.Error())
@@ -69,7 +71,7 @@ func FuzzParseFormula(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_ = engine.ParseFormula(s) // never panics
+		_ = recalc.ParseFormula(s) // never panics
 	})
 }
 
@@ -92,7 +94,7 @@ func TestWithFilePrefixes(t *testing.T) {
 		"BYROW(A1:B3,LOG10)":                          "_xlfn.BYROW(A1:B3,LOG10)",              // a cell
 		"_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)": "_xlfn.PIVOTBY(A2:A9,C2:C9,B2:B9,_xleta.SUM)",
 	} {
-		assert.Equal(t, want, engine.WithFilePrefixes(in), in)
+		assert.Equal(t, want, recalc.WithFilePrefixes(in), in)
 	}
 }
 
@@ -107,7 +109,7 @@ func TestWithoutFilePrefixes(t *testing.T) {
 		"_xlfn.GROUPBY(A2:A9,B2:B9,_xleta.SUM)":            "GROUPBY(A2:A9,B2:B9,SUM)",
 	} {
 		assert.Equal(t, want, formulatext.WithoutFilePrefixes(in), in)
-		assert.Equal(t, engine.WithFilePrefixes(want), engine.WithFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
+		assert.Equal(t, recalc.WithFilePrefixes(want), recalc.WithFilePrefixes(formulatext.WithoutFilePrefixes(in)), "round trip")
 	}
 }
 

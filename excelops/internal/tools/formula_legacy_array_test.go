@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -76,10 +77,10 @@ func TestLegacyArrayAsLibreOffice(t *testing.T) {
 					_, isNumber := v.(float64)
 					_, perr := strconv.ParseFloat(want, 64)
 					assert.Equal(t, perr == nil, isNumber, "%s: %v (%T) is a number as LibreOffice's %q", ref, v, v, want)
-					ours, theirs := engine.ParsedCell(book, "Sheet1", ref), engine.ParsedCell(lo, "Sheet1", ref)
+					ours, theirs := recalc.ParsedCell(book, "Sheet1", ref), recalc.ParsedCell(lo, "Sheet1", ref)
 					require.NotNil(t, ours, ref)
 					require.NotNil(t, theirs, ref)
-					assert.Equal(t, engine.CachedKind(theirs.T), engine.CachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
+					assert.Equal(t, recalc.CachedKind(theirs.T), recalc.CachedKind(ours.T), "%s: the cell's type as LibreOffice stores it", ref)
 					if x != r.C1 || y != r.R1 {
 						formula, err := book.GetCellFormula("Sheet1", ref)
 						require.NoError(t, err)
@@ -168,17 +169,17 @@ func TestLegacyArrayOverItsRange(t *testing.T) {
 	}
 	cases := []struct {
 		cell string
-		want [][]engine.CachedCell
+		want [][]recalc.CachedCell
 	}{
-		{"G1", [][]engine.CachedCell{{{Type: "", Value: "1030"}}, {{Type: "", Value: "1030"}}, {{Type: "", Value: "1030"}}}},
-		{"J1", [][]engine.CachedCell{{{Type: "", Value: "42"}, {Type: "", Value: "42"}}, {{Type: "", Value: "60"}, {Type: "", Value: "60"}}}},
-		{"M1", [][]engine.CachedCell{{{Type: "str", Value: "big"}, {Type: "str", Value: "small"}}}},
+		{"G1", [][]recalc.CachedCell{{{Type: "", Value: "1030"}}, {{Type: "", Value: "1030"}}, {{Type: "", Value: "1030"}}}},
+		{"J1", [][]recalc.CachedCell{{{Type: "", Value: "42"}, {Type: "", Value: "42"}}, {{Type: "", Value: "60"}, {Type: "", Value: "60"}}}},
+		{"M1", [][]recalc.CachedCell{{{Type: "str", Value: "big"}, {Type: "str", Value: "small"}}}},
 		{"P1", nil},
 		{"R1", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.cell, func(t *testing.T) {
-			got, err := engine.LegacyArrayValues(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", tc.cell)
+			got, err := recalc.LegacyArrayValues(context.Background(), f, limits.DefaultLimits().Calc(), "Sheet1", tc.cell)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})

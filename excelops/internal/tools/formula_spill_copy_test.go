@@ -3,7 +3,8 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ func spillAt(e *env, name, sheet, cell string) string {
 	require.NoError(e.t, err)
 	col, row, err := grid.ParseCell(cell)
 	require.NoError(e.t, err)
-	if spill, ok := engine.DynamicAnchor(engine.SheetCell(ws, col, row)); ok {
+	if spill, ok := recalc.DynamicAnchor(recalc.SheetCell(ws, col, row)); ok {
 		return spill.String()
 	}
 	return ""

@@ -7,7 +7,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -187,9 +188,9 @@ func TestRecalcBudgetDropsTheRest(t *testing.T) {
 		require.NoError(t, f.SetCellFormula("Sheet1", c, "A1*2"))
 	}
 	none := func(string) (bool, error) { return false, nil }
-	st, err := engine.RefreshFormulaValuesUpTo(context.Background(), f, limits.DefaultLimits().Calc(), none, nil, 2)
+	st, err := recalc.RefreshFormulaValuesUpTo(context.Background(), f, limits.DefaultLimits().Calc(), none, nil, 2)
 	require.NoError(t, err)
-	assert.Equal(t, engine.FormulaStats{Computed: 2, Dropped: 1, Changed: 2}, st) // 99 -> 4 twice
+	assert.Equal(t, recalc.FormulaStats{Computed: 2, Dropped: 1, Changed: 2}, st) // 99 -> 4 twice
 	for c, want := range map[string]string{"B1": "4", "C1": "4", "D1": ""} {
 		got, err := f.GetCellValue("Sheet1", c, excelize.Options{RawCellValue: true})
 		require.NoError(t, err)
@@ -213,9 +214,9 @@ func TestRecalcUnchangedLeavesCalcProps(t *testing.T) {
 	require.NoError(t, err)
 	ws.SheetData.Row[0].C[1].T, ws.SheetData.Row[0].C[1].V = "", "4" // cached as Excel would
 	none := func(string) (bool, error) { return false, nil }
-	st, err := engine.RefreshFormulaValues(context.Background(), f, limits.DefaultLimits().Calc(), none, nil)
+	st, err := recalc.RefreshFormulaValues(context.Background(), f, limits.DefaultLimits().Calc(), none, nil)
 	require.NoError(t, err)
-	assert.Equal(t, engine.FormulaStats{Computed: 1}, st)
+	assert.Equal(t, recalc.FormulaStats{Computed: 1}, st)
 	props, err := f.GetCalcProps()
 	require.NoError(t, err)
 	assert.Nil(t, props.FullCalcOnLoad, "nothing to recalculate on open")

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -46,7 +47,7 @@ func anchorRefs(t *testing.T, f *excelize.File, sheet string, rows, cols int) []
 	var out []string
 	for r := 1; r <= rows; r++ {
 		for c := 1; c <= cols; c++ {
-			if spill, ok := engine.DynamicAnchor(engine.SheetCell(ws, c, r)); ok {
+			if spill, ok := recalc.DynamicAnchor(recalc.SheetCell(ws, c, r)); ok {
 				out = append(out, grid.CellName(c, r)+" "+spill.String())
 			}
 		}

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -56,12 +59,12 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		cells, err := engine.ExistingCells(b, sheet, rng)
-		edits := &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+		edits := &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
 		}
 		if len(cells) > maxClearedCells {
-			return nil, engine.LimitErr(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
+			return nil, budget.TooLarge(fmt.Sprintf("range %s holds %d cells, more than the %d one call clears; clear it in parts", rng, len(cells), maxClearedCells))
 		}
 		if values {
 			// Part of an array formula cannot be cleared (Excel: "You

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -87,7 +89,7 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*engine
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = engine.DeletedColumns(sheet, col)
+		b.Edits = recalc.DeletedColumns(sheet, col)
 		ext.MinCol, ext.MaxCol = shrinkSpan(ext, ext.MinCol, ext.MaxCol, col, n)
 		return success(b.Name(), sheet,
 			field("deleted_from_column", name),
@@ -142,7 +144,7 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*engine
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = engine.InsertedColumns(sheet, col, n)
+		b.Edits = recalc.InsertedColumns(sheet, col, n)
 		if !ext.Empty() && col <= ext.MaxCol {
 			ext.MaxCol += n
 			if col <= ext.MinCol {

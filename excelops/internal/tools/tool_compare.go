@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -15,8 +16,8 @@ import (
 )
 
 // compare_excel: two workbooks, or two sheets of one, compared by value
-// and, with ignore_style false, by style (see sheetdiff.go and
-// sheetdiff_styles.go), the differences paged with offset/next_offset.
+// and, with ignore_style false, by style (see internal/engine/sheetdiff.go and
+// internal/engine/sheetdiff_styles.go), the differences paged with offset/next_offset.
 
 const (
 	// defaultCompareDiffs is max_diffs by default.
@@ -133,7 +134,7 @@ func readDiffTable(b *engine.Book, ctx context.Context, sheet string, styles boo
 		return t, err
 	}
 	if over {
-		return t, engine.LimitErr("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
+		return t, budget.TooLarge("sheet " + sheet + " holds more cells than compare_excel reads (2,000,000): compare ranges of it with read_excel instead")
 	}
 	return t, nil
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -121,7 +123,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*engine.Call,
 			copied := *ext
 			b.Extents[name] = &copied
 		}
-		b.Edits = engine.CopiedSheet()
+		b.Edits = recalc.CopiedSheet()
 		if pos != len(list) {
 			if err := b.MoveSheet(name, pos); err != nil {
 				return nil, err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -102,7 +104,7 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*engine.Cal
 	if err := grid.CheckFormula("refers_to of "+a.Name, body); err != nil {
 		return nil, err
 	}
-	if err := engine.ParseFormula(body); err != nil {
+	if err := recalc.ParseFormula(body); err != nil {
 		return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {

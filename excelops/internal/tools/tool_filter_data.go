@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -306,7 +307,7 @@ func (fr *filterRun) project(vals []any) []any {
 func (fr *filterRun) keep(row int, vals []any) error {
 	fr.cells += max(len(fr.proj), 1)
 	if fr.cells > maxSortCells {
-		return engine.LimitErr(fmt.Sprintf("too many matching rows to sort: more than %d cells; narrow the conditions, return fewer columns, or drop sort_by", maxSortCells))
+		return budget.TooLarge(fmt.Sprintf("too many matching rows to sort: more than %d cells; narrow the conditions, return fewer columns, or drop sort_by", maxSortCells))
 	}
 	var key any
 	if fr.sortCol < len(vals) {

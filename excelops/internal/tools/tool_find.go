@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
@@ -22,7 +24,7 @@ import (
 // number cell matches by its digits and stays a number when the result is
 // one; a date cell matches by its ISO text ("2024-01-31") and stays a date
 // when the result is one. Booleans and errors are never touched. A formula
-// the replacement would break is refused (formula_check.go) and nothing is
+// the replacement would break is refused (internal/recalc/check.go) and nothing is
 // written.
 
 // maxListedChanges caps the changed cells a find_replace result lists.
@@ -187,7 +189,7 @@ func findIn(b *engine.Book, sheet string, rng *engine.CellRange, re *regexp.Rege
 		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
 	}
 	var out []foundCell
-	var names *engine.FormulaScope // read at the first formula replaced
+	var names *recalc.FormulaScope // read at the first formula replaced
 	for r := area.R1; r <= area.R2 && r <= len(rows); r++ {
 		row := rows[r-1]
 		for c := area.C1; c <= area.C2; c++ {
@@ -214,7 +216,7 @@ func findIn(b *engine.Book, sheet string, rng *engine.CellRange, re *regexp.Rege
 				if err := grid.CheckFormula(ref, after); err != nil {
 					return nil, err
 				}
-				if err := engine.CheckFormulaText(sheet+"!"+ref, after); err != nil {
+				if err := recalc.CheckFormulaText(sheet+"!"+ref, after); err != nil {
 					return nil, fmt.Errorf("replacing %q by %q in the formula of %s!%s: %w", find, repl, sheet, ref, err)
 				}
 				if names == nil {
@@ -293,10 +295,10 @@ func isInt(v any) bool {
 // every formula on their sheets (applyRefs), so rewriting one cell of a
 // shared formula keeps the others.
 func replaceFound(b *engine.Book, found []foundCell, dw *engine.DateWriter) error {
-	var edits []engine.SheetArea
+	var edits []recalc.SheetArea
 	planned := map[string]*engine.RefPlan{}
 	for _, f := range found {
-		edits = append(edits, engine.SheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
+		edits = append(edits, recalc.SheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
 		if f.formula {
 			p := planned[f.sheet]
 			if p == nil {
@@ -338,7 +340,7 @@ func replaceFound(b *engine.Book, found []foundCell, dw *engine.DateWriter) erro
 		}
 	}
 	if len(edits) <= maxListedChanges*10 {
-		b.Edits = &engine.EditSet{Areas: edits}
+		b.Edits = &recalc.EditSet{Areas: edits}
 	}
 	return nil
 }

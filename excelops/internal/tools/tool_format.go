@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -58,7 +59,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.C
 		return nil, failure.Invalid("give at least one of font, fill, border, alignment, number_format")
 	}
 	if rng.Cells() > s.engine.Limits.MaxCells {
-		return nil, engine.LimitErr(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.Limits.MaxCells))
+		return nil, budget.TooLarge(fmt.Sprintf("range %s has %d cells, more than the limit of %d cells", rng, rng.Cells(), s.engine.Limits.MaxCells))
 	}
 	// Every cell of the range gets its own style, so each one that does
 	// not exist yet is created: refuse before allocating any of them.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -79,7 +80,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engi
 			return nil, failure.Invalid("cell_range %q must span at least two cells, e.g. \"A1:C1\"", a.CellRange)
 		}
 		if merge && rng.Cells() > int64(s.engine.Limits.MaxWriteCells) {
-			return nil, engine.LimitErr(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.Limits.MaxWriteCells))
+			return nil, budget.TooLarge(fmt.Sprintf("merging %s touches %d cells, more than the limit of %d", rng, rng.Cells(), s.engine.Limits.MaxWriteCells))
 		}
 		return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 			sheet, ext := sh.Name, sh.Ext

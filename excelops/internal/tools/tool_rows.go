@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -88,7 +90,7 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*engine.Call, er
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = engine.InsertedRows(sheet, a.Row, n)
+		b.Edits = recalc.InsertedRows(sheet, a.Row, n)
 		if !ext.Empty() && a.Row <= ext.MaxRow {
 			ext.MaxRow += n
 			if a.Row <= ext.MinRow {
@@ -134,7 +136,7 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*engine.Call,
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = engine.DeletedRows(sheet, a.Row)
+		b.Edits = recalc.DeletedRows(sheet, a.Row)
 		ext.MinRow, ext.MaxRow = shrinkSpan(ext, ext.MinRow, ext.MaxRow, a.Row, n)
 		return success(b.Name(), sheet,
 			field("deleted_from_row", a.Row),

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -105,7 +108,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*engine.Cal
 		}); err != nil {
 			return nil, err
 		}
-		b.Edits = engine.RenamedSheet()
+		b.Edits = recalc.RenamedSheet()
 		if ext, ok := b.Extents[old]; ok && old != a.NewName {
 			delete(b.Extents, old)
 			b.Extents[a.NewName] = ext
@@ -155,7 +158,7 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*engine.Cal
 			return nil, err
 		}
 		delete(b.Extents, sheet)
-		b.Edits = engine.DeletedSheet()
+		b.Edits = recalc.DeletedSheet()
 		return success(b.Name(), "",
 			field("deleted_sheet", sheet),
 			field("remaining_sheets", b.SheetNames())), nil
@@ -202,7 +205,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 		return nil, err
 	}
 	if src.Cells() > int64(s.engine.Limits.MaxWriteCells) {
-		return nil, engine.LimitErr(fmt.Sprintf("range %s has more than %d cells", src, s.engine.Limits.MaxWriteCells))
+		return nil, budget.TooLarge(fmt.Sprintf("range %s has more than %d cells", src, s.engine.Limits.MaxWriteCells))
 	}
 	tc, tr, err := grid.ParseCell(a.TargetStart)
 	if err != nil {
@@ -233,7 +236,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 	copyTo := func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
 		var err error
-		var names *engine.FormulaScope // read when the first formula is copied
+		var names *recalc.FormulaScope // read when the first formula is copied
 		plan, anchors := spills.CopyPlan(src, dst)
 		old, err := b.AnchorsUnder(sheet, plan)
 		if err != nil {

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -167,7 +170,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call,
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
 		}
 		if block.Cells() > int64(s.engine.Limits.MaxWriteCells) {
-			return nil, engine.LimitErr(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.Limits.MaxWriteCells))
+			return nil, budget.TooLarge(fmt.Sprintf("sorting %s moves %d cells, more than the limit of %d", block, block.Cells(), s.engine.Limits.MaxWriteCells))
 		}
 		if err := checkSortable(b, sheet, rng, block); err != nil {
 			return nil, err
@@ -176,7 +179,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call,
 		if err != nil {
 			return nil, err
 		}
-		b.Edits = &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
+		b.Edits = &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
 		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.R2 - block.R1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
@@ -240,7 +243,7 @@ func checkSortable(b *engine.Book, sheet string, rng, block engine.CellRange) er
 		}
 		if ar, err := grid.ParseRange(fc.ArrayRef); err == nil && ar.Overlaps(block) {
 			if fc.Dynamic {
-				return engine.SpillSortRefusal(rng, ar, fc.Ref)
+				return recalc.SpillSortRefusal(rng, ar, fc.Ref)
 			}
 			return failure.Invalid("range %s holds the array formula at %s (%s), which a sort would break; convert it to ordinary formulas first", rng, fc.Ref, fc.ArrayRef)
 		}

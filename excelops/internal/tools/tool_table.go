@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -201,7 +203,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*engine.C
 		ext.Widen(rng.R1, rng.C1)
 		ext.Widen(rng.R2, rng.C2)
 		// Only header cells may have changed (filled or turned into text).
-		b.Edits = &engine.EditSet{Areas: []engine.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
+		b.Edits = &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
 		res := success(b.Name(), sheet,
 			field("table_name", name),
 			field("range", rng.String()),

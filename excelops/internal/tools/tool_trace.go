@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
@@ -71,7 +73,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 		complete := true
 		nPrec := 0
 		if dir != "dependents" {
-			steps, ok := g.Precedents([]engine.SheetArea{target}, depth)
+			steps, ok := g.Precedents([]recalc.SheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, precedentEntry(g, st))
@@ -79,7 +81,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 			nPrec = len(entries)
 		}
 		if dir != "precedents" {
-			steps, ok := g.Dependents([]engine.SheetArea{target}, depth)
+			steps, ok := g.Dependents([]recalc.SheetArea{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, dependentEntry(g, st))
@@ -146,7 +148,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Cal
 		if scope == "direct" {
 			depth = 1
 		}
-		steps, complete := g.Dependents([]engine.SheetArea{target}, depth)
+		steps, complete := g.Dependents([]recalc.SheetArea{target}, depth)
 		sheets := map[string]bool{}
 		var affected []any
 		nDirect := 0
@@ -190,7 +192,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Cal
 
 // traceTarget reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or,
 // without a sheet, a cell or range of the first sheet of g.
-func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (engine.SheetArea, error) {
+func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (recalc.SheetArea, error) {
 	text = strings.TrimSpace(text)
 	sheet, addr := "", text
 	if i := strings.LastIndex(text, "!"); i >= 0 {
@@ -200,7 +202,7 @@ func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (engine.SheetAr
 		}
 		resolved, err := b.Sheet(sheet)
 		if err != nil {
-			return engine.SheetArea{}, err
+			return recalc.SheetArea{}, err
 		}
 		sheet = resolved
 	} else if len(g.Sheets) > 0 {
@@ -208,13 +210,13 @@ func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (engine.SheetAr
 	}
 	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
-		return engine.SheetArea{}, failure.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
+		return recalc.SheetArea{}, failure.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}
 	return a, nil
 }
 
 // targetFormula is the formula of target when it is one formula cell, else nil.
-func targetFormula(g *refgraph.Graph, target engine.SheetArea) any {
+func targetFormula(g *refgraph.Graph, target recalc.SheetArea) any {
 	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -77,7 +78,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 			width = max(width, len(r))
 		}
 		if cells > s.engine.Limits.MaxWriteCells {
-			return nil, engine.LimitErr(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.engine.Limits.MaxWriteCells))
+			return nil, budget.TooLarge(fmt.Sprintf("%d cells in one call, more than the limit of %d", cells, s.engine.Limits.MaxWriteCells))
 		}
 		if err := grid.CheckBlockFits("the block", anchor.C1, anchor.R1, len(a.Values), max(width, 1)); err != nil {
 			return nil, err

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -89,7 +90,7 @@ func FuzzDeleteRange(f *testing.F) {
 			require.NoError(t, err)
 			for _, c := range cells {
 				text := mustFormula(t, fb, sheet, c.Ref)
-				assert.NoError(t, engine.ParseFormula(text), "%s!%s = %s after deleting %s %s", sheet, c.Ref, text, rng, shift)
+				assert.NoError(t, recalc.ParseFormula(text), "%s!%s = %s after deleting %s %s", sheet, c.Ref, text, rng, shift)
 			}
 		}
 	})

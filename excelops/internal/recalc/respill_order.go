@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 // maxOrderedSpills bounds the anchors spillOrder orders; past it they
 // spill again in sheet, row and column order.

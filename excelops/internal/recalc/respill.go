@@ -1,10 +1,12 @@
-package engine
+package recalc
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -24,7 +26,7 @@ import (
 func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []DepCell, dirty []bool, edited, fresh []SheetArea, maxCells int) ([]SheetArea, error) {
 	var cand []int
 	var spills []SheetArea
-	olds := map[int]CellRange{}
+	olds := map[int]cellarea.Range{}
 	for i, sf := range all {
 		if old, ok := DynamicAnchor(sf.Cell.cell); ok && dirty[i] {
 			cand, olds[i] = append(cand, i), old
@@ -51,13 +53,13 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 			continue
 		}
 		if n := len(vals) * len(vals[0]); n > maxCells {
-			return nil, LimitErr(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.Cell.Ref, n, maxCells))
+			return nil, budget.TooLarge(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", sf.Cell.Ref, n, maxCells))
 		}
-		rng := CellRange{C1: col, R1: row, C2: col + len(vals[0]) - 1, R2: row + len(vals) - 1}
+		rng := cellarea.Range{C1: col, R1: row, C2: col + len(vals[0]) - 1, R2: row + len(vals) - 1}
 		stuck := sf.Cell.spillStuck() // it spilled nothing: its own values block nothing
 		var blocked bool
 		if stuck {
-			if blocked, err = spillBlocked(f, sf.sheet, rng); err != nil {
+			if blocked, err = SpillBlocked(f, sf.sheet, rng); err != nil {
 				return nil, err
 			} else if blocked {
 				continue // still obstructed: #SPILL! as it was
@@ -65,11 +67,11 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		// What the edit wrote into the old spill stays (and blocks it).
 		kept := func(c, r int) bool { return inAreas(edited, sf.sheet, c, r) }
-		if err := clearOldSpills(f, sf.sheet, []OldAnchor{{Col: col, Row: row, spill: old}}, kept); err != nil {
+		if err := ClearOldSpills(f, sf.sheet, []OldAnchor{{Col: col, Row: row, Spill: old}}, kept); err != nil {
 			return nil, err
 		}
 		if !stuck {
-			if blocked, err = spillBlocked(f, sf.sheet, rng); err != nil {
+			if blocked, err = SpillBlocked(f, sf.sheet, rng); err != nil {
 				return nil, err
 			}
 		}
@@ -87,7 +89,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		}
 		for r, line := range vals {
 			for c, v := range line {
-				if err := setTypedValue(f, sf.sheet, col+c, row+r, v); err != nil {
+				if err := SetTypedValue(f, sf.sheet, col+c, row+r, v); err != nil {
 					return nil, err
 				}
 			}
@@ -126,7 +128,7 @@ func unblock(all []sheetFormula, dirty []bool, areas []SheetArea) {
 
 // Intrudes reports whether the edited area a meets the spill range other
 // than in its anchor (its first cell).
-func Intrudes(a SheetArea, spill CellRange) bool {
+func Intrudes(a SheetArea, spill cellarea.Range) bool {
 	if a.C1 > spill.C2 || spill.C1 > a.C2 || a.R1 > spill.R2 || spill.R1 > a.R2 {
 		return false
 	}
@@ -141,16 +143,4 @@ func inAreas(areas []SheetArea, sheet string, col, row int) bool {
 		}
 	}
 	return false
-}
-
-// formulaCellsOf returns the cells of plan that hold formulas, one area
-// each: the formulas write_cells spilled itself.
-func formulaCellsOf(sheet string, plan []CellWrite) []SheetArea {
-	var out []SheetArea
-	for _, w := range plan {
-		if w.Formula != "" {
-			out = append(out, SheetArea{Sheet: sheet, C1: w.Col, R1: w.Row, C2: w.Col, R2: w.Row})
-		}
-	}
-	return out
 }

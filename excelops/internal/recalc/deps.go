@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
@@ -23,9 +23,9 @@ type EditSet struct {
 	// cut says references may have been cut (rows or columns deleted): a
 	// formula holding #REF! may have a new value.
 	cut bool
-	// fresh are cells whose dynamic array formulas the call spilled
+	// Fresh are cells whose dynamic array formulas the call spilled
 	// itself (write_cells' block): the refresh does not spill them again.
-	fresh []SheetArea
+	Fresh []SheetArea
 }
 
 // written returns the areas whose cells the edit wrote: its areas, unless

@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	"fmt"
@@ -53,32 +53,32 @@ type FormulaScope struct {
 	global    map[string]bool            // lower-case workbook-scoped names
 	local     map[string]map[string]bool // lower-case sheet -> its names
 	names     []string                   // every defined name, for suggestions
-	loadTable func() []tableInfo         // the tables, read on first need
-	tables    []tableInfo
+	loadTable func() []TableInfo         // the tables, read on first need
+	tables    []TableInfo
 	tablesSet bool
 }
 
 // tableInfo is one table: its name and column names.
-type tableInfo struct {
+type TableInfo struct {
 	Name    string
 	Columns []string
 }
 
-// newFormulaScope builds a scope from the sheet names, the defined names
+// NewFormulaScope builds a scope from the sheet names, the defined names
 // (scope is the sheet of a sheet-scoped name, "" for workbook scope) and a
 // reader of the tables.
-func newFormulaScope(sheets []string, names []scopedName, tables func() []tableInfo) *FormulaScope {
+func NewFormulaScope(sheets []string, names []ScopedName, tables func() []TableInfo) *FormulaScope {
 	sc := &FormulaScope{sheetSet: map[string]bool{}, global: map[string]bool{}, local: map[string]map[string]bool{}, loadTable: tables}
 	for _, s := range sheets {
-		sc.addSheet(s)
+		sc.AddSheet(s)
 	}
 	for _, n := range names {
 		sc.names = append(sc.names, n.Name)
-		if n.sheet == "" {
+		if n.Sheet == "" {
 			sc.global[strings.ToLower(n.Name)] = true
 			continue
 		}
-		key := strings.ToLower(n.sheet)
+		key := strings.ToLower(n.Sheet)
 		if sc.local[key] == nil {
 			sc.local[key] = map[string]bool{}
 		}
@@ -89,12 +89,12 @@ func newFormulaScope(sheets []string, names []scopedName, tables func() []tableI
 
 // scopedName is a defined name with the sheet it is local to ("" for the
 // whole workbook).
-type scopedName struct {
-	Name, sheet string
+type ScopedName struct {
+	Name, Sheet string
 }
 
-// addSheet counts name as existing (a sheet the call creates).
-func (sc *FormulaScope) addSheet(name string) {
+// AddSheet counts name as existing (a sheet the call creates).
+func (sc *FormulaScope) AddSheet(name string) {
 	if !sc.sheetSet[strings.ToLower(name)] {
 		sc.sheetSet[strings.ToLower(name)] = true
 		sc.sheets = append(sc.sheets, name)
@@ -109,12 +109,12 @@ func (sc *FormulaScope) addSheet(name string) {
 // to parseFormula.
 func (sc *FormulaScope) Check(ref, host, formula string) error {
 	ps := efp.ExcelParser()
-	return sc.checkRefs(ref, host, formula, formulaRefsOf(ps.Parse("="+formula)))
+	return sc.CheckRefs(ref, host, formula, FormulaRefsOf(ps.Parse("="+formula)))
 }
 
-// checkRefs is check over the references formulaRefsOf took from the
+// CheckRefs is check over the references formulaRefsOf took from the
 // formula's tokens (nil: none to check).
-func (sc *FormulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) error {
+func (sc *FormulaScope) CheckRefs(ref, host, formula string, refs *FormulaRefs) error {
 	u := sc.unknown(host, refs)
 	if u == nil {
 		return nil
@@ -123,32 +123,32 @@ func (sc *FormulaScope) checkRefs(ref, host, formula string, refs *formulaRefs) 
 	if u.What == "sheet" {
 		kind, more = failure.KindSheetNotFound, " Available sheets: "+textdist.ListNames(sc.sheets)+"."
 	}
-	return newError(kind, fmt.Sprintf("%s: formula %q refers to %s; nothing was written.%s%s",
+	return failure.New(kind, fmt.Sprintf("%s: formula %q refers to %s; nothing was written.%s%s",
 		ref, "="+formula, u.Error(), textdist.DidYouMean(u.Suggestions), more), u)
 }
 
 // formulaRefs are the references of one formula that name a sheet,
 // defined name or table, with the names its LET and LAMBDA bind.
-type formulaRefs struct {
+type FormulaRefs struct {
 	ops    []formularef.Operand
 	params map[string]bool
 }
 
-// formulaRefsOf takes from a formula's tokens the references the scope
+// FormulaRefsOf takes from a formula's tokens the references the scope
 // must check; nil when there is none (plain cells and ranges of the
 // formula's own sheet) or when the tokenizer could not read it whole.
-func formulaRefsOf(toks []efp.Token) *formulaRefs {
+func FormulaRefsOf(toks []efp.Token) *FormulaRefs {
 	ops, ok := formularef.OperandsOf(toks)
 	if !ok {
 		return nil
 	}
-	var refs *formulaRefs
+	var refs *FormulaRefs
 	for _, o := range ops {
 		if o.IsArea && o.Sheet == "" {
 			continue
 		}
 		if refs == nil {
-			refs = &formulaRefs{}
+			refs = &FormulaRefs{}
 		}
 		refs.ops = append(refs.ops, o)
 		if !o.IsArea && !o.IsStructured() && refs.params == nil {
@@ -159,7 +159,7 @@ func formulaRefsOf(toks []efp.Token) *formulaRefs {
 }
 
 // unknown returns the first reference of refs the scope does not have.
-func (sc *FormulaScope) unknown(host string, refs *formulaRefs) *unknownRefError {
+func (sc *FormulaScope) unknown(host string, refs *FormulaRefs) *unknownRefError {
 	if sc == nil || refs == nil {
 		return nil
 	}
@@ -249,7 +249,7 @@ func (sc *FormulaScope) structured(rest string) *unknownRefError {
 }
 
 // table returns the table called name (ignoring case), nil when none.
-func (sc *FormulaScope) table(name string) *tableInfo {
+func (sc *FormulaScope) table(name string) *TableInfo {
 	list := sc.tableList()
 	for i := range list {
 		if strings.EqualFold(list[i].Name, name) {
@@ -260,7 +260,7 @@ func (sc *FormulaScope) table(name string) *tableInfo {
 }
 
 // tableList reads the tables once.
-func (sc *FormulaScope) tableList() []tableInfo {
+func (sc *FormulaScope) tableList() []TableInfo {
 	if !sc.tablesSet && sc.loadTable != nil {
 		sc.tables, sc.tablesSet = sc.loadTable(), true
 	}

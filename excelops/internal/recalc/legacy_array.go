@@ -1,11 +1,11 @@
-package engine
+package recalc
 
 import (
 	"context"
 	"sort"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -20,7 +20,7 @@ import (
 // cell of the range gets its laid-out value, the others as plain values
 // without a formula, as Excel stores them. A formula the engine cannot
 // compute exactly (legacyArrayValues) leaves every cell of its range
-// without a value, as do the formulas reading it (formula_legacy_taint.go),
+// without a value, as do the formulas reading it (legacy_taint.go),
 // and the workbook is marked to be recalculated on open.
 
 // legacyArrayRange returns the range of the legacy array formula whose
@@ -28,15 +28,15 @@ import (
 // (CalcLegacyArray): its ref is a range, even of one cell (X1:X1, as
 // LibreOffice writes one); a dynamic array anchor, which the calculator
 // spills itself, is not one.
-func legacyArrayRange(c *excelize.XMLCell) (CellRange, bool) {
+func legacyArrayRange(c *excelize.XMLCell) (cellarea.Range, bool) {
 	if c == nil || c.F == nil || c.F.T != excelize.STCellFormulaTypeArray || c.F.Ref == "" {
-		return CellRange{}, false
+		return cellarea.Range{}, false
 	}
 	if _, ok := DynamicAnchor(c); ok {
-		return CellRange{}, false
+		return cellarea.Range{}, false
 	}
 	if !strings.Contains(c.F.Ref, ":") {
-		return CellRange{}, false // one cell, computed whole
+		return cellarea.Range{}, false // one cell, computed whole
 	}
 	r, err := grid.ParseRange(c.F.Ref)
 	return r, err == nil
@@ -150,7 +150,7 @@ func placeLegacyArray(f *excelize.File, sheet string, col, row int, laid [][]Cac
 // dropLegacyValues removes the values of the cells of the legacy array
 // formula's range r on ws other than its first, and returns how many it
 // removed; only the cells the sheet holds are visited, however large r is.
-func dropLegacyValues(ws *excelize.XMLWorksheet, r CellRange) int {
+func dropLegacyValues(ws *excelize.XMLWorksheet, r cellarea.Range) int {
 	n := 0
 	rows := ws.SheetData.Row
 	for i := sort.Search(len(rows), func(i int) bool { return rows[i].R >= r.R1 }); i < len(rows) && rows[i].R <= r.R2; i++ {
@@ -167,46 +167,4 @@ func dropLegacyValues(ws *excelize.XMLWorksheet, r CellRange) int {
 		}
 	}
 	return n
-}
-
-// RefuseLegacyArrayPart refuses a write of some but not all cells of a
-// legacy array formula on sheet, as Excel does ("You can't change part of
-// an array"): the formula's value is laid over its whole range, so a cell
-// of the range written alone would be overwritten by the next recalculation.
-// Writing every cell of the range replaces the array.
-func (b *Book) RefuseLegacyArrayPart(sheet string, plan []CellWrite) error {
-	all, err := b.FormulaCells(sheet)
-	if err != nil {
-		return err
-	}
-	var written map[[2]int]bool
-	for _, fc := range all {
-		if fc.ArrayRef == "" || fc.Dynamic {
-			continue
-		}
-		arr, err := grid.ParseRange(fc.ArrayRef)
-		if err != nil {
-			continue
-		}
-		if written == nil {
-			written = make(map[[2]int]bool, len(plan))
-			for _, w := range plan {
-				written[[2]int{w.Col, w.Row}] = true
-			}
-		}
-		in, out := 0, 0
-		for y := arr.R1; y <= arr.R2; y++ {
-			for x := arr.C1; x <= arr.C2; x++ {
-				if written[[2]int{x, y}] {
-					in++
-				} else {
-					out++
-				}
-			}
-		}
-		if in > 0 && out > 0 {
-			return failure.Invalid("cannot write part of the array formula in %s (anchored at %s): write all of %s or none of it, or clear it first with clear_range", fc.ArrayRef, fc.Ref, fc.ArrayRef)
-		}
-	}
-	return nil
 }

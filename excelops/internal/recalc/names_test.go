@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	"errors"
@@ -12,11 +12,11 @@ import (
 // testScope is a workbook of four sheets, a workbook-scoped and a
 // sheet-scoped name and one table.
 func testScope() *FormulaScope {
-	return newFormulaScope(
+	return NewFormulaScope(
 		[]string{"Sheet1", "Sheet2", "Sheet3", "Q1 Plan", "O'Brien"},
-		[]scopedName{{Name: "TaxRate", sheet: ""}, {Name: "Local", sheet: "Sheet2"}},
-		func() []tableInfo {
-			return []tableInfo{{Name: "Sales", Columns: []string{"Amount", "Unit Price", "Qty"}}}
+		[]ScopedName{{Name: "TaxRate", Sheet: ""}, {Name: "Local", Sheet: "Sheet2"}},
+		func() []TableInfo {
+			return []TableInfo{{Name: "Sales", Columns: []string{"Amount", "Unit Price", "Qty"}}}
 		})
 }
 
@@ -98,33 +98,10 @@ func TestFormulaNamesRefused(t *testing.T) {
 
 func TestFormulaNamesTablesReadOnlyWhenNeeded(t *testing.T) {
 	reads := 0
-	sc := newFormulaScope([]string{"Sheet1"}, nil, func() []tableInfo { reads++; return nil })
+	sc := NewFormulaScope([]string{"Sheet1"}, nil, func() []TableInfo { reads++; return nil })
 	require.NoError(t, sc.Check("cell A1", "Sheet1", "SUM(A1:A3)*2"))
 	assert.Equal(t, 0, reads, "no structured reference: no table part read")
 	require.Error(t, sc.Check("cell A1", "Sheet1", "SUM(T[x])"))
 	require.Error(t, sc.Check("cell A1", "Sheet1", "SUM(T[y])"))
 	assert.Equal(t, 1, reads, "the tables are read once per call")
-}
-
-// BenchmarkFormulaNamesWrite is the name check of a 10,000-formula write
-// (one scope per call), beside the syntax check every formula gets anyway.
-func BenchmarkFormulaNamesWrite(b *testing.B) {
-	plan := make([]CellWrite, 10000)
-	for i := range plan {
-		w, err := PlanCell(3, i+1, "=SUM(Sheet2!A1:A9)*TaxRate+'Q1 Plan'!B2", ValueTypesAuto)
-		require.NoError(b, err)
-		plan[i] = w
-	}
-	b.Run("syntax", func(b *testing.B) {
-		for range b.N {
-			for _, w := range plan {
-				_ = ParseFormula(w.Formula)
-			}
-		}
-	})
-	b.Run("names", func(b *testing.B) {
-		for range b.N {
-			_ = CheckWriteNames(plan, "Sheet1", testScope)
-		}
-	})
 }

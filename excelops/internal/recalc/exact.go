@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	"sort"
@@ -28,11 +28,11 @@ import (
 //     an array formula: a dynamic array anchor, or a legacy one, exact);
 //   - the first cell of a legacy array formula over several cells, on its
 //     own: its value is one of its range's, which the refresh computes
-//     together (legacyArrayValues, formula_legacy_array.go);
+//     together (legacyArrayValues, legacy_array.go);
 //   - what inexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	if isLegacyArrayOverCells(f, sheet, ref) {
-		return true // formula_legacy_array.go
+		return true // legacy_array.go
 	}
 	tokens := formulatok.Tokens(formula) // once: this runs for every formula recomputed
 	if formulatext.IntersectedInPlain(tokens) && !isArrayFormulaCell(f, sheet, ref) &&

@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	_ "embed"
@@ -51,16 +51,16 @@ var commonFunctions = []string{
 // without its "=") for the cell ref that does not parse or calls a function
 // Excel does not have, naming the cell and the problem.
 func CheckFormulaText(ref, formula string) error {
-	_, err := formulaTokens(ref, formula)
+	_, err := FormulaTokens(ref, formula)
 	return err
 }
 
-// formulaTokens is checkFormulaText returning the formula's tokens, for
+// FormulaTokens is checkFormulaText returning the formula's tokens, for
 // the checks that read them further (formulaRefsOf).
-func formulaTokens(ref, formula string) ([]efp.Token, error) {
+func FormulaTokens(ref, formula string) ([]efp.Token, error) {
 	toks, err := parseFormulaTokens(formula)
 	if err != nil {
-		return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cell %s: formula %q is not valid: %s; nothing was written",
+		return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cell %s: formula %q is not valid: %s; nothing was written",
 			ref, "="+formula, err.Error()), err)
 	}
 	return toks, nil

@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	"strings"
@@ -112,11 +112,11 @@ func CopiedSheet() *EditSet {
 	return &EditSet{moved: true}
 }
 
-// deletedBand is the edit set of delete_range: the cells that moved in
+// DeletedBand is the edit set of delete_range: the cells that moved in
 // (below the range for a shift up, right of it for a shift left) and the
 // row or column before them, which every reference that lost cells
 // touches; references to the deleted cells were cut.
-func deletedBand(b formularef.Band) *EditSet {
+func DeletedBand(b formularef.Band) *EditSet {
 	area := SheetArea{Sheet: b.Sheet, C1: b.C1, R1: max(1, b.R1-1), C2: b.C2, R2: excelize.TotalRows}
 	if !b.Up {
 		area = SheetArea{Sheet: b.Sheet, C1: max(1, b.C1-1), R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}

@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import "github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 

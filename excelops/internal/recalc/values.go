@@ -1,4 +1,4 @@
-package engine
+package recalc
 
 import (
 	"context"
@@ -39,7 +39,7 @@ type FormulaStats struct {
 // computes, typed (number, boolean, error or text), or loses its cached
 // value when the calculator cannot compute it, rather than keep a stale one.
 // The first cell of a legacy array formula over several cells gives every
-// cell of its range its value (formula_legacy_array.go).
+// cell of its range its value (legacy_array.go).
 // Formula cells without a cached value are computed too. When a cached
 // value changed or was dropped, the workbook is also marked to be fully
 // recalculated on open (calcPr fullCalcOnLoad), so Excel and LibreOffice
@@ -86,7 +86,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 		unblock(all, dirty, edits.Areas)
 		// Dynamic arrays reading the edit spill again, first: the cells
 		// they change are edited too (and may add cells to rows).
-		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.fresh, maxRespillCells); err != nil {
+		if spilled, err := respill(ctx, f, lim, all, cells, dirty, edits.written(), edits.Fresh, maxRespillCells); err != nil {
 			return st, err
 		} else if len(spilled) > 0 {
 			if all, _, err = workbookFormulaCells(f, diskHasFormulas); err != nil {
@@ -99,7 +99,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	type cached struct {
 		t, v string
 		set  bool
-		laid [][]CachedCell // a legacy array's range (formula_legacy_array.go)
+		laid [][]CachedCell // a legacy array's range (legacy_array.go)
 	}
 	results := make([]cached, len(all))
 	tainted := readersOfInexactLegacy(f, all)
@@ -216,7 +216,7 @@ func workbookFormulaCells(f *excelize.File, diskHasFormulas func(sheet string) (
 				continue
 			}
 			if _, err := f.GetCellValue(sheet, "A1"); err != nil {
-				return nil, false, newError(failure.KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" cannot be parsed: "+err.Error(), err)
+				return nil, false, failure.New(failure.KindDamaged, "file is damaged: sheet "+strconv.Quote(sheet)+" cannot be parsed: "+err.Error(), err)
 			}
 			if ws, parsed = f.Sheet.Load(p); !parsed {
 				continue
@@ -351,15 +351,6 @@ func ComputeFormula(ctx context.Context, f *excelize.File, lim excelize.CalcLimi
 func uncomputed(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "not support") || strings.Contains(msg, "invalid reference")
-}
-
-// CalcValue computes the formula at sheet!ref of b as CalcCellValue does
-// with RawCellValue, within the service's calculation limits, the call's
-// context and maxFormulaTime.
-func (b *Book) CalcValue(sheet, ref string) (string, error) {
-	one, cancel := context.WithTimeout(b.CallContext(), limits.MaxFormulaTime)
-	defer cancel()
-	return b.f.CalcCellValueContext(one, sheet, ref, b.Svc.Limits.Calc(), excelize.Options{RawCellValue: true})
 }
 
 // CachedKind is a cached value's type attribute with the default spelt
