@@ -101,7 +101,7 @@
 //     tool lets a table be overlapped (create_table, set_autofilter) or
 //     sorted in part.
 //   - Schemas: every property described, nested objects closed, fixed
-//     vocabularies as enums from internal/engine/vocab.go, the tables the
+//     vocabularies as enums from internal/vocab/names.go, the tables the
 //     code reads.
 //   - One range shape: every range argument takes "A1", "A1:C3", "$A$1:$C$3",
 //     reversed corners and a sheet-qualified "Sheet1!A1:C3" or "'My

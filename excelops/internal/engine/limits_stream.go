@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 )
 
@@ -27,7 +27,7 @@ const ParsedCellBytes = 600
 // would exceed the call's memory budget, and checks once per book that no
 // shared string inflates past the per-cell bound (excelize loads the whole
 // table as soon as a sheet is read or written).
-func (b *Book) guardParse(sheet string, ext SheetExtent) error {
+func (b *Book) guardParse(sheet string, ext sheetread.SheetExtent) error {
 	lim := b.Svc.Limits
 	if err := lim.Within(fmt.Sprintf("parsing sheet %q for editing (%d cells)", sheet, ext.Padded), ext.Padded*ParsedCellBytes); err != nil {
 		return err
@@ -64,33 +64,6 @@ func (b *Book) guardParse(sheet string, ext SheetExtent) error {
 // row would read as empty) or drop cells. Excel itself refuses such files.
 // (The runBound reader under the walker bounds each text run while it
 // streams; checkCell bounds a cell made of many runs.)
-
-// checkRowOrder fails when row n does not come after the previous row.
-func (rr *RowReader) checkRowOrder(n int) error {
-	prev := rr.lastRow
-	rr.lastRow, rr.lastCol = n, 0
-	if prev == 0 || n > prev {
-		return nil
-	}
-	return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the rows of sheet %q are out of order (row %d comes after row %d); Excel refuses such a file too: open and save it again in a spreadsheet program to repair it", rr.sheet, n, prev), nil)
-}
-
-// checkCell fails when the finished cell does not come after the previous
-// cell of its row, or when its text is longer than the per-cell bound.
-func (rr *RowReader) checkCell() error {
-	c := rr.W.Cell
-	prev := rr.lastCol
-	rr.lastCol = c.Col
-	if prev != 0 && c.Col <= prev {
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the cells of row %d of sheet %q are out of order (%s comes after %s); Excel refuses such a file too: open and save it again in a spreadsheet program to repair it",
-			c.Row, rr.sheet, grid.CellName(c.Col, c.Row), grid.CellName(prev, c.Row)), nil)
-	}
-	if rr.maxText > 0 && len(c.Value) > rr.maxText {
-		where := fmt.Sprintf("cell %s of sheet %q", grid.CellName(c.Col, c.Row), rr.sheet)
-		return limits.Limits{MaxCellTextBytes: int64(rr.maxText)}.CellTextErr(where)
-	}
-	return nil
-}
 
 // guardAllSheets bounds-checks, as edit does, every worksheet but skip that
 // this call has not edited yet. Call it before an excelize operation that

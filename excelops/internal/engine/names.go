@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
@@ -116,7 +118,7 @@ const createSheetHint = " Pass create: true to create it."
 // default sheet is renamed instead); otherwise it is refused with the
 // available sheets, the close matches and how to create it. created
 // reports a sheet this call made.
-func (b *Book) EditTarget(name string, create bool) (sheet string, ext *SheetExtent, created bool, err error) {
+func (b *Book) EditTarget(name string, create bool) (sheet string, ext *sheetread.SheetExtent, created bool, err error) {
 	if name == "" || b.HasSheet(name) {
 		sheet, ext, err = b.Edit(name)
 		return sheet, ext, false, err

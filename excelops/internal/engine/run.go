@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
@@ -17,9 +19,9 @@ type Body func(b *Book, sh SheetRef) (any, error)
 
 // SheetRef is the sheet a call names, as the entry point resolved it.
 type SheetRef struct {
-	Name    string       // the sheet's exact name ("" for sheetNone)
-	Ext     *SheetExtent // its used range, tracked for <dimension> (edits only)
-	Created bool         // this call created it (sheetTarget with newSheet)
+	Name    string                 // the sheet's exact name ("" for sheetNone)
+	Ext     *sheetread.SheetExtent // its used range, tracked for <dimension> (edits only)
+	Created bool                   // this call created it (sheetTarget with newSheet)
 }
 
 // Call is one call of a tool: what its checked arguments ask of the files

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
@@ -160,7 +162,7 @@ func (s *Engine) freshBook(path string) (*Book, error) {
 		return nil, workspace.NotRegular(filepath.Base(path), st.Mode())
 	}
 	f := excelize.NewFile(excelize.Options{TmpDir: s.TmpBase})
-	b := &Book{Svc: s, f: f, Path: path, mode: NewFileMode, Created: !exists, cost: newBookCost, Extents: map[string]*SheetExtent{}, unchecked: true}
+	b := &Book{Svc: s, f: f, Path: path, mode: NewFileMode, Created: !exists, cost: newBookCost, Extents: map[string]*sheetread.SheetExtent{}, unchecked: true}
 	if exists {
 		b.mode = st.Mode().Perm()
 		b.id, _ = workspace.IDOf(st)

@@ -3,6 +3,8 @@ package engine
 import (
 	"sort"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -109,12 +111,12 @@ func UnshareFormulas(b *Book, sheet string) error {
 
 // RefreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
-func RefreshExtent(b *Book, sheet string, ext *SheetExtent) error {
+func RefreshExtent(b *Book, sheet string, ext *sheetread.SheetExtent) error {
 	all, err := ExistingCells(b, sheet, CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}
-	*ext = SheetExtent{Closed: true}
+	*ext = sheetread.SheetExtent{Closed: true}
 	for _, c := range all {
 		ext.Widen(c.row, c.col)
 	}

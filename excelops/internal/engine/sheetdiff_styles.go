@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -80,7 +82,7 @@ var numberFormatCodes = map[int]string{
 func flattenStyle(st *excelize.Style) styleAttrs {
 	var out styleAttrs
 	cp := *st
-	NormalizeColors(&cp)
+	vocab.NormalizeColors(&cp)
 	out[attrBold], out[attrItalic], out[attrStrike], out[attrWrap] = false, false, false, false
 	if f := cp.Font; f != nil {
 		out[attrFontName], out[attrFontSize] = nonZero(f.Family), nonZero(f.Size)
@@ -93,7 +95,7 @@ func flattenStyle(st *excelize.Style) styleAttrs {
 	for _, b := range cp.Border {
 		for i := attrBorderLeft; i <= attrBorderDiagonalDown; i++ {
 			if styleAttrNames[i] == "border."+b.Type {
-				out[i] = BorderStyleName(b.Style)
+				out[i] = vocab.BorderStyleName(b.Style)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
@@ -50,7 +52,7 @@ func (b *Book) ScanStyles(sheet string, rng CellRange, maxCells int, cancelled f
 // scanStylesIn is scanStyles over the worksheet XML in r.
 func scanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
 	var out sheetStyles
-	z := sheetxml.New(FailingReader{r})
+	z := sheetxml.New(sheetread.FailingReader{Reader: r})
 	row, col, n := 0, 0, 0
 	for {
 		t, err := z.Next()
@@ -76,7 +78,7 @@ func scanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancel
 				row++
 			}
 			col = 0
-			if n++; n%StreamCheckEvery == 0 {
+			if n++; n%sheetread.StreamCheckEvery == 0 {
 				if err := cancelled(); err != nil {
 					return out, err
 				}

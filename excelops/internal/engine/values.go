@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
@@ -236,7 +238,7 @@ func (d *DateWriter) DateStyle(base int, kind DateKind) (int, error) {
 			return 0, newError(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
 		}
 		code := dateFormats[kind]
-		NormalizeColors(st)
+		vocab.NormalizeColors(st)
 		st.NumFmt, st.CustomNumFmt, st.DecimalPlaces = 0, &code, nil
 		if id, err = d.f.NewStyle(st); err != nil {
 			return 0, newError(failure.KindInvalidArgument, "cannot add a date style: "+err.Error(), err)

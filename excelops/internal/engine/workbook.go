@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
@@ -32,15 +34,15 @@ type Book struct {
 	f          *excelize.File
 	Path       string // resolved real path
 	mode       fs.FileMode
-	Zr         *zip.Reader             // the package as it was on disk (nil for a new workbook)
-	Index      *opc.Index              // sheets as workbook.xml lists them (nil until needed)
-	sst        []string                // shared strings as on disk, loaded by the first read
-	sstChecked bool                    // guardParse checked the shared strings
-	dates      *dates.Styles           // date styles as on disk, loaded by the first read
-	Extents    map[string]*SheetExtent // sheets parsed for editing: their used range
-	Scanned    map[string]SheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
-	Formulas   formulaMode             // how this call's reads show formula cells
-	Edits      *recalc.EditSet         // what this call changed, when known (see refreshFormulaValues)
+	Zr         *zip.Reader                       // the package as it was on disk (nil for a new workbook)
+	Index      *opc.Index                        // sheets as workbook.xml lists them (nil until needed)
+	sst        []string                          // shared strings as on disk, loaded by the first read
+	sstChecked bool                              // guardParse checked the shared strings
+	dates      *dates.Styles                     // date styles as on disk, loaded by the first read
+	Extents    map[string]*sheetread.SheetExtent // sheets parsed for editing: their used range
+	Scanned    map[string]sheetread.SheetExtent  // each extent as its scan found it: save leaves a sheet whose used range did not change as it was
+	Formulas   sheetread.FormulaMode             // how this call's reads show formula cells
+	Edits      *recalc.EditSet                   // what this call changed, when known (see refreshFormulaValues)
 	tmpDir     string
 	file       *os.File // the open workbook a light book reads through (book_light.go)
 	Created    bool
@@ -108,7 +110,7 @@ func (s *Engine) OpenBook(path string, create, light bool) (_ *Book, err error) 
 	if err := CheckExtension(path); err != nil {
 		return nil, err
 	}
-	b := &Book{Svc: s, Path: path, Extents: map[string]*SheetExtent{}}
+	b := &Book{Svc: s, Path: path, Extents: map[string]*sheetread.SheetExtent{}}
 	defer func() {
 		if err != nil {
 			_ = b.Close()
@@ -146,7 +148,7 @@ func (s *Engine) OpenBook(path string, create, light bool) (_ *Book, err error) 
 // for a tool that changes the copy and never saves it over a workspace file
 // (render_range). name is the workbook's file name, for messages.
 func (s *Engine) OpenCopy(raw []byte, name string) (_ *Book, err error) {
-	b := &Book{Svc: s, Path: name, mode: NewFileMode, Extents: map[string]*SheetExtent{}}
+	b := &Book{Svc: s, Path: name, mode: NewFileMode, Extents: map[string]*sheetread.SheetExtent{}}
 	opts := s.openOptions()
 	if err := s.parseBook(b, raw, false, opts); err != nil {
 		_ = b.Close()
@@ -309,17 +311,17 @@ func (b *Book) LinkedWorkbooks() ([]string, error) {
 }
 
 // Scan measures sheet as it is on disk (see scanSheet).
-func (b *Book) Scan(sheet string) (SheetExtent, error) {
+func (b *Book) Scan(sheet string) (sheetread.SheetExtent, error) {
 	zf, err := b.Part(sheet)
 	if err != nil || zf == nil {
-		return SheetExtent{Closed: true}, err
+		return sheetread.SheetExtent{Closed: true}, err
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return SheetExtent{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return sheetread.SheetExtent{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	ext, err := ScanSheet(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.Svc.Limits, b.SharedStringCount)
+	ext, err := sheetread.ScanSheet(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.Svc.Limits, b.SharedStringCount)
 	if err != nil {
 		return ext, err
 	}
@@ -332,7 +334,7 @@ func (b *Book) Scan(sheet string) (SheetExtent, error) {
 // Edit prepares sheet for a mutation: it resolves the name, refuses damaged
 // or oversized sheets before excelize parses them, and starts tracking the
 // sheet's used range so the saved <dimension> is right.
-func (b *Book) Edit(name string) (string, *SheetExtent, error) {
+func (b *Book) Edit(name string) (string, *sheetread.SheetExtent, error) {
 	sheet, err := b.Sheet(name)
 	if err != nil {
 		return "", nil, err
@@ -357,7 +359,7 @@ func (b *Book) Edit(name string) (string, *SheetExtent, error) {
 	}
 	b.Extents[sheet] = &ext
 	if b.Scanned == nil {
-		b.Scanned = map[string]SheetExtent{}
+		b.Scanned = map[string]sheetread.SheetExtent{}
 	}
 	b.Scanned[sheet] = ext
 	return sheet, &ext, nil
@@ -376,7 +378,7 @@ func (b *Book) NewSheet(name string) (int, error) {
 
 // Track starts tracking a sheet created during this call.
 func (b *Book) Track(sheet string) {
-	b.Extents[sheet] = &SheetExtent{Closed: true}
+	b.Extents[sheet] = &sheetread.SheetExtent{Closed: true}
 }
 
 // save writes the workbook atomically over its path, after setting every

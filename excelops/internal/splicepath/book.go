@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
@@ -283,5 +285,5 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 // StreamBook is a light book over the same package, for the streaming
 // readers (auto_fit measures the sheet before the splice rewrites it).
 func (sb *Book) StreamBook() *engine.Book {
-	return &engine.Book{Svc: sb.svc, Path: sb.path, Zr: sb.zr, Index: sb.index, Extents: map[string]*engine.SheetExtent{}}
+	return &engine.Book{Svc: sb.svc, Path: sb.path, Zr: sb.zr, Index: sb.index, Extents: map[string]*sheetread.SheetExtent{}}
 }

@@ -5,6 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
@@ -72,7 +76,7 @@ func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.Ce
 				return splice.Plan{}, 0, err
 			}
 		}
-		if cc.kind == 's' && engine.ReadsAsEscape(cc.text) {
+		if cc.kind == 's' && sheetread.ReadsAsEscape(cc.text) {
 			return splice.Plan{}, 0, engine.NoSplice("a text reads as an _xHHHH_ escape") // internal/engine/xstring.go
 		}
 		if cc.kind == 'f' {
@@ -235,7 +239,7 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 
 // FormatPlan is format_cells' plan: every cell of rng gets its style (or
 // the style it would inherit) with sc laid over it.
-func FormatPlan(sb *Book, rng engine.CellRange, sc *engine.StyleChange) (splice.Plan, error) {
+func FormatPlan(sb *Book, rng engine.CellRange, sc *vocab.StyleChange) (splice.Plan, error) {
 	st, err := sb.styleTable()
 	if err != nil {
 		return splice.Plan{}, err

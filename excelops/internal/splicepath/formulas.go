@@ -6,10 +6,11 @@ import (
 	"errors"
 	"io"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -85,7 +86,7 @@ func (sb *Book) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan)
 	}
 	defer rc.Close()
 	body := splice.NewBodyWriter(sb.svc.TmpBase) // scratch outside the workspace, unnamed
-	head, _, err := splice.Rewrite(readerWithContext(ctx, engine.FailingReader{Reader: rc}), plan, body)
+	head, _, err := splice.Rewrite(readerWithContext(ctx, sheetread.FailingReader{Reader: rc}), plan, body)
 	if err == nil {
 		err = body.Close()
 	}
@@ -114,7 +115,7 @@ func planArea(sheet string, plan splice.Plan) (recalc.SheetArea, bool) {
 // sheetFormulasMiss streams one worksheet's XML and reports whether all its
 // formulas miss edit (see above), and whether it holds any formula.
 func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit recalc.SheetArea) (free, any bool, err error) {
-	w := sheetxml.NewWalker(readerWithContext(ctx, engine.FailingReader{Reader: r}))
+	w := sheetxml.NewWalker(readerWithContext(ctx, sheetread.FailingReader{Reader: r}))
 	masters := map[int]bool{}
 	members := map[int]bool{}
 	for {

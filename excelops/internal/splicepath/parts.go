@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -141,7 +143,7 @@ func (sb *Book) partErr(ctx context.Context, err error, sheet string) error {
 	var rowErr *splice.RowLimitError
 	var textErr *splice.CellTextError
 	var refErr *splice.SharedRefError
-	var rerr engine.ReadError
+	var rerr sheetread.ReadError
 	var unsup *splice.UnsupportedError
 	switch {
 	case errors.Is(err, engine.ErrNoSplice):

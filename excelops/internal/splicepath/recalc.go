@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -110,7 +112,7 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 		return engine.NoSplice("a worksheet part cannot be opened")
 	}
 	defer rc.Close()
-	w := sheetxml.NewWalker(readerWithContext(ctx, engine.FailingReader{Reader: rc}))
+	w := sheetxml.NewWalker(readerWithContext(ctx, sheetread.FailingReader{Reader: rc}))
 	for {
 		ev, err := w.Next()
 		if errors.Is(err, io.EOF) {

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
@@ -94,7 +96,7 @@ func (st *styleBook) count() int {
 
 // derive returns the cell format of base with sc laid over it: an existing
 // identical one or a new one.
-func (st *styleBook) derive(base int, sc *engine.StyleChange) (int, error) {
+func (st *styleBook) derive(base int, sc *vocab.StyleChange) (int, error) {
 	bs, err := st.f.GetStyle(base)
 	if err != nil {
 		if base == 0 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
@@ -112,7 +114,7 @@ func typeSchemas() map[reflect.Type]*jsonschema.Schema {
 // schemaVars are the ${name} values of the argument structs' tags.
 func schemaVars() map[string]string {
 	return map[string]string{
-		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(engine.ColorNames(), ", "),
+		"colorHelp":            `: hex "FF0000" (also "#FF0000", short "F00" or ARGB "FFFF0000") or a name: ` + strings.Join(vocab.ColorNames(), ", "),
 		"rangeHelp":            rangeHelp,
 		"numberFormatHelp":     `Excel number format code, e.g. "#,##0.00", "0%" or "yyyy-mm-dd"`,
 		"tableStyles":          strings.Join(tableStyles(), ","),
@@ -124,12 +126,12 @@ func schemaVars() map[string]string {
 		"pivotFunctions":       strings.Join(pivotFunctions(), ","),
 		"clearWhat":            strings.Join(clearWhat(), ","),
 		"shiftDirections":      strings.Join(shiftDirections(), ","),
-		"borderStyles":         strings.Join(engine.BorderStyles(), ","),
-		"horizontalAlignments": strings.Join(engine.HorizontalAlignments(), ","),
-		"verticalAlignments":   strings.Join(engine.VerticalAlignments(), ","),
-		"underlineStyles":      strings.Join(engine.UnderlineStyles(), ","),
-		"cellIsOperators":      strings.Join(engine.CellIsOperators(), ","),
-		"iconStyles":           strings.Join(engine.IconStyles(), ","),
+		"borderStyles":         strings.Join(vocab.BorderStyles(), ","),
+		"horizontalAlignments": strings.Join(vocab.HorizontalAlignments(), ","),
+		"verticalAlignments":   strings.Join(vocab.VerticalAlignments(), ","),
+		"underlineStyles":      strings.Join(vocab.UnderlineStyles(), ","),
+		"cellIsOperators":      strings.Join(vocab.CellIsOperators(), ","),
+		"iconStyles":           strings.Join(vocab.IconStyles(), ","),
 		"maxColumnWidth":       jsonNum(maxColumnWidth),
 		"maxImageBytes":        mib(maxImageBytes),
 		"minImageScale":        strconv.FormatFloat(minImageScale, 'g', -1, 64),

@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -32,7 +36,7 @@ func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, erro
 			return nil, failure.Invalid("filter %d: column %s has a criterion already; give one per column", i+1, grid.ColumnName(col))
 		}
 		seen[col] = true
-		if !engine.OneOf(f.Operator, filterOperators()...) {
+		if !vocab.OneOf(f.Operator, filterOperators()...) {
 			return nil, failure.Invalid("%s", engine.Sentences(fmt.Sprintf("filter %d: invalid operator %q: one of %s", i+1, f.Operator, strings.Join(filterOperators(), ", ")),
 				textdist.DidYouMean(textdist.CloseMatches(f.Operator, filterOperators()))))
 		}
@@ -69,7 +73,7 @@ func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, erro
 // applyAutofilter puts the autofilter on rng with its criteria and hides
 // the rows of the sheet's used range that do not meet them, as Excel does
 // when a filter is applied (the file format stores the hidden rows).
-func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rng engine.CellRange, rules []filterRule, ext *engine.SheetExtent) (int, error) {
+func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rng engine.CellRange, rules []filterRule, ext *sheetread.SheetExtent) (int, error) {
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
 	saved := ws.SheetPr

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -123,7 +125,7 @@ func readSheetDetails(b *engine.Book, name string, zf *zip.File, rules bool) (sh
 		return sheetDetails{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
-	d, err := sheetDetailsOf(b.Svc.Limits.NewRunBound(engine.FailingReader{Reader: rc}, fmt.Sprintf("sheet %q", name)), rules)
+	d, err := sheetDetailsOf(b.Svc.Limits.NewRunBound(sheetread.FailingReader{Reader: rc}, fmt.Sprintf("sheet %q", name)), rules)
 	if err != nil {
 		if kindOf(err) != "" {
 			return d, err

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -97,7 +98,7 @@ func (p *pageRows) candidates() int {
 
 // encode returns the first k rows as JSON arrays padded to width.
 func (p *pageRows) encode(k, width int) []any {
-	var arena engine.RowArena
+	var arena sheetread.RowArena
 	out := make([]any, k)
 	for i, r := range p.rows[:k] {
 		out[i] = arena.Add(p.buf[r.start:r.end], r.items, width)

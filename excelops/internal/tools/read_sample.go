@@ -5,6 +5,8 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -103,7 +105,7 @@ func (s *Service) readSample(ctx context.Context, b *engine.Book, sheet string, 
 				nums = append(nums, r.row)
 			}
 		}
-		var hdr engine.RowArena
+		var hdr sheetread.RowArena
 		return success(b.Name(), sheet,
 			field("columns", hdr.Add(header, hdrItems, w)),
 			field("header_row", hdrRow-1),

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,24 +103,24 @@ func TestSchemaGapsFindsWhatIsMissing(t *testing.T) {
 // TestVocabulariesMatchTheCode: every enum value the schemas offer is
 // accepted by the code that reads it.
 func TestVocabulariesMatchTheCode(t *testing.T) {
-	for _, s := range engine.BorderStyles() {
-		_, err := engine.BorderStyleID(s)
+	for _, s := range vocab.BorderStyles() {
+		_, err := vocab.BorderStyleID(s)
 		assert.NoError(t, err, s)
 	}
-	for _, op := range engine.CellIsOperators() {
+	for _, op := range vocab.CellIsOperators() {
 		_, ok := cellIsCriteria(op)
 		assert.True(t, ok, op)
 	}
-	for _, c := range engine.ColorNames() {
-		_, err := engine.ParseColor(c)
+	for _, c := range vocab.ColorNames() {
+		_, err := vocab.ParseColor(c)
 		assert.NoError(t, err, c)
 	}
-	for _, h := range engine.HorizontalAlignments() {
-		_, err := engine.ParseStyleChange(nil, nil, nil, &engine.AlignSpec{Horizontal: &h}, nil)
+	for _, h := range vocab.HorizontalAlignments() {
+		_, err := vocab.ParseStyleChange(nil, nil, nil, &vocab.AlignSpec{Horizontal: &h}, nil)
 		assert.NoError(t, err, h)
 	}
-	for _, v := range engine.VerticalAlignments() {
-		_, err := engine.ParseStyleChange(nil, nil, nil, &engine.AlignSpec{Vertical: &v}, nil)
+	for _, v := range vocab.VerticalAlignments() {
+		_, err := vocab.ParseStyleChange(nil, nil, nil, &vocab.AlignSpec{Vertical: &v}, nil)
 		assert.NoError(t, err, v)
 	}
 }
@@ -130,14 +131,14 @@ func TestVocabulariesMatchTheCode(t *testing.T) {
 func TestNestedStylesThroughCallTool(t *testing.T) {
 	e := newEnv(t)
 	e.workbook("s.xlsx", [][]any{{1, 2}, {3, 4}})
-	for i, style := range engine.BorderStyles() {
+	for i, style := range vocab.BorderStyles() {
 		side := map[string]any{"style": style, "color": "blue"}
 		e.ok("format_cells", map[string]any{"file_path": "s.xlsx", "cell_range": grid.CellName(1, i+1),
 			"border": map[string]any{"style": "thin", "left": side},
-			"alignment": map[string]any{"horizontal": engine.HorizontalAlignments()[i%len(engine.HorizontalAlignments())],
-				"vertical": engine.VerticalAlignments()[i%len(engine.VerticalAlignments())]}})
+			"alignment": map[string]any{"horizontal": vocab.HorizontalAlignments()[i%len(vocab.HorizontalAlignments())],
+				"vertical": vocab.VerticalAlignments()[i%len(vocab.VerticalAlignments())]}})
 	}
-	for _, icon := range engine.IconStyles() {
+	for _, icon := range vocab.IconStyles() {
 		e.ok("add_conditional_rule", map[string]any{"file_path": "s.xlsx", "cell_range": "A1:B2", "rule_type": "icon_set", "icon_style": icon})
 	}
 	// Values off the lists never reach the tool: the schema names the path.

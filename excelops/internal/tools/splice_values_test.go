@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -99,7 +100,7 @@ func TestNormalizeColors(t *testing.T) {
 		Border: []excelize.Border{{Type: "left", Color: "FF123456", Style: 1}, {Type: "top", Color: "ABCDEF", Style: 1}},
 	}
 	st := *base
-	engine.NormalizeColors(&st)
+	vocab.NormalizeColors(&st)
 	assert.Equal(t, "FF0000", st.Font.Color)
 	assert.Equal(t, []string{"FFFF00"}, st.Fill.Color)
 	assert.Equal(t, "123456", st.Border[0].Color)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
@@ -18,14 +20,14 @@ import (
 
 // shrinkSpan returns the used span [lo, hi] of ext along one axis after n
 // rows or columns from at are deleted; an empty result empties ext.
-func shrinkSpan(ext *engine.SheetExtent, lo, hi, at, n int) (int, int) {
+func shrinkSpan(ext *sheetread.SheetExtent, lo, hi, at, n int) (int, int) {
 	if ext.Empty() {
 		return lo, hi
 	}
 	e := formularef.Shift{Axis: formularef.Rows, At: at, Count: n, Delete: true}
 	a, b, ok := spanAfter(e, lo, hi)
 	if !ok {
-		*ext = engine.SheetExtent{Closed: true}
+		*ext = sheetread.SheetExtent{Closed: true}
 		return 0, 0
 	}
 	return a, b

@@ -6,6 +6,10 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
@@ -42,11 +46,11 @@ type formatCellsArgs struct {
 	fileArg
 	sheetArg
 	rangeArg
-	Font         *engine.FontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
-	Fill         *engine.FillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
-	Border       *engine.BorderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
-	Alignment    *engine.AlignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
-	NumberFormat *engine.NumberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
+	Font         *vocab.FontSpec     `json:"font,omitempty" jsonschema:"Font attributes to set; attributes left out keep their current value"`
+	Fill         *vocab.FillSpec     `json:"fill,omitempty" jsonschema:"Solid background fill"`
+	Border       *vocab.BorderSpec   `json:"border,omitempty" jsonschema:"Cell borders: style and color apply to all four edges; left, right, top and bottom override one edge"`
+	Alignment    *vocab.AlignSpec    `json:"alignment,omitempty" jsonschema:"Text alignment; attributes left out keep their current value"`
+	NumberFormat *vocab.NumberFormat `json:"number_format,omitempty" jsonschema:"${numberFormatHelp}"`
 }
 
 // formatCells implements format_cells.
@@ -66,7 +70,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.C
 	if err := s.engine.Limits.Within(fmt.Sprintf("formatting %s (%d cells)", rng, rng.Cells()), rng.Cells()*engine.ParsedCellBytes); err != nil {
 		return nil, err
 	}
-	sc, err := engine.ParseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
+	sc, err := vocab.ParseStyleChange(a.Font, a.Fill, a.Border, a.Alignment, a.NumberFormat)
 	if err != nil {
 		return nil, err
 	}
@@ -92,13 +96,13 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.C
 
 // restyle lays sc over the style of every cell in rng. Cells sharing a
 // style get one new style; runs of equal styles in a row are set at once.
-func restyle(b *engine.Book, ctx context.Context, sheet string, rng engine.CellRange, sc *engine.StyleChange) error {
+func restyle(b *engine.Book, ctx context.Context, sheet string, rng engine.CellRange, sc *vocab.StyleChange) error {
 	derived := map[int]int{}
 	width := rng.C2 - rng.C1 + 1
 	for r := rng.R1; r <= rng.R2; r++ {
 		// Check the deadline every streamCheckEvery rows' worth of cells,
 		// so a wide range stops as soon as a narrow one does.
-		if (r-rng.R1)%max(1, engine.StreamCheckEvery*16/width) == 0 {
+		if (r-rng.R1)%max(1, sheetread.StreamCheckEvery*16/width) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -215,7 +219,7 @@ func describeStyle(cell string, st *excelize.Style) pyjson.Object {
 	if len(st.Border) > 0 {
 		bo := pyjson.Object{}
 		for _, b := range st.Border {
-			bo = append(bo, pyjson.Field{Key: b.Type, Value: engine.BorderStyleName(b.Style)})
+			bo = append(bo, pyjson.Field{Key: b.Type, Value: vocab.BorderStyleName(b.Style)})
 		}
 		o = append(o, pyjson.Field{Key: "border", Value: bo})
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -297,13 +299,13 @@ func inspectSheet(b *engine.Book, ctx context.Context, name string, o inspectOpt
 		}
 	}
 	var (
-		arena              engine.RowArena
+		arena              sheetread.RowArena
 		headerRow, lastRow int
 		header             any = []any{}
 		preview                = []any{}
 		declared           []byte
 	)
-	err = b.WalkRows(ctx, name, 1, grid.LastRow, 1, o.maxColumns, engine.RowOpts{Encode: true}, func(row int, rr *engine.RowReader) bool {
+	err = b.WalkRows(ctx, name, 1, grid.LastRow, 1, o.maxColumns, sheetread.RowOpts{Encode: true}, func(row int, rr *sheetread.RowReader) bool {
 		declared, lastRow = rr.W.Dimension, row
 		if headerRow == 0 {
 			headerRow, header = row, arena.Add(rr.Enc, rr.Next, rr.Next)
@@ -355,10 +357,10 @@ const (
 // is set, the sheet declares none or only "A1" (what some writers put in
 // every sheet), or the rows read (the header, first to last) fall outside
 // it; else a count of the cells, which also finds a truncated sheet.
-func inspectExtent(b *engine.Book, name string, declared []byte, first, last int, exact bool) (engine.SheetExtent, string, error) {
+func inspectExtent(b *engine.Book, name string, declared []byte, first, last int, exact bool) (sheetread.SheetExtent, string, error) {
 	if r, err := grid.ParseRange(string(sheetxml.Unescape(declared))); !exact && first > 0 && err == nil &&
 		(r.C1 != r.C2 || r.R1 != r.R2) && first >= r.R1 && last <= r.R2 {
-		return engine.SheetExtent{MinRow: r.R1, MaxRow: r.R2, MinCol: r.C1, MaxCol: r.C2, Closed: true}, usedFromDimension, nil
+		return sheetread.SheetExtent{MinRow: r.R1, MaxRow: r.R2, MinCol: r.C1, MaxCol: r.C2, Closed: true}, usedFromDimension, nil
 	}
 	ext, err := b.Scan(name)
 	return ext, usedFromCells, err

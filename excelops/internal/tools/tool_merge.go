@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
@@ -129,7 +131,7 @@ type lostCell struct {
 
 // mergeRange merges rng on sheet after the checks described at the top of this
 // file, and returns the result fields.
-func mergeRange(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engine.CellRange, discard bool) (pyjson.Object, error) {
+func mergeRange(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng engine.CellRange, discard bool) (pyjson.Object, error) {
 	existing, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, err
@@ -205,7 +207,7 @@ func mergeRange(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engin
 // one, that hold a value or a formula. Only the part of rng inside the
 // sheet's used range is visited; cells hidden under an absorbed merge
 // (all but its top-left) are skipped, as Excel keeps nothing there.
-func contentBesidesTopLeft(b *engine.Book, sheet string, ext *engine.SheetExtent, rng engine.CellRange, absorbed []engine.CellRange) ([]lostCell, error) {
+func contentBesidesTopLeft(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng engine.CellRange, absorbed []engine.CellRange) ([]lostCell, error) {
 	if ext.Empty() {
 		return nil, nil
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -103,7 +105,7 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*engine.Call,
 	if a.SampleRows != nil && *a.SampleRows < 1 {
 		return nil, failure.Invalid("sample_rows must be >= 1")
 	}
-	mode, err := engine.ParseFormulaMode(a.Formulas)
+	mode, err := sheetread.ParseFormulaMode(a.Formulas)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +221,7 @@ func (s *Service) readSummary(ctx context.Context, b *engine.Book, sheet string,
 			w = max(w, p.widest(k))
 			rows = p.encode(k, w)
 		}
-		var hdr engine.RowArena
+		var hdr sheetread.RowArena
 		res := success(b.Name(), sheet,
 			field("columns", hdr.Add(header, hdrItems, w)),
 			field("offset", a.Offset),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -56,7 +58,7 @@ func (s *Service) referenceMap(ctx context.Context, a referenceMapArgs) (*engine
 	if detail == "" {
 		detail = "summary"
 	}
-	if !engine.OneOf(detail, "summary", "full") {
+	if !vocab.OneOf(detail, "summary", "full") {
 		return nil, failure.Invalid("detail must be \"summary\" or \"full\", got %q", a.Detail)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {

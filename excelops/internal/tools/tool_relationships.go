@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -337,7 +339,7 @@ func relSample(b *engine.Book, ctx context.Context, f *relFile, sampleRows int) 
 		if last == 0 {
 			continue
 		}
-		err := b.WalkRows(ctx, sh.name, 2, sampleRows+1, 1, last, engine.RowOpts{}, func(_ int, rr *engine.RowReader) bool {
+		err := b.WalkRows(ctx, sh.name, 2, sampleRows+1, 1, last, sheetread.RowOpts{}, func(_ int, rr *sheetread.RowReader) bool {
 			for _, c := range sh.cols {
 				if c.stats == nil {
 					continue

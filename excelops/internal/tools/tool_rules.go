@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -27,17 +29,17 @@ type ruleArgs struct {
 // ruleBody is one conditional rule, wherever it is given: the top-level
 // fields of add_conditional_rule or one item of its rules.
 type ruleBody struct {
-	RuleType   string             `json:"rule_type,omitempty" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
-	Operator   string             `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
-	Values     []json.Number      `json:"values,omitempty" maxItems:"2" jsonschema:"cell_is: the number to compare with (two for between and notBetween)"`
-	Formula    string             `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
-	Format     *engine.RuleFormat `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
-	IconStyle  string             `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
-	MinColor   engine.ColorValue  `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
-	MidColor   engine.ColorValue  `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
-	MaxColor   engine.ColorValue  `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
-	BarColor   engine.ColorValue  `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
-	StopIfTrue bool               `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
+	RuleType   string            `json:"rule_type,omitempty" enum:"cell_is,formula,icon_set,color_scale,data_bar" jsonschema:"cell_is: compare each value (operator, values); formula: format where a formula is true (formula); icon_set: icons by value (icon_style); color_scale: colours from min_color over mid_color to max_color; data_bar: bars (bar_color)"`
+	Operator   string            `json:"operator,omitempty" enum:"${cellIsOperators}" jsonschema:"cell_is: how each cell is compared with values"`
+	Values     []json.Number     `json:"values,omitempty" maxItems:"2" jsonschema:"cell_is: the number to compare with (two for between and notBetween)"`
+	Formula    string            `json:"formula,omitempty" jsonschema:"formula rule: a formula written for the range's top-left cell, true where cells are formatted; relative references move with each cell, e.g. \"$A1>10\""`
+	Format     *vocab.RuleFormat `json:"format,omitempty" jsonschema:"cell_is and formula rules: how matching cells look (default: light red fill, dark red text)"`
+	IconStyle  string            `json:"icon_style,omitempty" enum:"${iconStyles}" jsonschema:"icon_set: the set of icons"`
+	MinColor   vocab.ColorValue  `json:"min_color,omitempty" jsonschema:"color_scale: colour of the lowest value (default F8696B, red)${colorHelp}"`
+	MidColor   vocab.ColorValue  `json:"mid_color,omitempty" jsonschema:"color_scale: colour of the median; makes a three-colour scale (default: two colours)${colorHelp}"`
+	MaxColor   vocab.ColorValue  `json:"max_color,omitempty" jsonschema:"color_scale: colour of the highest value (default 63BE7B, green)${colorHelp}"`
+	BarColor   vocab.ColorValue  `json:"bar_color,omitempty" jsonschema:"data_bar: bar colour (default 638EC6, blue)${colorHelp}"`
+	StopIfTrue bool              `json:"stop_if_true,omitempty" jsonschema:"Stop evaluating lower-priority rules for a cell this rule matches"`
 }
 
 // cellIsCriteria maps cell_is operators (openpyxl's names) to excelize criteria.
@@ -65,7 +67,7 @@ func cellIsCriteria(op string) (string, bool) {
 
 // validIconStyle reports whether name is an icon set Excel knows.
 func validIconStyle(name string) bool {
-	return engine.OneOf(name, engine.IconStyles()...)
+	return vocab.OneOf(name, vocab.IconStyles()...)
 }
 
 // addConditionalRuleTool declares add_conditional_rule.
@@ -206,7 +208,7 @@ func conditionalOption(b *engine.Book, r ruleArgs) (excelize.ConditionalFormatOp
 }
 
 // colorOr parses c, or returns def when c is empty.
-func colorOr(c engine.ColorValue, def string) (string, error) {
+func colorOr(c vocab.ColorValue, def string) (string, error) {
 	if c == "" {
 		return def, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
@@ -42,7 +44,7 @@ func tableStyles() []string {
 
 // checkTableStyle refuses a style Excel does not have, naming close ones.
 func checkTableStyle(style string) error {
-	if engine.OneOf(style, tableStyles()...) {
+	if vocab.OneOf(style, tableStyles()...) {
 		return nil
 	}
 	return failure.Invalid("invalid style %q: TableStyleLight1-21, TableStyleMedium1-28, TableStyleDark1-11 or none.%s", style, textdist.DidYouMean(textdist.CloseMatches(style, tableStyles())))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
@@ -50,7 +52,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 	if dir == "" {
 		dir = "both"
 	}
-	if !engine.OneOf(dir, "precedents", "dependents", "both") {
+	if !vocab.OneOf(dir, "precedents", "dependents", "both") {
 		return nil, failure.Invalid("direction must be \"precedents\", \"dependents\" or \"both\", got %q", a.Direction)
 	}
 	depth := a.Depth
@@ -132,7 +134,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Cal
 	if scope == "" {
 		scope = "all"
 	}
-	if !engine.OneOf(scope, "all", "direct") {
+	if !vocab.OneOf(scope, "all", "direct") {
 		return nil, failure.Invalid("scope must be \"all\" or \"direct\", got %q", a.Scope)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
+
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -141,17 +142,17 @@ func compareGolden(t *testing.T, name string, v any) {
 func TestRuleFormatAliasConflicts(t *testing.T) {
 	cases := []struct {
 		name   string
-		format engine.RuleFormat
+		format vocab.RuleFormat
 		want   []string
 	}{
-		{"font colour", engine.RuleFormat{FontColor: ptr(engine.ColorValue("red")), Font: &engine.FontSpec{Color: ptr(engine.ColorValue("00FF00"))}},
+		{"font colour", vocab.RuleFormat{FontColor: ptr(vocab.ColorValue("red")), Font: &vocab.FontSpec{Color: ptr(vocab.ColorValue("00FF00"))}},
 			[]string{"format.font_color", "format.font.color", "disagree"}},
-		{"fill colour", engine.RuleFormat{FillColor: ptr(engine.ColorValue("FFC7CE")), Fill: &engine.FillSpec{Color: "C6EFCE"}},
+		{"fill colour", vocab.RuleFormat{FillColor: ptr(vocab.ColorValue("FFC7CE")), Fill: &vocab.FillSpec{Color: "C6EFCE"}},
 			[]string{"format.fill_color", "format.fill.color"}},
-		{"bold", engine.RuleFormat{Bold: ptr(true), Font: &engine.FontSpec{Bold: ptr(false)}}, []string{"format.bold", "format.font.bold"}},
-		{"italic", engine.RuleFormat{Italic: ptr(false), Font: &engine.FontSpec{Italic: ptr(true)}}, []string{"format.italic", "format.font.italic"}},
-		{"font size", engine.RuleFormat{Font: &engine.FontSpec{Size: ptr(14.0)}}, []string{"name or size"}},
-		{"bad alias colour", engine.RuleFormat{FontColor: ptr(engine.ColorValue("teal-ish"))}, []string{"invalid colour"}},
+		{"bold", vocab.RuleFormat{Bold: ptr(true), Font: &vocab.FontSpec{Bold: ptr(false)}}, []string{"format.bold", "format.font.bold"}},
+		{"italic", vocab.RuleFormat{Italic: ptr(false), Font: &vocab.FontSpec{Italic: ptr(true)}}, []string{"format.italic", "format.font.italic"}},
+		{"font size", vocab.RuleFormat{Font: &vocab.FontSpec{Size: ptr(14.0)}}, []string{"name or size"}},
+		{"bad alias colour", vocab.RuleFormat{FontColor: ptr(vocab.ColorValue("teal-ish"))}, []string{"invalid colour"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

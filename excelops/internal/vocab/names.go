@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 // The fixed vocabularies of the tools' arguments: one table each, read by
 // the code that checks an argument and named in the argument structs' enum

@@ -1,4 +1,4 @@
-package engine
+package sheetread
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -8,15 +8,15 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
-// formulaMode is how a read shows formula cells (read_excel's formulas
+// FormulaMode is how a read shows formula cells (read_excel's formulas
 // argument).
-type formulaMode int
+type FormulaMode int
 
 // The formula modes; the zero value is the default.
 const (
 	// formulasValues: the cached value; the formula text ("=...") when the
 	// cell has none, never a silent null.
-	formulasValues formulaMode = iota
+	formulasValues FormulaMode = iota
 	// formulasText: the formula text ("=...") of every formula cell.
 	formulasText
 	// formulasBoth: {"formula": "=...", "value": cached value or null}.
@@ -24,7 +24,7 @@ const (
 )
 
 // ParseFormulaMode decodes read_excel's formulas argument ("" is values).
-func ParseFormulaMode(s string) (formulaMode, error) {
+func ParseFormulaMode(s string) (FormulaMode, error) {
 	switch s {
 	case "", "values":
 		return formulasValues, nil

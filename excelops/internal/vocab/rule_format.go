@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
@@ -21,8 +21,8 @@ type RuleFormat struct {
 	Italic       *bool         `json:"italic,omitempty" jsonschema:"Italic text; alias of font.italic (older form), both may be given only if equal"`
 }
 
-// defaultRuleFormat is Excel's "light red fill with dark red text".
-func defaultRuleFormat() *RuleFormat {
+// DefaultRuleFormat is Excel's "light red fill with dark red text".
+func DefaultRuleFormat() *RuleFormat {
 	text := ColorValue("9C0006")
 	return &RuleFormat{Font: &FontSpec{Color: &text}, Fill: &FillSpec{Color: "FFC7CE"}}
 }
@@ -113,22 +113,4 @@ func (f RuleFormat) Style() (*excelize.Style, error) {
 		return nil, err
 	}
 	return sc.Apply(&excelize.Style{}), nil
-}
-
-// RuleFormat registers the differential style of a rule (Excel's light
-// red format when f is nil).
-func (b *Book) RuleFormat(opt *excelize.ConditionalFormatOptions, f *RuleFormat) error {
-	if f == nil {
-		f = defaultRuleFormat()
-	}
-	st, err := f.Style()
-	if err != nil {
-		return err
-	}
-	id, err := b.f.NewConditionalStyle(st)
-	if err != nil {
-		return newError(failure.KindInvalidArgument, "invalid rule format: "+err.Error(), err)
-	}
-	opt.Format = &id
-	return nil
 }

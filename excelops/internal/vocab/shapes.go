@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 // The shapes of the style arguments, defined once: a colour, a font, a
 // fill, a border, an alignment and a number format take the same JSON in

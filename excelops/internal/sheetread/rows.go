@@ -1,4 +1,4 @@
-package engine
+package sheetread
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sharedstrings"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
@@ -62,7 +61,7 @@ type RowReader struct {
 
 	// formulas is how formula cells come back (read_excel's formulas
 	// argument); shared holds the shared formulas seen so far, by si.
-	formulas formulaMode
+	formulas FormulaMode
 	shared   map[int]sharedFormula
 
 	// keepStyles: styles holds the style id (the s attribute) of the
@@ -73,8 +72,10 @@ type RowReader struct {
 }
 
 // NewRowReader returns a rowReader over the worksheet XML in r.
-func NewRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.Styles) *RowReader {
-	rr := &RowReader{W: sheetxml.NewWalker(FailingReader{r}), sst: sst, c1: c1, c2: c2, encode: encode}
+func NewRowReader(r io.Reader, sst []string, c1, c2 int, ds *dates.Styles, opts RowOpts) *RowReader {
+	rr := &RowReader{W: sheetxml.NewWalker(FailingReader{r}), sst: sst, c1: c1, c2: c2, encode: opts.Encode,
+		keepStyles: opts.Styles, maxText: opts.MaxText, sheet: opts.Sheet, formulas: opts.Formulas}
+	rr.W.MaxText = opts.MaxText
 	if ds != nil && ds.IsDate != nil {
 		rr.dates = ds
 	}
@@ -84,59 +85,25 @@ func NewRowReader(r io.Reader, sst []string, c1, c2 int, encode bool, ds *dates.
 // errStop ends a row walk early without an error.
 var errStop = errors.New("stop")
 
-// Rows calls fn for every row from first to last (1-based, inclusive) that
-// holds cells, with the values of columns c1..c2 (c2 == 0: as far as the
-// row goes); fn returns false to end the walk early. It stops reading one
-// row after last (checking that row is in order). A sheet whose XML ends
-// before </sheetData> is reported as damaged, so a broken file never reads
-// as a shorter one; so are rows or cells out of order.
-func (b *Book) Rows(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any) bool) error {
-	return b.WalkRows(ctx, sheet, first, last, c1, c2, RowOpts{}, func(row int, rr *RowReader) bool { return fn(row, rr.Vals) })
-}
-
-// RowsJSON is rows for exact ranges: fn gets each row's cells already
-// encoded as JSON array items (count of them in cells), no boxed values.
-func (b *Book) RowsJSON(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, inner []byte, cells int) bool) error {
-	return b.WalkRows(ctx, sheet, first, last, c1, c2, RowOpts{Encode: true}, func(row int, rr *RowReader) bool { return fn(row, rr.Enc, rr.Next) })
-}
-
-// RowOpts is what a row walk keeps: values encoded as JSON (else boxed),
-// and the cells' style ids.
+// RowOpts is how a row walk reads: values encoded as JSON (else boxed),
+// the cells' style ids kept (Styles), formula cells shown as Formulas
+// says, Sheet named in errors and MaxText bounding one cell's text.
 type RowOpts struct {
-	Encode, styles bool
+	Encode, Styles bool
+	Formulas       FormulaMode
+	Sheet          string
+	MaxText        int
 }
 
-// WalkRows drives a rowReader over sheet from first to last.
-func (b *Book) WalkRows(ctx context.Context, sheet string, first, last, c1, c2 int, opts RowOpts, fn func(row int, rr *RowReader) bool) error {
-	if last < first {
-		return nil
-	}
-	zf, err := b.Part(sheet)
-	if err != nil || zf == nil {
-		return err
-	}
-	sst, err := b.SharedStrings()
-	if err != nil {
-		return err
-	}
-	ds, err := b.dateStyles()
-	if err != nil {
-		return err
-	}
-	rc, err := zf.Open()
-	if err != nil {
-		return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
-	}
-	defer rc.Close()
-	src := opc.NewLateReadAhead(rc)
-	defer src.Close()
-	lim := b.Svc.Limits
-	rr := NewRowReader(lim.NewRunBound(src, fmt.Sprintf("sheet %q", sheet)), sst, c1, c2, opts.Encode, ds)
-	rr.keepStyles = opts.styles
-	rr.maxText, rr.sheet, rr.formulas = int(lim.MaxCellTextBytes), sheet, b.Formulas
-	rr.W.MaxText = rr.maxText
+// WalkWindow walks the rows of the sheet up to last, calling fn with the
+// reader at the end of each row from first to last that holds a cell in
+// the column window; when fn returns false, or past last, the walk ends at
+// the next row start, once that row's order is checked. It checks ctx
+// every StreamCheckEvery rows, and a sheet whose XML ends before its
+// closing tag is damaged.
+func (rr *RowReader) WalkWindow(ctx context.Context, first, last int, fn func(row int, rr *RowReader) bool) error {
 	n := 0
-	err = rr.Walk(func(row int, vals []any) error {
+	err := rr.Walk(func(row int, vals []any) error {
 		if n++; n%StreamCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -159,10 +126,15 @@ func (b *Book) WalkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	case err != nil:
 		return err
 	case !rr.closed:
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", sheet, rr.W.Row), nil)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated after row %d", rr.sheet, rr.W.Row), nil)
 	}
 	return ctx.Err()
 }
+
+// Styles returns the style ids of the current row's cells in the window,
+// by index from its first column (with RowOpts.Styles; nil when no cell
+// names a style).
+func (rr *RowReader) Styles() []int32 { return rr.styles }
 
 // Walk reads the sheet and calls emit at the end of every row.
 func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
@@ -176,20 +148,20 @@ func (rr *RowReader) Walk(emit func(row int, vals []any) error) error {
 		case errors.Is(err, sheetxml.ErrTruncated):
 			return nil // rr.closed stays false: reported as damage
 		case errors.Is(err, sheetxml.ErrMalformed), errors.Is(err, sheetxml.ErrTagTooLong):
-			return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
+			return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: malformed XML in row %d", w.Row), err)
 		case err == nil:
 		case errors.Is(err, sheetxml.ErrTextTooLong), errors.Is(err, budget.ErrRunTooLong) && w.Cell.Row == w.Row && w.Cell.Col > 0:
 			where := fmt.Sprintf("cell %s of sheet %q", grid.CellName(w.Cell.Col, w.Cell.Row), rr.sheet)
 			return limits.Limits{MaxCellTextBytes: int64(rr.maxText)}.CellTextErr(where)
-		case kindOf(err) != "":
+		case failure.KindOf(err) != "":
 			return err // a bound (see runBound)
 		case err != nil:
-			return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		switch ev {
 		case sheetxml.RowStart:
 			if w.Row > grid.LastRow {
-				return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
+				return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: row number %d is past Excel's last row", w.Row), nil)
 			}
 			if err := rr.checkRowOrder(w.Row); err != nil {
 				return err

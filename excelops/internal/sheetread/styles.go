@@ -1,20 +1,11 @@
-package engine
+package sheetread
 
 import (
-	"context"
 	"math"
 )
 
 // The style ids of a row walk: compare_excel compares the styles of the
 // cells it matches by their ids first, so it keeps them beside the values.
-
-// RowsStyled is rows with, beside each row's values, the style ids of its
-// cells in the window by index from c1 (empty cells included; nil when
-// none names a style). Rows holding only empty cells are skipped as rows
-// skips them.
-func (b *Book) RowsStyled(ctx context.Context, sheet string, first, last, c1, c2 int, fn func(row int, vals []any, styles []int32) bool) error {
-	return b.WalkRows(ctx, sheet, first, last, c1, c2, RowOpts{styles: true}, func(row int, rr *RowReader) bool { return fn(row, rr.Vals, rr.styles) })
-}
 
 // putStyle stores the style id of the cell in column col, when in the
 // window; a repeated column keeps its first cell's, as its value does.

@@ -1,4 +1,4 @@
-package engine
+package sheetread
 
 import (
 	"errors"
@@ -60,7 +60,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 	for {
 		ev, err := w.Next()
 		if err != nil {
-			if kindOf(err) != "" {
+			if failure.KindOf(err) != "" {
 				return ext, err // a bound (see runBound)
 			}
 			if errors.Is(err, sheetxml.ErrTextTooLong) {
@@ -68,7 +68,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 			}
 			var rerr ReadError
 			if errors.As(err, &rerr) {
-				return ext, newError(failure.KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
+				return ext, failure.New(failure.KindDamaged, "file is damaged: cannot read the sheet: "+err.Error(), err)
 			}
 			break // end of data, or broken XML: ext.closed says which
 		}
