@@ -61,7 +61,7 @@ BOOK = "corpus.xlsx"
 def computed_functions() -> list[str]:
     """The functions docs/FORMULAS.md says excelize computes: excel_functions.txt minus its table."""
     names = []
-    for line in (ROOT / "excelops" / "internal" / "engine" / "excel_functions.txt").read_text().splitlines():
+    for line in (ROOT / "excelops" / "internal" / "recalc" / "excel_functions.txt").read_text().splitlines():
         if line and not line.startswith("#"):
             names.append(line.split("\t")[0])
     doc = (ROOT / "docs" / "FORMULAS.md").read_text()

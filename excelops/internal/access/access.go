@@ -19,7 +19,7 @@ const (
 	// style table) without parsing a sheet; like stream otherwise.
 	TouchStyles
 	// cells edits the values, styles or widths of one sheet: the splice
-	// path (splice.go) when the call brings a splice plan, excelize when it
+	// path (internal/splicepath) when the call brings a splice plan, excelize when it
 	// brings none or the splice declines.
 	TouchCells
 	// structure goes through excelize's parsed workbook: edits of rows,

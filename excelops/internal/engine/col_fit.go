@@ -29,9 +29,9 @@ const (
 	paddingPixels   = 5
 )
 
-// FitWidth is the stored width of a column that shows chars characters,
+// fitWidth is the stored width of a column that shows chars characters,
 // as Excel computes it (whole 1/256 of a character).
-func FitWidth(chars int) float64 {
+func fitWidth(chars int) float64 {
 	return math.Trunc(float64(chars*digitPixels+paddingPixels)/digitPixels*256) / 256
 }
 
@@ -108,7 +108,7 @@ func (c *ColFitter) number(col int, v float64, nf numFormat) {
 	if err != nil {
 		return
 	}
-	if w := FitWidth(utf8.RuneCountInString(text)); w > c.need[col] {
+	if w := fitWidth(utf8.RuneCountInString(text)); w > c.need[col] {
 		c.need[col] = w
 	}
 }

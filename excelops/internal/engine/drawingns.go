@@ -6,8 +6,8 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
-// ChartNS is the namespace of the c: prefix of a drawing's chart frame.
-const ChartNS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+// chartNS is the namespace of the c: prefix of a drawing's chart frame.
+const chartNS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 
 // redeclareChartPrefix repairs the drawings excelize re-encoded while
 // moving their anchors on an insert or delete of rows or columns: it
@@ -25,7 +25,7 @@ func (b *Book) redeclareChartPrefix() {
 		for _, anchors := range [][]*excelize.XMLAnchor{dr.TwoCellAnchor, dr.OneCellAnchor, dr.AbsoluteAnchor} {
 			for _, a := range anchors {
 				if a != nil {
-					a.GraphicFrame = DeclareChartPrefix(a.GraphicFrame)
+					a.GraphicFrame = declareChartPrefix(a.GraphicFrame)
 				}
 			}
 		}
@@ -33,11 +33,11 @@ func (b *Book) redeclareChartPrefix() {
 	})
 }
 
-// DeclareChartPrefix adds xmlns:c to every <c:chart element of frame that
+// declareChartPrefix adds xmlns:c to every <c:chart element of frame that
 // lacks it.
-func DeclareChartPrefix(frame string) string {
+func declareChartPrefix(frame string) string {
 	if !strings.Contains(frame, "<c:chart") || strings.Contains(frame, "xmlns:c=") {
 		return frame
 	}
-	return strings.ReplaceAll(frame, "<c:chart ", `<c:chart xmlns:c="`+ChartNS+`" `)
+	return strings.ReplaceAll(frame, "<c:chart ", `<c:chart xmlns:c="`+chartNS+`" `)
 }

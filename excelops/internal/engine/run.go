@@ -199,7 +199,7 @@ func (s *Engine) editOnce(ctx context.Context, acc access.Access, paths []string
 		if !errors.Is(err, ErrNoSplice) {
 			return res, err
 		}
-		fallback = FallbackReason(err)
+		fallback = fallbackReason(err)
 		s.Log.WithFields(map[string]any{"file": filepath.Base(paths[i]), "splice_fallback": fallback}).Debug("splice declined; taking the excelize path")
 	}
 	return s.excelizeOnce(ctx, acc, paths, c, fallback)

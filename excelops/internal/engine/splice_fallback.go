@@ -30,9 +30,9 @@ func (e *spliceFallback) Is(target error) bool { return target == ErrNoSplice }
 // NoSplice returns errNoSplice carrying reason.
 func NoSplice(reason string) error { return &spliceFallback{reason: reason} }
 
-// FallbackReason returns the reason err carries, "unspecified" for a bare
+// fallbackReason returns the reason err carries, "unspecified" for a bare
 // errNoSplice.
-func FallbackReason(err error) string {
+func fallbackReason(err error) string {
 	var fb *spliceFallback
 	if errors.As(err, &fb) {
 		return fb.reason

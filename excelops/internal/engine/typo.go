@@ -34,7 +34,7 @@ const (
 	minTwoEditWord = 8
 )
 
-// LikelyTypo reports whether a caller asking for the workbook want, which
+// likelyTypo reports whether a caller asking for the workbook want, which
 // does not exist, most likely meant the existing workbook have. Case-only
 // differences are typos; names whose digits differ (q1/q2, 2024/2025, v1/v2,
 // "copy (2)") never are, nor names with a stem under minTypoStem runes, nor
@@ -43,7 +43,7 @@ const (
 // keeping the first (minSubstitutionWord), or two edits (minTwoEditWord);
 // names that differ only in separators ("sales_report"/"sales report") are
 // typos too.
-func LikelyTypo(want, have string) bool {
+func likelyTypo(want, have string) bool {
 	if want == have {
 		return false
 	}
@@ -144,7 +144,7 @@ func typoCandidates(s *workspace.Root, path string) []string {
 	entries, _ := s.ReadDir(filepath.Clean(dir), maxListedFiles)
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() || CheckExtension(e.Name()) != nil || !LikelyTypo(base, e.Name()) {
+		if e.IsDir() || CheckExtension(e.Name()) != nil || !likelyTypo(base, e.Name()) {
 			continue
 		}
 		names = append(names, e.Name())

@@ -3,7 +3,7 @@
 // workbook a writer is replacing), taken for several paths in sorted order
 // so two calls never deadlock, plus the cross-process lock file
 // (internal/filelock, through the workspace handle) for a path the call
-// will replace. Only the excelops entry point (run.go, runLocked) takes
+// will replace. Only the engine's entry point (internal/engine/run.go, runLocked) takes
 // them.
 //
 //	locks := pathlock.New()

@@ -8,7 +8,7 @@ import (
 
 // Text crosses the file boundary as an ST_Xstring (excelize.EscapeXstring
 // and UnescapeXstring): written escaped on both save paths, read decoded by
-// every reader of sheet XML (fastread.go, internal/sharedstrings).
+// every reader of sheet XML (rows.go, internal/sharedstrings).
 
 // ReadsAsEscape reports whether the text s holds a piece that reads as an
 // _xHHHH_ escape, so the file holds it with its underscore escaped

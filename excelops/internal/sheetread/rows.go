@@ -33,7 +33,7 @@ type RowReader struct {
 	Vals   []any
 	closed bool
 
-	// Bounds and order checks (limits_stream.go): maxText bounds one cell's
+	// Bounds and order checks (checks.go): maxText bounds one cell's
 	// text; sheet names the sheet in errors; lastRow and lastCol are the
 	// previous row of the sheet and cell of the row in file order;
 	// stopAtRow asks walk to end (errStop) at the next row start, once

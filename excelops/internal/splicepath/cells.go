@@ -77,7 +77,7 @@ func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.Ce
 			}
 		}
 		if cc.kind == 's' && sheetread.ReadsAsEscape(cc.text) {
-			return splice.Plan{}, 0, engine.NoSplice("a text reads as an _xHHHH_ escape") // internal/engine/xstring.go
+			return splice.Plan{}, 0, engine.NoSplice("a text reads as an _xHHHH_ escape") // internal/sheetread/escapes.go
 		}
 		if cc.kind == 'f' {
 			cc.formula = recalc.WithFilePrefixes(cc.formula)

@@ -11,22 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestFitWidth(t *testing.T) {
-	cases := []struct {
-		chars int
-		want  float64
-	}{
-		{8, 8.7109375},   // fits the default 9.140625
-		{10, 10.7109375}, // 2024-01-31
-		{19, 19.7109375}, // 2024-01-31 13:45:30
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, engine.FitWidth(c.chars), "%d characters", c.chars)
-	}
-	assert.Greater(t, engine.DefaultColWidth, engine.FitWidth(8), "eight characters fit the default column")
-	assert.Less(t, engine.DefaultColWidth, engine.FitWidth(9), "nine do not")
-}
-
 // fitSeed writes the workbook TestWriteCellsWidensColumnsAsExcel starts from:
 // column B has the default width set explicitly, D1 a number format, and
 // G:H a style (excelize writes their <col> with the default width).

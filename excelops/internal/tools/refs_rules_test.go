@@ -3,7 +3,6 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -83,12 +82,4 @@ func TestRulesFollowEdits(t *testing.T) {
 	cf, dv = rulesOf(t, e, "r.xlsx", "Sheet1")
 	assert.Equal(t, map[string]string{"C2": "$B2>$E$6"}, cf)
 	assert.Equal(t, map[string]string{"D2": "'All Lists'!$A$1:$A$2"}, dv)
-}
-
-func TestDeclareChartPrefix(t *testing.T) {
-	lost := `<xdr:graphicFrame><a:graphic><a:graphicData uri="u"><c:chart r:id="rId1" /></a:graphicData></a:graphic></xdr:graphicFrame>`
-	assert.Contains(t, engine.DeclareChartPrefix(lost), `<c:chart xmlns:c="`+engine.ChartNS+`" r:id="rId1" />`)
-	kept := `<c:chart xmlns:c="` + engine.ChartNS + `" r:id="rId1"/>`
-	assert.Equal(t, kept, engine.DeclareChartPrefix(kept))
-	assert.Equal(t, "<xdr:pic/>", engine.DeclareChartPrefix("<xdr:pic/>"))
 }

@@ -3,15 +3,12 @@ package tools
 import (
 	"archive/zip"
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -208,44 +205,6 @@ func TestTableSpliceKeepsEveryOtherPart(t *testing.T) {
 		v, err := f.GetCellValue(c[0], c[1])
 		require.NoError(t, err)
 		assert.Equal(t, c[2], v, "%s!%s", c[0], c[1])
-	}
-}
-
-// TestSpliceFallbackIsErrNoSplice: every fallback matches errNoSplice and
-// gives its reason back; a bare errNoSplice has none to give.
-func TestSpliceFallbackIsErrNoSplice(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want string
-	}{
-		{engine.NoSplice("the sheet holds a data table formula"), "the sheet holds a data table formula"},
-		{errors.Join(errors.New("context"), engine.NoSplice("rows out of order")), "rows out of order"},
-		{engine.ErrNoSplice, "unspecified"},
-	} {
-		assert.ErrorIs(t, c.err, engine.ErrNoSplice)
-		assert.Equal(t, c.want, engine.FallbackReason(c.err))
-	}
-	assert.NotErrorIs(t, errors.New("take the excelize path"), engine.ErrNoSplice)
-}
-
-// TestWideReasonNamesNoFormulaText: the reason a formula blocks the
-// splice names the kind of reference or function, never the formula's
-// own text.
-func TestWideReasonNamesNoFormulaText(t *testing.T) {
-	for _, c := range []struct{ formula, want string }{
-		{`INDIRECT("Secret!A1")`, "x calls a volatile function"},
-		{"SUM(Budget[Amount])", "x holds a structured reference"},
-		{"TaxRate*2", "x reads a defined name"},
-		{"[1]Prices!A1", "x reads another workbook"},
-		{"SUM(Jan:Dec!B2)", "x holds a 3-D reference"},
-	} {
-		got := engine.WideReason(c.formula, "x")
-		assert.Equal(t, c.want, got, c.formula)
-		for _, word := range strings.FieldsFunc(c.formula, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
-			if len(word) > 3 {
-				assert.NotContains(t, got, word, c.formula)
-			}
-		}
 	}
 }
 
