@@ -7,20 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
-
-// CellRange is a rectangle of cells, 1-based and inclusive.
-//
-// Transitional: an alias of cellarea.Range, kept so that the files of this
-// Package compile unchanged while the engine moves into internal packages;
-// new code names cellarea.Range.
-type CellRange = cellarea.Range
 
 // ColumnRef is a column argument: a letter ("C") or a number (3) (schema
 // in typeSchemas).

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -13,18 +14,18 @@ import (
 // TableMove is an Excel table a delete_range moves whole with its cells.
 type TableMove struct {
 	name, part string // the table's name and package part
-	from       CellRange
+	from       cellarea.Range
 }
 
 // BandTables sorts the tables of sheet a delete_range touches: those
 // wholly inside the band and beyond the deleted range move (returned);
 // any other it touches is refused by why.
-func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r CellRange) error) ([]TableMove, error) {
+func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r cellarea.Range) error) ([]TableMove, error) {
 	tables, err := b.f.GetTables(sheet)
 	if err != nil {
 		return nil, newError(failure.KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
-	zone, deleted := BandZone(band), CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	zone, deleted := BandZone(band), cellarea.Range{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var moves []TableMove
 	for _, t := range tables {
 		tr, err := grid.ParseRange(strings.ReplaceAll(t.Range, "$", ""))
@@ -70,11 +71,11 @@ func MoveTables(b *Book, band formularef.Band, moves []TableMove) {
 // BandZone is the part of the sheet a delete_range changes: the deleted
 // range and every cell that moves into it (below it in its columns, or
 // right of it in its rows).
-func BandZone(b formularef.Band) CellRange {
+func BandZone(b formularef.Band) cellarea.Range {
 	if b.Up {
-		return CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
+		return cellarea.Range{C1: b.C1, R1: b.R1, C2: b.C2, R2: excelize.TotalRows}
 	}
-	return CellRange{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
+	return cellarea.Range{C1: b.C1, R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 }
 
 // BandTarget is where the cell (col, row) of the zone goes; ok is false
@@ -92,8 +93,8 @@ func BandTarget(b formularef.Band, col, row int) (int, int, bool) {
 // BandKeepsWhole reports whether the zone's change keeps r (a merge, an
 // array formula's range) whole: r lies outside the zone, inside the
 // deleted range, or inside the band and entirely beyond the deleted range.
-func BandKeepsWhole(b formularef.Band, r CellRange) bool {
-	zone, deleted := BandZone(b), CellRange{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
+func BandKeepsWhole(b formularef.Band, r cellarea.Range) bool {
+	zone, deleted := BandZone(b), cellarea.Range{C1: b.C1, R1: b.R1, C2: b.C2, R2: b.R2}
 	switch {
 	case !r.Overlaps(zone), deleted.Contains(r):
 		return true

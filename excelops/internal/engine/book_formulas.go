@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -136,8 +136,8 @@ func (b *Book) UndoAnchors(sheet string, old []recalc.OldAnchor, kept func(col, 
 // (SUM(A1:A5*B1:B5)): it is a dynamic array formula over its own cell. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a
 // KindLimit error, as a block of that many values would be.
-func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []CellWrite, maxCells int) ([]CellRange, error) {
-	var spilled []CellRange
+func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet string, plan []CellWrite, maxCells int) ([]cellarea.Range, error) {
+	var spilled []cellarea.Range
 	for _, w := range plan {
 		if w.Formula == "" || !formulatext.MaySpill(w.Formula) || recalc.CallsUncomputable(w.Formula) || recalc.InexactInArrays(f, sheet, w.Formula) {
 			continue
@@ -165,7 +165,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 		if n := len(vals) * len(vals[0]); n > maxCells {
 			return nil, budget.TooLarge(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", ref, n, maxCells))
 		}
-		rng := CellRange{C1: w.Col, R1: w.Row, C2: w.Col + len(vals[0]) - 1, R2: w.Row + len(vals) - 1}
+		rng := cellarea.Range{C1: w.Col, R1: w.Row, C2: w.Col + len(vals[0]) - 1, R2: w.Row + len(vals) - 1}
 		blocked, err := recalc.SpillBlocked(f, sheet, rng)
 		if err != nil {
 			return nil, err
@@ -201,7 +201,7 @@ func spillFormulas(ctx context.Context, f *excelize.File, lim excelize.CalcLimit
 // spillWrites undoes the anchors write_cells overwrote (old, read before its
 // writes) and spills the formulas it wrote (spillFormulas); it returns every
 // range whose cells changed besides the block: old spills and new ones.
-func spillWrites(b *Book, sheet string, plan []CellWrite, old []recalc.OldAnchor) ([]CellRange, error) {
+func spillWrites(b *Book, sheet string, plan []CellWrite, old []recalc.OldAnchor) ([]cellarea.Range, error) {
 	written := make(map[[2]int]bool, len(plan))
 	for _, w := range plan {
 		written[[2]int{w.Col, w.Row}] = true
@@ -221,17 +221,17 @@ func spillWrites(b *Book, sheet string, plan []CellWrite, old []recalc.OldAnchor
 // extent over block and every spill and, on a sheet the call did not
 // create, sets the call's edit set: only formulas reading the block or a
 // spill range need recomputing.
-func (b *Book) SpillBlock(sh SheetRef, block CellRange, plan []CellWrite, old []recalc.OldAnchor) error {
+func (b *Book) SpillBlock(sh SheetRef, block cellarea.Range, plan []CellWrite, old []recalc.OldAnchor) error {
 	spills, err := spillWrites(b, sh.Name, plan, old)
 	if err != nil {
 		return err
 	}
 	sh.Ext.Widen(block.R1, block.C1)
 	sh.Ext.Widen(block.R2, block.C2)
-	areas := []recalc.SheetArea{{Sheet: sh.Name, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}
+	areas := []cellarea.Area{{Sheet: sh.Name, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}
 	for _, r := range spills {
 		sh.Ext.Widen(r.R2, r.C2)
-		areas = append(areas, recalc.SheetArea{Sheet: sh.Name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		areas = append(areas, cellarea.Area{Sheet: sh.Name, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	if !sh.Created {
 		b.Edits = &recalc.EditSet{Areas: areas, Fresh: formulaCellsOf(sh.Name, plan)}
@@ -253,11 +253,11 @@ func anchorOneValue(f *excelize.File, sheet string, w CellWrite, v excelize.Arra
 
 // formulaCellsOf returns the cells of plan that hold formulas, one area
 // each: the formulas write_cells spilled itself.
-func formulaCellsOf(sheet string, plan []CellWrite) []recalc.SheetArea {
-	var out []recalc.SheetArea
+func formulaCellsOf(sheet string, plan []CellWrite) []cellarea.Area {
+	var out []cellarea.Area
 	for _, w := range plan {
 		if w.Formula != "" {
-			out = append(out, recalc.SheetArea{Sheet: sheet, C1: w.Col, R1: w.Row, C2: w.Col, R2: w.Row})
+			out = append(out, cellarea.Area{Sheet: sheet, C1: w.Col, R1: w.Row, C2: w.Col, R2: w.Row})
 		}
 	}
 	return out

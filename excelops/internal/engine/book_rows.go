@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 )
 
 // Rows calls fn for every row from first to last (1-based, inclusive) that

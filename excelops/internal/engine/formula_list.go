@@ -3,9 +3,8 @@ package engine
 import (
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
@@ -27,7 +28,7 @@ func BandSpills(b *Book, sheet string, band formularef.Band, how string) ([]reca
 	if err != nil {
 		return nil, err
 	}
-	deleted := CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	deleted := cellarea.Range{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var out []recalc.OldAnchor
 	for _, a := range anchors {
 		if BandKeepsWhole(band, a.Spill) {
@@ -82,7 +83,7 @@ func RespillBand(b *Book, sheet string, band formularef.Band, spills []recalc.Ol
 	edits.Fresh = anchors
 	edits.Areas = append(edits.Areas, anchors...)
 	for _, r := range spilled {
-		edits.Areas = append(edits.Areas, recalc.SheetArea{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+		edits.Areas = append(edits.Areas, cellarea.Area{Sheet: sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 	}
 	return edits, nil
 }

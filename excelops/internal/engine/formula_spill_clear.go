@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 )
@@ -15,10 +16,10 @@ import (
 // edit set of the clear: rng and the spill ranges cleared, whose readers
 // must be recomputed, with the anchors whose spill rng meets kept as they
 // are (fresh: their values stay, not in the way of their own spill).
-func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cells []existingCell) ([]existingCell, *recalc.EditSet, error) {
+func ClearSpills(b *Book, sheet string, rng cellarea.Range, formulas []FormulaAt, cells []existingCell) ([]existingCell, *recalc.EditSet, error) {
 	var gone []recalc.OldAnchor
 	var kept []FormulaAt
-	edits := &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+	edits := &recalc.EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 	for _, fc := range formulas {
 		if !fc.Dynamic {
 			continue
@@ -29,10 +30,10 @@ func ClearSpills(b *Book, sheet string, rng CellRange, formulas []FormulaAt, cel
 		}
 		if rng.Has(spill.C1, spill.R1) {
 			gone = append(gone, recalc.OldAnchor{Col: spill.C1, Row: spill.R1, Spill: spill})
-			edits.Areas = append(edits.Areas, recalc.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+			edits.Areas = append(edits.Areas, cellarea.Area{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 		} else {
 			kept = append(kept, fc)
-			edits.Fresh = append(edits.Fresh, recalc.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
+			edits.Fresh = append(edits.Fresh, cellarea.Area{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C1, R2: spill.R1})
 		}
 	}
 	if err := recalc.ClearOldSpills(b.f, sheet, gone, nil); err != nil {

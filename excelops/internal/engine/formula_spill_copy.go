@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
@@ -24,7 +25,7 @@ type SourceSpills struct {
 
 // spillsIn reads the dynamic array anchors of sheet inside rng, and the
 // cells of rng they spilled over.
-func spillsIn(b *Book, sheet string, rng CellRange) (SourceSpills, error) {
+func spillsIn(b *Book, sheet string, rng cellarea.Range) (SourceSpills, error) {
 	s := SourceSpills{anchors: map[[2]int]bool{}, owned: map[[2]int]bool{}}
 	ws, err := sheetData(b, sheet)
 	if err != nil {
@@ -56,7 +57,7 @@ func spillsIn(b *Book, sheet string, rng CellRange) (SourceSpills, error) {
 // PasteSpills reads the dynamic arrays of sheet in rng (spillsIn) and
 // makes cells (read from rng) what a paste of them writes: a spilled cell
 // taken with its anchor is empty.
-func PasteSpills(b *Book, sheet string, rng CellRange, cells [][]CopiedCell) (SourceSpills, error) {
+func PasteSpills(b *Book, sheet string, rng cellarea.Range, cells [][]CopiedCell) (SourceSpills, error) {
 	s, err := spillsIn(b, sheet, rng)
 	if err != nil {
 		return s, err
@@ -76,7 +77,7 @@ func PasteSpills(b *Book, sheet string, rng CellRange, cells [][]CopiedCell) (So
 // indexes in it of the anchors the copy takes: the caller sets their
 // formula once written, and spillWrites spills them and clears the spills
 // of the anchors the copy overwrote.
-func (s SourceSpills) CopyPlan(src, dst CellRange) (plan []CellWrite, anchors []int) {
+func (s SourceSpills) CopyPlan(src, dst cellarea.Range) (plan []CellWrite, anchors []int) {
 	plan = make([]CellWrite, 0, dst.Cells())
 	for r := dst.R1; r <= dst.R2; r++ {
 		for c := dst.C1; c <= dst.C2; c++ {
@@ -94,7 +95,7 @@ func (s SourceSpills) CopyPlan(src, dst CellRange) (plan []CellWrite, anchors []
 // the sheet's extent over their spills and, on a sheet the call did not
 // create, sets the edit set of the copy: the destination and every spill
 // range changed, the anchors spilled already.
-func SpillCopy(b *Book, sh SheetRef, dst CellRange, plan []CellWrite, anchors []int, old []recalc.OldAnchor) error {
+func SpillCopy(b *Book, sh SheetRef, dst cellarea.Range, plan []CellWrite, anchors []int, old []recalc.OldAnchor) error {
 	for _, i := range anchors {
 		formula, err := b.f.GetCellFormula(sh.Name, grid.CellName(plan[i].Col, plan[i].Row))
 		if err != nil {

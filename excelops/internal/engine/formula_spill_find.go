@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+import (
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+)
 
 // SpilledBy returns a test of whether the cell (col, row) is a spilled
 // cell of one of the dynamic array anchors among formulas (a cell of its
@@ -9,7 +12,7 @@ import "github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 // replaces in what cells hold, and the anchor's result follows), so
 // find_replace skips it.
 func SpilledBy(formulas []FormulaAt) func(col, row int) bool {
-	var spills []CellRange
+	var spills []cellarea.Range
 	for _, fc := range formulas {
 		if !fc.Dynamic {
 			continue

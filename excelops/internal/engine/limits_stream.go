@@ -5,10 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 )
 
 // The limits kept while a workbook streams or is parsed: one text run (a

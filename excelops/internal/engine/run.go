@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/pathlock"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 )
 
 // Body is a tool's work on one opened workbook: b is the workbook, sh the

@@ -6,12 +6,10 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/workspace"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )

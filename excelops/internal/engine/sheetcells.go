@@ -3,11 +3,11 @@ package engine
 import (
 	"sort"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -51,7 +51,7 @@ func cellInfo(c *excelize.XMLCell) (existingCell, bool) {
 }
 
 // ExistingCells lists the cell elements of sheet inside rng, in sheet order.
-func ExistingCells(b *Book, sheet string, rng CellRange) ([]existingCell, error) {
+func ExistingCells(b *Book, sheet string, rng cellarea.Range) ([]existingCell, error) {
 	ws, err := sheetData(b, sheet)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func UnshareFormulas(b *Book, sheet string) error {
 // RefreshExtent sets ext to the cells sheet holds, after an edit that
 // moved or deleted some.
 func RefreshExtent(b *Book, sheet string, ext *sheetread.SheetExtent) error {
-	all, err := ExistingCells(b, sheet, CellRange{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
+	all, err := ExistingCells(b, sheet, cellarea.Range{C1: 1, R1: 1, C2: excelize.MaxColumns, R2: excelize.TotalRows})
 	if err != nil {
 		return err
 	}

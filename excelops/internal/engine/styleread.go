@@ -8,10 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -35,7 +35,7 @@ type sheetStyles struct {
 // the size of the range asked for (A1:XFD1048576 costs what A1:B2 does);
 // what it holds is bounded by maxCells. Rows or cells out of order are
 // read as they come.
-func (b *Book) ScanStyles(sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+func (b *Book) ScanStyles(sheet string, rng cellarea.Range, maxCells int, cancelled func() error) (sheetStyles, error) {
 	var out sheetStyles
 	zf, err := b.Part(sheet)
 	if err != nil || zf == nil {
@@ -50,7 +50,7 @@ func (b *Book) ScanStyles(sheet string, rng CellRange, maxCells int, cancelled f
 }
 
 // scanStylesIn is scanStyles over the worksheet XML in r.
-func scanStylesIn(r io.Reader, sheet string, rng CellRange, maxCells int, cancelled func() error) (sheetStyles, error) {
+func scanStylesIn(r io.Reader, sheet string, rng cellarea.Range, maxCells int, cancelled func() error) (sheetStyles, error) {
 	var out sheetStyles
 	z := sheetxml.New(sheetread.FailingReader{Reader: r})
 	row, col, n := 0, 0, 0

@@ -4,18 +4,11 @@ import (
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 )
 
-// SheetArea is a rectangle of cells on one sheet (1-based, inclusive).
-//
-// Transitional: an alias of cellarea.Area, kept so that the files of this
-// Package compile unchanged while the engine moves into internal packages;
-// new code names cellarea.Area.
-type SheetArea = cellarea.Area
-
 // EditSet is what one call changed, when the tool can say exactly (a block
 // of written cells, rows inserted or deleted). A nil *editSet means
 // anything may have changed (sheets deleted, copies).
 type EditSet struct {
-	Areas []SheetArea
+	Areas []cellarea.Area
 	// moved says cells changed place (rows or columns inserted or
 	// deleted): a formula reading a position rather than a value (ROW,
 	// COLUMN, ADDRESS, CELL, ...) may change without reading a changed cell.
@@ -25,12 +18,12 @@ type EditSet struct {
 	cut bool
 	// Fresh are cells whose dynamic array formulas the call spilled
 	// itself (write_cells' block): the refresh does not spill them again.
-	Fresh []SheetArea
+	Fresh []cellarea.Area
 }
 
 // written returns the areas whose cells the edit wrote: its areas, unless
 // cells moved (then the areas are where they moved, not new content).
-func (e *EditSet) written() []SheetArea {
+func (e *EditSet) written() []cellarea.Area {
 	if e.moved {
 		return nil
 	}
@@ -44,16 +37,16 @@ const MaxDepChecks = 4_000_000
 
 // DepCell is one formula cell as dirtyFormulas sees it.
 type DepCell struct {
-	At   SheetArea   // the cell itself
-	Deps []SheetArea // what it reads
-	Wide bool        // it may read anything
+	At   cellarea.Area   // the cell itself
+	Deps []cellarea.Area // what it reads
+	Wide bool            // it may read anything
 	// fills, when set, is every cell its value fills (a legacy array
 	// formula's range): a formula reading any of them reads it.
-	fills *SheetArea
+	fills *cellarea.Area
 }
 
 // filled is the area whose formulas read c's value: its fills, else itself.
-func (c DepCell) filled() SheetArea {
+func (c DepCell) filled() cellarea.Area {
 	if c.fills != nil {
 		return *c.fills
 	}
@@ -64,12 +57,12 @@ func (c DepCell) filled() SheetArea {
 // changed: those written by the edit (when wrote: the areas are cells the
 // edit wrote, not cells that moved), those reading an edited cell, and, in
 // turn, those reading a dirty formula cell, on every sheet.
-func DirtyFormulas(cells []DepCell, edits []SheetArea, wrote bool) []bool {
+func DirtyFormulas(cells []DepCell, edits []cellarea.Area, wrote bool) []bool {
 	dirty := make([]bool, len(cells))
 	frontier := edits
 	checks := 0
 	for first := true; len(frontier) > 0; first = false {
-		var next []SheetArea
+		var next []cellarea.Area
 		for i, c := range cells {
 			if dirty[i] {
 				continue

@@ -43,17 +43,17 @@ func newDepScope(f *excelize.File) *formuladeps.Scope {
 // for the parsed workbook f: the spill range the anchor's cell records
 // when it anchors a dynamic array, else the cell alone; not ok when its
 // sheet cannot be read.
-func bookSpills(f *excelize.File) func(anchor SheetArea) (SheetArea, bool) {
-	return func(anchor SheetArea) (SheetArea, bool) {
+func bookSpills(f *excelize.File) func(anchor cellarea.Area) (cellarea.Area, bool) {
+	return func(anchor cellarea.Area) (cellarea.Area, bool) {
 		ws, err := f.Worksheet(anchor.Sheet)
 		if err != nil || ws == nil {
-			return SheetArea{}, false
+			return cellarea.Area{}, false
 		}
 		spill, ok := DynamicAnchor(SheetCell(ws, anchor.C1, anchor.R1))
 		if !ok {
 			return anchor, true
 		}
-		return SheetArea{Sheet: anchor.Sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2}, true
+		return cellarea.Area{Sheet: anchor.Sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2}, true
 	}
 }
 

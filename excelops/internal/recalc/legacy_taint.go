@@ -3,6 +3,7 @@ package recalc
 import (
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -21,11 +22,11 @@ const maxTaintChecks = 4_000_000
 // and so are the formulas that may read anything.
 func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 	out := make([]bool, len(all))
-	var bad []SheetArea
+	var bad []cellarea.Area
 	for i, sf := range all {
 		if r, ok := legacyArrayRange(sf.Cell.cell); ok && !legacyExact(f, sf.sheet, sf.Cell.Ref) {
 			out[i] = true
-			bad = append(bad, SheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
+			bad = append(bad, cellarea.Area{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2})
 		}
 	}
 	if len(bad) == 0 {
@@ -34,7 +35,7 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 	deps := dependencies(f, all, false, false)
 	checks := 0
 	for len(bad) > 0 {
-		var next []SheetArea
+		var next []cellarea.Area
 		for i, d := range deps {
 			if out[i] {
 				continue
@@ -50,7 +51,7 @@ func readersOfInexactLegacy(f *excelize.File, all []sheetFormula) []bool {
 }
 
 // readsAnyOf reports whether an area of deps overlaps an area of bad.
-func readsAnyOf(deps, bad []SheetArea) bool {
+func readsAnyOf(deps, bad []cellarea.Area) bool {
 	for _, d := range deps {
 		for _, b := range bad {
 			if d.Overlaps(b) {

@@ -3,6 +3,7 @@ package recalc
 import (
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatok"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -35,24 +36,24 @@ func readsPosition(formula string, cut bool) bool {
 // InsertedRows is the edit set of n rows inserted at row on sheet: the new
 // empty rows, which ranges spanning them now include.
 func InsertedRows(sheet string, row, n int) *EditSet {
-	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: 1, R1: row, C2: excelize.MaxColumns, R2: row + n - 1}}, moved: true}
+	return &EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: 1, R1: row, C2: excelize.MaxColumns, R2: row + n - 1}}, moved: true}
 }
 
 // InsertedColumns is insertedRows for n columns inserted at col.
 func InsertedColumns(sheet string, col, n int) *EditSet {
-	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: col, R1: 1, C2: col + n - 1, R2: excelize.TotalRows}}, moved: true}
+	return &EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: col, R1: 1, C2: col + n - 1, R2: excelize.TotalRows}}, moved: true}
 }
 
 // DeletedRows is the edit set of rows deleted at row on sheet: the seam
 // where they were (the rows above and below it now), which every range
 // that lost cells touches.
 func DeletedRows(sheet string, row int) *EditSet {
-	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: 1, R1: max(1, row-1), C2: excelize.MaxColumns, R2: row}}, moved: true, cut: true}
+	return &EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: 1, R1: max(1, row-1), C2: excelize.MaxColumns, R2: row}}, moved: true, cut: true}
 }
 
 // DeletedColumns is deletedRows for columns deleted at col.
 func DeletedColumns(sheet string, col int) *EditSet {
-	return &EditSet{Areas: []SheetArea{{Sheet: sheet, C1: max(1, col-1), R1: 1, C2: col, R2: excelize.TotalRows}}, moved: true, cut: true}
+	return &EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: max(1, col-1), R1: 1, C2: col, R2: excelize.TotalRows}}, moved: true, cut: true}
 }
 
 // RenamedSheet is the edit set of a sheet renamed: no value changed, but a
@@ -117,9 +118,9 @@ func CopiedSheet() *EditSet {
 // row or column before them, which every reference that lost cells
 // touches; references to the deleted cells were cut.
 func DeletedBand(b formularef.Band) *EditSet {
-	area := SheetArea{Sheet: b.Sheet, C1: b.C1, R1: max(1, b.R1-1), C2: b.C2, R2: excelize.TotalRows}
+	area := cellarea.Area{Sheet: b.Sheet, C1: b.C1, R1: max(1, b.R1-1), C2: b.C2, R2: excelize.TotalRows}
 	if !b.Up {
-		area = SheetArea{Sheet: b.Sheet, C1: max(1, b.C1-1), R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
+		area = cellarea.Area{Sheet: b.Sheet, C1: max(1, b.C1-1), R1: b.R1, C2: excelize.MaxColumns, R2: b.R2}
 	}
-	return &EditSet{Areas: []SheetArea{area}, moved: true, cut: true}
+	return &EditSet{Areas: []cellarea.Area{area}, moved: true, cut: true}
 }

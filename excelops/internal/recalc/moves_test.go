@@ -3,6 +3,7 @@ package recalc
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -63,10 +64,10 @@ func TestNewDepScopeNames(t *testing.T) {
 		require.NoError(t, f.SetDefinedName(&excelize.DefinedName{Name: name, RefersTo: refers}))
 	}
 	d := newDepScope(f)
-	at := SheetArea{Sheet: "Sheet1", C1: 5, R1: 5, C2: 5, R2: 5}
+	at := cellarea.Area{Sheet: "Sheet1", C1: 5, R1: 5, C2: 5, R2: 5}
 	got, wide := formuladeps.Scan("SUM(Abs)", at, d)
 	assert.False(t, wide)
-	assert.Equal(t, []SheetArea{{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 3}}, got)
+	assert.Equal(t, []cellarea.Area{{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 3}}, got)
 	_, wide = formuladeps.Scan("Rel*2", at, d)
 	assert.True(t, wide, "a relative name is wide")
 	got, wide = formuladeps.Scan("Rate*2", at, d)

@@ -23,17 +23,17 @@ import (
 // the edit wrote) are never cleared. An anchor spills again after the
 // anchors whose spill it reads (spillOrder over cells, what each formula
 // of all reads).
-func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []DepCell, dirty []bool, edited, fresh []SheetArea, maxCells int) ([]SheetArea, error) {
+func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []DepCell, dirty []bool, edited, fresh []cellarea.Area, maxCells int) ([]cellarea.Area, error) {
 	var cand []int
-	var spills []SheetArea
+	var spills []cellarea.Area
 	olds := map[int]cellarea.Range{}
 	for i, sf := range all {
 		if old, ok := DynamicAnchor(sf.Cell.cell); ok && dirty[i] {
 			cand, olds[i] = append(cand, i), old
-			spills = append(spills, SheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2})
+			spills = append(spills, cellarea.Area{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2})
 		}
 	}
-	var changed []SheetArea
+	var changed []cellarea.Area
 	for _, i := range SpillOrder(cand, cells, spills) {
 		sf, old := all[i], olds[i]
 		col, row, err := excelize.CellNameToCoordinates(sf.Cell.Ref)
@@ -82,8 +82,8 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 		if err := f.SetDynamicArrayFormula(sf.sheet, sf.Cell.Ref, target); err != nil {
 			return nil, err
 		}
-		changed = append(changed, SheetArea{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
-			SheetArea{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
+		changed = append(changed, cellarea.Area{Sheet: sf.sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2},
+			cellarea.Area{Sheet: sf.sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2})
 		if blocked {
 			vals = [][]excelize.ArrayValue{{{Type: excelize.CellTypeError, Value: SpillError}}}
 		}
@@ -104,7 +104,7 @@ func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all
 // the way is clear) and one whose spilled cells the edit wrote (Excel then
 // shows #SPILL!). No reference of the formula tells either. respill
 // computes them again.
-func unblock(all []sheetFormula, dirty []bool, areas []SheetArea) {
+func unblock(all []sheetFormula, dirty []bool, areas []cellarea.Area) {
 	for i, sf := range all {
 		if dirty[i] {
 			continue
@@ -128,7 +128,7 @@ func unblock(all []sheetFormula, dirty []bool, areas []SheetArea) {
 
 // Intrudes reports whether the edited area a meets the spill range other
 // than in its anchor (its first cell).
-func Intrudes(a SheetArea, spill cellarea.Range) bool {
+func Intrudes(a cellarea.Area, spill cellarea.Range) bool {
 	if a.C1 > spill.C2 || spill.C1 > a.C2 || a.R1 > spill.R2 || spill.R1 > a.R2 {
 		return false
 	}
@@ -136,7 +136,7 @@ func Intrudes(a SheetArea, spill cellarea.Range) bool {
 }
 
 // inAreas reports whether the cell (col, row) of sheet lies in one of areas.
-func inAreas(areas []SheetArea, sheet string, col, row int) bool {
+func inAreas(areas []cellarea.Area, sheet string, col, row int) bool {
 	for _, a := range areas {
 		if strings.EqualFold(a.Sheet, sheet) && col >= a.C1 && col <= a.C2 && row >= a.R1 && row <= a.R2 {
 			return true

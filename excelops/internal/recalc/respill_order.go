@@ -1,5 +1,7 @@
 package recalc
 
+import "github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
+
 // maxOrderedSpills bounds the anchors spillOrder orders; past it they
 // spill again in sheet, row and column order.
 const maxOrderedSpills = 256
@@ -11,7 +13,7 @@ const maxOrderedSpills = 256
 // spill reference, or a range over spilled cells), so that it computes
 // from their new values rather than from the old; those that read each
 // other in a cycle, and the rest past maxOrderedSpills, keep their order.
-func SpillOrder(cand []int, cells []DepCell, spills []SheetArea) []int {
+func SpillOrder(cand []int, cells []DepCell, spills []cellarea.Area) []int {
 	if len(cand) < 2 || len(cand) > maxOrderedSpills {
 		return cand
 	}

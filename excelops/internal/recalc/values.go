@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
@@ -92,7 +93,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 			if all, _, err = workbookFormulaCells(f, diskHasFormulas); err != nil {
 				return st, err
 			}
-			areas := append(append([]SheetArea(nil), edits.Areas...), spilled...)
+			areas := append(append([]cellarea.Area(nil), edits.Areas...), spilled...)
 			dirty = DirtyFormulas(dependencies(f, all, edits.moved, edits.cut), areas, !edits.moved)
 		}
 	}
@@ -239,9 +240,9 @@ func dependencies(f *excelize.File, all []sheetFormula, moved, cut bool) []DepCe
 	var scope *formuladeps.Scope // the tables and names, read when a formula first needs them
 	for i, sf := range all {
 		col, row, err := excelize.CellNameToCoordinates(sf.Cell.Ref)
-		out[i].At = SheetArea{Sheet: sf.sheet, C1: col, R1: row, C2: col, R2: row}
+		out[i].At = cellarea.Area{Sheet: sf.sheet, C1: col, R1: row, C2: col, R2: row}
 		if r, ok := legacyArrayRange(sf.Cell.cell); ok {
-			out[i].fills = &SheetArea{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2}
+			out[i].fills = &cellarea.Area{Sheet: sf.sheet, C1: r.C1, R1: r.R1, C2: r.C2, R2: r.R2}
 		}
 		formula, ferr := f.GetCellFormula(sf.sheet, sf.Cell.Ref)
 		if err != nil || ferr != nil {

@@ -5,16 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -51,7 +49,7 @@ func span(c1, c2 int) []int {
 // that holds formulas, or meets formulas reading its cells, goes through
 // the recalc splice (recalc.go), which finds the cached values
 // and stores those of written formulas in sb.writes.
-func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.CellWrite) (splice.Plan, int, error) {
+func WritePlan(sb *Book, sheet string, anchor cellarea.Range, plan []engine.CellWrite) (splice.Plan, int, error) {
 	r1 := anchor.R1
 	conv := map[[2]int]cellContent{}
 	byRow := map[int][]int{}
@@ -120,7 +118,7 @@ func WritePlan(sb *Book, sheet string, anchor engine.CellRange, plan []engine.Ce
 	})
 	p.FitWidths = fit.Widths()
 	sb.fit = fit
-	sb.writes = &cellWrites{area: recalc.SheetArea{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
+	sb.writes = &cellWrites{area: cellarea.Area{Sheet: sheet, C1: anchor.C1, R1: anchor.R1, C2: anchor.C2, R2: anchor.R2}, cells: conv}
 	p.NoFormulas = !sb.writes.hasFormulas()
 	p.OutsideMerges = true // excelize writes a merged range's cells to its top-left one
 	return p, dates, nil
@@ -239,7 +237,7 @@ func (cc cellContent) appendXML(dst []byte, col, row, style int) []byte {
 
 // FormatPlan is format_cells' plan: every cell of rng gets its style (or
 // the style it would inherit) with sc laid over it.
-func FormatPlan(sb *Book, rng engine.CellRange, sc *vocab.StyleChange) (splice.Plan, error) {
+func FormatPlan(sb *Book, rng cellarea.Range, sc *vocab.StyleChange) (splice.Plan, error) {
 	st, err := sb.styleTable()
 	if err != nil {
 		return splice.Plan{}, err

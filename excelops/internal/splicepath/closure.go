@@ -4,10 +4,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 )
 
 // What the recalc splice's calculator must read (recalc.go): the
@@ -19,7 +19,7 @@ import (
 // formulas of w (written into sheet) read: the scan copies their cells, so
 // a write whose formulas read nothing else computes without a second pass.
 func (sb *Book) earlyAreas(sheet string, w *cellWrites) map[string]*earlyCopy {
-	by := map[string][]recalc.SheetArea{}
+	by := map[string][]cellarea.Area{}
 	for _, cc := range w.cells {
 		if cc.kind != 'f' {
 			continue
@@ -38,7 +38,7 @@ func (sb *Book) earlyAreas(sheet string, w *cellWrites) map[string]*earlyCopy {
 	out := map[string]*earlyCopy{}
 	for name, areas := range by {
 		if len(areas) > maxAreasPerSheet {
-			areas = []recalc.SheetArea{boundingBox(areas)}
+			areas = []cellarea.Area{boundingBox(areas)}
 		}
 		out[name] = &earlyCopy{in: newAreaSet(areas)}
 	}
@@ -68,7 +68,7 @@ func newFormulaIndex(all []calcFormula) formulaIndex {
 
 // each calls fn with the index of every formula whose cell lies in a, in
 // order, until fn returns false; it returns how many formulas it looked at.
-func (x formulaIndex) each(a recalc.SheetArea, fn func(i int) bool) int {
+func (x formulaIndex) each(a cellarea.Area, fn func(i int) bool) int {
 	span, ok := x.spans[strings.ToLower(a.Sheet)]
 	if !ok {
 		return 0
@@ -91,10 +91,10 @@ func (x formulaIndex) each(a recalc.SheetArea, fn func(i int) bool) int {
 // each other in a cycle (a circular reference: what excelize computes
 // then depends on the order it meets cells and on their old values), or
 // when the chain is too long to follow.
-func upstream(all []calcFormula, compute []bool) ([]recalc.SheetArea, error) {
+func upstream(all []calcFormula, compute []bool) ([]cellarea.Area, error) {
 	idx := newFormulaIndex(all)
 	in := append([]bool(nil), compute...)
-	var need, frontier []recalc.SheetArea
+	var need, frontier []cellarea.Area
 	for i, f := range all {
 		if in[i] {
 			need = append(need, f.at)
@@ -104,7 +104,7 @@ func upstream(all []calcFormula, compute []bool) ([]recalc.SheetArea, error) {
 	checks, wide := 0, ""
 	for len(frontier) > 0 {
 		need = append(need, frontier...)
-		var next []recalc.SheetArea
+		var next []cellarea.Area
 		for _, a := range frontier {
 			checks += 1 + idx.each(a, func(i int) bool {
 				if in[i] {

@@ -3,8 +3,7 @@ package splicepath
 import (
 	"strconv"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -15,12 +14,12 @@ import (
 
 // areaSet is a set of areas of one sheet, tested cell by cell.
 type areaSet struct {
-	areas []recalc.SheetArea
-	box   recalc.SheetArea // their bounding box
+	areas []cellarea.Area
+	box   cellarea.Area // their bounding box
 }
 
 // newAreaSet returns the set of areas (at least one).
-func newAreaSet(areas []recalc.SheetArea) areaSet { return areaSet{areas, boundingBox(areas)} }
+func newAreaSet(areas []cellarea.Area) areaSet { return areaSet{areas, boundingBox(areas)} }
 
 // has reports whether the cell (row, col) lies in one of the areas.
 func (s areaSet) has(row, col int) bool {
@@ -97,7 +96,7 @@ type earlyCopy struct {
 
 // covers reports whether every one of areas lies within one area the scan
 // copied.
-func (e *earlyCopy) covers(areas []recalc.SheetArea) bool {
+func (e *earlyCopy) covers(areas []cellarea.Area) bool {
 	for _, a := range areas {
 		inside := false
 		for _, b := range e.in.areas {
@@ -114,7 +113,7 @@ func (e *earlyCopy) covers(areas []recalc.SheetArea) bool {
 }
 
 // boundingBox is the smallest area holding every one of areas (one sheet).
-func boundingBox(areas []recalc.SheetArea) recalc.SheetArea {
+func boundingBox(areas []cellarea.Area) cellarea.Area {
 	b := areas[0]
 	for _, a := range areas[1:] {
 		b.R1, b.C1, b.R2, b.C2 = min(b.R1, a.R1), min(b.C1, a.C1), max(b.R2, a.R2), max(b.C2, a.C2)

@@ -7,11 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -22,7 +21,7 @@ import (
 // not wide. table says it holds a structured reference: the cells it
 // reads are known, yet the splice path's calculator, which holds the
 // defined names (see scratchNames) but no tables, cannot compute it.
-func (sb *Book) formulaDepsOf(formula string, at recalc.SheetArea) (deps []recalc.SheetArea, wide, table bool) {
+func (sb *Book) formulaDepsOf(formula string, at cellarea.Area) (deps []cellarea.Area, wide, table bool) {
 	deps, wide = formuladeps.ScanSheet(formula, at.Sheet)
 	if !wide {
 		return deps, false, false
@@ -86,7 +85,7 @@ func (sb *Book) resolveSpillReads(all []calcFormula, w *cellWrites) {
 		sheet    string // lower case
 		col, row int
 	}
-	spills := map[cell]recalc.SheetArea{}
+	spills := map[cell]cellarea.Area{}
 	for _, f := range all {
 		if !f.dynamic {
 			continue
@@ -96,7 +95,7 @@ func (sb *Book) resolveSpillReads(all []calcFormula, w *cellWrites) {
 		}
 	}
 	scope := sb.depScope()
-	scope.SetSpills(func(anchor recalc.SheetArea) (recalc.SheetArea, bool) {
+	scope.SetSpills(func(anchor cellarea.Area) (cellarea.Area, bool) {
 		if a, ok := spills[cell{strings.ToLower(anchor.Sheet), anchor.C1, anchor.R1}]; ok {
 			return a, true
 		}
@@ -121,7 +120,7 @@ func (sb *Book) scratchNames(sheets []calcSheet) []byte {
 	var out []byte
 	for _, n := range sb.index.Names {
 		refers, ok := recalc.PlainName(n)
-		if _, wide := formuladeps.Scan(refers, recalc.SheetArea{}, nil); !ok || wide {
+		if _, wide := formuladeps.Scan(refers, cellarea.Area{}, nil); !ok || wide {
 			continue
 		}
 		local := -1

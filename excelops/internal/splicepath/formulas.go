@@ -6,14 +6,11 @@ import (
 	"errors"
 	"io"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formuladeps"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -63,7 +60,7 @@ func (sb *Book) othersFormulaFree(ctx context.Context, part, sheet string, plan 
 
 // partFormulaFree runs sheetFormulasMiss over the worksheet part of the
 // sheet named host.
-func (sb *Book) partFormulaFree(ctx context.Context, part, host string, edit recalc.SheetArea) (bool, error) {
+func (sb *Book) partFormulaFree(ctx context.Context, part, host string, edit cellarea.Area) (bool, error) {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
 		return true, nil
@@ -98,8 +95,8 @@ func (sb *Book) rewriteOnce(ctx context.Context, zf *zip.File, plan splice.Plan)
 }
 
 // planArea is the bounding box of the cells plan rebuilds.
-func planArea(sheet string, plan splice.Plan) (recalc.SheetArea, bool) {
-	a := recalc.SheetArea{Sheet: sheet}
+func planArea(sheet string, plan splice.Plan) (cellarea.Area, bool) {
+	a := cellarea.Area{Sheet: sheet}
 	for _, r := range plan.Rows {
 		for _, c := range plan.Cols(r) {
 			if a.R1 == 0 {
@@ -114,7 +111,7 @@ func planArea(sheet string, plan splice.Plan) (recalc.SheetArea, bool) {
 
 // sheetFormulasMiss streams one worksheet's XML and reports whether all its
 // formulas miss edit (see above), and whether it holds any formula.
-func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit recalc.SheetArea) (free, any bool, err error) {
+func sheetFormulasMiss(ctx context.Context, r io.Reader, host string, edit cellarea.Area) (free, any bool, err error) {
 	w := sheetxml.NewWalker(readerWithContext(ctx, sheetread.FailingReader{Reader: r}))
 	masters := map[int]bool{}
 	members := map[int]bool{}

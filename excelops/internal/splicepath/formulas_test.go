@@ -5,8 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -18,7 +17,7 @@ func FuzzSheetFormulasMiss(f *testing.F) {
 	f.Add(`<worksheet><sheetData><row r="2"><c r="E1"><f t="shared" ref="E1:E3" si="0">C1*2</f><v>2</v></c><c r="E2"><f t="shared" si="0"/><v>1</v></c></row></sheetData></worksheet>`)
 	f.Add(`<worksheet><sheetData><row><c><f t="shared" si="7"/><v>1</v></c></row></sheetData></worksheet>`)
 	f.Fuzz(func(t *testing.T, xml string) {
-		free, _, err := sheetFormulasMiss(context.Background(), strings.NewReader(xml), "Sheet1", recalc.SheetArea{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 1})
+		free, _, err := sheetFormulasMiss(context.Background(), strings.NewReader(xml), "Sheet1", cellarea.Area{Sheet: "Sheet1", C1: 1, R1: 1, C2: 1, R2: 1})
 		if err == nil && free && strings.Contains(xml, "<f>A1</f>") && strings.Contains(xml, "<v>") && !strings.Contains(xml, "<!") {
 			w := sheetxml.NewWalker(strings.NewReader(xml))
 			for {

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
 

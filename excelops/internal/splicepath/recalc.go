@@ -9,12 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 )
 
@@ -82,19 +82,19 @@ const maxScratchBytes = 8 << 20
 // calcFormula is one formula cell of the workbook as the recalc splice
 // sees it.
 type calcFormula struct {
-	at      recalc.SheetArea   // the cell
-	part    string             // its worksheet part
-	text    string             // the formula, unescaped (a shared member's translated)
-	cached  bool               // it holds a cached value
-	master  bool               // it defines a shared formula other cells use
-	array   bool               // an array formula (its results fill a range): never computed here
-	deps    []recalc.SheetArea // what it reads
-	wide    bool               // it may read anything
-	table   bool               // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
-	ref     string             // an array formula's range
-	dynamic bool               // a dynamic array anchor (its cell points at cell metadata)
-	fresh   bool               // an anchor spillWritten or respillAnchors wrote (or left): its value is set
-	stuck   bool               // a dynamic array anchor showing #SPILL!
+	at      cellarea.Area   // the cell
+	part    string          // its worksheet part
+	text    string          // the formula, unescaped (a shared member's translated)
+	cached  bool            // it holds a cached value
+	master  bool            // it defines a shared formula other cells use
+	array   bool            // an array formula (its results fill a range): never computed here
+	deps    []cellarea.Area // what it reads
+	wide    bool            // it may read anything
+	table   bool            // it reads a table, resolved to cells: never computed here (the calculator holds no tables)
+	ref     string          // an array formula's range
+	dynamic bool            // a dynamic array anchor (its cell points at cell metadata)
+	fresh   bool            // an anchor spillWritten or respillAnchors wrote (or left): its value is set
+	stuck   bool            // a dynamic array anchor showing #SPILL!
 }
 
 // calcSheet is one worksheet as the scan saw it.
@@ -192,7 +192,7 @@ func (sb *Book) scanFormulas(ctx context.Context, early map[string]*earlyCopy, p
 			if string(c.FormulaType) == "dataTable" {
 				return engine.NoSplice("a sheet holds a data table formula")
 			}
-			f := calcFormula{at: recalc.SheetArea{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
+			f := calcFormula{at: cellarea.Area{Sheet: ps.Name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}, part: zf.Name, cached: len(c.Value) > 0, array: string(c.FormulaType) == "array"}
 			f.dynamic, f.ref = f.array && c.Meta, string(c.FormulaRef)
 			if f.array && string(c.Type) == "e" && string(c.Value) == recalc.SpillError {
 				if !c.Meta && zf.Name == part {
@@ -285,7 +285,7 @@ func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrite
 		if cc.kind != 'f' {
 			continue
 		}
-		f := calcFormula{at: recalc.SheetArea{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
+		f := calcFormula{at: cellarea.Area{Sheet: sheet, C1: key[1], R1: key[0], C2: key[1], R2: key[0]}, part: part, text: cc.formula}
 		f.deps, f.wide, f.table = sb.formulaDepsOf(f.text, f.at)
 		all = append(all, f)
 	}
@@ -310,7 +310,7 @@ func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrite
 	if err != nil {
 		return nil, err
 	}
-	areas = append(append([]recalc.SheetArea{w.area}, areas...), spills...)
+	areas = append(append([]cellarea.Area{w.area}, areas...), spills...)
 	cells := make([]recalc.DepCell, len(all))
 	for i, f := range all {
 		cells[i] = recalc.DepCell{At: f.at, Deps: f.deps, Wide: f.wide}

@@ -3,11 +3,10 @@ package splicepath
 import (
 	"context"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -28,10 +27,10 @@ import (
 // are what it changed: the block and the spills written so far), after
 // spilling again every dynamic array anchor that needs it (see above);
 // each one is marked fresh, its new content among the written cells of w.
-func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []recalc.DepCell, areas []recalc.SheetArea, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]bool, error) {
+func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []calcFormula, cells []recalc.DepCell, areas []cellarea.Area, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]bool, error) {
 	dirty := recalc.DirtyFormulas(cells, areas, true)
 	var cand []int
-	var spills []recalc.SheetArea
+	var spills []cellarea.Area
 	for i, f := range all {
 		if !f.dynamic || f.fresh {
 			continue
@@ -48,9 +47,9 @@ func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []ca
 		}
 		cand, spills = append(cand, i), append(spills, spill)
 	}
-	var changed []recalc.SheetArea
+	var changed []cellarea.Area
 	for _, i := range recalc.SpillOrder(cand, cells, spills) {
-		var ch []recalc.SheetArea
+		var ch []cellarea.Area
 		var err error
 		if all[i].part == part {
 			ch, err = sb.respillOne(ctx, sheets, all, i, sheet, part, w, early)
@@ -70,16 +69,16 @@ func (sb *Book) respillAnchors(ctx context.Context, sheets []calcSheet, all []ca
 
 // anchorToRecompute returns the recorded spill range of the anchor f, or
 // why the calculator cannot compute it again (who names it).
-func anchorToRecompute(f calcFormula, who string) (engine.CellRange, error) {
+func anchorToRecompute(f calcFormula, who string) (cellarea.Range, error) {
 	old, err := grid.ParseRange(f.ref)
 	if err != nil || old.C1 != f.at.C1 || old.R1 != f.at.R1 {
-		return engine.CellRange{}, engine.NoSplice(who + " names an unreadable range")
+		return cellarea.Range{}, engine.NoSplice(who + " names an unreadable range")
 	}
 	if err := calculable(f, who); err != nil {
-		return engine.CellRange{}, err
+		return cellarea.Range{}, err
 	}
 	if recalc.CallsUncomputable(f.text) {
-		return engine.CellRange{}, engine.NoSplice(who + " calls a function the calculator lacks")
+		return cellarea.Range{}, engine.NoSplice(who + " calls a function the calculator lacks")
 	}
 	return old, nil
 }
@@ -110,7 +109,7 @@ func (sb *Book) computeAnchor(ctx context.Context, sheets []calcSheet, all []cal
 
 // intrudesAny reports whether one of areas (all on the anchor's sheet)
 // meets the spill range ref other than in its anchor.
-func intrudesAny(areas []recalc.SheetArea, ref string) bool {
+func intrudesAny(areas []cellarea.Area, ref string) bool {
 	spill, err := grid.ParseRange(ref)
 	if err != nil {
 		return false
@@ -127,7 +126,7 @@ func intrudesAny(areas []recalc.SheetArea, ref string) bool {
 // puts its new spill among the written cells of w; it returns the ranges
 // whose cells changed: the old spill and the new one (none for an anchor
 // showing #SPILL! whose new range is still obstructed: it stays as it is).
-func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]recalc.SheetArea, error) {
+func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]cellarea.Area, error) {
 	f := all[i]
 	const who = "a dynamic array to recompute"
 	old, err := anchorToRecompute(f, who)
@@ -166,5 +165,5 @@ func (sb *Book) respillOne(ctx context.Context, sheets []calcSheet, all []calcFo
 	if !p.blocked && (len(vals) > 1 || len(vals[0]) > 1) {
 		w.spills = append(w.spills, rng)
 	}
-	return []recalc.SheetArea{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
+	return []cellarea.Area{{Sheet: sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}, {Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}, nil
 }

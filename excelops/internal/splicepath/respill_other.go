@@ -3,9 +3,9 @@ package splicepath
 import (
 	"context"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 )
@@ -25,7 +25,7 @@ import (
 // respillElsewhere computes the anchor all[i], on another sheet than the
 // written one, again and records its new values in w.elsewhere; it
 // returns its spill range (whose values changed).
-func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *cellWrites, early map[string]*earlyCopy) ([]recalc.SheetArea, error) {
+func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []calcFormula, i int, part string, w *cellWrites, early map[string]*earlyCopy) ([]cellarea.Area, error) {
 	f := all[i]
 	const who = "a dynamic array to recompute on another sheet"
 	old, err := anchorToRecompute(f, who)
@@ -64,13 +64,13 @@ func (sb *Book) respillElsewhere(ctx context.Context, sheets []calcSheet, all []
 		}
 	}
 	all[i].fresh = true
-	return []recalc.SheetArea{{Sheet: f.at.Sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}}, nil
+	return []cellarea.Area{{Sheet: f.at.Sheet, C1: old.C1, R1: old.R1, C2: old.C2, R2: old.R2}}, nil
 }
 
 // spillCellsPresent declines unless every cell of the spill range rng
 // other than its anchor is a <c> element of the worksheet part holding
 // no formula (a formula there obstructs the spill).
-func (sb *Book) spillCellsPresent(ctx context.Context, part string, rng engine.CellRange) error {
+func (sb *Book) spillCellsPresent(ctx context.Context, part string, rng cellarea.Range) error {
 	want := (rng.R2-rng.R1+1)*(rng.C2-rng.C1+1) - 1
 	seen, formula := 0, false
 	err := sb.walkSpillCells(ctx, part, rng, func(c *sheetxml.Cell) bool {

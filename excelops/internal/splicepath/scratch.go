@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -37,8 +37,8 @@ type scratchCell struct {
 
 // scratchSheet is what one sheet contributes to the calculator workbook.
 type scratchSheet struct {
-	areas []recalc.SheetArea // the cells to copy, clamped to the sheet's extent
-	whole bool               // a whole-row or whole-column reference reads it
+	areas []cellarea.Area // the cells to copy, clamped to the sheet's extent
+	whole bool            // a whole-row or whole-column reference reads it
 	cells []scratchCell
 }
 
@@ -47,7 +47,7 @@ type scratchSheet struct {
 // the worksheet part; it returns each one's cached value by its index in
 // all. A sheet whose needed cells the scan copied already (early) is not
 // read again.
-func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []recalc.SheetArea, compute []bool, part string, w *cellWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
+func (sb *Book) calcWorkbook(ctx context.Context, sheets []calcSheet, all []calcFormula, need []cellarea.Area, compute []bool, part string, w *cellWrites, early map[string]*earlyCopy) (map[int]cachedResult, error) {
 	f, err := sb.scratchFile(ctx, sheets, all, need, part, w, early)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (sb *Book) calculatorFor(ctx context.Context, sheets []calcSheet, all []cal
 
 // scratchFile opens the calculator workbook of calcWorkbook: the cells
 // need names, as the write w to the worksheet part leaves them.
-func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []recalc.SheetArea, part string, w *cellWrites, early map[string]*earlyCopy) (*excelize.File, error) {
+func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcFormula, need []cellarea.Area, part string, w *cellWrites, early map[string]*earlyCopy) (*excelize.File, error) {
 	// The extents the calculator clamps whole rows and columns to are the
 	// sheet's after the write (excelize creates every written cell).
 	for i := range sheets {
@@ -116,7 +116,7 @@ func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcF
 			s.areas = append(s.areas, a)
 		}
 	}
-	formulaAt := map[recalc.SheetArea]int{} // every formula cell, by its sheet's name as listed
+	formulaAt := map[cellarea.Area]int{} // every formula cell, by its sheet's name as listed
 	for i, f := range all {
 		formulaAt[f.at] = i
 	}
@@ -128,7 +128,7 @@ func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcF
 		s := &scratch[i]
 		edited := cs.part == part
 		if len(s.areas) > maxAreasPerSheet {
-			s.areas = []recalc.SheetArea{boundingBox(s.areas)}
+			s.areas = []cellarea.Area{boundingBox(s.areas)}
 		}
 		switch pre := early[cs.name]; {
 		case len(s.areas) == 0:
@@ -157,7 +157,7 @@ func (sb *Book) scratchFile(ctx context.Context, sheets []calcSheet, all []calcF
 				}
 				text := ""
 				if c.Formula {
-					idx, ok := formulaAt[recalc.SheetArea{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
+					idx, ok := formulaAt[cellarea.Area{Sheet: cs.name, C1: c.Col, R1: c.Row, C2: c.Col, R2: c.Row}]
 					if !ok {
 						return engine.NoSplice("a formula cell the calculator reads was not scanned")
 					}

@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formulatext"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -35,8 +35,8 @@ var errStopWalk = errors.New("walk done")
 // the write overwrote (old) had spilled, except in cells the write
 // writes, as the engine does on the excelize path, and returns their
 // ranges. A formula inside such a range (a damaged anchor) declines.
-func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w *cellWrites) ([]recalc.SheetArea, error) {
-	var areas []recalc.SheetArea
+func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w *cellWrites) ([]cellarea.Area, error) {
+	var areas []cellarea.Area
 	for _, a := range old {
 		spill, err := grid.ParseRange(a.ref)
 		if err != nil || spill.C1 != a.at.C1 || spill.R1 != a.at.R1 {
@@ -59,7 +59,7 @@ func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w 
 				w.spilled = true
 			}
 		}
-		areas = append(areas, recalc.SheetArea{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
+		areas = append(areas, cellarea.Area{Sheet: sheet, C1: spill.C1, R1: spill.R1, C2: spill.C2, R2: spill.R2})
 	}
 	return areas, nil
 }
@@ -69,7 +69,7 @@ func clearOldSpills(all []calcFormula, sheet, part string, old []calcFormula, w 
 // workbook of the cells they read; each one that becomes a dynamic array
 // anchor is marked fresh (its cached value is set, not computed again).
 // It returns the ranges the spills fill.
-func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]recalc.SheetArea, error) {
+func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calcFormula, sheet, part string, w *cellWrites, early map[string]*earlyCopy) ([]cellarea.Area, error) {
 	compute := make([]bool, len(all))
 	found := false
 	for i, f := range all {
@@ -90,7 +90,7 @@ func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calc
 		return nil, err
 	}
 	defer calc.Close()
-	var areas []recalc.SheetArea
+	var areas []cellarea.Area
 	for i, f := range all {
 		if !compute[i] || recalc.InexactInArrays(calc, sheet, f.text) {
 			continue
@@ -115,7 +115,7 @@ func (sb *Book) spillWritten(ctx context.Context, sheets []calcSheet, all []calc
 		if !p.blocked {
 			w.spilled = true
 			w.spills = append(w.spills, p.rng)
-			areas = append(areas, recalc.SheetArea{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
+			areas = append(areas, cellarea.Area{Sheet: sheet, C1: p.rng.C1, R1: p.rng.R1, C2: p.rng.C2, R2: p.rng.R2})
 		}
 	}
 	return areas, nil
@@ -144,7 +144,7 @@ func (sb *Book) calcArray(ctx context.Context, calc *excelize.File, sheet string
 // another kind (no dynamic array can be written).
 type spillPlace struct {
 	anchor  string
-	rng     engine.CellRange
+	rng     cellarea.Range
 	cm      uint
 	blocked bool
 	ok      bool
@@ -155,7 +155,7 @@ type spillPlace struct {
 // metadata's cm, and whether the range (more than the anchor) is
 // obstructed, as spillBlocked sees it on the excelize path.
 func (sb *Book) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *cellWrites) (spillPlace, error) {
-	p := spillPlace{anchor: grid.CellName(f.at.C1, f.at.R1), rng: engine.CellRange{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
+	p := spillPlace{anchor: grid.CellName(f.at.C1, f.at.R1), rng: cellarea.Range{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.Limits.MaxWriteCells {
 		return p, budget.TooLarge(fmt.Sprintf("the formula in %s spills over %d cells, more than the limit of %d", p.anchor, n, sb.svc.Limits.MaxWriteCells))
 	}
@@ -229,7 +229,7 @@ func spilledContent(v excelize.ArrayValue) cellContent {
 // write (w) as far as it went. The worksheet part is walked over rng's
 // rows only. A merged range over rng declines the rewrite instead
 // (splice.Plan.KeepClear): the excelize path makes the anchor #SPILL!.
-func (sb *Book) spillOccupied(ctx context.Context, part string, rng engine.CellRange, w *cellWrites) (bool, error) {
+func (sb *Book) spillOccupied(ctx context.Context, part string, rng cellarea.Range, w *cellWrites) (bool, error) {
 	if rng.R2 > grid.LastRow || rng.C2 > excelize.MaxColumns {
 		return true, nil
 	}
@@ -254,7 +254,7 @@ func (sb *Book) spillOccupied(ctx context.Context, part string, rng engine.CellR
 // in the spill range rng other than its anchor (its top-left cell), in
 // sheet order, walking the part over rng's rows only, until visit returns
 // true.
-func (sb *Book) walkSpillCells(ctx context.Context, part string, rng engine.CellRange, visit func(c *sheetxml.Cell) (stop bool)) error {
+func (sb *Book) walkSpillCells(ctx context.Context, part string, rng cellarea.Range, visit func(c *sheetxml.Cell) (stop bool)) error {
 	err := walkPart(ctx, opc.FindPart(sb.zr, part), func(ev sheetxml.Event, wk *sheetxml.Walker) error {
 		if ev == sheetxml.RowStart {
 			switch {

@@ -7,12 +7,11 @@ import (
 	"path"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetxml"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/xmlappend"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )

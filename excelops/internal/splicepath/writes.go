@@ -1,9 +1,8 @@
 package splicepath
 
 import (
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 )
 
 // What a write_cells plan writes, as the recalc splice sees it.
@@ -13,13 +12,13 @@ import (
 // content, shared with the plan's Cell function, which writes the cached
 // values recalcPlan stores here.
 type cellWrites struct {
-	area  recalc.SheetArea
+	area  cellarea.Area
 	cells map[[2]int]cellContent // (row, col) -> content
 	// spilled reports cells added to cells by dynamic arrays (values
 	// spilled, or an overwritten anchor's spill cleared); spills are the
 	// ranges written formulas spilled over.
 	spilled bool
-	spills  []engine.CellRange
+	spills  []cellarea.Range
 	// elsewhere holds, by worksheet part, the cells of dynamic arrays on
 	// other sheets spilled again over their own ranges (their anchors
 	// with the new cached value): respillElsewhere.

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )
 

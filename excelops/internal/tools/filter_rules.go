@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -21,7 +20,7 @@ import (
 // worksheet's autoFilter element (writeFilterColumns), as Excel stores them.
 
 // filterRules checks the criteria of set_autofilter against rng.
-func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, error) {
+func filterRules(filters []filterArgs, rng cellarea.Range) ([]filterRule, error) {
 	var rules []filterRule
 	seen := map[int]bool{}
 	for i, f := range filters {
@@ -73,7 +72,7 @@ func filterRules(filters []filterArgs, rng engine.CellRange) ([]filterRule, erro
 // applyAutofilter puts the autofilter on rng with its criteria and hides
 // the rows of the sheet's used range that do not meet them, as Excel does
 // when a filter is applied (the file format stores the hidden rows).
-func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rng engine.CellRange, rules []filterRule, ext *sheetread.SheetExtent) (int, error) {
+func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rng cellarea.Range, rules []filterRule, ext *sheetread.SheetExtent) (int, error) {
 	// excelize replaces the sheet's properties (tab colour, fit to page,
 	// code name) with its own: keep them.
 	saved := ws.SheetPr
@@ -184,7 +183,7 @@ func escapeWildcards(s string) string {
 
 // writeFilterColumns stores the criteria in the parsed autoFilter element
 // (excelize's own expression syntax cannot hold values with spaces).
-func writeFilterColumns(af *excelize.XMLAutoFilter, rng engine.CellRange, rules []filterRule) error {
+func writeFilterColumns(af *excelize.XMLAutoFilter, rng cellarea.Range, rules []filterRule) error {
 	if af == nil {
 		return fmt.Errorf("cannot write filter criteria: the sheet has no autofilter element")
 	}

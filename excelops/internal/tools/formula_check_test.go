@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -3,9 +3,8 @@ package tools
 import (
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

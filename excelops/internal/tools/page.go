@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/registry"
 )

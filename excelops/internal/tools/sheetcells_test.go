@@ -3,6 +3,7 @@ package tools
 import (
 	"testing"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -19,7 +20,7 @@ func TestSheetCellsShape(t *testing.T) {
 	b, err := e.svc.engine.OpenBook(e.path("k.xlsx"), false, false)
 	require.NoError(t, err)
 	defer b.Close()
-	got, err := engine.ExistingCells(b, "Sheet1", engine.CellRange{C1: 2, R1: 2, C2: 7, R2: 3})
+	got, err := engine.ExistingCells(b, "Sheet1", cellarea.Range{C1: 2, R1: 2, C2: 7, R2: 3})
 	require.NoError(t, err)
 	var refs []string
 	values := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -78,7 +79,7 @@ func readSortCell(b *engine.Book, sheet, ref string, coll *collate.Collator) (so
 
 // sortBlock sorts the rows of block by keys (stable, as Excel) and moves
 // each row's cells, styles, notes and links; it returns how many rows moved.
-func sortBlock(b *engine.Book, sheet string, block engine.CellRange, keys []sortKey) (int, error) {
+func sortBlock(b *engine.Book, sheet string, block cellarea.Range, keys []sortKey) (int, error) {
 	n := block.R2 - block.R1 + 1
 	width := block.C2 - block.C1 + 1
 	cells := make([][]sortCell, n)
@@ -164,7 +165,7 @@ func sortBlock(b *engine.Book, sheet string, block engine.CellRange, keys []sort
 // the block's formulas at their new rows with their relative references
 // moved by the same number of rows, every other formula unchanged (writing
 // the block may drop shared formulas the plan then restores).
-func sortPlan(b *engine.Book, sheet string, block engine.CellRange, cells [][]sortCell, dest []int) (*engine.RefPlan, error) {
+func sortPlan(b *engine.Book, sheet string, block cellarea.Range, cells [][]sortCell, dest []int) (*engine.RefPlan, error) {
 	p := &engine.RefPlan{}
 	all, err := b.FormulaCells(sheet)
 	if err != nil {
@@ -199,7 +200,7 @@ func sortPlan(b *engine.Book, sheet string, block engine.CellRange, cells [][]so
 }
 
 // moveNotes moves the notes of the block's cells with their rows.
-func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int) error {
+func moveNotes(b *engine.Book, sheet string, block cellarea.Range, dest []int) error {
 	comments, err := b.Comments(sheet)
 	if err != nil {
 		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
@@ -231,7 +232,7 @@ func moveNotes(b *engine.Book, sheet string, block engine.CellRange, dest []int)
 // moveLinks moves the single-cell hyperlinks of the block with their rows
 // (excelize has no API to read a link's display text and tooltip, so the
 // parsed <hyperlink> elements are re-pointed in place).
-func moveLinks(b *engine.Book, sheet string, block engine.CellRange, dest []int) {
+func moveLinks(b *engine.Book, sheet string, block cellarea.Range, dest []int) {
 	ws, ok := b.Worksheet(sheet)
 	if !ok {
 		return

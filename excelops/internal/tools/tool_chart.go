@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -88,7 +89,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*engine.Cal
 	if err != nil {
 		return nil, err
 	}
-	var cats *engine.CellRange
+	var cats *cellarea.Range
 	if a.CategoriesRange != "" {
 		c, err := grid.ParseRange(a.CategoriesRange)
 		if err != nil {
@@ -161,7 +162,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*engine.Cal
 
 // chartSeries builds one series per column (or row) of data; the first
 // row (column) holds the series names.
-func chartSeries(sheet string, data engine.CellRange, cats *engine.CellRange, fromRows bool) []excelize.ChartSeries {
+func chartSeries(sheet string, data cellarea.Range, cats *cellarea.Range, fromRows bool) []excelize.ChartSeries {
 	var out []excelize.ChartSeries
 	catRef := ""
 	if cats != nil {

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
 
@@ -59,7 +59,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 	c := engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet := sh.Name
 		cells, err := engine.ExistingCells(b, sheet, rng)
-		edits := &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
+		edits := &recalc.EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R2}}}
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +159,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 // clearNotesAndLinks removes the notes and hyperlinks of the cells of rng
 // (hyperlinks through the parsed worksheet's exported Hyperlinks list, as
 // shiftSheetRefs moves them).
-func clearNotesAndLinks(b *engine.Book, sheet string, rng engine.CellRange) (notes, links int, err error) {
+func clearNotesAndLinks(b *engine.Book, sheet string, rng cellarea.Range) (notes, links int, err error) {
 	comments, err := b.Comments(sheet)
 	if err != nil {
 		return 0, 0, newError(failure.KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
@@ -153,15 +154,15 @@ func shiftWords(band formularef.Band) string {
 // an array formula or a table, or delete part of a table, naming it; it
 // returns the merged ranges the shift moves or deletes and the tables it
 // moves whole.
-func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engine.CellRange, []engine.TableMove, error) {
+func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]cellarea.Range, []engine.TableMove, error) {
 	zone := engine.BandZone(band)
 	how := shiftWords(band)
-	deleted := engine.CellRange{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
+	deleted := cellarea.Range{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	merged, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, nil, err
 	}
-	var touched []engine.CellRange
+	var touched []cellarea.Range
 	for _, m := range merged {
 		if !m.Overlaps(zone) {
 			continue
@@ -171,7 +172,7 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 		}
 		touched = append(touched, m)
 	}
-	tables, err := engine.BandTables(b, sheet, band, func(t excelize.Table, tr engine.CellRange) error {
+	tables, err := engine.BandTables(b, sheet, band, func(t excelize.Table, tr cellarea.Range) error {
 		return failure.Invalid("cannot delete %s %s: it would delete part of the table %q (%s) or split it; delete whole rows or columns of the table with delete_rows or delete_columns instead", deleted, how, t.Name, tr)
 	})
 	if err != nil {
@@ -195,7 +196,7 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]engin
 
 // shiftMerges moves the merged ranges the shift moves and drops the ones
 // it deletes (checkBandShift refused the ones it would split).
-func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []engine.CellRange) error {
+func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []cellarea.Range) error {
 	for _, m := range merges {
 		if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
 			return newError(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)

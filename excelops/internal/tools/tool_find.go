@@ -6,15 +6,15 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/dates"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/opc"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -68,7 +68,7 @@ func (s *Service) findReplace(ctx context.Context, a findArgs) (*engine.Call, er
 	if a.Replace == nil {
 		return nil, failure.Invalid("replace is missing: give the replacement text (\"\" deletes what is found)")
 	}
-	var rng *engine.CellRange
+	var rng *cellarea.Range
 	if a.CellRange != "" {
 		r, err := grid.ParseRange(a.CellRange)
 		if err != nil {
@@ -163,14 +163,14 @@ func findSheets(b *engine.Book, name string, hasRange bool) ([]string, error) {
 }
 
 // findIn lists what find_replace changes on one sheet (within rng when given).
-func findIn(b *engine.Book, sheet string, rng *engine.CellRange, re *regexp.Regexp, find, repl string, inFormulas bool, dw *engine.DateWriter) ([]foundCell, error) {
+func findIn(b *engine.Book, sheet string, rng *cellarea.Range, re *regexp.Regexp, find, repl string, inFormulas bool, dw *engine.DateWriter) ([]foundCell, error) {
 	ext := b.Extents[sheet]
 	if ext == nil || ext.Empty() {
 		return nil, nil
 	}
-	area := engine.CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
+	area := cellarea.Range{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 	if rng != nil {
-		area = engine.CellRange{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
+		area = cellarea.Range{C1: max(area.C1, rng.C1), R1: max(area.R1, rng.R1), C2: min(area.C2, rng.C2), R2: min(area.R2, rng.R2)}
 		if area.C1 > area.C2 || area.R1 > area.R2 {
 			return nil, nil
 		}
@@ -295,10 +295,10 @@ func isInt(v any) bool {
 // every formula on their sheets (applyRefs), so rewriting one cell of a
 // shared formula keeps the others.
 func replaceFound(b *engine.Book, found []foundCell, dw *engine.DateWriter) error {
-	var edits []recalc.SheetArea
+	var edits []cellarea.Area
 	planned := map[string]*engine.RefPlan{}
 	for _, f := range found {
-		edits = append(edits, recalc.SheetArea{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
+		edits = append(edits, cellarea.Area{Sheet: f.sheet, C1: f.col, R1: f.row, C2: f.col, R2: f.row})
 		if f.formula {
 			p := planned[f.sheet]
 			if p == nil {

@@ -6,18 +6,17 @@ import (
 	"sort"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splice"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/splicepath"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/tidwall/gjson"
@@ -96,7 +95,7 @@ func (s *Service) formatCells(ctx context.Context, a formatCellsArgs) (*engine.C
 
 // restyle lays sc over the style of every cell in rng. Cells sharing a
 // style get one new style; runs of equal styles in a row are set at once.
-func restyle(b *engine.Book, ctx context.Context, sheet string, rng engine.CellRange, sc *vocab.StyleChange) error {
+func restyle(b *engine.Book, ctx context.Context, sheet string, rng cellarea.Range, sc *vocab.StyleChange) error {
 	derived := map[int]int{}
 	width := rng.C2 - rng.C1 + 1
 	for r := rng.R1; r <= rng.R2; r++ {

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -107,12 +107,12 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engi
 }
 
 // mergedRanges returns the merged ranges of sheet.
-func mergedRanges(b *engine.Book, sheet string) ([]engine.CellRange, error) {
+func mergedRanges(b *engine.Book, sheet string) ([]cellarea.Range, error) {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return nil, newError(failure.KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
 	}
-	out := make([]engine.CellRange, 0, len(merged))
+	out := make([]cellarea.Range, 0, len(merged))
 	for _, m := range merged {
 		r, err := grid.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err != nil {
@@ -131,12 +131,12 @@ type lostCell struct {
 
 // mergeRange merges rng on sheet after the checks described at the top of this
 // file, and returns the result fields.
-func mergeRange(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng engine.CellRange, discard bool) (pyjson.Object, error) {
+func mergeRange(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng cellarea.Range, discard bool) (pyjson.Object, error) {
 	existing, err := mergedRanges(b, sheet)
 	if err != nil {
 		return nil, err
 	}
-	var absorbed, partial []engine.CellRange
+	var absorbed, partial []cellarea.Range
 	for _, m := range existing {
 		switch {
 		case m == rng:
@@ -207,7 +207,7 @@ func mergeRange(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng en
 // one, that hold a value or a formula. Only the part of rng inside the
 // sheet's used range is visited; cells hidden under an absorbed merge
 // (all but its top-left) are skipped, as Excel keeps nothing there.
-func contentBesidesTopLeft(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng engine.CellRange, absorbed []engine.CellRange) ([]lostCell, error) {
+func contentBesidesTopLeft(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng cellarea.Range, absorbed []cellarea.Range) ([]lostCell, error) {
 	if ext.Empty() {
 		return nil, nil
 	}
@@ -263,7 +263,7 @@ func describeLost(lost []lostCell) string {
 }
 
 // joinRanges renders ranges as "A1:B2, C3:D4".
-func joinRanges(rs []engine.CellRange) string {
+func joinRanges(rs []cellarea.Range) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
 		parts[i] = r.String()

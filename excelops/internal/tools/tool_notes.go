@@ -6,14 +6,14 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -215,7 +215,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine
 	}
 	return engine.OnBook(a.FilePath, a.SheetName, func(b *engine.Book, sh engine.SheetRef) (any, error) {
 		sheet, ext := sh.Name, sh.Ext
-		b.Edits = &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
+		b.Edits = &recalc.EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
 		had, oldTarget, err := b.CellHyperLink(sheet, ref)
 		if err != nil {
 			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)

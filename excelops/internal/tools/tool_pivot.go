@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -47,7 +48,7 @@ type pivotValue struct {
 }
 
 // check validates what can be checked without the workbook.
-func (a *pivotArgs) check() (engine.CellRange, error) {
+func (a *pivotArgs) check() (cellarea.Range, error) {
 	src, err := grid.ParseRange(a.SourceRange)
 	if err != nil {
 		return src, err
@@ -142,7 +143,7 @@ func (s *Service) createPivotTable(_ context.Context, a pivotArgs) (*engine.Call
 
 // addPivot places the pivot table a describes on the open workbook, its
 // source on sheet (opened for editing by Engine.Run).
-func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) (any, error) {
+func addPivot(b *engine.Book, a *pivotArgs, src cellarea.Range, sheet string) (any, error) {
 	if strings.Contains(sheet, "!") {
 		return nil, failure.Invalid("sheet %q: a pivot table's source sheet name may not contain \"!\" here; rename the sheet first", sheet)
 	}
@@ -211,7 +212,7 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 	if err != nil {
 		return nil, err
 	}
-	loc := engine.CellRange{C1: ac, R1: ar, C2: min(ac+nCols-1, excelize.MaxColumns), R2: min(ar+nRows-1, excelize.TotalRows)}
+	loc := cellarea.Range{C1: ac, R1: ar, C2: min(ac+nCols-1, excelize.MaxColumns), R2: min(ar+nRows-1, excelize.TotalRows)}
 	if loc.C2 == loc.C1 && loc.R2 == loc.R1 {
 		loc.R2++ // excelize wants a range, not one cell
 	}
@@ -268,7 +269,7 @@ func addPivot(b *engine.Book, a *pivotArgs, src engine.CellRange, sheet string) 
 
 // pivotHeaders reads the header row of src: every cell must hold a
 // distinct, non-empty name.
-func pivotHeaders(b *engine.Book, sheet string, src engine.CellRange) ([]string, error) {
+func pivotHeaders(b *engine.Book, sheet string, src cellarea.Range) ([]string, error) {
 	var headers []string
 	seen := map[string]string{}
 	for c := src.C1; c <= src.C2; c++ {
@@ -294,7 +295,7 @@ func pivotHeaders(b *engine.Book, sheet string, src engine.CellRange) ([]string,
 // label's subtotal), one column per distinct column label and value field,
 // plus headers and grand totals. Excel and LibreOffice lay it out again
 // when they refresh it; the estimate places it and checks the room.
-func pivotSize(b *engine.Book, sheet string, src engine.CellRange, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
+func pivotSize(b *engine.Book, sheet string, src cellarea.Range, rowCols, colCols []int, nValues int) (rows, cols int, err error) {
 	distinct := func(cols []int) (int, error) {
 		if len(cols) == 0 {
 			return 0, nil
@@ -342,7 +343,7 @@ func pivotSize(b *engine.Book, sheet string, src engine.CellRange, rowCols, colC
 
 // checkPivotRoom refuses a pivot table whose area holds values or meets
 // another pivot table, and a name another pivot table of the sheet has.
-func checkPivotRoom(b *engine.Book, sheet string, loc engine.CellRange, a *pivotArgs) error {
+func checkPivotRoom(b *engine.Book, sheet string, loc cellarea.Range, a *pivotArgs) error {
 	existing, err := b.PivotTables(sheet)
 	if err != nil {
 		return newError(failure.KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)
@@ -374,7 +375,7 @@ func checkPivotRoom(b *engine.Book, sheet string, loc engine.CellRange, a *pivot
 }
 
 // absRange renders r as "$A$1:$C$3".
-func absRange(r engine.CellRange) string {
+func absRange(r cellarea.Range) string {
 	return fmt.Sprintf("$%s$%d:$%s$%d", grid.ColumnName(r.C1), r.R1, grid.ColumnName(r.C2), r.R2)
 }
 

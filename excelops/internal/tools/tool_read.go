@@ -5,13 +5,13 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/sheetread"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -109,7 +109,7 @@ func (s *Service) readExcel(ctx context.Context, a readExcelArgs) (*engine.Call,
 	if err != nil {
 		return nil, err
 	}
-	var rng *engine.CellRange
+	var rng *cellarea.Range
 	if a.Range != "" {
 		r, err := grid.ParseRange(a.Range)
 		if err != nil {
@@ -145,7 +145,7 @@ const wideRange = 100
 // fit the result cap (see page.go). values[i] is row first+i; rows without
 // cells in the range take their place as empty rows; a page ends at the last
 // row holding cells when the sheet ends before the range does.
-func (s *Service) readRange(ctx context.Context, b *engine.Book, sheet string, rng engine.CellRange, a readExcelArgs) (pyjson.Object, error) {
+func (s *Service) readRange(ctx context.Context, b *engine.Book, sheet string, rng cellarea.Range, a readExcelArgs) (pyjson.Object, error) {
 	width := rng.C2 - rng.C1 + 1
 	want := max(rng.R2-rng.R1+1-a.Offset, 0)
 	if a.MaxRows != nil && *a.MaxRows < want {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -48,7 +49,7 @@ type renderArgs struct {
 // a private copy gets the print area and page setup, LibreOffice renders
 // the copy's first page, and the page is cropped to the cells.
 func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, error) {
-	var want *engine.CellRange
+	var want *cellarea.Range
 	if a.CellRange != "" {
 		r, err := grid.ParseRange(a.CellRange)
 		if err != nil {
@@ -91,7 +92,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, 
 
 // renderCopy renders the workbook whose bytes are rawBook (the file at
 // path) from a private copy to the PNG out (default next to the workbook).
-func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *engine.CellRange) (any, error) {
+func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *cellarea.Range) (any, error) {
 	work, err := os.MkdirTemp(s.engine.TmpBase, "excelops-render-")
 	if err != nil {
 		return nil, newError(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
@@ -189,12 +190,12 @@ func defaultRenderName(workbook, sheet string) string {
 // area, else the used range) becomes the sheet's print area, fitted on one
 // page with small margins and no header or footer, and every other sheet
 // is hidden so the sheet's first page is the document's first page.
-func preparePrint(b *engine.Book, name string, want *engine.CellRange) (sheet, area string, err error) {
+func preparePrint(b *engine.Book, name string, want *cellarea.Range) (sheet, area string, err error) {
 	sheet, ext, err := b.Edit(name)
 	if err != nil {
 		return "", "", err
 	}
-	var r engine.CellRange
+	var r cellarea.Range
 	switch {
 	case want != nil:
 		r = *want
@@ -204,7 +205,7 @@ func preparePrint(b *engine.Book, name string, want *engine.CellRange) (sheet, a
 		} else if ext.Empty() {
 			return "", "", failure.Invalid("sheet %q is empty: there is nothing to render", sheet)
 		} else {
-			r = engine.CellRange{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
+			r = cellarea.Range{C1: ext.MinCol, R1: ext.MinRow, C2: ext.MaxCol, R2: ext.MaxRow}
 		}
 	}
 	if rows, cols := r.R2-r.R1+1, r.C2-r.C1+1; rows > maxRenderRows || cols > maxRenderCols {
@@ -261,7 +262,7 @@ func preparePrint(b *engine.Book, name string, want *engine.CellRange) (sheet, a
 }
 
 // printArea returns the sheet's print area when it is one rectangle.
-func printArea(b *engine.Book, sheet string) (engine.CellRange, bool) {
+func printArea(b *engine.Book, sheet string) (cellarea.Range, bool) {
 	for _, d := range b.DefinedNames() {
 		if d.Name != printAreaName || d.Scope != sheet {
 			continue
@@ -271,11 +272,11 @@ func printArea(b *engine.Book, sheet string) (engine.CellRange, bool) {
 			return r, true
 		}
 	}
-	return engine.CellRange{}, false
+	return cellarea.Range{}, false
 }
 
 // extentPoints estimates the width and height of r in points.
-func extentPoints(b *engine.Book, sheet string, r engine.CellRange) (w, h float64) {
+func extentPoints(b *engine.Book, sheet string, r cellarea.Range) (w, h float64) {
 	for c := r.C1; c <= r.C2; c++ {
 		cw, err := b.ColWidth(sheet, grid.ColumnName(c))
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/render"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 	"github.com/stretchr/testify/assert"
@@ -151,14 +151,14 @@ func TestPreparePrintSetsUpThePrivateCopy(t *testing.T) {
 	require.NoError(t, f.Save())
 	cases := []struct {
 		sheet string
-		want  *engine.CellRange
+		want  *cellarea.Range
 		area  string
 		fit   bool // shrunk onto the page; else enlarged to render.MaxZoom
 	}{
-		{"Sheet1", nil, "A1:B2", false},                                           // the print area
-		{"Second", nil, "C5:E9", false},                                           // the used range
-		{"Sheet1", &engine.CellRange{C1: 2, R1: 2, C2: 2, R2: 3}, "B2:B3", false}, // given
-		{"Second", &engine.CellRange{C1: 1, R1: 1, C2: 60, R2: 300}, "A1:BH300", true},
+		{"Sheet1", nil, "A1:B2", false},                                         // the print area
+		{"Second", nil, "C5:E9", false},                                         // the used range
+		{"Sheet1", &cellarea.Range{C1: 2, R1: 2, C2: 2, R2: 3}, "B2:B3", false}, // given
+		{"Second", &cellarea.Range{C1: 1, R1: 1, C2: 60, R2: 300}, "A1:BH300", true},
 	}
 	for _, c := range cases {
 		b, err := e.svc.engine.OpenBook(e.path("p.xlsx"), false, false)

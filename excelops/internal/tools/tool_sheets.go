@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/formularef"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -214,7 +214,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 	if err := grid.CheckBlockFits("the copy", tc, tr, src.R2-src.R1+1, src.C2-src.C1+1); err != nil {
 		return nil, err
 	}
-	dst := engine.CellRange{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
+	dst := cellarea.Range{C1: tc, R1: tr, C2: tc + src.C2 - src.C1, R2: tr + src.R2 - src.R1}
 	if err := engine.CheckSheetName(a.TargetSheet); err != nil {
 		return nil, err
 	}
@@ -319,7 +319,7 @@ func copyRangeAccess() access.Access {
 
 // copiedCells reads the values and formulas of rng with their types; with
 // valuesOnly a formula cell gives its value instead (see formulaValue).
-func copiedCells(b *engine.Book, sheet string, rng engine.CellRange, valuesOnly bool) ([][]engine.CopiedCell, error) {
+func copiedCells(b *engine.Book, sheet string, rng cellarea.Range, valuesOnly bool) ([][]engine.CopiedCell, error) {
 	out := make([][]engine.CopiedCell, 0, rng.R2-rng.R1+1)
 	for r := rng.R1; r <= rng.R2; r++ {
 		row := make([]engine.CopiedCell, 0, rng.C2-rng.C1+1)

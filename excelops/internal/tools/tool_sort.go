@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
@@ -164,7 +164,7 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call,
 		if a.Header {
 			top++
 		}
-		block := engine.CellRange{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.MaxRow)}
+		block := cellarea.Range{C1: rng.C1, R1: top, C2: rng.C2, R2: min(rng.R2, ext.MaxRow)}
 		res := success(b.Name(), sheet, field("range", rng.String()), field("header", a.Header), field("sort_by", shown))
 		if block.R2 < block.R1 {
 			return append(res, pyjson.Field{Key: "rows_sorted", Value: 0}, pyjson.Field{Key: "rows_moved", Value: 0}), nil
@@ -179,14 +179,14 @@ func (s *Service) sortRange(ctx context.Context, a sortRangeArgs) (*engine.Call,
 		if err != nil {
 			return nil, err
 		}
-		b.Edits = &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
+		b.Edits = &recalc.EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: block.C1, R1: block.R1, C2: block.C2, R2: block.R2}}}
 		return append(res, pyjson.Field{Key: "rows_sorted", Value: block.R2 - block.R1 + 1}, pyjson.Field{Key: "rows_moved", Value: moved}), nil
 	}), nil
 }
 
 // sortColumn resolves a sort_by column: a header's text (with header) or a
 // column letter inside rng.
-func sortColumn(b *engine.Book, sheet string, rng engine.CellRange, column string, header bool) (int, error) {
+func sortColumn(b *engine.Book, sheet string, rng cellarea.Range, column string, header bool) (int, error) {
 	if header {
 		var headers []string
 		for c := rng.C1; c <= rng.C2; c++ {
@@ -215,7 +215,7 @@ func sortColumn(b *engine.Book, sheet string, rng engine.CellRange, column strin
 
 // checkSortable refuses what a sort would break: merged cells, array
 // formulas and tables the range covers only in part.
-func checkSortable(b *engine.Book, sheet string, rng, block engine.CellRange) error {
+func checkSortable(b *engine.Book, sheet string, rng, block cellarea.Range) error {
 	if err := refuseMerged(b, sheet, rng, "range"); err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func checkSortable(b *engine.Book, sheet string, rng, block engine.CellRange) er
 		if !t.rng.Overlaps(block) {
 			continue
 		}
-		body := engine.CellRange{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
+		body := cellarea.Range{C1: t.rng.C1, R1: t.rng.R1 + 1, C2: t.rng.C2, R2: t.rng.R2}
 		// The block may stop short of the table's last rows when those are empty.
 		if block.C1 != body.C1 || block.C2 != body.C2 || block.R1 != body.R1 || rng.R2 != body.R2 {
 			return failure.Invalid("range %s covers only part of the table %q (%s); sort the whole table: cell_range %s with header: true", rng, t.name, t.rng, t.rng)

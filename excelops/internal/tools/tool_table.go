@@ -8,16 +8,15 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/textdist"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 	"github.com/registry-sidecar/registry-sidecar/third_party/excelize"
 )
@@ -53,7 +52,7 @@ func checkTableStyle(style string) error {
 // sheetTable is one table of a sheet.
 type sheetTable struct {
 	name string
-	rng  engine.CellRange
+	rng  cellarea.Range
 }
 
 // tablesOn lists the tables of sheet (a sheet this call edits).
@@ -74,7 +73,7 @@ func tablesOn(b *engine.Book, sheet string) ([]sheetTable, error) {
 }
 
 // refuseMerged fails when rng holds or touches a merged range, naming it.
-func refuseMerged(b *engine.Book, sheet string, rng engine.CellRange, what string) error {
+func refuseMerged(b *engine.Book, sheet string, rng cellarea.Range, what string) error {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
 		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
@@ -90,13 +89,13 @@ func refuseMerged(b *engine.Book, sheet string, rng engine.CellRange, what strin
 
 // sheetAutofilter returns the range of sheet's own autofilter (not a
 // table's), read from the worksheet excelize parsed.
-func sheetAutofilter(b *engine.Book, sheet string) (engine.CellRange, bool) {
+func sheetAutofilter(b *engine.Book, sheet string) (cellarea.Range, bool) {
 	ws, ok := b.Worksheet(sheet)
 	if !ok {
-		return engine.CellRange{}, false
+		return cellarea.Range{}, false
 	}
 	if ws.AutoFilter == nil {
-		return engine.CellRange{}, false
+		return cellarea.Range{}, false
 	}
 	rng, err := grid.ParseRange(ws.AutoFilter.Ref)
 	return rng, err == nil
@@ -205,7 +204,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*engine.C
 		ext.Widen(rng.R1, rng.C1)
 		ext.Widen(rng.R2, rng.C2)
 		// Only header cells may have changed (filled or turned into text).
-		b.Edits = &recalc.EditSet{Areas: []recalc.SheetArea{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
+		b.Edits = &recalc.EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: rng.C1, R1: rng.R1, C2: rng.C2, R2: rng.R1}}}
 		res := success(b.Name(), sheet,
 			field("table_name", name),
 			field("range", rng.String()),
@@ -247,7 +246,7 @@ func newTableName(b *engine.Book, name string) (string, error) {
 
 // refuseTableClash fails when rng overlaps a table, the sheet's autofilter
 // or merged cells: Excel cannot hold a table there.
-func refuseTableClash(b *engine.Book, sheet string, rng engine.CellRange) error {
+func refuseTableClash(b *engine.Book, sheet string, rng cellarea.Range) error {
 	tables, err := tablesOn(b, sheet)
 	if err != nil {
 		return err
@@ -268,7 +267,7 @@ func refuseTableClash(b *engine.Book, sheet string, rng engine.CellRange) error 
 // becomes ColumnN and a repeated one gets a number (qty, qty2); a number
 // becomes its text. It returns the column names and the cells it changed;
 // a formula in the header row is refused.
-func tableHeaders(b *engine.Book, sheet string, rng engine.CellRange) ([]any, []any, error) {
+func tableHeaders(b *engine.Book, sheet string, rng cellarea.Range) ([]any, []any, error) {
 	var names, changed []any
 	seen := map[string]bool{}
 	type write struct{ ref, text string }

@@ -4,16 +4,13 @@ import (
 	"context"
 	"strings"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/limits"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/refgraph"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/registry-sidecar/registry-sidecar/pyjson"
 )
 
@@ -75,7 +72,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 		complete := true
 		nPrec := 0
 		if dir != "dependents" {
-			steps, ok := g.Precedents([]recalc.SheetArea{target}, depth)
+			steps, ok := g.Precedents([]cellarea.Area{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, precedentEntry(g, st))
@@ -83,7 +80,7 @@ func (s *Service) traceReferences(ctx context.Context, a traceArgs) (*engine.Cal
 			nPrec = len(entries)
 		}
 		if dir != "precedents" {
-			steps, ok := g.Dependents([]recalc.SheetArea{target}, depth)
+			steps, ok := g.Dependents([]cellarea.Area{target}, depth)
 			complete = complete && ok
 			for _, st := range steps {
 				entries = append(entries, dependentEntry(g, st))
@@ -150,7 +147,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Cal
 		if scope == "direct" {
 			depth = 1
 		}
-		steps, complete := g.Dependents([]recalc.SheetArea{target}, depth)
+		steps, complete := g.Dependents([]cellarea.Area{target}, depth)
 		sheets := map[string]bool{}
 		var affected []any
 		nDirect := 0
@@ -194,7 +191,7 @@ func (s *Service) impactAnalysis(ctx context.Context, a impactArgs) (*engine.Cal
 
 // traceTarget reads a target argument: Sheet!A1, 'My Sheet'!A1:C9 or,
 // without a sheet, a cell or range of the first sheet of g.
-func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (recalc.SheetArea, error) {
+func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (cellarea.Area, error) {
 	text = strings.TrimSpace(text)
 	sheet, addr := "", text
 	if i := strings.LastIndex(text, "!"); i >= 0 {
@@ -204,7 +201,7 @@ func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (recalc.SheetAr
 		}
 		resolved, err := b.Sheet(sheet)
 		if err != nil {
-			return recalc.SheetArea{}, err
+			return cellarea.Area{}, err
 		}
 		sheet = resolved
 	} else if len(g.Sheets) > 0 {
@@ -212,13 +209,13 @@ func traceTarget(b *engine.Book, g *refgraph.Graph, text string) (recalc.SheetAr
 	}
 	a, ok := cellarea.ParseArea(addr, sheet)
 	if !ok || addr == "" {
-		return recalc.SheetArea{}, failure.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
+		return cellarea.Area{}, failure.Invalid("target %q is not a cell or range: write it as Sheet1!B2, 'My Sheet'!A1:C9 or B2", text)
 	}
 	return a, nil
 }
 
 // targetFormula is the formula of target when it is one formula cell, else nil.
-func targetFormula(g *refgraph.Graph, target recalc.SheetArea) any {
+func targetFormula(g *refgraph.Graph, target cellarea.Area) any {
 	if target.C1 != target.C2 || target.R1 != target.R2 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -141,7 +142,7 @@ type setAutofilterArgs struct {
 
 // setAutofilter implements set_autofilter.
 func (s *Service) setAutofilter(ctx context.Context, a setAutofilterArgs) (*engine.Call, error) {
-	var rng engine.CellRange
+	var rng cellarea.Range
 	var rules []filterRule
 	switch {
 	case a.Remove && (a.CellRange != "" || len(a.Filters) > 0):

@@ -6,6 +6,7 @@ import (
 
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/access"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/engine"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
@@ -56,7 +57,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 	case block && len(a.Values) == 0:
 		return nil, failure.Invalid("values must be a non-empty 2-D array in range mode")
 	}
-	var anchor engine.CellRange
+	var anchor cellarea.Range
 	var err error
 	cells := 1
 	if single {
@@ -64,7 +65,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 			return nil, err
 		}
 	} else {
-		anchor = engine.CellRange{C1: 1, R1: 1, C2: 1, R2: 1}
+		anchor = cellarea.Range{C1: 1, R1: 1, C2: 1, R2: 1}
 		if a.CellRange != nil {
 			if anchor, err = grid.ParseRange(*a.CellRange); err != nil {
 				return nil, err
@@ -167,7 +168,7 @@ func (s *Service) writeCells(_ context.Context, a writeCellsArgs) (*engine.Call,
 // planWrite converts and checks every value of a write_cells call (see
 // planCell) before the workbook is opened: one value past Excel's limits
 // means nothing is written.
-func planWrite(a writeCellsArgs, anchor engine.CellRange, single bool) ([]engine.CellWrite, error) {
+func planWrite(a writeCellsArgs, anchor cellarea.Range, single bool) ([]engine.CellWrite, error) {
 	vt := a.ValueTypes
 	if vt == "" {
 		vt = engine.ValueTypesAuto

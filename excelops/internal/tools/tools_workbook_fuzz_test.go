@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/grid"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/recalc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
-
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/vocab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
