@@ -118,7 +118,7 @@ func (b *Book) AnchorsUnder(sheet string, plan []CellWrite) ([]recalc.OldAnchor,
 	return out, nil
 }
 
-// UndoAnchors is clearOldSpills on the book's engine.
+// UndoAnchors is recalc.ClearOldSpills on the book's engine.
 func (b *Book) UndoAnchors(sheet string, old []recalc.OldAnchor, kept func(col, row int) bool) error {
 	return recalc.ClearOldSpills(b.f, sheet, old, kept)
 }
@@ -131,7 +131,7 @@ func (b *Book) UndoAnchors(sheet string, old []recalc.OldAnchor, kept func(col, 
 // holds anything (a value or formula, one written by this call included), a
 // merged range overlaps it, or it passes the sheet's edge, the anchor is
 // #SPILL! and nothing spills. A formula the calculator cannot compute (or
-// not exactly: inexactInArrays), or whose result is one value,
+// not exactly: recalc.InexactInArrays), or whose result is one value,
 // stays an ordinary formula, except one whose operators apply to a range
 // (SUM(A1:A5*B1:B5)): it is a dynamic array formula over its own cell. It returns the
 // ranges values spilled over. A spill of more than maxCells cells is a

@@ -9,7 +9,7 @@ import (
 // Cache sizing.
 const (
 	// DefaultCacheBudget is the memory the workbook cache may hold by
-	// default (estimated, see parsedBytesPerXMLByte): 2 GiB, a twelfth of
+	// default (estimated, see ParsedBytesPerXMLByte): 2 GiB, a twelfth of
 	// a 24 GiB machine, enough for about eight 50,000 x 10 workbooks kept
 	// parsed between calls.
 	DefaultCacheBudget = 2 << 30

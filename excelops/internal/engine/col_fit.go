@@ -35,7 +35,7 @@ func fitWidth(chars int) float64 {
 	return math.Trunc(float64(chars*digitPixels+paddingPixels)/digitPixels*256) / 256
 }
 
-// colFitter measures what numbers show as under a number format, with
+// ColFitter measures what numbers show as under a number format, with
 // excelize's formatter on a scratch workbook of its own; both write paths
 // use it, so both widen alike.
 type ColFitter struct {

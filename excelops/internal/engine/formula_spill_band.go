@@ -49,7 +49,7 @@ func canSpillAgain(b *Book, sheet, formula string) bool {
 }
 
 // RespillBand spills again, after the shift of band, the anchors
-// bandSpills found (their spill cleared before the shift by clearOldSpills,
+// bandSpills found (their spill cleared before the shift by recalc.ClearOldSpills,
 // which left each a plain formula): each anchor the shift kept, where it
 // is now, spills as write_cells spills a formula, or shows #SPILL! when its
 // new range is obstructed. It returns the edit set of the delete: the

@@ -40,7 +40,7 @@ func RefuseEncryptedWrite(name string) error {
 	return newError(failure.KindEncrypted, fmt.Sprintf("encrypted workbook: %s is encrypted with Excel's default password (read-only recommended); it can be read but not changed, and nothing was written", name), nil)
 }
 
-// wbPackage is the zip package of a workbook as the readers see it.
+// Package is the zip package of a workbook as the readers see it.
 type Package struct {
 	Zr *zip.Reader
 	// r and size are what zr reads: the file itself, the decrypted

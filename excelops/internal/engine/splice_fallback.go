@@ -16,22 +16,22 @@ import (
 // the proper error for a missing file or sheet.
 var ErrNoSplice = errors.New("take the excelize path")
 
-// spliceFallback is errNoSplice with the reason the splice path declined a
+// spliceFallback is ErrNoSplice with the reason the splice path declined a
 // call: a short text naming the kind of obstacle (never a cell's value or
 // formula), logged when the excelize path takes over.
 type spliceFallback struct{ reason string }
 
-// Error returns the reason after errNoSplice's text.
+// Error returns the reason after ErrNoSplice's text.
 func (e *spliceFallback) Error() string { return ErrNoSplice.Error() + ": " + e.reason }
 
-// Is makes errors.Is(err, errNoSplice) hold for every fallback.
+// Is makes errors.Is(err, ErrNoSplice) hold for every fallback.
 func (e *spliceFallback) Is(target error) bool { return target == ErrNoSplice }
 
-// NoSplice returns errNoSplice carrying reason.
+// NoSplice returns ErrNoSplice carrying reason.
 func NoSplice(reason string) error { return &spliceFallback{reason: reason} }
 
 // fallbackReason returns the reason err carries, "unspecified" for a bare
-// errNoSplice.
+// ErrNoSplice.
 func fallbackReason(err error) string {
 	var fb *spliceFallback
 	if errors.As(err, &fb) {

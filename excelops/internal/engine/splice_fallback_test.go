@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestSpliceFallbackIsErrNoSplice: every fallback matches errNoSplice and
-// gives its reason back; a bare errNoSplice has none to give.
+// TestSpliceFallbackIsErrNoSplice: every fallback matches ErrNoSplice and
+// gives its reason back; a bare ErrNoSplice has none to give.
 func TestSpliceFallbackIsErrNoSplice(t *testing.T) {
 	for _, c := range []struct {
 		err  error

@@ -16,7 +16,7 @@ import (
 // the workbook is touched so that a bad value anywhere in a block writes
 // nothing:
 //   - value_types "auto" (the default): strings starting with "=" are
-//     formulas, plain decimal strings numbers (see cellValue), ISO-8601
+//     formulas, plain decimal strings numbers (see CellValue), ISO-8601
 //     dates, times and datetimes ("2024-01-01", "13:45:00",
 //     "2024-01-01T13:45:00", with a space for the T as well, no time zone)
 //     real Excel dates with a date number format, and a leading apostrophe
@@ -31,7 +31,7 @@ const (
 	ValueTypesText = "text"
 )
 
-// dateKind says which of date, time and datetime a written string held.
+// DateKind says which of date, time and datetime a written string held.
 type DateKind int
 
 const (

@@ -56,7 +56,7 @@ func CheckFormulaText(ref, formula string) error {
 }
 
 // FormulaTokens is checkFormulaText returning the formula's tokens, for
-// the checks that read them further (formulaRefsOf).
+// the checks that read them further (FormulaRefsOf).
 func FormulaTokens(ref, formula string) ([]efp.Token, error) {
 	toks, err := parseFormulaTokens(formula)
 	if err != nil {

@@ -29,7 +29,7 @@ import (
 //   - the first cell of a legacy array formula over several cells, on its
 //     own: its value is one of its range's, which the refresh computes
 //     together (legacyArrayValues, legacy_array.go);
-//   - what inexactInArrays lists, in any formula.
+//   - what InexactInArrays lists, in any formula.
 func inexact(f *excelize.File, sheet, ref, formula string) bool {
 	if isLegacyArrayOverCells(f, sheet, ref) {
 		return true // legacy_array.go
@@ -52,7 +52,7 @@ func InexactInArrays(f *excelize.File, sheet, formula string) bool {
 	return inexactTokens(f, sheet, formula, formulatok.Tokens(formula))
 }
 
-// inexactTokens is inexactInArrays given the formula's tokens, an INDEX
+// inexactTokens is InexactInArrays given the formula's tokens, an INDEX
 // returning several cells read as the range it is (formulatext.AreaIndexAsRange:
 // @INDEX(A1:A10,0) is exact, the engine intersecting that reference).
 func inexactTokens(f *excelize.File, sheet, formula string, tokens []efp.Token) bool {

@@ -54,13 +54,13 @@ func isLegacyArrayOverCells(f *excelize.File, sheet, ref string) bool {
 // the calculator lays its array over the range; nil when the engine cannot
 // compute it exactly: a function it lacks or computes around
 // (callsUncomputable), what it computes unlike Excel even as an array
-// formula (inexactInArrays), a reference cut by a deletion, or a formula
-// the calculator refuses (see computeFormula for lim and the time bound).
+// formula (InexactInArrays), a reference cut by a deletion, or a formula
+// the calculator refuses (see ComputeFormula for lim and the time bound).
 // err is ctx's error when ctx ended.
 func LegacyArrayValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, sheet, ref string) (laid [][]CachedCell, err error) {
 	defer func() {
 		if recover() != nil {
-			laid, err = nil, nil // as computeFormula: no value rather than a failed call
+			laid, err = nil, nil // as ComputeFormula: no value rather than a failed call
 		}
 	}()
 	if !legacyExact(f, sheet, ref) {

@@ -58,7 +58,7 @@ type FormulaScope struct {
 	tablesSet bool
 }
 
-// tableInfo is one table: its name and column names.
+// TableInfo is one table: its name and column names.
 type TableInfo struct {
 	Name    string
 	Columns []string
@@ -87,7 +87,7 @@ func NewFormulaScope(sheets []string, names []ScopedName, tables func() []TableI
 	return sc
 }
 
-// scopedName is a defined name with the sheet it is local to ("" for the
+// ScopedName is a defined name with the sheet it is local to ("" for the
 // whole workbook).
 type ScopedName struct {
 	Name, Sheet string
@@ -112,7 +112,7 @@ func (sc *FormulaScope) Check(ref, host, formula string) error {
 	return sc.CheckRefs(ref, host, formula, FormulaRefsOf(ps.Parse("="+formula)))
 }
 
-// CheckRefs is check over the references formulaRefsOf took from the
+// CheckRefs is check over the references FormulaRefsOf took from the
 // formula's tokens (nil: none to check).
 func (sc *FormulaScope) CheckRefs(ref, host, formula string, refs *FormulaRefs) error {
 	u := sc.unknown(host, refs)
@@ -127,7 +127,7 @@ func (sc *FormulaScope) CheckRefs(ref, host, formula string, refs *FormulaRefs) 
 		ref, "="+formula, u.Error(), textdist.DidYouMean(u.Suggestions), more), u)
 }
 
-// formulaRefs are the references of one formula that name a sheet,
+// FormulaRefs are the references of one formula that name a sheet,
 // defined name or table, with the names its LET and LAMBDA bind.
 type FormulaRefs struct {
 	ops    []formularef.Operand

@@ -21,7 +21,7 @@ import (
 // cannot compute (or not exactly: inexact) keeps its spill as it was, and
 // so does one in fresh (the call spilled it already); cells in edited (what
 // the edit wrote) are never cleared. An anchor spills again after the
-// anchors whose spill it reads (spillOrder over cells, what each formula
+// anchors whose spill it reads (SpillOrder over cells, what each formula
 // of all reads).
 func respill(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, all []sheetFormula, cells []DepCell, dirty []bool, edited, fresh []cellarea.Area, maxCells int) ([]cellarea.Area, error) {
 	var cand []int

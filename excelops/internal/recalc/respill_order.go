@@ -2,7 +2,7 @@ package recalc
 
 import "github.com/registry-sidecar/registry-sidecar/excelops/internal/cellarea"
 
-// maxOrderedSpills bounds the anchors spillOrder orders; past it they
+// maxOrderedSpills bounds the anchors SpillOrder orders; past it they
 // spill again in sheet, row and column order.
 const maxOrderedSpills = 256
 

@@ -174,7 +174,7 @@ func cachedTypeOf(v excelize.ArrayValue) string {
 
 // CachedOf returns an anchor's cached value as the file holds it: its type
 // (cachedTypeOf) and its text, escaped as an ST_Xstring when it is a text
-// (_x0004_ for U+0004, as computeFormula gives a formula's text result).
+// (_x0004_ for U+0004, as ComputeFormula gives a formula's text result).
 func CachedOf(v excelize.ArrayValue) (t, text string) {
 	t = cachedTypeOf(v)
 	if t == "str" {

@@ -51,7 +51,7 @@ type FormulaStats struct {
 // its XML holds formulas at all, so sheets without any are never parsed.
 // Any write path (excelize's, a splice writer) calls this once per mutation,
 // after its edits and before saving. Each formula is computed within lim
-// (see computeFormula); when ctx ends the refresh fails with ctx's error,
+// (see ComputeFormula); when ctx ends the refresh fails with ctx's error,
 // and the caller saves nothing.
 func RefreshFormulaValues(ctx context.Context, f *excelize.File, lim excelize.CalcLimits, diskHasFormulas func(sheet string) (bool, error), edits *EditSet) (FormulaStats, error) {
 	return RefreshFormulaValuesUpTo(ctx, f, lim, diskHasFormulas, edits, MaxRecalcFormulas)
@@ -173,7 +173,7 @@ func RefreshFormulaValuesUpTo(ctx context.Context, f *excelize.File, lim exceliz
 	return st, markFullCalcOnLoad(f, st.Changed+st.Dropped > 0)
 }
 
-// computeCell is computeFormula for the formula cell c of sheet, and for
+// computeCell is ComputeFormula for the formula cell c of sheet, and for
 // the first cell of a legacy array formula over several cells, the
 // cached values of its whole range (laid, nil when not computed; t and v
 // are then its first value).

@@ -103,7 +103,7 @@ func ScanSheet(r io.Reader, lim limits.Limits, strings func() (int, error)) (She
 	return ext, nil
 }
 
-// readError marks a failure of the underlying reader (inflate), as opposed
+// ReadError marks a failure of the underlying reader (inflate), as opposed
 // to broken XML.
 type ReadError struct{ error }
 

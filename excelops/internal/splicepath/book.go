@@ -127,7 +127,7 @@ func spliceOnce(ctx context.Context, s *engine.Engine, path, sheetName string, e
 }
 
 // openBook opens the workbook at path for a splice edit; a missing file
-// is errNoSplice (the excelize path creates it or reports it).
+// is engine.ErrNoSplice (the excelize path creates it or reports it).
 func openBook(s *engine.Engine, path string) (_ *Book, err error) {
 	if err := engine.CheckExtension(path); err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ func span(c1, c2 int) []int {
 // goes to its cell; it also returns how many dates it stores as dates
 // (pre-epoch ones stay text, as on the excelize path). A date whose cell
 // style has no date format gets that style with the date format laid over
-// it, through the same code as the excelize path (dateWriter.dateStyle).
+// it, through the same code as the excelize path (engine.DateWriter.DateStyle).
 // Formulas are written with the file prefixes of newer functions, as the
 // excelize path writes them. A write of values only is marked
 // Plan.NoFormulas, so a sheet without formulas splices at once; a write
@@ -131,7 +131,7 @@ type cellContent struct {
 	formula string
 	date    engine.DateKind // a number that is a date of this kind (needs a date style)
 	// cachedType and cachedValue are a formula's cached result, as
-	// computeFormula gives it (cachedValue "" for none, unless cachedType
+	// recalc.ComputeFormula gives it (cachedValue "" for none, unless cachedType
 	// is "str": an empty text).
 	cachedType, cachedValue string
 	// array is the spill range of a formula written as a dynamic array
@@ -144,7 +144,7 @@ type cellContent struct {
 	spilled bool
 }
 
-// contentOf converts a JSON value as cellValue (and the excelize path) does.
+// contentOf converts a JSON value as engine.CellValue (and the excelize path) does.
 func contentOf(v any) (cellContent, error) {
 	val, formula, err := engine.CellValue(v)
 	if err != nil {

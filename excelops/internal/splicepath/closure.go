@@ -87,7 +87,7 @@ func (x formulaIndex) each(a cellarea.Area, fn func(i int) bool) int {
 // upstream returns the areas the calculator reads to compute the formulas
 // marked in compute: what they read and, in turn, what every formula in
 // there reads (it is recomputed too), each formula's own cell included.
-// errNoSplice when one of those formulas may read anything, when they read
+// engine.ErrNoSplice when one of those formulas may read anything, when they read
 // each other in a cycle (a circular reference: what excelize computes
 // then depends on the order it meets cells and on their old values), or
 // when the chain is too long to follow.

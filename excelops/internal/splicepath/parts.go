@@ -18,7 +18,7 @@ import (
 // editParts rewrites the worksheet part of sheet with plan and returns the
 // rewritten parts: that sheet alone, or, when the write goes through the
 // recalc splice (recalc.go), every sheet whose cached formula
-// values change too. errNoSplice when the excelize path must do the edit.
+// values change too. engine.ErrNoSplice when the excelize path must do the edit.
 func (sb *Book) editParts(ctx context.Context, part, sheet string, plan splice.Plan) (map[string]splice.Part, error) {
 	zf := opc.FindPart(sb.zr, part)
 	if zf == nil {
@@ -88,7 +88,7 @@ func (sb *Book) recalcParts(ctx context.Context, part, sheet string, plan splice
 // trimCalcChain drops from Excel's calculation chain the cells of sheet
 // (by row and column) whose formula a value replaced, which would
 // otherwise list cells without a formula (Excel then offers to repair the
-// file); errNoSplice when the chain cannot be trimmed (see
+// file); engine.ErrNoSplice when the chain cannot be trimmed (see
 // withoutChainCells).
 func (sb *Book) trimCalcChain(sheet string, removed map[[2]int]bool) error {
 	zf := opc.FindPart(sb.zr, calcChainPart)
@@ -132,7 +132,7 @@ func (sb *Book) rewritePart(ctx context.Context, part, sheet string, plan splice
 
 // partErr turns an error of a sheet's rewrite into the call's error: a
 // conflict when the file changed meanwhile, Excel's limits, damage, or
-// errNoSplice for an edit the splicer declines.
+// engine.ErrNoSplice for an edit the splicer declines.
 func (sb *Book) partErr(ctx context.Context, err error, sheet string) error {
 	if cerr := sb.unchangedOnDisk(); cerr != nil {
 		// Read through the open file: another program rewrote it in place

@@ -36,7 +36,7 @@ import (
 // 4. calcWorkbook copies exactly those cells (and the write) into a small
 //    workbook with the same sheet names, and the same extents where a
 //    whole-row or whole-column reference is clamped to them, and computes
-//    each formula there with computeFormula, the excelize path's own
+//    each formula there with recalc.ComputeFormula, the excelize path's own
 //    function: the calculator sees what it would see in the whole
 //    workbook, so both paths store the same cached values.
 // 5. spliceOnce rewrites the edited sheet with the write and the new
@@ -57,7 +57,7 @@ import (
 // a 3-D or structured reference),
 // a shared formula's master overwritten, typed dates (t="d") among the
 // copied cells, more than maxScanFormulas formulas in the workbook,
-// maxRecalcFormulas to compute or maxScratchCells
+// recalc.MaxRecalcFormulas to compute or maxScratchCells
 // copied cells, and a calculation chain (calcChain.xml) that cannot be
 // read or would be left empty when a value replaces a formula it lists
 // (its entry is dropped, as excelize drops it).
@@ -105,7 +105,7 @@ type calcSheet struct {
 
 // walkPart streams the worksheet entry zf through a sheetxml.Walker,
 // calling fn on every event. A sheet that does not read to its end is
-// errNoSplice: the excelize path reports the damage.
+// engine.ErrNoSplice: the excelize path reports the damage.
 func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *sheetxml.Walker) error) error {
 	rc, err := zf.Open()
 	if err != nil {
@@ -135,7 +135,7 @@ func walkPart(ctx context.Context, zf *zip.File, fn func(ev sheetxml.Event, w *s
 }
 
 // scanFormulas returns every worksheet of the workbook and all their
-// formula cells (see above); errNoSplice when one is of a kind the recalc
+// formula cells (see above); engine.ErrNoSplice when one is of a kind the recalc
 // splice does not compute. On the way it copies the cells of the early
 // areas of each sheet for the calculator, but not the written cells of the
 // worksheet part (the write replaces them).
@@ -246,7 +246,7 @@ type calcRun struct {
 // recalcPlan applies w (a write into sheet, whose worksheet part is part)
 // to the workbook's formulas, computes the cached values that must change
 // (see above), stores those of written formulas in w.cells and returns
-// the others by part; errNoSplice when the excelize path must do it.
+// the others by part; engine.ErrNoSplice when the excelize path must do it.
 func (sb *Book) recalcPlan(ctx context.Context, sheet, part string, w *cellWrites) (*calcRun, error) {
 	early := sb.earlyAreas(sheet, w)
 	sheets, all, err := sb.scanFormulas(ctx, early, part, w.cells)

@@ -19,7 +19,7 @@ import (
 // obstructed; one still obstructed is left as it is). The ranges it
 // clears and fills are edited areas in turn: the formulas reading them
 // are recomputed. An anchor spills again after the anchors whose spill it
-// reads (spillOrder). An anchor on another sheet that reads what the write
+// reads (recalc.SpillOrder). An anchor on another sheet that reads what the write
 // changed is computed again there when its spill range keeps its shape
 // (respill_other.go), and declines otherwise.
 

@@ -153,7 +153,7 @@ type spillPlace struct {
 // placeSpill finds where the array vals that the anchor f computed goes:
 // a limit error when it spills over more cells than one call writes, the
 // metadata's cm, and whether the range (more than the anchor) is
-// obstructed, as spillBlocked sees it on the excelize path.
+// obstructed, as recalc.SpillBlocked sees it on the excelize path.
 func (sb *Book) placeSpill(ctx context.Context, part string, f calcFormula, vals [][]excelize.ArrayValue, w *cellWrites) (spillPlace, error) {
 	p := spillPlace{anchor: grid.CellName(f.at.C1, f.at.R1), rng: cellarea.Range{C1: f.at.C1, R1: f.at.R1, C2: f.at.C1 + len(vals[0]) - 1, R2: f.at.R1 + len(vals) - 1}}
 	if n := len(vals) * len(vals[0]); n > sb.svc.Limits.MaxWriteCells {
@@ -191,7 +191,7 @@ func (p spillPlace) put(w *cellWrites, cc cellContent, vals [][]excelize.ArrayVa
 	return cc
 }
 
-// calculable declines (errNoSplice, with a reason beginning with who) a
+// calculable declines (engine.ErrNoSplice, with a reason beginning with who) a
 // formula the recalc splice's calculator cannot be given exactly: one
 // that may read anything, or reads a table.
 func calculable(f calcFormula, who string) error {
@@ -205,7 +205,7 @@ func calculable(f calcFormula, who string) error {
 }
 
 // spilledContent is the cell content of one spilled value, as
-// setTypedValue stores it (an empty text leaves the cell empty).
+// recalc.SetTypedValue stores it (an empty text leaves the cell empty).
 func spilledContent(v excelize.ArrayValue) cellContent {
 	cc := cellContent{spilled: true, text: v.Value}
 	switch v.Type {
@@ -223,7 +223,7 @@ func spilledContent(v excelize.ArrayValue) cellContent {
 	return cc
 }
 
-// spillOccupied reports whether rng cannot take a spill, as spillBlocked
+// spillOccupied reports whether rng cannot take a spill, as recalc.SpillBlocked
 // decides it on the excelize path: it passes the sheet's edge, or a cell
 // other than its top-left one holds a value or a formula, after the
 // write (w) as far as it went. The worksheet part is walked over rng's

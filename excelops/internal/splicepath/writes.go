@@ -38,7 +38,7 @@ func (w *cellWrites) hasFormulas() bool {
 	return false
 }
 
-// cachedResult is a computed cached value: t and v as computeFormula
+// cachedResult is a computed cached value: t and v as recalc.ComputeFormula
 // returns them (v == "" for none, except t "str": an empty text).
 type cachedResult struct{ t, v string }
 

@@ -150,7 +150,7 @@ func TestLegacyArrayReadersAsLibreOffice(t *testing.T) {
 // judged it in the corpus's autofit12.xlsx), the column B1:B2*2 over J1:K2
 // repeats across both columns, texts are stored as formula strings; a
 // function the engine lacks, or an operator on a range inside a function
-// that takes neither (inexactInArrays), gives nothing.
+// that takes neither (recalc.InexactInArrays), gives nothing.
 func TestLegacyArrayOverItsRange(t *testing.T) {
 	t.Parallel()
 	f := excelize.NewFile()
