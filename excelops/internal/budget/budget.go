@@ -36,16 +36,16 @@ func (b Budget) Within(what string, need int64) error {
 	if need <= b.Memory {
 		return nil
 	}
-	return failure.New(failure.KindLimit, fmt.Sprintf("workbook too large: %s needs about %s, more than the per-call memory budget of %s (--call-memory-budget)",
-		what, HumanBytes(need), HumanBytes(b.Memory)), nil)
+	return TooLarge(fmt.Sprintf("%s needs about %s, more than the per-call memory budget of %s (--call-memory-budget)",
+		what, HumanBytes(need), HumanBytes(b.Memory)))
 }
 
 // CellText is the error for one cell (or shared string) whose text
 // inflates past MaxText: where is "cell B2 of sheet \"Data\"" or "shared
 // string 17".
 func (b Budget) CellText(where string) error {
-	return failure.New(failure.KindLimit, fmt.Sprintf("workbook too large: %s holds more than %s of text (Excel's own limit is 32,767 characters); the file is damaged or was not written by a spreadsheet program",
-		where, HumanBytes(b.MaxText)), nil)
+	return TooLarge(fmt.Sprintf("%s holds more than %s of text (Excel's own limit is 32,767 characters); the file is damaged or was not written by a spreadsheet program",
+		where, HumanBytes(b.MaxText)))
 }
 
 // HumanBytes formats n bytes for a message ("1.5 GiB", "312 KiB").

@@ -80,12 +80,12 @@ func setCell(f *excelize.File, sheet string, col, row int, v any) error {
 	ref := grid.CellName(col, row)
 	if formula != "" {
 		if err := f.SetCellFormula(sheet, ref, recalc.WithFilePrefixes(formula)); err != nil {
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot set formula in %s: %v", ref, err), err)
 		}
 		return nil
 	}
 	if err := f.SetCellValue(sheet, ref, val); err != nil {
-		return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+		return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 	}
 	return nil
 }

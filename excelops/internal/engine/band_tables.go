@@ -23,7 +23,7 @@ type TableMove struct {
 func BandTables(b *Book, sheet string, band formularef.Band, why func(t excelize.Table, r cellarea.Range) error) ([]TableMove, error) {
 	tables, err := b.f.GetTables(sheet)
 	if err != nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: tables of "+sheet+": "+err.Error(), err)
 	}
 	zone, deleted := BandZone(band), cellarea.Range{C1: band.C1, R1: band.R1, C2: band.C2, R2: band.R2}
 	var moves []TableMove

@@ -21,13 +21,13 @@ import (
 func (s *Engine) openLight(b *Book) error {
 	fh, st, err := s.Box.OpenRegular(b.Path)
 	if err != nil {
-		if kindOf(err) != "" {
+		if failure.KindOf(err) != "" {
 			return err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return FileNotFound(s.Box, b.Path)
 		}
-		return newError(failure.KindIO, "cannot open the workbook: "+err.Error(), err)
+		return failure.New(failure.KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
 	b.file = fh
 	if st.Size() > s.Limits.MaxFileSize {

@@ -44,7 +44,7 @@ func (b *Book) WalkRows(ctx context.Context, sheet string, first, last, c1, c2 i
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	src := opc.NewLateReadAhead(rc)

@@ -42,7 +42,7 @@ func (b *Book) RuleFormat(opt *excelize.ConditionalFormatOptions, f *vocab.RuleF
 	}
 	id, err := b.f.NewConditionalStyle(st)
 	if err != nil {
-		return newError(failure.KindInvalidArgument, "invalid rule format: "+err.Error(), err)
+		return failure.New(failure.KindInvalidArgument, "invalid rule format: "+err.Error(), err)
 	}
 	opt.Format = &id
 	return nil

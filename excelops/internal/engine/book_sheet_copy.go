@@ -20,7 +20,7 @@ import (
 // source's parts), and the source's notes are added to the copy as its own.
 func (b *Book) DetachCopiedParts(sheet string, comments []excelize.Comment) error {
 	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return newError(failure.KindInvalidArgument, "cannot read the copied sheet: "+err.Error(), err)
+		return failure.New(failure.KindInvalidArgument, "cannot read the copied sheet: "+err.Error(), err)
 	}
 	ws, ok := ParsedSheet(b.f, sheet)
 	if !ok {
@@ -70,7 +70,7 @@ func (b *Book) DetachCopiedParts(sheet string, comments []excelize.Comment) erro
 	}
 	for _, c := range comments {
 		if err := b.f.AddComment(sheet, c); err != nil {
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot copy the note of %s: %v", c.Cell, err), err)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot copy the note of %s: %v", c.Cell, err), err)
 		}
 	}
 	return nil

@@ -132,7 +132,7 @@ func (b *Book) FitColumns(sheet string, c *ColFitter) error {
 	}
 	props, err := b.f.GetSheetProps(sheet)
 	if err != nil {
-		return newError(failure.KindDamaged, "file is damaged: sheet properties: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: sheet properties: "+err.Error(), err)
 	}
 	var defWidth, base float64
 	if props.DefaultColWidth != nil {
@@ -152,7 +152,7 @@ func (b *Book) FitColumns(sheet string, c *ColFitter) error {
 			continue
 		}
 		if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
-			return newError(failure.KindInvalidArgument, "cannot widen column "+name+": "+err.Error(), err)
+			return failure.New(failure.KindInvalidArgument, "cannot widen column "+name+": "+err.Error(), err)
 		}
 	}
 	return nil
@@ -178,7 +178,7 @@ func (b *Book) FitWritten(sheet string, w CellWrite, kind DateKind, fit *ColFitt
 	ref := grid.CellName(w.Col, w.Row)
 	style, err := b.f.GetCellStyle(sheet, ref)
 	if err != nil {
-		return newError(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
+		return failure.New(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
 	if style == 0 {
 		return nil // as the splice path, which reads no style table for an unstyled cell
@@ -189,7 +189,7 @@ func (b *Book) FitWritten(sheet string, w CellWrite, kind DateKind, fit *ColFitt
 	}
 	raw, err := b.f.GetCellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
-		return newError(failure.KindInvalidArgument, "cannot read "+ref+": "+err.Error(), err)
+		return failure.New(failure.KindInvalidArgument, "cannot read "+ref+": "+err.Error(), err)
 	}
 	fit.NumberText(w.Col, raw, nf)
 	return nil

@@ -50,7 +50,7 @@ func (s *Engine) checkUntouchedSheets(ctx context.Context, path, edited string) 
 			continue // listed with its kind and never read as cells
 		}
 		err := b.Rows(ctx, name, 1, grid.LastRow, 1, 0, func(int, []any) bool { return true })
-		if kindOf(err) == failure.KindDamaged {
+		if failure.KindOf(err) == failure.KindDamaged {
 			return err
 		}
 		if err != nil {

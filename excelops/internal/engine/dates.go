@@ -26,7 +26,7 @@ func (b *Book) dateStyles() (*dates.Styles, error) {
 			return nil, err
 		}
 		if ds.IsDate, err = dates.ParseStyles(data); err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: styles: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: styles: "+err.Error(), err)
 		}
 	}
 	b.dates = ds

@@ -22,7 +22,7 @@ func (b *Book) diskHasFormulas(sheet string) (bool, error) {
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return false, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return false, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	buf := make([]byte, formulaScanChunk)
@@ -40,7 +40,7 @@ func (b *Book) diskHasFormulas(sheet string) (bool, error) {
 			return false, nil
 		}
 		if err != nil {
-			return false, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return false, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 	}
 }

@@ -25,7 +25,7 @@ type FormulaAt struct {
 func (b *Book) FormulaCells(sheet string) ([]FormulaAt, error) {
 	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
-		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
+		return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}
 	var out []FormulaAt
 	for _, row := range ws.SheetData.Row {

@@ -99,7 +99,7 @@ func SpillCopy(b *Book, sh SheetRef, dst cellarea.Range, plan []CellWrite, ancho
 	for _, i := range anchors {
 		formula, err := b.f.GetCellFormula(sh.Name, grid.CellName(plan[i].Col, plan[i].Row))
 		if err != nil {
-			return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		plan[i].Formula = formula
 	}

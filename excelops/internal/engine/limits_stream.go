@@ -44,14 +44,14 @@ func (b *Book) guardParse(sheet string, ext sheetread.SheetExtent) error {
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return newError(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
 	if _, err := io.Copy(io.Discard, lim.NewRunBound(rc, "the shared strings")); err != nil {
-		if kindOf(err) != "" {
+		if failure.KindOf(err) != "" {
 			return err
 		}
-		return newError(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	b.sstChecked = true
 	return nil
@@ -86,7 +86,7 @@ func (b *Book) guardAllSheets(skip string) error {
 		}
 		if zf != nil && kind != opc.Worksheet && strings.Contains(strings.ToLower(zf.Name), "worksheets/") {
 			// excelize parses every part under worksheets/ as a worksheet.
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, KindDescription(kind)), nil)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("sheet %q is %s stored where worksheets live; an edit that rewrites every sheet (inserting or deleting rows or columns, deleting or moving a sheet) cannot keep it", name, KindDescription(kind)), nil)
 		}
 		if zf == nil || kind != opc.Worksheet {
 			continue

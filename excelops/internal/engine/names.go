@@ -28,7 +28,7 @@ const (
 // available sheets, the close matches and hint (how to create it, for a
 // tool that can), as sentences.
 func sheetNotFound(name string, list []string, hint string) error {
-	return newError(failure.KindSheetNotFound, Sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, textdist.ListNames(list)),
+	return failure.New(failure.KindSheetNotFound, Sentences(fmt.Sprintf("Worksheet %s does not exist. Available sheets: %s", name, textdist.ListNames(list)),
 		textdist.DidYouMean(textdist.CloseMatches(name, list)), hint), nil)
 }
 
@@ -61,7 +61,7 @@ func similarWorkbooks(s *workspace.Root, path string) []string {
 // FileNotFound is the FileNotFoundError for a missing workbook, naming the
 // close matches in its folder.
 func FileNotFound(s *workspace.Root, path string) error {
-	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), textdist.DidYouMean(similarWorkbooks(s, path))), nil)
+	return failure.New(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), textdist.DidYouMean(similarWorkbooks(s, path))), nil)
 }
 
 // CreateMode says whether a mutation may create a missing workbook.
@@ -105,7 +105,7 @@ func refuseLikelyTypo(s *workspace.Root, path string) error {
 	if len(similar) == 0 {
 		return nil
 	}
-	return newError(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), textdist.DidYouMean(similar),
+	return failure.New(failure.KindNotFound, Sentences("file not found: "+filepath.Base(path), textdist.DidYouMean(similar),
 		fmt.Sprintf(" Pass create: true to create a new workbook named %q.", filepath.Base(path))), nil)
 }
 
@@ -131,7 +131,7 @@ func (b *Book) EditTarget(name string, create bool) (sheet string, ext *sheetrea
 	}
 	if list := b.f.GetSheetList(); b.Created && len(list) == 1 && !b.touched(list[0]) {
 		if err := b.f.SetSheetName(list[0], name); err != nil {
-			return "", nil, false, newError(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
+			return "", nil, false, failure.New(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		delete(b.Extents, list[0])
 	} else if _, err := b.NewSheet(name); err != nil {

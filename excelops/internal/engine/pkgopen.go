@@ -29,7 +29,7 @@ var encryptionInfoName = utf16le("EncryptionInfo")
 // errPasswordRequired is the refusal of a workbook encrypted with a
 // password other than Excel's default one.
 func errPasswordRequired() error {
-	return newError(failure.KindEncrypted, "encrypted workbook: a password is required", nil)
+	return failure.New(failure.KindEncrypted, "encrypted workbook: a password is required", nil)
 }
 
 // RefuseEncryptedWrite is the refusal of a write to a workbook encrypted with
@@ -37,7 +37,7 @@ func errPasswordRequired() error {
 // encrypted again, which this tool does not do, nor decrypted, which
 // would drop its protection).
 func RefuseEncryptedWrite(name string) error {
-	return newError(failure.KindEncrypted, fmt.Sprintf("encrypted workbook: %s is encrypted with Excel's default password (read-only recommended); it can be read but not changed, and nothing was written", name), nil)
+	return failure.New(failure.KindEncrypted, fmt.Sprintf("encrypted workbook: %s is encrypted with Excel's default password (read-only recommended); it can be read but not changed, and nothing was written", name), nil)
 }
 
 // Package is the zip package of a workbook as the readers see it.
@@ -69,7 +69,7 @@ func (p Package) bytes(raw []byte) ([]byte, error) {
 	}
 	out := make([]byte, p.size)
 	if _, err := p.r.ReadAt(out, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, newError(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
+		return nil, failure.New(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
 	}
 	return out, nil
 }
@@ -90,7 +90,7 @@ func (s *Engine) OpenPackage(r io.ReaderAt, size int64, name string) (Package, e
 		p.r, p.size, p.rebuilt, p.Encrypted, p.data = bytes.NewReader(data), int64(len(data)), true, true, data
 	}
 	damaged := func(cause error) error {
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", name), cause)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: %s is not a valid xlsx (zip) package", name), cause)
 	}
 	zr, err := zip.NewReader(p.r, p.size)
 	if err == nil && !opc.LocalHeadersFound(zr) {
@@ -131,10 +131,10 @@ func (s *Engine) decryptPackage(r io.ReaderAt, size int64, name string) ([]byte,
 	}
 	raw := make([]byte, size)
 	if _, err := r.ReadAt(raw, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, newError(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
+		return nil, failure.New(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
 	}
 	if !bytes.Contains(raw, encryptionInfoName) {
-		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: %s is an OLE compound file with no encrypted package (a legacy .xls renamed?), not an xlsx (zip) package", name), nil)
+		return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: %s is an OLE compound file with no encrypted package (a legacy .xls renamed?), not an xlsx (zip) package", name), nil)
 	}
 	data, err := excelize.Decrypt(raw, &excelize.Options{Password: defaultPassword})
 	if err != nil || len(data) == 0 {

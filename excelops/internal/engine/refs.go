@@ -86,7 +86,7 @@ func (b *Book) planRefs(rw RefRewrite, skip string) (*RefPlan, error) {
 			ref := fc.Ref
 			text, err := b.f.GetCellFormula(sheet, ref)
 			if err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if text == "" {
 				continue
@@ -138,14 +138,14 @@ func (b *Book) ApplyRefs(p *RefPlan) error {
 		for _, c := range p.Cells {
 			got, err := b.f.GetCellFormula(c.Sheet, c.Cell)
 			if err != nil {
-				return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if got == c.Formula {
 				continue
 			}
 			if c.Changed {
 				if err := b.f.SetCellValue(c.Sheet, c.Cell, nil); err != nil {
-					return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
+					return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
 				}
 			}
 			var opts []excelize.FormulaOpts
@@ -154,7 +154,7 @@ func (b *Book) ApplyRefs(p *RefPlan) error {
 				opts = append(opts, excelize.FormulaOpts{Type: &array, Ref: &ref})
 			}
 			if err := b.f.SetCellFormula(c.Sheet, c.Cell, c.Formula, opts...); err != nil {
-				return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
+				return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot rewrite %s!%s: %v", c.Sheet, c.Cell, err), err)
 			}
 			fixed++
 		}

@@ -142,5 +142,5 @@ func (d *detachedRules) Reattach() {
 // edit expected it parsed, or a cell whose reference excelize left
 // unreadable: neither happens with the excelize this package builds with.
 func ErrUnexpectedShape(what string) error {
-	return newError(failure.KindInvalidArgument, "cannot rewrite the references of a "+what+": excelize did not parse it as expected", nil)
+	return failure.New(failure.KindInvalidArgument, "cannot rewrite the references of a "+what+": excelize did not parse it as expected", nil)
 }

@@ -133,7 +133,7 @@ func (s *Engine) runLocked(ctx context.Context, acc access.Access, c *Call) (any
 		return nil, err
 	}
 	res, err = s.editOnce(ctx, acc, paths, c)
-	if kindOf(err) == failure.KindConflict {
+	if failure.KindOf(err) == failure.KindConflict {
 		s.Log.WithFields(map[string]any{"file": filepath.Base(paths[edit])}).Warn("workbook changed on disk during a call; doing it again on the new version")
 		res, err = s.editOnce(ctx, acc, paths, c)
 	}

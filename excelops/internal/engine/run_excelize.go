@@ -155,7 +155,7 @@ func (s *Engine) freshBook(path string) (*Book, error) {
 	exists := statErr == nil
 	switch {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
-		return nil, newError(failure.KindIO, "cannot inspect the file: "+statErr.Error(), statErr)
+		return nil, failure.New(failure.KindIO, "cannot inspect the file: "+statErr.Error(), statErr)
 	case exists && !st.Mode().IsRegular():
 		return nil, workspace.NotRegular(filepath.Base(path), st.Mode())
 	}

@@ -23,9 +23,9 @@ func (s *Engine) WriteAtomic(ctx context.Context, path string, mode fs.FileMode,
 	case err == nil:
 		return nil
 	case errors.As(err, &step) && step.Replaced():
-		return newError(failure.KindIO, "the workbook was saved but its folder could not be synced: "+step.Err.Error(), step.Err)
+		return failure.New(failure.KindIO, "the workbook was saved but its folder could not be synced: "+step.Err.Error(), step.Err)
 	case errors.As(err, &step):
-		return newError(failure.KindIO, fmt.Sprintf("save failed while %s (the original file is unchanged): %v", step.Step, step.Err), step.Err)
+		return failure.New(failure.KindIO, fmt.Sprintf("save failed while %s (the original file is unchanged): %v", step.Step, step.Err), step.Err)
 	}
 	return err
 }

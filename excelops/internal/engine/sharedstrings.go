@@ -22,7 +22,7 @@ func (b *Book) SharedStrings() ([]string, error) {
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: shared strings: "+err.Error(), err)
 	}
 	defer rc.Close()
 	out, held, err := sharedstrings.Parse(rc, int64(zf.UncompressedSize64), lim.Budget())

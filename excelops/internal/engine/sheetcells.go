@@ -31,7 +31,7 @@ type existingCell struct {
 func sheetData(b *Book, sheet string) (*excelize.XMLWorksheet, error) {
 	ws, err := b.f.Worksheet(sheet)
 	if err != nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: sheet "+sheet+" cannot be parsed: "+err.Error(), err)
 	}
 	return ws, nil
 }
@@ -96,7 +96,7 @@ func UnshareFormulas(b *Book, sheet string) error {
 			}
 			text, err := b.f.GetCellFormula(sheet, c.R)
 			if err != nil {
-				return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			found = append(found, shared{c.F, text})
 		}

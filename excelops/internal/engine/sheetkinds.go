@@ -23,7 +23,7 @@ func KindDescription(kind string) string {
 // notAWorksheet is the refusal to read or edit the cells of a sheet of
 // another kind.
 func notAWorksheet(sheet, kind string) error {
-	return newError(failure.KindInvalidArgument, fmt.Sprintf("sheet %q is %s, not a worksheet: it has no cells to read or edit (list_sheets gives each sheet's kind)", sheet, KindDescription(kind)), nil)
+	return failure.New(failure.KindInvalidArgument, fmt.Sprintf("sheet %q is %s, not a worksheet: it has no cells to read or edit (list_sheets gives each sheet's kind)", sheet, KindDescription(kind)), nil)
 }
 
 // SheetKindOf returns the kind of the sheet named sheet as the package on

@@ -43,7 +43,7 @@ func (b *Book) ScanStyles(sheet string, rng cellarea.Range, maxCells int, cancel
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return out, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return out, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	return scanStylesIn(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), sheet, rng, maxCells, cancelled)
@@ -60,12 +60,12 @@ func scanStylesIn(r io.Reader, sheet string, rng cellarea.Range, maxCells int, c
 		case err == nil:
 		case errors.Is(err, io.EOF):
 			return out, nil
-		case kindOf(err) != "":
+		case failure.KindOf(err) != "":
 			return out, err // a bound (see runBound)
 		case errors.Is(err, sheetxml.ErrTruncated):
-			return out, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated", sheet), err)
+			return out, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated", sheet), err)
 		case err != nil:
-			return out, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
+			return out, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q: %v", sheet, err), err)
 		}
 		if t.Kind != sheetxml.Start && t.Kind != sheetxml.Empty {
 			continue
@@ -159,11 +159,11 @@ func (b *Book) styleParts() ([]byte, error) {
 			continue // not a style part anyone writes that big; excelize would spill it
 		}
 		if err := zw.Copy(zf); err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 	}
 	if err := zw.Close(); err != nil {
-		return nil, newError(failure.KindIO, err.Error(), err)
+		return nil, failure.New(failure.KindIO, err.Error(), err)
 	}
 	return buf.Bytes(), nil
 }
@@ -176,7 +176,7 @@ func (s *Engine) openStyleParts(parts []byte, name string) (*excelize.File, erro
 		if f != nil {
 			_ = f.Close()
 		}
-		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the styles of %s: %v", name, err), err)
+		return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the styles of %s: %v", name, err), err)
 	}
 	return f, nil
 }

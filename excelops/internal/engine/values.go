@@ -173,7 +173,7 @@ func StylesDateWriter(f *excelize.File, date1904 bool) *DateWriter {
 func (b *Book) NewDateWriter() (*DateWriter, error) {
 	props, err := b.f.GetWorkbookProps()
 	if err != nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: workbook properties: "+err.Error(), err)
 	}
 	return StylesDateWriter(b.f, props.Date1904 != nil && *props.Date1904), nil
 }
@@ -187,7 +187,7 @@ func (d *DateWriter) Put(sheet string, w CellWrite) (stored DateKind, err error)
 	switch {
 	case w.Text != nil:
 		if err := d.f.SetCellStr(sheet, ref, *w.Text); err != nil {
-			return NotDate, newError(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+			return NotDate, failure.New(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 		}
 		return NotDate, nil
 	case w.Kind == NotDate:
@@ -198,23 +198,23 @@ func (d *DateWriter) Put(sheet string, w CellWrite) (stored DateKind, err error)
 		// Before the epoch: Excel keeps such a date as text.
 		s := w.Raw.(string)
 		if err := d.f.SetCellStr(sheet, ref, s); err != nil {
-			return NotDate, newError(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+			return NotDate, failure.New(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 		}
 		return NotDate, nil
 	}
 	if err := d.f.SetCellFloat(sheet, ref, serial, -1, 64); err != nil {
-		return NotDate, newError(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
+		return NotDate, failure.New(failure.KindInvalidArgument, "cannot write "+ref+": "+err.Error(), err)
 	}
 	base, err := d.f.GetCellStyle(sheet, ref)
 	if err != nil {
-		return NotDate, newError(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
+		return NotDate, failure.New(failure.KindInvalidArgument, "cannot read the style of "+ref+": "+err.Error(), err)
 	}
 	id, err := d.DateStyle(base, w.Kind)
 	if err != nil || id == base {
 		return w.Kind, err
 	}
 	if err := d.f.SetCellStyle(sheet, ref, ref, id); err != nil {
-		return NotDate, newError(failure.KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
+		return NotDate, failure.New(failure.KindInvalidArgument, "cannot style "+ref+": "+err.Error(), err)
 	}
 	return w.Kind, nil
 }
@@ -233,13 +233,13 @@ func (d *DateWriter) DateStyle(base int, kind DateKind) (int, error) {
 	if !ok {
 		st, err := d.f.GetStyle(base)
 		if err != nil {
-			return 0, newError(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
+			return 0, failure.New(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
 		}
 		code := dateFormats[kind]
 		vocab.NormalizeColors(st)
 		st.NumFmt, st.CustomNumFmt, st.DecimalPlaces = 0, &code, nil
 		if id, err = d.f.NewStyle(st); err != nil {
-			return 0, newError(failure.KindInvalidArgument, "cannot add a date style: "+err.Error(), err)
+			return 0, failure.New(failure.KindInvalidArgument, "cannot add a date style: "+err.Error(), err)
 		}
 		d.derived[key] = id
 	}
@@ -254,7 +254,7 @@ func (d *DateWriter) StyleIsDate(id int) (bool, error) {
 	}
 	st, err := d.f.GetStyle(id)
 	if err != nil {
-		return false, newError(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
+		return false, failure.New(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
 	}
 	code, ok := dates.Builtin(st.NumFmt)
 	if st.CustomNumFmt != nil {

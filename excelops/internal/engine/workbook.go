@@ -97,7 +97,7 @@ func CheckExtension(path string) error {
 	case ".xlsx", ".xlsm", ".xltx", ".xltm":
 		return nil
 	}
-	return newError(failure.KindInvalidArgument, fmt.Sprintf("%q is not an .xlsx/.xlsm workbook", filepath.Base(path)), nil)
+	return failure.New(failure.KindInvalidArgument, fmt.Sprintf("%q is not an .xlsx/.xlsm workbook", filepath.Base(path)), nil)
 }
 
 // OpenBook opens the workbook at the resolved path. When create is true a
@@ -121,7 +121,7 @@ func (s *Engine) OpenBook(path string, create, light bool) (_ *Book, err error) 
 	raw, st, err := s.ReadRegular(path)
 	if errors.Is(err, fs.ErrNotExist) && create {
 		if b.tmpDir, err = os.MkdirTemp(s.TmpBase, "excelops-"); err != nil {
-			return nil, newError(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+			return nil, failure.New(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
 		b.f, b.mode, b.Created, b.cost, b.unchecked = excelize.NewFile(opts), NewFileMode, true, newBookCost, true
@@ -129,13 +129,13 @@ func (s *Engine) OpenBook(path string, create, light bool) (_ *Book, err error) 
 		return b, nil
 	}
 	if err != nil {
-		if kindOf(err) != "" {
+		if failure.KindOf(err) != "" {
 			return nil, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, FileNotFound(s.Box, path)
 		}
-		return nil, newError(failure.KindIO, "cannot open the workbook: "+err.Error(), err)
+		return nil, failure.New(failure.KindIO, "cannot open the workbook: "+err.Error(), err)
 	}
 	b.mode = st.Mode()
 	b.id, _ = workspace.IDOf(st)
@@ -192,7 +192,7 @@ func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Option
 		// excelize inflates big parts to temporary files: give it a
 		// private folder, removed when the call ends.
 		if b.tmpDir, err = os.MkdirTemp(s.TmpBase, "excelops-"); err != nil {
-			return newError(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+			return failure.New(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 		}
 		opts.TmpDir = b.tmpDir
 	}
@@ -211,7 +211,7 @@ func (s *Engine) parseBook(b *Book, raw []byte, light bool, opts excelize.Option
 		}
 		// excelize's own unzip limit sums the same sizes the check above
 		// already bounded, so every error left here is damage.
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot open %s: %v", filepath.Base(path), err), err)
 	}
 	b.f = f
 	s.Opens.Add(1)
@@ -273,10 +273,10 @@ func (b *Book) packageIndex() (*opc.Index, error) {
 	if b.Zr == nil && !b.Created {
 		raw, _, err := b.Svc.ReadRegular(b.Path)
 		if err != nil {
-			if kindOf(err) != "" {
+			if failure.KindOf(err) != "" {
 				return nil, err
 			}
-			return nil, newError(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
+			return nil, failure.New(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
 		}
 		p, err := b.Svc.OpenPackage(bytes.NewReader(raw), int64(len(raw)), b.Name())
 		if err != nil {
@@ -316,7 +316,7 @@ func (b *Book) Scan(sheet string) (sheetread.SheetExtent, error) {
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return sheetread.SheetExtent{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return sheetread.SheetExtent{}, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	ext, err := sheetread.ScanSheet(b.Svc.Limits.NewRunBound(rc, fmt.Sprintf("sheet %q", sheet)), b.Svc.Limits, b.SharedStringCount)
@@ -324,7 +324,7 @@ func (b *Book) Scan(sheet string) (sheetread.SheetExtent, error) {
 		return ext, err
 	}
 	if !ext.Closed {
-		return ext, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated or broken after row %d", sheet, ext.MaxRow), nil)
+		return ext, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: the XML of sheet %q is truncated or broken after row %d", sheet, ext.MaxRow), nil)
 	}
 	return ext, nil
 }
@@ -353,7 +353,7 @@ func (b *Book) Edit(name string) (string, *sheetread.SheetExtent, error) {
 	// Parse the sheet now, so broken XML is reported as damage rather
 	// than as the failure of whatever edit comes first.
 	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return "", nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
+		return "", nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be parsed: %v", sheet, err), err)
 	}
 	b.Extents[sheet] = &ext
 	if b.Scanned == nil {
@@ -368,7 +368,7 @@ func (b *Book) Edit(name string) (string, *sheetread.SheetExtent, error) {
 func (b *Book) NewSheet(name string) (int, error) {
 	idx, err := b.f.NewSheet(name)
 	if err != nil {
-		return 0, newError(failure.KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
+		return 0, failure.New(failure.KindInvalidArgument, "cannot create sheet: "+err.Error(), err)
 	}
 	b.unchecked = true
 	return idx, nil
@@ -449,7 +449,7 @@ func (b *Book) unchangedOnDisk() error {
 	case !b.Created && ok && id == b.id:
 		return nil
 	}
-	return newError(failure.KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", b.Name()), nil)
+	return failure.New(failure.KindConflict, fmt.Sprintf("%s was changed on disk by another program while this call was editing it; nothing was written: read it again and retry", b.Name()), nil)
 }
 
 // openOptions are the options every excelize open of a workspace file

@@ -28,7 +28,7 @@ func (s *Engine) ReadRegular(path string) ([]byte, fs.FileInfo, error) {
 	}
 	raw := make([]byte, st.Size())
 	if _, err := fh.ReadAt(raw, 0); err != nil {
-		return nil, nil, newError(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
+		return nil, nil, failure.New(failure.KindIO, "cannot read the workbook: "+err.Error(), err)
 	}
 	return raw, st, nil
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/registry-sidecar/registry-sidecar/excelops/internal/budget"
 	"github.com/registry-sidecar/registry-sidecar/excelops/internal/failure"
 )
 
@@ -183,7 +184,7 @@ func ReadPart(zr *zip.Reader, name string) ([]byte, error) {
 		return nil, failure.New(failure.KindDamaged, "file is damaged: part "+name+" is missing", nil)
 	}
 	if f.UncompressedSize64 > MaxSmallPart {
-		return nil, failure.New(failure.KindLimit, "workbook too large: part "+name+" is too large", nil)
+		return nil, budget.TooLarge("part " + name + " is too large")
 	}
 	rc, err := f.Open()
 	if err != nil {

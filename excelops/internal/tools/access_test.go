@@ -257,7 +257,7 @@ func TestDeclaredGuardDecidesWhichSheetsAreChecked(t *testing.T) {
 	every := access.EditStructure("sheet_name", access.SheetEdit, access.Access{KeepsValues: true, Guard: access.GuardEverySheet})
 	_, err = e.svc.engine.Run(context.Background(), every, engine.OnBook("two.xlsx", "Sheet1", fn))
 	require.Error(t, err)
-	assert.Equal(t, failure.KindLimit, kindOf(err), err)
+	assert.Equal(t, failure.KindLimit, failure.KindOf(err), err)
 	assert.Equal(t, 1, ran, "the body never ran")
 
 	// A dropped sheet is never parsed, so it may be the bomb itself.

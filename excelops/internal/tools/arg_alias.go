@@ -29,7 +29,7 @@ func foldAlias(name, value, aliasName, alias string, same func(a, b string) bool
 	case value == "":
 		return alias, nil
 	case !same(value, alias):
-		return "", newError(failure.KindInvalidArgument, fmt.Sprintf("%s %q and its alias %s %q disagree: give only one of them", name, value, aliasName, alias), errAliasConflict)
+		return "", failure.New(failure.KindInvalidArgument, fmt.Sprintf("%s %q and its alias %s %q disagree: give only one of them", name, value, aliasName, alias), errAliasConflict)
 	}
 	return value, nil
 }

@@ -81,7 +81,7 @@ func schemaOptions() []registry.TypedOption {
 		registry.WithTextVars(schemaVars()),
 		registry.WithExactNumbers(),
 		registry.WithDecodeError(func(err error) error {
-			return newError(failure.KindInvalidArgument, "arguments: "+err.Error(), err)
+			return failure.New(failure.KindInvalidArgument, "arguments: "+err.Error(), err)
 		}),
 	}
 	for t, schema := range typeSchemas() {

@@ -77,7 +77,7 @@ func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rn
 	// code name) with its own: keep them.
 	saved := ws.SheetPr
 	if err := b.AutoFilter(sheet, rng.String()); err != nil {
-		return 0, newError(failure.KindInvalidArgument, "cannot set the autofilter: "+err.Error(), err)
+		return 0, failure.New(failure.KindInvalidArgument, "cannot set the autofilter: "+err.Error(), err)
 	}
 	if saved != nil {
 		ws.SheetPr = saved
@@ -102,7 +102,7 @@ func applyAutofilter(b *engine.Book, ws *excelize.XMLWorksheet, sheet string, rn
 		}
 		if !keep {
 			if err := b.SetRowVisible(sheet, r, false); err != nil {
-				return 0, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot hide row %d: %v", r, err), err)
+				return 0, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot hide row %d: %v", r, err), err)
 			}
 			hidden++
 		}
@@ -242,7 +242,7 @@ func showRows(b *engine.Book, sheet string, from, to int) (int, error) {
 			continue
 		}
 		if err := b.SetRowVisible(sheet, r, true); err != nil {
-			return 0, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot show row %d: %v", r, err), err)
+			return 0, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot show row %d: %v", r, err), err)
 		}
 		shown++
 	}

@@ -121,15 +121,15 @@ func firstItems(items []any) []any {
 func readSheetDetails(b *engine.Book, name string, zf *zip.File, rules bool) (sheetDetails, error) {
 	rc, err := zf.Open()
 	if err != nil {
-		return sheetDetails{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return sheetDetails{}, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	defer rc.Close()
 	d, err := sheetDetailsOf(b.Svc.Limits.NewRunBound(sheetread.FailingReader{Reader: rc}, fmt.Sprintf("sheet %q", name)), rules)
 	if err != nil {
-		if kindOf(err) != "" {
+		if failure.KindOf(err) != "" {
 			return d, err
 		}
-		return d, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read sheet %q: %v", name, err), err)
+		return d, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read sheet %q: %v", name, err), err)
 	}
 	return d, nil
 }

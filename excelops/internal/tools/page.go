@@ -139,7 +139,7 @@ func (p *pageRows) fit(n int, more bool, build func(k int, more bool) pyjson.Obj
 		if len(p.rows) > 0 {
 			row = fmt.Sprintf("row %d", p.rows[0].row)
 		}
-		return newError(failure.KindLimit, fmt.Sprintf("workbook too large to page: %s alone does not fit in one page (%s, at most %d cells, %s); read fewer columns with an exact range (e.g. \"A1:J1\")",
+		return failure.New(failure.KindLimit, fmt.Sprintf("workbook too large to page: %s alone does not fit in one page (%s, at most %d cells, %s); read fewer columns with an exact range (e.g. \"A1:J1\")",
 			row, cap, p.maxCells, limits.HumanBytes(p.maxBytes)), nil)
 	}
 	if n == 0 && more {

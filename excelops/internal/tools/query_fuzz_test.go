@@ -25,14 +25,14 @@ func FuzzConditionsAndQueries(f *testing.F) {
 				for _, row := range cells {
 					c.match(row)
 				}
-			} else if kindOf(err) != failure.KindInvalidArgument {
-				t.Fatalf("condition refused with kind %q: %v", kindOf(err), err)
+			} else if failure.KindOf(err) != failure.KindInvalidArgument {
+				t.Fatalf("condition refused with kind %q: %v", failure.KindOf(err), err)
 			}
 		}
 		m, err := newTextMatcher(query, mode, cs)
 		if err != nil {
-			if kindOf(err) != failure.KindInvalidArgument {
-				t.Fatalf("query refused with kind %q: %v", kindOf(err), err)
+			if failure.KindOf(err) != failure.KindInvalidArgument {
+				t.Fatalf("query refused with kind %q: %v", failure.KindOf(err), err)
 			}
 			return
 		}

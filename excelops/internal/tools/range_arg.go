@@ -159,10 +159,10 @@ func (q qualifier) field(fv reflect.Value, name, sheetArg string) error {
 		q.supplied[sheetArg] = name
 	case strings.EqualFold(given, sheet):
 	case q.supplied[sheetArg] != "":
-		return newError(failure.KindInvalidArgument, fmt.Sprintf("%s %q is on sheet %q but %s is on sheet %q: the ranges must be on one sheet",
+		return failure.New(failure.KindInvalidArgument, fmt.Sprintf("%s %q is on sheet %q but %s is on sheet %q: the ranges must be on one sheet",
 			name, fv.String(), sheet, q.supplied[sheetArg], given), errSheetQualifier)
 	default:
-		return newError(failure.KindInvalidArgument, fmt.Sprintf("%s %q is on sheet %q but %s is %q: give the range without its sheet, or name the same sheet in both",
+		return failure.New(failure.KindInvalidArgument, fmt.Sprintf("%s %q is on sheet %q but %s is %q: give the range without its sheet, or name the same sheet in both",
 			name, fv.String(), sheet, sheetArg, given), errSheetQualifier)
 	}
 	fv.SetString(rest)

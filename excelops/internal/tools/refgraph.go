@@ -56,7 +56,7 @@ func refGraph(b *engine.Book, ctx context.Context) (*refgraph.Graph, error) {
 		for _, fc := range cells {
 			text, err := b.CellFormula(sheet, fc.Ref)
 			if err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			g.Add(sheet, fc.Ref, text)
 		}

@@ -48,7 +48,7 @@ func TestDiffTables(t *testing.T) {
 		})
 	}
 	_, err := engine.DiffTables(table(hdr), table([]any{"x"}), []string{"id"}, nil)
-	assert.Equal(t, failure.KindInvalidArgument, kindOf(err))
+	assert.Equal(t, failure.KindInvalidArgument, failure.KindOf(err))
 }
 
 func TestCompareExcel(t *testing.T) {

@@ -27,14 +27,14 @@ func readSortCell(b *engine.Book, sheet, ref string, coll *collate.Collator) (so
 	var c sortCell
 	var err error
 	if c.style, err = b.CellStyle(sheet, ref); err != nil {
-		return c, sortValue{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return c, sortValue{}, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	if c.formula, err = b.CellFormula(sheet, ref); err != nil {
-		return c, sortValue{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return c, sortValue{}, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	raw, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 	if err != nil {
-		return c, sortValue{}, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return c, sortValue{}, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	t, _ := b.CellType(sheet, ref)
 	if c.formula != "" && raw == "" {
@@ -147,7 +147,7 @@ func sortBlock(b *engine.Book, sheet string, block cellarea.Range, keys []sortKe
 				err = b.SetCellStyle(sheet, ref, ref, c.style)
 			}
 			if err != nil {
-				return 0, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+				return 0, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 			}
 		}
 	}
@@ -178,7 +178,7 @@ func sortPlan(b *engine.Book, sheet string, block cellarea.Range, cells [][]sort
 		}
 		text, err := b.CellFormula(sheet, fc.Ref)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		p.Cells = append(p.Cells, engine.PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
 	}
@@ -203,7 +203,7 @@ func sortPlan(b *engine.Book, sheet string, block cellarea.Range, cells [][]sort
 func moveNotes(b *engine.Book, sheet string, block cellarea.Range, dest []int) error {
 	comments, err := b.Comments(sheet)
 	if err != nil {
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
 	}
 	var move []excelize.Comment
 	for _, c := range comments {
@@ -212,7 +212,7 @@ func moveNotes(b *engine.Book, sheet string, block cellarea.Range, dest []int) e
 			continue
 		}
 		if err := b.DeleteComment(sheet, c.Cell); err != nil {
-			return newError(failure.KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
+			return failure.New(failure.KindInvalidArgument, "cannot move the note of "+c.Cell+": "+err.Error(), err)
 		}
 		c.Cell = grid.CellName(col, block.R1+dest[row-block.R1])
 		move = append(move, c)
@@ -223,7 +223,7 @@ func moveNotes(b *engine.Book, sheet string, block cellarea.Range, dest []int) e
 		}
 		c.AuthorID = 0
 		if err := b.AddComment(sheet, c); err != nil {
-			return newError(failure.KindInvalidArgument, "cannot move the note to "+c.Cell+": "+err.Error(), err)
+			return failure.New(failure.KindInvalidArgument, "cannot move the note to "+c.Cell+": "+err.Error(), err)
 		}
 	}
 	return nil

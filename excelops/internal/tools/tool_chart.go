@@ -145,7 +145,7 @@ func (s *Service) createChart(_ context.Context, a createChartArgs) (*engine.Cal
 			chart.YAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: a.YTitle}}}
 		}
 		if err := b.AddChart(target, strings.ToUpper(a.TargetCell), chart); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot add chart: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot add chart: "+err.Error(), err)
 		}
 		res := success(b.Name(), "",
 			field("chart_type", a.ChartType),

@@ -100,7 +100,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 					continue
 				}
 				if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
-					return nil, newError(failure.KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
+					return nil, failure.New(failure.KindInvalidArgument, "cannot unmerge "+m.String()+": "+err.Error(), err)
 				}
 				unmerged = append(unmerged, m.String())
 			}
@@ -109,7 +109,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 		for _, c := range cells {
 			if values && c.Value {
 				if err := b.SetCellValue(sheet, c.Ref, nil); err != nil {
-					return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.Ref, err), err)
+					return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot clear %s: %v", c.Ref, err), err)
 				}
 				valuesCleared++
 				if c.Formula {
@@ -119,11 +119,11 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 			if formats {
 				st, err := b.CellStyle(sheet, c.Ref)
 				if err != nil {
-					return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+					return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 				}
 				if st != 0 {
 					if err := b.SetCellStyle(sheet, c.Ref, c.Ref, 0); err != nil {
-						return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.Ref, err), err)
+						return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot clear the format of %s: %v", c.Ref, err), err)
 					}
 					formatsCleared++
 				}
@@ -162,7 +162,7 @@ func (s *Service) clearRange(ctx context.Context, a clearRangeArgs) (*engine.Cal
 func clearNotesAndLinks(b *engine.Book, sheet string, rng cellarea.Range) (notes, links int, err error) {
 	comments, err := b.Comments(sheet)
 	if err != nil {
-		return 0, 0, newError(failure.KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
+		return 0, 0, failure.New(failure.KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 	}
 	for _, c := range comments {
 		col, row, err := excelize.CellNameToCoordinates(c.Cell)
@@ -170,7 +170,7 @@ func clearNotesAndLinks(b *engine.Book, sheet string, rng cellarea.Range) (notes
 			continue
 		}
 		if err := b.DeleteComment(sheet, c.Cell); err != nil {
-			return 0, 0, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot remove the note of %s: %v", c.Cell, err), err)
+			return 0, 0, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot remove the note of %s: %v", c.Cell, err), err)
 		}
 		notes++
 	}

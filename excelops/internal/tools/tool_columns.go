@@ -82,7 +82,7 @@ func (s *Service) deleteColumns(_ context.Context, a deleteColumnsArgs) (*engine
 		if err := b.ShiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
 				if err := b.RemoveCol(sheet, name); err != nil {
-					return newError(failure.KindInvalidArgument, "cannot delete columns: "+err.Error(), err)
+					return failure.New(failure.KindInvalidArgument, "cannot delete columns: "+err.Error(), err)
 				}
 			}
 			return nil
@@ -136,9 +136,9 @@ func (s *Service) insertColumns(_ context.Context, a insertColumnsArgs) (*engine
 		if err := b.ShiftRefs(shift, func() error {
 			if err := b.InsertCols(sheet, grid.ColumnName(col), n); err != nil {
 				if errors.Is(err, excelize.ErrColumnNumber) {
-					return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, grid.ColumnName(col), grid.ColumnName(excelize.MaxColumns)), err)
+					return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot insert %d columns at column %s: the sheet's last columns hold cells, notes or formatting that would be pushed past column %s, Excel's last column; clear or delete them first", n, grid.ColumnName(col), grid.ColumnName(excelize.MaxColumns)), err)
 				}
-				return newError(failure.KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
+				return failure.New(failure.KindInvalidArgument, "cannot insert columns: "+err.Error(), err)
 			}
 			return nil
 		}); err != nil {

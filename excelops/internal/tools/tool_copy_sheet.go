@@ -92,12 +92,12 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*engine.Call,
 		}
 		tables, err := b.Tables(src)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: tables of "+src+": "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: tables of "+src+": "+err.Error(), err)
 		}
 		charts, images := drawingAnchors(b, zf)
 		comments, err := b.Comments(src)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: comments of "+src+": "+err.Error(), err)
 		}
 		// excelize's CopySheet ((*File).copySheet) dereferences the source's
 		// <sheetViews> without a nil check: a source without one gets the
@@ -110,7 +110,7 @@ func (s *Service) copySheet(ctx context.Context, a copySheetArgs) (*engine.Call,
 			return nil, err
 		}
 		if err := b.CopySheet(srcIndex, idx); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot copy sheet: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot copy sheet: "+err.Error(), err)
 		}
 		if err := b.DetachCopiedParts(name, comments); err != nil {
 			return nil, err
@@ -164,7 +164,7 @@ func pointCopyAtItself(b *engine.Book, src, dst string) error {
 	for _, fc := range refs {
 		text, err := b.CellFormula(dst, fc.Ref)
 		if err != nil {
-			return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if out, changed := rw.Formula(text, dst); changed {
 			plan.Cells = append(plan.Cells, engine.PlannedFormula{Sheet: dst, Cell: fc.Ref, Formula: out, ArrayRef: fc.ArrayRef, Changed: true})
@@ -184,7 +184,7 @@ func pointCopyAtItself(b *engine.Book, src, dst string) error {
 		}
 		out, _ := rw.Formula(dn.RefersTo, dst)
 		if err := b.SetDefinedName(&excelize.DefinedName{Name: dn.Name, RefersTo: out, Scope: dst, Comment: dn.Comment}); err != nil {
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot copy the name %q to the new sheet: %v", dn.Name, err), err)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot copy the name %q to the new sheet: %v", dn.Name, err), err)
 		}
 	}
 	return nil

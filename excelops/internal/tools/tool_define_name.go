@@ -104,7 +104,7 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*engine.Cal
 		return nil, err
 	}
 	if err := recalc.ParseFormula(body); err != nil {
-		return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
+		return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("refers_to %q is not a valid formula: %s; nothing was written", a.RefersTo, err.Error()), err)
 	}
 	return engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		list, _ := b.SheetList()
@@ -129,7 +129,7 @@ func (s *Service) defineName(ctx context.Context, a defineNameArgs) (*engine.Cal
 		}
 		if previous == nil {
 			if err := b.SetDefinedName(&excelize.DefinedName{Name: a.Name, RefersTo: body, Scope: scope, Comment: a.Comment}); err != nil {
-				return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot define name %q: %v", a.Name, err), err)
+				return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot define name %q: %v", a.Name, err), err)
 			}
 		}
 		res := success(b.Name(), "",

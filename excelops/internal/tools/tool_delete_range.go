@@ -98,7 +98,7 @@ func (s *Service) deleteRange(ctx context.Context, a deleteRangeArgs) (*engine.C
 		}
 		comments, err := b.Comments(sheet)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: notes of "+sheet+": "+err.Error(), err)
 		}
 		if err := engine.UnshareFormulas(b, sheet); err != nil {
 			return nil, err
@@ -199,7 +199,7 @@ func checkBandShift(b *engine.Book, sheet string, band formularef.Band) ([]cella
 func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []cellarea.Range) error {
 	for _, m := range merges {
 		if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
-			return newError(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
+			return failure.New(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	for _, m := range merges {
@@ -212,7 +212,7 @@ func shiftMerges(b *engine.Book, sheet string, band formularef.Band, merges []ce
 			return err
 		}
 		if err := b.MergeCell(sheet, grid.CellName(to.C1, to.R1), grid.CellName(to.C2, to.R2)); err != nil {
-			return newError(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
+			return failure.New(failure.KindInvalidArgument, "cannot move the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	return nil
@@ -229,7 +229,7 @@ func shiftComments(b *engine.Book, sheet string, band formularef.Band, comments 
 			continue
 		}
 		if err := b.DeleteComment(sheet, c.Cell); err != nil {
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot move the note of %s: %v", c.Cell, err), err)
 		}
 		if col, row, ok := engine.BandTarget(band, col, row); ok {
 			c.Cell = grid.CellName(col, row)
@@ -238,7 +238,7 @@ func shiftComments(b *engine.Book, sheet string, band formularef.Band, comments 
 	}
 	for _, c := range moved {
 		if err := b.AddComment(sheet, c); err != nil {
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot move the note to %s: %v", c.Cell, err), err)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot move the note to %s: %v", c.Cell, err), err)
 		}
 	}
 	return nil

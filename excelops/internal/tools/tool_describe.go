@@ -142,7 +142,7 @@ func describeSheet(b *engine.Book, name string, index int, active bool) (pyjson.
 	o = append(o, pyjson.Field{Key: "freeze_panes", Value: freeze})
 	tables, err := b.Tables(name)
 	if err != nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}
 	var items []any
 	for _, t := range tables {

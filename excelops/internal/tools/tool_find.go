@@ -186,7 +186,7 @@ func findIn(b *engine.Book, sheet string, rng *cellarea.Range, re *regexp.Regexp
 	spilled := engine.SpilledBy(formulas)
 	rows, err := b.RowTexts(sheet, excelize.Options{RawCellValue: true})
 	if err != nil {
-		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
+		return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: sheet %q cannot be read: %v", sheet, err), err)
 	}
 	var out []foundCell
 	var names *recalc.FormulaScope // read at the first formula replaced
@@ -200,7 +200,7 @@ func findIn(b *engine.Book, sheet string, rng *cellarea.Range, re *regexp.Regexp
 				}
 				text, err := b.CellFormula(sheet, ref)
 				if err != nil {
-					return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+					return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 				}
 				// Matched as shown, with its "=": whole_cell compares the whole formula.
 				if !re.MatchString("=" + text) {
@@ -328,10 +328,10 @@ func replaceFound(b *engine.Book, found []foundCell, dw *engine.DateWriter) erro
 			err = b.SetCellStr(f.sheet, f.ref, f.after)
 		}
 		if err != nil {
-			if kindOf(err) != "" {
+			if failure.KindOf(err) != "" {
 				return err
 			}
-			return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s!%s: %v", f.sheet, f.ref, err), err)
+			return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s!%s: %v", f.sheet, f.ref, err), err)
 		}
 	}
 	for _, p := range planned {
@@ -355,7 +355,7 @@ func sheetFormulaPlan(b *engine.Book, sheet string) (*engine.RefPlan, error) {
 	for _, fc := range all {
 		text, err := b.CellFormula(sheet, fc.Ref)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		p.Cells = append(p.Cells, engine.PlannedFormula{Sheet: sheet, Cell: fc.Ref, Formula: text, ArrayRef: fc.ArrayRef})
 	}

@@ -115,10 +115,10 @@ func restyle(b *engine.Book, ctx context.Context, sheet string, rng cellarea.Ran
 			if !ok {
 				base, err := b.StyleByID(runStyle)
 				if err != nil {
-					return newError(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
+					return failure.New(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
 				}
 				if id, err = b.NewStyle(sc.Apply(base)); err != nil {
-					return newError(failure.KindInvalidArgument, "invalid style: "+err.Error(), err)
+					return failure.New(failure.KindInvalidArgument, "invalid style: "+err.Error(), err)
 				}
 				derived[runStyle] = id
 			}
@@ -127,7 +127,7 @@ func restyle(b *engine.Book, ctx context.Context, sheet string, rng cellarea.Ran
 		for c := rng.C1; c <= rng.C2; c++ {
 			cur, err := b.CellStyle(sheet, grid.CellName(c, r))
 			if err != nil {
-				return newError(failure.KindInvalidArgument, "cannot read style: "+err.Error(), err)
+				return failure.New(failure.KindInvalidArgument, "cannot read style: "+err.Error(), err)
 			}
 			if cur != runStyle {
 				if err := flush(c - 1); err != nil {
@@ -310,7 +310,7 @@ func (s *Service) adjustColumnWidth(ctx context.Context, a adjustColumnWidthArgs
 		for c, w := range widths {
 			name := grid.ColumnName(c)
 			if err := b.SetColWidth(sh.Name, name, name, w); err != nil {
-				return nil, newError(failure.KindInvalidArgument, "cannot set width: "+err.Error(), err)
+				return nil, failure.New(failure.KindInvalidArgument, "cannot set width: "+err.Error(), err)
 			}
 		}
 		return result(b.Name(), sh.Name), nil

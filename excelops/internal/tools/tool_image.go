@@ -84,34 +84,34 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 	// out swapped in after resolve can neither hang nor lead the call out.
 	f, _, err := s.engine.Box.OpenRegular(path)
 	if err != nil {
-		if kindOf(err) != "" {
-			if kindOf(err) == failure.KindInvalidArgument {
+		if failure.KindOf(err) != "" {
+			if failure.KindOf(err) == failure.KindInvalidArgument {
 				return nil, "", cfg, failure.Invalid("image %q is not a regular file", p)
 			}
 			return nil, "", cfg, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "", cfg, newError(failure.KindNotFound, fmt.Sprintf("image not found: %s", p), err)
+			return nil, "", cfg, failure.New(failure.KindNotFound, fmt.Sprintf("image not found: %s", p), err)
 		}
-		return nil, "", cfg, newError(failure.KindIO, "cannot open the image: "+err.Error(), err)
+		return nil, "", cfg, failure.New(failure.KindIO, "cannot open the image: "+err.Error(), err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, "", cfg, newError(failure.KindIO, "cannot stat the image: "+err.Error(), err)
+		return nil, "", cfg, failure.New(failure.KindIO, "cannot stat the image: "+err.Error(), err)
 	}
 	if !st.Mode().IsRegular() {
 		return nil, "", cfg, failure.Invalid("image %q is not a regular file", p)
 	}
 	if st.Size() > maxImageBytes {
-		return nil, "", cfg, newError(failure.KindLimit, fmt.Sprintf("image %q is %d bytes, more than the %s insert_image accepts", p, st.Size(), mib(maxImageBytes)), nil)
+		return nil, "", cfg, failure.New(failure.KindLimit, fmt.Sprintf("image %q is %d bytes, more than the %s insert_image accepts", p, st.Size(), mib(maxImageBytes)), nil)
 	}
 	data, err = io.ReadAll(io.LimitReader(f, maxImageBytes+1))
 	if err != nil {
-		return nil, "", cfg, newError(failure.KindIO, "cannot read the image: "+err.Error(), err)
+		return nil, "", cfg, failure.New(failure.KindIO, "cannot read the image: "+err.Error(), err)
 	}
 	if len(data) > maxImageBytes {
-		return nil, "", cfg, newError(failure.KindLimit, fmt.Sprintf("image %q is more than the %s insert_image accepts", p, mib(maxImageBytes)), nil)
+		return nil, "", cfg, failure.New(failure.KindLimit, fmt.Sprintf("image %q is more than the %s insert_image accepts", p, mib(maxImageBytes)), nil)
 	}
 	kind, ok := imageKind(data[:min(len(data), 512)])
 	if !ok {
@@ -129,7 +129,7 @@ func (s *Service) loadImage(p string) (data []byte, kind string, cfg image.Confi
 		return nil, "", cfg, failure.Invalid("image %q has no pixels", p)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
-		return nil, "", cfg, newError(failure.KindLimit, fmt.Sprintf("image %q is %dx%d pixels, more than the %d pixels insert_image accepts", p, cfg.Width, cfg.Height, maxImagePixels), nil)
+		return nil, "", cfg, failure.New(failure.KindLimit, fmt.Sprintf("image %q is %dx%d pixels, more than the %d pixels insert_image accepts", p, cfg.Width, cfg.Height, maxImagePixels), nil)
 	}
 	return data, kind, cfg, nil
 }
@@ -219,7 +219,7 @@ func (s *Service) insertImage(_ context.Context, a insertImageArgs) (*engine.Cal
 			LockAspectRatio: a.Width == nil || a.Height == nil,
 		}}
 		if err := b.AddPicture(sheet, anchor, pic); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot insert the image: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot insert the image: "+err.Error(), err)
 		}
 		return success(b.Name(), sheet,
 			field("anchor", anchor),

@@ -93,7 +93,7 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engi
 					return nil, err
 				}
 				if err := b.UnmergeCell(sheet, grid.CellName(rng.C1, rng.R1), grid.CellName(rng.C2, rng.R2)); err != nil {
-					return nil, newError(failure.KindInvalidArgument, err.Error(), err)
+					return nil, failure.New(failure.KindInvalidArgument, err.Error(), err)
 				}
 				return append(res, field("unmerged_range", ref)), nil
 			}
@@ -110,13 +110,13 @@ func (s *Service) mergeCells(merge bool) func(context.Context, mergeArgs) (*engi
 func mergedRanges(b *engine.Book, sheet string) ([]cellarea.Range, error) {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
-		return nil, newError(failure.KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
+		return nil, failure.New(failure.KindDamaged, "file is damaged: merged cells: "+err.Error(), err)
 	}
 	out := make([]cellarea.Range, 0, len(merged))
 	for _, m := range merged {
 		r, err := grid.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: merged range "+m.GetStartAxis()+":"+m.GetEndAxis(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: merged range "+m.GetStartAxis()+":"+m.GetEndAxis(), err)
 		}
 		out = append(out, r)
 	}
@@ -161,12 +161,12 @@ func mergeRange(b *engine.Book, sheet string, ext *sheetread.SheetExtent, rng ce
 	}
 	for _, m := range absorbed {
 		if err := b.UnmergeCell(sheet, grid.CellName(m.C1, m.R1), grid.CellName(m.C2, m.R2)); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot replace the merged range "+m.String()+": "+err.Error(), err)
 		}
 	}
 	// excelize clears every cell but the top-left one (value and formula).
 	if err := b.MergeCell(sheet, grid.CellName(rng.C1, rng.R1), grid.CellName(rng.C2, rng.R2)); err != nil {
-		return nil, newError(failure.KindInvalidArgument, err.Error(), err)
+		return nil, failure.New(failure.KindInvalidArgument, err.Error(), err)
 	}
 	// The used range stays what the cells make it: a merge writes no cell,
 	// and a fresh open (scanSheet) and the splice path count cells only.
@@ -226,7 +226,7 @@ func contentBesidesTopLeft(b *engine.Book, sheet string, ext *sheetread.SheetExt
 			ref := grid.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if formula != "" {
 				lost = append(lost, lostCell{ref, "=" + formula})
@@ -234,7 +234,7 @@ func contentBesidesTopLeft(b *engine.Book, sheet string, ext *sheetread.SheetExt
 			}
 			v, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 			if err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if v != "" {
 				t, _ := b.CellType(sheet, ref)

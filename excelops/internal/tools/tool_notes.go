@@ -75,7 +75,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*engine.Cal
 		sheet := sh.Name
 		comments, err := b.Comments(sheet)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
+			return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the notes of sheet %q: %v", sheet, err), err)
 		}
 		var previous *excelize.Comment
 		for i := range comments {
@@ -86,7 +86,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*engine.Cal
 		res := success(b.Name(), sheet, field("cell", ref))
 		if previous != nil {
 			if err := b.DeleteComment(sheet, previous.Cell); err != nil {
-				return nil, newError(failure.KindInvalidArgument, "cannot replace the note: "+err.Error(), err)
+				return nil, failure.New(failure.KindInvalidArgument, "cannot replace the note: "+err.Error(), err)
 			}
 		}
 		if a.Remove {
@@ -96,7 +96,7 @@ func (s *Service) addComment(ctx context.Context, a addCommentArgs) (*engine.Cal
 			return append(res, pyjson.Field{Key: "removed_text", Value: commentText(*previous)}), nil
 		}
 		if err := b.AddComment(sheet, excelize.Comment{Cell: ref, Author: author, Text: *a.Text}); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot add the note: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot add the note: "+err.Error(), err)
 		}
 		res = append(res, pyjson.Field{Key: "author", Value: author}, pyjson.Field{Key: "replaced", Value: previous != nil})
 		if previous != nil {
@@ -218,13 +218,13 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine
 		b.Edits = &recalc.EditSet{Areas: []cellarea.Area{{Sheet: sheet, C1: col, R1: row, C2: col, R2: row}}}
 		had, oldTarget, err := b.CellHyperLink(sheet, ref)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		res := success(b.Name(), sheet, field("cell", ref))
 		if had {
 			// Replace, never stack: drop the old link (and its relationship).
 			if err := b.SetCellHyperLink(sheet, ref, "", "None"); err != nil {
-				return nil, newError(failure.KindInvalidArgument, "cannot remove the link: "+err.Error(), err)
+				return nil, failure.New(failure.KindInvalidArgument, "cannot remove the link: "+err.Error(), err)
 			}
 		}
 		if a.Remove {
@@ -243,7 +243,7 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine
 		opts := excelize.HyperlinkOpts{Tooltip: a.Tooltip}
 		current, err := b.CellValue(sheet, ref)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		display := current
 		if a.DisplayText != nil || current == "" {
@@ -252,13 +252,13 @@ func (s *Service) setHyperlink(ctx context.Context, a setHyperlinkArgs) (*engine
 				display = *a.DisplayText
 			}
 			if err := b.SetCellStr(sheet, ref, display); err != nil {
-				return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+				return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 			}
 			ext.Widen(row, col)
 		}
 		opts.Display = &display
 		if err := b.SetCellHyperLink(sheet, ref, target, linkType, opts); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot set the link: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot set the link: "+err.Error(), err)
 		}
 		if err := styleAsLink(b, sheet, ref); err != nil {
 			return nil, err
@@ -278,11 +278,11 @@ const linkColor = "0563C1"
 func styleAsLink(b *engine.Book, sheet, ref string) error {
 	id, err := b.CellStyle(sheet, ref)
 	if err != nil {
-		return newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 	}
 	st, err := b.StyleByID(id)
 	if err != nil {
-		return newError(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
+		return failure.New(failure.KindDamaged, "file is damaged: style table: "+err.Error(), err)
 	}
 	if st.Font == nil {
 		st.Font = &excelize.Font{}
@@ -293,7 +293,7 @@ func styleAsLink(b *engine.Book, sheet, ref string) error {
 		err = b.SetCellStyle(sheet, ref, ref, linked)
 	}
 	if err != nil {
-		return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot style the link in %s: %v", ref, err), err)
+		return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot style the link in %s: %v", ref, err), err)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func (a *pivotArgs) check() (cellarea.Range, error) {
 		return src, failure.Invalid("source_range %s needs a header row and at least one data row", src)
 	}
 	if src.Cells() > maxPivotSourceCells {
-		return src, newError(failure.KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.Cells(), maxPivotSourceCells), nil)
+		return src, failure.New(failure.KindLimit, fmt.Sprintf("source_range %s has %d cells, more than the %d a pivot table source may have here", src, src.Cells(), maxPivotSourceCells), nil)
 	}
 	if len(a.Values) == 0 {
 		return src, failure.Invalid("give at least one entry in values")
@@ -248,7 +248,7 @@ func addPivot(b *engine.Book, a *pivotArgs, src cellarea.Range, sheet string) (a
 		values = append(values, pyjson.Object{{Key: "field", Value: v.Field}, {Key: "function", Value: v.Function}, {Key: "name", Value: name}})
 	}
 	if err := b.AddPivotTable(opts); err != nil {
-		return nil, newError(failure.KindInvalidArgument, "cannot create the pivot table: "+err.Error(), err)
+		return nil, failure.New(failure.KindInvalidArgument, "cannot create the pivot table: "+err.Error(), err)
 	}
 	res := success(b.Name(), "",
 		field("pivot_table", opts.Name),
@@ -276,7 +276,7 @@ func pivotHeaders(b *engine.Book, sheet string, src cellarea.Range) ([]string, e
 		ref := grid.CellName(c, src.R1)
 		h, err := b.CellValue(sheet, ref)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
+			return nil, failure.New(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", ref, err), err)
 		}
 		if strings.TrimSpace(h) == "" {
 			return nil, failure.Invalid("header cell %s of source_range %s is empty: every column of the source needs a name in the header row", ref, src)
@@ -307,7 +307,7 @@ func pivotSize(b *engine.Book, sheet string, src cellarea.Range, rowCols, colCol
 			for i, c := range cols {
 				v, err := b.CellValue(sheet, grid.CellName(c, r))
 				if err != nil {
-					return 0, newError(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", grid.CellName(c, r), err), err)
+					return 0, failure.New(failure.KindDamaged, fmt.Sprintf("cannot read %s: %v", grid.CellName(c, r), err), err)
 				}
 				key.WriteString(v)
 				key.WriteByte(0)
@@ -346,7 +346,7 @@ func pivotSize(b *engine.Book, sheet string, src cellarea.Range, rowCols, colCol
 func checkPivotRoom(b *engine.Book, sheet string, loc cellarea.Range, a *pivotArgs) error {
 	existing, err := b.PivotTables(sheet)
 	if err != nil {
-		return newError(failure.KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("cannot read the pivot tables of sheet %q: %v", sheet, err), err)
 	}
 	for _, p := range existing {
 		if a.Name != "" && strings.EqualFold(p.Name, a.Name) {

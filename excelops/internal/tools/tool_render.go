@@ -77,7 +77,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, 
 	c := engine.OnBook(a.FilePath, "", func(b *engine.Book, _ engine.SheetRef) (any, error) {
 		rawBook, _, err := s.engine.ReadRegular(b.Path)
 		if err != nil {
-			if kindOf(err) == "" {
+			if failure.KindOf(err) == "" {
 				return nil, engine.FileNotFound(s.engine.Box, b.Path)
 			}
 			return nil, err
@@ -95,7 +95,7 @@ func (s *Service) renderRange(ctx context.Context, a renderArgs) (*engine.Call, 
 func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, sheetName string, want *cellarea.Range) (any, error) {
 	work, err := os.MkdirTemp(s.engine.TmpBase, "excelops-render-")
 	if err != nil {
-		return nil, newError(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
+		return nil, failure.New(failure.KindIO, "cannot create a private temporary folder: "+err.Error(), err)
 	}
 	defer os.RemoveAll(work)
 	// The copy is opened from memory: nothing of the render but the PNG
@@ -121,7 +121,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	}
 	var prepared bytes.Buffer
 	if _, err := b.WriteTo(&prepared); err != nil {
-		return nil, newError(failure.KindIO, "cannot save the copy to render: "+err.Error(), err)
+		return nil, failure.New(failure.KindIO, "cannot save the copy to render: "+err.Error(), err)
 	}
 	// LibreOffice gets the copy without links to anything outside it,
 	// sanitised in memory and written once to the private folder.
@@ -131,7 +131,7 @@ func (s *Service) renderCopy(ctx context.Context, rawBook []byte, path, out, she
 	}
 	renderIn := filepath.Join(work, "render.xlsx")
 	if err := os.WriteFile(renderIn, safe, 0o600); err != nil {
-		return nil, newError(failure.KindIO, "cannot write the copy to render: "+err.Error(), err)
+		return nil, failure.New(failure.KindIO, "cannot write the copy to render: "+err.Error(), err)
 	}
 	pngPath, isolation, err := s.render.ConvertToPNG(ctx, soffice, renderIn, filepath.Join(work, "out"), work)
 	if err != nil {
@@ -217,7 +217,7 @@ func preparePrint(b *engine.Book, name string, want *cellarea.Range) (sheet, are
 		}
 	}
 	if err := b.SetDefinedName(&excelize.DefinedName{Name: printAreaName, RefersTo: quoteSheet(sheet) + "!" + absRange(r), Scope: sheet}); err != nil {
-		return "", "", newError(failure.KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
+		return "", "", failure.New(failure.KindInvalidArgument, "cannot set the print area: "+err.Error(), err)
 	}
 	w, h := extentPoints(b, sheet, r)
 	orientation := "portrait"
@@ -239,7 +239,7 @@ func preparePrint(b *engine.Book, name string, want *cellarea.Range) (sheet, are
 	}
 	for _, e := range steps {
 		if e != nil {
-			return "", "", newError(failure.KindInvalidArgument, "cannot set up the page: "+e.Error(), e)
+			return "", "", failure.New(failure.KindInvalidArgument, "cannot set up the page: "+e.Error(), e)
 		}
 	}
 	list, _ := b.SheetList()
@@ -247,14 +247,14 @@ func preparePrint(b *engine.Book, name string, want *cellarea.Range) (sheet, are
 		if other == sheet {
 			b.SetActiveSheet(i)
 			if err := b.SetSheetVisible(sheet, true); err != nil {
-				return "", "", newError(failure.KindInvalidArgument, "cannot show the sheet: "+err.Error(), err)
+				return "", "", failure.New(failure.KindInvalidArgument, "cannot show the sheet: "+err.Error(), err)
 			}
 		}
 	}
 	for _, other := range list {
 		if other != sheet {
 			if err := b.SetSheetVisible(other, false); err != nil {
-				return "", "", newError(failure.KindInvalidArgument, "cannot hide the other sheets: "+err.Error(), err)
+				return "", "", failure.New(failure.KindInvalidArgument, "cannot hide the other sheets: "+err.Error(), err)
 			}
 		}
 	}

@@ -81,9 +81,9 @@ func (s *Service) insertRows(_ context.Context, a rowEditArgs) (*engine.Call, er
 		if err := b.ShiftRefs(shift, func() error {
 			if err := b.InsertRows(sheet, a.Row, n); err != nil {
 				if errors.Is(err, excelize.ErrMaxRows) {
-					return newError(failure.KindInvalidArgument, fmt.Sprintf("cannot insert %d rows at row %d: the sheet's last rows hold cells, notes or row formatting that would be pushed past row %d, Excel's last row; clear or delete them first", n, a.Row, excelize.TotalRows), err)
+					return failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot insert %d rows at row %d: the sheet's last rows hold cells, notes or row formatting that would be pushed past row %d, Excel's last row; clear or delete them first", n, a.Row, excelize.TotalRows), err)
 				}
-				return newError(failure.KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
+				return failure.New(failure.KindInvalidArgument, "cannot insert rows: "+err.Error(), err)
 			}
 			return nil
 		}); err != nil {
@@ -128,7 +128,7 @@ func (s *Service) deleteRows(_ context.Context, d deleteRowsArgs) (*engine.Call,
 		if err := b.ShiftRefs(shift, func() error {
 			for i := 0; i < n; i++ {
 				if err := b.RemoveRow(sheet, a.Row); err != nil {
-					return newError(failure.KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
+					return failure.New(failure.KindInvalidArgument, "cannot delete rows: "+err.Error(), err)
 				}
 			}
 			return nil

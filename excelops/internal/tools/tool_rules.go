@@ -123,7 +123,7 @@ func (s *Service) addConditionalRule(_ context.Context, a addConditionalRuleArgs
 				return nil, fmt.Errorf("rule %d: %w", i+1, err)
 			}
 			if err := b.SetConditionalFormat(sheet, rng.String(), []excelize.ConditionalFormatOptions{opt}); err != nil {
-				return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("rule %d: invalid %s rule: %v", i+1, r.RuleType, err), err)
+				return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("rule %d: invalid %s rule: %v", i+1, r.RuleType, err), err)
 			}
 			applied = append(applied, pyjson.Object{{Key: "rule_type", Value: r.RuleType}, {Key: "range", Value: rng.String()}})
 		}
@@ -297,7 +297,7 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 		switch {
 		case len(a.Values) > 0:
 			if err := dv.SetDropList(a.Values); err != nil {
-				return nil, newError(failure.KindInvalidArgument, "invalid list: "+err.Error(), err)
+				return nil, failure.New(failure.KindInvalidArgument, "invalid list: "+err.Error(), err)
 			}
 		case a.Formula1 != "":
 			dv.SetSqrefDropList(strings.TrimPrefix(a.Formula1, "="))
@@ -331,7 +331,7 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 			f2 = a.Formula1
 		}
 		if err := dv.SetRange(a.Formula1, f2, t, op); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "invalid validation: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "invalid validation: "+err.Error(), err)
 		}
 		if !needsTwo {
 			dv.Formula2 = ""
@@ -356,7 +356,7 @@ func (s *Service) addDataValidation(_ context.Context, a addDataValidationArgs) 
 			}
 		}
 		if err := b.AddDataValidation(sheet, dv); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot add validation: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot add validation: "+err.Error(), err)
 		}
 		return success(b.Name(), sheet,
 			field("range", rng.String()),

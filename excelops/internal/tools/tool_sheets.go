@@ -102,7 +102,7 @@ func (s *Service) renameSheet(_ context.Context, a renameSheetArgs) (*engine.Cal
 		}
 		if err := b.RenameRefs(old, a.NewName, func() error {
 			if err := b.SetSheetName(old, a.NewName); err != nil {
-				return newError(failure.KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
+				return failure.New(failure.KindInvalidArgument, "cannot rename sheet: "+err.Error(), err)
 			}
 			return nil
 		}); err != nil {
@@ -151,7 +151,7 @@ func (s *Service) deleteSheet(_ context.Context, a deleteSheetArgs) (*engine.Cal
 		}
 		if err := b.DeleteSheetRefs(sheet, func() error {
 			if err := b.DeleteSheet(sheet); err != nil {
-				return newError(failure.KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
+				return failure.New(failure.KindInvalidArgument, "cannot delete sheet: "+err.Error(), err)
 			}
 			return nil
 		}); err != nil {
@@ -261,7 +261,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 						// the formula reads.
 						var e *failure.Error
 						if errors.As(err, &e) {
-							return nil, newError(e.Kind, e.Msg+" To copy what the cells show, pass values_only=true.", e.Err)
+							return nil, failure.New(e.Kind, e.Msg+" To copy what the cells show, pass values_only=true.", e.Err)
 						}
 						return nil, err
 					}
@@ -277,7 +277,7 @@ func (s *Service) copyRange(_ context.Context, a copyRangeArgs) (*engine.Call, e
 					err = b.SetCellValue(sheet, ref, c.Value)
 				}
 				if err != nil {
-					return nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
+					return nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot write %s: %v", ref, err), err)
 				}
 				written++
 			}
@@ -327,7 +327,7 @@ func copiedCells(b *engine.Book, sheet string, rng cellarea.Range, valuesOnly bo
 			ref := grid.CellName(c, r)
 			formula, err := b.CellFormula(sheet, ref)
 			if err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			if formula != "" && !valuesOnly {
 				row = append(row, engine.CopiedCell{Formula: formula})
@@ -335,7 +335,7 @@ func copiedCells(b *engine.Book, sheet string, rng cellarea.Range, valuesOnly bo
 			}
 			v, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 			if err != nil {
-				return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+				return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 			}
 			t, _ := b.CellType(sheet, ref)
 			if formula != "" && v == "" {

@@ -253,7 +253,7 @@ func snapshotSheet(b *engine.Book, ctx context.Context, name string, sample int)
 	o = listField(o, "merged_ranges", items)
 	tables, err := b.Tables(name)
 	if err != nil {
-		return nil, nil, newError(failure.KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
+		return nil, nil, failure.New(failure.KindDamaged, "file is damaged: tables of "+name+": "+err.Error(), err)
 	}
 	items = nil
 	for _, t := range tables {

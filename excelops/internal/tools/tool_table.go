@@ -59,13 +59,13 @@ type sheetTable struct {
 func tablesOn(b *engine.Book, sheet string) ([]sheetTable, error) {
 	list, err := b.Tables(sheet)
 	if err != nil {
-		return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
+		return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the tables of sheet %q: %v", sheet, err), err)
 	}
 	out := make([]sheetTable, 0, len(list))
 	for _, t := range list {
 		rng, err := grid.ParseRange(t.Range)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, fmt.Sprintf("file is damaged: table %q has the range %q", t.Name, t.Range), err)
+			return nil, failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: table %q has the range %q", t.Name, t.Range), err)
 		}
 		out = append(out, sheetTable{t.Name, rng})
 	}
@@ -76,7 +76,7 @@ func tablesOn(b *engine.Book, sheet string) ([]sheetTable, error) {
 func refuseMerged(b *engine.Book, sheet string, rng cellarea.Range, what string) error {
 	merged, err := b.MergeCells(sheet, true)
 	if err != nil {
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: cannot read the merged cells of sheet %q: %v", sheet, err), err)
 	}
 	for _, m := range merged {
 		mr, err := grid.ParseRange(m.GetStartAxis() + ":" + m.GetEndAxis())
@@ -199,7 +199,7 @@ func (s *Service) createTable(ctx context.Context, a createTableArgs) (*engine.C
 			t.ShowRowStripes = &on
 		}
 		if err := b.AddTable(sheet, t); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot create the table: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot create the table: "+err.Error(), err)
 		}
 		ext.Widen(rng.R1, rng.C1)
 		ext.Widen(rng.R2, rng.C2)
@@ -276,14 +276,14 @@ func tableHeaders(b *engine.Book, sheet string, rng cellarea.Range) ([]any, []an
 		ref := grid.CellName(c, rng.R1)
 		formula, err := b.CellFormula(sheet, ref)
 		if err != nil {
-			return nil, nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if formula != "" {
 			return nil, nil, failure.Invalid("header cell %s holds the formula =%s; table headers must be text: write the header text first", ref, formula)
 		}
 		text, err := b.CellValue(sheet, ref, excelize.Options{RawCellValue: true})
 		if err != nil {
-			return nil, nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		typ, _ := b.CellType(sheet, ref)
 		name := text
@@ -308,7 +308,7 @@ func tableHeaders(b *engine.Book, sheet string, rng cellarea.Range) ([]any, []an
 			return nil, nil, err // a header made unique grew past the limit
 		}
 		if err := b.SetCellStr(sheet, w.ref, w.text); err != nil {
-			return nil, nil, newError(failure.KindInvalidArgument, fmt.Sprintf("cannot write header %s: %v", w.ref, err), err)
+			return nil, nil, failure.New(failure.KindInvalidArgument, fmt.Sprintf("cannot write header %s: %v", w.ref, err), err)
 		}
 	}
 	return names, changed, nil

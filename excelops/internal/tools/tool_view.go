@@ -50,7 +50,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.C
 		sheet := sh.Name
 		before, err := b.Panes(sheet)
 		if err != nil {
-			return nil, newError(failure.KindDamaged, "file is damaged: "+err.Error(), err)
+			return nil, failure.New(failure.KindDamaged, "file is damaged: "+err.Error(), err)
 		}
 		if err := addMissingSheetView(b, sheet); err != nil {
 			return nil, err
@@ -70,7 +70,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.C
 				Selection: []excelize.Selection{{SQRef: grid.CellName(col, row), ActiveCell: grid.CellName(col, row), Pane: pane}}}
 		}
 		if err := b.SetPanes(sheet, panes); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot set the panes: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot set the panes: "+err.Error(), err)
 		}
 		var was any
 		if before.Freeze {
@@ -94,7 +94,7 @@ func (s *Service) freezePanes(ctx context.Context, a freezePanesArgs) (*engine.C
 // one) is reported as damage: excelize offers no way to add a view to it.
 func addMissingSheetView(b *engine.Book, sheet string) error {
 	if _, err := b.SheetView(sheet, 0); err != nil {
-		return newError(failure.KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
+		return failure.New(failure.KindDamaged, fmt.Sprintf("file is damaged: the <sheetViews> of sheet %q holds no <sheetView>; open and save the workbook in Excel or LibreOffice to repair it", sheet), err)
 	}
 	return nil
 }

@@ -93,7 +93,7 @@ func (s *Service) createWorkbook(_ context.Context, a createWorkbookArgs) (*engi
 			return nil, failure.Invalid("%s already exists; pass overwrite: true to replace it with an empty workbook (its content is lost), or choose another file_path", b.Name())
 		}
 		if err := b.SetSheetName("Sheet1", names[0]); err != nil {
-			return nil, newError(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
+			return nil, failure.New(failure.KindInvalidArgument, "cannot name sheet: "+err.Error(), err)
 		}
 		for _, n := range names[1:] {
 			if _, err := b.NewSheet(n); err != nil {
@@ -172,10 +172,10 @@ func findWorkbooks(s *workspace.Root, ctx context.Context, dir string, recursive
 		return nil
 	})
 	if err != nil {
-		if kindOf(err) != "" || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if failure.KindOf(err) != "" || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, false, err
 		}
-		return nil, false, newError(failure.KindIO, "cannot list the folder: "+err.Error(), err)
+		return nil, false, failure.New(failure.KindIO, "cannot list the folder: "+err.Error(), err)
 	}
 	return out, truncated, nil
 }
